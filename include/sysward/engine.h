@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libsysward engine: compile a policy to a seccomp filter, launch a program
+ * under it, and supervise it (and its whole process tree) with ptrace.
+ *
+ * One struct sw_supervisor may run many sessions at once (the daemon); the
+ * embedded "sysward run" uses one session.  All ptrace calls for all
+ * sessions happen in the thread that created the supervisor (ptrace ties a
+ * tracee to the tracer thread).  Nothing here prints or exits: functions
+ * return 0 or -errno and fill struct sw_error.
+ */
+#ifndef SYSWARD_ENGINE_H
+#define SYSWARD_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "sysward/error.h"
+#include "sysward/policy.h"
+
+/* Exit codes shared by sysward run (embedded and daemon mode). */
+#define SW_EXIT_SYSWARD_ERROR	125
+#define SW_EXIT_CANNOT_EXEC	126
+#define SW_EXIT_NOT_FOUND	127
+
+struct sw_supervisor;
+struct sw_session;
+
+enum sw_log_format { SW_LOG_JSON, SW_LOG_TEXT };
+
+struct sw_launch {
+	char *const *argv;		/* argv[0] resolved with PATH */
+	char *const *envp;		/* NULL = inherit */
+	const char *cwd;		/* NULL = inherit */
+	int stdio[3];			/* -1 = inherit */
+	/* Credentials for the program (daemon: the client's).  uid/gid -1 =
+	 * keep.  Never more than the caller already checked it may have. */
+	uid_t uid;
+	gid_t gid;
+	const gid_t *groups;
+	size_t n_groups;
+	bool set_groups;
+	uint64_t caps;			/* capabilities to keep (bounding,
+					 * permitted, effective, inheritable) */
+	FILE *audit;			/* NULL = no audit log */
+	enum sw_log_format audit_format;
+	uint64_t session_id;		/* written into audit lines if != 0 */
+};
+
+/* Support of the running kernel, probed once with a traced child. */
+struct sw_kernel_support {
+	bool seccomp_filter;
+	bool get_syscall_info;
+	bool set_syscall_info;
+	char release[65];		/* uname -r */
+	char machine[65];		/* uname -m */
+};
+int sw_probe_kernel(struct sw_kernel_support *ret, struct sw_error *err);
+
+int sw_supervisor_new(struct sw_supervisor **ret, struct sw_error *err);
+/* SIGKILLs and reaps every remaining tracee. */
+void sw_supervisor_free(struct sw_supervisor *sup);
+
+/*
+ * Start argv under policy.  On return the child is seized, filtered and has
+ * exec'd (or the exec failure was reported: -ENOENT -> 127, else 126, with
+ * err saying which program and why).
+ */
+int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
+		      const struct sw_launch *l, struct sw_session **ret,
+		      struct sw_error *err);
+
+/*
+ * Handle ptrace events.  With block=false only what is pending is handled
+ * (call it when SIGCHLD arrives).  Returns the number of events handled,
+ * or -errno.
+ */
+int sw_supervisor_dispatch(struct sw_supervisor *sup, bool block,
+			   struct sw_error *err);
+
+/* Finished sessions are reported once, through this callback. */
+typedef void (*sw_session_done_fn)(struct sw_session *s, int exit_code,
+				   void *userdata);
+void sw_supervisor_on_done(struct sw_supervisor *sup, sw_session_done_fn fn,
+			   void *userdata);
+
+pid_t sw_session_pid(const struct sw_session *s);
+uint64_t sw_session_decisions(const struct sw_session *s);
+/* SIGKILL every process of the session; its done callback still fires. */
+void sw_session_kill(struct sw_session *s);
+/* Forward a signal to the session's main process. */
+int sw_session_signal(struct sw_session *s, int sig);
+
+/* Embedded mode: launch, supervise until the program exits, and return its
+ * exit code (128+N for signal N) in *ret_exit. */
+int sw_run(const struct sw_policy *p, const struct sw_launch *l,
+	   int *ret_exit, struct sw_error *err);
+
+#endif

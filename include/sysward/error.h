@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * One error object, crun style: a negative errno plus a message that each
+ * caller may wrap with context ("load policy foo.json: ...").  Library code
+ * fills it and returns the negative errno; only main() or the daemon's reply
+ * path prints it.  It crosses the daemon socket as (code, capped message).
+ */
+#ifndef SYSWARD_ERROR_H
+#define SYSWARD_ERROR_H
+
+#include <stdarg.h>
+
+#define SW_ERROR_MSG_MAX 1024
+
+struct sw_error {
+	int code;			/* positive errno, 0 when unset */
+	char msg[SW_ERROR_MSG_MAX];	/* NUL-terminated, may be empty */
+};
+
+/* Set err (if non-NULL) and return -code.  code is a positive errno. */
+int sw_error_set(struct sw_error *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Same, appending ": strerror(code)". */
+int sw_error_set_errno(struct sw_error *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Prefix the existing message with context ("ctx: old message"). */
+int sw_error_wrap(struct sw_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static inline void sw_error_clear(struct sw_error *err)
+{
+	if (err) {
+		err->code = 0;
+		err->msg[0] = '\0';
+	}
+}
+
+#endif

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * sysward policy: the validated, in-memory form of a JSON policy.
+ *
+ * The JSON format is a superset of the OCI/Docker seccomp profile.  The
+ * parser (policy/) turns a file into a struct sw_policy and reports every
+ * problem as "file:line:col: message" (syntax) or "file: json.path: message"
+ * (meaning).  The engine (daemon/) compiles it to a seccomp filter and the
+ * supervisor evaluates it at SECCOMP stops.
+ *
+ * Semantics, which the engine must preserve exactly:
+ *   - Rules whose includes/excludes do not apply to the launch context
+ *     (capabilities, architecture, kernel version) are ignored.
+ *   - Among applicable rules, the first rule in policy order that names the
+ *     syscall and whose every condition holds decides; otherwise
+ *     default_action (with default_errno) decides.
+ *   - A rule with a "when" counter counts the calls that met its other
+ *     conditions; on calls the counter does not select, the rule does not
+ *     match and evaluation goes on with the next rule.
+ */
+#ifndef SYSWARD_POLICY_H
+#define SYSWARD_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sysward/error.h"
+
+enum sw_action {
+	/* Decided by the kernel from the BPF filter alone: no ptrace stop. */
+	SW_ACT_ALLOW,
+	SW_ACT_ERRNO,		/* fail with -errno_ret */
+	SW_ACT_KILL_PROCESS,
+	SW_ACT_KILL_THREAD,
+	SW_ACT_TRAP,		/* SIGSYS */
+	SW_ACT_KLOG,		/* SCMP_ACT_LOG: allow, kernel logs it */
+	/* Need the supervisor: compiled to SCMP_ACT_TRACE(rule index). */
+	SW_ACT_SKIP,		/* do not run; return ret_value / -errno */
+	SW_ACT_EMULATE,		/* same effect as SKIP, spelled "pretend" */
+	SW_ACT_REWRITE,		/* change args and/or syscall, then run */
+	SW_ACT_AUDIT,		/* run unchanged, record decoded call */
+};
+
+/* True for actions that need a supervisor stop. */
+static inline bool sw_action_needs_supervisor(enum sw_action a)
+{
+	return a >= SW_ACT_SKIP;
+}
+
+/* The seven SCMP_CMP_* operators; values match libseccomp's enum. */
+enum sw_cmp {
+	SW_CMP_NE = 1,
+	SW_CMP_LT = 2,
+	SW_CMP_LE = 3,
+	SW_CMP_EQ = 4,
+	SW_CMP_GE = 5,
+	SW_CMP_GT = 6,
+	SW_CMP_MASKED_EQ = 7,	/* (arg & value) == value_two */
+};
+
+struct sw_arg_cond {
+	unsigned int index;	/* 0..5 */
+	enum sw_cmp op;
+	uint64_t value;
+	uint64_t value_two;
+};
+
+enum sw_match {
+	SW_MATCH_EXACT,
+	SW_MATCH_PREFIX,
+	SW_MATCH_GLOB,		/* fnmatch(3) with FNM_PATHNAME */
+};
+
+/* A condition on a NUL-terminated string argument read from the tracee. */
+struct sw_path_cond {
+	unsigned int index;	/* which argument holds the pointer */
+	enum sw_match match;
+	char *pattern;
+	bool negate;		/* holds when the string does NOT match */
+};
+
+enum sw_rewrite_op {
+	SW_REWRITE_SET,		/* arg = value */
+	SW_REWRITE_AND,		/* arg &= value (e.g. ~O_CREAT) */
+	SW_REWRITE_OR,		/* arg |= value */
+};
+
+struct sw_arg_rewrite {
+	unsigned int index;
+	enum sw_rewrite_op op;
+	uint64_t value;
+};
+
+/* Capability / arch / kernel gates, as in Docker's profile. */
+struct sw_gate {
+	uint64_t caps;		/* bitmask of CAP_* numbers */
+	char **arches;		/* OCI spellings ("amd64", "x86"), NULL-ended */
+	unsigned int min_kernel;	/* KERNEL_VERSION(a, b, 0), 0 = none */
+};
+
+struct sw_rule {
+	char **names;		/* syscall names as written, NULL-ended */
+	size_t n_names;
+	enum sw_action action;
+
+	int errno_ret;		/* SW_ACT_ERRNO; also SKIP/EMULATE if ret_is_errno */
+	int64_t ret_value;	/* SKIP/EMULATE return value */
+	bool ret_is_errno;	/* SKIP/EMULATE return -errno_ret */
+
+	struct sw_arg_cond *args;	/* all must hold (BPF-checkable) */
+	size_t n_args;
+	struct sw_path_cond *paths;	/* all must hold (supervisor only) */
+	size_t n_paths;
+
+	/* SW_ACT_REWRITE */
+	char *new_syscall;	/* NULL = keep the syscall */
+	struct sw_arg_rewrite *rewrites;
+	size_t n_rewrites;
+
+	/* Counted fault injection, strace's when=first..last+step (1-based). */
+	uint32_t when_first;	/* 0 = every call */
+	uint32_t when_last;	/* 0 = no upper bound */
+	uint32_t when_step;	/* 0 = only when_first (unless when_last) */
+
+	bool audit;		/* record every decision of this rule */
+
+	bool has_includes, has_excludes;
+	struct sw_gate includes;	/* rule applies only if all hold */
+	struct sw_gate excludes;	/* rule ignored if any holds */
+
+	char *comment;
+	char *json_path;	/* "syscalls[3]" for messages */
+	unsigned int line;	/* source line of the rule object, 0 if unknown */
+};
+
+struct sw_policy {
+	char *source;		/* file name used in messages */
+	enum sw_action default_action;
+	int default_errno;	/* defaultErrnoRet (default EPERM) */
+	char **architectures;	/* OCI SCMP_ARCH_* spellings, NULL-ended */
+	size_t n_architectures;
+	struct sw_rule *rules;
+	size_t n_rules;
+};
+
+/* What the launched program will have, for includes/excludes. */
+struct sw_policy_ctx {
+	uint64_t caps;		/* effective capabilities of the program */
+	uint32_t arch;		/* native SCMP_ARCH_* token */
+	unsigned int kernel;	/* KERNEL_VERSION of the running kernel */
+};
+
+/*
+ * Parse and validate.  On success *ret is a new policy (free with
+ * sw_policy_free) and 0 is returned; on failure -errno, *ret untouched and
+ * err holds the first problem as "file:line:col: msg" or "file: path: msg".
+ */
+int sw_policy_load_file(const char *path, struct sw_policy **ret,
+			struct sw_error *err);
+int sw_policy_load_string(const char *text, size_t len, const char *name,
+			  struct sw_policy **ret, struct sw_error *err);
+void sw_policy_free(struct sw_policy *p);
+
+/* Does this rule apply to the launch context? */
+bool sw_rule_applies(const struct sw_rule *r, const struct sw_policy_ctx *ctx);
+
+/* "SCMP_ACT_ALLOW", "SYSWARD_ACT_SKIP", ... for messages and audit. */
+const char *sw_action_name(enum sw_action a);
+
+#endif
