@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Shared by the adversarial programs of tests/security.  Each program tries
+ * one route out of sysward's confinement and prints one line per fact:
+ *
+ *   tried: <what it did>
+ *   result: <what the kernel or sysward answered>
+ *   verdict: contained | ESCAPED | cannot-test (<why>)
+ *
+ * Exit status: 0 contained, 1 escaped, 2 the test could not run.  Output
+ * is flushed line by line so that a program killed half-way (SIGSYS from a
+ * KILL_PROCESS filter, SIGKILL) still shows what it was doing.
+ */
+#ifndef SW_ADV_H
+#define SW_ADV_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define ADV_CONTAINED	0
+#define ADV_ESCAPED	1
+#define ADV_CANNOT	2
+
+static inline void adv_line(const char *kind, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static inline void adv_line(const char *kind, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	/* One write(2) per line: lines of concurrent processes never mix. */
+	dprintf(STDOUT_FILENO, "%s: %s\n", kind, buf);
+}
+
+#define TRIED(...)	adv_line("tried", __VA_ARGS__)
+#define RESULT(...)	adv_line("result", __VA_ARGS__)
+#define FACT(...)	adv_line("fact", __VA_ARGS__)
+
+/* "-1 EPERM (Operation not permitted)" or "42". */
+static inline const char *adv_ret(long r, int e, char *buf, size_t n)
+{
+	if (r == -1)
+		snprintf(buf, n, "-1 %s (%s)", strerrorname_np(e) ?: "?",
+			 strerror(e));
+	else
+		snprintf(buf, n, "%ld", r);
+	return buf;
+}
+#define RET(r, e) adv_ret((r), (e), (char[96]){0}, 96)
+
+static inline int adv_verdict(int v, const char *why)
+{
+	if (v == ADV_CONTAINED)
+		adv_line("verdict", "contained%s%s", why ? ": " : "",
+			 why ? why : "");
+	else if (v == ADV_ESCAPED)
+		adv_line("verdict", "ESCAPED: %s", why ? why : "?");
+	else
+		adv_line("verdict", "cannot-test: %s", why ? why : "?");
+	return v;
+}
+
+/* A field of /proc/<pid>/status ("TracerPid", "CapEff"), or NULL. */
+static inline char *adv_status_field(const char *pid, const char *name,
+				     char *out, size_t n)
+{
+	char path[64], line[256];
+	size_t len = strlen(name);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, name, len) == 0 && line[len] == ':') {
+			char *v = line + len + 1;
+
+			v += strspn(v, " \t");
+			v[strcspn(v, "\n")] = '\0';
+			snprintf(out, n, "%s", v);
+			fclose(f);
+			return out;
+		}
+	}
+	fclose(f);
+	return NULL;
+}
+
+#endif

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Route 2: io_uring.  Operations submitted through an io_uring are executed
+ * by the kernel on the ring's behalf and never pass through seccomp, so a
+ * ring would let a confined program open, read, write and connect past the
+ * policy.  sysward denies io_uring_setup/enter/register whenever the policy
+ * restricts anything, unless the policy names them itself.
+ *
+ *   adv_io_uring deny    all three must fail (not EBADF/EFAULT, which would
+ *                        mean the kernel looked at the arguments)
+ *   adv_io_uring allow   control: with the policy's explicit opt-in,
+ *                        io_uring_setup must succeed (proves the probe works)
+ */
+#include <stdint.h>
+#include <sys/syscall.h>
+
+#include "adv.h"
+
+#ifndef __NR_io_uring_setup
+#define __NR_io_uring_setup	425
+#define __NR_io_uring_enter	426
+#define __NR_io_uring_register	427
+#endif
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "deny";
+	bool want_deny = strcmp(mode, "allow") != 0;
+	uint64_t params[128 / 8] = { 0 };	/* struct io_uring_params, zeroed */
+	long r;
+	int e, escaped = 0;
+
+	TRIED("io_uring_setup(8, &params)");
+	r = syscall(__NR_io_uring_setup, 8, params);
+	e = errno;
+	RESULT("io_uring_setup = %s", RET(r, e));
+	if (r >= 0) {
+		close(r);
+		escaped = 1;
+	}
+
+	TRIED("io_uring_enter(-1, 1, 0, 0, NULL, 0)");
+	r = syscall(__NR_io_uring_enter, -1, 1, 0, 0, NULL, 0);
+	e = errno;
+	RESULT("io_uring_enter = %s%s", RET(r, e),
+	       e == EBADF ? " (EBADF: the kernel ran it)" : "");
+	if (r >= 0 || e == EBADF)
+		escaped = 1;
+
+	TRIED("io_uring_register(-1, 0, NULL, 0)");
+	r = syscall(__NR_io_uring_register, -1, 0, NULL, 0);
+	e = errno;
+	RESULT("io_uring_register = %s%s", RET(r, e),
+	       e == EBADF ? " (EBADF: the kernel ran it)" : "");
+	if (r >= 0 || e == EBADF)
+		escaped = 1;
+
+	if (!want_deny)
+		return escaped ? adv_verdict(ADV_CONTAINED,
+					     "opt-in honoured: io_uring usable")
+			       : adv_verdict(ADV_ESCAPED,
+					     "control failed: io_uring denied "
+					     "although the policy allows it");
+	return escaped ? adv_verdict(ADV_ESCAPED, "io_uring reachable")
+		       : adv_verdict(ADV_CONTAINED, "io_uring denied");
+}

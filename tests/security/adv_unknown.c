@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Route 7: syscall numbers the policy (and perhaps the kernel) does not
+ * know.  They must get the policy's defaultErrnoRet, so that programs (and
+ * glibc's fallbacks, which look for ENOSYS) degrade instead of breaking.
+ *
+ *   adv_unknown ERRNO    e.g. adv_unknown 38: every probe must fail ENOSYS
+ */
+#include <sys/syscall.h>
+
+#include "adv.h"
+
+int main(int argc, char **argv)
+{
+	static const long nrs[] = { 1000, 511, 0x3fffffff, 4095 };
+	int want, bad = 0;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s EXPECTED-ERRNO\n", argv[0]);
+		return ADV_CANNOT;
+	}
+	want = atoi(argv[1]);
+	FACT("expected: -1 %s", strerrorname_np(want) ?: argv[1]);
+	for (size_t i = 0; i < sizeof(nrs) / sizeof(nrs[0]); i++) {
+		long r;
+		int e;
+
+		TRIED("syscall(%ld)", nrs[i]);
+		errno = 0;
+		r = syscall(nrs[i], 0, 0, 0, 0, 0, 0);
+		e = errno;
+		RESULT("syscall(%ld) = %s", nrs[i], RET(r, e));
+		if (!(r == -1 && e == want))
+			bad = 1;
+	}
+	return bad ? adv_verdict(ADV_ESCAPED, "an unknown syscall did not "
+				 "get the policy's errno")
+		   : adv_verdict(ADV_CONTAINED, "unknown syscalls got the "
+				 "policy's errno");
+}

@@ -1,0 +1,187 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Driver for the adversarial tests: runs one adversarial program (see
+# adv_*.c) under "sysward run" and asserts that the escape failed.  One
+# CTest per route, named after the function below:
+#
+#   check.sh TEST
+#
+# Environment (set by CMakeLists.txt): SYSWARD (the CLI), ADV (directory of
+# the adversarial programs), POL (policies), GEN (generated policies and
+# scratch space).  Exit 0: contained; 1: escaped or wrong; 77: this kernel
+# cannot run the test (reported by CTest as skipped, never as passed).
+set -uo pipefail
+
+test=${1:?usage: check.sh TEST}
+: "${SYSWARD:?}" "${ADV:?}" "${POL:?}" "${GEN:?}"
+scratch=$GEN/scratch.$test
+rm -rf "$scratch" && mkdir -p "$scratch"
+out=$scratch/out
+
+fail() { echo "FAIL [$test]: $*" >&2; exit 1; }
+skip() { echo "SKIP [$test]: $*" >&2; exit 77; }
+
+# run POLICY [SYSWARD-OPTIONS...] -- PROGRAM ARGS...: output in $out,
+# status in $rc, and both echoed for the test log.
+run() {
+	local policy=$1; shift
+	echo "+ sysward run --policy $policy $*"
+	"$SYSWARD" run --policy "$policy" "$@" >"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	echo "+ exit status $rc"
+}
+
+expect_contained() {
+	[ "$rc" -eq 0 ] && grep -q '^verdict: contained' "$out" ||
+		fail "${1:-the escape was not contained} (exit $rc)"
+}
+
+# i386 syscalls exist only if the kernel runs 32-bit code for this machine
+# (ia32_emulation); probe with an unconfined int $0x80.
+ia32_works() { "$ADV/adv_int80_probe" >/dev/null 2>&1; }
+
+case $test in
+untraced_clone)
+	run "$POL/emulate-uid.json" -- "$ADV/adv_untraced" clone
+	expect_contained "a CLONE_UNTRACED child ran outside supervision" ;;
+untraced_clone3)
+	run "$POL/emulate-uid.json" -- "$ADV/adv_untraced" clone3
+	expect_contained "clone3 did not fail with ENOSYS" ;;
+untraced_thread)
+	run "$POL/emulate-uid.json" -- "$ADV/adv_untraced" thread
+	expect_contained "a thread (clone3 -> clone fallback) was not traced" ;;
+ret_trace_no_tracer)
+	echo "+ $ADV/adv_ret_trace $scratch   (no sysward: kernel behaviour)"
+	"$ADV/adv_ret_trace" "$scratch" >"$out" 2>&1; rc=$?
+	cat "$out"
+	expect_contained "SECCOMP_RET_TRACE without a tracer ran the syscall" ;;
+io_uring_denied)
+	run "$POL/emulate-uid.json" -- "$ADV/adv_io_uring" deny
+	expect_contained "io_uring is reachable under a restrictive policy" ;;
+io_uring_optin)
+	run "$POL/io-uring-optin.json" -- "$ADV/adv_io_uring" allow
+	expect_contained "a policy that allows io_uring explicitly could not use it" ;;
+abi_x32_filtered)
+	run "$POL/abi-all.json" -- "$ADV/adv_abi" x32 "$scratch"
+	expect_contained "an x32 syscall bypassed the policy" ;;
+abi_x32_unnamed_killed)
+	run "$POL/abi-no-x32.json" -- "$ADV/adv_abi" x32 "$scratch"
+	[ "$rc" -eq 159 ] || fail "x32 is not named by the policy: expected death by SIGSYS (exit 159), got $rc"
+	grep -q '^result: x32' "$out" && fail "an x32 syscall returned instead of killing the process"
+	[ -e "$scratch/made-by-x32-mkdir" ] && fail "x32 mkdir ran"
+	true ;;
+abi_int80_filtered)
+	ia32_works || skip "this kernel runs no 32-bit code (ia32_emulation off): int \$0x80 faults before seccomp; see abi_i386_bpf"
+	run "$POL/abi-all.json" -- "$ADV/adv_abi" int80 "$scratch"
+	expect_contained "an int \$0x80 syscall bypassed the policy" ;;
+abi_int80_unnamed_killed)
+	ia32_works || skip "this kernel runs no 32-bit code (ia32_emulation off): int \$0x80 faults before seccomp; see abi_i386_bpf"
+	run "$POL/abi-no-x86.json" -- "$ADV/adv_abi" int80 "$scratch"
+	[ "$rc" -eq 159 ] || fail "i386 is not named by the policy: expected death by SIGSYS (exit 159), got $rc"
+	grep -q '^result: i386' "$out" && fail "an int \$0x80 syscall returned instead of killing the process"
+	true ;;
+supervisor_memory)
+	run "$POL/emulate-uid.json" -- "$ADV/adv_supervisor" memory
+	expect_contained "the tracee reached its supervisor" ;;
+supervisor_ptrace_with_cap)
+	# Even a program granted CAP_SYS_PTRACE must not trace its supervisor.
+	run "$POL/emulate-uid.json" --cap CAP_SYS_PTRACE -- "$ADV/adv_supervisor" ptrace
+	expect_contained "with CAP_SYS_PTRACE the tracee reached its supervisor" ;;
+supervisor_signal)
+	echo "+ sysward run --policy $POL/emulate-uid.json -- adv_supervisor signal"
+	"$SYSWARD" run --policy "$POL/emulate-uid.json" -- "$ADV/adv_supervisor" signal >"$out" 2>&1 </dev/null &
+	pid=$!
+	stopped=0
+	for _ in $(seq 50); do
+		kill -0 "$pid" 2>/dev/null || break
+		state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)
+		if [ "$state" = T ]; then
+			stopped=1
+			echo "+ sysward (pid $pid) is STOPPED: sending SIGCONT"
+			kill -CONT "$pid"
+		fi
+		sleep 0.1
+	done
+	wait "$pid"; rc=$?
+	cat "$out"; echo "+ exit status $rc"
+	[ $stopped -eq 0 ] || fail "the tracee signal-stopped its supervisor"
+	expect_contained "a signal reached the supervisor" ;;
+supervisor_kill_inside)
+	run "$POL/emulate-uid.json" -- "$ADV/adv_supervisor" kill "$scratch/survived"
+	sleep 1
+	[ -e "$scratch/survived" ] && grep -q '^result: kill = 0' "$out" &&
+		fail "the tracee killed its supervisor and kept running"
+	[ "$rc" -eq 0 ] || [ "$rc" -eq 137 ] || fail "unexpected exit $rc"
+	[ "$rc" -eq 137 ] || expect_contained "SIGKILL to the supervisor" ;;
+supervisor_killed_outside)
+	echo "+ sysward run --policy $POL/emulate-uid.json -- adv_tree &; SIGKILL sysward"
+	"$SYSWARD" run --policy "$POL/emulate-uid.json" -- "$ADV/adv_tree" >"$out" 2>&1 </dev/null &
+	pid=$!
+	for _ in $(seq 50); do grep -q '^ready' "$out" && break; sleep 0.1; done
+	cat "$out"
+	grep -q '^ready' "$out" || { kill -9 $pid; fail "adv_tree never got ready"; }
+	pids=$(sed -n 's/^fact: pid //p' "$out")
+	[ "$(echo "$pids" | wc -w)" -eq 4 ] || fail "expected 4 confined processes, saw: $pids"
+	kill -9 "$pid"; wait "$pid" 2>/dev/null
+	t0=$(date +%s%N)
+	sleep 1
+	for p in $pids; do
+		st=$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null || true)
+		if [ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]; then
+			kill -9 "$p"
+			fail "confined pid $p still alive (state $st) 1 s after its supervisor was SIGKILLed"
+		fi
+	done
+	echo "+ all of $pids gone within $(( ($(date +%s%N) - t0) / 1000000 )) ms of SIGKILL" ;;
+privs_no_caps)
+	run "$POL/emulate-uid.json" -- "$ADV/adv_privs"
+	[ "$rc" -eq 0 ] || fail "adv_privs failed"
+	for f in CapInh CapPrm CapEff CapBnd CapAmb; do
+		grep -qx "fact: $f 0000000000000000" "$out" || fail "$f is not empty without --cap"
+	done
+	grep -qx 'fact: NoNewPrivs 1' "$out" || fail "no_new_privs is not set"
+	grep -qx 'fact: Seccomp 2' "$out" || fail "no seccomp filter" ;;
+privs_one_cap)
+	run "$POL/emulate-uid.json" --cap CAP_NET_BIND_SERVICE -- "$ADV/adv_privs"
+	[ "$rc" -eq 0 ] || fail "adv_privs failed"
+	for f in CapPrm CapEff CapBnd; do
+		grep -qx "fact: $f 0000000000000400" "$out" || fail "$f is not exactly CAP_NET_BIND_SERVICE (0x400)"
+	done
+	grep -qx 'fact: CapAmb 0000000000000000' "$out" || fail "ambient capabilities set"
+	grep -qx 'fact: NoNewPrivs 1' "$out" || fail "no_new_privs is not set" ;;
+privs_setuid)
+	[ "$(id -u)" -eq 0 ] || skip "needs root to make a setuid-root binary"
+	# Everything nobody needs must be reachable by nobody: a private copy.
+	d=$(mktemp -d /tmp/sysward-setuid.XXXXXX)
+	trap 'rm -rf "$d"' EXIT
+	chmod 755 "$d"
+	cp "$ADV/adv_privs" "$d/suid-privs" && chmod 4755 "$d/suid-privs"
+	cp "$SYSWARD" "$d/sysward" && chmod 755 "$d/sysward"
+	cp "$POL/emulate-uid.json" "$d/policy.json" && chmod 644 "$d/policy.json"
+	as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+	echo "+ control, unconfined as nobody: $d/suid-privs"
+	as_nobody "$d/suid-privs" | tee "$out"
+	grep -qx 'fact: euid 0' "$out" ||
+		skip "setuid bit not honoured even unconfined (nosuid mount?): cannot test"
+	echo "+ as nobody: sysward run -- $d/suid-privs"
+	as_nobody "$d/sysward" run --policy "$d/policy.json" -- "$d/suid-privs" >"$out" 2>&1 </dev/null
+	rc=$?; cat "$out"; echo "+ exit status $rc"
+	[ "$rc" -eq 0 ] || fail "sysward as nobody failed (exit $rc)"
+	grep -qx 'fact: euid 65534' "$out" || fail "the setuid-root binary gained privilege inside the sandbox"
+	grep -qx 'fact: CapEff 0000000000000000' "$out" || fail "the setuid-root binary gained capabilities" ;;
+path_race)
+	d=$GEN/race
+	mkdir -p "$d" && echo allowed >"$d/allow" && echo denied >"$d/deny_"
+	run "$GEN/path-race.json" -- "$ADV/adv_path_race" "$d" "${SW_RACE_TRIES:-20000}"
+	expect_contained "the denied file was opened through a path race" ;;
+unknown_syscall_eperm)
+	run "$POL/unknown-errno1.json" -- "$ADV/adv_unknown" 1
+	expect_contained "unknown syscalls did not get defaultErrnoRet (EPERM)" ;;
+unknown_syscall_enosys)
+	run "$POL/unknown-errno38.json" -- "$ADV/adv_unknown" 38
+	expect_contained "unknown syscalls did not get defaultErrnoRet (ENOSYS)" ;;
+*)
+	echo "check.sh: unknown test '$test'" >&2; exit 2 ;;
+esac
+echo "PASS [$test]"
