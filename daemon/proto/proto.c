@@ -1,0 +1,801 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * syswardd wire protocol: encode, decode and bound every message.  See
+ * docs/protocol.md.  Pure functions first, then the blocking transport the
+ * client uses.
+ */
+#include "sysward/proto.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "sysward/cleanup.h"
+
+/* ---- little-endian helpers -------------------------------------------- */
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+static uint32_t get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static uint16_t get_le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+/* ---- types and bounds -------------------------------------------------- */
+
+static const struct {
+	uint16_t type;
+	const char *name;
+	bool to_daemon;
+	size_t max;
+} types[] = {
+	{ SW_MSG_RUN, "RUN", true, SW_PROTO_MAX_RUN },
+	{ SW_MSG_PS, "PS", true, 0 },
+	{ SW_MSG_KILL, "KILL", true, 8 },
+	{ SW_MSG_SIGNAL, "SIGNAL", true, 4 },
+	{ SW_MSG_STARTED, "STARTED", false, 12 },
+	{ SW_MSG_EXIT, "EXIT", false, 4 },
+	{ SW_MSG_ERROR, "ERROR", false, 12 + SW_PROTO_MAX_ERROR_MSG },
+	{ SW_MSG_PS_REPLY, "PS_REPLY", false, SW_PROTO_MAX_PS_REPLY },
+	{ SW_MSG_OK, "OK", false, 0 },
+};
+
+#define N_TYPES (sizeof(types) / sizeof(types[0]))
+
+static int type_index(uint16_t type)
+{
+	for (size_t i = 0; i < N_TYPES; i++)
+		if (types[i].type == type)
+			return (int)i;
+	return -1;
+}
+
+const char *sw_msg_type_name(uint16_t type)
+{
+	int i = type_index(type);
+
+	return i < 0 ? NULL : types[i].name;
+}
+
+size_t sw_msg_max_length(uint16_t type)
+{
+	int i = type_index(type);
+
+	return i < 0 ? 0 : types[i].max;
+}
+
+void sw_msg_header_encode(uint8_t out[SW_PROTO_HEADER_SIZE], uint16_t type,
+			  uint32_t length)
+{
+	put_le32(out, SW_PROTO_MAGIC);
+	out[4] = SW_PROTO_VERSION & 0xff;
+	out[5] = SW_PROTO_VERSION >> 8;
+	out[6] = type & 0xff;
+	out[7] = type >> 8;
+	put_le32(out + 8, length);
+	put_le32(out + 12, 0);
+}
+
+int sw_msg_header_decode(const uint8_t in[SW_PROTO_HEADER_SIZE],
+			 bool to_daemon, struct sw_msg_header *ret,
+			 struct sw_error *err)
+{
+	struct sw_msg_header h = {
+		.magic = get_le32(in),
+		.version = get_le16(in + 4),
+		.type = get_le16(in + 6),
+		.length = get_le32(in + 8),
+		.flags = get_le32(in + 12),
+	};
+	int i;
+
+	*ret = h;
+	if (h.magic != SW_PROTO_MAGIC)
+		return sw_error_set(err, EPROTO,
+			"bad magic 0x%08x (expected 0x%08x, \"SWD1\"): not a "
+			"sysward client or daemon", h.magic, SW_PROTO_MAGIC);
+	if (h.version != SW_PROTO_VERSION)
+		return sw_error_set(err, EPROTO,
+			"protocol version %u not supported (this side speaks "
+			"version %u); use sysward and syswardd of the same "
+			"release", h.version, SW_PROTO_VERSION);
+	if (h.flags != 0)
+		return sw_error_set(err, EPROTO,
+			"reserved header flags 0x%x must be 0", h.flags);
+	i = type_index(h.type);
+	if (i < 0 || types[i].to_daemon != to_daemon)
+		return sw_error_set(err, EOPNOTSUPP,
+			"unknown message type 0x%x (expected %s)", h.type,
+			to_daemon ? "RUN, PS, KILL or SIGNAL"
+				  : "STARTED, EXIT, ERROR, PS_REPLY or OK");
+	if (h.length > types[i].max)
+		return sw_error_set(err, EMSGSIZE,
+			"%s message of %u bytes exceeds the limit of %zu bytes",
+			types[i].name, h.length, types[i].max);
+	return 0;
+}
+
+/* ---- output buffer ------------------------------------------------------ */
+
+static bool buf_reserve(struct sw_buf *b, size_t n)
+{
+	size_t cap;
+	uint8_t *p;
+
+	if (b->oom)
+		return false;
+	if (n > SIZE_MAX - b->len) {
+		b->oom = true;
+		return false;
+	}
+	if (b->len + n <= b->cap)
+		return true;
+	cap = b->cap ? b->cap : 256;
+	while (cap < b->len + n)
+		cap *= 2;
+	p = realloc(b->data, cap);
+	if (!p) {
+		b->oom = true;
+		return false;
+	}
+	b->data = p;
+	b->cap = cap;
+	return true;
+}
+
+void sw_buf_put_bytes(struct sw_buf *b, const void *p, size_t n)
+{
+	if (!buf_reserve(b, n))
+		return;
+	if (n)
+		memcpy(b->data + b->len, p, n);
+	b->len += n;
+}
+
+void sw_buf_put_u32(struct sw_buf *b, uint32_t v)
+{
+	uint8_t le[4];
+
+	put_le32(le, v);
+	sw_buf_put_bytes(b, le, sizeof(le));
+}
+
+void sw_buf_put_u64(struct sw_buf *b, uint64_t v)
+{
+	sw_buf_put_u32(b, (uint32_t)v);
+	sw_buf_put_u32(b, (uint32_t)(v >> 32));
+}
+
+void sw_buf_put_str(struct sw_buf *b, const char *s, size_t max)
+{
+	size_t n = s ? strnlen(s, max) : 0;
+
+	sw_buf_put_u32(b, (uint32_t)n);
+	sw_buf_put_bytes(b, s, n);
+}
+
+void sw_buf_free(struct sw_buf *b)
+{
+	free(b->data);
+	*b = (struct sw_buf){ 0 };
+}
+
+void sw_msg_begin(struct sw_buf *b, uint16_t type)
+{
+	uint8_t h[SW_PROTO_HEADER_SIZE];
+
+	b->len = 0;
+	b->oom = false;
+	sw_msg_header_encode(h, type, 0);
+	sw_buf_put_bytes(b, h, sizeof(h));
+}
+
+int sw_msg_finish(struct sw_buf *b, struct sw_error *err)
+{
+	size_t payload;
+	uint16_t type;
+
+	if (b->oom || b->len < SW_PROTO_HEADER_SIZE)
+		return sw_error_set(err, ENOMEM, "build message: out of memory");
+	payload = b->len - SW_PROTO_HEADER_SIZE;
+	type = get_le16(b->data + 6);
+	if (payload > sw_msg_max_length(type))
+		return sw_error_set(err, EMSGSIZE,
+			"%s message of %zu bytes exceeds the limit of %zu bytes",
+			sw_msg_type_name(type) ?: "?", payload,
+			sw_msg_max_length(type));
+	put_le32(b->data + 8, (uint32_t)payload);
+	return 0;
+}
+
+/* ---- reader ------------------------------------------------------------- */
+
+int sw_reader_u32(struct sw_reader *r, uint32_t *ret)
+{
+	if (r->left < 4)
+		return -EBADMSG;
+	*ret = get_le32(r->p);
+	r->p += 4;
+	r->left -= 4;
+	return 0;
+}
+
+int sw_reader_u64(struct sw_reader *r, uint64_t *ret)
+{
+	uint32_t lo, hi;
+
+	if (r->left < 8)
+		return -EBADMSG;
+	sw_reader_u32(r, &lo);
+	sw_reader_u32(r, &hi);
+	*ret = (uint64_t)hi << 32 | lo;
+	return 0;
+}
+
+/* -EBADMSG: truncated or contains NUL; -EMSGSIZE: longer than max. */
+int sw_reader_str(struct sw_reader *r, size_t max, char **ret, size_t *ret_len)
+{
+	struct sw_reader save = *r;
+	uint32_t n;
+	char *s;
+
+	if (sw_reader_u32(r, &n) < 0)
+		return -EBADMSG;
+	if (n > max) {
+		*r = save;
+		return -EMSGSIZE;
+	}
+	if (n > r->left || memchr(r->p, '\0', n)) {
+		*r = save;
+		return -EBADMSG;
+	}
+	s = malloc((size_t)n + 1);
+	if (!s) {
+		*r = save;
+		return -ENOMEM;
+	}
+	memcpy(s, r->p, n);
+	s[n] = '\0';
+	r->p += n;
+	r->left -= n;
+	*ret = s;
+	if (ret_len)
+		*ret_len = n;
+	return 0;
+}
+
+/* ---- RUN ---------------------------------------------------------------- */
+
+int sw_run_request_encode(struct sw_buf *b, const struct sw_run_request *req,
+			  struct sw_error *err)
+{
+	size_t total = 0;
+
+	if (req->argc < 1 || req->argc > SW_PROTO_MAX_ARGS)
+		return sw_error_set(err, E2BIG,
+			"%zu arguments (expected 1 to %d)", req->argc,
+			SW_PROTO_MAX_ARGS);
+	if (req->envc > SW_PROTO_MAX_ENV)
+		return sw_error_set(err, E2BIG,
+			"%zu environment variables (limit %d)", req->envc,
+			SW_PROTO_MAX_ENV);
+	for (size_t i = 0; i < req->argc + req->envc; i++) {
+		const char *s = i < req->argc ? req->argv[i]
+					      : req->envp[i - req->argc];
+		size_t n = strlen(s);
+
+		if (n > SW_PROTO_MAX_STRING)
+			return sw_error_set(err, E2BIG,
+				"%s %zu is %zu bytes long (limit %d)",
+				i < req->argc ? "argument" : "environment "
+				"variable", i < req->argc ? i : i - req->argc,
+				n, SW_PROTO_MAX_STRING);
+		total += n;
+	}
+	if (total > SW_PROTO_MAX_ARGV_ENV)
+		return sw_error_set(err, E2BIG,
+			"arguments and environment take %zu bytes (limit %u)",
+			total, SW_PROTO_MAX_ARGV_ENV);
+	if (!req->cwd || strlen(req->cwd) > SW_PROTO_MAX_CWD)
+		return sw_error_set(err, ENAMETOOLONG,
+			"working directory is longer than %d bytes",
+			SW_PROTO_MAX_CWD);
+	if (req->policy_len > SW_PROTO_MAX_POLICY)
+		return sw_error_set(err, EFBIG,
+			"policy is %zu bytes (limit %u)", req->policy_len,
+			SW_PROTO_MAX_POLICY);
+
+	sw_msg_begin(b, SW_MSG_RUN);
+	sw_buf_put_u64(b, req->caps);
+	sw_buf_put_u32(b, (uint32_t)req->argc);
+	sw_buf_put_u32(b, (uint32_t)req->envc);
+	for (size_t i = 0; i < req->argc; i++)
+		sw_buf_put_str(b, req->argv[i], SW_PROTO_MAX_STRING);
+	for (size_t i = 0; i < req->envc; i++)
+		sw_buf_put_str(b, req->envp[i], SW_PROTO_MAX_STRING);
+	sw_buf_put_str(b, req->cwd, SW_PROTO_MAX_CWD);
+	sw_buf_put_str(b, req->policy_name ?: "", SW_PROTO_MAX_NAME);
+	sw_buf_put_u32(b, (uint32_t)req->policy_len);
+	sw_buf_put_bytes(b, req->policy_text, req->policy_len);
+	return sw_msg_finish(b, err);
+}
+
+void sw_run_request_clear(struct sw_run_request *req)
+{
+	if (req->argv)
+		for (size_t i = 0; i < req->argc; i++)
+			free(req->argv[i]);
+	if (req->envp)
+		for (size_t i = 0; i < req->envc; i++)
+			free(req->envp[i]);
+	free(req->argv);
+	free(req->envp);
+	free(req->cwd);
+	free(req->policy_name);
+	free(req->policy_text);
+	*req = (struct sw_run_request){ 0 };
+}
+
+static int bad_field(struct sw_error *err, int r, const char *field,
+		     size_t index, size_t max)
+{
+	if (r == -ENOMEM)
+		return sw_error_set(err, ENOMEM, "RUN request: out of memory");
+	if (r == -EMSGSIZE)
+		return sw_error_set(err, EMSGSIZE,
+			"RUN request: %s[%zu] is longer than %zu bytes", field,
+			index, max);
+	return sw_error_set(err, EBADMSG,
+		"RUN request: %s[%zu] is truncated or contains a NUL byte",
+		field, index);
+}
+
+int sw_run_request_decode(const uint8_t *payload, size_t len,
+			  struct sw_run_request *ret, struct sw_error *err)
+{
+	struct sw_reader rd = { payload, len };
+	struct sw_run_request q = { 0 };
+	uint32_t argc, envc, plen;
+	size_t total = 0, n;
+	int r;
+
+	if (sw_reader_u64(&rd, &q.caps) < 0 || sw_reader_u32(&rd, &argc) < 0 ||
+	    sw_reader_u32(&rd, &envc) < 0)
+		return sw_error_set(err, EBADMSG,
+			"RUN request: truncated before the argument counts");
+	if (argc < 1 || argc > SW_PROTO_MAX_ARGS)
+		return sw_error_set(err, E2BIG,
+			"RUN request: argc %u out of range 1..%d", argc,
+			SW_PROTO_MAX_ARGS);
+	if (envc > SW_PROTO_MAX_ENV)
+		return sw_error_set(err, E2BIG,
+			"RUN request: envc %u over the limit %d", envc,
+			SW_PROTO_MAX_ENV);
+	/* Each string costs at least its 4-byte length: reject impossible
+	 * counts before allocating for them. */
+	if ((size_t)argc + envc > rd.left / 4)
+		return sw_error_set(err, EBADMSG,
+			"RUN request: argc %u + envc %u do not fit in %zu bytes",
+			argc, envc, rd.left);
+	q.argv = calloc((size_t)argc + 1, sizeof(char *));
+	q.envp = calloc((size_t)envc + 1, sizeof(char *));
+	if (!q.argv || !q.envp) {
+		r = sw_error_set(err, ENOMEM, "RUN request: out of memory");
+		goto fail;
+	}
+	for (; q.argc < argc; q.argc++) {
+		r = sw_reader_str(&rd, SW_PROTO_MAX_STRING, &q.argv[q.argc], &n);
+		if (r < 0) {
+			r = bad_field(err, r, "argv", q.argc, SW_PROTO_MAX_STRING);
+			goto fail;
+		}
+		total += n;
+	}
+	for (; q.envc < envc; q.envc++) {
+		r = sw_reader_str(&rd, SW_PROTO_MAX_STRING, &q.envp[q.envc], &n);
+		if (r < 0) {
+			r = bad_field(err, r, "env", q.envc, SW_PROTO_MAX_STRING);
+			goto fail;
+		}
+		total += n;
+	}
+	if (total > SW_PROTO_MAX_ARGV_ENV) {
+		r = sw_error_set(err, E2BIG,
+			"RUN request: arguments and environment take %zu bytes "
+			"(limit %u)", total, SW_PROTO_MAX_ARGV_ENV);
+		goto fail;
+	}
+	r = sw_reader_str(&rd, SW_PROTO_MAX_CWD, &q.cwd, &n);
+	if (r < 0) {
+		r = bad_field(err, r, "cwd", 0, SW_PROTO_MAX_CWD);
+		goto fail;
+	}
+	if (q.cwd[0] != '/') {
+		r = sw_error_set(err, EBADMSG,
+			"RUN request: cwd \"%.256s\" is not an absolute path",
+			q.cwd);
+		goto fail;
+	}
+	r = sw_reader_str(&rd, SW_PROTO_MAX_NAME, &q.policy_name, NULL);
+	if (r < 0) {
+		r = bad_field(err, r, "policy_name", 0, SW_PROTO_MAX_NAME);
+		goto fail;
+	}
+	/* The policy text may hold any bytes the JSON parser then judges,
+	 * but is NUL-terminated here for it. */
+	if (sw_reader_u32(&rd, &plen) < 0) {
+		r = sw_error_set(err, EBADMSG,
+			"RUN request: truncated before the policy length");
+		goto fail;
+	}
+	if (plen > SW_PROTO_MAX_POLICY) {
+		r = sw_error_set(err, EFBIG,
+			"RUN request: policy of %u bytes exceeds the limit of "
+			"%u bytes", plen, SW_PROTO_MAX_POLICY);
+		goto fail;
+	}
+	if (plen != rd.left) {
+		r = sw_error_set(err, EBADMSG,
+			"RUN request: policy length %u but %zu bytes remain",
+			plen, rd.left);
+		goto fail;
+	}
+	q.policy_text = malloc((size_t)plen + 1);
+	if (!q.policy_text) {
+		r = sw_error_set(err, ENOMEM, "RUN request: out of memory");
+		goto fail;
+	}
+	memcpy(q.policy_text, rd.p, plen);
+	q.policy_text[plen] = '\0';
+	q.policy_len = plen;
+	*ret = q;
+	return 0;
+fail:
+	sw_run_request_clear(&q);
+	return r;
+}
+
+/* ---- small messages ----------------------------------------------------- */
+
+int sw_msg_encode_empty(struct sw_buf *b, uint16_t type, struct sw_error *err)
+{
+	sw_msg_begin(b, type);
+	return sw_msg_finish(b, err);
+}
+
+int sw_msg_encode_kill(struct sw_buf *b, uint64_t session_id,
+		       struct sw_error *err)
+{
+	sw_msg_begin(b, SW_MSG_KILL);
+	sw_buf_put_u64(b, session_id);
+	return sw_msg_finish(b, err);
+}
+
+int sw_msg_encode_signal(struct sw_buf *b, int sig, struct sw_error *err)
+{
+	sw_msg_begin(b, SW_MSG_SIGNAL);
+	sw_buf_put_u32(b, (uint32_t)sig);
+	return sw_msg_finish(b, err);
+}
+
+int sw_msg_encode_started(struct sw_buf *b, const struct sw_started *s,
+			  struct sw_error *err)
+{
+	sw_msg_begin(b, SW_MSG_STARTED);
+	sw_buf_put_u64(b, s->session_id);
+	sw_buf_put_u32(b, s->pid);
+	return sw_msg_finish(b, err);
+}
+
+int sw_msg_encode_exit(struct sw_buf *b, int exit_code, struct sw_error *err)
+{
+	sw_msg_begin(b, SW_MSG_EXIT);
+	sw_buf_put_u32(b, (uint32_t)exit_code);
+	return sw_msg_finish(b, err);
+}
+
+int sw_msg_encode_error(struct sw_buf *b, int code, int exit_code,
+			const char *msg, struct sw_error *err)
+{
+	sw_msg_begin(b, SW_MSG_ERROR);
+	sw_buf_put_u32(b, (uint32_t)code);
+	sw_buf_put_u32(b, (uint32_t)exit_code);
+	sw_buf_put_str(b, msg, SW_PROTO_MAX_ERROR_MSG);
+	return sw_msg_finish(b, err);
+}
+
+int sw_msg_encode_ps_reply(struct sw_buf *b, const struct sw_ps_entry *e,
+			   size_t n, struct sw_error *err)
+{
+	if (n > SW_PROTO_MAX_PS_ENTRIES)
+		n = SW_PROTO_MAX_PS_ENTRIES;
+	sw_msg_begin(b, SW_MSG_PS_REPLY);
+	sw_buf_put_u32(b, (uint32_t)n);
+	for (size_t i = 0; i < n; i++) {
+		sw_buf_put_u64(b, e[i].session_id);
+		sw_buf_put_u32(b, e[i].pid);
+		sw_buf_put_u32(b, e[i].uid);
+		sw_buf_put_u64(b, e[i].decisions);
+		sw_buf_put_u64(b, e[i].started);
+		sw_buf_put_str(b, e[i].program, SW_PROTO_MAX_PS_STRING);
+		sw_buf_put_str(b, e[i].policy, SW_PROTO_MAX_PS_STRING);
+	}
+	return sw_msg_finish(b, err);
+}
+
+static int exact_len(const char *what, size_t len, size_t want,
+		     struct sw_error *err)
+{
+	if (len != want)
+		return sw_error_set(err, EBADMSG,
+			"%s message has %zu payload bytes (expected %zu)",
+			what, len, want);
+	return 0;
+}
+
+int sw_msg_decode_kill(const uint8_t *p, size_t len, uint64_t *ret,
+		       struct sw_error *err)
+{
+	struct sw_reader rd = { p, len };
+	int r = exact_len("KILL", len, 8, err);
+
+	if (r < 0)
+		return r;
+	return sw_reader_u64(&rd, ret);
+}
+
+int sw_msg_decode_signal(const uint8_t *p, size_t len, int *ret,
+			 struct sw_error *err)
+{
+	struct sw_reader rd = { p, len };
+	uint32_t sig = 0;
+	int r = exact_len("SIGNAL", len, 4, err);
+
+	if (r < 0)
+		return r;
+	sw_reader_u32(&rd, &sig);
+	/* Signal 0 only probes; above 64 there is no signal. */
+	if (sig < 1 || sig > 64)
+		return sw_error_set(err, EINVAL,
+			"SIGNAL message: signal %u out of range 1..64", sig);
+	*ret = (int)sig;
+	return 0;
+}
+
+int sw_msg_decode_started(const uint8_t *p, size_t len, struct sw_started *ret,
+			  struct sw_error *err)
+{
+	struct sw_reader rd = { p, len };
+	int r = exact_len("STARTED", len, 12, err);
+
+	if (r < 0)
+		return r;
+	sw_reader_u64(&rd, &ret->session_id);
+	sw_reader_u32(&rd, &ret->pid);
+	return 0;
+}
+
+int sw_msg_decode_exit(const uint8_t *p, size_t len, int *ret,
+		       struct sw_error *err)
+{
+	struct sw_reader rd = { p, len };
+	uint32_t code = 0;
+	int r = exact_len("EXIT", len, 4, err);
+
+	if (r < 0)
+		return r;
+	sw_reader_u32(&rd, &code);
+	if (code > 255)
+		return sw_error_set(err, EBADMSG,
+			"EXIT message: exit code %u out of range 0..255", code);
+	*ret = (int)code;
+	return 0;
+}
+
+int sw_msg_decode_error(const uint8_t *p, size_t len,
+			struct sw_error_reply *ret, struct sw_error *err)
+{
+	struct sw_reader rd = { p, len };
+	uint32_t code, exit_code;
+	cleanup_free char *msg = NULL;
+
+	if (sw_reader_u32(&rd, &code) < 0 || sw_reader_u32(&rd, &exit_code) < 0 ||
+	    sw_reader_str(&rd, SW_PROTO_MAX_ERROR_MSG, &msg, NULL) < 0 ||
+	    rd.left != 0)
+		return sw_error_set(err, EBADMSG,
+			"ERROR message of %zu bytes is malformed", len);
+	if (exit_code > 255)
+		exit_code = 125;
+	ret->code = (int32_t)code;
+	ret->exit_code = exit_code;
+	snprintf(ret->msg, sizeof(ret->msg), "%s", msg);
+	return 0;
+}
+
+int sw_msg_decode_ps_reply(const uint8_t *p, size_t len,
+			   struct sw_ps_entry **ret, size_t *ret_n,
+			   struct sw_error *err)
+{
+	struct sw_reader rd = { p, len };
+	cleanup_free struct sw_ps_entry *e = NULL;
+	uint32_t n;
+
+	if (sw_reader_u32(&rd, &n) < 0 || n > SW_PROTO_MAX_PS_ENTRIES)
+		return sw_error_set(err, EBADMSG,
+			"PS_REPLY message: bad entry count");
+	e = calloc(n ? n : 1, sizeof(*e));
+	if (!e)
+		return sw_error_set(err, ENOMEM, "PS_REPLY: out of memory");
+	for (uint32_t i = 0; i < n; i++) {
+		cleanup_free char *prog = NULL, *pol = NULL;
+
+		if (sw_reader_u64(&rd, &e[i].session_id) < 0 ||
+		    sw_reader_u32(&rd, &e[i].pid) < 0 ||
+		    sw_reader_u32(&rd, &e[i].uid) < 0 ||
+		    sw_reader_u64(&rd, &e[i].decisions) < 0 ||
+		    sw_reader_u64(&rd, &e[i].started) < 0 ||
+		    sw_reader_str(&rd, SW_PROTO_MAX_PS_STRING, &prog, NULL) < 0 ||
+		    sw_reader_str(&rd, SW_PROTO_MAX_PS_STRING, &pol, NULL) < 0)
+			return sw_error_set(err, EBADMSG,
+				"PS_REPLY message: entry %u is malformed", i);
+		snprintf(e[i].program, sizeof(e[i].program), "%s", prog);
+		snprintf(e[i].policy, sizeof(e[i].policy), "%s", pol);
+	}
+	if (rd.left != 0)
+		return sw_error_set(err, EBADMSG,
+			"PS_REPLY message: %zu trailing bytes", rd.left);
+	*ret = TAKE_PTR(e);
+	*ret_n = n;
+	return 0;
+}
+
+/* ---- blocking transport ------------------------------------------------- */
+
+int sw_proto_default_socket(bool for_daemon, char *buf, size_t size,
+			    struct sw_error *err)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	struct stat st;
+
+	if (geteuid() == 0 || !xdg || xdg[0] != '/') {
+		if (for_daemon && geteuid() != 0)
+			return sw_error_set(err, ENOENT,
+				"XDG_RUNTIME_DIR is not set; give the socket "
+				"path with --socket PATH");
+		snprintf(buf, size, "/run/sysward.sock");
+		return 0;
+	}
+	if ((size_t)snprintf(buf, size, "%s/sysward.sock", xdg) >= size)
+		return sw_error_set(err, ENAMETOOLONG,
+			"XDG_RUNTIME_DIR is too long for a socket path");
+	/* A client without a per-user daemon talks to the system one. */
+	if (!for_daemon && stat(buf, &st) < 0)
+		snprintf(buf, size, "/run/sysward.sock");
+	return 0;
+}
+
+int sw_proto_connect(const char *path, int *ret_fd, struct sw_error *err)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	cleanup_close int fd = -1;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return sw_error_set(err, ENAMETOOLONG,
+			"socket path %s is longer than %zu bytes", path,
+			sizeof(sa.sun_path) - 1);
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return sw_error_set_errno(err, errno, "create Unix socket");
+	while (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		if (errno == EINTR)
+			continue;
+		return sw_error_set_errno(err, errno, "connect to %s", path);
+	}
+	*ret_fd = TAKE_FD(fd);
+	return 0;
+}
+
+int sw_proto_send(int fd, const struct sw_buf *msg, const int *fds,
+		  size_t n_fds, struct sw_error *err)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int) * 8)];
+		struct cmsghdr align;
+	} ctl;
+	size_t off = 0;
+
+	if (n_fds > 8)
+		return sw_error_set(err, EINVAL, "too many fds to pass");
+	while (off < msg->len) {
+		struct iovec iov = { msg->data + off, msg->len - off };
+		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+		ssize_t w;
+
+		/* The fds ride with the first byte of the message. */
+		if (off == 0 && n_fds > 0) {
+			struct cmsghdr *c;
+
+			memset(&ctl, 0, sizeof(ctl));
+			mh.msg_control = ctl.buf;
+			mh.msg_controllen = CMSG_SPACE(sizeof(int) * n_fds);
+			c = CMSG_FIRSTHDR(&mh);
+			c->cmsg_level = SOL_SOCKET;
+			c->cmsg_type = SCM_RIGHTS;
+			c->cmsg_len = CMSG_LEN(sizeof(int) * n_fds);
+			memcpy(CMSG_DATA(c), fds, sizeof(int) * n_fds);
+		}
+		w = sendmsg(fd, &mh, MSG_NOSIGNAL);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return sw_error_set_errno(err, errno, "send request");
+		}
+		off += (size_t)w;
+	}
+	return 0;
+}
+
+static int read_full(int fd, uint8_t *p, size_t n, struct sw_error *err)
+{
+	size_t off = 0;
+
+	while (off < n) {
+		ssize_t r = recv(fd, p + off, n - off, MSG_CMSG_CLOEXEC);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return sw_error_set_errno(err, errno, "receive reply");
+		}
+		if (r == 0)
+			return sw_error_set(err, ECONNRESET,
+				off == 0 ? "connection closed"
+					 : "connection closed in the middle of "
+					   "a reply");
+		off += (size_t)r;
+	}
+	return 0;
+}
+
+int sw_proto_recv(int fd, struct sw_msg_header *ret_hdr, uint8_t **ret_payload,
+		  struct sw_error *err)
+{
+	uint8_t h[SW_PROTO_HEADER_SIZE];
+	cleanup_free uint8_t *payload = NULL;
+	struct sw_msg_header hdr;
+	int r;
+
+	r = read_full(fd, h, sizeof(h), err);
+	if (r < 0)
+		return r;
+	r = sw_msg_header_decode(h, false, &hdr, err);
+	if (r < 0)
+		return r;
+	payload = malloc(hdr.length ? hdr.length : 1);
+	if (!payload)
+		return sw_error_set(err, ENOMEM, "receive reply: out of memory");
+	r = read_full(fd, payload, hdr.length, err);
+	if (r < 0)
+		return r;
+	*ret_hdr = hdr;
+	*ret_payload = TAKE_PTR(payload);
+	return 0;
+}

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The syswardd wire protocol (docs/protocol.md is the normative text).
+ *
+ * A closed set of message types, each a fixed 16-byte header followed by a
+ * payload of bounded size, all integers little-endian, strings as a u32
+ * length plus bytes without a NUL.  Bubblewrap's privileged helper is the
+ * model: the daemon accepts nothing outside this set and bounds every
+ * argument before it allocates for it.
+ *
+ * Pure encode/decode functions plus blocking send/receive helpers for the
+ * client side.  Nothing here prints or exits.
+ */
+#ifndef SYSWARD_PROTO_H
+#define SYSWARD_PROTO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "sysward/error.h"
+
+#define SW_PROTO_MAGIC		0x31445753u	/* bytes "SWD1" */
+#define SW_PROTO_VERSION	1
+#define SW_PROTO_HEADER_SIZE	16
+
+/* Bounds on everything a client controls. */
+#define SW_PROTO_MAX_ARGS	4096		/* argv entries */
+#define SW_PROTO_MAX_ENV	4096		/* environment entries */
+#define SW_PROTO_MAX_STRING	131072		/* one arg/env string (MAX_ARG_STRLEN) */
+#define SW_PROTO_MAX_ARGV_ENV	(2u << 20)	/* all argv + env bytes */
+#define SW_PROTO_MAX_CWD	4096		/* PATH_MAX */
+#define SW_PROTO_MAX_NAME	1024		/* policy name */
+#define SW_PROTO_MAX_POLICY	(1u << 20)	/* policy text */
+#define SW_PROTO_MAX_RUN	(4u << 20)	/* whole RUN payload */
+#define SW_PROTO_MAX_ERROR_MSG	(SW_ERROR_MSG_MAX - 1)
+#define SW_PROTO_MAX_PS_ENTRIES	4096
+#define SW_PROTO_MAX_PS_STRING	256		/* program / policy in PS */
+#define SW_PROTO_MAX_PS_REPLY	(4 + SW_PROTO_MAX_PS_ENTRIES * \
+				 (32 + 2 * (4 + SW_PROTO_MAX_PS_STRING)))
+#define SW_PROTO_RUN_FDS	3		/* stdin, stdout, stderr */
+
+enum sw_msg_type {
+	/* client -> daemon */
+	SW_MSG_RUN	= 0x01,
+	SW_MSG_PS	= 0x02,
+	SW_MSG_KILL	= 0x03,
+	SW_MSG_SIGNAL	= 0x04,
+	/* daemon -> client */
+	SW_MSG_STARTED	= 0x81,
+	SW_MSG_EXIT	= 0x82,
+	SW_MSG_ERROR	= 0x83,
+	SW_MSG_PS_REPLY	= 0x84,
+	SW_MSG_OK	= 0x85,
+};
+
+struct sw_msg_header {
+	uint32_t magic;
+	uint16_t version;
+	uint16_t type;
+	uint32_t length;	/* payload bytes after the header */
+	uint32_t flags;		/* reserved, must be 0 */
+};
+
+/* "RUN", "PS", ... or NULL for a type outside the set. */
+const char *sw_msg_type_name(uint16_t type);
+/* Largest payload the type may carry (0 for an unknown type). */
+size_t sw_msg_max_length(uint16_t type);
+
+void sw_msg_header_encode(uint8_t out[SW_PROTO_HEADER_SIZE], uint16_t type,
+			  uint32_t length);
+/*
+ * Decode and check a header that travels towards the daemon (to_daemon) or
+ * towards a client.  Errors: -EPROTO (magic, version, flags), -EOPNOTSUPP
+ * (type outside the set for that direction), -EMSGSIZE (length over the
+ * type's bound).  *ret is filled even on failure, for the error reply.
+ */
+int sw_msg_header_decode(const uint8_t in[SW_PROTO_HEADER_SIZE],
+			 bool to_daemon, struct sw_msg_header *ret,
+			 struct sw_error *err);
+
+/* ---- growable output buffer ------------------------------------------- */
+
+struct sw_buf {
+	uint8_t *data;
+	size_t len, cap;
+	bool oom;		/* an append failed; checked once at the end */
+};
+
+void sw_buf_put_u32(struct sw_buf *b, uint32_t v);
+void sw_buf_put_u64(struct sw_buf *b, uint64_t v);
+void sw_buf_put_bytes(struct sw_buf *b, const void *p, size_t n);
+/* u32 length + bytes; cut to max bytes. */
+void sw_buf_put_str(struct sw_buf *b, const char *s, size_t max);
+void sw_buf_free(struct sw_buf *b);
+
+/* Start a message: header with length 0, fixed up by sw_msg_finish(). */
+void sw_msg_begin(struct sw_buf *b, uint16_t type);
+/* Patch the length; -ENOMEM if an append failed, -EMSGSIZE if too big. */
+int sw_msg_finish(struct sw_buf *b, struct sw_error *err);
+
+/* ---- bounded reader over a received payload ---------------------------- */
+
+struct sw_reader {
+	const uint8_t *p;
+	size_t left;
+};
+
+int sw_reader_u32(struct sw_reader *r, uint32_t *ret);
+int sw_reader_u64(struct sw_reader *r, uint64_t *ret);
+/* A string of at most max bytes with no NUL in it, as a new C string. */
+int sw_reader_str(struct sw_reader *r, size_t max, char **ret, size_t *ret_len);
+
+/* ---- the messages ------------------------------------------------------ */
+
+struct sw_run_request {
+	uint64_t caps;		/* capabilities asked for (root clients only) */
+	char **argv;		/* NULL-ended, argc >= 1 */
+	size_t argc;
+	char **envp;		/* NULL-ended */
+	size_t envc;
+	char *cwd;		/* absolute path */
+	char *policy_name;	/* for messages and "ps" (client's file name) */
+	char *policy_text;	/* NUL-terminated, policy_len bytes */
+	size_t policy_len;
+};
+
+int sw_run_request_encode(struct sw_buf *b, const struct sw_run_request *req,
+			  struct sw_error *err);
+/* -EBADMSG with a message naming the field on anything malformed; on
+ * success the caller frees with sw_run_request_clear(). */
+int sw_run_request_decode(const uint8_t *payload, size_t len,
+			  struct sw_run_request *ret, struct sw_error *err);
+void sw_run_request_clear(struct sw_run_request *req);
+
+struct sw_started {
+	uint64_t session_id;
+	uint32_t pid;
+};
+
+struct sw_error_reply {
+	int32_t code;		/* positive errno */
+	uint32_t exit_code;	/* what "sysward run" exits with: 125/126/127 */
+	char msg[SW_ERROR_MSG_MAX];
+};
+
+struct sw_ps_entry {
+	uint64_t session_id;
+	uint32_t pid;
+	uint32_t uid;
+	uint64_t decisions;
+	uint64_t started;	/* CLOCK_REALTIME seconds */
+	char program[SW_PROTO_MAX_PS_STRING + 1];
+	char policy[SW_PROTO_MAX_PS_STRING + 1];
+};
+
+/* Fixed-size payloads: encode a whole message into b. */
+int sw_msg_encode_kill(struct sw_buf *b, uint64_t session_id, struct sw_error *err);
+int sw_msg_encode_signal(struct sw_buf *b, int sig, struct sw_error *err);
+int sw_msg_encode_started(struct sw_buf *b, const struct sw_started *s,
+			  struct sw_error *err);
+int sw_msg_encode_exit(struct sw_buf *b, int exit_code, struct sw_error *err);
+int sw_msg_encode_error(struct sw_buf *b, int code, int exit_code,
+			const char *msg, struct sw_error *err);
+int sw_msg_encode_empty(struct sw_buf *b, uint16_t type, struct sw_error *err);
+int sw_msg_encode_ps_reply(struct sw_buf *b, const struct sw_ps_entry *e,
+			   size_t n, struct sw_error *err);
+
+int sw_msg_decode_kill(const uint8_t *p, size_t len, uint64_t *ret,
+		       struct sw_error *err);
+int sw_msg_decode_signal(const uint8_t *p, size_t len, int *ret,
+			 struct sw_error *err);
+int sw_msg_decode_started(const uint8_t *p, size_t len, struct sw_started *ret,
+			  struct sw_error *err);
+int sw_msg_decode_exit(const uint8_t *p, size_t len, int *ret,
+		       struct sw_error *err);
+int sw_msg_decode_error(const uint8_t *p, size_t len,
+			struct sw_error_reply *ret, struct sw_error *err);
+/* *ret is a new array of *ret_n entries (free() it). */
+int sw_msg_decode_ps_reply(const uint8_t *p, size_t len,
+			   struct sw_ps_entry **ret, size_t *ret_n,
+			   struct sw_error *err);
+
+/* ---- blocking transport (client side) ---------------------------------- */
+
+/* The socket path to use when none is given: /run/sysward.sock for root,
+ * else $XDG_RUNTIME_DIR/sysward.sock (daemon) or, for a client, that path
+ * if it exists and /run/sysward.sock otherwise.  -ENOENT without
+ * XDG_RUNTIME_DIR for a non-root daemon. */
+int sw_proto_default_socket(bool for_daemon, char *buf, size_t size,
+			    struct sw_error *err);
+
+/* Connect a SOCK_STREAM|SOCK_CLOEXEC Unix socket to path. */
+int sw_proto_connect(const char *path, int *ret_fd, struct sw_error *err);
+
+/* Send a whole message (from sw_msg_begin/finish), with fds attached to
+ * its first byte when n_fds > 0.  Retries on EINTR, never raises SIGPIPE. */
+int sw_proto_send(int fd, const struct sw_buf *msg, const int *fds,
+		  size_t n_fds, struct sw_error *err);
+
+/*
+ * Receive one message from the daemon: header checked (direction towards
+ * the client), payload in *ret_payload (malloc'd, free it).  -ECONNRESET
+ * with "connection closed" when the peer closed (also in the middle of
+ * a message).  Retries on EINTR: callers wait with poll() first.
+ */
+int sw_proto_recv(int fd, struct sw_msg_header *ret_hdr, uint8_t **ret_payload,
+		  struct sw_error *err);
+
+#endif

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* Unit tests of the syswardd wire protocol (daemon/proto/proto.c). */
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sysward/proto.h"
+
+static void hdr(uint8_t *h, uint32_t magic, uint16_t ver, uint16_t type,
+		uint32_t len, uint32_t flags)
+{
+	uint32_t v[] = { magic, (uint32_t)ver | (uint32_t)type << 16, len, flags };
+
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 4; j++)
+			h[i * 4 + j] = (uint8_t)(v[i] >> (8 * j));
+}
+
+static const struct {
+	uint32_t magic;
+	uint16_t ver, type;
+	uint32_t len, flags;
+	bool to_daemon;
+	int code;
+	const char *msg;
+} header_cases[] = {
+	{ SW_PROTO_MAGIC, 1, SW_MSG_RUN, 100, 0, true, 0, "" },
+	{ SW_PROTO_MAGIC, 1, SW_MSG_PS, 0, 0, true, 0, "" },
+	{ SW_PROTO_MAGIC, 1, SW_MSG_KILL, 8, 0, true, 0, "" },
+	{ SW_PROTO_MAGIC, 1, SW_MSG_SIGNAL, 4, 0, true, 0, "" },
+	{ SW_PROTO_MAGIC, 1, SW_MSG_EXIT, 4, 0, false, 0, "" },
+	{ 0x54534547, 1, SW_MSG_RUN, 0, 0, true, EPROTO, "bad magic 0x54534547" },
+	{ SW_PROTO_MAGIC, 2, SW_MSG_RUN, 0, 0, true, EPROTO,
+	  "protocol version 2 not supported" },
+	{ SW_PROTO_MAGIC, 1, SW_MSG_RUN, 0, 1, true, EPROTO,
+	  "reserved header flags 0x1 must be 0" },
+	{ SW_PROTO_MAGIC, 1, 0x7f, 0, 0, true, EOPNOTSUPP,
+	  "unknown message type 0x7f" },
+	/* A reply type sent to the daemon is outside its set. */
+	{ SW_PROTO_MAGIC, 1, SW_MSG_EXIT, 4, 0, true, EOPNOTSUPP,
+	  "unknown message type 0x82" },
+	{ SW_PROTO_MAGIC, 1, SW_MSG_RUN, 0, 0, false, EOPNOTSUPP,
+	  "unknown message type 0x1" },
+	{ SW_PROTO_MAGIC, 1, SW_MSG_RUN, SW_PROTO_MAX_RUN + 1, 0, true, EMSGSIZE,
+	  "RUN message of 4194305 bytes exceeds the limit of 4194304 bytes" },
+	{ SW_PROTO_MAGIC, 1, SW_MSG_PS, 1, 0, true, EMSGSIZE,
+	  "PS message of 1 bytes exceeds the limit of 0 bytes" },
+	{ SW_PROTO_MAGIC, 1, SW_MSG_KILL, 0xffffffff, 0, true, EMSGSIZE,
+	  "KILL message of 4294967295 bytes" },
+};
+
+START_TEST(test_header)
+{
+	uint8_t h[SW_PROTO_HEADER_SIZE];
+	struct sw_msg_header out;
+	struct sw_error err = { 0 };
+	int r;
+
+	hdr(h, header_cases[_i].magic, header_cases[_i].ver,
+	    header_cases[_i].type, header_cases[_i].len, header_cases[_i].flags);
+	r = sw_msg_header_decode(h, header_cases[_i].to_daemon, &out, &err);
+	ck_assert_int_eq(r, -header_cases[_i].code);
+	if (header_cases[_i].code)
+		ck_assert_msg(strstr(err.msg, header_cases[_i].msg),
+			      "message \"%s\" lacks \"%s\"", err.msg,
+			      header_cases[_i].msg);
+	else
+		ck_assert_uint_eq(out.length, header_cases[_i].len);
+}
+END_TEST
+
+START_TEST(test_header_roundtrip)
+{
+	uint8_t h[SW_PROTO_HEADER_SIZE];
+	struct sw_msg_header out;
+
+	sw_msg_header_encode(h, SW_MSG_SIGNAL, 4);
+	ck_assert_int_eq(memcmp(h, "SWD1", 4), 0);
+	ck_assert_int_eq(sw_msg_header_decode(h, true, &out, NULL), 0);
+	ck_assert_uint_eq(out.type, SW_MSG_SIGNAL);
+	ck_assert_uint_eq(out.length, 4);
+}
+END_TEST
+
+static char *argv_ok[] = { "/bin/echo", "hello world", "", NULL };
+static char *env_ok[] = { "PATH=/usr/bin:/bin", "LANG=C", NULL };
+
+static void make_run(struct sw_buf *b, const char *policy)
+{
+	struct sw_run_request q = {
+		.caps = 1ull << 13,
+		.argv = argv_ok, .argc = 3,
+		.envp = env_ok, .envc = 2,
+		.cwd = "/tmp", .policy_name = "p.json",
+		.policy_text = (char *)policy, .policy_len = strlen(policy),
+	};
+
+	ck_assert_int_eq(sw_run_request_encode(b, &q, NULL), 0);
+}
+
+START_TEST(test_run_roundtrip)
+{
+	struct sw_buf b = { 0 };
+	struct sw_run_request q;
+	struct sw_msg_header h;
+	struct sw_error err = { 0 };
+
+	make_run(&b, "{\"defaultAction\":\"SCMP_ACT_ALLOW\"}");
+	ck_assert_int_eq(sw_msg_header_decode(b.data, true, &h, &err), 0);
+	ck_assert_uint_eq(h.type, SW_MSG_RUN);
+	ck_assert_uint_eq(h.length, b.len - SW_PROTO_HEADER_SIZE);
+	ck_assert_int_eq(sw_run_request_decode(b.data + 16, h.length, &q, &err), 0);
+	ck_assert_uint_eq(q.caps, 1ull << 13);
+	ck_assert_uint_eq(q.argc, 3);
+	ck_assert_str_eq(q.argv[0], "/bin/echo");
+	ck_assert_str_eq(q.argv[1], "hello world");
+	ck_assert_str_eq(q.argv[2], "");
+	ck_assert_ptr_null(q.argv[3]);
+	ck_assert_uint_eq(q.envc, 2);
+	ck_assert_str_eq(q.envp[1], "LANG=C");
+	ck_assert_ptr_null(q.envp[2]);
+	ck_assert_str_eq(q.cwd, "/tmp");
+	ck_assert_str_eq(q.policy_name, "p.json");
+	ck_assert_str_eq(q.policy_text, "{\"defaultAction\":\"SCMP_ACT_ALLOW\"}");
+	sw_run_request_clear(&q);
+	sw_buf_free(&b);
+}
+END_TEST
+
+/* Every strict prefix of a valid RUN payload is rejected as malformed. */
+START_TEST(test_run_truncated)
+{
+	struct sw_buf b = { 0 };
+	struct sw_run_request q;
+	struct sw_error err = { 0 };
+	size_t len;
+
+	make_run(&b, "{}");
+	len = b.len - SW_PROTO_HEADER_SIZE;
+	for (size_t n = 0; n < len; n++) {
+		int r = sw_run_request_decode(b.data + 16, n, &q, &err);
+
+		ck_assert_msg(r == -EBADMSG, "prefix %zu: %d (%s)", n, r, err.msg);
+		ck_assert_msg(strncmp(err.msg, "RUN request: ", 13) == 0,
+			      "prefix %zu: %s", n, err.msg);
+	}
+	sw_buf_free(&b);
+}
+END_TEST
+
+/* Payloads built by hand: each field out of bounds, with the message. */
+static void put32(struct sw_buf *b, uint32_t v) { sw_buf_put_u32(b, v); }
+
+START_TEST(test_run_bounds)
+{
+	struct sw_buf b = { 0 };
+	struct sw_run_request q;
+	struct sw_error err = { 0 };
+	int r;
+
+	/* argc 0 */
+	sw_buf_put_u64(&b, 0); put32(&b, 0); put32(&b, 0);
+	r = sw_run_request_decode(b.data, b.len, &q, &err);
+	ck_assert_int_eq(r, -E2BIG);
+	ck_assert_str_eq(err.msg, "RUN request: argc 0 out of range 1..4096");
+
+	/* argc over the limit */
+	b.len = 0;
+	sw_buf_put_u64(&b, 0); put32(&b, 100000); put32(&b, 0);
+	r = sw_run_request_decode(b.data, b.len, &q, &err);
+	ck_assert_int_eq(r, -E2BIG);
+
+	/* a huge count that cannot fit in the payload: no allocation */
+	b.len = 0;
+	sw_buf_put_u64(&b, 0); put32(&b, 4000); put32(&b, 4000);
+	r = sw_run_request_decode(b.data, b.len, &q, &err);
+	ck_assert_int_eq(r, -EBADMSG);
+	ck_assert_msg(strstr(err.msg, "do not fit"), "%s", err.msg);
+
+	/* a string claiming more than MAX_STRING */
+	b.len = 0;
+	sw_buf_put_u64(&b, 0); put32(&b, 1); put32(&b, 0);
+	put32(&b, SW_PROTO_MAX_STRING + 1);
+	r = sw_run_request_decode(b.data, b.len, &q, &err);
+	ck_assert_int_eq(r, -EMSGSIZE);
+	ck_assert_str_eq(err.msg,
+		"RUN request: argv[0] is longer than 131072 bytes");
+
+	/* NUL inside a string */
+	b.len = 0;
+	sw_buf_put_u64(&b, 0); put32(&b, 1); put32(&b, 0);
+	put32(&b, 3); sw_buf_put_bytes(&b, "a\0b", 3);
+	r = sw_run_request_decode(b.data, b.len, &q, &err);
+	ck_assert_int_eq(r, -EBADMSG);
+	ck_assert_str_eq(err.msg,
+		"RUN request: argv[0] is truncated or contains a NUL byte");
+
+	/* relative cwd */
+	b.len = 0;
+	sw_buf_put_u64(&b, 0); put32(&b, 1); put32(&b, 0);
+	sw_buf_put_str(&b, "true", 100);
+	sw_buf_put_str(&b, "tmp", 100);
+	r = sw_run_request_decode(b.data, b.len, &q, &err);
+	ck_assert_int_eq(r, -EBADMSG);
+	ck_assert_str_eq(err.msg,
+		"RUN request: cwd \"tmp\" is not an absolute path");
+
+	/* policy over 1 MiB */
+	b.len = 0;
+	sw_buf_put_u64(&b, 0); put32(&b, 1); put32(&b, 0);
+	sw_buf_put_str(&b, "true", 100);
+	sw_buf_put_str(&b, "/", 100);
+	sw_buf_put_str(&b, "p", 100);
+	put32(&b, SW_PROTO_MAX_POLICY + 1);
+	r = sw_run_request_decode(b.data, b.len, &q, &err);
+	ck_assert_int_eq(r, -EFBIG);
+	ck_assert_str_eq(err.msg, "RUN request: policy of 1048577 bytes "
+		"exceeds the limit of 1048576 bytes");
+
+	/* trailing garbage after the policy */
+	b.len = 0;
+	sw_buf_put_u64(&b, 0); put32(&b, 1); put32(&b, 0);
+	sw_buf_put_str(&b, "true", 100);
+	sw_buf_put_str(&b, "/", 100);
+	sw_buf_put_str(&b, "p", 100);
+	put32(&b, 2); sw_buf_put_bytes(&b, "{}xx", 4);
+	r = sw_run_request_decode(b.data, b.len, &q, &err);
+	ck_assert_int_eq(r, -EBADMSG);
+	ck_assert_str_eq(err.msg,
+		"RUN request: policy length 2 but 4 bytes remain");
+
+	ck_assert(!b.oom);
+	sw_buf_free(&b);
+}
+END_TEST
+
+START_TEST(test_run_encode_limits)
+{
+	struct sw_buf b = { 0 };
+	struct sw_error err = { 0 };
+	struct sw_run_request q = {
+		.argv = argv_ok, .argc = 1, .cwd = "/",
+		.policy_text = "", .policy_len = SW_PROTO_MAX_POLICY + 1,
+	};
+
+	ck_assert_int_eq(sw_run_request_encode(&b, &q, &err), -EFBIG);
+	ck_assert_str_eq(err.msg, "policy is 1048577 bytes (limit 1048576)");
+	q.policy_len = 0;
+	q.argc = 0;
+	ck_assert_int_eq(sw_run_request_encode(&b, &q, &err), -E2BIG);
+	sw_buf_free(&b);
+}
+END_TEST
+
+START_TEST(test_small_messages)
+{
+	struct sw_buf b = { 0 };
+	struct sw_msg_header h;
+	struct sw_started st;
+	struct sw_error_reply er;
+	struct sw_error err = { 0 };
+	uint64_t id;
+	int v;
+
+	ck_assert_int_eq(sw_msg_encode_kill(&b, 0x1122334455667788ull, NULL), 0);
+	ck_assert_int_eq(sw_msg_header_decode(b.data, true, &h, NULL), 0);
+	ck_assert_int_eq(sw_msg_decode_kill(b.data + 16, h.length, &id, NULL), 0);
+	ck_assert_uint_eq(id, 0x1122334455667788ull);
+
+	ck_assert_int_eq(sw_msg_encode_signal(&b, 15, NULL), 0);
+	ck_assert_int_eq(sw_msg_decode_signal(b.data + 16, 4, &v, NULL), 0);
+	ck_assert_int_eq(v, 15);
+	ck_assert_int_eq(sw_msg_encode_signal(&b, 0, NULL), 0);
+	ck_assert_int_eq(sw_msg_decode_signal(b.data + 16, 4, &v, &err), -EINVAL);
+	ck_assert_str_eq(err.msg, "SIGNAL message: signal 0 out of range 1..64");
+	ck_assert_int_eq(sw_msg_decode_signal(b.data + 16, 3, &v, &err), -EBADMSG);
+	ck_assert_str_eq(err.msg,
+		"SIGNAL message has 3 payload bytes (expected 4)");
+
+	ck_assert_int_eq(sw_msg_encode_started(&b,
+		&(struct sw_started){ 42, 1234 }, NULL), 0);
+	ck_assert_int_eq(sw_msg_header_decode(b.data, false, &h, NULL), 0);
+	ck_assert_int_eq(sw_msg_decode_started(b.data + 16, h.length, &st, NULL), 0);
+	ck_assert_uint_eq(st.session_id, 42);
+	ck_assert_uint_eq(st.pid, 1234);
+
+	ck_assert_int_eq(sw_msg_encode_exit(&b, 137, NULL), 0);
+	ck_assert_int_eq(sw_msg_decode_exit(b.data + 16, 4, &v, NULL), 0);
+	ck_assert_int_eq(v, 137);
+
+	ck_assert_int_eq(sw_msg_encode_error(&b, ENOENT, 127,
+		"foo: command not found", NULL), 0);
+	ck_assert_int_eq(sw_msg_header_decode(b.data, false, &h, NULL), 0);
+	ck_assert_int_eq(sw_msg_decode_error(b.data + 16, h.length, &er, NULL), 0);
+	ck_assert_int_eq(er.code, ENOENT);
+	ck_assert_uint_eq(er.exit_code, 127);
+	ck_assert_str_eq(er.msg, "foo: command not found");
+	sw_buf_free(&b);
+}
+END_TEST
+
+/* An error message longer than the cap is cut, never overflows. */
+START_TEST(test_error_capped)
+{
+	struct sw_buf b = { 0 };
+	struct sw_msg_header h;
+	struct sw_error_reply er;
+	char big[5000];
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	ck_assert_int_eq(sw_msg_encode_error(&b, EIO, 125, big, NULL), 0);
+	ck_assert_int_eq(sw_msg_header_decode(b.data, false, &h, NULL), 0);
+	ck_assert_uint_eq(h.length, 12 + SW_PROTO_MAX_ERROR_MSG);
+	ck_assert_int_eq(sw_msg_decode_error(b.data + 16, h.length, &er, NULL), 0);
+	ck_assert_uint_eq(strlen(er.msg), SW_PROTO_MAX_ERROR_MSG);
+	sw_buf_free(&b);
+}
+END_TEST
+
+START_TEST(test_ps_roundtrip)
+{
+	struct sw_buf b = { 0 };
+	struct sw_msg_header h;
+	struct sw_ps_entry in[2] = {
+		{ 1, 100, 0, 5, 1700000000, "/bin/true", "allow.json" },
+		{ 2, 200, 65534, 0, 1700000001, "sleep", "" },
+	};
+	struct sw_ps_entry *out = NULL;
+	size_t n = 0;
+
+	ck_assert_int_eq(sw_msg_encode_ps_reply(&b, in, 2, NULL), 0);
+	ck_assert_int_eq(sw_msg_header_decode(b.data, false, &h, NULL), 0);
+	ck_assert_int_eq(sw_msg_decode_ps_reply(b.data + 16, h.length, &out,
+						&n, NULL), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(out[1].uid, 65534);
+	ck_assert_uint_eq(out[0].decisions, 5);
+	ck_assert_str_eq(out[0].program, "/bin/true");
+	ck_assert_str_eq(out[0].policy, "allow.json");
+	ck_assert_str_eq(out[1].policy, "");
+	/* truncated reply */
+	ck_assert_int_eq(sw_msg_decode_ps_reply(b.data + 16, h.length - 1,
+						&out, &n, NULL), -EBADMSG);
+	free(out);
+	sw_buf_free(&b);
+}
+END_TEST
+
+static Suite *proto_suite(void)
+{
+	Suite *s = suite_create("proto");
+	TCase *tc = tcase_create("messages");
+
+	tcase_add_loop_test(tc, test_header, 0,
+		sizeof(header_cases) / sizeof(header_cases[0]));
+	tcase_add_test(tc, test_header_roundtrip);
+	tcase_add_test(tc, test_run_roundtrip);
+	tcase_add_test(tc, test_run_truncated);
+	tcase_add_test(tc, test_run_bounds);
+	tcase_add_test(tc, test_run_encode_limits);
+	tcase_add_test(tc, test_small_messages);
+	tcase_add_test(tc, test_error_capped);
+	tcase_add_test(tc, test_ps_roundtrip);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(proto_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
