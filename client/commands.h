@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The sysward CLI: one file per command, dispatched from the table in
+ * main.c.  A command gets argv with argv[0] = its own name (so getopt_long
+ * works as in a standalone program) and returns the process exit code.
+ * Commands print; nothing below them does.
+ */
+#ifndef SYSWARD_CLIENT_COMMANDS_H
+#define SYSWARD_CLIENT_COMMANDS_H
+
+#include <stdio.h>
+
+/* Exit codes of the commands themselves (run passes the program's on). */
+#define SW_EXIT_OK	0
+#define SW_EXIT_FAIL	1	/* check: some policy is invalid */
+#define SW_EXIT_USAGE	2	/* bad command line */
+
+struct sw_command {
+	const char *name;
+	const char *summary;		/* one line for "sysward --help" */
+	int (*main)(int argc, char **argv);
+	void (*help)(FILE *f);		/* full usage of the command */
+};
+
+int cmd_run(int argc, char **argv);
+void cmd_run_help(FILE *f);
+int cmd_check(int argc, char **argv);
+void cmd_check_help(FILE *f);
+int cmd_info(int argc, char **argv);
+void cmd_info_help(FILE *f);
+
+/* Print "sysward: <message>" to stderr. */
+void sw_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print a usage error and "Try 'sysward CMD --help'.", return SW_EXIT_USAGE. */
+int sw_cli_usage(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+extern const char *sw_program_name;
+
+#endif

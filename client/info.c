@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* sysward info: what the running kernel and libraries can do. */
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+#include <seccomp.h>
+
+#include "sysward/engine.h"
+
+#include "commands.h"
+
+#ifndef SYSWARD_VERSION
+#define SYSWARD_VERSION "unknown"
+#endif
+
+void cmd_info_help(FILE *f)
+{
+	fprintf(f,
+"Usage: %s info [--json]\n"
+"Show the kernel release and architecture, whether the kernel supports\n"
+"seccomp filters, PTRACE_GET_SYSCALL_INFO and PTRACE_SET_SYSCALL_INFO\n"
+"(probed with a short-lived traced child), and the libseccomp version.\n"
+"\n"
+"Options:\n"
+"  -j, --json   print one JSON object instead of text\n"
+"  -h, --help   show this help and exit\n"
+"\n"
+"Exit status: 0, or 125 if the probe itself failed.\n",
+		sw_program_name);
+}
+
+static const char *yes_no(bool b)
+{
+	return b ? "yes" : "no";
+}
+
+static void print_json(const struct sw_kernel_support *ks,
+		       const struct scmp_version *v, unsigned int api)
+{
+	json_object *o = json_object_new_object();
+	char lib[64];
+
+	snprintf(lib, sizeof(lib), "%u.%u.%u", v->major, v->minor, v->micro);
+	json_object_object_add(o, "sysward",
+			       json_object_new_string(SYSWARD_VERSION));
+	json_object_object_add(o, "kernel", json_object_new_string(ks->release));
+	json_object_object_add(o, "arch", json_object_new_string(ks->machine));
+	json_object_object_add(o, "seccomp_filter",
+			       json_object_new_boolean(ks->seccomp_filter));
+	json_object_object_add(o, "ptrace_get_syscall_info",
+			       json_object_new_boolean(ks->get_syscall_info));
+	json_object_object_add(o, "ptrace_set_syscall_info",
+			       json_object_new_boolean(ks->set_syscall_info));
+	json_object_object_add(o, "libseccomp", json_object_new_string(lib));
+	json_object_object_add(o, "libseccomp_api",
+			       json_object_new_int((int)api));
+	json_object_object_add(o, "can_run",
+			       json_object_new_boolean(ks->seccomp_filter &&
+						       ks->set_syscall_info));
+	printf("%s\n", json_object_to_json_string_ext(o,
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+			JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
+int cmd_info(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct sw_kernel_support ks = { 0 };
+	struct sw_error err = { 0 };
+	const struct scmp_version *v;
+	bool json = false;
+	unsigned int api;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "jh", options, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			cmd_info_help(stdout);
+			return SW_EXIT_OK;
+		default:
+			fprintf(stderr, "Try '%s info --help'.\n",
+				sw_program_name);
+			return SW_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return sw_cli_usage("info", "unexpected argument '%s'",
+				    argv[optind]);
+
+	if (sw_probe_kernel(&ks, &err) < 0) {
+		sw_cli_error("probe kernel support: %s", err.msg);
+		return SW_EXIT_SYSWARD_ERROR;
+	}
+	v = seccomp_version();
+	api = seccomp_api_get();
+
+	if (json) {
+		print_json(&ks, v, api);
+		return SW_EXIT_OK;
+	}
+	printf("sysward:                  %s\n", SYSWARD_VERSION);
+	printf("kernel:                   %s\n", ks.release);
+	printf("architecture:             %s\n", ks.machine);
+	printf("seccomp filter:           %s\n", yes_no(ks.seccomp_filter));
+	printf("PTRACE_GET_SYSCALL_INFO:  %s\n", yes_no(ks.get_syscall_info));
+	printf("PTRACE_SET_SYSCALL_INFO:  %s\n", yes_no(ks.set_syscall_info));
+	printf("libseccomp:               %u.%u.%u (API level %u)\n",
+	       v->major, v->minor, v->micro, api);
+	if (!ks.set_syscall_info)
+		printf("\nThis kernel cannot run 'sysward run': it lacks "
+		       "PTRACE_SET_SYSCALL_INFO (Linux 6.16+).\n"
+		       "Boot the patched kernel in QEMU instead: "
+		       "qemu-images/run-vm --kernel patched ...\n");
+	return SW_EXIT_OK;
+}

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * sysward: run programs under a syscall policy.  This file only finds the
+ * command; each command lives in its own file (run.c, check.c, info.c).
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+
+#ifndef SYSWARD_VERSION
+#define SYSWARD_VERSION "unknown"
+#endif
+
+const char *sw_program_name = "sysward";
+
+static int cmd_help(int argc, char **argv);
+static void cmd_help_help(FILE *f);
+
+static const struct sw_command commands[] = {
+	{ "run", "run a program under a policy", cmd_run, cmd_run_help },
+	{ "check", "validate policy files", cmd_check, cmd_check_help },
+	{ "info", "show what the running kernel supports", cmd_info,
+	  cmd_info_help },
+	/*
+	 * Daemon client commands ("ps", "kill") are added here; "run
+	 * --daemon" goes through the hook in run.h (sw_run_daemon()).
+	 */
+	{ "help", "show help for a command", cmd_help, cmd_help_help },
+};
+
+#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+void sw_cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", sw_program_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int sw_cli_usage(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s%s%s: ", sw_program_name, cmd ? " " : "",
+		cmd ? cmd : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '%s%s%s --help'.\n", sw_program_name,
+		cmd ? " " : "", cmd ? cmd : "");
+	return SW_EXIT_USAGE;
+}
+
+static const struct sw_command *find_command(const char *name)
+{
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+static void main_help(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s COMMAND [OPTIONS] [ARGS...]\n"
+		"Run programs with their system calls allowed, denied, skipped,\n"
+		"emulated or rewritten by a JSON policy (seccomp + ptrace).\n"
+		"\nCommands:\n", sw_program_name);
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(f,
+		"\nOptions:\n"
+		"  -h, --help     show this help and exit\n"
+		"  -V, --version  show the version and exit\n"
+		"\nExamples:\n"
+		"  %s run --policy policy/examples/emulate-root.json -- id -u\n"
+		"  %s check policy.json\n"
+		"  %s info\n"
+		"\n'%s help COMMAND' or '%s COMMAND --help' describes a command.\n"
+		"See sysward(1).\n", sw_program_name, sw_program_name,
+		sw_program_name, sw_program_name, sw_program_name);
+}
+
+static void cmd_help_help(FILE *f)
+{
+	fprintf(f, "Usage: %s help [COMMAND]\n"
+		   "Show the help of COMMAND, or the list of commands.\n",
+		sw_program_name);
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const struct sw_command *c;
+
+	if (argc > 1 && (strcmp(argv[1], "-h") == 0 ||
+			 strcmp(argv[1], "--help") == 0)) {
+		cmd_help_help(stdout);
+		return SW_EXIT_OK;
+	}
+	if (argc < 2) {
+		main_help(stdout);
+		return SW_EXIT_OK;
+	}
+	if (argc > 2)
+		return sw_cli_usage("help", "too many arguments");
+	c = find_command(argv[1]);
+	if (!c)
+		return sw_cli_usage(NULL, "unknown command '%s'", argv[1]);
+	c->help(stdout);
+	return SW_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 }
+	};
+	const struct sw_command *c;
+	int opt;
+
+	/* Stop at the first non-option: it is the command. */
+	while ((opt = getopt_long(argc, argv, "+hV", options, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			main_help(stdout);
+			return SW_EXIT_OK;
+		case 'V':
+			printf("sysward %s\n", SYSWARD_VERSION);
+			return SW_EXIT_OK;
+		default:
+			fprintf(stderr, "Try '%s --help'.\n", sw_program_name);
+			return SW_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		main_help(stderr);
+		return SW_EXIT_USAGE;
+	}
+	c = find_command(argv[optind]);
+	if (!c)
+		return sw_cli_usage(NULL, "unknown command '%s'", argv[optind]);
+
+	/* The command parses its own options from a fresh getopt state. */
+	argc -= optind;
+	argv += optind;
+	optind = 0;
+	return c->main(argc, argv);
+}

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * sysward run: load a policy, make sure the kernel can enforce it, and run
+ * the program under it (embedded supervisor, or through syswardd).
+ *
+ * Exit codes follow env(1) and timeout(1): the program's own status
+ * (128+N when killed by signal N), 125 when sysward itself fails, 126 when
+ * the program cannot be executed, 127 when it is not found.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sysward/cleanup.h"
+#include "sysward/engine.h"
+#include "sysward/policy.h"
+
+#include "commands.h"
+#include "run.h"
+
+void cmd_run_help(FILE *f)
+{
+	fprintf(f,
+"Usage: %s run --policy FILE [OPTIONS] [--] PROGRAM [ARGS...]\n"
+"Run PROGRAM under the syscall policy FILE and exit with its status.\n"
+"\n"
+"Options:\n"
+"  -p, --policy FILE        JSON policy to enforce (required)\n"
+"  -l, --log FILE           append an audit record of every supervisor\n"
+"                           decision to FILE ('-' = standard error)\n"
+"      --log-format FORMAT  'json' (one object per line, default) or 'text'\n"
+"  -c, --cap CAP            let the program keep capability CAP (repeatable;\n"
+"                           'CAP_NET_RAW', 'net_raw', 'chown,kill' or 'all');\n"
+"                           by default it keeps none\n"
+"  -h, --help               show this help and exit\n"
+"\n"
+"The program runs with no_new_privs, only the capabilities given with --cap,\n"
+"and every process and thread it starts under the same policy.  The kernel\n"
+"must support PTRACE_SET_SYSCALL_INFO (Linux 6.16 or the patched kernel).\n"
+"\n"
+"Exit status:\n"
+"  N        the program's exit status (128+N if killed by signal N)\n"
+"  125      sysward failed (bad policy, unsupported kernel, ...)\n"
+"  126      PROGRAM was found but cannot be executed\n"
+"  127      PROGRAM was not found\n"
+"\n"
+"Example:\n"
+"  %s run --policy policy/examples/emulate-root.json -- id -u\n",
+		sw_program_name, sw_program_name);
+}
+
+/* Like execvp's search: 0 if found, else the errno execvp would give. */
+static int resolve_program(const char *name, char *ret, size_t size)
+{
+	const char *path, *p;
+	bool saw_eacces = false;
+	struct stat st;
+
+	if (name[0] == '\0')
+		return ENOENT;
+	if (strchr(name, '/')) {
+		if (stat(name, &st) < 0)
+			return errno;
+		if (S_ISDIR(st.st_mode))
+			return EISDIR;
+		if (!S_ISREG(st.st_mode) || access(name, X_OK) < 0)
+			return EACCES;
+		snprintf(ret, size, "%s", name);
+		return 0;
+	}
+	path = getenv("PATH");
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path;; p += strcspn(p, ":") + 1) {
+		size_t len = strcspn(p, ":");
+		char cand[PATH_MAX];
+
+		if (snprintf(cand, sizeof(cand), "%.*s%s%s", (int)len, p,
+			     len ? "/" : "", name) < (int)sizeof(cand) &&
+		    stat(cand, &st) == 0 && !S_ISDIR(st.st_mode)) {
+			if (S_ISREG(st.st_mode) && access(cand, X_OK) == 0) {
+				snprintf(ret, size, "%s", cand);
+				return 0;
+			}
+			saw_eacces = true;
+		}
+		if (p[len] == '\0')
+			break;
+	}
+	return saw_eacces ? EACCES : ENOENT;
+}
+
+/* The exit code for a failure to start the program. */
+static int launch_exit_code(int code)
+{
+	switch (code) {
+	case ENOENT:
+		return SW_EXIT_NOT_FOUND;
+	case EACCES:
+	case EPERM:
+	case ENOEXEC:
+	case EISDIR:
+	case ENOTDIR:
+	case ELOOP:
+	case ETXTBSY:
+	case E2BIG:
+	case ENAMETOOLONG:
+		return SW_EXIT_CANNOT_EXEC;
+	default:
+		return SW_EXIT_SYSWARD_ERROR;
+	}
+}
+
+/* Refuse, with directions, where the kernel cannot enforce a policy. */
+static int check_kernel(void)
+{
+	struct sw_kernel_support ks = { 0 };
+	struct sw_error err = { 0 };
+	int r;
+
+	r = sw_probe_kernel(&ks, &err);
+	if (r < 0) {
+		sw_cli_error("probe kernel support: %s", err.msg);
+		return SW_EXIT_SYSWARD_ERROR;
+	}
+	/* For tests of this refusal on a kernel that has the request. */
+	if (getenv("SYSWARD_PRETEND_NO_SET_SYSCALL_INFO"))
+		ks.set_syscall_info = false;
+	if (!ks.seccomp_filter) {
+		sw_cli_error("kernel %s does not support seccomp filters "
+			     "(CONFIG_SECCOMP_FILTER); cannot enforce a policy",
+			     ks.release);
+		return SW_EXIT_SYSWARD_ERROR;
+	}
+	if (!ks.set_syscall_info) {
+		sw_cli_error(
+			"kernel %s lacks PTRACE_SET_SYSCALL_INFO (merged in "
+			"Linux 6.16), so sysward cannot skip, emulate or "
+			"rewrite system calls; refusing to run.\n"
+			"sysward: try the patched kernel in QEMU: "
+			"qemu-images/run-vm --kernel patched ... "
+			"(see 'sysward info')", ks.release);
+		return SW_EXIT_SYSWARD_ERROR;
+	}
+	return 0;
+}
+
+static int parse_options(int argc, char **argv, struct run_options *o)
+{
+	enum { OPT_LOG_FORMAT = 0x100 };
+	/* Daemon mode adds { "daemon", optional_argument, ... } here and sets
+	 * o->daemon_socket; cmd_run() then calls sw_run_daemon(). */
+	static const struct option options[] = {
+		{ "policy", required_argument, NULL, 'p' },
+		{ "log", required_argument, NULL, 'l' },
+		{ "log-format", required_argument, NULL, OPT_LOG_FORMAT },
+		{ "cap", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	char bad[64];
+	int opt;
+
+	/* '+': stop at PROGRAM, so its own options stay its own. */
+	while ((opt = getopt_long(argc, argv, "+p:l:c:h", options, NULL)) != -1) {
+		switch (opt) {
+		case 'p':
+			o->policy_path = optarg;
+			break;
+		case 'l':
+			o->log_path = optarg;
+			break;
+		case OPT_LOG_FORMAT:
+			if (strcmp(optarg, "json") == 0)
+				o->log_format = SW_LOG_JSON;
+			else if (strcmp(optarg, "text") == 0)
+				o->log_format = SW_LOG_TEXT;
+			else
+				return -sw_cli_usage("run",
+					"unknown log format '%s' (expected "
+					"'json' or 'text')", optarg);
+			break;
+		case 'c':
+			if (sw_parse_caps(optarg, &o->caps, bad,
+					  sizeof(bad)) < 0)
+				return -sw_cli_usage("run",
+					"unknown capability '%s' in --cap %s "
+					"(expected a name such as CAP_NET_RAW, "
+					"see capabilities(7), or 'all')",
+					bad, optarg);
+			break;
+		case 'h':
+			cmd_run_help(stdout);
+			return 1;
+		default:
+			fprintf(stderr, "Try '%s run --help'.\n",
+				sw_program_name);
+			return -SW_EXIT_USAGE;
+		}
+	}
+	if (!o->policy_path)
+		return -sw_cli_usage("run", "missing --policy FILE");
+	if (optind >= argc)
+		return -sw_cli_usage("run", "missing PROGRAM to run");
+	o->argv = argv + optind;
+	return 0;
+}
+
+static int run_embedded(const struct run_options *o)
+{
+	struct sw_policy *policy = NULL;
+	struct sw_error err = { 0 };
+	cleanup_fclose FILE *log_file = NULL;
+	char resolved[PATH_MAX];
+	struct sw_launch l = {
+		.argv = o->argv,
+		.stdio = { -1, -1, -1 },
+		.uid = (uid_t)-1,
+		.gid = (gid_t)-1,
+		.caps = o->caps,
+		.audit_format = o->log_format,
+	};
+	int r, code, exit_code = SW_EXIT_SYSWARD_ERROR;
+
+	r = sw_policy_load_file(o->policy_path, &policy, &err);
+	if (r < 0) {
+		sw_cli_error("%s", err.msg);
+		return SW_EXIT_SYSWARD_ERROR;
+	}
+
+	r = check_kernel();
+	if (r)
+		goto out;
+
+	/* Say plainly what is wrong with PROGRAM before starting anything. */
+	code = resolve_program(o->argv[0], resolved, sizeof(resolved));
+	if (code) {
+		if (code == ENOENT && !strchr(o->argv[0], '/'))
+			sw_cli_error("%s: command not found", o->argv[0]);
+		else
+			sw_cli_error("cannot run %s: %s", o->argv[0],
+				     strerror(code));
+		exit_code = launch_exit_code(code);
+		goto out;
+	}
+
+	if (o->log_path) {
+		if (strcmp(o->log_path, "-") == 0) {
+			l.audit = stderr;
+		} else {
+			log_file = fopen(o->log_path, "ae");
+			if (!log_file) {
+				sw_cli_error("open audit log %s: %s",
+					     o->log_path, strerror(errno));
+				goto out;
+			}
+			/* Whole lines reach the file even if we are killed. */
+			setvbuf(log_file, NULL, _IOLBF, 0);
+			l.audit = log_file;
+		}
+	}
+
+	r = sw_run(policy, &l, &exit_code, &err);
+	if (r < 0) {
+		sw_cli_error("%s", err.msg);
+		exit_code = err.code == ENOENT || err.code == EACCES ||
+			    err.code == ENOEXEC ? launch_exit_code(-r)
+						: SW_EXIT_SYSWARD_ERROR;
+	}
+out:
+	sw_policy_free(policy);
+	return exit_code;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_options o = { .log_format = SW_LOG_JSON };
+	int r;
+
+	r = parse_options(argc, argv, &o);
+	if (r)
+		return r > 0 ? SW_EXIT_OK : -r;
+	if (o.daemon_socket)
+		return sw_run_daemon(&o);
+	return run_embedded(&o);
+}

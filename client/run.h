@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* "sysward run": options parsed once into a plain struct (strace style). */
+#ifndef SYSWARD_CLIENT_RUN_H
+#define SYSWARD_CLIENT_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sysward/engine.h"
+
+struct run_options {
+	const char *policy_path;
+	const char *log_path;		/* NULL = none, "-" = stderr */
+	enum sw_log_format log_format;
+	uint64_t caps;			/* capabilities the program keeps */
+	const char *daemon_socket;	/* NULL = embedded (no daemon) */
+	char **argv;			/* PROGRAM [ARGS...], NULL-ended */
+};
+
+/*
+ * Daemon-mode hook: run o->argv through syswardd at o->daemon_socket and
+ * return the exit code to use (the program's, or 125/126/127).  Called by
+ * cmd_run() when o->daemon_socket is set; defined in daemon-client.c.
+ */
+int sw_run_daemon(const struct run_options *o);
+
+/* Parse "CAP_SYS_ADMIN", "sys_admin", "net_raw,chown" or "all" into mask. */
+int sw_parse_caps(const char *text, uint64_t *mask, char *bad, size_t bad_size);
+
+#endif

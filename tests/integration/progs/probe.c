@@ -1,0 +1,537 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * sw-probe: a small static program for sysward's integration tests.  It runs
+ * the operations named on its command line, in order, and prints one line
+ * per observed fact ("getuid=0", "open(/tmp/x,wronly|creat)=-EACCES"), so
+ * the test runner can compare what a confined program sees with what the
+ * policy says.  Built for x86_64 and, with -m32, for i386.
+ *
+ * Output goes straight to fd 1 with write(2), one whole line per call: no
+ * stdio buffers to duplicate on fork or lose on exec.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static char prefix[128];
+static const char *self_path = "/proc/self/exe";
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	char buf[1024];
+	size_t len, off = 0;
+	va_list ap;
+	int n;
+
+	n = snprintf(buf, sizeof(buf), "%s", prefix);
+	va_start(ap, fmt);
+	vsnprintf(buf + n, sizeof(buf) - n - 1, fmt, ap);
+	va_end(ap);
+	len = strlen(buf);
+	buf[len++] = '\n';
+	while (off < len) {
+		ssize_t w = write(1, buf + off, len - off);
+
+		if (w <= 0) {
+			if (w < 0 && errno == EINTR)
+				continue;
+			_exit(99);
+		}
+		off += (size_t)w;
+	}
+}
+
+/* "ok", or "-EACCES" for a failed call. */
+static const char *res(long r, int err)
+{
+	static char buf[64];
+
+	if (r >= 0)
+		return "ok";
+	snprintf(buf, sizeof(buf), "-%s", strerrorname_np(err) ?: "E?");
+	return buf;
+}
+
+/* A raw syscall's value, or -ENAME. */
+static const char *val(long r, int err)
+{
+	static char buf[64];
+
+	if (r >= 0)
+		snprintf(buf, sizeof(buf), "%ld", r);
+	else
+		snprintf(buf, sizeof(buf), "-%s", strerrorname_np(err) ?: "E?");
+	return buf;
+}
+
+static void die(const char *what)
+{
+	say("probe: %s: %s", what, strerror(errno));
+	_exit(98);
+}
+
+static int parse_flags(const char *s)
+{
+	static const struct { const char *n; int f; } tab[] = {
+		{ "rdonly", O_RDONLY }, { "wronly", O_WRONLY },
+		{ "rdwr", O_RDWR }, { "creat", O_CREAT }, { "excl", O_EXCL },
+		{ "trunc", O_TRUNC }, { "append", O_APPEND },
+		{ "directory", O_DIRECTORY },
+	};
+	int flags = 0;
+	char buf[128], *save = NULL, *tok;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = strtok_r(buf, ",|", &save); tok;
+	     tok = strtok_r(NULL, ",|", &save)) {
+		size_t i;
+
+		for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+			if (strcmp(tab[i].n, tok) == 0)
+				break;
+		if (i == sizeof(tab) / sizeof(tab[0])) {
+			say("probe: unknown open flag %s", tok);
+			_exit(97);
+		}
+		flags |= tab[i].f;
+	}
+	return flags;
+}
+
+static long raw_noarg(const char *name, bool *known)
+{
+	static const struct { const char *n; long nr; } tab[] = {
+		{ "getuid", SYS_getuid }, { "geteuid", SYS_geteuid },
+		{ "getgid", SYS_getgid }, { "getpid", SYS_getpid },
+		{ "getppid", SYS_getppid }, { "gettid", SYS_gettid },
+		{ "sched_yield", SYS_sched_yield }, { "sync", SYS_sync },
+#ifdef SYS_getuid32
+		{ "getuid32", SYS_getuid32 }, { "geteuid32", SYS_geteuid32 },
+#endif
+	};
+
+	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+		if (strcmp(tab[i].n, name) == 0) {
+			*known = true;
+			return syscall(tab[i].nr);
+		}
+	*known = false;
+	return -1;
+}
+
+/* --- threads ----------------------------------------------------------- */
+
+struct thread_result {
+	long uid, euid;
+	long tid;
+};
+
+static void *thread_main(void *arg)
+{
+	struct thread_result *r = arg;
+
+	r->uid = getuid();
+	r->euid = geteuid();
+	r->tid = syscall(SYS_gettid);
+	return NULL;
+}
+
+static void op_threads(int n)
+{
+	pthread_t th[64];
+	struct thread_result r[64];
+
+	if (n < 1 || n > 64)
+		n = 4;
+	for (int i = 0; i < n; i++) {
+		errno = pthread_create(&th[i], NULL, thread_main, &r[i]);
+		if (errno)
+			die("pthread_create");
+	}
+	for (int i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
+	for (int i = 0; i < n; i++)
+		say("thread#%d getuid=%ld geteuid=%ld other-tid=%s", i + 1,
+		    r[i].uid, r[i].euid,
+		    r[i].tid != syscall(SYS_gettid) ? "yes" : "no");
+}
+
+static char **exec_argv;
+
+static void *exec_thread(void *arg __attribute__((unused)))
+{
+	execv(self_path, exec_argv);
+	say("thread-exec: execv: %s", res(-1, errno));
+	_exit(96);
+}
+
+static void *sleeper_thread(void *arg __attribute__((unused)))
+{
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* exec from a thread that is not the group leader, while others run. */
+static void op_thread_exec(char **rest)
+{
+	pthread_t th;
+
+	exec_argv = rest;
+	for (int i = 0; i < 2; i++)
+		if ((errno = pthread_create(&th, NULL, sleeper_thread, NULL)))
+			die("pthread_create");
+	if ((errno = pthread_create(&th, NULL, exec_thread, NULL)))
+		die("pthread_create");
+	for (;;)
+		pause();
+}
+
+/* --- signals ----------------------------------------------------------- */
+
+static volatile sig_atomic_t got_usr1;
+
+static void on_usr1(int sig)
+{
+	got_usr1 = sig;
+}
+
+static void op_sigusr1(void)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 };
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGUSR1, &sa, NULL) < 0)
+		die("sigaction");
+	kill(getpid(), SIGUSR1);
+	for (int i = 0; i < 1000 && !got_usr1; i++)
+		usleep(1000);
+	say("sigusr1 handled=%s", got_usr1 == SIGUSR1 ? "yes" : "no");
+}
+
+/* Job control seen by a (confined) parent of a (confined) child. */
+static void op_stopcont(void)
+{
+	int st;
+	pid_t c = fork();
+
+	if (c < 0)
+		die("fork");
+	if (c == 0) {
+		for (;;)
+			pause();
+	}
+	alarm(20);
+	kill(c, SIGSTOP);
+	if (waitpid(c, &st, WUNTRACED) != c)
+		die("waitpid WUNTRACED");
+	say("child stopped=%s sig=%s", WIFSTOPPED(st) ? "yes" : "no",
+	    WIFSTOPPED(st) ? sigabbrev_np(WSTOPSIG(st)) : "-");
+	kill(c, SIGCONT);
+	if (waitpid(c, &st, WCONTINUED) != c)
+		die("waitpid WCONTINUED");
+	say("child continued=%s", WIFCONTINUED(st) ? "yes" : "no");
+	kill(c, SIGTERM);
+	if (waitpid(c, &st, 0) != c)
+		die("waitpid");
+	say("child killed by=%s",
+	    WIFSIGNALED(st) ? sigabbrev_np(WTERMSIG(st)) : "none");
+	alarm(0);
+}
+
+/* --- network ----------------------------------------------------------- */
+
+static void op_net(bool inet)
+{
+	const char *fam = inet ? "inet" : "unix";
+	struct sockaddr_storage ss = { 0 };
+	socklen_t len;
+	int l, c, r;
+
+	l = socket(inet ? AF_INET : AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	say("socket(%s)=%s", fam, res(l, errno));
+	if (l < 0)
+		return;
+	if (inet) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
+
+		sin->sin_family = AF_INET;
+		sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		len = sizeof(*sin);
+	} else {
+		struct sockaddr_un *sun = (struct sockaddr_un *)&ss;
+
+		sun->sun_family = AF_UNIX;
+		/* abstract name, nothing on disk */
+		len = offsetof(struct sockaddr_un, sun_path) + 1 +
+		      snprintf(sun->sun_path + 1, sizeof(sun->sun_path) - 1,
+			       "sw-probe-%d", getpid());
+	}
+	if (bind(l, (struct sockaddr *)&ss, len) < 0 || listen(l, 1) < 0)
+		die("bind/listen");
+	len = sizeof(ss);
+	if (getsockname(l, (struct sockaddr *)&ss, &len) < 0)
+		die("getsockname");
+	c = socket(inet ? AF_INET : AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (c < 0)
+		die("socket");
+	r = connect(c, (struct sockaddr *)&ss, len);
+	say("connect(%s)=%s", fam, res(r, errno));
+	close(c);
+	close(l);
+}
+
+/* --- main ---------------------------------------------------------------- */
+
+static void usage(void)
+{
+	fprintf(stderr,
+"usage: sw-probe OP...\n"
+"  getuid geteuid getgid arch pid-is-ppid sys:NAME\n"
+"  open PATH FLAGS   exists PATH   mkdir PATH   writes N   net-inet net-unix\n"
+"  unshare-user   threads N   fork (rest runs in the child)\n"
+"  vfork (rest runs in an exec'd child)   exec PATH ARGS...   thread-exec OPS...\n"
+"  sigusr1   stopcont   raise SIG   exit N   sleep SECONDS\n"
+"  pidfile PATH   spawn-sleeper PIDFILE   prefix:TEXT\n");
+	exit(2);
+}
+
+static void write_pidfile(const char *path, pid_t pid)
+{
+	char tmp[4096], buf[32];
+	int fd, n;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)pid);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		die("open pidfile");
+	n = snprintf(buf, sizeof(buf), "%d\n", (int)pid);
+	if (write(fd, buf, n) != n || close(fd) < 0)
+		die("write pidfile");
+	if (rename(tmp, path) < 0)
+		die("rename pidfile");
+}
+
+/* Build argv for re-executing ourselves with the remaining operations. */
+static char **self_argv(const char *pfx, char **rest)
+{
+	size_t n = 0;
+	char **v;
+
+	while (rest[n])
+		n++;
+	v = calloc(n + 3, sizeof(*v));
+	if (!v)
+		die("calloc");
+	v[0] = "sw-probe";
+	if (asprintf(&v[1], "prefix:%s", pfx) < 0)
+		die("asprintf");
+	memcpy(v + 2, rest, n * sizeof(*v));
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	int i;
+
+	if (argc < 2)
+		usage();
+	for (i = 1; i < argc; i++) {
+		const char *op = argv[i];
+		const char *a1 = i + 1 < argc ? argv[i + 1] : NULL;
+		const char *a2 = i + 2 < argc ? argv[i + 2] : NULL;
+		long r;
+
+#define NEED(n) do { if (i + (n) >= argc) usage(); } while (0)
+		if (strncmp(op, "prefix:", 7) == 0) {
+			snprintf(prefix, sizeof(prefix), "%s", op + 7);
+		} else if (strcmp(op, "getuid") == 0) {
+			say("getuid=%ld", (long)getuid());
+		} else if (strcmp(op, "geteuid") == 0) {
+			say("geteuid=%ld", (long)geteuid());
+		} else if (strcmp(op, "getgid") == 0) {
+			say("getgid=%ld", (long)getgid());
+		} else if (strcmp(op, "arch") == 0) {
+#if defined(__x86_64__)
+			say("arch=x86_64");
+#elif defined(__i386__)
+			say("arch=i386");
+#else
+			say("arch=other");
+#endif
+		} else if (strcmp(op, "pid-is-ppid") == 0) {
+			long pid = syscall(SYS_getpid);
+			long ppid = syscall(SYS_getppid);
+
+			say("getpid==getppid: %s", pid == ppid ? "yes" : "no");
+		} else if (strncmp(op, "sys:", 4) == 0) {
+			bool known;
+
+			errno = 0;
+			r = raw_noarg(op + 4, &known);
+			if (!known) {
+				say("probe: unknown syscall %s", op + 4);
+				_exit(97);
+			}
+			say("%s=%s", op + 4, val(r, errno));
+		} else if (strcmp(op, "open") == 0) {
+			NEED(2);
+			r = openat(AT_FDCWD, a1, parse_flags(a2) | O_CLOEXEC,
+				   0644);
+			say("open(%s,%s)=%s", a1, a2, res(r, errno));
+			if (r >= 0)
+				close(r);
+			i += 2;
+		} else if (strcmp(op, "exists") == 0) {
+			struct stat st;
+
+			NEED(1);
+			say("exists(%s)=%s", a1,
+			    stat(a1, &st) == 0 ? "yes" : "no");
+			i++;
+		} else if (strcmp(op, "mkdir") == 0) {
+			NEED(1);
+			r = mkdir(a1, 0755);
+			say("mkdir(%s)=%s", a1, res(r, errno));
+			i++;
+		} else if (strcmp(op, "writes") == 0) {
+			/* On fd 9, so a policy can target these writes and
+			 * not the ones that print results on fd 1. */
+			char results[64][32];
+			int n, fd;
+
+			NEED(1);
+			n = atoi(a1);
+			if (n < 1 || n > 64)
+				usage();
+			fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+			if (fd < 0 || dup2(fd, 9) < 0)
+				die("open /dev/null as fd 9");
+			close(fd);
+			for (int k = 0; k < n; k++) {
+				r = write(9, "x", 1);
+				snprintf(results[k], sizeof(results[k]), "%s",
+					 r == 1 ? "ok" : res(r < 0 ? -1 : 0,
+							     r < 0 ? errno : 0));
+			}
+			close(9);
+			for (int k = 0; k < n; k++)
+				say("write#%d=%s", k + 1, results[k]);
+			i++;
+		} else if (strcmp(op, "net-inet") == 0) {
+			op_net(true);
+		} else if (strcmp(op, "net-unix") == 0) {
+			op_net(false);
+		} else if (strcmp(op, "unshare-user") == 0) {
+			r = unshare(CLONE_NEWUSER);
+			say("unshare(CLONE_NEWUSER)=%s", res(r, errno));
+		} else if (strcmp(op, "threads") == 0) {
+			NEED(1);
+			op_threads(atoi(a1));
+			i++;
+		} else if (strcmp(op, "fork") == 0) {
+			int st;
+			pid_t c = fork();
+
+			if (c < 0)
+				die("fork");
+			if (c == 0) {
+				snprintf(prefix, sizeof(prefix), "child: ");
+				continue;	/* the child runs the rest */
+			}
+			if (waitpid(c, &st, 0) != c)
+				die("waitpid");
+			say("fork: child exit=%d", WIFEXITED(st) ?
+			    WEXITSTATUS(st) : 128 + WTERMSIG(st));
+			return 0;
+		} else if (strcmp(op, "vfork") == 0) {
+			char **v = self_argv("vfork-child: ", argv + i + 1);
+			int st;
+			pid_t c = vfork();
+
+			if (c < 0)
+				die("vfork");
+			if (c == 0) {
+				execv(self_path, v);
+				_exit(127);
+			}
+			if (waitpid(c, &st, 0) != c)
+				die("waitpid");
+			say("vfork: child exit=%d", WIFEXITED(st) ?
+			    WEXITSTATUS(st) : 128 + WTERMSIG(st));
+			return 0;
+		} else if (strcmp(op, "exec") == 0) {
+			NEED(1);
+			execv(a1, argv + i + 1);
+			say("exec(%s)=%s", a1, res(-1, errno));
+			return 96;
+		} else if (strcmp(op, "thread-exec") == 0) {
+			op_thread_exec(self_argv("after-thread-exec: ",
+						 argv + i + 1));
+		} else if (strcmp(op, "sigusr1") == 0) {
+			op_sigusr1();
+		} else if (strcmp(op, "stopcont") == 0) {
+			op_stopcont();
+		} else if (strcmp(op, "raise") == 0) {
+			NEED(1);
+			kill(getpid(), atoi(a1));
+			usleep(100000);
+			say("raise(%s): still alive", a1);
+			i++;
+		} else if (strcmp(op, "exit") == 0) {
+			NEED(1);
+			return atoi(a1);
+		} else if (strcmp(op, "sleep") == 0) {
+			struct timespec ts = { 0 };
+
+			NEED(1);
+			ts.tv_sec = atoi(a1);
+			while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+				;
+			i++;
+		} else if (strcmp(op, "pidfile") == 0) {
+			NEED(1);
+			write_pidfile(a1, getpid());
+			i++;
+		} else if (strcmp(op, "spawn-sleeper") == 0) {
+			pid_t c;
+
+			NEED(1);
+			c = fork();
+			if (c < 0)
+				die("fork");
+			if (c == 0) {
+				struct timespec ts = { .tv_sec = 60 };
+
+				write_pidfile(a1, getpid());
+				while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+					;
+				_exit(0);
+			}
+			i++;
+		} else {
+			fprintf(stderr, "sw-probe: unknown operation '%s'\n", op);
+			usage();
+		}
+		(void)a2;
+	}
+	return 0;
+}

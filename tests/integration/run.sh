@@ -1,0 +1,1027 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# sysward integration tests: run small static programs (progs/probe.c) under
+# policies with "sysward run" on this machine's kernel and assert what the
+# program observes, its exit status, and what sysward prints.
+#
+#   run.sh --list          print the scenario names (one CTest test each)
+#   run.sh SCENARIO...     run scenarios; exit 0 pass, 1 fail, 77 skipped
+#
+# Environment (set by CTest, see CMakeLists.txt):
+#   SYSWARD   the sysward binary          PROBE    sw-probe (x86_64, static)
+#   PROBE32   sw-probe32 (i386) or empty  SRCDIR   the source tree
+#
+# Every scenario checks a positive and a negative case where one exists, so
+# that a broken feature fails the test instead of passing by accident.
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+SRCDIR=${SRCDIR:-$(cd "$HERE/../.." && pwd)}
+EXAMPLES=$SRCDIR/policy/examples
+PYTHON=$(command -v /usr/bin/python3 || command -v python3)
+
+# ---------------------------------------------------------------- helpers
+
+failed=0
+W=
+
+fail() {
+	echo "FAIL: $*" >&2
+	failed=1
+}
+
+# Show what the last command did, once, after a failed assertion.
+dump_last() {
+	echo "---- command: ${last_cmd[*]}" >&2
+	echo "---- exit status: $rc" >&2
+	echo "---- stdout:" >&2
+	cat "$W/out" >&2
+	echo "---- stderr:" >&2
+	cat "$W/err" >&2
+	echo "----" >&2
+}
+
+# sw POLICY [SYSWARD-RUN-OPTIONS...] -- PROGRAM [ARGS...]
+# Runs "sysward run --policy POLICY ..." with a timeout; sets $rc and
+# leaves stdout in $W/out, stderr in $W/err.
+sw() {
+	local policy=$1
+	shift
+	last_cmd=("$SYSWARD" run --policy "$policy" "$@")
+	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	[ "$rc" -ne 124 ] || fail "timed out: ${last_cmd[*]}"
+}
+
+# cli ARGS...: plain "sysward ARGS...", same capture as sw.
+cli() {
+	last_cmd=("$SYSWARD" "$@")
+	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+}
+
+expect_rc() {
+	if [ "$rc" -ne "$1" ]; then
+		fail "expected exit status $1, got $rc"
+		dump_last
+	fi
+}
+
+# expect_line LINE...: each LINE is a whole line of stdout.
+expect_line() {
+	local l
+	for l in "$@"; do
+		if ! grep -Fxq -- "$l" "$W/out"; then
+			fail "expected output line '$l'"
+			dump_last
+		fi
+	done
+}
+
+expect_no_line() {
+	local l
+	for l in "$@"; do
+		if grep -Fxq -- "$l" "$W/out"; then
+			fail "unexpected output line '$l'"
+			dump_last
+		fi
+	done
+}
+
+# expect_output TEXT: stdout is exactly TEXT (lines in order).
+expect_output() {
+	if ! diff -u <(printf '%s\n' "$1") "$W/out" >&2; then
+		fail "stdout differs from the expected text (diff above)"
+		dump_last
+	fi
+}
+
+# expect_err TEXT...: stderr contains each TEXT (fixed string).
+expect_err() {
+	local t
+	for t in "$@"; do
+		if ! grep -Fq -- "$t" "$W/err"; then
+			fail "expected '$t' on stderr"
+			dump_last
+		fi
+	done
+}
+
+expect_out_contains() {
+	local t
+	for t in "$@"; do
+		if ! grep -Fq -- "$t" "$W/out"; then
+			fail "expected '$t' on stdout"
+			dump_last
+		fi
+	done
+}
+
+# policy NAME: write stdin to $W/NAME.json, print the path.
+policy() {
+	cat >"$W/$1.json"
+	echo "$W/$1.json"
+}
+
+# A policy that allows everything but still puts a supervisor rule in
+# place (so the tracer is really there): the negative control.
+allow_policy() {
+	policy allow <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["getgid"], "action": "SYSWARD_ACT_LOG"}]}
+	EOF
+}
+
+# The emulated uid 4242 is how many scenarios see that a process is
+# confined: a process that escaped the tracer would see 0.
+uid_policy() {
+	policy uid <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["getuid", "geteuid", "getuid32", "geteuid32"],
+	               "action": "SYSWARD_ACT_EMULATE", "return": 4242}]}
+	EOF
+}
+
+# Wait up to $2 tenths of a second for file $1 to exist.
+wait_file() {
+	local i
+	for ((i = 0; i < $2; i++)); do
+		[ -s "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# Is pid $1 still running (a zombie does not count: it runs nothing)?
+running() {
+	local state
+	state=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
+	[ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
+}
+
+# ---------------------------------------------------------------- scenarios
+
+t_emulate_getuid_nonroot() {
+	# As an unprivileged user, a policy makes getuid/geteuid say 0
+	# (the "fakeroot for builds" case); getgid is not touched.
+	local p
+	p=$(policy root <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["getuid", "geteuid"],
+	               "action": "SYSWARD_ACT_EMULATE", "return": 0}]}
+	EOF
+	)
+	chmod 0755 "$W"
+	chmod 0644 "$p"
+	last_cmd=(setpriv --reuid=65534 --regid=65534 --clear-groups
+		  "$SYSWARD" run --policy "$p" -- "$PROBE" getuid geteuid getgid)
+	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 0
+	expect_output "getuid=0
+geteuid=0
+getgid=65534"
+	# Control: without the rule the same user sees its own uid.
+	p=$(allow_policy)
+	chmod 0644 "$p"
+	last_cmd=(setpriv --reuid=65534 --regid=65534 --clear-groups
+		  "$SYSWARD" run --policy "$p" -- "$PROBE" getuid geteuid)
+	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 0
+	expect_output "getuid=65534
+geteuid=65534"
+}
+
+t_emulate_getuid_value() {
+	sw "$(uid_policy)" -- "$PROBE" getuid geteuid getgid sys:getuid
+	expect_rc 0
+	expect_output "getuid=4242
+geteuid=4242
+getgid=0
+getuid=4242"
+}
+
+t_skip_return_value() {
+	local p
+	p=$(policy skip <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [
+	   {"names": ["sched_yield"], "action": "SYSWARD_ACT_SKIP", "return": 7},
+	   {"names": ["getppid"], "action": "SYSWARD_ACT_SKIP", "errno": "ENOTSUP"},
+	   {"names": ["mkdir", "mkdirat"], "action": "SYSWARD_ACT_SKIP", "errno": "EROFS"},
+	   {"names": ["sync"], "action": "SYSWARD_ACT_SKIP", "errnoRet": 5}]}
+	EOF
+	)
+	sw "$p" -- "$PROBE" sys:sched_yield sys:getppid mkdir "$W/d" exists "$W/d" sys:sync
+	expect_rc 0
+	expect_output "sched_yield=7
+getppid=-EOPNOTSUPP
+mkdir($W/d)=-EROFS
+exists($W/d)=no
+sync=-EIO"
+	# Control: the same calls, unconfined by rules, really run.
+	sw "$(allow_policy)" -- "$PROBE" sys:sched_yield mkdir "$W/d" exists "$W/d"
+	expect_rc 0
+	expect_output "sched_yield=0
+mkdir($W/d)=ok
+exists($W/d)=yes"
+}
+
+t_rewrite_open_flags() {
+	# Read-only filesystem by rewriting: O_CREAT is stripped from openat
+	# flags, so opening a new file fails with ENOENT and nothing is
+	# created, while existing files still open.
+	local p
+	p=$(policy ro <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["openat"], "action": "SYSWARD_ACT_REWRITE",
+	               "rewrite": {"args": [{"index": 2, "and": "~O_CREAT"}]}}]}
+	EOF
+	)
+	echo old >"$W/existing"
+	sw "$p" -- "$PROBE" open "$W/new" wronly,creat exists "$W/new" \
+		open "$W/existing" wronly,creat
+	expect_rc 0
+	expect_output "open($W/new,wronly,creat)=-ENOENT
+exists($W/new)=no
+open($W/existing,wronly,creat)=ok"
+	[ ! -e "$W/new" ] || fail "$W/new was created despite the rewrite"
+	# Control: without the rewrite the file is created.
+	sw "$(allow_policy)" -- "$PROBE" open "$W/new" wronly,creat exists "$W/new"
+	expect_rc 0
+	expect_output "open($W/new,wronly,creat)=ok
+exists($W/new)=yes"
+}
+
+t_rewrite_syscall_nr() {
+	local p
+	p=$(policy pid <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["getpid"], "action": "SYSWARD_ACT_REWRITE",
+	               "rewrite": {"syscall": "getppid"}}]}
+	EOF
+	)
+	sw "$p" -- "$PROBE" pid-is-ppid
+	expect_rc 0
+	expect_output "getpid==getppid: yes"
+	sw "$(allow_policy)" -- "$PROBE" pid-is-ppid
+	expect_rc 0
+	expect_output "getpid==getppid: no"
+}
+
+t_rewrite_arg_set_or() {
+	# "set" and "or" on arguments: mkdirat's mode is forced to 0700 by
+	# set; openat gets O_EXCL or'ed in, so opening an existing file with
+	# O_CREAT fails with EEXIST.
+	local p
+	p=$(policy setor <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [
+	   {"names": ["mkdir"], "action": "SYSWARD_ACT_REWRITE",
+	    "rewrite": {"args": [{"index": 1, "set": "0700"}]}},
+	   {"names": ["openat"], "action": "SYSWARD_ACT_REWRITE",
+	    "rewrite": {"args": [{"index": 2, "or": "O_EXCL"}]}}]}
+	EOF
+	)
+	echo old >"$W/existing"
+	sw "$p" -- "$PROBE" mkdir "$W/d" open "$W/existing" wronly,creat
+	expect_rc 0
+	expect_output "mkdir($W/d)=ok
+open($W/existing,wronly,creat)=-EEXIST"
+	local mode
+	mode=$(stat -c %a "$W/d" 2>/dev/null)
+	# The probe asks for 0755; umask could only remove bits, never
+	# leave 0700 unless the rewrite happened (umask is 022 here).
+	[ "$mode" = 700 ] || fail "mkdir mode is '$mode', expected 700 from the rewrite"
+}
+
+t_deny_connect() {
+	local p
+	p=$(policy noconnect <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["connect"], "action": "SCMP_ACT_ERRNO"}]}
+	EOF
+	)
+	sw "$p" -- "$PROBE" net-inet net-unix
+	expect_rc 0
+	expect_output "socket(inet)=ok
+connect(inet)=-EPERM
+socket(unix)=ok
+connect(unix)=-EPERM"
+	# A chosen errno.
+	p=$(policy noconnect2 <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["connect"], "action": "SCMP_ACT_ERRNO",
+	               "errnoRet": 101}]}
+	EOF
+	)
+	sw "$p" -- "$PROBE" net-inet
+	expect_rc 0
+	expect_line "connect(inet)=-ENETUNREACH"
+	# Control: allowed, the loopback connection is made.
+	sw "$(allow_policy)" -- "$PROBE" net-inet net-unix
+	expect_rc 0
+	expect_output "socket(inet)=ok
+connect(inet)=ok
+socket(unix)=ok
+connect(unix)=ok"
+}
+
+t_deny_inet_socket_by_arg() {
+	# An argument condition (BPF fast path): AF_INET sockets are
+	# refused, AF_UNIX ones are not.
+	local p
+	p=$(policy noinet <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["socket"], "action": "SCMP_ACT_ERRNO",
+	               "errnoRet": 97,
+	               "args": [{"index": 0, "value": 2, "op": "SCMP_CMP_EQ"}]}]}
+	EOF
+	)
+	sw "$p" -- "$PROBE" net-inet net-unix
+	expect_rc 0
+	expect_output "socket(inet)=-EAFNOSUPPORT
+socket(unix)=ok
+connect(unix)=ok"
+}
+
+t_path_conditions() {
+	# Path conditions read the string from the tracee: exact, prefix and
+	# glob each deny with their own errno, and near misses are allowed.
+	local p
+	mkdir -p "$W/sub"
+	for f in secret secret2 a.key sub/b.key plain; do echo x >"$W/$f"; done
+	p=$(policy paths <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [
+	   {"names": ["openat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	    "paths": [{"index": 1, "prefix": "/etc/"}]},
+	   {"names": ["openat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 1,
+	    "paths": [{"index": 1, "exact": "$W/secret"}]},
+	   {"names": ["openat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 30,
+	    "paths": [{"index": 1, "glob": "$W/*.key"}]},
+	   {"names": ["mkdir"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	    "paths": [{"index": 0, "prefix": "$W/ok/", "not": true}]}]}
+	EOF
+	)
+	mkdir "$W/ok"
+	sw "$p" -- "$PROBE" open /etc/passwd rdonly open /etc/hostname rdonly \
+		open /etcetera rdonly \
+		open "$W/secret" rdonly open "$W/secret2" rdonly \
+		open "$W/a.key" rdonly open "$W/sub/b.key" rdonly \
+		open "$W/plain" rdonly \
+		mkdir "$W/ok/yes" mkdir "$W/no"
+	expect_rc 0
+	expect_output "open(/etc/passwd,rdonly)=-EACCES
+open(/etc/hostname,rdonly)=-EACCES
+open(/etcetera,rdonly)=-ENOENT
+open($W/secret,rdonly)=-EPERM
+open($W/secret2,rdonly)=ok
+open($W/a.key,rdonly)=-EROFS
+open($W/sub/b.key,rdonly)=ok
+open($W/plain,rdonly)=ok
+mkdir($W/ok/yes)=ok
+mkdir($W/no)=-EACCES"
+}
+
+t_fault_third_write() {
+	local p
+	p=$(policy fault3 <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["write"], "action": "SYSWARD_ACT_SKIP",
+	               "errno": "EIO", "when": {"first": 3},
+	               "args": [{"index": 0, "value": 9, "op": "SCMP_CMP_EQ"}]}]}
+	EOF
+	)
+	sw "$p" -- "$PROBE" writes 6
+	expect_rc 0
+	expect_output "write#1=ok
+write#2=ok
+write#3=-EIO
+write#4=ok
+write#5=ok
+write#6=ok"
+}
+
+t_fault_every_second() {
+	local p
+	p=$(policy fault2 <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["write"], "action": "SYSWARD_ACT_SKIP",
+	               "errno": "EIO", "when": "2+2",
+	               "args": [{"index": 0, "value": 9, "op": "SCMP_CMP_EQ"}]}]}
+	EOF
+	)
+	sw "$p" -- "$PROBE" writes 7
+	expect_rc 0
+	expect_output "write#1=ok
+write#2=-EIO
+write#3=ok
+write#4=-EIO
+write#5=ok
+write#6=-EIO
+write#7=ok"
+	# A range with a step: calls 2..5, every 3rd -> 2 and 5.
+	p=$(policy fault25 <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["write"], "action": "SYSWARD_ACT_SKIP",
+	               "errno": "ENOSPC", "when": "2..5+3",
+	               "args": [{"index": 0, "value": 9, "op": "SCMP_CMP_EQ"}]}]}
+	EOF
+	)
+	sw "$p" -- "$PROBE" writes 8
+	expect_rc 0
+	expect_output "write#1=ok
+write#2=-ENOSPC
+write#3=ok
+write#4=ok
+write#5=-ENOSPC
+write#6=ok
+write#7=ok
+write#8=ok"
+}
+
+t_when_falls_through() {
+	# Calls a "when" counter does not select go on to the next rule.
+	local p
+	p=$(policy fall <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [
+	   {"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 111,
+	    "when": "2"},
+	   {"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 222}]}
+	EOF
+	)
+	sw "$p" -- "$PROBE" getuid getuid getuid
+	expect_rc 0
+	expect_output "getuid=222
+getuid=111
+getuid=222"
+}
+
+t_fork_confined() {
+	sw "$(uid_policy)" -- "$PROBE" getuid fork getuid fork getuid
+	expect_rc 0
+	expect_output "getuid=4242
+child: getuid=4242
+child: getuid=4242
+fork: child exit=0
+fork: child exit=0"
+}
+
+t_vfork_confined() {
+	sw "$(uid_policy)" -- "$PROBE" vfork getuid geteuid
+	expect_rc 0
+	expect_output "vfork-child: getuid=4242
+vfork-child: geteuid=4242
+vfork: child exit=0"
+}
+
+t_threads_confined() {
+	sw "$(uid_policy)" -- "$PROBE" threads 8 getuid
+	expect_rc 0
+	local i
+	for i in 1 2 3 4 5 6 7 8; do
+		expect_line "thread#$i getuid=4242 geteuid=4242 other-tid=yes"
+	done
+	expect_line "getuid=4242"
+}
+
+t_exec_chain() {
+	# probe -> execve(probe) -> /bin/sh -> probe: every link confined.
+	sw "$(uid_policy)" -- "$PROBE" getuid exec "$PROBE" prefix:exec1: getuid \
+		exec /bin/sh -c "exec $PROBE prefix:exec2: getuid"
+	expect_rc 0
+	expect_output "getuid=4242
+exec1:getuid=4242
+exec2:getuid=4242"
+}
+
+t_thread_exec() {
+	# A non-leader thread execs while two other threads sleep: the
+	# kernel kills the others and the exec'd image takes over the
+	# leader's pid.  The new image must still be confined.
+	sw "$(uid_policy)" -- "$PROBE" getuid thread-exec getuid threads 2 exit 3
+	expect_rc 3
+	expect_output "getuid=4242
+after-thread-exec: getuid=4242
+after-thread-exec: thread#1 getuid=4242 geteuid=4242 other-tid=yes
+after-thread-exec: thread#2 getuid=4242 geteuid=4242 other-tid=yes"
+}
+
+t_signal_handler() {
+	sw "$(uid_policy)" -- "$PROBE" sigusr1 getuid
+	expect_rc 0
+	expect_output "sigusr1 handled=yes
+getuid=4242"
+}
+
+t_job_control() {
+	# A confined parent stops, continues and kills a confined child and
+	# sees each state change through waitpid, as it would unconfined.
+	sw "$(uid_policy)" -- "$PROBE" stopcont getuid
+	expect_rc 0
+	expect_output "child stopped=yes sig=STOP
+child continued=yes
+child killed by=TERM
+getuid=4242"
+}
+
+t_stop_from_outside() {
+	# SIGSTOP from outside really stops the program (group-stop kept by
+	# the tracer) until SIGCONT.
+	local pidfile=$W/pid pid state i
+	last_cmd=("$SYSWARD" run --policy "$(uid_policy)" -- "$PROBE" pidfile "$pidfile" sleep 1 getuid)
+	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null &
+	local bg=$!
+	if ! wait_file "$pidfile" 100; then
+		fail "the program never wrote its pid file"
+		kill -9 $bg; wait $bg
+		return
+	fi
+	pid=$(cat "$pidfile")
+	kill -STOP "$pid"
+	for ((i = 0; i < 50; i++)); do
+		state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)
+		[ "$state" = T ] || [ "$state" = t ] && break
+		sleep 0.1
+	done
+	[ "$state" = T ] || [ "$state" = t ] || fail "after SIGSTOP the program's state is '$state', not stopped"
+	# Well past the program's 1 s sleep: a stopped program has not exited.
+	sleep 2
+	running "$pid" || fail "the program ran on (and exited) while it should be stopped"
+	state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)
+	[ "$state" = T ] || [ "$state" = t ] || fail "2 s after SIGSTOP the program's state is '$state', not stopped"
+	kill -CONT "$pid"
+	wait $bg
+	rc=$?
+	expect_rc 0
+	expect_output "getuid=4242"
+}
+
+t_killed_by_signal() {
+	sw "$(uid_policy)" -- "$PROBE" raise 9
+	expect_rc 137
+	expect_output ""
+	sw "$(uid_policy)" -- "$PROBE" raise 15
+	expect_rc 143
+	sw "$(uid_policy)" -- "$PROBE" raise 10
+	expect_rc 138
+	# A signal whose default action is to ignore it (SIGWINCH) kills nothing.
+	sw "$(uid_policy)" -- "$PROBE" raise 28
+	expect_rc 0
+	expect_output "raise(28): still alive"
+}
+
+t_exit_status() {
+	local n
+	for n in 0 1 42 124 255; do
+		sw "$(uid_policy)" -- "$PROBE" exit $n
+		expect_rc $n
+	done
+	sw "$(uid_policy)" /bin/sh -c 'exit 7'
+	expect_rc 7
+}
+
+t_not_found() {
+	sw "$(uid_policy)" -- sw-no-such-program-xyz
+	expect_rc 127
+	expect_err "sw-no-such-program-xyz"
+	sw "$(uid_policy)" -- "$W/missing/prog"
+	expect_rc 127
+	expect_err "$W/missing/prog" "No such file or directory"
+}
+
+t_not_executable() {
+	echo 'echo hi' >"$W/noexec"
+	chmod 0644 "$W/noexec"
+	sw "$(uid_policy)" -- "$W/noexec"
+	expect_rc 126
+	expect_err "$W/noexec" "Permission denied"
+	sw "$(uid_policy)" -- "$W"
+	expect_rc 126
+	expect_err "$W"
+	# Executable, but no interpreter line and not ELF: ENOEXEC.
+	printf '\x7fELF garbage' >"$W/badelf"
+	chmod 0755 "$W/badelf"
+	sw "$(uid_policy)" -- "$W/badelf"
+	expect_rc 126
+	expect_err "$W/badelf"
+}
+
+t_bad_policy() {
+	local p
+	p=$(policy syntax <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [ {"names": ["getuid"] "action": "SCMP_ACT_ALLOW"} ]}
+	EOF
+	)
+	sw "$p" -- "$PROBE" getuid
+	expect_rc 125
+	expect_output ""
+	expect_err "sysward: $p:2:"
+	p=$(policy badname <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [ {"names": ["getuidd"], "action": "SCMP_ACT_ALLOW"} ]}
+	EOF
+	)
+	sw "$p" -- "$PROBE" getuid
+	expect_rc 125
+	expect_err "sysward: $p" "syscalls[0]" "getuidd"
+	p=$(policy badop <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [ {"names": ["read"], "action": "SCMP_ACT_ERRNO",
+	                "args": [{"index": 0, "value": 1, "op": "SCMP_CMP_FOO"}]} ]}
+	EOF
+	)
+	sw "$p" -- "$PROBE" getuid
+	expect_rc 125
+	expect_err "sysward: $p: syscalls[0].args[0].op:" "SCMP_CMP_FOO"
+	sw "$W/does-not-exist.json" -- "$PROBE" getuid
+	expect_rc 125
+	expect_err "$W/does-not-exist.json"
+	expect_output ""
+}
+
+t_tracer_killed() {
+	# SIGKILL sysward: the program and its child must die with it
+	# (PTRACE_O_EXITKILL) instead of running on unsupervised.
+	local p1=$W/main.pid p2=$W/child.pid bg pid1 pid2 i
+	last_cmd=("$SYSWARD" run --policy "$(uid_policy)" -- "$PROBE" spawn-sleeper "$p2" pidfile "$p1" sleep 60)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null &
+	bg=$!
+	if ! wait_file "$p1" 100 || ! wait_file "$p2" 100; then
+		fail "the program never wrote its pid files"
+		kill -9 $bg; wait $bg
+		return
+	fi
+	pid1=$(cat "$p1")
+	pid2=$(cat "$p2")
+	running "$pid1" || fail "main program $pid1 not running before the kill"
+	running "$pid2" || fail "child $pid2 not running before the kill"
+	kill -9 $bg
+	wait $bg
+	for ((i = 0; i < 50; i++)); do
+		running "$pid1" || running "$pid2" || break
+		sleep 0.1
+	done
+	if running "$pid1"; then
+		fail "main program $pid1 still runs after sysward was SIGKILLed"
+		kill -9 "$pid1"
+	fi
+	if running "$pid2"; then
+		fail "child $pid2 still runs after sysward was SIGKILLed"
+		kill -9 "$pid2"
+	fi
+}
+
+t_i386_program() {
+	if [ -z "${PROBE32:-}" ] || [ ! -x "$PROBE32" ]; then
+		echo "SKIP: no i386 probe was built (gcc -m32 unavailable)"
+		exit 77
+	fi
+	# This kernel may have 32-bit emulation switched off
+	# (ia32_emulation=off): then no i386 program runs at all here.
+	if ! "$PROBE32" arch >/dev/null 2>&1; then
+		echo "SKIP: this kernel cannot execute i386 programs (ia32_emulation off?): $("$PROBE32" arch 2>&1 | head -1)"
+		exit 77
+	fi
+	local p
+	p=$(policy i386 <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "architectures": ["SCMP_ARCH_X86_64", "SCMP_ARCH_X86"],
+	 "syscalls": [
+	   {"names": ["getuid32", "geteuid32", "getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242},
+	   {"names": ["getpid"], "action": "SYSWARD_ACT_REWRITE", "rewrite": {"syscall": "getppid"}},
+	   {"names": ["mkdir"], "action": "SCMP_ACT_ERRNO", "errnoRet": 30},
+	   {"names": ["openat", "open"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	    "paths": [{"index": 1, "prefix": "/etc/"}]}]}
+	EOF
+	)
+	sw "$p" -- "$PROBE32" arch getuid geteuid sys:getuid pid-is-ppid mkdir "$W/d" \
+		open /etc/passwd rdonly open "$W" rdonly fork getuid
+	expect_rc 0
+	expect_output "arch=i386
+getuid=4242
+geteuid=4242
+getuid=4242
+getpid==getppid: yes
+mkdir($W/d)=-EROFS
+open(/etc/passwd,rdonly)=-EACCES
+open($W,rdonly)=ok
+child: getuid=4242
+fork: child exit=0"
+	# x86_64 -> execve -> i386: the compat image is confined too.
+	sw "$p" -- "$PROBE" exec "$PROBE32" arch getuid
+	expect_rc 0
+	expect_output "arch=i386
+getuid=4242"
+}
+
+# Check each audit line with python's json module; print the field names.
+AUDIT_FIELDS="time pid arch syscall args rule action result"
+check_audit_json() {
+	"$PYTHON" - "$1" $AUDIT_FIELDS <<-'EOF'
+	import json, sys
+	path, fields = sys.argv[1], sys.argv[2:]
+	n = 0
+	bad = 0
+	for lineno, line in enumerate(open(path), 1):
+	    try:
+	        o = json.loads(line)
+	    except ValueError as e:
+	        print(f"line {lineno}: not JSON ({e}): {line!r}")
+	        bad += 1
+	        continue
+	    if not isinstance(o, dict):
+	        print(f"line {lineno}: not a JSON object: {line!r}")
+	        bad += 1
+	        continue
+	    missing = [f for f in fields if f not in o]
+	    if missing:
+	        print(f"line {lineno}: missing fields {missing}: {line!r}")
+	        bad += 1
+	    n += 1
+	    print("RECORD", o.get("syscall"), o.get("action"), o.get("arch"),
+	          o.get("result"), sep="\t")
+	sys.exit(1 if bad or n == 0 else 0)
+	EOF
+}
+
+t_audit_log_json() {
+	local p log=$W/audit.log
+	p=$(policy audit <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [
+	   {"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242, "log": true},
+	   {"names": ["mkdir"], "action": "SYSWARD_ACT_LOG"},
+	   {"names": ["getpid"], "action": "SYSWARD_ACT_REWRITE",
+	    "rewrite": {"syscall": "getppid"}, "log": true}]}
+	EOF
+	)
+	sw "$p" --log "$log" -- "$PROBE" getuid mkdir "$W/logged" pid-is-ppid
+	expect_rc 0
+	expect_output "getuid=4242
+mkdir($W/logged)=ok
+getpid==getppid: yes"
+	[ -s "$log" ] || { fail "--log $log is empty or missing"; return; }
+	local summary
+	if ! summary=$(check_audit_json "$log"); then
+		fail "audit log is not valid JSON lines with fields $AUDIT_FIELDS:"
+		echo "$summary" >&2
+		cat "$log" >&2
+		return
+	fi
+	grep -q $'^RECORD\tgetuid\tSYSWARD_ACT_EMULATE' <<<"$summary" ||
+		{ fail "no audit record for the emulated getuid"; echo "$summary" >&2; }
+	grep -q $'^RECORD\tmkdir\tSYSWARD_ACT_LOG' <<<"$summary" ||
+		{ fail "no audit record for the logged mkdir"; echo "$summary" >&2; }
+	grep -q $'^RECORD\tgetpid\tSYSWARD_ACT_REWRITE' <<<"$summary" ||
+		{ fail "no audit record for the rewritten getpid"; echo "$summary" >&2; }
+	grep -Fq "$W/logged" "$log" ||
+		fail "the audit record of mkdir does not show its decoded path $W/logged"
+	# Unlogged rules leave no record: nothing but these three calls.
+	local n
+	n=$(wc -l <"$log")
+	[ "$n" -eq 3 ] || { fail "expected 3 audit records, got $n"; cat "$log" >&2; }
+	# --log appends.
+	sw "$p" --log "$log" -- "$PROBE" getuid
+	n=$(wc -l <"$log")
+	[ "$n" -eq 4 ] || fail "--log should append: expected 4 records, got $n"
+}
+
+t_audit_log_stderr_text() {
+	local p
+	p=$(policy audit <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["mkdir"], "action": "SYSWARD_ACT_LOG"}]}
+	EOF
+	)
+	sw "$p" --log - --log-format text -- "$PROBE" mkdir "$W/t"
+	expect_rc 0
+	expect_output "mkdir($W/t)=ok"
+	expect_err "mkdir" "$W/t"
+	if grep -q '^{' "$W/err"; then
+		fail "--log-format text wrote JSON"
+		dump_last
+	fi
+	sw "$p" --log - -- "$PROBE" mkdir "$W/j"
+	expect_rc 0
+	head -1 "$W/err" | "$PYTHON" -c 'import json,sys; json.loads(sys.stdin.readline())' ||
+		{ fail "--log - (json) did not write a JSON line to stderr"; dump_last; }
+	sw "$p" --log-format xml -- "$PROBE" getuid
+	expect_rc 2
+	expect_err "xml"
+}
+
+docker_profile() {
+	local f=$EXAMPLES/docker-default.json
+	if [ ! -f "$f" ]; then
+		fail "$f is missing"
+		exit 1
+	fi
+	echo "$f"
+}
+
+t_docker_default_ls() {
+	local p
+	p=$(docker_profile)
+	mkdir "$W/dir" && touch "$W/dir/alpha" "$W/dir/beta"
+	sw "$p" -- /bin/ls -la "$W/dir"
+	expect_rc 0
+	expect_out_contains " alpha" " beta"
+	sw "$p" -- /bin/ls "$W/dir/nonexistent"
+	expect_rc 2
+	expect_err "No such file or directory"
+}
+
+t_docker_default_unshare() {
+	local p
+	p=$(docker_profile)
+	sw "$p" -- "$PROBE" unshare-user
+	expect_rc 0
+	expect_output "unshare(CLONE_NEWUSER)=-EPERM"
+	sw "$p" -- unshare -U true
+	[ "$rc" -ne 0 ] || { fail "unshare -U true succeeded under the Docker profile"; dump_last; }
+	expect_err "Operation not permitted"
+	# Capability-gated, as under Docker: with CAP_SYS_ADMIN unshare is
+	# in the profile's allowed set.
+	sw "$p" --cap CAP_SYS_ADMIN -- "$PROBE" unshare-user
+	expect_rc 0
+	expect_output "unshare(CLONE_NEWUSER)=ok"
+	# Control: this kernel allows it without the profile.
+	sw "$(allow_policy)" -- unshare -U true
+	expect_rc 0
+}
+
+t_check_command() {
+	local good bad
+	good=$(uid_policy)
+	bad=$(policy bad <<-EOF
+	{"defaultAction": "SCMP_ACT_NOPE"}
+	EOF
+	)
+	cli check "$good"
+	expect_rc 0
+	expect_line "$good: OK"
+	cli check "$good" "$bad"
+	expect_rc 1
+	expect_line "$good: OK"
+	expect_err "$bad" "defaultAction" "SCMP_ACT_NOPE"
+	cli check
+	expect_rc 2
+	cli check --bogus "$good"
+	expect_rc 2
+	cli check "$W/none.json"
+	expect_rc 1
+	expect_err "$W/none.json"
+	if [ -d "$EXAMPLES" ]; then
+		cli check "$EXAMPLES"/*.json
+		expect_rc 0
+	else
+		fail "$EXAMPLES is missing"
+	fi
+}
+
+t_cli_usage() {
+	cli
+	expect_rc 2
+	cli --version
+	expect_rc 0
+	expect_out_contains "sysward "
+	cli --help
+	expect_rc 0
+	expect_out_contains "Usage: sysward" "run" "check" "info"
+	cli frobnicate
+	expect_rc 2
+	expect_err "unknown command 'frobnicate'"
+	cli run --help
+	expect_rc 0
+	expect_out_contains "Usage: sysward run" "--policy" "--log" "--cap" "125"
+	cli help run
+	expect_rc 0
+	expect_out_contains "Usage: sysward run"
+	cli help check
+	expect_rc 0
+	expect_out_contains "Usage: sysward check"
+	cli run -- "$PROBE" getuid
+	expect_rc 2
+	expect_err "missing --policy"
+	cli run --policy "$(uid_policy)"
+	expect_rc 2
+	expect_err "missing PROGRAM"
+	cli run --policy "$(uid_policy)" --cap CAP_NOT_A_CAP -- "$PROBE" getuid
+	expect_rc 2
+	expect_err "CAP_NOT_A_CAP"
+	cli run --frob
+	expect_rc 2
+	# "--" is optional when PROGRAM is the first non-option.
+	cli run --policy "$(uid_policy)" "$PROBE" getuid
+	expect_rc 0
+	expect_output "getuid=4242"
+}
+
+t_info_command() {
+	cli info
+	expect_rc 0
+	expect_line "PTRACE_GET_SYSCALL_INFO:  yes" "PTRACE_SET_SYSCALL_INFO:  yes" \
+		"seccomp filter:           yes" "architecture:             $(uname -m)" \
+		"kernel:                   $(uname -r)"
+	expect_out_contains "libseccomp:"
+	cli info --json
+	expect_rc 0
+	"$PYTHON" -c '
+import json, sys
+o = json.load(open(sys.argv[1]))
+assert o["ptrace_set_syscall_info"] is True, o
+assert o["ptrace_get_syscall_info"] is True, o
+assert o["seccomp_filter"] is True, o
+assert o["kernel"] == sys.argv[2], o
+assert o["arch"] == sys.argv[3], o
+assert o["libseccomp"].count(".") == 2, o
+' "$W/out" "$(uname -r)" "$(uname -m)" || { fail "info --json"; dump_last; }
+}
+
+t_kernel_without_set_syscall_info() {
+	# The refusal path, as on a kernel without the request.
+	export SYSWARD_PRETEND_NO_SET_SYSCALL_INFO=1
+	sw "$(uid_policy)" -- "$PROBE" getuid
+	unset SYSWARD_PRETEND_NO_SET_SYSCALL_INFO
+	expect_rc 125
+	expect_output ""
+	expect_err "lacks PTRACE_SET_SYSCALL_INFO" "qemu-images/run-vm"
+}
+
+t_fast_path_no_stop() {
+	# A policy of plain BPF actions decides without the supervisor:
+	# denied calls fail, and no audit record is produced for them.
+	local p
+	p=$(policy bpf <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["mkdir"], "action": "SCMP_ACT_ERRNO", "errnoRet": 30},
+	              {"names": ["getuid"], "action": "SCMP_ACT_ALLOW"}]}
+	EOF
+	)
+	sw "$p" --log "$W/log" -- "$PROBE" mkdir "$W/d" getuid
+	expect_rc 0
+	expect_output "mkdir($W/d)=-EROFS
+getuid=0"
+	[ ! -s "$W/log" ] || { fail "fast-path decisions produced audit records:"; cat "$W/log" >&2; }
+}
+
+t_default_errno_action() {
+	# Allow-list style: defaultAction errno with defaultErrnoRet.
+	local p
+	p=$(policy allowlist <<-EOF
+	{"defaultAction": "SCMP_ACT_ERRNO", "defaultErrnoRet": 38,
+	 "syscalls": [{"names": ["execve", "brk", "arch_prctl", "set_tid_address",
+	   "set_robust_list", "rseq", "prlimit64", "readlink", "readlinkat", "getrandom",
+	   "mprotect", "write", "exit_group", "exit", "getuid", "uname", "openat", "close"],
+	   "action": "SCMP_ACT_ALLOW"}]}
+	EOF
+	)
+	sw "$p" -- "$PROBE" getuid sys:geteuid mkdir "$W/d"
+	expect_rc 0
+	expect_output "getuid=0
+geteuid=-ENOSYS
+mkdir($W/d)=-ENOSYS"
+}
+
+# ---------------------------------------------------------------- main
+
+scenarios() {
+	declare -F | awk '$3 ~ /^t_/ {print substr($3, 3)}'
+}
+
+if [ "${1:-}" = --list ]; then
+	scenarios
+	exit 0
+fi
+if [ $# -eq 0 ]; then
+	echo "usage: $0 --list | SCENARIO..." >&2
+	exit 2
+fi
+: "${SYSWARD:?SYSWARD must name the sysward binary}"
+: "${PROBE:?PROBE must name the sw-probe binary}"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "SKIP: integration tests trace programs and switch users: run them as root"
+	exit 77
+fi
+
+for name in "$@"; do
+	if ! declare -F "t_$name" >/dev/null; then
+		echo "unknown scenario '$name' (see $0 --list)" >&2
+		exit 2
+	fi
+	W=$(mktemp -d "${TMPDIR:-/tmp}/sysward-it.$name.XXXXXX")
+	"t_$name"
+	if [ "$failed" -eq 0 ]; then
+		rm -rf "$W"
+		echo "PASS: $name"
+	else
+		echo "FAIL: $name (work directory kept: $W)"
+	fi
+done
+exit $failed
