@@ -47,7 +47,21 @@ struct sw_launch {
 	FILE *audit;			/* NULL = no audit log */
 	enum sw_log_format audit_format;
 	uint64_t session_id;		/* written into audit lines if != 0 */
+	/* Built-in defences (docs/security.md) are all on unless a bit
+	 * below is set here: an explicit opt-out, e.g. from a policy. */
+	unsigned int defences_off;
+	/* Run even if the kernel lacks PTRACE_SET_SYSCALL_INFO while the
+	 * policy needs it: such stops then kill the program (fail closed). */
+	bool allow_without_set_syscall_info;
 };
+
+/* Bits of sw_launch.defences_off. */
+#define SW_DEFENCE_IO_URING		(1u << 0)	/* io_uring_* -> EPERM */
+#define SW_DEFENCE_PTRACE		(1u << 1)	/* ptrace -> EPERM */
+#define SW_DEFENCE_VM_WRITEV		(1u << 2)	/* process_vm_writev -> EPERM */
+#define SW_DEFENCE_CLONE_UNTRACED	(1u << 3)	/* strip CLONE_UNTRACED */
+#define SW_DEFENCE_CLONE3		(1u << 4)	/* clone3 -> ENOSYS */
+#define SW_DEFENCE_SIGNAL_SUPERVISOR	(1u << 5)	/* kill(supervisor) -> EPERM */
 
 /* Support of the running kernel, probed once with a traced child. */
 struct sw_kernel_support {
@@ -86,6 +100,16 @@ typedef void (*sw_session_done_fn)(struct sw_session *s, int exit_code,
 void sw_supervisor_on_done(struct sw_supervisor *sup, sw_session_done_fn fn,
 			   void *userdata);
 
+/* Problems the supervisor met but that are no error of the caller's
+ * ("failed to tamper with pid N: ..."); the affected program is killed
+ * (fail closed).  Without a callback they are only written to the audit
+ * log, if any. */
+typedef void (*sw_warning_fn)(struct sw_session *s, const char *msg,
+			      void *userdata);
+void sw_supervisor_on_warning(struct sw_supervisor *sup, sw_warning_fn fn,
+			      void *userdata);
+
+/* The session pointer is valid until its done callback returns. */
 pid_t sw_session_pid(const struct sw_session *s);
 uint64_t sw_session_decisions(const struct sw_session *s);
 /* SIGKILL every process of the session; its done callback still fires. */

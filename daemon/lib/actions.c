@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Apply a decision at a SECCOMP stop with PTRACE_SET_SYSCALL_INFO, strace
+ * style: an entry hook (change nr/args, or nr = -1 to skip) and an exit
+ * hook (set the return value of a skipped call).  Every SET is checked;
+ * a failed tampering kills the program rather than let the call run
+ * unchanged against the policy.
+ *
+ * Hot path: GET, SET, CONT for a rewrite; GET, SET, SYSCALL, SET, CONT for
+ * a skip.  No allocation, no other syscall unless an audit line is due.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/ptrace.h>
+
+#include "sysward/ptrace_abi.h"
+#include "internal.h"
+
+void sw_resume(struct sw_tracee *t, int sig)
+{
+	ptrace(t->exit_pending ? PTRACE_SYSCALL : PTRACE_CONT, t->pid, 0L,
+	       (long)sig);
+}
+
+static void audit(struct sw_session *s, struct sw_tracee *t, enum sw_abi abi,
+		  uint64_t nr, const uint64_t args[6],
+		  const struct sw_decision *d, bool has_result, int64_t result,
+		  const char *error)
+{
+	struct sw_audit_rec rec = {
+		.session_id = s->id, .pid = t->pid, .abi = abi, .nr = nr,
+		.d = d, .prog = s->prog, .has_result = has_result,
+		.result = result, .error = error,
+	};
+
+	if (!s->audit)
+		return;
+	memcpy(rec.args, args, sizeof(rec.args));
+	(void)sw_audit_write(s->audit, s->audit_format, &rec);
+}
+
+/* The tampering failed: say so, log it, and fail closed. */
+static void tamper_failed(struct sw_session *s, struct sw_tracee *t,
+			  enum sw_abi abi, uint64_t nr, const uint64_t args[6],
+			  const struct sw_decision *d, int e, const char *what)
+{
+	char msg[256];
+
+	if (e == ESRCH)		/* it died (SIGKILL) while stopped */
+		return;
+	snprintf(msg, sizeof(msg), "failed to tamper with pid %d (%s): %s; killing it",
+		 t->pid, what, strerror(e));
+	audit(s, t, abi, nr, args, d, false, 0, msg);
+	sw_warn(s, "%s", msg);
+	kill(t->pid, SIGKILL);
+}
+
+static long set_info(pid_t pid, struct sw_ptrace_syscall_info *info)
+{
+	info->flags = 0;
+	info->reserved = 0;
+	return ptrace((enum __ptrace_request)SW_PTRACE_SET_SYSCALL_INFO, pid,
+		      (void *)sizeof(*info), info);
+}
+
+void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
+{
+	struct sw_session *s = t->s;
+	struct sw_ptrace_syscall_info info;
+	struct sw_decision *d = &t->d;
+	pid_t pid = t->pid;
+	enum sw_abi abi;
+	long r;
+
+	r = ptrace((enum __ptrace_request)SW_PTRACE_GET_SYSCALL_INFO, pid,
+		   (void *)sizeof(info), &info);
+	if (r < 0) {
+		if (errno != ESRCH) {
+			sw_warn(s, "cannot read the syscall of pid %d: PTRACE_GET_SYSCALL_INFO: %s; killing it",
+				pid, strerror(errno));
+			kill(pid, SIGKILL);
+		}
+		return;
+	}
+	if (info.op != SW_PTRACE_SYSCALL_INFO_SECCOMP) {
+		sw_resume(t, 0);
+		return;
+	}
+	abi = sw_abi_of(info.arch, info.seccomp.nr);
+	sw_decide(s->prog, info.seccomp.ret_data & 0xffff, info.arch,
+		  info.seccomp.nr, info.seccomp.args, sw_read_tracee_string,
+		  &t->pid, s->counters, &sup->scratch, d);
+	s->decisions++;
+
+	switch (d->verdict) {
+	case SW_V_ALLOW:
+		if (d->audit && s->audit)
+			goto audit_at_exit;
+		audit(s, t, abi, info.seccomp.nr, info.seccomp.args, d, false, 0, NULL);
+		ptrace(PTRACE_CONT, pid, 0L, 0L);
+		return;
+	case SW_V_KILL:
+		audit(s, t, abi, info.seccomp.nr, info.seccomp.args, d, false, 0, NULL);
+		/* SIGKILL to any thread takes the whole thread group. */
+		kill(pid, SIGKILL);
+		return;
+	case SW_V_RETURN:
+		if (!s->can_set) {
+			tamper_failed(s, t, abi, info.seccomp.nr, info.seccomp.args,
+				      d, EOPNOTSUPP, "skip: kernel lacks PTRACE_SET_SYSCALL_INFO");
+			return;
+		}
+		audit(s, t, abi, info.seccomp.nr, info.seccomp.args, d, true,
+		      d->retval, NULL);
+		info.seccomp.nr = (uint64_t)-1;
+		if (set_info(pid, &info) < 0) {
+			tamper_failed(s, t, abi, info.seccomp.nr, info.seccomp.args,
+				      d, errno, "skip the syscall");
+			return;
+		}
+		t->exit_pending = true;
+		t->exit_set = true;
+		t->exit_audit = false;
+		t->rval = d->retval;
+		t->is_error = d->is_error;
+		t->inject_sig = d->signal;
+		ptrace(PTRACE_SYSCALL, pid, 0L, 0L);
+		return;
+	case SW_V_REWRITE:
+		if (!s->can_set) {
+			tamper_failed(s, t, abi, info.seccomp.nr, info.seccomp.args,
+				      d, EOPNOTSUPP, "rewrite: kernel lacks PTRACE_SET_SYSCALL_INFO");
+			return;
+		}
+		t->abi = abi;
+		t->nr = info.seccomp.nr;
+		memcpy(t->args, info.seccomp.args, sizeof(t->args));
+		info.seccomp.nr = d->nr;
+		memcpy(info.seccomp.args, d->args, sizeof(d->args));
+		if (set_info(pid, &info) < 0) {
+			tamper_failed(s, t, abi, t->nr, t->args, d, errno,
+				      "rewrite the syscall");
+			return;
+		}
+		if (d->audit && s->audit) {
+			t->exit_pending = true;
+			t->exit_set = false;
+			t->exit_audit = true;
+			t->inject_sig = 0;
+			ptrace(PTRACE_SYSCALL, pid, 0L, 0L);
+			return;
+		}
+		audit(s, t, abi, t->nr, t->args, d, false, 0, NULL);
+		ptrace(PTRACE_CONT, pid, 0L, 0L);
+		return;
+	}
+	return;
+
+audit_at_exit:
+	t->abi = abi;
+	t->nr = info.seccomp.nr;
+	memcpy(t->args, info.seccomp.args, sizeof(t->args));
+	t->exit_pending = true;
+	t->exit_set = false;
+	t->exit_audit = true;
+	t->inject_sig = 0;
+	ptrace(PTRACE_SYSCALL, pid, 0L, 0L);
+}
+
+void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t)
+{
+	struct sw_session *s = t->s;
+	struct sw_ptrace_syscall_info info;
+	int sig = t->inject_sig;
+
+	(void)sup;
+	if (!t->exit_pending) {
+		ptrace(PTRACE_CONT, t->pid, 0L, 0L);
+		return;
+	}
+	t->exit_pending = false;
+	t->inject_sig = 0;
+	if (t->exit_set) {
+		memset(&info, 0, sizeof(info));
+		info.op = SW_PTRACE_SYSCALL_INFO_EXIT;
+		info.exit.rval = t->rval;
+		info.exit.is_error = t->is_error;
+		if (set_info(t->pid, &info) < 0) {
+			tamper_failed(s, t, t->abi, t->nr, t->args, &t->d, errno,
+				      "set the return value");
+			return;
+		}
+	} else if (t->exit_audit) {
+		long r = ptrace((enum __ptrace_request)SW_PTRACE_GET_SYSCALL_INFO,
+				t->pid, (void *)sizeof(info), &info);
+
+		if (r >= 0 && info.op == SW_PTRACE_SYSCALL_INFO_EXIT)
+			audit(s, t, t->abi, t->nr, t->args, &t->d, true,
+			      info.exit.rval, NULL);
+		else
+			audit(s, t, t->abi, t->nr, t->args, &t->d, false, 0, NULL);
+	}
+	/* A signal passed when resuming from a syscall stop is sent to the
+	 * tracee (TRAP emulated in userspace). */
+	ptrace(PTRACE_CONT, t->pid, 0L, (long)sig);
+}

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The supervisor's decision at one SECCOMP stop.  Pure: the only outside
+ * effects are the string reader (process_vm_readv in production, a table
+ * in the unit tests) and the per-rule "when" counters.
+ *
+ * First match wins.  The filter (filter.c) stops a syscall here only if
+ * BPF alone cannot decide it with first-match semantics, and then it stops
+ * it unconditionally, with the TRACE data naming the first applicable rule
+ * that mentions the syscall (the hint).  Rules before the hint cannot name
+ * the syscall, so evaluation starts there and goes through the rest in
+ * policy order, re-checking argument conditions in userspace.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <linux/sched.h>
+#include <signal.h>
+#include <string.h>
+
+#include "internal.h"
+
+#ifndef CLONE_UNTRACED
+#define CLONE_UNTRACED 0x00800000
+#endif
+
+bool sw_when_selects(uint32_t first, uint32_t last, uint32_t step, uint32_t n)
+{
+	if (first == 0 && last == 0 && step == 0)
+		return true;
+	if (first == 0)
+		first = 1;
+	if (n < first)
+		return false;
+	if (last && n > last)
+		return false;
+	if (step == 0)
+		return last ? true : n == first;
+	return (n - first) % step == 0;
+}
+
+static bool cmp_holds(const struct sw_arg_cond *c, uint64_t arg, uint64_t mask)
+{
+	uint64_t a = arg & mask, v = c->value & mask, v2 = c->value_two & mask;
+
+	switch (c->op) {
+	case SW_CMP_NE:
+		return a != v;
+	case SW_CMP_LT:
+		return a < v;
+	case SW_CMP_LE:
+		return a <= v;
+	case SW_CMP_EQ:
+		return a == v;
+	case SW_CMP_GE:
+		return a >= v;
+	case SW_CMP_GT:
+		return a > v;
+	case SW_CMP_MASKED_EQ:
+		return (a & v) == v2;
+	}
+	return false;
+}
+
+static bool path_holds(const struct sw_path_cond *c, const char *s)
+{
+	bool m;
+
+	switch (c->match) {
+	case SW_MATCH_EXACT:
+		m = strcmp(s, c->pattern) == 0;
+		break;
+	case SW_MATCH_PREFIX:
+		m = strncmp(s, c->pattern, strlen(c->pattern)) == 0;
+		break;
+	case SW_MATCH_GLOB:
+		m = fnmatch(c->pattern, s, FNM_PATHNAME) == 0;
+		break;
+	default:
+		m = false;
+	}
+	return c->negate ? !m : m;
+}
+
+static void set_return(struct sw_decision *d, int64_t v, bool is_error)
+{
+	d->verdict = SW_V_RETURN;
+	d->retval = v;
+	d->is_error = is_error;
+}
+
+static void set_errno(struct sw_decision *d, int e)
+{
+	/* SCMP_ACT_ERRNO(0) makes the call "succeed" with 0. */
+	set_return(d, e ? -(int64_t)e : 0, e != 0);
+}
+
+/* Apply a plain or sysward action to the decision. */
+static void apply_action(const struct sw_program *prog, enum sw_abi abi,
+			 const struct sw_rule *r, enum sw_action a, int errno_ret,
+			 uint64_t mask, struct sw_decision *d)
+{
+	d->action = a;
+	if (!r && (a == SW_ACT_SKIP || a == SW_ACT_EMULATE ||
+		   a == SW_ACT_REWRITE)) {
+		/* A default action needs a rule's data; fail closed. */
+		set_errno(d, errno_ret ? errno_ret : EPERM);
+		return;
+	}
+	switch (a) {
+	case SW_ACT_ALLOW:
+	case SW_ACT_KLOG:
+		d->verdict = SW_V_ALLOW;
+		break;
+	case SW_ACT_AUDIT:
+		d->verdict = SW_V_ALLOW;
+		d->audit = true;
+		break;
+	case SW_ACT_ERRNO:
+		set_errno(d, errno_ret);
+		break;
+	case SW_ACT_KILL_PROCESS:
+	case SW_ACT_KILL_THREAD:
+		/* Userspace cannot kill one thread with the kernel's SIGSYS
+		 * semantics; SIGKILL the process (fail closed). */
+		d->verdict = SW_V_KILL;
+		break;
+	case SW_ACT_TRAP:
+		set_return(d, -ENOSYS, true);
+		d->signal = SIGSYS;
+		break;
+	case SW_ACT_SKIP:
+	case SW_ACT_EMULATE:
+		if (r->ret_is_errno)
+			set_errno(d, r->errno_ret);
+		else
+			set_return(d, r->ret_value, false);
+		break;
+	case SW_ACT_REWRITE: {
+		const struct sw_prog_rule *pr = &prog->rules[d->rule];
+
+		if (r->new_syscall) {
+			if (pr->new_nr[abi] < 0) {
+				/* The target does not exist on this ABI. */
+				set_return(d, -ENOSYS, true);
+				return;
+			}
+			d->nr = (uint64_t)pr->new_nr[abi];
+		}
+		for (size_t k = 0; k < r->n_rewrites; k++) {
+			const struct sw_arg_rewrite *w = &r->rewrites[k];
+
+			if (w->index >= 6)
+				continue;
+			switch (w->op) {
+			case SW_REWRITE_SET:
+				d->args[w->index] = w->value;
+				break;
+			case SW_REWRITE_AND:
+				d->args[w->index] &= w->value;
+				break;
+			case SW_REWRITE_OR:
+				d->args[w->index] |= w->value;
+				break;
+			}
+			d->args[w->index] &= mask;
+		}
+		d->verdict = SW_V_REWRITE;
+		break;
+	}
+	}
+}
+
+static bool is_sys(const struct sw_program *prog, enum sw_abi abi,
+		   enum sw_def_sys s, uint64_t nr)
+{
+	return prog->sys[abi][s] >= 0 && (uint64_t)prog->sys[abi][s] == nr;
+}
+
+/* Built-in defences, checked before any policy rule.  Returns true if
+ * the decision is final. */
+static bool defences(const struct sw_program *prog, enum sw_abi abi,
+		     uint64_t nr, uint64_t mask, struct sw_decision *d)
+{
+	unsigned int on = prog->defences;
+	uint64_t sup = (uint64_t)prog->supervisor_pid;
+
+	if ((on & SW_DEFENCE_CLONE3) && is_sys(prog, abi, SW_SYS_CLONE3, nr)) {
+		/* Flags live in memory we cannot check race-free; ENOSYS
+		 * makes glibc fall back to clone(2). */
+		d->why = "clone3 refused (ENOSYS), so libc falls back to clone";
+		goto enosys;
+	}
+	if ((on & SW_DEFENCE_PTRACE) && is_sys(prog, abi, SW_SYS_PTRACE, nr)) {
+		d->why = "ptrace denied inside the sandbox";
+		goto eperm;
+	}
+	if ((on & SW_DEFENCE_VM_WRITEV) &&
+	    is_sys(prog, abi, SW_SYS_PROCESS_VM_WRITEV, nr)) {
+		d->why = "process_vm_writev denied inside the sandbox";
+		goto eperm;
+	}
+	if ((on & SW_DEFENCE_IO_URING) &&
+	    (is_sys(prog, abi, SW_SYS_IO_URING_SETUP, nr) ||
+	     is_sys(prog, abi, SW_SYS_IO_URING_ENTER, nr) ||
+	     is_sys(prog, abi, SW_SYS_IO_URING_REGISTER, nr))) {
+		d->why = "io_uring bypasses seccomp: denied";
+		goto eperm;
+	}
+	if (on & SW_DEFENCE_SIGNAL_SUPERVISOR) {
+		/* kill(2) and tkill(2) take the target first, tgkill(2) the
+		 * thread group first, pidfd_open(2) the pid. */
+		if ((is_sys(prog, abi, SW_SYS_KILL, nr) ||
+		     is_sys(prog, abi, SW_SYS_TKILL, nr) ||
+		     is_sys(prog, abi, SW_SYS_TGKILL, nr) ||
+		     is_sys(prog, abi, SW_SYS_PIDFD_OPEN, nr)) &&
+		    (d->args[0] & mask) == (sup & mask)) {
+			d->why = "signals to the supervisor denied";
+			goto eperm;
+		}
+	}
+	if ((on & SW_DEFENCE_CLONE_UNTRACED) &&
+	    is_sys(prog, abi, SW_SYS_CLONE, nr) &&
+	    (d->args[0] & CLONE_UNTRACED)) {
+		/* Not final: strip the flag and let the policy decide on
+		 * the call as it will run. */
+		d->args[0] &= ~(uint64_t)CLONE_UNTRACED;
+		d->why = "CLONE_UNTRACED stripped";
+	}
+	return false;
+
+eperm:
+	d->rule = SW_RULE_DEFENCE;
+	set_errno(d, EPERM);
+	return true;
+enosys:
+	d->rule = SW_RULE_DEFENCE;
+	set_errno(d, ENOSYS);
+	return true;
+}
+
+void sw_decide(const struct sw_program *prog, unsigned int hint,
+	       uint32_t audit_arch, uint64_t nr, const uint64_t args[6],
+	       sw_read_str_fn read_str, void *read_ctx, uint32_t *counters,
+	       struct sw_decide_scratch *scratch, struct sw_decision *d)
+{
+	const struct sw_policy *p = prog->policy;
+	enum sw_abi abi = sw_abi_of(audit_arch, nr);
+	uint64_t mask;
+	uint64_t orig0 = args[0];
+
+	memset(d, 0, sizeof(*d));
+	d->rule = SW_RULE_DEFAULT;
+	d->nr = nr;
+	memcpy(d->args, args, sizeof(d->args));
+
+	if (abi == SW_ABI_NONE || !prog->abi_enabled[abi]) {
+		/* The filter kills these (ACT_BADARCH); never let one by. */
+		d->verdict = SW_V_KILL;
+		d->action = SW_ACT_KILL_PROCESS;
+		d->why = "syscall from an ABI the policy does not name";
+		return;
+	}
+	mask = sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
+
+	if (defences(prog, abi, nr, mask, d))
+		return;
+
+	for (size_t i = hint < prog->n_rules ? hint : prog->n_rules;
+	     i < prog->n_rules; i++) {
+		const struct sw_prog_rule *pr = &prog->rules[i];
+		const struct sw_rule *r = pr->rule;
+		bool ok = true;
+
+		if (!pr->applies || !sw_prog_rule_names(prog, i, abi, nr))
+			continue;
+		for (size_t k = 0; k < r->n_args && ok; k++) {
+			const struct sw_arg_cond *c = &r->args[k];
+
+			ok = c->index < 6 && cmp_holds(c, d->args[c->index], mask);
+		}
+		for (size_t k = 0; k < r->n_paths && ok; k++) {
+			const struct sw_path_cond *c = &r->paths[k];
+			int len = -EINVAL;
+
+			if (c->index < 6 && read_str)
+				len = read_str(read_ctx, d->args[c->index] & mask,
+					       scratch->path, sizeof(scratch->path));
+			if (len < 0) {
+				/* Unreadable string: the kernel would fail
+				 * with EFAULT too; never run it unchecked. */
+				d->rule = (int)i;
+				d->action = r->action;
+				d->audit = r->audit;
+				d->why = "path argument unreadable";
+				set_errno(d, len == -EFAULT || len == -EIO ||
+						     len == -ESRCH || len == -EINVAL
+					     ? EFAULT : -len);
+				return;
+			}
+			d->path = scratch->path;
+			ok = path_holds(c, scratch->path);
+		}
+		if (!ok)
+			continue;
+		if (r->when_first || r->when_last || r->when_step) {
+			uint32_t n = counters ? ++counters[i] : 1;
+
+			if (!sw_when_selects(r->when_first, r->when_last,
+					     r->when_step, n))
+				continue;
+		}
+		d->rule = (int)i;
+		d->audit = r->audit;
+		apply_action(prog, abi, r, r->action, r->errno_ret, mask, d);
+		goto out;
+	}
+	apply_action(prog, abi, NULL, p->default_action, p->default_errno,
+		     mask, d);
+out:
+	/* A stripped CLONE_UNTRACED must reach the kernel even when the
+	 * policy simply allows the call. */
+	if (d->verdict == SW_V_ALLOW && d->args[0] != orig0)
+		d->verdict = SW_V_REWRITE;
+}

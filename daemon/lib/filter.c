@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Compile a struct sw_program into a libseccomp filter.
+ *
+ * libseccomp does not evaluate rules in order: it merges all rules of a
+ * syscall into one decision tree, so rules whose argument conditions
+ * overlap but whose actions differ have no "first match" in BPF.  sysward's
+ * policies are first-match, so for each syscall the compiler takes the
+ * applicable rules that name it, in policy order (built-in defences first),
+ * cut after the first rule without conditions (the rest can never match),
+ * and drops trailing rules whose action is the default action anyway.
+ *   - none left: the default action decides, nothing to add;
+ *   - all the same action (an OR of conditions): added as plain BPF rules,
+ *     which is exactly first match -- the fast path, no stop;
+ *   - otherwise, or if any needs the supervisor: the syscall is traced
+ *     unconditionally, SCMP_ACT_TRACE(hint) with hint = the first
+ *     applicable policy rule naming it, and decide.c evaluates the rules in
+ *     order in userspace.  Correct for any overlap; costs a stop per call
+ *     only for syscalls whose rules really mix actions.
+ * Should libseccomp refuse a rule (a 64-bit datum on a 32-bit ABI, an
+ * argument filter on a multiplexed i386 socketcall, ...), the syscall is
+ * traced unconditionally too and the compile starts over.
+ */
+#include <errno.h>
+#include <linux/filter.h>
+#include <seccomp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sysward/cleanup.h"
+#include "internal.h"
+
+#ifndef CLONE_UNTRACED
+#define CLONE_UNTRACED 0x00800000
+#endif
+
+/* One candidate rule for one syscall. */
+struct cand {
+	int rule;			/* policy index, -1 = a defence */
+	bool traced;
+	uint32_t act;			/* libseccomp action if !traced */
+	size_t n_args;
+	const struct sw_arg_cond *args;
+	struct sw_arg_cond varg;	/* a defence's one condition */
+};
+
+static uint32_t plain_act(enum sw_action a, int e)
+{
+	switch (a) {
+	case SW_ACT_ALLOW:
+		return SCMP_ACT_ALLOW;
+	case SW_ACT_ERRNO:
+		return SCMP_ACT_ERRNO((uint16_t)e);
+	case SW_ACT_KILL_PROCESS:
+		return SCMP_ACT_KILL_PROCESS;
+	case SW_ACT_KILL_THREAD:
+		return SCMP_ACT_KILL_THREAD;
+	case SW_ACT_TRAP:
+		return SCMP_ACT_TRAP;
+	case SW_ACT_KLOG:
+		return SCMP_ACT_LOG;
+	default:
+		return SCMP_ACT_TRACE(SW_HINT_NONE);
+	}
+}
+
+static uint32_t default_act(const struct sw_program *prog)
+{
+	const struct sw_policy *p = prog->policy;
+
+	if (sw_action_needs_supervisor(p->default_action))
+		return SCMP_ACT_TRACE(SW_HINT_NONE);
+	return plain_act(p->default_action, p->default_errno);
+}
+
+static int native_nr(const char *name)
+{
+	return seccomp_syscall_resolve_name(name);
+}
+
+static bool rule_names_native(const struct sw_rule *r, int nr)
+{
+	for (size_t k = 0; k < r->n_names; k++)
+		if (native_nr(r->names[k]) == nr)
+			return true;
+	return false;
+}
+
+/* The defences as virtual rules for syscall nr (native numbering). */
+static size_t defence_cands(const struct sw_program *prog, int nr,
+			    struct cand *c)
+{
+	unsigned int on = prog->defences;
+	size_t n = 0;
+	const struct {
+		unsigned int bit;
+		const char *name;
+		int e;
+	} deny[] = {
+		{ SW_DEFENCE_CLONE3, "clone3", ENOSYS },
+		{ SW_DEFENCE_PTRACE, "ptrace", EPERM },
+		{ SW_DEFENCE_VM_WRITEV, "process_vm_writev", EPERM },
+		{ SW_DEFENCE_IO_URING, "io_uring_setup", EPERM },
+		{ SW_DEFENCE_IO_URING, "io_uring_enter", EPERM },
+		{ SW_DEFENCE_IO_URING, "io_uring_register", EPERM },
+	};
+	const char *sig[] = { "kill", "tkill", "tgkill", "pidfd_open" };
+
+	for (size_t i = 0; i < sizeof(deny) / sizeof(deny[0]); i++) {
+		if ((on & deny[i].bit) && native_nr(deny[i].name) == nr) {
+			c[n] = (struct cand){ .rule = -1,
+					      .act = SCMP_ACT_ERRNO(deny[i].e) };
+			return n + 1;
+		}
+	}
+	if ((on & SW_DEFENCE_SIGNAL_SUPERVISOR)) {
+		for (size_t i = 0; i < sizeof(sig) / sizeof(sig[0]); i++) {
+			if (native_nr(sig[i]) != nr)
+				continue;
+			c[n] = (struct cand){ .rule = -1,
+					      .act = SCMP_ACT_ERRNO(EPERM),
+					      .n_args = 1 };
+			c[n].varg = (struct sw_arg_cond){
+				.index = 0, .op = SW_CMP_EQ,
+				.value = (uint64_t)prog->supervisor_pid };
+			c[n].args = &c[n].varg;
+			n++;
+		}
+	}
+	if ((on & SW_DEFENCE_CLONE_UNTRACED) && native_nr("clone") == nr) {
+		c[n] = (struct cand){ .rule = -1, .traced = true, .n_args = 1 };
+		c[n].varg = (struct sw_arg_cond){
+			.index = 0, .op = SW_CMP_MASKED_EQ,
+			.value = CLONE_UNTRACED, .value_two = CLONE_UNTRACED };
+		c[n].args = &c[n].varg;
+		n++;
+	}
+	return n;
+}
+
+static int add_rule(scmp_filter_ctx ctx, uint32_t act, int nr,
+		    const struct sw_arg_cond *args, size_t n_args)
+{
+	struct scmp_arg_cmp cmp[6];
+
+	if (n_args > 6)
+		return -EINVAL;
+	for (size_t k = 0; k < n_args; k++) {
+		cmp[k].arg = args[k].index;
+		cmp[k].op = (enum scmp_compare)args[k].op;
+		cmp[k].datum_a = args[k].value;
+		cmp[k].datum_b = args[k].op == SW_CMP_MASKED_EQ ? args[k].value_two : 0;
+	}
+	return seccomp_rule_add_array(ctx, act, nr, (unsigned int)n_args, cmp);
+}
+
+/* Compile one syscall.  *force: trace it unconditionally. */
+static int compile_syscall(const struct sw_program *prog, scmp_filter_ctx ctx,
+			   int nr, bool force, struct cand *c)
+{
+	const struct sw_policy *p = prog->policy;
+	uint32_t def = default_act(prog);
+	unsigned int hint = SW_HINT_NONE;
+	size_t n = defence_cands(prog, nr, c);
+	bool cut = n && c[n - 1].n_args == 0;
+	bool mixed = false, any_traced = false;
+	uint32_t act;
+
+	for (size_t i = 0; i < prog->n_rules; i++) {
+		const struct sw_prog_rule *pr = &prog->rules[i];
+
+		if (!pr->applies || !rule_names_native(pr->rule, nr))
+			continue;
+		if (hint == SW_HINT_NONE)
+			hint = (unsigned int)i;
+		if (cut)
+			break;
+		c[n] = (struct cand){
+			.rule = (int)i, .traced = pr->traced,
+			.act = plain_act(pr->rule->action, pr->rule->errno_ret),
+			.n_args = pr->rule->n_args, .args = pr->rule->args };
+		cut = c[n].n_args == 0;
+		n++;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (c[i].traced)
+			c[i].act = SCMP_ACT_TRACE(hint);
+	/* Trailing plain rules with the default action change nothing. */
+	while (n && !c[n - 1].traced && c[n - 1].act == def)
+		n--;
+	if (!n)
+		return 0;
+	act = c[0].act;
+	for (size_t i = 0; i < n; i++) {
+		any_traced |= c[i].traced;
+		mixed |= c[i].act != act;
+	}
+	(void)p;
+	(void)any_traced;	/* same-action traced rules stay conditional */
+	if (force || mixed) {
+		act = SCMP_ACT_TRACE(hint);
+		return act == def ? 0 : add_rule(ctx, act, nr, NULL, 0);
+	}
+	if (act == def)
+		return 0;
+	if (c[n - 1].n_args == 0)
+		return add_rule(ctx, act, nr, NULL, 0);
+	for (size_t i = 0; i < n; i++) {
+		int r = add_rule(ctx, act, nr, c[i].args, c[i].n_args);
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int compile_once(const struct sw_program *prog, const int *force,
+			size_t n_force, scmp_filter_ctx *ret_ctx, int *ret_bad,
+			struct sw_error *err)
+{
+	scmp_filter_ctx ctx;
+	int r;
+	size_t cap = 64 + prog->n_rules, n_done = 0;
+	cleanup_free int *done = NULL;
+	cleanup_free struct cand *c = NULL;
+	static const char *const defence_names[] = {
+		"clone3", "ptrace", "process_vm_writev", "io_uring_setup",
+		"io_uring_enter", "io_uring_register", "kill", "tkill",
+		"tgkill", "pidfd_open", "clone",
+	};
+
+	*ret_bad = 0;
+	ctx = seccomp_init(default_act(prog));
+	if (!ctx)
+		return sw_error_set(err, ENOMEM, "libseccomp: cannot create a filter context");
+	r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+	if (r < 0)
+		goto fail_attr;
+	/* We set no_new_privs ourselves, before dropping capabilities. */
+	r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
+	if (r < 0)
+		goto fail_attr;
+	/* A binary tree keeps long policies fast; optional. */
+	(void)seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+	for (int a = 0; a < SW_ABI_COUNT; a++) {
+		if (!prog->abi_enabled[a] || (enum sw_abi)a == sw_abi_native())
+			continue;
+		r = seccomp_arch_add(ctx, sw_abi_token(a));
+		if (r < 0 && r != -EEXIST) {
+			seccomp_release(ctx);
+			return sw_error_set_errno(err, -r, "libseccomp: add ABI %s",
+						  sw_abi_name(a));
+		}
+	}
+
+	done = malloc(sizeof(int) * cap);
+	c = malloc(sizeof(*c) * (prog->n_rules + 16));
+	if (!done || !c) {
+		seccomp_release(ctx);
+		return sw_error_set_errno(err, ENOMEM, "compile filter");
+	}
+
+	/* Every syscall any applicable rule or defence names, once. */
+	for (size_t i = 0; i <= prog->n_rules; i++) {
+		const char *const *names;
+		size_t nn;
+
+		if (i < prog->n_rules) {
+			if (!prog->rules[i].applies)
+				continue;
+			names = (const char *const *)prog->rules[i].rule->names;
+			nn = prog->rules[i].rule->n_names;
+		} else {
+			names = defence_names;
+			nn = sizeof(defence_names) / sizeof(defence_names[0]);
+		}
+		for (size_t k = 0; k < nn; k++) {
+			int nr = native_nr(names[k]);
+			bool seen = false, forced = false;
+
+			if (nr == __NR_SCMP_ERROR)
+				continue;	/* unknown: the policy reports it */
+			for (size_t d = 0; d < n_done && !seen; d++)
+				seen = done[d] == nr;
+			if (seen)
+				continue;
+			if (n_done == cap) {
+				int *nd = realloc(done, sizeof(int) * cap * 2);
+
+				if (!nd) {
+					seccomp_release(ctx);
+					return sw_error_set_errno(err, ENOMEM, "compile filter");
+				}
+				done = nd;
+				cap *= 2;
+			}
+			done[n_done++] = nr;
+			for (size_t f = 0; f < n_force; f++)
+				forced |= force[f] == nr;
+			r = compile_syscall(prog, ctx, nr, forced, c);
+			if (r < 0) {
+				seccomp_release(ctx);
+				if (forced)
+					return sw_error_set_errno(err, -r,
+								  "libseccomp: add a rule for %s",
+								  names[k]);
+				*ret_bad = nr;
+				return 1;	/* retry with nr forced */
+			}
+		}
+	}
+	*ret_ctx = ctx;
+	return 0;
+
+fail_attr:
+	seccomp_release(ctx);
+	return sw_error_set_errno(err, -r, "libseccomp: set a filter attribute");
+}
+
+int sw_filter_build(const struct sw_program *prog, void **ret_ctx,
+		    struct sw_error *err)
+{
+	cleanup_free int *force = NULL;
+	size_t n_force = 0;
+
+	for (;;) {
+		scmp_filter_ctx ctx = NULL;
+		int bad, r, *nf;
+
+		r = compile_once(prog, force, n_force, &ctx, &bad, err);
+		if (r < 0)
+			return r;
+		if (r == 0) {
+			*ret_ctx = ctx;
+			return 0;
+		}
+		nf = realloc(force, sizeof(int) * (n_force + 1));
+		if (!nf)
+			return sw_error_set_errno(err, ENOMEM, "compile filter");
+		force = nf;
+		force[n_force++] = bad;
+	}
+}
+
+void sw_filter_free(void *ctx)
+{
+	if (ctx)
+		seccomp_release(ctx);
+}
+
+int sw_filter_export(void *ctx, void **ret_insns, size_t *ret_n,
+		     struct sw_error *err)
+{
+	cleanup_close int fd = -1;
+	struct stat st;
+	void *buf;
+	int r;
+
+	fd = memfd_create("sysward-bpf", MFD_CLOEXEC);
+	if (fd < 0)
+		return sw_error_set_errno(err, errno, "create a memfd for the filter");
+	r = seccomp_export_bpf(ctx, fd);
+	if (r < 0)
+		return sw_error_set_errno(err, -r, "libseccomp: export the filter");
+	if (fstat(fd, &st) < 0)
+		return sw_error_set_errno(err, errno, "stat the exported filter");
+	if (st.st_size <= 0 || st.st_size % sizeof(struct sock_filter) ||
+	    st.st_size / sizeof(struct sock_filter) > BPF_MAXINSNS)
+		return sw_error_set(err, E2BIG,
+				    "the compiled filter has %lld bytes; more than the kernel's %d instructions, or not whole",
+				    (long long)st.st_size, BPF_MAXINSNS);
+	buf = malloc(st.st_size);
+	if (!buf)
+		return sw_error_set_errno(err, ENOMEM, "allocate the filter");
+	if (pread(fd, buf, st.st_size, 0) != st.st_size) {
+		free(buf);
+		return sw_error_set_errno(err, errno ? errno : EIO,
+					  "read back the exported filter");
+	}
+	*ret_insns = buf;
+	*ret_n = st.st_size / sizeof(struct sock_filter);
+	return 0;
+}

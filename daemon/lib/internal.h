@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libsysward internals shared by the engine's modules.  Not installed.
+ *
+ * Module map (one concern per file):
+ *   arch.c     ABI slots: AUDIT_ARCH/SCMP token <-> name, x32 detection
+ *   program.c  the compiled, per-ABI form of a policy that decide() reads
+ *   filter.c   program -> libseccomp filter (plain actions, TRACE(hint))
+ *   decide.c   pure decision at a SECCOMP stop
+ *   strings.c  read NUL-terminated strings from a tracee (process_vm_readv)
+ *   actions.c  apply a decision with PTRACE_SET_SYSCALL_INFO
+ *   audit.c    one JSON (or text) line per supervisor decision
+ *   launch.c   fork, credentials, no_new_privs, capabilities, seize, exec
+ *   tracer.c   the supervisor: tracee table, waitpid loop, sessions
+ *   probe.c    kernel support probe with a short-lived traced child
+ *   run.c      sw_run(), the embedded helper
+ */
+#ifndef SYSWARD_ENGINE_INTERNAL_H
+#define SYSWARD_ENGINE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "sysward/engine.h"
+#include "sysward/policy.h"
+
+/* ---- arch.c --------------------------------------------------------- */
+
+/* The ABIs an x86-64 kernel may run for one process. */
+enum sw_abi {
+	SW_ABI_X86_64,
+	SW_ABI_I386,
+	SW_ABI_X32,
+	SW_ABI_COUNT,
+	SW_ABI_NONE = -1,
+};
+
+#define SW_X32_SYSCALL_BIT 0x40000000u
+
+/* libseccomp token (== AUDIT_ARCH_* value) of an ABI. */
+uint32_t sw_abi_token(enum sw_abi abi);
+/* "x86_64", "i386", "x32". */
+const char *sw_abi_name(enum sw_abi abi);
+/* Width of a syscall argument as the BPF filter sees it (4 or 8). */
+unsigned int sw_abi_arg_bytes(enum sw_abi abi);
+/* ABI of a stop from the AUDIT_ARCH that GET reports and the nr (x32
+ * syscalls report AUDIT_ARCH_X86_64 with the x32 bit set in nr). */
+enum sw_abi sw_abi_of(uint32_t audit_arch, uint64_t nr);
+/* OCI spelling ("SCMP_ARCH_X86", "x86", "amd64", "i386", ...) -> ABI. */
+enum sw_abi sw_abi_from_name(const char *name);
+/* Is this ABI the machine's native one? */
+enum sw_abi sw_abi_native(void);
+
+/* ---- program.c: the compiled policy ------------------------------------ */
+
+/* Built-in defences: SW_DEFENCE_* in sysward/engine.h. */
+
+/* Which rule a decision came from, besides 0..n_rules-1. */
+#define SW_RULE_DEFAULT		(-1)
+#define SW_RULE_DEFENCE		(-2)
+
+/* TRACE data that names no rule: evaluate defences, then the default. */
+#define SW_HINT_NONE		0xffffu
+#define SW_MAX_RULES		0xfff0u
+
+/* The syscalls the defences look at, per ABI (-1 = absent there). */
+enum sw_def_sys {
+	SW_SYS_CLONE,
+	SW_SYS_CLONE3,
+	SW_SYS_PTRACE,
+	SW_SYS_PROCESS_VM_WRITEV,
+	SW_SYS_IO_URING_SETUP,
+	SW_SYS_IO_URING_ENTER,
+	SW_SYS_IO_URING_REGISTER,
+	SW_SYS_KILL,
+	SW_SYS_TKILL,
+	SW_SYS_TGKILL,
+	SW_SYS_PIDFD_OPEN,
+	SW_SYS_EXIT,
+	SW_SYS_COUNT,
+};
+
+struct sw_prog_rule {
+	const struct sw_rule *rule;
+	bool applies;			/* includes/excludes hold */
+	bool traced;			/* needs the supervisor */
+	int *nrs[SW_ABI_COUNT];		/* names resolved per ABI, -1 absent */
+	int new_nr[SW_ABI_COUNT];	/* rewrite target, -1 = keep/absent */
+};
+
+struct sw_program {
+	const struct sw_policy *policy;
+	struct sw_policy_ctx ctx;
+	bool abi_enabled[SW_ABI_COUNT];
+	unsigned int defences;		/* SW_DEFENCE_* in force */
+	pid_t supervisor_pid;		/* for SW_DEFENCE_SIGNAL_SUPERVISOR */
+	int sys[SW_ABI_COUNT][SW_SYS_COUNT];
+	size_t n_rules;
+	struct sw_prog_rule *rules;
+	bool needs_supervisor;		/* a policy rule (not a defence) traces */
+	bool restricts;			/* policy is not "allow everything" */
+};
+
+/*
+ * Build the program for a policy in a launch context.  abis: the ABIs to
+ * filter (NULL-free bool array) or NULL for the policy's "architectures"
+ * (default: every x86 ABI).  defences_off: SW_DEFENCE_* to leave out.
+ */
+int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
+		   const struct sw_policy_ctx *ctx, unsigned int defences_off,
+		   pid_t supervisor_pid, struct sw_error *err);
+void sw_program_free(struct sw_program *prog);
+
+/* Does rule i name syscall nr on this ABI? */
+bool sw_prog_rule_names(const struct sw_program *prog, size_t i,
+			enum sw_abi abi, uint64_t nr);
+
+/* ---- filter.c ------------------------------------------------------- */
+
+/* Opaque libseccomp context (scmp_filter_ctx). */
+int sw_filter_build(const struct sw_program *prog, void **ret_ctx,
+		    struct sw_error *err);
+void sw_filter_free(void *ctx);
+/* Export as classic BPF into a malloc'ed array of struct sock_filter. */
+int sw_filter_export(void *ctx, void **ret_insns, size_t *ret_n,
+		     struct sw_error *err);
+
+/* ---- decide.c ------------------------------------------------------- */
+
+enum sw_verdict {
+	SW_V_ALLOW,		/* run unchanged */
+	SW_V_RETURN,		/* do not run; return retval */
+	SW_V_REWRITE,		/* run nr(args) instead */
+	SW_V_KILL,		/* SIGKILL the process */
+};
+
+struct sw_decision {
+	enum sw_verdict verdict;
+	int rule;			/* index, SW_RULE_DEFAULT/_DEFENCE */
+	enum sw_action action;		/* what the rule said */
+	int64_t retval;			/* SW_V_RETURN: -errno or a value */
+	bool is_error;			/* retval is -errno */
+	uint64_t nr;			/* SW_V_REWRITE (also filled else) */
+	uint64_t args[6];
+	bool audit;			/* write an audit line */
+	int signal;			/* SW_V_RETURN + raise this (TRAP) */
+	const char *path;		/* a string read for a condition */
+	const char *why;		/* defence name, or NULL */
+};
+
+/* Reads the NUL-terminated string at addr into buf (size > 0).  Returns
+ * its length (truncated to size-1) or -errno. */
+typedef int (*sw_read_str_fn)(void *ctx, uint64_t addr, char *buf,
+			      size_t size);
+
+/* Scratch a decision may keep path strings in (one per path condition
+ * checked last; reused from stop to stop, no allocation). */
+struct sw_decide_scratch {
+	char path[4096];
+};
+
+/*
+ * The supervisor's decision for one SECCOMP stop: pure apart from the
+ * string reader and the per-rule counters (one per rule, counting calls
+ * that met the rule's other conditions).
+ */
+void sw_decide(const struct sw_program *prog, unsigned int hint,
+	       uint32_t audit_arch, uint64_t nr, const uint64_t args[6],
+	       sw_read_str_fn read_str, void *read_ctx, uint32_t *counters,
+	       struct sw_decide_scratch *scratch, struct sw_decision *ret);
+
+/* Does a strace-style when=first..last+step select call number n (1-based)? */
+bool sw_when_selects(uint32_t first, uint32_t last, uint32_t step,
+		     uint32_t n);
+
+/* ---- strings.c ------------------------------------------------------ */
+
+int sw_read_tracee_string(void *pidp, uint64_t addr, char *buf, size_t size);
+
+/* ---- audit.c -------------------------------------------------------- */
+
+struct sw_audit_rec {
+	uint64_t session_id;
+	pid_t pid;
+	enum sw_abi abi;
+	uint64_t nr;
+	uint64_t args[6];
+	const struct sw_decision *d;
+	const struct sw_program *prog;
+	bool has_result;
+	int64_t result;			/* the return value the program saw */
+	const char *error;		/* tampering failure, or NULL */
+};
+
+int sw_audit_write(FILE *f, enum sw_log_format fmt,
+		   const struct sw_audit_rec *r);
+
+/* ---- tracer.c / launch.c / actions.c ---------------------------------- */
+
+enum sw_tracee_state {
+	SW_T_RUNNING,
+	SW_T_FRESH,		/* known from the parent's event; its first
+				 * stop (PTRACE_EVENT_STOP) is still due */
+	SW_T_ORPHAN,		/* stopped before its parent's event came */
+};
+
+struct sw_tracee {
+	pid_t pid;		/* 0 empty, -1 tombstone */
+	uint8_t state;
+	bool exit_pending;	/* resume with PTRACE_SYSCALL; work at exit */
+	bool exit_set;		/* set rval at the exit stop */
+	bool exit_audit;	/* log the decision with its result */
+	bool is_error;
+	int inject_sig;
+	int64_t rval;
+	struct sw_session *s;
+	/* The decision awaiting its exit stop (for the audit line). */
+	enum sw_abi abi;
+	uint64_t nr;
+	uint64_t args[6];
+	struct sw_decision d;
+};
+
+struct sw_session {
+	struct sw_supervisor *sup;
+	struct sw_session *next;
+	pid_t pid;
+	struct sw_program *prog;
+	uint32_t *counters;
+	FILE *audit;
+	enum sw_log_format audit_format;
+	uint64_t id;
+	uint64_t decisions;
+	size_t n_tracees;
+	int exit_code;
+	bool main_exited;
+	bool launching;
+	bool exec_done;
+	bool can_set;		/* kernel has PTRACE_SET_SYSCALL_INFO */
+};
+
+struct sw_supervisor {
+	struct sw_tracee *tab;
+	size_t tab_size;	/* power of two */
+	size_t tab_used;	/* live + tombstones */
+	struct sw_session *sessions;
+	sw_session_done_fn done_fn;
+	void *done_ud;
+	sw_warning_fn warn_fn;
+	void *warn_ud;
+	pid_t self;
+	bool probed;
+	struct sw_kernel_support ks;
+	struct sw_decide_scratch scratch;
+};
+
+struct sw_tracee *sw_tracee_find(struct sw_supervisor *sup, pid_t pid);
+struct sw_tracee *sw_tracee_add(struct sw_supervisor *sup, pid_t pid);
+void sw_tracee_del(struct sw_supervisor *sup, struct sw_tracee *t);
+/* Handle one waitpid status. */
+void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status);
+void sw_warn(struct sw_session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* actions.c: at a SECCOMP stop of t (stopped), decide and resume. */
+void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t);
+/* actions.c: at a syscall-exit stop. */
+void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t);
+/* Resume t, with PTRACE_SYSCALL if an exit stop is due. */
+void sw_resume(struct sw_tracee *t, int sig);
+
+/* ---- policy context helpers ------------------------------------------- */
+
+unsigned int sw_kernel_version_now(void);
+
+#endif

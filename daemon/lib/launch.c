@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Start a program under a policy.
+ *
+ * Parent (before fork): compile the filter to BPF and prepare the
+ * capability set, so the child only makes async-signal-safe calls (the
+ * daemon may have threads).  Child: stdio, cwd, groups/gid/uid, bounding
+ * set + capabilities (libcap), no_new_privs, then wait on a pipe until the
+ * parent has PTRACE_SEIZEd it, load the filter and execvpe().  Any failure
+ * is written as (stage, errno) to a CLOEXEC pipe, so the parent can say
+ * "cannot execute 'foo': No such file or directory".  The child keeps the
+ * caller's process group and session, so Ctrl-C and job control reach it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sysward/cleanup.h"
+#include "internal.h"
+
+extern char **environ;
+
+enum stage {
+	ST_NONE,
+	ST_STDIO,
+	ST_CHDIR,
+	ST_GROUPS,
+	ST_GID,
+	ST_UID,
+	ST_BOUNDING,
+	ST_CAPS,
+	ST_NNP,
+	ST_SECCOMP,
+	ST_EXEC,
+};
+
+static const char *const stage_what[] = {
+	[ST_NONE] = "start",
+	[ST_STDIO] = "set up standard input/output",
+	[ST_CHDIR] = "change to the working directory",
+	[ST_GROUPS] = "set supplementary groups",
+	[ST_GID] = "set group id",
+	[ST_UID] = "set user id",
+	[ST_BOUNDING] = "drop capabilities from the bounding set",
+	[ST_CAPS] = "set capabilities",
+	[ST_NNP] = "set no_new_privs",
+	[ST_SECCOMP] = "load the seccomp filter",
+	[ST_EXEC] = "execute",
+};
+
+struct report {
+	int stage;
+	int err;
+};
+
+static _Noreturn void child_fail(int fd, int stage)
+{
+	struct report r = { stage, errno };
+
+	(void)!write(fd, &r, sizeof(r));
+	_exit(SW_EXIT_SYSWARD_ERROR);
+}
+
+static _Noreturn void child(const struct sw_launch *l, cap_t caps,
+			    const struct sock_fprog *fprog, int go_fd,
+			    int rep_fd)
+{
+	sigset_t none;
+	char c;
+	int last = cap_max_bits();
+
+	/* The supervisor is non-dumpable, and so would we be until exec:
+	 * that would forbid PTRACE_SEIZE to a parent without
+	 * CAP_SYS_PTRACE. */
+	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+
+	for (int i = 0; i < 3; i++) {
+		if (l->stdio[i] >= 0 && l->stdio[i] != i) {
+			if (dup2(l->stdio[i], i) < 0)
+				child_fail(rep_fd, ST_STDIO);
+		} else if (l->stdio[i] == i) {
+			int fl = fcntl(i, F_GETFD);
+
+			if (fl >= 0)
+				fcntl(i, F_SETFD, fl & ~FD_CLOEXEC);
+		}
+	}
+	if (l->cwd && chdir(l->cwd) < 0)
+		child_fail(rep_fd, ST_CHDIR);
+	if (l->set_groups && setgroups(l->n_groups, l->groups) < 0)
+		child_fail(rep_fd, ST_GROUPS);
+	if (l->gid != (gid_t)-1 && setresgid(l->gid, l->gid, l->gid) < 0)
+		child_fail(rep_fd, ST_GID);
+	if (l->uid != (uid_t)-1) {
+		if (l->caps)
+			prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0);
+		if (setresuid(l->uid, l->uid, l->uid) < 0)
+			child_fail(rep_fd, ST_UID);
+	}
+	for (int cap = 0; cap < last; cap++) {
+		if (l->caps & (1ull << cap))
+			continue;
+		if (!CAP_IS_SUPPORTED(cap))
+			continue;
+		if (cap_drop_bound(cap) < 0) {
+			/* Without CAP_SETPCAP (an unprivileged caller) the
+			 * bounding set cannot shrink, but such a program
+			 * cannot gain capabilities under no_new_privs. */
+			if (errno == EPERM && geteuid() != 0)
+				break;
+			child_fail(rep_fd, ST_BOUNDING);
+		}
+	}
+	if (cap_set_proc(caps) < 0)
+		child_fail(rep_fd, ST_CAPS);
+	if (geteuid() != 0)
+		for (int cap = 0; cap < last && cap < 64; cap++)
+			if (l->caps & (1ull << cap))
+				(void)cap_set_ambient(cap, CAP_SET);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		child_fail(rep_fd, ST_NNP);
+
+	/* Wait until the supervisor has seized us: from here on nothing
+	 * runs unsupervised. */
+	if (read(go_fd, &c, 1) != 1)
+		_exit(SW_EXIT_SYSWARD_ERROR);
+	close(go_fd);
+	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, fprog) < 0)
+		child_fail(rep_fd, ST_SECCOMP);
+	execvpe(l->argv[0], l->argv, l->envp ? l->envp : environ);
+	child_fail(rep_fd, ST_EXEC);
+}
+
+/* The capabilities the program may keep: asked for and held by us. */
+static int prepare_caps(uint64_t want, cap_t *ret, struct sw_error *err)
+{
+	cap_t have = cap_get_proc(), caps = cap_init();
+	int last = cap_max_bits();
+
+	if (!have || !caps) {
+		cap_free(have);
+		cap_free(caps);
+		return sw_error_set_errno(err, errno ? errno : ENOMEM,
+					  "read this process's capabilities");
+	}
+	for (int c = 0; c < last && c < 64; c++) {
+		cap_flag_value_t v = CAP_CLEAR;
+		cap_value_t cv = c;
+
+		if (!(want & (1ull << c)))
+			continue;
+		if (cap_get_flag(have, cv, CAP_PERMITTED, &v) < 0 || v != CAP_SET)
+			continue;
+		cap_set_flag(caps, CAP_PERMITTED, 1, &cv, CAP_SET);
+		cap_set_flag(caps, CAP_EFFECTIVE, 1, &cv, CAP_SET);
+		cap_set_flag(caps, CAP_INHERITABLE, 1, &cv, CAP_SET);
+	}
+	cap_free(have);
+	*ret = caps;
+	return 0;
+}
+
+static void caps_freep(cap_t *c)
+{
+	if (*c)
+		cap_free(*c);
+}
+
+int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
+		      const struct sw_launch *l, struct sw_session **ret,
+		      struct sw_error *err)
+{
+	struct sw_policy_ctx ctx = { 0 };
+	struct sw_program *prog = NULL;
+	void *fctx = NULL;
+	cleanup_free struct sock_filter *insns = NULL;
+	size_t n_insns = 0;
+	__attribute__((cleanup(caps_freep))) cap_t caps = NULL;
+	cleanup_close int go_r = -1, go_w = -1, rep_r = -1, rep_w = -1;
+	struct sock_fprog fprog;
+	struct sw_session *s;
+	struct sw_tracee *t;
+	struct report rep = { 0 };
+	pid_t pid;
+	int r;
+
+	if (!l || !l->argv || !l->argv[0] || !l->argv[0][0])
+		return sw_error_set(err, EINVAL, "no program to run");
+	if (!sup->probed) {
+		r = sw_probe_kernel(&sup->ks, err);
+		if (r < 0)
+			return sw_error_wrap(err, "probe the kernel");
+		sup->probed = true;
+	}
+	if (!sup->ks.seccomp_filter)
+		return sw_error_set(err, EOPNOTSUPP,
+				    "the running kernel (%s) has no seccomp filter support (CONFIG_SECCOMP_FILTER)",
+				    sup->ks.release);
+
+	ctx.caps = l->caps;
+	ctx.arch = seccomp_arch_native();
+	ctx.kernel = sw_kernel_version_now();
+	r = sw_program_new(&prog, p, &ctx, l->defences_off, sup->self, err);
+	if (r < 0)
+		return r;
+	if (prog->needs_supervisor && !sup->ks.set_syscall_info &&
+	    !l->allow_without_set_syscall_info) {
+		sw_program_free(prog);
+		return sw_error_set(err, EOPNOTSUPP,
+				    "%s needs PTRACE_SET_SYSCALL_INFO (Linux 6.16 or later), which the running kernel %s lacks; boot the patched kernel with `qemu-images/run-vm --kernel patched`",
+				    p->source ? p->source : "the policy", sup->ks.release);
+	}
+	r = sw_filter_build(prog, &fctx, err);
+	if (r >= 0)
+		r = sw_filter_export(fctx, (void **)&insns, &n_insns, err);
+	sw_filter_free(fctx);
+	if (r >= 0)
+		r = prepare_caps(l->caps, &caps, err);
+	if (r < 0) {
+		sw_program_free(prog);
+		return sw_error_wrap(err, "compile %s", p->source ? p->source : "the policy");
+	}
+	fprog.len = (unsigned short)n_insns;
+	fprog.filter = insns;
+
+	s = calloc(1, sizeof(*s));
+	if (s)
+		s->counters = calloc(prog->n_rules ? prog->n_rules : 1, sizeof(uint32_t));
+	if (!s || !s->counters) {
+		free(s);
+		sw_program_free(prog);
+		return sw_error_set_errno(err, ENOMEM, "allocate a session");
+	}
+	s->sup = sup;
+	s->prog = prog;
+	s->audit = l->audit;
+	s->audit_format = l->audit_format;
+	s->id = l->session_id;
+	s->can_set = sup->ks.set_syscall_info;
+	s->launching = true;
+
+	{
+		int go[2], rep_p[2];
+
+		if (pipe2(go, O_CLOEXEC) < 0 || pipe2(rep_p, O_CLOEXEC) < 0) {
+			r = sw_error_set_errno(err, errno, "create a pipe to the new process");
+			goto fail;
+		}
+		go_r = go[0], go_w = go[1], rep_r = rep_p[0], rep_w = rep_p[1];
+	}
+	t = sw_tracee_add(sup, 0x7fffffff);	/* reserve room before fork */
+	if (t)
+		sw_tracee_del(sup, t);
+
+	pid = fork();
+	if (pid < 0) {
+		r = sw_error_set_errno(err, errno, "fork");
+		goto fail;
+	}
+	if (pid == 0) {
+		close(go_w);
+		close(rep_r);
+		child(l, caps, &fprog, go_r, rep_w);
+	}
+	close(TAKE_FD(go_r));
+	close(TAKE_FD(rep_w));
+
+	if (ptrace(PTRACE_SEIZE, pid, 0L,
+		   (long)(PTRACE_O_EXITKILL | PTRACE_O_TRACESECCOMP |
+			  PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
+			  PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC |
+			  PTRACE_O_TRACESYSGOOD)) < 0) {
+		r = sw_error_set_errno(err, errno, "trace the new process %d (PTRACE_SEIZE)", pid);
+		kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		goto fail;
+	}
+	t = sw_tracee_add(sup, pid);
+	if (!t) {
+		r = sw_error_set_errno(err, ENOMEM, "track the new process");
+		kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, __WALL) < 0 && errno == EINTR)
+			;
+		goto fail;
+	}
+	t->s = s;
+	t->state = SW_T_RUNNING;
+	s->n_tracees = 1;
+	s->pid = pid;
+	s->next = sup->sessions;
+	sup->sessions = s;
+
+	if (write(go_w, "g", 1) != 1) {
+		r = sw_error_set_errno(err, errno, "release the new process");
+		kill(pid, SIGKILL);
+	}
+	close(TAKE_FD(go_w));
+
+	/* Supervise the child until it has exec'd or died trying. */
+	while (!s->exec_done && sw_tracee_find(sup, pid)) {
+		int status;
+		pid_t w = waitpid(pid, &status, __WALL);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			r = sw_error_set_errno(err, errno, "wait for the new process");
+			kill(pid, SIGKILL);
+			break;
+		}
+		sw_handle_status(sup, w, status);
+	}
+	if (s->exec_done && r >= 0) {
+		s->launching = false;
+		*ret = s;
+		return 0;
+	}
+	/* It is gone (or being killed): say why. */
+	if (sw_tracee_find(sup, pid)) {
+		struct sw_tracee *mt = sw_tracee_find(sup, pid);
+
+		kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, __WALL) < 0 && errno == EINTR)
+			;
+		sw_tracee_del(sup, mt);
+	}
+	if (r >= 0) {
+		ssize_t n = read(rep_r, &rep, sizeof(rep));
+
+		if (n == sizeof(rep) && rep.stage == ST_EXEC)
+			r = sw_error_set_errno(err, rep.err, "cannot execute '%s'", l->argv[0]);
+		else if (n == sizeof(rep) && rep.stage > ST_NONE && rep.stage <= ST_EXEC)
+			r = sw_error_set_errno(err, rep.err, "cannot start '%s': %s",
+					       l->argv[0], stage_what[rep.stage]);
+		else if (s->main_exited)
+			r = sw_error_set(err, ECHILD,
+					 "cannot start '%s': the process ended before exec with status %d (does the policy deny execve or the launcher's syscalls?)",
+					 l->argv[0], s->exit_code);
+		else
+			r = sw_error_set(err, ECHILD, "cannot start '%s': the process ended before exec",
+					 l->argv[0]);
+	}
+	/* Forget the session without a done callback. */
+	for (struct sw_session **pp = &sup->sessions; *pp; pp = &(*pp)->next)
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
+	sw_program_free(s->prog);
+	free(s->counters);
+	free(s);
+	return r;
+
+fail:
+	sw_program_free(s->prog);
+	free(s->counters);
+	free(s);
+	return r;
+}

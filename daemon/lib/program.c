@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The compiled form of a policy for one launch: which rules apply (includes
+ * and excludes decided once, from the launch context), every syscall name
+ * resolved to its number on each ABI the filter covers, and the built-in
+ * defences in force.  filter.c turns it into BPF; decide.c reads it at
+ * every SECCOMP stop, so it holds no strings to look up on the hot path.
+ */
+#include <errno.h>
+#include <seccomp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const char *const def_sys_names[SW_SYS_COUNT] = {
+	[SW_SYS_CLONE] = "clone",
+	[SW_SYS_CLONE3] = "clone3",
+	[SW_SYS_PTRACE] = "ptrace",
+	[SW_SYS_PROCESS_VM_WRITEV] = "process_vm_writev",
+	[SW_SYS_IO_URING_SETUP] = "io_uring_setup",
+	[SW_SYS_IO_URING_ENTER] = "io_uring_enter",
+	[SW_SYS_IO_URING_REGISTER] = "io_uring_register",
+	[SW_SYS_KILL] = "kill",
+	[SW_SYS_TKILL] = "tkill",
+	[SW_SYS_TGKILL] = "tgkill",
+	[SW_SYS_PIDFD_OPEN] = "pidfd_open",
+	[SW_SYS_EXIT] = "exit",
+};
+
+static bool rule_traced(const struct sw_rule *r)
+{
+	return sw_action_needs_supervisor(r->action) || r->n_paths > 0 ||
+	       r->when_first || r->when_last || r->when_step || r->audit;
+}
+
+static bool action_restricts(enum sw_action a)
+{
+	return !(a == SW_ACT_ALLOW || a == SW_ACT_KLOG || a == SW_ACT_AUDIT);
+}
+
+/* A syscall number on an ABI, or -1.  libseccomp returns negative
+ * pseudo-numbers for calls that an ABI reaches only via a multiplexer
+ * (i386 socket -> socketcall); those never appear in a stop's nr. */
+static int resolve(enum sw_abi abi, const char *name)
+{
+	int nr = seccomp_syscall_resolve_name_arch(sw_abi_token(abi), name);
+
+	return nr < 0 ? -1 : nr;
+}
+
+void sw_program_free(struct sw_program *prog)
+{
+	if (!prog)
+		return;
+	for (size_t i = 0; i < prog->n_rules; i++)
+		free(prog->rules[i].nrs[0]);	/* one block for all ABIs */
+	free(prog->rules);
+	free(prog);
+}
+
+int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
+		   const struct sw_policy_ctx *ctx, unsigned int defences_off,
+		   pid_t supervisor_pid, struct sw_error *err)
+{
+	struct sw_program *prog;
+	enum sw_abi native = sw_abi_native();
+
+	if (native == SW_ABI_NONE)
+		return sw_error_set(err, ENOTSUP,
+				    "this machine's architecture is not supported (sysward supports x86-64)");
+	if (p->n_rules > SW_MAX_RULES)
+		return sw_error_set(err, E2BIG,
+				    "%s: %zu rules, more than the %u a seccomp filter can name",
+				    p->source ? p->source : "policy", p->n_rules,
+				    SW_MAX_RULES);
+
+	prog = calloc(1, sizeof(*prog));
+	if (!prog)
+		return sw_error_set_errno(err, ENOMEM, "allocate compiled policy");
+	prog->policy = p;
+	prog->ctx = *ctx;
+	prog->supervisor_pid = supervisor_pid;
+
+	/* ABIs: the policy's list, else all three; the native ABI always,
+	 * since the program itself runs on it (runc does the same). */
+	if (p->n_architectures == 0 || !p->architectures) {
+		for (int a = 0; a < SW_ABI_COUNT; a++)
+			prog->abi_enabled[a] = true;
+	} else {
+		for (size_t i = 0; i < p->n_architectures && p->architectures[i]; i++) {
+			enum sw_abi a = sw_abi_from_name(p->architectures[i]);
+
+			if (a == SW_ABI_NONE) {
+				sw_program_free(prog);
+				return sw_error_set(err, EINVAL,
+						    "%s: architectures[%zu]: \"%s\" is not an ABI this x86-64 machine runs (expected SCMP_ARCH_X86_64, SCMP_ARCH_X86 or SCMP_ARCH_X32)",
+						    p->source ? p->source : "policy", i,
+						    p->architectures[i]);
+			}
+			prog->abi_enabled[a] = true;
+		}
+	}
+	prog->abi_enabled[native] = true;
+
+	for (int a = 0; a < SW_ABI_COUNT; a++)
+		for (int s = 0; s < SW_SYS_COUNT; s++)
+			prog->sys[a][s] = resolve(a, def_sys_names[s]);
+
+	prog->n_rules = p->n_rules;
+	prog->rules = calloc(p->n_rules ? p->n_rules : 1, sizeof(*prog->rules));
+	if (!prog->rules) {
+		free(prog);
+		return sw_error_set_errno(err, ENOMEM, "allocate compiled policy");
+	}
+	prog->restricts = action_restricts(p->default_action);
+	for (size_t i = 0; i < p->n_rules; i++) {
+		const struct sw_rule *r = &p->rules[i];
+		struct sw_prog_rule *pr = &prog->rules[i];
+		size_t n = r->n_names;
+		int *block;
+
+		pr->rule = r;
+		pr->applies = sw_rule_applies(r, ctx);
+		pr->traced = rule_traced(r);
+		block = malloc(sizeof(int) * (n ? n : 1) * SW_ABI_COUNT);
+		if (!block) {
+			sw_program_free(prog);
+			return sw_error_set_errno(err, ENOMEM, "allocate compiled policy");
+		}
+		for (int a = 0; a < SW_ABI_COUNT; a++) {
+			pr->nrs[a] = block + a * (n ? n : 1);
+			for (size_t k = 0; k < n; k++)
+				pr->nrs[a][k] = resolve(a, r->names[k]);
+			pr->new_nr[a] = r->new_syscall ? resolve(a, r->new_syscall) : -1;
+		}
+		if (!pr->applies)
+			continue;
+		if (pr->traced)
+			prog->needs_supervisor = true;
+		if (action_restricts(r->action) || r->action == SW_ACT_REWRITE)
+			prog->restricts = true;
+	}
+
+	prog->defences = (SW_DEFENCE_IO_URING | SW_DEFENCE_PTRACE |
+			  SW_DEFENCE_VM_WRITEV | SW_DEFENCE_CLONE_UNTRACED |
+			  SW_DEFENCE_CLONE3 | SW_DEFENCE_SIGNAL_SUPERVISOR) &
+			 ~defences_off;
+	/* io_uring operations bypass seccomp entirely; they only matter when
+	 * the policy restricts something. */
+	if (!prog->restricts)
+		prog->defences &= ~SW_DEFENCE_IO_URING;
+	if (supervisor_pid <= 0)
+		prog->defences &= ~SW_DEFENCE_SIGNAL_SUPERVISOR;
+
+	*ret = prog;
+	return 0;
+}
+
+bool sw_prog_rule_names(const struct sw_program *prog, size_t i,
+			enum sw_abi abi, uint64_t nr)
+{
+	const struct sw_prog_rule *pr = &prog->rules[i];
+	size_t n = pr->rule->n_names;
+
+	for (size_t k = 0; k < n; k++)
+		if (pr->nrs[abi][k] >= 0 && (uint64_t)pr->nrs[abi][k] == nr)
+			return true;
+	return false;
+}
