@@ -100,7 +100,13 @@ struct sw_gate {
 };
 
 struct sw_rule {
-	char **names;		/* syscall names as written, NULL-ended */
+	/* Syscall names as written, NULL-ended.  Every name is known to the
+	 * linked libseccomp on at least one architecture (it may still not
+	 * exist on the policy's: libseccomp then returns a negative pseudo
+	 * number, which seccomp_rule_add ignores).  Names of real syscalls
+	 * that this libseccomp does not know are dropped with a warning, so
+	 * n_names may be 0: such a rule matches nothing. */
+	char **names;
 	size_t n_names;
 	enum sw_action action;
 
@@ -132,6 +138,10 @@ struct sw_rule {
 	char *comment;
 	char *json_path;	/* "syscalls[3]" for messages */
 	unsigned int line;	/* source line of the rule object, 0 if unknown */
+
+	/* Added after the first version (append-only): */
+	bool needs_supervisor;	/* SYSWARD_ACT_*, "paths", "when" or "log":
+				 * compile to SCMP_ACT_TRACE(rule index) */
 };
 
 struct sw_policy {
@@ -142,6 +152,12 @@ struct sw_policy {
 	size_t n_architectures;
 	struct sw_rule *rules;
 	size_t n_rules;
+
+	/* Added after the first version (append-only): */
+	uint32_t *arch_tokens;	/* SCMP_ARCH_* of architectures[], same order */
+	uint32_t filter_flags;	/* SECCOMP_FILTER_FLAG_* from "flags" */
+	char **warnings;	/* "file: path: message", for `sysward check` */
+	size_t n_warnings;
 };
 
 /* What the launched program will have, for includes/excludes. */
