@@ -1,0 +1,231 @@
+# Shared by scripts/build-kernel and scripts/check-series (sourced, not run).
+# Callers set $prog (the name used in messages) and $top (the repository).
+
+say() { echo "$prog: $*" >&2; }
+die() { echo "$prog: error: $*" >&2; exit 1; }
+
+sha256() { sha256sum "$@" | cut -d' ' -f1; }
+
+# Checks the host tools a kernel build needs; names the packages to install.
+check_build_tools() {
+	local missing=() cmd pkg
+	for cmd in make:make gcc:gcc flex:flex bison:bison bc:bc perl:perl \
+		   xz:xz-utils patch:patch; do
+		command -v "${cmd%%:*}" >/dev/null 2>&1 || missing+=("${cmd#*:}")
+	done
+	[ -e /usr/include/gelf.h ] || missing+=(libelf-dev)
+	[ -e /usr/include/openssl/opensslv.h ] || missing+=(libssl-dev)
+	[ -e /usr/include/x86_64-linux-gnu/gnu/stubs-32.h ] ||
+		[ -e /usr/include/gnu/stubs-32.h ] || missing+=(libc6-dev-i386 lib32gcc-12-dev)
+	if [ ${#missing[@]} -gt 0 ]; then
+		die "missing build tools: ${missing[*]}. Install them with:" \
+		    "apt-get install -y --no-install-recommends ${missing[*]}" \
+		    "(or run scripts/install-deps as root)"
+	fi
+	return 0
+}
+
+# kernel_inputs KIND: computes the cache key of a build from its inputs.
+# Sets: cache tarball tarsha frag series_dir series[] manifest key outdir.
+kernel_inputs() {
+	local kind=$1 st hashfile p
+	tarball=${SYSWARD_KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+	if [ ! -r "$tarball" ]; then
+		die "$tarball not found: the Debian package linux-source-6.12 is" \
+		    "not installed. Install it with: apt-get install -y" \
+		    "linux-source-6.12 (or run scripts/install-deps as root)"
+	fi
+	cache=${SYSWARD_KERNEL_CACHE:-/var/cache/sysward/kernel}
+	if ! mkdir -p "$cache" 2>/dev/null || [ ! -w "$cache" ]; then
+		die "cannot write the kernel cache $cache: run as root or set" \
+		    "SYSWARD_KERNEL_CACHE to a writable directory"
+	fi
+	cache=$(cd "$cache" && pwd)
+
+	# Hashing 150 MB takes a second; remember it per (size, mtime, inode).
+	st=$(stat -L -c '%s-%Y-%i' "$tarball")
+	hashfile=$cache/.tarball-$(echo "$tarball $st" | sha256sum | cut -c1-16)
+	if [ -s "$hashfile" ]; then
+		tarsha=$(cat "$hashfile")
+	else
+		tarsha=$(sha256 "$tarball")
+		echo "$tarsha" >"$hashfile"
+	fi
+
+	series_dir=${SYSWARD_SERIES_DIR:-$top/kernel-series}
+	frag=${SYSWARD_KERNEL_CONFIG:-$top/kernel-series/sysward.config}
+	[ -r "$frag" ] || die "config fragment $frag not found"
+	series=()
+	for p in "$series_dir"/0*.patch; do
+		[ -e "$p" ] || continue
+		case ${p##*/} in 0000-*) continue ;; esac   # cover letter
+		series+=("$p")
+	done
+
+	manifest="kind $kind
+tarball $tarsha ${tarball##*/}
+config $(sha256 "$frag")
+build-kernel $(sha256 "$top/scripts/build-kernel" "$top/scripts/lib-kernel.sh" | sha256sum | cut -d' ' -f1)"
+	if [ "$kind" != unpatched ]; then
+		[ ${#series[@]} -gt 0 ] || die "no patches (0*.patch) in $series_dir"
+		for p in "${series[@]}"; do
+			manifest+="
+patch $(sha256 "$p") ${p##*/}"
+		done
+	fi
+	key=$(printf '%s\n' "$manifest" | sha256sum | cut -c1-16)
+	outdir=$cache/$kind-$key
+}
+
+# cache_lock NAME: holds $cache/NAME.lock (fd 9) until the script exits.
+cache_lock() {
+	exec 9>"$cache/$1.lock"
+	if ! flock -n 9; then
+		say "waiting for another build holding $cache/$1.lock"
+		flock 9
+	fi
+}
+
+# pristine_tree: prints the directory of the extracted, unmodified tarball
+# (extracted once per tarball hash, shared by every build and check).
+pristine_tree() {
+	local dir=$cache/pristine-${tarsha:0:16} t0
+	if [ ! -e "$dir/.complete" ]; then
+		(
+			exec 8>"$dir.lock"
+			flock 8
+			if [ ! -e "$dir/.complete" ]; then
+				t0=$(date +%s)
+				say "extracting $tarball (once per tarball, about 20 s)"
+				rm -rf "$dir" "$dir.tmp"
+				mkdir -p "$dir.tmp"
+				tar -xJf "$tarball" -C "$dir.tmp" --strip-components=1 ||
+					die "cannot extract $tarball into $dir.tmp"
+				touch "$dir.tmp/.complete"
+				mv "$dir.tmp" "$dir"
+				say "extracted in $(( $(date +%s) - t0 )) s"
+			fi
+		)
+	fi
+	echo "$dir"
+}
+
+# copy_tree FROM TO: a private, writable copy of the pristine tree.
+copy_tree() {
+	rm -rf "$2"
+	cp -a --reflink=auto "$1" "$2" || die "cannot copy $1 to $2 (disk full?)"
+	rm -f "$2/.complete"
+}
+
+# apply_series TREE REJDIR FUZZ: applies ${series[@]} in order with patch -p1.
+# On failure names the patch, shows patch's report and the rejected hunks,
+# and exits. Sets $apply_notes to the offset/fuzz lines seen.
+apply_series() {
+	local tree=$1 rejdir=$2 fuzz=$3 p name out
+	apply_notes=
+	mkdir -p "$rejdir"
+	for p in "${series[@]}"; do
+		name=${p##*/}
+		if ! out=$(patch -d "$tree" -p1 --batch --forward -F "$fuzz" \
+			   --no-backup-if-mismatch -r "$rejdir/$name.rej" -i "$p" 2>&1); then
+			echo "$out" | sed 's/^/    /' >&2
+			if [ -s "$rejdir/$name.rej" ]; then
+				echo "  rejected hunks ($rejdir/$name.rej):" >&2
+				sed 's/^/    /' "$rejdir/$name.rej" | head -n 80 >&2
+			fi
+			die "patch $name does not apply to ${tarball##*/}" \
+			    "(after the patches before it, fuzz $fuzz)"
+		fi
+		rm -f "$rejdir/$name.rej"
+		if echo "$out" | grep -q 'offset\|fuzz'; then
+			apply_notes+="$name:"$'\n'"$(echo "$out" | grep 'offset\|fuzz\|^patching')"$'\n'
+		fi
+	done
+	rmdir "$rejdir" 2>/dev/null || true
+}
+
+# run_logged DESC LOG CMD...: runs CMD with its output appended to LOG,
+# printing a status line every 30 s; on failure shows the log's tail.
+run_logged() {
+	local desc=$1 log=$2 pid rc t0 now last n
+	shift 2
+	echo "### $desc: $*" >>"$log"
+	"$@" >>"$log" 2>&1 &
+	pid=$!
+	trap 'kill '"$pid"' 2>/dev/null; exit 130' INT TERM
+	t0=$(date +%s)
+	last=$t0
+	say "$desc..."
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		now=$(date +%s)
+		if [ $((now - last)) -ge 30 ]; then
+			last=$now
+			n=$(grep -c '^  \(CC\|AS\|LD\)' "$log" || true)
+			say "  $desc: $((now - t0)) s, $n objects built," \
+			    "last: $(grep '^  [A-Z]' "$log" | tail -n1 | sed 's/^ *//')"
+		fi
+	done
+	rc=0
+	wait "$pid" || rc=$?
+	trap - INT TERM
+	if [ "$rc" -ne 0 ]; then
+		echo "---- last lines of $log ----" >&2
+		tail -n 40 "$log" >&2
+		echo "----" >&2
+		die "$desc failed (exit $rc); full log: $log"
+	fi
+	say "$desc done in $(( $(date +%s) - t0 )) s"
+}
+
+# configure_tree TREE FRAGMENT LOG: tinyconfig + fragment, and checks that
+# every option of the fragment survived Kconfig's dependency resolution.
+configure_tree() {
+	local tree=$1 frag=$2 log=$3 line opt val bad=()
+	run_logged "make tinyconfig" "$log" make -C "$tree" tinyconfig
+	(cd "$tree" && ./scripts/kconfig/merge_config.sh -m .config "$frag") >>"$log" 2>&1 ||
+		die "merge_config.sh failed on $frag; see $log"
+	run_logged "make olddefconfig" "$log" make -C "$tree" olddefconfig
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=*)
+			grep -qxF "$line" "$tree/.config" || bad+=("$line")
+			;;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }; opt=${opt%% *}
+			grep -q "^$opt=" "$tree/.config" && bad+=("$line")
+			;;
+		esac
+	done <"$frag"
+	if [ ${#bad[@]} -gt 0 ]; then
+		die "Kconfig dropped options of $frag (missing dependency?): ${bad[*]}"
+	fi
+	return 0
+}
+
+# build_selftests TREE HDRDIR OUTDIR LOG: the ptrace selftests, static, built
+# against the uapi headers of the patched tree.
+build_selftests() {
+	local tree=$1 hdr=$2 out=$3 log=$4
+	mkdir -p "$out"
+	run_logged "build ptrace selftests" "$log" \
+		nice -n 10 make -C "$tree/tools/testing/selftests/ptrace" \
+			KHDR_INCLUDES="-isystem $hdr/include" USERLDFLAGS=-static \
+			OUTPUT="$out"
+	find "$out" -maxdepth 1 -type f -perm -u+x | grep -q . ||
+		die "no selftest binaries in $out; see $log"
+}
+
+# prune_old_trees KIND KEEPDIR: keeps the source trees of the two newest
+# builds of KIND; older builds keep their outputs but lose src/ (1.5 GB each).
+prune_old_trees() {
+	local kind=$1 d n=0
+	for d in $(ls -dt "$cache/$kind"-*/ok 2>/dev/null); do
+		d=${d%/ok}
+		n=$((n + 1))
+		[ "$n" -le 2 ] && continue
+		[ "$d" = "$2" ] && continue
+		[ -d "$d/src" ] || continue
+		( exec 8>"$d.lock"; flock -n 8 && rm -rf "$d/src" ) || true
+	done
+}
