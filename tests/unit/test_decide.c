@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Decision logic (daemon/lib/decide.c): what the supervisor does at a
+ * SECCOMP stop, from tables.  Strings "read from the tracee" come from a
+ * fake reader keyed by address.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define N(...) ((char *[]){ __VA_ARGS__, NULL })
+#define NN(...) (sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *))
+#define RULE(act, ...) .names = N(__VA_ARGS__), .n_names = NN(__VA_ARGS__), .action = (act)
+#define ARG1(i, o, v) .args = (struct sw_arg_cond[]){ { (i), (o), (v), 0 } }, .n_args = 1
+#define SUP_PID 4242
+#define CLONE_UNTRACED_ 0x00800000ull
+
+#define ADDR_ETC 0x1000
+#define ADDR_HOME 0x2000
+#define ADDR_LONG 0x3000
+#define ADDR_TMPX 0x4000
+
+static struct sw_rule rules[] = {
+	/* 0 */ { RULE(SW_ACT_EMULATE, "getuid", "geteuid"), .ret_value = 0 },
+	/* 1 */ { RULE(SW_ACT_ERRNO, "openat"), .errno_ret = EACCES,
+		  .paths = (struct sw_path_cond[]){ { 1, SW_MATCH_PREFIX, "/etc/", false } },
+		  .n_paths = 1 },
+	/* 2 */ { RULE(SW_ACT_REWRITE, "openat"),
+		  .rewrites = (struct sw_arg_rewrite[]){ { 2, SW_REWRITE_AND, ~(uint64_t)O_CREAT } },
+		  .n_rewrites = 1 },
+	/* 3 */ { RULE(SW_ACT_SKIP, "write"), .ret_is_errno = true, .errno_ret = EIO,
+		  .when_first = 3 },
+	/* 4 */ { RULE(SW_ACT_ERRNO, "read"), .errno_ret = EPERM, ARG1(0, SW_CMP_EQ, 100) },
+	/* 5 */ { RULE(SW_ACT_ERRNO, "read"), .errno_ret = EBADF, ARG1(0, SW_CMP_EQ, 101) },
+	/* 6 */ { RULE(SW_ACT_REWRITE, "getpid"), .new_syscall = "getppid" },
+	/* 7 */ { RULE(SW_ACT_KILL_PROCESS, "mkdir") },
+	/* 8 */ { RULE(SW_ACT_TRAP, "uname") },
+	/* 9 */ { RULE(SW_ACT_ERRNO, "close"), .errno_ret = 0 },
+	/* 10 */ { RULE(SW_ACT_ERRNO, "kill"), .errno_ret = ESRCH },
+	/* 11 */ { RULE(SW_ACT_SKIP, "lseek"), .ret_value = 77 },
+	/* 12 */ { RULE(SW_ACT_ERRNO, "dup"), .errno_ret = EMFILE, ARG1(0, SW_CMP_EQ, 0xffffffffull) },
+	/* 13 */ { RULE(SW_ACT_AUDIT, "connect") },
+	/* 14 */ { RULE(SW_ACT_ERRNO, "unlink"), .errno_ret = EROFS,
+		   .paths = (struct sw_path_cond[]){ { 0, SW_MATCH_GLOB, "/tmp/*", true } },
+		   .n_paths = 1 },
+	/* 15 */ { RULE(SW_ACT_ERRNO, "rmdir"), .errno_ret = EPERM,
+		   .paths = (struct sw_path_cond[]){ { 0, SW_MATCH_EXACT, "/etc/passwd", false } },
+		   .n_paths = 1 },
+	/* 16 */ { RULE(SW_ACT_ALLOW, "fsync"), .audit = true, .when_first = 2,
+		   .when_last = 6, .when_step = 2 },
+	/* 17 */ { RULE(SW_ACT_ERRNO, "fsync"), .errno_ret = EIO },
+	/* 18 */ { RULE(SW_ACT_REWRITE, "socket"), .new_syscall = "getpid" },
+	/* 19 */ { RULE(SW_ACT_ERRNO, "chdir"), .errno_ret = ENOENT,
+		   .has_includes = true, .includes = { .caps = 1ull << 21 } },
+};
+
+static struct sw_policy pol = {
+	.source = "d.json", .default_action = SW_ACT_ALLOW, .default_errno = EPERM,
+	.rules = rules, .n_rules = sizeof(rules) / sizeof(rules[0]),
+};
+static struct sw_policy pol_deny = {
+	.source = "deny.json", .default_action = SW_ACT_ERRNO, .default_errno = ENOSYS,
+	.rules = rules, .n_rules = 1,
+};
+
+static int fake_read(void *ctx, uint64_t addr, char *buf, size_t size)
+{
+	const char *s;
+
+	(void)ctx;
+	switch (addr) {
+	case ADDR_ETC: s = "/etc/passwd"; break;
+	case ADDR_HOME: s = "/home/x"; break;
+	case ADDR_TMPX: s = "/tmp/x"; break;
+	case ADDR_LONG:
+		memset(buf, 'a', size - 1);
+		buf[size - 1] = '\0';
+		return -ENAMETOOLONG;
+	default:
+		return -EFAULT;
+	}
+	snprintf(buf, size, "%s", s);
+	return (int)strlen(buf);
+}
+
+enum { X64 = SW_ABI_X86_64, I386 = SW_ABI_I386, X32 = SW_ABI_X32 };
+
+struct row {
+	const struct sw_policy *p;
+	int abi;
+	const char *sys;
+	uint64_t a0, a1, a2;
+	unsigned int hint;		/* 0 = the first rule naming sys */
+	enum sw_verdict verdict;
+	int rule;
+	int64_t retval;			/* RETURN */
+	bool is_error;
+	const char *new_sys;		/* REWRITE: syscall after */
+	uint64_t new_a0, new_a2;	/* REWRITE: args after */
+	int signal;
+	bool audit;
+	int line;
+};
+
+#define R(...) { __VA_ARGS__, .line = __LINE__ }
+
+static const struct row rows[] = {
+	R(&pol, X64, "getuid", .verdict = SW_V_RETURN, .rule = 0, .retval = 0),
+	R(&pol, X64, "geteuid", .verdict = SW_V_RETURN, .rule = 0, .retval = 0),
+	R(&pol, I386, "getuid", .verdict = SW_V_RETURN, .rule = 0, .retval = 0),
+	R(&pol, X32, "geteuid", .verdict = SW_V_RETURN, .rule = 0, .retval = 0),
+	/* first match: the path rule before the rewrite rule */
+	R(&pol, X64, "openat", -100, ADDR_ETC, O_RDONLY, .verdict = SW_V_RETURN,
+	  .rule = 1, .retval = -EACCES, .is_error = true),
+	R(&pol, X64, "openat", -100, ADDR_HOME, O_WRONLY | O_CREAT | O_TRUNC,
+	  .verdict = SW_V_REWRITE, .rule = 2, .new_sys = "openat",
+	  .new_a0 = (uint64_t)-100, .new_a2 = O_WRONLY | O_TRUNC),
+	/* unreadable or too long path: fail closed, never run unchecked */
+	R(&pol, X64, "openat", -100, 0x9999, 0, .verdict = SW_V_RETURN, .rule = 1,
+	  .retval = -EFAULT, .is_error = true),
+	R(&pol, X64, "openat", -100, ADDR_LONG, 0, .verdict = SW_V_RETURN, .rule = 1,
+	  .retval = -ENAMETOOLONG, .is_error = true),
+	/* userspace re-check of argument conditions, in order */
+	R(&pol, X64, "read", 100, .verdict = SW_V_RETURN, .rule = 4, .retval = -EPERM, .is_error = true),
+	R(&pol, X64, "read", 101, .verdict = SW_V_RETURN, .rule = 5, .retval = -EBADF, .is_error = true),
+	R(&pol, X64, "read", 5, .verdict = SW_V_ALLOW, .rule = SW_RULE_DEFAULT),
+	/* syscall replaced, per ABI */
+	R(&pol, X64, "getpid", .verdict = SW_V_REWRITE, .rule = 6, .new_sys = "getppid"),
+	R(&pol, I386, "getpid", .verdict = SW_V_REWRITE, .rule = 6, .new_sys = "getppid"),
+	R(&pol, X32, "getpid", .verdict = SW_V_REWRITE, .rule = 6, .new_sys = "getppid"),
+	/* plain actions decided in userspace */
+	R(&pol, X64, "mkdir", .verdict = SW_V_KILL, .rule = 7),
+	R(&pol, X64, "uname", .verdict = SW_V_RETURN, .rule = 8, .retval = -ENOSYS,
+	  .is_error = true, .signal = SIGSYS),
+	R(&pol, X64, "close", 3, .verdict = SW_V_RETURN, .rule = 9, .retval = 0),
+	R(&pol, X64, "lseek", .verdict = SW_V_RETURN, .rule = 11, .retval = 77),
+	R(&pol, X64, "connect", .verdict = SW_V_ALLOW, .rule = 13, .audit = true),
+	/* 32-bit ABIs compare 32-bit arguments */
+	R(&pol, I386, "dup", 0xffffffffull, .verdict = SW_V_RETURN, .rule = 12,
+	  .retval = -EMFILE, .is_error = true),
+	R(&pol, X64, "dup", 0xffffffffffffffffull, .verdict = SW_V_ALLOW, .rule = SW_RULE_DEFAULT),
+	/* negated glob, exact */
+	R(&pol, X64, "unlink", ADDR_TMPX, .verdict = SW_V_ALLOW, .rule = SW_RULE_DEFAULT),
+	R(&pol, X64, "unlink", ADDR_HOME, .verdict = SW_V_RETURN, .rule = 14,
+	  .retval = -EROFS, .is_error = true),
+	R(&pol, X64, "rmdir", ADDR_ETC, .verdict = SW_V_RETURN, .rule = 15,
+	  .retval = -EPERM, .is_error = true),
+	R(&pol, X64, "rmdir", ADDR_HOME, .verdict = SW_V_ALLOW, .rule = SW_RULE_DEFAULT),
+	/* rewrite into a syscall some ABI lacks is fine when it exists */
+	R(&pol, X64, "socket", 2, .verdict = SW_V_REWRITE, .rule = 18, .new_sys = "getpid",
+	  .new_a0 = 2),
+	/* capability-gated rule does not apply */
+	R(&pol, X64, "chdir", .verdict = SW_V_ALLOW, .rule = SW_RULE_DEFAULT),
+	/* built-in defences come first */
+	R(&pol, X64, "kill", SUP_PID, SIGSTOP, .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
+	R(&pol, X64, "kill", 1, SIGTERM, .verdict = SW_V_RETURN, .rule = 10,
+	  .retval = -ESRCH, .is_error = true),
+	R(&pol, X64, "tgkill", SUP_PID, SUP_PID, SIGSTOP, .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
+	R(&pol, X64, "clone", CLONE_UNTRACED_ | SIGCHLD, .hint = SW_HINT_NONE,
+	  .verdict = SW_V_REWRITE, .rule = SW_RULE_DEFAULT, .new_sys = "clone",
+	  .new_a0 = SIGCHLD),
+	R(&pol, I386, "clone", CLONE_UNTRACED_ | SIGCHLD, .hint = SW_HINT_NONE,
+	  .verdict = SW_V_REWRITE, .rule = SW_RULE_DEFAULT, .new_sys = "clone",
+	  .new_a0 = SIGCHLD),
+	R(&pol, X64, "clone", SIGCHLD, .hint = SW_HINT_NONE, .verdict = SW_V_ALLOW,
+	  .rule = SW_RULE_DEFAULT),
+	R(&pol, X64, "clone3", .hint = SW_HINT_NONE, .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFENCE, .retval = -ENOSYS, .is_error = true),
+	R(&pol, X64, "ptrace", .hint = SW_HINT_NONE, .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
+	R(&pol, X64, "process_vm_writev", .hint = SW_HINT_NONE, .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
+	R(&pol, X64, "io_uring_enter", .hint = SW_HINT_NONE, .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
+	/* default errno for anything else, e.g. ENOSYS */
+	R(&pol_deny, X64, "mkdir", .hint = SW_HINT_NONE, .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFAULT, .retval = -ENOSYS, .is_error = true),
+	R(&pol_deny, X64, "getuid", .verdict = SW_V_RETURN, .rule = 0, .retval = 0),
+};
+
+static int first_rule_naming(const struct sw_program *prog, enum sw_abi abi, uint64_t nr)
+{
+	for (size_t i = 0; i < prog->n_rules; i++)
+		if (prog->rules[i].applies && sw_prog_rule_names(prog, i, abi, nr))
+			return (int)i;
+	return SW_HINT_NONE;
+}
+
+static void decide_row(const struct row *r, struct sw_program *prog,
+		       uint32_t *counters, struct sw_decision *d)
+{
+	static struct sw_decide_scratch scratch;
+	uint32_t tok = sw_abi_token(r->abi);
+	int nr = seccomp_syscall_resolve_name_arch(tok, r->sys);
+	uint64_t args[6] = { r->a0, r->a1, r->a2, 0, 0, 0 };
+	uint32_t audit_arch = r->abi == X32 ? SCMP_ARCH_X86_64 : tok;
+	unsigned int hint = r->hint ? r->hint : (unsigned int)first_rule_naming(prog, r->abi, nr);
+
+	ck_assert_msg(nr >= 0, "line %d: %s unknown on %s", r->line, r->sys, sw_abi_name(r->abi));
+	sw_decide(prog, hint, audit_arch, (uint64_t)nr, args, fake_read, NULL,
+		  counters, &scratch, d);
+}
+
+static struct sw_program *program(const struct sw_policy *p)
+{
+	struct sw_policy_ctx ctx = { .caps = 0, .arch = SCMP_ARCH_X86_64 };
+	struct sw_program *prog = NULL;
+	struct sw_error err = { 0 };
+
+	ck_assert_int_eq(sw_program_new(&prog, p, &ctx, 0, SUP_PID, &err), 0);
+	return prog;
+}
+
+START_TEST(test_decide_table)
+{
+	const struct row *r = &rows[_i];
+	struct sw_program *prog = program(r->p);
+	uint32_t counters[64] = { 0 };
+	struct sw_decision d;
+
+	decide_row(r, prog, counters, &d);
+	ck_assert_msg(d.verdict == r->verdict, "line %d: verdict %d, expected %d",
+		      r->line, d.verdict, r->verdict);
+	ck_assert_msg(d.rule == r->rule, "line %d: rule %d, expected %d", r->line,
+		      d.rule, r->rule);
+	ck_assert_msg(d.audit == r->audit, "line %d: audit %d", r->line, d.audit);
+	if (r->verdict == SW_V_RETURN) {
+		ck_assert_msg(d.retval == r->retval && d.is_error == r->is_error,
+			      "line %d: return %lld/%d, expected %lld/%d", r->line,
+			      (long long)d.retval, d.is_error, (long long)r->retval,
+			      r->is_error);
+		ck_assert_int_eq(d.signal, r->signal);
+	}
+	if (r->verdict == SW_V_REWRITE) {
+		int want = seccomp_syscall_resolve_name_arch(sw_abi_token(r->abi), r->new_sys);
+
+		ck_assert_msg(d.nr == (uint64_t)want, "line %d: nr %llu, expected %d (%s)",
+			      r->line, (unsigned long long)d.nr, want, r->new_sys);
+		ck_assert_msg(d.args[0] == (r->new_a0 ? r->new_a0 : r->a0),
+			      "line %d: arg0 %#llx", r->line, (unsigned long long)d.args[0]);
+		ck_assert_msg(d.args[2] == (r->new_a2 ? r->new_a2 : r->a2),
+			      "line %d: arg2 %#llx", r->line, (unsigned long long)d.args[2]);
+	}
+	sw_program_free(prog);
+}
+END_TEST
+
+START_TEST(test_decide_when_counter)
+{
+	/* write: skip with EIO on the 3rd call only */
+	struct sw_program *prog = program(&pol);
+	uint32_t counters[64] = { 0 };
+	const struct row r = { &pol, X64, "write", 1, .line = __LINE__ };
+	enum sw_verdict want[] = { SW_V_ALLOW, SW_V_ALLOW, SW_V_RETURN, SW_V_ALLOW, SW_V_ALLOW };
+
+	for (int i = 0; i < 5; i++) {
+		struct sw_decision d;
+
+		decide_row(&r, prog, counters, &d);
+		ck_assert_msg(d.verdict == want[i], "call %d: verdict %d", i + 1, d.verdict);
+		if (d.verdict == SW_V_RETURN)
+			ck_assert_int_eq(d.retval, -EIO);
+	}
+	ck_assert_uint_eq(counters[3], 5);
+	sw_program_free(prog);
+}
+END_TEST
+
+START_TEST(test_decide_when_falls_through)
+{
+	/* fsync: rule 16 (allow, audited) on calls 2,4,6; else rule 17 */
+	struct sw_program *prog = program(&pol);
+	uint32_t counters[64] = { 0 };
+	const struct row r = { &pol, X64, "fsync", 3, .line = __LINE__ };
+	int want_rule[] = { 17, 16, 17, 16, 17, 16, 17, 17 };
+
+	for (int i = 0; i < 8; i++) {
+		struct sw_decision d;
+
+		decide_row(&r, prog, counters, &d);
+		ck_assert_msg(d.rule == want_rule[i], "call %d: rule %d", i + 1, d.rule);
+		ck_assert_int_eq(d.verdict, want_rule[i] == 16 ? SW_V_ALLOW : SW_V_RETURN);
+	}
+	sw_program_free(prog);
+}
+END_TEST
+
+static const struct {
+	uint32_t first, last, step;
+	const char *selected;	/* calls 1..12 */
+} when_rows[] = {
+	{ 0, 0, 0, "111111111111" },	/* no "when" */
+	{ 3, 0, 0, "001000000000" },	/* "3" */
+	{ 2, 5, 0, "011110000000" },	/* "2..5" */
+	{ 2, 0, 3, "010010010010" },	/* "2+3" */
+	{ 1, 7, 2, "101010100000" },	/* "1..7+2" */
+	{ 4, 0, 1, "000111111111" },	/* "4+" */
+};
+
+START_TEST(test_decide_when_selects)
+{
+	for (uint32_t n = 1; n <= 12; n++)
+		ck_assert_msg(sw_when_selects(when_rows[_i].first, when_rows[_i].last,
+					      when_rows[_i].step, n) ==
+				      (when_rows[_i].selected[n - 1] == '1'),
+			      "row %d call %u", _i, n);
+}
+END_TEST
+
+START_TEST(test_decide_bad_abi)
+{
+	struct sw_program *prog = program(&pol);
+	uint64_t args[6] = { 0 };
+	struct sw_decide_scratch scratch;
+	struct sw_decision d;
+
+	sw_decide(prog, SW_HINT_NONE, 0xc00000b7 /* AUDIT_ARCH_AARCH64 */, 172,
+		  args, fake_read, NULL, NULL, &scratch, &d);
+	ck_assert_int_eq(d.verdict, SW_V_KILL);
+	sw_program_free(prog);
+}
+END_TEST
+
+START_TEST(test_decide_defence_opt_out)
+{
+	struct sw_policy_ctx ctx = { .arch = SCMP_ARCH_X86_64 };
+	struct sw_program *prog = NULL;
+	struct sw_error err = { 0 };
+	uint64_t args[6] = { 0 };
+	struct sw_decide_scratch scratch;
+	struct sw_decision d;
+	int nr = seccomp_syscall_resolve_name("ptrace");
+
+	ck_assert_int_eq(sw_program_new(&prog, &pol, &ctx, SW_DEFENCE_PTRACE, SUP_PID, &err), 0);
+	sw_decide(prog, SW_HINT_NONE, SCMP_ARCH_X86_64, nr, args, fake_read, NULL,
+		  NULL, &scratch, &d);
+	ck_assert_int_eq(d.verdict, SW_V_ALLOW);
+	sw_program_free(prog);
+}
+END_TEST
+
+static Suite *decide_suite(void)
+{
+	Suite *s = suite_create("decide");
+	TCase *tc = tcase_create("decide");
+
+	tcase_add_loop_test(tc, test_decide_table, 0, sizeof(rows) / sizeof(rows[0]));
+	tcase_add_test(tc, test_decide_when_counter);
+	tcase_add_test(tc, test_decide_when_falls_through);
+	tcase_add_loop_test(tc, test_decide_when_selects, 0,
+			    sizeof(when_rows) / sizeof(when_rows[0]));
+	tcase_add_test(tc, test_decide_bad_abi);
+	tcase_add_test(tc, test_decide_defence_opt_out);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(decide_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Filter compiler (daemon/lib/filter.c): policies built by hand are
+ * compiled and exported as BPF, then run by a small interpreter over
+ * struct seccomp_data.  Each table row says: on this ABI, this syscall
+ * with these arguments gets this SECCOMP_RET_* action (and data).
+ */
+#include <check.h>
+#include <errno.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <seccomp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "test_filter_bpf.h"
+
+#define N(...) ((char *[]){ __VA_ARGS__, NULL })
+#define NN(...) (sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *))
+#define RULE(act, ...) .names = N(__VA_ARGS__), .n_names = NN(__VA_ARGS__), .action = (act)
+#define ARG1(i, o, v) .args = (struct sw_arg_cond[]){ { (i), (o), (v), 0 } }, .n_args = 1
+#define SUP_PID 4242
+
+/* Rules shared by the policies below. */
+static struct sw_rule rules_a[] = {
+	/* 0 */ { RULE(SW_ACT_EMULATE, "getuid"), .ret_value = 0 },
+	/* 1 */ { RULE(SW_ACT_ERRNO, "socket"), .errno_ret = EACCES, ARG1(0, SW_CMP_EQ, 2) },
+	/* 2 */ { RULE(SW_ACT_ERRNO, "openat"), .errno_ret = EPERM,
+		  .paths = (struct sw_path_cond[]){ { 1, SW_MATCH_PREFIX, "/etc/", false } },
+		  .n_paths = 1 },
+	/* 3 */ { RULE(SW_ACT_ERRNO, "write"), .errno_ret = EIO, .when_first = 3 },
+	/* 4 */ { RULE(SW_ACT_ALLOW, "personality"), ARG1(0, SW_CMP_EQ, 0) },
+	/* 5 */ { RULE(SW_ACT_ALLOW, "personality"), ARG1(0, SW_CMP_EQ, 8) },
+	/* 6 */ { RULE(SW_ACT_KILL_PROCESS, "mkdir", "mkdirat") },
+	/* 7 */ { RULE(SW_ACT_ERRNO, "kill"), .errno_ret = ESRCH },
+	/* 8 */ { RULE(SW_ACT_ALLOW, "socket") },
+	/* 9 */ { RULE(SW_ACT_ERRNO, "read"), .errno_ret = EPERM, ARG1(0, SW_CMP_EQ, 100) },
+	/* 10 */ { RULE(SW_ACT_ERRNO, "read"), .errno_ret = EBADF, ARG1(0, SW_CMP_EQ, 101) },
+	/* 11 */ { RULE(SW_ACT_ERRNO, "close"), .errno_ret = EBADF,
+		   .args = (struct sw_arg_cond[]){ { 0, SW_CMP_MASKED_EQ, 0xf0, 0x30 } }, .n_args = 1 },
+	/* 12 */ { RULE(SW_ACT_TRAP, "uname") },
+	/* 13 */ { RULE(SW_ACT_ERRNO, "getuid"), .errno_ret = EPERM },	/* shadowed by 0 */
+	/* 14 */ { RULE(SW_ACT_AUDIT, "connect") },
+	/* 15 */ { RULE(SW_ACT_ERRNO, "chdir"), .errno_ret = ENOENT,
+		   .has_includes = true, .includes = { .caps = 1ull << 21 } },	/* CAP_SYS_ADMIN */
+	/* 16 */ { RULE(SW_ACT_ALLOW, "fchdir"), .audit = true },
+};
+
+static struct sw_rule rules_c[] = {
+	/* 0 */ { RULE(SW_ACT_ALLOW, "read", "write", "exit_group", "getpid") },
+	/* 1 */ { RULE(SW_ACT_ERRNO, "socket"), .errno_ret = EACCES, ARG1(0, SW_CMP_EQ, 2) },
+	/* 2 */ { RULE(SW_ACT_ALLOW, "socket") },
+	/* 3 */ { RULE(SW_ACT_ALLOW, "clone"), ARG1(0, SW_CMP_MASKED_EQ, 0) },
+	/* 4 */ { RULE(SW_ACT_ALLOW, "io_uring_setup") },
+	/* 5 */ { RULE(SW_ACT_ALLOW, "kill") },
+};
+
+static struct sw_policy pol_a = {
+	.source = "a.json", .default_action = SW_ACT_ALLOW, .default_errno = EPERM,
+	.rules = rules_a, .n_rules = sizeof(rules_a) / sizeof(rules_a[0]),
+};
+static struct sw_policy pol_b = {	/* x86_64 only */
+	.source = "b.json", .default_action = SW_ACT_ALLOW, .default_errno = EPERM,
+	.architectures = N("SCMP_ARCH_X86_64"), .n_architectures = 1,
+	.rules = rules_a, .n_rules = 1,
+};
+static struct sw_policy pol_c = {	/* allow-list, default EPERM */
+	.source = "c.json", .default_action = SW_ACT_ERRNO, .default_errno = EPERM,
+	.rules = rules_c, .n_rules = sizeof(rules_c) / sizeof(rules_c[0]),
+};
+static struct sw_policy pol_d = {	/* allows everything */
+	.source = "d.json", .default_action = SW_ACT_ALLOW, .default_errno = EPERM,
+};
+static struct sw_policy pol_e = {	/* default ENOSYS: unknown syscalls */
+	.source = "e.json", .default_action = SW_ACT_ERRNO, .default_errno = ENOSYS,
+	.rules = rules_c, .n_rules = 1,
+};
+
+enum { X64 = SW_ABI_X86_64, I386 = SW_ABI_I386, X32 = SW_ABI_X32, AARCH64 = 99 };
+
+struct row {
+	const struct sw_policy *p;
+	unsigned int defences_off;
+	int abi;
+	const char *sys;		/* name, or NULL: use nr */
+	int nr;
+	uint64_t a0, a1;
+	uint32_t expect;
+	int line;
+};
+
+#define TRACE(i) (SECCOMP_RET_TRACE | (i))
+#define ERRNO(e) (SECCOMP_RET_ERRNO | (e))
+#define ALLOW SECCOMP_RET_ALLOW
+#define KILLP SECCOMP_RET_KILL_PROCESS
+#define R(...) { __VA_ARGS__, .line = __LINE__ }
+
+static const struct row rows[] = {
+	/* sysward actions and conditions the kernel cannot decide: TRACE */
+	R(&pol_a, 0, X64, "getuid", 0, 0, 0, TRACE(0)),
+	R(&pol_a, 0, X64, "openat", 0, 0, 0, TRACE(2)),
+	R(&pol_a, 0, X64, "write", 0, 1, 0, TRACE(3)),
+	R(&pol_a, 0, X64, "connect", 0, 3, 0, TRACE(14)),
+	R(&pol_a, 0, X64, "fchdir", 0, 3, 0, TRACE(16)),
+	/* plain rules: no stop at all */
+	R(&pol_a, 0, X64, "socket", 0, 2, 0, ERRNO(EACCES)),
+	R(&pol_a, 0, X64, "socket", 0, 10, 0, ALLOW),
+	R(&pol_a, 0, X64, "personality", 0, 0, 0, ALLOW),
+	R(&pol_a, 0, X64, "personality", 0, 123, 0, ALLOW),
+	R(&pol_a, 0, X64, "mkdir", 0, 0, 0, KILLP),
+	R(&pol_a, 0, X64, "mkdirat", 0, 0, 0, KILLP),
+	R(&pol_a, 0, X64, "close", 0, 0x35, 0, ERRNO(EBADF)),
+	R(&pol_a, 0, X64, "close", 0, 0x45, 0, ALLOW),
+	R(&pol_a, 0, X64, "uname", 0, 0, 0, SECCOMP_RET_TRAP),
+	R(&pol_a, 0, X64, "getpid", 0, 0, 0, ALLOW),
+	/* capability-gated rule: the launch has no CAP_SYS_ADMIN */
+	R(&pol_a, 0, X64, "chdir", 0, 0, 0, ALLOW),
+	/* mixed actions on one syscall: traced, decided in order */
+	R(&pol_a, 0, X64, "read", 0, 100, 0, TRACE(9)),
+	R(&pol_a, 0, X64, "read", 0, 5, 0, TRACE(9)),
+	/* kill: a policy rule and the supervisor defence mix */
+	R(&pol_a, 0, X64, "kill", 0, 1, 9, TRACE(7)),
+	/* built-in defences */
+	R(&pol_a, 0, X64, "clone", 0, 0x11, 0, ALLOW),
+	R(&pol_a, 0, X64, "clone", 0, 0x00800011, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_a, 0, X64, "clone3", 0, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_a, 0, X64, "ptrace", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_a, 0, X64, "process_vm_writev", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_a, 0, X64, "io_uring_setup", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_a, 0, X64, "io_uring_enter", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_a, 0, X64, "io_uring_register", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_a, 0, X64, "tgkill", 0, SUP_PID, 1, ERRNO(EPERM)),
+	R(&pol_a, 0, X64, "tgkill", 0, 77, 1, ALLOW),
+	R(&pol_a, 0, X64, "pidfd_open", 0, SUP_PID, 0, ERRNO(EPERM)),
+	R(&pol_a, SW_DEFENCE_PTRACE, X64, "ptrace", 0, 0, 0, ALLOW),
+	R(&pol_a, SW_DEFENCE_CLONE3, X64, "clone3", 0, 0, 0, ALLOW),
+	R(&pol_a, SW_DEFENCE_CLONE_UNTRACED, X64, "clone", 0, 0x00800011, 0, ALLOW),
+	/* i386 (compat, int 0x80) and x32 are filtered by the same rules */
+	R(&pol_a, 0, I386, "getuid", 0, 0, 0, TRACE(0)),
+	R(&pol_a, 0, I386, "mkdir", 0, 0, 0, KILLP),
+	R(&pol_a, 0, I386, "ptrace", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_a, 0, I386, "clone", 0, 0x00800011, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_a, 0, I386, "getpid", 0, 0, 0, ALLOW),
+	R(&pol_a, 0, X32, "getuid", 0, 0, 0, TRACE(0)),
+	R(&pol_a, 0, X32, "mkdir", 0, 0, 0, KILLP),
+	R(&pol_a, 0, X32, "io_uring_setup", 0, 0, 0, ERRNO(EPERM)),
+	/* an ABI the filter does not cover is killed */
+	R(&pol_a, 0, AARCH64, NULL, 172, 0, 0, KILLP),
+	R(&pol_b, 0, I386, "getpid", 0, 0, 0, KILLP),
+	R(&pol_b, 0, X32, "getpid", 0, 0, 0, KILLP),
+	R(&pol_b, 0, X64, "getpid", 0, 0, 0, ALLOW),
+	R(&pol_b, 0, X64, "getuid", 0, 0, 0, TRACE(0)),
+	/* allow-list policy */
+	R(&pol_c, 0, X64, "getpid", 0, 0, 0, ALLOW),
+	R(&pol_c, 0, X64, "mkdir", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_c, 0, X64, "socket", 0, 2, 0, TRACE(1)),
+	R(&pol_c, 0, X64, "socket", 0, 1, 0, TRACE(1)),
+	R(&pol_c, 0, X64, "clone", 0, 0x11, 0, TRACE(3)),
+	R(&pol_c, 0, X64, "io_uring_setup", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_c, 0, X64, "kill", 0, SUP_PID, 0, TRACE(5)),	/* mixed: decide.c denies */
+	R(&pol_c, 0, X64, "kill", 0, 1, 0, TRACE(5)),
+	R(&pol_c, SW_DEFENCE_IO_URING, X64, "io_uring_setup", 0, 0, 0, ALLOW),
+	R(&pol_c, 0, I386, "mkdir", 0, 0, 0, ERRNO(EPERM)),
+	/* a policy that restricts nothing keeps io_uring, not ptrace */
+	R(&pol_d, 0, X64, "io_uring_setup", 0, 0, 0, ALLOW),
+	R(&pol_d, 0, X64, "ptrace", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_d, 0, X64, "getpid", 0, 0, 0, ALLOW),
+	/* unknown syscall numbers get the default errno (ENOSYS here) */
+	R(&pol_e, 0, X64, NULL, 1000, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_e, 0, X64, "read", 0, 0, 0, ALLOW),
+};
+
+static uint32_t run_row(const struct row *r)
+{
+	struct sw_policy_ctx ctx = { .caps = 0, .arch = SCMP_ARCH_X86_64,
+				     .kernel = (6 << 16) | (1 << 8) };
+	struct sw_program *prog = NULL;
+	struct sw_error err = { 0 };
+	void *fctx = NULL;
+	struct sock_filter *insns = NULL;
+	size_t n = 0;
+	struct seccomp_data d = { 0 };
+	uint32_t ret;
+	int nr = r->nr;
+
+	ck_assert_int_eq(sw_program_new(&prog, r->p, &ctx, r->defences_off,
+					SUP_PID, &err), 0);
+	ck_assert_msg(sw_filter_build(prog, &fctx, &err) == 0, "build: %s", err.msg);
+	ck_assert_msg(sw_filter_export(fctx, (void **)&insns, &n, &err) == 0,
+		      "export: %s", err.msg);
+	if (r->abi == AARCH64) {
+		d.arch = AUDIT_ARCH_AARCH64;
+	} else {
+		d.arch = sw_abi_token(r->abi) == SCMP_ARCH_X32 ? AUDIT_ARCH_X86_64
+							      : sw_abi_token(r->abi);
+		if (r->sys) {
+			nr = seccomp_syscall_resolve_name_arch(sw_abi_token(r->abi), r->sys);
+			ck_assert_msg(nr >= 0, "line %d: %s unknown on %s", r->line,
+				      r->sys, sw_abi_name(r->abi));
+		}
+	}
+	d.nr = nr;
+	d.args[0] = r->a0;
+	d.args[1] = r->a1;
+	ret = bpf_run(insns, n, &d);
+	free(insns);
+	sw_filter_free(fctx);
+	sw_program_free(prog);
+	return ret;
+}
+
+START_TEST(test_filter_table)
+{
+	const struct row *r = &rows[_i];
+	uint32_t got = run_row(r);
+
+	ck_assert_msg(got == r->expect,
+		      "line %d: %s %s(%#llx, %#llx): got %#x, expected %#x",
+		      r->line, r->abi == AARCH64 ? "aarch64" : sw_abi_name(r->abi),
+		      r->sys ? r->sys : "?", (unsigned long long)r->a0,
+		      (unsigned long long)r->a1, got, r->expect);
+}
+END_TEST
+
+START_TEST(test_filter_loads_in_kernel_checker_limits)
+{
+	/* Every compiled policy fits the kernel's instruction limit and
+	 * ends in a return (the interpreter never falls off the end). */
+	const struct sw_policy *ps[] = { &pol_a, &pol_b, &pol_c, &pol_d, &pol_e };
+
+	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
+		struct sw_policy_ctx ctx = { .arch = SCMP_ARCH_X86_64 };
+		struct sw_program *prog = NULL;
+		struct sw_error err = { 0 };
+		void *fctx = NULL;
+		struct sock_filter *insns = NULL;
+		size_t n = 0;
+
+		ck_assert_int_eq(sw_program_new(&prog, ps[i], &ctx, 0, SUP_PID, &err), 0);
+		ck_assert_int_eq(sw_filter_build(prog, &fctx, &err), 0);
+		ck_assert_int_eq(sw_filter_export(fctx, (void **)&insns, &n, &err), 0);
+		ck_assert_uint_gt(n, 0);
+		ck_assert_uint_le(n, BPF_MAXINSNS);
+		ck_assert_uint_eq(BPF_CLASS(insns[n - 1].code), BPF_RET);
+		free(insns);
+		sw_filter_free(fctx);
+		sw_program_free(prog);
+	}
+}
+END_TEST
+
+START_TEST(test_filter_errors)
+{
+	struct sw_policy_ctx ctx = { .arch = SCMP_ARCH_X86_64 };
+	struct sw_program *prog = NULL;
+	struct sw_error err = { 0 };
+	struct sw_policy bad_arch = pol_d;
+
+	bad_arch.architectures = N("SCMP_ARCH_AARCH64");
+	bad_arch.n_architectures = 1;
+	ck_assert_int_eq(sw_program_new(&prog, &bad_arch, &ctx, 0, SUP_PID, &err), -EINVAL);
+	ck_assert_str_eq(err.msg,
+			 "d.json: architectures[0]: \"SCMP_ARCH_AARCH64\" is not an ABI this x86-64 machine runs (expected SCMP_ARCH_X86_64, SCMP_ARCH_X86 or SCMP_ARCH_X32)");
+	ck_assert_ptr_null(prog);
+}
+END_TEST
+
+static Suite *filter_suite(void)
+{
+	Suite *s = suite_create("filter");
+	TCase *tc = tcase_create("compile");
+
+	tcase_add_loop_test(tc, test_filter_table, 0, sizeof(rows) / sizeof(rows[0]));
+	tcase_add_test(tc, test_filter_loads_in_kernel_checker_limits);
+	tcase_add_test(tc, test_filter_errors);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(filter_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
