@@ -22,7 +22,7 @@ void cmd_check_help(FILE *f)
 "first problem as 'FILE:LINE:COL: message' or 'FILE: json.path: message'.\n"
 "\n"
 "Options:\n"
-"  -q, --quiet   print only problems\n"
+"  -q, --quiet   print only problems and warnings\n"
 "  -h, --help    show this help and exit\n"
 "\n"
 "Exit status: 0 all valid, 1 some policy is invalid, 2 usage error.\n",
@@ -78,7 +78,7 @@ static unsigned int print_warnings(const char *file, const struct sw_policy *p)
 		if (k < r->n_names)
 			continue;
 		fprintf(stdout,
-			"%s: warning: %s: never applies: every syscall it "
+			"warning: %s: %s: never applies: every syscall it "
 			"names is already decided by %s, which comes first "
 			"and has no conditions\n", file,
 			r->json_path ? r->json_path : "rule",
@@ -127,6 +127,9 @@ int cmd_check(int argc, char **argv)
 		}
 		if (!quiet)
 			printf("%s: OK\n", argv[i]);
+		/* The library's own ("file: path: message"), then ours. */
+		for (size_t k = 0; k < p->n_warnings; k++)
+			printf("warning: %s\n", p->warnings[k]);
 		print_warnings(argv[i], p);
 		sw_policy_free(p);
 	}

@@ -234,6 +234,9 @@ static int run_embedded(const struct run_options *o)
 		return SW_EXIT_SYSWARD_ERROR;
 	}
 
+	for (size_t i = 0; i < policy->n_warnings; i++)
+		sw_cli_error("warning: %s", policy->warnings[i]);
+
 	r = check_kernel();
 	if (r)
 		goto out;
@@ -269,9 +272,13 @@ static int run_embedded(const struct run_options *o)
 	r = sw_run(policy, &l, &exit_code, &err);
 	if (r < 0) {
 		sw_cli_error("%s", err.msg);
-		exit_code = err.code == ENOENT || err.code == EACCES ||
-			    err.code == ENOEXEC ? launch_exit_code(-r)
-						: SW_EXIT_SYSWARD_ERROR;
+		/* The engine words a failed execve as "cannot execute 'P':
+		 * strerror"; anything else is sysward's own failure. */
+		if (strncmp(err.msg, "cannot execute ", 15) == 0)
+			exit_code = err.code == ENOENT ? SW_EXIT_NOT_FOUND
+						       : SW_EXIT_CANNOT_EXEC;
+		else
+			exit_code = SW_EXIT_SYSWARD_ERROR;
 	}
 out:
 	sw_policy_free(policy);
