@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * syswardd: the sysward supervisor daemon.  Clients ("sysward run
+ * --daemon") ask it to run programs under a policy; it runs each with the
+ * client's own credentials, supervises them all from one event loop, and
+ * takes every tracee with it if it dies (PTRACE_O_EXITKILL).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sysward/cleanup.h"
+#include "sysward/proto.h"
+#include "syswardd.h"
+
+#ifndef SYSWARD_VERSION
+#define SYSWARD_VERSION "unknown"
+#endif
+
+#define DEFAULT_MAX_SESSIONS 256
+
+static void help(FILE *f)
+{
+	fprintf(f,
+"Usage: syswardd [OPTIONS]\n"
+"Supervise programs for sysward clients: 'sysward run --daemon' sends a\n"
+"program, its policy and its stdin/stdout/stderr; syswardd runs it with the\n"
+"client's own uid, gid and groups under the policy and reports its exit.\n"
+"\n"
+"Options:\n"
+"  -s, --socket PATH       listen on PATH (default: /run/sysward.sock as\n"
+"                          root, $XDG_RUNTIME_DIR/sysward.sock otherwise);\n"
+"                          ignored under systemd socket activation\n"
+"  -m, --socket-mode MODE  file mode of the socket (default 0666 as root,\n"
+"                          so every user may ask; 0600 otherwise)\n"
+"  -a, --audit-log FILE    append one JSON line per supervisor decision and\n"
+"                          per session start/exit to FILE\n"
+"  -n, --max-sessions N    run at most N programs at once (default %d)\n"
+"  -h, --help              show this help and exit\n"
+"  -V, --version           show the version and exit\n"
+"\n"
+"Clients only see and kill their own uid's sessions (root sees all); a\n"
+"program keeps capabilities only if its client is root and asked for them.\n"
+"SIGTERM or SIGINT stops the daemon and kills every program it runs.\n"
+"\n"
+"Example:\n"
+"  syswardd --socket /tmp/sw.sock --audit-log /tmp/audit.jsonl &\n"
+"  sysward run --daemon=/tmp/sw.sock --policy policy.json -- id -u\n"
+"  sysward ps --daemon=/tmp/sw.sock\n", DEFAULT_MAX_SESSIONS);
+}
+
+static int usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "syswardd: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'syswardd --help'.\n");
+	return 2;
+}
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option options[] = {
+		{ "socket", required_argument, NULL, 's' },
+		{ "socket-mode", required_argument, NULL, 'm' },
+		{ "audit-log", required_argument, NULL, 'a' },
+		{ "max-sessions", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 }
+	};
+	char *end;
+	long v;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "s:m:a:n:hV", options, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			o->socket_path = optarg;
+			break;
+		case 'm':
+			errno = 0;
+			v = strtol(optarg, &end, 8);
+			if (errno || *end || !*optarg || v < 0 || v > 0777)
+				return -usage("invalid --socket-mode '%s' "
+					      "(expected octal, e.g. 0660)",
+					      optarg);
+			o->socket_mode = (int)v;
+			break;
+		case 'a':
+			o->audit_path = optarg;
+			break;
+		case 'n':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || *end || !*optarg || v < 1 ||
+			    v > SW_PROTO_MAX_PS_ENTRIES)
+				return -usage("invalid --max-sessions '%s' "
+					      "(expected 1 to 4096)", optarg);
+			o->max_sessions = (unsigned int)v;
+			break;
+		case 'h':
+			help(stdout);
+			return 1;
+		case 'V':
+			printf("syswardd %s\n", SYSWARD_VERSION);
+			return 1;
+		default:
+			fprintf(stderr, "Try 'syswardd --help'.\n");
+			return -2;
+		}
+	}
+	if (optind < argc)
+		return -usage("unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+/* O_APPEND: lines from a restarted daemon (or logrotate's copytruncate)
+ * never overwrite each other; line-buffered: each line is written whole. */
+static int open_audit(const char *path, FILE **ret, struct sw_error *err)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC |
+			    O_NOCTTY, 0640);
+	FILE *f;
+
+	if (fd < 0)
+		return sw_error_set_errno(err, errno, "open audit log %s", path);
+	f = fdopen(fd, "a");
+	if (!f) {
+		close(fd);
+		return sw_error_set_errno(err, errno, "open audit log %s",
+					  path);
+	}
+	setvbuf(f, NULL, _IOLBF, 0);
+	*ret = f;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { .max_sessions = DEFAULT_MAX_SESSIONS,
+			     .socket_mode = -1 };
+	struct sw_error err = { 0 };
+	struct server *srv = NULL;
+	cleanup_fclose FILE *audit = NULL;
+	char path[PATH_MAX];
+	bool activated = false;
+	int fd = -1, r;
+
+	r = parse_options(argc, argv, &o);
+	if (r)
+		return r > 0 ? 0 : -r;
+	if (o.socket_path)
+		snprintf(path, sizeof(path), "%s", o.socket_path);
+	else if (sw_proto_default_socket(true, path, sizeof(path), &err) < 0) {
+		fprintf(stderr, "syswardd: %s\n", err.msg);
+		return 1;
+	}
+	if (o.socket_mode < 0)
+		o.socket_mode = geteuid() == 0 ? 0666 : 0600;
+	if (o.audit_path && open_audit(o.audit_path, &audit, &err) < 0) {
+		fprintf(stderr, "syswardd: %s\n", err.msg);
+		return 1;
+	}
+	/* Our own stdio must not be fds 0-2 of nobody: the engine dup2()s
+	 * client fds onto them in children only. */
+	r = listen_socket(path, o.socket_mode, &fd, &activated, &err);
+	if (r < 0) {
+		fprintf(stderr, "syswardd: %s\n", err.msg);
+		return 1;
+	}
+	r = server_new(&srv, fd, audit, o.max_sessions, &err);
+	if (r < 0) {
+		fprintf(stderr, "syswardd: %s\n", err.msg);
+		if (!activated)
+			unlink(path);
+		close(fd);
+		return 1;
+	}
+	if (activated)
+		fprintf(stderr, "syswardd: serving the socket systemd passed "
+			"(max %u sessions)\n", o.max_sessions);
+	else
+		fprintf(stderr, "syswardd: listening on %s (max %u sessions)\n",
+			path, o.max_sessions);
+	r = server_run(srv, &err);
+	if (r < 0)
+		fprintf(stderr, "syswardd: %s\n", err.msg);
+	else
+		fprintf(stderr, "syswardd: %s received, stopping; every "
+			"program it ran is killed\n", strsignal(r));
+	/* Remove the name before the last program dies, so no client
+	 * connects to a daemon that is going away. */
+	if (!activated)
+		unlink(path);
+	server_free(srv);
+	close(fd);
+	return r < 0 ? 1 : 0;
+}

@@ -1,0 +1,999 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The syswardd event loop.  One thread: ptrace ties every tracee to the
+ * thread that seized it, so the listening socket, every client connection,
+ * SIGCHLD (ptrace stops) and SIGTERM/SIGINT all come through one epoll
+ * set, with signals read from a signalfd.
+ *
+ * Fairness: sockets are non-blocking; a connection's input is read at most
+ * READ_BUDGET bytes per wakeup and buffered only up to the bound of the
+ * message type announced in its header; replies wait in a bounded output
+ * buffer.  sw_supervisor_dispatch() handles at most a batch of ptrace
+ * events per call and is called again after the sockets had their turn
+ * while events remain, so a session that floods the supervisor with
+ * stops, or a client that floods us with bytes, cannot stall the others.
+ *
+ * A RUN connection lives as long as its session: EXIT is its last reply,
+ * SIGNAL messages on it reach the program, and its closing kills the
+ * session.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sysward/cleanup.h"
+#include "sysward/engine.h"
+#include "sysward/policy.h"
+#include "sysward/proto.h"
+#include "syswardd.h"
+
+#define READ_BUDGET	(256u << 10)
+#define OUT_MAX		(SW_PROTO_MAX_PS_REPLY + 64 * 1024)
+#define MAX_EVENTS	64
+
+enum kind { K_LISTEN, K_SIGNAL, K_CONN };
+
+struct session;
+
+struct conn {
+	enum kind kind;			/* first: epoll data points here */
+	int fd;
+	struct peer peer;
+	struct conn *prev, *next;
+
+	uint8_t hdr[SW_PROTO_HEADER_SIZE];
+	size_t hdr_got;
+	struct sw_msg_header h;
+	uint8_t *payload;
+	size_t payload_got;
+	int fds[SW_PROTO_RUN_FDS];
+	size_t n_fds;
+	bool too_many_fds;
+
+	struct sw_buf out;
+	size_t out_off;
+	bool want_out;			/* EPOLLOUT registered */
+	bool closing;			/* no more input; close once flushed */
+	bool dead;			/* closed; freed after the loop turn */
+
+	struct session *session;	/* RUN connections */
+};
+
+struct session {
+	uint64_t id;
+	struct sw_session *s;
+	struct sw_policy *policy;	/* the engine may point into it */
+	struct conn *conn;		/* NULL once the client went away */
+	uid_t uid;
+	pid_t pid;
+	time_t started;
+	char program[SW_PROTO_MAX_PS_STRING + 1];
+	char policy_name[SW_PROTO_MAX_PS_STRING + 1];
+	struct session *prev, *next;
+};
+
+struct server {
+	int epfd;
+	enum kind listen_kind;
+	int listen_fd;
+	enum kind signal_kind;
+	int sig_fd;
+	sigset_t old_mask;
+	struct sw_supervisor *sup;
+	FILE *audit;
+	unsigned int max_sessions, n_sessions;
+	unsigned int max_conns, n_conns;
+	uint64_t next_id;
+	struct conn *conns;
+	struct conn *dead;		/* closed this turn, freed after it */
+	struct session *sessions;
+	struct session *graveyard;	/* done; freed after dispatch */
+	bool chld_pending;
+	bool shutting_down;
+};
+
+#define LIST_ADD(head, x) do {			\
+	(x)->prev = NULL;			\
+	(x)->next = (head);			\
+	if (head)				\
+		(head)->prev = (x);		\
+	(head) = (x);				\
+} while (0)
+
+#define LIST_DEL(head, x) do {			\
+	if ((x)->prev)				\
+		(x)->prev->next = (x)->next;	\
+	else					\
+		(head) = (x)->next;		\
+	if ((x)->next)				\
+		(x)->next->prev = (x)->prev;	\
+	(x)->prev = (x)->next = NULL;		\
+} while (0)
+
+static void logf_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void logf_(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("syswardd: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+static void conn_close(struct server *srv, struct conn *c);
+
+static void conn_events(struct server *srv, struct conn *c)
+{
+	struct epoll_event ev = { .data.ptr = c };
+
+	if (c->dead)
+		return;
+	ev.events = (c->closing ? 0 : EPOLLIN) | (c->want_out ? EPOLLOUT : 0);
+	epoll_ctl(srv->epfd, EPOLL_CTL_MOD, c->fd, &ev);
+}
+
+static void conn_set_out(struct server *srv, struct conn *c, bool want)
+{
+	if (c->want_out == want || c->dead)
+		return;
+	c->want_out = want;
+	conn_events(srv, c);
+}
+
+static void conn_flush(struct server *srv, struct conn *c)
+{
+	while (c->out_off < c->out.len) {
+		ssize_t w = send(c->fd, c->out.data + c->out_off,
+				 c->out.len - c->out_off,
+				 MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN) {
+				conn_set_out(srv, c, true);
+				return;
+			}
+			conn_close(srv, c);	/* EPIPE, ECONNRESET: gone */
+			return;
+		}
+		c->out_off += (size_t)w;
+	}
+	c->out.len = c->out_off = 0;
+	conn_set_out(srv, c, false);
+	if (c->closing)
+		conn_close(srv, c);
+}
+
+/* Queue one whole message (from sw_msg_begin/finish) and try to send. */
+static void conn_queue(struct server *srv, struct conn *c,
+		       const struct sw_buf *msg)
+{
+	if (c->dead)
+		return;
+	if (c->out.len - c->out_off + msg->len > OUT_MAX) {
+		/* The client does not read its replies. */
+		conn_close(srv, c);
+		return;
+	}
+	sw_buf_put_bytes(&c->out, msg->data, msg->len);
+	if (c->out.oom) {
+		conn_close(srv, c);
+		return;
+	}
+	conn_flush(srv, c);
+}
+
+/* Stop reading and close once the output is out. */
+static void conn_finish(struct server *srv, struct conn *c)
+{
+	if (c->dead)
+		return;
+	c->closing = true;
+	if (c->out_off >= c->out.len) {
+		conn_close(srv, c);
+		return;
+	}
+	conn_events(srv, c);
+}
+
+static void reply_error(struct server *srv, struct conn *c, const char *req,
+			int code, int exit_code, const char *msg, bool finish)
+{
+	struct sw_buf b = { 0 };
+
+	audit_refused(srv->audit, &c->peer, req, code, msg);
+	if (sw_msg_encode_error(&b, code, exit_code, msg, NULL) == 0)
+		conn_queue(srv, c, &b);
+	sw_buf_free(&b);
+	if (finish)
+		conn_finish(srv, c);
+}
+
+/* ---- sessions ---------------------------------------------------------- */
+
+static struct session *session_by_engine(struct server *srv,
+					 struct sw_session *s)
+{
+	for (struct session *x = srv->sessions; x; x = x->next)
+		if (x->s == s)
+			return x;
+	return NULL;
+}
+
+static struct session *session_by_id(struct server *srv, uint64_t id)
+{
+	for (struct session *x = srv->sessions; x; x = x->next)
+		if (x->id == id)
+			return x;
+	return NULL;
+}
+
+static void on_done(struct sw_session *s, int exit_code, void *userdata)
+{
+	struct server *srv = userdata;
+	struct session *x = session_by_engine(srv, s);
+	struct sw_buf b = { 0 };
+	struct conn *c;
+
+	if (!x)
+		return;
+	audit_session_exit(srv->audit, x->id, x->pid, exit_code,
+			   sw_session_decisions(s));
+	c = x->conn;
+	x->conn = NULL;
+	if (c) {
+		/* Detach first: a failed send closes c, which must not try
+		 * to kill this finished session. */
+		c->session = NULL;
+		if (!srv->shutting_down &&
+		    sw_msg_encode_exit(&b, exit_code, NULL) == 0) {
+			conn_queue(srv, c, &b);
+			conn_finish(srv, c);
+		}
+		sw_buf_free(&b);
+	}
+	x->s = NULL;	/* valid only until this callback returns */
+	LIST_DEL(srv->sessions, x);
+	srv->n_sessions--;
+	/* The engine may still look at the policy on its way out of this
+	 * dispatch: free it after dispatch returns. */
+	LIST_ADD(srv->graveyard, x);
+}
+
+static void on_warning(struct sw_session *s, const char *msg, void *userdata)
+{
+	struct server *srv = userdata;
+	struct session *x = session_by_engine(srv, s);
+
+	logf_("session %llu: %s", x ? (unsigned long long)x->id : 0ull, msg);
+}
+
+static void bury(struct server *srv)
+{
+	while (srv->graveyard) {
+		struct session *x = srv->graveyard;
+
+		LIST_DEL(srv->graveyard, x);
+		sw_policy_free(x->policy);
+		free(x);
+	}
+}
+
+/* The exit code for a failure to start the program, as embedded mode. */
+static int launch_exit_code(int code)
+{
+	switch (code) {
+	case ENOENT:
+		return SW_EXIT_NOT_FOUND;
+	case EACCES:
+	case EPERM:
+	case ENOEXEC:
+	case EISDIR:
+	case ENOTDIR:
+	case ELOOP:
+	case ETXTBSY:
+	case E2BIG:
+	case ENAMETOOLONG:
+		return SW_EXIT_CANNOT_EXEC;
+	default:
+		return SW_EXIT_SYSWARD_ERROR;
+	}
+}
+
+/*
+ * execvpe() in the engine's child searches the PATH of the process
+ * environment, not of envp: give the daemon the client's PATH for the
+ * duration of the launch (we are single-threaded), so a program name is
+ * found where the client's shell would find it.
+ */
+struct path_swap {
+	char *old;
+	bool had;
+};
+
+static void path_set(struct path_swap *ps, char *const *envp)
+{
+	const char *old = getenv("PATH");
+	const char *p = NULL;
+
+	ps->had = old != NULL;
+	ps->old = old ? strdup(old) : NULL;
+	for (; envp && *envp; envp++)
+		if (strncmp(*envp, "PATH=", 5) == 0)
+			p = *envp + 5;
+	if (p)
+		setenv("PATH", p, 1);
+	else
+		unsetenv("PATH");
+}
+
+static void path_restore(struct path_swap *ps)
+{
+	if (ps->had && ps->old)
+		setenv("PATH", ps->old, 1);
+	else
+		unsetenv("PATH");
+	free(ps->old);
+}
+
+static void close_fds(struct conn *c)
+{
+	for (size_t i = 0; i < c->n_fds; i++)
+		close(c->fds[i]);
+	c->n_fds = 0;
+}
+
+static void handle_run(struct server *srv, struct conn *c)
+{
+	struct sw_run_request q = { 0 };
+	struct sw_error err = { 0 };
+	struct sw_policy *policy = NULL;
+	struct session *x = NULL;
+	struct sw_buf b = { 0 };
+	struct path_swap ps;
+	struct sw_launch l;
+	char msg[SW_ERROR_MSG_MAX];
+	bool root_daemon = geteuid() == 0;
+	int r, code;
+
+	if (c->session) {
+		reply_error(srv, c, "RUN", EBUSY, SW_EXIT_SYSWARD_ERROR,
+			    "this connection already runs a session; "
+			    "open a new connection for each RUN", false);
+		close_fds(c);
+		return;
+	}
+	r = sw_run_request_decode(c->payload, c->h.length, &q, &err);
+	if (r < 0) {
+		reply_error(srv, c, "RUN", -r, SW_EXIT_SYSWARD_ERROR, err.msg,
+			    true);
+		goto out;
+	}
+	if (c->n_fds != SW_PROTO_RUN_FDS || c->too_many_fds) {
+		snprintf(msg, sizeof(msg),
+			 "RUN request carries %s%zu file descriptors (expected "
+			 "%d: stdin, stdout, stderr, sent with SCM_RIGHTS)",
+			 c->too_many_fds ? "more than " : "", c->n_fds,
+			 SW_PROTO_RUN_FDS);
+		reply_error(srv, c, "RUN", EBADMSG, SW_EXIT_SYSWARD_ERROR, msg,
+			    true);
+		goto out;
+	}
+	if (srv->n_sessions >= srv->max_sessions) {
+		snprintf(msg, sizeof(msg),
+			 "syswardd already runs its limit of %u sessions; try "
+			 "again later (or raise syswardd --max-sessions)",
+			 srv->max_sessions);
+		reply_error(srv, c, "RUN", EAGAIN, SW_EXIT_SYSWARD_ERROR, msg,
+			    true);
+		goto out;
+	}
+	/* Never more privilege than the client has: no capabilities but
+	 * for root, and a non-root daemon can only be its own user. */
+	if (q.caps && c->peer.uid != 0) {
+		snprintf(msg, sizeof(msg),
+			 "uid %u may not keep capabilities (--cap): syswardd "
+			 "grants them to root clients only", c->peer.uid);
+		reply_error(srv, c, "RUN", EPERM, SW_EXIT_SYSWARD_ERROR, msg,
+			    true);
+		goto out;
+	}
+	if (!root_daemon && c->peer.uid != geteuid()) {
+		snprintf(msg, sizeof(msg),
+			 "syswardd runs as uid %u and cannot run programs as "
+			 "uid %u; use the system daemon (/run/sysward.sock)",
+			 geteuid(), c->peer.uid);
+		reply_error(srv, c, "RUN", EPERM, SW_EXIT_SYSWARD_ERROR, msg,
+			    true);
+		goto out;
+	}
+
+	r = sw_policy_load_string(q.policy_text, q.policy_len,
+				  q.policy_name[0] ? q.policy_name : "policy",
+				  &policy, &err);
+	if (r < 0) {
+		reply_error(srv, c, "RUN", -r, SW_EXIT_SYSWARD_ERROR, err.msg,
+			    true);
+		goto out;
+	}
+
+	/* Say plainly what is wrong with PROGRAM, in the words of the
+	 * embedded mode, before starting anything. */
+	code = peer_resolve_program(&c->peer, q.argv[0], q.envp, q.cwd);
+	if (code) {
+		if (code == ENOENT && !strchr(q.argv[0], '/'))
+			snprintf(msg, sizeof(msg), "%.512s: command not found",
+				 q.argv[0]);
+		else
+			snprintf(msg, sizeof(msg), "cannot run %.512s: %s",
+				 q.argv[0], strerror(code));
+		reply_error(srv, c, "RUN", code, launch_exit_code(code), msg,
+			    true);
+		goto out;
+	}
+
+	x = calloc(1, sizeof(*x));
+	if (!x) {
+		reply_error(srv, c, "RUN", ENOMEM, SW_EXIT_SYSWARD_ERROR,
+			    "syswardd: out of memory", true);
+		goto out;
+	}
+	x->id = ++srv->next_id;
+	x->uid = c->peer.uid;
+	x->started = time(NULL);
+	snprintf(x->program, sizeof(x->program), "%s", q.argv[0]);
+	snprintf(x->policy_name, sizeof(x->policy_name), "%s", q.policy_name);
+
+	l = (struct sw_launch){
+		.argv = q.argv,
+		.envp = q.envp,
+		.cwd = q.cwd,
+		.stdio = { c->fds[0], c->fds[1], c->fds[2] },
+		.uid = root_daemon ? c->peer.uid : (uid_t)-1,
+		.gid = root_daemon ? c->peer.gid : (gid_t)-1,
+		.groups = c->peer.groups,
+		.n_groups = c->peer.n_groups,
+		.set_groups = root_daemon,
+		/* Root gets what "sysward run --cap" would give it. */
+		.caps = c->peer.uid == 0 ? q.caps : 0,
+		.audit = srv->audit,
+		.audit_format = SW_LOG_JSON,
+		.session_id = x->id,
+	};
+	path_set(&ps, q.envp);
+	r = sw_session_launch(srv->sup, policy, &l, &x->s, &err);
+	path_restore(&ps);
+	if (r < 0) {
+		code = err.code == ENOENT || err.code == EACCES ||
+		       err.code == ENOEXEC ? launch_exit_code(-r)
+					   : SW_EXIT_SYSWARD_ERROR;
+		reply_error(srv, c, "RUN", -r, code, err.msg, true);
+		free(x);
+		goto out;
+	}
+	x->pid = sw_session_pid(x->s);
+	x->policy = TAKE_PTR(policy);
+	x->conn = c;
+	c->session = x;
+	LIST_ADD(srv->sessions, x);
+	srv->n_sessions++;
+	/* The launch may have reaped events for other sessions. */
+	srv->chld_pending = true;
+
+	audit_session_start(srv->audit, &(struct audit_start){
+		.session = x->id, .pid = x->pid, .peer = &c->peer,
+		.argv = q.argv, .cwd = q.cwd, .policy = q.policy_name });
+	if (sw_msg_encode_started(&b, &(struct sw_started){ x->id,
+				  (uint32_t)x->pid }, NULL) == 0)
+		conn_queue(srv, c, &b);
+	sw_buf_free(&b);
+out:
+	/* The program has its own copies: the daemon must not hold the
+	 * client's pipes open (its reader would never see EOF). */
+	close_fds(c);
+	sw_policy_free(policy);
+	sw_run_request_clear(&q);
+}
+
+static void handle_ps(struct server *srv, struct conn *c)
+{
+	cleanup_free struct sw_ps_entry *e = NULL;
+	struct sw_buf b = { 0 };
+	size_t n = 0;
+
+	e = calloc(srv->n_sessions + 1, sizeof(*e));
+	if (!e) {
+		reply_error(srv, c, "PS", ENOMEM, 1, "syswardd: out of memory",
+			    true);
+		return;
+	}
+	for (struct session *x = srv->sessions; x; x = x->next) {
+		if (c->peer.uid != 0 && x->uid != c->peer.uid)
+			continue;
+		if (n >= SW_PROTO_MAX_PS_ENTRIES)
+			break;
+		e[n] = (struct sw_ps_entry){
+			.session_id = x->id,
+			.pid = (uint32_t)x->pid,
+			.uid = x->uid,
+			.decisions = sw_session_decisions(x->s),
+			.started = (uint64_t)x->started,
+		};
+		memcpy(e[n].program, x->program, sizeof(x->program));
+		memcpy(e[n].policy, x->policy_name, sizeof(x->policy_name));
+		n++;
+	}
+	/* Newest first in the list: show oldest first. */
+	for (size_t i = 0; i < n / 2; i++) {
+		struct sw_ps_entry t = e[i];
+
+		e[i] = e[n - 1 - i];
+		e[n - 1 - i] = t;
+	}
+	if (sw_msg_encode_ps_reply(&b, e, n, NULL) == 0)
+		conn_queue(srv, c, &b);
+	sw_buf_free(&b);
+}
+
+static void handle_kill(struct server *srv, struct conn *c)
+{
+	struct sw_error err = { 0 };
+	struct session *x;
+	struct sw_buf b = { 0 };
+	char msg[256];
+	uint64_t id;
+	int r;
+
+	r = sw_msg_decode_kill(c->payload, c->h.length, &id, &err);
+	if (r < 0) {
+		reply_error(srv, c, "KILL", -r, 1, err.msg, true);
+		return;
+	}
+	x = session_by_id(srv, id);
+	/* Someone else's session looks exactly like no session. */
+	if (!x || (c->peer.uid != 0 && x->uid != c->peer.uid)) {
+		snprintf(msg, sizeof(msg),
+			 "no session %llu of uid %u (see 'sysward ps')",
+			 (unsigned long long)id, c->peer.uid);
+		reply_error(srv, c, "KILL", ESRCH, 1, msg, false);
+		return;
+	}
+	sw_session_kill(x->s);
+	srv->chld_pending = true;
+	if (sw_msg_encode_empty(&b, SW_MSG_OK, NULL) == 0)
+		conn_queue(srv, c, &b);
+	sw_buf_free(&b);
+}
+
+static void handle_signal(struct server *srv, struct conn *c)
+{
+	struct sw_error err = { 0 };
+	int sig, r;
+
+	r = sw_msg_decode_signal(c->payload, c->h.length, &sig, &err);
+	if (r < 0) {
+		reply_error(srv, c, "SIGNAL", -r, SW_EXIT_SYSWARD_ERROR,
+			    err.msg, false);
+		return;
+	}
+	/* Before STARTED or after EXIT there is nothing to signal; the
+	 * client may race with either, so this is no error. */
+	if (c->session && c->session->s)
+		sw_session_signal(c->session->s, sig);
+}
+
+static void handle_message(struct server *srv, struct conn *c)
+{
+	if (c->n_fds && c->h.type != SW_MSG_RUN) {
+		close_fds(c);
+		reply_error(srv, c, sw_msg_type_name(c->h.type) ?: "?",
+			    EBADMSG, SW_EXIT_SYSWARD_ERROR,
+			    "file descriptors may only come with a RUN request",
+			    true);
+		return;
+	}
+	switch (c->h.type) {
+	case SW_MSG_RUN:
+		handle_run(srv, c);
+		break;
+	case SW_MSG_PS:
+		handle_ps(srv, c);
+		break;
+	case SW_MSG_KILL:
+		handle_kill(srv, c);
+		break;
+	case SW_MSG_SIGNAL:
+		handle_signal(srv, c);
+		break;
+	}
+}
+
+/* ---- connections ------------------------------------------------------- */
+
+static void conn_close(struct server *srv, struct conn *c)
+{
+	if (c->dead)
+		return;
+	c->dead = true;
+	epoll_ctl(srv->epfd, EPOLL_CTL_DEL, c->fd, NULL);
+	close(c->fd);
+	c->fd = -1;
+	close_fds(c);
+	/* The client went away: its program must not outlive it. */
+	if (c->session) {
+		c->session->conn = NULL;
+		if (c->session->s && !srv->shutting_down) {
+			sw_session_kill(c->session->s);
+			srv->chld_pending = true;
+		}
+		c->session = NULL;
+	}
+	LIST_DEL(srv->conns, c);
+	srv->n_conns--;
+	LIST_ADD(srv->dead, c);
+}
+
+static void free_dead(struct server *srv)
+{
+	while (srv->dead) {
+		struct conn *c = srv->dead;
+
+		LIST_DEL(srv->dead, c);
+		free(c->payload);
+		sw_buf_free(&c->out);
+		peer_clear(&c->peer);
+		free(c);
+	}
+}
+
+static void take_fds(struct conn *c, struct msghdr *mh)
+{
+	for (struct cmsghdr *cm = CMSG_FIRSTHDR(mh); cm;
+	     cm = CMSG_NXTHDR(mh, cm)) {
+		size_t n;
+		int *fds;
+
+		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
+			continue;
+		n = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		fds = (int *)CMSG_DATA(cm);
+		for (size_t i = 0; i < n; i++) {
+			if (c->n_fds < SW_PROTO_RUN_FDS)
+				c->fds[c->n_fds++] = fds[i];
+			else {
+				close(fds[i]);
+				c->too_many_fds = true;
+			}
+		}
+	}
+	if (mh->msg_flags & MSG_CTRUNC)
+		c->too_many_fds = true;
+}
+
+static void conn_read(struct server *srv, struct conn *c)
+{
+	size_t budget = READ_BUDGET;
+
+	while (!c->dead && !c->closing && budget > 0) {
+		union {
+			char buf[CMSG_SPACE(sizeof(int) * 8)];
+			struct cmsghdr align;
+		} ctl;
+		struct iovec iov;
+		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+				     .msg_control = ctl.buf,
+				     .msg_controllen = sizeof(ctl.buf) };
+		struct sw_error err = { 0 };
+		ssize_t n;
+
+		if (c->hdr_got < SW_PROTO_HEADER_SIZE) {
+			iov.iov_base = c->hdr + c->hdr_got;
+			iov.iov_len = SW_PROTO_HEADER_SIZE - c->hdr_got;
+		} else {
+			iov.iov_base = c->payload + c->payload_got;
+			iov.iov_len = c->h.length - c->payload_got;
+		}
+		if (iov.iov_len > budget)
+			iov.iov_len = budget;
+		n = recvmsg(c->fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN)
+				conn_close(srv, c);
+			return;
+		}
+		take_fds(c, &mh);
+		if (n == 0) {
+			/* EOF: the client is gone (or sent a truncated
+			 * message and gave up: nobody left to tell). */
+			conn_close(srv, c);
+			return;
+		}
+		budget -= (size_t)n;
+		if (c->hdr_got < SW_PROTO_HEADER_SIZE) {
+			int r;
+
+			c->hdr_got += (size_t)n;
+			if (c->hdr_got < SW_PROTO_HEADER_SIZE)
+				continue;
+			r = sw_msg_header_decode(c->hdr, true, &c->h, &err);
+			if (r < 0) {
+				/* Cannot resynchronise a byte stream. */
+				close_fds(c);
+				reply_error(srv, c, "header", -r,
+					    SW_EXIT_SYSWARD_ERROR, err.msg,
+					    true);
+				return;
+			}
+			free(c->payload);
+			c->payload = malloc(c->h.length ? c->h.length : 1);
+			c->payload_got = 0;
+			if (!c->payload) {
+				reply_error(srv, c, "header", ENOMEM,
+					    SW_EXIT_SYSWARD_ERROR,
+					    "syswardd: out of memory", true);
+				return;
+			}
+		} else {
+			c->payload_got += (size_t)n;
+		}
+		if (c->hdr_got == SW_PROTO_HEADER_SIZE &&
+		    c->payload_got == c->h.length) {
+			handle_message(srv, c);
+			c->hdr_got = 0;
+			c->payload_got = 0;
+			free(c->payload);
+			c->payload = NULL;
+		}
+	}
+}
+
+static void do_accept(struct server *srv)
+{
+	for (int i = 0; i < 64; i++) {
+		struct epoll_event ev = { .events = EPOLLIN };
+		struct sw_error err = { 0 };
+		struct conn *c;
+		int fd;
+
+		fd = accept4(srv->listen_fd, NULL, NULL,
+			     SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0) {
+			if (errno == EINTR || errno == ECONNABORTED)
+				continue;
+			if (errno != EAGAIN)
+				logf_("accept: %s", strerror(errno));
+			return;
+		}
+		c = calloc(1, sizeof(*c));
+		if (!c) {
+			close(fd);
+			continue;
+		}
+		c->kind = K_CONN;
+		c->fd = fd;
+		LIST_ADD(srv->conns, c);
+		srv->n_conns++;
+		if (peer_get(fd, &c->peer, &err) < 0) {
+			logf_("%s", err.msg);
+			conn_close(srv, c);
+			continue;
+		}
+		ev.data.ptr = c;
+		if (epoll_ctl(srv->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+			logf_("epoll_ctl: %s", strerror(errno));
+			c->dead = true;	/* not in the set: plain close */
+			close(fd);
+			LIST_DEL(srv->conns, c);
+			srv->n_conns--;
+			LIST_ADD(srv->dead, c);
+			continue;
+		}
+		if (srv->n_conns > srv->max_conns) {
+			char msg[128];
+
+			snprintf(msg, sizeof(msg),
+				 "syswardd has too many connections (limit "
+				 "%u); try again later", srv->max_conns);
+			reply_error(srv, c, "connect", EAGAIN,
+				    SW_EXIT_SYSWARD_ERROR, msg, true);
+		}
+	}
+}
+
+/* 1 if asked to stop (SIGTERM/SIGINT), with the signal in *sig. */
+static int read_signals(struct server *srv, int *sig)
+{
+	struct signalfd_siginfo si[16];
+	ssize_t n;
+	int stop = 0;
+
+	while ((n = read(srv->sig_fd, si, sizeof(si))) > 0) {
+		for (size_t i = 0; i < (size_t)n / sizeof(si[0]); i++) {
+			if (si[i].ssi_signo == SIGCHLD)
+				srv->chld_pending = true;
+			else if (si[i].ssi_signo == SIGTERM ||
+				 si[i].ssi_signo == SIGINT) {
+				*sig = (int)si[i].ssi_signo;
+				stop = 1;
+			}
+		}
+	}
+	return stop;
+}
+
+int server_new(struct server **ret, int listen_fd, FILE *audit,
+	       unsigned int max_sessions, struct sw_error *err)
+{
+	struct server *srv;
+	struct epoll_event ev = { .events = EPOLLIN };
+	sigset_t mask;
+	int r;
+
+	srv = calloc(1, sizeof(*srv));
+	if (!srv)
+		return sw_error_set(err, ENOMEM, "out of memory");
+	srv->epfd = srv->sig_fd = -1;
+	srv->listen_fd = listen_fd;
+	srv->listen_kind = K_LISTEN;
+	srv->signal_kind = K_SIGNAL;
+	srv->audit = audit;
+	srv->max_sessions = max_sessions;
+	srv->max_conns = max_sessions + 64;
+
+	/* SIGPIPE stays blocked too: a dead journal on stderr must not
+	 * kill the supervisor (and with it every program).  The engine's
+	 * child empties its signal mask before exec. */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGCHLD);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &mask, &srv->old_mask);
+	sigdelset(&mask, SIGPIPE);
+	srv->sig_fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (srv->sig_fd < 0) {
+		r = sw_error_set_errno(err, errno, "create signalfd");
+		goto fail;
+	}
+	srv->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (srv->epfd < 0) {
+		r = sw_error_set_errno(err, errno, "create epoll set");
+		goto fail;
+	}
+	fcntl(listen_fd, F_SETFL, fcntl(listen_fd, F_GETFL) | O_NONBLOCK);
+	ev.data.ptr = &srv->listen_kind;
+	if (epoll_ctl(srv->epfd, EPOLL_CTL_ADD, listen_fd, &ev) < 0) {
+		r = sw_error_set_errno(err, errno, "watch listening socket");
+		goto fail;
+	}
+	ev.data.ptr = &srv->signal_kind;
+	if (epoll_ctl(srv->epfd, EPOLL_CTL_ADD, srv->sig_fd, &ev) < 0) {
+		r = sw_error_set_errno(err, errno, "watch signalfd");
+		goto fail;
+	}
+	r = sw_supervisor_new(&srv->sup, err);
+	if (r < 0) {
+		sw_error_wrap(err, "create supervisor");
+		goto fail;
+	}
+	sw_supervisor_on_done(srv->sup, on_done, srv);
+	sw_supervisor_on_warning(srv->sup, on_warning, srv);
+	*ret = srv;
+	return 0;
+fail:
+	server_free(srv);
+	return r;
+}
+
+int server_run(struct server *srv, struct sw_error *err)
+{
+	struct epoll_event evs[MAX_EVENTS];
+	int stop_sig = 0;
+
+	for (;;) {
+		int n = epoll_wait(srv->epfd, evs, MAX_EVENTS,
+				   srv->chld_pending ? 0 : -1);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return sw_error_set_errno(err, errno, "epoll_wait");
+		}
+		for (int i = 0; i < n; i++) {
+			enum kind *k = evs[i].data.ptr;
+			struct conn *c;
+
+			if (*k == K_LISTEN) {
+				do_accept(srv);
+				continue;
+			}
+			if (*k == K_SIGNAL) {
+				if (read_signals(srv, &stop_sig))
+					return stop_sig;
+				continue;
+			}
+			c = (struct conn *)k;
+			if (c->dead)
+				continue;
+			if (evs[i].events & EPOLLOUT)
+				conn_flush(srv, c);
+			if (c->dead)
+				continue;
+			if (evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) {
+				if (c->closing)
+					/* Only waiting to flush; a hang-up
+					 * means nobody will read it. */
+					conn_close(srv, c);
+				else
+					conn_read(srv, c);
+			}
+		}
+		if (srv->chld_pending) {
+			struct sw_error derr = { 0 };
+			int r = sw_supervisor_dispatch(srv->sup, false, &derr);
+
+			if (r < 0)
+				logf_("%s", derr.msg);
+			srv->chld_pending = r > 0;
+			bury(srv);
+		}
+		free_dead(srv);
+	}
+}
+
+void server_free(struct server *srv)
+{
+	if (!srv)
+		return;
+	srv->shutting_down = true;
+	/* Tell each client why its program is going away: without this
+	 * they would only see the connection drop. */
+	for (struct session *x = srv->sessions; x; x = x->next) {
+		if (!x->conn)
+			continue;
+		struct sw_buf b = { 0 };
+
+		if (sw_msg_encode_error(&b, ESHUTDOWN, SW_EXIT_SYSWARD_ERROR,
+					"syswardd is shutting down; the program "
+					"was killed", NULL) == 0)
+			(void)!send(x->conn->fd, b.data, b.len,
+				    MSG_NOSIGNAL | MSG_DONTWAIT);
+		sw_buf_free(&b);
+	}
+	/* SIGKILLs and reaps every tracee. */
+	sw_supervisor_free(srv->sup);
+	srv->sup = NULL;
+	while (srv->sessions) {
+		struct session *x = srv->sessions;
+
+		LIST_DEL(srv->sessions, x);
+		LIST_ADD(srv->graveyard, x);
+	}
+	bury(srv);
+	while (srv->conns)
+		conn_close(srv, srv->conns);
+	free_dead(srv);
+	if (srv->epfd >= 0)
+		close(srv->epfd);
+	if (srv->sig_fd >= 0)
+		close(srv->sig_fd);
+	sigprocmask(SIG_SETMASK, &srv->old_mask, NULL);
+	free(srv);
+}

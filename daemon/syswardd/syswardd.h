@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * syswardd internals.  Module map:
+ *   main.c    command line, startup and shutdown
+ *   listen.c  the listening socket: systemd activation or bind()
+ *   peer.c    who the client is (SO_PEERCRED, SO_PEERGROUPS) and whether
+ *             it may execute its program (checked with its own fs creds)
+ *   server.c  the event loop: connections, requests, sessions, replies
+ *   audit.c   the daemon's own audit lines (session start/exit/refusal)
+ */
+#ifndef SYSWARDD_H
+#define SYSWARDD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "sysward/error.h"
+
+struct options {
+	const char *socket_path;	/* NULL = default */
+	const char *audit_path;		/* NULL = no audit log */
+	unsigned int max_sessions;
+	int socket_mode;		/* -1 = default (0666 root, 0600 user) */
+};
+
+/* ---- listen.c ---------------------------------------------------------- */
+
+/*
+ * The listening socket: the one systemd passed (LISTEN_PID/LISTEN_FDS,
+ * checked by hand, no libsystemd) or a new one bound at path.
+ * *ret_created says whether we made the socket file (and so remove it on
+ * exit).
+ */
+int listen_socket(const char *path, int mode, int *ret_fd, bool *ret_activated,
+		  struct sw_error *err);
+
+/* ---- peer.c ------------------------------------------------------------ */
+
+struct peer {
+	pid_t pid;
+	uid_t uid;
+	gid_t gid;
+	gid_t *groups;
+	size_t n_groups;
+};
+
+int peer_get(int fd, struct peer *ret, struct sw_error *err);
+void peer_clear(struct peer *p);
+
+/*
+ * Find name like execvp would with the client's PATH and cwd, checking
+ * with the client's filesystem credentials (so a root daemon neither
+ * reveals nor grants what the client could not see or run).  Returns 0 or
+ * a positive errno (ENOENT, EACCES, EISDIR, ...).
+ */
+int peer_resolve_program(const struct peer *p, const char *name,
+			 char *const *envp, const char *cwd);
+
+/* ---- audit.c ----------------------------------------------------------- */
+
+struct audit_start {
+	uint64_t session;
+	pid_t pid;
+	const struct peer *peer;
+	char *const *argv;
+	const char *cwd;
+	const char *policy;
+};
+
+void audit_session_start(FILE *f, const struct audit_start *a);
+void audit_session_exit(FILE *f, uint64_t session, pid_t pid, int exit_code,
+			uint64_t decisions);
+void audit_refused(FILE *f, const struct peer *peer, const char *request,
+		   int code, const char *msg);
+
+/* ---- server.c ---------------------------------------------------------- */
+
+struct server;
+
+int server_new(struct server **ret, int listen_fd, FILE *audit,
+	       unsigned int max_sessions, struct sw_error *err);
+/* Serve until SIGTERM or SIGINT; returns the signal number, or -errno. */
+int server_run(struct server *srv, struct sw_error *err);
+/* Tell the clients, kill every session, close everything. */
+void server_free(struct server *srv);
+
+#endif
