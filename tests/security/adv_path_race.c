@@ -7,11 +7,11 @@
  *
  *   adv_path_race DIR TRIES
  *
- * DIR holds "allow" and "deny_" (same length); the policy denies openat of
- * DIR/deny_.  One thread flips one byte of the shared buffer between the
- * two names as fast as it can; the main thread calls openat(buf) TRIES
- * times and checks, with fstat, which file each success opened.  Any open
- * of DIR/deny_ is an escape.
+ * DIR holds "file-A" and "file-D"; the policy denies openat of DIR/file-D.
+ * One thread flips the last byte of the shared buffer between 'A' and 'D'
+ * as fast as it can; the main thread calls openat(buf) TRIES times and
+ * checks, with fstat, which file each success opened.  Any open of
+ * DIR/file-D is an escape.
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -30,8 +30,8 @@ static void *flipper(void *arg)
 	volatile char *p = &buf[flip_at];
 
 	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
-		*p = 'd';	/* deny_ */
-		*p = 'a';	/* allow */
+		*p = 'D';	/* denied */
+		*p = 'A';	/* allowed */
 	}
 	return NULL;
 }
@@ -50,10 +50,10 @@ int main(int argc, char **argv)
 		return ADV_CANNOT;
 	}
 	tries = atol(argv[2]);
-	snprintf(allowed, sizeof(allowed), "%s/allow", argv[1]);
-	snprintf(denied, sizeof(denied), "%s/deny_", argv[1]);
+	snprintf(allowed, sizeof(allowed), "%s/file-A", argv[1]);
+	snprintf(denied, sizeof(denied), "%s/file-D", argv[1]);
 	if (stat(denied, &st_deny) < 0)
-		return adv_verdict(ADV_CANNOT, "DIR/deny_ missing");
+		return adv_verdict(ADV_CANNOT, "DIR/file-D missing");
 
 	/* Without a race the policy must hold, or the test proves nothing. */
 	TRIED("openat(\"%s\") without a race", denied);
@@ -62,27 +62,27 @@ int main(int argc, char **argv)
 	RESULT("openat = %s", RET(fd, e));
 	if (fd >= 0)
 		return adv_verdict(ADV_CANNOT, "the policy does not deny "
-				   "DIR/deny_ at all");
+				   "DIR/file-D at all");
 	TRIED("openat(\"%s\") without a race", allowed);
 	fd = openat(AT_FDCWD, allowed, O_RDONLY | O_CLOEXEC);
 	e = errno;
 	RESULT("openat = %s", RET(fd, e));
 	if (fd < 0)
-		return adv_verdict(ADV_CANNOT, "DIR/allow cannot be opened");
+		return adv_verdict(ADV_CANNOT, "DIR/file-A cannot be opened");
 	close(fd);
 
 	strcpy(buf, allowed);
-	flip_at = strlen(argv[1]) + 1;
+	flip_at = strlen(buf) - 1;
 	pthread_create(&t, NULL, flipper, NULL);
-	TRIED("%ld x openat(buf) while a thread flips buf[%zu] between 'a' "
-	      "(allow) and 'd' (deny_)", tries, flip_at);
+	TRIED("%ld x openat(buf) while a thread flips buf[%zu] between 'A' "
+	      "(allowed) and 'D' (denied)", tries, flip_at);
 	for (long i = 0; i < tries; i++) {
 		fd = syscall(SYS_openat, AT_FDCWD, buf, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
-			if (errno == ENOENT)
-				other++;	/* a torn, mixed name */
+			if (errno == EACCES)
+				refused++;	/* the policy's answer */
 			else
-				refused++;
+				other++;
 			continue;
 		}
 		if (fstat(fd, &st) == 0 && st.st_ino == st_deny.st_ino &&
@@ -95,7 +95,7 @@ int main(int argc, char **argv)
 	atomic_store(&stop, 1);
 	pthread_join(t, NULL);
 	RESULT("tries %ld, opened allow %ld, refused %ld, other errors %ld, "
-	       "OPENED deny_ %ld", tries, opened_allowed, refused, other,
+	       "OPENED file-D %ld", tries, opened_allowed, refused, other,
 	       opened_denied);
 	if (opened_denied)
 		return adv_verdict(ADV_ESCAPED, "the denied file was opened "

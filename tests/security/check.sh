@@ -59,9 +59,12 @@ ret_trace_no_tracer)
 io_uring_denied)
 	run "$POL/emulate-uid.json" -- "$ADV/adv_io_uring" deny
 	expect_contained "io_uring is reachable under a restrictive policy" ;;
-io_uring_optin)
-	run "$POL/io-uring-optin.json" -- "$ADV/adv_io_uring" allow
-	expect_contained "a policy that allows io_uring explicitly could not use it" ;;
+io_uring_unrestricted)
+	# Control: a policy that restricts nothing has nothing to bypass, so
+	# the defence is off and the probe must see io_uring working (this
+	# proves io_uring_denied can fail).
+	run "$POL/log-only.json" -- "$ADV/adv_io_uring" allow
+	expect_contained "io_uring unusable although the policy restricts nothing" ;;
 abi_x32_filtered)
 	run "$POL/abi-all.json" -- "$ADV/adv_abi" x32 "$scratch"
 	expect_contained "an x32 syscall bypassed the policy" ;;
@@ -172,7 +175,7 @@ privs_setuid)
 	grep -qx 'fact: CapEff 0000000000000000' "$out" || fail "the setuid-root binary gained capabilities" ;;
 path_race)
 	d=$GEN/race
-	mkdir -p "$d" && echo allowed >"$d/allow" && echo denied >"$d/deny_"
+	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
 	run "$GEN/path-race.json" -- "$ADV/adv_path_race" "$d" "${SW_RACE_TRIES:-20000}"
 	expect_contained "the denied file was opened through a path race" ;;
 unknown_syscall_eperm)
