@@ -28,6 +28,10 @@ int cmd_check(int argc, char **argv);
 void cmd_check_help(FILE *f);
 int cmd_info(int argc, char **argv);
 void cmd_info_help(FILE *f);
+int cmd_ps(int argc, char **argv);		/* ps.c: syswardd sessions */
+void cmd_ps_help(FILE *f);
+int cmd_kill(int argc, char **argv);		/* kill.c: end a session */
+void cmd_kill_help(FILE *f);
 
 /* Print "sysward: <message>" to stderr. */
 void sw_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

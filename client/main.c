@@ -25,10 +25,9 @@ static const struct sw_command commands[] = {
 	{ "check", "validate policy files", cmd_check, cmd_check_help },
 	{ "info", "show what the running kernel supports", cmd_info,
 	  cmd_info_help },
-	/*
-	 * Daemon client commands ("ps", "kill") are added here; "run
-	 * --daemon" goes through the hook in run.h (sw_run_daemon()).
-	 */
+	/* "run --daemon" goes through the hook in run.h (sw_run_daemon()). */
+	{ "ps", "list your sessions in syswardd", cmd_ps, cmd_ps_help },
+	{ "kill", "kill a session in syswardd", cmd_kill, cmd_kill_help },
 	{ "help", "show help for a command", cmd_help, cmd_help_help },
 };
 

@@ -38,6 +38,10 @@ void cmd_run_help(FILE *f)
 "  -c, --cap CAP            let the program keep capability CAP (repeatable;\n"
 "                           'CAP_NET_RAW', 'net_raw', 'chown,kill' or 'all');\n"
 "                           by default it keeps none\n"
+"  -d, --daemon[=PATH]      run it through syswardd at PATH (default\n"
+"                           /run/sysward.sock, or $XDG_RUNTIME_DIR/\n"
+"                           sysward.sock for a user daemon): same policy,\n"
+"                           exit status and signals, your own uid\n"
 "  -h, --help               show this help and exit\n"
 "\n"
 "The program runs with no_new_privs, only the capabilities given with --cap,\n"
@@ -154,9 +158,8 @@ static int check_kernel(void)
 static int parse_options(int argc, char **argv, struct run_options *o)
 {
 	enum { OPT_LOG_FORMAT = 0x100 };
-	/* Daemon mode adds { "daemon", optional_argument, ... } here and sets
-	 * o->daemon_socket; cmd_run() then calls sw_run_daemon(). */
 	static const struct option options[] = {
+		{ "daemon", optional_argument, NULL, 'd' },
 		{ "policy", required_argument, NULL, 'p' },
 		{ "log", required_argument, NULL, 'l' },
 		{ "log-format", required_argument, NULL, OPT_LOG_FORMAT },
@@ -168,7 +171,7 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 	int opt;
 
 	/* '+': stop at PROGRAM, so its own options stay its own. */
-	while ((opt = getopt_long(argc, argv, "+p:l:c:h", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+p:l:c:d::h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
 			o->policy_path = optarg;
@@ -194,6 +197,10 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 					"(expected a name such as CAP_NET_RAW, "
 					"see capabilities(7), or 'all')",
 					bad, optarg);
+			break;
+		case 'd':
+			/* "" = the default socket (daemon_client.c) */
+			o->daemon_socket = optarg ? optarg : "";
 			break;
 		case 'h':
 			cmd_run_help(stdout);

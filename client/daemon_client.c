@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * "sysward run --daemon": send one RUN request to syswardd with our
+ * stdin/stdout/stderr attached (SCM_RIGHTS), forward the signals we get to
+ * the program, and exit with its status, exactly as the embedded mode
+ * would.  If the daemon goes away the program is gone too (EXITKILL), and
+ * we say so and exit 125.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sysward/cleanup.h"
+#include "sysward/engine.h"
+#include "sysward/proto.h"
+
+#include "commands.h"
+#include "daemon_client.h"
+#include "run.h"
+
+extern char **environ;
+
+/* What a terminal or a job runner may send us that belongs to the
+ * program.  SIGTSTP/SIGTTIN/SIGTTOU stay ours: job control of the client
+ * itself. */
+static const int forwarded[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGWINCH,
+	SIGCONT,
+};
+
+int sw_daemon_connect(const char *path, char *used, size_t used_size)
+{
+	struct sw_error err = { 0 };
+	int fd;
+
+	if (!path || !*path) {
+		if (sw_proto_default_socket(false, used, used_size, &err) < 0) {
+			sw_cli_error("%s", err.msg);
+			return -1;
+		}
+	} else {
+		snprintf(used, used_size, "%s", path);
+	}
+	if (sw_proto_connect(used, &fd, &err) < 0) {
+		sw_cli_error("cannot reach syswardd: %s (is it running? start "
+			     "it with 'syswardd --socket %s', or give its "
+			     "socket with --daemon=PATH)", err.msg, used);
+		return -1;
+	}
+	return fd;
+}
+
+/* The policy as text, bounded like the daemon bounds it. */
+static int read_policy(const char *path, char **ret, size_t *ret_len)
+{
+	cleanup_close int fd = -1;
+	cleanup_free char *buf = NULL;
+	size_t len = 0, cap = 64 * 1024;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		sw_cli_error("open policy %s: %s", path, strerror(errno));
+		return -1;
+	}
+	buf = malloc(cap + 1);
+	if (!buf)
+		goto oom;
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			char *p;
+
+			if (cap > SW_PROTO_MAX_POLICY) {
+				sw_cli_error("policy %s is larger than syswardd "
+					     "accepts (%u bytes)", path,
+					     SW_PROTO_MAX_POLICY);
+				return -1;
+			}
+			cap *= 2;
+			p = realloc(buf, cap + 1);
+			if (!p)
+				goto oom;
+			buf = p;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			sw_cli_error("read policy %s: %s", path, strerror(errno));
+			return -1;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	if (len > SW_PROTO_MAX_POLICY) {
+		sw_cli_error("policy %s is larger than syswardd accepts "
+			     "(%u bytes)", path, SW_PROTO_MAX_POLICY);
+		return -1;
+	}
+	buf[len] = '\0';
+	*ret = TAKE_PTR(buf);
+	*ret_len = len;
+	return 0;
+oom:
+	sw_cli_error("read policy %s: out of memory", path);
+	return -1;
+}
+
+/* Our fds 0-2, with /dev/null standing in for a closed one (the daemon
+ * insists on three). */
+static int stdio_fds(int fds[3], int opened[3])
+{
+	for (int i = 0; i < 3; i++) {
+		opened[i] = -1;
+		fds[i] = i;
+		if (fcntl(i, F_GETFD) >= 0)
+			continue;
+		opened[i] = open("/dev/null", (i == 0 ? O_RDONLY : O_WRONLY) |
+				 O_CLOEXEC);
+		if (opened[i] < 0) {
+			sw_cli_error("open /dev/null: %s", strerror(errno));
+			return -1;
+		}
+		fds[i] = opened[i];
+	}
+	return 0;
+}
+
+static int lost(const struct sw_error *err)
+{
+	sw_cli_error("lost connection to syswardd: %s (the program, if it "
+		     "started, was killed with it)", err->msg);
+	return SW_EXIT_SYSWARD_ERROR;
+}
+
+/* Handle one message; returns -1 to go on, else the exit code. */
+static int on_reply(const struct sw_msg_header *h, const uint8_t *p)
+{
+	struct sw_error err = { 0 };
+	struct sw_error_reply er;
+	struct sw_started st;
+	int code;
+
+	switch (h->type) {
+	case SW_MSG_STARTED:
+		if (sw_msg_decode_started(p, h->length, &st, &err) < 0)
+			break;
+		return -1;
+	case SW_MSG_EXIT:
+		if (sw_msg_decode_exit(p, h->length, &code, &err) < 0)
+			break;
+		return code;
+	case SW_MSG_ERROR:
+		if (sw_msg_decode_error(p, h->length, &er, &err) < 0)
+			break;
+		sw_cli_error("%s", er.msg);
+		return (int)er.exit_code;
+	default:
+		sw_error_set(&err, EBADMSG, "unexpected %s reply to RUN",
+			     sw_msg_type_name(h->type) ?: "?");
+		break;
+	}
+	sw_cli_error("bad reply from syswardd: %s", err.msg);
+	return SW_EXIT_SYSWARD_ERROR;
+}
+
+static int wait_reply(int fd)
+{
+	cleanup_free uint8_t *payload = NULL;
+	struct sw_error err = { 0 };
+	struct sw_msg_header h;
+
+	if (sw_proto_recv(fd, &h, &payload, &err) < 0)
+		return err.code == ECONNRESET || err.code == EPIPE
+			? lost(&err) : (sw_cli_error("%s", err.msg),
+					SW_EXIT_SYSWARD_ERROR);
+	return on_reply(&h, payload);
+}
+
+int sw_run_daemon(const struct run_options *o)
+{
+	cleanup_free char *policy = NULL;
+	cleanup_free char *cwd = NULL;
+	cleanup_close int fd = -1, sfd = -1;
+	struct sw_buf msg = { 0 };
+	struct sw_error err = { 0 };
+	struct sw_run_request q = { 0 };
+	char path[PATH_MAX];
+	int fds[3], opened[3] = { -1, -1, -1 };
+	sigset_t mask;
+	size_t argc = 0, envc = 0;
+	int r, code = SW_EXIT_SYSWARD_ERROR;
+
+	if (o->log_path) {
+		sw_cli_error("--log is not available with --daemon: syswardd "
+			     "writes the audit log of every session (start it "
+			     "with --audit-log FILE)");
+		return SW_EXIT_USAGE;
+	}
+	if (read_policy(o->policy_path, &policy, &q.policy_len) < 0)
+		return SW_EXIT_SYSWARD_ERROR;
+	cwd = getcwd(NULL, 0);
+	if (!cwd) {
+		sw_cli_error("get the working directory: %s", strerror(errno));
+		return SW_EXIT_SYSWARD_ERROR;
+	}
+	while (o->argv[argc])
+		argc++;
+	while (environ && environ[envc])
+		envc++;
+	q = (struct sw_run_request){
+		.caps = o->caps,
+		.argv = o->argv, .argc = argc,
+		.envp = environ, .envc = envc,
+		.cwd = cwd,
+		.policy_name = (char *)o->policy_path,
+		.policy_text = policy, .policy_len = q.policy_len,
+	};
+	if (sw_run_request_encode(&msg, &q, &err) < 0) {
+		sw_cli_error("cannot send %s to syswardd: %s", o->argv[0],
+			     err.msg);
+		goto out;
+	}
+
+	/* Block the signals we forward before connecting: none is lost
+	 * between the request and the loop below. */
+	sigemptyset(&mask);
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		sigaddset(&mask, forwarded[i]);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sfd < 0) {
+		sw_cli_error("create signalfd: %s", strerror(errno));
+		goto out;
+	}
+
+	fd = sw_daemon_connect(o->daemon_socket, path, sizeof(path));
+	if (fd < 0)
+		goto out;
+	if (stdio_fds(fds, opened) < 0)
+		goto out;
+	r = sw_proto_send(fd, &msg, fds, 3, &err);
+	for (int i = 0; i < 3; i++)
+		if (opened[i] >= 0)
+			close(opened[i]);
+	if (r < 0) {
+		/* The daemon may have refused early and hung up: its
+		 * reply says why better than EPIPE. */
+		code = wait_reply(fd);
+		goto out;
+	}
+
+	for (;;) {
+		struct pollfd pf[2] = {
+			{ .fd = fd, .events = POLLIN },
+			{ .fd = sfd, .events = POLLIN },
+		};
+		struct signalfd_siginfo si;
+
+		if (poll(pf, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			sw_cli_error("poll: %s", strerror(errno));
+			break;
+		}
+		while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+			struct sw_buf sm = { 0 };
+
+			/* A failed send shows as a lost connection below. */
+			if (sw_msg_encode_signal(&sm, (int)si.ssi_signo,
+						 NULL) == 0)
+				(void)sw_proto_send(fd, &sm, NULL, 0, NULL);
+			sw_buf_free(&sm);
+		}
+		if (pf[0].revents) {
+			code = wait_reply(fd);
+			if (code >= 0)
+				break;
+		}
+	}
+out:
+	sw_buf_free(&msg);
+	return code;
+}

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* "sysward ps": list the caller's sessions in syswardd (root: all). */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sysward/cleanup.h"
+#include "sysward/proto.h"
+
+#include "commands.h"
+#include "daemon_client.h"
+
+void cmd_ps_help(FILE *f)
+{
+	fprintf(f,
+"Usage: %s ps [--daemon[=PATH]]\n"
+"List the programs syswardd runs for you: session id, pid, user, running\n"
+"time, supervisor decisions so far, policy and program.  Root sees every\n"
+"user's sessions; everyone else only their own.\n"
+"\n"
+"Options:\n"
+"  -d, --daemon[=PATH]  syswardd's socket (default: /run/sysward.sock for\n"
+"                       root, else $XDG_RUNTIME_DIR/sysward.sock if it\n"
+"                       exists, else /run/sysward.sock)\n"
+"  -h, --help           show this help and exit\n"
+"\n"
+"Example:\n"
+"  %s ps --daemon=/run/sysward.sock\n", sw_program_name, sw_program_name);
+}
+
+static void age(char *buf, size_t size, uint64_t started)
+{
+	time_t now = time(NULL);
+	long s = now > (time_t)started ? (long)(now - (time_t)started) : 0;
+
+	if (s < 60)
+		snprintf(buf, size, "%lds", s);
+	else if (s < 3600)
+		snprintf(buf, size, "%ldm%02lds", s / 60, s % 60);
+	else
+		snprintf(buf, size, "%ldh%02ldm", s / 3600, s / 60 % 60);
+}
+
+static void user(char *buf, size_t size, uint32_t uid)
+{
+	struct passwd *pw = getpwuid(uid);
+
+	if (pw)
+		snprintf(buf, size, "%s", pw->pw_name);
+	else
+		snprintf(buf, size, "%u", uid);
+}
+
+int cmd_ps(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "daemon", optional_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	cleanup_free uint8_t *payload = NULL;
+	cleanup_free struct sw_ps_entry *e = NULL;
+	cleanup_close int fd = -1;
+	struct sw_error err = { 0 };
+	struct sw_error_reply er;
+	struct sw_msg_header h;
+	struct sw_buf msg = { 0 };
+	const char *sock = NULL;
+	char path[PATH_MAX];
+	size_t n = 0;
+	int opt, r;
+
+	while ((opt = getopt_long(argc, argv, "d::h", options, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			sock = optarg;
+			break;
+		case 'h':
+			cmd_ps_help(stdout);
+			return SW_EXIT_OK;
+		default:
+			fprintf(stderr, "Try '%s ps --help'.\n", sw_program_name);
+			return SW_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return sw_cli_usage("ps", "unexpected argument '%s'",
+				    argv[optind]);
+	fd = sw_daemon_connect(sock, path, sizeof(path));
+	if (fd < 0)
+		return SW_EXIT_FAIL;
+	r = sw_msg_encode_empty(&msg, SW_MSG_PS, &err);
+	if (r == 0)
+		r = sw_proto_send(fd, &msg, NULL, 0, &err);
+	sw_buf_free(&msg);
+	if (r == 0)
+		r = sw_proto_recv(fd, &h, &payload, &err);
+	if (r < 0) {
+		sw_cli_error("ps: syswardd at %s: %s", path, err.msg);
+		return SW_EXIT_FAIL;
+	}
+	if (h.type == SW_MSG_ERROR &&
+	    sw_msg_decode_error(payload, h.length, &er, &err) == 0) {
+		sw_cli_error("ps: %s", er.msg);
+		return SW_EXIT_FAIL;
+	}
+	if (h.type != SW_MSG_PS_REPLY ||
+	    sw_msg_decode_ps_reply(payload, h.length, &e, &n, &err) < 0) {
+		sw_cli_error("ps: bad reply from syswardd: %s",
+			     err.msg[0] ? err.msg : "unexpected message type");
+		return SW_EXIT_FAIL;
+	}
+	printf("%-6s %-8s %-10s %-7s %9s  %-20s %s\n", "ID", "PID", "USER",
+	       "TIME", "DECISIONS", "POLICY", "PROGRAM");
+	for (size_t i = 0; i < n; i++) {
+		char a[32], u[64];
+
+		age(a, sizeof(a), e[i].started);
+		user(u, sizeof(u), e[i].uid);
+		printf("%-6llu %-8u %-10s %-7s %9llu  %-20s %s\n",
+		       (unsigned long long)e[i].session_id, e[i].pid, u, a,
+		       (unsigned long long)e[i].decisions,
+		       e[i].policy[0] ? e[i].policy : "-", e[i].program);
+	}
+	return SW_EXIT_OK;
+}
