@@ -395,7 +395,7 @@ static void usage(FILE *f)
 "allow, under sysward (fast path, rewrite, emulate), under a minimal\n"
 "GET/SET/CONT ptrace loop, and under strace --seccomp-bpf inject.\n"
 "\n"
-"  -n, --iterations N   calls per mode (default 200000)\n"
+"  -n, --iterations N   calls per mode (default 50000)\n"
 "      --no-strace      skip the strace row\n"
 "  -h, --help           show this help\n"
 "\n"
@@ -434,7 +434,7 @@ int main(int argc, char **argv)
 		{ .key = "e", .what = "strace --seccomp-bpf inject retval=0" },
 	};
 	enum { A, B, B2, C, C2, D, E, NROWS };
-	uint64_t n = 200000, stops = 0;
+	uint64_t n = 50000, stops = 0;
 	bool no_strace = false, ok = true;
 	struct loop_result lr;
 	char self[PATH_MAX], why[SW_ERROR_MSG_MAX];

@@ -479,6 +479,15 @@ child: fork: child exit=0
 fork: child exit=0"
 }
 
+t_orphan_confined() {
+	# The main process exits at once; its child goes on alone (and is
+	# reparented).  sysward waits for the whole tree, and the orphan is
+	# still confined.
+	sw "$(uid_policy)" -- "$PROBE" detach getuid exit 5
+	expect_rc 0
+	expect_output "orphan: getuid=4242"
+}
+
 t_vfork_confined() {
 	sw "$(uid_policy)" -- "$PROBE" vfork getuid geteuid
 	expect_rc 0
@@ -505,6 +514,13 @@ t_exec_chain() {
 	expect_output "getuid=4242
 exec1:getuid=4242
 exec2:getuid=4242"
+	# A failed execve returns to the (still confined) caller.
+	sw "$(uid_policy)" -- "$PROBE" exec "$W/none" getuid
+	expect_rc 96
+	expect_output "exec($W/none)=-ENOENT"
+	sw "$(uid_policy)" -- "$PROBE" exec "$W" getuid
+	expect_rc 96
+	expect_output "exec($W)=-EACCES"
 }
 
 t_thread_exec() {
@@ -577,6 +593,9 @@ t_killed_by_signal() {
 	expect_rc 143
 	sw "$(uid_policy)" -- "$PROBE" raise 10
 	expect_rc 138
+	sw "$(uid_policy)" -- "$PROBE" raise 11
+	expect_rc 139
+	expect_output ""
 	# A signal whose default action is to ignore it (SIGWINCH) kills nothing.
 	sw "$(uid_policy)" -- "$PROBE" raise 28
 	expect_rc 0
@@ -659,6 +678,11 @@ t_bad_policy() {
 	sw "$p" -- "$PROBE" getuid
 	expect_rc 125
 	expect_err "sysward: $p: syscalls[0].args[0].op:" "SCMP_CMP_FOO"
+	# An audit log that cannot be opened is sysward's error.
+	sw "$(uid_policy)" --log "$W/no/such/dir/log" -- "$PROBE" getuid
+	expect_rc 125
+	expect_output ""
+	expect_err "$W/no/such/dir/log"
 	sw "$W/does-not-exist.json" -- "$PROBE" getuid
 	expect_rc 125
 	expect_err "$W/does-not-exist.json"

@@ -307,7 +307,7 @@ static void usage(void)
 "usage: sw-probe OP...\n"
 "  getuid geteuid getgid arch pid-is-ppid sys:NAME\n"
 "  open PATH FLAGS   exists PATH   mkdir PATH   writes N   net-inet net-unix\n"
-"  unshare-user   threads N   fork (rest runs in the child)\n"
+"  unshare-user   threads N   fork (rest runs in the child)   detach\n"
 "  vfork (rest runs in an exec'd child)   exec PATH ARGS...   thread-exec OPS...\n"
 "  sigusr1   stopcont   raise SIG   exit N   sleep SECONDS\n"
 "  pidfile PATH   spawn-sleeper PIDFILE   prefix:TEXT\n");
@@ -462,6 +462,16 @@ int main(int argc, char **argv)
 			say("fork: child exit=%d", WIFEXITED(st) ?
 			    WEXITSTATUS(st) : 128 + WTERMSIG(st));
 			return 0;
+		} else if (strcmp(op, "detach") == 0) {
+			/* The rest runs in a child whose parent has exited. */
+			pid_t c = fork();
+
+			if (c < 0)
+				die("fork");
+			if (c > 0)
+				_exit(0);
+			usleep(300000);
+			snprintf(prefix, sizeof(prefix), "orphan: ");
 		} else if (strcmp(op, "vfork") == 0) {
 			char **v = self_argv("vfork-child: ", argv + i + 1);
 			int st;
