@@ -1,0 +1,920 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Unit tests for the policy parser (policy/): what a policy author sees.
+ * Valid policies are checked field by field, invalid ones by the exact
+ * message text, as bubblewrap's tests assert what the user reads.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sysward/policy.h"
+
+#ifndef SW_SOURCE_DIR
+#error "SW_SOURCE_DIR must name the source tree"
+#endif
+
+#define N_ELEMENTS(a) (sizeof(a) / sizeof((a)[0]))
+#define KV(a, b) (((a) << 16) + ((b) << 8))
+
+static struct sw_policy *load_ok(const char *json)
+{
+	struct sw_policy *p = NULL;
+	struct sw_error err = { 0 };
+	int r = sw_policy_load_string(json, strlen(json), "t.json", &p, &err);
+
+	ck_assert_msg(r == 0, "policy rejected: %s\n%s", err.msg, json);
+	ck_assert_ptr_nonnull(p);
+	return p;
+}
+
+/* ------------------------------------------------------------------ */
+/* valid policies: one field per row */
+
+enum field {
+	F_N_RULES, F_DEFAULT_ACTION, F_DEFAULT_ERRNO, F_N_ARCHES, F_FLAGS,
+	F_N_WARNINGS, F_ACTION, F_N_NAMES, F_ERRNO, F_RET, F_RET_IS_ERRNO,
+	F_N_ARGS, F_ARG_INDEX, F_ARG_OP, F_ARG_VALUE, F_ARG_VALUE2,
+	F_N_PATHS, F_PATH_INDEX, F_PATH_MATCH, F_PATH_NOT, F_N_REWRITES,
+	F_RW_INDEX, F_RW_OP, F_RW_VALUE, F_WHEN_FIRST, F_WHEN_LAST,
+	F_WHEN_STEP, F_AUDIT, F_SUPERVISOR, F_INC_CAPS, F_INC_KERNEL,
+	F_EXC_CAPS, F_HAS_INCLUDES, F_LINE,
+};
+
+struct valid_case {
+	const char *json;
+	size_t rule;	/* for rule fields */
+	size_t sub;	/* args[sub], paths[sub], rewrites[sub] */
+	enum field f;
+	uint64_t want;
+};
+
+#define ALLOW "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":["
+#define END "]}"
+
+static const struct valid_case valid_cases[] = {
+	/* top level */
+	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\"}", 0, 0, F_N_RULES, 0 },
+	{ "{\"defaultAction\":\"SCMP_ACT_KILL_PROCESS\"}", 0, 0, F_DEFAULT_ACTION, SW_ACT_KILL_PROCESS },
+	{ "{\"defaultAction\":\"SCMP_ACT_KILL\"}", 0, 0, F_DEFAULT_ACTION, SW_ACT_KILL_THREAD },
+	{ "{\"defaultAction\":\"SCMP_ACT_LOG\"}", 0, 0, F_DEFAULT_ACTION, SW_ACT_KLOG },
+	{ "{\"defaultAction\":\"SCMP_ACT_ERRNO\"}", 0, 0, F_DEFAULT_ERRNO, EPERM },
+	{ "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"defaultErrnoRet\":38}", 0, 0, F_DEFAULT_ERRNO, 38 },
+	{ "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"defaultErrnoRet\":\"ENOSYS\"}", 0, 0, F_DEFAULT_ERRNO, ENOSYS },
+	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"architectures\":[\"SCMP_ARCH_X86_64\",\"SCMP_ARCH_X86\",\"SCMP_ARCH_X86\"]}", 0, 0, F_N_ARCHES, 2 },
+	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"flags\":[\"SECCOMP_FILTER_FLAG_LOG\",\"SECCOMP_FILTER_FLAG_SPEC_ALLOW\"]}", 0, 0, F_FLAGS, 6 },
+	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":null}", 0, 0, F_N_RULES, 0 },
+	{ "{\"$schema\":\"x\",\"comment\":\"\",\"defaultAction\":\"SCMP_ACT_ALLOW\",\"listenerMetadata\":\"\"}", 0, 0, F_N_WARNINGS, 0 },
+	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"listenerPath\":\"/run/l.sock\"}", 0, 0, F_N_WARNINGS, 1 },
+	/* actions and their values */
+	{ ALLOW "{\"names\":[\"read\"],\"action\":\"SCMP_ACT_ERRNO\"}" END, 0, 0, F_ERRNO, EPERM },
+	{ ALLOW "{\"names\":[\"read\"],\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":13}" END, 0, 0, F_ERRNO, 13 },
+	{ ALLOW "{\"names\":[\"read\"],\"action\":\"SCMP_ACT_ERRNO\",\"errno\":\"EIO\"}" END, 0, 0, F_ERRNO, EIO },
+	{ ALLOW "{\"names\":[\"read\"],\"action\":\"SCMP_ACT_ERRNO\",\"errno\":0}" END, 0, 0, F_ERRNO, 0 },
+	{ ALLOW "{\"names\":[\"read\"],\"action\":\"SCMP_ACT_ERRNO\"}" END, 0, 0, F_SUPERVISOR, 0 },
+	{ ALLOW "{\"name\":\"read\",\"action\":\"SCMP_ACT_TRAP\"}" END, 0, 0, F_N_NAMES, 1 },
+	{ ALLOW "{\"names\":[\"getuid\"],\"action\":\"SYSWARD_ACT_EMULATE\",\"return\":0}" END, 0, 0, F_ACTION, SW_ACT_EMULATE },
+	{ ALLOW "{\"names\":[\"getuid\"],\"action\":\"SYSWARD_ACT_EMULATE\",\"return\":42}" END, 0, 0, F_RET, 42 },
+	{ ALLOW "{\"names\":[\"getuid\"],\"action\":\"SYSWARD_ACT_EMULATE\"}" END, 0, 0, F_RET, 0 },
+	{ ALLOW "{\"names\":[\"getuid\"],\"action\":\"SYSWARD_ACT_EMULATE\"}" END, 0, 0, F_RET_IS_ERRNO, 0 },
+	{ ALLOW "{\"names\":[\"getuid\"],\"action\":\"SYSWARD_ACT_EMULATE\"}" END, 0, 0, F_SUPERVISOR, 1 },
+	{ ALLOW "{\"names\":[\"getuid\"],\"action\":\"SYSWARD_ACT_SKIP\",\"return\":-1}" END, 0, 0, F_RET, (uint64_t)-1 },
+	{ ALLOW "{\"names\":[\"write\"],\"action\":\"SYSWARD_ACT_SKIP\",\"errno\":\"EIO\"}" END, 0, 0, F_ERRNO, EIO },
+	{ ALLOW "{\"names\":[\"write\"],\"action\":\"SYSWARD_ACT_SKIP\",\"errno\":\"EIO\"}" END, 0, 0, F_RET_IS_ERRNO, 1 },
+	{ ALLOW "{\"names\":[\"write\"],\"action\":\"SYSWARD_ACT_SKIP\",\"errnoRet\":28}" END, 0, 0, F_ERRNO, ENOSPC },
+	{ ALLOW "{\"names\":[\"connect\"],\"action\":\"SYSWARD_ACT_LOG\"}" END, 0, 0, F_ACTION, SW_ACT_AUDIT },
+	{ ALLOW "{\"names\":[\"connect\"],\"action\":\"SYSWARD_ACT_LOG\"}" END, 0, 0, F_AUDIT, 1 },
+	{ ALLOW "{\"names\":[\"connect\"],\"action\":\"SCMP_ACT_ALLOW\",\"log\":true}" END, 0, 0, F_SUPERVISOR, 1 },
+	{ ALLOW "{\"names\":[\"connect\"],\"action\":\"SCMP_ACT_ALLOW\",\"log\":false}" END, 0, 0, F_SUPERVISOR, 0 },
+	/* args */
+	{ ALLOW "{\"names\":[\"socket\"],\"action\":\"SCMP_ACT_ERRNO\",\"args\":[{\"index\":0,\"value\":2,\"op\":\"SCMP_CMP_EQ\"}]}" END, 0, 0, F_ARG_OP, SW_CMP_EQ },
+	{ ALLOW "{\"names\":[\"socket\"],\"action\":\"SCMP_ACT_ERRNO\",\"args\":[{\"index\":0,\"value\":\"AF_INET6\",\"op\":\"SCMP_CMP_EQ\"}]}" END, 0, 0, F_ARG_VALUE, 10 },
+	{ ALLOW "{\"names\":[\"socket\"],\"action\":\"SCMP_ACT_ERRNO\",\"args\":[{\"index\":5,\"value\":1,\"op\":\"SCMP_CMP_GT\"}]}" END, 0, 0, F_ARG_INDEX, 5 },
+	{ ALLOW "{\"names\":[\"personality\"],\"action\":\"SCMP_ACT_ALLOW\",\"args\":[{\"index\":0,\"value\":18446744073709551615,\"op\":\"SCMP_CMP_EQ\"}]}" END, 0, 0, F_ARG_VALUE, UINT64_MAX },
+	{ ALLOW "{\"names\":[\"personality\"],\"action\":\"SCMP_ACT_ALLOW\",\"args\":[{\"index\":0,\"value\":-100,\"op\":\"SCMP_CMP_EQ\"}]}" END, 0, 0, F_ARG_VALUE, (uint64_t)-100 },
+	{ ALLOW "{\"names\":[\"openat\"],\"action\":\"SCMP_ACT_ALLOW\",\"args\":[{\"index\":0,\"value\":\"AT_FDCWD\",\"op\":\"SCMP_CMP_EQ\"}]}" END, 0, 0, F_ARG_VALUE, (uint64_t)-100 },
+	{ ALLOW "{\"names\":[\"openat\"],\"action\":\"SCMP_ACT_ERRNO\",\"args\":[{\"index\":2,\"value\":\"O_WRONLY|O_RDWR\",\"op\":\"SCMP_CMP_MASKED_EQ\",\"valueTwo\":\"O_WRONLY\"}]}" END, 0, 0, F_ARG_VALUE, 3 },
+	{ ALLOW "{\"names\":[\"openat\"],\"action\":\"SCMP_ACT_ERRNO\",\"args\":[{\"index\":2,\"value\":\"O_WRONLY|O_RDWR\",\"op\":\"SCMP_CMP_MASKED_EQ\",\"valueTwo\":\"O_WRONLY\"}]}" END, 0, 0, F_ARG_VALUE2, 1 },
+	/* Docker's clone rule: MASKED_EQ without valueTwo means valueTwo 0 */
+	{ ALLOW "{\"names\":[\"clone\"],\"action\":\"SCMP_ACT_ALLOW\",\"args\":[{\"index\":0,\"value\":2114060288,\"op\":\"SCMP_CMP_MASKED_EQ\"}]}" END, 0, 0, F_ARG_VALUE2, 0 },
+	{ ALLOW "{\"names\":[\"clone\"],\"action\":\"SCMP_ACT_ALLOW\",\"args\":[{\"index\":0,\"value\":1,\"valueTwo\":0,\"op\":\"SCMP_CMP_NE\"}]}" END, 0, 0, F_N_ARGS, 1 },
+	{ ALLOW "{\"names\":[\"clone\"],\"action\":\"SCMP_ACT_ALLOW\",\"args\":null}" END, 0, 0, F_N_ARGS, 0 },
+	{ ALLOW "{\"names\":[\"mmap\"],\"action\":\"SCMP_ACT_ERRNO\",\"args\":[{\"index\":2,\"value\":\"PROT_WRITE|PROT_EXEC\",\"op\":\"SCMP_CMP_MASKED_EQ\",\"valueTwo\":\"PROT_WRITE|PROT_EXEC\"}]}" END, 0, 0, F_ARG_VALUE2, 6 },
+	{ ALLOW "{\"names\":[\"clone\"],\"action\":\"SCMP_ACT_ERRNO\",\"args\":[{\"index\":0,\"value\":\"CLONE_NEWUSER|CLONE_NEWNS\",\"op\":\"SCMP_CMP_MASKED_EQ\",\"valueTwo\":0}]}" END, 0, 0, F_ARG_VALUE, 0x10020000 },
+	/* paths */
+	{ ALLOW "{\"names\":[\"openat\"],\"action\":\"SCMP_ACT_ERRNO\",\"paths\":[{\"index\":1,\"prefix\":\"/etc/\"}]}" END, 0, 0, F_PATH_MATCH, SW_MATCH_PREFIX },
+	{ ALLOW "{\"names\":[\"openat\"],\"action\":\"SCMP_ACT_ERRNO\",\"paths\":[{\"index\":1,\"prefix\":\"/etc/\"}]}" END, 0, 0, F_SUPERVISOR, 1 },
+	{ ALLOW "{\"names\":[\"openat\"],\"action\":\"SCMP_ACT_ERRNO\",\"paths\":[{\"index\":1,\"glob\":\"/home/*/.ssh/*\",\"not\":true}]}" END, 0, 0, F_PATH_NOT, 1 },
+	{ ALLOW "{\"names\":[\"openat\"],\"action\":\"SCMP_ACT_ERRNO\",\"paths\":[{\"index\":1,\"exact\":\"/a\"},{\"index\":1,\"glob\":\"*\"}]}" END, 0, 1, F_PATH_MATCH, SW_MATCH_GLOB },
+	{ ALLOW "{\"names\":[\"renameat\"],\"action\":\"SCMP_ACT_ERRNO\",\"paths\":[{\"index\":3,\"exact\":\"/a\"}]}" END, 0, 0, F_PATH_INDEX, 3 },
+	/* rewrite */
+	{ ALLOW "{\"names\":[\"openat\"],\"action\":\"SYSWARD_ACT_REWRITE\",\"rewrite\":{\"args\":[{\"index\":2,\"and\":\"~O_CREAT\"}]}}" END, 0, 0, F_RW_VALUE, ~(uint64_t)O_CREAT },
+	{ ALLOW "{\"names\":[\"openat\"],\"action\":\"SYSWARD_ACT_REWRITE\",\"rewrite\":{\"args\":[{\"index\":2,\"and\":\"~O_CREAT\"}]}}" END, 0, 0, F_RW_OP, SW_REWRITE_AND },
+	{ ALLOW "{\"names\":[\"openat\"],\"action\":\"SYSWARD_ACT_REWRITE\",\"rewrite\":{\"args\":[{\"index\":2,\"and\":\"~O_WRONLY|O_RDWR|O_CREAT\"}]}}" END, 0, 0, F_RW_VALUE, ~(uint64_t)(O_WRONLY | O_RDWR | O_CREAT) },
+	{ ALLOW "{\"names\":[\"openat\"],\"action\":\"SYSWARD_ACT_REWRITE\",\"rewrite\":{\"args\":[{\"index\":2,\"or\":\"O_CLOEXEC\"}]}}" END, 0, 0, F_RW_OP, SW_REWRITE_OR },
+	{ ALLOW "{\"names\":[\"openat\"],\"action\":\"SYSWARD_ACT_REWRITE\",\"rewrite\":{\"args\":[{\"index\":3,\"set\":\"0644\"}]}}" END, 0, 0, F_RW_VALUE, 0644 },
+	{ ALLOW "{\"names\":[\"openat\"],\"action\":\"SYSWARD_ACT_REWRITE\",\"rewrite\":{\"args\":[{\"index\":3,\"set\":\"0x1ff\"}]}}" END, 0, 0, F_RW_VALUE, 0777 },
+	{ ALLOW "{\"names\":[\"openat\"],\"action\":\"SYSWARD_ACT_REWRITE\",\"rewrite\":{\"args\":[{\"index\":3,\"set\":\"0x1ff\"}]}}" END, 0, 0, F_RW_INDEX, 3 },
+	{ ALLOW "{\"names\":[\"getpid\"],\"action\":\"SYSWARD_ACT_REWRITE\",\"rewrite\":{\"syscall\":\"getppid\"}}" END, 0, 0, F_N_REWRITES, 0 },
+	/* when */
+	{ ALLOW "{\"names\":[\"write\"],\"action\":\"SYSWARD_ACT_SKIP\",\"when\":{\"first\":3}}" END, 0, 0, F_WHEN_FIRST, 3 },
+	{ ALLOW "{\"names\":[\"write\"],\"action\":\"SYSWARD_ACT_SKIP\",\"when\":{\"first\":3}}" END, 0, 0, F_WHEN_STEP, 0 },
+	{ ALLOW "{\"names\":[\"write\"],\"action\":\"SYSWARD_ACT_SKIP\",\"when\":{\"first\":2,\"last\":4}}" END, 0, 0, F_WHEN_STEP, 1 },
+	{ ALLOW "{\"names\":[\"write\"],\"action\":\"SYSWARD_ACT_SKIP\",\"when\":{\"first\":2,\"step\":2}}" END, 0, 0, F_WHEN_LAST, 0 },
+	{ ALLOW "{\"names\":[\"write\"],\"action\":\"SYSWARD_ACT_SKIP\",\"when\":\"7\"}" END, 0, 0, F_WHEN_FIRST, 7 },
+	{ ALLOW "{\"names\":[\"write\"],\"action\":\"SYSWARD_ACT_SKIP\",\"when\":\"7+\"}" END, 0, 0, F_WHEN_STEP, 1 },
+	{ ALLOW "{\"names\":[\"write\"],\"action\":\"SYSWARD_ACT_SKIP\",\"when\":\"2+3\"}" END, 0, 0, F_WHEN_STEP, 3 },
+	{ ALLOW "{\"names\":[\"write\"],\"action\":\"SYSWARD_ACT_SKIP\",\"when\":\"2..10\"}" END, 0, 0, F_WHEN_LAST, 10 },
+	{ ALLOW "{\"names\":[\"write\"],\"action\":\"SYSWARD_ACT_SKIP\",\"when\":\"2..10\"}" END, 0, 0, F_WHEN_STEP, 1 },
+	{ ALLOW "{\"names\":[\"write\"],\"action\":\"SYSWARD_ACT_SKIP\",\"when\":\"2..10+4\"}" END, 0, 0, F_WHEN_STEP, 4 },
+	{ ALLOW "{\"names\":[\"write\"],\"action\":\"SCMP_ACT_ERRNO\",\"when\":\"1\"}" END, 0, 0, F_SUPERVISOR, 1 },
+	/* includes / excludes */
+	{ ALLOW "{\"names\":[\"mount\"],\"action\":\"SCMP_ACT_ALLOW\",\"includes\":{\"caps\":[\"CAP_SYS_ADMIN\",\"CAP_NET_ADMIN\"]}}" END, 0, 0, F_INC_CAPS, (1ull << 21) | (1ull << 12) },
+	{ ALLOW "{\"names\":[\"ptrace\"],\"action\":\"SCMP_ACT_ALLOW\",\"includes\":{\"minKernel\":\"4.8\"}}" END, 0, 0, F_INC_KERNEL, KV(4, 8) },
+	{ ALLOW "{\"names\":[\"ptrace\"],\"action\":\"SCMP_ACT_ALLOW\",\"includes\":{\"minKernel\":\"5.10.3\"}}" END, 0, 0, F_INC_KERNEL, KV(5, 10) + 3 },
+	{ ALLOW "{\"names\":[\"clone\"],\"action\":\"SCMP_ACT_ALLOW\",\"excludes\":{\"caps\":[\"CAP_SYS_ADMIN\"]}}" END, 0, 0, F_EXC_CAPS, 1ull << 21 },
+	{ ALLOW "{\"names\":[\"clone\"],\"action\":\"SCMP_ACT_ALLOW\",\"includes\":{}}" END, 0, 0, F_HAS_INCLUDES, 1 },
+	/* names */
+	{ ALLOW "{\"names\":[\"read\",\"write\",\"getuid32\",\"cacheflush\"],\"action\":\"SCMP_ACT_ERRNO\"}" END, 0, 0, F_N_NAMES, 4 },
+	/* unknown in an allow rule: warning, dropped */
+	{ ALLOW "{\"names\":[\"read\",\"frobnicate\"],\"action\":\"SCMP_ACT_ALLOW\"}" END, 0, 0, F_N_NAMES, 1 },
+	{ ALLOW "{\"names\":[\"read\",\"frobnicate\"],\"action\":\"SCMP_ACT_ALLOW\"}" END, 0, 0, F_N_WARNINGS, 1 },
+	/* line numbers of rules */
+	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\n\"syscalls\":[\n{\"names\":[\"read\"],\"action\":\"SCMP_ACT_ALLOW\"},\n\n  {\"names\":[\"write\"],\"action\":\"SCMP_ACT_ALLOW\"}]}", 1, 0, F_LINE, 5 },
+};
+
+static uint64_t field(const struct sw_policy *p, const struct valid_case *c)
+{
+	const struct sw_rule *r = c->rule < p->n_rules ? &p->rules[c->rule] : NULL;
+
+	switch (c->f) {
+	case F_N_RULES: return p->n_rules;
+	case F_DEFAULT_ACTION: return p->default_action;
+	case F_DEFAULT_ERRNO: return (uint64_t)p->default_errno;
+	case F_N_ARCHES: return p->n_architectures;
+	case F_FLAGS: return p->filter_flags;
+	case F_N_WARNINGS: return p->n_warnings;
+	default: break;
+	}
+	ck_assert_msg(r, "no rule %zu", c->rule);
+	switch (c->f) {
+	case F_ACTION: return r->action;
+	case F_N_NAMES: return r->n_names;
+	case F_ERRNO: return (uint64_t)r->errno_ret;
+	case F_RET: return (uint64_t)r->ret_value;
+	case F_RET_IS_ERRNO: return r->ret_is_errno;
+	case F_N_ARGS: return r->n_args;
+	case F_ARG_INDEX: ck_assert_uint_gt(r->n_args, c->sub); return r->args[c->sub].index;
+	case F_ARG_OP: ck_assert_uint_gt(r->n_args, c->sub); return r->args[c->sub].op;
+	case F_ARG_VALUE: ck_assert_uint_gt(r->n_args, c->sub); return r->args[c->sub].value;
+	case F_ARG_VALUE2: ck_assert_uint_gt(r->n_args, c->sub); return r->args[c->sub].value_two;
+	case F_N_PATHS: return r->n_paths;
+	case F_PATH_INDEX: ck_assert_uint_gt(r->n_paths, c->sub); return r->paths[c->sub].index;
+	case F_PATH_MATCH: ck_assert_uint_gt(r->n_paths, c->sub); return r->paths[c->sub].match;
+	case F_PATH_NOT: ck_assert_uint_gt(r->n_paths, c->sub); return r->paths[c->sub].negate;
+	case F_N_REWRITES: return r->n_rewrites;
+	case F_RW_INDEX: ck_assert_uint_gt(r->n_rewrites, c->sub); return r->rewrites[c->sub].index;
+	case F_RW_OP: ck_assert_uint_gt(r->n_rewrites, c->sub); return r->rewrites[c->sub].op;
+	case F_RW_VALUE: ck_assert_uint_gt(r->n_rewrites, c->sub); return r->rewrites[c->sub].value;
+	case F_WHEN_FIRST: return r->when_first;
+	case F_WHEN_LAST: return r->when_last;
+	case F_WHEN_STEP: return r->when_step;
+	case F_AUDIT: return r->audit;
+	case F_SUPERVISOR: return r->needs_supervisor;
+	case F_INC_CAPS: return r->includes.caps;
+	case F_INC_KERNEL: return r->includes.min_kernel;
+	case F_EXC_CAPS: return r->excludes.caps;
+	case F_HAS_INCLUDES: return r->has_includes;
+	case F_LINE: return r->line;
+	default: break;
+	}
+	ck_abort_msg("unhandled field %d", c->f);
+	return 0;
+}
+
+START_TEST(test_valid)
+{
+	const struct valid_case *c = &valid_cases[_i];
+	struct sw_policy *p = load_ok(c->json);
+	uint64_t got = field(p, c);
+
+	ck_assert_msg(got == c->want,
+		      "case %d field %d: got %llu (0x%llx), want %llu (0x%llx)\n%s",
+		      _i, c->f, (unsigned long long)got,
+		      (unsigned long long)got, (unsigned long long)c->want,
+		      (unsigned long long)c->want, c->json);
+	sw_policy_free(p);
+}
+END_TEST
+
+/* Strings that a table of numbers cannot hold. */
+START_TEST(test_valid_strings)
+{
+	struct sw_policy *p = load_ok(ALLOW
+		"{\"names\":[\"getpid\"],\"action\":\"SYSWARD_ACT_REWRITE\",\"comment\":\"c\",\"rewrite\":{\"syscall\":\"getppid\"}},"
+		"{\"name\":\"openat\",\"action\":\"SCMP_ACT_ERRNO\",\"paths\":[{\"index\":1,\"prefix\":\"/etc/\"}],"
+		" \"includes\":{\"arches\":[\"amd64\",\"x86\"]}}" END);
+
+	ck_assert_str_eq(p->source, "t.json");
+	ck_assert_str_eq(p->rules[0].names[0], "getpid");
+	ck_assert_ptr_null(p->rules[0].names[1]);
+	ck_assert_str_eq(p->rules[0].new_syscall, "getppid");
+	ck_assert_str_eq(p->rules[0].comment, "c");
+	ck_assert_str_eq(p->rules[0].json_path, "syscalls[0]");
+	ck_assert_str_eq(p->rules[1].json_path, "syscalls[1]");
+	ck_assert_str_eq(p->rules[1].names[0], "openat");
+	ck_assert_str_eq(p->rules[1].paths[0].pattern, "/etc/");
+	ck_assert_str_eq(p->rules[1].includes.arches[0], "amd64");
+	ck_assert_str_eq(p->rules[1].includes.arches[1], "x86");
+	ck_assert_ptr_null(p->rules[1].includes.arches[2]);
+	ck_assert_ptr_null(p->architectures);
+	sw_policy_free(p);
+
+	p = load_ok("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"architectures\":[\"SCMP_ARCH_X86_64\",\"SCMP_ARCH_X32\"]}");
+	ck_assert_uint_eq(p->n_architectures, 2);
+	ck_assert_str_eq(p->architectures[0], "SCMP_ARCH_X86_64");
+	ck_assert_str_eq(p->architectures[1], "SCMP_ARCH_X32");
+	ck_assert_ptr_null(p->architectures[2]);
+	ck_assert_uint_eq(p->arch_tokens[0], SCMP_ARCH_X86_64);
+	ck_assert_uint_eq(p->arch_tokens[1], SCMP_ARCH_X32);
+	sw_policy_free(p);
+}
+END_TEST
+
+/* What `sysward check` prints for names it cannot filter. */
+START_TEST(test_warnings_text)
+{
+	struct sw_policy *p = load_ok(ALLOW
+		"{\"names\":[\"read\",\"getuidd\",\"frobnicate\"],\"action\":\"SCMP_ACT_ALLOW\"},"
+		"{\"names\":[\"mseal\"],\"action\":\"SCMP_ACT_ERRNO\"}" END);
+	char want[256];
+	const struct scmp_version *v = seccomp_version();
+
+	ck_assert_uint_eq(p->n_warnings, 3);
+	ck_assert_str_eq(p->warnings[0],
+			 "t.json: syscalls[0].names[1]: unknown system call \"getuidd\" ignored (did you mean \"getuid\"?)");
+	ck_assert_str_eq(p->warnings[1],
+			 "t.json: syscalls[0].names[2]: unknown system call \"frobnicate\" ignored");
+	/* mseal (Linux 6.10) is newer than Debian 12's libseccomp 2.5.4; on a
+	 * libseccomp that knows it there is no warning to check. */
+	if (seccomp_syscall_resolve_name("mseal") == __NR_SCMP_ERROR) {
+		snprintf(want, sizeof(want),
+			 "t.json: syscalls[1].names[0]: system call \"mseal\" is not known to the installed libseccomp %u.%u.%u; ignored (calls to it get the default action)",
+			 v->major, v->minor, v->micro);
+		ck_assert_str_eq(p->warnings[2], want);
+		ck_assert_uint_eq(p->rules[1].n_names, 0);
+		ck_assert_ptr_null(p->rules[1].names[0]);
+	}
+	ck_assert_ptr_null(p->warnings[3]);
+	ck_assert_str_eq(p->rules[0].names[0], "read");
+	ck_assert_ptr_null(p->rules[0].names[1]);
+	sw_policy_free(p);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* invalid policies: the exact message */
+
+struct invalid_case {
+	const char *json;
+	const char *msg;
+};
+
+static const struct invalid_case invalid_cases[] = {
+	/* syntax: file:line:col */
+	{ "", "t.json:1:1: empty policy (expected a JSON object)" },
+	{ "  \n ", "t.json:2:2: empty policy (expected a JSON object)" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\",\n  \"syscalls\": [}",
+	  "t.json:2:16: unexpected '}'" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\"",
+	  "t.json:1:35: unexpected end of input" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\"} x",
+	  "t.json:1:37: unexpected data after the policy object" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\",}",
+	  "t.json:1:36: unexpected '}'" },
+	{ "{\"defaultAction\" \"SCMP_ACT_ALLOW\"}",
+	  "t.json:1:18: expected ':' after the key" },
+	{ "{\n\"defaultAction\": \"SCMP_ACT_ALLOW\"\n\"syscalls\": []}",
+	  "t.json:3:1: expected ',' or '}' after the value" },
+	{ "{\"a\": [1 2]}", "t.json:1:10: expected ',' or ']' after the value" },
+	{ "{\"a\": \"\\x\"}",
+	  "t.json:1:9: invalid string (bad escape or control character)" },
+	{ "{\"a\": \"\xff\"}", "t.json:1:8: invalid UTF-8" },
+	{ "{\"a\": 1, // c\n}", "t.json:1:10: expected a \"quoted\" key" },
+	{ "[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]",
+	  "t.json:1:17: nesting deeper than 16 levels" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\",\n \"defaultAction\": \"SCMP_ACT_KILL\"}",
+	  "t.json:2:2: duplicate key \"defaultAction\" in the same object (JSON parsers keep only one of them)" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"x\": 18446744073709551616}",
+	  "t.json:1:42: integer 18446744073709551616 does not fit in 64 bits" },
+	{ "{\"x\": -9223372036854775809}",
+	  "t.json:1:7: integer -9223372036854775809 does not fit in 64 bits" },
+	/* top level */
+	{ "[]", "t.json: expected a JSON object at the top level, got an array" },
+	{ "{}", "t.json: defaultAction: missing (what happens to system calls no rule matches, e.g. \"SCMP_ACT_ALLOW\")" },
+	{ "{\"defaultaction\": \"SCMP_ACT_ALLOW\"}",
+	  "t.json: unknown key \"defaultaction\" (did you mean \"defaultAction\"?)" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"sycalls\": []}",
+	  "t.json: unknown key \"sycalls\" (did you mean \"syscalls\"?)" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"zzz\": 1}",
+	  "t.json: unknown key \"zzz\" (expected one of $schema, comment, defaultAction, defaultErrnoRet, architectures, archMap, flags, listenerPath, listenerMetadata, syscalls)" },
+	{ "{\"defaultAction\": 1}", "t.json: defaultAction: expected a string, got an integer" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALOW\"}",
+	  "t.json: defaultAction: unknown action \"SCMP_ACT_ALOW\" (did you mean \"SCMP_ACT_ALLOW\"?)" },
+	{ "{\"defaultAction\": \"ALLOW_ALL\"}",
+	  "t.json: defaultAction: unknown action \"ALLOW_ALL\" (expected one of SCMP_ACT_ALLOW, SCMP_ACT_ERRNO, SCMP_ACT_KILL_PROCESS, SCMP_ACT_KILL_THREAD, SCMP_ACT_KILL, SCMP_ACT_TRAP, SCMP_ACT_LOG, SYSWARD_ACT_SKIP, SYSWARD_ACT_EMULATE, SYSWARD_ACT_REWRITE, SYSWARD_ACT_LOG)" },
+	{ "{\"defaultAction\": \"SCMP_ACT_TRACE\"}",
+	  "t.json: defaultAction: SCMP_ACT_TRACE is not supported: sysward is itself the program's tracer; use SYSWARD_ACT_SKIP, SYSWARD_ACT_EMULATE, SYSWARD_ACT_REWRITE or SYSWARD_ACT_LOG" },
+	{ "{\"defaultAction\": \"SYSWARD_ACT_LOG\"}",
+	  "t.json: defaultAction: SYSWARD_ACT_LOG cannot be the default action (the kernel filter decides the default without a stop); use an SCMP_ACT_* action and add a rule instead" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"defaultErrnoRet\": 1}",
+	  "t.json: defaultErrnoRet: only used when defaultAction is SCMP_ACT_ERRNO (it is SCMP_ACT_ALLOW)" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 4096}",
+	  "t.json: defaultErrnoRet: 4096 is out of range 0..4095" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": \"EPREM\"}",
+	  "t.json: defaultErrnoRet: unknown errno name \"EPREM\" (did you mean \"EPERM\"?)" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"architectures\": [\"SCMP_ARCH_X86_46\"]}",
+	  "t.json: architectures[0]: unknown architecture \"SCMP_ARCH_X86_46\" (did you mean \"SCMP_ARCH_X86_64\"?)" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"architectures\": \"SCMP_ARCH_X86\"}",
+	  "t.json: architectures: expected an array of SCMP_ARCH_* names, got a string" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"architectures\": [], \"archMap\": []}",
+	  "t.json: archMap: both \"architectures\" and \"archMap\" given; use one" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"archMap\": [{\"architecture\": \"SCMP_ARCH_X86_64\", \"subArchitectures\": [\"SCMP_ARCH_I386\"]}]}",
+	  "t.json: archMap[0].subArchitectures[0]: unknown architecture \"SCMP_ARCH_I386\" (expected one of SCMP_ARCH_X86_64, SCMP_ARCH_X86, SCMP_ARCH_X32, SCMP_ARCH_AARCH64, SCMP_ARCH_ARM, SCMP_ARCH_MIPS, SCMP_ARCH_MIPSEL, SCMP_ARCH_MIPS64, SCMP_ARCH_MIPS64N32, SCMP_ARCH_MIPSEL64, SCMP_ARCH_MIPSEL64N32, SCMP_ARCH_PPC, SCMP_ARCH_PPC64, SCMP_ARCH_PPC64LE, SCMP_ARCH_S390, SCMP_ARCH_S390X, SCMP_ARCH_PARISC, SCMP_ARCH_PARISC64, SCMP_ARCH_RISCV64, SCMP_ARCH_LOONGARCH64, SCMP_ARCH_M68K, SCMP_ARCH_SH, SCMP_ARCH_SHEB)" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"archMap\": [{\"arch\": \"SCMP_ARCH_X86_64\"}]}",
+	  "t.json: archMap[0]: unknown key \"arch\" (expected one of architecture, subArchitectures)" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"flags\": [\"SECCOMP_FILTER_FLAG_TSYN\"]}",
+	  "t.json: flags[0]: unknown flag \"SECCOMP_FILTER_FLAG_TSYN\" (did you mean \"SECCOMP_FILTER_FLAG_TSYNC\"?)" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"flags\": [\"SECCOMP_FILTER_FLAG_NEW_LISTENER\"]}",
+	  "t.json: flags[0]: SECCOMP_FILTER_FLAG_NEW_LISTENER is not supported: sysward supervises the program itself" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": {}}",
+	  "t.json: syscalls: expected an array of rules, got an object" },
+	/* rules */
+	{ ALLOW "1" END, "t.json: syscalls[0]: expected an object, got an integer" },
+	{ ALLOW "{\"names\": [\"read\"]}" END,
+	  "t.json: syscalls[0].action: missing (e.g. \"SCMP_ACT_ERRNO\")" },
+	{ ALLOW "{\"action\": \"SCMP_ACT_ERRNO\"}" END,
+	  "t.json: syscalls[0]: missing \"names\" (the system calls this rule is about)" },
+	{ ALLOW "{\"nmaes\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\"}" END,
+	  "t.json: syscalls[0]: unknown key \"nmaes\" (did you mean \"names\"?)" },
+	{ ALLOW "{\"names\": [\"read\"], \"name\": \"read\", \"action\": \"SCMP_ACT_ERRNO\"}" END,
+	  "t.json: syscalls[0]: both \"name\" and \"names\" given; use one (\"names\": [...])" },
+	{ ALLOW "{\"names\": [], \"action\": \"SCMP_ACT_ERRNO\"}" END,
+	  "t.json: syscalls[0].names: empty list (name at least one system call)" },
+	{ ALLOW "{\"names\": \"read\", \"action\": \"SCMP_ACT_ERRNO\"}" END,
+	  "t.json: syscalls[0].names: expected an array of strings, got a string" },
+	{ ALLOW "{\"names\": [\"read\", 3], \"action\": \"SCMP_ACT_ERRNO\"}" END,
+	  "t.json: syscalls[0].names[1]: expected a string, got an integer" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ALLOW\"}, {\"names\": [\"getuidd\"], \"action\": \"SCMP_ACT_ERRNO\"}" END,
+	  "t.json: syscalls[1].names[0]: unknown system call \"getuidd\" (did you mean \"getuid\"?)" },
+	{ ALLOW "{\"names\": [\"read\", \"opnat\"], \"action\": \"SYSWARD_ACT_SKIP\"}" END,
+	  "t.json: syscalls[0].names[1]: unknown system call \"opnat\" (did you mean \"openat\"?)" },
+	{ ALLOW "{\"names\": [\"frobnicate\"], \"action\": \"SCMP_ACT_KILL_PROCESS\"}" END,
+	  "t.json: syscalls[0].names[0]: unknown system call \"frobnicate\"" },
+	{ ALLOW "{\"name\": \"wirte\", \"action\": \"SCMP_ACT_ERRNO\"}" END,
+	  "t.json: syscalls[0].name: unknown system call \"wirte\" (did you mean \"write\"?)" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_NOTIFY\"}" END,
+	  "t.json: syscalls[0].action: SCMP_ACT_NOTIFY is not supported: sysward supervises the program itself, there is no separate listener; use SYSWARD_ACT_SKIP, SYSWARD_ACT_EMULATE, SYSWARD_ACT_REWRITE or SYSWARD_ACT_LOG" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_TRACE\"}" END,
+	  "t.json: syscalls[0].action: SCMP_ACT_TRACE is not supported: sysward is itself the program's tracer; use SYSWARD_ACT_SKIP, SYSWARD_ACT_EMULATE, SYSWARD_ACT_REWRITE or SYSWARD_ACT_LOG" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SYSWARD_ACT_EMULATES\"}" END,
+	  "t.json: syscalls[0].action: unknown action \"SYSWARD_ACT_EMULATES\" (did you mean \"SYSWARD_ACT_EMULATE\"?)" },
+	/* errno / return by action */
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ALLOW\", \"errnoRet\": 1}" END,
+	  "t.json: syscalls[0].errnoRet: not used by SCMP_ACT_ALLOW (only SCMP_ACT_ERRNO, SYSWARD_ACT_SKIP and SYSWARD_ACT_EMULATE fail with an errno)" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"return\": 1}" END,
+	  "t.json: syscalls[0].return: not used by SCMP_ACT_ERRNO (it returns -errnoRet); use SYSWARD_ACT_SKIP to return a value" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SYSWARD_ACT_LOG\", \"return\": 1}" END,
+	  "t.json: syscalls[0].return: not used by SYSWARD_ACT_LOG (only SYSWARD_ACT_SKIP and SYSWARD_ACT_EMULATE return a value)" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SYSWARD_ACT_SKIP\", \"return\": 1, \"errno\": \"EIO\"}" END,
+	  "t.json: syscalls[0]: both \"return\" and \"errno\" given; a skipped call either returns a value or fails with an errno" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 1, \"errno\": \"EIO\"}" END,
+	  "t.json: syscalls[0]: both \"errno\" and \"errnoRet\" given; use one" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": -1}" END,
+	  "t.json: syscalls[0].errnoRet: -1 is out of range 0..4095" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 1.5}" END,
+	  "t.json: syscalls[0].errnoRet: expected an errno name (\"EPERM\") or number, got a fractional number" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SYSWARD_ACT_SKIP\", \"errno\": \"EIOO\"}" END,
+	  "t.json: syscalls[0].errno: unknown errno name \"EIOO\" (did you mean \"EIO\"?)" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SYSWARD_ACT_SKIP\", \"return\": true}" END,
+	  "t.json: syscalls[0].return: expected an integer or a string of constants (\"O_RDWR|O_CREAT\"), got a boolean" },
+	/* args */
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"args\": [{\"index\": 0, \"value\": 1, \"op\": \"SCMP_CMP_FOO\"}]}" END,
+	  "t.json: syscalls[0].args[0].op: unknown operator \"SCMP_CMP_FOO\" (expected one of SCMP_CMP_NE, SCMP_CMP_LT, SCMP_CMP_LE, SCMP_CMP_EQ, SCMP_CMP_GE, SCMP_CMP_GT, SCMP_CMP_MASKED_EQ)" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"args\": [{\"index\": 0, \"value\": 1, \"op\": \"SCMP_CMP_EQQ\"}]}" END,
+	  "t.json: syscalls[0].args[0].op: unknown operator \"SCMP_CMP_EQQ\" (did you mean \"SCMP_CMP_EQ\"?)" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"args\": [{\"index\": 6, \"value\": 1, \"op\": \"SCMP_CMP_EQ\"}]}" END,
+	  "t.json: syscalls[0].args[0].index: 6 is out of range 0..5" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"args\": [{\"index\": \"0\", \"value\": 1, \"op\": \"SCMP_CMP_EQ\"}]}" END,
+	  "t.json: syscalls[0].args[0].index: expected an integer, got a string" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"args\": [{\"value\": 1, \"op\": \"SCMP_CMP_EQ\"}]}" END,
+	  "t.json: syscalls[0].args[0].index: missing (the argument number, 0..5)" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"args\": [{\"index\": 0, \"op\": \"SCMP_CMP_EQ\"}]}" END,
+	  "t.json: syscalls[0].args[0].value: missing (the number to compare with)" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"args\": [{\"index\": 0, \"value\": 1}]}" END,
+	  "t.json: syscalls[0].args[0].op: missing (one of SCMP_CMP_NE, SCMP_CMP_LT, SCMP_CMP_LE, SCMP_CMP_EQ, SCMP_CMP_GE, SCMP_CMP_GT, SCMP_CMP_MASKED_EQ)" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"args\": [{\"index\": 0, \"value\": 1, \"valueTwo\": 2, \"op\": \"SCMP_CMP_EQ\"}]}" END,
+	  "t.json: syscalls[0].args[0].valueTwo: only SCMP_CMP_MASKED_EQ uses valueTwo (it compares (arg & value) == valueTwo); remove it or set it to 0" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"args\": [{\"index\": 0, \"value\": 1.5, \"op\": \"SCMP_CMP_EQ\"}]}" END,
+	  "t.json: syscalls[0].args[0].value: expected an integer or a string of constants (\"O_RDWR|O_CREAT\"), got a fractional number" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"args\": [{\"index\": 0, \"value\": \"AF_INTE\", \"op\": \"SCMP_CMP_EQ\"}]}" END,
+	  "t.json: syscalls[0].args[0].value: unknown constant \"AF_INTE\" (did you mean \"AF_INET\"?)" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"args\": [{\"index\": 0, \"value\": \"FOO_BAR\", \"op\": \"SCMP_CMP_EQ\"}]}" END,
+	  "t.json: syscalls[0].args[0].value: unknown constant \"FOO_BAR\" (known: O_*, AT_*, CLONE_*, AF_*, SOCK_*, PROT_*, MAP_*, E* errno names, or a number)" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"args\": [{\"index\": 0, \"value\": \"O_RDWR|\", \"op\": \"SCMP_CMP_EQ\"}]}" END,
+	  "t.json: syscalls[0].args[0].value: empty term in \"O_RDWR|\"" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"args\": [{\"index\": 0, \"value\": \"O_RDWR|~O_CREAT\", \"op\": \"SCMP_CMP_EQ\"}]}" END,
+	  "t.json: syscalls[0].args[0].value: \"~\" is allowed only at the start of the expression, where it inverts all of it" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"args\": [{\"index\": 0, \"value\": \"0x\", \"op\": \"SCMP_CMP_EQ\"}]}" END,
+	  "t.json: syscalls[0].args[0].value: \"0x\" is not a number (use decimal, 0x hex or 0 octal)" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"args\": [{\"index\": 0, \"value\": \"0x10000000000000000\", \"op\": \"SCMP_CMP_EQ\"}]}" END,
+	  "t.json: syscalls[0].args[0].value: number \"0x10000000000000000\" does not fit in 64 bits" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"args\": [{\"index\": 0, \"value\": \"\", \"op\": \"SCMP_CMP_EQ\"}]}" END,
+	  "t.json: syscalls[0].args[0].value: must not be empty" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"args\": [{}, {}, {}, {}, {}, {}, {}]}" END,
+	  "t.json: syscalls[0].args: 7 conditions, at most 6 are allowed" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"args\": [{\"index\": 0, \"value\": 1, \"op\": \"SCMP_CMP_EQ\", \"vlaue\": 2}]}" END,
+	  "t.json: syscalls[0].args[0]: unknown key \"vlaue\" (did you mean \"value\"?)" },
+	/* paths */
+	{ ALLOW "{\"names\": [\"openat\"], \"action\": \"SCMP_ACT_ERRNO\", \"paths\": [{\"index\": 1}]}" END,
+	  "t.json: syscalls[0].paths[0]: missing the pattern: one of \"exact\", \"prefix\" or \"glob\"" },
+	{ ALLOW "{\"names\": [\"openat\"], \"action\": \"SCMP_ACT_ERRNO\", \"paths\": [{\"index\": 1, \"exact\": \"/a\", \"glob\": \"/b\"}]}" END,
+	  "t.json: syscalls[0].paths[0]: use only one of \"exact\", \"prefix\" and \"glob\"" },
+	{ ALLOW "{\"names\": [\"openat\"], \"action\": \"SCMP_ACT_ERRNO\", \"paths\": [{\"index\": 1, \"prefix\": \"\"}]}" END,
+	  "t.json: syscalls[0].paths[0].prefix: must not be empty" },
+	{ ALLOW "{\"names\": [\"openat\"], \"action\": \"SCMP_ACT_ERRNO\", \"paths\": [{\"index\": 1, \"exact\": \"/a\\u0000b\"}]}" END,
+	  "t.json: syscalls[0].paths[0].exact: string contains a NUL character" },
+	{ ALLOW "{\"names\": [\"openat\"], \"action\": \"SCMP_ACT_ERRNO\", \"paths\": [{\"index\": 1, \"exact\": \"/a\", \"not\": 1}]}" END,
+	  "t.json: syscalls[0].paths[0].not: expected true or false, got an integer" },
+	{ ALLOW "{\"names\": [\"openat\"], \"action\": \"SCMP_ACT_ERRNO\", \"paths\": [{\"index\": 1, \"regex\": \"/a\"}]}" END,
+	  "t.json: syscalls[0].paths[0]: unknown key \"regex\" (expected one of index, exact, prefix, glob, not)" },
+	/* rewrite */
+	{ ALLOW "{\"names\": [\"openat\"], \"action\": \"SYSWARD_ACT_REWRITE\"}" END,
+	  "t.json: syscalls[0].rewrite: missing: SYSWARD_ACT_REWRITE needs {\"syscall\": NAME} and/or {\"args\": [{\"index\": N, \"set\"|\"and\"|\"or\": VALUE}]}" },
+	{ ALLOW "{\"names\": [\"openat\"], \"action\": \"SCMP_ACT_ALLOW\", \"rewrite\": {\"syscall\": \"open\"}}" END,
+	  "t.json: syscalls[0].rewrite: only used with \"action\": \"SYSWARD_ACT_REWRITE\" (this rule's action is SCMP_ACT_ALLOW)" },
+	{ ALLOW "{\"names\": [\"openat\"], \"action\": \"SYSWARD_ACT_REWRITE\", \"rewrite\": {}}" END,
+	  "t.json: syscalls[0].rewrite: rewrites nothing: give \"syscall\" and/or a non-empty \"args\"" },
+	{ ALLOW "{\"names\": [\"getpid\"], \"action\": \"SYSWARD_ACT_REWRITE\", \"rewrite\": {\"syscall\": \"getppdi\"}}" END,
+	  "t.json: syscalls[0].rewrite.syscall: unknown system call \"getppdi\" (did you mean \"getppid\"?)" },
+	{ ALLOW "{\"names\": [\"getpid\"], \"action\": \"SYSWARD_ACT_REWRITE\", \"rewrite\": {\"syscall\": \"s390_runtime_instr\"}}" END,
+	  "t.json: syscalls[0].rewrite.syscall: system call \"s390_runtime_instr\" does not exist on the policy's architectures" },
+	{ ALLOW "{\"names\": [\"openat\"], \"action\": \"SYSWARD_ACT_REWRITE\", \"rewrite\": {\"args\": [{\"index\": 2, \"and\": \"~O_CRAET\"}]}}" END,
+	  "t.json: syscalls[0].rewrite.args[0].and: unknown constant \"O_CRAET\" (did you mean \"O_CREAT\"?)" },
+	{ ALLOW "{\"names\": [\"openat\"], \"action\": \"SYSWARD_ACT_REWRITE\", \"rewrite\": {\"args\": [{\"index\": 2, \"and\": 1, \"or\": 2}]}}" END,
+	  "t.json: syscalls[0].rewrite.args[0]: use only one of \"set\", \"and\" and \"or\"" },
+	{ ALLOW "{\"names\": [\"openat\"], \"action\": \"SYSWARD_ACT_REWRITE\", \"rewrite\": {\"args\": [{\"index\": 2}]}}" END,
+	  "t.json: syscalls[0].rewrite.args[0]: missing the operation: one of \"set\", \"and\" or \"or\"" },
+	{ ALLOW "{\"names\": [\"openat\"], \"action\": \"SYSWARD_ACT_REWRITE\", \"rewrite\": {\"args\": [{\"index\": 2, \"set\": 0}, {\"index\": 2, \"or\": 1}]}}" END,
+	  "t.json: syscalls[0].rewrite.args[1]: argument 2 is already rewritten by syscalls[0].rewrite.args[0]; combine them into one" },
+	{ ALLOW "{\"names\": [\"openat\"], \"action\": \"SYSWARD_ACT_REWRITE\", \"rewrite\": {\"args\": [{\"index\": 2, \"xor\": 1}]}}" END,
+	  "t.json: syscalls[0].rewrite.args[0]: unknown key \"xor\" (did you mean \"or\"?)" },
+	/* when */
+	{ ALLOW "{\"names\": [\"write\"], \"action\": \"SYSWARD_ACT_SKIP\", \"when\": \"0\"}" END,
+	  "t.json: syscalls[0].when: calls are counted from 1: the first must be at least 1" },
+	{ ALLOW "{\"names\": [\"write\"], \"action\": \"SYSWARD_ACT_SKIP\", \"when\": \"5..2\"}" END,
+	  "t.json: syscalls[0].when: last (2) is before first (5)" },
+	{ ALLOW "{\"names\": [\"write\"], \"action\": \"SYSWARD_ACT_SKIP\", \"when\": \"2+0\"}" END,
+	  "t.json: syscalls[0].when: step must be at least 1" },
+	{ ALLOW "{\"names\": [\"write\"], \"action\": \"SYSWARD_ACT_SKIP\", \"when\": \"every 3\"}" END,
+	  "t.json: syscalls[0].when: cannot parse \"every 3\" (expected \"N\", \"N+\", \"N+STEP\", \"N..M\" or \"N..M+STEP\", e.g. \"3\" for the 3rd call, \"2+2\" for every 2nd)" },
+	{ ALLOW "{\"names\": [\"write\"], \"action\": \"SYSWARD_ACT_SKIP\", \"when\": \"99999999999\"}" END,
+	  "t.json: syscalls[0].when: cannot parse \"99999999999\" (expected \"N\", \"N+\", \"N+STEP\", \"N..M\" or \"N..M+STEP\", e.g. \"3\" for the 3rd call, \"2+2\" for every 2nd)" },
+	{ ALLOW "{\"names\": [\"write\"], \"action\": \"SYSWARD_ACT_SKIP\", \"when\": {\"last\": 3}}" END,
+	  "t.json: syscalls[0].when.first: missing (the number of the first call to act on, from 1)" },
+	{ ALLOW "{\"names\": [\"write\"], \"action\": \"SYSWARD_ACT_SKIP\", \"when\": {\"first\": 0}}" END,
+	  "t.json: syscalls[0].when.first: 0 is out of range 1..4294967295" },
+	{ ALLOW "{\"names\": [\"write\"], \"action\": \"SYSWARD_ACT_SKIP\", \"when\": {\"first\": 4, \"last\": 3}}" END,
+	  "t.json: syscalls[0].when.last: 3 is out of range 4..4294967295" },
+	{ ALLOW "{\"names\": [\"write\"], \"action\": \"SYSWARD_ACT_SKIP\", \"when\": 3}" END,
+	  "t.json: syscalls[0].when: expected an object {\"first\", \"last\", \"step\"} or a string like \"3\" or \"2+2\", got an integer" },
+	{ ALLOW "{\"names\": [\"write\"], \"action\": \"SYSWARD_ACT_SKIP\", \"log\": \"yes\"}" END,
+	  "t.json: syscalls[0].log: expected true or false, got a string" },
+	/* includes / excludes */
+	{ ALLOW "{\"names\": [\"mount\"], \"action\": \"SCMP_ACT_ALLOW\", \"includes\": {\"caps\": [\"CAP_SYS_ADMN\"]}}" END,
+	  "t.json: syscalls[0].includes.caps[0]: unknown capability \"CAP_SYS_ADMN\" (did you mean \"CAP_SYS_ADMIN\"?)" },
+	{ ALLOW "{\"names\": [\"mount\"], \"action\": \"SCMP_ACT_ALLOW\", \"includes\": {\"caps\": [\"root\"]}}" END,
+	  "t.json: syscalls[0].includes.caps[0]: unknown capability \"root\" (expected a name such as \"CAP_SYS_ADMIN\")" },
+	{ ALLOW "{\"names\": [\"mount\"], \"action\": \"SCMP_ACT_ALLOW\", \"excludes\": {\"arches\": [\"amd46\"]}}" END,
+	  "t.json: syscalls[0].excludes.arches[0]: unknown architecture \"amd46\" (did you mean \"amd64\"?)" },
+	{ ALLOW "{\"names\": [\"mount\"], \"action\": \"SCMP_ACT_ALLOW\", \"includes\": {\"arches\": [\"pdp11\"]}}" END,
+	  "t.json: syscalls[0].includes.arches[0]: unknown architecture \"pdp11\" (expected Docker's spelling: amd64, x86, x32, arm64, arm, ppc64le, s390x, riscv64, ...)" },
+	{ ALLOW "{\"names\": [\"mount\"], \"action\": \"SCMP_ACT_ALLOW\", \"includes\": {\"minKernel\": \"four\"}}" END,
+	  "t.json: syscalls[0].includes.minKernel: cannot parse kernel version \"four\" (expected \"MAJOR.MINOR\", e.g. \"4.8\")" },
+	{ ALLOW "{\"names\": [\"mount\"], \"action\": \"SCMP_ACT_ALLOW\", \"includes\": {\"minKernel\": 4.8}}" END,
+	  "t.json: syscalls[0].includes.minKernel: expected a string, got a fractional number" },
+	{ ALLOW "{\"names\": [\"mount\"], \"action\": \"SCMP_ACT_ALLOW\", \"includes\": {\"capabilities\": []}}" END,
+	  "t.json: syscalls[0].includes: unknown key \"capabilities\" (expected one of caps, arches, minKernel)" },
+	{ ALLOW "{\"names\": [\"mount\"], \"action\": \"SCMP_ACT_ALLOW\", \"comment\": 1}" END,
+	  "t.json: syscalls[0].comment: expected a string, got an integer" },
+};
+
+START_TEST(test_invalid)
+{
+	const struct invalid_case *c = &invalid_cases[_i];
+	struct sw_policy *p = (struct sw_policy *)0x1;
+	struct sw_error err = { 0 };
+	int r = sw_policy_load_string(c->json, strlen(c->json), "t.json", &p,
+				      &err);
+
+	ck_assert_msg(r == -EINVAL, "case %d: returned %d, want -EINVAL (%s)\n%s",
+		      _i, r, err.msg, c->json);
+	ck_assert_int_eq(err.code, EINVAL);
+	ck_assert_msg(p == (struct sw_policy *)0x1, "ret touched on failure");
+	ck_assert_msg(strcmp(err.msg, c->msg) == 0,
+		      "case %d:\n got: %s\nwant: %s", _i, err.msg, c->msg);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* limits on what an author controls */
+
+static char *repeat(const char *head, const char *item, size_t n,
+		    const char *sep, const char *tail)
+{
+	size_t len = strlen(head) + n * (strlen(item) + strlen(sep)) +
+		     strlen(tail) + 1;
+	char *s = malloc(len), *q = s;
+
+	ck_assert_ptr_nonnull(s);
+	q = stpcpy(q, head);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			q = stpcpy(q, sep);
+		q = stpcpy(q, item);
+	}
+	strcpy(q, tail);
+	return s;
+}
+
+static void expect_error(const char *json, size_t len, int code,
+			 const char *msg)
+{
+	struct sw_policy *p = NULL;
+	struct sw_error err = { 0 };
+	int r = sw_policy_load_string(json, len, "t.json", &p, &err);
+
+	ck_assert_int_eq(r, -code);
+	ck_assert_ptr_null(p);
+	ck_assert_str_eq(err.msg, msg);
+}
+
+START_TEST(test_limits)
+{
+	char *s;
+
+	s = repeat(ALLOW, "{\"names\":[\"read\"],\"action\":\"SCMP_ACT_ALLOW\"}",
+		   4097, ",", END);
+	expect_error(s, strlen(s), EINVAL,
+		     "t.json: syscalls: 4097 rules, at most 4096 are allowed");
+	free(s);
+
+	s = repeat(ALLOW "{\"action\":\"SCMP_ACT_ALLOW\",\"names\":[", "\"read\"",
+		   1025, ",", "]}" END);
+	expect_error(s, strlen(s), EINVAL,
+		     "t.json: syscalls[0].names: 1025 entries, at most 1024 are allowed");
+	free(s);
+
+	s = repeat(ALLOW "{\"action\":\"SCMP_ACT_ALLOW\",\"names\":[\"", "r", 65,
+		   "", "\"]}" END);
+	expect_error(s, strlen(s), EINVAL,
+		     "t.json: syscalls[0].names[0]: string is longer than 64 bytes");
+	free(s);
+
+	s = repeat(ALLOW "{\"action\":\"SCMP_ACT_ERRNO\",\"names\":[\"openat\"],\"paths\":[{\"index\":1,\"prefix\":\"",
+		   "a", 4096, "", "\"}]}" END);
+	expect_error(s, strlen(s), EINVAL,
+		     "t.json: syscalls[0].paths[0].prefix: string is longer than 4095 bytes");
+	free(s);
+
+	s = repeat("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"comment\":\"", "x",
+		   4 << 20, "", "\"}");
+	expect_error(s, strlen(s), EFBIG,
+		     "t.json: policy is 4194351 bytes, larger than the 4194304 byte limit");
+	free(s);
+
+	{
+		char buf[2048], *q = buf;
+
+		q += sprintf(q, "{");
+		for (int i = 0; i < 65; i++)
+			q += sprintf(q, "%s\"k%02d\":1", i ? "," : "", i);
+		sprintf(q, "}");
+		expect_error(buf, strlen(buf), EINVAL,
+			     "t.json:1:514: object has more than 64 keys");
+	}
+
+	/* A NUL byte anywhere: C strings in the tracee cannot hold it and a
+	 * truncated policy must not pass for a whole one. */
+	expect_error("{\"defaultAction\":\"SCMP_ACT_ALLOW\"}\0junk", 39,
+		     EINVAL, "t.json:1:35: NUL byte in policy");
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* includes / excludes, Docker's semantics */
+
+struct gate_case {
+	const char *gate;	/* JSON members of the rule */
+	uint64_t caps;
+	uint32_t arch;
+	unsigned int kernel;
+	bool applies;
+};
+
+#define CAP(n) (1ull << (n))
+#define SYS_ADMIN 21
+#define NET_ADMIN 12
+#define SYS_PTRACE 19
+
+static const struct gate_case gate_cases[] = {
+	{ "", 0, SCMP_ARCH_X86_64, KV(6, 1), true },
+	{ "\"includes\":{}", 0, SCMP_ARCH_X86_64, KV(6, 1), true },
+	{ "\"excludes\":{}", 0, SCMP_ARCH_X86_64, KV(6, 1), true },
+	/* includes.caps: all listed caps must be held */
+	{ "\"includes\":{\"caps\":[\"CAP_SYS_ADMIN\"]}", 0, SCMP_ARCH_X86_64, KV(6, 1), false },
+	{ "\"includes\":{\"caps\":[\"CAP_SYS_ADMIN\"]}", CAP(SYS_ADMIN), SCMP_ARCH_X86_64, KV(6, 1), true },
+	{ "\"includes\":{\"caps\":[\"CAP_SYS_ADMIN\",\"CAP_NET_ADMIN\"]}", CAP(SYS_ADMIN), SCMP_ARCH_X86_64, KV(6, 1), false },
+	{ "\"includes\":{\"caps\":[\"CAP_SYS_ADMIN\",\"CAP_NET_ADMIN\"]}", CAP(SYS_ADMIN) | CAP(NET_ADMIN), SCMP_ARCH_X86_64, KV(6, 1), true },
+	{ "\"includes\":{\"caps\":[\"CAP_SYS_ADMIN\"]}", CAP(SYS_ADMIN) | CAP(SYS_PTRACE), SCMP_ARCH_X86_64, KV(6, 1), true },
+	/* excludes.caps: any listed cap held -> ignored */
+	{ "\"excludes\":{\"caps\":[\"CAP_SYS_ADMIN\"]}", 0, SCMP_ARCH_X86_64, KV(6, 1), true },
+	{ "\"excludes\":{\"caps\":[\"CAP_SYS_ADMIN\"]}", CAP(SYS_ADMIN), SCMP_ARCH_X86_64, KV(6, 1), false },
+	{ "\"excludes\":{\"caps\":[\"CAP_SYS_ADMIN\",\"CAP_NET_ADMIN\"]}", CAP(NET_ADMIN), SCMP_ARCH_X86_64, KV(6, 1), false },
+	{ "\"excludes\":{\"caps\":[\"CAP_SYS_ADMIN\"]}", CAP(NET_ADMIN), SCMP_ARCH_X86_64, KV(6, 1), true },
+	/* arches: the native arch, in Docker's spelling */
+	{ "\"includes\":{\"arches\":[\"amd64\",\"x32\"]}", 0, SCMP_ARCH_X86_64, KV(6, 1), true },
+	{ "\"includes\":{\"arches\":[\"amd64\",\"x32\"]}", 0, SCMP_ARCH_X86, KV(6, 1), false },
+	{ "\"includes\":{\"arches\":[\"arm\",\"arm64\"]}", 0, SCMP_ARCH_AARCH64, KV(6, 1), true },
+	{ "\"includes\":{\"arches\":[\"mipsle\"]}", 0, SCMP_ARCH_MIPSEL, KV(6, 1), true },
+	{ "\"excludes\":{\"arches\":[\"s390\",\"s390x\"]}", 0, SCMP_ARCH_X86_64, KV(6, 1), true },
+	{ "\"excludes\":{\"arches\":[\"s390\",\"s390x\"]}", 0, SCMP_ARCH_S390X, KV(6, 1), false },
+	/* minKernel */
+	{ "\"includes\":{\"minKernel\":\"4.8\"}", 0, SCMP_ARCH_X86_64, KV(4, 7) + 200, false },
+	{ "\"includes\":{\"minKernel\":\"4.8\"}", 0, SCMP_ARCH_X86_64, KV(4, 8), true },
+	{ "\"includes\":{\"minKernel\":\"4.8\"}", 0, SCMP_ARCH_X86_64, KV(6, 18), true },
+	{ "\"excludes\":{\"minKernel\":\"5.4\"}", 0, SCMP_ARCH_X86_64, KV(5, 3), true },
+	{ "\"excludes\":{\"minKernel\":\"5.4\"}", 0, SCMP_ARCH_X86_64, KV(5, 4), false },
+	/* Docker's s390 clone rule: both gates */
+	{ "\"includes\":{\"arches\":[\"s390\",\"s390x\"]},\"excludes\":{\"caps\":[\"CAP_SYS_ADMIN\"]}", 0, SCMP_ARCH_S390X, KV(6, 1), true },
+	{ "\"includes\":{\"arches\":[\"s390\",\"s390x\"]},\"excludes\":{\"caps\":[\"CAP_SYS_ADMIN\"]}", CAP(SYS_ADMIN), SCMP_ARCH_S390X, KV(6, 1), false },
+	{ "\"includes\":{\"arches\":[\"s390\",\"s390x\"]},\"excludes\":{\"caps\":[\"CAP_SYS_ADMIN\"]}", 0, SCMP_ARCH_X86_64, KV(6, 1), false },
+};
+
+START_TEST(test_gates)
+{
+	const struct gate_case *c = &gate_cases[_i];
+	char json[512];
+	struct sw_policy *p;
+	struct sw_policy_ctx ctx = {
+		.caps = c->caps, .arch = c->arch, .kernel = c->kernel,
+	};
+
+	snprintf(json, sizeof(json),
+		 ALLOW "{\"names\":[\"clone\"],\"action\":\"SCMP_ACT_ALLOW\"%s%s}" END,
+		 *c->gate ? "," : "", c->gate);
+	p = load_ok(json);
+	ck_assert_msg(sw_rule_applies(&p->rules[0], &ctx) == c->applies,
+		      "case %d: %s: want %s", _i, c->gate,
+		      c->applies ? "applies" : "ignored");
+	sw_policy_free(p);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* files */
+
+static struct sw_policy *load_example(const char *name)
+{
+	char path[1024];
+	struct sw_policy *p = NULL;
+	struct sw_error err = { 0 };
+	int r;
+
+	snprintf(path, sizeof(path), "%s/policy/examples/%s", SW_SOURCE_DIR,
+		 name);
+	r = sw_policy_load_file(path, &p, &err);
+	ck_assert_msg(r == 0, "%s: %s", name, err.msg);
+	return p;
+}
+
+START_TEST(test_docker_profile)
+{
+	struct sw_policy *p = load_example("docker-default.json");
+	struct sw_policy_ctx ctx = { .arch = SCMP_ARCH_X86_64, .kernel = KV(6, 1) };
+	size_t applying = 0;
+
+	ck_assert_uint_eq(p->n_warnings, 0);
+	ck_assert_int_eq(p->default_action, SW_ACT_ERRNO);
+	ck_assert_int_eq(p->default_errno, EPERM);
+	ck_assert_uint_eq(p->n_rules, 31);
+	ck_assert_uint_eq(p->rules[0].n_names, 349);
+	ck_assert_uint_eq(p->rules[0].line, 58);
+	/* clone3 -> ENOSYS unless CAP_SYS_ADMIN, so glibc falls back */
+	ck_assert_str_eq(p->rules[18].names[0], "clone3");
+	ck_assert_int_eq(p->rules[18].action, SW_ACT_ERRNO);
+	ck_assert_int_eq(p->rules[18].errno_ret, ENOSYS);
+	ck_assert_uint_eq(p->rules[18].excludes.caps, CAP(SYS_ADMIN));
+	/* The archMap entry of this machine's arch decides the list. */
+	if (seccomp_arch_native() == SCMP_ARCH_X86_64) {
+		ck_assert_uint_eq(p->n_architectures, 3);
+		ck_assert_str_eq(p->architectures[0], "SCMP_ARCH_X86_64");
+		ck_assert_str_eq(p->architectures[1], "SCMP_ARCH_X86");
+		ck_assert_str_eq(p->architectures[2], "SCMP_ARCH_X32");
+	}
+	for (size_t i = 0; i < p->n_rules; i++) {
+		ck_assert(!p->rules[i].needs_supervisor);
+		applying += sw_rule_applies(&p->rules[i], &ctx);
+	}
+	/* Without capabilities on amd64: the big allow list, minKernel 4.8,
+	 * socket, 5 x personality, arch_prctl, modify_ldt, the non-s390
+	 * clone rule and clone3 -> 12 rules. */
+	ck_assert_uint_eq(applying, 12);
+	sw_policy_free(p);
+}
+END_TEST
+
+static const char *const examples[] = {
+	"demo.json", "deny-network.json", "docker-default.json",
+	"fake-root.json", "inject-write-faults.json", "readonly-fs.json",
+};
+
+START_TEST(test_examples)
+{
+	struct sw_policy *p = load_example(examples[_i]);
+
+	ck_assert_msg(p->n_warnings == 0, "%s: %s", examples[_i],
+		      p->n_warnings ? p->warnings[0] : "");
+	ck_assert_uint_gt(p->n_rules, 0);
+	sw_policy_free(p);
+}
+END_TEST
+
+/* Every example in the directory is in the list above. */
+START_TEST(test_examples_listed)
+{
+	char dir[1024];
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(dir, sizeof(dir), "%s/policy/examples", SW_SOURCE_DIR);
+	d = opendir(dir);
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d))) {
+		bool found = false;
+
+		if (!strstr(e->d_name, ".json"))
+			continue;
+		for (size_t i = 0; i < N_ELEMENTS(examples); i++)
+			found |= strcmp(examples[i], e->d_name) == 0;
+		ck_assert_msg(found, "example %s is not tested", e->d_name);
+	}
+	closedir(d);
+}
+END_TEST
+
+START_TEST(test_file_errors)
+{
+	struct sw_policy *p = NULL;
+	struct sw_error err = { 0 };
+	char path[1024];
+
+	ck_assert_int_eq(sw_policy_load_file("/nonexistent/p.json", &p, &err), -ENOENT);
+	ck_assert_str_eq(err.msg, "open policy /nonexistent/p.json: No such file or directory");
+	ck_assert_int_eq(sw_policy_load_file("/", &p, &err), -EISDIR);
+	ck_assert_str_eq(err.msg, "read policy /: is a directory");
+	/* never reads more than the limit, whatever the size says */
+	ck_assert_int_eq(sw_policy_load_file("/dev/zero", &p, &err), -EFBIG);
+	ck_assert_str_eq(err.msg, "/dev/zero: policy is larger than the 4194304 byte limit");
+	ck_assert_ptr_null(p);
+
+	/* syntax errors name the file as given */
+	snprintf(path, sizeof(path), "%s/tests/unit/data/broken.json", SW_SOURCE_DIR);
+	ck_assert_int_eq(sw_policy_load_file(path, &p, &err), -EINVAL);
+	{
+		char want[1200];
+
+		snprintf(want, sizeof(want), "%s:5:3: expected ',' or ']' after the value", path);
+		ck_assert_str_eq(err.msg, want);
+	}
+	ck_assert_ptr_null(p);
+}
+END_TEST
+
+/* Every truncation of a real policy fails cleanly, never crashes, and
+ * names a position; a cheap, deterministic cousin of fuzzing. */
+START_TEST(test_truncations)
+{
+	char path[1024];
+	char *buf;
+	FILE *f;
+	long len;
+
+	snprintf(path, sizeof(path), "%s/policy/examples/readonly-fs.json",
+		 SW_SOURCE_DIR);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)len);
+	ck_assert_int_eq(fread(buf, 1, (size_t)len, f), len);
+	fclose(f);
+	for (long n = 0; n < len; n++) {
+		struct sw_policy *p = NULL;
+		struct sw_error err = { 0 };
+		/* a copy of exactly n bytes, so ASan sees any overread */
+		char *cut = malloc((size_t)n + 1);
+		int r;
+
+		memcpy(cut, buf, (size_t)n);
+		r = sw_policy_load_string(cut, (size_t)n, "t.json", &p, &err);
+		/* the only prefix that is a whole policy is all of it (plus
+		 * trailing whitespace) */
+		if (r == 0) {
+			ck_assert_int_ge(n, len - 1);
+			sw_policy_free(p);
+		} else {
+			ck_assert_int_eq(r, -EINVAL);
+			ck_assert_msg(strncmp(err.msg, "t.json:", 7) == 0, "%s", err.msg);
+		}
+		free(cut);
+	}
+	free(buf);
+}
+END_TEST
+
+START_TEST(test_action_names)
+{
+	static const struct {
+		enum sw_action a;
+		const char *name;
+	} names[] = {
+		{ SW_ACT_ALLOW, "SCMP_ACT_ALLOW" },
+		{ SW_ACT_ERRNO, "SCMP_ACT_ERRNO" },
+		{ SW_ACT_KILL_PROCESS, "SCMP_ACT_KILL_PROCESS" },
+		{ SW_ACT_KILL_THREAD, "SCMP_ACT_KILL_THREAD" },
+		{ SW_ACT_TRAP, "SCMP_ACT_TRAP" },
+		{ SW_ACT_KLOG, "SCMP_ACT_LOG" },
+		{ SW_ACT_SKIP, "SYSWARD_ACT_SKIP" },
+		{ SW_ACT_EMULATE, "SYSWARD_ACT_EMULATE" },
+		{ SW_ACT_REWRITE, "SYSWARD_ACT_REWRITE" },
+		{ SW_ACT_AUDIT, "SYSWARD_ACT_LOG" },
+	};
+
+	for (size_t i = 0; i < N_ELEMENTS(names); i++) {
+		char json[256];
+		struct sw_policy *p;
+
+		ck_assert_str_eq(sw_action_name(names[i].a), names[i].name);
+		/* and the name parses back to the action */
+		snprintf(json, sizeof(json),
+			 ALLOW "{\"names\":[\"getpid\"],\"action\":\"%s\"%s}" END,
+			 names[i].name,
+			 names[i].a == SW_ACT_REWRITE ?
+				 ",\"rewrite\":{\"syscall\":\"getppid\"}" : "");
+		p = load_ok(json);
+		ck_assert_int_eq(p->rules[0].action, names[i].a);
+		sw_policy_free(p);
+	}
+}
+END_TEST
+
+static Suite *policy_suite(void)
+{
+	Suite *s = suite_create("policy");
+	TCase *tc = tcase_create("parse");
+
+	tcase_add_loop_test(tc, test_valid, 0, (int)N_ELEMENTS(valid_cases));
+	tcase_add_test(tc, test_valid_strings);
+	tcase_add_test(tc, test_warnings_text);
+	tcase_add_loop_test(tc, test_invalid, 0, (int)N_ELEMENTS(invalid_cases));
+	tcase_add_test(tc, test_limits);
+	tcase_add_loop_test(tc, test_gates, 0, (int)N_ELEMENTS(gate_cases));
+	tcase_add_test(tc, test_docker_profile);
+	tcase_add_loop_test(tc, test_examples, 0, (int)N_ELEMENTS(examples));
+	tcase_add_test(tc, test_examples_listed);
+	tcase_add_test(tc, test_file_errors);
+	tcase_add_test(tc, test_truncations);
+	tcase_add_test(tc, test_action_names);
+	tcase_set_timeout(tc, 60);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(policy_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
