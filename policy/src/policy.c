@@ -1728,7 +1728,9 @@ int sw_policy_load_string(const char *text, size_t len, const char *name,
 	tok = json_tokener_new_ex(SW_POLICY_MAX_DEPTH);
 	if (!tok)
 		return oom(&ps);
+	/* Trailing data is reported below, with a clearer message. */
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
+				    JSON_TOKENER_ALLOW_TRAILING_CHARS |
 				    JSON_TOKENER_VALIDATE_UTF8);
 	root = json_tokener_parse_ex(tok, len ? text : "", (int)len);
 	off = json_tokener_get_parse_end(tok);
