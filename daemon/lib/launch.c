@@ -74,16 +74,12 @@ static _Noreturn void child_fail(int fd, int stage)
 
 static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 			    const struct sock_fprog *fprog, int go_fd,
-			    int rep_fd)
+			    int ready_fd, int rep_fd)
 {
 	sigset_t none;
 	char c;
 	int last = cap_max_bits();
 
-	/* The supervisor is non-dumpable, and so would we be until exec:
-	 * that would forbid PTRACE_SEIZE to a parent without
-	 * CAP_SYS_PTRACE. */
-	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 
@@ -132,6 +128,14 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 				(void)cap_set_ambient(cap, CAP_SET);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		child_fail(rep_fd, ST_NNP);
+	/* We inherited the supervisor's non-dumpable flag, and any change
+	 * of uid above resets it too: either forbids PTRACE_SEIZE to a
+	 * supervisor without CAP_SYS_PTRACE (sysward run by a normal user).
+	 * Only now may the parent seize us.  exec sets the flag anew. */
+	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+	if (write(ready_fd, "r", 1) != 1)
+		_exit(SW_EXIT_SYSWARD_ERROR);
+	close(ready_fd);
 
 	/* Wait until the supervisor has seized us: from here on nothing
 	 * runs unsupervised. */
@@ -190,6 +194,7 @@ int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
 	size_t n_insns = 0;
 	__attribute__((cleanup(caps_freep))) cap_t caps = NULL;
 	cleanup_close int go_r = -1, go_w = -1, rep_r = -1, rep_w = -1;
+	cleanup_close int ready_r = -1, ready_w = -1;
 	struct sock_fprog fprog;
 	struct sw_session *s;
 	struct sw_tracee *t;
@@ -253,13 +258,18 @@ int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
 	s->launching = true;
 
 	{
-		int go[2], rep_p[2];
+		int go[2] = { -1, -1 }, rep_p[2] = { -1, -1 }, ready[2] = { -1, -1 };
+		int e = 0;
 
-		if (pipe2(go, O_CLOEXEC) < 0 || pipe2(rep_p, O_CLOEXEC) < 0) {
-			r = sw_error_set_errno(err, errno, "create a pipe to the new process");
+		if (pipe2(go, O_CLOEXEC) < 0 || pipe2(rep_p, O_CLOEXEC) < 0 ||
+		    pipe2(ready, O_CLOEXEC) < 0)
+			e = errno;
+		go_r = go[0], go_w = go[1], rep_r = rep_p[0], rep_w = rep_p[1];
+		ready_r = ready[0], ready_w = ready[1];
+		if (e) {
+			r = sw_error_set_errno(err, e, "create a pipe to the new process");
 			goto fail;
 		}
-		go_r = go[0], go_w = go[1], rep_r = rep_p[0], rep_w = rep_p[1];
 	}
 	t = sw_tracee_add(sup, 0x7fffffff);	/* reserve room before fork */
 	if (t)
@@ -273,10 +283,35 @@ int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
 	if (pid == 0) {
 		close(go_w);
 		close(rep_r);
-		child(l, caps, &fprog, go_r, rep_w);
+		close(ready_r);
+		child(l, caps, &fprog, go_r, ready_w, rep_w);
 	}
 	close(TAKE_FD(go_r));
 	close(TAKE_FD(rep_w));
+	close(TAKE_FD(ready_w));
+
+	/* Wait until the child has its final credentials and is dumpable
+	 * again (or has failed on the way). */
+	{
+		char c;
+		ssize_t n;
+
+		while ((n = read(ready_r, &c, 1)) < 0 && errno == EINTR)
+			;
+		if (n != 1) {
+			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+				;
+			n = read(rep_r, &rep, sizeof(rep));
+			if (n == sizeof(rep) && rep.stage > ST_NONE && rep.stage <= ST_EXEC)
+				r = sw_error_set_errno(err, rep.err, "cannot start '%s': %s",
+						       l->argv[0], stage_what[rep.stage]);
+			else
+				r = sw_error_set(err, ECHILD,
+						 "cannot start '%s': the new process died while setting up",
+						 l->argv[0]);
+			goto fail;
+		}
+	}
 
 	if (ptrace(PTRACE_SEIZE, pid, 0L,
 		   (long)(PTRACE_O_EXITKILL | PTRACE_O_TRACESECCOMP |
