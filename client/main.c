@@ -81,7 +81,7 @@ static void main_help(FILE *f)
 		"  -h, --help     show this help and exit\n"
 		"  -V, --version  show the version and exit\n"
 		"\nExamples:\n"
-		"  %s run --policy policy/examples/emulate-root.json -- id -u\n"
+		"  %s run --policy policy/examples/fake-root.json -- id -u\n"
 		"  %s check policy.json\n"
 		"  %s info\n"
 		"\n'%s help COMMAND' or '%s COMMAND --help' describes a command.\n"

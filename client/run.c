@@ -55,7 +55,7 @@ void cmd_run_help(FILE *f)
 "  127      PROGRAM was not found\n"
 "\n"
 "Example:\n"
-"  %s run --policy policy/examples/emulate-root.json -- id -u\n",
+"  %s run --policy policy/examples/fake-root.json -- id -u\n",
 		sw_program_name, sw_program_name);
 }
 

@@ -12,6 +12,9 @@
 #   SYSWARD   the sysward binary          PROBE    sw-probe (x86_64, static)
 #   PROBE32   sw-probe32 (i386) or empty  SRCDIR   the source tree
 #
+# Scenarios that use --log are named audit_log_* (the daemon tests, which
+# rerun these scenarios through syswardd, skip them by that name).
+#
 # Every scenario checks a positive and a negative case where one exists, so
 # that a broken feature fails the test instead of passing by accident.
 set -u
@@ -917,6 +920,121 @@ t_docker_default_unshare() {
 	# Control: this kernel allows it without the profile.
 	sw "$(allow_policy)" -- unshare -U true
 	expect_rc 0
+}
+
+example() {
+	local f=$EXAMPLES/$1.json
+	if [ ! -f "$f" ]; then
+		fail "$f is missing"
+		exit 1
+	fi
+	echo "$f"
+}
+
+t_example_demo() {
+	# demo.json: `id` prints the emulated uid; /etc/group cannot be
+	# opened.  (Its audit records: audit_log_example_demo.)
+	local p
+	p=$(example demo)
+	sw "$p" -- id -u
+	expect_rc 0
+	expect_output "4242"
+	sw "$p" -- "$PROBE" open /etc/group rdonly open /etc/passwd rdonly
+	expect_rc 0
+	expect_output "open(/etc/group,rdonly)=-EACCES
+open(/etc/passwd,rdonly)=ok"
+}
+
+t_audit_log_example_demo() {
+	local p
+	p=$(example demo)
+	sw "$p" --log "$W/log" -- "$PROBE" open /etc/group rdonly open /etc/passwd rdonly
+	expect_rc 0
+	expect_output "open(/etc/group,rdonly)=-EACCES
+open(/etc/passwd,rdonly)=ok"
+	grep -q '"path":"/etc/group".*"action":"SCMP_ACT_ERRNO"' "$W/log" ||
+		{ fail "no audit record of the refused open of /etc/group"; cat "$W/log" >&2; }
+}
+
+t_example_deny_network() {
+	local p
+	p=$(example deny-network)
+	sw "$p" -- "$PROBE" net-inet net-unix
+	expect_rc 0
+	expect_output "socket(inet)=-EACCES
+socket(unix)=ok
+connect(unix)=ok"
+}
+
+t_example_fake_root() {
+	# As an ordinary user: uid/gid 0, chown "succeeds" without changing
+	# the owner.
+	local p
+	p=$(example fake-root)
+	chmod 0755 "$W"
+	echo x >"$W/f"
+	chown 65534:65534 "$W/f"
+	last_cmd=(setpriv --reuid=65534 --regid=65534 --clear-groups
+		  "$SYSWARD" run --policy "$p" -- "$PROBE" getuid geteuid getgid
+		  chown "$W/f" 0 0 owner "$W/f")
+	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 0
+	expect_output "getuid=0
+geteuid=0
+getgid=0
+chown($W/f,0,0)=ok
+owner($W/f)=65534:65534"
+	# Control: unconfined, the same user may not give the file away.
+	last_cmd=(setpriv --reuid=65534 --regid=65534 --clear-groups
+		  "$PROBE" chown "$W/f" 0 0)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_output "chown($W/f,0,0)=-EPERM"
+}
+
+t_example_inject_write_faults() {
+	# 3rd write to an fd >= 3 fails with EIO; every 5th of the others
+	# (which no longer count the failed one) with ENOSPC; stdout is
+	# spared.
+	local p
+	p=$(example inject-write-faults)
+	sw "$p" -- "$PROBE" writes 12
+	expect_rc 0
+	expect_output "write#1=ok
+write#2=ok
+write#3=-EIO
+write#4=ok
+write#5=ok
+write#6=-ENOSPC
+write#7=ok
+write#8=ok
+write#9=ok
+write#10=ok
+write#11=-ENOSPC
+write#12=ok"
+}
+
+t_example_readonly_fs() {
+	local p
+	p=$(example readonly-fs)
+	echo old >"$W/existing"
+	sw "$p" -- "$PROBE" open "$W/new" wronly,creat exists "$W/new" \
+		openwrite "$W/existing" rdwr openwrite "$W/existing" wronly,trunc \
+		mkdir "$W/d" openwrite /dev/null wronly
+	expect_rc 0
+	expect_output "open($W/new,wronly,creat)=-ENOENT
+exists($W/new)=no
+open($W/existing,rdwr)=ok write=-EBADF
+open($W/existing,wronly,trunc)=ok write=-EBADF
+mkdir($W/d)=-EROFS
+open(/dev/null,wronly)=ok write=ok"
+	[ "$(cat "$W/existing")" = old ] || fail "$W/existing was changed: '$(cat "$W/existing")'"
+	# A shell redirection to a new file fails; reading works.
+	sw "$p" -- /bin/sh -c "cat $W/existing; echo hi >$W/new2"
+	[ "$rc" -ne 0 ] || { fail "writing through the shell succeeded"; dump_last; }
+	expect_out_contains "old"
+	[ ! -e "$W/new2" ] || fail "$W/new2 was created"
 }
 
 t_check_command() {

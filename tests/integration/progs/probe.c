@@ -306,7 +306,8 @@ static void usage(void)
 	fprintf(stderr,
 "usage: sw-probe OP...\n"
 "  getuid geteuid getgid arch pid-is-ppid sys:NAME\n"
-"  open PATH FLAGS   exists PATH   mkdir PATH   writes N   net-inet net-unix\n"
+"  open PATH FLAGS   openwrite PATH FLAGS   exists PATH   mkdir PATH\n"
+"  chown PATH UID GID   owner PATH   writes N   net-inet net-unix\n"
 "  unshare-user   threads N   fork (rest runs in the child)   detach\n"
 "  vfork (rest runs in an exec'd child)   exec PATH ARGS...   thread-exec OPS...\n"
 "  sigusr1   stopcont   raise SIG   exit N   sleep SECONDS\n"
@@ -406,6 +407,38 @@ int main(int argc, char **argv)
 			NEED(1);
 			say("exists(%s)=%s", a1,
 			    stat(a1, &st) == 0 ? "yes" : "no");
+			i++;
+		} else if (strcmp(op, "openwrite") == 0) {
+			NEED(2);
+			r = openat(AT_FDCWD, a1, parse_flags(a2) | O_CLOEXEC,
+				   0644);
+			if (r < 0) {
+				say("open(%s,%s)=%s", a1, a2, res(r, errno));
+			} else {
+				long w = write((int)r, "new\n", 4);
+				char wres[64];
+
+				snprintf(wres, sizeof(wres), "%s",
+					 w == 4 ? "ok" : res(-1, errno));
+				say("open(%s,%s)=ok write=%s", a1, a2, wres);
+				close(r);
+			}
+			i += 2;
+		} else if (strcmp(op, "chown") == 0) {
+			NEED(3);
+			r = chown(a1, (uid_t)atol(a2), (gid_t)atol(argv[i + 3]));
+			say("chown(%s,%s,%s)=%s", a1, a2, argv[i + 3],
+			    res(r, errno));
+			i += 3;
+		} else if (strcmp(op, "owner") == 0) {
+			struct stat st;
+
+			NEED(1);
+			if (stat(a1, &st) < 0)
+				say("owner(%s)=%s", a1, res(-1, errno));
+			else
+				say("owner(%s)=%ld:%ld", a1, (long)st.st_uid,
+				    (long)st.st_gid);
 			i++;
 		} else if (strcmp(op, "mkdir") == 0) {
 			NEED(1);
