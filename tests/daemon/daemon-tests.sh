@@ -1,0 +1,747 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# syswardd behaviour tests on this machine's kernel.  Each scenario starts
+# its own daemon on a temporary socket and asserts what clients and their
+# programs observe: exit codes, output, error text, who may see and kill
+# which session, and that no confined program outlives its supervisor.
+#
+#   daemon-tests.sh --list        scenario names (one CTest test each)
+#   daemon-tests.sh SCENARIO...   exit 0 pass, 1 fail, 77 skipped
+#   daemon-tests.sh embedded:NAME run the integration scenario NAME of
+#                                 tests/integration/run.sh through the daemon
+#
+# Environment (set by CTest): SYSWARD, SYSWARDD, PROBE, SWD_RAW, SRCDIR.
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+SRCDIR=${SRCDIR:-$(cd "$HERE/../.." && pwd)}
+PYTHON=$(command -v /usr/bin/python3 || command -v python3)
+
+failed=0
+W=
+D_PID=
+S=
+
+fail() {
+	echo "FAIL: $*" >&2
+	failed=1
+}
+
+dump_last() {
+	echo "---- command: ${last_cmd[*]}" >&2
+	echo "---- exit status: $rc" >&2
+	echo "---- stdout:" >&2
+	cat "$W/out" >&2
+	echo "---- stderr:" >&2
+	cat "$W/err" >&2
+	echo "----" >&2
+}
+
+# start_daemon [SYSWARDD OPTIONS...]: a private daemon on $W/sock, socket
+# mode 0666 so that other users' clients can reach it.
+start_daemon() {
+	S=$W/sock
+	"$SYSWARDD" --socket "$S" --socket-mode 0666 "$@" 2>>"$W/daemon.log" &
+	D_PID=$!
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[ -S "$S" ] && return 0
+		kill -0 "$D_PID" 2>/dev/null || break
+		sleep 0.05
+	done
+	fail "syswardd did not start:"
+	cat "$W/daemon.log" >&2
+	return 1
+}
+
+stop_daemon() {
+	if [ -n "$D_PID" ] && kill -0 "$D_PID" 2>/dev/null; then
+		kill -TERM "$D_PID"
+		wait "$D_PID" 2>/dev/null
+	fi
+	D_PID=
+}
+
+# swd POLICY PROGRAM [ARGS...]: sysward run --daemon, output in $W/out,
+# $W/err, status in $rc.
+swd() {
+	local policy=$1
+	shift
+	last_cmd=("$SYSWARD" run --daemon="$S" --policy "$policy" -- "$@")
+	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	[ "$rc" -ne 124 ] || fail "timed out: ${last_cmd[*]}"
+}
+
+# as_nobody COMMAND...: run as uid/gid 65534, no supplementary groups.
+as_nobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+}
+
+expect_rc() {
+	if [ "$rc" -ne "$1" ]; then
+		fail "expected exit status $1, got $rc"
+		dump_last
+	fi
+}
+
+expect_output() {
+	local got
+	got=$(cat "$W/out")
+	if [ "$got" != "$1" ]; then
+		fail "unexpected output"
+		echo "---- expected:" >&2
+		echo "$1" >&2
+		dump_last
+	fi
+}
+
+# expect_err TEXT...: every TEXT appears in stderr.
+expect_err() {
+	local t
+	for t in "$@"; do
+		if ! grep -qF -- "$t" "$W/err"; then
+			fail "stderr lacks '$t'"
+			dump_last
+			return
+		fi
+	done
+}
+
+policy() {
+	cat >"$W/$1.json"
+	chmod 0644 "$W/$1.json"
+	echo "$W/$1.json"
+}
+
+# Emulated uid N: how a program shows it really is confined.
+uid_policy() {
+	policy "uid$1" <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["getuid", "geteuid"],
+	               "action": "SYSWARD_ACT_EMULATE", "return": $1}]}
+	EOF
+}
+
+allow_policy() {
+	policy allow <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["getgid"], "action": "SYSWARD_ACT_LOG"}]}
+	EOF
+}
+
+wait_file() {
+	local i
+	for ((i = 0; i < $2; i++)); do
+		[ -s "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+running() {
+	local state
+	state=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
+	[ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
+}
+
+# daemon_alive: the daemon still runs and serves a fresh client.
+daemon_serves() {
+	kill -0 "$D_PID" 2>/dev/null || { fail "syswardd died"; return 1; }
+	swd "$(uid_policy 4242)" "$PROBE" getuid
+	expect_rc 0
+	expect_output "getuid=4242"
+}
+
+# ---------------------------------------------------------------- scenarios
+
+t_run_basics() {
+	start_daemon || return
+	# Emulated getuid, the program's own exit status, stdin passing.
+	swd "$(uid_policy 4242)" "$PROBE" getuid geteuid getgid exit 3
+	expect_rc 3
+	expect_output "getuid=4242
+geteuid=4242
+getgid=0"
+	last_cmd=("$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sh -c 'read l; echo "got $l"; echo oops >&2')
+	echo "hello daemon" | timeout 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	expect_output "got hello daemon"
+	grep -qx oops "$W/err" || { fail "stderr of the program did not reach the client's stderr"; dump_last; }
+	# The program sees the client's cwd and environment.
+	(cd "$W" && SW_TEST_VAR=xyz timeout 60 "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sh -c 'pwd; echo $SW_TEST_VAR') >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	expect_output "$W
+xyz"
+	# PROGRAM found with the client's PATH, not the daemon's.
+	mkdir -p "$W/bin"
+	printf '#!/bin/sh\necho from-client-path\n' >"$W/bin/sw-only-here"
+	chmod 0755 "$W/bin/sw-only-here"
+	PATH=$W/bin:$PATH swd "$(allow_policy)" sw-only-here
+	expect_rc 0
+	expect_output "from-client-path"
+}
+
+t_exit_codes() {
+	start_daemon || return
+	local n
+	for n in 0 1 42 255; do
+		swd "$(uid_policy 1)" "$PROBE" exit $n
+		expect_rc $n
+	done
+	# Killed by a signal: 128+N.
+	swd "$(uid_policy 1)" "$PROBE" raise 9
+	expect_rc 137
+	swd "$(uid_policy 1)" "$PROBE" raise 15
+	expect_rc 143
+	# Not found: 127 with the embedded mode's words.
+	swd "$(uid_policy 1)" sw-no-such-program-xyz
+	expect_rc 127
+	expect_err "sysward: sw-no-such-program-xyz: command not found"
+	swd "$(uid_policy 1)" "$W/missing/prog"
+	expect_rc 127
+	expect_err "$W/missing/prog" "No such file or directory"
+	# Not executable: 126.
+	echo 'echo hi' >"$W/noexec"
+	chmod 0644 "$W/noexec"
+	swd "$(uid_policy 1)" "$W/noexec"
+	expect_rc 126
+	expect_err "sysward: cannot run $W/noexec: Permission denied"
+	# A bad policy: 125 and the parser's file:line:col message.
+	printf '{"defaultAction": "SCMP_ACT_ALLOW",\n "syscalls": [ {"names": ["getuid"] "action": "SCMP_ACT_ALLOW"} ]}\n' >"$W/bad.json"
+	swd "$W/bad.json" "$PROBE" getuid
+	expect_rc 125
+	expect_output ""
+	expect_err "sysward: $W/bad.json:2:"
+	# A policy file the client cannot read: 125, nothing sent.
+	swd "$W/does-not-exist.json" "$PROBE" getuid
+	expect_rc 125
+	expect_err "$W/does-not-exist.json"
+	daemon_serves
+}
+
+t_nonroot_not_executable_for_client() {
+	# Root could execute a 0700 root file; the daemon must check as the
+	# client, so nobody gets 126 (and root still runs it).
+	start_daemon || return
+	chmod 0755 "$W"
+	printf '#!/bin/sh\necho secret-ran\n' >"$W/rootonly"
+	chmod 0700 "$W/rootonly"
+	last_cmd=(as_nobody "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$W/rootonly")
+	timeout 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 126
+	expect_output ""
+	expect_err "Permission denied"
+	swd "$(allow_policy)" "$W/rootonly"
+	expect_rc 0
+	expect_output "secret-ran"
+}
+
+t_signals_forwarded() {
+	start_daemon || return
+	local bg sig want
+	for sig in USR1 TERM INT HUP; do
+		rm -f "$W/ready"
+		last_cmd=("$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sh -c "trap 'echo got-$sig; exit 5' $sig; touch $W/ready; while :; do sleep 0.05; done")
+		"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null &
+		bg=$!
+		wait_file "$W/ready" 100 || touch "$W/ready"
+		[ -e "$W/ready" ] || fail "program never became ready"
+		sleep 0.1
+		kill -"$sig" "$bg"
+		timeout 10 tail --pid="$bg" -f /dev/null
+		wait "$bg"
+		rc=$?
+		expect_rc 5
+		expect_output "got-$sig"
+	done
+	# A program that does not catch SIGINT dies of it: 130, as embedded.
+	rm -f "$W/ready"
+	"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/ready" sleep 30 >"$W/out" 2>"$W/err" </dev/null &
+	bg=$!
+	wait_file "$W/ready" 100 || fail "program never wrote its pid"
+	kill -INT "$bg"
+	wait "$bg"
+	rc=$?
+	last_cmd=("sysward run --daemon ... sleep 30 (SIGINT)")
+	expect_rc 130
+}
+
+t_client_gone_kills_session() {
+	start_daemon || return
+	local bg pid
+	"$SYSWARD" run --daemon="$S" --policy "$(uid_policy 7)" -- "$PROBE" pidfile "$W/pid" sleep 60 >/dev/null 2>&1 </dev/null &
+	bg=$!
+	wait_file "$W/pid" 100 || { fail "program never wrote its pid"; kill -9 $bg; return; }
+	pid=$(cat "$W/pid")
+	running "$pid" || fail "program $pid not running"
+	kill -9 "$bg"
+	wait "$bg" 2>/dev/null
+	for ((i = 0; i < 20; i++)); do
+		running "$pid" || break
+		sleep 0.05
+	done
+	if running "$pid"; then
+		fail "program $pid still runs 1 s after its client was SIGKILLed"
+		kill -9 "$pid"
+	fi
+	daemon_serves
+}
+
+t_concurrent_50() {
+	# 50 clients at once, each under its own policy (its own emulated
+	# uid) and with its own exit status.
+	start_daemon || return
+	local i pids=() bad=0
+	for ((i = 1; i <= 50; i++)); do
+		uid_policy $((1000 + i)) >/dev/null
+	done
+	for ((i = 1; i <= 50; i++)); do
+		timeout 60 "$SYSWARD" run --daemon="$S" --policy "$W/uid$((1000 + i)).json" -- \
+			"$PROBE" getuid sleep 1 getuid exit "$i" >"$W/out.$i" 2>"$W/err.$i" </dev/null &
+		pids[i]=$!
+	done
+	for ((i = 1; i <= 50; i++)); do
+		wait "${pids[i]}"
+		rc=$?
+		if [ "$rc" -ne "$i" ]; then
+			fail "client $i: exit status $rc, expected $i: $(cat "$W/err.$i")"
+			bad=1
+		fi
+		if [ "$(cat "$W/out.$i")" != "getuid=$((1000 + i))
+getuid=$((1000 + i))" ]; then
+			fail "client $i: output '$(cat "$W/out.$i")', expected getuid=$((1000 + i)) twice"
+			bad=1
+		fi
+	done
+	[ "$bad" -eq 0 ] && echo "50 concurrent sessions: all exit codes and outputs correct"
+	daemon_serves
+}
+
+t_daemon_killed() {
+	# SIGKILL the daemon: every confined program (and its children) is
+	# gone within a second, every client exits 125 saying why.
+	start_daemon || return
+	local i pids=() prog=() child=() deadline
+	for ((i = 1; i <= 5; i++)); do
+		"$SYSWARD" run --daemon="$S" --policy "$(uid_policy 5)" -- \
+			"$PROBE" spawn-sleeper "$W/child.$i" pidfile "$W/main.$i" sleep 60 \
+			>"$W/out.$i" 2>"$W/err.$i" </dev/null &
+		pids[i]=$!
+	done
+	for ((i = 1; i <= 5; i++)); do
+		if ! wait_file "$W/main.$i" 100 || ! wait_file "$W/child.$i" 100; then
+			fail "program $i never wrote its pid files"
+			kill -9 "${pids[@]}" "$D_PID"
+			return
+		fi
+		prog[i]=$(cat "$W/main.$i")
+		child[i]=$(cat "$W/child.$i")
+	done
+	kill -9 "$D_PID"
+	wait "$D_PID" 2>/dev/null
+	D_PID=
+	sleep 1
+	for ((i = 1; i <= 5; i++)); do
+		if running "${prog[i]}"; then
+			fail "program ${prog[i]} still runs 1 s after syswardd was SIGKILLed"
+			kill -9 "${prog[i]}"
+		fi
+		if running "${child[i]}"; then
+			fail "child ${child[i]} still runs 1 s after syswardd was SIGKILLed"
+			kill -9 "${child[i]}"
+		fi
+	done
+	for ((i = 1; i <= 5; i++)); do
+		timeout 10 tail --pid="${pids[i]}" -f /dev/null
+		wait "${pids[i]}"
+		rc=$?
+		[ "$rc" -eq 125 ] || fail "client $i exit status $rc after the daemon died, expected 125"
+		grep -q "sysward: lost connection to syswardd: " "$W/err.$i" ||
+			fail "client $i did not say it lost the daemon: $(cat "$W/err.$i")"
+	done
+	# With the daemon gone, a new client fails clearly.
+	swd "$(uid_policy 5)" "$PROBE" getuid
+	expect_rc 125
+	expect_err "sysward: cannot reach syswardd:" "$S"
+}
+
+t_bad_requests() {
+	# Each malformed, truncated or oversized request gets an error reply
+	# (or, when the client vanished mid-request, nothing), and the daemon
+	# goes on serving the next client.
+	start_daemon || return
+	local mode want got
+	while IFS='|' read -r mode want; do
+		[ -n "$mode" ] || continue
+		got=$(timeout 20 "$SWD_RAW" "$S" "$mode" 2>&1)
+		case "$got" in
+		*"$want"*) ;;
+		*) fail "$mode: reply '$got' lacks '$want'" ;;
+		esac
+		kill -0 "$D_PID" 2>/dev/null || { fail "syswardd died after $mode"; return; }
+	done <<-'EOF'
+	bad-magic|ERROR errno=EPROTO exit=125 msg=bad magic 0x20544547
+	bad-version|ERROR errno=EPROTO exit=125 msg=protocol version 9 not supported
+	bad-flags|ERROR errno=EPROTO exit=125 msg=reserved header flags 0x80 must be 0
+	unknown-type|ERROR errno=EOPNOTSUPP exit=125 msg=unknown message type 0x42
+	reply-type|ERROR errno=EOPNOTSUPP exit=125 msg=unknown message type 0x82
+	oversized|ERROR errno=EMSGSIZE exit=125 msg=RUN message of 67108864 bytes exceeds the limit of 4194304 bytes
+	oversized-kill|ERROR errno=EMSGSIZE exit=125 msg=KILL message of 9 bytes exceeds the limit of 8 bytes
+	malformed-run|ERROR errno=E2BIG exit=125 msg=RUN request: argc 0 out of range 1..4096
+	short-kill|ERROR errno=EBADMSG exit=1 msg=KILL message has 4 payload bytes (expected 8)
+	run-no-fds|ERROR errno=EBADMSG exit=125 msg=RUN request carries 0 file descriptors (expected 3
+	run-one-fd|ERROR errno=EBADMSG exit=125 msg=RUN request carries 1 file descriptors
+	ps-with-fds|ERROR errno=EBADMSG exit=125 msg=file descriptors may only come with a RUN request
+	truncated-header|CLOSED
+	truncated-payload|CLOSED
+	run-ok|STARTED
+	EOF
+	# A client stuck half-way through a header does not block others.
+	"$SWD_RAW" "$S" hold-partial:5 >"$W/hold" 2>&1 &
+	local hold=$!
+	sleep 0.2
+	daemon_serves
+	kill "$hold" 2>/dev/null
+	wait "$hold" 2>/dev/null
+	daemon_serves
+}
+
+t_other_uid() {
+	# nobody cannot list or kill root's session; its own program runs as
+	# nobody; root sees and may kill everything.
+	start_daemon || return
+	chmod 0755 "$W"
+	local root_bg nobody_bg root_id nobody_id
+	"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/root.pid" sleep 60 >/dev/null 2>&1 </dev/null &
+	root_bg=$!
+	wait_file "$W/root.pid" 100 || fail "root's program did not start"
+	as_nobody "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sh -c 'id -u; id -g; sleep 60' >"$W/nobody.out" 2>"$W/nobody.err" </dev/null &
+	nobody_bg=$!
+	for ((i = 0; i < 100; i++)); do
+		[ -s "$W/nobody.out" ] && break
+		sleep 0.05
+	done
+	[ "$(cat "$W/nobody.out")" = "65534
+65534" ] || fail "nobody's program runs as '$(cat "$W/nobody.out" | tr '\n' ' ')', not uid/gid 65534: $(cat "$W/nobody.err")"
+	last_cmd=("$SYSWARD" ps --daemon="$S")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	root_id=$(awk '$3 == "root" && $NF == "'"$PROBE"'" {print $1}' "$W/out")
+	nobody_id=$(awk '$3 == "nobody" {print $1}' "$W/out")
+	[ -n "$root_id" ] && [ -n "$nobody_id" ] || { fail "root's ps does not show both sessions"; dump_last; }
+	last_cmd=(as_nobody "$SYSWARD" ps --daemon="$S")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	grep -q "root" "$W/out" && { fail "nobody's ps lists root's session"; dump_last; }
+	grep -q "^$nobody_id " "$W/out" || { fail "nobody's ps lacks its own session $nobody_id"; dump_last; }
+	last_cmd=(as_nobody "$SYSWARD" kill --daemon="$S" "$root_id")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 1
+	expect_err "no session $root_id of uid 65534"
+	running "$(cat "$W/root.pid")" || fail "root's program died after nobody's kill"
+	# Capabilities are for root clients only.
+	last_cmd=(as_nobody "$SYSWARD" run --daemon="$S" --cap net_raw --policy "$(allow_policy)" -- true)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 125
+	expect_err "uid 65534 may not keep capabilities"
+	# nobody kills its own session; root kills root's.
+	last_cmd=(as_nobody "$SYSWARD" kill --daemon="$S" "$nobody_id")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	wait "$nobody_bg"
+	rc=$?
+	last_cmd=("nobody's client after kill")
+	expect_rc 137
+	last_cmd=("$SYSWARD" kill --daemon="$S" "$root_id")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	wait "$root_bg"
+	rc=$?
+	expect_rc 137
+}
+
+t_root_caps() {
+	# A root client gets exactly the capabilities it asks for, as with
+	# "sysward run --cap"; by default none.
+	start_daemon || return
+	swd "$(allow_policy)" sh -c 'grep ^CapEff /proc/self/status'
+	expect_rc 0
+	expect_output "CapEff:	0000000000000000"
+	last_cmd=("$SYSWARD" run --daemon="$S" --cap CAP_NET_RAW --policy "$(allow_policy)" -- sh -c 'grep ^CapEff /proc/self/status')
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 0
+	expect_output "CapEff:	0000000000002000"
+}
+
+t_audit_log() {
+	start_daemon --audit-log "$W/audit.jsonl" || return
+	local p
+	p=$(policy logged <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 9},
+	              {"names": ["mkdir", "mkdirat"], "action": "SYSWARD_ACT_LOG"}]}
+	EOF
+	)
+	swd "$p" "$PROBE" getuid mkdir "$W/d1"
+	expect_rc 0
+	swd "$p" "$PROBE" getuid
+	expect_rc 0
+	[ -s "$W/audit.jsonl" ] || { fail "audit log empty"; return; }
+	"$PYTHON" - "$W/audit.jsonl" <<-'EOF' || fail "audit log check failed"
+	import json, sys
+	lines = [json.loads(l) for l in open(sys.argv[1])]
+	ev = lambda e: [l for l in lines if l.get("event") == e]
+	assert len(ev("session-start")) == 2, lines
+	assert len(ev("session-exit")) == 2, lines
+	s1, s2 = [l["session"] for l in ev("session-start")]
+	assert s1 != s2
+	dec = [l for l in lines if "syscall" in l]
+	assert all("session" in l for l in dec), dec
+	assert sorted({l["session"] for l in dec}) == sorted([s1, s2]), dec
+	assert any(l["syscall"] == "mkdir" and l["session"] == s1 for l in dec), dec
+	assert [l["exit_code"] for l in ev("session-exit")] == [0, 0]
+	start = ev("session-start")[0]
+	assert start["uid"] == 0 and start["argv"][1] == "getuid", start
+	print("audit log: %d lines, sessions %d and %d" % (len(lines), s1, s2))
+	EOF
+	# Appended, one line each: a second daemon adds to the same file.
+	stop_daemon
+	local n
+	n=$(wc -l <"$W/audit.jsonl")
+	start_daemon --audit-log "$W/audit.jsonl" || return
+	swd "$p" "$PROBE" getuid
+	[ "$(wc -l <"$W/audit.jsonl")" -gt "$n" ] || fail "second daemon did not append to the audit log"
+}
+
+t_max_sessions() {
+	start_daemon --max-sessions 2 || return
+	local a b
+	"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/a" sleep 30 >/dev/null 2>&1 </dev/null &
+	a=$!
+	"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/b" sleep 30 >/dev/null 2>&1 </dev/null &
+	b=$!
+	wait_file "$W/a" 100 && wait_file "$W/b" 100 || fail "two sessions did not start"
+	swd "$(allow_policy)" "$PROBE" getuid
+	expect_rc 125
+	expect_err "syswardd already runs its limit of 2 sessions"
+	kill -TERM "$a"
+	wait "$a"
+	rc=$?
+	last_cmd=("first session after SIGTERM")
+	expect_rc 143
+	daemon_serves
+	kill -9 "$b"
+	wait "$b" 2>/dev/null
+}
+
+t_flood_does_not_stall() {
+	# Two sessions that stop the supervisor on every loop iteration do
+	# not keep short sessions from starting and finishing promptly.
+	start_daemon || return
+	local p f1 f2 i t0 t1
+	p=$(policy flood <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["getppid"], "action": "SYSWARD_ACT_EMULATE", "return": 1}]}
+	EOF
+	)
+	# sw-probe's sys:getppid in an endless shell loop would fork; a tight
+	# loop of supervised syscalls from one process is what floods.
+	"$SYSWARD" run --daemon="$S" --policy "$p" -- "$PYTHON" -c 'import os
+while True: os.getppid()' >/dev/null 2>&1 </dev/null &
+	f1=$!
+	"$SYSWARD" run --daemon="$S" --policy "$p" -- "$PYTHON" -c 'import os
+while True: os.getppid()' >/dev/null 2>&1 </dev/null &
+	f2=$!
+	sleep 1
+	t0=$(date +%s%N)
+	for ((i = 0; i < 10; i++)); do
+		swd "$(uid_policy 11)" "$PROBE" getuid
+		expect_rc 0
+		expect_output "getuid=11"
+	done
+	t1=$(date +%s%N)
+	echo "10 sessions beside 2 flooding ones: $(( (t1 - t0) / 1000000 )) ms"
+	[ $(( (t1 - t0) / 1000000 )) -lt 20000 ] || fail "10 short sessions took over 20 s beside flooding ones"
+	last_cmd=("$SYSWARD" ps --daemon="$S")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	awk 'NR > 1 && $5 > 1000 {n++} END {exit !(n >= 2)}' "$W/out" ||
+		{ fail "the flooding sessions show no supervisor decisions in ps"; cat "$W/out" >&2; }
+	kill -TERM "$f1" "$f2"
+	wait "$f1" "$f2" 2>/dev/null
+}
+
+t_stale_socket() {
+	start_daemon || return
+	# A second daemon on a live socket refuses.
+	"$SYSWARDD" --socket "$S" >"$W/out" 2>"$W/err" &
+	local second=$!
+	timeout 10 tail --pid=$second -f /dev/null
+	wait $second
+	rc=$?
+	last_cmd=("$SYSWARDD" --socket "$S")
+	expect_rc 1
+	expect_err "another syswardd is already listening on $S"
+	daemon_serves
+	# A daemon that died leaves its socket file: the next one takes over.
+	kill -9 "$D_PID"
+	wait "$D_PID" 2>/dev/null
+	[ -S "$S" ] || fail "expected a stale socket file after SIGKILL"
+	start_daemon || return
+	daemon_serves
+	# SIGTERM removes the socket.
+	stop_daemon
+	[ -e "$S" ] && fail "socket $S still exists after SIGTERM"
+}
+
+t_socket_activation() {
+	local act
+	act=$(command -v systemd-socket-activate) || { echo "SKIP: no systemd-socket-activate"; return 77; }
+	S=$W/sock
+	"$act" -l "$S" "$SYSWARDD" 2>>"$W/daemon.log" &
+	D_PID=$!
+	for ((i = 0; i < 100; i++)); do
+		[ -S "$S" ] && break
+		sleep 0.05
+	done
+	# The daemon starts on the first connection.
+	daemon_serves
+	grep -q "serving the socket systemd passed" "$W/daemon.log" ||
+		{ fail "syswardd did not take the activated socket"; cat "$W/daemon.log" >&2; }
+	daemon_serves
+	kill -TERM "$D_PID"
+	wait "$D_PID" 2>/dev/null
+	D_PID=
+}
+
+t_usage() {
+	last_cmd=("$SYSWARDD" --help)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	grep -q -- "--max-sessions" "$W/out" || fail "syswardd --help lacks --max-sessions"
+	last_cmd=("$SYSWARDD" --max-sessions 0)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 2
+	expect_err "syswardd: invalid --max-sessions '0'" "Try 'syswardd --help'."
+	last_cmd=("$SYSWARD" ps --daemon="$W/nothing.sock")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 1
+	expect_err "sysward: cannot reach syswardd: connect to $W/nothing.sock: No such file or directory"
+	last_cmd=("$SYSWARD" kill --daemon="$W/nothing.sock" abc)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 2
+	expect_err "invalid session ID 'abc'"
+	last_cmd=("$SYSWARD" run --daemon="$W/nothing.sock" --log "$W/l" --policy /dev/null -- true)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 2
+	expect_err "--log is not available with --daemon"
+}
+
+# Integration scenarios of the embedded mode that do not apply through
+# the daemon: its audit log is the daemon's (--log), the kernel pretence
+# is an environment variable of the embedded process, and the rest test
+# other commands than run.
+EMBEDDED_EXCLUDED="audit_log_decoded_args audit_log_json audit_log_stderr_text \
+fast_path_no_stop kernel_without_set_syscall_info check_command cli_usage \
+info_command bad_policy"
+
+embedded_list() {
+	local s
+	[ -r "$SRCDIR/tests/integration/run.sh" ] || return 0
+	for s in $(bash "$SRCDIR/tests/integration/run.sh" --list); do
+		[[ " $EMBEDDED_EXCLUDED " == *" $s "* ]] || echo "embedded:$s"
+	done
+}
+
+# Run the integration scenario through a private daemon: "sysward run"
+# becomes "sysward run --daemon=SOCK" by a wrapper; the rest is unchanged.
+run_embedded() {
+	local name=$1 real=$SYSWARD
+	start_daemon || return
+	chmod 0755 "$W"
+	cat >"$W/sysward" <<-EOF
+	#!/bin/sh
+	if [ "\$1" = run ]; then
+		shift
+		exec "$real" run --daemon="$S" "\$@"
+	fi
+	exec "$real" "\$@"
+	EOF
+	chmod 0755 "$W/sysward"
+	SYSWARD=$W/sysward bash "$SRCDIR/tests/integration/run.sh" "$name"
+	rc=$?
+	[ "$rc" -eq 0 ] || { failed=1; [ "$rc" -eq 77 ] && return 77; }
+	kill -0 "$D_PID" 2>/dev/null || fail "syswardd died during $name"
+	return 0
+}
+
+scenarios() {
+	declare -F | awk '$3 ~ /^t_/ {print substr($3, 3)}'
+}
+
+if [ "${1:-}" = --list ]; then
+	scenarios
+	embedded_list
+	exit 0
+fi
+if [ $# -eq 0 ]; then
+	echo "usage: $0 --list | SCENARIO..." >&2
+	exit 2
+fi
+: "${SYSWARD:?SYSWARD must name the sysward binary}"
+: "${SYSWARDD:?SYSWARDD must name the syswardd binary}"
+: "${PROBE:?PROBE must name the sw-probe binary}"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "SKIP: daemon tests trace programs and switch users: run them as root"
+	exit 77
+fi
+
+skipped=0
+for name in "$@"; do
+	W=$(mktemp -d "${TMPDIR:-/tmp}/sysward-dt.${name//[:\/]/_}.XXXXXX")
+	trap 'stop_daemon' EXIT
+	case "$name" in
+	embedded:*)
+		run_embedded "${name#embedded:}"
+		r=$?
+		;;
+	*)
+		if ! declare -F "t_$name" >/dev/null; then
+			echo "unknown scenario '$name' (see $0 --list)" >&2
+			exit 2
+		fi
+		"t_$name"
+		r=$?
+		;;
+	esac
+	stop_daemon
+	if [ "$r" -eq 77 ]; then
+		skipped=1
+		rm -rf "$W"
+	elif [ "$failed" -eq 0 ]; then
+		rm -rf "$W"
+		echo "PASS: $name"
+	else
+		echo "---- daemon log:" >&2
+		cat "$W/daemon.log" >&2 2>/dev/null
+		echo "FAIL: $name (work directory kept: $W)"
+	fi
+done
+[ "$failed" -eq 0 ] && [ "$skipped" -eq 1 ] && exit 77
+exit $failed

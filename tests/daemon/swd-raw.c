@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * swd-raw: send syswardd a hand-made request, good or bad, and print the
+ * reply as one line, for tests/daemon/daemon-tests.sh:
+ *
+ *   swd-raw SOCKET MODE
+ *
+ * prints "ERROR errno=NAME exit=N msg=TEXT", "STARTED", "EXIT N",
+ * "PS_REPLY N", "OK" or "CLOSED" (the daemon hung up without a reply).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "sysward/proto.h"
+
+static void put_hdr(struct sw_buf *b, uint32_t magic, uint16_t ver,
+		    uint16_t type, uint32_t len, uint32_t flags)
+{
+	sw_buf_put_u32(b, magic);
+	sw_buf_put_u32(b, (uint32_t)ver | (uint32_t)type << 16);
+	sw_buf_put_u32(b, len);
+	sw_buf_put_u32(b, flags);
+}
+
+static void send_all(int fd, const struct sw_buf *b, const int *fds, int n)
+{
+	struct sw_error err = { 0 };
+
+	/* The daemon may hang up early (that is what some modes test):
+	 * a failed send is fine, the reply or CLOSED tells. */
+	(void)sw_proto_send(fd, b, fds, n, &err);
+}
+
+static void print_reply(int fd)
+{
+	uint8_t *p = NULL;
+	struct sw_msg_header h;
+	struct sw_error err = { 0 };
+	struct sw_error_reply er;
+	int code;
+
+	if (sw_proto_recv(fd, &h, &p, &err) < 0) {
+		if (err.code == ECONNRESET)
+			printf("CLOSED\n");
+		else
+			printf("RECV-FAILED %s\n", err.msg);
+		return;
+	}
+	switch (h.type) {
+	case SW_MSG_ERROR:
+		sw_msg_decode_error(p, h.length, &er, NULL);
+		printf("ERROR errno=%s exit=%u msg=%s\n",
+		       strerrorname_np(er.code) ?: "?", er.exit_code, er.msg);
+		break;
+	case SW_MSG_STARTED:
+		printf("STARTED\n");
+		break;
+	case SW_MSG_EXIT:
+		sw_msg_decode_exit(p, h.length, &code, NULL);
+		printf("EXIT %d\n", code);
+		break;
+	case SW_MSG_PS_REPLY:
+		printf("PS_REPLY %u\n", h.length >= 4 ? p[0] | p[1] << 8 : 0);
+		break;
+	case SW_MSG_OK:
+		printf("OK\n");
+		break;
+	default:
+		printf("TYPE 0x%x\n", h.type);
+	}
+	free(p);
+}
+
+static void good_run(struct sw_buf *b, const char *policy)
+{
+	char *argv[] = { "/bin/true", NULL };
+	char *envp[] = { "PATH=/usr/bin:/bin", NULL };
+	struct sw_run_request q = {
+		.argv = argv, .argc = 1, .envp = envp, .envc = 1, .cwd = "/",
+		.policy_name = "raw.json", .policy_text = (char *)policy,
+		.policy_len = strlen(policy),
+	};
+
+	if (sw_run_request_encode(b, &q, NULL) < 0)
+		abort();
+}
+
+int main(int argc, char **argv)
+{
+	static const char allow[] = "{\"defaultAction\":\"SCMP_ACT_ALLOW\"}";
+	struct sw_error err = { 0 };
+	struct sw_buf b = { 0 };
+	int std[3] = { 0, 1, 2 };
+	const char *mode;
+	int fd;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: swd-raw SOCKET MODE\n");
+		return 2;
+	}
+	mode = argv[2];
+	if (sw_proto_connect(argv[1], &fd, &err) < 0) {
+		fprintf(stderr, "swd-raw: %s\n", err.msg);
+		return 1;
+	}
+	if (strcmp(mode, "bad-magic") == 0) {
+		put_hdr(&b, 0x20544547, 1, SW_MSG_PS, 0, 0);	/* "GET " */
+	} else if (strcmp(mode, "bad-version") == 0) {
+		put_hdr(&b, SW_PROTO_MAGIC, 9, SW_MSG_PS, 0, 0);
+	} else if (strcmp(mode, "bad-flags") == 0) {
+		put_hdr(&b, SW_PROTO_MAGIC, 1, SW_MSG_PS, 0, 0x80);
+	} else if (strcmp(mode, "unknown-type") == 0) {
+		put_hdr(&b, SW_PROTO_MAGIC, 1, 0x42, 0, 0);
+	} else if (strcmp(mode, "reply-type") == 0) {
+		put_hdr(&b, SW_PROTO_MAGIC, 1, SW_MSG_EXIT, 4, 0);
+		sw_buf_put_u32(&b, 0);
+	} else if (strcmp(mode, "oversized") == 0) {
+		/* Announce 64 MiB and start sending: the daemon must refuse
+		 * from the header, not buffer it. */
+		static char junk[65536];
+
+		put_hdr(&b, SW_PROTO_MAGIC, 1, SW_MSG_RUN, 64u << 20, 0);
+		sw_buf_put_bytes(&b, junk, sizeof(junk));
+	} else if (strcmp(mode, "oversized-kill") == 0) {
+		put_hdr(&b, SW_PROTO_MAGIC, 1, SW_MSG_KILL, 9, 0);
+		sw_buf_put_bytes(&b, "123456789", 9);
+	} else if (strcmp(mode, "malformed-run") == 0) {
+		put_hdr(&b, SW_PROTO_MAGIC, 1, SW_MSG_RUN, 16, 0);
+		sw_buf_put_u64(&b, 0);
+		sw_buf_put_u32(&b, 0);	/* argc 0 */
+		sw_buf_put_u32(&b, 0);
+		send_all(fd, &b, std, 3);
+		print_reply(fd);
+		return 0;
+	} else if (strcmp(mode, "short-kill") == 0) {
+		put_hdr(&b, SW_PROTO_MAGIC, 1, SW_MSG_KILL, 4, 0);
+		sw_buf_put_u32(&b, 1);
+	} else if (strcmp(mode, "run-no-fds") == 0) {
+		good_run(&b, allow);
+	} else if (strcmp(mode, "run-one-fd") == 0) {
+		good_run(&b, allow);
+		send_all(fd, &b, std, 1);
+		print_reply(fd);
+		return 0;
+	} else if (strcmp(mode, "ps-with-fds") == 0) {
+		sw_msg_encode_empty(&b, SW_MSG_PS, NULL);
+		send_all(fd, &b, std, 3);
+		print_reply(fd);
+		return 0;
+	} else if (strcmp(mode, "run-ok") == 0) {
+		good_run(&b, allow);
+		send_all(fd, &b, std, 3);
+		print_reply(fd);	/* STARTED */
+		print_reply(fd);	/* EXIT 0 */
+		return 0;
+	} else if (strcmp(mode, "truncated-header") == 0) {
+		put_hdr(&b, SW_PROTO_MAGIC, 1, SW_MSG_RUN, 100, 0);
+		b.len = 8;
+		send_all(fd, &b, NULL, 0);
+		shutdown(fd, SHUT_WR);
+		print_reply(fd);
+		return 0;
+	} else if (strcmp(mode, "truncated-payload") == 0) {
+		good_run(&b, allow);
+		b.len -= 5;
+		send_all(fd, &b, std, 3);
+		shutdown(fd, SHUT_WR);
+		print_reply(fd);
+		return 0;
+	} else if (strncmp(mode, "hold-partial:", 13) == 0) {
+		/* Half a header, then silence: must not block anyone. */
+		put_hdr(&b, SW_PROTO_MAGIC, 1, SW_MSG_RUN, 100, 0);
+		b.len = 6;
+		send_all(fd, &b, NULL, 0);
+		sleep((unsigned int)atoi(mode + 13));
+		printf("HELD\n");
+		return 0;
+	} else {
+		fprintf(stderr, "swd-raw: unknown mode %s\n", mode);
+		return 2;
+	}
+	send_all(fd, &b, NULL, 0);
+	print_reply(fd);
+	sw_buf_free(&b);
+	close(fd);
+	return 0;
+}
