@@ -500,10 +500,10 @@ vfork: child exit=0"
 }
 
 t_threads_confined() {
-	sw "$(uid_policy)" -- "$PROBE" threads 8 getuid
+	sw "$(uid_policy)" -- "$PROBE" threads 64 getuid
 	expect_rc 0
 	local i
-	for i in 1 2 3 4 5 6 7 8; do
+	for ((i = 1; i <= 64; i++)); do
 		expect_line "thread#$i getuid=4242 geteuid=4242 other-tid=yes"
 	done
 	expect_line "getuid=4242"
@@ -586,6 +586,121 @@ t_stop_from_outside() {
 	rc=$?
 	expect_rc 0
 	expect_output "getuid=4242"
+}
+
+t_signal_storm() {
+	# SIGUSR1 from outside, over and over, while the program makes
+	# emulated calls: no call may escape the emulation (a signal
+	# interrupting a stop must not lose the tampering), and the
+	# handler runs.
+	local pidfile=$W/pid pid bg i
+	last_cmd=("$SYSWARD" run --policy "$(uid_policy)" -- "$PROBE" pidfile "$pidfile" sigstorm 20000)
+	timeout -k 5 100 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null &
+	bg=$!
+	if ! wait_file "$pidfile" 100; then
+		fail "the program never wrote its pid file"
+		kill -9 $bg; wait $bg
+		return
+	fi
+	pid=$(cat "$pidfile")
+	for ((i = 0; i < 200; i++)); do
+		kill -USR1 "$pid" 2>/dev/null || break
+		sleep 0.005
+	done
+	wait $bg
+	rc=$?
+	expect_rc 0
+	expect_output "sigstorm: getuid!=4242 0 times
+sigstorm: handler ran: yes"
+}
+
+t_stop_threads_from_outside() {
+	# SIGSTOP stops every thread of a busy multithreaded program (each
+	# thread's group-stop is kept by the tracer), SIGCONT resumes them
+	# all; no call escapes the emulation meanwhile.
+	local pidfile=$W/pid pid bg i states stopped
+	last_cmd=("$SYSWARD" run --policy "$(uid_policy)" -- "$PROBE" pidfile "$pidfile" spin-threads 4 3)
+	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null &
+	bg=$!
+	if ! wait_file "$pidfile" 100; then
+		fail "the program never wrote its pid file"
+		kill -9 $bg; wait $bg
+		return
+	fi
+	pid=$(cat "$pidfile")
+	sleep 0.5
+	kill -STOP "$pid"
+	for ((i = 0; i < 50; i++)); do
+		states=$(cat /proc/"$pid"/task/*/stat 2>/dev/null | awk '{print $3}' | sort | uniq -c | tr -s ' \n' ' ')
+		stopped=$(cat /proc/"$pid"/task/*/stat 2>/dev/null | awk '$3 != "T" && $3 != "t"' | wc -l)
+		[ "$stopped" -eq 0 ] && break
+		sleep 0.1
+	done
+	[ "$stopped" -eq 0 ] || fail "after SIGSTOP not every thread is stopped: states $states"
+	local n
+	n=$(ls /proc/"$pid"/task | wc -l)
+	[ "$n" -eq 5 ] || fail "expected 5 threads, /proc shows $n"
+	sleep 1
+	stopped=$(cat /proc/"$pid"/task/*/stat 2>/dev/null | awk '$3 != "T" && $3 != "t"' | wc -l)
+	[ "$stopped" -eq 0 ] || fail "1 s after SIGSTOP some threads run again"
+	kill -CONT "$pid"
+	wait $bg
+	rc=$?
+	expect_rc 0
+	expect_output "spin: threads=4 getuid!=4242 0 times, idle threads 0"
+}
+
+t_ctrl_c_and_term() {
+	# Ctrl-C reaches the whole foreground process group: the program
+	# dies of SIGINT and sysward survives to report 130.  SIGTERM sent
+	# to sysward alone is forwarded to the program: 143.
+	local pidfile=$W/pid bg pgid
+	last_cmd=(setsid -w "$SYSWARD" run --policy "$(uid_policy)" -- "$PROBE" pidfile "$pidfile" sleep 30)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null &
+	bg=$!
+	if ! wait_file "$pidfile" 100; then
+		fail "the program never wrote its pid file"
+		kill -9 $bg; wait $bg
+		return
+	fi
+	pgid=$(ps -o pgid= -p "$(cat "$pidfile")" | tr -d ' ')
+	kill -INT -- "-$pgid"
+	wait $bg
+	rc=$?
+	expect_rc 130
+	rm -f "$pidfile"
+	last_cmd=("$SYSWARD" run --policy "$(uid_policy)" -- "$PROBE" pidfile "$pidfile" sleep 30)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null &
+	bg=$!
+	if ! wait_file "$pidfile" 100; then
+		fail "the program never wrote its pid file"
+		kill -9 $bg; wait $bg
+		return
+	fi
+	kill -TERM $bg
+	wait $bg
+	rc=$?
+	expect_rc 143
+	running "$(cat "$pidfile")" && fail "the program survived SIGTERM to sysward"
+}
+
+t_stdio_env_cwd() {
+	# stdin, stdout, environment and working directory reach the program
+	# unchanged.
+	last_cmd=("$SYSWARD" run --policy "$(uid_policy)" -- "$PROBE" env SW_TEST_VAR cwd cat)
+	(cd "$W" && printf 'line one\nline two\n' |
+		SW_TEST_VAR='a b=c' timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err")
+	rc=$?
+	expect_rc 0
+	expect_output "env SW_TEST_VAR=a b=c
+cwd=$W
+line one
+line two"
+	# stderr too, and a large stream through a pipe.
+	sw "$(uid_policy)" -- /bin/sh -c 'echo to-stderr >&2; seq 1 100000'
+	expect_rc 0
+	expect_err "to-stderr"
+	[ "$(wc -l <"$W/out")" -eq 100000 ] || fail "seq output truncated: $(wc -l <"$W/out") lines"
 }
 
 t_killed_by_signal() {
@@ -1051,6 +1166,25 @@ t_check_command() {
 	expect_rc 1
 	expect_line "$good: OK"
 	expect_err "$bad" "defaultAction" "SCMP_ACT_NOPE"
+	# A rule hidden by an earlier unconditional rule is legal but is
+	# almost certainly a mistake: warned about, still valid.
+	local shadow
+	shadow=$(policy shadow <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["mkdir", "rmdir"], "action": "SCMP_ACT_ERRNO"},
+	              {"names": ["rmdir"], "action": "SYSWARD_ACT_SKIP", "return": 0},
+	              {"names": ["mkdir"], "action": "SCMP_ACT_ERRNO", "errnoRet": 30,
+	               "args": [{"index": 1, "value": 0, "op": "SCMP_CMP_EQ"}]}]}
+	EOF
+	)
+	cli check "$shadow"
+	expect_rc 0
+	expect_line "$shadow: OK" \
+		"warning: $shadow: syscalls[1]: never applies: every syscall it names is already decided by syscalls[0], which comes first and has no conditions" \
+		"warning: $shadow: syscalls[2]: never applies: every syscall it names is already decided by syscalls[0], which comes first and has no conditions"
+	cli check -q "$good"
+	expect_rc 0
+	expect_output ""
 	cli check
 	expect_rc 2
 	cli check --bogus "$good"

@@ -227,6 +227,75 @@ static void op_sigusr1(void)
 	say("sigusr1 handled=%s", got_usr1 == SIGUSR1 ? "yes" : "no");
 }
 
+static volatile sig_atomic_t n_usr1;
+
+static void count_usr1(int sig)
+{
+	(void)sig;
+	n_usr1++;
+}
+
+/* Many emulated calls while SIGUSR1 arrives from outside: every call must
+ * still see the emulated value and every handler run. */
+static void op_sigstorm(long n)
+{
+	struct sigaction sa = { .sa_handler = count_usr1,
+				.sa_flags = SA_RESTART };
+	long bad = 0;
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGUSR1, &sa, NULL) < 0)
+		die("sigaction");
+	for (long k = 0; k < n; k++)
+		if (getuid() != 4242)
+			bad++;
+	say("sigstorm: getuid!=4242 %ld times", bad);
+	say("sigstorm: handler ran: %s", n_usr1 > 0 ? "yes" : "no");
+}
+
+struct spin_arg {
+	volatile int *stop;
+	long bad, calls;
+};
+
+static void *spin_thread(void *arg)
+{
+	struct spin_arg *a = arg;
+
+	while (!*a->stop) {
+		if (getuid() != 4242)
+			a->bad++;
+		a->calls++;
+	}
+	return NULL;
+}
+
+/* N threads making emulated calls for SECONDS of wall time. */
+static void op_spin_threads(int n, int seconds)
+{
+	static volatile int stop;
+	pthread_t th[64];
+	struct spin_arg a[64];
+	long bad = 0, zero = 0;
+
+	if (n < 1 || n > 64)
+		n = 4;
+	for (int k = 0; k < n; k++) {
+		a[k] = (struct spin_arg){ .stop = &stop };
+		if ((errno = pthread_create(&th[k], NULL, spin_thread, &a[k])))
+			die("pthread_create");
+	}
+	sleep(seconds);
+	stop = 1;
+	for (int k = 0; k < n; k++) {
+		pthread_join(th[k], NULL);
+		bad += a[k].bad;
+		zero += a[k].calls == 0;
+	}
+	say("spin: threads=%d getuid!=4242 %ld times, idle threads %ld", n,
+	    bad, zero);
+}
+
 /* Job control seen by a (confined) parent of a (confined) child. */
 static void op_stopcont(void)
 {
@@ -310,7 +379,8 @@ static void usage(void)
 "  chown PATH UID GID   owner PATH   writes N   net-inet net-unix\n"
 "  unshare-user   threads N   fork (rest runs in the child)   detach\n"
 "  vfork (rest runs in an exec'd child)   exec PATH ARGS...   thread-exec OPS...\n"
-"  sigusr1   stopcont   raise SIG   exit N   sleep SECONDS\n"
+"  sigusr1   stopcont   raise SIG   exit N   sleep SECONDS   sigstorm N\n"
+"  spin-threads N SECONDS   cat   env NAME   cwd\n"
 "  pidfile PATH   spawn-sleeper PIDFILE   prefix:TEXT\n");
 	exit(2);
 }
@@ -529,6 +599,33 @@ int main(int argc, char **argv)
 		} else if (strcmp(op, "thread-exec") == 0) {
 			op_thread_exec(self_argv("after-thread-exec: ",
 						 argv + i + 1));
+		} else if (strcmp(op, "sigstorm") == 0) {
+			NEED(1);
+			op_sigstorm(atol(a1));
+			i++;
+		} else if (strcmp(op, "spin-threads") == 0) {
+			NEED(2);
+			op_spin_threads(atoi(a1), atoi(a2));
+			i += 2;
+		} else if (strcmp(op, "cat") == 0) {
+			/* stdin to stdout, to check the plumbing */
+			char buf[4096];
+			ssize_t n;
+
+			while ((n = read(0, buf, sizeof(buf))) > 0)
+				if (write(1, buf, (size_t)n) != n)
+					die("write");
+		} else if (strcmp(op, "env") == 0) {
+			const char *v;
+
+			NEED(1);
+			v = getenv(a1);
+			say("env %s=%s", a1, v ? v : "(unset)");
+			i++;
+		} else if (strcmp(op, "cwd") == 0) {
+			char buf[4096];
+
+			say("cwd=%s", getcwd(buf, sizeof(buf)) ? buf : "?");
 		} else if (strcmp(op, "sigusr1") == 0) {
 			op_sigusr1();
 		} else if (strcmp(op, "stopcont") == 0) {
