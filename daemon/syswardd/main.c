@@ -142,6 +142,23 @@ static int open_audit(const char *path, FILE **ret, struct sw_error *err)
 	return 0;
 }
 
+/*
+ * Programs inherit ignored signals across fork and exec.  A daemon started
+ * from a script in the background has SIGINT and SIGQUIT ignored (POSIX
+ * shells do that to asynchronous commands): give every program the clean
+ * dispositions a systemd service would have, so that the SIGINT its client
+ * forwards kills it as it would kill it unconfined.
+ */
+static void reset_signals(void)
+{
+	struct sigaction sa = { .sa_handler = SIG_DFL };
+
+	sigemptyset(&sa.sa_mask);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			sigaction(sig, &sa, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { .max_sessions = DEFAULT_MAX_SESSIONS,
@@ -156,6 +173,7 @@ int main(int argc, char **argv)
 	r = parse_options(argc, argv, &o);
 	if (r)
 		return r > 0 ? 0 : -r;
+	reset_signals();
 	if (o.socket_path)
 		snprintf(path, sizeof(path), "%s", o.socket_path);
 	else if (sw_proto_default_socket(true, path, sizeof(path), &err) < 0) {

@@ -74,10 +74,8 @@ swd() {
 	[ "$rc" -ne 124 ] || fail "timed out: ${last_cmd[*]}"
 }
 
-# as_nobody COMMAND...: run as uid/gid 65534, no supplementary groups.
-as_nobody() {
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
-}
+# "${NOBODY[@]}" COMMAND...: run as uid/gid 65534, no supplementary groups.
+NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 
 expect_rc() {
 	if [ "$rc" -ne "$1" ]; then
@@ -230,7 +228,7 @@ t_nonroot_not_executable_for_client() {
 	chmod 0755 "$W"
 	printf '#!/bin/sh\necho secret-ran\n' >"$W/rootonly"
 	chmod 0700 "$W/rootonly"
-	last_cmd=(as_nobody "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$W/rootonly")
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$W/rootonly")
 	timeout 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
 	rc=$?
 	expect_rc 126
@@ -242,18 +240,20 @@ t_nonroot_not_executable_for_client() {
 }
 
 t_signals_forwarded() {
+	# Signals to the client reach the program.  (env --default-signal:
+	# a non-interactive shell starts background jobs with SIGINT and
+	# SIGQUIT ignored, and an ignored signal is not forwarded, just as
+	# an embedded program would inherit it ignored.)
 	start_daemon || return
-	local bg sig want
-	for sig in USR1 TERM INT HUP; do
+	local bg sig
+	for sig in USR1 TERM INT HUP QUIT; do
 		rm -f "$W/ready"
-		last_cmd=("$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sh -c "trap 'echo got-$sig; exit 5' $sig; touch $W/ready; while :; do sleep 0.05; done")
+		last_cmd=(env --default-signal "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sh -c "trap 'echo got-$sig; exit 5' $sig; echo ready >$W/ready; while :; do sleep 0.05; done")
 		"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null &
 		bg=$!
-		wait_file "$W/ready" 100 || touch "$W/ready"
-		[ -e "$W/ready" ] || fail "program never became ready"
-		sleep 0.1
+		wait_file "$W/ready" 100 || fail "program never became ready"
 		kill -"$sig" "$bg"
-		timeout 10 tail --pid="$bg" -f /dev/null
+		timeout 10 tail --pid="$bg" -f /dev/null || { fail "client still runs 10 s after SIG$sig"; kill -9 "$bg"; }
 		wait "$bg"
 		rc=$?
 		expect_rc 5
@@ -261,13 +261,14 @@ t_signals_forwarded() {
 	done
 	# A program that does not catch SIGINT dies of it: 130, as embedded.
 	rm -f "$W/ready"
-	"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/ready" sleep 30 >"$W/out" 2>"$W/err" </dev/null &
+	last_cmd=(env --default-signal "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/ready" sleep 30)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null &
 	bg=$!
 	wait_file "$W/ready" 100 || fail "program never wrote its pid"
 	kill -INT "$bg"
+	timeout 10 tail --pid="$bg" -f /dev/null || { fail "client still runs 10 s after SIGINT"; kill -9 "$bg"; }
 	wait "$bg"
 	rc=$?
-	last_cmd=("sysward run --daemon ... sleep 30 (SIGINT)")
 	expect_rc 130
 }
 
@@ -420,7 +421,7 @@ t_other_uid() {
 	"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/root.pid" sleep 60 >/dev/null 2>&1 </dev/null &
 	root_bg=$!
 	wait_file "$W/root.pid" 100 || fail "root's program did not start"
-	as_nobody "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sh -c 'id -u; id -g; sleep 60' >"$W/nobody.out" 2>"$W/nobody.err" </dev/null &
+	"${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sh -c 'id -u; id -g; sleep 60' >"$W/nobody.out" 2>"$W/nobody.err" </dev/null &
 	nobody_bg=$!
 	for ((i = 0; i < 100; i++)); do
 		[ -s "$W/nobody.out" ] && break
@@ -435,26 +436,26 @@ t_other_uid() {
 	root_id=$(awk '$3 == "root" && $NF == "'"$PROBE"'" {print $1}' "$W/out")
 	nobody_id=$(awk '$3 == "nobody" {print $1}' "$W/out")
 	[ -n "$root_id" ] && [ -n "$nobody_id" ] || { fail "root's ps does not show both sessions"; dump_last; }
-	last_cmd=(as_nobody "$SYSWARD" ps --daemon="$S")
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" ps --daemon="$S")
 	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
 	rc=$?
 	expect_rc 0
 	grep -q "root" "$W/out" && { fail "nobody's ps lists root's session"; dump_last; }
 	grep -q "^$nobody_id " "$W/out" || { fail "nobody's ps lacks its own session $nobody_id"; dump_last; }
-	last_cmd=(as_nobody "$SYSWARD" kill --daemon="$S" "$root_id")
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" kill --daemon="$S" "$root_id")
 	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
 	rc=$?
 	expect_rc 1
 	expect_err "no session $root_id of uid 65534"
 	running "$(cat "$W/root.pid")" || fail "root's program died after nobody's kill"
 	# Capabilities are for root clients only.
-	last_cmd=(as_nobody "$SYSWARD" run --daemon="$S" --cap net_raw --policy "$(allow_policy)" -- true)
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --cap net_raw --policy "$(allow_policy)" -- true)
 	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
 	rc=$?
 	expect_rc 125
 	expect_err "uid 65534 may not keep capabilities"
 	# nobody kills its own session; root kills root's.
-	last_cmd=(as_nobody "$SYSWARD" kill --daemon="$S" "$nobody_id")
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" kill --daemon="$S" "$nobody_id")
 	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
 	rc=$?
 	expect_rc 0
@@ -686,7 +687,8 @@ run_embedded() {
 	chmod 0755 "$W/sysward"
 	SYSWARD=$W/sysward bash "$SRCDIR/tests/integration/run.sh" "$name"
 	rc=$?
-	[ "$rc" -eq 0 ] || { failed=1; [ "$rc" -eq 77 ] && return 77; }
+	[ "$rc" -eq 77 ] && return 77
+	[ "$rc" -eq 0 ] || failed=1
 	kill -0 "$D_PID" 2>/dev/null || fail "syswardd died during $name"
 	return 0
 }
