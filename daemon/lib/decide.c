@@ -265,8 +265,9 @@ void sw_decide(const struct sw_program *prog, unsigned int hint,
 	if (defences(prog, abi, nr, mask, d))
 		return;
 
-	for (size_t i = hint < prog->n_rules ? hint : prog->n_rules;
-	     i < prog->n_rules; i++) {
+	/* SW_HINT_NONE comes from the defence filter (CLONE_UNTRACED): the
+	 * policy's rules must still be evaluated, from the start. */
+	for (size_t i = hint < prog->n_rules ? hint : 0; i < prog->n_rules; i++) {
 		const struct sw_prog_rule *pr = &prog->rules[i];
 		const struct sw_rule *r = pr->rule;
 		bool ok = true;

@@ -20,6 +20,19 @@
  * Should libseccomp refuse a rule (a 64-bit datum on a 32-bit ABI, an
  * argument filter on a multiplexed i386 socketcall, ...), the syscall is
  * traced unconditionally too and the compile starts over.
+ *
+ * (libseccomp 2.5 really does not do first match: with a conditional
+ * ERRNO rule and an unconditional ALLOW rule for one syscall, the ALLOW
+ * wins for every argument, whatever the order they were added in; and it
+ * refuses two comparisons on the same argument in one rule.)
+ *
+ * The built-in defences are a second, separate filter, loaded *before*
+ * the policy's.  The kernel runs every filter and takes the action of
+ * highest precedence (KILL > TRAP > ERRNO > TRACE > LOG > ALLOW), so a
+ * defence's ERRNO overrides whatever the policy allows, and the policy's
+ * stricter actions still win; no defence rule ever mixes with a policy
+ * rule.  On a tie (both TRACE) the newest filter's data wins: the policy's
+ * rule hint, which is why the defence filter goes first.
  */
 #include <errno.h>
 #include <linux/filter.h>
@@ -39,12 +52,11 @@
 
 /* One candidate rule for one syscall. */
 struct cand {
-	int rule;			/* policy index, -1 = a defence */
+	int rule;			/* policy index */
 	bool traced;
 	uint32_t act;			/* libseccomp action if !traced */
 	size_t n_args;
 	const struct sw_arg_cond *args;
-	struct sw_arg_cond varg;	/* a defence's one condition */
 };
 
 static uint32_t plain_act(enum sw_action a, int e)
@@ -89,58 +101,6 @@ static bool rule_names_native(const struct sw_rule *r, int nr)
 	return false;
 }
 
-/* The defences as virtual rules for syscall nr (native numbering). */
-static size_t defence_cands(const struct sw_program *prog, int nr,
-			    struct cand *c)
-{
-	unsigned int on = prog->defences;
-	size_t n = 0;
-	const struct {
-		unsigned int bit;
-		const char *name;
-		int e;
-	} deny[] = {
-		{ SW_DEFENCE_CLONE3, "clone3", ENOSYS },
-		{ SW_DEFENCE_PTRACE, "ptrace", EPERM },
-		{ SW_DEFENCE_VM_WRITEV, "process_vm_writev", EPERM },
-		{ SW_DEFENCE_IO_URING, "io_uring_setup", EPERM },
-		{ SW_DEFENCE_IO_URING, "io_uring_enter", EPERM },
-		{ SW_DEFENCE_IO_URING, "io_uring_register", EPERM },
-	};
-	const char *sig[] = { "kill", "tkill", "tgkill", "pidfd_open" };
-
-	for (size_t i = 0; i < sizeof(deny) / sizeof(deny[0]); i++) {
-		if ((on & deny[i].bit) && native_nr(deny[i].name) == nr) {
-			c[n] = (struct cand){ .rule = -1,
-					      .act = SCMP_ACT_ERRNO(deny[i].e) };
-			return n + 1;
-		}
-	}
-	if ((on & SW_DEFENCE_SIGNAL_SUPERVISOR)) {
-		for (size_t i = 0; i < sizeof(sig) / sizeof(sig[0]); i++) {
-			if (native_nr(sig[i]) != nr)
-				continue;
-			c[n] = (struct cand){ .rule = -1,
-					      .act = SCMP_ACT_ERRNO(EPERM),
-					      .n_args = 1 };
-			c[n].varg = (struct sw_arg_cond){
-				.index = 0, .op = SW_CMP_EQ,
-				.value = (uint64_t)prog->supervisor_pid };
-			c[n].args = &c[n].varg;
-			n++;
-		}
-	}
-	if ((on & SW_DEFENCE_CLONE_UNTRACED) && native_nr("clone") == nr) {
-		c[n] = (struct cand){ .rule = -1, .traced = true, .n_args = 1 };
-		c[n].varg = (struct sw_arg_cond){
-			.index = 0, .op = SW_CMP_MASKED_EQ,
-			.value = CLONE_UNTRACED, .value_two = CLONE_UNTRACED };
-		c[n].args = &c[n].varg;
-		n++;
-	}
-	return n;
-}
-
 static int add_rule(scmp_filter_ctx ctx, uint32_t act, int nr,
 		    const struct sw_arg_cond *args, size_t n_args)
 {
@@ -164,8 +124,8 @@ static int compile_syscall(const struct sw_program *prog, scmp_filter_ctx ctx,
 	const struct sw_policy *p = prog->policy;
 	uint32_t def = default_act(prog);
 	unsigned int hint = SW_HINT_NONE;
-	size_t n = defence_cands(prog, nr, c);
-	bool cut = n && c[n - 1].n_args == 0;
+	size_t n = 0;
+	bool cut = false;
 	bool mixed = false, any_traced = false;
 	uint32_t act;
 
@@ -226,11 +186,6 @@ static int compile_once(const struct sw_program *prog, const int *force,
 	size_t cap = 64 + prog->n_rules, n_done = 0;
 	cleanup_free int *done = NULL;
 	cleanup_free struct cand *c = NULL;
-	static const char *const defence_names[] = {
-		"clone3", "ptrace", "process_vm_writev", "io_uring_setup",
-		"io_uring_enter", "io_uring_register", "kill", "tkill",
-		"tgkill", "pidfd_open", "clone",
-	};
 
 	*ret_bad = 0;
 	ctx = seccomp_init(default_act(prog));
@@ -263,20 +218,15 @@ static int compile_once(const struct sw_program *prog, const int *force,
 		return sw_error_set_errno(err, ENOMEM, "compile filter");
 	}
 
-	/* Every syscall any applicable rule or defence names, once. */
-	for (size_t i = 0; i <= prog->n_rules; i++) {
+	/* Every syscall any applicable rule names, once. */
+	for (size_t i = 0; i < prog->n_rules; i++) {
 		const char *const *names;
 		size_t nn;
 
-		if (i < prog->n_rules) {
-			if (!prog->rules[i].applies)
-				continue;
-			names = (const char *const *)prog->rules[i].rule->names;
-			nn = prog->rules[i].rule->n_names;
-		} else {
-			names = defence_names;
-			nn = sizeof(defence_names) / sizeof(defence_names[0]);
-		}
+		if (!prog->rules[i].applies)
+			continue;
+		names = (const char *const *)prog->rules[i].rule->names;
+		nn = prog->rules[i].rule->n_names;
 		for (size_t k = 0; k < nn; k++) {
 			int nr = native_nr(names[k]);
 			bool seen = false, forced = false;
@@ -382,5 +332,71 @@ int sw_filter_export(void *ctx, void **ret_insns, size_t *ret_n,
 	}
 	*ret_insns = buf;
 	*ret_n = st.st_size / sizeof(struct sock_filter);
+	return 0;
+}
+
+/* ---- the built-in defences ------------------------------------------- */
+
+static int def_rule(scmp_filter_ctx ctx, uint32_t act, const char *name,
+		    unsigned int n, const struct scmp_arg_cmp *cmp)
+{
+	int nr = seccomp_syscall_resolve_name(name);
+
+	if (nr == __NR_SCMP_ERROR)
+		return 0;	/* this libseccomp does not know it */
+	return seccomp_rule_add_array(ctx, act, nr, n, cmp);
+}
+
+int sw_filter_build_defences(const struct sw_program *prog, void **ret_ctx,
+			     struct sw_error *err)
+{
+	unsigned int on = prog->defences;
+	scmp_filter_ctx ctx;
+	int r = 0;
+
+	ctx = seccomp_init(SCMP_ACT_ALLOW);
+	if (!ctx)
+		return sw_error_set(err, ENOMEM, "libseccomp: cannot create a filter context");
+	r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+	if (!r)
+		r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
+	for (int a = 0; !r && a < SW_ABI_COUNT; a++) {
+		if (!prog->abi_enabled[a] || (enum sw_abi)a == sw_abi_native())
+			continue;
+		r = seccomp_arch_add(ctx, sw_abi_token(a));
+		if (r == -EEXIST)
+			r = 0;
+	}
+	if (!r && (on & SW_DEFENCE_CLONE3))
+		r = def_rule(ctx, SCMP_ACT_ERRNO(ENOSYS), "clone3", 0, NULL);
+	if (!r && (on & SW_DEFENCE_PTRACE))
+		r = def_rule(ctx, SCMP_ACT_ERRNO(EPERM), "ptrace", 0, NULL);
+	if (!r && (on & SW_DEFENCE_VM_WRITEV))
+		r = def_rule(ctx, SCMP_ACT_ERRNO(EPERM), "process_vm_writev", 0, NULL);
+	if (on & SW_DEFENCE_IO_URING) {
+		static const char *const io[] = { "io_uring_setup", "io_uring_enter",
+						  "io_uring_register" };
+
+		for (size_t i = 0; !r && i < 3; i++)
+			r = def_rule(ctx, SCMP_ACT_ERRNO(EPERM), io[i], 0, NULL);
+	}
+	if (on & SW_DEFENCE_SIGNAL_SUPERVISOR) {
+		static const char *const sig[] = { "kill", "tkill", "tgkill", "pidfd_open" };
+		struct scmp_arg_cmp c = SCMP_A0(SCMP_CMP_EQ, (uint64_t)prog->supervisor_pid);
+
+		for (size_t i = 0; !r && i < 4; i++)
+			r = def_rule(ctx, SCMP_ACT_ERRNO(EPERM), sig[i], 1, &c);
+	}
+	if (!r && (on & SW_DEFENCE_CLONE_UNTRACED)) {
+		struct scmp_arg_cmp c = SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_UNTRACED,
+						CLONE_UNTRACED);
+
+		r = def_rule(ctx, SCMP_ACT_TRACE(SW_HINT_NONE), "clone", 1, &c);
+	}
+	if (r < 0) {
+		seccomp_release(ctx);
+		return sw_error_set_errno(err, -r, "libseccomp: compile the built-in defences");
+	}
+	*ret_ctx = ctx;
 	return 0;
 }

@@ -119,9 +119,13 @@ bool sw_prog_rule_names(const struct sw_program *prog, size_t i,
 
 /* ---- filter.c ------------------------------------------------------- */
 
-/* Opaque libseccomp context (scmp_filter_ctx). */
+/* Opaque libseccomp context (scmp_filter_ctx).  The policy's filter: */
 int sw_filter_build(const struct sw_program *prog, void **ret_ctx,
 		    struct sw_error *err);
+/* The built-in defences, a filter of their own loaded before the
+ * policy's (see filter.c for why that order). */
+int sw_filter_build_defences(const struct sw_program *prog, void **ret_ctx,
+			     struct sw_error *err);
 void sw_filter_free(void *ctx);
 /* Export as classic BPF into a malloc'ed array of struct sock_filter. */
 int sw_filter_export(void *ctx, void **ret_insns, size_t *ret_n,

@@ -73,6 +73,7 @@ static _Noreturn void child_fail(int fd, int stage)
 }
 
 static _Noreturn void child(const struct sw_launch *l, cap_t caps,
+			    const struct sock_fprog *dprog,
 			    const struct sock_fprog *fprog, int go_fd,
 			    int ready_fd, int rep_fd)
 {
@@ -142,6 +143,10 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	if (read(go_fd, &c, 1) != 1)
 		_exit(SW_EXIT_SYSWARD_ERROR);
 	close(go_fd);
+	/* Defences first: on a tie the newer filter's TRACE data wins,
+	 * and that must be the policy's rule hint (filter.c). */
+	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, dprog) < 0)
+		child_fail(rep_fd, ST_SECCOMP);
 	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, fprog) < 0)
 		child_fail(rep_fd, ST_SECCOMP);
 	execvpe(l->argv[0], l->argv, l->envp ? l->envp : environ);
@@ -190,12 +195,12 @@ int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
 	struct sw_policy_ctx ctx = { 0 };
 	struct sw_program *prog = NULL;
 	void *fctx = NULL;
-	cleanup_free struct sock_filter *insns = NULL;
-	size_t n_insns = 0;
+	cleanup_free struct sock_filter *insns = NULL, *dinsns = NULL;
+	size_t n_insns = 0, n_dinsns = 0;
 	__attribute__((cleanup(caps_freep))) cap_t caps = NULL;
 	cleanup_close int go_r = -1, go_w = -1, rep_r = -1, rep_w = -1;
 	cleanup_close int ready_r = -1, ready_w = -1;
-	struct sock_fprog fprog;
+	struct sock_fprog fprog, dprog;
 	struct sw_session *s;
 	struct sw_tracee *t;
 	struct report rep = { 0 };
@@ -232,6 +237,12 @@ int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
 	if (r >= 0)
 		r = sw_filter_export(fctx, (void **)&insns, &n_insns, err);
 	sw_filter_free(fctx);
+	fctx = NULL;
+	if (r >= 0)
+		r = sw_filter_build_defences(prog, &fctx, err);
+	if (r >= 0)
+		r = sw_filter_export(fctx, (void **)&dinsns, &n_dinsns, err);
+	sw_filter_free(fctx);
 	if (r >= 0)
 		r = prepare_caps(l->caps, &caps, err);
 	if (r < 0) {
@@ -240,6 +251,8 @@ int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
 	}
 	fprog.len = (unsigned short)n_insns;
 	fprog.filter = insns;
+	dprog.len = (unsigned short)n_dinsns;
+	dprog.filter = dinsns;
 
 	s = calloc(1, sizeof(*s));
 	if (s)
@@ -284,7 +297,7 @@ int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
 		close(go_w);
 		close(rep_r);
 		close(ready_r);
-		child(l, caps, &fprog, go_r, ready_w, rep_w);
+		child(l, caps, &dprog, &fprog, go_r, ready_w, rep_w);
 	}
 	close(TAKE_FD(go_r));
 	close(TAKE_FD(rep_w));

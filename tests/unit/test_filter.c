@@ -120,8 +120,10 @@ static const struct row rows[] = {
 	/* mixed actions on one syscall: traced, decided in order */
 	R(&pol_a, 0, X64, "read", 0, 100, 0, TRACE(9)),
 	R(&pol_a, 0, X64, "read", 0, 5, 0, TRACE(9)),
-	/* kill: a policy rule and the supervisor defence mix */
-	R(&pol_a, 0, X64, "kill", 0, 1, 9, TRACE(7)),
+	/* kill: the policy's rule, and the supervisor defence beside it */
+	R(&pol_a, 0, X64, "kill", 0, 1, 9, ERRNO(ESRCH)),
+	/* both deny: on a tie the policy (newest filter) gives the errno */
+	R(&pol_a, 0, X64, "kill", 0, SUP_PID, 19, ERRNO(ESRCH)),
 	/* built-in defences */
 	R(&pol_a, 0, X64, "clone", 0, 0x11, 0, ALLOW),
 	R(&pol_a, 0, X64, "clone", 0, 0x00800011, 0, TRACE(SW_HINT_NONE)),
@@ -157,10 +159,11 @@ static const struct row rows[] = {
 	R(&pol_c, 0, X64, "mkdir", 0, 0, 0, ERRNO(EPERM)),
 	R(&pol_c, 0, X64, "socket", 0, 2, 0, TRACE(1)),
 	R(&pol_c, 0, X64, "socket", 0, 1, 0, TRACE(1)),
-	R(&pol_c, 0, X64, "clone", 0, 0x11, 0, TRACE(3)),
+	R(&pol_c, 0, X64, "clone", 0, 0x11, 0, ALLOW),
+	R(&pol_c, 0, X64, "clone", 0, 0x00800011, 0, TRACE(SW_HINT_NONE)),
 	R(&pol_c, 0, X64, "io_uring_setup", 0, 0, 0, ERRNO(EPERM)),
-	R(&pol_c, 0, X64, "kill", 0, SUP_PID, 0, TRACE(5)),	/* mixed: decide.c denies */
-	R(&pol_c, 0, X64, "kill", 0, 1, 0, TRACE(5)),
+	R(&pol_c, 0, X64, "kill", 0, SUP_PID, 0, ERRNO(EPERM)),
+	R(&pol_c, 0, X64, "kill", 0, 1, 0, ALLOW),
 	R(&pol_c, SW_DEFENCE_IO_URING, X64, "io_uring_setup", 0, 0, 0, ALLOW),
 	R(&pol_c, 0, I386, "mkdir", 0, 0, 0, ERRNO(EPERM)),
 	/* a policy that restricts nothing keeps io_uring, not ptrace */
@@ -172,15 +175,36 @@ static const struct row rows[] = {
 	R(&pol_e, 0, X64, "read", 0, 0, 0, ALLOW),
 };
 
+/* The kernel runs every filter, newest first, and keeps the action of
+ * highest precedence (lowest as s32); a tie keeps the newest's. */
+static uint32_t combine(uint32_t older, uint32_t newer)
+{
+	return (int32_t)(older & SECCOMP_RET_ACTION_FULL) <
+		       (int32_t)(newer & SECCOMP_RET_ACTION_FULL)
+		       ? older : newer;
+}
+
+static uint32_t run_one(void *fctx, const struct seccomp_data *d)
+{
+	struct sw_error err = { 0 };
+	struct sock_filter *insns = NULL;
+	size_t n = 0;
+	uint32_t ret;
+
+	ck_assert_msg(sw_filter_export(fctx, (void **)&insns, &n, &err) == 0,
+		      "export: %s", err.msg);
+	ret = bpf_run(insns, n, d);
+	free(insns);
+	return ret;
+}
+
 static uint32_t run_row(const struct row *r)
 {
 	struct sw_policy_ctx ctx = { .caps = 0, .arch = SCMP_ARCH_X86_64,
 				     .kernel = (6 << 16) | (1 << 8) };
 	struct sw_program *prog = NULL;
 	struct sw_error err = { 0 };
-	void *fctx = NULL;
-	struct sock_filter *insns = NULL;
-	size_t n = 0;
+	void *fctx = NULL, *dctx = NULL;
 	struct seccomp_data d = { 0 };
 	uint32_t ret;
 	int nr = r->nr;
@@ -188,8 +212,8 @@ static uint32_t run_row(const struct row *r)
 	ck_assert_int_eq(sw_program_new(&prog, r->p, &ctx, r->defences_off,
 					SUP_PID, &err), 0);
 	ck_assert_msg(sw_filter_build(prog, &fctx, &err) == 0, "build: %s", err.msg);
-	ck_assert_msg(sw_filter_export(fctx, (void **)&insns, &n, &err) == 0,
-		      "export: %s", err.msg);
+	ck_assert_msg(sw_filter_build_defences(prog, &dctx, &err) == 0, "build: %s",
+		      err.msg);
 	if (r->abi == AARCH64) {
 		d.arch = AUDIT_ARCH_AARCH64;
 	} else {
@@ -204,9 +228,10 @@ static uint32_t run_row(const struct row *r)
 	d.nr = nr;
 	d.args[0] = r->a0;
 	d.args[1] = r->a1;
-	ret = bpf_run(insns, n, &d);
-	free(insns);
+	/* The defence filter is loaded first (older), the policy's last. */
+	ret = combine(run_one(dctx, &d), run_one(fctx, &d));
 	sw_filter_free(fctx);
+	sw_filter_free(dctx);
 	sw_program_free(prog);
 	return ret;
 }
@@ -239,13 +264,17 @@ START_TEST(test_filter_loads_in_kernel_checker_limits)
 		size_t n = 0;
 
 		ck_assert_int_eq(sw_program_new(&prog, ps[i], &ctx, 0, SUP_PID, &err), 0);
-		ck_assert_int_eq(sw_filter_build(prog, &fctx, &err), 0);
-		ck_assert_int_eq(sw_filter_export(fctx, (void **)&insns, &n, &err), 0);
-		ck_assert_uint_gt(n, 0);
-		ck_assert_uint_le(n, BPF_MAXINSNS);
-		ck_assert_uint_eq(BPF_CLASS(insns[n - 1].code), BPF_RET);
-		free(insns);
-		sw_filter_free(fctx);
+		for (int k = 0; k < 2; k++) {
+			ck_assert_int_eq(k ? sw_filter_build_defences(prog, &fctx, &err)
+					   : sw_filter_build(prog, &fctx, &err), 0);
+			ck_assert_int_eq(sw_filter_export(fctx, (void **)&insns, &n, &err), 0);
+			ck_assert_uint_gt(n, 0);
+			ck_assert_uint_le(n, BPF_MAXINSNS);
+			ck_assert_uint_eq(BPF_CLASS(insns[n - 1].code), BPF_RET);
+			free(insns);
+			insns = NULL;
+			sw_filter_free(fctx);
+		}
 		sw_program_free(prog);
 	}
 }
