@@ -703,6 +703,30 @@ line two"
 	[ "$(wc -l <"$W/out")" -eq 100000 ] || fail "seq output truncated: $(wc -l <"$W/out") lines"
 }
 
+t_capabilities() {
+	# The program keeps only the capabilities named with --cap (none by
+	# default), in every set, and runs with no_new_privs.
+	echo x >"$W/f"
+	sw "$(uid_policy)" -- "$PROBE" caps chown "$W/f" 65534 65534
+	expect_rc 0
+	expect_line "CapInh: 0000000000000000" "CapPrm: 0000000000000000" \
+		"CapEff: 0000000000000000" "CapBnd: 0000000000000000" \
+		"CapAmb: 0000000000000000" "NoNewPrivs: 1" \
+		"chown($W/f,65534,65534)=-EPERM"
+	sw "$(uid_policy)" --cap CAP_CHOWN --cap kill,net_raw -- "$PROBE" caps chown "$W/f" 65534 65534
+	expect_rc 0
+	# CAP_CHOWN 0, CAP_KILL 5, CAP_NET_RAW 13
+	expect_line "CapPrm: 0000000000002021" "CapEff: 0000000000002021" \
+		"CapBnd: 0000000000002021" "NoNewPrivs: 1" \
+		"chown($W/f,65534,65534)=ok"
+	[ "$(stat -c %u "$W/f")" = 65534 ] || fail "chown with CAP_CHOWN did not change the owner"
+	sw "$(uid_policy)" --cap all -- "$PROBE" caps
+	expect_rc 0
+	local bnd
+	bnd=$(awk '/^CapBnd/ {print $2}' /proc/self/status)
+	expect_line "CapBnd: $bnd" "CapEff: $bnd"
+}
+
 t_killed_by_signal() {
 	sw "$(uid_policy)" -- "$PROBE" raise 9
 	expect_rc 137

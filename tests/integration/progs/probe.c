@@ -380,7 +380,7 @@ static void usage(void)
 "  unshare-user   threads N   fork (rest runs in the child)   detach\n"
 "  vfork (rest runs in an exec'd child)   exec PATH ARGS...   thread-exec OPS...\n"
 "  sigusr1   stopcont   raise SIG   exit N   sleep SECONDS   sigstorm N\n"
-"  spin-threads N SECONDS   cat   env NAME   cwd\n"
+"  spin-threads N SECONDS   cat   env NAME   cwd   caps\n"
 "  pidfile PATH   spawn-sleeper PIDFILE   prefix:TEXT\n");
 	exit(2);
 }
@@ -622,6 +622,23 @@ int main(int argc, char **argv)
 			v = getenv(a1);
 			say("env %s=%s", a1, v ? v : "(unset)");
 			i++;
+		} else if (strcmp(op, "caps") == 0) {
+			/* The capability sets, as /proc shows them. */
+			char line[256];
+			FILE *f = fopen("/proc/self/status", "re");
+
+			if (!f)
+				die("open /proc/self/status");
+			while (fgets(line, sizeof(line), f))
+				if (strncmp(line, "Cap", 3) == 0 ||
+				    strncmp(line, "NoNewPrivs", 10) == 0) {
+					line[strcspn(line, "\n")] = '\0';
+					for (char *c = line; *c; c++)
+						if (*c == '\t')
+							*c = ' ';
+					say("%s", line);
+				}
+			fclose(f);
 		} else if (strcmp(op, "cwd") == 0) {
 			char buf[4096];
 
