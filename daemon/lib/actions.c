@@ -113,9 +113,10 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		}
 		audit(s, t, abi, info.seccomp.nr, info.seccomp.args, d, true,
 		      d->retval, NULL);
+		t->nr = info.seccomp.nr;
 		info.seccomp.nr = (uint64_t)-1;
 		if (set_info(pid, &info) < 0) {
-			tamper_failed(s, t, abi, info.seccomp.nr, info.seccomp.args,
+			tamper_failed(s, t, abi, t->nr, info.seccomp.args,
 				      d, errno, "skip the syscall");
 			return;
 		}
