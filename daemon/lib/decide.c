@@ -264,6 +264,18 @@ void sw_decide(const struct sw_program *prog, unsigned int hint,
 
 	if (defences(prog, abi, nr, mask, d))
 		return;
+	if (is_sys(prog, abi, SW_SYS_SOCKETCALL, nr) && hint < prog->n_rules &&
+	    !sw_prog_rule_names(prog, hint, abi, nr)) {
+		/* i386 socketcall(2) carrying a call that a supervisor rule
+		 * names (libseccomp sends socketcall(SYS_SOCKET, ...) here for
+		 * a "socket" rule): its arguments are in tracee memory, which
+		 * cannot be checked race-free.  Fail closed. */
+		d->rule = (int)hint;
+		d->action = prog->rules[hint].rule->action;
+		d->why = "i386 socketcall multiplexer: use the direct socket syscalls";
+		set_errno(d, EPERM);
+		return;
+	}
 
 	/* SW_HINT_NONE comes from the defence filter (CLONE_UNTRACED): the
 	 * policy's rules must still be evaluated, from the start. */

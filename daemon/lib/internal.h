@@ -79,6 +79,7 @@ enum sw_def_sys {
 	SW_SYS_TGKILL,
 	SW_SYS_PIDFD_OPEN,
 	SW_SYS_EXIT,
+	SW_SYS_SOCKETCALL,
 	SW_SYS_COUNT,
 };
 

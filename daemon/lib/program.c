@@ -26,6 +26,7 @@ static const char *const def_sys_names[SW_SYS_COUNT] = {
 	[SW_SYS_TGKILL] = "tgkill",
 	[SW_SYS_PIDFD_OPEN] = "pidfd_open",
 	[SW_SYS_EXIT] = "exit",
+	[SW_SYS_SOCKETCALL] = "socketcall",
 };
 
 static bool rule_traced(const struct sw_rule *r)
@@ -46,6 +47,20 @@ static int resolve(enum sw_abi abi, const char *name)
 {
 	int nr = seccomp_syscall_resolve_name_arch(sw_abi_token(abi), name);
 
+	if (nr < 0 && abi == SW_ABI_I386) {
+		/* libseccomp 2.5 names i386's socket family by their
+		 * socketcall pseudo-numbers, but its filter also matches the
+		 * direct syscalls (Linux 4.3+, e.g. socket = 359), and those
+		 * are what a stop reports: find the direct number. */
+		for (int n = 300; n < 480; n++) {
+			char *s = seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86, n);
+			bool same = s && !strcmp(s, name);
+
+			free(s);
+			if (same)
+				return n;
+		}
+	}
 	return nr < 0 ? -1 : nr;
 }
 

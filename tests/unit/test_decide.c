@@ -347,6 +347,27 @@ START_TEST(test_decide_defence_opt_out)
 }
 END_TEST
 
+START_TEST(test_decide_i386_socket)
+{
+	/* i386 reaches socket() directly (359, Linux 4.3+) or through the
+	 * socketcall(2) multiplexer (102), whose arguments are in memory. */
+	struct sw_program *prog = program(&pol);
+	uint64_t args[6] = { 2, 1, 0, 0, 0, 0 };
+	struct sw_decide_scratch scratch;
+	struct sw_decision d;
+
+	sw_decide(prog, 18, SCMP_ARCH_X86, 359, args, fake_read, NULL, NULL, &scratch, &d);
+	ck_assert_int_eq(d.verdict, SW_V_REWRITE);
+	ck_assert_int_eq(d.rule, 18);
+	ck_assert_uint_eq(d.nr, 20);	/* i386 getpid */
+	sw_decide(prog, 18, SCMP_ARCH_X86, 102, args, fake_read, NULL, NULL, &scratch, &d);
+	ck_assert_int_eq(d.verdict, SW_V_RETURN);
+	ck_assert_int_eq(d.retval, -EPERM);
+	ck_assert_str_eq(d.why, "i386 socketcall multiplexer: use the direct socket syscalls");
+	sw_program_free(prog);
+}
+END_TEST
+
 static Suite *decide_suite(void)
 {
 	Suite *s = suite_create("decide");
@@ -358,6 +379,7 @@ static Suite *decide_suite(void)
 	tcase_add_loop_test(tc, test_decide_when_selects, 0,
 			    sizeof(when_rows) / sizeof(when_rows[0]));
 	tcase_add_test(tc, test_decide_bad_abi);
+	tcase_add_test(tc, test_decide_i386_socket);
 	tcase_add_test(tc, test_decide_defence_opt_out);
 	suite_add_tcase(s, tc);
 	return s;
