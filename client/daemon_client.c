@@ -199,6 +199,7 @@ int sw_run_daemon(const struct run_options *o)
 	int fds[3], opened[3] = { -1, -1, -1 };
 	sigset_t mask;
 	size_t argc = 0, envc = 0;
+	mode_t cmask;
 	int r, code = SW_EXIT_SYSWARD_ERROR;
 
 	if (o->log_path) {
@@ -218,8 +219,11 @@ int sw_run_daemon(const struct run_options *o)
 		argc++;
 	while (environ && environ[envc])
 		envc++;
+	cmask = umask(0);
+	umask(cmask);
 	q = (struct sw_run_request){
 		.caps = o->caps,
+		.umask = cmask,
 		.argv = o->argv, .argc = argc,
 		.envp = environ, .envc = envc,
 		.cwd = cwd,

@@ -207,3 +207,22 @@ int peer_resolve_program(const struct peer *p, const char *name,
 	fs_restore(&save);
 	return r;
 }
+
+int peer_check_cwd(const struct peer *p, const char *dir)
+{
+	struct fs_identity save;
+	struct stat st;
+	int r;
+
+	r = fs_become(p, &save);
+	if (r)
+		return r;
+	if (stat(dir, &st) < 0)
+		r = errno;
+	else if (!S_ISDIR(st.st_mode))
+		r = ENOTDIR;
+	else if (faccessat(AT_FDCWD, dir, X_OK, AT_EACCESS) < 0)
+		r = errno;
+	fs_restore(&save);
+	return r;
+}

@@ -28,6 +28,7 @@
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -369,6 +370,7 @@ static void handle_run(struct server *srv, struct conn *c)
 	struct sw_launch l;
 	char msg[SW_ERROR_MSG_MAX];
 	bool root_daemon = geteuid() == 0;
+	mode_t old_umask;
 	int r, code;
 
 	if (c->session) {
@@ -419,6 +421,19 @@ static void handle_run(struct server *srv, struct conn *c)
 			 "uid %u; use the system daemon (/run/sysward.sock)",
 			 geteuid(), c->peer.uid);
 		reply_error(srv, c, "RUN", EPERM, SW_EXIT_SYSWARD_ERROR, msg,
+			    true);
+		goto out;
+	}
+
+	/* The engine's child changes directory while still root: a path
+	 * the client may not traverse would let its program start inside a
+	 * directory it could never reach. */
+	code = peer_check_cwd(&c->peer, q.cwd);
+	if (code) {
+		snprintf(msg, sizeof(msg),
+			 "cannot use the working directory %.512s as uid %u: "
+			 "%s", q.cwd, c->peer.uid, strerror(code));
+		reply_error(srv, c, "RUN", code, SW_EXIT_SYSWARD_ERROR, msg,
 			    true);
 		goto out;
 	}
@@ -475,9 +490,12 @@ static void handle_run(struct server *srv, struct conn *c)
 		.audit_format = SW_LOG_JSON,
 		.session_id = x->id,
 	};
+	/* The child inherits our umask: make it the client's. */
+	old_umask = umask((mode_t)q.umask);
 	path_set(&ps, q.envp);
 	r = sw_session_launch(srv->sup, policy, &l, &x->s, &err);
 	path_restore(&ps);
+	umask(old_umask);
 	if (r < 0) {
 		code = err.code == ENOENT || err.code == EACCES ||
 		       err.code == ENOEXEC ? launch_exit_code(-r)

@@ -59,6 +59,14 @@ void peer_clear(struct peer *p);
 int peer_resolve_program(const struct peer *p, const char *name,
 			 char *const *envp, const char *cwd);
 
+/*
+ * Can the client use dir as its working directory (a directory it may
+ * search, reached by a path it may traverse)?  Checked with its fs
+ * credentials, because the engine's child changes directory before it
+ * drops root.  0 or a positive errno.
+ */
+int peer_check_cwd(const struct peer *p, const char *dir);
+
 /* ---- audit.c ----------------------------------------------------------- */
 
 struct audit_start {

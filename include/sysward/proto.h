@@ -116,6 +116,7 @@ int sw_reader_str(struct sw_reader *r, size_t max, char **ret, size_t *ret_len);
 
 struct sw_run_request {
 	uint64_t caps;		/* capabilities asked for (root clients only) */
+	uint32_t umask;		/* the client's umask, 0..0777 */
 	char **argv;		/* NULL-ended, argc >= 1 */
 	size_t argc;
 	char **envp;		/* NULL-ended */

@@ -174,6 +174,11 @@ getgid=0"
 	expect_rc 0
 	expect_output "$W
 xyz"
+	# ... and its umask.
+	(umask 0027 && timeout 60 "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sh -c umask) >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	expect_output "0027"
 	# PROGRAM found with the client's PATH, not the daemon's.
 	mkdir -p "$W/bin"
 	printf '#!/bin/sh\necho from-client-path\n' >"$W/bin/sw-only-here"
@@ -221,7 +226,7 @@ t_exit_codes() {
 	daemon_serves
 }
 
-t_nonroot_not_executable_for_client() {
+t_checks_as_client() {
 	# Root could execute a 0700 root file; the daemon must check as the
 	# client, so nobody gets 126 (and root still runs it).
 	start_daemon || return
@@ -237,6 +242,17 @@ t_nonroot_not_executable_for_client() {
 	swd "$(allow_policy)" "$W/rootonly"
 	expect_rc 0
 	expect_output "secret-ran"
+	# A working directory nobody cannot reach is refused, not entered
+	# by the root part of the launch.
+	mkdir -p "$W/private/inner"
+	chmod 0700 "$W/private"
+	chmod 0755 "$W/private/inner"
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- pwd)
+	(cd "$W/private/inner" && timeout 60 "${last_cmd[@]}") >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 125
+	expect_output ""
+	expect_err "cannot use the working directory $W/private/inner as uid 65534: Permission denied"
 }
 
 t_signals_forwarded() {
