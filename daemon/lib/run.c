@@ -29,6 +29,14 @@ struct run_state {
 	int exit_code;
 };
 
+static void on_warning(struct sw_session *s, const char *msg, void *ud)
+{
+	const struct sw_launch *l = ud;
+
+	(void)s;
+	l->warn(msg, l->warn_userdata);
+}
+
 static void on_done(struct sw_session *s, int exit_code, void *ud)
 {
 	struct run_state *st = ud;
@@ -52,6 +60,8 @@ int sw_run(const struct sw_policy *p, const struct sw_launch *l,
 	if (r < 0)
 		return r;
 	sw_supervisor_on_done(sup, on_done, &st);
+	if (l->warn)
+		sw_supervisor_on_warning(sup, on_warning, (void *)l);
 	sigemptyset(&sa.sa_mask);
 	for (int i = 0; i < 4; i++)
 		sigaction(sigs[i], &sa, &old[i]);

@@ -53,6 +53,11 @@ struct sw_launch {
 	/* Run even if the kernel lacks PTRACE_SET_SYSCALL_INFO while the
 	 * policy needs it: such stops then kill the program (fail closed). */
 	bool allow_without_set_syscall_info;
+	/* sw_run() only: where to report problems met while supervising
+	 * ("failed to tamper with pid N: ..."; the program is killed).  The
+	 * daemon registers sw_supervisor_on_warning() instead. */
+	void (*warn)(const char *msg, void *userdata);
+	void *warn_userdata;
 };
 
 /* Bits of sw_launch.defences_off. */
