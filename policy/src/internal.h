@@ -18,6 +18,7 @@
 #define SW_POLICY_MAX_CAPS	64
 #define SW_POLICY_MAX_STRING	4096		/* patterns, comments, values */
 #define SW_POLICY_MAX_WARNINGS	64
+#define SW_POLICY_MAX_UNKNOWN	256		/* dropped unknown names */
 
 /* ---- suggestions ("did you mean ...?") ---- */
 struct sw_suggest {
@@ -65,9 +66,7 @@ enum sw_syscall_status {
 enum sw_syscall_status sw_syscall_status(const char *name,
 					 const uint32_t *arches, size_t n);
 
-struct sw_syscall_names;	/* lazily built table for suggestions */
-const char *sw_syscall_suggest(struct sw_syscall_names **tab,
-			       const char *name);
-void sw_syscall_names_free(struct sw_syscall_names *tab);
+/* The closest known syscall name if it looks like a typo of name. */
+const char *sw_syscall_suggest(const char *name);
 
 #endif

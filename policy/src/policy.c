@@ -45,8 +45,8 @@ struct parser {
 	struct sw_error *err;
 	struct sw_policy *p;
 	struct sw_skim skim;
-	struct sw_syscall_names *names_tab;
 	size_t dropped_warnings;
+	size_t n_unknown;	/* names dropped so far */
 	uint32_t check_arches[SW_POLICY_MAX_ARCHES + 2];
 	size_t n_check_arches;
 };
@@ -873,7 +873,7 @@ static int parse_rewrite(struct parser *ps, const char *path,
 				    seccomp_version()->minor,
 				    seccomp_version()->micro);
 		case SW_SYSCALL_UNKNOWN:
-			hint = sw_syscall_suggest(&ps->names_tab, name);
+			hint = sw_syscall_suggest(name);
 			if (hint)
 				return perr(ps, kp,
 					    "unknown system call \"%s\" (did you mean \"%s\"?)",
@@ -1210,6 +1210,10 @@ static int check_syscall_name(struct parser *ps, const char *path,
 		return 0;
 	case SW_SYSCALL_NEWER:
 		*keep = false;
+		if (++ps->n_unknown > SW_POLICY_MAX_UNKNOWN)
+			return perr(ps, path,
+				    "more than %d unknown system call names; is this a seccomp policy?",
+				    SW_POLICY_MAX_UNKNOWN);
 		return pwarn(ps, path,
 			     "system call \"%s\" is not known to the installed libseccomp %u.%u.%u; ignored (calls to it get the default action)",
 			     name, seccomp_version()->major,
@@ -1217,9 +1221,19 @@ static int check_syscall_name(struct parser *ps, const char *path,
 	case SW_SYSCALL_UNKNOWN:
 		break;
 	}
-	hint = sw_syscall_suggest(&ps->names_tab, name);
 	if (allow_rule) {
+		/* Each unknown name costs a lookup on every architecture;
+		 * real profiles have a handful. */
+		if (++ps->n_unknown > SW_POLICY_MAX_UNKNOWN)
+			return perr(ps, path,
+				    "more than %d unknown system call names; is this a seccomp policy?",
+				    SW_POLICY_MAX_UNKNOWN);
 		*keep = false;
+		/* Past the warning limit nobody sees the suggestion: do not
+		 * spend time on it (a 4 MiB policy of unknown names). */
+		if (ps->p->n_warnings >= SW_POLICY_MAX_WARNINGS)
+			return pwarn(ps, path, "unknown system call");
+		hint = sw_syscall_suggest(name);
 		if (hint)
 			return pwarn(ps, path,
 				     "unknown system call \"%s\" ignored (did you mean \"%s\"?)",
@@ -1227,6 +1241,7 @@ static int check_syscall_name(struct parser *ps, const char *path,
 		return pwarn(ps, path, "unknown system call \"%s\" ignored",
 			     name);
 	}
+	hint = sw_syscall_suggest(name);
 	if (hint)
 		return perr(ps, path,
 			    "unknown system call \"%s\" (did you mean \"%s\"?)",
@@ -1320,12 +1335,8 @@ static int parse_rule(struct parser *ps, size_t idx, struct json_object *o,
 	rule->json_path = strdup(path);
 	if (!rule->json_path)
 		return oom(ps);
-	if (idx < ps->skim.n_rules) {
-		unsigned int col;
-
-		sw_offset_to_linecol(ps->text, ps->len, ps->skim.rule_off[idx],
-				     &rule->line, &col);
-	}
+	if (idx < ps->skim.n_rules)
+		rule->line = ps->skim.rule_line[idx];
 	if (!json_object_is_type(o, json_type_object))
 		return type_err(ps, path, "an object", o);
 	r = check_keys(ps, path, o, keys);
@@ -1804,7 +1815,6 @@ int sw_policy_load_string(const char *text, size_t len, const char *name,
 	r = 0;
 out:
 	sw_policy_free(p);
-	sw_syscall_names_free(ps.names_tab);
 	sw_skim_done(&ps.skim);
 	json_object_put(root);
 	json_tokener_free(tok);

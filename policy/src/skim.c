@@ -5,7 +5,7 @@
  * json-c keeps no source positions, silently keeps the last of two equal
  * keys and clamps integers that do not fit in 64 bits.  For a security
  * policy all three matter: this pass records where each element of the
- * top-level "syscalls" array starts (for rule line numbers), and rejects
+ * top-level "syscalls" array starts (its line, for messages and audit), and rejects
  * duplicate keys and out-of-range integers with file:line:col.
  */
 #include "skim.h"
@@ -76,6 +76,7 @@ int sw_skim(const char *t, size_t len, struct sw_skim *out, char *why,
 	struct level *stack;
 	int depth = 0;
 	bool pending_syscalls = false;	/* key "syscalls" at depth 1 seen */
+	unsigned int line = 1;		/* strict JSON strings hold no raw \n */
 	size_t i = 0;
 	int r = 0;
 
@@ -89,26 +90,27 @@ int sw_skim(const char *t, size_t len, struct sw_skim *out, char *why,
 		struct level *top = depth > 0 ? &stack[depth - 1] : NULL;
 
 		if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
+			line += ch == '\n';
 			i++;
 			continue;
 		}
 		/* The start of a value inside the "syscalls" array. */
 		if (top && top->type == '[' && top->in_syscalls &&
 		    ch != ']' && ch != ',') {
-			size_t *n;
+			unsigned int *n;
 
 			if (out->n_rules == out->cap) {
 				size_t ncap = out->cap ? out->cap * 2 : 64;
 
-				n = realloc(out->rule_off, ncap * sizeof(*n));
+				n = realloc(out->rule_line, ncap * sizeof(*n));
 				if (!n) {
 					r = -ENOMEM;
 					goto out;
 				}
-				out->rule_off = n;
+				out->rule_line = n;
 				out->cap = ncap;
 			}
-			out->rule_off[out->n_rules++] = i;
+			out->rule_line[out->n_rules++] = line;
 			top->in_syscalls = false;	/* until the next ',' */
 			top->type = 'S';
 		}
@@ -156,6 +158,19 @@ int sw_skim(const char *t, size_t len, struct sw_skim *out, char *why,
 				size_t klen = end - i;
 
 				top->expect_key = false;
+				/* json-c decodes keys and cuts them at a NUL:
+				 * "n\u0061mes" and "names\u0000x" would both be
+				 * "names" and slip past the duplicate check.
+				 * No valid policy key needs an escape. */
+				if (memchr(t + i, '\\', klen)) {
+					snprintf(why, why_len,
+						 "escape sequence in key %.*s (keys are plain names such as \"names\")",
+						 klen > 66 ? 66 : (int)klen,
+						 t + i);
+					*why_off = i;
+					r = -EINVAL;
+					goto out;
+				}
 				for (size_t k = 0; k < top->n_keys; k++)
 					if (top->key_len[k] == klen &&
 					    memcmp(t + top->key_off[k], t + i,
@@ -232,7 +247,7 @@ int sw_skim(const char *t, size_t len, struct sw_skim *out, char *why,
 out:
 	free(stack);
 	if (r < 0 && r != -EINVAL) {
-		free(out->rule_off);
+		free(out->rule_line);
 		memset(out, 0, sizeof(*out));
 	}
 	return r;
@@ -240,6 +255,6 @@ out:
 
 void sw_skim_done(struct sw_skim *s)
 {
-	free(s->rule_off);
+	free(s->rule_line);
 	memset(s, 0, sizeof(*s));
 }

@@ -8,7 +8,7 @@
 #define SW_SKIM_MAX_DEPTH 64
 
 struct sw_skim {
-	size_t *rule_off;	/* byte offset of syscalls[i] */
+	unsigned int *rule_line;	/* line where syscalls[i] starts */
 	size_t n_rules, cap;
 };
 

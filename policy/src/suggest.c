@@ -3,10 +3,14 @@
 #include "internal.h"
 
 #include <assert.h>
-#include <ctype.h>
 #include <string.h>
 
 #define MAXLEN 64
+
+static inline int lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
 
 /*
  * Optimal string alignment distance (Levenshtein plus adjacent
@@ -26,11 +30,11 @@ static size_t distance(const char *a, const char *b)
 	for (j = 0; j <= lb; j++)
 		prev[j] = j;
 	for (i = 1; i <= la; i++) {
-		int ca = tolower((unsigned char)a[i - 1]);
+		int ca = lower((unsigned char)a[i - 1]);
 
 		cur[0] = i;
 		for (j = 1; j <= lb; j++) {
-			int cb = tolower((unsigned char)b[j - 1]);
+			int cb = lower((unsigned char)b[j - 1]);
 			size_t best = prev[j - 1] + (ca != cb);
 
 			if (prev[j] + 1 < best)
@@ -38,8 +42,8 @@ static size_t distance(const char *a, const char *b)
 			if (cur[j - 1] + 1 < best)
 				best = cur[j - 1] + 1;
 			if (i > 1 && j > 1 &&
-			    ca == tolower((unsigned char)b[j - 2]) &&
-			    cb == tolower((unsigned char)a[i - 2]) &&
+			    ca == lower((unsigned char)b[j - 2]) &&
+			    cb == lower((unsigned char)a[i - 2]) &&
 			    prev2[j - 2] + 1 < best)
 				best = prev2[j - 2] + 1;
 			cur[j] = best;
@@ -56,7 +60,7 @@ static size_t common_prefix(const char *a, const char *b)
 	size_t n = 0;
 
 	while (a[n] && b[n] &&
-	       tolower((unsigned char)a[n]) == tolower((unsigned char)b[n]))
+	       lower((unsigned char)a[n]) == lower((unsigned char)b[n]))
 		n++;
 	return n;
 }
@@ -86,6 +90,9 @@ void sw_suggest_feed(struct sw_suggest *s, const char *candidate)
 		limit = 1;
 	if (limit > 3)
 		limit = 3;
+	/* the distance is at least the difference in length */
+	if (strlen(candidate) > len + limit || strlen(candidate) + limit < len)
+		return;
 	d = distance(s->word, candidate);
 	if (d > limit || d >= len)
 		return;

@@ -2,6 +2,7 @@
 /* Architectures and system call names, as libseccomp knows them. */
 #include "internal.h"
 
+#include <pthread.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,23 +154,22 @@ enum sw_syscall_status sw_syscall_status(const char *name,
 	return SW_SYSCALL_UNKNOWN;
 }
 
-struct sw_syscall_names {
-	char **names;
-	size_t n;
-};
+/*
+ * Every name libseccomp knows for the main architectures, for suggestions.
+ * libseccomp has no iterator over its names: ask number by number, once
+ * per process (pthread_once: the daemon may load policies from any thread).
+ * The table lives until exit.
+ */
+static char **names_tab;
+static size_t names_n;
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
 
-void sw_syscall_names_free(struct sw_syscall_names *tab)
+static int cmp_str(const void *a, const void *b)
 {
-	if (!tab)
-		return;
-	for (size_t i = 0; i < tab->n; i++)
-		free(tab->names[i]);
-	free(tab->names);
-	free(tab);
+	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* libseccomp has no iterator over its names: ask number by number. */
-static struct sw_syscall_names *build_names(void)
+static void build_names(void)
 {
 	static const struct {
 		uint32_t arch;
@@ -181,11 +181,9 @@ static struct sw_syscall_names *build_names(void)
 		{ SCMP_ARCH_ARM, 0, 1024 },
 		{ SCMP_ARCH_ARM, 0x0f0000, 16 },	/* __ARM_NR_BASE */
 	};
-	struct sw_syscall_names *tab = calloc(1, sizeof(*tab));
-	size_t cap = 0;
+	size_t cap = 0, n = 0;
+	char **tab = NULL;
 
-	if (!tab)
-		return NULL;
 	for (size_t r = 0; r < N_ELEMENTS(ranges); r++) {
 		for (int nr = ranges[r].base;
 		     nr < ranges[r].base + ranges[r].count; nr++) {
@@ -194,34 +192,46 @@ static struct sw_syscall_names *build_names(void)
 
 			if (!s)
 				continue;
-			if (tab->n == cap) {
-				size_t ncap = cap ? cap * 2 : 512;
-				char **nn = realloc(tab->names,
-						    ncap * sizeof(*nn));
+			if (n == cap) {
+				size_t ncap = cap ? cap * 2 : 1024;
+				char **nt = realloc(tab, ncap * sizeof(*nt));
 
-				if (!nn) {
+				if (!nt) {
 					free(s);
-					return tab;	/* partial is fine */
+					goto done;	/* partial is fine */
 				}
-				tab->names = nn;
+				tab = nt;
 				cap = ncap;
 			}
-			tab->names[tab->n++] = s;
+			tab[n++] = s;
 		}
 	}
-	return tab;
+done:
+	/* sort and drop the names several architectures share */
+	if (n) {
+		size_t u = 1;
+
+		qsort(tab, n, sizeof(*tab), cmp_str);
+		for (size_t i = 1; i < n; i++) {
+			if (strcmp(tab[i], tab[u - 1]) == 0)
+				free(tab[i]);
+			else
+				tab[u++] = tab[i];
+		}
+		n = u;
+	}
+	names_tab = tab;
+	names_n = n;
 }
 
-const char *sw_syscall_suggest(struct sw_syscall_names **tab, const char *name)
+const char *sw_syscall_suggest(const char *name)
 {
 	struct sw_suggest s;
 
-	if (!*tab)
-		*tab = build_names();
+	pthread_once(&names_once, build_names);
 	sw_suggest_init(&s, name);
-	if (*tab)
-		for (size_t i = 0; i < (*tab)->n; i++)
-			sw_suggest_feed(&s, (*tab)->names[i]);
+	for (size_t i = 0; i < names_n; i++)
+		sw_suggest_feed(&s, names_tab[i]);
 	for (size_t i = 0; i < N_ELEMENTS(newer_syscalls); i++)
 		sw_suggest_feed(&s, newer_syscalls[i]);
 	return sw_suggest_result(&s);

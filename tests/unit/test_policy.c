@@ -313,6 +313,10 @@ static const struct invalid_case invalid_cases[] = {
 	  "t.json:2:2: duplicate key \"defaultAction\" in the same object (JSON parsers keep only one of them)" },
 	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"x\": 18446744073709551616}",
 	  "t.json:1:42: integer 18446744073709551616 does not fit in 64 bits" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"n\\u0061mes\": 1}",
+	  "t.json:1:37: escape sequence in key \"n\\u0061mes\" (keys are plain names such as \"names\")" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\\u0000x\": 1}",
+	  "t.json:1:37: escape sequence in key \"syscalls\\u0000x\" (keys are plain names such as \"names\")" },
 	{ "{\"x\": -9223372036854775809}",
 	  "t.json:1:7: integer -9223372036854775809 does not fit in 64 bits" },
 	/* top level */
@@ -609,6 +613,13 @@ START_TEST(test_limits)
 		expect_error(buf, strlen(buf), EINVAL,
 			     "t.json:1:514: object has more than 64 keys");
 	}
+
+	/* Each unknown name costs lookups on every architecture: bounded. */
+	s = repeat(ALLOW "{\"action\":\"SCMP_ACT_ALLOW\",\"names\":[", "\"nosuchcall\"",
+		   257, ",", "]}" END);
+	expect_error(s, strlen(s), EINVAL,
+		     "t.json: syscalls[0].names[256]: more than 256 unknown system call names; is this a seccomp policy?");
+	free(s);
 
 	/* A NUL byte anywhere: C strings in the tracee cannot hold it and a
 	 * truncated policy must not pass for a whole one. */
