@@ -148,7 +148,11 @@ struct sw_policy {
 	char *source;		/* file name used in messages */
 	enum sw_action default_action;
 	int default_errno;	/* defaultErrnoRet (default EPERM) */
-	char **architectures;	/* OCI SCMP_ARCH_* spellings, NULL-ended */
+	/* OCI SCMP_ARCH_* spellings, NULL-ended, without duplicates: from
+	 * "architectures", or from the "archMap" entry of the native arch and
+	 * its subArchitectures (as Docker reads it).  NULL and 0 when the
+	 * policy names none. */
+	char **architectures;
 	size_t n_architectures;
 	struct sw_rule *rules;
 	size_t n_rules;
@@ -156,7 +160,11 @@ struct sw_policy {
 	/* Added after the first version (append-only): */
 	uint32_t *arch_tokens;	/* SCMP_ARCH_* of architectures[], same order */
 	uint32_t filter_flags;	/* SECCOMP_FILTER_FLAG_* from "flags" */
-	char **warnings;	/* "file: path: message", for `sysward check` */
+	/* Problems that do not make the policy invalid (system call names
+	 * that were dropped, ignored OCI keys), each "file: path: message",
+	 * NULL-ended; at most 64, the last one then counts the rest.  For
+	 * `sysward check` and the daemon's reply; NULL when there are none. */
+	char **warnings;
 	size_t n_warnings;
 };
 
