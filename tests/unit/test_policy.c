@@ -861,6 +861,72 @@ START_TEST(test_truncations)
 }
 END_TEST
 
+/* Random edits of every example (fixed seed, so a failure reproduces):
+ * each either loads or fails with a message naming the file.  The
+ * libFuzzer target in tests/fuzz explores further; this runs everywhere. */
+START_TEST(test_mutations)
+{
+	static const char alphabet[] = "{}[]\",:.-+0123456789eEnulltrfs \\/\n\tO_|~x\xff\xc3";
+	char path[1024];
+	unsigned int seed = 12345u + (unsigned int)_i;
+	char *orig;
+	size_t len;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/policy/examples/%s", SW_SOURCE_DIR,
+		 examples[_i]);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	len = (size_t)ftell(f);
+	rewind(f);
+	orig = malloc(len);
+	ck_assert_int_eq(fread(orig, 1, len, f), len);
+	fclose(f);
+	for (int iter = 0; iter < 300; iter++) {
+		char *buf = malloc(len + 16);
+		size_t n = len;
+		struct sw_policy *p = NULL;
+		struct sw_error err = { 0 };
+		int edits = 1 + rand_r(&seed) % 4, r;
+
+		memcpy(buf, orig, len);
+		for (int e = 0; e < edits && n > 1; e++) {
+			size_t at = (size_t)rand_r(&seed) % n;
+			char c = alphabet[rand_r(&seed) % (sizeof(alphabet) - 1)];
+
+			switch (rand_r(&seed) % 3) {
+			case 0:		/* replace */
+				buf[at] = c;
+				break;
+			case 1:		/* delete */
+				memmove(buf + at, buf + at + 1, n - at - 1);
+				n--;
+				break;
+			default:	/* insert */
+				if (n < len + 16) {
+					memmove(buf + at + 1, buf + at, n - at);
+					buf[at] = c;
+					n++;
+				}
+				break;
+			}
+		}
+		r = sw_policy_load_string(buf, n, "t.json", &p, &err);
+		if (r == 0) {
+			ck_assert_ptr_nonnull(p);
+			sw_policy_free(p);
+		} else {
+			ck_assert_msg(r == -EINVAL, "r=%d %s", r, err.msg);
+			ck_assert_ptr_null(p);
+			ck_assert_msg(strncmp(err.msg, "t.json", 6) == 0, "%s", err.msg);
+		}
+		free(buf);
+	}
+	free(orig);
+}
+END_TEST
+
 START_TEST(test_action_names)
 {
 	static const struct {
@@ -913,6 +979,7 @@ static Suite *policy_suite(void)
 	tcase_add_test(tc, test_examples_listed);
 	tcase_add_test(tc, test_file_errors);
 	tcase_add_test(tc, test_truncations);
+	tcase_add_loop_test(tc, test_mutations, 0, (int)N_ELEMENTS(examples));
 	tcase_add_test(tc, test_action_names);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
