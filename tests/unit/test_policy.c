@@ -145,6 +145,20 @@ static const struct valid_case valid_cases[] = {
 	/* unknown in an allow rule: warning, dropped */
 	{ ALLOW "{\"names\":[\"read\",\"frobnicate\"],\"action\":\"SCMP_ACT_ALLOW\"}" END, 0, 0, F_N_NAMES, 1 },
 	{ ALLOW "{\"names\":[\"read\",\"frobnicate\"],\"action\":\"SCMP_ACT_ALLOW\"}" END, 0, 0, F_N_WARNINGS, 1 },
+	/* containers/common (Podman) style: empty args, comment and gates,
+	 * errnoRet on every ERRNO rule, old and other-arch syscall names */
+#define PODMAN "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"defaultErrnoRet\":38,\"syscalls\":[" \
+	"{\"names\":[\"bdflush\",\"nfsservctl\",\"oldolduname\",\"vm86old\",\"readdir\",\"query_module\",\"stime\",\"swapcontext\"]," \
+	"\"action\":\"SCMP_ACT_ERRNO\",\"args\":[],\"comment\":\"\",\"includes\":{},\"excludes\":{},\"errnoRet\":1}," \
+	"{\"names\":[\"socket\"],\"action\":\"SCMP_ACT_ERRNO\",\"args\":[{\"index\":0,\"value\":16,\"valueTwo\":0,\"op\":\"SCMP_CMP_EQ\"}," \
+	"{\"index\":2,\"value\":9,\"valueTwo\":0,\"op\":\"SCMP_CMP_EQ\"}],\"comment\":\"\",\"includes\":{}," \
+	"\"excludes\":{\"caps\":[\"CAP_AUDIT_WRITE\"]},\"errnoRet\":22}]}"
+	{ PODMAN, 0, 0, F_N_NAMES, 8 },
+	{ PODMAN, 0, 0, F_N_WARNINGS, 0 },
+	{ PODMAN, 0, 0, F_DEFAULT_ERRNO, ENOSYS },
+	{ PODMAN, 1, 0, F_ERRNO, EINVAL },
+	{ PODMAN, 1, 1, F_ARG_VALUE, 9 },
+	{ PODMAN, 1, 0, F_EXC_CAPS, 1ull << 29 },
 	/* line numbers of rules */
 	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\n\"syscalls\":[\n{\"names\":[\"read\"],\"action\":\"SCMP_ACT_ALLOW\"},\n\n  {\"names\":[\"write\"],\"action\":\"SCMP_ACT_ALLOW\"}]}", 1, 0, F_LINE, 5 },
 };
