@@ -39,6 +39,9 @@
 #include "syswardd.h"
 
 #define READ_BUDGET	(256u << 10)
+/* All connections together: 16 clients may each have a full RUN in flight;
+ * beyond that a big request waits for a "try again" instead of memory. */
+#define BUFFERED_MAX	(16u * SW_PROTO_MAX_RUN)
 #define OUT_MAX		(SW_PROTO_MAX_PS_REPLY + 64 * 1024)
 #define MAX_EVENTS	64
 
@@ -99,6 +102,7 @@ struct server {
 	struct conn *dead;		/* closed this turn, freed after it */
 	struct session *sessions;
 	struct session *graveyard;	/* done; freed after dispatch */
+	size_t buffered;		/* payload bytes allocated, all conns */
 	bool chld_pending;
 	bool shutting_down;
 };
@@ -136,6 +140,7 @@ static void logf_(const char *fmt, ...)
 /* ---- output ------------------------------------------------------------ */
 
 static void conn_close(struct server *srv, struct conn *c);
+static void conn_drop_payload(struct server *srv, struct conn *c);
 
 static void conn_events(struct server *srv, struct conn *c)
 {
@@ -643,11 +648,20 @@ static void handle_message(struct server *srv, struct conn *c)
 
 /* ---- connections ------------------------------------------------------- */
 
+static void conn_drop_payload(struct server *srv, struct conn *c)
+{
+	if (c->payload)
+		srv->buffered -= c->h.length;
+	free(c->payload);
+	c->payload = NULL;
+}
+
 static void conn_close(struct server *srv, struct conn *c)
 {
 	if (c->dead)
 		return;
 	c->dead = true;
+	conn_drop_payload(srv, c);
 	epoll_ctl(srv->epfd, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
 	c->fd = -1;
@@ -672,7 +686,6 @@ static void free_dead(struct server *srv)
 		struct conn *c = srv->dead;
 
 		LIST_DEL(srv->dead, c);
-		free(c->payload);
 		sw_buf_free(&c->out);
 		peer_clear(&c->peer);
 		free(c);
@@ -759,9 +772,19 @@ static void conn_read(struct server *srv, struct conn *c)
 					    true);
 				return;
 			}
+			if (srv->buffered + c->h.length > BUFFERED_MAX) {
+				close_fds(c);
+				reply_error(srv, c, "header", EAGAIN,
+					    SW_EXIT_SYSWARD_ERROR,
+					    "syswardd is busy receiving other "
+					    "requests; try again", true);
+				return;
+			}
 			free(c->payload);
 			c->payload = malloc(c->h.length ? c->h.length : 1);
 			c->payload_got = 0;
+			if (c->payload)
+				srv->buffered += c->h.length;
 			if (!c->payload) {
 				reply_error(srv, c, "header", ENOMEM,
 					    SW_EXIT_SYSWARD_ERROR,
@@ -776,8 +799,7 @@ static void conn_read(struct server *srv, struct conn *c)
 			handle_message(srv, c);
 			c->hdr_got = 0;
 			c->payload_got = 0;
-			free(c->payload);
-			c->payload = NULL;
+			conn_drop_payload(srv, c);
 		}
 	}
 }

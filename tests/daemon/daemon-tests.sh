@@ -42,7 +42,9 @@ dump_last() {
 # mode 0666 so that other users' clients can reach it.
 start_daemon() {
 	S=$W/sock
-	"$SYSWARDD" --socket "$S" --socket-mode 0666 "$@" 2>>"$W/daemon.log" &
+	# Its own session and process group, as under systemd: a signal to
+	# a program's process group must not reach the test harness.
+	setsid "$SYSWARDD" --socket "$S" --socket-mode 0666 "$@" 2>>"$W/daemon.log" &
 	D_PID=$!
 	local i
 	for ((i = 0; i < 100; i++)); do
@@ -387,6 +389,32 @@ t_daemon_killed() {
 	expect_err "sysward: cannot reach syswardd:" "$S"
 }
 
+t_daemon_terminated() {
+	# SIGTERM stops the daemon cleanly: programs are killed, clients
+	# are told why and exit 125, the socket file is removed.
+	start_daemon || return
+	local bg pid
+	"$SYSWARD" run --daemon="$S" --policy "$(uid_policy 5)" -- "$PROBE" pidfile "$W/pid" sleep 60 >"$W/out" 2>"$W/err" </dev/null &
+	bg=$!
+	wait_file "$W/pid" 100 || { fail "program never wrote its pid"; kill -9 $bg; return; }
+	pid=$(cat "$W/pid")
+	kill -TERM "$D_PID"
+	wait "$D_PID"
+	rc=$?
+	D_PID=
+	last_cmd=(syswardd after SIGTERM)
+	expect_rc 0
+	running "$pid" && { fail "program $pid survived the daemon's SIGTERM"; kill -9 "$pid"; }
+	timeout 10 tail --pid="$bg" -f /dev/null
+	wait "$bg"
+	rc=$?
+	last_cmd=(client of a stopped daemon)
+	expect_rc 125
+	expect_err "sysward: syswardd is shutting down; the program was killed"
+	[ -e "$S" ] && fail "socket $S left behind after SIGTERM"
+	grep -q "Terminated received, stopping" "$W/daemon.log" || fail "daemon log lacks the stop message"
+}
+
 t_bad_requests() {
 	# Each malformed, truncated or oversized request gets an error reply
 	# (or, when the client vanished mid-request, nothing), and the daemon
@@ -670,19 +698,24 @@ t_usage() {
 	expect_err "--log is not available with --daemon"
 }
 
-# Integration scenarios of the embedded mode that do not apply through
-# the daemon: its audit log is the daemon's (--log), the kernel pretence
-# is an environment variable of the embedded process, and the rest test
-# other commands than run.
-EMBEDDED_EXCLUDED="audit_log_decoded_args audit_log_json audit_log_stderr_text \
-fast_path_no_stop kernel_without_set_syscall_info check_command cli_usage \
-info_command bad_policy"
+# Integration scenarios of the embedded mode that do not apply through the
+# daemon: those that use "sysward run --log" (the daemon writes the audit
+# log: t_audit_log covers it) or the kernel pretence (an environment
+# variable of the embedded process), found in their bodies; those of other
+# commands than run; and ctrl_c_and_term, which signals the program's
+# process group as a terminal would: a daemon's program is in the
+# daemon's group, not the client's (t_signals_forwarded covers Ctrl-C).
+EMBEDDED_EXCLUDED="check_command cli_usage info_command ctrl_c_and_term"
 
 embedded_list() {
-	local s
-	[ -r "$SRCDIR/tests/integration/run.sh" ] || return 0
-	for s in $(bash "$SRCDIR/tests/integration/run.sh" --list); do
-		[[ " $EMBEDDED_EXCLUDED " == *" $s "* ]] || echo "embedded:$s"
+	local s rs=$SRCDIR/tests/integration/run.sh
+	[ -r "$rs" ] || return 0
+	for s in $(bash "$rs" --list); do
+		[[ " $EMBEDDED_EXCLUDED " == *" $s "* ]] && continue
+		awk -v f="t_$s() {" '$0 == f {on = 1} on && /^}/ {exit}
+			on && (/--log/ || /SYSWARD_PRETEND/) {found = 1; exit}
+			END {exit !found}' "$rs" && continue
+		echo "embedded:$s"
 	done
 }
 
