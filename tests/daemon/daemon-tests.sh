@@ -109,9 +109,12 @@ expect_err() {
 	done
 }
 
+# policy NAME <<JSON: write $W/NAME.json atomically (clients started in
+# the background may be reading the previous copy) and print its path.
 policy() {
-	cat >"$W/$1.json"
-	chmod 0644 "$W/$1.json"
+	cat >"$W/.$1.json.tmp"
+	chmod 0644 "$W/.$1.json.tmp"
+	mv -f "$W/.$1.json.tmp" "$W/$1.json"
 	echo "$W/$1.json"
 }
 
