@@ -103,6 +103,7 @@ struct server {
 	struct session *sessions;
 	struct session *graveyard;	/* done; freed after dispatch */
 	size_t buffered;		/* payload bytes allocated, all conns */
+	bool accept_paused;		/* out of fds: listen fd not watched */
 	bool chld_pending;
 	bool shutting_down;
 };
@@ -678,6 +679,13 @@ static void conn_close(struct server *srv, struct conn *c)
 	LIST_DEL(srv->conns, c);
 	srv->n_conns--;
 	LIST_ADD(srv->dead, c);
+	if (srv->accept_paused) {
+		struct epoll_event ev = { .events = EPOLLIN,
+					  .data.ptr = &srv->listen_kind };
+
+		if (epoll_ctl(srv->epfd, EPOLL_CTL_ADD, srv->listen_fd, &ev) == 0)
+			srv->accept_paused = false;
+	}
 }
 
 static void free_dead(struct server *srv)
@@ -817,8 +825,19 @@ static void do_accept(struct server *srv)
 		if (fd < 0) {
 			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
-			if (errno != EAGAIN)
+			if (errno == EMFILE || errno == ENFILE) {
+				/* The pending connection would wake us again
+				 * at once: stop watching the listening socket
+				 * until a connection closes. */
+				logf_("accept: %s; pausing new connections "
+				      "until one closes (raise LimitNOFILE or "
+				      "lower --max-sessions)", strerror(errno));
+				epoll_ctl(srv->epfd, EPOLL_CTL_DEL,
+					  srv->listen_fd, NULL);
+				srv->accept_paused = true;
+			} else if (errno != EAGAIN) {
 				logf_("accept: %s", strerror(errno));
+			}
 			return;
 		}
 		c = calloc(1, sizeof(*c));
