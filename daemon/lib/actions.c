@@ -88,9 +88,21 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		return;
 	}
 	abi = sw_abi_of(info.arch, info.seccomp.nr);
-	sw_decide(s->prog, info.seccomp.ret_data & 0xffff, info.arch,
-		  info.seccomp.nr, info.seccomp.args, sw_read_tracee_string,
-		  &t->pid, s->counters, &sup->scratch, d);
+	if (s->pathguard) {
+		/* Read each string once, then pin what was checked. */
+		static __thread struct sw_pathguard_reads rd;
+
+		rd.pid = pid;
+		rd.n = 0;
+		sw_decide(s->prog, info.seccomp.ret_data & 0xffff, info.arch,
+			  info.seccomp.nr, info.seccomp.args, sw_pathguard_read,
+			  &rd, s->counters, &sup->scratch, d);
+		sw_pathguard_pin(sup, s, t, abi, &rd, d);
+	} else {
+		sw_decide(s->prog, info.seccomp.ret_data & 0xffff, info.arch,
+			  info.seccomp.nr, info.seccomp.args, sw_read_tracee_string,
+			  &t->pid, s->counters, &sup->scratch, d);
+	}
 	s->decisions++;
 
 	switch (d->verdict) {
@@ -144,10 +156,13 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 				      "rewrite the syscall");
 			return;
 		}
-		if (d->audit && s->audit) {
+		if (t->n_pins || (d->audit && s->audit)) {
+			/* Pinned strings stay until the exit stop. */
+			if (!(d->audit && s->audit))
+				audit(s, t, abi, t->nr, t->args, d, false, 0, NULL);
 			t->exit_pending = true;
 			t->exit_set = false;
-			t->exit_audit = true;
+			t->exit_audit = d->audit && s->audit;
 			t->inject_sig = 0;
 			ptrace(PTRACE_SYSCALL, pid, 0L, 0L);
 			return;
@@ -176,6 +191,7 @@ void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	int sig = t->inject_sig;
 
 	(void)sup;
+	sw_pathguard_release(t);
 	if (!t->exit_pending) {
 		ptrace(PTRACE_CONT, t->pid, 0L, 0L);
 		return;

@@ -212,7 +212,9 @@ static bool defences(const struct sw_program *prog, enum sw_abi abi,
 		if ((is_sys(prog, abi, SW_SYS_KILL, nr) ||
 		     is_sys(prog, abi, SW_SYS_TKILL, nr) ||
 		     is_sys(prog, abi, SW_SYS_TGKILL, nr) ||
-		     is_sys(prog, abi, SW_SYS_PIDFD_OPEN, nr)) &&
+		     is_sys(prog, abi, SW_SYS_PIDFD_OPEN, nr) ||
+		     is_sys(prog, abi, SW_SYS_RT_SIGQUEUEINFO, nr) ||
+		     is_sys(prog, abi, SW_SYS_RT_TGSIGQUEUEINFO, nr)) &&
 		    (d->args[0] & mask) == (sup & mask)) {
 			d->why = "signals to the supervisor denied";
 			goto eperm;

@@ -381,10 +381,13 @@ int sw_filter_build_defences(const struct sw_program *prog, void **ret_ctx,
 			r = def_rule(ctx, SCMP_ACT_ERRNO(EPERM), io[i], 0, NULL);
 	}
 	if (on & SW_DEFENCE_SIGNAL_SUPERVISOR) {
-		static const char *const sig[] = { "kill", "tkill", "tgkill", "pidfd_open" };
+		/* rt_(tg)sigqueueinfo: a same-uid caller may queue any
+		 * signal with a user si_code (tests/security). */
+		static const char *const sig[] = { "kill", "tkill", "tgkill", "pidfd_open",
+						   "rt_sigqueueinfo", "rt_tgsigqueueinfo" };
 		struct scmp_arg_cmp c = SCMP_A0(SCMP_CMP_EQ, (uint64_t)prog->supervisor_pid);
 
-		for (size_t i = 0; !r && i < 4; i++)
+		for (size_t i = 0; !r && i < sizeof(sig) / sizeof(sig[0]); i++)
 			r = def_rule(ctx, SCMP_ACT_ERRNO(EPERM), sig[i], 1, &c);
 	}
 	if (!r && (on & SW_DEFENCE_CLONE_UNTRACED)) {

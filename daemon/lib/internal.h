@@ -78,6 +78,8 @@ enum sw_def_sys {
 	SW_SYS_TKILL,
 	SW_SYS_TGKILL,
 	SW_SYS_PIDFD_OPEN,
+	SW_SYS_RT_SIGQUEUEINFO,
+	SW_SYS_RT_TGSIGQUEUEINFO,
 	SW_SYS_EXIT,
 	SW_SYS_SOCKETCALL,
 	SW_SYS_COUNT,
@@ -211,6 +213,11 @@ enum sw_tracee_state {
 	SW_T_ORPHAN,		/* stopped before its parent's event came */
 };
 
+struct sw_guard;
+
+/* Path guard (pathguard.c) state of a tracee's process image. */
+enum { SW_GUARD_UNKNOWN, SW_GUARD_MAPPED, SW_GUARD_NONE };
+
 struct sw_tracee {
 	pid_t pid;		/* 0 empty, -1 tombstone */
 	uint8_t state;
@@ -226,6 +233,12 @@ struct sw_tracee {
 	uint64_t nr;
 	uint64_t args[6];
 	struct sw_decision d;
+	/* pathguard.c: the image's guard and the slots this thread's
+	 * syscall in flight holds. */
+	struct sw_guard *guard;
+	uint8_t guard_state;
+	uint8_t n_pins;
+	uint16_t pins[6];
 };
 
 struct sw_session {
@@ -244,6 +257,7 @@ struct sw_session {
 	bool launching;
 	bool exec_done;
 	bool can_set;		/* kernel has PTRACE_SET_SYSCALL_INFO */
+	bool pathguard;		/* pin checked path strings (pathguard.c) */
 };
 
 struct sw_supervisor {
@@ -275,6 +289,44 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t);
 void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t);
 /* Resume t, with PTRACE_SYSCALL if an exit stop is due. */
 void sw_resume(struct sw_tracee *t, int sig);
+
+/* ---- pathguard.c: race-free path conditions ------------------------- */
+
+/* Where the read-only copies of checked strings live in every tracee. */
+#define SW_GUARD_ADDR		0xa5e00000ull
+#define SW_PATHGUARD_MAX_READS	6
+
+/* The strings one SECCOMP stop read, each read once. */
+struct sw_pathguard_reads {
+	pid_t pid;
+	unsigned int n;
+	uint64_t addr[SW_PATHGUARD_MAX_READS];
+	int len[SW_PATHGUARD_MAX_READS];
+	char str[SW_PATHGUARD_MAX_READS][4096];
+};
+
+/* Does this program check paths (and so want the guard)? */
+bool sw_pathguard_wanted(const struct sw_program *prog);
+/* Put the guard's TRACE rules in front of an exported filter
+ * (struct sock_filter array, reallocated). */
+int sw_pathguard_patch_filter(void **insns, size_t *n, struct sw_error *err);
+/* A sw_read_str_fn for sw_decide; ctx is a struct sw_pathguard_reads. */
+int sw_pathguard_read(void *ctx, uint64_t addr, char *buf, size_t size);
+/* After sw_decide: point checked string arguments at sealed copies. */
+void sw_pathguard_pin(struct sw_supervisor *sup, struct sw_session *s,
+		      struct sw_tracee *t, enum sw_abi abi,
+		      const struct sw_pathguard_reads *rd,
+		      struct sw_decision *d);
+/* At PTRACE_EVENT_EXEC: map the guard into the new image and resume the
+ * tracee (or kill it).  False: the session has no guard; resume it. */
+bool sw_pathguard_exec(struct sw_supervisor *sup, struct sw_tracee *t);
+/* The syscall in flight finished: free its slots. */
+void sw_pathguard_release(struct sw_tracee *t);
+/* The tracee is gone (or exec'd): drop its slots and guard. */
+void sw_pathguard_forget(struct sw_tracee *t);
+/* A new thread or process shares or copies its parent's image. */
+void sw_pathguard_inherit(struct sw_tracee *child, struct sw_guard *g,
+			  uint8_t state);
 
 /* ---- policy context helpers ------------------------------------------- */
 

@@ -243,6 +243,10 @@ int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
 	if (r >= 0)
 		r = sw_filter_export(fctx, (void **)&dinsns, &n_dinsns, err);
 	sw_filter_free(fctx);
+	/* Race-free path conditions (pathguard.c) need PTRACE_SET_SYSCALL_INFO
+	 * to point arguments at the sealed copies. */
+	if (r >= 0 && sup->ks.set_syscall_info && sw_pathguard_wanted(prog))
+		r = sw_pathguard_patch_filter((void **)&insns, &n_insns, err);
 	if (r >= 0)
 		r = prepare_caps(l->caps, &caps, err);
 	if (r < 0) {
@@ -268,6 +272,7 @@ int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
 	s->audit_format = l->audit_format;
 	s->id = l->session_id;
 	s->can_set = sup->ks.set_syscall_info;
+	s->pathguard = s->can_set && sw_pathguard_wanted(prog);
 	s->launching = true;
 
 	{

@@ -25,6 +25,8 @@ static const char *const def_sys_names[SW_SYS_COUNT] = {
 	[SW_SYS_TKILL] = "tkill",
 	[SW_SYS_TGKILL] = "tgkill",
 	[SW_SYS_PIDFD_OPEN] = "pidfd_open",
+	[SW_SYS_RT_SIGQUEUEINFO] = "rt_sigqueueinfo",
+	[SW_SYS_RT_TGSIGQUEUEINFO] = "rt_tgsigqueueinfo",
 	[SW_SYS_EXIT] = "exit",
 	[SW_SYS_SOCKETCALL] = "socketcall",
 };

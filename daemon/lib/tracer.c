@@ -104,6 +104,7 @@ struct sw_tracee *sw_tracee_add(struct sw_supervisor *sup, pid_t pid)
 void sw_tracee_del(struct sw_supervisor *sup, struct sw_tracee *t)
 {
 	(void)sup;
+	sw_pathguard_forget(t);
 	memset(t, 0, sizeof(*t));
 	t->pid = TAB_TOMB;
 }
@@ -277,6 +278,8 @@ static void new_child(struct sw_supervisor *sup, struct sw_tracee *parent)
 	unsigned long msg = 0;
 	struct sw_tracee *c;
 	struct sw_session *ps = parent->s;
+	struct sw_guard *pg = parent->guard;
+	uint8_t pgs = parent->guard_state;
 
 	/* Careful: adding to the table may move it; parent is not used
 	 * after sw_tracee_add(). */
@@ -284,6 +287,7 @@ static void new_child(struct sw_supervisor *sup, struct sw_tracee *parent)
 		return;
 	c = sw_tracee_find(sup, (pid_t)msg);
 	if (c) {
+		sw_pathguard_inherit(c, pg, pgs);
 		if (c->state == SW_T_ORPHAN) {
 			if (!c->s)
 				join(c, ps);
@@ -300,6 +304,7 @@ static void new_child(struct sw_supervisor *sup, struct sw_tracee *parent)
 		return;
 	}
 	c->state = SW_T_FRESH;
+	sw_pathguard_inherit(c, pg, pgs);
 	join(c, ps);
 }
 
@@ -408,7 +413,7 @@ void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 	case PTRACE_EVENT_EXEC:
 		exec_event(sup, t);
 		t = sw_tracee_find(sup, pid);
-		if (t)
+		if (t && !sw_pathguard_exec(sup, t))
 			sw_resume(t, 0);
 		return;
 	case PTRACE_EVENT_STOP:
