@@ -12,6 +12,8 @@
  *   adv_supervisor signal    kill, tkill, tgkill, pidfd_send_signal with
  *                            SIGSTOP at the supervisor, then a supervised
  *                            syscall (getuid emulated as 4242)
+ *   adv_supervisor procfd    SIGSTOP through a /proc/<sup> pidfd, then a
+ *                            supervised syscall (must wait for SIGCONT)
  *   adv_supervisor kill      kill(supervisor, SIGKILL), then try to go on
  *                            (the driver checks the marker file)
  */
@@ -149,6 +151,17 @@ static int signal_stop(void)
 		close(pidfd);
 	}
 
+	TRIED("rt_sigqueueinfo(supervisor %d, SIGSTOP, SI_QUEUE)", sup);
+	{
+		siginfo_t si = { .si_signo = SIGSTOP, .si_code = SI_QUEUE };
+
+		r = syscall(SYS_rt_sigqueueinfo, sup, SIGSTOP, &si);
+		bad |= sent("rt_sigqueueinfo", r, errno);
+		TRIED("rt_tgsigqueueinfo(%d, %d, SIGSTOP, SI_QUEUE)", sup, sup);
+		r = syscall(SYS_rt_tgsigqueueinfo, sup, sup, SIGSTOP, &si);
+		bad |= sent("rt_tgsigqueueinfo", r, errno);
+	}
+
 	/* If the supervisor was stopped, this blocks until someone sends it
 	 * SIGCONT: a stopped supervisor holds its tracees, it never lets a
 	 * supervised syscall through. */
@@ -162,6 +175,37 @@ static int signal_stop(void)
 				 "signal-stopped")
 		   : adv_verdict(ADV_CONTAINED, "no signal reached the "
 				 "supervisor");
+}
+
+/*
+ * A /proc/<pid> directory fd is also a pidfd for pidfd_send_signal(2), and
+ * sysward cannot tell from the fd number whose it is: this route is not
+ * denied.  What sysward promises then: a stopped supervisor holds every
+ * supervised syscall (the driver checks that getuid does not return while
+ * the supervisor is stopped, and returns the emulated value after SIGCONT).
+ */
+static int signal_procfd(void)
+{
+	char path[64];
+	long r, uid;
+	int fd, e;
+
+	snprintf(path, sizeof(path), "/proc/%d", sup);
+	TRIED("pidfd_send_signal(open(\"%s\", O_DIRECTORY), SIGSTOP)", path);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	e = errno;
+	RESULT("open = %s", RET(fd, e));
+	r = fd < 0 ? -1 : syscall(SYS_pidfd_send_signal, fd, SIGSTOP, NULL, 0);
+	e = errno;
+	RESULT("pidfd_send_signal = %s", RET(r, e));
+	TRIED("getuid() (supervised: emulated as %d)", EMULATED_UID);
+	uid = syscall(SYS_getuid);
+	RESULT("getuid = %ld", uid);
+	return uid == EMULATED_UID
+		? adv_verdict(ADV_CONTAINED, "the supervised call waited for "
+			      "its supervisor")
+		: adv_verdict(ADV_ESCAPED, "a supervised call ran without its "
+			      "supervisor");
 }
 
 static int signal_kill(const char *marker)
@@ -197,6 +241,8 @@ int main(int argc, char **argv)
 		return memory(false);
 	if (strcmp(mode, "signal") == 0)
 		return signal_stop();
+	if (strcmp(mode, "procfd") == 0)
+		return signal_procfd();
 	if (strcmp(mode, "kill") == 0 && argc > 2)
 		return signal_kill(argv[2]);
 	fprintf(stderr, "usage: %s memory|ptrace|signal|kill MARKER\n",

@@ -110,6 +110,31 @@ supervisor_signal)
 	cat "$out"; echo "+ exit status $rc"
 	[ $stopped -eq 0 ] || fail "the tracee signal-stopped its supervisor"
 	expect_contained "a signal reached the supervisor" ;;
+supervisor_stopped_fails_closed)
+	# SIGSTOP through a /proc/<pid> directory fd (a pidfd that sysward
+	# cannot attribute) is not denied: while the supervisor is stopped, a
+	# supervised syscall must wait, not run.
+	echo "+ sysward run --policy $POL/emulate-uid.json -- adv_supervisor procfd"
+	"$SYSWARD" run --policy "$POL/emulate-uid.json" -- "$ADV/adv_supervisor" procfd >"$out" 2>&1 </dev/null &
+	pid=$!
+	stopped=0
+	for _ in $(seq 50); do
+		[ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" = T ] && { stopped=1; break; }
+		sleep 0.1
+	done
+	if [ $stopped -eq 1 ]; then
+		sleep 1
+		cat "$out"
+		if grep -q '^result: getuid' "$out"; then
+			kill -CONT "$pid"; wait "$pid"
+			fail "a supervised syscall returned while the supervisor was stopped"
+		fi
+		echo "+ supervisor stopped, getuid() still waiting after 1 s: sending SIGCONT"
+		kill -CONT "$pid"
+	fi
+	wait "$pid"; rc=$?
+	cat "$out"; echo "+ exit status $rc"
+	expect_contained "a supervised call ran without its supervisor" ;;
 supervisor_kill_inside)
 	run "$POL/emulate-uid.json" -- "$ADV/adv_supervisor" kill "$scratch/survived"
 	sleep 1
@@ -178,6 +203,11 @@ path_race)
 	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
 	run "$GEN/path-race.json" -- "$ADV/adv_path_race" "$d" "${SW_RACE_TRIES:-20000}"
 	expect_contained "the denied file was opened through a path race" ;;
+path_guard_sealed)
+	d=$GEN/race
+	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
+	run "$GEN/path-race.json" -- "$ADV/adv_pathguard"
+	expect_contained "the program could write or replace its path guard" ;;
 unknown_syscall_eperm)
 	run "$POL/unknown-errno1.json" -- "$ADV/adv_unknown" 1
 	expect_contained "unknown syscalls did not get defaultErrnoRet (EPERM)" ;;
