@@ -75,11 +75,11 @@ abi_x32_unnamed_killed)
 	[ -e "$scratch/made-by-x32-mkdir" ] && fail "x32 mkdir ran"
 	true ;;
 abi_int80_filtered)
-	ia32_works || skip "this kernel runs no 32-bit code (ia32_emulation off): int \$0x80 faults before seccomp; see abi_i386_bpf"
+	ia32_works || skip "this kernel runs no 32-bit code (ia32_emulation off): int \$0x80 faults before seccomp; the i386 filter is checked at BPF level by tests/unit test_filter (I386 rows)"
 	run "$POL/abi-all.json" -- "$ADV/adv_abi" int80 "$scratch"
 	expect_contained "an int \$0x80 syscall bypassed the policy" ;;
 abi_int80_unnamed_killed)
-	ia32_works || skip "this kernel runs no 32-bit code (ia32_emulation off): int \$0x80 faults before seccomp; see abi_i386_bpf"
+	ia32_works || skip "this kernel runs no 32-bit code (ia32_emulation off): int \$0x80 faults before seccomp; the i386 filter is checked at BPF level by tests/unit test_filter (I386 rows)"
 	run "$POL/abi-no-x86.json" -- "$ADV/adv_abi" int80 "$scratch"
 	[ "$rc" -eq 159 ] || fail "i386 is not named by the policy: expected death by SIGSYS (exit 159), got $rc"
 	grep -q '^result: i386' "$out" && fail "an int \$0x80 syscall returned instead of killing the process"
