@@ -449,6 +449,14 @@ t_bad_requests() {
 	truncated-payload|CLOSED
 	run-ok|STARTED
 	EOF
+	# Random bytes, 400 connections: each gets an ERROR or a hang-up
+	# (a PS or SIGNAL that happens to be well-formed gets its reply).
+	got=$(timeout 120 "$SWD_RAW" "$S" random:400 2>&1)
+	echo "$got"
+	[[ "$got" =~ ^RANDOM\ n=400\ errors=[0-9]+\ closed=[0-9]+\ other=0$ ]] ||
+		fail "random requests did not all get an ERROR or a hang-up: $got"
+	kill -0 "$D_PID" 2>/dev/null || { fail "syswardd died of random requests"; return; }
+	daemon_serves
 	# A client stuck half-way through a header does not block others.
 	"$SWD_RAW" "$S" hold-partial:5 >"$W/hold" 2>&1 &
 	local hold=$!

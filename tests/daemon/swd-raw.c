@@ -7,6 +7,13 @@
  *
  * prints "ERROR errno=NAME exit=N msg=TEXT", "STARTED", "EXIT N",
  * "PS_REPLY N", "OK" or "CLOSED" (the daemon hung up without a reply).
+ *
+ *   swd-raw SOCKET random:N
+ *
+ * sends N connections' worth of random bytes (half of them behind a
+ * valid magic and version, so they reach the type and length checks) and
+ * prints "RANDOM n=N errors=E closed=C": every one must get an ERROR or,
+ * if it ended mid-message, a hang-up, and the daemon must survive.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -89,6 +96,66 @@ static void good_run(struct sw_buf *b, const char *policy)
 		abort();
 }
 
+/* xorshift: reproducible without libc's rand() state. */
+static uint32_t rnd(void)
+{
+	static uint32_t x = 2463534242u;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return x;
+}
+
+static int random_mode(const char *sock, int n)
+{
+	int errors = 0, closed = 0, other = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct sw_buf b = { 0 };
+		struct sw_error err = { 0 };
+		struct sw_msg_header h;
+		uint8_t *p = NULL;
+		size_t len = rnd() % 4096;
+		int fd;
+
+		if (sw_proto_connect(sock, &fd, &err) < 0) {
+			fprintf(stderr, "swd-raw: %s\n", err.msg);
+			return 1;
+		}
+		if (i % 2) {
+			sw_buf_put_u32(&b, SW_PROTO_MAGIC);
+			sw_buf_put_u32(&b, 1 | (rnd() % 8) << 16);
+			/* a length that fits what follows, or not */
+			sw_buf_put_u32(&b, rnd() % 2 ? (uint32_t)len : rnd());
+			sw_buf_put_u32(&b, 0);
+		}
+		for (size_t k = 0; k < len; k++) {
+			uint8_t c = (uint8_t)rnd();
+
+			sw_buf_put_bytes(&b, &c, 1);
+		}
+		(void)sw_proto_send(fd, &b, NULL, 0, &err);
+		shutdown(fd, SHUT_WR);
+		if (sw_proto_recv(fd, &h, &p, &err) == 0) {
+			if (h.type == SW_MSG_ERROR)
+				errors++;
+			else
+				other++;
+		} else if (err.code == ECONNRESET) {
+			closed++;
+		} else {
+			other++;
+		}
+		free(p);
+		sw_buf_free(&b);
+		close(fd);
+	}
+	printf("RANDOM n=%d errors=%d closed=%d other=%d\n", n, errors,
+	       closed, other);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const char allow[] = "{\"defaultAction\":\"SCMP_ACT_ALLOW\"}";
@@ -103,6 +170,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	mode = argv[2];
+	if (strncmp(mode, "random:", 7) == 0)
+		return random_mode(argv[1], atoi(mode + 7));
 	if (sw_proto_connect(argv[1], &fd, &err) < 0) {
 		fprintf(stderr, "swd-raw: %s\n", err.msg);
 		return 1;
