@@ -20,6 +20,7 @@
 
 #include "sysward/cleanup.h"
 #include "sysward/engine.h"
+#include "sysward/policy.h"
 #include "sysward/proto.h"
 
 #include "commands.h"
@@ -210,6 +211,21 @@ int sw_run_daemon(const struct run_options *o)
 	}
 	if (read_policy(o->policy_path, &policy, &q.policy_len) < 0)
 		return SW_EXIT_SYSWARD_ERROR;
+	/* The daemon parses the policy again and is the judge; parsing it
+	 * here too gives the embedded mode's warnings, which only we can
+	 * print, and its errors without a round trip. */
+	{
+		struct sw_policy *p = NULL;
+
+		if (sw_policy_load_string(policy, q.policy_len,
+					  o->policy_path, &p, &err) < 0) {
+			sw_cli_error("%s", err.msg);
+			return SW_EXIT_SYSWARD_ERROR;
+		}
+		for (size_t i = 0; i < p->n_warnings; i++)
+			sw_cli_error("warning: %s", p->warnings[i]);
+		sw_policy_free(p);
+	}
 	cwd = getcwd(NULL, 0);
 	if (!cwd) {
 		sw_cli_error("get the working directory: %s", strerror(errno));

@@ -224,6 +224,13 @@ t_exit_codes() {
 	expect_rc 125
 	expect_output ""
 	expect_err "sysward: $W/bad.json:2:"
+	# A misspelt name in an allow rule: dropped with the embedded mode's
+	# warning, and the program runs.
+	printf '{"defaultAction": "SCMP_ACT_ALLOW",\n "syscalls": [ {"names": ["getuidd"], "action": "SCMP_ACT_ALLOW"} ]}\n' >"$W/warn.json"
+	swd "$W/warn.json" "$PROBE" getuid
+	expect_rc 0
+	expect_output "getuid=0"
+	expect_err "sysward: warning: $W/warn.json: syscalls[0].names[0]:" '"getuidd"'
 	# A policy file the client cannot read: 125, nothing sent.
 	swd "$W/does-not-exist.json" "$PROBE" getuid
 	expect_rc 125
@@ -445,6 +452,7 @@ t_bad_requests() {
 	run-no-fds|ERROR errno=EBADMSG exit=125 msg=RUN request carries 0 file descriptors (expected 3
 	run-one-fd|ERROR errno=EBADMSG exit=125 msg=RUN request carries 1 file descriptors
 	ps-with-fds|ERROR errno=EBADMSG exit=125 msg=file descriptors may only come with a RUN request
+	bad-policy|exit=125 msg=raw.json:1:
 	truncated-header|CLOSED
 	truncated-payload|CLOSED
 	run-ok|STARTED

@@ -221,6 +221,12 @@ int main(int argc, char **argv)
 		send_all(fd, &b, std, 3);
 		print_reply(fd);
 		return 0;
+	} else if (strcmp(mode, "bad-policy") == 0) {
+		/* The daemon, not only the client, judges the policy. */
+		good_run(&b, "{\"defaultAction\": ");
+		send_all(fd, &b, std, 3);
+		print_reply(fd);
+		return 0;
 	} else if (strcmp(mode, "run-ok") == 0) {
 		good_run(&b, allow);
 		send_all(fd, &b, std, 3);
