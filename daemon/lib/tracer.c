@@ -317,11 +317,27 @@ static void exec_event(struct sw_supervisor *sup, struct sw_tracee *t)
 		struct sw_tracee *f = sw_tracee_find(sup, (pid_t)former);
 
 		/* The execing thread took over the leader's tid; the former
-		 * tid reports no exit of its own. */
+		 * tid reports no exit of its own.  The leader's entry now
+		 * stands for the execing thread: give it that thread's
+		 * syscall state (the old leader's, say an exit stop it was
+		 * owed, died with it). */
 		if (f) {
+			t->exit_pending = f->exit_pending;
+			t->exit_set = f->exit_set;
+			t->exit_audit = f->exit_audit;
+			t->is_error = f->is_error;
+			t->inject_sig = f->inject_sig;
+			t->rval = f->rval;
+			t->abi = f->abi;
+			t->nr = f->nr;
+			memcpy(t->args, f->args, sizeof(t->args));
+			t->d = f->d;
 			if (f->s)
 				f->s->n_tracees--;
 			sw_tracee_del(sup, f);
+		} else {
+			t->exit_pending = false;
+			t->inject_sig = 0;
 		}
 		t = sw_tracee_find(sup, (pid_t)t->pid);
 	}
