@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -159,6 +160,26 @@ static void reset_signals(void)
 			sigaction(sig, &sa, NULL);
 }
 
+/*
+ * Programs inherit our controlling terminal through fork: started by hand
+ * from root's terminal, the daemon would let every client's program open
+ * /dev/tty and read or write that terminal.  Give it up (a systemd
+ * service has none).  TIOCNOTTY, not setsid(): it also works when we
+ * lead our process group, and Ctrl-C to our group still stops us.
+ */
+static void drop_controlling_tty(void)
+{
+	int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;		/* none: nothing to give up */
+	if (ioctl(fd, TIOCNOTTY) < 0)
+		fprintf(stderr, "syswardd: warning: cannot detach from the "
+			"controlling terminal (%s); programs may reach it\n",
+			strerror(errno));
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { .max_sessions = DEFAULT_MAX_SESSIONS,
@@ -174,6 +195,7 @@ int main(int argc, char **argv)
 	if (r)
 		return r > 0 ? 0 : -r;
 	reset_signals();
+	drop_controlling_tty();
 	if (o.socket_path)
 		snprintf(path, sizeof(path), "%s", o.socket_path);
 	else if (sw_proto_default_socket(true, path, sizeof(path), &err) < 0) {

@@ -535,6 +535,28 @@ t_other_uid() {
 	expect_rc 137
 }
 
+t_no_controlling_tty() {
+	# A daemon started by hand from a terminal must not hand that
+	# terminal (/dev/tty) to its clients' programs.
+	command -v script >/dev/null || { echo "SKIP: no script(1)"; return 77; }
+	local probe='( exec 3<>/dev/tty ) 2>/dev/null && echo TTY-OPEN || echo NO-TTY'
+	cat >"$W/in-pty.sh" <<-EOF
+	# control: in this pty a process does have a controlling terminal
+	sh -c '$probe'
+	"$SYSWARDD" --socket "$W/sock" 2>>"$W/daemon.log" &
+	d=\$!
+	for i in \$(seq 100); do [ -S "$W/sock" ] && break; sleep 0.05; done
+	"$SYSWARD" run --daemon="$W/sock" --policy "$(allow_policy)" -- sh -c '$probe' </dev/null
+	kill \$d; wait \$d
+	EOF
+	last_cmd=(script -qc "bash $W/in-pty.sh" /dev/null)
+	timeout 60 "${last_cmd[@]}" </dev/null 2>"$W/err" | tr -d '\r' >"$W/out"
+	rc=$?
+	expect_rc 0
+	expect_output "TTY-OPEN
+NO-TTY"
+}
+
 t_root_caps() {
 	# A root client gets exactly the capabilities it asks for, as with
 	# "sysward run --cap"; by default none.
