@@ -38,10 +38,12 @@
  * mmap(SW_GUARD_ADDR, ...) to the supervisor instead (TRACE), where the
  * tracee's own such calls are decided by the policy as usual.
  *
- * Slots: 256 of 4 KiB.  A checked string occupies a slot from the SECCOMP
- * stop to the syscall-exit stop of its syscall (the resume then uses
- * PTRACE_SYSCALL, one stop more per guarded syscall); a process image that
- * has all 256 in flight gets EAGAIN for the next guarded call.
+ * Slots: 1024 of 4 KiB (4 MiB of address space; only slots in use take
+ * memory).  A checked string occupies a slot from the SECCOMP stop to the
+ * syscall-exit stop of its syscall (the resume then uses PTRACE_SYSCALL,
+ * one stop more per guarded syscall); a process image that has all 1024
+ * in flight (say, threads blocked opening FIFOs) gets EAGAIN for the next
+ * guarded call.
  *
  * Limits: i386 program images get no guard (mseal is 64-bit only); their
  * path conditions stay racy, as without this file.  A 64-bit image whose
@@ -85,7 +87,7 @@
 #define SW_X86_64_CS		0x33	/* 64-bit user code segment */
 
 #define SW_GUARD_SLOT		4096u
-#define SW_GUARD_SLOTS		256u
+#define SW_GUARD_SLOTS		1024u
 #define SW_GUARD_SIZE		(SW_GUARD_SLOT * SW_GUARD_SLOTS)
 
 struct sw_guard {
