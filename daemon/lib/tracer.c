@@ -87,9 +87,19 @@ struct sw_tracee *sw_tracee_add(struct sw_supervisor *sup, pid_t pid)
 
 	if (t)
 		return t;
-	if ((sup->tab_used + 1) * 2 > sup->tab_size &&
-	    tab_grow(sup, sup->tab_size * 2) < 0)
-		return NULL;
+	if ((sup->tab_used + 1) * 2 > sup->tab_size) {
+		/* Rehash; grow only if live entries (not tombstones of
+		 * exited tracees) need it, so a long-running daemon's table
+		 * stays the size of its peak. */
+		size_t live = 0, size = sup->tab_size;
+
+		for (size_t i = 0; i < sup->tab_size; i++)
+			live += sup->tab[i].pid > 0;
+		while ((live + 1) * 4 > size)
+			size *= 2;
+		if (tab_grow(sup, size) < 0)
+			return NULL;
+	}
 	for (i = slot_of(pid, sup->tab_size); sup->tab[i].pid > 0;
 	     i = (i + 1) & (sup->tab_size - 1))
 		;
