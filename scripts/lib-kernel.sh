@@ -117,13 +117,72 @@ copy_tree() {
 	rm -f "$2/.complete"
 }
 
+# claim_tree KIND TREE: makes TREE a tree of the tarball with no patch
+# applied, reusing an earlier build's tree when possible so that make only
+# rebuilds what changed (minutes instead of a full build):
+#  - the source tree of an earlier build of KIND that no build is using is
+#    moved here;
+#  - else the tree of a finished build of the other kind is copied;
+# and the patches applied to it are reverted (patch -R). Falls back to a
+# fresh copy of the pristine tree. A tree records its base (.sysward-base)
+# and the patches applied to it, in order (.sysward-applied/); a tree left
+# half-patched is marked .sysward-dirty and never reused.
+claim_tree() {
+	local kind=$1 tree=$2 other=patched cand d p ok how
+	[ "$kind" = patched ] && other=unpatched
+	rm -rf "$tree"
+	for cand in $(ls -dt "$cache/$kind"-*/src 2>/dev/null) \
+		    $(ls -dt "$cache/$other"-*/ok 2>/dev/null | sed 's|/ok$|/src|'); do
+		d=${cand%/src}
+		[ "$d" = "${tree%/src}" ] && continue
+		[ -d "$cand" ] || continue
+		[ -e "$cand/.sysward-dirty" ] && continue
+		[ "$(cat "$cand/.sysward-base" 2>/dev/null)" = "$tarsha" ] || continue
+		exec 7>"$d.lock"
+		flock -n 7 || { exec 7>&-; continue; }
+		case ${d##*/} in
+		"$kind"-*)
+			how="moved the source tree of ${d##*/}"
+			mv "$cand" "$tree" || { exec 7>&-; continue; }
+			;;
+		*)
+			how="copied the built tree of ${d##*/}"
+			say "copying the built tree of ${d##*/}"
+			cp -a --reflink=auto "$cand" "$tree" || { exec 7>&-; rm -rf "$tree"; continue; }
+			;;
+		esac
+		exec 7>&-
+		ok=1
+		if [ -d "$tree/.sysward-applied" ]; then
+			for p in $(ls -r "$tree/.sysward-applied"); do
+				if ! patch -d "$tree" -R -p1 --batch --forward -F0 -s --no-backup-if-mismatch \
+					-r - -i "$tree/.sysward-applied/$p" >/dev/null 2>&1; then
+					ok=0
+					break
+				fi
+				rm -f "$tree/.sysward-applied/$p"
+			done
+		fi
+		if [ "$ok" = 1 ]; then
+			say "$how (its patches reverted): incremental build"
+			return 0
+		fi
+		say "cannot revert the patches of the tree of ${d##*/}; using a fresh tree"
+		rm -rf "$tree"
+		break
+	done
+	copy_tree "$(pristine_tree)" "$tree"
+	echo "$tarsha" >"$tree/.sysward-base"
+}
+
 # apply_series TREE REJDIR FUZZ: applies ${series[@]} in order with patch -p1.
 # On failure names the patch, shows patch's report and the rejected hunks,
 # and exits. Sets $apply_notes to the offset/fuzz lines seen.
 apply_series() {
 	local tree=$1 rejdir=$2 fuzz=$3 p name out
 	apply_notes=
-	mkdir -p "$rejdir"
+	mkdir -p "$rejdir" "$tree/.sysward-applied"
+	touch "$tree/.sysward-dirty"
 	for p in "${series[@]}"; do
 		name=${p##*/}
 		if ! out=$(patch -d "$tree" -p1 --batch --forward -F "$fuzz" \
@@ -137,10 +196,12 @@ apply_series() {
 			    "(after the patches before it, fuzz $fuzz)"
 		fi
 		rm -f "$rejdir/$name.rej"
+		cp "$p" "$tree/.sysward-applied/$(printf '%03d' "$(ls "$tree/.sysward-applied" | wc -l)")-$name"
 		if echo "$out" | grep -q 'offset\|fuzz'; then
 			apply_notes+="$name:"$'\n'"$(echo "$out" | grep 'offset\|fuzz\|^patching')"$'\n'
 		fi
 	done
+	rm -f "$tree/.sysward-dirty"
 	rmdir "$rejdir" 2>/dev/null || true
 }
 
@@ -212,8 +273,21 @@ build_selftests() {
 		nice -n 10 make -C "$tree/tools/testing/selftests/ptrace" \
 			KHDR_INCLUDES="-isystem $hdr/include" USERLDFLAGS=-static \
 			OUTPUT="$out"
-	find "$out" -maxdepth 1 -type f -perm -u+x | grep -q . ||
-		die "no selftest binaries in $out; see $log"
+	# The list of tests to run (TEST_GEN_PROGS, TEST_PROGS; helpers such as
+	# an i386 tracee are TEST_GEN_FILES and not run directly), and the
+	# sources, from which the tests count the cases they expect.
+	printf 'sw-print-tests:\n\t@echo $(TEST_GEN_PROGS) $(TEST_PROGS)\n' >"$out/.print.mk"
+	make -s -C "$tree/tools/testing/selftests/ptrace" -f Makefile -f "$out/.print.mk" \
+		OUTPUT="$out" sw-print-tests | tr ' ' '\n' | sed -n 's|.*/||p; /^[^/]*$/p' |
+		sed '/^$/d' | sort -u >"$out/TESTS"
+	rm -f "$out/.print.mk"
+	mkdir -p "$out-src"
+	cp "$tree/tools/testing/selftests/ptrace/"*.c "$out-src/"
+	[ -s "$out/TESTS" ] || die "no selftests listed by the ptrace Makefile; see $log"
+	local t
+	while read -r t; do
+		[ -x "$out/$t" ] || die "selftest $t was not built in $out; see $log"
+	done <"$out/TESTS"
 }
 
 # prune_old_trees KIND KEEPDIR: keeps the source trees of the two newest
