@@ -182,6 +182,16 @@ static int prepare_caps(uint64_t want, cap_t *ret, struct sw_error *err)
 	return 0;
 }
 
+static bool filter_traces(const struct sock_filter *insns, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (BPF_CLASS(insns[i].code) == BPF_RET &&
+		    BPF_RVAL(insns[i].code) == BPF_K &&
+		    (insns[i].k & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_TRACE)
+			return true;
+	return false;
+}
+
 static void caps_freep(cap_t *c)
 {
 	if (*c)
@@ -226,16 +236,20 @@ int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
 	r = sw_program_new(&prog, p, &ctx, l->defences_off, sup->self, err);
 	if (r < 0)
 		return r;
-	if (prog->needs_supervisor && !sup->ks.set_syscall_info &&
-	    !l->allow_without_set_syscall_info) {
+	r = sw_filter_build(prog, &fctx, err);
+	if (r >= 0)
+		r = sw_filter_export(fctx, (void **)&insns, &n_insns, err);
+	/* The policy needs the supervisor if its rules do, or if the
+	 * compiler had to trace a syscall to keep first-match semantics:
+	 * either way its filter returns SECCOMP_RET_TRACE somewhere. */
+	if (r >= 0 && (prog->needs_supervisor || filter_traces(insns, n_insns)) &&
+	    !sup->ks.set_syscall_info && !l->allow_without_set_syscall_info) {
+		sw_filter_free(fctx);
 		sw_program_free(prog);
 		return sw_error_set(err, EOPNOTSUPP,
 				    "%s needs PTRACE_SET_SYSCALL_INFO (Linux 6.16 or later), which the running kernel %s lacks; boot the patched kernel with `qemu-images/run-vm --kernel patched`",
 				    p->source ? p->source : "the policy", sup->ks.release);
 	}
-	r = sw_filter_build(prog, &fctx, err);
-	if (r >= 0)
-		r = sw_filter_export(fctx, (void **)&insns, &n_insns, err);
 	sw_filter_free(fctx);
 	fctx = NULL;
 	if (r >= 0)
