@@ -26,6 +26,7 @@
 #endif
 
 #define DEFAULT_MAX_SESSIONS 256
+#define DEFAULT_REQUEST_TIMEOUT 30
 
 static void help(FILE *f)
 {
@@ -44,6 +45,8 @@ static void help(FILE *f)
 "  -a, --audit-log FILE    append one JSON line per supervisor decision and\n"
 "                          per session start/exit to FILE\n"
 "  -n, --max-sessions N    run at most N programs at once (default %d)\n"
+"  -t, --request-timeout S close a connection that has not completed a\n"
+"                          request within S seconds (default %d)\n"
 "  -h, --help              show this help and exit\n"
 "  -V, --version           show the version and exit\n"
 "\n"
@@ -54,7 +57,8 @@ static void help(FILE *f)
 "Example:\n"
 "  syswardd --socket /tmp/sw.sock --audit-log /tmp/audit.jsonl &\n"
 "  sysward run --daemon=/tmp/sw.sock --policy policy.json -- id -u\n"
-"  sysward ps --daemon=/tmp/sw.sock\n", DEFAULT_MAX_SESSIONS);
+"  sysward ps --daemon=/tmp/sw.sock\n", DEFAULT_MAX_SESSIONS,
+		DEFAULT_REQUEST_TIMEOUT);
 }
 
 static int usage(const char *fmt, const char *arg)
@@ -72,6 +76,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "socket-mode", required_argument, NULL, 'm' },
 		{ "audit-log", required_argument, NULL, 'a' },
 		{ "max-sessions", required_argument, NULL, 'n' },
+		{ "request-timeout", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
@@ -80,7 +85,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	long v;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "s:m:a:n:hV", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:m:a:n:t:hV", options, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			o->socket_path = optarg;
@@ -105,6 +110,15 @@ static int parse_options(int argc, char **argv, struct options *o)
 				return -usage("invalid --max-sessions '%s' "
 					      "(expected 1 to 4096)", optarg);
 			o->max_sessions = (unsigned int)v;
+			break;
+		case 't':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || *end || !*optarg || v < 1 || v > 3600)
+				return -usage("invalid --request-timeout '%s' "
+					      "(expected 1 to 3600 seconds)",
+					      optarg);
+			o->request_timeout = (unsigned int)v;
 			break;
 		case 'h':
 			help(stdout);
@@ -183,6 +197,7 @@ static void drop_controlling_tty(void)
 int main(int argc, char **argv)
 {
 	struct options o = { .max_sessions = DEFAULT_MAX_SESSIONS,
+			     .request_timeout = DEFAULT_REQUEST_TIMEOUT,
 			     .socket_mode = -1 };
 	struct sw_error err = { 0 };
 	struct server *srv = NULL;
@@ -215,7 +230,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "syswardd: %s\n", err.msg);
 		return 1;
 	}
-	r = server_new(&srv, fd, audit, o.max_sessions, &err);
+	r = server_new(&srv, fd, audit, o.max_sessions, o.request_timeout,
+		       &err);
 	if (r < 0) {
 		fprintf(stderr, "syswardd: %s\n", err.msg);
 		if (!activated)

@@ -71,6 +71,7 @@ struct conn {
 	bool dead;			/* closed; freed after the loop turn */
 
 	struct session *session;	/* RUN connections */
+	long long deadline;		/* ms: finish a request by then */
 };
 
 struct session {
@@ -97,6 +98,8 @@ struct server {
 	FILE *audit;
 	unsigned int max_sessions, n_sessions;
 	unsigned int max_conns, n_conns;
+	unsigned int request_timeout;	/* s */
+	long long next_sweep;		/* ms */
 	uint64_t next_id;
 	struct conn *conns;
 	struct conn *dead;		/* closed this turn, freed after it */
@@ -125,6 +128,14 @@ struct server {
 		(x)->next->prev = (x)->prev;	\
 	(x)->prev = (x)->next = NULL;		\
 } while (0)
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
 
 static void logf_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void logf_(const char *fmt, ...)
@@ -805,6 +816,10 @@ static void conn_read(struct server *srv, struct conn *c)
 		if (c->hdr_got == SW_PROTO_HEADER_SIZE &&
 		    c->payload_got == c->h.length) {
 			handle_message(srv, c);
+			/* A session's connection may idle as long as its
+			 * program runs; any other gets a new deadline. */
+			c->deadline = c->session ? 0 :
+				now_ms() + srv->request_timeout * 1000LL;
 			c->hdr_got = 0;
 			c->payload_got = 0;
 			conn_drop_payload(srv, c);
@@ -847,6 +862,7 @@ static void do_accept(struct server *srv)
 		}
 		c->kind = K_CONN;
 		c->fd = fd;
+		c->deadline = now_ms() + srv->request_timeout * 1000LL;
 		LIST_ADD(srv->conns, c);
 		srv->n_conns++;
 		if (peer_get(fd, &c->peer, &err) < 0) {
@@ -898,7 +914,8 @@ static int read_signals(struct server *srv, int *sig)
 }
 
 int server_new(struct server **ret, int listen_fd, FILE *audit,
-	       unsigned int max_sessions, struct sw_error *err)
+	       unsigned int max_sessions, unsigned int request_timeout,
+	       struct sw_error *err)
 {
 	struct server *srv;
 	struct epoll_event ev = { .events = EPOLLIN };
@@ -915,6 +932,7 @@ int server_new(struct server **ret, int listen_fd, FILE *audit,
 	srv->audit = audit;
 	srv->max_sessions = max_sessions;
 	srv->max_conns = max_sessions + 64;
+	srv->request_timeout = request_timeout;
 
 	/* SIGPIPE stays blocked too: a dead journal on stderr must not
 	 * kill the supervisor (and with it every program).  The engine's
@@ -961,6 +979,36 @@ fail:
 	return r;
 }
 
+/*
+ * A connection holds a slot of --max-sessions + 64: one that dawdles over
+ * a request (or idles after PS/KILL) is closed, so that slow or silent
+ * clients cannot keep everybody else out.
+ */
+static void sweep(struct server *srv)
+{
+	long long now = now_ms();
+	char msg[128];
+
+	if (now < srv->next_sweep)
+		return;
+	srv->next_sweep = now + 1000;
+	for (struct conn *c = srv->conns, *next; c; c = next) {
+		next = c->next;
+		if (c->dead || c->session || !c->deadline || now < c->deadline)
+			continue;
+		if (c->closing) {
+			conn_close(srv, c);	/* its reply is not read */
+			continue;
+		}
+		snprintf(msg, sizeof(msg),
+			 "no complete request within %u s; closing the "
+			 "connection", srv->request_timeout);
+		close_fds(c);
+		reply_error(srv, c, "timeout", ETIMEDOUT,
+			    SW_EXIT_SYSWARD_ERROR, msg, true);
+	}
+}
+
 int server_run(struct server *srv, struct sw_error *err)
 {
 	struct epoll_event evs[MAX_EVENTS];
@@ -968,7 +1016,8 @@ int server_run(struct server *srv, struct sw_error *err)
 
 	for (;;) {
 		int n = epoll_wait(srv->epfd, evs, MAX_EVENTS,
-				   srv->chld_pending ? 0 : -1);
+				   srv->chld_pending ? 0 :
+				   srv->conns ? 1000 : -1);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -1013,6 +1062,7 @@ int server_run(struct server *srv, struct sw_error *err)
 			srv->chld_pending = r > 0;
 			bury(srv);
 		}
+		sweep(srv);
 		free_dead(srv);
 	}
 }

@@ -23,6 +23,7 @@ struct options {
 	const char *socket_path;	/* NULL = default */
 	const char *audit_path;		/* NULL = no audit log */
 	unsigned int max_sessions;
+	unsigned int request_timeout;	/* seconds to finish a request */
 	int socket_mode;		/* -1 = default (0666 root, 0600 user) */
 };
 
@@ -89,7 +90,8 @@ void audit_refused(FILE *f, const struct peer *peer, const char *request,
 struct server;
 
 int server_new(struct server **ret, int listen_fd, FILE *audit,
-	       unsigned int max_sessions, struct sw_error *err);
+	       unsigned int max_sessions, unsigned int request_timeout,
+	       struct sw_error *err);
 /* Serve until SIGTERM or SIGINT; returns the signal number, or -errno. */
 int server_run(struct server *srv, struct sw_error *err);
 /* Tell the clients, kill every session, close everything. */

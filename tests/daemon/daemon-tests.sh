@@ -475,6 +475,25 @@ t_bad_requests() {
 	daemon_serves
 }
 
+t_request_timeout() {
+	# Connections that do not complete a request in time are closed with
+	# an error; a session's connection lives as long as its program.
+	start_daemon --request-timeout 1 || return
+	local got t0 t1
+	t0=$(date +%s)
+	got=$(timeout 20 "$SWD_RAW" "$S" stall 2>&1)
+	t1=$(date +%s)
+	[[ "$got" == "ERROR errno=ETIMEDOUT exit=125 msg=no complete request within 1 s; closing the connection" ]] ||
+		fail "half a header: '$got'"
+	[ $((t1 - t0)) -le 5 ] || fail "a stalled request was closed only after $((t1 - t0)) s"
+	got=$(timeout 20 "$SWD_RAW" "$S" silent 2>&1)
+	[[ "$got" == "ERROR errno=ETIMEDOUT"* ]] || fail "a silent connection: '$got'"
+	swd "$(uid_policy 3)" "$PROBE" sleep 3 getuid
+	expect_rc 0
+	expect_output "getuid=3"
+	daemon_serves
+}
+
 t_other_uid() {
 	# nobody cannot list or kill root's session; its own program runs as
 	# nobody; root sees and may kill everything.

@@ -247,6 +247,16 @@ int main(int argc, char **argv)
 		shutdown(fd, SHUT_WR);
 		print_reply(fd);
 		return 0;
+	} else if (strcmp(mode, "stall") == 0) {
+		/* Half a header, then wait for what the daemon does. */
+		put_hdr(&b, SW_PROTO_MAGIC, 1, SW_MSG_RUN, 100, 0);
+		b.len = 6;
+		send_all(fd, &b, NULL, 0);
+		print_reply(fd);
+		return 0;
+	} else if (strcmp(mode, "silent") == 0) {
+		print_reply(fd);
+		return 0;
 	} else if (strncmp(mode, "hold-partial:", 13) == 0) {
 		/* Half a header, then silence: must not block anyone. */
 		put_hdr(&b, SW_PROTO_MAGIC, 1, SW_MSG_RUN, 100, 0);
