@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# Runs inside the QEMU guest (started by tests/vm/vm-suite.sh boot): runs
+# every scenario listed in /extra/scenarios, one per line as SUITE:NAME, and
+# frames each one's output on stdout for the host to split up:
+#
+#   @@VM-BEGIN SUITE:NAME
+#   ...the runner's stdout and stderr...
+#   @@VM-END SUITE:NAME rc=N secs=S
+#
+# SUITE: integration (tests/integration/run.sh), daemon
+# (tests/daemon/daemon-tests.sh), examples (tests/vm/guest-examples.sh),
+# unpatched (tests/vm/guest-unpatched.sh). The binaries are the static ones
+# in /extra; the scripts and policy examples are under /extra/src, laid out
+# as in the source tree. Exit status: 0 once every scenario has run.
+set -u
+export SYSWARD=/extra/sysward SYSWARDD=/extra/syswardd PROBE=/extra/sw-probe
+export SWD_RAW=/extra/swd-raw SRCDIR=/extra/src TMPDIR=/tmp
+export PROBE32=
+[ -x /extra/sw-probe32 ] && PROBE32=/extra/sw-probe32
+cd /extra || exit 1
+echo "@@VM-KERNEL $(uname -r)"
+# Debian's tools in /bin (qemu-images/guest-rootfs); a missing one is a
+# broken guest, not a failed scenario.
+for t in bash timeout setpriv setsid python3 gawk diff; do
+	command -v "$t" >/dev/null || echo "@@VM-WARN missing tool $t"
+done
+while IFS= read -r id; do
+	[ -n "$id" ] || continue
+	suite=${id%%:*}
+	name=${id#*:}
+	case $suite in
+	integration) runner=$SRCDIR/tests/integration/run.sh ;;
+	daemon) runner=$SRCDIR/tests/daemon/daemon-tests.sh ;;
+	examples) runner=$SRCDIR/tests/vm/guest-examples.sh ;;
+	unpatched) runner=$SRCDIR/tests/vm/guest-unpatched.sh ;;
+	*) echo "@@VM-BEGIN $id"; echo "unknown suite '$suite'"; echo "@@VM-END $id rc=2 secs=0"; continue ;;
+	esac
+	t0=$(date +%s%N)
+	timeout -k 10 900 bash "$runner" "$name" >/tmp/vm-scenario.out 2>&1 </dev/null
+	rc=$?
+	t1=$(date +%s%N)
+	echo "@@VM-BEGIN $id"
+	cat /tmp/vm-scenario.out
+	# Leftovers of a failed scenario must not disturb the next one.
+	rm -f /tmp/vm-scenario.out
+	printf '@@VM-END %s rc=%d secs=%d.%01d\n' "$id" "$rc" $(( (t1 - t0) / 1000000000 )) \
+		$(( (t1 - t0) / 100000000 % 10 ))
+done </extra/scenarios
+echo "@@VM-DONE"

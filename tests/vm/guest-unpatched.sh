@@ -1,0 +1,131 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# In the QEMU guest on the UNPATCHED 6.12 kernel (no PTRACE_SET_SYSCALL_INFO):
+# sysward must say so and refuse to run programs rather than run them
+# half-confined, in embedded and daemon mode.
+#
+#   guest-unpatched.sh --list | SCENARIO...     exit 0 pass, 1 fail
+#
+# Environment: SYSWARD, SYSWARDD, PROBE (static), SRCDIR.
+set -u
+EX=${SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/policy/examples
+failed=0
+
+fail() { echo "FAIL: $*"; failed=1; }
+run() {
+	last=("$@")
+	timeout -k 5 120 "$@" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	out=$(cat "$W/out")
+	err=$(cat "$W/err")
+}
+show() {
+	echo "---- ${last[*]} (exit $rc)"
+	echo "---- stdout:"; cat "$W/out"
+	echo "---- stderr:"; cat "$W/err"
+}
+uid_policy() {
+	cat >"$W/uid.json" <<-EOF2
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242}]}
+	EOF2
+	echo "$W/uid.json"
+}
+# The program must not have run at all: it would print on stdout and
+# leave a mark file.
+refused() {
+	local what=$1
+	[ "$rc" -eq 125 ] || { fail "$what: exit $rc, expected 125 (refusal)"; show; }
+	[ -z "$out" ] || { fail "$what: the program ran (stdout '$out')"; show; }
+	[ ! -e "$W/ran" ] || { fail "$what: the program ran (it left $W/ran)"; show; }
+	rm -f "$W/ran"
+	[[ $err == *"PTRACE_SET_SYSCALL_INFO"* ]] || { fail "$what: stderr does not name PTRACE_SET_SYSCALL_INFO"; show; }
+	[[ $err == *"qemu-images/run-vm --kernel patched"* ]] ||
+		{ fail "$what: stderr does not tell how to boot the patched kernel"; show; }
+}
+
+t_info_reports_missing() {
+	run "$SYSWARD" info
+	[ "$rc" -eq 0 ] || { fail "info exited $rc"; show; }
+	grep -Fxq "PTRACE_SET_SYSCALL_INFO:  no" "$W/out" || { fail "info does not say the request is missing"; show; }
+	grep -Fxq "PTRACE_GET_SYSCALL_INFO:  yes" "$W/out" || { fail "info does not show GET_SYSCALL_INFO"; show; }
+	grep -Fxq "seccomp filter:           yes" "$W/out" || { fail "info: seccomp filter"; show; }
+	grep -Fxq "kernel:                   $(uname -r)" "$W/out" || { fail "info: kernel release"; show; }
+	[[ $(uname -r) == *-unpatched ]] || fail "this is not the unpatched kernel: $(uname -r)"
+	run "$SYSWARD" info --json
+	[[ $out == *'"ptrace_set_syscall_info": false'* || $out == *'"ptrace_set_syscall_info":false'* ]] ||
+		{ fail "info --json does not say false"; show; }
+}
+
+t_run_refuses_every_example() {
+	# Every example policy, with a program that would leave a mark.
+	local p
+	for p in "$EX"/*.json "$(uid_policy)"; do
+		run "$SYSWARD" run --policy "$p" -- sh -c "touch $W/ran; echo ran"
+		refused "run --policy ${p##*/}"
+	done
+	run "$SYSWARD" run --policy "$(uid_policy)" -- "$PROBE" getuid
+	refused "run probe"
+}
+
+t_run_bpf_only_policy() {
+	# deny-network has no supervisor rule (plain BPF actions), but the
+	# CLI still refuses: it checks the kernel before anything else and
+	# never runs a program on a kernel it cannot fully supervise (its
+	# built-in defences also rely on the supervisor).
+	run "$SYSWARD" run --policy "$EX/deny-network.json" -- sh -c "touch $W/ran; echo ran"
+	refused "run --policy deny-network.json (BPF rules only)"
+	cat >"$W/bpf.json" <<-EOF2
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["mkdir"], "action": "SCMP_ACT_ERRNO", "errnoRet": 30}]}
+	EOF2
+	run "$SYSWARD" run --policy "$W/bpf.json" -- "$PROBE" mkdir "$W/d"
+	refused "run a policy of one SCMP_ACT_ERRNO rule"
+	[ ! -e "$W/d" ] || fail "the program ran: $W/d exists"
+	# check needs no kernel support: it still works.
+	run "$SYSWARD" check "$EX"/*.json
+	[ "$rc" -eq 0 ] || { fail "check exited $rc"; show; }
+}
+
+t_daemon_refuses() {
+	# syswardd on this kernel: every request is refused with the reason;
+	# no program runs, and the daemon keeps serving.
+	local S=$W/sock D i
+	setsid "$SYSWARDD" --socket "$S" 2>"$W/daemon.log" &
+	D=$!
+	for ((i = 0; i < 200; i++)); do [ -S "$S" ] && break; sleep 0.05; done
+	[ -S "$S" ] || { fail "syswardd did not start"; cat "$W/daemon.log"; return; }
+	for p in "$(uid_policy)" "$EX/demo.json" "$EX/deny-network.json"; do
+		run "$SYSWARD" run --daemon="$S" --policy "$p" -- sh -c "touch $W/ran; echo ran"
+		# The client may refuse before asking (the same check as
+		# embedded mode) or relay the daemon's refusal.
+		if [ "$rc" -eq 0 ] || [ -n "$out" ] || [ -e "$W/ran" ]; then
+			fail "run --daemon --policy ${p##*/}: the program ran (exit $rc)"
+			show
+		fi
+		[[ $err == *"PTRACE_SET_SYSCALL_INFO"* ]] ||
+			{ fail "run --daemon --policy ${p##*/}: no reason given"; show; }
+		echo "run --daemon --policy ${p##*/}: exit $rc: $(head -1 "$W/err")"
+		rm -f "$W/ran"
+	done
+	kill -0 "$D" 2>/dev/null || fail "syswardd died"
+	kill -TERM "$D"; wait "$D" 2>/dev/null
+}
+
+if [ "${1:-}" = --list ]; then
+	declare -F | awk '$3 ~ /^t_/ {print substr($3, 3)}'
+	exit 0
+fi
+: "${SYSWARD:?}" "${SYSWARDD:?}" "${PROBE:?}"
+for name in "$@"; do
+	W=$(mktemp -d "${TMPDIR:-/tmp}/sysward-un.$name.XXXXXX")
+	"t_$name"
+	if [ "$failed" -eq 0 ]; then
+		rm -rf "$W"
+		echo "PASS: $name"
+	else
+		echo "FAIL: $name"
+	fi
+done
+exit $failed
