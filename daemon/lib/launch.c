@@ -95,8 +95,6 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 				fcntl(i, F_SETFD, fl & ~FD_CLOEXEC);
 		}
 	}
-	if (l->cwd && chdir(l->cwd) < 0)
-		child_fail(rep_fd, ST_CHDIR);
 	if (l->set_groups && setgroups(l->n_groups, l->groups) < 0)
 		child_fail(rep_fd, ST_GROUPS);
 	if (l->gid != (gid_t)-1 && setresgid(l->gid, l->gid, l->gid) < 0)
@@ -107,6 +105,11 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 		if (setresuid(l->uid, l->uid, l->uid) < 0)
 			child_fail(rep_fd, ST_UID);
 	}
+	/* Only as the program's own user: a daemon must not enter, for a
+	 * client, a directory the client itself could not (no check-then-use
+	 * race between syswardd's access check and this chdir). */
+	if (l->cwd && chdir(l->cwd) < 0)
+		child_fail(rep_fd, ST_CHDIR);
 	for (int cap = 0; cap < last; cap++) {
 		if (l->caps & (1ull << cap))
 			continue;
