@@ -21,6 +21,9 @@ export PROBE32=
 [ -x /extra/sw-probe32 ] && PROBE32=/extra/sw-probe32
 cd /extra || exit 1
 echo "@@VM-KERNEL $(uname -r)"
+# The loopback interface, up as on the host (connect scenarios use it).
+ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up 2>/dev/null ||
+	echo "@@VM-WARN cannot bring up lo"
 # Debian's tools in /bin (qemu-images/guest-rootfs); a missing one is a
 # broken guest, not a failed scenario.
 for t in bash timeout setpriv setsid python3 gawk diff; do
