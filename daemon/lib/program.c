@@ -164,8 +164,9 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 			  SW_DEFENCE_CLONE3 | SW_DEFENCE_SIGNAL_SUPERVISOR) &
 			 ~defences_off;
 	/* io_uring operations bypass seccomp entirely; they only matter when
-	 * the policy restricts something. */
-	if (!prog->restricts)
+	 * the policy restricts something, and a policy may opt in to them
+	 * ("allowIoUring": true; the parser warns about it). */
+	if (!prog->restricts || p->allow_io_uring)
 		prog->defences &= ~SW_DEFENCE_IO_URING;
 	if (supervisor_pid <= 0)
 		prog->defences &= ~SW_DEFENCE_SIGNAL_SUPERVISOR;

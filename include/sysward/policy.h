@@ -166,6 +166,12 @@ struct sw_policy {
 	 * `sysward check` and the daemon's reply; NULL when there are none. */
 	char **warnings;
 	size_t n_warnings;
+	/* "allowIoUring": true.  The engine then leaves io_uring_setup,
+	 * io_uring_enter and io_uring_register to the policy instead of
+	 * denying them (SW_DEFENCE_IO_URING off; the other defences stay).
+	 * Ring operations bypass seccomp, so the parser also adds a
+	 * warning.  false when the key is absent. */
+	bool allow_io_uring;
 };
 
 /* What the launched program will have, for includes/excludes. */

@@ -1549,7 +1549,7 @@ static int parse_top(struct parser *ps, struct json_object *root)
 	static const char *const keys[] = {
 		"$schema", "comment", "defaultAction", "defaultErrnoRet",
 		"architectures", "archMap", "flags", "listenerPath",
-		"listenerMetadata", "syscalls", NULL
+		"listenerMetadata", "syscalls", "allowIoUring", NULL
 	};
 	struct sw_policy *p = ps->p;
 	struct json_object *v, *arch = NULL, *map = NULL;
@@ -1611,6 +1611,21 @@ static int parse_top(struct parser *ps, struct json_object *root)
 		if (*s) {
 			r = pwarn(ps, "listenerPath",
 				  "ignored: sysward supervises the program itself (SCMP_ACT_NOTIFY is not supported)");
+			if (r < 0)
+				return r;
+		}
+	}
+	if (json_object_object_get_ex(root, "allowIoUring", &v)) {
+		r = get_bool(ps, "allowIoUring", v, &p->allow_io_uring);
+		if (r < 0)
+			return r;
+		if (p->allow_io_uring) {
+			r = pwarn(ps, "allowIoUring",
+				  "io_uring operations bypass seccomp and sysward: "
+				  "io_uring_setup, io_uring_enter and io_uring_register "
+				  "are left to this policy, and what the program submits "
+				  "through a ring (open, read, write, connect, ...) is "
+				  "checked by no rule");
 			if (r < 0)
 				return r;
 		}

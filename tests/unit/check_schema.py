@@ -70,6 +70,7 @@ bad = {
     "bad arch": dict(A, architectures=["SCMP_ARCH_I386"]),
     "bad gate arch": rules({"names": ["read"], "action": "SCMP_ACT_ALLOW", "includes": {"arches": ["x86_64"]}}),
     "errno 4096": rules({"names": ["read"], "action": "SCMP_ACT_ERRNO", "errnoRet": 4096}),
+    "allowIoUring not a boolean": dict(A, allowIoUring=1),
 }
 for what, doc in bad.items():
     if v.is_valid(doc):
@@ -91,6 +92,9 @@ good = {
          "paths": [{"index": 1, "prefix": "/etc/", "not": False}]},
         {"names": ["socket"], "action": "SCMP_ACT_ERRNO",
          "args": [{"index": 0, "value": "AF_INET|AF_INET6", "op": "SCMP_CMP_MASKED_EQ", "valueTwo": 0}]}),
+    "io_uring opt-in": {"defaultAction": "SCMP_ACT_ERRNO", "allowIoUring": True,
+                        "syscalls": [{"names": ["io_uring_setup", "io_uring_enter"],
+                                      "action": "SCMP_ACT_ALLOW"}]},
     "when strings": rules(*[{"names": ["write"], "action": "SYSWARD_ACT_SKIP", "when": w}
                             for w in ["3", "3+", "2+2", "2..5", "2..10+4"]]),
 }

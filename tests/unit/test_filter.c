@@ -70,6 +70,16 @@ static struct sw_policy pol_c = {	/* allow-list, default EPERM */
 	.source = "c.json", .default_action = SW_ACT_ERRNO, .default_errno = EPERM,
 	.rules = rules_c, .n_rules = sizeof(rules_c) / sizeof(rules_c[0]),
 };
+static struct sw_policy pol_f = {	/* pol_c with "allowIoUring": true */
+	.source = "f.json", .default_action = SW_ACT_ERRNO, .default_errno = EPERM,
+	.rules = rules_c, .n_rules = sizeof(rules_c) / sizeof(rules_c[0]),
+	.allow_io_uring = true,
+};
+static struct sw_policy pol_g = {	/* pol_a with "allowIoUring": true */
+	.source = "g.json", .default_action = SW_ACT_ALLOW, .default_errno = EPERM,
+	.rules = rules_a, .n_rules = sizeof(rules_a) / sizeof(rules_a[0]),
+	.allow_io_uring = true,
+};
 static struct sw_policy pol_d = {	/* allows everything */
 	.source = "d.json", .default_action = SW_ACT_ALLOW, .default_errno = EPERM,
 };
@@ -166,6 +176,18 @@ static const struct row rows[] = {
 	R(&pol_c, 0, X64, "kill", 0, 1, 0, ALLOW),
 	R(&pol_c, SW_DEFENCE_IO_URING, X64, "io_uring_setup", 0, 0, 0, ALLOW),
 	R(&pol_c, 0, I386, "mkdir", 0, 0, 0, ERRNO(EPERM)),
+	/* "allowIoUring": the policy decides io_uring; every other defence stays */
+	R(&pol_f, 0, X64, "io_uring_setup", 0, 0, 0, ALLOW),
+	R(&pol_f, 0, X32, "io_uring_setup", 0, 0, 0, ALLOW),
+	R(&pol_f, 0, X64, "io_uring_enter", 0, 0, 0, ERRNO(EPERM)),	/* default */
+	R(&pol_f, 0, X64, "clone", 0, 0x00800011, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_f, 0, X64, "kill", 0, SUP_PID, 0, ERRNO(EPERM)),
+	R(&pol_g, 0, X64, "io_uring_enter", 0, 0, 0, ALLOW),
+	R(&pol_g, 0, X64, "io_uring_register", 0, 0, 0, ALLOW),
+	R(&pol_g, 0, X64, "ptrace", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_g, 0, X64, "process_vm_writev", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_g, 0, X64, "clone3", 0, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_g, 0, X64, "getuid", 0, 0, 0, TRACE(0)),
 	/* a policy that restricts nothing keeps io_uring, not ptrace */
 	R(&pol_d, 0, X64, "io_uring_setup", 0, 0, 0, ALLOW),
 	R(&pol_d, 0, X64, "ptrace", 0, 0, 0, ERRNO(EPERM)),

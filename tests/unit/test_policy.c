@@ -44,7 +44,7 @@ enum field {
 	F_N_PATHS, F_PATH_INDEX, F_PATH_MATCH, F_PATH_NOT, F_N_REWRITES,
 	F_RW_INDEX, F_RW_OP, F_RW_VALUE, F_WHEN_FIRST, F_WHEN_LAST,
 	F_WHEN_STEP, F_AUDIT, F_SUPERVISOR, F_INC_CAPS, F_INC_KERNEL,
-	F_EXC_CAPS, F_HAS_INCLUDES, F_LINE,
+	F_EXC_CAPS, F_HAS_INCLUDES, F_LINE, F_ALLOW_IO_URING,
 };
 
 struct valid_case {
@@ -72,6 +72,12 @@ static const struct valid_case valid_cases[] = {
 	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":null}", 0, 0, F_N_RULES, 0 },
 	{ "{\"$schema\":\"x\",\"comment\":\"\",\"defaultAction\":\"SCMP_ACT_ALLOW\",\"listenerMetadata\":\"\"}", 0, 0, F_N_WARNINGS, 0 },
 	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"listenerPath\":\"/run/l.sock\"}", 0, 0, F_N_WARNINGS, 1 },
+	/* the io_uring opt-in: off unless true, and true draws a warning */
+	{ "{\"defaultAction\":\"SCMP_ACT_ERRNO\"}", 0, 0, F_ALLOW_IO_URING, 0 },
+	{ "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"allowIoUring\":true}", 0, 0, F_ALLOW_IO_URING, 1 },
+	{ "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"allowIoUring\":true}", 0, 0, F_N_WARNINGS, 1 },
+	{ "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"allowIoUring\":false}", 0, 0, F_ALLOW_IO_URING, 0 },
+	{ "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"allowIoUring\":false}", 0, 0, F_N_WARNINGS, 0 },
 	/* actions and their values */
 	{ ALLOW "{\"names\":[\"read\"],\"action\":\"SCMP_ACT_ERRNO\"}" END, 0, 0, F_ERRNO, EPERM },
 	{ ALLOW "{\"names\":[\"read\"],\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":13}" END, 0, 0, F_ERRNO, 13 },
@@ -174,6 +180,7 @@ static uint64_t field(const struct sw_policy *p, const struct valid_case *c)
 	case F_N_ARCHES: return p->n_architectures;
 	case F_FLAGS: return p->filter_flags;
 	case F_N_WARNINGS: return p->n_warnings;
+	case F_ALLOW_IO_URING: return p->allow_io_uring;
 	default: break;
 	}
 	ck_assert_msg(r, "no rule %zu", c->rule);
@@ -292,6 +299,28 @@ START_TEST(test_warnings_text)
 }
 END_TEST
 
+/* What `sysward check` (and `sysward run`) print for the io_uring opt-in:
+ * ahead of any rule's warnings, whatever the key's place in the file. */
+START_TEST(test_io_uring_warning)
+{
+	struct sw_policy *p = load_ok(ALLOW
+		"{\"names\":[\"read\",\"frobnicate\"],\"action\":\"SCMP_ACT_ALLOW\"}],"
+		"\"allowIoUring\":true}");
+
+	ck_assert(p->allow_io_uring);
+	ck_assert_uint_eq(p->n_warnings, 2);
+	ck_assert_str_eq(p->warnings[0],
+			 "t.json: allowIoUring: io_uring operations bypass seccomp and sysward: "
+			 "io_uring_setup, io_uring_enter and io_uring_register are left to "
+			 "this policy, and what the program submits through a ring (open, "
+			 "read, write, connect, ...) is checked by no rule");
+	ck_assert_str_eq(p->warnings[1],
+			 "t.json: syscalls[0].names[1]: unknown system call \"frobnicate\" ignored");
+	ck_assert_ptr_null(p->warnings[2]);
+	sw_policy_free(p);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ */
 /* invalid policies: the exact message */
 
@@ -341,7 +370,15 @@ static const struct invalid_case invalid_cases[] = {
 	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"sycalls\": []}",
 	  "t.json: unknown key \"sycalls\" (did you mean \"syscalls\"?)" },
 	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"zzz\": 1}",
-	  "t.json: unknown key \"zzz\" (expected one of $schema, comment, defaultAction, defaultErrnoRet, architectures, archMap, flags, listenerPath, listenerMetadata, syscalls)" },
+	  "t.json: unknown key \"zzz\" (expected one of $schema, comment, defaultAction, defaultErrnoRet, architectures, archMap, flags, listenerPath, listenerMetadata, syscalls, allowIoUring)" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"allowIoUring\": 1}",
+	  "t.json: allowIoUring: expected true or false, got an integer" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"allowIoUring\": \"true\"}",
+	  "t.json: allowIoUring: expected true or false, got a string" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"allowIoUring\": null}",
+	  "t.json: allowIoUring: expected true or false, got null" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"allowIOURing\": true}",
+	  "t.json: unknown key \"allowIOURing\" (did you mean \"allowIoUring\"?)" },
 	{ "{\"defaultAction\": 1}", "t.json: defaultAction: expected a string, got an integer" },
 	{ "{\"defaultAction\": \"SCMP_ACT_ALOW\"}",
 	  "t.json: defaultAction: unknown action \"SCMP_ACT_ALOW\" (did you mean \"SCMP_ACT_ALLOW\"?)" },
@@ -985,6 +1022,7 @@ static Suite *policy_suite(void)
 	tcase_add_loop_test(tc, test_valid, 0, (int)N_ELEMENTS(valid_cases));
 	tcase_add_test(tc, test_valid_strings);
 	tcase_add_test(tc, test_warnings_text);
+	tcase_add_test(tc, test_io_uring_warning);
 	tcase_add_loop_test(tc, test_invalid, 0, (int)N_ELEMENTS(invalid_cases));
 	tcase_add_test(tc, test_limits);
 	tcase_add_loop_test(tc, test_gates, 0, (int)N_ELEMENTS(gate_cases));
