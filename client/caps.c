@@ -54,3 +54,55 @@ int sw_parse_caps(const char *text, uint64_t *mask, char *bad, size_t bad_size)
 		p += len + 1;
 	}
 }
+
+/*
+ * Capabilities that no system call policy confines (docs/security.md,
+ * "sysward does not promise"): what a program holding one can do.
+ */
+static const struct {
+	int cap;
+	const char *name;
+	const char *why;
+} dangerous[] = {
+	{ CAP_SYS_PTRACE, "CAP_SYS_PTRACE",
+	  "the program can write the supervisor's memory through "
+	  "/proc/PID/mem and take it over (ptrace itself stays denied, "
+	  "which is no boundary)" },
+	{ CAP_SYS_ADMIN, "CAP_SYS_ADMIN",
+	  "it is the catch-all administrative capability (mounts, "
+	  "namespaces, BPF, perf, keyctl, terminal input injection with "
+	  "TIOCSTI, ...), and each of these reaches outside the sandbox "
+	  "unless the policy denies it" },
+	{ CAP_SYS_MODULE, "CAP_SYS_MODULE",
+	  "the program can load kernel modules, that is run its own code "
+	  "in the kernel" },
+	{ CAP_SYS_RAWIO, "CAP_SYS_RAWIO",
+	  "the program can reach hardware and memory directly (iopl, "
+	  "ioperm, /dev/mem, raw device commands), bypassing the kernel's "
+	  "own checks" },
+	{ CAP_SYS_BOOT, "CAP_SYS_BOOT",
+	  "the program can load and boot another kernel (kexec_load) or "
+	  "reboot the machine" },
+	{ CAP_MAC_ADMIN, "CAP_MAC_ADMIN",
+	  "the program can change the Linux security module policy "
+	  "(AppArmor, SELinux, Smack) that may confine it besides sysward" },
+	{ CAP_BPF, "CAP_BPF",
+	  "the program can load BPF programs into the kernel; with "
+	  "CAP_PERFMON, tracing programs that read the memory of every "
+	  "process, the supervisor's included" },
+	{ CAP_PERFMON, "CAP_PERFMON",
+	  "the program can observe every process on the machine "
+	  "(perf_event_open); with CAP_BPF, tracing programs that read the "
+	  "memory of every process, the supervisor's included" },
+};
+
+const char *sw_cap_danger(uint64_t mask, size_t *i, const char **name)
+{
+	for (; *i < sizeof(dangerous) / sizeof(dangerous[0]); (*i)++) {
+		if (mask & (UINT64_C(1) << dangerous[*i].cap)) {
+			*name = dangerous[*i].name;
+			return dangerous[(*i)++].why;
+		}
+	}
+	return NULL;
+}

@@ -292,6 +292,17 @@ out:
 	return exit_code;
 }
 
+/* Say which granted capabilities leave the sandbox (docs/security.md). */
+static void warn_caps(uint64_t caps)
+{
+	const char *name, *why;
+	size_t i = 0;
+
+	while ((why = sw_cap_danger(caps, &i, &name)))
+		sw_cli_error("warning: --cap %s defeats confinement: %s", name,
+			     why);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_options o = { .log_format = SW_LOG_JSON };
@@ -300,6 +311,7 @@ int cmd_run(int argc, char **argv)
 	r = parse_options(argc, argv, &o);
 	if (r)
 		return r > 0 ? SW_EXIT_OK : -r;
+	warn_caps(o.caps);
 	if (o.daemon_socket)
 		return sw_run_daemon(&o);
 	return run_embedded(&o);

@@ -4,6 +4,7 @@
 #define SYSWARD_CLIENT_RUN_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sysward/engine.h"
@@ -26,5 +27,10 @@ int sw_run_daemon(const struct run_options *o);
 
 /* Parse "CAP_SYS_ADMIN", "sys_admin", "net_raw,chown" or "all" into mask. */
 int sw_parse_caps(const char *text, uint64_t *mask, char *bad, size_t bad_size);
+
+/* The capabilities in mask that defeat confinement, one per call: start
+ * with *i = 0; returns why (and sets *name), or NULL when there are no
+ * more.  For "sysward run --cap" to warn about. */
+const char *sw_cap_danger(uint64_t mask, size_t *i, const char **name);
 
 #endif

@@ -65,6 +65,25 @@ io_uring_unrestricted)
 	# proves io_uring_denied can fail).
 	run "$POL/log-only.json" -- "$ADV/adv_io_uring" allow
 	expect_contained "io_uring unusable although the policy restricts nothing" ;;
+io_uring_opt_in)
+	# "allowIoUring": true under a policy that restricts (emulates getuid,
+	# denies mkdir): io_uring is the policy's to decide, so it must work;
+	# sysward check and sysward run must warn; the other defences stay.
+	p=$POL/io-uring-opt-in.json
+	warning="$p: allowIoUring: io_uring operations bypass seccomp and sysward: io_uring_setup, io_uring_enter and io_uring_register are left to this policy, and what the program submits through a ring (open, read, write, connect, ...) is checked by no rule"
+	echo "+ sysward check $p"
+	"$SYSWARD" check "$p" >"$out" 2>&1; rc=$?
+	cat "$out"
+	[ "$rc" -eq 0 ] || fail "sysward check rejected the opt-in policy (exit $rc)"
+	grep -qxF "warning: $warning" "$out" || fail "sysward check did not print the io_uring warning"
+	run "$p" -- "$ADV/adv_io_uring" allow
+	grep -qxF "sysward: warning: $warning" "$out" || fail "sysward run did not print the io_uring warning"
+	grep -qx 'result: io_uring_setup = [0-9][0-9]*' "$out" || fail "io_uring_setup did not succeed despite the opt-in"
+	expect_contained "io_uring unusable although the policy opts in"
+	run "$p" -- "$ADV/adv_untraced" clone3
+	expect_contained "the opt-in turned off another defence (clone3 not ENOSYS)"
+	run "$p" -- "$ADV/adv_supervisor" memory
+	expect_contained "the opt-in turned off another defence (the tracee reached its supervisor)" ;;
 abi_x32_filtered)
 	run "$POL/abi-all.json" -- "$ADV/adv_abi" x32 "$scratch"
 	expect_contained "an x32 syscall bypassed the policy" ;;
@@ -198,6 +217,22 @@ privs_setuid)
 	[ "$rc" -eq 0 ] || fail "sysward as nobody failed (exit $rc)"
 	grep -qx 'fact: euid 65534' "$out" || fail "the setuid-root binary gained privilege inside the sandbox"
 	grep -qx 'fact: CapEff 0000000000000000' "$out" || fail "the setuid-root binary gained capabilities" ;;
+cap_warning)
+	# --cap with a capability that defeats confinement: a warning naming
+	# it and why, one line per capability; harmless ones draw none; the
+	# program still runs.
+	run "$POL/emulate-uid.json" --cap CAP_SYS_PTRACE,net_bind_service,bpf -- "$ADV/adv_privs"
+	grep -qxF "sysward: warning: --cap CAP_SYS_PTRACE defeats confinement: the program can write the supervisor's memory through /proc/PID/mem and take it over (ptrace itself stays denied, which is no boundary)" "$out" ||
+		fail "no warning for --cap CAP_SYS_PTRACE"
+	grep -qx "sysward: warning: --cap CAP_BPF defeats confinement: the program can load BPF programs into the kernel; .*" "$out" ||
+		fail "no warning for --cap CAP_BPF"
+	[ "$(grep -c 'defeats confinement' "$out")" -eq 2 ] || fail "expected exactly 2 capability warnings"
+	[ "$(id -u)" -ne 0 ] || [ "$rc" -eq 0 ] || fail "the program did not run after the warnings (exit $rc)"
+	run "$POL/emulate-uid.json" --cap CAP_NET_BIND_SERVICE -- "$ADV/adv_privs"
+	grep -q 'defeats confinement' "$out" && fail "a warning for CAP_NET_BIND_SERVICE, which does not defeat confinement"
+	run "$POL/emulate-uid.json" -- "$ADV/adv_privs"
+	grep -q '^sysward: warning' "$out" && fail "a warning without --cap"
+	true ;;
 path_race)
 	d=$GEN/race
 	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
