@@ -21,6 +21,11 @@ export PROBE32=
 [ -x /extra/sw-probe32 ] && PROBE32=/extra/sw-probe32
 cd /extra || exit 1
 echo "@@VM-KERNEL $(uname -r)"
+# Pseudo-terminals, as on the host (script(1) in no_controlling_tty).
+mkdir -p /dev/pts
+mountpoint -q /dev/pts || mount -t devpts -o ptmxmode=0666 devpts /dev/pts ||
+	echo "@@VM-WARN cannot mount devpts"
+[ -e /dev/ptmx ] || ln -s pts/ptmx /dev/ptmx
 # The loopback interface, up as on the host (connect scenarios use it).
 ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up 2>/dev/null ||
 	echo "@@VM-WARN cannot bring up lo"
