@@ -67,15 +67,32 @@ static uint8_t path_args(const char *name)
 	return 0;
 }
 
-static const char *verdict_name(const struct sw_decision *d)
+/*
+ * A rewrite whose only change is the path guard's copy of a string
+ * argument runs the call the policy allowed, unchanged in meaning:
+ * report it as an allow, with the pinned arguments named.
+ */
+static bool only_pinned(const struct sw_audit_rec *r)
 {
-	switch (d->verdict) {
+	const struct sw_decision *d = r->d;
+
+	if (d->verdict != SW_V_REWRITE || !d->pinned || d->nr != r->nr)
+		return false;
+	for (int i = 0; i < 6; i++)
+		if (!(d->pinned & (1u << i)) && d->args[i] != r->args[i])
+			return false;
+	return true;
+}
+
+static const char *verdict_name(const struct sw_audit_rec *r)
+{
+	switch (r->d->verdict) {
 	case SW_V_ALLOW:
 		return "allow";
 	case SW_V_RETURN:
 		return "return";
 	case SW_V_REWRITE:
-		return "rewrite";
+		return only_pinned(r) ? "allow" : "rewrite";
 	case SW_V_KILL:
 		return "kill";
 	}
@@ -168,12 +185,23 @@ int sw_audit_write(FILE *f, enum sw_log_format fmt, const struct sw_audit_rec *r
 		fprintf(f, ",\"rule\":%d,\"rule_path\":", d->rule);
 		json_str(f, rule_path(r));
 		fprintf(f, ",\"action\":\"%s\",\"verdict\":\"%s\"",
-			rule_action_name(r), verdict_name(d));
+			rule_action_name(r), verdict_name(r));
 		if (d->why) {
 			fputs(",\"why\":", f);
 			json_str(f, d->why);
 		}
-		if (d->verdict == SW_V_REWRITE) {
+		if (only_pinned(r)) {
+			bool first = true;
+
+			fputs(",\"pinned\":[", f);
+			for (int i = 0; i < 6; i++) {
+				if (!(d->pinned & (1u << i)))
+					continue;
+				fprintf(f, "%s%d", first ? "" : ",", i);
+				first = false;
+			}
+			fputc(']', f);
+		} else if (d->verdict == SW_V_REWRITE) {
 			fputs(",\"new_syscall\":", f);
 			if (new_name || d->nr == r->nr)
 				json_str(f, new_name ? new_name : (name ? name : "?"));
@@ -204,12 +232,15 @@ int sw_audit_write(FILE *f, enum sw_log_format fmt, const struct sw_audit_rec *r
 		for (int i = 0; i < 6; i++)
 			if ((pargs & (1 << i)) &&
 			    sw_read_tracee_string(&pid, r->args[i] & mask, sbuf,
-						  sizeof(sbuf)) >= 0)
+						  sizeof(sbuf)) >= 0 &&
+			    !(d->path && !strcmp(d->path, sbuf)))
 				fprintf(f, " arg%d=\"%s\"", i, sbuf);
 		fprintf(f, " rule=%d (%s) %s -> %s", d->rule, rule_path(r),
-			rule_action_name(r), verdict_name(d));
+			rule_action_name(r), verdict_name(r));
 		if (d->verdict == SW_V_REWRITE && new_name)
 			fprintf(f, " as %s", new_name);
+		else if (only_pinned(r))
+			fputs(" (path pinned)", f);
 		if (r->has_result)
 			fprintf(f, " = %lld", (long long)r->result);
 		if (d->why)

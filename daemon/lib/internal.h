@@ -155,6 +155,7 @@ struct sw_decision {
 	int signal;			/* SW_V_RETURN + raise this (TRAP) */
 	const char *path;		/* a string read for a condition */
 	const char *why;		/* defence name, or NULL */
+	uint8_t pinned;			/* args the path guard replaced */
 };
 
 /* Reads the NUL-terminated string at addr into buf (size > 0).  Returns

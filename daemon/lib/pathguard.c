@@ -330,6 +330,7 @@ void sw_pathguard_pin(struct sw_supervisor *sup, struct sw_session *s,
 				       rd->str[k], (size_t)rd->len[k] + 1);
 			}
 			d->args[i] = SW_GUARD_ADDR + (uint64_t)slot * SW_GUARD_SLOT;
+			d->pinned |= (uint8_t)(1u << i);
 			pinned = true;
 			break;
 		}

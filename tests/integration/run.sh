@@ -1093,6 +1093,15 @@ t_audit_log_example_demo() {
 open(/etc/passwd,rdonly)=ok"
 	grep -q '"path":"/etc/group".*"action":"SCMP_ACT_ERRNO"' "$W/log" ||
 		{ fail "no audit record of the refused open of /etc/group"; cat "$W/log" >&2; }
+	# The allowed open is an allow whose path argument was pinned, not a
+	# rewrite: the program's call ran as it asked.
+	grep -q '"path":"/etc/passwd".*"verdict":"allow","pinned":\[1\]' "$W/log" ||
+		{ fail "the allowed open of /etc/passwd is not logged as an allow with pinned [1]"
+		  cat "$W/log" >&2; }
+	if grep '"path":"/etc/passwd"' "$W/log" | grep -q '"new_args"'; then
+		fail "the allowed open of /etc/passwd is logged with new_args"
+		cat "$W/log" >&2
+	fi
 }
 
 t_example_deny_network() {
