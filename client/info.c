@@ -118,9 +118,11 @@ int cmd_info(int argc, char **argv)
 	printf("libseccomp:               %u.%u.%u (API level %u)\n",
 	       v->major, v->minor, v->micro, api);
 	if (!ks.set_syscall_info)
-		printf("\nThis kernel cannot run 'sysward run': it lacks "
-		       "PTRACE_SET_SYSCALL_INFO (Linux 6.16+).\n"
-		       "Boot the patched kernel in QEMU instead: "
+		printf("\nThis kernel lacks PTRACE_SET_SYSCALL_INFO (Linux 6.16+):"
+		       " sysward runs only policies of plain seccomp\n"
+		       "actions here and refuses those that need the supervisor"
+		       " (skip, emulate, rewrite, log,\n"
+		       "paths, when). Boot the patched kernel in QEMU for them: "
 		       "qemu-images/run-vm --kernel patched ...\n");
 	return SW_EXIT_OK;
 }

@@ -45,8 +45,10 @@ void cmd_run_help(FILE *f)
 "  -h, --help               show this help and exit\n"
 "\n"
 "The program runs with no_new_privs, only the capabilities given with --cap,\n"
-"and every process and thread it starts under the same policy.  The kernel\n"
-"must support PTRACE_SET_SYSCALL_INFO (Linux 6.16 or the patched kernel).\n"
+"and every process and thread it starts under the same policy.  A policy\n"
+"that needs the supervisor (SYSWARD_ACT_*, paths, when, log) needs a kernel\n"
+"with PTRACE_SET_SYSCALL_INFO (Linux 6.16 or the patched 6.12); elsewhere\n"
+"it is refused and only plain seccomp policies run.\n"
 "\n"
 "Exit status:\n"
 "  N        the program's exit status (128+N if killed by signal N)\n"
@@ -119,40 +121,6 @@ static int launch_exit_code(int code)
 	default:
 		return SW_EXIT_SYSWARD_ERROR;
 	}
-}
-
-/* Refuse, with directions, where the kernel cannot enforce a policy. */
-static int check_kernel(void)
-{
-	struct sw_kernel_support ks = { 0 };
-	struct sw_error err = { 0 };
-	int r;
-
-	r = sw_probe_kernel(&ks, &err);
-	if (r < 0) {
-		sw_cli_error("probe kernel support: %s", err.msg);
-		return SW_EXIT_SYSWARD_ERROR;
-	}
-	/* For tests of this refusal on a kernel that has the request. */
-	if (getenv("SYSWARD_PRETEND_NO_SET_SYSCALL_INFO"))
-		ks.set_syscall_info = false;
-	if (!ks.seccomp_filter) {
-		sw_cli_error("kernel %s does not support seccomp filters "
-			     "(CONFIG_SECCOMP_FILTER); cannot enforce a policy",
-			     ks.release);
-		return SW_EXIT_SYSWARD_ERROR;
-	}
-	if (!ks.set_syscall_info) {
-		sw_cli_error(
-			"kernel %s lacks PTRACE_SET_SYSCALL_INFO (merged in "
-			"Linux 6.16), so sysward cannot skip, emulate or "
-			"rewrite system calls; refusing to run.\n"
-			"sysward: try the patched kernel in QEMU: "
-			"qemu-images/run-vm --kernel patched ... "
-			"(see 'sysward info')", ks.release);
-		return SW_EXIT_SYSWARD_ERROR;
-	}
-	return 0;
 }
 
 static int parse_options(int argc, char **argv, struct run_options *o)
@@ -244,10 +212,9 @@ static int run_embedded(const struct run_options *o)
 	for (size_t i = 0; i < policy->n_warnings; i++)
 		sw_cli_error("warning: %s", policy->warnings[i]);
 
-	r = check_kernel();
-	if (r)
-		goto out;
-
+	/* The engine checks the kernel: it refuses a policy that needs the
+	 * supervisor where PTRACE_SET_SYSCALL_INFO is missing, and runs one
+	 * the kernel enforces alone, exactly as syswardd does. */
 	/* Say plainly what is wrong with PROGRAM before starting anything. */
 	code = resolve_program(o->argv[0], resolved, sizeof(resolved));
 	if (code) {

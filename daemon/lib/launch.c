@@ -250,7 +250,7 @@ int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
 		sw_filter_free(fctx);
 		sw_program_free(prog);
 		return sw_error_set(err, EOPNOTSUPP,
-				    "%s needs PTRACE_SET_SYSCALL_INFO (Linux 6.16 or later), which the running kernel %s lacks; boot the patched kernel with `qemu-images/run-vm --kernel patched`",
+				    "%s needs the supervisor (to skip, emulate, rewrite, log or check paths), but the running kernel %s lacks PTRACE_SET_SYSCALL_INFO (Linux 6.16 or later): only policies of plain seccomp actions run on it. Boot the patched kernel: `qemu-images/run-vm --kernel patched ...`",
 				    p->source ? p->source : "the policy", sup->ks.release);
 	}
 	sw_filter_free(fctx);
