@@ -102,27 +102,6 @@ static int resolve_program(const char *name, char *ret, size_t size)
 	return saw_eacces ? EACCES : ENOENT;
 }
 
-/* The exit code for a failure to start the program. */
-static int launch_exit_code(int code)
-{
-	switch (code) {
-	case ENOENT:
-		return SW_EXIT_NOT_FOUND;
-	case EACCES:
-	case EPERM:
-	case ENOEXEC:
-	case EISDIR:
-	case ENOTDIR:
-	case ELOOP:
-	case ETXTBSY:
-	case E2BIG:
-	case ENAMETOOLONG:
-		return SW_EXIT_CANNOT_EXEC;
-	default:
-		return SW_EXIT_SYSWARD_ERROR;
-	}
-}
-
 static int parse_options(int argc, char **argv, struct run_options *o)
 {
 	enum { OPT_LOG_FORMAT = 0x100 };
@@ -223,7 +202,7 @@ static int run_embedded(const struct run_options *o)
 		else
 			sw_cli_error("cannot run %s: %s", o->argv[0],
 				     strerror(code));
-		exit_code = launch_exit_code(code);
+		exit_code = sw_exec_exit_code(code);
 		goto out;
 	}
 

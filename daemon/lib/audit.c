@@ -12,7 +12,7 @@
 
 #include "internal.h"
 
-static void json_str(FILE *f, const char *s)
+void sw_json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -153,7 +153,7 @@ int sw_audit_write(FILE *f, enum sw_log_format fmt, const struct sw_audit_rec *r
 		fprintf(f, ",\"pid\":%d,\"arch\":\"%s\",\"syscall\":", r->pid,
 			sw_abi_name(r->abi));
 		if (name)
-			json_str(f, name);
+			sw_json_str(f, name);
 		else
 			fprintf(f, "\"syscall_%llu\"", (unsigned long long)r->nr);
 		fprintf(f, ",\"nr\":%llu,\"args\":[", (unsigned long long)r->nr);
@@ -163,7 +163,7 @@ int sw_audit_write(FILE *f, enum sw_log_format fmt, const struct sw_audit_rec *r
 		fputc(']', f);
 		if (d->path) {
 			fputs(",\"path\":", f);
-			json_str(f, d->path);
+			sw_json_str(f, d->path);
 		}
 		if (pargs) {
 			bool first = true;
@@ -176,19 +176,19 @@ int sw_audit_write(FILE *f, enum sw_log_format fmt, const struct sw_audit_rec *r
 				first = false;
 				if (sw_read_tracee_string(&pid, r->args[i] & mask, sbuf,
 							  sizeof(sbuf)) >= 0)
-					json_str(f, sbuf);
+					sw_json_str(f, sbuf);
 				else
 					fputs("null", f);
 			}
 			fputc('}', f);
 		}
 		fprintf(f, ",\"rule\":%d,\"rule_path\":", d->rule);
-		json_str(f, rule_path(r));
+		sw_json_str(f, rule_path(r));
 		fprintf(f, ",\"action\":\"%s\",\"verdict\":\"%s\"",
 			rule_action_name(r), verdict_name(r));
 		if (d->why) {
 			fputs(",\"why\":", f);
-			json_str(f, d->why);
+			sw_json_str(f, d->why);
 		}
 		if (only_pinned(r)) {
 			bool first = true;
@@ -204,7 +204,7 @@ int sw_audit_write(FILE *f, enum sw_log_format fmt, const struct sw_audit_rec *r
 		} else if (d->verdict == SW_V_REWRITE) {
 			fputs(",\"new_syscall\":", f);
 			if (new_name || d->nr == r->nr)
-				json_str(f, new_name ? new_name : (name ? name : "?"));
+				sw_json_str(f, new_name ? new_name : (name ? name : "?"));
 			else
 				fprintf(f, "\"syscall_%llu\"", (unsigned long long)d->nr);
 			fputs(",\"new_args\":[", f);
@@ -217,7 +217,7 @@ int sw_audit_write(FILE *f, enum sw_log_format fmt, const struct sw_audit_rec *r
 			fprintf(f, ",\"return\":%lld", (long long)r->result);
 		if (r->error) {
 			fputs(",\"error\":", f);
-			json_str(f, r->error);
+			sw_json_str(f, r->error);
 		}
 		fputs("}\n", f);
 	} else {

@@ -441,3 +441,23 @@ fail:
 	free(s);
 	return r;
 }
+
+int sw_exec_exit_code(int code)
+{
+	switch (code) {
+	case ENOENT:
+		return SW_EXIT_NOT_FOUND;
+	case EACCES:
+	case EPERM:
+	case ENOEXEC:
+	case EISDIR:
+	case ENOTDIR:
+	case ELOOP:
+	case ETXTBSY:
+	case E2BIG:
+	case ENAMETOOLONG:
+		return SW_EXIT_CANNOT_EXEC;
+	default:
+		return SW_EXIT_SYSWARD_ERROR;
+	}
+}

@@ -10,27 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "sysward/engine.h"
 #include "syswardd.h"
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
 
 static void begin(FILE *f, uint64_t session, const char *event)
 {
@@ -66,12 +47,12 @@ void audit_session_start(FILE *f, const struct audit_start *a)
 	for (size_t i = 0; a->argv[i]; i++) {
 		if (i)
 			fputc(',', f);
-		json_str(f, a->argv[i]);
+		sw_json_str(f, a->argv[i]);
 	}
 	fputs("],\"cwd\":", f);
-	json_str(f, a->cwd);
+	sw_json_str(f, a->cwd);
 	fputs(",\"policy\":", f);
-	json_str(f, a->policy);
+	sw_json_str(f, a->policy);
 	end(f);
 }
 
@@ -94,8 +75,8 @@ void audit_refused(FILE *f, const struct peer *peer, const char *request,
 	begin(f, 0, "request-refused");
 	fprintf(f, ",\"uid\":%u,\"client_pid\":%d,\"request\":", peer->uid,
 		peer->pid);
-	json_str(f, request);
+	sw_json_str(f, request);
 	fprintf(f, ",\"errno\":%d,\"error\":", code);
-	json_str(f, msg);
+	sw_json_str(f, msg);
 	end(f);
 }

@@ -312,27 +312,6 @@ static void bury(struct server *srv)
 	}
 }
 
-/* The exit code for a failure to start the program, as embedded mode. */
-static int launch_exit_code(int code)
-{
-	switch (code) {
-	case ENOENT:
-		return SW_EXIT_NOT_FOUND;
-	case EACCES:
-	case EPERM:
-	case ENOEXEC:
-	case EISDIR:
-	case ENOTDIR:
-	case ELOOP:
-	case ETXTBSY:
-	case E2BIG:
-	case ENAMETOOLONG:
-		return SW_EXIT_CANNOT_EXEC;
-	default:
-		return SW_EXIT_SYSWARD_ERROR;
-	}
-}
-
 /*
  * execvpe() in the engine's child searches the PATH of the process
  * environment, not of envp: give the daemon the client's PATH for the
@@ -474,7 +453,7 @@ static void handle_run(struct server *srv, struct conn *c)
 		else
 			snprintf(msg, sizeof(msg), "cannot run %.512s: %s",
 				 q.argv[0], strerror(code));
-		reply_error(srv, c, "RUN", code, launch_exit_code(code), msg,
+		reply_error(srv, c, "RUN", code, sw_exec_exit_code(code), msg,
 			    true);
 		goto out;
 	}
@@ -515,7 +494,7 @@ static void handle_run(struct server *srv, struct conn *c)
 	umask(old_umask);
 	if (r < 0) {
 		code = err.code == ENOENT || err.code == EACCES ||
-		       err.code == ENOEXEC ? launch_exit_code(-r)
+		       err.code == ENOEXEC ? sw_exec_exit_code(-r)
 					   : SW_EXIT_SYSWARD_ERROR;
 		reply_error(srv, c, "RUN", -r, code, err.msg, true);
 		free(x);

@@ -25,6 +25,14 @@
 #define SW_EXIT_CANNOT_EXEC	126
 #define SW_EXIT_NOT_FOUND	127
 
+/* The exit code for a program that could not be started because execve
+ * (or the search for it) failed with errno e: 127 for ENOENT, 126 when
+ * it exists but cannot be executed, 125 for anything else. */
+int sw_exec_exit_code(int e);
+
+/* Write s to f as a JSON string literal, quotes included (audit logs). */
+void sw_json_str(FILE *f, const char *s);
+
 struct sw_supervisor;
 struct sw_session;
 
