@@ -4,6 +4,10 @@
 #define SYSWARD_CLIENT_DAEMON_CLIENT_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "sysward/error.h"
+#include "sysward/proto.h"
 
 /*
  * Connect to syswardd at path ("" or NULL = the default socket).  On
@@ -11,5 +15,13 @@
  * path actually used is copied to used (for messages).
  */
 int sw_daemon_connect(const char *path, char *used, size_t used_size);
+
+/*
+ * Send msg (freed in any case) on fd and receive the reply: its header in
+ * *h and its payload in *payload (free()d by the caller).  0 or -errno
+ * with err filled.
+ */
+int sw_daemon_call(int fd, struct sw_buf *msg, struct sw_msg_header *h,
+		   uint8_t **payload, struct sw_error *err);
 
 #endif

@@ -44,10 +44,8 @@ static int kill_one(int fd, uint64_t id, const char *path)
 
 	r = sw_msg_encode_kill(&msg, id, &err);
 	if (r == 0)
-		r = sw_proto_send(fd, &msg, NULL, 0, &err);
-	sw_buf_free(&msg);
-	if (r == 0)
-		r = sw_proto_recv(fd, &h, &payload, &err);
+		r = sw_daemon_call(fd, &msg, &h, &payload, &err);
+	sw_buf_free(&msg);	/* if encoding failed */
 	if (r < 0) {
 		sw_cli_error("kill %llu: syswardd at %s: %s",
 			     (unsigned long long)id, path, err.msg);

@@ -97,10 +97,8 @@ int cmd_ps(int argc, char **argv)
 		return SW_EXIT_FAIL;
 	r = sw_msg_encode_empty(&msg, SW_MSG_PS, &err);
 	if (r == 0)
-		r = sw_proto_send(fd, &msg, NULL, 0, &err);
-	sw_buf_free(&msg);
-	if (r == 0)
-		r = sw_proto_recv(fd, &h, &payload, &err);
+		r = sw_daemon_call(fd, &msg, &h, &payload, &err);
+	sw_buf_free(&msg);	/* if encoding failed */
 	if (r < 0) {
 		sw_cli_error("ps: syswardd at %s: %s", path, err.msg);
 		return SW_EXIT_FAIL;
