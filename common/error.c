@@ -49,6 +49,7 @@ int sw_error_wrap(struct sw_error *err, const char *fmt, ...)
 	char prefix[SW_ERROR_MSG_MAX];
 	char old[SW_ERROR_MSG_MAX];
 	va_list ap;
+	int n;
 
 	if (!err)
 		return -EINVAL;
@@ -59,8 +60,11 @@ int sw_error_wrap(struct sw_error *err, const char *fmt, ...)
 	va_end(ap);
 	memcpy(old, err->msg, sizeof(old));
 	if (old[0])
-		snprintf(err->msg, sizeof(err->msg), "%s: %s", prefix, old);
+		n = snprintf(err->msg, sizeof(err->msg), "%s: %s", prefix, old);
 	else
-		snprintf(err->msg, sizeof(err->msg), "%s", prefix);
+		n = snprintf(err->msg, sizeof(err->msg), "%s", prefix);
+	/* A message longer than SW_ERROR_MSG_MAX is cut; say so. */
+	if (n < 0 || (size_t)n >= sizeof(err->msg))
+		memcpy(err->msg + sizeof(err->msg) - 4, "...", 4);
 	return -err->code;
 }

@@ -141,18 +141,28 @@ static int type_err(struct parser *ps, const char *path, const char *want,
 	return perr(ps, path, "expected %s, got %s", want, type_desc(o));
 }
 
-/* path = parent + "." + key (or just key at the top) */
+/*
+ * path = parent + "." + key (or just key at the top).  Policies are
+ * limited in depth and name length, so PATH_LEN holds any real path; a
+ * longer one is cut and ends in "...", which only shortens a message.
+ */
+static void path_cut(char *buf, int n)
+{
+	if (n < 0 || n >= PATH_LEN)
+		memcpy(buf + PATH_LEN - 4, "...", 4);
+}
+
 static void path_key(char *buf, const char *parent, const char *key)
 {
 	if (parent && *parent)
-		snprintf(buf, PATH_LEN, "%s.%s", parent, key);
+		path_cut(buf, snprintf(buf, PATH_LEN, "%s.%s", parent, key));
 	else
-		snprintf(buf, PATH_LEN, "%s", key);
+		path_cut(buf, snprintf(buf, PATH_LEN, "%s", key));
 }
 
 static void path_index(char *buf, const char *parent, size_t i)
 {
-	snprintf(buf, PATH_LEN, "%s[%zu]", parent, i);
+	path_cut(buf, snprintf(buf, PATH_LEN, "%s[%zu]", parent, i));
 }
 
 /* ------------------------------------------------------------------ */
