@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,12 +31,18 @@
 extern char **environ;
 
 /* What a terminal or a job runner may send us that belongs to the
- * program.  SIGTSTP/SIGTTIN/SIGTTOU stay ours: job control of the client
- * itself. */
+ * program.  The stop signals (Ctrl-Z) go to the program too, and then
+ * stop the client itself, so that the shell sees its job stopped; the
+ * SIGCONT of "fg" or "bg" is forwarded like the rest. */
 static const int forwarded[] = {
 	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGWINCH,
-	SIGCONT,
+	SIGCONT, SIGTSTP, SIGTTIN, SIGTTOU,
 };
+
+static bool is_stop_signal(int sig)
+{
+	return sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
 
 int sw_daemon_connect(const char *path, char *used, size_t used_size)
 {
@@ -301,6 +308,10 @@ int sw_run_daemon(const struct run_options *o)
 						 NULL) == 0)
 				(void)sw_proto_send(fd, &sm, NULL, 0, NULL);
 			sw_buf_free(&sm);
+			/* Blocked, a stop signal would not stop us: stop
+			 * as its default action would have. */
+			if (is_stop_signal((int)si.ssi_signo))
+				raise(SIGSTOP);
 		}
 		if (pf[0].revents) {
 			code = wait_reply(fd);

@@ -231,8 +231,33 @@ void sw_session_kill(struct sw_session *s)
 			kill(sup->tab[i].pid, SIGKILL);
 }
 
+/* Send sig to every process (and thread) of the session. */
+static void session_signal_all(struct sw_session *s, int sig)
+{
+	struct sw_supervisor *sup = s->sup;
+
+	for (size_t i = 0; i < sup->tab_size; i++)
+		if (sup->tab[i].pid > 0 && sup->tab[i].s == s)
+			kill(sup->tab[i].pid, sig);
+}
+
 int sw_session_signal(struct sw_session *s, int sig)
 {
+	/*
+	 * Job control acts on the whole job, as a terminal's does on its
+	 * foreground process group.  The session's processes are in the
+	 * daemon's process group, which has no terminal and is orphaned,
+	 * and the kernel discards SIGTSTP, SIGTTIN and SIGTTOU there:
+	 * stop them with SIGSTOP, and continue them all with SIGCONT.
+	 */
+	if (sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
+		session_signal_all(s, SIGSTOP);
+		return 0;
+	}
+	if (sig == SIGCONT) {
+		session_signal_all(s, SIGCONT);
+		return 0;
+	}
 	if (kill(s->pid, sig) < 0)
 		return -errno;
 	return 0;

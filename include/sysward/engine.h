@@ -127,7 +127,9 @@ pid_t sw_session_pid(const struct sw_session *s);
 uint64_t sw_session_decisions(const struct sw_session *s);
 /* SIGKILL every process of the session; its done callback still fires. */
 void sw_session_kill(struct sw_session *s);
-/* Forward a signal to the session's main process. */
+/* Forward a signal to the session's main process.  Job control acts on
+ * every process: SIGTSTP, SIGTTIN and SIGTTOU stop them all (with
+ * SIGSTOP), SIGCONT continues them all. */
 int sw_session_signal(struct sw_session *s, int sig);
 
 /* Embedded mode: launch, supervise until the program exits, and return its

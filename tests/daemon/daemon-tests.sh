@@ -300,6 +300,43 @@ t_signals_forwarded() {
 	expect_rc 130
 }
 
+# proc_state PID: the state letter in /proc/PID/stat (T stopped, t traced
+# and stopped), or nothing once it is gone.
+proc_state() { awk '{print $3}' "/proc/$1/stat" 2>/dev/null; }
+
+t_job_control_stop() {
+	# Ctrl-Z (SIGTSTP) to the client stops the whole program, here a
+	# shell's child, and the client, so that a shell sees its job
+	# stopped; SIGCONT (fg) resumes them and the program finishes
+	# normally.
+	start_daemon || return
+	local bg pid i pst cst
+	last_cmd=("$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sh -c "'$PROBE' pidfile '$W/pid' sleep 2; echo finished")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null &
+	bg=$!
+	wait_file "$W/pid" 100 || { fail "program never wrote its pid"; kill -9 "$bg"; return; }
+	pid=$(cat "$W/pid")
+	kill -TSTP "$bg"
+	for ((i = 0; i < 100; i++)); do
+		pst=$(proc_state "$pid"); cst=$(proc_state "$bg")
+		[[ $pst == [Tt] && $cst == [Tt] ]] && break
+		sleep 0.05
+	done
+	[[ $cst == [Tt] ]] || fail "the client did not stop on SIGTSTP (state '$cst')"
+	[[ $pst == [Tt] ]] || fail "the program did not stop when its client got SIGTSTP (state '$pst')"
+	# Stopped for longer than the program's 2 s sleep: it must still be
+	# there, waiting to be continued.
+	sleep 2.5
+	pst=$(proc_state "$pid")
+	[[ $pst == [Tt] ]] || fail "the program did not stay stopped (state '$pst')"
+	kill -CONT "$bg"
+	timeout 20 tail --pid="$bg" -f /dev/null || { fail "client still runs 20 s after SIGCONT"; kill -9 "$bg"; }
+	wait "$bg"
+	rc=$?
+	expect_rc 0
+	expect_output "finished"
+}
+
 t_client_gone_kills_session() {
 	start_daemon || return
 	local bg pid
