@@ -4,7 +4,8 @@
 # adv_*.c) under "sysward run" and asserts that the escape failed.  One
 # CTest per route, named after the function below:
 #
-#   check.sh TEST
+#   check.sh TEST        run one test
+#   check.sh --list      the tests
 #
 # Environment (set by CMakeLists.txt): SYSWARD (the CLI), ADV (directory of
 # the adversarial programs), POL (policies), GEN (generated policies and
@@ -12,7 +13,13 @@
 # cannot run the test (reported by CTest as skipped, never as passed).
 set -uo pipefail
 
-test=${1:?usage: check.sh TEST}
+test=${1:?usage: check.sh TEST | --list}
+if [ "$test" = --list ]; then
+	# The tests are the labels of the case below.
+	awk '/^case \$test in$/ {on = 1; next} on && /^esac$/ {exit}
+	     on && /^[a-z0-9_]+\)$/ {sub(/\)$/, ""); print}' "$0"
+	exit 0
+fi
 : "${SYSWARD:?}" "${ADV:?}" "${POL:?}" "${GEN:?}"
 scratch=$GEN/scratch.$test
 rm -rf "$scratch" && mkdir -p "$scratch"

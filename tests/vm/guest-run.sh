@@ -11,7 +11,9 @@
 #
 # SUITE: integration (tests/integration/run.sh), daemon
 # (tests/daemon/daemon-tests.sh), examples (tests/vm/guest-examples.sh),
-# unpatched (tests/vm/guest-unpatched.sh). The binaries are the static ones
+# unpatched (tests/vm/guest-unpatched.sh), security
+# (tests/security/check.sh, programs in src/tests/security/adv). The
+# binaries are the static ones
 # in /extra; the scripts and policy examples are under /extra/src, laid out
 # as in the source tree. Exit status: 0 once every scenario has run.
 set -u
@@ -34,6 +36,11 @@ ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up 2>/dev/null ||
 for t in bash timeout setpriv setsid python3 gawk diff; do
 	command -v "$t" >/dev/null || echo "@@VM-WARN missing tool $t"
 done
+# tests/security/check.sh: its programs, policies and generated policy (as
+# tests/security/CMakeLists.txt makes it on the host).
+export ADV=$SRCDIR/tests/security/adv POL=$SRCDIR/tests/security/policies GEN=/tmp/security
+mkdir -p "$GEN"
+sed "s|@SW_RACE_DIR@|$GEN/race|g" "$POL/path-race.json.in" >"$GEN/path-race.json"
 while IFS= read -r id; do
 	[ -n "$id" ] || continue
 	suite=${id%%:*}
@@ -43,6 +50,7 @@ while IFS= read -r id; do
 	daemon) runner=$SRCDIR/tests/daemon/daemon-tests.sh ;;
 	examples) runner=$SRCDIR/tests/vm/guest-examples.sh ;;
 	unpatched) runner=$SRCDIR/tests/vm/guest-unpatched.sh ;;
+	security) runner=$SRCDIR/tests/security/check.sh ;;
 	*) echo "@@VM-BEGIN $id"; echo "unknown suite '$suite'"; echo "@@VM-END $id rc=2 secs=0"; continue ;;
 	esac
 	t0=$(date +%s%N)

@@ -22,7 +22,9 @@
 # Scenarios on the patched kernel: every scenario of
 # tests/integration/run.sh and tests/daemon/daemon-tests.sh (which replays
 # the integration scenarios through syswardd), except those listed in
-# HOST_ONLY below with the reason, plus tests/vm/guest-examples.sh.
+# HOST_ONLY below with the reason, plus tests/vm/guest-examples.sh and
+# every adversarial test of tests/security/check.sh (the int $0x80 ones
+# can run only here: the host kernel runs no 32-bit code).
 # On the unpatched kernel: tests/vm/guest-unpatched.sh.
 set -u
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -30,7 +32,10 @@ SRC=$(cd "$HERE/../.." && pwd)
 
 # Scenarios that need what the guest does not have:
 #  socket_activation: systemd-socket-activate (no systemd in the guest).
-HOST_ONLY=" daemon:socket_activation "
+#  path_race: two CPUs, so that a thread flips the path while another
+#   thread's openat is checked; the guest has one (run-vm -smp 1), where
+#   the race never alternates and the test cannot test anything.
+HOST_ONLY=" daemon:socket_activation security:path_race "
 
 die() { echo "vm-suite: error: $*" >&2; exit 1; }
 
@@ -46,6 +51,9 @@ list() {
 		done
 		for s in $(bash "$HERE/guest-examples.sh" --list); do
 			echo "examples:$s"
+		done
+		for s in $(bash "$SRC/tests/security/check.sh" --list); do
+			echo "security:$s"
 		done
 		;;
 	unpatched)
@@ -75,11 +83,15 @@ boot() {
 	local stage=$b/vm-results/$kernel.stage
 	[ -x "$st/client/sysward" ] || die "$st has no static sysward: run 'vm-suite.sh prepare $b' (CTest does, in vm.prepare)"
 	rm -rf "$stage"
-	mkdir -p "$stage/src/tests/integration" "$stage/src/tests/daemon" "$stage/src/tests/vm" "$stage/src/policy"
+	mkdir -p "$stage/src/tests/integration" "$stage/src/tests/daemon" "$stage/src/tests/vm" \
+		 "$stage/src/policy" "$stage/src/tests/security/adv"
 	cp "$SRC/tests/integration/run.sh" "$stage/src/tests/integration/"
 	cp "$SRC/tests/daemon/daemon-tests.sh" "$stage/src/tests/daemon/"
 	cp "$HERE/guest-examples.sh" "$HERE/guest-unpatched.sh" "$stage/src/tests/vm/"
 	cp -r "$SRC/policy/examples" "$stage/src/policy/"
+	cp "$SRC/tests/security/check.sh" "$stage/src/tests/security/"
+	cp -r "$SRC/tests/security/policies" "$stage/src/tests/security/"
+	cp -p "$st"/tests/security/adv_* "$stage/src/tests/security/adv/"
 	list "$kernel" >"$stage/scenarios"
 	want=$(wc -l <"$stage/scenarios")
 	local adds=(--add "$st/client/sysward" --add "$st/daemon/syswardd/syswardd"
