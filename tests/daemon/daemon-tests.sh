@@ -860,10 +860,15 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 77
 fi
 
+# Clients run as uid 65534 need the binaries where that uid can reach
+# them, wherever the checkout is.
+. "$HERE/../lib/stage.sh"
+sw_stage_for_others SYSWARD PROBE || exit 1
+
 skipped=0
 for name in "$@"; do
 	W=$(mktemp -d "${TMPDIR:-/tmp}/sysward-dt.${name//[:\/]/_}.XXXXXX")
-	trap 'stop_daemon' EXIT
+	trap 'stop_daemon; sw_stage_cleanup' EXIT
 	case "$name" in
 	embedded:*)
 		run_embedded "${name#embedded:}"

@@ -1374,6 +1374,11 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 77
 fi
 
+# Scenarios that drop to uid 65534 need the binaries and the examples
+# where that uid can reach them, wherever the checkout is.
+. "$HERE/../lib/stage.sh"
+sw_stage_for_others SYSWARD PROBE PROBE32 EXAMPLES || exit 1
+
 for name in "$@"; do
 	if ! declare -F "t_$name" >/dev/null; then
 		echo "unknown scenario '$name' (see $0 --list)" >&2
@@ -1388,4 +1393,5 @@ for name in "$@"; do
 		echo "FAIL: $name (work directory kept: $W)"
 	fi
 done
+sw_stage_cleanup
 exit $failed

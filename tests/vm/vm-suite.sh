@@ -83,10 +83,11 @@ boot() {
 	local stage=$b/vm-results/$kernel.stage
 	[ -x "$st/client/sysward" ] || die "$st has no static sysward: run 'vm-suite.sh prepare $b' (CTest does, in vm.prepare)"
 	rm -rf "$stage"
-	mkdir -p "$stage/src/tests/integration" "$stage/src/tests/daemon" "$stage/src/tests/vm" \
+	mkdir -p "$stage/src/tests/integration" "$stage/src/tests/daemon" "$stage/src/tests/vm" "$stage/src/tests/lib" \
 		 "$stage/src/policy" "$stage/src/tests/security/adv"
 	cp "$SRC/tests/integration/run.sh" "$stage/src/tests/integration/"
 	cp "$SRC/tests/daemon/daemon-tests.sh" "$stage/src/tests/daemon/"
+	cp "$SRC/tests/lib/stage.sh" "$stage/src/tests/lib/"
 	cp "$HERE/guest-examples.sh" "$HERE/guest-unpatched.sh" "$stage/src/tests/vm/"
 	cp -r "$SRC/policy/examples" "$stage/src/policy/"
 	cp "$SRC/tests/security/check.sh" "$stage/src/tests/security/"
