@@ -625,6 +625,12 @@ int sw_msg_decode_error(const uint8_t *p, size_t len,
 	    rd.left != 0)
 		return sw_error_set(err, EBADMSG,
 			"ERROR message of %zu bytes is malformed", len);
+	/* The errno travels on as a positive int (sw_error.code): a value
+	 * that is not one would read as success or as a -errno return. */
+	if (code < 1 || code > 4095)
+		return sw_error_set(err, EBADMSG,
+			"ERROR message carries errno %u, not one of 1..4095",
+			code);
 	if (exit_code > 255)
 		exit_code = 125;
 	ret->code = (int32_t)code;

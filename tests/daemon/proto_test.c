@@ -328,6 +328,38 @@ START_TEST(test_error_capped)
 }
 END_TEST
 
+/* The errno of an ERROR reply is a positive errno or the message is
+ * malformed (found by tests/fuzz/proto_fuzz.c: 0x80000002 decoded as a
+ * negative "errno"). */
+START_TEST(test_error_errno_range)
+{
+	static const uint32_t bad[] = { 0, 4096, 0x80000002u, 0xffffffffu };
+	static const uint32_t good[] = { 1, EPERM, 4095 };
+	struct sw_error_reply er;
+	struct sw_error err;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]) + sizeof(good) / sizeof(good[0]); i++) {
+		bool ok = i >= sizeof(bad) / sizeof(bad[0]);
+		uint32_t code = ok ? good[i - sizeof(bad) / sizeof(bad[0])] : bad[i];
+		struct sw_buf b = { 0 };
+
+		put32(&b, code);
+		put32(&b, 125);
+		sw_buf_put_str(&b, "m", SW_PROTO_MAX_ERROR_MSG);
+		ck_assert(!b.oom);
+		sw_error_clear(&err);
+		if (ok) {
+			ck_assert_int_eq(sw_msg_decode_error(b.data, b.len, &er, &err), 0);
+			ck_assert_int_eq(er.code, (int)code);
+		} else {
+			ck_assert_int_eq(sw_msg_decode_error(b.data, b.len, &er, &err), -EBADMSG);
+			ck_assert_ptr_nonnull(strstr(err.msg, "not one of 1..4095"));
+		}
+		sw_buf_free(&b);
+	}
+}
+END_TEST
+
 START_TEST(test_ps_roundtrip)
 {
 	struct sw_buf b = { 0 };
@@ -371,6 +403,7 @@ static Suite *proto_suite(void)
 	tcase_add_test(tc, test_run_encode_limits);
 	tcase_add_test(tc, test_small_messages);
 	tcase_add_test(tc, test_error_capped);
+	tcase_add_test(tc, test_error_errno_range);
 	tcase_add_test(tc, test_ps_roundtrip);
 	suite_add_tcase(s, tc);
 	return s;
