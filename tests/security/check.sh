@@ -206,18 +206,26 @@ privs_one_cap)
 	grep -qx 'fact: NoNewPrivs 1' "$out" || fail "no_new_privs is not set" ;;
 privs_setuid)
 	[ "$(id -u)" -eq 0 ] || skip "needs root to make a setuid-root binary"
-	# Everything nobody needs must be reachable by nobody: a private copy.
-	d=$(mktemp -d /tmp/sysward-setuid.XXXXXX)
-	trap 'rm -rf "$d"' EXIT
-	chmod 755 "$d"
-	cp "$ADV/adv_privs" "$d/suid-privs" && chmod 4755 "$d/suid-privs"
-	cp "$SYSWARD" "$d/sysward" && chmod 755 "$d/sysward"
-	cp "$POL/emulate-uid.json" "$d/policy.json" && chmod 644 "$d/policy.json"
+	# Everything nobody needs must be reachable by nobody: a private copy,
+	# on a file system that honours setuid bits (a container's /tmp is
+	# often a nosuid tmpfs; /var/tmp then usually is not).
 	as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
-	echo "+ control, unconfined as nobody: $d/suid-privs"
-	as_nobody "$d/suid-privs" | tee "$out"
-	grep -qx 'fact: euid 0' "$out" ||
-		skip "setuid bit not honoured even unconfined (nosuid mount?): cannot test"
+	d=
+	trap 'rm -rf "$d"' EXIT
+	for base in "${TMPDIR:-/tmp}" /var/tmp; do
+		d=$(mktemp -d "$base/sysward-setuid.XXXXXX") || continue
+		chmod 755 "$d"
+		cp "$ADV/adv_privs" "$d/suid-privs" && chmod 4755 "$d/suid-privs"
+		cp "$SYSWARD" "$d/sysward" && chmod 755 "$d/sysward"
+		cp "$POL/emulate-uid.json" "$d/policy.json" && chmod 644 "$d/policy.json"
+		echo "+ control, unconfined as nobody: $d/suid-privs"
+		as_nobody "$d/suid-privs" | tee "$out"
+		grep -qx 'fact: euid 0' "$out" && break
+		echo "+ setuid bit not honoured in $base (nosuid mount?)"
+		rm -rf "$d"
+		d=
+	done
+	[ -n "$d" ] || skip "setuid bits are honoured neither in ${TMPDIR:-/tmp} nor in /var/tmp: cannot test"
 	echo "+ as nobody: sysward run -- $d/suid-privs"
 	as_nobody "$d/sysward" run --policy "$d/policy.json" -- "$d/suid-privs" >"$out" 2>&1 </dev/null
 	rc=$?; cat "$out"; echo "+ exit status $rc"
