@@ -187,6 +187,16 @@ bool sw_when_selects(uint32_t first, uint32_t last, uint32_t step,
 
 int sw_read_tracee_string(void *pidp, uint64_t addr, char *buf, size_t size);
 
+/* ---- pathargs.c: which arguments are paths ---------------------------- */
+
+/* Bit i set: argument i of syscall `name` is a path (0: none known). */
+uint8_t sw_path_args(const char *name);
+/* Does the kernel take a NULL pointer for path argument `index` of this
+ * call (then it acts on a file descriptor, or on nothing), rather than
+ * fail with EFAULT?  Table and measurements: pathargs.c. */
+bool sw_path_null_ok(enum sw_abi abi, uint64_t nr, unsigned int index,
+		     const uint64_t args[6]);
+
 /* ---- audit.c -------------------------------------------------------- */
 
 struct sw_audit_rec {
