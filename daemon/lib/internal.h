@@ -331,7 +331,9 @@ void sw_pathguard_pin(struct sw_supervisor *sup, struct sw_session *s,
 /* At PTRACE_EVENT_EXEC: map the guard into the new image and resume the
  * tracee (or kill it).  False: the session has no guard; resume it. */
 bool sw_pathguard_exec(struct sw_supervisor *sup, struct sw_tracee *t);
-/* The syscall in flight finished: free its slots. */
+/* At the syscall-exit stop of t's call: give the program back the
+ * argument registers it passed (the kernel keeps them across a syscall,
+ * and a restart re-enters the call with them), then free the slots. */
 void sw_pathguard_release(struct sw_tracee *t);
 /* The tracee is gone (or exec'd): drop its slots and guard. */
 void sw_pathguard_forget(struct sw_tracee *t);

@@ -41,9 +41,12 @@
  * Slots: 1024 of 4 KiB (4 MiB of address space; only slots in use take
  * memory).  A checked string occupies a slot from the SECCOMP stop to the
  * syscall-exit stop of its syscall (the resume then uses PTRACE_SYSCALL,
- * one stop more per guarded syscall); a process image that has all 1024
- * in flight (say, threads blocked opening FIFOs) gets EAGAIN for the next
- * guarded call.
+ * one stop more per guarded syscall), where the program's own pointer is
+ * put back into its register first: a call restarted after a signal runs
+ * again from those registers, through seccomp, and is checked afresh
+ * (sw_pathguard_release).  A process image that has all 1024 in flight
+ * (say, threads blocked opening FIFOs) gets EAGAIN for the next guarded
+ * call.
  *
  * Limits: i386 program images get no guard (mseal is 64-bit only); their
  * path conditions stay racy, as without this file.  A 64-bit image whose
@@ -169,7 +172,7 @@ static void guard_unref(struct sw_guard *g)
 	free(g);
 }
 
-void sw_pathguard_release(struct sw_tracee *t)
+static void drop_pins(struct sw_tracee *t)
 {
 	for (unsigned int i = 0; i < t->n_pins; i++) {
 		unsigned int slot = t->pins[i];
@@ -180,9 +183,56 @@ void sw_pathguard_release(struct sw_tracee *t)
 	t->n_pins = 0;
 }
 
+/*
+ * The registers that carry syscall arguments, per ABI (i386: int $0x80
+ * from a 64-bit program, whose 32-bit pointers can name the guard).
+ */
+static const unsigned int arg_reg[2][6] = {
+	{ offsetof(struct user_regs_struct, rdi), offsetof(struct user_regs_struct, rsi),
+	  offsetof(struct user_regs_struct, rdx), offsetof(struct user_regs_struct, r10),
+	  offsetof(struct user_regs_struct, r8), offsetof(struct user_regs_struct, r9) },
+	{ offsetof(struct user_regs_struct, rbx), offsetof(struct user_regs_struct, rcx),
+	  offsetof(struct user_regs_struct, rdx), offsetof(struct user_regs_struct, rsi),
+	  offsetof(struct user_regs_struct, rdi), offsetof(struct user_regs_struct, rbp) },
+};
+
+/*
+ * At the exit stop of a call whose path arguments were pinned.  The
+ * kernel keeps every argument register across a syscall, and restarts an
+ * interrupted one (-ERESTARTSYS and kin, after a signal handler or none)
+ * by running the syscall instruction again with those registers, through
+ * seccomp again.  Left pointing into the guard, a restarted call would
+ * read whatever string the slot holds by then (another call may have
+ * taken it: route 6c), and code that reuses the register it passed (an
+ * EINTR retry loop) likewise.  So the program gets its own pointers back
+ * here, exactly as unconfined: a restart is a new call, checked and
+ * pinned afresh on what the program's memory then says.  Only then is no
+ * register of the program naming the slots, and they are freed.
+ */
+void sw_pathguard_release(struct sw_tracee *t)
+{
+	const unsigned int *regs = arg_reg[t->abi == SW_ABI_I386];
+
+	if (!t->n_pins)
+		return;
+	for (unsigned int i = 0; i < 6; i++) {
+		if (!(t->d.pinned & (1u << i)))
+			continue;
+		if (ptrace(PTRACE_POKEUSER, t->pid, (void *)(uintptr_t)regs[i],
+			   (void *)(uintptr_t)t->args[i]) < 0 && errno != ESRCH) {
+			/* Never free a slot a live register may name. */
+			sw_warn(t->s, "path guard: cannot restore the argument registers of pid %d (PTRACE_POKEUSER: %s); killing it",
+				t->pid, strerror(errno));
+			kill(t->pid, SIGKILL);
+			break;
+		}
+	}
+	drop_pins(t);
+}
+
 void sw_pathguard_forget(struct sw_tracee *t)
 {
-	sw_pathguard_release(t);
+	drop_pins(t);
 	guard_unref(t->guard);
 	t->guard = NULL;
 	t->guard_state = SW_GUARD_UNKNOWN;
@@ -317,7 +367,7 @@ void sw_pathguard_pin(struct sw_supervisor *sup, struct sw_session *s,
 				if (slot < 0 || t->n_pins >= SW_PATHGUARD_MAX_READS) {
 					if (slot >= 0)
 						t->guard->used[slot / 64] &= ~(UINT64_C(1) << (slot % 64));
-					sw_pathguard_release(t);
+					drop_pins(t);
 					d->verdict = SW_V_RETURN;
 					d->retval = -EAGAIN;
 					d->is_error = true;

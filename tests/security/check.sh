@@ -250,6 +250,11 @@ path_guard_sealed)
 	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
 	run "$GEN/path-race.json" -- "$ADV/adv_pathguard"
 	expect_contained "the program could write or replace its path guard" ;;
+path_guard_restart)
+	d=$GEN/race
+	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
+	run "$GEN/path-race.json" -- "$ADV/adv_guard_restart" "$d"
+	expect_contained "a restarted call did not open the file it named" ;;
 unknown_syscall_eperm)
 	run "$POL/unknown-errno1.json" -- "$ADV/adv_unknown" 1
 	expect_contained "unknown syscalls did not get defaultErrnoRet (EPERM)" ;;
