@@ -9,6 +9,7 @@
  *   decide.c   pure decision at a SECCOMP stop
  *   strings.c  read NUL-terminated strings from a tracee (process_vm_readv)
  *   actions.c  apply a decision with PTRACE_SET_SYSCALL_INFO
+ *   pathargs.c which syscall arguments are paths; when NULL is taken
  *   audit.c    one JSON (or text) line per supervisor decision
  *   launch.c   fork, credentials, no_new_privs, capabilities, seize, exec
  *   tracer.c   the supervisor: tracee table, waitpid loop, sessions
@@ -227,7 +228,13 @@ enum sw_tracee_state {
 struct sw_guard;
 
 /* Path guard (pathguard.c) state of a tracee's process image. */
-enum { SW_GUARD_UNKNOWN, SW_GUARD_MAPPED, SW_GUARD_NONE };
+enum {
+	SW_GUARD_UNKNOWN,
+	SW_GUARD_MAPPED,	/* mapped and sealed in this tracee's mm */
+	SW_GUARD_NONE,		/* i386 image: no guard (documented limit) */
+	SW_GUARD_INHERITED,	/* from a parent or thread; this mm unchecked */
+	SW_GUARD_LOST,		/* this mm has no intact guard: fail closed */
+};
 
 struct sw_tracee {
 	pid_t pid;		/* 0 empty, -1 tombstone */
@@ -269,6 +276,7 @@ struct sw_session {
 	bool exec_done;
 	bool can_set;		/* kernel has PTRACE_SET_SYSCALL_INFO */
 	bool pathguard;		/* pin checked path strings (pathguard.c) */
+	uint8_t guard_warned;	/* pathguard.c: warnings said once */
 };
 
 struct sw_supervisor {

@@ -250,6 +250,16 @@ path_guard_sealed)
 	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
 	run "$GEN/path-race.json" -- "$ADV/adv_pathguard"
 	expect_contained "the program could write or replace its path guard" ;;
+path_guard_dontfork)
+	d=$GEN/race
+	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
+	run "$GEN/path-race.json" -- "$ADV/adv_guard_fork" "$d" madvise
+	expect_contained "a fork child replaced its path guard (madvise MADV_DONTFORK)" ;;
+path_guard_dontfork_process_madvise)
+	d=$GEN/race
+	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
+	run "$GEN/path-race.json" -- "$ADV/adv_guard_fork" "$d" process_madvise
+	expect_contained "a fork child replaced its path guard (process_madvise MADV_DONTFORK)" ;;
 path_guard_restart)
 	d=$GEN/race
 	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
