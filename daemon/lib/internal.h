@@ -343,6 +343,9 @@ bool sw_pathguard_exec(struct sw_supervisor *sup, struct sw_tracee *t);
  * argument registers it passed (the kernel keeps them across a syscall,
  * and a restart re-enters the call with them), then free the slots. */
 void sw_pathguard_release(struct sw_tracee *t);
+/* Setting up the guard failed with EPERM in pid: if the reason is that
+ * the supervisor cannot read the program, say so (true) and kill it. */
+bool sw_pathguard_explain_unreadable(struct sw_session *s, pid_t pid);
 /* The tracee is gone (or exec'd): drop its slots and guard. */
 void sw_pathguard_forget(struct sw_tracee *t);
 /* A new thread or process shares or copies its parent's image. */

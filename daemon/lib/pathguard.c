@@ -70,8 +70,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <linux/kcmp.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -132,21 +134,24 @@ bool sw_pathguard_wanted(const struct sw_program *prog)
  *     injected calls must not be denied by the policy;
  *   - madvise and process_madvise with MADV_DONTFORK: the one advice that
  *     mseal allows on the guard (a shared file mapping) and that takes it
- *     away from a fork child (route 6b).
+ *     away from a fork child (route 6b);
+ *   - prctl(PR_SET_DUMPABLE, 0): a non-dumpable program cannot be read by
+ *     a supervisor without CAP_SYS_PTRACE (class 7).
  * For x86_64, x32 (same AUDIT_ARCH, nr | 0x40000000) and i386 (int $0x80
- * from a 64-bit program reaches the same mm).  The advice, an int to the
- * kernel, is compared at 32 bits.
+ * from a 64-bit program reaches the same mm).  Values the kernel reads as
+ * int (advice, the prctl option) are compared at 32 bits.
  */
 #define SW_X32 0x40000000u
 #define SW_MADV_DONTFORK 10u
+#define SW_PR_SET_DUMPABLE 4u
 
 /* Numbers of the calls the guard vets, per ABI. */
 static const struct {
-	uint32_t madvise, process_madvise;
+	uint32_t madvise, process_madvise, prctl;
 } vetted_nr[SW_ABI_COUNT] = {
-	[SW_ABI_X86_64] = { 28, 440 },
-	[SW_ABI_I386] = { 219, 440 },
-	[SW_ABI_X32] = { SW_X32 | 28, SW_X32 | 440 },
+	[SW_ABI_X86_64] = { 28, 440, 157 },
+	[SW_ABI_I386] = { 219, 440, 172 },
+	[SW_ABI_X32] = { SW_X32 | 28, SW_X32 | 440, SW_X32 | 157 },
 };
 
 struct bpf_buf {
@@ -186,9 +191,13 @@ static void emit_vetted(struct bpf_buf *b, enum sw_abi abi)
 {
 	const struct word_eq dontfork2[] = { { SD_LO(2), SW_MADV_DONTFORK } };
 	const struct word_eq dontfork3[] = { { SD_LO(3), SW_MADV_DONTFORK } };
+	const struct word_eq nondump[] = {
+		{ SD_LO(0), SW_PR_SET_DUMPABLE }, { SD_LO(1), 0 }, { SD_HI(1), 0 },
+	};
 
 	emit_trace_if(b, vetted_nr[abi].madvise, dontfork2, 1);
 	emit_trace_if(b, vetted_nr[abi].process_madvise, dontfork3, 1);
+	emit_trace_if(b, vetted_nr[abi].prctl, nondump, 3);
 }
 
 int sw_pathguard_patch_filter(void **insns, size_t *n, struct sw_error *err)
@@ -537,6 +546,8 @@ static void verify_inherited(struct sw_supervisor *sup, struct sw_tracee *t)
 
 /* Warnings said once per session (struct sw_session.guard_warned). */
 enum {
+	WARNED_DUMPABLE = 1u << 0,
+	WARNED_UNREADABLE = 1u << 1,
 	WARNED_LOST = 1u << 2,
 };
 
@@ -554,6 +565,21 @@ static void refuse(struct sw_decision *d, int e, const char *why)
 	d->retval = -e;
 	d->is_error = true;
 	d->why = why;
+}
+
+/* Can we read a non-dumpable tracee (CAP_SYS_PTRACE, as root has)? */
+static bool reads_nondumpable(void)
+{
+	static int known = -1;
+
+	if (known < 0) {
+		struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+		struct __user_cap_data_struct c[2];
+
+		known = syscall(SYS_capget, &h, c) == 0 &&
+			(c[CAP_SYS_PTRACE / 32].effective & (1u << (CAP_SYS_PTRACE % 32)));
+	}
+	return known;
 }
 
 static void comm_of(pid_t pid, char *buf, size_t size)
@@ -582,7 +608,8 @@ static bool overlaps_guard(uint64_t start, uint64_t len)
 }
 
 /* The calls the filter prefix sends here (sw_pathguard_patch_filter). */
-static void vet(enum sw_abi abi, uint64_t mask, struct sw_decision *d)
+static void vet(struct sw_session *s, struct sw_tracee *t, enum sw_abi abi,
+		uint64_t mask, struct sw_decision *d)
 {
 	if (abi == SW_ABI_NONE)
 		return;
@@ -596,6 +623,27 @@ static void vet(enum sw_abi abi, uint64_t mask, struct sw_decision *d)
 		/* Its ranges are in memory, which another thread can change
 		 * after we read it: refuse the advice outright. */
 		refuse(d, EPERM, "path guard: process_madvise MADV_DONTFORK (ranges in memory cannot be checked)");
+	} else if (d->nr == vetted_nr[abi].prctl &&
+		   (uint32_t)d->args[0] == SW_PR_SET_DUMPABLE &&
+		   (d->args[1] & mask) == 0 && !reads_nondumpable()) {
+		/*
+		 * Non-dumpable, the program could no longer be read by us
+		 * (process_vm_readv checks dumpability, CAP_SYS_PTRACE aside)
+		 * and every path-checked call would fail.  Refuse, as the
+		 * kernel refuses what a caller may not do; the program stays
+		 * dumpable and says so by the error (ssh-agent, gpg-agent and
+		 * others go on without).  Pretending success would leave a
+		 * program believing itself protected from same-uid processes
+		 * when it is not.
+		 */
+		refuse(d, EPERM, "path guard: PR_SET_DUMPABLE 0 would hide the program from the supervisor");
+		if (warn_once(s, WARNED_DUMPABLE)) {
+			char comm[32];
+
+			comm_of(t->pid, comm, sizeof(comm));
+			sw_warn(s, "pid %d (%s): prctl(PR_SET_DUMPABLE, 0) refused with EPERM: the policy has path conditions, and the supervisor (without CAP_SYS_PTRACE) could not read a non-dumpable program's path arguments; run sysward as root to let programs make themselves non-dumpable",
+				t->pid, comm);
+		}
 	}
 }
 
@@ -612,9 +660,18 @@ void sw_pathguard_pin(struct sw_supervisor *sup, struct sw_session *s,
 	 * single-threaded code) runs: nothing to race. */
 	if (!s->exec_done)
 		return;
+	for (unsigned int k = 0; k < rd->n; k++) {
+		if (rd->len[k] == -EPERM && warn_once(s, WARNED_UNREADABLE)) {
+			char comm[32];
+
+			comm_of(t->pid, comm, sizeof(comm));
+			sw_warn(s, "pid %d (%s): cannot read its path arguments (process_vm_readv: %s): it is not dumpable (it changed credentials, or runs a program file its user cannot read), so its path-checked calls fail with EPERM; run sysward as root, or make the program readable",
+				t->pid, comm, strerror(EPERM));
+		}
+	}
 	if (d->verdict != SW_V_ALLOW && d->verdict != SW_V_REWRITE)
 		return;
-	vet(abi, mask, d);
+	vet(s, t, abi, mask, d);
 	if (!rd->n || (d->verdict != SW_V_ALLOW && d->verdict != SW_V_REWRITE))
 		return;
 	if (t->guard_state == SW_GUARD_UNKNOWN)
@@ -669,6 +726,54 @@ void sw_pathguard_pin(struct sw_supervisor *sup, struct sw_session *s,
 	}
 	if (pinned && d->verdict == SW_V_ALLOW)
 		d->verdict = SW_V_REWRITE;	/* same nr, pinned args */
+}
+
+/*
+ * Setting up the guard in a fresh image failed with EPERM.  For a
+ * supervisor without CAP_SYS_PTRACE that means the image is not dumpable:
+ * the kernel makes a process non-dumpable when it execs a file its user
+ * cannot read (chmod 111), and then neither process_vm_readv/writev nor
+ * pidfd_getfd reach it.  Its path arguments can never be checked.
+ */
+bool sw_pathguard_explain_unreadable(struct sw_session *s, pid_t pid)
+{
+	char path[64], arg0[256] = "", uid_line[128] = "";
+	struct stat st;
+	FILE *f;
+	unsigned int uid = 0;
+
+	if (reads_nondumpable())
+		return false;
+	/* The files of /proc/<pid> (not the directory) of a non-dumpable
+	 * process belong to root. */
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (stat(path, &st) < 0)
+		return false;
+	f = fopen(path, "re");
+	if (f) {
+		while (fgets(uid_line, sizeof(uid_line), f))
+			if (!strncmp(uid_line, "Uid:", 4)) {
+				uid = (unsigned int)strtoul(uid_line + 4, NULL, 10);
+				break;
+			}
+		fclose(f);
+	}
+	if (st.st_uid != 0 || uid == 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	f = fopen(path, "re");
+	if (f) {
+		size_t n = fread(arg0, 1, sizeof(arg0) - 1, f);
+
+		arg0[n] = '\0';
+		fclose(f);
+	}
+	if (!arg0[0])
+		comm_of(pid, arg0, sizeof(arg0));
+	s->guard_warned |= WARNED_UNREADABLE;
+	sw_warn(s, "cannot run '%s' (pid %d) under this policy: uid %u cannot read the program file, so the kernel made the process non-dumpable, and the supervisor (without CAP_SYS_PTRACE) cannot read the path arguments the policy's path conditions check; make the file readable (chmod a+r) or run sysward as root; killing it",
+		arg0, pid, uid);
+	return true;
 }
 
 /* ---- mapping the guard into a fresh image --------------------------------- */
@@ -793,6 +898,10 @@ static void give_up(struct sw_supervisor *sup, struct sw_session *s,
 	if (e == -ESRCH && ij->dead_status >= 0) {
 		/* It died meanwhile: let the tracer account for it. */
 		sw_handle_status(sup, ij->pid, ij->dead_status);
+		return;
+	}
+	if (e == -EPERM && sw_pathguard_explain_unreadable(s, ij->pid)) {
+		kill(ij->pid, SIGKILL);
 		return;
 	}
 	sw_warn(s, "path guard: cannot set up race-free path checks in pid %d (%s: %s); killing it",
