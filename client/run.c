@@ -166,6 +166,15 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 	return 0;
 }
 
+/* The engine's warnings: what it met while supervising and what it did
+ * about it (a program killed, a call refused).  Every one is printed: a
+ * program that dies with 137 and no word is the worst outcome. */
+static void print_engine_warning(const char *msg, void *userdata)
+{
+	(void)userdata;
+	sw_cli_error("%s", msg);
+}
+
 static int run_embedded(const struct run_options *o)
 {
 	struct sw_policy *policy = NULL;
@@ -179,6 +188,7 @@ static int run_embedded(const struct run_options *o)
 		.gid = (gid_t)-1,
 		.caps = o->caps,
 		.audit_format = o->log_format,
+		.warn = print_engine_warning,
 	};
 	int r, code, exit_code = SW_EXIT_SYSWARD_ERROR;
 

@@ -32,41 +32,6 @@ void sw_json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* Syscalls with path arguments, and which: decoded in audit lines. */
-static const struct {
-	const char *name;
-	uint8_t args;		/* bit i: argument i is a path */
-} path_syscalls[] = {
-	{ "open", 1 << 0 }, { "openat", 1 << 1 }, { "openat2", 1 << 1 },
-	{ "creat", 1 << 0 }, { "mkdir", 1 << 0 }, { "mkdirat", 1 << 1 },
-	{ "rmdir", 1 << 0 }, { "unlink", 1 << 0 }, { "unlinkat", 1 << 1 },
-	{ "rename", 3 }, { "renameat", (1 << 1) | (1 << 3) },
-	{ "renameat2", (1 << 1) | (1 << 3) }, { "link", 3 },
-	{ "linkat", (1 << 1) | (1 << 3) }, { "symlink", 3 },
-	{ "symlinkat", (1 << 0) | (1 << 2) }, { "readlink", 1 << 0 },
-	{ "readlinkat", 1 << 1 }, { "execve", 1 << 0 }, { "execveat", 1 << 1 },
-	{ "stat", 1 << 0 }, { "lstat", 1 << 0 }, { "stat64", 1 << 0 },
-	{ "lstat64", 1 << 0 }, { "newfstatat", 1 << 1 }, { "fstatat64", 1 << 1 },
-	{ "statx", 1 << 1 }, { "access", 1 << 0 }, { "faccessat", 1 << 1 },
-	{ "faccessat2", 1 << 1 }, { "chdir", 1 << 0 }, { "chroot", 1 << 0 },
-	{ "chmod", 1 << 0 }, { "fchmodat", 1 << 1 }, { "chown", 1 << 0 },
-	{ "lchown", 1 << 0 }, { "fchownat", 1 << 1 }, { "truncate", 1 << 0 },
-	{ "mknod", 1 << 0 }, { "mknodat", 1 << 1 }, { "utimensat", 1 << 1 },
-	{ "utimes", 1 << 0 }, { "mount", 3 }, { "umount2", 1 << 0 },
-	{ "statfs", 1 << 0 }, { "uselib", 1 << 0 }, { "swapon", 1 << 0 },
-	{ "pivot_root", 3 }, { "acct", 1 << 0 },
-};
-
-static uint8_t path_args(const char *name)
-{
-	if (!name)
-		return 0;
-	for (size_t i = 0; i < sizeof(path_syscalls) / sizeof(path_syscalls[0]); i++)
-		if (!strcmp(path_syscalls[i].name, name))
-			return path_syscalls[i].args;
-	return 0;
-}
-
 /*
  * A rewrite whose only change is the path guard's copy of a string
  * argument runs the call the policy allowed, unchanged in meaning:
@@ -138,7 +103,7 @@ int sw_audit_write(FILE *f, enum sw_log_format fmt, const struct sw_audit_rec *r
 	unsigned int width = sw_abi_arg_bytes(r->abi);
 	uint64_t mask = width == 4 ? 0xffffffffull : ~0ull;
 	/* Decode path arguments (the condition's string is shown as is). */
-	uint8_t pargs = path_args(name);
+	uint8_t pargs = sw_path_args(name);
 	static char sbuf[4096];
 	pid_t pid = r->pid;
 

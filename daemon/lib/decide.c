@@ -297,6 +297,15 @@ void sw_decide(const struct sw_program *prog, unsigned int hint,
 			const struct sw_path_cond *c = &r->paths[k];
 			int len = -EINVAL;
 
+			if (c->index < 6 && !(d->args[c->index] & mask) &&
+			    sw_path_null_ok(abi, nr, c->index, d->args)) {
+				/* NULL where the kernel acts on a descriptor
+				 * instead (utimensat(fd, NULL), statx with
+				 * AT_EMPTY_PATH, ...): no name, so no path
+				 * condition holds, negated ones included. */
+				ok = false;
+				break;
+			}
 			if (c->index < 6 && read_str)
 				len = read_str(read_ctx, d->args[c->index] & mask,
 					       scratch->path, sizeof(scratch->path));

@@ -9,6 +9,7 @@
  *   decide.c   pure decision at a SECCOMP stop
  *   strings.c  read NUL-terminated strings from a tracee (process_vm_readv)
  *   actions.c  apply a decision with PTRACE_SET_SYSCALL_INFO
+ *   pathargs.c which syscall arguments are paths; when NULL is taken
  *   audit.c    one JSON (or text) line per supervisor decision
  *   launch.c   fork, credentials, no_new_privs, capabilities, seize, exec
  *   tracer.c   the supervisor: tracee table, waitpid loop, sessions
@@ -187,6 +188,16 @@ bool sw_when_selects(uint32_t first, uint32_t last, uint32_t step,
 
 int sw_read_tracee_string(void *pidp, uint64_t addr, char *buf, size_t size);
 
+/* ---- pathargs.c: which arguments are paths ---------------------------- */
+
+/* Bit i set: argument i of syscall `name` is a path (0: none known). */
+uint8_t sw_path_args(const char *name);
+/* Does the kernel take a NULL pointer for path argument `index` of this
+ * call (then it acts on a file descriptor, or on nothing), rather than
+ * fail with EFAULT?  Table and measurements: pathargs.c. */
+bool sw_path_null_ok(enum sw_abi abi, uint64_t nr, unsigned int index,
+		     const uint64_t args[6]);
+
 /* ---- audit.c -------------------------------------------------------- */
 
 struct sw_audit_rec {
@@ -217,7 +228,13 @@ enum sw_tracee_state {
 struct sw_guard;
 
 /* Path guard (pathguard.c) state of a tracee's process image. */
-enum { SW_GUARD_UNKNOWN, SW_GUARD_MAPPED, SW_GUARD_NONE };
+enum {
+	SW_GUARD_UNKNOWN,
+	SW_GUARD_MAPPED,	/* mapped and sealed in this tracee's mm */
+	SW_GUARD_NONE,		/* i386 image: no guard (documented limit) */
+	SW_GUARD_INHERITED,	/* from a parent or thread; this mm unchecked */
+	SW_GUARD_LOST,		/* this mm has no intact guard: fail closed */
+};
 
 struct sw_tracee {
 	pid_t pid;		/* 0 empty, -1 tombstone */
@@ -259,6 +276,7 @@ struct sw_session {
 	bool exec_done;
 	bool can_set;		/* kernel has PTRACE_SET_SYSCALL_INFO */
 	bool pathguard;		/* pin checked path strings (pathguard.c) */
+	uint8_t guard_warned;	/* pathguard.c: warnings said once */
 };
 
 struct sw_supervisor {
@@ -321,8 +339,13 @@ void sw_pathguard_pin(struct sw_supervisor *sup, struct sw_session *s,
 /* At PTRACE_EVENT_EXEC: map the guard into the new image and resume the
  * tracee (or kill it).  False: the session has no guard; resume it. */
 bool sw_pathguard_exec(struct sw_supervisor *sup, struct sw_tracee *t);
-/* The syscall in flight finished: free its slots. */
+/* At the syscall-exit stop of t's call: give the program back the
+ * argument registers it passed (the kernel keeps them across a syscall,
+ * and a restart re-enters the call with them), then free the slots. */
 void sw_pathguard_release(struct sw_tracee *t);
+/* Setting up the guard failed with EPERM in pid: if the reason is that
+ * the supervisor cannot read the program, say so (true) and kill it. */
+bool sw_pathguard_explain_unreadable(struct sw_session *s, pid_t pid);
 /* The tracee is gone (or exec'd): drop its slots and guard. */
 void sw_pathguard_forget(struct sw_tracee *t);
 /* A new thread or process shares or copies its parent's image. */

@@ -41,9 +41,19 @@
  * Slots: 1024 of 4 KiB (4 MiB of address space; only slots in use take
  * memory).  A checked string occupies a slot from the SECCOMP stop to the
  * syscall-exit stop of its syscall (the resume then uses PTRACE_SYSCALL,
- * one stop more per guarded syscall); a process image that has all 1024
- * in flight (say, threads blocked opening FIFOs) gets EAGAIN for the next
- * guarded call.
+ * one stop more per guarded syscall), where the program's own pointer is
+ * put back into its register first: a call restarted after a signal runs
+ * again from those registers, through seccomp, and is checked afresh
+ * (sw_pathguard_release).  A process image that has all 1024 in flight
+ * (say, threads blocked opening FIFOs) gets EAGAIN for the next guarded
+ * call.
+ *
+ * Every address space: mseal does not stop MADV_DONTFORK on a shared
+ * mapping, after which a fork child has no guard and may map its own
+ * memory at SW_GUARD_ADDR.  The advice on the guard is refused (vet), and
+ * a tracee that inherited its guard is trusted only once its mm is known
+ * to hold it intact and sealed (verify_inherited); else its path-checked
+ * calls fail with EPERM.
  *
  * Limits: i386 program images get no guard (mseal is 64-bit only); their
  * path conditions stay racy, as without this file.  A 64-bit image whose
@@ -60,7 +70,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
+#include <linux/kcmp.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -93,6 +106,8 @@
 struct sw_guard {
 	unsigned int refs;	/* tracees whose image maps it */
 	char *map;		/* our writable view */
+	unsigned long ino;	/* the memfd (guard_ident), 0 = not yet read */
+	unsigned int dev_major, dev_minor;
 	uint64_t used[SW_GUARD_SLOTS / 64];
 };
 
@@ -110,52 +125,121 @@ bool sw_pathguard_wanted(const struct sw_program *prog)
 	return false;
 }
 
+/*
+ * The guard's own rules, in front of the compiled filter (so that they
+ * see every call first).  Each returns TRACE(0), which sends the call to
+ * the supervisor: sw_decide() evaluates the policy as for any traced call
+ * and sw_pathguard_pin() then applies the guard's own checks.
+ *   - memfd_create, mseal, mmap(SW_GUARD_ADDR, ...): the supervisor's own
+ *     injected calls must not be denied by the policy;
+ *   - madvise and process_madvise with MADV_DONTFORK: the one advice that
+ *     mseal allows on the guard (a shared file mapping) and that takes it
+ *     away from a fork child (route 6b);
+ *   - prctl(PR_SET_DUMPABLE, 0): a non-dumpable program cannot be read by
+ *     a supervisor without CAP_SYS_PTRACE (class 7).
+ * For x86_64, x32 (same AUDIT_ARCH, nr | 0x40000000) and i386 (int $0x80
+ * from a 64-bit program reaches the same mm).  Values the kernel reads as
+ * int (advice, the prctl option) are compared at 32 bits.
+ */
+#define SW_X32 0x40000000u
+#define SW_MADV_DONTFORK 10u
+#define SW_PR_SET_DUMPABLE 4u
+
+/* Numbers of the calls the guard vets, per ABI. */
+static const struct {
+	uint32_t madvise, process_madvise, prctl;
+} vetted_nr[SW_ABI_COUNT] = {
+	[SW_ABI_X86_64] = { 28, 440, 157 },
+	[SW_ABI_I386] = { 219, 440, 172 },
+	[SW_ABI_X32] = { SW_X32 | 28, SW_X32 | 440, SW_X32 | 157 },
+};
+
+struct bpf_buf {
+	struct sock_filter f[96];
+	size_t n;
+};
+
+struct word_eq {
+	uint32_t off, val;
+};
+
+#define SD_NR		offsetof(struct seccomp_data, nr)
+#define SD_ARCH		offsetof(struct seccomp_data, arch)
+#define SD_LO(i)	(uint32_t)offsetof(struct seccomp_data, args[i])
+#define SD_HI(i)	(uint32_t)(offsetof(struct seccomp_data, args[i]) + 4)
+
+/* "nr == N and every word equal: TRACE(0)", else fall through. */
+static void emit_trace_if(struct bpf_buf *b, uint32_t nr,
+			  const struct word_eq *w, size_t nw)
+{
+	size_t start = b->n;
+
+	b->f[b->n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SD_NR);
+	b->f[b->n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 0, 0);
+	for (size_t k = 0; k < nw; k++) {
+		b->f[b->n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, w[k].off);
+		b->f[b->n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, w[k].val, 0, 0);
+	}
+	b->f[b->n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE | 0);
+	/* Every mismatch goes to the instruction after this block. */
+	for (size_t i = start; i < b->n; i++)
+		if (BPF_CLASS(b->f[i].code) == BPF_JMP)
+			b->f[i].jf = (uint8_t)(b->n - i - 1);
+}
+
+static void emit_vetted(struct bpf_buf *b, enum sw_abi abi)
+{
+	const struct word_eq dontfork2[] = { { SD_LO(2), SW_MADV_DONTFORK } };
+	const struct word_eq dontfork3[] = { { SD_LO(3), SW_MADV_DONTFORK } };
+	const struct word_eq nondump[] = {
+		{ SD_LO(0), SW_PR_SET_DUMPABLE }, { SD_LO(1), 0 }, { SD_HI(1), 0 },
+	};
+
+	emit_trace_if(b, vetted_nr[abi].madvise, dontfork2, 1);
+	emit_trace_if(b, vetted_nr[abi].process_madvise, dontfork3, 1);
+	emit_trace_if(b, vetted_nr[abi].prctl, nondump, 3);
+}
+
 int sw_pathguard_patch_filter(void **insns, size_t *n, struct sw_error *err)
 {
-	/* Jump offsets count from the next instruction; L_ORIG is the first
-	 * instruction of the original program, L_TRACE the RET before it. */
-	enum { L_TRACE = 10, L_ORIG = 11 };
 	const uint32_t lo = (uint32_t)SW_GUARD_ADDR;
 	const uint32_t hi = (uint32_t)((uint64_t)SW_GUARD_ADDR >> 32);
-	const struct sock_filter prefix[] = {
-		/* 0 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-				 offsetof(struct seccomp_data, arch)),
-		/* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64,
-				 0, L_ORIG - 2),
-		/* 2 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-				 offsetof(struct seccomp_data, nr)),
-		/* 3 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_memfd_create,
-				 L_TRACE - 4, 0),
-		/* 4 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SW_NR_MSEAL,
-				 L_TRACE - 5, 0),
-		/* 5 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_mmap,
-				 0, L_ORIG - 6),
-		/* 6 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-				 offsetof(struct seccomp_data, args[0])),
-		/* 7 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, lo, 0, L_ORIG - 8),
-		/* 8 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-				 offsetof(struct seccomp_data, args[0]) + 4),
-		/* 9 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, hi, 0, L_ORIG - 10),
-		/* 10: TRACE(0): the supervisor evaluates every rule. */
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE | 0),
-	};
-	const size_t np = sizeof(prefix) / sizeof(prefix[0]);
+	const struct word_eq at_guard[] = { { SD_LO(0), lo }, { SD_HI(0), hi } };
+	struct bpf_buf b = { .n = 0 };
+	size_t arch64, to_i386, to_orig64, arch32;
 	struct sock_filter *out;
 
-	_Static_assert(sizeof(prefix) / sizeof(prefix[0]) == L_ORIG,
-		       "prefix layout");
-	if (*n + np > BPF_MAXINSNS)
+	b.f[b.n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SD_ARCH);
+	arch64 = b.n;
+	b.f[b.n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 0);
+	emit_trace_if(&b, __NR_memfd_create, NULL, 0);
+	emit_trace_if(&b, SW_NR_MSEAL, NULL, 0);
+	emit_trace_if(&b, __NR_mmap, at_guard, 2);
+	emit_vetted(&b, SW_ABI_X86_64);
+	emit_vetted(&b, SW_ABI_X32);
+	to_orig64 = b.n;
+	b.f[b.n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JA, 0, 0, 0);
+	to_i386 = b.n;
+	b.f[arch64].jf = (uint8_t)(to_i386 - arch64 - 1);
+	arch32 = b.n;
+	b.f[b.n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_I386, 0, 0);
+	emit_vetted(&b, SW_ABI_I386);
+	/* b.n is now the first instruction of the original program. */
+	b.f[to_orig64].k = (uint32_t)(b.n - to_orig64 - 1);
+	b.f[arch32].jf = (uint8_t)(b.n - arch32 - 1);
+
+	if (*n + b.n > BPF_MAXINSNS)
 		return sw_error_set(err, E2BIG,
 				    "the filter has %zu instructions; the path guard needs %zu more than the kernel's limit of %d allows",
-				    *n, np, BPF_MAXINSNS);
-	out = malloc((*n + np) * sizeof(*out));
+				    *n, b.n, BPF_MAXINSNS);
+	out = malloc((*n + b.n) * sizeof(*out));
 	if (!out)
 		return sw_error_set_errno(err, ENOMEM, "add the path guard to the filter");
-	memcpy(out, prefix, sizeof(prefix));
-	memcpy(out + np, *insns, *n * sizeof(*out));
+	memcpy(out, b.f, b.n * sizeof(*out));
+	memcpy(out + b.n, *insns, *n * sizeof(*out));
 	free(*insns);
 	*insns = out;
-	*n += np;
+	*n += b.n;
 	return 0;
 }
 
@@ -169,7 +253,7 @@ static void guard_unref(struct sw_guard *g)
 	free(g);
 }
 
-void sw_pathguard_release(struct sw_tracee *t)
+static void drop_pins(struct sw_tracee *t)
 {
 	for (unsigned int i = 0; i < t->n_pins; i++) {
 		unsigned int slot = t->pins[i];
@@ -180,9 +264,56 @@ void sw_pathguard_release(struct sw_tracee *t)
 	t->n_pins = 0;
 }
 
+/*
+ * The registers that carry syscall arguments, per ABI (i386: int $0x80
+ * from a 64-bit program, whose 32-bit pointers can name the guard).
+ */
+static const unsigned int arg_reg[2][6] = {
+	{ offsetof(struct user_regs_struct, rdi), offsetof(struct user_regs_struct, rsi),
+	  offsetof(struct user_regs_struct, rdx), offsetof(struct user_regs_struct, r10),
+	  offsetof(struct user_regs_struct, r8), offsetof(struct user_regs_struct, r9) },
+	{ offsetof(struct user_regs_struct, rbx), offsetof(struct user_regs_struct, rcx),
+	  offsetof(struct user_regs_struct, rdx), offsetof(struct user_regs_struct, rsi),
+	  offsetof(struct user_regs_struct, rdi), offsetof(struct user_regs_struct, rbp) },
+};
+
+/*
+ * At the exit stop of a call whose path arguments were pinned.  The
+ * kernel keeps every argument register across a syscall, and restarts an
+ * interrupted one (-ERESTARTSYS and kin, after a signal handler or none)
+ * by running the syscall instruction again with those registers, through
+ * seccomp again.  Left pointing into the guard, a restarted call would
+ * read whatever string the slot holds by then (another call may have
+ * taken it: route 6c), and code that reuses the register it passed (an
+ * EINTR retry loop) likewise.  So the program gets its own pointers back
+ * here, exactly as unconfined: a restart is a new call, checked and
+ * pinned afresh on what the program's memory then says.  Only then is no
+ * register of the program naming the slots, and they are freed.
+ */
+void sw_pathguard_release(struct sw_tracee *t)
+{
+	const unsigned int *regs = arg_reg[t->abi == SW_ABI_I386];
+
+	if (!t->n_pins)
+		return;
+	for (unsigned int i = 0; i < 6; i++) {
+		if (!(t->d.pinned & (1u << i)))
+			continue;
+		if (ptrace(PTRACE_POKEUSER, t->pid, (void *)(uintptr_t)regs[i],
+			   (void *)(uintptr_t)t->args[i]) < 0 && errno != ESRCH) {
+			/* Never free a slot a live register may name. */
+			sw_warn(t->s, "path guard: cannot restore the argument registers of pid %d (PTRACE_POKEUSER: %s); killing it",
+				t->pid, strerror(errno));
+			kill(t->pid, SIGKILL);
+			break;
+		}
+	}
+	drop_pins(t);
+}
+
 void sw_pathguard_forget(struct sw_tracee *t)
 {
-	sw_pathguard_release(t);
+	drop_pins(t);
 	guard_unref(t->guard);
 	t->guard = NULL;
 	t->guard_state = SW_GUARD_UNKNOWN;
@@ -194,7 +325,10 @@ void sw_pathguard_inherit(struct sw_tracee *child, struct sw_guard *g,
 	if (child->guard_state != SW_GUARD_UNKNOWN)
 		return;
 	child->guard = g;
-	child->guard_state = state;
+	/* Mapped in the parent's mm; whether this tracee's mm (a thread's
+	 * is the same, a fork child's a copy that may lack it) has it is
+	 * checked at its first pin. */
+	child->guard_state = state == SW_GUARD_MAPPED ? SW_GUARD_INHERITED : state;
 	if (g)
 		g->refs++;
 }
@@ -245,15 +379,14 @@ int sw_pathguard_read(void *ctx, uint64_t addr, char *buf, size_t size)
 	return len < (int)size ? len : (int)size - 1;
 }
 
-/* A child that stopped before its parent's fork event has no guard yet:
- * take its thread group's or its parent's. */
-static void adopt_from_proc(struct sw_supervisor *sup, struct sw_tracee *t)
+/* Tgid and PPid of pid from /proc (0 where unknown). */
+static void proc_ids(pid_t pid, pid_t ids[2])
 {
 	char path[64], line[128];
-	pid_t ids[2] = { 0, 0 };	/* Tgid, PPid */
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", t->pid);
+	ids[0] = ids[1] = 0;
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
 	f = fopen(path, "re");
 	if (!f)
 		return;
@@ -264,6 +397,15 @@ static void adopt_from_proc(struct sw_supervisor *sup, struct sw_tracee *t)
 			ids[1] = atoi(line + 5);
 	}
 	fclose(f);
+}
+
+/* A child that stopped before its parent's fork event has no guard yet:
+ * take its thread group's or its parent's. */
+static void adopt_from_proc(struct sw_supervisor *sup, struct sw_tracee *t)
+{
+	pid_t ids[2];	/* Tgid, PPid */
+
+	proc_ids(t->pid, ids);
 	for (int i = 0; i < 2; i++) {
 		struct sw_tracee *o;
 
@@ -277,6 +419,234 @@ static void adopt_from_proc(struct sw_supervisor *sup, struct sw_tracee *t)
 	}
 }
 
+/* ---- is the guard intact in this address space? -------------------------- */
+
+/* The memfd behind our view of the guard: device and inode, from our own
+ * /proc/self/maps line (read once per guard). */
+static int guard_ident(struct sw_guard *g)
+{
+	char line[512];
+	unsigned long start, ino;
+	unsigned int maj, min;
+	FILE *f;
+
+	if (g->ino)
+		return 0;
+	f = fopen("/proc/self/maps", "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%*x %*s %*x %x:%x %lu", &start, &maj, &min, &ino) == 4 &&
+		    start == (unsigned long)(uintptr_t)g->map) {
+			g->dev_major = maj;
+			g->dev_minor = min;
+			g->ino = ino;
+			break;
+		}
+	}
+	fclose(f);
+	return g->ino ? 0 : -ENOENT;
+}
+
+/*
+ * Does pid's mm map the whole guard, read-only, shared, from our memfd at
+ * the right offsets, and sealed?  Then nothing the program does can take
+ * it away or change it (mseal), and a pin there is what the kernel reads.
+ * Read from /proc/<pid>/smaps (the only place that shows the seal, as
+ * "sl" in VmFlags), stopping at the first mapping past the guard.
+ * 0: intact; -ENOENT: missing or altered; else an error reading.
+ */
+static int guard_intact(pid_t pid, struct sw_guard *g)
+{
+	const unsigned long gs = SW_GUARD_ADDR, ge = SW_GUARD_ADDR + SW_GUARD_SIZE;
+	unsigned long cover = gs;
+	bool in_guard = false, sealed = false, bad = false;
+	char path[64], line[512];
+	FILE *f;
+	int e;
+
+	if ((e = guard_ident(g)) < 0)
+		return e;
+	snprintf(path, sizeof(path), "/proc/%d/smaps", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (!bad && fgets(line, sizeof(line), f)) {
+		unsigned long start, end, off, ino;
+		unsigned int maj, min;
+		char perms[8];
+
+		if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu", &start, &end, perms,
+			   &off, &maj, &min, &ino) == 7) {
+			if (in_guard && !sealed)
+				bad = true;
+			if (bad || start >= ge)
+				break;
+			in_guard = end > gs;
+			sealed = false;
+			if (!in_guard)
+				continue;
+			bad = start != cover || strcmp(perms, "r--s") ||
+			      off != start - gs || maj != g->dev_major ||
+			      min != g->dev_minor || ino != g->ino;
+			cover = end;
+		} else if (in_guard && !strncmp(line, "VmFlags:", 8)) {
+			for (char *tok = strtok(line + 8, " \n"); tok;
+			     tok = strtok(NULL, " \n"))
+				if (!strcmp(tok, "sl"))
+					sealed = true;
+		}
+	}
+	if (ferror(f) && !bad) {
+		e = errno ? -errno : -EIO;
+		fclose(f);
+		return e;
+	}
+	fclose(f);
+	if (in_guard && !sealed)
+		bad = true;
+	return bad || cover < ge ? -ENOENT : 0;
+}
+
+/*
+ * First pin of a tracee that inherited its guard (SW_GUARD_INHERITED).
+ * A thread shares its group's mm; a CLONE_VM child (vfork, posix_spawn)
+ * its parent's (kcmp(2) tells); a fork child has a copy of its parent's
+ * mm, which lacks the guard if the parent marked it MADV_DONTFORK, and
+ * may then have the child's own memory at the guard's address.  So a
+ * tracee is trusted only once its mm is known to be one whose guard was
+ * seen intact.
+ */
+static void verify_inherited(struct sw_supervisor *sup, struct sw_tracee *t)
+{
+	pid_t ids[2];	/* Tgid, PPid */
+	int e;
+
+	proc_ids(t->pid, ids);
+	for (int i = 0; i < 2; i++) {
+		struct sw_tracee *o = ids[i] > 0 && ids[i] != t->pid
+					      ? sw_tracee_find(sup, ids[i]) : NULL;
+
+		if (!o || o->guard != t->guard || o->guard_state != SW_GUARD_MAPPED)
+			continue;
+		if (i == 0 || syscall(SYS_kcmp, t->pid, o->pid, KCMP_VM, 0L, 0L) == 0) {
+			t->guard_state = SW_GUARD_MAPPED;
+			return;
+		}
+	}
+	e = guard_intact(t->pid, t->guard);
+	if (e == 0)
+		t->guard_state = SW_GUARD_MAPPED;
+	else if (e == -ENOENT)
+		t->guard_state = SW_GUARD_LOST;
+	/* Else (cannot read smaps): stays unverified; the call fails. */
+}
+
+/* ---- what the program may not do to its guard ------------------------------ */
+
+/* Warnings said once per session (struct sw_session.guard_warned). */
+enum {
+	WARNED_DUMPABLE = 1u << 0,
+	WARNED_UNREADABLE = 1u << 1,
+	WARNED_LOST = 1u << 2,
+};
+
+static bool warn_once(struct sw_session *s, unsigned int bit)
+{
+	if (s->guard_warned & bit)
+		return false;
+	s->guard_warned |= bit;
+	return true;
+}
+
+static void refuse(struct sw_decision *d, int e, const char *why)
+{
+	d->verdict = SW_V_RETURN;
+	d->retval = -e;
+	d->is_error = true;
+	d->why = why;
+}
+
+/* Can we read a non-dumpable tracee (CAP_SYS_PTRACE, as root has)? */
+static bool reads_nondumpable(void)
+{
+	static int known = -1;
+
+	if (known < 0) {
+		struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+		struct __user_cap_data_struct c[2];
+
+		known = syscall(SYS_capget, &h, c) == 0 &&
+			(c[CAP_SYS_PTRACE / 32].effective & (1u << (CAP_SYS_PTRACE % 32)));
+	}
+	return known;
+}
+
+static void comm_of(pid_t pid, char *buf, size_t size)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	buf[0] = '\0';
+	f = fopen(path, "re");
+	if (f) {
+		if (fgets(buf, (int)size, f))
+			buf[strcspn(buf, "\n")] = '\0';
+		fclose(f);
+	}
+}
+
+/* Does [start, start + len) (as madvise rounds it) touch the guard? */
+static bool overlaps_guard(uint64_t start, uint64_t len)
+{
+	unsigned __int128 s = start & ~(uint64_t)4095;
+	unsigned __int128 e = (unsigned __int128)start + len + 4095;
+
+	e &= ~(unsigned __int128)4095;
+	return s < SW_GUARD_ADDR + SW_GUARD_SIZE && e > SW_GUARD_ADDR;
+}
+
+/* The calls the filter prefix sends here (sw_pathguard_patch_filter). */
+static void vet(struct sw_session *s, struct sw_tracee *t, enum sw_abi abi,
+		uint64_t mask, struct sw_decision *d)
+{
+	if (abi == SW_ABI_NONE)
+		return;
+	if (d->nr == vetted_nr[abi].madvise &&
+	    (uint32_t)d->args[2] == SW_MADV_DONTFORK &&
+	    overlaps_guard(d->args[0] & mask, d->args[1] & mask)) {
+		/* What mseal does for the other ways to lose the region. */
+		refuse(d, EPERM, "path guard: MADV_DONTFORK would take the sealed guard from fork children");
+	} else if (d->nr == vetted_nr[abi].process_madvise &&
+		   (uint32_t)d->args[3] == SW_MADV_DONTFORK) {
+		/* Its ranges are in memory, which another thread can change
+		 * after we read it: refuse the advice outright. */
+		refuse(d, EPERM, "path guard: process_madvise MADV_DONTFORK (ranges in memory cannot be checked)");
+	} else if (d->nr == vetted_nr[abi].prctl &&
+		   (uint32_t)d->args[0] == SW_PR_SET_DUMPABLE &&
+		   (d->args[1] & mask) == 0 && !reads_nondumpable()) {
+		/*
+		 * Non-dumpable, the program could no longer be read by us
+		 * (process_vm_readv checks dumpability, CAP_SYS_PTRACE aside)
+		 * and every path-checked call would fail.  Refuse, as the
+		 * kernel refuses what a caller may not do; the program stays
+		 * dumpable and says so by the error (ssh-agent, gpg-agent and
+		 * others go on without).  Pretending success would leave a
+		 * program believing itself protected from same-uid processes
+		 * when it is not.
+		 */
+		refuse(d, EPERM, "path guard: PR_SET_DUMPABLE 0 would hide the program from the supervisor");
+		if (warn_once(s, WARNED_DUMPABLE)) {
+			char comm[32];
+
+			comm_of(t->pid, comm, sizeof(comm));
+			sw_warn(s, "pid %d (%s): prctl(PR_SET_DUMPABLE, 0) refused with EPERM: the policy has path conditions, and the supervisor (without CAP_SYS_PTRACE) could not read a non-dumpable program's path arguments; run sysward as root to let programs make themselves non-dumpable",
+				t->pid, comm);
+		}
+	}
+}
+
 void sw_pathguard_pin(struct sw_supervisor *sup, struct sw_session *s,
 		      struct sw_tracee *t, enum sw_abi abi,
 		      const struct sw_pathguard_reads *rd,
@@ -286,21 +656,43 @@ void sw_pathguard_pin(struct sw_supervisor *sup, struct sw_session *s,
 	int slot_of_read[SW_PATHGUARD_MAX_READS];
 	bool pinned = false;
 
-	if (!rd->n || (d->verdict != SW_V_ALLOW && d->verdict != SW_V_REWRITE))
-		return;
 	/* Before the program's exec only the launcher (sysward's own
 	 * single-threaded code) runs: nothing to race. */
 	if (!s->exec_done)
 		return;
+	for (unsigned int k = 0; k < rd->n; k++) {
+		if (rd->len[k] == -EPERM && warn_once(s, WARNED_UNREADABLE)) {
+			char comm[32];
+
+			comm_of(t->pid, comm, sizeof(comm));
+			sw_warn(s, "pid %d (%s): cannot read its path arguments (process_vm_readv: %s): it is not dumpable (it changed credentials, or runs a program file its user cannot read), so its path-checked calls fail with EPERM; run sysward as root, or make the program readable",
+				t->pid, comm, strerror(EPERM));
+		}
+	}
+	if (d->verdict != SW_V_ALLOW && d->verdict != SW_V_REWRITE)
+		return;
+	vet(s, t, abi, mask, d);
+	if (!rd->n || (d->verdict != SW_V_ALLOW && d->verdict != SW_V_REWRITE))
+		return;
 	if (t->guard_state == SW_GUARD_UNKNOWN)
 		adopt_from_proc(sup, t);
+	if (t->guard_state == SW_GUARD_INHERITED)
+		verify_inherited(sup, t);
 	if (t->guard_state == SW_GUARD_NONE)
 		return;		/* i386 image: documented limit */
+	if (t->guard_state == SW_GUARD_LOST) {
+		refuse(d, EPERM, "path guard: this address space has no intact guard");
+		if (warn_once(s, WARNED_LOST)) {
+			char comm[32];
+
+			comm_of(t->pid, comm, sizeof(comm));
+			sw_warn(s, "pid %d (%s): its address space lacks the sealed path guard (removed before a fork?); its path-checked calls fail with EPERM",
+				t->pid, comm);
+		}
+		return;
+	}
 	if (t->guard_state != SW_GUARD_MAPPED || !t->guard) {
-		d->verdict = SW_V_RETURN;
-		d->retval = -EAGAIN;
-		d->is_error = true;
-		d->why = "path guard: this process has no guard mapped";
+		refuse(d, EAGAIN, "path guard: this process has no guard mapped");
 		return;
 	}
 	for (unsigned int k = 0; k < rd->n; k++)
@@ -317,11 +709,8 @@ void sw_pathguard_pin(struct sw_supervisor *sup, struct sw_session *s,
 				if (slot < 0 || t->n_pins >= SW_PATHGUARD_MAX_READS) {
 					if (slot >= 0)
 						t->guard->used[slot / 64] &= ~(UINT64_C(1) << (slot % 64));
-					sw_pathguard_release(t);
-					d->verdict = SW_V_RETURN;
-					d->retval = -EAGAIN;
-					d->is_error = true;
-					d->why = "path guard: every slot is in flight";
+					drop_pins(t);
+					refuse(d, EAGAIN, "path guard: every slot is in flight");
 					return;
 				}
 				t->pins[t->n_pins++] = (uint16_t)slot;
@@ -337,6 +726,54 @@ void sw_pathguard_pin(struct sw_supervisor *sup, struct sw_session *s,
 	}
 	if (pinned && d->verdict == SW_V_ALLOW)
 		d->verdict = SW_V_REWRITE;	/* same nr, pinned args */
+}
+
+/*
+ * Setting up the guard in a fresh image failed with EPERM.  For a
+ * supervisor without CAP_SYS_PTRACE that means the image is not dumpable:
+ * the kernel makes a process non-dumpable when it execs a file its user
+ * cannot read (chmod 111), and then neither process_vm_readv/writev nor
+ * pidfd_getfd reach it.  Its path arguments can never be checked.
+ */
+bool sw_pathguard_explain_unreadable(struct sw_session *s, pid_t pid)
+{
+	char path[64], arg0[256] = "", uid_line[128] = "";
+	struct stat st;
+	FILE *f;
+	unsigned int uid = 0;
+
+	if (reads_nondumpable())
+		return false;
+	/* The files of /proc/<pid> (not the directory) of a non-dumpable
+	 * process belong to root. */
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (stat(path, &st) < 0)
+		return false;
+	f = fopen(path, "re");
+	if (f) {
+		while (fgets(uid_line, sizeof(uid_line), f))
+			if (!strncmp(uid_line, "Uid:", 4)) {
+				uid = (unsigned int)strtoul(uid_line + 4, NULL, 10);
+				break;
+			}
+		fclose(f);
+	}
+	if (st.st_uid != 0 || uid == 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	f = fopen(path, "re");
+	if (f) {
+		size_t n = fread(arg0, 1, sizeof(arg0) - 1, f);
+
+		arg0[n] = '\0';
+		fclose(f);
+	}
+	if (!arg0[0])
+		comm_of(pid, arg0, sizeof(arg0));
+	s->guard_warned |= WARNED_UNREADABLE;
+	sw_warn(s, "cannot run '%s' (pid %d) under this policy: uid %u cannot read the program file, so the kernel made the process non-dumpable, and the supervisor (without CAP_SYS_PTRACE) cannot read the path arguments the policy's path conditions check; make the file readable (chmod a+r) or run sysward as root; killing it",
+		arg0, pid, uid);
+	return true;
 }
 
 /* ---- mapping the guard into a fresh image --------------------------------- */
@@ -461,6 +898,10 @@ static void give_up(struct sw_supervisor *sup, struct sw_session *s,
 	if (e == -ESRCH && ij->dead_status >= 0) {
 		/* It died meanwhile: let the tracer account for it. */
 		sw_handle_status(sup, ij->pid, ij->dead_status);
+		return;
+	}
+	if (e == -EPERM && sw_pathguard_explain_unreadable(s, ij->pid)) {
+		kill(ij->pid, SIGKILL);
 		return;
 	}
 	sw_warn(s, "path guard: cannot set up race-free path checks in pid %d (%s: %s); killing it",

@@ -44,6 +44,39 @@ expect_contained() {
 		fail "${1:-the escape was not contained} (exit $rc)"
 }
 
+# Stage sysward and adversarial program $1 where uid 65534 can reach them
+# (the build tree may lie under a directory it cannot enter): $nb, with a
+# readable DIR $nb/d (file-A, file-D) and $nb/policy.json denying openat
+# of $nb/d/file-D.  Removed on exit.
+stage_nobody() {
+	command -v setpriv >/dev/null || skip "setpriv(1) is missing"
+	[ "$(id -u)" = 0 ] || skip "needs root to run sysward as uid 65534"
+	nb=$(mktemp -d /tmp/sysward-nobody.XXXXXX) || fail "mktemp"
+	trap 'rm -rf "$nb"' EXIT
+	chmod 755 "$nb"
+	cp "$SYSWARD" "$nb/sysward" && cp "$ADV/$1" "$nb/$1" || fail "staging"
+	chmod 755 "$nb/sysward" "$nb/$1"
+	mkdir -m 755 "$nb/d"
+	echo allowed >"$nb/d/file-A" && echo denied >"$nb/d/file-D"
+	chmod 644 "$nb/d/file-A" "$nb/d/file-D"
+	cat >"$nb/policy.json" <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+	  {"names": ["openat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	   "paths": [{"index": 1, "exact": "$nb/d/file-D"}]}]}
+	EOF
+	chmod 644 "$nb/policy.json"
+}
+
+# run_nobody ARGS...: like run, "sysward run ARGS" as uid/gid 65534.
+run_nobody() {
+	echo "+ (uid 65534) sysward run $*"
+	(cd / && setpriv --reuid 65534 --regid 65534 --clear-groups \
+		"$nb/sysward" run "$@") >"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	echo "+ exit status $rc"
+}
+
 # i386 syscalls exist only if the kernel runs 32-bit code for this machine
 # (ia32_emulation); probe with an unconfined int $0x80.
 ia32_works() { "$ADV/adv_int80_probe" >/dev/null 2>&1; }
@@ -258,6 +291,59 @@ path_guard_sealed)
 	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
 	run "$GEN/path-race.json" -- "$ADV/adv_pathguard"
 	expect_contained "the program could write or replace its path guard" ;;
+path_guard_dontfork)
+	d=$GEN/race
+	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
+	run "$GEN/path-race.json" -- "$ADV/adv_guard_fork" "$d" madvise
+	expect_contained "a fork child replaced its path guard (madvise MADV_DONTFORK)" ;;
+path_guard_dontfork_process_madvise)
+	d=$GEN/race
+	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
+	run "$GEN/path-race.json" -- "$ADV/adv_guard_fork" "$d" process_madvise
+	expect_contained "a fork child replaced its path guard (process_madvise MADV_DONTFORK)" ;;
+path_guard_restart)
+	d=$GEN/race
+	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
+	run "$GEN/path-race.json" -- "$ADV/adv_guard_restart" "$d"
+	expect_contained "a restarted call did not open the file it named" ;;
+unreadable_nondumpable)
+	# A non-root supervisor cannot read a non-dumpable program: under
+	# path rules, prctl(PR_SET_DUMPABLE, 0) is refused, and said so.
+	stage_nobody adv_unreadable
+	run_nobody --policy "$nb/policy.json" -- "$nb/adv_unreadable" nondumpable "$nb/d"
+	expect_contained "a non-dumpable program's path calls were not decided by the policy"
+	grep -q "^sysward: pid [0-9]* (adv_unreadable): prctl(PR_SET_DUMPABLE, 0) refused with EPERM" "$out" ||
+		fail "no warning about the refused prctl" ;;
+unreadable_exec_only)
+	# chmod 111: the kernel makes the process non-dumpable at exec; a
+	# non-root supervisor cannot check its paths: one clear message.
+	stage_nobody adv_unreadable
+	chmod 111 "$nb/adv_unreadable"
+	run_nobody --policy "$nb/policy.json" -- "$nb/adv_unreadable" plain "$nb/d"
+	[ "$rc" -eq 137 ] || fail "exit $rc, expected 137 (killed)"
+	grep -q "^sysward: cannot run '$nb/adv_unreadable' (pid [0-9]*) under this policy: uid 65534 cannot read the program file" "$out" ||
+		fail "no message naming the unreadable program and why"
+	# Control: the same program, readable, runs.
+	chmod 755 "$nb/adv_unreadable"
+	run_nobody --policy "$nb/policy.json" -- "$nb/adv_unreadable" plain "$nb/d"
+	expect_contained "the readable program did not run as the policy says" ;;
+null_path_fd_calls)
+	d=$GEN/nullpath
+	mkdir -p "$d" && echo allowed >"$d/file-A"
+	cat >"$scratch/policy.json" <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+	  {"names": ["utimensat", "futimesat", "newfstatat", "statx"],
+	   "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	   "paths": [{"index": 1, "prefix": "/"}]}]}
+	EOF
+	run "$scratch/policy.json" -- "$ADV/adv_unreadable" nullpaths "$d"
+	expect_contained "NULL paths were not treated as the kernel treats them"
+	if touch --version 2>/dev/null | grep -q coreutils; then
+		# GNU touch FILE: open, then futimens = utimensat(fd, NULL,
+		# ...) (busybox's names the path, which this policy denies).
+		run "$scratch/policy.json" -- touch "$d/file-A"
+		[ "$rc" -eq 0 ] || fail "touch FILE failed under a utimensat path rule"
+	fi ;;
 unknown_syscall_eperm)
 	run "$POL/unknown-errno1.json" -- "$ADV/adv_unknown" 1
 	expect_contained "unknown syscalls did not get defaultErrnoRet (EPERM)" ;;

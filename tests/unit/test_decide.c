@@ -58,6 +58,12 @@ static struct sw_rule rules[] = {
 	/* 18 */ { RULE(SW_ACT_REWRITE, "socket"), .new_syscall = "getpid" },
 	/* 19 */ { RULE(SW_ACT_ERRNO, "chdir"), .errno_ret = ENOENT,
 		   .has_includes = true, .includes = { .caps = 1ull << 21 } },
+	/* 20 */ { RULE(SW_ACT_ERRNO, "utimensat"), .errno_ret = EPERM,
+		   .paths = (struct sw_path_cond[]){ { 1, SW_MATCH_PREFIX, "/", false } },
+		   .n_paths = 1 },
+	/* 21 */ { RULE(SW_ACT_ERRNO, "statx"), .errno_ret = EACCES,
+		   .paths = (struct sw_path_cond[]){ { 1, SW_MATCH_GLOB, "/tmp/*", true } },
+		   .n_paths = 1 },
 };
 
 static struct sw_policy pol = {
@@ -180,6 +186,26 @@ static const struct row rows[] = {
 	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
 	R(&pol, X64, "io_uring_enter", .hint = SW_HINT_NONE, .verdict = SW_V_RETURN,
 	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
+	/* NULL paths as the kernel takes them (daemon/lib/pathargs.c):
+	 * where NULL names a descriptor no path condition holds, negated
+	 * ones included; elsewhere the kernel's EFAULT */
+	R(&pol, X64, "utimensat", 3, 0, .verdict = SW_V_ALLOW, .rule = SW_RULE_DEFAULT),
+	R(&pol, I386, "utimensat", 3, 0, .verdict = SW_V_ALLOW, .rule = SW_RULE_DEFAULT),
+	R(&pol, X64, "utimensat", (uint64_t)-100, 0, .verdict = SW_V_RETURN, .rule = 20,
+	  .retval = -EFAULT, .is_error = true),
+	/* dirfd is an int: 0x1ffffff9c is AT_FDCWD to the kernel */
+	R(&pol, X64, "utimensat", 0x1ffffff9cull, 0, .verdict = SW_V_RETURN, .rule = 20,
+	  .retval = -EFAULT, .is_error = true),
+	R(&pol, X64, "utimensat", 3, ADDR_HOME, .verdict = SW_V_RETURN, .rule = 20,
+	  .retval = -EPERM, .is_error = true),
+	R(&pol, X64, "statx", 3, 0, AT_EMPTY_PATH, .verdict = SW_V_ALLOW,
+	  .rule = SW_RULE_DEFAULT),
+	R(&pol, X64, "statx", 3, 0, 0, .verdict = SW_V_RETURN, .rule = 21,
+	  .retval = -EFAULT, .is_error = true),
+	R(&pol, X64, "statx", 3, ADDR_HOME, AT_EMPTY_PATH, .verdict = SW_V_RETURN,
+	  .rule = 21, .retval = -EACCES, .is_error = true),
+	R(&pol, X64, "rmdir", 0, .verdict = SW_V_RETURN, .rule = 15,
+	  .retval = -EFAULT, .is_error = true),
 	/* default errno for anything else, e.g. ENOSYS */
 	R(&pol_deny, X64, "mkdir", .hint = SW_HINT_NONE, .verdict = SW_V_RETURN,
 	  .rule = SW_RULE_DEFAULT, .retval = -ENOSYS, .is_error = true),
