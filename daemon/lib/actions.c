@@ -94,12 +94,12 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 
 		rd.pid = pid;
 		rd.n = 0;
-		sw_decide(s->prog, info.seccomp.ret_data & 0xffff, info.arch,
+		sw_decide(s->prog, info.arch,
 			  info.seccomp.nr, info.seccomp.args, sw_pathguard_read,
 			  &rd, s->counters, &sup->scratch, d);
 		sw_pathguard_pin(sup, s, t, abi, &rd, d);
 	} else {
-		sw_decide(s->prog, info.seccomp.ret_data & 0xffff, info.arch,
+		sw_decide(s->prog, info.arch,
 			  info.seccomp.nr, info.seccomp.args, sw_read_tracee_string,
 			  &t->pid, s->counters, &sup->scratch, d);
 	}
