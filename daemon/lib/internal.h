@@ -52,6 +52,12 @@ enum sw_abi sw_abi_of(uint32_t audit_arch, uint64_t nr);
 enum sw_abi sw_abi_from_name(const char *name);
 /* Is this ABI the machine's native one? */
 enum sw_abi sw_abi_native(void);
+/* Does a SECCOMP stop at this instruction pointer come from the legacy
+ * vsyscall page, whose emulation allows no syscall-exit stop? */
+bool sw_arch_in_vsyscall(enum sw_abi abi, uint64_t ip);
+/* At a SECCOMP stop: skip the call and give it its return value now, in
+ * this one stop (no exit stop needed).  0 or -errno. */
+int sw_arch_return_at_entry(pid_t pid, int64_t rval);
 
 /* ---- program.c: the compiled policy ------------------------------------ */
 

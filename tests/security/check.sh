@@ -281,6 +281,13 @@ widths_rule)
 	# by the supervisor) must hold whatever the high bits are.
 	run "$POL/widths.json" -- "$ADV/adv_widths" rule
 	expect_contained "a rule on a 32-bit argument was bypassed by high bits" ;;
+vsyscall_emulated)
+	# Issue 12, class 8: time() through the legacy vsyscall page under an
+	# emulate rule; the kernel's vsyscall emulation allows no exit stop.
+	grep -q '\[vsyscall\]' /proc/self/maps ||
+		skip "this kernel maps no vsyscall page (vsyscall=none or CONFIG_X86_VSYSCALL_EMULATION off)"
+	run "$POL/vsyscall-time.json" -- "$ADV/adv_vsyscall"
+	expect_contained "time() through the vsyscall page was not emulated" ;;
 clone3_errno_default)
 	# Issue 12, class 8: under a policy whose default is an errno (EPERM)
 	# and which does not name clone3, clone3 must still fail with ENOSYS
