@@ -39,11 +39,13 @@
  *
  * The built-in defences are a second, separate filter, loaded *before*
  * the policy's.  The kernel runs every filter and takes the action of
- * highest precedence (KILL > TRAP > ERRNO > TRACE > LOG > ALLOW), so a
- * defence's ERRNO overrides whatever the policy allows, and the policy's
- * stricter actions still win; no defence rule ever mixes with a policy
- * rule.  On a tie (both TRACE) the newest filter's data wins: the policy's
- * rule hint, which is why the defence filter goes first.
+ * highest precedence (KILL > TRAP > ERRNO > USER_NOTIF > TRACE > LOG >
+ * ALLOW), so a defence's ERRNO overrides whatever the policy allows, and
+ * the policy's stricter actions still win; no defence rule ever mixes with
+ * a policy rule.  On a tie the newest filter's data wins: the policy's
+ * errno over a defence's (see clone3_enosys).  TRACE data is a hint for a
+ * reader of the filter only; decide.c derives the rule itself, since the
+ * program's own filters are newer still.
  */
 #include <errno.h>
 #include <linux/filter.h>
