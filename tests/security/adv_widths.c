@@ -14,6 +14,10 @@
  *                           and tkill(..., sig < 11) (LT: decided by the
  *                           supervisor); each tried with high bits set,
  *                           the signals aimed at a child of ours
+ *   adv_widths docker       under Docker's default profile, which allows
+ *                           socket() unless arg 0 == AF_VSOCK (40) with
+ *                           SCMP_CMP_NE: socket(40 | 1<<32) must get the
+ *                           profile's EPERM, not reach the kernel
  */
 #include <signal.h>
 #include <stdint.h>
@@ -136,6 +140,30 @@ static int rule(void)
 			   "every rule held whatever the high bits");
 }
 
+static int docker(void)
+{
+	int bad = 0;
+	long r;
+	int e;
+
+	TRIED("socket(AF_VSOCK, SOCK_STREAM, 0) (the profile denies family 40: EPERM)");
+	r = syscall(SYS_socket, 40L, 1L, 0L);
+	e = errno;
+	RESULT("socket(40) = %s", RET(r, e));
+	bad |= !(r == -1 && e == EPERM);
+	TRIED("socket(AF_VSOCK | 1<<32, SOCK_STREAM, 0)");
+	r = syscall(SYS_socket, 40L | HI, 1L, 0L);
+	e = errno;
+	RESULT("socket(40 | 1<<32) = %s%s", RET(r, e),
+	       r == -1 && e != EPERM ? " (the kernel's answer: the call ran)" : "");
+	bad |= !(r == -1 && e == EPERM);
+	if (r >= 0)
+		close((int)r);
+	return adv_verdict(bad ? ADV_ESCAPED : ADV_CONTAINED,
+			   bad ? "AF_VSOCK reached the kernel past Docker's NE rule" :
+			   "Docker's family rule held whatever the high bits");
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -144,6 +172,8 @@ int main(int argc, char **argv)
 		return supervisor();
 	if (!strcmp(mode, "rule"))
 		return rule();
-	fprintf(stderr, "usage: %s supervisor|rule\n", argv[0]);
+	if (!strcmp(mode, "docker"))
+		return docker();
+	fprintf(stderr, "usage: %s supervisor|rule|docker\n", argv[0]);
 	return ADV_CANNOT;
 }

@@ -281,6 +281,12 @@ widths_rule)
 	# by the supervisor) must hold whatever the high bits are.
 	run "$POL/widths.json" -- "$ADV/adv_widths" rule
 	expect_contained "a rule on a 32-bit argument was bypassed by high bits" ;;
+widths_docker)
+	# Docker's default profile allows socket() unless family == AF_VSOCK,
+	# with SCMP_CMP_NE on a 32-bit int: AF_VSOCK | 1<<32 passed a 64-bit
+	# comparison and the kernel created the socket.
+	run "$POL/../../../policy/examples/docker-default.json" -- "$ADV/adv_widths" docker
+	expect_contained "AF_VSOCK with high bits passed Docker's profile" ;;
 vsyscall_emulated)
 	# Issue 12, class 8: time() through the legacy vsyscall page under an
 	# emulate rule; the kernel's vsyscall emulation allows no exit stop.

@@ -231,6 +231,9 @@ static const struct row rows[] = {
 	R(&pol_a, 0, X64, "rt_sigqueueinfo", 0, SUP_PID | 1ull << 32, 19, ERRNO(EPERM)),
 	R(&pol_a, 0, X64, "rt_tgsigqueueinfo", 0, SUP_PID | 1ull << 32, 1, ERRNO(EPERM)),
 	R(&pol_a, 0, X32, "kill", 0, SUP_PID, 19, ERRNO(ESRCH)),
+	R(&pol_c, 0, X32, "kill", 0, SUP_PID | 1ull << 32, 19, ERRNO(EPERM)),
+	R(&pol_c, 0, I386, "kill", 0, SUP_PID, 19, ERRNO(EPERM)),
+	R(&pol_a, 0, X32, "tkill", 0, 1 | 1ull << 32, 9, ERRNO(EACCES)),
 	/* seccomp(2) creating a user-notification listener (class 1) */
 	R(&pol_a, 0, X64, "seccomp", 0, 1, 8, ERRNO(EPERM)),
 	R(&pol_a, 0, X64, "seccomp", 0, 1, 8 | 1 | 16 | 1ull << 32, ERRNO(EPERM)),
