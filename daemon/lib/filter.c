@@ -224,21 +224,21 @@ static int compile_syscall(const struct sw_program *prog, scmp_filter_ctx ctx,
 		cut = c[n].n_args == 0;
 		n++;
 	}
-	for (unsigned int k = 0; k < 6; k++)
-		masks[k] = filter_mask(prog, name, k);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		if (c[i].traced)
 			c[i].act = SCMP_ACT_TRACE(hint);
-		/* A condition BPF cannot compare at the kernel's width:
-		 * decide.c does. */
-		if (!width_ok(masks, c[i].args, c[i].n_args))
-			force = true;
-	}
 	/* Trailing plain rules with the default action change nothing. */
 	while (n && !c[n - 1].traced && c[n - 1].act == def)
 		n--;
 	if (!n)
 		return 0;
+	/* A condition BPF cannot compare at the kernel's width: decide.c
+	 * does, so the syscall stops unconditionally. */
+	for (unsigned int k = 0; k < 6; k++)
+		masks[k] = filter_mask(prog, name, k);
+	for (size_t i = 0; i < n; i++)
+		if (!width_ok(masks, c[i].args, c[i].n_args))
+			force = true;
 	act = c[0].act;
 	for (size_t i = 0; i < n; i++) {
 		any_traced |= c[i].traced;

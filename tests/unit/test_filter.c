@@ -92,10 +92,11 @@ static struct sw_policy pol_d = {	/* allows everything */
 };
 static struct sw_rule rules_h[] = {
 	/* 0 */ { RULE(SW_ACT_ERRNO, "clone3"), .errno_ret = EPERM },
+	/* 1 */ { RULE(SW_ACT_ERRNO, "getpid"), .errno_ret = EACCES, ARG1(0, SW_CMP_NE, 5) },
 };
 static struct sw_policy pol_h = {	/* default EACCES, names clone3 */
 	.source = "h.json", .default_action = SW_ACT_ERRNO, .default_errno = EACCES,
-	.rules = rules_h, .n_rules = 1,
+	.rules = rules_h, .n_rules = 2,
 };
 static struct sw_policy pol_e = {	/* default ENOSYS: unknown syscalls */
 	.source = "e.json", .default_action = SW_ACT_ERRNO, .default_errno = ENOSYS,
@@ -253,6 +254,8 @@ static const struct row rows[] = {
 	R(&pol_e, 0, X64, "clone3", 0, 0, 0, ERRNO(ENOSYS)),
 	R(&pol_h, 0, X64, "clone3", 0, 0, 0, ERRNO(EPERM)),
 	R(&pol_h, 0, X64, "getpid", 0, 0, 0, ERRNO(EACCES)),
+	/* rule 1 says what the default says: its NE on an int costs no stop */
+	R(&pol_h, 0, X64, "getpid", 0, 5 | 1ull << 32, 0, ERRNO(EACCES)),
 	R(&pol_c, SW_DEFENCE_CLONE3, X64, "clone3", 0, 0, 0, ERRNO(EPERM)),
 	/* unknown syscall numbers get the default errno (ENOSYS here) */
 	R(&pol_e, 0, X64, NULL, 1000, 0, 0, ERRNO(ENOSYS)),
