@@ -8,6 +8,9 @@
  *
  * Hot path: GET, SET, CONT for a rewrite; GET, SET, SYSCALL, SET, CONT for
  * a skip.  No allocation, no other syscall unless an audit line is due.
+ *
+ * A call through the legacy vsyscall page has no exit stop (arch.c): it
+ * is finished in its SECCOMP stop (return value set there, one_stop()).
  */
 #include <errno.h>
 #include <signal.h>
@@ -64,6 +67,53 @@ static long set_info(pid_t pid, struct sw_ptrace_syscall_info *info)
 		      (void *)sizeof(*info), info);
 }
 
+/*
+ * Finish a call in its SECCOMP stop, for a call that gets no exit stop
+ * (the vsyscall page): skip it with its return value in place, or run it
+ * with new arguments; a different syscall cannot be run from there (the
+ * kernel kills the process), so a rewrite to one fails with ENOSYS.
+ */
+static void one_stop(struct sw_session *s, struct sw_tracee *t, enum sw_abi abi,
+		     struct sw_ptrace_syscall_info *info, struct sw_decision *d)
+{
+	const uint64_t nr = info->seccomp.nr;
+	uint64_t args[6];
+	int r;
+
+	memcpy(args, info->seccomp.args, sizeof(args));
+	/* No exit stop will free what the path guard pinned. */
+	sw_pathguard_release(t);
+	if (d->verdict == SW_V_REWRITE && d->nr != nr) {
+		d->verdict = SW_V_RETURN;
+		d->retval = -ENOSYS;
+		d->is_error = true;
+		d->why = "a vsyscall cannot be rewritten into another syscall";
+	}
+	if (d->verdict == SW_V_RETURN) {
+		r = sw_arch_return_at_entry(t->pid, d->retval);
+		if (r < 0) {
+			tamper_failed(s, t, abi, nr, args, d, -r,
+				      "skip the vsyscall and set its return value");
+			return;
+		}
+		audit(s, t, abi, nr, args, d, true, d->retval, NULL);
+		/* TRAP: the kernel's SIGSYS cannot be raised from here; the
+		 * call still fails with ENOSYS. */
+	} else if (d->verdict == SW_V_REWRITE) {
+		memcpy(info->seccomp.args, d->args, sizeof(d->args));
+		if (!s->can_set || set_info(t->pid, info) < 0) {
+			tamper_failed(s, t, abi, nr, args, d,
+				      s->can_set ? errno : EOPNOTSUPP,
+				      "rewrite the vsyscall's arguments");
+			return;
+		}
+		audit(s, t, abi, nr, args, d, false, 0, NULL);
+	} else {
+		audit(s, t, abi, nr, args, d, false, 0, NULL);
+	}
+	ptrace(PTRACE_CONT, t->pid, 0L, 0L);
+}
+
 void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 {
 	struct sw_session *s = t->s;
@@ -94,17 +144,22 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 
 		rd.pid = pid;
 		rd.n = 0;
-		sw_decide(s->prog, info.seccomp.ret_data & 0xffff, info.arch,
+		sw_decide(s->prog, info.arch,
 			  info.seccomp.nr, info.seccomp.args, sw_pathguard_read,
 			  &rd, s->counters, &sup->scratch, d);
 		sw_pathguard_pin(sup, s, t, abi, &rd, d);
 	} else {
-		sw_decide(s->prog, info.seccomp.ret_data & 0xffff, info.arch,
+		sw_decide(s->prog, info.arch,
 			  info.seccomp.nr, info.seccomp.args, sw_read_tracee_string,
 			  &t->pid, s->counters, &sup->scratch, d);
 	}
 	s->decisions++;
 
+	if (d->verdict != SW_V_KILL &&
+	    sw_arch_in_vsyscall(abi, info.instruction_pointer)) {
+		one_stop(s, t, abi, &info, d);
+		return;
+	}
 	switch (d->verdict) {
 	case SW_V_ALLOW:
 		if (d->audit && s->audit)

@@ -2,10 +2,14 @@
 /* ABI slots of an x86-64 kernel: x86_64, i386 (compat, also int 0x80 from a
  * 64-bit process) and x32.  libseccomp's arch tokens are the AUDIT_ARCH_*
  * values, which is also what PTRACE_GET_SYSCALL_INFO reports in .arch. */
+#include <errno.h>
 #include <seccomp.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
 #include <sys/utsname.h>
 
 #include "internal.h"
@@ -98,4 +102,35 @@ unsigned int sw_kernel_version_now(void)
 	if (c > 255)
 		c = 255;
 	return (a << 16) + (b << 8) + c;
+}
+
+/*
+ * The legacy vsyscall page (x86_64, vsyscall=xonly or emulate): calling
+ * 0xffffffffff600000 (gettimeofday), ...400 (time) or ...800 (getcpu)
+ * faults, and the kernel emulates the call, running the seccomp filters
+ * for it with the instruction pointer still in the page.  The emulation
+ * (arch/x86/entry/vsyscall/vsyscall_64.c) accepts from a tracer only a
+ * skip decided at the seccomp stop, returning whatever the return
+ * register then holds; it makes no syscall-exit stop, and a changed
+ * syscall number or instruction pointer gets the process killed.
+ */
+#define SW_VSYSCALL_PAGE 0xffffffffff600000ull
+
+bool sw_arch_in_vsyscall(enum sw_abi abi, uint64_t ip)
+{
+	return abi == SW_ABI_X86_64 && (ip & ~0xfffull) == SW_VSYSCALL_PAGE;
+}
+
+int sw_arch_return_at_entry(pid_t pid, int64_t rval)
+{
+	/* A 64-bit tracer sees every tracee (i386 and x32 too) through the
+	 * 64-bit struct user_regs_struct.  orig_rax = -1 is the skip; rax
+	 * is what the program gets, as the kernel leaves it for a skipped
+	 * call. */
+	if (ptrace(PTRACE_POKEUSER, pid,
+		   (void *)offsetof(struct user_regs_struct, orig_rax), (void *)-1L) < 0 ||
+	    ptrace(PTRACE_POKEUSER, pid,
+		   (void *)offsetof(struct user_regs_struct, rax), (void *)rval) < 0)
+		return -errno;
+	return 0;
 }

@@ -6,10 +6,17 @@
  *
  * First match wins.  The filter (filter.c) stops a syscall here only if
  * BPF alone cannot decide it with first-match semantics, and then it stops
- * it unconditionally, with the TRACE data naming the first applicable rule
- * that mentions the syscall (the hint).  Rules before the hint cannot name
- * the syscall, so evaluation starts there and goes through the rest in
- * policy order, re-checking argument conditions in userspace.
+ * it unconditionally.  Evaluation starts at the first applicable rule that
+ * names the syscall (program.c's table; rules before it cannot match) and
+ * goes through the rest in policy order, re-checking argument conditions
+ * in userspace, each at the width the kernel reads the argument.
+ *
+ * The stop's TRACE data is not trusted: the program may install filters of
+ * its own, and on a TRACE tie the kernel keeps the newest filter's data,
+ * so a program can stop any syscall here with data of its choosing.  The
+ * decision therefore depends on (ABI, nr, args) alone, and a syscall that
+ * sysward's filter would not have stopped at all gets exactly what that
+ * filter would have given it (the policy's first match or its default).
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -21,6 +28,9 @@
 
 #ifndef CLONE_UNTRACED
 #define CLONE_UNTRACED 0x00800000
+#endif
+#ifndef SECCOMP_FILTER_FLAG_NEW_LISTENER
+#define SECCOMP_FILTER_FLAG_NEW_LISTENER (1UL << 3)
 #endif
 
 bool sw_when_selects(uint32_t first, uint32_t last, uint32_t step, uint32_t n)
@@ -38,6 +48,8 @@ bool sw_when_selects(uint32_t first, uint32_t last, uint32_t step, uint32_t n)
 	return (n - first) % step == 0;
 }
 
+/* mask: the bits of the argument the kernel reads (sw_arg_mask); both
+ * sides are truncated to them, as filter.c does in BPF. */
 static bool cmp_holds(const struct sw_arg_cond *c, uint64_t arg, uint64_t mask)
 {
 	uint64_t a = arg & mask, v = c->value & mask, v2 = c->value_two & mask;
@@ -181,6 +193,10 @@ static bool is_sys(const struct sw_program *prog, enum sw_abi abi,
 static bool defences(const struct sw_program *prog, enum sw_abi abi,
 		     uint64_t nr, uint64_t mask, struct sw_decision *d)
 {
+	static const enum sw_def_sys sig[] = {
+		SW_SYS_KILL, SW_SYS_TKILL, SW_SYS_TGKILL, SW_SYS_PIDFD_OPEN,
+		SW_SYS_RT_SIGQUEUEINFO, SW_SYS_RT_TGSIGQUEUEINFO,
+	};
 	unsigned int on = prog->defences;
 	uint64_t sup = (uint64_t)prog->supervisor_pid;
 
@@ -206,18 +222,26 @@ static bool defences(const struct sw_program *prog, enum sw_abi abi,
 		d->why = "io_uring bypasses seccomp: denied";
 		goto eperm;
 	}
+	if ((on & SW_DEFENCE_SECCOMP_LISTENER) &&
+	    is_sys(prog, abi, SW_SYS_SECCOMP, nr) &&
+	    (d->args[1] & SECCOMP_FILTER_FLAG_NEW_LISTENER)) {
+		/* A USER_NOTIF answer outranks sysward's TRACE; without a
+		 * listener such a filter only fails calls (ENOSYS). */
+		d->why = "seccomp user-notification listeners denied";
+		goto eperm;
+	}
 	if (on & SW_DEFENCE_SIGNAL_SUPERVISOR) {
 		/* kill(2) and tkill(2) take the target first, tgkill(2) the
-		 * thread group first, pidfd_open(2) the pid. */
-		if ((is_sys(prog, abi, SW_SYS_KILL, nr) ||
-		     is_sys(prog, abi, SW_SYS_TKILL, nr) ||
-		     is_sys(prog, abi, SW_SYS_TGKILL, nr) ||
-		     is_sys(prog, abi, SW_SYS_PIDFD_OPEN, nr) ||
-		     is_sys(prog, abi, SW_SYS_RT_SIGQUEUEINFO, nr) ||
-		     is_sys(prog, abi, SW_SYS_RT_TGSIGQUEUEINFO, nr)) &&
-		    (d->args[0] & mask) == (sup & mask)) {
-			d->why = "signals to the supervisor denied";
-			goto eperm;
+		 * thread group first, pidfd_open(2) the pid: a pid_t, of
+		 * which the kernel reads 32 bits. */
+		for (size_t i = 0; i < sizeof(sig) / sizeof(sig[0]); i++) {
+			uint64_t m = prog->sys_mask[abi][sig[i]][0];
+
+			if (is_sys(prog, abi, sig[i], nr) &&
+			    (d->args[0] & m) == (sup & m)) {
+				d->why = "signals to the supervisor denied";
+				goto eperm;
+			}
 		}
 	}
 	if ((on & SW_DEFENCE_CLONE_UNTRACED) &&
@@ -240,8 +264,7 @@ enosys:
 	return true;
 }
 
-void sw_decide(const struct sw_program *prog, unsigned int hint,
-	       uint32_t audit_arch, uint64_t nr, const uint64_t args[6],
+void sw_decide(const struct sw_program *prog, uint32_t audit_arch, uint64_t nr, const uint64_t args[6],
 	       sw_read_str_fn read_str, void *read_ctx, uint32_t *counters,
 	       struct sw_decide_scratch *scratch, struct sw_decision *d)
 {
@@ -249,6 +272,7 @@ void sw_decide(const struct sw_program *prog, unsigned int hint,
 	enum sw_abi abi = sw_abi_of(audit_arch, nr);
 	uint64_t mask;
 	uint64_t orig0 = args[0];
+	unsigned int first;
 
 	memset(d, 0, sizeof(*d));
 	d->rule = SW_RULE_DEFAULT;
@@ -266,32 +290,34 @@ void sw_decide(const struct sw_program *prog, unsigned int hint,
 
 	if (defences(prog, abi, nr, mask, d))
 		return;
-	if (is_sys(prog, abi, SW_SYS_SOCKETCALL, nr) && hint < prog->n_rules &&
-	    !sw_prog_rule_names(prog, hint, abi, nr)) {
-		/* i386 socketcall(2) carrying a call that a supervisor rule
-		 * names (libseccomp sends socketcall(SYS_SOCKET, ...) here for
-		 * a "socket" rule): its arguments are in tracee memory, which
+	first = sw_prog_first_rule(prog, abi, nr);
+	if (is_sys(prog, abi, SW_SYS_SOCKETCALL, nr) && first == SW_HINT_NONE) {
+		/* i386 socketcall(2) that no rule names: sysward's filter stops
+		 * it only when it carries a call a supervisor rule names
+		 * (libseccomp sends socketcall(SYS_SOCKET, ...) here for a
+		 * "socket" rule).  Its arguments are in tracee memory, which
 		 * cannot be checked race-free.  Fail closed. */
-		d->rule = (int)hint;
-		d->action = prog->rules[hint].rule->action;
+		d->rule = SW_RULE_DEFENCE;
 		d->why = "i386 socketcall multiplexer: use the direct socket syscalls";
 		set_errno(d, EPERM);
 		return;
 	}
 
-	/* SW_HINT_NONE comes from the defence filter (CLONE_UNTRACED): the
-	 * policy's rules must still be evaluated, from the start. */
-	for (size_t i = hint < prog->n_rules ? hint : 0; i < prog->n_rules; i++) {
+	for (size_t i = first < prog->n_rules ? first : prog->n_rules;
+	     i < prog->n_rules; i++) {
 		const struct sw_prog_rule *pr = &prog->rules[i];
 		const struct sw_rule *r = pr->rule;
+		const uint64_t *m;
 		bool ok = true;
+		int at;
 
-		if (!pr->applies || !sw_prog_rule_names(prog, i, abi, nr))
+		if (!pr->applies || (at = sw_prog_rule_name_at(prog, i, abi, nr)) < 0)
 			continue;
+		m = &pr->masks[abi][at * 6];
 		for (size_t k = 0; k < r->n_args && ok; k++) {
 			const struct sw_arg_cond *c = &r->args[k];
 
-			ok = c->index < 6 && cmp_holds(c, d->args[c->index], mask);
+			ok = c->index < 6 && cmp_holds(c, d->args[c->index], m[c->index]);
 		}
 		for (size_t k = 0; k < r->n_paths && ok; k++) {
 			const struct sw_path_cond *c = &r->paths[k];
@@ -307,7 +333,7 @@ void sw_decide(const struct sw_program *prog, unsigned int hint,
 				break;
 			}
 			if (c->index < 6 && read_str)
-				len = read_str(read_ctx, d->args[c->index] & mask,
+				len = read_str(read_ctx, d->args[c->index] & m[c->index],
 					       scratch->path, sizeof(scratch->path));
 			if (len < 0) {
 				/* Unreadable string: the kernel would fail

@@ -21,6 +21,17 @@
  * argument filter on a multiplexed i386 socketcall, ...), the syscall is
  * traced unconditionally too and the compile starts over.
  *
+ * Argument widths: BPF sees whole registers, the kernel reads each
+ * argument at its declared type (kill's pid_t: 32 bits; chmod's umode_t:
+ * 16), so kill(1 | 1 << 32) is kill(1) to the kernel but not to a 64-bit
+ * comparison.  Every comparison is made at the width the kernel reads
+ * (sw_arg_mask, one table for this file and decide.c): EQ and MASKED_EQ
+ * become MASKED_EQ under the width's mask; NE, LT, LE, GT, GE on a
+ * narrower argument cannot be written that way in libseccomp, nor can a
+ * comparison on an argument the ABIs read at different widths (i386's
+ * 16-bit uid calls), so such a syscall is traced unconditionally and
+ * decide.c compares truncated values.
+ *
  * (libseccomp 2.5 really does not do first match: with a conditional
  * ERRNO rule and an unconditional ALLOW rule for one syscall, the ALLOW
  * wins for every argument, whatever the order they were added in; and it
@@ -28,11 +39,13 @@
  *
  * The built-in defences are a second, separate filter, loaded *before*
  * the policy's.  The kernel runs every filter and takes the action of
- * highest precedence (KILL > TRAP > ERRNO > TRACE > LOG > ALLOW), so a
- * defence's ERRNO overrides whatever the policy allows, and the policy's
- * stricter actions still win; no defence rule ever mixes with a policy
- * rule.  On a tie (both TRACE) the newest filter's data wins: the policy's
- * rule hint, which is why the defence filter goes first.
+ * highest precedence (KILL > TRAP > ERRNO > USER_NOTIF > TRACE > LOG >
+ * ALLOW), so a defence's ERRNO overrides whatever the policy allows, and
+ * the policy's stricter actions still win; no defence rule ever mixes with
+ * a policy rule.  On a tie the newest filter's data wins: the policy's
+ * errno over a defence's (see clone3_enosys).  TRACE data is a hint for a
+ * reader of the filter only; decide.c derives the rule itself, since the
+ * program's own filters are newer still.
  */
 #include <errno.h>
 #include <linux/filter.h>
@@ -48,6 +61,9 @@
 
 #ifndef CLONE_UNTRACED
 #define CLONE_UNTRACED 0x00800000
+#endif
+#ifndef SECCOMP_FILTER_FLAG_NEW_LISTENER
+#define SECCOMP_FILTER_FLAG_NEW_LISTENER (1UL << 3)
 #endif
 
 /* One candidate rule for one syscall. */
@@ -101,26 +117,89 @@ static bool rule_names_native(const struct sw_rule *r, int nr)
 	return false;
 }
 
+/*
+ * The mask argument `index` of syscall `name` is compared under, valid on
+ * every ABI the filter covers (libseccomp adds one rule to all of them),
+ * or 0 if they read it at different widths.  The 32-bit ABIs' BPF sees 32
+ * bits anyway; only what the type narrows further must agree.
+ */
+static uint64_t filter_mask(const struct sw_program *prog, const char *name,
+			    unsigned int index)
+{
+	enum sw_abi native = sw_abi_native();
+	uint64_t m = sw_arg_mask(native, name, index);
+
+	for (int a = 0; a < SW_ABI_COUNT; a++) {
+		uint64_t cap = sw_abi_arg_bytes(a) == 4 ? 0xffffffffull : ~0ull;
+
+		if (prog->abi_enabled[a] && sw_arg_mask(a, name, index) != (m & cap))
+			return 0;
+	}
+	return m;
+}
+
+/* One condition at the width the kernel reads (mask m), as libseccomp
+ * can express it; false if it cannot. */
+static bool width_cmp(uint64_t m, unsigned int index, enum sw_cmp op,
+		      uint64_t value, uint64_t value_two, struct scmp_arg_cmp *out)
+{
+	out->arg = index;
+	out->op = (enum scmp_compare)op;
+	out->datum_a = value;
+	out->datum_b = op == SW_CMP_MASKED_EQ ? value_two : 0;
+	if (m == ~0ull)
+		return true;
+	switch (op) {
+	case SW_CMP_EQ:
+		out->op = SCMP_CMP_MASKED_EQ;
+		out->datum_a = m;
+		out->datum_b = value & m;
+		return m != 0;
+	case SW_CMP_MASKED_EQ:
+		out->datum_a = value & m;
+		out->datum_b = value_two & m;
+		return m != 0;
+	default:
+		return false;
+	}
+}
+
+/* Can every condition be compiled at its width? */
+static bool width_ok(const uint64_t masks[6], const struct sw_arg_cond *args,
+		     size_t n_args)
+{
+	struct scmp_arg_cmp c;
+
+	for (size_t k = 0; k < n_args; k++)
+		if (args[k].index >= 6 ||
+		    !width_cmp(masks[args[k].index], args[k].index, args[k].op,
+			       args[k].value, args[k].value_two, &c))
+			return false;
+	return true;
+}
+
 static int add_rule(scmp_filter_ctx ctx, uint32_t act, int nr,
-		    const struct sw_arg_cond *args, size_t n_args)
+		    const uint64_t masks[6], const struct sw_arg_cond *args,
+		    size_t n_args)
 {
 	struct scmp_arg_cmp cmp[6];
 
 	if (n_args > 6)
 		return -EINVAL;
-	for (size_t k = 0; k < n_args; k++) {
-		cmp[k].arg = args[k].index;
-		cmp[k].op = (enum scmp_compare)args[k].op;
-		cmp[k].datum_a = args[k].value;
-		cmp[k].datum_b = args[k].op == SW_CMP_MASKED_EQ ? args[k].value_two : 0;
-	}
+	for (size_t k = 0; k < n_args; k++)
+		if (args[k].index >= 6 ||
+		    !width_cmp(masks[args[k].index], args[k].index, args[k].op,
+			       args[k].value, args[k].value_two, &cmp[k]))
+			return -EINVAL;
 	return seccomp_rule_add_array(ctx, act, nr, (unsigned int)n_args, cmp);
 }
 
-/* Compile one syscall.  *force: trace it unconditionally. */
+/* Compile one syscall (name: as the policy spells it, resolving to nr).
+ * force: trace it unconditionally. */
 static int compile_syscall(const struct sw_program *prog, scmp_filter_ctx ctx,
-			   int nr, bool force, struct cand *c)
+			   const char *name, int nr, bool force, struct cand *c)
 {
+	uint64_t masks[6];
 	const struct sw_policy *p = prog->policy;
 	uint32_t def = default_act(prog);
 	unsigned int hint = SW_HINT_NONE;
@@ -153,6 +232,13 @@ static int compile_syscall(const struct sw_program *prog, scmp_filter_ctx ctx,
 		n--;
 	if (!n)
 		return 0;
+	/* A condition BPF cannot compare at the kernel's width: decide.c
+	 * does, so the syscall stops unconditionally. */
+	for (unsigned int k = 0; k < 6; k++)
+		masks[k] = filter_mask(prog, name, k);
+	for (size_t i = 0; i < n; i++)
+		if (!width_ok(masks, c[i].args, c[i].n_args))
+			force = true;
 	act = c[0].act;
 	for (size_t i = 0; i < n; i++) {
 		any_traced |= c[i].traced;
@@ -162,19 +248,45 @@ static int compile_syscall(const struct sw_program *prog, scmp_filter_ctx ctx,
 	(void)any_traced;	/* same-action traced rules stay conditional */
 	if (force || mixed) {
 		act = SCMP_ACT_TRACE(hint);
-		return act == def ? 0 : add_rule(ctx, act, nr, NULL, 0);
+		return act == def ? 0 : add_rule(ctx, act, nr, masks, NULL, 0);
 	}
 	if (act == def)
 		return 0;
 	if (c[n - 1].n_args == 0)
-		return add_rule(ctx, act, nr, NULL, 0);
+		return add_rule(ctx, act, nr, masks, NULL, 0);
 	for (size_t i = 0; i < n; i++) {
-		int r = add_rule(ctx, act, nr, c[i].args, c[i].n_args);
+		int r = add_rule(ctx, act, nr, masks, c[i].args, c[i].n_args);
 
 		if (r < 0)
 			return r;
 	}
 	return 0;
+}
+
+/*
+ * clone3 gets ENOSYS from the defence filter so that libc falls back to
+ * clone(2), whose flags the filter can see.  But when both filters return
+ * ERRNO the kernel keeps the newest filter's data: under a policy whose
+ * default is an errno (Docker-like allow-lists, EPERM), the policy's
+ * default errno would reach the program, and glibc does not fall back on
+ * EPERM, so pthread_create fails.  A default speaks for every syscall and
+ * for none in particular: the policy's filter also says ENOSYS for clone3
+ * then.  A policy that names clone3 in an applicable rule has its say (its
+ * errno, a kill; where it allows, the defence's ENOSYS still outranks it).
+ */
+static int clone3_enosys(const struct sw_program *prog, scmp_filter_ctx ctx)
+{
+	const struct sw_policy *p = prog->policy;
+	int nr = native_nr("clone3");
+
+	if (!(prog->defences & SW_DEFENCE_CLONE3) || nr == __NR_SCMP_ERROR ||
+	    p->default_action != SW_ACT_ERRNO || p->default_errno == ENOSYS)
+		return 0;
+	for (size_t i = 0; i < prog->n_rules; i++)
+		if (prog->rules[i].applies &&
+		    rule_names_native(prog->rules[i].rule, nr))
+			return 0;
+	return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), nr, 0);
 }
 
 static int compile_once(const struct sw_program *prog, const int *force,
@@ -250,7 +362,7 @@ static int compile_once(const struct sw_program *prog, const int *force,
 			done[n_done++] = nr;
 			for (size_t f = 0; f < n_force; f++)
 				forced |= force[f] == nr;
-			r = compile_syscall(prog, ctx, nr, forced, c);
+			r = compile_syscall(prog, ctx, names[k], nr, forced, c);
 			if (r < 0) {
 				seccomp_release(ctx);
 				if (forced)
@@ -261,6 +373,11 @@ static int compile_once(const struct sw_program *prog, const int *force,
 				return 1;	/* retry with nr forced */
 			}
 		}
+	}
+	r = clone3_enosys(prog, ctx);
+	if (r < 0) {
+		seccomp_release(ctx);
+		return sw_error_set_errno(err, -r, "libseccomp: add the clone3 rule");
 	}
 	*ret_ctx = ctx;
 	return 0;
@@ -337,14 +454,19 @@ int sw_filter_export(void *ctx, void **ret_insns, size_t *ret_n,
 
 /* ---- the built-in defences ------------------------------------------- */
 
-static int def_rule(scmp_filter_ctx ctx, uint32_t act, const char *name,
-		    unsigned int n, const struct scmp_arg_cmp *cmp)
+/* A defence rule with at most one condition, compared at the width the
+ * kernel reads the argument (like the policy's, see add_rule). */
+static int def_rule(const struct sw_program *prog, scmp_filter_ctx ctx,
+		    uint32_t act, const char *name, const struct sw_arg_cond *c)
 {
 	int nr = seccomp_syscall_resolve_name(name);
+	uint64_t masks[6];
 
 	if (nr == __NR_SCMP_ERROR)
 		return 0;	/* this libseccomp does not know it */
-	return seccomp_rule_add_array(ctx, act, nr, n, cmp);
+	for (unsigned int k = 0; k < 6; k++)
+		masks[k] = filter_mask(prog, name, k);
+	return add_rule(ctx, act, nr, masks, c, c ? 1 : 0);
 }
 
 int sw_filter_build_defences(const struct sw_program *prog, void **ret_ctx,
@@ -368,33 +490,53 @@ int sw_filter_build_defences(const struct sw_program *prog, void **ret_ctx,
 			r = 0;
 	}
 	if (!r && (on & SW_DEFENCE_CLONE3))
-		r = def_rule(ctx, SCMP_ACT_ERRNO(ENOSYS), "clone3", 0, NULL);
+		r = def_rule(prog, ctx, SCMP_ACT_ERRNO(ENOSYS), "clone3", NULL);
 	if (!r && (on & SW_DEFENCE_PTRACE))
-		r = def_rule(ctx, SCMP_ACT_ERRNO(EPERM), "ptrace", 0, NULL);
+		r = def_rule(prog, ctx, SCMP_ACT_ERRNO(EPERM), "ptrace", NULL);
 	if (!r && (on & SW_DEFENCE_VM_WRITEV))
-		r = def_rule(ctx, SCMP_ACT_ERRNO(EPERM), "process_vm_writev", 0, NULL);
+		r = def_rule(prog, ctx, SCMP_ACT_ERRNO(EPERM), "process_vm_writev", NULL);
 	if (on & SW_DEFENCE_IO_URING) {
 		static const char *const io[] = { "io_uring_setup", "io_uring_enter",
 						  "io_uring_register" };
 
 		for (size_t i = 0; !r && i < 3; i++)
-			r = def_rule(ctx, SCMP_ACT_ERRNO(EPERM), io[i], 0, NULL);
+			r = def_rule(prog, ctx, SCMP_ACT_ERRNO(EPERM), io[i], NULL);
+	}
+	if (!r && (on & SW_DEFENCE_SECCOMP_LISTENER)) {
+		/*
+		 * The kernel keeps the action of highest precedence among a
+		 * task's filters, and USER_NOTIF outranks TRACE: a filter of
+		 * the program's own answering "continue" from a listener
+		 * would run any call past the supervisor.  Every listener is
+		 * created by seccomp(SECCOMP_SET_MODE_FILTER, flags with
+		 * NEW_LISTENER, ...) (prctl(PR_SET_SECCOMP) takes no flags;
+		 * the other operations refuse any flag), so refuse that bit
+		 * whatever the operation and the other flags (TSYNC...).  A
+		 * USER_NOTIF filter without a listener fails calls (ENOSYS):
+		 * harmless.  This ERRNO outranks the policy's TRACE and ALLOW.
+		 */
+		struct sw_arg_cond c = { 1, SW_CMP_MASKED_EQ,
+					 SECCOMP_FILTER_FLAG_NEW_LISTENER,
+					 SECCOMP_FILTER_FLAG_NEW_LISTENER };
+
+		r = def_rule(prog, ctx, SCMP_ACT_ERRNO(EPERM), "seccomp", &c);
 	}
 	if (on & SW_DEFENCE_SIGNAL_SUPERVISOR) {
 		/* rt_(tg)sigqueueinfo: a same-uid caller may queue any
-		 * signal with a user si_code (tests/security). */
+		 * signal with a user si_code (tests/security).  The pid is
+		 * compared at the 32 bits the kernel reads. */
 		static const char *const sig[] = { "kill", "tkill", "tgkill", "pidfd_open",
 						   "rt_sigqueueinfo", "rt_tgsigqueueinfo" };
-		struct scmp_arg_cmp c = SCMP_A0(SCMP_CMP_EQ, (uint64_t)prog->supervisor_pid);
+		struct sw_arg_cond c = { 0, SW_CMP_EQ, (uint64_t)prog->supervisor_pid, 0 };
 
 		for (size_t i = 0; !r && i < sizeof(sig) / sizeof(sig[0]); i++)
-			r = def_rule(ctx, SCMP_ACT_ERRNO(EPERM), sig[i], 1, &c);
+			r = def_rule(prog, ctx, SCMP_ACT_ERRNO(EPERM), sig[i], &c);
 	}
 	if (!r && (on & SW_DEFENCE_CLONE_UNTRACED)) {
-		struct scmp_arg_cmp c = SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_UNTRACED,
-						CLONE_UNTRACED);
+		struct sw_arg_cond c = { 0, SW_CMP_MASKED_EQ, CLONE_UNTRACED,
+					 CLONE_UNTRACED };
 
-		r = def_rule(ctx, SCMP_ACT_TRACE(SW_HINT_NONE), "clone", 1, &c);
+		r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), "clone", &c);
 	}
 	if (r < 0) {
 		seccomp_release(ctx);

@@ -53,6 +53,12 @@ enum sw_abi sw_abi_of(uint32_t audit_arch, uint64_t nr);
 enum sw_abi sw_abi_from_name(const char *name);
 /* Is this ABI the machine's native one? */
 enum sw_abi sw_abi_native(void);
+/* Does a SECCOMP stop at this instruction pointer come from the legacy
+ * vsyscall page, whose emulation allows no syscall-exit stop? */
+bool sw_arch_in_vsyscall(enum sw_abi abi, uint64_t ip);
+/* At a SECCOMP stop: skip the call and give it its return value now, in
+ * this one stop (no exit stop needed).  0 or -errno. */
+int sw_arch_return_at_entry(pid_t pid, int64_t rval);
 
 /* ---- program.c: the compiled policy ------------------------------------ */
 
@@ -62,9 +68,16 @@ enum sw_abi sw_abi_native(void);
 #define SW_RULE_DEFAULT		(-1)
 #define SW_RULE_DEFENCE		(-2)
 
-/* TRACE data that names no rule: evaluate defences, then the default. */
+/* TRACE data that names no rule.  The data is a hint for the audit trail
+ * only: the program's own filters can return SECCOMP_RET_TRACE with data
+ * of their choosing (the newest filter's data wins a tie), so decide.c
+ * derives the rule from (ABI, nr, args) itself. */
 #define SW_HINT_NONE		0xffffu
 #define SW_MAX_RULES		0xfff0u
+
+/* Syscall numbers (x32 bit removed) below this have a per-ABI lookup
+ * table of the first rule naming them; larger ones are scanned. */
+#define SW_NR_SPAN		1024u
 
 /* The syscalls the defences look at, per ABI (-1 = absent there). */
 enum sw_def_sys {
@@ -83,6 +96,7 @@ enum sw_def_sys {
 	SW_SYS_RT_TGSIGQUEUEINFO,
 	SW_SYS_EXIT,
 	SW_SYS_SOCKETCALL,
+	SW_SYS_SECCOMP,
 	SW_SYS_COUNT,
 };
 
@@ -92,6 +106,9 @@ struct sw_prog_rule {
 	bool traced;			/* needs the supervisor */
 	int *nrs[SW_ABI_COUNT];		/* names resolved per ABI, -1 absent */
 	int new_nr[SW_ABI_COUNT];	/* rewrite target, -1 = keep/absent */
+	/* masks[abi][k * 6 + index]: the bits of argument `index` of the
+	 * k-th name the kernel reads on that ABI (sw_arg_mask). */
+	uint64_t *masks[SW_ABI_COUNT];
 };
 
 struct sw_program {
@@ -101,6 +118,10 @@ struct sw_program {
 	unsigned int defences;		/* SW_DEFENCE_* in force */
 	pid_t supervisor_pid;		/* for SW_DEFENCE_SIGNAL_SUPERVISOR */
 	int sys[SW_ABI_COUNT][SW_SYS_COUNT];
+	uint64_t sys_mask[SW_ABI_COUNT][SW_SYS_COUNT][6];
+	/* first[abi][nr]: the first applicable rule naming nr, or
+	 * SW_HINT_NONE (nr with the x32 bit removed, < SW_NR_SPAN). */
+	uint16_t *first[SW_ABI_COUNT];
 	size_t n_rules;
 	struct sw_prog_rule *rules;
 	bool needs_supervisor;		/* a policy rule (not a defence) traces */
@@ -120,6 +141,16 @@ void sw_program_free(struct sw_program *prog);
 /* Does rule i name syscall nr on this ABI? */
 bool sw_prog_rule_names(const struct sw_program *prog, size_t i,
 			enum sw_abi abi, uint64_t nr);
+/* Which of rule i's names is syscall nr on this ABI (its index), or -1. */
+int sw_prog_rule_name_at(const struct sw_program *prog, size_t i,
+			 enum sw_abi abi, uint64_t nr);
+/* The first applicable rule naming nr on this ABI, or SW_HINT_NONE. */
+unsigned int sw_prog_first_rule(const struct sw_program *prog, enum sw_abi abi,
+				uint64_t nr);
+/* The bits of argument `index` of syscall `name` that the kernel reads on
+ * this ABI: the argument's type (sw_syscall_arg_mask) within the ABI's
+ * register width.  The one rule for filter.c and decide.c alike. */
+uint64_t sw_arg_mask(enum sw_abi abi, const char *name, unsigned int index);
 
 /* ---- filter.c ------------------------------------------------------- */
 
@@ -173,10 +204,10 @@ struct sw_decide_scratch {
 /*
  * The supervisor's decision for one SECCOMP stop: pure apart from the
  * string reader and the per-rule counters (one per rule, counting calls
- * that met the rule's other conditions).
+ * that met the rule's other conditions).  It takes no TRACE data: that is
+ * the program's to forge (see decide.c).
  */
-void sw_decide(const struct sw_program *prog, unsigned int hint,
-	       uint32_t audit_arch, uint64_t nr, const uint64_t args[6],
+void sw_decide(const struct sw_program *prog, uint32_t audit_arch, uint64_t nr, const uint64_t args[6],
 	       sw_read_str_fn read_str, void *read_ctx, uint32_t *counters,
 	       struct sw_decide_scratch *scratch, struct sw_decision *ret);
 

@@ -29,7 +29,15 @@ static const char *const def_sys_names[SW_SYS_COUNT] = {
 	[SW_SYS_RT_TGSIGQUEUEINFO] = "rt_tgsigqueueinfo",
 	[SW_SYS_EXIT] = "exit",
 	[SW_SYS_SOCKETCALL] = "socketcall",
+	[SW_SYS_SECCOMP] = "seccomp",
 };
+
+uint64_t sw_arg_mask(enum sw_abi abi, const char *name, unsigned int index)
+{
+	uint64_t width = sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
+
+	return sw_syscall_arg_mask(sw_abi_token(abi), name, index) & width;
+}
 
 static bool rule_traced(const struct sw_rule *r)
 {
@@ -70,8 +78,12 @@ void sw_program_free(struct sw_program *prog)
 {
 	if (!prog)
 		return;
-	for (size_t i = 0; i < prog->n_rules; i++)
+	for (size_t i = 0; i < prog->n_rules; i++) {
 		free(prog->rules[i].nrs[0]);	/* one block for all ABIs */
+		free(prog->rules[i].masks[0]);
+	}
+	for (int a = 0; a < SW_ABI_COUNT; a++)
+		free(prog->first[a]);
 	free(prog->rules);
 	free(prog);
 }
@@ -121,8 +133,11 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 	prog->abi_enabled[native] = true;
 
 	for (int a = 0; a < SW_ABI_COUNT; a++)
-		for (int s = 0; s < SW_SYS_COUNT; s++)
+		for (int s = 0; s < SW_SYS_COUNT; s++) {
 			prog->sys[a][s] = resolve(a, def_sys_names[s]);
+			for (unsigned int k = 0; k < 6; k++)
+				prog->sys_mask[a][s][k] = sw_arg_mask(a, def_sys_names[s], k);
+		}
 
 	prog->n_rules = p->n_rules;
 	prog->rules = calloc(p->n_rules ? p->n_rules : 1, sizeof(*prog->rules));
@@ -136,19 +151,28 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 		struct sw_prog_rule *pr = &prog->rules[i];
 		size_t n = r->n_names;
 		int *block;
+		uint64_t *mblock;
 
 		pr->rule = r;
 		pr->applies = sw_rule_applies(r, ctx);
 		pr->traced = rule_traced(r);
 		block = malloc(sizeof(int) * (n ? n : 1) * SW_ABI_COUNT);
-		if (!block) {
+		mblock = malloc(sizeof(uint64_t) * 6 * (n ? n : 1) * SW_ABI_COUNT);
+		if (!block || !mblock) {
+			free(block);
+			free(mblock);
 			sw_program_free(prog);
 			return sw_error_set_errno(err, ENOMEM, "allocate compiled policy");
 		}
 		for (int a = 0; a < SW_ABI_COUNT; a++) {
 			pr->nrs[a] = block + a * (n ? n : 1);
-			for (size_t k = 0; k < n; k++)
+			pr->masks[a] = mblock + a * 6 * (n ? n : 1);
+			for (size_t k = 0; k < n; k++) {
 				pr->nrs[a][k] = resolve(a, r->names[k]);
+				for (unsigned int x = 0; x < 6; x++)
+					pr->masks[a][k * 6 + x] =
+						sw_arg_mask(a, r->names[k], x);
+			}
 			pr->new_nr[a] = r->new_syscall ? resolve(a, r->new_syscall) : -1;
 		}
 		if (!pr->applies)
@@ -159,9 +183,38 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 			prog->restricts = true;
 	}
 
+	/* The first rule naming each syscall, per ABI: decide.c starts
+	 * there (rules before it cannot match), whatever TRACE data the
+	 * stop carried. */
+	for (int a = 0; a < SW_ABI_COUNT; a++) {
+		prog->first[a] = malloc(sizeof(uint16_t) * SW_NR_SPAN);
+		if (!prog->first[a]) {
+			sw_program_free(prog);
+			return sw_error_set_errno(err, ENOMEM, "allocate compiled policy");
+		}
+		for (unsigned int nr = 0; nr < SW_NR_SPAN; nr++)
+			prog->first[a][nr] = SW_HINT_NONE;
+		for (size_t i = prog->n_rules; i-- > 0;) {
+			const struct sw_prog_rule *pr = &prog->rules[i];
+
+			if (!pr->applies)
+				continue;
+			for (size_t k = 0; k < pr->rule->n_names; k++) {
+				int nr = pr->nrs[a][k];
+
+				if (nr < 0)
+					continue;
+				nr &= ~(int)SW_X32_SYSCALL_BIT;
+				if ((unsigned int)nr < SW_NR_SPAN)
+					prog->first[a][nr] = (uint16_t)i;
+			}
+		}
+	}
+
 	prog->defences = (SW_DEFENCE_IO_URING | SW_DEFENCE_PTRACE |
 			  SW_DEFENCE_VM_WRITEV | SW_DEFENCE_CLONE_UNTRACED |
-			  SW_DEFENCE_CLONE3 | SW_DEFENCE_SIGNAL_SUPERVISOR) &
+			  SW_DEFENCE_CLONE3 | SW_DEFENCE_SIGNAL_SUPERVISOR |
+			  SW_DEFENCE_SECCOMP_LISTENER) &
 			 ~defences_off;
 	/* io_uring operations bypass seccomp entirely; they only matter when
 	 * the policy restricts something, and a policy may opt in to them
@@ -175,14 +228,33 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 	return 0;
 }
 
-bool sw_prog_rule_names(const struct sw_program *prog, size_t i,
-			enum sw_abi abi, uint64_t nr)
+int sw_prog_rule_name_at(const struct sw_program *prog, size_t i,
+			 enum sw_abi abi, uint64_t nr)
 {
 	const struct sw_prog_rule *pr = &prog->rules[i];
 	size_t n = pr->rule->n_names;
 
 	for (size_t k = 0; k < n; k++)
 		if (pr->nrs[abi][k] >= 0 && (uint64_t)pr->nrs[abi][k] == nr)
-			return true;
-	return false;
+			return (int)k;
+	return -1;
+}
+
+bool sw_prog_rule_names(const struct sw_program *prog, size_t i,
+			enum sw_abi abi, uint64_t nr)
+{
+	return sw_prog_rule_name_at(prog, i, abi, nr) >= 0;
+}
+
+unsigned int sw_prog_first_rule(const struct sw_program *prog, enum sw_abi abi,
+				uint64_t nr)
+{
+	uint64_t idx = nr & ~(uint64_t)SW_X32_SYSCALL_BIT;
+
+	if (idx < SW_NR_SPAN)
+		return prog->first[abi][idx];
+	for (size_t i = 0; i < prog->n_rules; i++)
+		if (prog->rules[i].applies && sw_prog_rule_names(prog, i, abi, nr))
+			return (unsigned int)i;
+	return SW_HINT_NONE;
 }

@@ -75,6 +75,7 @@ struct sw_launch {
 #define SW_DEFENCE_CLONE_UNTRACED	(1u << 3)	/* strip CLONE_UNTRACED */
 #define SW_DEFENCE_CLONE3		(1u << 4)	/* clone3 -> ENOSYS */
 #define SW_DEFENCE_SIGNAL_SUPERVISOR	(1u << 5)	/* kill(supervisor) -> EPERM */
+#define SW_DEFENCE_SECCOMP_LISTENER	(1u << 6)	/* seccomp(NEW_LISTENER) -> EPERM */
 
 /* Support of the running kernel, probed once with a traced child. */
 struct sw_kernel_support {

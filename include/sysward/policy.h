@@ -195,6 +195,18 @@ void sw_policy_free(struct sw_policy *p);
 /* Does this rule apply to the launch context? */
 bool sw_rule_applies(const struct sw_rule *r, const struct sw_policy_ctx *ctx);
 
+/*
+ * How wide the kernel reads each argument of a syscall (policy/src/argtypes.c,
+ * generated from the kernel's own prototypes by scripts/gen-argtypes).  The
+ * kernel casts every register to the declared type: kill(2) sees the low 32
+ * bits of its pid_t, chmod(2) the low 16 of its umode_t, while a seccomp
+ * filter sees all 64.  arch: SCMP_ARCH_X86_64 or _X32 (one table), _X86.
+ * Returns the mask of the bits the kernel uses (0xffff, 0xffffffff or ~0;
+ * ~0 for pointers, 64-bit types and syscalls the table does not know).
+ * The 32-bit ABIs' own register width is the caller's business.
+ */
+uint64_t sw_syscall_arg_mask(uint32_t arch, const char *name, unsigned int index);
+
 /* "SCMP_ACT_ALLOW", "SYSWARD_ACT_SKIP", ... for messages and audit. */
 const char *sw_action_name(enum sw_action a);
 

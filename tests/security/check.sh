@@ -344,6 +344,59 @@ null_path_fd_calls)
 		run "$scratch/policy.json" -- touch "$d/file-A"
 		[ "$rc" -eq 0 ] || fail "touch FILE failed under a utimensat path rule"
 	fi ;;
+own_filter_notify_uid)
+	# Issue 12, class 1: a USER_NOTIF filter of the program's own with a
+	# listener answering "continue" outranks sysward's TRACE.
+	run "$GEN/own-filters.json" -- "$ADV/adv_own_filter" notify-uid
+	expect_contained "a listener of the program's own ran getuid past the supervisor" ;;
+own_filter_notify_path)
+	mkdir -p "$GEN/own" && echo secret >"$GEN/own/secret"
+	run "$GEN/own-filters.json" -- "$ADV/adv_own_filter" notify-path "$GEN/own/secret"
+	expect_contained "a listener of the program's own opened a file a path rule denies" ;;
+own_filter_forged_uid)
+	# SECCOMP_RET_TRACE with data naming the permissive rule 3 (the
+	# newest filter's data wins a TRACE tie), and the no-rule value.
+	run "$GEN/own-filters.json" -- "$ADV/adv_own_filter" forged-uid 3
+	expect_contained "forged TRACE data selected a permissive rule for getuid"
+	run "$GEN/own-filters.json" -- "$ADV/adv_own_filter" forged-uid 0xffff
+	expect_contained "forged TRACE data (no rule) skipped the emulation" ;;
+own_filter_forged_path)
+	mkdir -p "$GEN/own" && echo secret >"$GEN/own/secret"
+	run "$GEN/own-filters.json" -- "$ADV/adv_own_filter" forged-path 3 "$GEN/own/secret"
+	expect_contained "forged TRACE data skipped a path rule" ;;
+widths_supervisor)
+	# Issue 12, class 3: the supervisor's pid with bits the kernel does
+	# not read (pid_t is 32 bits) in kill, tkill, tgkill, rt_sigqueueinfo,
+	# rt_tgsigqueueinfo (SIGCONT) and pidfd_open.
+	run "$POL/emulate-uid.json" -- "$ADV/adv_widths" supervisor
+	expect_contained "a high-bits pid reached the supervisor" ;;
+widths_rule)
+	# A policy rule on a 32-bit argument (plain BPF EQ, and LT decided
+	# by the supervisor) must hold whatever the high bits are.
+	run "$POL/widths.json" -- "$ADV/adv_widths" rule
+	expect_contained "a rule on a 32-bit argument was bypassed by high bits" ;;
+widths_docker)
+	# Docker's default profile allows socket() unless family == AF_VSOCK,
+	# with SCMP_CMP_NE on a 32-bit int: AF_VSOCK | 1<<32 passed a 64-bit
+	# comparison and the kernel created the socket.
+	run "$POL/../../../policy/examples/docker-default.json" -- "$ADV/adv_widths" docker
+	expect_contained "AF_VSOCK with high bits passed Docker's profile" ;;
+vsyscall_emulated)
+	# Issue 12, class 8: time() through the legacy vsyscall page under an
+	# emulate rule; the kernel's vsyscall emulation allows no exit stop.
+	grep -q '\[vsyscall\]' /proc/self/maps ||
+		skip "this kernel maps no vsyscall page (vsyscall=none or CONFIG_X86_VSYSCALL_EMULATION off)"
+	run "$POL/vsyscall-time.json" -- "$ADV/adv_vsyscall"
+	expect_contained "time() through the vsyscall page was not emulated" ;;
+clone3_errno_default)
+	# Issue 12, class 8: under a policy whose default is an errno (EPERM)
+	# and which does not name clone3, clone3 must still fail with ENOSYS
+	# (not the default's EPERM) so that glibc falls back to clone and
+	# pthread_create works, the thread still traced.
+	run "$POL/errno-default.json" -- "$ADV/adv_untraced" clone3
+	expect_contained "clone3 did not fail with ENOSYS under an errno default"
+	run "$POL/errno-default.json" -- "$ADV/adv_untraced" thread
+	expect_contained "pthread_create failed or its thread escaped under an errno default" ;;
 unknown_syscall_eperm)
 	run "$POL/unknown-errno1.json" -- "$ADV/adv_unknown" 1
 	expect_contained "unknown syscalls did not get defaultErrnoRet (EPERM)" ;;

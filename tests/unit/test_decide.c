@@ -58,10 +58,15 @@ static struct sw_rule rules[] = {
 	/* 18 */ { RULE(SW_ACT_REWRITE, "socket"), .new_syscall = "getpid" },
 	/* 19 */ { RULE(SW_ACT_ERRNO, "chdir"), .errno_ret = ENOENT,
 		   .has_includes = true, .includes = { .caps = 1ull << 21 } },
-	/* 20 */ { RULE(SW_ACT_ERRNO, "utimensat"), .errno_ret = EPERM,
+	/* argument widths: pid_t (32 bits), umode_t (16), i386 old_uid_t (16) */
+	/* 20 */ { RULE(SW_ACT_ERRNO, "tkill"), .errno_ret = EACCES, ARG1(0, SW_CMP_EQ, 1) },
+	/* 21 */ { RULE(SW_ACT_ERRNO, "fchmod"), .errno_ret = EPERM, ARG1(1, SW_CMP_EQ, 0777) },
+	/* 22 */ { RULE(SW_ACT_ERRNO, "setpgid"), .errno_ret = EPERM, ARG1(0, SW_CMP_GT, 100) },
+	/* 23 */ { RULE(SW_ACT_ERRNO, "setuid"), .errno_ret = EPERM, ARG1(0, SW_CMP_EQ, 0) },
+	/* 24 */ { RULE(SW_ACT_ERRNO, "utimensat"), .errno_ret = EPERM,
 		   .paths = (struct sw_path_cond[]){ { 1, SW_MATCH_PREFIX, "/", false } },
 		   .n_paths = 1 },
-	/* 21 */ { RULE(SW_ACT_ERRNO, "statx"), .errno_ret = EACCES,
+	/* 25 */ { RULE(SW_ACT_ERRNO, "statx"), .errno_ret = EACCES,
 		   .paths = (struct sw_path_cond[]){ { 1, SW_MATCH_GLOB, "/tmp/*", true } },
 		   .n_paths = 1 },
 };
@@ -102,7 +107,6 @@ struct row {
 	int abi;
 	const char *sys;
 	uint64_t a0, a1, a2;
-	unsigned int hint;		/* 0 = the first rule naming sys */
 	enum sw_verdict verdict;
 	int rule;
 	int64_t retval;			/* RETURN */
@@ -150,7 +154,27 @@ static const struct row rows[] = {
 	/* 32-bit ABIs compare 32-bit arguments */
 	R(&pol, I386, "dup", 0xffffffffull, .verdict = SW_V_RETURN, .rule = 12,
 	  .retval = -EMFILE, .is_error = true),
-	R(&pol, X64, "dup", 0xffffffffffffffffull, .verdict = SW_V_ALLOW, .rule = SW_RULE_DEFAULT),
+	/* dup(2) reads an unsigned int: the high half is not the kernel's */
+	R(&pol, X64, "dup", 0xffffffffffffffffull, .verdict = SW_V_RETURN, .rule = 12,
+	  .retval = -EMFILE, .is_error = true),
+	R(&pol, X64, "dup", 0x1ffffffffull, .verdict = SW_V_RETURN, .rule = 12,
+	  .retval = -EMFILE, .is_error = true),
+	R(&pol, X64, "dup", 0xfffffffeull, .verdict = SW_V_ALLOW, .rule = SW_RULE_DEFAULT),
+	/* every comparison at the width the kernel reads (issue 12, class 3) */
+	R(&pol, X64, "tkill", 1 | 1ull << 32, SIGTERM, .verdict = SW_V_RETURN, .rule = 20,
+	  .retval = -EACCES, .is_error = true),
+	R(&pol, X64, "tkill", 1ull << 32, SIGTERM, .verdict = SW_V_ALLOW, .rule = SW_RULE_DEFAULT),
+	R(&pol, X64, "fchmod", 3, 0777 | 0x10000, .verdict = SW_V_RETURN, .rule = 21,
+	  .retval = -EPERM, .is_error = true),
+	R(&pol, X64, "fchmod", 3, 0755 | 0x10000, .verdict = SW_V_ALLOW, .rule = SW_RULE_DEFAULT),
+	R(&pol, X64, "setpgid", 1ull << 32 | 5, .verdict = SW_V_ALLOW, .rule = SW_RULE_DEFAULT),
+	R(&pol, X64, "setpgid", 200, .verdict = SW_V_RETURN, .rule = 22, .retval = -EPERM,
+	  .is_error = true),
+	R(&pol, X64, "setuid", 0x10000, .verdict = SW_V_ALLOW, .rule = SW_RULE_DEFAULT),
+	R(&pol, I386, "setuid", 0x10000, .verdict = SW_V_RETURN, .rule = 23, .retval = -EPERM,
+	  .is_error = true),
+	R(&pol, X64, "setuid", 0, .verdict = SW_V_RETURN, .rule = 23, .retval = -EPERM,
+	  .is_error = true),
 	/* negated glob, exact */
 	R(&pol, X64, "unlink", ADDR_TMPX, .verdict = SW_V_ALLOW, .rule = SW_RULE_DEFAULT),
 	R(&pol, X64, "unlink", ADDR_HOME, .verdict = SW_V_RETURN, .rule = 14,
@@ -170,55 +194,75 @@ static const struct row rows[] = {
 	  .retval = -ESRCH, .is_error = true),
 	R(&pol, X64, "tgkill", SUP_PID, SUP_PID, SIGSTOP, .verdict = SW_V_RETURN,
 	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
-	R(&pol, X64, "clone", CLONE_UNTRACED_ | SIGCHLD, .hint = SW_HINT_NONE,
+	/* ... whatever the high half of the 64-bit register holds */
+	R(&pol, X64, "kill", SUP_PID | 1ull << 32, SIGSTOP, .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
+	R(&pol, X64, "tkill", SUP_PID | 0xffffffff00000000ull, SIGSTOP, .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
+	R(&pol, X64, "tgkill", SUP_PID | 1ull << 40, SUP_PID, SIGSTOP, .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
+	R(&pol, X64, "pidfd_open", SUP_PID | 1ull << 32, .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
+	R(&pol, X64, "rt_sigqueueinfo", SUP_PID | 1ull << 63, SIGSTOP, .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
+	R(&pol, X64, "rt_tgsigqueueinfo", SUP_PID | 1ull << 32, SUP_PID, SIGSTOP,
+	  .verdict = SW_V_RETURN, .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
+	/* seccomp(2) creating a user-notification listener (class 1): the
+	 * flag in any combination; the same call without it, and the
+	 * harmless SECCOMP_GET_NOTIF_SIZES, are the policy's */
+	R(&pol, X64, "seccomp", 1, 8, .verdict = SW_V_RETURN, .rule = SW_RULE_DEFENCE,
+	  .retval = -EPERM, .is_error = true),
+	R(&pol, X64, "seccomp", 1, 8 | 1 | 16 | 1ull << 32, .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
+	R(&pol, X64, "seccomp", 1 | 1ull << 32, 8, .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
+	R(&pol, I386, "seccomp", 1, 8, .verdict = SW_V_RETURN, .rule = SW_RULE_DEFENCE,
+	  .retval = -EPERM, .is_error = true),
+	R(&pol, X32, "seccomp", 1, 8, .verdict = SW_V_RETURN, .rule = SW_RULE_DEFENCE,
+	  .retval = -EPERM, .is_error = true),
+	R(&pol, X64, "seccomp", 1, 1, .verdict = SW_V_ALLOW, .rule = SW_RULE_DEFAULT),
+	R(&pol, X64, "seccomp", 3, 0, .verdict = SW_V_ALLOW, .rule = SW_RULE_DEFAULT),
+	R(&pol, X64, "clone", CLONE_UNTRACED_ | SIGCHLD,
 	  .verdict = SW_V_REWRITE, .rule = SW_RULE_DEFAULT, .new_sys = "clone",
 	  .new_a0 = SIGCHLD),
-	R(&pol, I386, "clone", CLONE_UNTRACED_ | SIGCHLD, .hint = SW_HINT_NONE,
+	R(&pol, I386, "clone", CLONE_UNTRACED_ | SIGCHLD,
 	  .verdict = SW_V_REWRITE, .rule = SW_RULE_DEFAULT, .new_sys = "clone",
 	  .new_a0 = SIGCHLD),
-	R(&pol, X64, "clone", SIGCHLD, .hint = SW_HINT_NONE, .verdict = SW_V_ALLOW,
+	R(&pol, X64, "clone", SIGCHLD, .verdict = SW_V_ALLOW,
 	  .rule = SW_RULE_DEFAULT),
-	R(&pol, X64, "clone3", .hint = SW_HINT_NONE, .verdict = SW_V_RETURN,
+	R(&pol, X64, "clone3", .verdict = SW_V_RETURN,
 	  .rule = SW_RULE_DEFENCE, .retval = -ENOSYS, .is_error = true),
-	R(&pol, X64, "ptrace", .hint = SW_HINT_NONE, .verdict = SW_V_RETURN,
+	R(&pol, X64, "ptrace", .verdict = SW_V_RETURN,
 	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
-	R(&pol, X64, "process_vm_writev", .hint = SW_HINT_NONE, .verdict = SW_V_RETURN,
+	R(&pol, X64, "process_vm_writev", .verdict = SW_V_RETURN,
 	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
-	R(&pol, X64, "io_uring_enter", .hint = SW_HINT_NONE, .verdict = SW_V_RETURN,
+	R(&pol, X64, "io_uring_enter", .verdict = SW_V_RETURN,
 	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
 	/* NULL paths as the kernel takes them (daemon/lib/pathargs.c):
 	 * where NULL names a descriptor no path condition holds, negated
 	 * ones included; elsewhere the kernel's EFAULT */
 	R(&pol, X64, "utimensat", 3, 0, .verdict = SW_V_ALLOW, .rule = SW_RULE_DEFAULT),
 	R(&pol, I386, "utimensat", 3, 0, .verdict = SW_V_ALLOW, .rule = SW_RULE_DEFAULT),
-	R(&pol, X64, "utimensat", (uint64_t)-100, 0, .verdict = SW_V_RETURN, .rule = 20,
+	R(&pol, X64, "utimensat", (uint64_t)-100, 0, .verdict = SW_V_RETURN, .rule = 24,
 	  .retval = -EFAULT, .is_error = true),
 	/* dirfd is an int: 0x1ffffff9c is AT_FDCWD to the kernel */
-	R(&pol, X64, "utimensat", 0x1ffffff9cull, 0, .verdict = SW_V_RETURN, .rule = 20,
+	R(&pol, X64, "utimensat", 0x1ffffff9cull, 0, .verdict = SW_V_RETURN, .rule = 24,
 	  .retval = -EFAULT, .is_error = true),
-	R(&pol, X64, "utimensat", 3, ADDR_HOME, .verdict = SW_V_RETURN, .rule = 20,
+	R(&pol, X64, "utimensat", 3, ADDR_HOME, .verdict = SW_V_RETURN, .rule = 24,
 	  .retval = -EPERM, .is_error = true),
 	R(&pol, X64, "statx", 3, 0, AT_EMPTY_PATH, .verdict = SW_V_ALLOW,
 	  .rule = SW_RULE_DEFAULT),
-	R(&pol, X64, "statx", 3, 0, 0, .verdict = SW_V_RETURN, .rule = 21,
+	R(&pol, X64, "statx", 3, 0, 0, .verdict = SW_V_RETURN, .rule = 25,
 	  .retval = -EFAULT, .is_error = true),
 	R(&pol, X64, "statx", 3, ADDR_HOME, AT_EMPTY_PATH, .verdict = SW_V_RETURN,
-	  .rule = 21, .retval = -EACCES, .is_error = true),
+	  .rule = 25, .retval = -EACCES, .is_error = true),
 	R(&pol, X64, "rmdir", 0, .verdict = SW_V_RETURN, .rule = 15,
 	  .retval = -EFAULT, .is_error = true),
 	/* default errno for anything else, e.g. ENOSYS */
-	R(&pol_deny, X64, "mkdir", .hint = SW_HINT_NONE, .verdict = SW_V_RETURN,
+	R(&pol_deny, X64, "mkdir", .verdict = SW_V_RETURN,
 	  .rule = SW_RULE_DEFAULT, .retval = -ENOSYS, .is_error = true),
 	R(&pol_deny, X64, "getuid", .verdict = SW_V_RETURN, .rule = 0, .retval = 0),
 };
-
-static int first_rule_naming(const struct sw_program *prog, enum sw_abi abi, uint64_t nr)
-{
-	for (size_t i = 0; i < prog->n_rules; i++)
-		if (prog->rules[i].applies && sw_prog_rule_names(prog, i, abi, nr))
-			return (int)i;
-	return SW_HINT_NONE;
-}
 
 static void decide_row(const struct row *r, struct sw_program *prog,
 		       uint32_t *counters, struct sw_decision *d)
@@ -228,10 +272,9 @@ static void decide_row(const struct row *r, struct sw_program *prog,
 	int nr = seccomp_syscall_resolve_name_arch(tok, r->sys);
 	uint64_t args[6] = { r->a0, r->a1, r->a2, 0, 0, 0 };
 	uint32_t audit_arch = r->abi == X32 ? SCMP_ARCH_X86_64 : tok;
-	unsigned int hint = r->hint ? r->hint : (unsigned int)first_rule_naming(prog, r->abi, nr);
 
 	ck_assert_msg(nr >= 0, "line %d: %s unknown on %s", r->line, r->sys, sw_abi_name(r->abi));
-	sw_decide(prog, hint, audit_arch, (uint64_t)nr, args, fake_read, NULL,
+	sw_decide(prog, audit_arch, (uint64_t)nr, args, fake_read, NULL,
 		  counters, &scratch, d);
 }
 
@@ -348,7 +391,7 @@ START_TEST(test_decide_bad_abi)
 	struct sw_decide_scratch scratch;
 	struct sw_decision d;
 
-	sw_decide(prog, SW_HINT_NONE, 0xc00000b7 /* AUDIT_ARCH_AARCH64 */, 172,
+	sw_decide(prog, 0xc00000b7 /* AUDIT_ARCH_AARCH64 */, 172,
 		  args, fake_read, NULL, NULL, &scratch, &d);
 	ck_assert_int_eq(d.verdict, SW_V_KILL);
 	sw_program_free(prog);
@@ -366,7 +409,7 @@ START_TEST(test_decide_defence_opt_out)
 	int nr = seccomp_syscall_resolve_name("ptrace");
 
 	ck_assert_int_eq(sw_program_new(&prog, &pol, &ctx, SW_DEFENCE_PTRACE, SUP_PID, &err), 0);
-	sw_decide(prog, SW_HINT_NONE, SCMP_ARCH_X86_64, nr, args, fake_read, NULL,
+	sw_decide(prog, SCMP_ARCH_X86_64, nr, args, fake_read, NULL,
 		  NULL, &scratch, &d);
 	ck_assert_int_eq(d.verdict, SW_V_ALLOW);
 	sw_program_free(prog);
@@ -382,11 +425,11 @@ START_TEST(test_decide_i386_socket)
 	struct sw_decide_scratch scratch;
 	struct sw_decision d;
 
-	sw_decide(prog, 18, SCMP_ARCH_X86, 359, args, fake_read, NULL, NULL, &scratch, &d);
+	sw_decide(prog, SCMP_ARCH_X86, 359, args, fake_read, NULL, NULL, &scratch, &d);
 	ck_assert_int_eq(d.verdict, SW_V_REWRITE);
 	ck_assert_int_eq(d.rule, 18);
 	ck_assert_uint_eq(d.nr, 20);	/* i386 getpid */
-	sw_decide(prog, 18, SCMP_ARCH_X86, 102, args, fake_read, NULL, NULL, &scratch, &d);
+	sw_decide(prog, SCMP_ARCH_X86, 102, args, fake_read, NULL, NULL, &scratch, &d);
 	ck_assert_int_eq(d.verdict, SW_V_RETURN);
 	ck_assert_int_eq(d.retval, -EPERM);
 	ck_assert_str_eq(d.why, "i386 socketcall multiplexer: use the direct socket syscalls");

@@ -46,6 +46,13 @@ static struct sw_rule rules_a[] = {
 	/* 15 */ { RULE(SW_ACT_ERRNO, "chdir"), .errno_ret = ENOENT,
 		   .has_includes = true, .includes = { .caps = 1ull << 21 } },	/* CAP_SYS_ADMIN */
 	/* 16 */ { RULE(SW_ACT_ALLOW, "fchdir"), .audit = true },
+	/* argument widths: pid_t (32 bits), umode_t (16), i386 old_uid_t (16) */
+	/* 17 */ { RULE(SW_ACT_ERRNO, "tkill"), .errno_ret = EACCES, ARG1(0, SW_CMP_EQ, 1) },
+	/* 18 */ { RULE(SW_ACT_ERRNO, "setpgid"), .errno_ret = EPERM, ARG1(0, SW_CMP_GT, 100) },
+	/* 19 */ { RULE(SW_ACT_ERRNO, "fchmod"), .errno_ret = EPERM,
+		   .args = (struct sw_arg_cond[]){ { 1, SW_CMP_MASKED_EQ, 07000, 04000 } }, .n_args = 1 },
+	/* 20 */ { RULE(SW_ACT_ERRNO, "setuid"), .errno_ret = EPERM, ARG1(0, SW_CMP_EQ, 0) },
+	/* 21 */ { RULE(SW_ACT_ERRNO, "lseek"), .errno_ret = EPERM, ARG1(1, SW_CMP_EQ, 1ull << 32) },
 };
 
 static struct sw_rule rules_c[] = {
@@ -82,6 +89,14 @@ static struct sw_policy pol_g = {	/* pol_a with "allowIoUring": true */
 };
 static struct sw_policy pol_d = {	/* allows everything */
 	.source = "d.json", .default_action = SW_ACT_ALLOW, .default_errno = EPERM,
+};
+static struct sw_rule rules_h[] = {
+	/* 0 */ { RULE(SW_ACT_ERRNO, "clone3"), .errno_ret = EPERM },
+	/* 1 */ { RULE(SW_ACT_ERRNO, "getpid"), .errno_ret = EACCES, ARG1(0, SW_CMP_NE, 5) },
+};
+static struct sw_policy pol_h = {	/* default EACCES, names clone3 */
+	.source = "h.json", .default_action = SW_ACT_ERRNO, .default_errno = EACCES,
+	.rules = rules_h, .n_rules = 2,
 };
 static struct sw_policy pol_e = {	/* default ENOSYS: unknown syscalls */
 	.source = "e.json", .default_action = SW_ACT_ERRNO, .default_errno = ENOSYS,
@@ -192,6 +207,56 @@ static const struct row rows[] = {
 	R(&pol_d, 0, X64, "io_uring_setup", 0, 0, 0, ALLOW),
 	R(&pol_d, 0, X64, "ptrace", 0, 0, 0, ERRNO(EPERM)),
 	R(&pol_d, 0, X64, "getpid", 0, 0, 0, ALLOW),
+	/* argument widths (issue 12, class 3): EQ and MASKED_EQ compare the
+	 * bits the kernel reads; other operators on a narrow argument, or an
+	 * argument ABIs read at different widths, go to the supervisor */
+	R(&pol_a, 0, X64, "tkill", 0, 1, 9, ERRNO(EACCES)),
+	R(&pol_a, 0, X64, "tkill", 0, 1 | 1ull << 32, 9, ERRNO(EACCES)),
+	R(&pol_a, 0, X64, "tkill", 0, 0xffffffff00000001ull, 9, ERRNO(EACCES)),
+	R(&pol_a, 0, X64, "tkill", 0, 2, 9, ALLOW),
+	R(&pol_a, 0, X64, "tkill", 0, 1ull << 32, 9, ALLOW),
+	R(&pol_a, 0, I386, "tkill", 0, 1, 9, ERRNO(EACCES)),
+	R(&pol_a, 0, X64, "setpgid", 0, 5, 0, TRACE(18)),
+	R(&pol_a, 0, X64, "setpgid", 0, 1ull << 32 | 5, 0, TRACE(18)),
+	R(&pol_a, 0, X64, "fchmod", 0, 3, 04755 | 1 << 16, ERRNO(EPERM)),
+	R(&pol_a, 0, X64, "fchmod", 0, 3, 0755 | 1 << 16, ALLOW),
+	R(&pol_a, 0, X64, "setuid", 0, 0x10000, 0, TRACE(20)),
+	R(&pol_a, 0, I386, "setuid", 0, 0x10000, 0, TRACE(20)),
+	R(&pol_a, 0, X64, "lseek", 0, 3, 1ull << 32, ERRNO(EPERM)),	/* off_t: 64 bits */
+	R(&pol_a, 0, X64, "lseek", 0, 3, 0, ALLOW),
+	R(&pol_a, 0, X64, "kill", 0, SUP_PID | 1ull << 32, 19, ERRNO(ESRCH)),
+	R(&pol_c, 0, X64, "kill", 0, SUP_PID | 1ull << 32, 19, ERRNO(EPERM)),
+	R(&pol_c, 0, X64, "kill", 0, SUP_PID | 0xffffffff00000000ull, 19, ERRNO(EPERM)),
+	R(&pol_a, 0, X64, "tgkill", 0, SUP_PID | 1ull << 32, 1, ERRNO(EPERM)),
+	R(&pol_a, 0, X64, "pidfd_open", 0, SUP_PID | 1ull << 32, 0, ERRNO(EPERM)),
+	R(&pol_a, 0, X64, "rt_sigqueueinfo", 0, SUP_PID | 1ull << 32, 19, ERRNO(EPERM)),
+	R(&pol_a, 0, X64, "rt_tgsigqueueinfo", 0, SUP_PID | 1ull << 32, 1, ERRNO(EPERM)),
+	R(&pol_a, 0, X32, "kill", 0, SUP_PID, 19, ERRNO(ESRCH)),
+	R(&pol_c, 0, X32, "kill", 0, SUP_PID | 1ull << 32, 19, ERRNO(EPERM)),
+	R(&pol_c, 0, I386, "kill", 0, SUP_PID, 19, ERRNO(EPERM)),
+	R(&pol_a, 0, X32, "tkill", 0, 1 | 1ull << 32, 9, ERRNO(EACCES)),
+	/* seccomp(2) creating a user-notification listener (class 1) */
+	R(&pol_a, 0, X64, "seccomp", 0, 1, 8, ERRNO(EPERM)),
+	R(&pol_a, 0, X64, "seccomp", 0, 1, 8 | 1 | 16 | 1ull << 32, ERRNO(EPERM)),
+	R(&pol_a, 0, X64, "seccomp", 0, 1 | 1ull << 32, 8, ERRNO(EPERM)),
+	R(&pol_a, 0, X64, "seccomp", 0, 3, 8, ERRNO(EPERM)),
+	R(&pol_a, 0, I386, "seccomp", 0, 1, 8, ERRNO(EPERM)),
+	R(&pol_a, 0, X32, "seccomp", 0, 1, 8, ERRNO(EPERM)),
+	R(&pol_d, 0, X64, "seccomp", 0, 1, 8, ERRNO(EPERM)),
+	R(&pol_a, 0, X64, "seccomp", 0, 1, 1, ALLOW),
+	R(&pol_a, 0, X64, "seccomp", 0, 3, 0, ALLOW),
+	R(&pol_a, SW_DEFENCE_SECCOMP_LISTENER, X64, "seccomp", 0, 1, 8, ALLOW),
+	/* clone3 under an errno default (class 8): ENOSYS, not the default's
+	 * errno, so that libc falls back to clone; a policy naming clone3
+	 * keeps its own word; without the defence the default decides */
+	R(&pol_c, 0, X64, "clone3", 0, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_c, 0, I386, "clone3", 0, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_e, 0, X64, "clone3", 0, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_h, 0, X64, "clone3", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_h, 0, X64, "getpid", 0, 0, 0, ERRNO(EACCES)),
+	/* rule 1 says what the default says: its NE on an int costs no stop */
+	R(&pol_h, 0, X64, "getpid", 0, 5 | 1ull << 32, 0, ERRNO(EACCES)),
+	R(&pol_c, SW_DEFENCE_CLONE3, X64, "clone3", 0, 0, 0, ERRNO(EPERM)),
 	/* unknown syscall numbers get the default errno (ENOSYS here) */
 	R(&pol_e, 0, X64, NULL, 1000, 0, 0, ERRNO(ENOSYS)),
 	R(&pol_e, 0, X64, "read", 0, 0, 0, ALLOW),

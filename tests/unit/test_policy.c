@@ -1014,6 +1014,47 @@ START_TEST(test_action_names)
 }
 END_TEST
 
+START_TEST(test_arg_widths)
+{
+	/* The generated table (policy/src/argtypes.h) against the kernel's
+	 * prototypes, a few by hand. */
+	static const struct {
+		uint32_t arch;
+		const char *name;
+		unsigned int index;
+		uint64_t mask;
+	} rows[] = {
+		{ SCMP_ARCH_X86_64, "kill", 0, 0xffffffff },		/* pid_t */
+		{ SCMP_ARCH_X86_64, "kill", 1, 0xffffffff },		/* int */
+		{ SCMP_ARCH_X86_64, "tgkill", 2, 0xffffffff },
+		{ SCMP_ARCH_X86_64, "pidfd_open", 0, 0xffffffff },
+		{ SCMP_ARCH_X86_64, "seccomp", 1, 0xffffffff },	/* unsigned int */
+		{ SCMP_ARCH_X86_64, "openat", 0, 0xffffffff },		/* int dfd */
+		{ SCMP_ARCH_X86_64, "openat", 1, ~0ull },		/* pointer */
+		{ SCMP_ARCH_X86_64, "openat", 3, 0xffff },		/* umode_t */
+		{ SCMP_ARCH_X86_64, "chmod", 1, 0xffff },
+		{ SCMP_ARCH_X86_64, "clone", 0, ~0ull },		/* unsigned long */
+		{ SCMP_ARCH_X86_64, "lseek", 1, ~0ull },		/* off_t */
+		{ SCMP_ARCH_X86_64, "mmap", 5, ~0ull },
+		{ SCMP_ARCH_X86_64, "setuid", 0, 0xffffffff },		/* uid_t */
+		{ SCMP_ARCH_X32, "setuid", 0, 0xffffffff },
+		{ SCMP_ARCH_X86, "setuid", 0, 0xffff },		/* old_uid_t */
+		{ SCMP_ARCH_X86, "setuid32", 0, 0xffffffff },
+		{ SCMP_ARCH_X86, "kill", 0, 0xffffffff },
+		{ SCMP_ARCH_X86_64, "kill", 2, ~0ull },		/* no such argument */
+		{ SCMP_ARCH_X86_64, "no_such_syscall", 0, ~0ull },
+		{ SCMP_ARCH_AARCH64, "kill", 0, ~0ull },		/* no table */
+	};
+
+	for (size_t i = 0; i < N_ELEMENTS(rows); i++)
+		ck_assert_msg(sw_syscall_arg_mask(rows[i].arch, rows[i].name,
+						  rows[i].index) == rows[i].mask,
+			      "%s arg %u: %#llx", rows[i].name, rows[i].index,
+			      (unsigned long long)sw_syscall_arg_mask(rows[i].arch, rows[i].name,
+								      rows[i].index));
+}
+END_TEST
+
 static Suite *policy_suite(void)
 {
 	Suite *s = suite_create("policy");
@@ -1033,6 +1074,7 @@ static Suite *policy_suite(void)
 	tcase_add_test(tc, test_truncations);
 	tcase_add_loop_test(tc, test_mutations, 0, (int)N_ELEMENTS(examples));
 	tcase_add_test(tc, test_action_names);
+	tcase_add_test(tc, test_arg_widths);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;

@@ -41,6 +41,7 @@ done
 export ADV=$SRCDIR/tests/security/adv POL=$SRCDIR/tests/security/policies GEN=/tmp/security
 mkdir -p "$GEN"
 sed "s|@SW_RACE_DIR@|$GEN/race|g" "$POL/path-race.json.in" >"$GEN/path-race.json"
+sed "s|@SW_OWN_DIR@|$GEN/own|g" "$POL/own-filters.json.in" >"$GEN/own-filters.json"
 while IFS= read -r id; do
 	[ -n "$id" ] || continue
 	suite=${id%%:*}
