@@ -35,6 +35,7 @@
  * rule hint, which is why the defence filter goes first.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/filter.h>
 #include <seccomp.h>
 #include <stdlib.h>
@@ -381,14 +382,33 @@ int sw_filter_build_defences(const struct sw_program *prog, void **ret_ctx,
 			r = def_rule(ctx, SCMP_ACT_ERRNO(EPERM), io[i], 0, NULL);
 	}
 	if (on & SW_DEFENCE_SIGNAL_SUPERVISOR) {
-		/* rt_(tg)sigqueueinfo: a same-uid caller may queue any
-		 * signal with a user si_code (tests/security). */
-		static const char *const sig[] = { "kill", "tkill", "tgkill", "pidfd_open",
-						   "rt_sigqueueinfo", "rt_tgsigqueueinfo" };
-		struct scmp_arg_cmp c = SCMP_A0(SCMP_CMP_EQ, (uint64_t)prog->supervisor_pid);
+		/* Every call that aims a signal, or names who gets one
+		 * later, goes to signals.c, which checks its target against
+		 * the session's tracees (rare calls: no fast path lost).
+		 * fcntl and ioctl only for the commands that set an owner
+		 * (compared at 32 bits: the kernel's unsigned int cmd). */
+		static const char *const sig[] = {
+			"kill", "tkill", "tgkill", "pidfd_open", "pidfd_send_signal",
+			"rt_sigqueueinfo", "rt_tgsigqueueinfo", "setpgid" };
+		static const struct { const char *name; uint32_t cmd; } own[] = {
+			{ "fcntl", F_SETOWN }, { "fcntl", 15 /* F_SETOWN_EX */ },
+			{ "fcntl64", F_SETOWN }, { "fcntl64", 15 },
+			{ "ioctl", 0x8901 /* FIOSETOWN */ }, { "ioctl", 0x8902 /* SIOCSPGRP */ } };
+		struct scmp_arg_cmp sti = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu,
+						  0x5412 /* TIOCSTI */);
 
 		for (size_t i = 0; !r && i < sizeof(sig) / sizeof(sig[0]); i++)
-			r = def_rule(ctx, SCMP_ACT_ERRNO(EPERM), sig[i], 1, &c);
+			r = def_rule(ctx, SCMP_ACT_TRACE(SW_HINT_NONE), sig[i], 0, NULL);
+		for (size_t i = 0; !r && i < sizeof(own) / sizeof(own[0]); i++) {
+			struct scmp_arg_cmp c = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu,
+							own[i].cmd);
+
+			r = def_rule(ctx, SCMP_ACT_TRACE(SW_HINT_NONE), own[i].name, 1, &c);
+		}
+		/* TIOCSTI types into the terminal's input: commands for the
+		 * user's shell once the program is gone. */
+		if (!r)
+			r = def_rule(ctx, SCMP_ACT_ERRNO(EPERM), "ioctl", 1, &sti);
 	}
 	if (!r && (on & SW_DEFENCE_CLONE_UNTRACED)) {
 		struct scmp_arg_cmp c = SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_UNTRACED,

@@ -29,6 +29,11 @@ static const char *const def_sys_names[SW_SYS_COUNT] = {
 	[SW_SYS_RT_TGSIGQUEUEINFO] = "rt_tgsigqueueinfo",
 	[SW_SYS_EXIT] = "exit",
 	[SW_SYS_SOCKETCALL] = "socketcall",
+	[SW_SYS_PIDFD_SEND_SIGNAL] = "pidfd_send_signal",
+	[SW_SYS_SETPGID] = "setpgid",
+	[SW_SYS_FCNTL] = "fcntl",
+	[SW_SYS_FCNTL64] = "fcntl64",
+	[SW_SYS_IOCTL] = "ioctl",
 };
 
 static bool rule_traced(const struct sw_rule *r)

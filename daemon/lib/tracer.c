@@ -471,6 +471,8 @@ void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN ||
 		    sig == SIGTTOU) {
 			/* Group-stop: stay stopped, but let us see SIGCONT. */
+			if (pid == t->s->pid)
+				t->s->main_stopped = true;
 			ptrace(PTRACE_LISTEN, pid, 0L, 0L);
 			return;
 		}
