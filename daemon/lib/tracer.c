@@ -245,8 +245,8 @@ int sw_session_signal(struct sw_session *s, int sig)
 {
 	/*
 	 * Job control acts on the whole job, as a terminal's does on its
-	 * foreground process group.  The session's processes are in the
-	 * daemon's process group, which has no terminal and is orphaned,
+	 * foreground process group.  The daemon's programs are in a session
+	 * of their own (launch.c), with no terminal: their group is orphaned,
 	 * and the kernel discards SIGTSTP, SIGTTIN and SIGTTOU there:
 	 * stop them with SIGSTOP, and continue them all with SIGCONT.
 	 */
