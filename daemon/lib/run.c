@@ -116,7 +116,14 @@ int sw_run(const struct sw_policy *p, const struct sw_launch *l,
 			int sig = forward_sig;
 
 			forward_sig = 0;
-			sw_session_signal(s, sig);
+			if ((sig == SIGINT || sig == SIGQUIT) && n_sigs == 6 &&
+			    getpgid(s->pid) > 0)
+				/* A terminal's Ctrl-C or Ctrl-\ of our job:
+				 * the program's whole group gets it, as it
+				 * would in the job unconfined. */
+				kill(-getpgid(s->pid), sig);
+			else
+				sw_session_signal(s, sig);
 			if (sig == SIGTSTP) {
 				/* Then stop ourselves: our shell sees the job
 				 * stopped; its SIGCONT comes back here. */

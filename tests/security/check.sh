@@ -298,6 +298,22 @@ terminal_ctrl_c)
 	tmux_stop
 	echo "+ $(cat "$scratch/rc")"
 	grep -qx 'rc=130' "$scratch/rc" || fail "Ctrl-C: expected exit 130, got $(cat "$scratch/rc")" ;;
+terminal_pipeline_ctrl_c)
+	# In a pipeline sysward relays the terminal's Ctrl-C to the
+	# program's whole process group (here a shell and its sleep), as
+	# the terminal would have sent it to them.  (A shell drops the rest
+	# of a line whose job died of SIGINT: no exit status to read here.)
+	tmux_start || skip "no tmux"
+	tmux_type "'$SYSWARD' run --policy '$POL/emulate-uid.json' -- sh -c 'echo \$\$ >$scratch/pid; sleep 30' | cat"
+	wait_for "[ -s '$scratch/pid' ] && pgrep -x -P \$(cat $scratch/pid) sleep" ||
+		{ tmux_stop; fail "the confined sleep did not start"; }
+	sh_pid=$(cat "$scratch/pid")
+	sleep_pid=$(pgrep -x -P "$sh_pid" sleep)
+	tmux send-keys -t "$tmux_t" C-c
+	wait_for "! kill -0 $sh_pid && ! kill -0 $sleep_pid" ||
+		{ tmux_stop; fail "Ctrl-C did not end the confined shell and its sleep"; }
+	tmux_stop
+	echo "+ the confined sh ($sh_pid) and its sleep ($sleep_pid) ended on Ctrl-C" ;;
 terminal_ctrl_z)
 	# Ctrl-Z stops the confined program and sysward (the shell reports
 	# the job stopped); fg continues both and the program finishes.
