@@ -18,6 +18,11 @@
  *                              supervisor's group; and the same calls
  *                              inside the tree, which must work
  *   adv_signals tiocsti        TIOCSTI on the terminal (stdin)
+ *   adv_signals pidfd_race PID pidfd_send_signal(fd, SIGRTMIN+1) on a pidfd
+ *                              of our own child while another thread
+ *                              keeps swapping a /proc/PID directory fd
+ *                              into that fd number; the driver checks
+ *                              that PID (killed by SIGRTMIN+1) lives
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -25,6 +30,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <pthread.h>
 #include <sys/wait.h>
 
 #include "adv.h"
@@ -262,6 +268,60 @@ static int tiocsti(void)
 		       : adv_verdict(ADV_CONTAINED, "TIOCSTI refused");
 }
 
+static int race_fd, race_inside, race_outside;
+static volatile int race_stop;
+
+static void *swapper(void *arg)
+{
+	(void)arg;
+	while (!race_stop) {
+		dup2(race_outside, race_fd);
+		dup2(race_inside, race_fd);
+	}
+	return NULL;
+}
+
+static int pidfd_race(long witness)
+{
+	char path[64];
+	pthread_t th;
+	pid_t child;
+	long ok = 0, ebadf = 0, other = 0;
+
+	signal(SIGRTMIN + 1, SIG_IGN);	/* inherited: the child ignores it */
+	child = fork();
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	snprintf(path, sizeof(path), "/proc/%ld", witness);
+	race_inside = pidfd_open_(child);
+	race_outside = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	race_fd = dup(race_inside);
+	if (race_inside < 0 || race_outside < 0 || race_fd < 0)
+		return adv_verdict(ADV_CANNOT, "no pidfd or /proc fd");
+	TRIED("20000 x pidfd_send_signal(fd %d, SIGRTMIN+1) while a thread swaps %s into fd %d",
+	      race_fd, path, race_fd);
+	pthread_create(&th, NULL, swapper, NULL);
+	for (int i = 0; i < 20000; i++) {
+		long r = syscall(SYS_pidfd_send_signal, race_fd, SIGRTMIN + 1, NULL, 0);
+
+		if (r == 0)
+			ok++;
+		else if (errno == EBADF)
+			ebadf++;
+		else
+			other++;
+	}
+	race_stop = 1;
+	pthread_join(th, NULL);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	RESULT("sent %ld (to the child, or beyond), EBADF %ld, other errors %ld", ok, ebadf, other);
+	/* Whether the witness got one only the driver can tell. */
+	return adv_verdict(ADV_CONTAINED, "the driver checks that the witness lives");
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -274,6 +334,8 @@ int main(int argc, char **argv)
 		return targets(atol(argv[2]));
 	if (strcmp(mode, "tiocsti") == 0)
 		return tiocsti();
+	if (strcmp(mode, "pidfd_race") == 0 && argc > 2)
+		return pidfd_race(atol(argv[2]));
 	fprintf(stderr, "usage: %s group|all|targets PID|tiocsti\n", argv[0]);
 	return ADV_CANNOT;
 }

@@ -274,6 +274,16 @@ signals_targets)
 	start_witness
 	run "$POL/emulate-uid.json" -- "$ADV/adv_signals" targets "$witness"
 	expect_contained "a signal route reached a process outside the tree" ;;
+signals_pidfd_race)
+	# pidfd_send_signal is checked on the pid its fd names at the stop,
+	# then rewritten to that pid: swapping an outside /proc/<pid> fd into
+	# the fd number meanwhile must not reach the witness (SIGRTMIN+1
+	# would kill it).
+	start_witness
+	run "$POL/emulate-uid.json" -- "$ADV/adv_signals" pidfd_race "$witness"
+	sleep 0.2
+	kill -0 "$witness" 2>/dev/null || fail "the witness outside the tree was killed through a swapped fd"
+	expect_contained "the race could not run" ;;
 signals_targets_terminal)
 	# The same under a terminal: the program stays in its user's kernel
 	# session (to keep the terminal), where setpgid(2) into the
