@@ -72,36 +72,10 @@ static int32_t as_int(uint64_t v)
 	return (int32_t)(uint32_t)v;
 }
 
-static bool in_session(struct sw_supervisor *sup, struct sw_session *s,
-		       int32_t pid)
-{
-	struct sw_tracee *t;
-
-	if (pid <= 0)
-		return false;
-	t = sw_tracee_find(sup, pid);
-	return t && t->s == s;
-}
-
-/* Does process group pgid hold a tracee of s (and so belong to s)? */
-static bool group_of_session(struct sw_supervisor *sup, struct sw_session *s,
-			     int32_t pgid)
-{
-	if (pgid <= 0)
-		return false;
-	/* Usually its leader is alive and ours. */
-	if (in_session(sup, s, pgid) && getpgid(pgid) == pgid)
-		return true;
-	for (size_t i = 0; i < sup->tab_size; i++)
-		if (sup->tab[i].pid > 0 && sup->tab[i].s == s &&
-		    getpgid(sup->tab[i].pid) == pgid)
-			return true;
-	return false;
-}
-
-/* A numeric field ("Tgid:", "Pid:", "flags:") of a /proc file, or fail. */
-static bool proc_field(const char *path, const char *name, int base,
-		       long *ret)
+/* A numeric field ("Tgid:", "Pid:", "flags:") of a /proc file, or fail.
+ * With depth >= 0, the depth-th number of a list ("NSpid:"). */
+static bool proc_field_at(const char *path, const char *name, int base,
+			  int depth, long *ret)
 {
 	char line[256];
 	size_t len = strlen(name);
@@ -111,15 +85,119 @@ static bool proc_field(const char *path, const char *name, int base,
 	if (!f)
 		return false;
 	while (!found && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, name, len) == 0) {
-			char *end;
+		char *p = line + len, *end;
 
-			*ret = strtol(line + len, &end, base);
-			found = end != line + len;
+		if (strncmp(line, name, len) != 0)
+			continue;
+		for (int i = 0;; i++) {
+			long v = strtol(p, &end, base);
+
+			if (end == p)
+				break;
+			if (i == (depth < 0 ? 0 : depth)) {
+				*ret = v;
+				found = true;
+				break;
+			}
+			p = end;
 		}
+		break;
 	}
 	fclose(f);
 	return found;
+}
+
+static bool proc_field(const char *path, const char *name, int base,
+		       long *ret)
+{
+	return proc_field_at(path, name, base, -1, ret);
+}
+
+/* How many pid namespaces deep a process is ("NSpid:" entries), or -1. */
+static int ns_depth(pid_t pid)
+{
+	char path[64], line[256];
+	int n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "NSpid:", 6) == 0) {
+			char *p = line + 6, *end;
+
+			for (n = 0; strtol(p, &end, 10), end != p; n++)
+				p = end;
+			break;
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * A caller in a pid namespace of its own (unshare(CLONE_NEWPID), with a
+ * user namespace or CAP_SYS_ADMIN) names pids as its namespace numbers
+ * them.  Is nr (a pid, or a group id with field "NSpgid:") the number,
+ * in the caller's namespace, of a tracee of s?  Only on the way to a
+ * refusal: a call that names a tracee by our numbers never gets here.
+ */
+static bool nested_in_session(struct sw_supervisor *sup, struct sw_session *s,
+			      pid_t caller, int32_t nr, const char *field)
+{
+	static int own_depth;
+	int depth = ns_depth(caller);
+	char path[64];
+	long v;
+
+	if (!own_depth)
+		own_depth = ns_depth(getpid());
+	if (nr <= 0 || own_depth <= 0 || depth <= own_depth)
+		return false;
+	for (size_t i = 0; i < sup->tab_size; i++) {
+		if (sup->tab[i].pid <= 0 || sup->tab[i].s != s)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/status", sup->tab[i].pid);
+		if (proc_field_at(path, field, 10, depth - 1, &v) && v == nr)
+			return true;
+	}
+	return false;
+}
+
+/* Is pid, as caller numbers it (0: as we do), a tracee of s? */
+static bool in_session(struct sw_supervisor *sup, struct sw_session *s,
+		       pid_t caller, int32_t pid)
+{
+	struct sw_tracee *t;
+
+	if (pid <= 0)
+		return false;
+	t = sw_tracee_find(sup, pid);
+	if (t && t->s == s)
+		return true;
+	return nested_in_session(sup, s, caller, pid, "NSpid:");
+}
+
+/* Does process group pgid (as caller numbers it) hold a tracee of s, and
+ * so belong to s? */
+static bool group_of_session(struct sw_supervisor *sup, struct sw_session *s,
+			     pid_t caller, int32_t pgid)
+{
+	struct sw_tracee *t;
+
+	if (pgid <= 0)
+		return false;
+	/* Usually its leader is alive and ours. */
+	t = sw_tracee_find(sup, pgid);
+	if (t && t->s == s && getpgid(pgid) == pgid)
+		return true;
+	for (size_t i = 0; i < sup->tab_size; i++)
+		if (sup->tab[i].pid > 0 && sup->tab[i].s == s &&
+		    getpgid(sup->tab[i].pid) == pgid)
+			return true;
+	return nested_in_session(sup, s, caller, pgid, "NSpgid:");
 }
 
 static int32_t tgid_of(pid_t tid)
@@ -129,6 +207,20 @@ static int32_t tgid_of(pid_t tid)
 
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
 	return proc_field(path, "Tgid:", 10, &v) ? (int32_t)v : -1;
+}
+
+/* The caller's process id as its own pid namespace numbers it. */
+static int32_t own_pid(pid_t tid)
+{
+	int32_t tgid = tgid_of(tid);
+	int depth = tgid > 0 ? ns_depth(tgid) : -1;
+	char path[64];
+	long v;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tgid);
+	if (depth <= 0 || !proc_field_at(path, "NSpid:", 10, depth - 1, &v))
+		return -1;
+	return (int32_t)v;
 }
 
 static bool read_int(pid_t pid, uint64_t addr, void *buf, size_t len)
@@ -179,29 +271,44 @@ static const char why_out[] = "signal to a process outside the program's tree de
 
 /* kill(2)'s target rules; 0 = allowed, else the errno to refuse with. */
 static int kill_target(struct sw_supervisor *sup, struct sw_session *s,
-		       int32_t pid)
+		       pid_t caller, int32_t pid)
 {
 	if (pid > 0)
-		return in_session(sup, s, pid) ? 0 : EPERM;
+		return in_session(sup, s, caller, pid) ? 0 : EPERM;
 	if (pid == 0)
 		return 0;	/* the caller's group: the session's own */
 	if (pid == -1)
 		return EPERM;
 	if (pid == INT_MIN)
 		return ESRCH;	/* the kernel's answer: -INT_MIN is no pid */
-	return group_of_session(sup, s, -pid) ? 0 : EPERM;
+	return group_of_session(sup, s, caller, -pid) ? 0 : EPERM;
 }
 
 /* F_SETOWN's owner: > 0 a process, < 0 a group, 0 nobody. */
 static int owner_target(struct sw_supervisor *sup, struct sw_session *s,
-			int32_t owner)
+			pid_t caller, int32_t owner)
 {
 	if (owner == 0)
 		return 0;
 	if (owner == INT_MIN)
 		return EINVAL;	/* as f_setown() */
-	return owner > 0 ? (in_session(sup, s, owner) ? 0 : EPERM)
-			 : (group_of_session(sup, s, -owner) ? 0 : EPERM);
+	return owner > 0 ? (in_session(sup, s, caller, owner) ? 0 : EPERM)
+			 : (group_of_session(sup, s, caller, -owner) ? 0 : EPERM);
+}
+
+/* Our process pid's field ("NSpid:", "NStgid:", "NSpgid:") as the
+ * caller's pid namespace numbers it (the kernel reads a rewritten call's
+ * pids there), or -1 if the caller cannot see it. */
+static int32_t for_caller(pid_t caller, pid_t pid, const char *field)
+{
+	int depth = ns_depth(caller);
+	char path[64];
+	long v;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (depth <= 0 || !proc_field_at(path, field, 10, depth - 1, &v))
+		return -1;
+	return (int32_t)v;
 }
 
 /* pidfd_send_signal(fd, sig, info, flags): find whose pidfd fd is (from
@@ -229,7 +336,7 @@ static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
 		refuse(d, ESRCH, "pidfd_send_signal: the process is gone");
 		return;
 	}
-	if (!in_session(sup, t->s, (int32_t)pid)) {
+	if (!in_session(sup, t->s, 0, (int32_t)pid)) {	/* our numbers */
 		refuse(d, EPERM, why_out);
 		return;
 	}
@@ -238,7 +345,11 @@ static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
 		flags = thread ? SW_PIDFD_SIGNAL_THREAD : SW_PIDFD_SIGNAL_THREAD_GROUP;
 	switch (flags) {
 	case SW_PIDFD_SIGNAL_THREAD: {
-		int32_t tgid = tgid_of((pid_t)pid);
+		int32_t tgid = for_caller(t->pid, (pid_t)pid, "NStgid:");
+
+		pid = for_caller(t->pid, (pid_t)pid, "NSpid:");
+		if (pid <= 0)
+			tgid = -1;
 
 		if (tgid <= 0) {
 			refuse(d, ESRCH, "pidfd_send_signal: the thread is gone");
@@ -255,7 +366,7 @@ static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
 		return;
 	}
 	case SW_PIDFD_SIGNAL_THREAD_GROUP: {
-		int32_t tgid = thread ? tgid_of((pid_t)pid) : (int32_t)pid;
+		int32_t tgid = for_caller(t->pid, (pid_t)pid, "NStgid:");
 
 		if (tgid <= 0) {
 			refuse(d, ESRCH, "pidfd_send_signal: the process is gone");
@@ -270,7 +381,7 @@ static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
 		return;
 	}
 	case SW_PIDFD_SIGNAL_PROCESS_GROUP: {
-		pid_t pgid = getpgid((pid_t)pid);
+		pid_t pgid = for_caller(t->pid, (pid_t)pid, "NSpgid:");
 
 		if (info) {
 			/* No pid-based call queues siginfo to a group. */
@@ -324,7 +435,7 @@ static void setown_ex(struct sw_supervisor *sup, struct sw_tracee *t,
 		refuse(d, EINVAL, "F_SETOWN_EX: unknown owner type");
 		return;
 	}
-	e = owner_target(sup, t->s, owner);
+	e = owner_target(sup, t->s, t->pid, owner);
 	if (e) {
 		refuse(d, e, why_out);
 		return;
@@ -347,28 +458,29 @@ void sw_signals_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 		return;
 
 	if (is(prog, abi, SW_SYS_KILL, nr)) {
-		e = kill_target(sup, s, as_int(d->args[0]));
+		e = kill_target(sup, s, t->pid, as_int(d->args[0]));
 	} else if (is(prog, abi, SW_SYS_TKILL, nr)) {
 		/* tid <= 0: the kernel says EINVAL. */
 		e = as_int(d->args[0]) <= 0 ? EINVAL
-		    : in_session(sup, s, as_int(d->args[0])) ? 0 : EPERM;
+		    : in_session(sup, s, t->pid, as_int(d->args[0])) ? 0 : EPERM;
 	} else if (is(prog, abi, SW_SYS_TGKILL, nr) ||
 		   is(prog, abi, SW_SYS_RT_TGSIGQUEUEINFO, nr)) {
 		int32_t tgid = as_int(d->args[0]), tid = as_int(d->args[1]);
 
 		e = tgid <= 0 || tid <= 0 ? EINVAL
-		    : in_session(sup, s, tid) && in_session(sup, s, tgid) ? 0 : EPERM;
+		    : in_session(sup, s, t->pid, tid) &&
+		      in_session(sup, s, t->pid, tgid) ? 0 : EPERM;
 	} else if (is(prog, abi, SW_SYS_RT_SIGQUEUEINFO, nr)) {
 		/* Only a pid: 0 and negatives name nothing (ESRCH). */
 		int32_t pid = as_int(d->args[0]);
 
-		e = pid <= 0 ? ESRCH : in_session(sup, s, pid) ? 0 : EPERM;
+		e = pid <= 0 ? ESRCH : in_session(sup, s, t->pid, pid) ? 0 : EPERM;
 	} else if (is(prog, abi, SW_SYS_PIDFD_OPEN, nr)) {
 		/* EPERM, not ESRCH: the same answer whether or not the pid
 		 * exists, and no lie about a live process being gone. */
 		int32_t pid = as_int(d->args[0]);
 
-		e = pid <= 0 ? EINVAL : in_session(sup, s, pid) ? 0 : EPERM;
+		e = pid <= 0 ? EINVAL : in_session(sup, s, t->pid, pid) ? 0 : EPERM;
 	} else if (is(prog, abi, SW_SYS_PIDFD_SEND_SIGNAL, nr)) {
 		pidfd_send(sup, t, abi, d);
 		return;
@@ -382,8 +494,8 @@ void sw_signals_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 		if (pid < 0 || pgid < 0)
 			e = EINVAL;
 		else if (pgid != 0 && pgid != pid &&
-			 !group_of_session(sup, s, pgid) &&
-			 !(pid == 0 && pgid == tgid_of(t->pid)))
+			 !group_of_session(sup, s, t->pid, pgid) &&
+			 !(pid == 0 && pgid == own_pid(t->pid)))
 			e = EPERM;
 		if (e == EPERM) {
 			refuse(d, e, "setpgid into a process group outside the program's tree denied");
@@ -394,7 +506,7 @@ void sw_signals_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 		uint32_t cmd = (uint32_t)d->args[1];
 
 		if (cmd == F_SETOWN) {
-			e = owner_target(sup, s, as_int(d->args[2]));
+			e = owner_target(sup, s, t->pid, as_int(d->args[2]));
 		} else if (cmd == F_SETOWN_EX) {
 			setown_ex(sup, t, abi, d);
 			return;
@@ -409,7 +521,7 @@ void sw_signals_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 			refuse(d, EFAULT, "FIOSETOWN: owner unreadable");
 			return;
 		}
-		e = owner_target(sup, s, owner);
+		e = owner_target(sup, s, t->pid, owner);
 		if (!e)
 			rewrite(prog, abi, d, SW_SYS_FCNTL, as_int(d->args[0]),
 				F_SETOWN, (uint64_t)(int64_t)owner, 0,

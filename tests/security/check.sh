@@ -284,6 +284,20 @@ signals_pidfd_race)
 	sleep 0.2
 	kill -0 "$witness" 2>/dev/null || fail "the witness outside the tree was killed through a swapped fd"
 	expect_contained "the race could not run" ;;
+signals_pid_namespace)
+	# Compatibility: a program in a pid namespace of its own names its
+	# children by that namespace's numbers; they are in its tree.
+	# (As nobody, with a user namespace; skipped where the kernel or the
+	# machine allows none.)
+	prog=(unshare --user --map-root-user --pid --fork sh -c 'sleep 5 & kill $!; echo "kill child: $?"')
+	setpriv --reuid=65534 --regid=65534 --clear-groups "${prog[@]}" >/dev/null 2>&1 ||
+		skip "no unprivileged user and pid namespaces here"
+	echo "+ (as nobody) sysward run --policy $POL/emulate-uid.json -- ${prog[*]}"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$SYSWARD" run --policy "$POL/emulate-uid.json" -- "${prog[@]}" >"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	[ "$rc" -eq 0 ] && grep -qx 'kill child: 0' "$out" ||
+		fail "a program in its own pid namespace could not signal its child (exit $rc)" ;;
 signals_targets_terminal)
 	# The same under a terminal: the program stays in its user's kernel
 	# session (to keep the terminal), where setpgid(2) into the
