@@ -7,7 +7,6 @@
  * (128+N when killed by signal N), 125 when sysward itself fails, 126 when
  * the program cannot be executed, 127 when it is not found.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -169,35 +168,15 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 	return 0;
 }
 
-/* Does another process share our process group (a pipeline's other
- * commands: "sysward run prog | less")? */
-static bool group_shared(void)
-{
-	DIR *d = opendir("/proc");
-	pid_t me = getpid(), pg = getpgrp();
-	struct dirent *e;
-	bool shared = false;
-
-	if (!d)
-		return true;	/* cannot tell: do not take the terminal */
-	while (!shared && (e = readdir(d))) {
-		pid_t pid = (pid_t)atoi(e->d_name);
-
-		shared = pid > 0 && pid != me && getpgid(pid) == pg;
-	}
-	closedir(d);
-	return shared;
-}
-
 /*
  * Job control for the program, as a shell would do it: in the foreground
- * of our controlling terminal, alone in our job with the terminal on
- * stdin and stdout, the program's process group takes the terminal
- * (Ctrl-C, Ctrl-Z reach it, not us); in a pipeline or in the background,
- * a group of its own, and sw_run() relays the terminal's signals (a pager
- * beside us must keep the terminal); without a controlling terminal, a
- * session of its own.  Returns the terminal's fd to close afterwards, or
- * -1.
+ * of our controlling terminal, with the terminal on stdin and stdout, the
+ * program's process group takes the terminal (Ctrl-C, Ctrl-Z reach it,
+ * not us; a script that runs us just waits meanwhile); in a pipeline
+ * (stdin or stdout not the terminal: a pager beside us must keep it) or
+ * in the background, a group of its own, and sw_run() relays the
+ * terminal's signals; without a controlling terminal, a session of its
+ * own.  Returns the terminal's fd to close afterwards, or -1.
  */
 static int choose_job_control(struct sw_launch *l)
 {
@@ -208,10 +187,8 @@ static int choose_job_control(struct sw_launch *l)
 		l->new_session = true;
 		return -1;
 	}
-	/* (Pipes on stdin or stdout mean a pipeline whose other commands
-	 * may not have been started yet.) */
 	if (tcgetpgrp(fd) != getpgrp() || !isatty(STDIN_FILENO) ||
-	    !isatty(STDOUT_FILENO) || group_shared()) {
+	    !isatty(STDOUT_FILENO)) {
 		close(fd);
 		return -1;
 	}

@@ -68,7 +68,9 @@ static void job_stopped(const struct sw_launch *l, struct sw_session *s)
 	if (fg <= 0 || fg == getpgrp())
 		return;		/* not the program's terminal any more */
 	(void)tcsetpgrp(l->tty_fd, getpgrp());
-	raise(SIGTSTP);
+	/* Our whole job: a script that runs us stops with us, and its
+	 * shell sees the job stopped. */
+	kill(0, SIGTSTP);
 	/* Continued (fg): back to the program, which stays stopped until
 	 * its group is continued too. */
 	(void)tcsetpgrp(l->tty_fd, fg);

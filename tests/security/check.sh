@@ -338,6 +338,19 @@ terminal_pipeline_ctrl_c)
 		{ tmux_stop; fail "Ctrl-C did not end the confined shell and its sleep"; }
 	tmux_stop
 	echo "+ the confined sh ($sh_pid) and its sleep ($sleep_pid) ended on Ctrl-C" ;;
+terminal_script_reads)
+	# Run from a script ("; true": its shell forks sysward and waits in
+	# sysward's process group), the confined program still owns the
+	# terminal and reads it.
+	tmux_start || skip "no tmux"
+	tmux_type "bash -c \"'$SYSWARD' run --policy '$POL/emulate-uid.json' -- sh -c 'echo \\\$\\\$ >$scratch/pid; read x; echo got-\\\$x'; true\""
+	wait_for "[ -s '$scratch/pid' ]" || { tmux_stop; fail "the program did not start"; }
+	sleep 0.3
+	tmux_type "hello"
+	wait_for "tmux capture-pane -p -t '$tmux_t' | grep -qx got-hello" ||
+		{ tmux capture-pane -p -t "$tmux_t"; tmux_stop; fail "the confined program could not read the terminal"; }
+	tmux capture-pane -p -t "$tmux_t" | grep -v '^$'
+	tmux_stop ;;
 terminal_ctrl_z)
 	# Ctrl-Z stops the confined program and sysward (the shell reports
 	# the job stopped); fg continues both and the program finishes.
