@@ -132,6 +132,12 @@ int sw_run(const struct sw_policy *p, const struct sw_launch *l,
 				sigaction(SIGTSTP, &old[4], NULL);
 				raise(SIGTSTP);
 				sigaction(SIGTSTP, &sa, NULL);
+				/* Continued: the program now, not after the
+				 * next ptrace event (there may be none). */
+				if (forward_sig == SIGCONT) {
+					forward_sig = 0;
+					sw_session_signal(s, SIGCONT);
+				}
 			}
 		}
 		if (l->foreground && !st.done && s->main_stopped)
