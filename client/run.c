@@ -8,6 +8,7 @@
  * the program cannot be executed, 127 when it is not found.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
@@ -175,11 +177,41 @@ static void print_engine_warning(const char *msg, void *userdata)
 	sw_cli_error("%s", msg);
 }
 
+/*
+ * Job control for the program, as a shell would do it: in the foreground
+ * of our controlling terminal, with the terminal on stdin and stdout, the
+ * program's process group takes the terminal (Ctrl-C, Ctrl-Z reach it,
+ * not us; a script that runs us just waits meanwhile); in a pipeline
+ * (stdin or stdout not the terminal: a pager beside us must keep it) or
+ * in the background, a group of its own, and sw_run() relays the
+ * terminal's signals; without a controlling terminal, a session of its
+ * own.  Returns the terminal's fd to close afterwards, or -1.
+ */
+static int choose_job_control(struct sw_launch *l)
+{
+	int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+	l->tty_fd = -1;
+	if (fd < 0) {
+		l->new_session = true;
+		return -1;
+	}
+	if (tcgetpgrp(fd) != getpgrp() || !isatty(STDIN_FILENO) ||
+	    !isatty(STDOUT_FILENO)) {
+		close(fd);
+		return -1;
+	}
+	l->foreground = true;
+	l->tty_fd = fd;
+	return fd;
+}
+
 static int run_embedded(const struct run_options *o)
 {
 	struct sw_policy *policy = NULL;
 	struct sw_error err = { 0 };
 	cleanup_fclose FILE *log_file = NULL;
+	cleanup_close int tty = -1;
 	char resolved[PATH_MAX];
 	struct sw_launch l = {
 		.argv = o->argv,
@@ -232,6 +264,7 @@ static int run_embedded(const struct run_options *o)
 		}
 	}
 
+	tty = choose_job_control(&l);
 	r = sw_run(policy, &l, &exit_code, &err);
 	if (r < 0) {
 		sw_cli_error("%s", err.msg);

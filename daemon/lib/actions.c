@@ -153,6 +153,8 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 			  info.seccomp.nr, info.seccomp.args, sw_read_tracee_string,
 			  &t->pid, s->counters, &sup->scratch, d);
 	}
+	/* Signals stay inside the program's tree (signals.c). */
+	sw_signals_contain(sup, t, abi, d);
 	s->decisions++;
 
 	if (d->verdict != SW_V_KILL &&

@@ -48,6 +48,7 @@
  * program's own filters are newer still.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/filter.h>
 #include <seccomp.h>
 #include <stdlib.h>
@@ -522,15 +523,32 @@ int sw_filter_build_defences(const struct sw_program *prog, void **ret_ctx,
 		r = def_rule(prog, ctx, SCMP_ACT_ERRNO(EPERM), "seccomp", &c);
 	}
 	if (on & SW_DEFENCE_SIGNAL_SUPERVISOR) {
-		/* rt_(tg)sigqueueinfo: a same-uid caller may queue any
-		 * signal with a user si_code (tests/security).  The pid is
-		 * compared at the 32 bits the kernel reads. */
-		static const char *const sig[] = { "kill", "tkill", "tgkill", "pidfd_open",
-						   "rt_sigqueueinfo", "rt_tgsigqueueinfo" };
-		struct sw_arg_cond c = { 0, SW_CMP_EQ, (uint64_t)prog->supervisor_pid, 0 };
+		/* Every call that aims a signal, or names who gets one
+		 * later, goes to signals.c, which checks its target against
+		 * the session's tracees (rare calls: no fast path lost).
+		 * fcntl and ioctl only for the commands that set an owner
+		 * (compared at the width of the kernel's unsigned int cmd,
+		 * by the argument-width table). */
+		static const char *const sig[] = {
+			"kill", "tkill", "tgkill", "pidfd_open", "pidfd_send_signal",
+			"rt_sigqueueinfo", "rt_tgsigqueueinfo", "setpgid" };
+		static const struct { const char *name; uint32_t cmd; } own[] = {
+			{ "fcntl", F_SETOWN }, { "fcntl", 15 /* F_SETOWN_EX */ },
+			{ "fcntl64", F_SETOWN }, { "fcntl64", 15 },
+			{ "ioctl", 0x8901 /* FIOSETOWN */ }, { "ioctl", 0x8902 /* SIOCSPGRP */ } };
+		struct sw_arg_cond sti = { 1, SW_CMP_EQ, 0x5412 /* TIOCSTI */, 0 };
 
 		for (size_t i = 0; !r && i < sizeof(sig) / sizeof(sig[0]); i++)
-			r = def_rule(prog, ctx, SCMP_ACT_ERRNO(EPERM), sig[i], &c);
+			r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), sig[i], NULL);
+		for (size_t i = 0; !r && i < sizeof(own) / sizeof(own[0]); i++) {
+			struct sw_arg_cond c = { 1, SW_CMP_EQ, own[i].cmd, 0 };
+
+			r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), own[i].name, &c);
+		}
+		/* TIOCSTI types into the terminal's input: commands for the
+		 * user's shell once the program is gone. */
+		if (!r)
+			r = def_rule(prog, ctx, SCMP_ACT_ERRNO(EPERM), "ioctl", &sti);
 	}
 	if (!r && (on & SW_DEFENCE_CLONE_UNTRACED)) {
 		struct sw_arg_cond c = { 0, SW_CMP_MASKED_EQ, CLONE_UNTRACED,

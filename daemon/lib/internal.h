@@ -13,6 +13,7 @@
  *   audit.c    one JSON (or text) line per supervisor decision
  *   launch.c   fork, credentials, no_new_privs, capabilities, seize, exec
  *   tracer.c   the supervisor: tracee table, waitpid loop, sessions
+ *   signals.c  signals stay inside the program's process tree
  *   probe.c    kernel support probe with a short-lived traced child
  *   run.c      sw_run(), the embedded helper
  */
@@ -97,6 +98,12 @@ enum sw_def_sys {
 	SW_SYS_EXIT,
 	SW_SYS_SOCKETCALL,
 	SW_SYS_SECCOMP,
+	/* signals.c: calls that aim a signal, or set who gets one */
+	SW_SYS_PIDFD_SEND_SIGNAL,
+	SW_SYS_SETPGID,
+	SW_SYS_FCNTL,
+	SW_SYS_FCNTL64,
+	SW_SYS_IOCTL,
 	SW_SYS_COUNT,
 };
 
@@ -303,6 +310,9 @@ struct sw_session {
 	size_t n_tracees;
 	int exit_code;
 	bool main_exited;
+	bool main_stopped;	/* the main process entered a group-stop
+				 * (sw_run() stops itself too, as a shell's
+				 * job would); reset by its reader */
 	bool launching;
 	bool exec_done;
 	bool can_set;		/* kernel has PTRACE_SET_SYSCALL_INFO */
@@ -382,6 +392,18 @@ void sw_pathguard_forget(struct sw_tracee *t);
 /* A new thread or process shares or copies its parent's image. */
 void sw_pathguard_inherit(struct sw_tracee *child, struct sw_guard *g,
 			  uint8_t state);
+
+/* ---- signals.c: signals stay inside the program's tree ---------------- */
+
+/*
+ * At a SECCOMP stop whose decision lets a call run (d->verdict ALLOW or
+ * REWRITE): if the call as it will run sends a signal, or names who gets
+ * one later (kill family, pidfd_*, setpgid, F_SETOWN, FIOSETOWN), keep
+ * it inside t's session: refuse it (SW_V_RETURN) or rewrite it to a
+ * form whose target the supervisor checked (SW_V_REWRITE).
+ */
+void sw_signals_contain(struct sw_supervisor *sup, struct sw_tracee *t,
+			enum sw_abi abi, struct sw_decision *d);
 
 /* ---- policy context helpers ------------------------------------------- */
 

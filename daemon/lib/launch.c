@@ -8,8 +8,14 @@
  * set + capabilities (libcap), no_new_privs, then wait on a pipe until the
  * parent has PTRACE_SEIZEd it, load the filter and execvpe().  Any failure
  * is written as (stage, errno) to a CLOEXEC pipe, so the parent can say
- * "cannot execute 'foo': No such file or directory".  The child keeps the
- * caller's process group and session, so Ctrl-C and job control reach it.
+ * "cannot execute 'foo': No such file or directory".
+ *
+ * The child gets a process group of its own (and a session of its own
+ * when the caller asks, e.g. the daemon): kill(0, ...), a terminal's
+ * Ctrl-C and the kernel's job-control signals then reach the program's
+ * processes and no others (signals.c keeps the program from joining a
+ * group outside its tree).  A caller in the foreground of a terminal
+ * hands that terminal to the program's group, as a shell does.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +30,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
@@ -33,6 +40,8 @@ extern char **environ;
 
 enum stage {
 	ST_NONE,
+	ST_PGRP,
+	ST_TTY,
 	ST_STDIO,
 	ST_CHDIR,
 	ST_GROUPS,
@@ -47,6 +56,8 @@ enum stage {
 
 static const char *const stage_what[] = {
 	[ST_NONE] = "start",
+	[ST_PGRP] = "create its process group or session",
+	[ST_TTY] = "become the terminal's foreground process group (tcsetpgrp)",
 	[ST_STDIO] = "set up standard input/output",
 	[ST_CHDIR] = "change to the working directory",
 	[ST_GROUPS] = "set supplementary groups",
@@ -81,6 +92,22 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	char c;
 	int last = cap_max_bits();
 
+	/* Its own job, before anything can fail: a kill(0, ...) of the
+	 * program must never reach the caller's process group. */
+	if (l->new_session ? setsid() < 0 : setpgid(0, 0) < 0)
+		child_fail(rep_fd, ST_PGRP);
+	if (l->foreground && l->tty_fd >= 0) {
+		sigset_t ttou;
+
+		/* From a background group tcsetpgrp() raises SIGTTOU unless
+		 * it is blocked.  Before exec, so that the program never
+		 * reads the terminal as a background job. */
+		sigemptyset(&ttou);
+		sigaddset(&ttou, SIGTTOU);
+		sigprocmask(SIG_BLOCK, &ttou, NULL);
+		if (tcsetpgrp(l->tty_fd, getpid()) < 0)
+			child_fail(rep_fd, ST_TTY);
+	}
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 

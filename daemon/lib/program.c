@@ -30,6 +30,11 @@ static const char *const def_sys_names[SW_SYS_COUNT] = {
 	[SW_SYS_EXIT] = "exit",
 	[SW_SYS_SOCKETCALL] = "socketcall",
 	[SW_SYS_SECCOMP] = "seccomp",
+	[SW_SYS_PIDFD_SEND_SIGNAL] = "pidfd_send_signal",
+	[SW_SYS_SETPGID] = "setpgid",
+	[SW_SYS_FCNTL] = "fcntl",
+	[SW_SYS_FCNTL64] = "fcntl64",
+	[SW_SYS_IOCTL] = "ioctl",
 };
 
 uint64_t sw_arg_mask(enum sw_abi abi, const char *name, unsigned int index)

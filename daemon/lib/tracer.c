@@ -245,8 +245,8 @@ int sw_session_signal(struct sw_session *s, int sig)
 {
 	/*
 	 * Job control acts on the whole job, as a terminal's does on its
-	 * foreground process group.  The session's processes are in the
-	 * daemon's process group, which has no terminal and is orphaned,
+	 * foreground process group.  The daemon's programs are in a session
+	 * of their own (launch.c), with no terminal: their group is orphaned,
 	 * and the kernel discards SIGTSTP, SIGTTIN and SIGTTOU there:
 	 * stop them with SIGSTOP, and continue them all with SIGCONT.
 	 */
@@ -471,6 +471,8 @@ void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN ||
 		    sig == SIGTTOU) {
 			/* Group-stop: stay stopped, but let us see SIGCONT. */
+			if (pid == t->s->pid)
+				t->s->main_stopped = true;
 			ptrace(PTRACE_LISTEN, pid, 0L, 0L);
 			return;
 		}

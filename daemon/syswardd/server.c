@@ -485,6 +485,10 @@ static void handle_run(struct server *srv, struct conn *c)
 		.audit = srv->audit,
 		.audit_format = SW_LOG_JSON,
 		.session_id = x->id,
+		/* A session of its own: the client's terminal (if any) is
+		 * the client's business, and kill(0, ...) or setpgid() must
+		 * not reach the daemon's or another session's group. */
+		.new_session = true,
 	};
 	/* The child inherits our umask: make it the client's. */
 	old_umask = umask((mode_t)q.umask);

@@ -66,6 +66,16 @@ struct sw_launch {
 	 * daemon registers sw_supervisor_on_warning() instead. */
 	void (*warn)(const char *msg, void *userdata);
 	void *warn_userdata;
+	/* Job control.  The program always gets a process group of its own,
+	 * so that kill(0, ...) and a terminal's signals stay inside it; and
+	 * a session of its own with new_session (the daemon, or a caller
+	 * without a controlling terminal).  foreground: make that group the
+	 * foreground one of terminal tty_fd before the program runs, as a
+	 * shell does; sw_run() takes the terminal back when the program
+	 * stops (Ctrl-Z) or ends. */
+	bool new_session;
+	bool foreground;
+	int tty_fd;
 };
 
 /* Bits of sw_launch.defences_off. */
@@ -74,7 +84,8 @@ struct sw_launch {
 #define SW_DEFENCE_VM_WRITEV		(1u << 2)	/* process_vm_writev -> EPERM */
 #define SW_DEFENCE_CLONE_UNTRACED	(1u << 3)	/* strip CLONE_UNTRACED */
 #define SW_DEFENCE_CLONE3		(1u << 4)	/* clone3 -> ENOSYS */
-#define SW_DEFENCE_SIGNAL_SUPERVISOR	(1u << 5)	/* kill(supervisor) -> EPERM */
+#define SW_DEFENCE_SIGNAL_SUPERVISOR	(1u << 5)	/* signals only inside the
+							 * program's tree (signals.c) */
 #define SW_DEFENCE_SECCOMP_LISTENER	(1u << 6)	/* seccomp(NEW_LISTENER) -> EPERM */
 
 /* Support of the running kernel, probed once with a traced child. */

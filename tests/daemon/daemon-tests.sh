@@ -337,6 +337,42 @@ t_job_control_stop() {
 	expect_output "finished"
 }
 
+t_signals_stay_in_session() {
+	# A program's signals reach its own process tree only: its own
+	# session (kill(0, ...)), never the daemon or another session of the
+	# same uid; kill(-1, ...) is refused.
+	start_daemon || return
+	chmod 0755 "$W"
+	local bg i
+	# root: kill(0, SIGTERM) ends the program itself, not the daemon.
+	swd "$(allow_policy)" sh -c 'kill -TERM 0; echo survived'
+	expect_rc 143
+	daemon_serves || return
+	# root: kill(-1, SIGTERM) is refused (it would end every process).
+	swd "$(allow_policy)" sh -c 'kill -TERM -1; echo "kill -1: $?"'
+	expect_rc 0
+	expect_output "kill -1: 1"
+	daemon_serves || return
+	# nobody: another session of nobody's survives kill -USR1 0 and a
+	# kill -USR1 at its pid.
+	mkdir -m 1777 "$W/pub"
+	"${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/pub/other.pid" sleep 3 >/dev/null 2>&1 </dev/null &
+	bg=$!
+	wait_file "$W/pub/other.pid" 100 || { fail "the other session's program did not start"; kill -9 "$bg"; return; }
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sh -c "trap 'echo got-USR1' USR1; kill -USR1 0; kill -USR1 $(cat "$W/pub/other.pid"); echo \"kill other: \$?\"")
+	timeout 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 0
+	expect_output "got-USR1
+kill other: 1"
+	running "$(cat "$W/pub/other.pid")" || fail "the other session's program died of a signal from another session"
+	wait "$bg"
+	rc=$?
+	last_cmd=("the other session's client")
+	expect_rc 0
+	daemon_serves
+}
+
 t_client_gone_kills_session() {
 	start_daemon || return
 	local bg pid
@@ -800,8 +836,8 @@ t_usage() {
 # log: t_audit_log covers it) or the kernel pretence (an environment
 # variable of the embedded process), found in their bodies; those of other
 # commands than run; and ctrl_c_and_term, which signals the program's
-# process group as a terminal would: a daemon's program is in the
-# daemon's group, not the client's (t_signals_forwarded covers Ctrl-C).
+# process group as a terminal would: a daemon's program is in a
+# session of its own, not the client's group (t_signals_forwarded covers Ctrl-C).
 EMBEDDED_EXCLUDED="check_command cli_usage info_command ctrl_c_and_term"
 
 embedded_list() {

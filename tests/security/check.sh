@@ -77,6 +77,79 @@ run_nobody() {
 	echo "+ exit status $rc"
 }
 
+# start_witness: $witness, a process outside sysward, of our uid, leader
+# of its own process group and session (killed on exit).
+start_witness() {
+	setsid sleep 120 </dev/null >/dev/null 2>&1 &
+	witness=$!
+	trap 'kill "$witness" 2>/dev/null' EXIT
+	for _ in $(seq 50); do
+		[ "$(ps -o pgid= -p "$witness" | tr -d ' ')" = "$witness" ] && return
+		sleep 0.02
+	done
+	fail "the witness process is not the leader of its own group"
+}
+
+# in_terminal PROGRAM ARGS...: sysward run in the foreground of a new
+# pseudo-terminal (script(1)); like run.
+in_terminal() {
+	local cmd
+	printf -v cmd '%q ' "$SYSWARD" run --policy "$POL/emulate-uid.json" -- "$@"
+	echo "+ script -qec \"$cmd\""
+	script -qec "$cmd" /dev/null </dev/null 2>&1 | tr -d '\r' >"$out"
+	rc=${PIPESTATUS[0]}
+	cat "$out"
+	echo "+ exit status $rc"
+}
+
+# An interactive shell in a private tmux server: tmux_type LINE types a
+# line into it.
+tmux_start() {
+	command -v tmux >/dev/null || return 1
+	tmux_t=sysward-$test-$$
+	tmux -L "$tmux_t" new-session -d -s "$tmux_t" -x 120 -y 30 "env -i PATH=\"$PATH\" HOME=\"$scratch\" TERM=xterm bash --norc --noprofile -i" || return 1
+	tmux() { command tmux -L "$tmux_t" "$@"; }
+	sleep 0.3
+}
+tmux_type() { tmux send-keys -t "$tmux_t" -l "$1"; tmux send-keys -t "$tmux_t" Enter; }
+tmux_stop() { tmux kill-server 2>/dev/null; }
+# wait_for SHELL-CONDITION: up to 10 s.
+wait_for() {
+	for _ in $(seq 100); do
+		eval "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# ctrl_z_fg SUFFIX: in tmux, "sysward run ... SUFFIX", Ctrl-Z, the shell
+# shows the job stopped and the program stays stopped; fg finishes it.
+ctrl_z_fg() {
+	tmux_start || skip "no tmux"
+	# (Alone on its line: a shell goes on with the rest of a line when a
+	# job stops.)
+	tmux_type "'$SYSWARD' run --policy '$POL/emulate-uid.json' -- sh -c 'echo \$\$ >$scratch/pid; sleep 1; echo finished'$1"
+	wait_for "[ -s '$scratch/pid' ]" || { tmux_stop; fail "the program did not start"; }
+	tmux send-keys -t "$tmux_t" C-z
+	wait_for "[ \"\$(awk '{print \$3}' /proc/\$(cat $scratch/pid)/stat)\" = t ] || [ \"\$(awk '{print \$3}' /proc/\$(cat $scratch/pid)/stat)\" = T ]" ||
+		{ tmux_stop; fail "Ctrl-Z did not stop the confined program"; }
+	sleep 2	# longer than its sleep: it must stay stopped
+	tmux capture-pane -p -t "$tmux_t" >"$out"
+	cat "$out"
+	if grep -qx finished "$out"; then
+		tmux_stop; fail "the program did not stay stopped"
+	fi
+	grep -qi stopped "$out" || { tmux_stop; fail "the shell does not see its job stopped"; }
+	tmux_type "fg"
+	tmux_type "echo \"rc=\$?\" >'$scratch/rc'"
+	wait_for "[ -s '$scratch/rc' ]" || { tmux_stop; fail "fg did not continue the program"; }
+	tmux capture-pane -p -t "$tmux_t" >"$out"
+	tmux_stop
+	cat "$out"
+	grep -qx finished "$out" || fail "the program did not finish after fg"
+	grep -qx 'rc=0' "$scratch/rc" || fail "after fg: expected exit 0, got $(cat "$scratch/rc")"
+}
+
 # i386 syscalls exist only if the kernel runs 32-bit code for this machine
 # (ia32_emulation); probe with an unconfined int $0x80.
 ia32_works() { "$ADV/adv_int80_probe" >/dev/null 2>&1; }
@@ -170,9 +243,10 @@ supervisor_signal)
 	[ $stopped -eq 0 ] || fail "the tracee signal-stopped its supervisor"
 	expect_contained "a signal reached the supervisor" ;;
 supervisor_stopped_fails_closed)
-	# SIGSTOP through a /proc/<pid> directory fd (a pidfd that sysward
-	# cannot attribute) is not denied: while the supervisor is stopped, a
-	# supervised syscall must wait, not run.
+	# SIGSTOP through a /proc/<pid> directory fd (which the kernel takes
+	# as a pidfd) is refused (signals_targets); should one get through,
+	# while the supervisor is stopped a supervised syscall must wait,
+	# not run.
 	echo "+ sysward run --policy $POL/emulate-uid.json -- adv_supervisor procfd"
 	"$SYSWARD" run --policy "$POL/emulate-uid.json" -- "$ADV/adv_supervisor" procfd >"$out" 2>&1 </dev/null &
 	pid=$!
@@ -221,6 +295,104 @@ supervisor_killed_outside)
 		fi
 	done
 	echo "+ all of $pids gone within $(( ($(date +%s%N) - t0) / 1000000 )) ms of SIGKILL" ;;
+signals_group)
+	# kill(0, ...) reaches the program's own process group: its handler
+	# runs, as unconfined, and sysward (in another group) survives.
+	run "$POL/emulate-uid.json" -- "$ADV/adv_signals" group
+	expect_contained "kill(0) reached sysward (or not the program)" ;;
+signals_all)
+	run "$POL/emulate-uid.json" -- "$ADV/adv_signals" all
+	expect_contained "kill(-1) was let through" ;;
+signals_targets)
+	start_witness
+	run "$POL/emulate-uid.json" -- "$ADV/adv_signals" targets "$witness"
+	expect_contained "a signal route reached a process outside the tree" ;;
+signals_pidfd_race)
+	# pidfd_send_signal is checked on the pid its fd names at the stop,
+	# then rewritten to that pid: swapping an outside /proc/<pid> fd into
+	# the fd number meanwhile must not reach the witness (SIGRTMIN+1
+	# would kill it).
+	start_witness
+	run "$POL/emulate-uid.json" -- "$ADV/adv_signals" pidfd_race "$witness"
+	sleep 0.2
+	kill -0 "$witness" 2>/dev/null || fail "the witness outside the tree was killed through a swapped fd"
+	expect_contained "the race could not run" ;;
+signals_pid_namespace)
+	# Compatibility: a program in a pid namespace of its own names its
+	# children by that namespace's numbers; they are in its tree.
+	# (As nobody, with a user namespace; skipped where the kernel or the
+	# machine allows none.)
+	prog=(unshare --user --map-root-user --pid --fork sh -c 'sleep 5 & kill $!; echo "kill child: $?"')
+	setpriv --reuid=65534 --regid=65534 --clear-groups "${prog[@]}" >/dev/null 2>&1 ||
+		skip "no unprivileged user and pid namespaces here"
+	echo "+ (as nobody) sysward run --policy $POL/emulate-uid.json -- ${prog[*]}"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$SYSWARD" run --policy "$POL/emulate-uid.json" -- "${prog[@]}" >"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	[ "$rc" -eq 0 ] && grep -qx 'kill child: 0' "$out" ||
+		fail "a program in its own pid namespace could not signal its child (exit $rc)" ;;
+signals_targets_terminal)
+	# The same under a terminal: the program stays in its user's kernel
+	# session (to keep the terminal), where setpgid(2) into the
+	# supervisor's group is up to sysward, not the kernel.
+	command -v script >/dev/null || skip "no script(1)"
+	start_witness
+	in_terminal "$ADV/adv_signals" targets "$witness"
+	expect_contained "a signal route reached a process outside the tree (in a terminal)" ;;
+signals_tiocsti)
+	command -v script >/dev/null || skip "no script(1)"
+	in_terminal "$ADV/adv_signals" tiocsti
+	expect_contained "TIOCSTI typed into the terminal" ;;
+terminal_ctrl_c)
+	# Interactive: the confined program owns the terminal's foreground,
+	# so Ctrl-C interrupts it (130), as unconfined.
+	tmux_start || skip "no tmux"
+	tmux_type "'$SYSWARD' run --policy '$POL/emulate-uid.json' -- sh -c 'echo \$\$ >$scratch/pid; exec sleep 30'; echo \"rc=\$?\" >'$scratch/rc'"
+	wait_for "[ \"\$(cat /proc/\$(cat $scratch/pid)/comm)\" = sleep ]" ||
+		{ tmux_stop; fail "the confined sleep did not start"; }
+	tmux send-keys -t "$tmux_t" C-c
+	wait_for "[ -s '$scratch/rc' ]" || { tmux_stop; fail "Ctrl-C did not end the confined sleep"; }
+	tmux_stop
+	echo "+ $(cat "$scratch/rc")"
+	grep -qx 'rc=130' "$scratch/rc" || fail "Ctrl-C: expected exit 130, got $(cat "$scratch/rc")" ;;
+terminal_pipeline_ctrl_c)
+	# In a pipeline sysward relays the terminal's Ctrl-C to the
+	# program's whole process group (here a shell and its sleep), as
+	# the terminal would have sent it to them.  (A shell drops the rest
+	# of a line whose job died of SIGINT: no exit status to read here.)
+	tmux_start || skip "no tmux"
+	tmux_type "'$SYSWARD' run --policy '$POL/emulate-uid.json' -- sh -c 'echo \$\$ >$scratch/pid; sleep 30' | cat"
+	wait_for "[ -s '$scratch/pid' ] && pgrep -x -P \$(cat $scratch/pid) sleep" ||
+		{ tmux_stop; fail "the confined sleep did not start"; }
+	sh_pid=$(cat "$scratch/pid")
+	sleep_pid=$(pgrep -x -P "$sh_pid" sleep)
+	tmux send-keys -t "$tmux_t" C-c
+	wait_for "! kill -0 $sh_pid && ! kill -0 $sleep_pid" ||
+		{ tmux_stop; fail "Ctrl-C did not end the confined shell and its sleep"; }
+	tmux_stop
+	echo "+ the confined sh ($sh_pid) and its sleep ($sleep_pid) ended on Ctrl-C" ;;
+terminal_script_reads)
+	# Run from a script ("; true": its shell forks sysward and waits in
+	# sysward's process group), the confined program still owns the
+	# terminal and reads it.
+	tmux_start || skip "no tmux"
+	tmux_type "bash -c \"'$SYSWARD' run --policy '$POL/emulate-uid.json' -- sh -c 'echo \\\$\\\$ >$scratch/pid; read x; echo got-\\\$x'; true\""
+	wait_for "[ -s '$scratch/pid' ]" || { tmux_stop; fail "the program did not start"; }
+	sleep 0.3
+	tmux_type "hello"
+	wait_for "tmux capture-pane -p -t '$tmux_t' | grep -qx got-hello" ||
+		{ tmux capture-pane -p -t "$tmux_t"; tmux_stop; fail "the confined program could not read the terminal"; }
+	tmux capture-pane -p -t "$tmux_t" | grep -v '^$'
+	tmux_stop ;;
+terminal_ctrl_z)
+	# Ctrl-Z stops the confined program and sysward (the shell reports
+	# the job stopped); fg continues both and the program finishes.
+	ctrl_z_fg "" ;;
+terminal_pipeline_ctrl_z)
+	# The same in a pipeline ("sysward run prog | less"): sysward leaves
+	# the terminal to its job (a pager must keep reading it) and relays
+	# Ctrl-C, Ctrl-Z and fg to the program.
+	ctrl_z_fg " | cat" ;;
 privs_no_caps)
 	run "$POL/emulate-uid.json" -- "$ADV/adv_privs"
 	[ "$rc" -eq 0 ] || fail "adv_privs failed"

@@ -1,0 +1,532 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Signals stay inside the program's process tree (SW_DEFENCE_SIGNAL_SUPERVISOR).
+ *
+ * The kernel lets a process signal any process of its uid.  A program
+ * under sysward may only signal processes of its own session: the
+ * tracees the supervisor holds for that session, and the process groups
+ * they make up.  The defence filter (filter.c) traces every call that
+ * aims a signal, or names who gets one later; here, at the SECCOMP stop
+ * and after the policy allowed the call, its target is checked against
+ * the session's tracee table.  pid_t and int arguments are read as the
+ * kernel reads them: the low 32 bits (kill(pid | 1 << 32) is kill(pid)).
+ *
+ * Targets, from kill(2):
+ *   pid > 0       a tracee of the caller's session
+ *   0             the caller's own group: always one of the session's
+ *                 (below)
+ *   -1            every process the caller may signal: refused (EPERM);
+ *                 emulating it would signal with the supervisor's rights
+ *   < -1          a process group that holds a tracee of the session
+ *
+ * A group that holds a tracee of the session is the session's own: every
+ * program starts in a group (or session) of its own (launch.c), new
+ * groups are created with the creator's pid, and setpgid(2) into a group
+ * that is not the session's is refused here, so a tracee is never in
+ * another group.  (Only processes of the same kernel session, which a
+ * daemon's program has to itself, can join a group; the embedded
+ * program's kernel session is its user's shell's.)
+ *
+ * Calls whose target is behind a descriptor or in memory are rewritten
+ * to the same effect with the checked target in registers, so that no
+ * other thread can change it after the check: pidfd_send_signal(fd) ->
+ * kill / tgkill / rt_(tg)sigqueueinfo(pid), F_SETOWN_EX and
+ * FIOSETOWN/SIOCSPGRP -> fcntl(F_SETOWN, owner).  A pid checked here
+ * could only name another process if the tracee exited, was reaped by the
+ * supervisor and by its parent, and the kernel wrapped around pid_max
+ * before the caller's call ran.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#ifndef F_SETOWN_EX
+#define F_SETOWN_EX 15
+#define F_OWNER_TID 0
+#define F_OWNER_PID 1
+#define F_OWNER_PGRP 2
+#endif
+#ifndef FIOSETOWN
+#define FIOSETOWN 0x8901
+#endif
+#ifndef SIOCSPGRP
+#define SIOCSPGRP 0x8902
+#endif
+#define SW_PIDFD_THREAD		O_EXCL		/* pidfd_open(PIDFD_THREAD) */
+#define SW_PIDFD_SIGNAL_THREAD		(1u << 0)
+#define SW_PIDFD_SIGNAL_THREAD_GROUP	(1u << 1)
+#define SW_PIDFD_SIGNAL_PROCESS_GROUP	(1u << 2)
+
+/* The kernel's reading of a pid_t or int argument. */
+static int32_t as_int(uint64_t v)
+{
+	return (int32_t)(uint32_t)v;
+}
+
+/* A numeric field ("Tgid:", "Pid:", "flags:") of a /proc file, or fail.
+ * With depth >= 0, the depth-th number of a list ("NSpid:"). */
+static bool proc_field_at(const char *path, const char *name, int base,
+			  int depth, long *ret)
+{
+	char line[256];
+	size_t len = strlen(name);
+	bool found = false;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *p = line + len, *end;
+
+		if (strncmp(line, name, len) != 0)
+			continue;
+		for (int i = 0;; i++) {
+			long v = strtol(p, &end, base);
+
+			if (end == p)
+				break;
+			if (i == (depth < 0 ? 0 : depth)) {
+				*ret = v;
+				found = true;
+				break;
+			}
+			p = end;
+		}
+		break;
+	}
+	fclose(f);
+	return found;
+}
+
+static bool proc_field(const char *path, const char *name, int base,
+		       long *ret)
+{
+	return proc_field_at(path, name, base, -1, ret);
+}
+
+/* How many pid namespaces deep a process is ("NSpid:" entries), or -1. */
+static int ns_depth(pid_t pid)
+{
+	char path[64], line[256];
+	int n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "NSpid:", 6) == 0) {
+			char *p = line + 6, *end;
+
+			for (n = 0; strtol(p, &end, 10), end != p; n++)
+				p = end;
+			break;
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * A caller in a pid namespace of its own (unshare(CLONE_NEWPID), with a
+ * user namespace or CAP_SYS_ADMIN) names pids as its namespace numbers
+ * them.  Is nr (a pid, or a group id with field "NSpgid:") the number,
+ * in the caller's namespace, of a tracee of s?  Only on the way to a
+ * refusal: a call that names a tracee by our numbers never gets here.
+ */
+static bool nested_in_session(struct sw_supervisor *sup, struct sw_session *s,
+			      pid_t caller, int32_t nr, const char *field)
+{
+	static int own_depth;
+	int depth = ns_depth(caller);
+	char path[64];
+	long v;
+
+	if (!own_depth)
+		own_depth = ns_depth(getpid());
+	if (nr <= 0 || own_depth <= 0 || depth <= own_depth)
+		return false;
+	for (size_t i = 0; i < sup->tab_size; i++) {
+		if (sup->tab[i].pid <= 0 || sup->tab[i].s != s)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/status", sup->tab[i].pid);
+		if (proc_field_at(path, field, 10, depth - 1, &v) && v == nr)
+			return true;
+	}
+	return false;
+}
+
+/* Is pid, as caller numbers it (0: as we do), a tracee of s? */
+static bool in_session(struct sw_supervisor *sup, struct sw_session *s,
+		       pid_t caller, int32_t pid)
+{
+	struct sw_tracee *t;
+
+	if (pid <= 0)
+		return false;
+	t = sw_tracee_find(sup, pid);
+	if (t && t->s == s)
+		return true;
+	return nested_in_session(sup, s, caller, pid, "NSpid:");
+}
+
+/* Does process group pgid (as caller numbers it) hold a tracee of s, and
+ * so belong to s? */
+static bool group_of_session(struct sw_supervisor *sup, struct sw_session *s,
+			     pid_t caller, int32_t pgid)
+{
+	struct sw_tracee *t;
+
+	if (pgid <= 0)
+		return false;
+	/* Usually its leader is alive and ours. */
+	t = sw_tracee_find(sup, pgid);
+	if (t && t->s == s && getpgid(pgid) == pgid)
+		return true;
+	for (size_t i = 0; i < sup->tab_size; i++)
+		if (sup->tab[i].pid > 0 && sup->tab[i].s == s &&
+		    getpgid(sup->tab[i].pid) == pgid)
+			return true;
+	return nested_in_session(sup, s, caller, pgid, "NSpgid:");
+}
+
+static int32_t tgid_of(pid_t tid)
+{
+	char path[64];
+	long v;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	return proc_field(path, "Tgid:", 10, &v) ? (int32_t)v : -1;
+}
+
+/* The caller's process id as its own pid namespace numbers it. */
+static int32_t own_pid(pid_t tid)
+{
+	int32_t tgid = tgid_of(tid);
+	int depth = tgid > 0 ? ns_depth(tgid) : -1;
+	char path[64];
+	long v;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tgid);
+	if (depth <= 0 || !proc_field_at(path, "NSpid:", 10, depth - 1, &v))
+		return -1;
+	return (int32_t)v;
+}
+
+static bool read_int(pid_t pid, uint64_t addr, void *buf, size_t len)
+{
+	struct iovec local = { buf, len };
+	struct iovec remote = { (void *)(uintptr_t)addr, len };
+
+	return process_vm_readv(pid, &local, 1, &remote, 1, 0) == (ssize_t)len;
+}
+
+static void refuse(struct sw_decision *d, int e, const char *why)
+{
+	d->verdict = SW_V_RETURN;
+	d->rule = SW_RULE_DEFENCE;
+	d->retval = -(int64_t)e;
+	d->is_error = true;
+	d->why = why;
+}
+
+/* Run nr(a0, a1, a2, a3) instead; 0 or refused (absent on this ABI). */
+static void rewrite(const struct sw_program *prog, enum sw_abi abi,
+		    struct sw_decision *d, enum sw_def_sys sys, int64_t a0,
+		    int64_t a1, uint64_t a2, uint64_t a3, const char *why)
+{
+	uint64_t mask = sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
+
+	if (prog->sys[abi][sys] < 0) {
+		refuse(d, ENOSYS, why);
+		return;
+	}
+	d->verdict = SW_V_REWRITE;
+	d->rule = SW_RULE_DEFENCE;
+	d->nr = (uint64_t)prog->sys[abi][sys];
+	d->args[0] = (uint64_t)a0 & mask;
+	d->args[1] = (uint64_t)a1 & mask;
+	d->args[2] = a2 & mask;
+	d->args[3] = a3 & mask;
+	d->why = why;
+}
+
+static bool is(const struct sw_program *prog, enum sw_abi abi,
+	       enum sw_def_sys sys, uint64_t nr)
+{
+	return prog->sys[abi][sys] >= 0 && (uint64_t)prog->sys[abi][sys] == nr;
+}
+
+static const char why_out[] = "signal to a process outside the program's tree denied";
+
+/* kill(2)'s target rules; 0 = allowed, else the errno to refuse with. */
+static int kill_target(struct sw_supervisor *sup, struct sw_session *s,
+		       pid_t caller, int32_t pid)
+{
+	if (pid > 0)
+		return in_session(sup, s, caller, pid) ? 0 : EPERM;
+	if (pid == 0)
+		return 0;	/* the caller's group: the session's own */
+	if (pid == -1)
+		return EPERM;
+	if (pid == INT_MIN)
+		return ESRCH;	/* the kernel's answer: -INT_MIN is no pid */
+	return group_of_session(sup, s, caller, -pid) ? 0 : EPERM;
+}
+
+/* F_SETOWN's owner: > 0 a process, < 0 a group, 0 nobody. */
+static int owner_target(struct sw_supervisor *sup, struct sw_session *s,
+			pid_t caller, int32_t owner)
+{
+	if (owner == 0)
+		return 0;
+	if (owner == INT_MIN)
+		return EINVAL;	/* as f_setown() */
+	return owner > 0 ? (in_session(sup, s, caller, owner) ? 0 : EPERM)
+			 : (group_of_session(sup, s, caller, -owner) ? 0 : EPERM);
+}
+
+/* Our process pid's field ("NSpid:", "NStgid:", "NSpgid:") as the
+ * caller's pid namespace numbers it (the kernel reads a rewritten call's
+ * pids there), or -1 if the caller cannot see it. */
+static int32_t for_caller(pid_t caller, pid_t pid, const char *field)
+{
+	int depth = ns_depth(caller);
+	char path[64];
+	long v;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (depth <= 0 || !proc_field_at(path, field, 10, depth - 1, &v))
+		return -1;
+	return (int32_t)v;
+}
+
+/* pidfd_send_signal(fd, sig, info, flags): find whose pidfd fd is (from
+ * /proc/<tid>/fdinfo, as the supervisor sees that pid), then signal that
+ * pid, so that swapping fd after the check changes nothing.  A /proc/<pid>
+ * directory fd (which the kernel also accepts) is refused as not a
+ * pidfd: which pid it names depends on the procfs instance. */
+static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
+		       enum sw_abi abi, struct sw_decision *d)
+{
+	const struct sw_program *prog = t->s->prog;
+	int32_t fd = as_int(d->args[0]), sig = as_int(d->args[1]);
+	uint64_t info = d->args[2];
+	uint32_t flags = (uint32_t)d->args[3];
+	char path[64];
+	long pid, fl;
+	bool thread;
+
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", t->pid, fd);
+	if (fd < 0 || !proc_field(path, "Pid:", 10, &pid)) {
+		refuse(d, EBADF, "pidfd_send_signal: not a pidfd (a /proc/<pid> directory is refused)");
+		return;
+	}
+	if (pid == -1) {
+		refuse(d, ESRCH, "pidfd_send_signal: the process is gone");
+		return;
+	}
+	if (!in_session(sup, t->s, 0, (int32_t)pid)) {	/* our numbers */
+		refuse(d, EPERM, why_out);
+		return;
+	}
+	thread = proc_field(path, "flags:", 8, &fl) && (fl & SW_PIDFD_THREAD);
+	if (flags == 0)
+		flags = thread ? SW_PIDFD_SIGNAL_THREAD : SW_PIDFD_SIGNAL_THREAD_GROUP;
+	switch (flags) {
+	case SW_PIDFD_SIGNAL_THREAD: {
+		int32_t tgid = for_caller(t->pid, (pid_t)pid, "NStgid:");
+
+		pid = for_caller(t->pid, (pid_t)pid, "NSpid:");
+		if (pid <= 0)
+			tgid = -1;
+
+		if (tgid <= 0) {
+			refuse(d, ESRCH, "pidfd_send_signal: the thread is gone");
+			return;
+		}
+		if (info)
+			rewrite(prog, abi, d, SW_SYS_RT_TGSIGQUEUEINFO, tgid, pid,
+				(uint64_t)(int64_t)sig, info,
+				"pidfd_send_signal to a thread of the tree, by its tid");
+		else
+			rewrite(prog, abi, d, SW_SYS_TGKILL, tgid, pid,
+				(uint64_t)(int64_t)sig, 0,
+				"pidfd_send_signal to a thread of the tree, by its tid");
+		return;
+	}
+	case SW_PIDFD_SIGNAL_THREAD_GROUP: {
+		int32_t tgid = for_caller(t->pid, (pid_t)pid, "NStgid:");
+
+		if (tgid <= 0) {
+			refuse(d, ESRCH, "pidfd_send_signal: the process is gone");
+			return;
+		}
+		if (info)
+			rewrite(prog, abi, d, SW_SYS_RT_SIGQUEUEINFO, tgid, sig,
+				info, 0, "pidfd_send_signal to a process of the tree, by its pid");
+		else
+			rewrite(prog, abi, d, SW_SYS_KILL, tgid, sig, 0, 0,
+				"pidfd_send_signal to a process of the tree, by its pid");
+		return;
+	}
+	case SW_PIDFD_SIGNAL_PROCESS_GROUP: {
+		pid_t pgid = for_caller(t->pid, (pid_t)pid, "NSpgid:");
+
+		if (info) {
+			/* No pid-based call queues siginfo to a group. */
+			refuse(d, EINVAL, "pidfd_send_signal(PIDFD_SIGNAL_PROCESS_GROUP) with siginfo is not supported under sysward");
+			return;
+		}
+		if (pgid <= 0) {
+			refuse(d, ESRCH, "pidfd_send_signal: the process is gone");
+			return;
+		}
+		rewrite(prog, abi, d, SW_SYS_KILL, -(int64_t)pgid, sig, 0, 0,
+			"pidfd_send_signal to a process group of the tree, by its id");
+		return;
+	}
+	default:
+		refuse(d, EINVAL, "pidfd_send_signal: unknown flags");
+		return;
+	}
+}
+
+/* F_SETOWN_EX's struct f_owner_ex, read once, becomes an F_SETOWN. */
+static void setown_ex(struct sw_supervisor *sup, struct sw_tracee *t,
+		      enum sw_abi abi, struct sw_decision *d)
+{
+	struct { int32_t type, pid; } o;
+	int32_t owner;
+	int e;
+
+	if (!read_int(t->pid, d->args[2], &o, sizeof(o))) {
+		refuse(d, EFAULT, "F_SETOWN_EX: owner unreadable");
+		return;
+	}
+	switch (o.type) {
+	case F_OWNER_PID:
+	case F_OWNER_PGRP:
+		if (o.pid < 0) {
+			refuse(d, ESRCH, "F_SETOWN_EX: no such process");
+			return;
+		}
+		owner = o.type == F_OWNER_PGRP ? -o.pid : o.pid;
+		break;
+	case F_OWNER_TID:
+		if (o.pid == 0) {
+			owner = 0;
+			break;
+		}
+		/* A thread owner has no register-only form to check. */
+		refuse(d, EPERM, "F_SETOWN_EX(F_OWNER_TID) is not supported under sysward: use F_SETOWN");
+		return;
+	default:
+		refuse(d, EINVAL, "F_SETOWN_EX: unknown owner type");
+		return;
+	}
+	e = owner_target(sup, t->s, t->pid, owner);
+	if (e) {
+		refuse(d, e, why_out);
+		return;
+	}
+	rewrite(t->s->prog, abi, d, SW_SYS_FCNTL, as_int(d->args[0]), F_SETOWN,
+		(uint64_t)(int64_t)owner, 0, "F_SETOWN_EX as F_SETOWN, owner checked");
+}
+
+void sw_signals_contain(struct sw_supervisor *sup, struct sw_tracee *t,
+			enum sw_abi abi, struct sw_decision *d)
+{
+	struct sw_session *s = t->s;
+	const struct sw_program *prog = s->prog;
+	uint64_t nr = d->nr;
+	int e = 0;
+
+	if (!(prog->defences & SW_DEFENCE_SIGNAL_SUPERVISOR) ||
+	    (d->verdict != SW_V_ALLOW && d->verdict != SW_V_REWRITE) ||
+	    abi == SW_ABI_NONE)
+		return;
+
+	if (is(prog, abi, SW_SYS_KILL, nr)) {
+		e = kill_target(sup, s, t->pid, as_int(d->args[0]));
+	} else if (is(prog, abi, SW_SYS_TKILL, nr)) {
+		/* tid <= 0: the kernel says EINVAL. */
+		e = as_int(d->args[0]) <= 0 ? EINVAL
+		    : in_session(sup, s, t->pid, as_int(d->args[0])) ? 0 : EPERM;
+	} else if (is(prog, abi, SW_SYS_TGKILL, nr) ||
+		   is(prog, abi, SW_SYS_RT_TGSIGQUEUEINFO, nr)) {
+		int32_t tgid = as_int(d->args[0]), tid = as_int(d->args[1]);
+
+		e = tgid <= 0 || tid <= 0 ? EINVAL
+		    : in_session(sup, s, t->pid, tid) &&
+		      in_session(sup, s, t->pid, tgid) ? 0 : EPERM;
+	} else if (is(prog, abi, SW_SYS_RT_SIGQUEUEINFO, nr)) {
+		/* Only a pid: 0 and negatives name nothing (ESRCH). */
+		int32_t pid = as_int(d->args[0]);
+
+		e = pid <= 0 ? ESRCH : in_session(sup, s, t->pid, pid) ? 0 : EPERM;
+	} else if (is(prog, abi, SW_SYS_PIDFD_OPEN, nr)) {
+		/* EPERM, not ESRCH: the same answer whether or not the pid
+		 * exists, and no lie about a live process being gone. */
+		int32_t pid = as_int(d->args[0]);
+
+		e = pid <= 0 ? EINVAL : in_session(sup, s, t->pid, pid) ? 0 : EPERM;
+	} else if (is(prog, abi, SW_SYS_PIDFD_SEND_SIGNAL, nr)) {
+		pidfd_send(sup, t, abi, d);
+		return;
+	} else if (is(prog, abi, SW_SYS_SETPGID, nr)) {
+		/* setpgid(pid, pgid): the kernel lets it move the caller or
+		 * a child of its (both in the tree) into a group of the same
+		 * kernel session.  0 or the mover's own pid create a group;
+		 * any other must be the program's. */
+		int32_t pid = as_int(d->args[0]), pgid = as_int(d->args[1]);
+
+		if (pid < 0 || pgid < 0)
+			e = EINVAL;
+		else if (pgid != 0 && pgid != pid &&
+			 !group_of_session(sup, s, t->pid, pgid) &&
+			 !(pid == 0 && pgid == own_pid(t->pid)))
+			e = EPERM;
+		if (e == EPERM) {
+			refuse(d, e, "setpgid into a process group outside the program's tree denied");
+			return;
+		}
+	} else if (is(prog, abi, SW_SYS_FCNTL, nr) ||
+		   is(prog, abi, SW_SYS_FCNTL64, nr)) {
+		uint32_t cmd = (uint32_t)d->args[1];
+
+		if (cmd == F_SETOWN) {
+			e = owner_target(sup, s, t->pid, as_int(d->args[2]));
+		} else if (cmd == F_SETOWN_EX) {
+			setown_ex(sup, t, abi, d);
+			return;
+		}
+	} else if (is(prog, abi, SW_SYS_IOCTL, nr)) {
+		uint32_t cmd = (uint32_t)d->args[1];
+		int32_t owner;
+
+		if (cmd != FIOSETOWN && cmd != SIOCSPGRP)
+			return;
+		if (!read_int(t->pid, d->args[2], &owner, sizeof(owner))) {
+			refuse(d, EFAULT, "FIOSETOWN: owner unreadable");
+			return;
+		}
+		e = owner_target(sup, s, t->pid, owner);
+		if (!e)
+			rewrite(prog, abi, d, SW_SYS_FCNTL, as_int(d->args[0]),
+				F_SETOWN, (uint64_t)(int64_t)owner, 0,
+				"FIOSETOWN as F_SETOWN, owner checked");
+	}
+	if (e)
+		refuse(d, e, e == EPERM ? why_out : "invalid signal target");
+}
