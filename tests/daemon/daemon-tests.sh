@@ -578,8 +578,9 @@ t_other_uid() {
 	wait_file "$W/root.pid" 100 || fail "root's program did not start"
 	"${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sh -c 'id -u; id -g; sleep 60' >"$W/nobody.out" 2>"$W/nobody.err" </dev/null &
 	nobody_bg=$!
-	for ((i = 0; i < 100; i++)); do
-		[ -s "$W/nobody.out" ] && break
+	# Both lines: the first alone would race the second id(1).
+	for ((i = 0; i < 200; i++)); do
+		[ "$(wc -l <"$W/nobody.out")" -ge 2 ] && break
 		sleep 0.05
 	done
 	[ "$(cat "$W/nobody.out")" = "65534
