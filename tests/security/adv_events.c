@@ -28,18 +28,21 @@
 
 #include "adv.h"
 
-#define EMULATED_UID 4242
+/* The uid the policy emulates: 4242, or $ADV_UID (tests/daemon runs two
+ * sessions with two policies: a process counted in the wrong session
+ * sees the other's). */
+static long emulated_uid = 4242;
 
 static volatile int bad;
 
 static int child_check(void)
 {
-	return syscall(SYS_getuid) == EMULATED_UID ? 0 : 3;
+	return syscall(SYS_getuid) == emulated_uid ? 0 : 3;
 }
 
 static void *thread_fn(void *arg)
 {
-	if (syscall(SYS_getuid) != EMULATED_UID)
+	if (syscall(SYS_getuid) != emulated_uid)
 		bad = 1;
 	return arg;
 }
@@ -207,6 +210,9 @@ static _Noreturn void flood(int workers)
 int main(int argc, char **argv)
 {
 	int n = argc > 2 ? atoi(argv[2]) : 100;
+
+	if (getenv("ADV_UID"))
+		emulated_uid = atol(getenv("ADV_UID"));
 
 	if (argc > 1 && !strcmp(argv[1], "storm"))
 		return argc > 3 ? storms(n, atoi(argv[3])) : storm(n);
