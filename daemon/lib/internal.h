@@ -279,6 +279,7 @@ struct sw_session {
 	bool launch_failed;
 	bool main_exited;
 	bool kill_descendants;	/* when the main process exits */
+	bool signalled;		/* killed or signalled on request */
 	bool exec_done;
 	bool can_set;		/* kernel has PTRACE_SET_SYSCALL_INFO */
 	bool pathguard;		/* pin checked path strings (pathguard.c) */

@@ -417,6 +417,11 @@ int sw_launch_failed(struct sw_session *s)
 		close(s->launch_fd);
 		s->launch_fd = -1;
 	}
+	if (n != sizeof(rep) && s->signalled && s->main_exited)
+		/* Killed or signalled on request before it reached exec
+		 * (sysward kill, a forwarded SIGTERM): its status, as
+		 * after exec, not a launch failure. */
+		return s->exit_code;
 	s->launch_failed = true;
 	if (n == sizeof(rep) && rep.stage == ST_EXEC) {
 		sw_error_set_errno(&s->launch_err, rep.err, "cannot execute '%s'",

@@ -370,6 +370,7 @@ static void session_kill_all(struct sw_session *s)
 {
 	struct sw_supervisor *sup = s->sup;
 
+	s->signalled = true;
 	for (size_t i = 0; i < sup->tab_size; i++)
 		if (sup->tab[i].pid > 0 && sup->tab[i].s == s)
 			kill(sup->tab[i].pid, SIGKILL);
@@ -397,6 +398,7 @@ static void session_signal_all(struct sw_session *s, int sig)
 
 int sw_session_signal(struct sw_session *s, int sig)
 {
+	s->signalled = true;
 	/*
 	 * Job control acts on the whole job, as a terminal's does on its
 	 * foreground process group.  The session's processes are in the
