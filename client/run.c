@@ -44,13 +44,18 @@ void cmd_run_help(FILE *f)
 "                           /run/sysward.sock, or $XDG_RUNTIME_DIR/\n"
 "                           sysward.sock for a user daemon): same policy,\n"
 "                           exit status and signals, your own uid\n"
+"      --kill-descendants   when PROGRAM exits, kill (SIGKILL) the processes\n"
+"                           it left running instead of waiting for them\n"
+"                           (embedded mode only)\n"
 "  -h, --help               show this help and exit\n"
 "\n"
 "The program runs with no_new_privs, only the capabilities given with --cap,\n"
-"and every process and thread it starts under the same policy.  A policy\n"
-"that needs the supervisor (SYSWARD_ACT_*, paths, when, log) needs a kernel\n"
-"with PTRACE_SET_SYSCALL_INFO (Linux 6.16 or the patched 6.12); elsewhere\n"
-"it is refused and only plain seccomp policies run.\n"
+"and every process and thread it starts under the same policy.  sysward run\n"
+"returns when PROGRAM and every process it started have exited: background\n"
+"descendants stay supervised and are waited for, unless --kill-descendants.\n"
+"A policy that needs the supervisor (SYSWARD_ACT_*, paths, when, log) needs\n"
+"a kernel with PTRACE_SET_SYSCALL_INFO (Linux 6.16 or the patched 6.12);\n"
+"elsewhere it is refused and only plain seccomp policies run.\n"
 "\n"
 "Exit status:\n"
 "  N        the program's exit status (128+N if killed by signal N)\n"
@@ -106,13 +111,14 @@ static int resolve_program(const char *name, char *ret, size_t size)
 
 static int parse_options(int argc, char **argv, struct run_options *o)
 {
-	enum { OPT_LOG_FORMAT = 0x100 };
+	enum { OPT_LOG_FORMAT = 0x100, OPT_KILL_DESCENDANTS };
 	static const struct option options[] = {
 		{ "daemon", optional_argument, NULL, 'd' },
 		{ "policy", required_argument, NULL, 'p' },
 		{ "log", required_argument, NULL, 'l' },
 		{ "log-format", required_argument, NULL, OPT_LOG_FORMAT },
 		{ "cap", required_argument, NULL, 'c' },
+		{ "kill-descendants", no_argument, NULL, OPT_KILL_DESCENDANTS },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -147,6 +153,9 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 					"see capabilities(7), or 'all')",
 					bad, optarg);
 			break;
+		case OPT_KILL_DESCENDANTS:
+			o->kill_descendants = true;
+			break;
 		case 'd':
 			/* "" = the default socket (daemon_client.c) */
 			o->daemon_socket = optarg ? optarg : "";
@@ -162,6 +171,10 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 	}
 	if (!o->policy_path)
 		return -sw_cli_usage("run", "missing --policy FILE");
+	if (o->kill_descendants && o->daemon_socket)
+		return -sw_cli_usage("run", "--kill-descendants is not available "
+				     "with --daemon (syswardd waits for every "
+				     "process of a session)");
 	if (optind >= argc)
 		return -sw_cli_usage("run", "missing PROGRAM to run");
 	o->argv = argv + optind;
@@ -221,6 +234,7 @@ static int run_embedded(const struct run_options *o)
 		.caps = o->caps,
 		.audit_format = o->log_format,
 		.warn = print_engine_warning,
+		.kill_descendants = o->kill_descendants,
 	};
 	int r, code, exit_code = SW_EXIT_SYSWARD_ERROR;
 

@@ -15,6 +15,7 @@ struct run_options {
 	enum sw_log_format log_format;
 	uint64_t caps;			/* capabilities the program keeps */
 	const char *daemon_socket;	/* NULL = embedded (no daemon) */
+	bool kill_descendants;		/* SIGKILL them when PROGRAM exits */
 	char **argv;			/* PROGRAM [ARGS...], NULL-ended */
 };
 

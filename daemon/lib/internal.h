@@ -260,10 +260,12 @@ enum sw_tracee_state {
 	SW_T_RUNNING,
 	SW_T_FRESH,		/* known from the parent's event; its first
 				 * stop (PTRACE_EVENT_STOP) is still due */
-	SW_T_ORPHAN,		/* stopped before its parent's event came */
+	SW_T_ORPHAN,		/* first stop seen, session unknown: kept
+				 * stopped until its parent's event names it */
 };
 
 struct sw_guard;
+struct sw_guard_setup;
 
 /* Path guard (pathguard.c) state of a tracee's process image. */
 enum {
@@ -277,6 +279,11 @@ enum {
 struct sw_tracee {
 	pid_t pid;		/* 0 empty, -1 tombstone */
 	uint8_t state;
+	/* The parent's PTRACE_EVENT_FORK/VFORK/CLONE naming this tid was
+	 * handled (or this is a session's main process): an exit before
+	 * that leaves a sw_tomb for the event to consume. */
+	bool announced;
+	uint64_t orphan_seq;	/* SW_T_ORPHAN: newest session then */
 	bool exit_pending;	/* resume with PTRACE_SYSCALL; work at exit */
 	bool exit_set;		/* set rval at the exit stop */
 	bool exit_audit;	/* log the decision with its result */
@@ -295,6 +302,16 @@ struct sw_tracee {
 	uint8_t guard_state;
 	uint8_t n_pins;
 	uint16_t pins[6];
+	/* pathguard.c: mapping the guard after an exec, one stop at a
+	 * time (NULL when not under way). */
+	struct sw_guard_setup *gs;
+};
+
+/* A tid that exited before its parent's creation event was handled:
+ * that event consumes it instead of adding a tracee that is gone. */
+struct sw_tomb {
+	pid_t pid;
+	struct sw_session *s;	/* NULL: the session was unknown */
 };
 
 struct sw_session {
@@ -309,11 +326,18 @@ struct sw_session {
 	uint64_t decisions;
 	size_t n_tracees;
 	int exit_code;
+	uint64_t seq;		/* order of creation in the supervisor */
+	size_t n_tombs;		/* its entries in sup->tombs */
+	int launch_fd;		/* child's (stage, errno) report until exec */
+	char launch_prog[256];	/* argv[0], for launch_err */
+	struct sw_error launch_err;
+	bool launch_failed;
 	bool main_exited;
 	bool main_stopped;	/* the main process entered a group-stop
 				 * (sw_run() stops itself too, as a shell's
 				 * job would); reset by its reader */
-	bool launching;
+	bool kill_descendants;	/* when the main process exits */
+	bool signalled;		/* killed or signalled on request */
 	bool exec_done;
 	bool can_set;		/* kernel has PTRACE_SET_SYSCALL_INFO */
 	bool pathguard;		/* pin checked path strings (pathguard.c) */
@@ -325,6 +349,11 @@ struct sw_supervisor {
 	size_t tab_size;	/* power of two */
 	size_t tab_used;	/* live + tombstones */
 	struct sw_session *sessions;
+	uint64_t session_seq;	/* last sw_session.seq given */
+	uint64_t sessions_ended;
+	size_t n_orphans;	/* tracees in SW_T_ORPHAN */
+	struct sw_tomb *tombs;	/* unordered; oldest first */
+	size_t n_tombs, cap_tombs;
 	sw_session_done_fn done_fn;
 	void *done_ud;
 	sw_warning_fn warn_fn;
@@ -342,6 +371,9 @@ void sw_tracee_del(struct sw_supervisor *sup, struct sw_tracee *t);
 void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status);
 void sw_warn(struct sw_session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The session's main process died before exec: fill s->launch_err from
+ * the child's report and return the exit code (launch.c). */
+int sw_launch_failed(struct sw_session *s);
 
 /* actions.c: at a SECCOMP stop of t (stopped), decide and resume. */
 void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t);
@@ -377,9 +409,14 @@ void sw_pathguard_pin(struct sw_supervisor *sup, struct sw_session *s,
 		      struct sw_tracee *t, enum sw_abi abi,
 		      const struct sw_pathguard_reads *rd,
 		      struct sw_decision *d);
-/* At PTRACE_EVENT_EXEC: map the guard into the new image and resume the
- * tracee (or kill it).  False: the session has no guard; resume it. */
+/* At PTRACE_EVENT_EXEC: start mapping the guard into the new image and
+ * resume the tracee (or kill it).  False: the session has no guard;
+ * resume it.  The setup goes on at the tracee's next stops. */
 bool sw_pathguard_exec(struct sw_supervisor *sup, struct sw_tracee *t);
+/* A stop (not an exit) of a tracee whose t->gs is set: advance the
+ * guard's setup one step and resume it.  Never waits. */
+void sw_pathguard_setup_stop(struct sw_supervisor *sup, struct sw_tracee *t,
+			     int sig, int ev);
 /* At the syscall-exit stop of t's call: give the program back the
  * argument registers it passed (the kernel keeps them across a syscall,
  * and a restart re-enters the call with them), then free the slots. */

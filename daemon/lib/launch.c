@@ -132,11 +132,6 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 		if (setresuid(l->uid, l->uid, l->uid) < 0)
 			child_fail(rep_fd, ST_UID);
 	}
-	/* Only as the program's own user: a daemon must not enter, for a
-	 * client, a directory the client itself could not (no check-then-use
-	 * race between syswardd's access check and this chdir). */
-	if (l->cwd && chdir(l->cwd) < 0)
-		child_fail(rep_fd, ST_CHDIR);
 	for (int cap = 0; cap < last; cap++) {
 		if (l->caps & (1ull << cap))
 			continue;
@@ -173,6 +168,13 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	if (read(go_fd, &c, 1) != 1)
 		_exit(SW_EXIT_SYSWARD_ERROR);
 	close(go_fd);
+	/* Only as the program's own user: a daemon must not enter, for a
+	 * client, a directory the client itself could not (no check-then-use
+	 * race between syswardd's access check and this chdir).  After the
+	 * seize: a path the client chose may block (a stalled FUSE or NFS
+	 * mount), and the supervisor waits for nothing from here on. */
+	if (l->cwd && chdir(l->cwd) < 0)
+		child_fail(rep_fd, ST_CHDIR);
 	/* Defences first: on a tie the newer filter's TRACE data wins,
 	 * and that must be the policy's rule hint (filter.c). */
 	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, dprog) < 0)
@@ -317,7 +319,8 @@ int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
 	s->id = l->session_id;
 	s->can_set = sup->ks.set_syscall_info;
 	s->pathguard = s->can_set && sw_pathguard_wanted(prog);
-	s->launching = true;
+	s->kill_descendants = l->kill_descendants;
+	s->launch_fd = -1;
 
 	{
 		int go[2] = { -1, -1 }, rep_p[2] = { -1, -1 }, ready[2] = { -1, -1 };
@@ -353,7 +356,12 @@ int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
 	close(TAKE_FD(ready_w));
 
 	/* Wait until the child has its final credentials and is dumpable
-	 * again (or has failed on the way). */
+	 * again (or has failed on the way).  A blocking wait, but bounded
+	 * independently of the program and of the client: until "ready"
+	 * the child runs only our own code on its own state (sigprocmask,
+	 * dup2 of descriptors we hold, set*id, capability and prctl calls),
+	 * touching no path the caller chose (the chdir comes after the
+	 * seize) and no program code: the program does not exist yet. */
 	{
 		char c;
 		ssize_t n;
@@ -361,6 +369,7 @@ int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
 		while ((n = read(ready_r, &c, 1)) < 0 && errno == EINTR)
 			;
 		if (n != 1) {
+			/* It is exiting (child_fail): bounded likewise. */
 			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 				;
 			n = read(rep_r, &rep, sizeof(rep));
@@ -390,83 +399,74 @@ int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
 	if (!t) {
 		r = sw_error_set_errno(err, ENOMEM, "track the new process");
 		kill(pid, SIGKILL);
+		/* Reaps the kill: SIGKILL ends a tracee whatever it does. */
 		while (waitpid(pid, NULL, __WALL) < 0 && errno == EINTR)
 			;
 		goto fail;
 	}
 	t->s = s;
 	t->state = SW_T_RUNNING;
+	t->announced = true;
 	s->n_tracees = 1;
 	s->pid = pid;
+	s->seq = ++sup->session_seq;
+	snprintf(s->launch_prog, sizeof(s->launch_prog), "%s", l->argv[0]);
 	s->next = sup->sessions;
 	sup->sessions = s;
 
-	if (write(go_w, "g", 1) != 1) {
-		r = sw_error_set_errno(err, errno, "release the new process");
-		kill(pid, SIGKILL);
-	}
-	close(TAKE_FD(go_w));
-
-	/* Supervise the child until it has exec'd or died trying. */
-	while (!s->exec_done && sw_tracee_find(sup, pid)) {
-		int status;
-		pid_t w = waitpid(pid, &status, __WALL);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			r = sw_error_set_errno(err, errno, "wait for the new process");
-			kill(pid, SIGKILL);
-			break;
-		}
-		sw_handle_status(sup, w, status);
-	}
-	if (s->exec_done && r >= 0) {
-		s->launching = false;
-		*ret = s;
-		return 0;
-	}
-	/* It is gone (or being killed): say why. */
-	if (sw_tracee_find(sup, pid)) {
-		struct sw_tracee *mt = sw_tracee_find(sup, pid);
-
-		kill(pid, SIGKILL);
-		while (waitpid(pid, NULL, __WALL) < 0 && errno == EINTR)
-			;
-		sw_tracee_del(sup, mt);
-	}
-	if (r >= 0) {
-		ssize_t n = read(rep_r, &rep, sizeof(rep));
-
-		if (n == sizeof(rep) && rep.stage == ST_EXEC)
-			r = sw_error_set_errno(err, rep.err, "cannot execute '%s'", l->argv[0]);
-		else if (n == sizeof(rep) && rep.stage > ST_NONE && rep.stage <= ST_EXEC)
-			r = sw_error_set_errno(err, rep.err, "cannot start '%s': %s",
-					       l->argv[0], stage_what[rep.stage]);
-		else if (s->main_exited)
-			r = sw_error_set(err, ECHILD,
-					 "cannot start '%s': the process ended before exec with status %d (does the policy deny execve or the launcher's syscalls?)",
-					 l->argv[0], s->exit_code);
-		else
-			r = sw_error_set(err, ECHILD, "cannot start '%s': the process ended before exec",
-					 l->argv[0]);
-	}
-	/* Forget the session without a done callback. */
-	for (struct sw_session **pp = &sup->sessions; *pp; pp = &(*pp)->next)
-		if (*pp == s) {
-			*pp = s->next;
-			break;
-		}
-	sw_program_free(s->prog);
-	free(s->counters);
-	free(s);
-	return r;
+	/* From here on the dispatch loop supervises the launch: the chdir,
+	 * the filters and the exec (which may block on a path the caller
+	 * chose, or fail); the session ends with the child's report if it
+	 * does not reach exec (sw_launch_failed). */
+	s->launch_fd = TAKE_FD(rep_r);
+	(void)fcntl(s->launch_fd, F_SETFL, O_NONBLOCK);
+	if (write(go_w, "g", 1) != 1)
+		kill(pid, SIGKILL);	/* reported as the session's end */
+	*ret = s;
+	return 0;
 
 fail:
 	sw_program_free(s->prog);
 	free(s->counters);
 	free(s);
 	return r;
+}
+
+int sw_launch_failed(struct sw_session *s)
+{
+	struct report rep = { 0 };
+	ssize_t n = -1;
+	int code = SW_EXIT_SYSWARD_ERROR;
+
+	if (s->launch_fd >= 0) {
+		/* The child wrote before it exited: no wait. */
+		n = read(s->launch_fd, &rep, sizeof(rep));
+		close(s->launch_fd);
+		s->launch_fd = -1;
+	}
+	if (n != sizeof(rep) && s->signalled && s->main_exited)
+		/* Killed or signalled on request before it reached exec
+		 * (sysward kill, a forwarded SIGTERM): its status, as
+		 * after exec, not a launch failure. */
+		return s->exit_code;
+	s->launch_failed = true;
+	if (n == sizeof(rep) && rep.stage == ST_EXEC) {
+		sw_error_set_errno(&s->launch_err, rep.err, "cannot execute '%s'",
+				   s->launch_prog);
+		code = sw_exec_exit_code(rep.err);
+	} else if (n == sizeof(rep) && rep.stage > ST_NONE && rep.stage <= ST_EXEC) {
+		sw_error_set_errno(&s->launch_err, rep.err, "cannot start '%s': %s",
+				   s->launch_prog, stage_what[rep.stage]);
+	} else if (s->main_exited) {
+		sw_error_set(&s->launch_err, ECHILD,
+			     "cannot start '%s': the process ended before exec with status %d (does the policy deny execve or the launcher's syscalls?)",
+			     s->launch_prog, s->exit_code);
+	} else {
+		sw_error_set(&s->launch_err, ECHILD,
+			     "cannot start '%s': the process ended before exec",
+			     s->launch_prog);
+	}
+	return code;
 }
 
 int sw_exec_exit_code(int code)

@@ -30,7 +30,9 @@
  * injects mmap, mseal and close by rewinding the instruction pointer to
  * the syscall instruction at each syscall-exit stop, and finally rewinds
  * once more with the original registers so the program's own first
- * syscall runs as if nothing happened.
+ * syscall runs as if nothing happened.  Each step is one stop of the
+ * tracee, handled by the dispatch loop like any other (no waiting on one
+ * tracee: an image that never makes a syscall holds up nobody).
  *
  * The injected calls pass through the tracee's own seccomp filter (it runs
  * after the syscall-entry stop), which the policy may have made deny them;
@@ -78,7 +80,6 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/user.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
@@ -778,69 +779,82 @@ bool sw_pathguard_explain_unreadable(struct sw_session *s, pid_t pid)
 
 /* ---- mapping the guard into a fresh image --------------------------------- */
 
-struct inject {
-	pid_t pid;
-	int dead_status;		/* valid when a step returns -ESRCH */
-	int sigs[8];			/* signals held back meanwhile */
+/*
+ * The setup is a little state machine advanced by the tracer's dispatch
+ * loop, one stop at a time: the supervisor never waits for this tracee
+ * (an image that never makes a syscall, or stops, or is stopped, leaves
+ * it in GS_FIRST_ENTRY while every other tracee is served; SIGKILL ends
+ * it as usual).
+ */
+enum gs_step {
+	GS_EXEC_EXIT,		/* to execve's syscall-exit stop */
+	GS_FIRST_ENTRY,		/* to the image's first syscall-entry stop */
+	GS_MEMFD,		/* memfd_create put in its place: to the exit */
+	GS_MMAP,		/* injected by rewinding: to entry, then exit */
+	GS_MSEAL,
+	GS_CLOSE,
+};
+
+static const char *const gs_what[] = {
+	[GS_EXEC_EXIT] = "run to the end of execve",
+	[GS_FIRST_ENTRY] = "run to the first syscall",
+	[GS_MEMFD] = "inject memfd_create",
+	[GS_MMAP] = "inject mmap",
+	[GS_MSEAL] = "inject mseal",
+	[GS_CLOSE] = "inject close",
+};
+
+struct sw_guard_setup {
+	uint8_t step;
+	bool entered;			/* the injected call's entry stop seen */
+	struct user_regs_struct r0;	/* at the first syscall-entry stop */
+	int64_t tfd;			/* the memfd in the tracee */
+	int sigs[8];			/* signals held back while injecting */
 	unsigned int n_sigs;
 };
 
-/* Resume with PTRACE_SYSCALL until a syscall stop whose op is `op`.
- * Signals that arrive meanwhile are held back for later. */
-static int run_to(struct inject *ij, uint8_t op)
+static void gs_end(struct sw_tracee *t)
 {
-	struct sw_ptrace_syscall_info info;
-	int st;
+	free(t->gs);
+	t->gs = NULL;
+}
 
-	if (ptrace(PTRACE_SYSCALL, ij->pid, 0L, 0L) < 0)
-		return -errno;
-	for (;;) {
-		int sig, ev;
-
-		if (waitpid(ij->pid, &st, __WALL) < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (WIFEXITED(st) || WIFSIGNALED(st)) {
-			ij->dead_status = st;
-			return -ESRCH;
-		}
-		if (!WIFSTOPPED(st))
-			continue;
-		sig = WSTOPSIG(st);
-		ev = (unsigned int)st >> 16;
-		if (sig == (SIGTRAP | 0x80)) {
-			if (ptrace((enum __ptrace_request)SW_PTRACE_GET_SYSCALL_INFO,
-				   ij->pid, (void *)sizeof(info), &info) < 0)
-				return -errno;
-			if (info.op == op)
-				return 0;
-		} else if (ev == 0 && ij->n_sigs < sizeof(ij->sigs) / sizeof(ij->sigs[0])) {
-			ij->sigs[ij->n_sigs++] = sig;	/* signal-delivery stop */
-		}
-		/* SECCOMP stops of our own calls, group-stops: go on. */
-		if (ptrace(PTRACE_SYSCALL, ij->pid, 0L, 0L) < 0)
-			return -errno;
+static void give_up(struct sw_session *s, struct sw_tracee *t,
+		    const char *step, int e)
+{
+	gs_end(t);
+	sw_pathguard_forget(t);
+	if (e == -ESRCH)
+		return;		/* it died meanwhile: its exit will come */
+	if (e == -EPERM && sw_pathguard_explain_unreadable(s, t->pid)) {
+		kill(t->pid, SIGKILL);
+		return;
 	}
+	sw_warn(s, "path guard: cannot set up race-free path checks in pid %d (%s: %s); killing it",
+		t->pid, step, strerror(-e));
+	kill(t->pid, SIGKILL);
+}
+
+static int gs_resume(pid_t pid, int sig)
+{
+	return ptrace(PTRACE_SYSCALL, pid, 0L, (long)sig) < 0 ? -errno : 0;
 }
 
 /*
- * Run syscall nr(a...) in the tracee.  At a syscall-entry stop the pending
- * syscall is replaced; at a syscall-exit stop the instruction pointer goes
- * back to the syscall instruction, which runs again with our registers.
+ * Have the tracee run syscall nr(a...).  At a syscall-entry stop the
+ * pending syscall is replaced; at a syscall-exit stop the instruction
+ * pointer goes back to the syscall instruction, which runs again with our
+ * registers.  Resumes the tracee; its entry and exit stops come later.
  */
-static int inject(struct inject *ij, const struct user_regs_struct *r0,
-		  bool at_entry, long nr, const uint64_t a[6], int64_t *ret)
+static int inject(struct sw_tracee *t, bool at_entry, long nr,
+		  const uint64_t a[6])
 {
-	struct user_regs_struct r = *r0;
-	struct sw_ptrace_syscall_info info;
-	int e;
+	struct user_regs_struct r = t->gs->r0;
 
 	if (at_entry) {
 		r.orig_rax = (uint64_t)nr;
 	} else {
-		r.rip = r0->rip - 2;
+		r.rip = t->gs->r0.rip - 2;
 		r.rax = (uint64_t)nr;
 		r.orig_rax = (uint64_t)-1;
 	}
@@ -850,17 +864,10 @@ static int inject(struct inject *ij, const struct user_regs_struct *r0,
 	r.r10 = a[3];
 	r.r8 = a[4];
 	r.r9 = a[5];
-	if (ptrace(PTRACE_SETREGS, ij->pid, 0L, &r) < 0)
+	if (ptrace(PTRACE_SETREGS, t->pid, 0L, &r) < 0)
 		return -errno;
-	if (!at_entry && (e = run_to(ij, SW_PTRACE_SYSCALL_INFO_ENTRY)) < 0)
-		return e;
-	if ((e = run_to(ij, SW_PTRACE_SYSCALL_INFO_EXIT)) < 0)
-		return e;
-	if (ptrace((enum __ptrace_request)SW_PTRACE_GET_SYSCALL_INFO, ij->pid,
-		   (void *)sizeof(info), &info) < 0)
-		return -errno;
-	*ret = info.exit.rval;
-	return 0;
+	t->gs->entered = at_entry;
+	return gs_resume(t->pid, 0);
 }
 
 /* Our side of the memfd the tracee just created: size, map, seal. */
@@ -892,152 +899,203 @@ static int take_memfd(pid_t pid, int tfd, char **ret_map)
 	return 0;
 }
 
-static void give_up(struct sw_supervisor *sup, struct sw_session *s,
-		    struct inject *ij, const char *step, int e)
+/* Done (or no guard for this image): the program's call goes on, with
+ * the signals that came meanwhile. */
+static void gs_finish(struct sw_tracee *t)
 {
-	if (e == -ESRCH && ij->dead_status >= 0) {
-		/* It died meanwhile: let the tracer account for it. */
-		sw_handle_status(sup, ij->pid, ij->dead_status);
-		return;
+	struct sw_guard_setup *gs = t->gs;
+	pid_t pid = t->pid;
+
+	ptrace(PTRACE_CONT, pid, 0L, (long)(gs->n_sigs ? gs->sigs[0] : 0));
+	for (unsigned int i = 1; i < gs->n_sigs; i++)
+		syscall(SYS_tgkill, pid, pid, gs->sigs[i]);
+	gs_end(t);
+}
+
+/* At the first syscall-entry stop of the image: start injecting. */
+static int gs_first_entry(struct sw_tracee *t)
+{
+	static const char name[] = "sysward-pathguard";
+	struct sw_guard_setup *gs = t->gs;
+	uint64_t a[6] = { 0 };
+
+	if (ptrace(PTRACE_GETREGS, t->pid, 0L, &gs->r0) < 0)
+		return -errno;
+	if (gs->r0.cs != SW_X86_64_CS) {
+		/* An i386 image: no mseal in compat mode, no guard.  From
+		 * the entry stop its call goes on through its filter. */
+		t->guard_state = SW_GUARD_NONE;
+		gs_finish(t);
+		return 1;
 	}
-	if (e == -EPERM && sw_pathguard_explain_unreadable(s, ij->pid)) {
-		kill(ij->pid, SIGKILL);
-		return;
+	if ((long)gs->r0.orig_rax < 0 || gs->r0.orig_rax > 0x3fffffff)
+		/* 64-bit code whose first syscall is int $0x80 (or x32):
+		 * the rewinds below would replay the wrong instruction. */
+		return -ENOEXEC;
+	/* The memfd's name, written below the stack pointer (far below
+	 * the 128-byte red zone: nothing live is there during a syscall). */
+	{
+		struct iovec l = { (void *)name, sizeof(name) };
+		struct iovec rem = { (void *)(uintptr_t)(gs->r0.rsp - 4096), sizeof(name) };
+
+		if (process_vm_writev(t->pid, &l, 1, &rem, 1, 0) != (ssize_t)sizeof(name))
+			return errno ? -errno : -EIO;
 	}
-	sw_warn(s, "path guard: cannot set up race-free path checks in pid %d (%s: %s); killing it",
-		ij->pid, step, strerror(-e));
-	kill(ij->pid, SIGKILL);
+	a[0] = gs->r0.rsp - 4096;
+	a[1] = MFD_CLOEXEC | MFD_ALLOW_SEALING;
+	gs->step = GS_MEMFD;
+	return inject(t, true, __NR_memfd_create, a);
+}
+
+/* At the exit stop of an injected call, with its return value. */
+static int gs_injected_exit(struct sw_tracee *t, int64_t rv)
+{
+	struct sw_guard_setup *gs = t->gs;
+	struct user_regs_struct r;
+	struct sw_guard *g;
+	uint64_t a[6] = { 0 };
+	int e;
+
+	switch (gs->step) {
+	case GS_MEMFD:
+		if (rv < 0)
+			return (int)rv;
+		gs->tfd = rv;
+		g = calloc(1, sizeof(*g));
+		if (!g)
+			return -ENOMEM;
+		if ((e = take_memfd(t->pid, (int)rv, &g->map)) < 0) {
+			free(g);
+			return e;
+		}
+		g->refs = 1;
+		t->guard = g;
+		t->guard_state = SW_GUARD_MAPPED;	/* undone by forget on failure */
+		a[0] = SW_GUARD_ADDR;
+		a[1] = SW_GUARD_SIZE;
+		a[2] = PROT_READ;
+		a[3] = MAP_SHARED | MAP_FIXED_NOREPLACE;
+		a[4] = (uint64_t)gs->tfd;
+		gs->step = GS_MMAP;
+		return inject(t, false, __NR_mmap, a);
+	case GS_MMAP:
+		if ((uint64_t)rv != SW_GUARD_ADDR)
+			return rv < 0 ? (int)rv : -EEXIST;
+		a[0] = SW_GUARD_ADDR;
+		a[1] = SW_GUARD_SIZE;
+		gs->step = GS_MSEAL;
+		return inject(t, false, SW_NR_MSEAL, a);
+	case GS_MSEAL:
+		if (rv != 0)
+			return (int)rv;
+		/* A policy may deny close(2); the fd is harmless (sealed). */
+		a[0] = (uint64_t)gs->tfd;
+		gs->step = GS_CLOSE;
+		return inject(t, false, __NR_close, a);
+	case GS_CLOSE:
+		/* Replay the program's own first syscall from its
+		 * instruction. */
+		r = gs->r0;
+		r.rip = gs->r0.rip - 2;
+		r.rax = gs->r0.orig_rax;
+		if (ptrace(PTRACE_SETREGS, t->pid, 0L, &r) < 0)
+			return -errno;
+		gs_finish(t);
+		return 1;
+	default:
+		return -EPROTO;
+	}
+}
+
+static int gs_syscall_stop(struct sw_tracee *t)
+{
+	struct sw_guard_setup *gs = t->gs;
+	struct sw_ptrace_syscall_info info;
+
+	if (ptrace((enum __ptrace_request)SW_PTRACE_GET_SYSCALL_INFO, t->pid,
+		   (void *)sizeof(info), &info) < 0)
+		return -errno;
+	switch (gs->step) {
+	case GS_EXEC_EXIT:
+		if (info.op == SW_PTRACE_SYSCALL_INFO_EXIT)
+			gs->step = GS_FIRST_ENTRY;
+		return gs_resume(t->pid, 0);
+	case GS_FIRST_ENTRY:
+		if (info.op != SW_PTRACE_SYSCALL_INFO_ENTRY)
+			return gs_resume(t->pid, 0);
+		return gs_first_entry(t);
+	default:
+		if (!gs->entered) {
+			gs->entered = info.op == SW_PTRACE_SYSCALL_INFO_ENTRY;
+			return gs_resume(t->pid, 0);
+		}
+		if (info.op != SW_PTRACE_SYSCALL_INFO_EXIT)
+			return gs_resume(t->pid, 0);
+		return gs_injected_exit(t, info.exit.rval);
+	}
+}
+
+void sw_pathguard_setup_stop(struct sw_supervisor *sup, struct sw_tracee *t,
+			     int sig, int ev)
+{
+	struct sw_guard_setup *gs = t->gs;
+	/* Once a call is injected nothing may run in between: signals are
+	 * held back.  Before, the image is the program's: it gets its
+	 * signals (a handler's first syscall is as good as any) and job
+	 * control works, so a program that stops before its first syscall
+	 * stops as unconfined. */
+	bool injecting = gs->step >= GS_MEMFD;
+	uint8_t step = gs->step;
+	int e;
+
+	(void)sup;
+	if (sig == (SIGTRAP | 0x80)) {
+		e = gs_syscall_stop(t);
+	} else if (ev == PTRACE_EVENT_SECCOMP) {
+		/* Our injected calls, sent to us by the filter's prefix.
+		 * Before the first entry stop no syscall can have run. */
+		e = injecting ? gs_resume(t->pid, 0) : -EPROTO;
+	} else if (ev == PTRACE_EVENT_STOP) {
+		if (!injecting && (sig == SIGSTOP || sig == SIGTSTP ||
+				   sig == SIGTTIN || sig == SIGTTOU))
+			e = ptrace(PTRACE_LISTEN, t->pid, 0L, 0L) < 0 ? -errno : 0;
+		else
+			e = gs_resume(t->pid, 0);
+	} else if (ev == 0) {
+		if (!injecting) {
+			e = gs_resume(t->pid, sig);
+		} else {
+			if (gs->n_sigs < sizeof(gs->sigs) / sizeof(gs->sigs[0]))
+				gs->sigs[gs->n_sigs++] = sig;
+			e = gs_resume(t->pid, 0);
+		}
+	} else {
+		/* Fork, clone, exec: impossible before the first syscall. */
+		e = -EPROTO;
+	}
+	if (e < 0)
+		give_up(t->s, t, gs_what[step], e);
 }
 
 bool sw_pathguard_exec(struct sw_supervisor *sup, struct sw_tracee *t)
 {
-	static const char name[] = "sysward-pathguard";
 	struct sw_session *s = t->s;
-	struct inject ij = { .pid = t->pid, .dead_status = -1 };
-	struct user_regs_struct r0, r;
-	struct sw_guard *g = NULL;
-	uint64_t a[6] = { 0 };
-	int64_t rv, tfd;
-	const char *step;
 	int e;
 
+	(void)sup;
 	if (!s || !s->pathguard)
 		return false;
 	/* The old image's guard went with the old mm. */
 	sw_pathguard_forget(t);
 	t->exit_pending = false;	/* execve's exit stop is consumed here */
-
-	step = "run to the end of execve";
-	if ((e = run_to(&ij, SW_PTRACE_SYSCALL_INFO_EXIT)) < 0)
-		goto fail;
-	step = "run to the first syscall";
-	if ((e = run_to(&ij, SW_PTRACE_SYSCALL_INFO_ENTRY)) < 0)
-		goto fail;
-	step = "read registers";
-	if (ptrace(PTRACE_GETREGS, ij.pid, 0L, &r0) < 0) {
-		e = -errno;
-		goto fail;
+	free(t->gs);
+	t->gs = calloc(1, sizeof(*t->gs));
+	if (!t->gs) {
+		give_up(s, t, gs_what[GS_EXEC_EXIT], -ENOMEM);
+		return true;
 	}
-	if (r0.cs != SW_X86_64_CS) {
-		/* An i386 image: no mseal in compat mode, no guard. */
-		t->guard_state = SW_GUARD_NONE;
-		goto resume_original;
-	}
-	if ((long)r0.orig_rax < 0 || r0.orig_rax > 0x3fffffff) {
-		/* 64-bit code whose first syscall is int $0x80 (or x32):
-		 * the rewind below would replay the wrong instruction. */
-		e = -ENOEXEC;
-		step = "first syscall is not a native one";
-		goto fail;
-	}
-
-	/* The memfd's name, written below the stack pointer (far below
-	 * the 128-byte red zone: nothing live is there during a syscall). */
-	step = "write the memfd name";
-	{
-		struct iovec l = { (void *)name, sizeof(name) };
-		struct iovec rem = { (void *)(uintptr_t)(r0.rsp - 4096), sizeof(name) };
-
-		if (process_vm_writev(ij.pid, &l, 1, &rem, 1, 0) != (ssize_t)sizeof(name)) {
-			e = -errno;
-			goto fail;
-		}
-	}
-	step = "inject memfd_create";
-	a[0] = r0.rsp - 4096;
-	a[1] = MFD_CLOEXEC | MFD_ALLOW_SEALING;
-	if ((e = inject(&ij, &r0, true, __NR_memfd_create, a, &tfd)) < 0)
-		goto fail;
-	if (tfd < 0) {
-		e = (int)tfd;
-		goto fail;
-	}
-	step = "take and seal the memfd";
-	g = calloc(1, sizeof(*g));
-	if (!g) {
-		e = -ENOMEM;
-		goto fail;
-	}
-	if ((e = take_memfd(ij.pid, (int)tfd, &g->map)) < 0) {
-		free(g);
-		g = NULL;
-		goto fail;
-	}
-	g->refs = 1;
-	t->guard = g;
-	t->guard_state = SW_GUARD_MAPPED;	/* undone by forget on failure */
-
-	step = "inject mmap";
-	a[0] = SW_GUARD_ADDR;
-	a[1] = SW_GUARD_SIZE;
-	a[2] = PROT_READ;
-	a[3] = MAP_SHARED | MAP_FIXED_NOREPLACE;
-	a[4] = (uint64_t)tfd;
-	a[5] = 0;
-	if ((e = inject(&ij, &r0, false, __NR_mmap, a, &rv)) < 0)
-		goto fail;
-	if ((uint64_t)rv != SW_GUARD_ADDR) {
-		e = rv < 0 ? (int)rv : -EEXIST;
-		goto fail;
-	}
-	step = "inject mseal";
-	memset(a, 0, sizeof(a));
-	a[0] = SW_GUARD_ADDR;
-	a[1] = SW_GUARD_SIZE;
-	if ((e = inject(&ij, &r0, false, SW_NR_MSEAL, a, &rv)) < 0)
-		goto fail;
-	if (rv != 0) {
-		e = (int)rv;
-		goto fail;
-	}
-	step = "inject close";
-	memset(a, 0, sizeof(a));
-	a[0] = (uint64_t)tfd;
-	/* A policy may deny close(2); the fd is harmless (sealed). */
-	if ((e = inject(&ij, &r0, false, __NR_close, a, &rv)) < 0)
-		goto fail;
-
-	/* Replay the program's own first syscall from its instruction. */
-	r = r0;
-	r.rip = r0.rip - 2;
-	r.rax = r0.orig_rax;
-	step = "restore registers";
-	if (ptrace(PTRACE_SETREGS, ij.pid, 0L, &r) < 0) {
-		e = -errno;
-		goto fail;
-	}
-
-resume_original:
-	/* From the entry stop the program's call goes on (through its
-	 * filter); from an exit stop it runs again from its instruction. */
-	ptrace(PTRACE_CONT, ij.pid, 0L, (long)(ij.n_sigs ? ij.sigs[0] : 0));
-	for (unsigned int i = 1; i < ij.n_sigs; i++)
-		syscall(SYS_tgkill, ij.pid, ij.pid, ij.sigs[i]);
-	return true;
-
-fail:
-	if (e != -ESRCH || ij.dead_status < 0)
-		sw_pathguard_forget(t);
-	give_up(sup, s, &ij, step, e);
+	t->gs->step = GS_EXEC_EXIT;
+	if ((e = gs_resume(t->pid, 0)) < 0)
+		give_up(s, t, gs_what[GS_EXEC_EXIT], e);
 	return true;
 }

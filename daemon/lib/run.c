@@ -39,6 +39,8 @@ static void on_signal(int sig)
 struct run_state {
 	bool done;
 	int exit_code;
+	bool launch_failed;
+	struct sw_error launch_err;
 };
 
 static void on_warning(struct sw_session *s, const char *msg, void *ud)
@@ -52,10 +54,14 @@ static void on_warning(struct sw_session *s, const char *msg, void *ud)
 static void on_done(struct sw_session *s, int exit_code, void *ud)
 {
 	struct run_state *st = ud;
+	const struct sw_error *le = sw_session_launch_error(s);
 
-	(void)s;
 	st->done = true;
 	st->exit_code = exit_code;
+	if (le) {
+		st->launch_failed = true;
+		st->launch_err = *le;
+	}
 }
 
 /* The program's main process stopped (Ctrl-Z, or a signal): stop as its
@@ -87,7 +93,7 @@ int sw_run(const struct sw_policy *p, const struct sw_launch *l,
 	struct sigaction sa = { .sa_handler = on_signal }, old[6];
 	struct sw_supervisor *sup = NULL;
 	struct sw_session *s = NULL;
-	struct run_state st = { false, SW_EXIT_SYSWARD_ERROR };
+	struct run_state st = { .exit_code = SW_EXIT_SYSWARD_ERROR };
 	sigset_t ttou, old_mask;
 	int r;
 
@@ -151,6 +157,13 @@ int sw_run(const struct sw_policy *p, const struct sw_launch *l,
 	if (l->foreground && l->tty_fd >= 0)
 		(void)tcsetpgrp(l->tty_fd, getpgrp());
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);
+	if (r >= 0 && st.launch_failed) {
+		/* Said as sw_session_launch() used to: the caller words
+		 * "cannot execute 'P': ..." as 126/127. */
+		if (err)
+			*err = st.launch_err;
+		return -st.launch_err.code;
+	}
 	if (r < 0)
 		return r;
 	*ret_exit = st.exit_code;

@@ -7,9 +7,8 @@
  * waitpid(-1, __WALL) and routes each stop:
  *   - PTRACE_EVENT_SECCOMP           -> actions.c (decide + SET)
  *   - syscall-exit stop (SIGTRAP|0x80) -> actions.c (set the return value)
- *   - PTRACE_EVENT_FORK/VFORK/CLONE  -> the new tid joins the session; its
- *     own first stop may come before or after this event (both orders are
- *     handled: SW_T_FRESH / SW_T_ORPHAN)
+ *   - PTRACE_EVENT_FORK/VFORK/CLONE  -> the new tid joins the session
+ *     (see "Event order" below)
  *   - PTRACE_EVENT_EXEC              -> a multithreaded exec gives the
  *     execing thread the leader's tid; the former tid vanishes silently
  *   - PTRACE_EVENT_STOP              -> group-stop: PTRACE_LISTEN, so job
@@ -20,6 +19,31 @@
  * The waitpid(-1) means the supervisor reaps every child of its process:
  * a daemon must not run other children of its own beside it (or accept
  * that their exits are consumed here).
+ *
+ * Event order.  The kernel orders one tracee's own stops, but not the
+ * parent's creation event (PTRACE_EVENT_FORK/VFORK/CLONE, "E") against
+ * the child's first stop ("F") and exit ("X"): any of E F X, F E X, F X E,
+ * E X, X E reaches waitpid, and E never comes if the parent is killed
+ * between creating the child and stopping for E.  Pids are reused: a
+ * non-leader thread's tid is free as soon as we reap its exit, a
+ * process's once its parent reaps it, possibly before E is handled.  So:
+ *   - F before E: the tid is placed from /proc (thread group, else
+ *     parent) into that session, not yet "announced"; unplaceable, it
+ *     stays stopped as SW_T_ORPHAN;
+ *   - X of a tid not yet announced (or not known at all): a tombstone
+ *     (struct sw_tomb) with its session if known;
+ *   - E: consumes, in this order, a tombstone of the parent's session,
+ *     an unannounced tracee of that session, an orphan that /proc shows
+ *     to be the parent's child, a tombstone of unknown session; else the
+ *     tid is new (SW_T_FRESH).  A tracee of another session is never
+ *     touched by E: a live tid has one creator, and a second E naming it
+ *     is for an earlier, dead holder of that pid.
+ * Tombstones go with their session; those of unknown session are capped
+ * (oldest dropped), those of one session too (the session is killed:
+ * its bookkeeping can no longer be exact).  An orphan whose creator died
+ * before E is killed once every session that existed when it stopped has
+ * ended (it was a descendant of one of them); with a single session ever,
+ * it simply belongs to it.
  */
 #include <errno.h>
 #include <signal.h>
@@ -115,6 +139,7 @@ void sw_tracee_del(struct sw_supervisor *sup, struct sw_tracee *t)
 {
 	(void)sup;
 	sw_pathguard_forget(t);
+	free(t->gs);
 	memset(t, 0, sizeof(*t));
 	t->pid = TAB_TOMB;
 }
@@ -129,6 +154,122 @@ void sw_warn(struct sw_session *s, const char *fmt, ...)
 	va_end(ap);
 	if (s && s->sup->warn_fn)
 		s->sup->warn_fn(s, msg, s->sup->warn_ud);
+}
+
+/* ---- tombstones --------------------------------------------------------- */
+
+#define TOMBS_PER_SESSION	1024
+#define TOMBS_UNKNOWN		1024
+
+static void tomb_take(struct sw_supervisor *sup, size_t i)
+{
+	if (sup->tombs[i].s)
+		sup->tombs[i].s->n_tombs--;
+	/* Keep the order: eviction drops the oldest. */
+	memmove(&sup->tombs[i], &sup->tombs[i + 1],
+		(sup->n_tombs - i - 1) * sizeof(sup->tombs[0]));
+	sup->n_tombs--;
+}
+
+/* The oldest tombstone of pid in session s (NULL: of unknown session). */
+static ssize_t tomb_find(struct sw_supervisor *sup, pid_t pid,
+			 const struct sw_session *s)
+{
+	for (size_t i = 0; i < sup->n_tombs; i++)
+		if (sup->tombs[i].pid == pid && sup->tombs[i].s == s)
+			return (ssize_t)i;
+	return -1;
+}
+
+static void session_kill_all(struct sw_session *s);
+
+static void tomb_add(struct sw_supervisor *sup, pid_t pid, struct sw_session *s)
+{
+	size_t n_unknown = 0;
+
+	if (s && s->n_tombs >= TOMBS_PER_SESSION) {
+		/* Only creators killed in the middle of fork, over and over,
+		 * leave that many: fail closed rather than guess. */
+		sw_warn(s, "lost track of %zu processes whose creator died while creating them; killing the session",
+			s->n_tombs);
+		session_kill_all(s);
+		return;
+	}
+	if (!s) {
+		for (size_t i = 0; i < sup->n_tombs; i++)
+			n_unknown += !sup->tombs[i].s;
+		if (n_unknown >= TOMBS_UNKNOWN) {
+			for (size_t i = 0; i < sup->n_tombs; i++)
+				if (!sup->tombs[i].s) {
+					tomb_take(sup, i);
+					break;
+				}
+		}
+	}
+	if (sup->n_tombs == sup->cap_tombs) {
+		size_t cap = sup->cap_tombs ? sup->cap_tombs * 2 : 16;
+		struct sw_tomb *n = realloc(sup->tombs, cap * sizeof(*n));
+
+		if (!n) {
+			/* Without the tombstone a late creation event would
+			 * re-add a dead tid: fail closed. */
+			if (s)
+				session_kill_all(s);
+			return;
+		}
+		sup->tombs = n;
+		sup->cap_tombs = cap;
+	}
+	sup->tombs[sup->n_tombs++] = (struct sw_tomb){ pid, s };
+	if (s)
+		s->n_tombs++;
+}
+
+static void tombs_drop_session(struct sw_supervisor *sup, struct sw_session *s)
+{
+	size_t j = 0;
+
+	if (!s->n_tombs)
+		return;
+	for (size_t i = 0; i < sup->n_tombs; i++)
+		if (sup->tombs[i].s != s)
+			sup->tombs[j++] = sup->tombs[i];
+	sup->n_tombs = j;
+	s->n_tombs = 0;
+}
+
+/* Tgid and PPid of a tid (a zombie's too) from /proc; -errno if gone. */
+static int proc_ids(pid_t pid, pid_t *tgid, pid_t *ppid)
+{
+	char path[64], line[128];
+	FILE *f;
+
+	*tgid = *ppid = 0;
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "Tgid:", 5))
+			*tgid = atoi(line + 5);
+		else if (!strncmp(line, "PPid:", 5))
+			*ppid = atoi(line + 5);
+	}
+	fclose(f);
+	return *tgid ? 0 : -ESRCH;
+}
+
+/* Could tid c have been created by tid p, which is stopped at its
+ * creation event (so alive, and not reparented since)?  A thread shares
+ * p's thread group; a process has p's group as parent, or p's parent
+ * (CLONE_PARENT). */
+static bool proc_child_of(pid_t c, pid_t p)
+{
+	pid_t ct, cp, pt, pp;
+
+	if (proc_ids(c, &ct, &cp) < 0 || proc_ids(p, &pt, &pp) < 0)
+		return false;
+	return ct == pt || cp == pt || (cp == pp && pp != 0);
 }
 
 int sw_supervisor_new(struct sw_supervisor **ret, struct sw_error *err)
@@ -160,6 +301,8 @@ static void session_free(struct sw_session *s)
 {
 	if (!s)
 		return;
+	if (s->launch_fd >= 0)
+		close(s->launch_fd);
 	sw_program_free(s->prog);
 	free(s->counters);
 	free(s);
@@ -194,6 +337,7 @@ void sw_supervisor_free(struct sw_supervisor *sup)
 		sup->sessions = s->next;
 		session_free(s);
 	}
+	free(sup->tombs);
 	free(sup->tab);
 	free(sup);
 }
@@ -222,13 +366,24 @@ uint64_t sw_session_decisions(const struct sw_session *s)
 	return s->decisions;
 }
 
-void sw_session_kill(struct sw_session *s)
+static void session_kill_all(struct sw_session *s)
 {
 	struct sw_supervisor *sup = s->sup;
 
+	s->signalled = true;
 	for (size_t i = 0; i < sup->tab_size; i++)
 		if (sup->tab[i].pid > 0 && sup->tab[i].s == s)
 			kill(sup->tab[i].pid, SIGKILL);
+}
+
+void sw_session_kill(struct sw_session *s)
+{
+	session_kill_all(s);
+}
+
+const struct sw_error *sw_session_launch_error(const struct sw_session *s)
+{
+	return s->launch_failed ? &s->launch_err : NULL;
 }
 
 /* Send sig to every process (and thread) of the session. */
@@ -243,6 +398,7 @@ static void session_signal_all(struct sw_session *s, int sig)
 
 int sw_session_signal(struct sw_session *s, int sig)
 {
+	s->signalled = true;
 	/*
 	 * Job control acts on the whole job, as a terminal's does on its
 	 * foreground process group.  The daemon's programs are in a session
@@ -263,15 +419,39 @@ int sw_session_signal(struct sw_session *s, int sig)
 	return 0;
 }
 
+/* Kill the orphans that no live session can still claim: every session
+ * that existed when the orphan stopped has ended, so its creator's did,
+ * and its creation event will never come. */
+static void orphans_sweep(struct sw_supervisor *sup)
+{
+	uint64_t oldest = UINT64_MAX;
+
+	for (struct sw_session *s = sup->sessions; s; s = s->next)
+		if (s->seq < oldest)
+			oldest = s->seq;
+	for (size_t i = 0; i < sup->tab_size; i++) {
+		struct sw_tracee *t = &sup->tab[i];
+
+		if (t->pid > 0 && t->state == SW_T_ORPHAN && !t->s &&
+		    t->orphan_seq < oldest)
+			kill(t->pid, SIGKILL);
+	}
+}
+
 static void session_check_done(struct sw_supervisor *sup, struct sw_session *s)
 {
-	if (s->n_tracees || s->launching)
+	int code = s->main_exited ? s->exit_code : SW_EXIT_SYSWARD_ERROR;
+
+	if (s->n_tracees)
 		return;
 	session_unlink(sup, s);
+	tombs_drop_session(sup, s);
+	sup->sessions_ended++;
 	if (sup->done_fn)
-		sup->done_fn(s, s->main_exited ? s->exit_code : SW_EXIT_SYSWARD_ERROR,
-			     sup->done_ud);
+		sup->done_fn(s, code, sup->done_ud);
 	session_free(s);
+	if (sup->n_orphans)
+		orphans_sweep(sup);
 }
 
 static void join(struct sw_tracee *t, struct sw_session *s)
@@ -280,65 +460,83 @@ static void join(struct sw_tracee *t, struct sw_session *s)
 	s->n_tracees++;
 }
 
-/* A stop from a tid whose parent's event we have not seen: find its
- * session from /proc (thread group, else parent), so that a parent that
- * dies before reporting the event cannot leave the child stopped. */
+/* The session of a tid whose creation event we have not seen, from /proc
+ * (thread group, else parent), so that a creator that dies before its
+ * event reaches us cannot leave the child stopped.  Also answers for a
+ * zombie (an exit of a tid killed before its first stop). */
 static struct sw_session *session_from_proc(struct sw_supervisor *sup, pid_t pid)
 {
-	char path[64], line[128];
-	FILE *f;
-	pid_t tgid = 0, ppid = 0;
+	pid_t tgid, ppid;
 	struct sw_tracee *p;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	f = fopen(path, "re");
-	if (!f)
+	if (proc_ids(pid, &tgid, &ppid) < 0)
 		return NULL;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "Tgid:", 5))
-			tgid = atoi(line + 5);
-		else if (!strncmp(line, "PPid:", 5))
-			ppid = atoi(line + 5);
-	}
-	fclose(f);
-	if (tgid && tgid != pid && (p = sw_tracee_find(sup, tgid)) && p->s)
+	if (tgid != pid && (p = sw_tracee_find(sup, tgid)) && p->s)
 		return p->s;
 	if (ppid && (p = sw_tracee_find(sup, ppid)) && p->s)
 		return p->s;
 	return NULL;
 }
 
+/* PTRACE_EVENT_FORK/VFORK/CLONE of parent: see "Event order" above. */
 static void new_child(struct sw_supervisor *sup, struct sw_tracee *parent)
 {
 	unsigned long msg = 0;
-	struct sw_tracee *c;
 	struct sw_session *ps = parent->s;
 	struct sw_guard *pg = parent->guard;
 	uint8_t pgs = parent->guard_state;
+	pid_t ppid = parent->pid, cpid;
+	struct sw_tracee *c;
+	ssize_t tomb;
 
 	/* Careful: adding to the table may move it; parent is not used
 	 * after sw_tracee_add(). */
-	if (ptrace(PTRACE_GETEVENTMSG, parent->pid, 0L, &msg) < 0 || !msg)
+	if (ptrace(PTRACE_GETEVENTMSG, ppid, 0L, &msg) < 0 || !msg)
 		return;
-	c = sw_tracee_find(sup, (pid_t)msg);
-	if (c) {
+	cpid = (pid_t)msg;
+	c = sw_tracee_find(sup, cpid);
+	tomb = tomb_find(sup, cpid, ps);
+	if (c && c->s == ps && !c->announced &&
+	    (tomb < 0 || proc_child_of(cpid, ppid))) {
+		/* F came first and placed it here. */
+		c->announced = true;
 		sw_pathguard_inherit(c, pg, pgs);
-		if (c->state == SW_T_ORPHAN) {
-			if (!c->s)
-				join(c, ps);
-			c->state = SW_T_RUNNING;
-			ptrace(PTRACE_CONT, c->pid, 0L, 0L);
-		}
 		return;
 	}
-	c = sw_tracee_add(sup, (pid_t)msg);
+	if (tomb >= 0) {
+		/* It came and went (F X E, or X E). */
+		tomb_take(sup, (size_t)tomb);
+		return;
+	}
+	if (c && !c->s && c->state == SW_T_ORPHAN && proc_child_of(cpid, ppid)) {
+		join(c, ps);
+		c->announced = true;
+		c->state = SW_T_RUNNING;
+		sup->n_orphans--;
+		sw_pathguard_inherit(c, pg, pgs);
+		ptrace(PTRACE_CONT, cpid, 0L, 0L);
+		return;
+	}
+	tomb = tomb_find(sup, cpid, NULL);
+	if (tomb >= 0) {
+		tomb_take(sup, (size_t)tomb);
+		return;
+	}
+	if (c) {
+		/* The tid is held by a tracee this event cannot be about
+		 * (another session's, or one announced already): the child
+		 * it names is gone.  Leave the holder alone. */
+		return;
+	}
+	c = sw_tracee_add(sup, cpid);
 	if (!c) {
 		/* No memory to track it: it must not run unsupervised. */
-		sw_warn(ps, "cannot track new process %lu (out of memory); killing it", msg);
-		kill((pid_t)msg, SIGKILL);
+		sw_warn(ps, "cannot track new process %d (out of memory); killing it", cpid);
+		kill(cpid, SIGKILL);
 		return;
 	}
 	c->state = SW_T_FRESH;
+	c->announced = true;
 	sw_pathguard_inherit(c, pg, pgs);
 	join(c, ps);
 }
@@ -357,6 +555,9 @@ static void exec_event(struct sw_supervisor *sup, struct sw_tracee *t)
 		 * syscall state (the old leader's, say an exit stop it was
 		 * owed, died with it). */
 		if (f) {
+			struct sw_session *fs = f->s;
+			bool announced = f->announced;
+
 			t->exit_pending = f->exit_pending;
 			t->exit_set = f->exit_set;
 			t->exit_audit = f->exit_audit;
@@ -367,9 +568,12 @@ static void exec_event(struct sw_supervisor *sup, struct sw_tracee *t)
 			t->nr = f->nr;
 			memcpy(t->args, f->args, sizeof(t->args));
 			t->d = f->d;
-			if (f->s)
-				f->s->n_tracees--;
+			if (fs)
+				fs->n_tracees--;
 			sw_tracee_del(sup, f);
+			/* Its creation event may still be on its way. */
+			if (!announced)
+				tomb_add(sup, (pid_t)former, fs);
 		} else {
 			t->exit_pending = false;
 			t->inject_sig = 0;
@@ -378,11 +582,77 @@ static void exec_event(struct sw_supervisor *sup, struct sw_tracee *t)
 	}
 	if (t && t->s && !t->s->exec_done) {
 		t->s->exec_done = true;
+		/* The launch is over: the child's report pipe closed with
+		 * the exec. */
+		if (t->s->launch_fd >= 0) {
+			close(t->s->launch_fd);
+			t->s->launch_fd = -1;
+		}
 		/* "when" counters count the program's calls, not the
 		 * launcher's PATH search. */
 		memset(t->s->counters, 0,
 		       sizeof(uint32_t) * (t->s->prog->n_rules ? t->s->prog->n_rules : 1));
 	}
+}
+
+static void on_exit_status(struct sw_supervisor *sup, struct sw_tracee *t,
+			   pid_t pid, int status)
+{
+	struct sw_session *s;
+
+	if (!t) {
+		/* Killed before its first stop; its creation event may
+		 * still come.  A zombie still shows its parent. */
+		tomb_add(sup, pid, session_from_proc(sup, pid));
+		return;
+	}
+	s = t->s;
+	if (t->state == SW_T_ORPHAN)
+		sup->n_orphans--;
+	if (!t->announced) {
+		sw_tracee_del(sup, t);
+		tomb_add(sup, pid, s);
+	} else {
+		sw_tracee_del(sup, t);
+	}
+	if (!s)
+		return;
+	if (pid == s->pid) {
+		s->main_exited = true;
+		s->exit_code = WIFEXITED(status) ? WEXITSTATUS(status)
+						 : 128 + WTERMSIG(status);
+		if (!s->exec_done && !s->launch_failed)
+			s->exit_code = sw_launch_failed(s);
+		else if (s->kill_descendants)
+			session_kill_all(s);
+	}
+	s->n_tracees--;
+	session_check_done(sup, s);
+}
+
+/* The first stop of a tid no creation event has named yet. */
+static struct sw_tracee *place_unknown(struct sw_supervisor *sup, pid_t pid)
+{
+	struct sw_session *s = session_from_proc(sup, pid);
+	struct sw_tracee *t;
+
+	/* With one session ever, the tid can only be its own. */
+	if (!s && sup->sessions && !sup->sessions->next && !sup->sessions_ended)
+		s = sup->sessions;
+	t = sw_tracee_add(sup, pid);
+	if (!t) {
+		kill(pid, SIGKILL);
+		return NULL;
+	}
+	if (s) {
+		join(t, s);
+		t->state = SW_T_RUNNING;
+	} else {
+		t->state = SW_T_ORPHAN;
+		t->orphan_seq = sup->session_seq;
+		sup->n_orphans++;
+	}
+	return t;
 }
 
 void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status)
@@ -391,21 +661,7 @@ void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 	int sig, ev;
 
 	if (WIFEXITED(status) || WIFSIGNALED(status)) {
-		struct sw_session *s;
-
-		if (!t)
-			return;
-		s = t->s;
-		sw_tracee_del(sup, t);
-		if (!s)
-			return;
-		if (pid == s->pid) {
-			s->main_exited = true;
-			s->exit_code = WIFEXITED(status) ? WEXITSTATUS(status)
-							 : 128 + WTERMSIG(status);
-		}
-		s->n_tracees--;
-		session_check_done(sup, s);
+		on_exit_status(sup, t, pid, status);
 		return;
 	}
 	if (!WIFSTOPPED(status))
@@ -414,23 +670,15 @@ void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 	ev = (unsigned int)status >> 16;
 
 	if (!t) {
-		/* An auto-attached child stopped before its parent's
-		 * PTRACE_EVENT_FORK/CLONE reached us. */
-		struct sw_session *s = session_from_proc(sup, pid);
-
-		t = sw_tracee_add(sup, pid);
-		if (!t) {
-			kill(pid, SIGKILL);
+		t = place_unknown(sup, pid);
+		if (!t || !t->s)
+			return;		/* orphan: stays stopped */
+		/* Its first stop: go.  Any other stop (none is possible
+		 * before the first) is handled as usual below. */
+		if (ev == PTRACE_EVENT_STOP) {
+			ptrace(PTRACE_CONT, pid, 0L, 0L);
 			return;
 		}
-		if (s) {
-			join(t, s);
-			t->state = SW_T_RUNNING;
-			ptrace(PTRACE_CONT, pid, 0L, 0L);
-		} else {
-			t->state = SW_T_ORPHAN;
-		}
-		return;
 	}
 	if (t->state == SW_T_FRESH) {
 		t->state = SW_T_RUNNING;
@@ -442,6 +690,10 @@ void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 	if (!t->s) {
 		/* An orphan's further stop (cannot happen: it stays
 		 * stopped until adopted); keep it stopped. */
+		return;
+	}
+	if (t->gs) {
+		sw_pathguard_setup_stop(sup, t, sig, ev);
 		return;
 	}
 

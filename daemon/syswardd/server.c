@@ -277,8 +277,17 @@ static void on_done(struct sw_session *s, int exit_code, void *userdata)
 	if (c) {
 		/* Detach first: a failed send closes c, which must not try
 		 * to kill this finished session. */
+		const struct sw_error *le = sw_session_launch_error(s);
+
 		c->session = NULL;
-		if (!srv->shutting_down &&
+		/* The launch ends at exec, in the dispatch loop: a program
+		 * that could not be exec'd is an ERROR after STARTED. */
+		if (!srv->shutting_down && le &&
+		    sw_msg_encode_error(&b, le->code ? le->code : ECHILD,
+					exit_code, le->msg, NULL) == 0) {
+			conn_queue(srv, c, &b);
+			conn_finish(srv, c);
+		} else if (!srv->shutting_down &&
 		    sw_msg_encode_exit(&b, exit_code, NULL) == 0) {
 			conn_queue(srv, c, &b);
 			conn_finish(srv, c);

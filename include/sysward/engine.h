@@ -76,6 +76,9 @@ struct sw_launch {
 	bool new_session;
 	bool foreground;
 	int tty_fd;
+	/* When the main process exits, SIGKILL what it left running (by
+	 * default the session waits for every descendant). */
+	bool kill_descendants;
 };
 
 /* Bits of sw_launch.defences_off. */
@@ -103,9 +106,11 @@ int sw_supervisor_new(struct sw_supervisor **ret, struct sw_error *err);
 void sw_supervisor_free(struct sw_supervisor *sup);
 
 /*
- * Start argv under policy.  On return the child is seized, filtered and has
- * exec'd (or the exec failure was reported: -ENOENT -> 127, else 126, with
- * err saying which program and why).
+ * Start argv under policy.  On return the child is seized and on its way
+ * to exec, which the dispatch loop sees through: nothing here waits for
+ * the program (or for a path the caller gave).  If it ends before exec
+ * (exec failed, or a setup step), its done callback gets 127 (not found),
+ * 126 (cannot execute) or 125, and sw_session_launch_error() says why.
  */
 int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
 		      const struct sw_launch *l, struct sw_session **ret,
@@ -137,6 +142,10 @@ void sw_supervisor_on_warning(struct sw_supervisor *sup, sw_warning_fn fn,
 /* The session pointer is valid until its done callback returns. */
 pid_t sw_session_pid(const struct sw_session *s);
 uint64_t sw_session_decisions(const struct sw_session *s);
+/* Why the session ended before its program was exec'd ("cannot execute
+ * 'foo': No such file or directory"), or NULL.  Valid in the done
+ * callback. */
+const struct sw_error *sw_session_launch_error(const struct sw_session *s);
 /* SIGKILL every process of the session; its done callback still fires. */
 void sw_session_kill(struct sw_session *s);
 /* Forward a signal to the session's main process.  Job control acts on

@@ -761,6 +761,168 @@ while True: os.getppid()' >/dev/null 2>&1 </dev/null &
 	wait "$f1" "$f2" 2>/dev/null
 }
 
+# A policy with a path condition: each new image gets the path guard,
+# mapped at its first syscall (daemon/lib/pathguard.c).
+path_policy() {
+	policy paths <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["openat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	               "paths": [{"index": 1, "exact": "/nonexistent/sysward-denied"}]}]}
+	EOF
+}
+
+# session_of PROGRAM: the id of the (one) session running PROGRAM, after
+# waiting up to 10 s for it to show in ps.
+session_of() {
+	local id end=$((SECONDS + 10))
+	while ((SECONDS < end)); do
+		id=$(timeout -k 2 5 "$SYSWARD" ps --daemon="$S" 2>/dev/null | awk -v p="$1" '$NF == p {print $1; exit}')
+		[ -n "$id" ] && { echo "$id"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}
+
+# serves_beside WHAT: with a hostile session running, another uid's
+# session and root's run and exit normally, ps answers: each within 10 s.
+serves_beside() {
+	last_cmd=(timeout -k 5 10 "${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(uid_policy 4343)" -- "$PROBE" getuid exit 7)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	[ "$rc" -eq 7 ] && [ "$(cat "$W/out")" = "getuid=4343" ] ||
+		{ fail "beside $1: nobody's session did not run normally within 10 s"; dump_last; }
+	last_cmd=(timeout -k 5 10 "$SYSWARD" run --daemon="$S" --policy "$(path_policy)" -- "$PROBE" open /nonexistent/sysward-denied rdonly getuid)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	[ "$rc" -eq 0 ] && grep -q "^getuid=" "$W/out" && grep -q "EACCES" "$W/out" ||
+		{ fail "beside $1: root's path-checked session did not run normally within 10 s"; dump_last; }
+	last_cmd=(timeout -k 5 10 "$SYSWARD" ps --daemon="$S")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	[ "$rc" -eq 0 ] || { fail "beside $1: ps did not answer within 10 s"; dump_last; }
+}
+
+# hostile NAME PROGRAM [ARGS...]: run it in a session under the path
+# policy; other sessions, ps and kill are served meanwhile; kill ends it.
+hostile() {
+	local name=$1 bg id
+	shift
+	"$SYSWARD" run --daemon="$S" --policy "$(path_policy)" -- "$@" >/dev/null 2>"$W/hostile.err" </dev/null &
+	bg=$!
+	id=$(session_of "$1") || { fail "$name: its session never showed in ps"; kill -9 "$bg"; return 1; }
+	sleep 0.5
+	serves_beside "$name"
+	last_cmd=(timeout -k 5 10 "$SYSWARD" kill --daemon="$S" "$id")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	timeout 10 tail --pid="$bg" -f /dev/null || { fail "$name: client still runs 10 s after sysward kill"; kill -9 "$bg"; }
+	wait "$bg"
+	rc=$?
+	last_cmd=("client of the killed $name")
+	expect_rc 137
+	timeout -k 2 10 "$SYSWARD" ps --daemon="$S" | awk -v p="$1" '$NF == p {f = 1} END {exit f}' ||
+		fail "$name: ps still lists the killed session"
+	echo "$name: other sessions, ps and kill served"
+}
+
+t_hostile_never_freezes() {
+	# Issue 12, class 5: whatever one session's program does, other
+	# sessions (another uid too), ps, kill and SIGTERM are served.
+	start_daemon || return
+	chmod 0755 "$W"
+	local bg pid t0 t1
+	# An image that never makes a syscall: its path guard waits for a
+	# first syscall that never comes.
+	hostile spinner "$ADV/adv_spin"
+	# The same, stopped (SIGSTOP from outside) before its first syscall,
+	# then continued.
+	"$SYSWARD" run --daemon="$S" --policy "$(path_policy)" -- "$ADV/adv_spin" >/dev/null 2>&1 </dev/null &
+	bg=$!
+	session_of "$ADV/adv_spin" >/dev/null || fail "stopped spinner: no session"
+	pid=$(timeout -k 2 10 "$SYSWARD" ps --daemon="$S" | awk -v p="$ADV/adv_spin" '$NF == p {print $2; exit}')
+	if [ -n "$pid" ]; then
+		kill -STOP "$pid"
+		sleep 0.3
+		[[ $(proc_state "$pid") == [Tt] ]] || fail "the spinner did not stop on SIGSTOP (state $(proc_state "$pid"))"
+		serves_beside "a stopped spinner"
+		kill -CONT "$pid"
+		sleep 0.3
+		[ "$(proc_state "$pid")" = R ] || fail "the spinner did not run again on SIGCONT (state $(proc_state "$pid"))"
+		kill -9 "$pid"
+	fi
+	timeout 10 tail --pid="$bg" -f /dev/null || { fail "stopped spinner: client still runs 10 s after SIGKILL"; kill -9 "$bg"; }
+	wait "$bg"
+	# A program that stops itself.
+	hostile self-stopper sh -c 'kill -STOP $$; echo continued'
+	# A program that floods forks (children and threads gone at once).
+	hostile fork-flood "$ADV/adv_events" flood 4
+	# SIGTERM with a spinner running: the daemon stops promptly.
+	"$SYSWARD" run --daemon="$S" --policy "$(path_policy)" -- "$ADV/adv_spin" >/dev/null 2>&1 </dev/null &
+	bg=$!
+	session_of "$ADV/adv_spin" >/dev/null || fail "spinner for SIGTERM: no session"
+	t0=$(date +%s%N)
+	kill -TERM "$D_PID"
+	timeout 10 tail --pid="$D_PID" -f /dev/null ||
+		{ fail "syswardd still runs 10 s after SIGTERM beside a spinner"; kill -9 "$D_PID"; }
+	t1=$(date +%s%N)
+	wait "$D_PID"
+	D_PID=
+	echo "SIGTERM beside a spinner: daemon gone after $(( (t1 - t0) / 1000000 )) ms"
+	timeout 10 tail --pid="$bg" -f /dev/null || { fail "spinner's client still runs 10 s after the daemon's SIGTERM"; kill -9 "$bg"; }
+	wait "$bg"
+}
+
+t_session_ends_exactly() {
+	# Issue 12, class 4: children and threads that come and go before
+	# their parent's fork event is seen, and creators killed in the
+	# middle of a fork: every client gets its program's status, and ps
+	# lists no finished session.  Two uids' fork storms at once, each
+	# under its own emulated uid, so that a process counted in the other
+	# session (a pid reused across sessions) would see the other's uid
+	# and fail its program.
+	start_daemon || return
+	chmod 0755 "$W"
+	local i bad=0 a b c ra rb rc2 pa pb
+	pa=$(uid_policy 4242)
+	pb=$(uid_policy 4343)
+	local end=$((SECONDS + 120))	# a slow guest runs fewer rounds
+	for ((i = 0; i < 50 && SECONDS < end; i++)); do
+		ADV_UID=4242 timeout -k 5 60 "$SYSWARD" run --daemon="$S" --policy "$pa" -- "$ADV/adv_events" storm 5 4 >"$W/a.out" 2>&1 </dev/null &
+		a=$!
+		ADV_UID=4343 timeout -k 5 60 "${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$pb" -- "$ADV/adv_events" storm 5 4 >"$W/b.out" 2>&1 </dev/null &
+		b=$!
+		ADV_UID=4242 timeout -k 5 60 "$SYSWARD" run --daemon="$S" --policy "$pa" -- "$ADV/adv_events" parentdies 5 >"$W/c.out" 2>&1 </dev/null &
+		c=$!
+		wait "$a"; ra=$?
+		wait "$b"; rb=$?
+		wait "$c"; rc2=$?
+		if [ "$ra" -ne 0 ] || [ "$rb" -ne 0 ] || [ "$rc2" -ne 0 ]; then
+			bad=$((bad + 1))
+			echo "round $i: storm(root) exit $ra, storm(nobody) exit $rb, parentdies exit $rc2" >&2
+			cat "$W/a.out" "$W/b.out" "$W/c.out" >&2
+		fi
+	done
+	echo "$i rounds, $bad failed"
+	[ "$bad" -eq 0 ] || fail "$bad of $i rounds: a client did not get its program's status"
+	# Children whose creator died before its fork event could be placed
+	# in no session: none may be left stopped once the sessions ended.
+	for ((i = 0; i < 50; i++)); do
+		pgrep -f "^$ADV/adv_events" >/dev/null || break
+		sleep 0.1
+	done
+	if pgrep -f "^$ADV/adv_events" >/dev/null; then
+		fail "processes of finished sessions are left: $(pgrep -f "^$ADV/adv_events" | while read -r p; do echo "$p:$(proc_state "$p")"; done | tr '\n' ' ')"
+		for p in $(pgrep -f "^$ADV/adv_events"); do kill -9 "$p"; done
+	fi
+	last_cmd=(timeout -k 5 10 "$SYSWARD" ps --daemon="$S")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	[ "$(wc -l <"$W/out")" -le 1 ] || { fail "ps lists finished sessions"; dump_last; }
+	daemon_serves
+}
+
 t_stale_socket() {
 	start_daemon || return
 	# A second daemon on a live socket refuses.
@@ -839,7 +1001,7 @@ t_usage() {
 # commands than run; and ctrl_c_and_term, which signals the program's
 # process group as a terminal would: a daemon's program is in a
 # session of its own, not the client's group (t_signals_forwarded covers Ctrl-C).
-EMBEDDED_EXCLUDED="check_command cli_usage info_command ctrl_c_and_term"
+EMBEDDED_EXCLUDED="check_command cli_usage info_command ctrl_c_and_term kill_descendants"
 
 embedded_list() {
 	local s rs=$SRCDIR/tests/integration/run.sh
@@ -901,6 +1063,7 @@ fi
 # them, wherever the checkout is.
 . "$HERE/../lib/stage.sh"
 sw_stage_for_others SYSWARD PROBE || exit 1
+sw_stage_files_for_others ADV 'adv_*' || exit 1
 # The daemon refuses a client whose working directory the client's uid
 # cannot use, and CTest starts us in the build tree, which may be private
 # to root (a checkout in /root): run from a directory every uid can use.

@@ -1355,6 +1355,52 @@ mkdir($W/d)=-ENOSYS"
 
 # ---------------------------------------------------------------- main
 
+t_background_descendants() {
+	# sysward run returns when the program and every process it started
+	# have exited: a background child is waited for, still supervised
+	# (its getuid emulated), and the status is the main program's.
+	local p t0 t1
+	p=$(policy bguid <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242}]}
+	EOF
+	)
+	t0=$(date +%s%N)
+	sw "$p" sh -c "(sleep 1; '$PROBE' getuid) & echo main-done; exit 3"
+	t1=$(date +%s%N)
+	expect_rc 3
+	expect_line "main-done" "getuid=4242"
+	[ $(( (t1 - t0) / 1000000 )) -ge 900 ] || fail "sysward run returned before the background child ended"
+}
+
+t_kill_descendants() {
+	# --kill-descendants: when the program exits, what it left running
+	# is killed; sysward returns at once with the program's status.
+	local p
+	p=$(policy kduid <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242}]}
+	EOF
+	)
+	local t0 t1
+	t0=$(date +%s%N)
+	sw "$p" --kill-descendants -- sh -c "'$PROBE' pidfile '$W/bg.pid' sleep 30 & while [ ! -s '$W/bg.pid' ]; do sleep 0.05; done; echo main-done; exit 4"
+	t1=$(date +%s%N)
+	expect_rc 4
+	[ $(( (t1 - t0) / 1000000 )) -lt 20000 ] || fail "sysward run waited for the background child despite --kill-descendants"
+
+	expect_line "main-done"
+	[ -s "$W/bg.pid" ] || fail "the background child never started"
+	running_pid "$(cat "$W/bg.pid")" && { fail "the background child survived --kill-descendants"; kill -9 "$(cat "$W/bg.pid")"; }
+	true
+}
+
+running_pid() {
+	local st
+	st=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
+	[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]
+}
+
 scenarios() {
 	declare -F | awk '$3 ~ /^t_/ {print substr($3, 3)}'
 }

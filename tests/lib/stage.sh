@@ -51,6 +51,27 @@ sw_stage_for_others() {
 	done
 }
 
+# sw_stage_files_for_others VAR PATTERN: VAR names a directory; if uid
+# 65534 cannot reach it, only its files matching PATTERN (a glob, e.g.
+# 'adv_*') are copied into $SW_STAGE/VAR, and VAR is set to that copy.
+# For directories that also hold large scratch trees.
+sw_stage_files_for_others() {
+	local var=$1 pattern=$2 path=${!1} copy f
+	[ -n "$path" ] || return 0
+	sw_reachable "$path" && return 0
+	if [ -z "$SW_STAGE" ]; then
+		SW_STAGE=$(mktemp -d "${TMPDIR:-/tmp}/sysward-stage.XXXXXX") || return 1
+		chmod 0755 "$SW_STAGE" || return 1
+	fi
+	copy=$SW_STAGE/$var
+	mkdir -p "$copy" || return 1
+	for f in "$path"/$pattern; do
+		[ -f "$f" ] && { cp -p "$f" "$copy/" || return 1; }
+	done
+	chmod -R a+rX "$copy" || return 1
+	printf -v "$var" '%s' "$copy"
+}
+
 sw_stage_cleanup() {
 	[ -n "$SW_STAGE" ] && rm -rf "$SW_STAGE"
 	SW_STAGE=

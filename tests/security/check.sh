@@ -569,6 +569,46 @@ clone3_errno_default)
 	expect_contained "clone3 did not fail with ENOSYS under an errno default"
 	run "$POL/errno-default.json" -- "$ADV/adv_untraced" thread
 	expect_contained "pthread_create failed or its thread escaped under an errno default" ;;
+events_fork_storm)
+	# Issue 12, class 4: children and threads that are gone (or killed)
+	# before their parent's fork event is seen.  100 programs of 4
+	# workers each; every one must return the program's own status (0),
+	# never "lost track" (125) nor a hang.
+	# At most 90 s (a slow guest runs fewer; at least 10).
+	bad=0 runs=0 end=$((SECONDS + 90))
+	echo "+ 100 x sysward run --policy $POL/emulate-uid.json -- adv_events storm 5 4"
+	for i in $(seq 100); do
+		[ "$SECONDS" -lt "$end" ] || break
+		runs=$i
+		timeout -k 5 30 "$SYSWARD" run --policy "$POL/emulate-uid.json" -- \
+			"$ADV/adv_events" storm 5 4 >"$out" 2>&1 </dev/null
+		rc=$?
+		if [ "$rc" -ne 0 ] || ! grep -q '^verdict: contained' "$out"; then
+			bad=$((bad + 1))
+			echo "run $i: exit status $rc"
+			cat "$out"
+		fi
+	done
+	echo "+ $bad of $runs runs failed"
+	[ "$runs" -ge 10 ] || fail "only $runs runs in 90 s"
+	[ "$bad" -eq 0 ] || fail "$bad of $runs runs did not return the program's status" ;;
+events_parent_dies)
+	# Creators killed (exit_group of their process) in the middle of a
+	# fork: the fork event never comes; their children must neither run
+	# unsupervised nor stay stopped forever (the run must end).
+	bad=0
+	echo "+ 30 x sysward run --policy $POL/emulate-uid.json -- adv_events parentdies 10"
+	for i in $(seq 30); do
+		timeout -k 5 30 "$SYSWARD" run --policy "$POL/emulate-uid.json" -- \
+			"$ADV/adv_events" parentdies 10 >"$out" 2>&1 </dev/null
+		rc=$?
+		if [ "$rc" -ne 0 ] || ! grep -q '^verdict: contained' "$out"; then
+			bad=$((bad + 1))
+			echo "run $i: exit status $rc"
+			cat "$out"
+		fi
+	done
+	[ "$bad" -eq 0 ] || fail "$bad of 30 runs did not return the program's status" ;;
 unknown_syscall_eperm)
 	run "$POL/unknown-errno1.json" -- "$ADV/adv_unknown" 1
 	expect_contained "unknown syscalls did not get defaultErrnoRet (EPERM)" ;;
