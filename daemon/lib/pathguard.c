@@ -63,6 +63,7 @@
  * that, and its guard could not be set up).
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
@@ -598,6 +599,23 @@ static void comm_of(pid_t pid, char *buf, size_t size)
 	}
 }
 
+/* Say once per session (bit) what the guard did to pid, as
+ * "pid N (comm): ...". */
+static void __attribute__((format(printf, 4, 5)))
+warn_about_once(struct sw_session *s, unsigned int bit, pid_t pid, const char *fmt, ...)
+{
+	char comm[32], msg[SW_ERROR_MSG_MAX];
+	va_list ap;
+
+	if (!warn_once(s, bit))
+		return;
+	comm_of(pid, comm, sizeof(comm));
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	sw_warn(s, "pid %d (%s): %s", pid, comm, msg);
+}
+
 /* Does [start, start + len) (as madvise rounds it) touch the guard? */
 static bool overlaps_guard(uint64_t start, uint64_t len)
 {
@@ -638,13 +656,8 @@ static void vet(struct sw_session *s, struct sw_tracee *t, enum sw_abi abi,
 		 * when it is not.
 		 */
 		refuse(d, EPERM, "path guard: PR_SET_DUMPABLE 0 would hide the program from the supervisor");
-		if (warn_once(s, WARNED_DUMPABLE)) {
-			char comm[32];
-
-			comm_of(t->pid, comm, sizeof(comm));
-			sw_warn(s, "pid %d (%s): prctl(PR_SET_DUMPABLE, 0) refused with EPERM: the policy has path conditions, and the supervisor (without CAP_SYS_PTRACE) could not read a non-dumpable program's path arguments; run sysward as root to let programs make themselves non-dumpable",
-				t->pid, comm);
-		}
+		warn_about_once(s, WARNED_DUMPABLE, t->pid, "%s",
+				"prctl(PR_SET_DUMPABLE, 0) refused with EPERM: the policy has path conditions, and the supervisor (without CAP_SYS_PTRACE) could not read a non-dumpable program's path arguments; run sysward as root to let programs make themselves non-dumpable");
 	}
 }
 
@@ -662,13 +675,10 @@ void sw_pathguard_pin(struct sw_supervisor *sup, struct sw_session *s,
 	if (!s->exec_done)
 		return;
 	for (unsigned int k = 0; k < rd->n; k++) {
-		if (rd->len[k] == -EPERM && warn_once(s, WARNED_UNREADABLE)) {
-			char comm[32];
-
-			comm_of(t->pid, comm, sizeof(comm));
-			sw_warn(s, "pid %d (%s): cannot read its path arguments (process_vm_readv: %s): it is not dumpable (it changed credentials, or runs a program file its user cannot read), so its path-checked calls fail with EPERM; run sysward as root, or make the program readable",
-				t->pid, comm, strerror(EPERM));
-		}
+		if (rd->len[k] == -EPERM)
+			warn_about_once(s, WARNED_UNREADABLE, t->pid,
+					"cannot read its path arguments (process_vm_readv: %s): it is not dumpable (it changed credentials, or runs a program file its user cannot read), so its path-checked calls fail with EPERM; run sysward as root, or make the program readable",
+					strerror(EPERM));
 	}
 	if (d->verdict != SW_V_ALLOW && d->verdict != SW_V_REWRITE)
 		return;
@@ -683,13 +693,8 @@ void sw_pathguard_pin(struct sw_supervisor *sup, struct sw_session *s,
 		return;		/* i386 image: documented limit */
 	if (t->guard_state == SW_GUARD_LOST) {
 		refuse(d, EPERM, "path guard: this address space has no intact guard");
-		if (warn_once(s, WARNED_LOST)) {
-			char comm[32];
-
-			comm_of(t->pid, comm, sizeof(comm));
-			sw_warn(s, "pid %d (%s): its address space lacks the sealed path guard (removed before a fork?); its path-checked calls fail with EPERM",
-				t->pid, comm);
-		}
+		warn_about_once(s, WARNED_LOST, t->pid, "%s",
+				"its address space lacks the sealed path guard (removed before a fork?); its path-checked calls fail with EPERM");
 		return;
 	}
 	if (t->guard_state != SW_GUARD_MAPPED || !t->guard) {
