@@ -26,10 +26,15 @@
  * 16), so kill(1 | 1 << 32) is kill(1) to the kernel but not to a 64-bit
  * comparison.  Every comparison is made at the width the kernel reads
  * (sw_arg_mask, one table for this file and decide.c): EQ and MASKED_EQ
- * become MASKED_EQ under the width's mask; NE, LT, LE, GT, GE on a
- * narrower argument cannot be written that way in libseccomp, nor can a
- * comparison on an argument the ABIs read at different widths (i386's
- * 16-bit uid calls), so such a syscall is traced unconditionally and
+ * become MASKED_EQ under the width's mask.  NE on a narrower argument is
+ * an OR over its bits: (a & m) != v exactly when some bit b of m differs,
+ * so the rule becomes one rule per bit, MASKED_EQ(1 << b, ~v & 1 << b),
+ * all with the rule's action (32 small rules for an int; Docker's
+ * "socket unless AF_VSOCK" stays in BPF, and so runs on a kernel without
+ * PTRACE_SET_SYSCALL_INFO).  One such NE per rule; LT, LE, GT, GE on a
+ * narrower argument, a second narrow NE, or a comparison on an argument
+ * the ABIs read at different widths (i386's 16-bit uid calls) cannot be
+ * written in libseccomp, so such a syscall is traced unconditionally and
  * decide.c compares truncated values.
  *
  * (libseccomp 2.5 really does not do first match: with a conditional
@@ -165,18 +170,38 @@ static bool width_cmp(uint64_t m, unsigned int index, enum sw_cmp op,
 	}
 }
 
+/* The one NE on a narrower argument that add_rule() writes bit by bit:
+ * its index in args, -1 if there is none, -2 if the conditions cannot be
+ * compiled at their widths at all. */
+static int narrow_ne(const uint64_t masks[6], const struct sw_arg_cond *args,
+		     size_t n_args)
+{
+	struct scmp_arg_cmp c;
+	int ne = -1;
+
+	for (size_t k = 0; k < n_args; k++) {
+		uint64_t m;
+
+		if (args[k].index >= 6)
+			return -2;
+		m = masks[args[k].index];
+		if (args[k].op == SW_CMP_NE && m != ~0ull && m != 0) {
+			if (ne != -1)
+				return -2;
+			ne = (int)k;
+		} else if (!width_cmp(m, args[k].index, args[k].op, args[k].value,
+				      args[k].value_two, &c)) {
+			return -2;
+		}
+	}
+	return ne;
+}
+
 /* Can every condition be compiled at its width? */
 static bool width_ok(const uint64_t masks[6], const struct sw_arg_cond *args,
 		     size_t n_args)
 {
-	struct scmp_arg_cmp c;
-
-	for (size_t k = 0; k < n_args; k++)
-		if (args[k].index >= 6 ||
-		    !width_cmp(masks[args[k].index], args[k].index, args[k].op,
-			       args[k].value, args[k].value_two, &c))
-			return false;
-	return true;
+	return narrow_ne(masks, args, n_args) != -2;
 }
 
 static int add_rule(scmp_filter_ctx ctx, uint32_t act, int nr,
@@ -184,15 +209,32 @@ static int add_rule(scmp_filter_ctx ctx, uint32_t act, int nr,
 		    size_t n_args)
 {
 	struct scmp_arg_cmp cmp[6];
+	int ne = narrow_ne(masks, args, n_args);
+	uint64_t m;
 
-	if (n_args > 6)
+	if (n_args > 6 || ne == -2)
 		return -EINVAL;
 	for (size_t k = 0; k < n_args; k++)
-		if (args[k].index >= 6 ||
-		    !width_cmp(masks[args[k].index], args[k].index, args[k].op,
-			       args[k].value, args[k].value_two, &cmp[k]))
-			return -EINVAL;
-	return seccomp_rule_add_array(ctx, act, nr, (unsigned int)n_args, cmp);
+		if ((int)k != ne)
+			width_cmp(masks[args[k].index], args[k].index, args[k].op,
+				  args[k].value, args[k].value_two, &cmp[k]);
+	if (ne < 0)
+		return seccomp_rule_add_array(ctx, act, nr, (unsigned int)n_args, cmp);
+	/* (a & m) != v: some bit of m differs from v's. */
+	m = masks[args[ne].index];
+	for (unsigned int b = 0; b < 64; b++) {
+		uint64_t bit = 1ull << b;
+		int r;
+
+		if (!(m & bit))
+			continue;
+		cmp[ne] = (struct scmp_arg_cmp){ args[ne].index, SCMP_CMP_MASKED_EQ,
+						 bit, ~args[ne].value & bit };
+		r = seccomp_rule_add_array(ctx, act, nr, (unsigned int)n_args, cmp);
+		if (r < 0)
+			return r;
+	}
+	return 0;
 }
 
 /* Compile one syscall (name: as the policy spells it, resolving to nr).

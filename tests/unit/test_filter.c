@@ -62,6 +62,8 @@ static struct sw_rule rules_c[] = {
 	/* 3 */ { RULE(SW_ACT_ALLOW, "clone"), ARG1(0, SW_CMP_MASKED_EQ, 0) },
 	/* 4 */ { RULE(SW_ACT_ALLOW, "io_uring_setup") },
 	/* 5 */ { RULE(SW_ACT_ALLOW, "kill") },
+	/* 6: Docker's "socket unless AF_VSOCK" shape, on an int */
+	/* 6 */ { RULE(SW_ACT_ALLOW, "socketpair"), ARG1(0, SW_CMP_NE, 40) },
 };
 
 static struct sw_policy pol_a = {
@@ -197,6 +199,16 @@ static const struct row rows[] = {
 	/* allow-list policy */
 	R(&pol_c, 0, X64, "getpid", 0, 0, 0, ALLOW),
 	R(&pol_c, 0, X64, "mkdir", 0, 0, 0, ERRNO(EPERM)),
+	/* NE on a 32-bit argument stays in BPF, bit by bit: the kernel's
+	 * int decides, whatever the high half holds */
+	R(&pol_c, 0, X64, "socketpair", 0, 1, 0, ALLOW),
+	R(&pol_c, 0, X64, "socketpair", 0, 41, 0, ALLOW),
+	R(&pol_c, 0, X64, "socketpair", 0, 40, 0, ERRNO(EPERM)),
+	R(&pol_c, 0, X64, "socketpair", 0, 40 | 1ull << 32, 0, ERRNO(EPERM)),
+	R(&pol_c, 0, X64, "socketpair", 0, 40 | 0xffffffff00000000ull, 0, ERRNO(EPERM)),
+	R(&pol_c, 0, X64, "socketpair", 0, 1 | 1ull << 32, 0, ALLOW),
+	R(&pol_c, 0, X32, "socketpair", 0, 40 | 1ull << 32, 0, ERRNO(EPERM)),
+	R(&pol_c, 0, X32, "socketpair", 0, 2, 0, ALLOW),
 	R(&pol_c, 0, X64, "socket", 0, 2, 0, TRACE(1)),
 	R(&pol_c, 0, X64, "socket", 0, 1, 0, TRACE(1)),
 	R(&pol_c, 0, X64, "clone", 0, 0x11, 0, ALLOW),
