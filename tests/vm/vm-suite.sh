@@ -35,7 +35,12 @@ SRC=$(cd "$HERE/../.." && pwd)
 #  path_race: two CPUs, so that a thread flips the path while another
 #   thread's openat is checked; the guest has one (run-vm -smp 1), where
 #   the race never alternates and the test cannot test anything.
-HOST_ONLY=" daemon:socket_activation security:path_race "
+#  terminal_*: an interactive shell in tmux pressing Ctrl-C/Ctrl-Z at
+#   sysward run: job control of the client, the same on any kernel;
+#   the guest has no tmux.
+HOST_ONLY=" daemon:socket_activation security:path_race security:terminal_ctrl_c "
+HOST_ONLY+=" security:terminal_pipeline_ctrl_c security:terminal_script_reads "
+HOST_ONLY+=" security:terminal_ctrl_z security:terminal_pipeline_ctrl_z "
 
 die() { echo "vm-suite: error: $*" >&2; exit 1; }
 
