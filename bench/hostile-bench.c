@@ -131,11 +131,13 @@ static pid_t spawn(char *const argv[], int out_fd)
 		dup2(null, 0);
 		dup2(out_fd >= 0 ? out_fd : null, 1);
 		dup2(null, 2);
-		setpgid(0, 0);
+		/* A session of its own, as syswardd gives every program: with
+		 * the scheduler's autogroups (one per session) the hostile
+		 * programs then compete alike on both sides. */
+		setsid();
 		execv(argv[0], argv);
 		_exit(127);
 	}
-	setpgid(p, p);
 	return p;
 }
 
