@@ -325,6 +325,11 @@ signals_pid_namespace)
 	prog=(unshare --user --map-root-user --pid --fork sh -c 'sleep 5 & kill $!; echo "kill child: $?"')
 	setpriv --reuid=65534 --regid=65534 --clear-groups "${prog[@]}" >/dev/null 2>&1 ||
 		skip "no unprivileged user and pid namespaces here"
+	# sysward and the policy where nobody can reach them, wherever the
+	# checkout is (tests/lib/stage.sh).
+	. "$(dirname "$0")/../lib/stage.sh"
+	trap 'sw_stage_cleanup' EXIT
+	sw_stage_for_others SYSWARD POL || fail "cannot stage sysward for uid 65534"
 	echo "+ (as nobody) sysward run --policy $POL/emulate-uid.json -- ${prog[*]}"
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$SYSWARD" run --policy "$POL/emulate-uid.json" -- "${prog[@]}" >"$out" 2>&1 </dev/null
 	rc=$?
