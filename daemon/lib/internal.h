@@ -369,6 +369,11 @@ struct sw_tracee *sw_tracee_add(struct sw_supervisor *sup, pid_t pid);
 void sw_tracee_del(struct sw_supervisor *sup, struct sw_tracee *t);
 /* Handle one waitpid status. */
 void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status);
+/* At a PTRACE_EVENT_STOP of t with signal sig: a group-stop (a stop
+ * signal) stays stopped, as unconfined, but listening, so that SIGCONT
+ * re-traps it (PTRACE_LISTEN): 1.  Any other (SIGCONT's re-trap): 0, the
+ * caller resumes t.  -errno if PTRACE_LISTEN failed. */
+int sw_group_stop(struct sw_tracee *t, int sig);
 void sw_warn(struct sw_session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The session's main process died before exec: fill s->launch_err from

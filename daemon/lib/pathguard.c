@@ -814,8 +814,6 @@ struct sw_guard_setup {
 	bool entered;			/* the injected call's entry stop seen */
 	struct user_regs_struct r0;	/* at the first syscall-entry stop */
 	int64_t tfd;			/* the memfd in the tracee */
-	int sigs[8];			/* signals held back while injecting */
-	unsigned int n_sigs;
 };
 
 static void gs_end(struct sw_tracee *t)
@@ -904,16 +902,10 @@ static int take_memfd(pid_t pid, int tfd, char **ret_map)
 	return 0;
 }
 
-/* Done (or no guard for this image): the program's call goes on, with
- * the signals that came meanwhile. */
+/* Done (or no guard for this image): the program's call goes on. */
 static void gs_finish(struct sw_tracee *t)
 {
-	struct sw_guard_setup *gs = t->gs;
-	pid_t pid = t->pid;
-
-	ptrace(PTRACE_CONT, pid, 0L, (long)(gs->n_sigs ? gs->sigs[0] : 0));
-	for (unsigned int i = 1; i < gs->n_sigs; i++)
-		syscall(SYS_tgkill, pid, pid, gs->sigs[i]);
+	ptrace(PTRACE_CONT, t->pid, 0L, 0L);
 	gs_end(t);
 }
 
@@ -1044,36 +1036,37 @@ void sw_pathguard_setup_stop(struct sw_supervisor *sup, struct sw_tracee *t,
 			     int sig, int ev)
 {
 	struct sw_guard_setup *gs = t->gs;
-	/* Once a call is injected nothing may run in between: signals are
-	 * held back.  Before, the image is the program's: it gets its
-	 * signals (a handler's first syscall is as good as any) and job
-	 * control works, so a program that stops before its first syscall
-	 * stops as unconfined. */
-	bool injecting = gs->step >= GS_MEMFD;
 	uint8_t step = gs->step;
 	int e;
 
+	/*
+	 * Signals go on as the kernel would deliver them, injecting or not.
+	 * The setup runs before the image's first system call, and execve
+	 * reset every handler to SIG_DFL (SIG_IGN stays): no code of the
+	 * program can run on a signal, only the kernel's default action
+	 * (ignore, stop, terminate), and none of those touches the
+	 * registers of the call being injected.  Holding signals back to
+	 * send them again afterwards would reorder them against the ones
+	 * sent meanwhile: a SIGSTOP overtaken by a SIGCONT would stop the
+	 * program after it had been continued, for good (the kernel drops a
+	 * dequeued stop that a later SIGCONT cancels, JOBCTL_STOP_DEQUEUED;
+	 * a resent one it cannot know about).
+	 */
 	(void)sup;
 	if (sig == (SIGTRAP | 0x80)) {
 		e = gs_syscall_stop(t);
 	} else if (ev == PTRACE_EVENT_SECCOMP) {
 		/* Our injected calls, sent to us by the filter's prefix.
 		 * Before the first entry stop no syscall can have run. */
-		e = injecting ? gs_resume(t->pid, 0) : -EPROTO;
+		e = step >= GS_MEMFD ? gs_resume(t->pid, 0) : -EPROTO;
 	} else if (ev == PTRACE_EVENT_STOP) {
-		if (!injecting && (sig == SIGSTOP || sig == SIGTSTP ||
-				   sig == SIGTTIN || sig == SIGTTOU))
-			e = ptrace(PTRACE_LISTEN, t->pid, 0L, 0L) < 0 ? -errno : 0;
-		else
+		/* A group-stop stays stopped; SIGCONT's re-trap comes here
+		 * again and the setup goes on where it was. */
+		e = sw_group_stop(t, sig);
+		if (e == 0)
 			e = gs_resume(t->pid, 0);
 	} else if (ev == 0) {
-		if (!injecting) {
-			e = gs_resume(t->pid, sig);
-		} else {
-			if (gs->n_sigs < sizeof(gs->sigs) / sizeof(gs->sigs[0]))
-				gs->sigs[gs->n_sigs++] = sig;
-			e = gs_resume(t->pid, 0);
-		}
+		e = gs_resume(t->pid, sig);	/* signal-delivery stop */
 	} else {
 		/* Fork, clone, exec: impossible before the first syscall. */
 		e = -EPROTO;

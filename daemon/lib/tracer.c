@@ -416,6 +416,12 @@ int sw_session_signal(struct sw_session *s, int sig)
 	}
 	if (kill(s->pid, sig) < 0)
 		return -errno;
+	/* A stopped program would act on SIGTERM or SIGHUP only once
+	 * continued, and whoever asked us to end it waits meanwhile: send
+	 * SIGCONT after them, as kill(1) of a shell's stopped job, timeout(1)
+	 * and systemd do. */
+	if (sig == SIGTERM || sig == SIGHUP)
+		kill(s->pid, SIGCONT);
 	return 0;
 }
 
@@ -720,15 +726,8 @@ void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 			sw_resume(t, 0);
 		return;
 	case PTRACE_EVENT_STOP:
-		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN ||
-		    sig == SIGTTOU) {
-			/* Group-stop: stay stopped, but let us see SIGCONT. */
-			if (pid == t->s->pid)
-				t->s->main_stopped = true;
-			ptrace(PTRACE_LISTEN, pid, 0L, 0L);
-			return;
-		}
-		sw_resume(t, 0);
+		if (sw_group_stop(t, sig) == 0)
+			sw_resume(t, 0);
 		return;
 	case 0:
 		/* Signal-delivery stop: deliver it. */
@@ -738,6 +737,15 @@ void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 		sw_resume(t, 0);
 		return;
 	}
+}
+
+int sw_group_stop(struct sw_tracee *t, int sig)
+{
+	if (sig != SIGSTOP && sig != SIGTSTP && sig != SIGTTIN && sig != SIGTTOU)
+		return 0;	/* PTRACE_INTERRUPT or SIGCONT's re-trap */
+	if (t->s && t->pid == t->s->pid)
+		t->s->main_stopped = true;
+	return ptrace(PTRACE_LISTEN, t->pid, 0L, 0L) < 0 ? -errno : 1;
 }
 
 int sw_supervisor_dispatch(struct sw_supervisor *sup, bool block,

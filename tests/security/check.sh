@@ -483,6 +483,19 @@ path_guard_restart)
 	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
 	run "$GEN/path-race.json" -- "$ADV/adv_guard_restart" "$d"
 	expect_contained "a restarted call did not open the file it named" ;;
+path_guard_setup_stop_storm)
+	# SIGSTOP/SIGCONT at a child during its guard setup, then SIGCONT:
+	# the child must end up running, as unconfined (before the fix: it
+	# stayed stopped for good, the session never ended).
+	d=$GEN/race
+	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
+	echo "+ timeout 100 sysward run --policy $GEN/path-race.json -- adv_guard_setup stop $d 100 60"
+	timeout -k 5 100 "$SYSWARD" run --policy "$GEN/path-race.json" -- \
+		"$ADV/adv_guard_setup" stop "$d" 100 60 >"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	echo "+ exit status $rc"
+	expect_contained "a stop/continue storm during the guard setup left a child stopped or the session hung" ;;
 unreadable_nondumpable)
 	# A non-root supervisor cannot read a non-dumpable program: under
 	# path rules, prctl(PR_SET_DUMPABLE, 0) is refused, and said so.
