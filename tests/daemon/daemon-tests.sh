@@ -428,9 +428,12 @@ t_daemon_killed() {
 	# SIGKILL the daemon: every confined program (and its children) is
 	# gone within a second, every client exits 125 saying why.
 	start_daemon || return
-	local i pids=() prog=() child=() deadline
+	local i pids=() prog=() child=() deadline pol
+	# Written once: five background clients writing it at once race on
+	# its temporary file.
+	pol=$(uid_policy 5)
 	for ((i = 1; i <= 5; i++)); do
-		"$SYSWARD" run --daemon="$S" --policy "$(uid_policy 5)" -- \
+		"$SYSWARD" run --daemon="$S" --policy "$pol" -- \
 			"$PROBE" spawn-sleeper "$W/child.$i" pidfile "$W/main.$i" sleep 60 \
 			>"$W/out.$i" 2>"$W/err.$i" </dev/null &
 		pids[i]=$!
