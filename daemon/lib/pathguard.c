@@ -24,21 +24,29 @@
  *     inherit mapping and seal; CLONE_VM children and threads share it.
  *
  * Mapping it: a fresh image (PTRACE_EVENT_EXEC) is single-threaded, so
- * no other thread can race the setup.  At the first syscall-entry stop
- * after the exec, the supervisor turns that syscall into memfd_create,
- * takes the new fd with pidfd_getfd(2), sizes, maps and seals it, then
- * injects mmap, mseal and close by rewinding the instruction pointer to
- * the syscall instruction at each syscall-exit stop, and finally rewinds
- * once more with the original registers so the program's own first
- * syscall runs as if nothing happened.  Each step is one stop of the
- * tracee, handled by the dispatch loop like any other (no waiting on one
- * tracee: an image that never makes a syscall holds up nobody).
+ * no other thread can race the setup.  The supervisor creates the memfd
+ * itself, sizes, maps and seals it, and only then hands it in: the
+ * tracee's first syscall becomes socketpair(2), the supervisor takes one
+ * end with pidfd_getfd(2) and sends the sealed memfd over it
+ * (SCM_RIGHTS), and recvmsg, close, close, mmap, mseal and close follow,
+ * injected by rewinding the instruction pointer to the syscall
+ * instruction at each syscall-exit stop; a last rewind with the original
+ * registers runs the program's own first syscall as if nothing happened.
+ * An unsealed guard is never in the tracee's fd table: there, any process
+ * allowed to open /proc/<pid>/fd/N could map it writable before the seal,
+ * and F_SEAL_FUTURE_WRITE does not revoke a mapping made before it.  What
+ * arrives is checked where it counts: the mapping at SW_GUARD_ADDR must be
+ * our memfd, sealed (guard_intact), whatever another process did to the
+ * socket meanwhile.  Each step is one stop of the tracee, handled by the
+ * dispatch loop like any other (no waiting on one tracee: an image that
+ * never makes a syscall holds up nobody).
  *
  * The injected calls pass through the tracee's own seccomp filter (it runs
  * after the syscall-entry stop), which the policy may have made deny them;
- * a prefix in front of the compiled filter sends memfd_create, mseal and
- * mmap(SW_GUARD_ADDR, ...) to the supervisor instead (TRACE), where the
- * tracee's own such calls are decided by the policy as usual.
+ * a prefix in front of the compiled filter sends socketpair and recvmsg
+ * with the guard's exact arguments, mseal and mmap(SW_GUARD_ADDR, ...) to
+ * the supervisor instead (TRACE), where the tracee's own such calls are
+ * decided by the policy as usual.
  *
  * Slots: 1024 of 4 KiB (4 MiB of address space; only slots in use take
  * memory).  A checked string occupies a slot from the SECCOMP stop to the
@@ -76,6 +84,8 @@
 #include <linux/capability.h>
 #include <linux/kcmp.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/sysmacros.h>
 #include <sys/stat.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
@@ -101,6 +111,10 @@
 #define SW_NR_PIDFD_OPEN	434
 #define SW_X86_64_CS		0x33	/* 64-bit user code segment */
 
+/* The setup's socketpair type and recvmsg flags (see the filter prefix). */
+#define SW_GUARD_SOCK		(SOCK_DGRAM | SOCK_CLOEXEC)
+#define SW_GUARD_RECV		(MSG_CMSG_CLOEXEC | MSG_DONTWAIT)
+
 #define SW_GUARD_SLOT		4096u
 #define SW_GUARD_SLOTS		1024u
 #define SW_GUARD_SIZE		(SW_GUARD_SLOT * SW_GUARD_SLOTS)
@@ -108,7 +122,7 @@
 struct sw_guard {
 	unsigned int refs;	/* tracees whose image maps it */
 	char *map;		/* our writable view */
-	unsigned long ino;	/* the memfd (guard_ident), 0 = not yet read */
+	unsigned long ino;	/* the memfd, as /proc/<pid>/maps shows it */
 	unsigned int dev_major, dev_minor;
 	uint64_t used[SW_GUARD_SLOTS / 64];
 };
@@ -132,8 +146,9 @@ bool sw_pathguard_wanted(const struct sw_program *prog)
  * see every call first).  Each returns TRACE(0), which sends the call to
  * the supervisor: sw_decide() evaluates the policy as for any traced call
  * and sw_pathguard_pin() then applies the guard's own checks.
- *   - memfd_create, mseal, mmap(SW_GUARD_ADDR, ...): the supervisor's own
- *     injected calls must not be denied by the policy;
+ *   - socketpair and recvmsg with the setup's arguments (int arguments,
+ *     compared at 32 bits), mseal, mmap(SW_GUARD_ADDR, ...): the
+ *     supervisor's own injected calls must not be denied by the policy;
  *   - madvise and process_madvise with MADV_DONTFORK: the one advice that
  *     mseal allows on the guard (a shared file mapping) and that takes it
  *     away from a fork child (route 6b);
@@ -207,6 +222,10 @@ int sw_pathguard_patch_filter(void **insns, size_t *n, struct sw_error *err)
 	const uint32_t lo = (uint32_t)SW_GUARD_ADDR;
 	const uint32_t hi = (uint32_t)((uint64_t)SW_GUARD_ADDR >> 32);
 	const struct word_eq at_guard[] = { { SD_LO(0), lo }, { SD_HI(0), hi } };
+	const struct word_eq pair[] = {
+		{ SD_LO(0), AF_UNIX }, { SD_LO(1), SW_GUARD_SOCK }, { SD_LO(2), 0 },
+	};
+	const struct word_eq recv[] = { { SD_LO(2), SW_GUARD_RECV } };
 	struct bpf_buf b = { .n = 0 };
 	size_t arch64, to_i386, to_orig64, arch32;
 	struct sock_filter *out;
@@ -214,7 +233,8 @@ int sw_pathguard_patch_filter(void **insns, size_t *n, struct sw_error *err)
 	b.f[b.n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SD_ARCH);
 	arch64 = b.n;
 	b.f[b.n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 0);
-	emit_trace_if(&b, __NR_memfd_create, NULL, 0);
+	emit_trace_if(&b, __NR_socketpair, pair, 3);
+	emit_trace_if(&b, __NR_recvmsg, recv, 1);
 	emit_trace_if(&b, SW_NR_MSEAL, NULL, 0);
 	emit_trace_if(&b, __NR_mmap, at_guard, 2);
 	emit_vetted(&b, SW_ABI_X86_64);
@@ -423,33 +443,6 @@ static void adopt_from_proc(struct sw_supervisor *sup, struct sw_tracee *t)
 
 /* ---- is the guard intact in this address space? -------------------------- */
 
-/* The memfd behind our view of the guard: device and inode, from our own
- * /proc/self/maps line (read once per guard). */
-static int guard_ident(struct sw_guard *g)
-{
-	char line[512];
-	unsigned long start, ino;
-	unsigned int maj, min;
-	FILE *f;
-
-	if (g->ino)
-		return 0;
-	f = fopen("/proc/self/maps", "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%*x %*s %*x %x:%x %lu", &start, &maj, &min, &ino) == 4 &&
-		    start == (unsigned long)(uintptr_t)g->map) {
-			g->dev_major = maj;
-			g->dev_minor = min;
-			g->ino = ino;
-			break;
-		}
-	}
-	fclose(f);
-	return g->ino ? 0 : -ENOENT;
-}
-
 /*
  * Does pid's mm map the whole guard, read-only, shared, from our memfd at
  * the right offsets, and sealed?  Then nothing the program does can take
@@ -467,8 +460,6 @@ static int guard_intact(pid_t pid, struct sw_guard *g)
 	FILE *f;
 	int e;
 
-	if ((e = guard_ident(g)) < 0)
-		return e;
 	snprintf(path, sizeof(path), "/proc/%d/smaps", pid);
 	f = fopen(path, "re");
 	if (!f)
@@ -794,8 +785,11 @@ bool sw_pathguard_explain_unreadable(struct sw_session *s, pid_t pid)
 enum gs_step {
 	GS_EXEC_EXIT,		/* to execve's syscall-exit stop */
 	GS_FIRST_ENTRY,		/* to the image's first syscall-entry stop */
-	GS_MEMFD,		/* memfd_create put in its place: to the exit */
-	GS_MMAP,		/* injected by rewinding: to entry, then exit */
+	GS_SOCKETPAIR,		/* socketpair put in its place: to the exit */
+	GS_RECVMSG,		/* injected by rewinding: to entry, then exit */
+	GS_CLOSE_SOCK0,
+	GS_CLOSE_SOCK1,
+	GS_MMAP,
 	GS_MSEAL,
 	GS_CLOSE,
 };
@@ -803,21 +797,49 @@ enum gs_step {
 static const char *const gs_what[] = {
 	[GS_EXEC_EXIT] = "run to the end of execve",
 	[GS_FIRST_ENTRY] = "run to the first syscall",
-	[GS_MEMFD] = "inject memfd_create",
+	[GS_SOCKETPAIR] = "inject socketpair",
+	[GS_RECVMSG] = "inject recvmsg",
+	[GS_CLOSE_SOCK0] = "inject close",
+	[GS_CLOSE_SOCK1] = "inject close",
 	[GS_MMAP] = "inject mmap",
 	[GS_MSEAL] = "inject mseal",
 	[GS_CLOSE] = "inject close",
 };
 
+/*
+ * What the injected socketpair and recvmsg read and write, in the
+ * tracee's memory (as the same x86_64 layout: only 64-bit images get a
+ * guard), well below its stack pointer: far below the 128-byte red zone,
+ * nothing live is there during a syscall, and a fresh image's stack is
+ * set up 128 KiB deep.
+ */
+struct gs_scratch {
+	int sv[2];
+	struct msghdr msg;
+	struct iovec iov;
+	char byte;
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} ctl;
+};
+
+#define GS_SCRATCH_BELOW_SP 4096u
+_Static_assert(sizeof(struct gs_scratch) < GS_SCRATCH_BELOW_SP - 128, "below the red zone");
+
 struct sw_guard_setup {
 	uint8_t step;
 	bool entered;			/* the injected call's entry stop seen */
 	struct user_regs_struct r0;	/* at the first syscall-entry stop */
-	int64_t tfd;			/* the memfd in the tracee */
+	int mfd;			/* our memfd, until it is sent */
+	int sv[2];			/* the socket pair in the tracee */
+	int64_t tfd;			/* the memfd, received in the tracee */
 };
 
 static void gs_end(struct sw_tracee *t)
 {
+	if (t->gs && t->gs->mfd >= 0)
+		close(t->gs->mfd);
 	free(t->gs);
 	t->gs = NULL;
 }
@@ -873,32 +895,100 @@ static int inject(struct sw_tracee *t, bool at_entry, long nr,
 	return gs_resume(t->pid, 0);
 }
 
-/* Our side of the memfd the tracee just created: size, map, seal. */
-static int take_memfd(pid_t pid, int tfd, char **ret_map)
+static uint64_t scratch_addr(const struct sw_guard_setup *gs)
 {
-	cleanup_close int pidfd = -1, fd = -1;
-	char *map;
+	return (gs->r0.rsp - GS_SCRATCH_BELOW_SP) & ~(uint64_t)15;
+}
+
+static int scratch_io(pid_t pid, uint64_t at, struct gs_scratch *sc, bool write)
+{
+	struct iovec l = { sc, sizeof(*sc) };
+	struct iovec r = { (void *)(uintptr_t)at, sizeof(*sc) };
+	ssize_t n = write ? process_vm_writev(pid, &l, 1, &r, 1, 0)
+			  : process_vm_readv(pid, &l, 1, &r, 1, 0);
+
+	if (n == (ssize_t)sizeof(*sc))
+		return 0;
+	return n < 0 ? -errno : -EIO;
+}
+
+/*
+ * A new guard, ours alone until sealed: sized, mapped writable here, then
+ * sealed against every other writer (F_SEAL_FUTURE_WRITE: no write(2), no
+ * new writable mapping, VM_MAYWRITE cleared on read-only ones).  Its fd
+ * in *ret_fd, to be handed to the tracee.
+ */
+static int guard_new(struct sw_guard **ret, int *ret_fd)
+{
+	cleanup_close int fd = -1;
+	struct sw_guard *g;
+	struct stat st;
+	int e;
+
+	fd = (int)syscall(SYS_memfd_create, "sysward-pathguard",
+			  MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0)
+		return -errno;
+	if (ftruncate(fd, SW_GUARD_SIZE) < 0 || fstat(fd, &st) < 0)
+		return -errno;
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	g->map = mmap(NULL, SW_GUARD_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      fd, 0);
+	if (g->map == MAP_FAILED) {
+		e = -errno;
+		free(g);
+		return e;
+	}
+	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
+			  F_SEAL_FUTURE_WRITE | F_SEAL_SEAL) < 0) {
+		e = -errno;
+		munmap(g->map, SW_GUARD_SIZE);
+		free(g);
+		return e;
+	}
+	g->refs = 1;
+	g->ino = (unsigned long)st.st_ino;
+	g->dev_major = major(st.st_dev);
+	g->dev_minor = minor(st.st_dev);
+	*ret = g;
+	*ret_fd = fd;
+	fd = -1;
+	return 0;
+}
+
+/* Send our sealed memfd to the tracee's end sv[0], through its other end
+ * sv[1], which we take with pidfd_getfd(2) (as its tracer we may). */
+static int send_guard(pid_t pid, int tsock, int mfd)
+{
+	cleanup_close int pidfd = -1, sock = -1;
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} ctl;
+	char byte = 'g';
+	struct iovec iov = { &byte, 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf),
+	};
+	struct cmsghdr *c;
 
 	pidfd = (int)syscall(SW_NR_PIDFD_OPEN, pid, 0);
 	if (pidfd < 0)
 		return -errno;
-	fd = (int)syscall(SW_NR_PIDFD_GETFD, pidfd, tfd, 0);
-	if (fd < 0)
+	sock = (int)syscall(SW_NR_PIDFD_GETFD, pidfd, tsock, 0);
+	if (sock < 0)
 		return -errno;
-	if (ftruncate(fd, SW_GUARD_SIZE) < 0)
-		return -errno;
-	map = mmap(NULL, SW_GUARD_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
-		   fd, 0);
-	if (map == MAP_FAILED)
-		return -errno;
-	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
-			  F_SEAL_FUTURE_WRITE | F_SEAL_SEAL) < 0) {
-		int e = errno;
-
-		munmap(map, SW_GUARD_SIZE);
-		return -e;
-	}
-	*ret_map = map;
+	memset(&ctl, 0, sizeof(ctl));
+	c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &mfd, sizeof(int));
+	if (sendmsg(sock, &msg, MSG_DONTWAIT | MSG_NOSIGNAL) != 1)
+		return errno ? -errno : -EIO;
 	return 0;
 }
 
@@ -912,9 +1002,9 @@ static void gs_finish(struct sw_tracee *t)
 /* At the first syscall-entry stop of the image: start injecting. */
 static int gs_first_entry(struct sw_tracee *t)
 {
-	static const char name[] = "sysward-pathguard";
 	struct sw_guard_setup *gs = t->gs;
 	uint64_t a[6] = { 0 };
+	int e;
 
 	if (ptrace(PTRACE_GETREGS, t->pid, 0L, &gs->r0) < 0)
 		return -errno;
@@ -929,19 +1019,69 @@ static int gs_first_entry(struct sw_tracee *t)
 		/* 64-bit code whose first syscall is int $0x80 (or x32):
 		 * the rewinds below would replay the wrong instruction. */
 		return -ENOEXEC;
-	/* The memfd's name, written below the stack pointer (far below
-	 * the 128-byte red zone: nothing live is there during a syscall). */
-	{
-		struct iovec l = { (void *)name, sizeof(name) };
-		struct iovec rem = { (void *)(uintptr_t)(gs->r0.rsp - 4096), sizeof(name) };
+	if ((e = guard_new(&t->guard, &gs->mfd)) < 0)
+		return e;
+	/* Trusted only once seen mapped and sealed (GS_MSEAL). */
+	t->guard_state = SW_GUARD_INHERITED;
+	a[0] = AF_UNIX;
+	a[1] = SW_GUARD_SOCK;
+	a[2] = 0;
+	a[3] = scratch_addr(gs) + offsetof(struct gs_scratch, sv);
+	gs->step = GS_SOCKETPAIR;
+	return inject(t, true, __NR_socketpair, a);
+}
 
-		if (process_vm_writev(t->pid, &l, 1, &rem, 1, 0) != (ssize_t)sizeof(name))
-			return errno ? -errno : -EIO;
-	}
-	a[0] = gs->r0.rsp - 4096;
-	a[1] = MFD_CLOEXEC | MFD_ALLOW_SEALING;
-	gs->step = GS_MEMFD;
-	return inject(t, true, __NR_memfd_create, a);
+/* The tracee's socket pair exists: send the memfd, have it received. */
+static int gs_receive(struct sw_tracee *t)
+{
+	struct sw_guard_setup *gs = t->gs;
+	uint64_t at = scratch_addr(gs), a[6] = { 0 };
+	struct gs_scratch sc;
+	int e;
+
+	if ((e = scratch_io(t->pid, at, &sc, false)) < 0)
+		return e;
+	gs->sv[0] = sc.sv[0];
+	gs->sv[1] = sc.sv[1];
+	if ((e = send_guard(t->pid, gs->sv[1], gs->mfd)) < 0)
+		return e;
+	close(gs->mfd);
+	gs->mfd = -1;
+	memset(&sc, 0, sizeof(sc));
+	sc.sv[0] = gs->sv[0];
+	sc.sv[1] = gs->sv[1];
+	sc.iov.iov_base = (void *)(uintptr_t)(at + offsetof(struct gs_scratch, byte));
+	sc.iov.iov_len = 1;
+	sc.msg.msg_iov = (void *)(uintptr_t)(at + offsetof(struct gs_scratch, iov));
+	sc.msg.msg_iovlen = 1;
+	sc.msg.msg_control = (void *)(uintptr_t)(at + offsetof(struct gs_scratch, ctl));
+	sc.msg.msg_controllen = sizeof(sc.ctl.buf);
+	if ((e = scratch_io(t->pid, at, &sc, true)) < 0)
+		return e;
+	a[0] = (uint64_t)gs->sv[0];
+	a[1] = at + offsetof(struct gs_scratch, msg);
+	a[2] = SW_GUARD_RECV;
+	gs->step = GS_RECVMSG;
+	return inject(t, false, __NR_recvmsg, a);
+}
+
+/* The one descriptor recvmsg delivered, or -EPROTO. */
+static int received_fd(pid_t pid, uint64_t at)
+{
+	struct gs_scratch sc;
+	struct cmsghdr *c;
+	int fd, e;
+
+	if ((e = scratch_io(pid, at, &sc, false)) < 0)
+		return e;
+	if (sc.msg.msg_flags & MSG_CTRUNC || sc.msg.msg_controllen < CMSG_LEN(sizeof(int)))
+		return -EPROTO;
+	c = &sc.ctl.h;
+	if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
+	    c->cmsg_len != CMSG_LEN(sizeof(int)))
+		return -EPROTO;
+	memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	return fd >= 0 ? fd : -EPROTO;
 }
 
 /* At the exit stop of an injected call, with its return value. */
@@ -949,25 +1089,30 @@ static int gs_injected_exit(struct sw_tracee *t, int64_t rv)
 {
 	struct sw_guard_setup *gs = t->gs;
 	struct user_regs_struct r;
-	struct sw_guard *g;
 	uint64_t a[6] = { 0 };
 	int e;
 
 	switch (gs->step) {
-	case GS_MEMFD:
-		if (rv < 0)
-			return (int)rv;
-		gs->tfd = rv;
-		g = calloc(1, sizeof(*g));
-		if (!g)
-			return -ENOMEM;
-		if ((e = take_memfd(t->pid, (int)rv, &g->map)) < 0) {
-			free(g);
+	case GS_SOCKETPAIR:
+		if (rv != 0)
+			return rv < 0 ? (int)rv : -EPROTO;
+		return gs_receive(t);
+	case GS_RECVMSG:
+		if (rv != 1)
+			return rv < 0 ? (int)rv : -EPROTO;
+		if ((e = received_fd(t->pid, scratch_addr(gs))) < 0)
 			return e;
-		}
-		g->refs = 1;
-		t->guard = g;
-		t->guard_state = SW_GUARD_MAPPED;	/* undone by forget on failure */
+		gs->tfd = e;
+		/* A policy may deny close(2): the sockets are then left
+		 * behind, harmless (empty, nobody else's). */
+		a[0] = (uint64_t)gs->sv[0];
+		gs->step = GS_CLOSE_SOCK0;
+		return inject(t, false, __NR_close, a);
+	case GS_CLOSE_SOCK0:
+		a[0] = (uint64_t)gs->sv[1];
+		gs->step = GS_CLOSE_SOCK1;
+		return inject(t, false, __NR_close, a);
+	case GS_CLOSE_SOCK1:
 		a[0] = SW_GUARD_ADDR;
 		a[1] = SW_GUARD_SIZE;
 		a[2] = PROT_READ;
@@ -985,6 +1130,15 @@ static int gs_injected_exit(struct sw_tracee *t, int64_t rv)
 	case GS_MSEAL:
 		if (rv != 0)
 			return (int)rv;
+		/*
+		 * Whatever came through the socket (another process able to
+		 * take the tracee's fds could have stolen ours or slipped in
+		 * its own), what counts is what is mapped: our memfd,
+		 * read-only, whole, sealed.
+		 */
+		if ((e = guard_intact(t->pid, t->guard)) < 0)
+			return e == -ENOENT ? -EBADMSG : e;
+		t->guard_state = SW_GUARD_MAPPED;
 		/* A policy may deny close(2); the fd is harmless (sealed). */
 		a[0] = (uint64_t)gs->tfd;
 		gs->step = GS_CLOSE;
@@ -1058,7 +1212,7 @@ void sw_pathguard_setup_stop(struct sw_supervisor *sup, struct sw_tracee *t,
 	} else if (ev == PTRACE_EVENT_SECCOMP) {
 		/* Our injected calls, sent to us by the filter's prefix.
 		 * Before the first entry stop no syscall can have run. */
-		e = step >= GS_MEMFD ? gs_resume(t->pid, 0) : -EPROTO;
+		e = step >= GS_SOCKETPAIR ? gs_resume(t->pid, 0) : -EPROTO;
 	} else if (ev == PTRACE_EVENT_STOP) {
 		/* A group-stop stays stopped; SIGCONT's re-trap comes here
 		 * again and the setup goes on where it was. */
@@ -1093,6 +1247,7 @@ bool sw_pathguard_exec(struct sw_supervisor *sup, struct sw_tracee *t)
 		return true;
 	}
 	t->gs->step = GS_EXEC_EXIT;
+	t->gs->mfd = -1;
 	if ((e = gs_resume(t->pid, 0)) < 0)
 		give_up(s, t, gs_what[GS_EXEC_EXIT], e);
 	return true;

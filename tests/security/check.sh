@@ -483,6 +483,15 @@ path_guard_restart)
 	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
 	run "$GEN/path-race.json" -- "$ADV/adv_guard_restart" "$d"
 	expect_contained "a restarted call did not open the file it named" ;;
+path_guard_setup_memfd)
+	# The guard's memfd must never be in the program's fd table unsealed:
+	# another process of the program maps /proc/<pid>/fd/N writable in
+	# that window and rewrites pinned paths after the check.  At most
+	# 60 s of exec'd children (before the fix: file-D opened in < 60 s).
+	d=$GEN/race
+	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
+	run "$GEN/path-race.json" -- "$ADV/adv_guard_setup" memfd "$d" 100000 "${SW_GUARD_SETUP_SECONDS:-60}"
+	expect_contained "the guard's memfd was mapped writable before its seal" ;;
 path_guard_setup_stop_storm)
 	# SIGSTOP/SIGCONT at a child during its guard setup, then SIGCONT:
 	# the child must end up running, as unconfined (before the fix: it
