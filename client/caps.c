@@ -2,13 +2,14 @@
 /* Capability names from the command line, via libcap's own table. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/capability.h>
 
 #include "run.h"
 
-static int one_cap(const char *name, size_t len, uint64_t *mask)
+static int one_cap(const char *name, size_t len, uint64_t *mask, bool *all)
 {
 	char buf[64];
 	cap_value_t v;
@@ -28,6 +29,7 @@ static int one_cap(const char *name, size_t len, uint64_t *mask)
 	if (strcmp(buf, "cap_all") == 0) {
 		int last = cap_max_bits() - 1;
 
+		*all = true;
 		for (int c = 0; c <= last && c < 64; c++)
 			*mask |= UINT64_C(1) << c;
 		return 0;
@@ -38,14 +40,15 @@ static int one_cap(const char *name, size_t len, uint64_t *mask)
 	return 0;
 }
 
-int sw_parse_caps(const char *text, uint64_t *mask, char *bad, size_t bad_size)
+int sw_parse_caps(const char *text, uint64_t *mask, bool *all, char *bad,
+		  size_t bad_size)
 {
 	const char *p = text;
 
 	for (;;) {
 		size_t len = strcspn(p, ",");
 
-		if (one_cap(p, len, mask) < 0) {
+		if (one_cap(p, len, mask, all) < 0) {
 			snprintf(bad, bad_size, "%.*s", (int)len, p);
 			return -EINVAL;
 		}
@@ -53,6 +56,25 @@ int sw_parse_caps(const char *text, uint64_t *mask, char *bad, size_t bad_size)
 			return 0;
 		p += len + 1;
 	}
+}
+
+uint64_t sw_own_effective_caps(void)
+{
+	cap_t have = cap_get_proc();
+	int last = cap_max_bits();
+	uint64_t mask = 0;
+
+	if (!have)
+		return 0;
+	for (int c = 0; c < last && c < 64; c++) {
+		cap_flag_value_t v = CAP_CLEAR;
+
+		if (cap_get_flag(have, (cap_value_t)c, CAP_EFFECTIVE,
+				 &v) == 0 && v == CAP_SET)
+			mask |= UINT64_C(1) << c;
+	}
+	cap_free(have);
+	return mask;
 }
 
 /*

@@ -245,7 +245,11 @@ int sw_run_daemon(const struct run_options *o)
 	cmask = umask(0);
 	umask(cmask);
 	q = (struct sw_run_request){
-		.caps = o->caps,
+		/* "all" means all we have, as in embedded mode, where the
+		 * engine keeps what was asked and is held; the daemon
+		 * refuses any capability we do not hold. */
+		.caps = o->caps_all ? o->caps & sw_own_effective_caps()
+				    : o->caps,
 		.umask = cmask,
 		.argv = o->argv, .argc = argc,
 		.envp = environ, .envc = envc,

@@ -145,7 +145,7 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 					"'json' or 'text')", optarg);
 			break;
 		case 'c':
-			if (sw_parse_caps(optarg, &o->caps, bad,
+			if (sw_parse_caps(optarg, &o->caps, &o->caps_all, bad,
 					  sizeof(bad)) < 0)
 				return -sw_cli_usage("run",
 					"unknown capability '%s' in --cap %s "

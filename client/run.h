@@ -14,6 +14,7 @@ struct run_options {
 	const char *log_path;		/* NULL = none, "-" = stderr */
 	enum sw_log_format log_format;
 	uint64_t caps;			/* capabilities the program keeps */
+	bool caps_all;			/* --cap all: those we have */
 	const char *daemon_socket;	/* NULL = embedded (no daemon) */
 	bool kill_descendants;		/* SIGKILL them when PROGRAM exits */
 	char **argv;			/* PROGRAM [ARGS...], NULL-ended */
@@ -26,8 +27,13 @@ struct run_options {
  */
 int sw_run_daemon(const struct run_options *o);
 
-/* Parse "CAP_SYS_ADMIN", "sys_admin", "net_raw,chown" or "all" into mask. */
-int sw_parse_caps(const char *text, uint64_t *mask, char *bad, size_t bad_size);
+/* Parse "CAP_SYS_ADMIN", "sys_admin", "net_raw,chown" or "all" into mask;
+ * *all is set for "all". */
+int sw_parse_caps(const char *text, uint64_t *mask, bool *all, char *bad,
+		  size_t bad_size);
+
+/* This process's effective capabilities, as a mask. */
+uint64_t sw_own_effective_caps(void);
 
 /* The capabilities in mask that defeat confinement, one per call: start
  * with *i = 0; returns why (and sets *name), or NULL when there are no

@@ -372,6 +372,7 @@ static void handle_run(struct server *srv, struct conn *c)
 	struct session *x = NULL;
 	struct sw_buf b = { 0 };
 	struct path_swap ps;
+	struct peer_state pst;
 	struct sw_launch l;
 	char msg[SW_ERROR_MSG_MAX];
 	bool root_daemon = geteuid() == 0;
@@ -384,6 +385,13 @@ static void handle_run(struct server *srv, struct conn *c)
 			    "open a new connection for each RUN", false);
 		close_fds(c);
 		return;
+	}
+	/* Not for a confined program: see peer_vet(). */
+	r = peer_vet(c->fd, &c->peer, "RUN", &pst, &err);
+	if (r < 0) {
+		reply_error(srv, c, "RUN", -r, SW_EXIT_SYSWARD_ERROR, err.msg,
+			    true);
+		goto out;
 	}
 	r = sw_run_request_decode(c->payload, c->h.length, &q, &err);
 	if (r < 0) {
@@ -417,6 +425,14 @@ static void handle_run(struct server *srv, struct conn *c)
 			 "uid %u may not keep capabilities (--cap): syswardd "
 			 "grants them to root clients only", c->peer.uid);
 		reply_error(srv, c, "RUN", EPERM, SW_EXIT_SYSWARD_ERROR, msg,
+			    true);
+		goto out;
+	}
+	/* ... and none it does not hold itself: uid 0 is not the same as
+	 * root's capabilities (setpriv, capsh, a container's bounding set). */
+	r = peer_check_caps(&pst, q.caps, &err);
+	if (r < 0) {
+		reply_error(srv, c, "RUN", -r, SW_EXIT_SYSWARD_ERROR, err.msg,
 			    true);
 		goto out;
 	}
@@ -540,9 +556,22 @@ out:
 static void handle_ps(struct server *srv, struct conn *c)
 {
 	cleanup_free struct sw_ps_entry *e = NULL;
+	struct sw_error err = { 0 };
+	struct peer_state st;
 	struct sw_buf b = { 0 };
 	size_t n = 0;
 
+	/*
+	 * PS only reads, but what it reads is the daemon's, not /proc's:
+	 * other sandboxes' session ids (what KILL takes), policy names and
+	 * decision counters that move with each supervised call of another
+	 * session (root: of every user's).  No confined program needs
+	 * that, so it is refused the same way.
+	 */
+	if (peer_vet(c->fd, &c->peer, "PS", &st, &err) < 0) {
+		reply_error(srv, c, "PS", err.code, 1, err.msg, true);
+		return;
+	}
 	e = calloc(srv->n_sessions + 1, sizeof(*e));
 	if (!e) {
 		reply_error(srv, c, "PS", ENOMEM, 1, "syswardd: out of memory",
@@ -583,9 +612,17 @@ static void handle_kill(struct server *srv, struct conn *c)
 	struct session *x;
 	struct sw_buf b = { 0 };
 	char msg[256];
+	struct peer_state st;
 	uint64_t id;
 	int r;
 
+	/* A confined program's signals reach its own tree only (route 11):
+	 * it may not have the daemon kill sessions for it either. */
+	r = peer_vet(c->fd, &c->peer, "KILL", &st, &err);
+	if (r < 0) {
+		reply_error(srv, c, "KILL", -r, 1, err.msg, true);
+		return;
+	}
 	r = sw_msg_decode_kill(c->payload, c->h.length, &id, &err);
 	if (r < 0) {
 		reply_error(srv, c, "KILL", -r, 1, err.msg, true);

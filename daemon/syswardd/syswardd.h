@@ -3,8 +3,9 @@
  * syswardd internals.  Module map:
  *   main.c    command line, startup and shutdown
  *   listen.c  the listening socket: systemd activation or bind()
- *   peer.c    who the client is (SO_PEERCRED, SO_PEERGROUPS) and whether
- *             it may execute its program (checked with its own fs creds)
+ *   peer.c    who the client is (SO_PEERCRED, SO_PEERGROUPS), whether it
+ *             is confined (traced: SO_PEERPIDFD, /proc/<pid>/status) and
+ *             whether it may execute its program (its own fs creds)
  *   server.c  the event loop: connections, requests, sessions, replies
  *   audit.c   the daemon's own audit lines (session start/exit/refusal)
  */
@@ -50,6 +51,32 @@ struct peer {
 
 int peer_get(int fd, struct peer *ret, struct sw_error *err);
 void peer_clear(struct peer *p);
+
+/* The peer as it is now, from /proc/<pid>/status. */
+struct peer_state {
+	pid_t pid;		/* in the daemon's pid namespace */
+	pid_t tracer;		/* TracerPid */
+	uint64_t cap_eff;	/* CapEff */
+	bool caps_here;		/* in the daemon's user namespace */
+};
+
+/*
+ * May the process that connected to fd make a request that acts (RUN,
+ * KILL, PS)?  0 if it still lives, is visible in our pid namespace and is
+ * not ptrace-traced, with *st filled; else -EPERM with a message that
+ * names request ("RUN") and says why.  A traced client is either confined
+ * by sysward (every confined process is traced) or under a debugger: both
+ * are refused.  The pid is pinned by SO_PEERPIDFD, and the process checked
+ * to be alive after its status was read, so a reused pid cannot pass.
+ */
+int peer_vet(int fd, const struct peer *p, const char *request,
+	     struct peer_state *st, struct sw_error *err);
+
+/* 0 if the capability mask want is a subset of the peer's effective
+ * capabilities in the daemon's user namespace, else -EPERM naming the
+ * missing ones. */
+int peer_check_caps(const struct peer_state *st, uint64_t want,
+		    struct sw_error *err);
 
 /*
  * Find name like execvp would with the client's PATH and cwd, checking

@@ -667,6 +667,169 @@ t_root_caps() {
 	expect_output "CapEff:	0000000000002000"
 }
 
+# Confused deputy: a program confined by sysward that can reach the
+# daemon's socket must not get a session outside its own policy, nor
+# capabilities it lacks, nor have the daemon kill sessions for it.  Every
+# confined process is ptrace-traced by its supervisor, so the daemon
+# refuses RUN, KILL and PS from a traced client (peer_vet).
+#
+# nested_client OUTER...: run, confined by OUTER (an embedded "sysward run"
+# or a daemon session, getuid emulated as 4242), a shell that shows it is
+# confined, then asks the daemon for a session under a policy that allows
+# everything, whose id -u would print the real uid 0; and, with the raw
+# protocol (the client would ask only for capabilities it has), for one
+# with every capability.
+nested_client() {
+	local allow
+	allow=$(allow_policy)
+	last_cmd=("$@" sh -c "id -u
+		'$SYSWARD' run --daemon='$S' --policy '$allow' -- id -u
+		echo \"inner: \$?\"
+		'$SWD_RAW' '$S' run-caps:ffffffffffffffff
+		'$SWD_RAW' '$S' leader-exits:ffffffffffffffff")
+	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 0
+	# 4242: the shell is confined; no 0, no CapEff: no inner program ran.
+	local refused="ERROR errno=EPERM exit=125 msg=syswardd refuses RUN from pid N: it is traced (by pid M); programs confined by sysward cannot start, signal or list sessions (a client under a debugger or strace is traced too: run it untraced)"
+	sed -i 's/from pid [0-9]*: it is traced (by pid [0-9]*)/from pid N: it is traced (by pid M)/' "$W/out"
+	expect_output "4242
+inner: 125
+$refused
+CLOSED
+$refused
+CLOSED"
+	expect_err "syswardd refuses RUN from pid " \
+		"it is traced (by pid " \
+		"programs confined by sysward cannot start, signal or list sessions"
+}
+
+t_confined_client_run() {
+	# (a) from a program confined by an embedded "sysward run".
+	start_daemon --audit-log "$W/audit.jsonl" || return
+	nested_client "$SYSWARD" run --policy "$(uid_policy 4242)" --
+	[ "$(grep -c '"event":"request-refused".*"request":"RUN","errno":1,.*it is traced' "$W/audit.jsonl")" -eq 3 ] ||
+		fail "the three refusals are not in the audit log: $(cat "$W/audit.jsonl")"
+	grep -q '"event":"session-start"' "$W/audit.jsonl" &&
+		fail "a session was started: $(cat "$W/audit.jsonl")"
+	daemon_serves
+}
+
+t_session_client_run() {
+	# (b) from a program in a daemon session of the same daemon.
+	start_daemon || return
+	nested_client "$SYSWARD" run --daemon="$S" --policy "$(uid_policy 4242)" --
+	daemon_serves
+}
+
+t_caps_beyond_client() {
+	# (c) an untraced root client gets no capability it does not hold
+	# itself: uid 0 is not all capabilities.
+	start_daemon || return
+	command -v setpriv >/dev/null || { echo "SKIP: no setpriv(1)"; return 77; }
+	local nocaps=(setpriv --inh-caps=-all --bounding-set=-all)
+	last_cmd=("${nocaps[@]}" "$SYSWARD" run --daemon="$S" --cap net_raw,chown --policy "$(allow_policy)" -- sh -c 'grep ^CapEff /proc/self/status')
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 125
+	expect_output ""
+	expect_err "may not keep capabilities it does not have: it lacks CAP_CHOWN, CAP_NET_RAW (its effective set is 0x0)"
+	# One it holds, it gets; one more it does not, and it is refused.
+	local netraw=(setpriv --inh-caps=-all --bounding-set=-all,+net_raw)
+	last_cmd=("${netraw[@]}" "$SYSWARD" run --daemon="$S" --cap net_raw --policy "$(allow_policy)" -- sh -c 'grep ^CapEff /proc/self/status')
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 0
+	expect_output "CapEff:	0000000000002000"
+	last_cmd=("${netraw[@]}" "$SYSWARD" run --daemon="$S" --cap net_raw,kill --policy "$(allow_policy)" -- true)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 125
+	expect_err "it lacks CAP_KILL (its effective set is 0x2000)"
+	# Asked on the wire, whatever the client holds.
+	last_cmd=("${netraw[@]}" "$SWD_RAW" "$S" run-caps:2020)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 0
+	expect_output "ERROR errno=EPERM exit=125 msg=pid $(sed -n 's/.*msg=pid \([0-9]*\) .*/\1/p' "$W/out") may not keep capabilities it does not have: it lacks CAP_KILL (its effective set is 0x2000); syswardd grants no capability beyond the client's own
+CLOSED"
+	# --cap all is all the client has, as in embedded mode.
+	last_cmd=("${netraw[@]}" "$SYSWARD" run --daemon="$S" --cap all --policy "$(allow_policy)" -- sh -c 'grep ^CapEff /proc/self/status')
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 0
+	expect_output "CapEff:	0000000000002000"
+}
+
+t_confined_client_kill() {
+	# (d) KILL (and PS) from a confined program, embedded or in a
+	# session, are refused; the victim session lives.
+	start_daemon || return
+	local bg id outer
+	"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/victim.pid" sleep 60 >/dev/null 2>&1 </dev/null &
+	bg=$!
+	wait_file "$W/victim.pid" 100 || { fail "the victim did not start"; kill -9 "$bg"; return; }
+	id=$("$SYSWARD" ps --daemon="$S" | awk -v p="$PROBE" '$NF == p {print $1}')
+	[ -n "$id" ] || { fail "sysward ps does not list the victim"; kill -9 "$bg"; return; }
+	for outer in embedded session; do
+		local wrap=("$SYSWARD" run --policy "$(uid_policy 4242)" --)
+		[ "$outer" = session ] && wrap=("$SYSWARD" run --daemon="$S" --policy "$(uid_policy 4242)" --)
+		last_cmd=("${wrap[@]}" sh -c "'$SYSWARD' kill --daemon='$S' $id; echo \"kill: \$?\"; '$SYSWARD' ps --daemon='$S'; echo \"ps: \$?\"")
+		timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+		rc=$?
+		expect_rc 0
+		expect_output "kill: 1
+ps: 1"
+		expect_err "syswardd refuses KILL from pid " "syswardd refuses PS from pid " "it is traced (by pid "
+		sleep 0.2
+		running "$(cat "$W/victim.pid")" || fail "$outer: the victim session was killed by a confined program"
+	done
+	# The normal path: an untraced client lists and kills it.
+	last_cmd=("$SYSWARD" kill --daemon="$S" "$id")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	wait "$bg"
+	rc=$?
+	last_cmd=("the victim's client after kill")
+	expect_rc 137
+}
+
+t_client_gone() {
+	# The daemon vets the process that connected: once it has exited,
+	# its pid may name another process, and the request is refused.
+	start_daemon || return
+	last_cmd=("$SWD_RAW" "$S" connector-exits)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 0
+	wait_file "$W/out" 50 || { fail "no reply"; dump_last; return; }
+	sleep 0.2
+	expect_output "ERROR errno=EPERM exit=125 msg=syswardd refuses RUN from pid $(sed -n 's/.*from pid \([0-9]*\):.*/\1/p' "$W/out"): the process that connected has exited, so whether it was confined cannot be checked"
+	daemon_serves
+}
+
+t_traced_client() {
+	# A client merely under a debugger is traced too, and refused, with a
+	# message that says so; the same client untraced is served.
+	command -v strace >/dev/null || { echo "SKIP: no strace(1)"; return 77; }
+	start_daemon || return
+	last_cmd=(strace -f -o /dev/null "$SYSWARD" ps --daemon="$S")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 1
+	expect_err "refuses PS from pid " "it is traced (by pid " "a client under a debugger or strace is traced too: run it untraced"
+	last_cmd=(strace -f -o /dev/null "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- true)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 125
+	expect_err "refuses RUN from pid "
+	last_cmd=("$SYSWARD" ps --daemon="$S")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 0
+}
+
 t_audit_log() {
 	start_daemon --audit-log "$W/audit.jsonl" || return
 	local p

@@ -8,6 +8,21 @@
  * prints "ERROR errno=NAME exit=N msg=TEXT", "STARTED", "EXIT N",
  * "PS_REPLY N", "OK" or "CLOSED" (the daemon hung up without a reply).
  *
+ *   swd-raw SOCKET run-caps:HEX
+ *
+ * asks for the capability mask HEX, whatever swd-raw holds, for
+ * /bin/sh -c 'grep ^CapEff /proc/self/status' (its output between the
+ * two replies).
+ *
+ *   swd-raw SOCKET connector-exits
+ *
+ * a RUN sent by a child once swd-raw, which connected, has exited.
+ *
+ *   swd-raw SOCKET leader-exits:HEX
+ *
+ * the same from a second thread, after the main thread, which connected,
+ * has exited (the peer's /proc/<pid>/status is then a zombie's).
+ *
  *   swd-raw SOCKET random:N
  *
  * sends N connections' worth of random bytes (half of them behind a
@@ -19,7 +34,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "sysward/proto.h"
@@ -156,6 +173,38 @@ static int random_mode(const char *sock, int n)
 	return 0;
 }
 
+struct leader_exits {
+	int fd;
+	uint64_t caps;
+};
+
+static void *leader_exits_thread(void *arg)
+{
+	static const char allow[] = "{\"defaultAction\":\"SCMP_ACT_ALLOW\"}";
+	struct leader_exits *le = arg;
+	char *argv[] = { "/bin/sh", "-c", "grep ^CapEff /proc/self/status",
+			 NULL };
+	char *envp[] = { "PATH=/usr/bin:/bin", NULL };
+	struct sw_run_request q = {
+		.caps = le->caps, .argv = argv, .argc = 3, .envp = envp,
+		.envc = 1, .cwd = "/", .policy_name = "raw.json",
+		.policy_text = (char *)allow, .policy_len = strlen(allow),
+	};
+	struct sw_buf b = { 0 };
+	int std[3] = { 0, 1, 2 };
+
+	/* Long enough for a tracer to see the leader's exit. */
+	usleep(300 * 1000);
+	if (sw_run_request_encode(&b, &q, NULL) < 0)
+		abort();
+	send_all(le->fd, &b, std, 3);
+	print_reply(le->fd);
+	fflush(stdout);
+	print_reply(le->fd);
+	fflush(stdout);
+	exit(0);
+}
+
 int main(int argc, char **argv)
 {
 	static const char allow[] = "{\"defaultAction\":\"SCMP_ACT_ALLOW\"}";
@@ -233,6 +282,54 @@ int main(int argc, char **argv)
 		print_reply(fd);	/* STARTED */
 		print_reply(fd);	/* EXIT 0 */
 		return 0;
+	} else if (strncmp(mode, "run-caps:", 9) == 0) {
+		/* RUN asking for the capability mask HEX, whatever this
+		 * process holds (as a hostile client would), of a program
+		 * that prints what it got. */
+		char *argv[] = { "/bin/sh", "-c",
+				 "grep ^CapEff /proc/self/status", NULL };
+		char *envp[] = { "PATH=/usr/bin:/bin", NULL };
+		struct sw_run_request q = {
+			.caps = strtoull(mode + 9, NULL, 16),
+			.argv = argv, .argc = 3, .envp = envp, .envc = 1,
+			.cwd = "/", .policy_name = "raw.json",
+			.policy_text = (char *)allow,
+			.policy_len = strlen(allow),
+		};
+
+		if (sw_run_request_encode(&b, &q, NULL) < 0)
+			abort();
+		send_all(fd, &b, std, 3);
+		print_reply(fd);	/* STARTED or ERROR */
+		fflush(stdout);
+		print_reply(fd);	/* EXIT */
+		return 0;
+	} else if (strcmp(mode, "connector-exits") == 0) {
+		/* A child asks, on the connection, once this process (the
+		 * one that connected: the peer) has exited and been
+		 * reaped. */
+		pid_t c = fork();
+
+		if (c < 0)
+			abort();
+		if (c > 0)
+			_exit(0);
+		usleep(300 * 1000);
+		good_run(&b, allow);
+		send_all(fd, &b, std, 3);
+		print_reply(fd);
+		return 0;
+	} else if (strncmp(mode, "leader-exits:", 13) == 0) {
+		/* The same from a thread, once the main thread (the one
+		 * that connected: the peer) has exited. */
+		static struct leader_exits le;
+		pthread_t t;
+
+		le.fd = fd;
+		le.caps = strtoull(mode + 13, NULL, 16);
+		if (pthread_create(&t, NULL, leader_exits_thread, &le))
+			abort();
+		syscall(SYS_exit, 0);
 	} else if (strcmp(mode, "truncated-header") == 0) {
 		put_hdr(&b, SW_PROTO_MAGIC, 1, SW_MSG_RUN, 100, 0);
 		b.len = 8;
