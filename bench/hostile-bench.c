@@ -5,6 +5,7 @@
  *
  *   hostile-bench --sysward PATH --syswardd PATH --spin PATH
  *                 [--sessions N] [--ps-samples K] [--calls C]
+ *                 [--load spinner|forkflood|stopflood]...
  *
  * For each hostile load -- a spinner that never makes a system call (under
  * a path rule, so the supervisor has a path guard to set up at its first
@@ -18,6 +19,8 @@
  *     well-behaved session of the same daemon (C calls, p50 and p99),
  *   - how long syswardd takes to exit after SIGTERM,
  * and prints both sides and their ratio (confined / unconfined).
+ * --load (repeatable) runs only the loads named, to measure one of them
+ * again and again without waiting for the others.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -316,10 +319,13 @@ int main(int argc, char **argv)
 		{ "calls", required_argument, NULL, 'c' },
 		{ "forkflood", no_argument, NULL, 'F' },
 		{ "stopflood", no_argument, NULL, 'T' },
+		{ "load", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
+	static const char *const load_opt[] = { "spinner", "forkflood", "stopflood" };
 	int sessions = 2, ps_samples = 100, calls = 2000, o;
+	unsigned int loads = 0;		/* bit l: run load l; none: all */
 
 	if (argc == 3 && !strcmp(argv[1], "--calls"))
 		return mode_calls(atoi(argv[2]));
@@ -331,11 +337,21 @@ int main(int argc, char **argv)
 		case 'n': sessions = atoi(optarg); break;
 		case 'k': ps_samples = atoi(optarg); break;
 		case 'c': calls = atoi(optarg); break;
+		case 'l':
+			for (o = 0; o < N_LOADS && strcmp(optarg, load_opt[o]); o++)
+				;
+			if (o == N_LOADS) {
+				fprintf(stderr, "hostile-bench: unknown load %s\n", optarg);
+				return 2;
+			}
+			loads |= 1u << o;
+			break;
 		case 'F': return mode_forkflood();
 		case 'T': return mode_stopflood();
 		default:
 			fprintf(stderr, "usage: %s --sysward PATH --syswardd PATH --spin PATH "
-				"[--sessions N] [--ps-samples K] [--calls C]\n", argv[0]);
+				"[--sessions N] [--ps-samples K] [--calls C] "
+				"[--load spinner|forkflood|stopflood]...\n", argv[0]);
 			return o == 'h' ? 0 : 2;
 		}
 	}
@@ -366,8 +382,13 @@ int main(int argc, char **argv)
 	       sessions, ps_samples, calls);
 	printf("%-11s %-11s %8s %8s %9s %9s %10s %8s\n", "load", "side", "ps p50us",
 	       "ps p99us", "call p50us", "call p99us", "SIGTERM ms", "ps t/o");
+	if (!loads)
+		loads = (1u << N_LOADS) - 1;
 	for (int l = 0; l < N_LOADS; l++) {
 		struct figures side[2];
+
+		if (!(loads & (1u << l)))
+			continue;
 
 		for (int confined = 1; confined >= 0; confined--) {
 			pid_t d = daemon_start(), h[MAX_SESSIONS];
