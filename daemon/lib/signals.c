@@ -43,7 +43,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/nsfs.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -138,6 +140,44 @@ static int ns_depth(pid_t pid)
 }
 
 /*
+ * Is caller's pid namespace the one that numbers pid at caller's depth?
+ * "NSpid:" lists a process's numbers from the root namespace down its own
+ * chain; a process of a sibling namespace has an entry at the caller's
+ * depth too, in a namespace the caller cannot see (the kernel refuses a
+ * pidfd of it with EINVAL, and by number reaches another process).  So
+ * walk pid's namespace up to the caller's depth (NS_GET_PARENT) and
+ * compare with the caller's (device and inode of the nsfs files).
+ */
+static bool sees_pid(pid_t caller, int caller_depth, pid_t pid)
+{
+	char path[64];
+	struct stat a, b;
+	int depth = ns_depth(pid);
+	int fd, up;
+
+	if (caller_depth <= 0 || depth < caller_depth)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", caller);
+	if (stat(path, &a) < 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	for (int i = depth; fd >= 0 && i > caller_depth; i--) {
+		up = ioctl(fd, NS_GET_PARENT);
+		close(fd);
+		fd = up;
+	}
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &b) < 0) {
+		close(fd);
+		return false;
+	}
+	close(fd);
+	return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/*
  * A caller in a pid namespace of its own (unshare(CLONE_NEWPID), with a
  * user namespace or CAP_SYS_ADMIN) names pids as its namespace numbers
  * them.  Is nr (a pid, or a group id with field "NSpgid:") the number,
@@ -160,7 +200,8 @@ static bool nested_in_session(struct sw_supervisor *sup, struct sw_session *s,
 		if (sup->tab[i].pid <= 0 || sup->tab[i].s != s)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/status", sup->tab[i].pid);
-		if (proc_field_at(path, field, 10, depth - 1, &v) && v == nr)
+		if (proc_field_at(path, field, 10, depth - 1, &v) && v == nr &&
+		    sees_pid(caller, depth, sup->tab[i].pid))
 			return true;
 	}
 	return false;
@@ -298,7 +339,8 @@ static int owner_target(struct sw_supervisor *sup, struct sw_session *s,
 
 /* Our process pid's field ("NSpid:", "NStgid:", "NSpgid:") as the
  * caller's pid namespace numbers it (the kernel reads a rewritten call's
- * pids there), or -1 if the caller cannot see it. */
+ * pids there), or -1 if the caller cannot see it (its namespace is not
+ * pid's or an ancestor of pid's). */
 static int32_t for_caller(pid_t caller, pid_t pid, const char *field)
 {
 	int depth = ns_depth(caller);
@@ -306,7 +348,8 @@ static int32_t for_caller(pid_t caller, pid_t pid, const char *field)
 	long v;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	if (depth <= 0 || !proc_field_at(path, field, 10, depth - 1, &v))
+	if (!sees_pid(caller, depth, pid) ||
+	    !proc_field_at(path, field, 10, depth - 1, &v))
 		return -1;
 	return (int32_t)v;
 }
@@ -338,6 +381,11 @@ static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
 	}
 	if (!in_session(sup, t->s, 0, (int32_t)pid)) {	/* our numbers */
 		refuse(d, EPERM, why_out);
+		return;
+	}
+	if (!sees_pid(t->pid, ns_depth(t->pid), (pid_t)pid)) {
+		/* What the kernel says (access_pidfd_pidns). */
+		refuse(d, EINVAL, "pidfd_send_signal: the process is not in the caller's pid namespace");
 		return;
 	}
 	thread = proc_field(path, "flags:", 8, &fl) && (fl & SW_PIDFD_THREAD);

@@ -23,6 +23,11 @@
  *                              keeps swapping a /proc/PID directory fd
  *                              into that fd number; the driver checks
  *                              that PID (killed by SIGRTMIN+1) lives
+ *   adv_signals pidns_sibling  two children, each pid 1 of a pid namespace
+ *                              of its own; the second gets a pidfd of the
+ *                              first and calls pidfd_send_signal(fd, 0):
+ *                              the kernel says EINVAL (not in its
+ *                              namespace), not a signal to its own pid 1
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -322,6 +327,60 @@ static int pidfd_race(long witness)
 	return adv_verdict(ADV_CONTAINED, "the driver checks that the witness lives");
 }
 
+/* Wait for a byte on fd (or its end). */
+static void await(int fd)
+{
+	char c;
+
+	while (read(fd, &c, 1) < 0 && errno == EINTR)
+		;
+}
+
+static int pidns_sibling(void)
+{
+	int go[2], done[2], pidfd;
+	pid_t b, c;
+	int st;
+
+	if (pipe(go) < 0 || pipe(done) < 0)
+		return adv_verdict(ADV_CANNOT, "pipe");
+	TRIED("pidfd_send_signal(pidfd, 0) on pid 1 of a sibling pid namespace, from pid 1 of another");
+	b = (pid_t)syscall(SYS_clone, CLONE_NEWUSER | CLONE_NEWPID | SIGCHLD, NULL, NULL, NULL, NULL);
+	if (b == 0) {
+		close(go[1]);
+		await(go[0]);	/* until the test ends */
+		_exit(0);
+	}
+	if (b < 0) {
+		RESULT("clone(CLONE_NEWUSER | CLONE_NEWPID): %s", strerror(errno));
+		return adv_verdict(ADV_CANNOT, "no pid namespaces here");
+	}
+	pidfd = (int)syscall(SYS_pidfd_open, b, 0);
+	if (pidfd < 0) {
+		kill(b, SIGKILL);
+		return adv_verdict(ADV_CANNOT, "pidfd_open of our own child failed");
+	}
+	c = (pid_t)syscall(SYS_clone, CLONE_NEWUSER | CLONE_NEWPID | SIGCHLD, NULL, NULL, NULL, NULL);
+	if (c == 0) {
+		long r = syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0);
+		int e = errno;
+
+		RESULT("pid %d of its namespace: pidfd_send_signal(sibling's pid 1, 0) = %s",
+		       (int)getpid(), RET(r, e));
+		_exit(r == -1 && e == EINVAL ? 0 : 1);
+	}
+	if (c < 0) {
+		kill(b, SIGKILL);
+		return adv_verdict(ADV_CANNOT, "second clone(CLONE_NEWUSER | CLONE_NEWPID) failed");
+	}
+	waitpid(c, &st, 0);
+	close(go[1]);
+	waitpid(b, NULL, 0);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		return adv_verdict(ADV_ESCAPED, "the pidfd was turned into a signal to the caller's own namespace (unconfined: EINVAL)");
+	return adv_verdict(ADV_CONTAINED, "EINVAL, as unconfined");
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -336,6 +395,8 @@ int main(int argc, char **argv)
 		return tiocsti();
 	if (strcmp(mode, "pidfd_race") == 0 && argc > 2)
 		return pidfd_race(atol(argv[2]));
-	fprintf(stderr, "usage: %s group|all|targets PID|tiocsti\n", argv[0]);
+	if (strcmp(mode, "pidns_sibling") == 0)
+		return pidns_sibling();
+	fprintf(stderr, "usage: %s group|all|targets PID|tiocsti|pidfd_race PID|pidns_sibling\n", argv[0]);
 	return ADV_CANNOT;
 }

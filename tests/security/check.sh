@@ -336,6 +336,13 @@ signals_pid_namespace)
 	cat "$out"
 	[ "$rc" -eq 0 ] && grep -qx 'kill child: 0' "$out" ||
 		fail "a program in its own pid namespace could not signal its child (exit $rc)" ;;
+signals_pidns_sibling)
+	# A pidfd of a process in a sibling pid namespace: the kernel says
+	# EINVAL; rewritten to a pid, it would name another process (the
+	# caller's own pid 1).  Needs user and pid namespaces.
+	run "$POL/emulate-uid.json" -- "$ADV/adv_signals" pidns_sibling
+	[ "$rc" -eq 2 ] && skip "no pid namespaces here"
+	expect_contained "a pidfd of a sibling namespace's process was rewritten to a pid of the caller's" ;;
 signals_targets_terminal)
 	# The same under a terminal: the program stays in its user's kernel
 	# session (to keep the terminal), where setpgid(2) into the
