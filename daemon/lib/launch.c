@@ -31,6 +31,7 @@
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <termios.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
@@ -42,6 +43,7 @@ enum stage {
 	ST_NONE,
 	ST_PGRP,
 	ST_TTY,
+	ST_NICE,
 	ST_STDIO,
 	ST_CHDIR,
 	ST_GROUPS,
@@ -58,6 +60,7 @@ static const char *const stage_what[] = {
 	[ST_NONE] = "start",
 	[ST_PGRP] = "create its process group or session",
 	[ST_TTY] = "become the terminal's foreground process group (tcsetpgrp)",
+	[ST_NICE] = "set its nice value (setpriority)",
 	[ST_STDIO] = "set up standard input/output",
 	[ST_CHDIR] = "change to the working directory",
 	[ST_GROUPS] = "set supplementary groups",
@@ -110,6 +113,10 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	}
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	/* Never run at the daemon's priority: a program that could not be
+	 * given its client's fails to start rather than run above it. */
+	if (l->set_nice && setpriority(PRIO_PROCESS, 0, l->nice) < 0)
+		child_fail(rep_fd, ST_NICE);
 
 	for (int i = 0; i < 3; i++) {
 		if (l->stdio[i] >= 0 && l->stdio[i] != i) {

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -194,6 +195,24 @@ static void drop_controlling_tty(void)
 	close(fd);
 }
 
+/*
+ * Every session's supervised calls wait on this one process.  A program
+ * that keeps it busy (a stop flood) takes its CPU too: each program we
+ * resume wakes up on our CPU and runs ahead of us.  So the daemon runs at
+ * a higher priority than the programs it serves (which get their client's
+ * nice value back, launch.c), as far as it may (CAP_SYS_NICE) and unless
+ * it was started with a nice value of its own choosing.
+ */
+#define SYSWARDD_NICE (-10)
+
+static void raise_priority(void)
+{
+	errno = 0;
+	if (getpriority(PRIO_PROCESS, 0) != 0 || errno)
+		return;		/* started niced on purpose: keep that */
+	(void)setpriority(PRIO_PROCESS, 0, SYSWARDD_NICE);
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { .max_sessions = DEFAULT_MAX_SESSIONS,
@@ -211,6 +230,7 @@ int main(int argc, char **argv)
 		return r > 0 ? 0 : -r;
 	reset_signals();
 	drop_controlling_tty();
+	raise_priority();
 	if (o.socket_path)
 		snprintf(path, sizeof(path), "%s", o.socket_path);
 	else if (sw_proto_default_socket(true, path, sizeof(path), &err) < 0) {

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -377,7 +378,7 @@ static void handle_run(struct server *srv, struct conn *c)
 	char msg[SW_ERROR_MSG_MAX];
 	bool root_daemon = geteuid() == 0;
 	mode_t old_umask;
-	int r, code;
+	int r, code, client_nice;
 
 	if (c->session) {
 		reply_error(srv, c, "RUN", EBUSY, SW_EXIT_SYSWARD_ERROR,
@@ -391,6 +392,14 @@ static void handle_run(struct server *srv, struct conn *c)
 	if (r < 0) {
 		reply_error(srv, c, "RUN", -r, SW_EXIT_SYSWARD_ERROR, err.msg,
 			    true);
+		goto out;
+	}
+	/* The program runs at its client's priority, not ours. */
+	errno = 0;
+	client_nice = getpriority(PRIO_PROCESS, pst.pid);
+	if (client_nice == -1 && errno) {
+		reply_error(srv, c, "RUN", errno, SW_EXIT_SYSWARD_ERROR,
+			    "cannot read the client's nice value (getpriority)", true);
 		goto out;
 	}
 	r = sw_run_request_decode(c->payload, c->h.length, &q, &err);
@@ -514,6 +523,8 @@ static void handle_run(struct server *srv, struct conn *c)
 		 * the client's business, and kill(0, ...) or setpgid() must
 		 * not reach the daemon's or another session's group. */
 		.new_session = true,
+		.set_nice = true,
+		.nice = client_nice,
 	};
 	/* The child inherits our umask: make it the client's. */
 	old_umask = umask((mode_t)q.umask);

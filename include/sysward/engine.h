@@ -76,6 +76,12 @@ struct sw_launch {
 	bool new_session;
 	bool foreground;
 	int tty_fd;
+	/* The program's nice value, set before its credentials change
+	 * (the daemon's clients: theirs, as if they ran it; the daemon
+	 * itself may run at a higher priority than the programs it serves).
+	 * Unset: the caller's. */
+	bool set_nice;
+	int nice;
 	/* When the main process exits, SIGKILL what it left running (by
 	 * default the session waits for every descendant). */
 	bool kill_descendants;

@@ -722,6 +722,21 @@ t_session_client_run() {
 	daemon_serves
 }
 
+t_client_nice() {
+	# The program runs at its client's nice value, not at the daemon's
+	# (which raises its own priority when it may: syswardd.8 NOTES).
+	start_daemon || return
+	local want
+	for want in 0 7; do
+		last_cmd=(nice -n "$want" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" --
+			  sh -c 'read -r s </proc/self/stat; set -- ${s##*) }; echo "${17}"')
+		timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+		rc=$?
+		expect_rc 0
+		expect_output "$want"
+	done
+}
+
 t_caps_beyond_client() {
 	# (c) an untraced root client gets no capability it does not hold
 	# itself: uid 0 is not all capabilities.
