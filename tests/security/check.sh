@@ -172,6 +172,22 @@ ret_trace_no_tracer)
 io_uring_denied)
 	run "$POL/emulate-uid.json" -- "$ADV/adv_io_uring" deny
 	expect_contained "io_uring is reachable under a restrictive policy" ;;
+uffd_supervisor_freeze)
+	# A path on a page of a userfaultfd nobody serves: the supervisor's
+	# read of it must not wait.  Root may create one that takes faults
+	# from the kernel (userfaultfd(2), /dev/userfaultfd): both refused.
+	[ "$(id -u)" = 0 ] || skip "needs root (only root gets a kernel-mode userfaultfd)"
+	d=$scratch/d
+	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
+	cat >"$scratch/policy.json" <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+	  {"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242},
+	  {"names": ["openat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	   "paths": [{"index": 1, "exact": "$d/file-D"}]}]}
+	EOF
+	run "$scratch/policy.json" -- "$ADV/adv_uffd" "$d"
+	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
+	expect_contained "a userfaultfd page stalled the supervisor" ;;
 io_uring_unrestricted)
 	# Control: a policy that restricts nothing has nothing to bypass, so
 	# the defence is off and the probe must see io_uring working (this
