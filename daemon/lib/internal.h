@@ -106,8 +106,8 @@ enum sw_def_sys {
 
 /*
  * Calls that reach past seccomp and the supervisor: what they do is never
- * seen by a rule (io_uring's operations), or they can stop the supervisor
- * itself (a userfaultfd that
+ * seen by a rule (io_uring's operations, a descriptor taken from another
+ * process), or they can stop the supervisor itself (a userfaultfd that
  * blocks its reads of the program's memory).  One table, in program.c,
  * for the filter (filter.c), the supervisor's second look (decide.c) and
  * the policy's opt-ins (program.c): a call whose conditions all hold, at
@@ -121,7 +121,7 @@ struct sw_bypass {
 	int err;
 	const char *why;
 };
-#define SW_BYPASS_COUNT 5
+#define SW_BYPASS_COUNT 6
 extern const struct sw_bypass sw_bypass[SW_BYPASS_COUNT];
 
 struct sw_prog_rule {

@@ -55,6 +55,13 @@ static const char *const def_sys_names[SW_SYS_COUNT] = {
  * fails with EFAULT instead).  The kernel reads both flags as an int:
  * userfaultfd(int flags), and USERFAULTFD_IOC_NEW's argument is the flags
  * themselves (new_userfaultfd(int)); UFFD_USER_MODE_ONLY is bit 0.
+ *
+ * pidfd_getfd: copies a descriptor out of any process the program holds a
+ * pidfd of and may ptrace-attach (same uid, dumpable).  pidfd_open is
+ * checked (signals.c), but pidfds of processes outside the session come
+ * without it: SO_PEERPIDFD, SCM_PIDFD, open_by_handle_at on pidfs.  A
+ * check of the pidfd at a stop would race with another thread's dup2, and
+ * no rewrite names the target by pid, so the call is refused.
  */
 const struct sw_bypass sw_bypass[SW_BYPASS_COUNT] = {
 	{ SW_DEFENCE_IO_URING, "io_uring_setup", 0, { { 0 } }, EPERM,
@@ -70,6 +77,8 @@ const struct sw_bypass sw_bypass[SW_BYPASS_COUNT] = {
 	  { { 1, SW_CMP_EQ, USERFAULTFD_IOC_NEW, 0 },
 	    { 2, SW_CMP_MASKED_EQ, UFFD_USER_MODE_ONLY, 0 } }, EPERM,
 	  "USERFAULTFD_IOC_NEW without UFFD_USER_MODE_ONLY denied: its faults would block the supervisor" },
+	{ SW_DEFENCE_PIDFD_GETFD, "pidfd_getfd", 0, { { 0 } }, EPERM,
+	  "pidfd_getfd denied: a pidfd may name a process outside the session" },
 };
 
 uint64_t sw_arg_mask(enum sw_abi abi, const char *name, unsigned int index)
@@ -88,6 +97,21 @@ static bool rule_traced(const struct sw_rule *r)
 static bool action_restricts(enum sw_action a)
 {
 	return !(a == SW_ACT_ALLOW || a == SW_ACT_KLOG || a == SW_ACT_AUDIT);
+}
+
+/* Does an applicable rule name syscall `name` and let it run? */
+static bool policy_allows_by_name(const struct sw_program *prog, const char *name)
+{
+	for (size_t i = 0; i < prog->n_rules; i++) {
+		const struct sw_prog_rule *pr = &prog->rules[i];
+
+		if (!pr->applies || action_restricts(pr->rule->action))
+			continue;
+		for (size_t k = 0; k < pr->rule->n_names; k++)
+			if (!strcmp(pr->rule->names[k], name))
+				return true;
+	}
+	return false;
 }
 
 /* A syscall number on an ABI, or -1.  libseccomp returns negative
@@ -260,7 +284,8 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 	prog->defences = (SW_DEFENCE_IO_URING | SW_DEFENCE_PTRACE |
 			  SW_DEFENCE_VM_WRITEV | SW_DEFENCE_CLONE_UNTRACED |
 			  SW_DEFENCE_CLONE3 | SW_DEFENCE_SIGNAL_SUPERVISOR |
-			  SW_DEFENCE_SECCOMP_LISTENER | SW_DEFENCE_USERFAULTFD) &
+			  SW_DEFENCE_SECCOMP_LISTENER | SW_DEFENCE_USERFAULTFD |
+			  SW_DEFENCE_PIDFD_GETFD) &
 			 ~defences_off;
 	/* io_uring operations bypass seccomp entirely; they only matter when
 	 * the policy restricts something, and a policy may opt in to them
@@ -274,6 +299,11 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 	 * client's policy must not let its program stop the others'. */
 	if (!prog->restricts && !prog->needs_supervisor && supervisor_pid <= 0)
 		prog->defences &= ~SW_DEFENCE_USERFAULTFD;
+	/* pidfd_getfd only matters when the policy restricts something; a
+	 * policy may let it run by naming it in a rule that allows it (the
+	 * parser warns about such a rule). */
+	if (!prog->restricts || policy_allows_by_name(prog, "pidfd_getfd"))
+		prog->defences &= ~SW_DEFENCE_PIDFD_GETFD;
 	if (supervisor_pid <= 0)
 		prog->defences &= ~SW_DEFENCE_SIGNAL_SUPERVISOR;
 

@@ -188,6 +188,45 @@ uffd_supervisor_freeze)
 	run "$scratch/policy.json" -- "$ADV/adv_uffd" "$d"
 	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
 	expect_contained "a userfaultfd page stalled the supervisor" ;;
+pidfd_getfd_outside)
+	# uid 65534 under sysward takes a pidfd of a same-uid process outside
+	# (SO_PEERPIDFD, pidfs handles) and asks it for its open file-D,
+	# which the policy denies by path: pidfd_getfd must be refused.
+	stage_nobody adv_pidfd_getfd
+	chown 65534:65534 "$nb/d"
+	setpriv --reuid 65534 --regid 65534 --clear-groups \
+		"$nb/adv_pidfd_getfd" witness "$nb/d" </dev/null >/dev/null 2>&1 &
+	wit=$!
+	trap 'kill "$wit" 2>/dev/null; rm -rf "$nb"' EXIT
+	wait_for "[ -s '$nb/d/wit.info' ]" || fail "the witness did not start"
+	read -r wpid wfd <"$nb/d/wit.info"
+	run_nobody --policy "$nb/policy.json" -- "$nb/adv_pidfd_getfd" steal "$nb/d" "$wpid" "$wfd"
+	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
+	expect_contained "pidfd_getfd took a denied file's descriptor from a process outside the sandbox" ;;
+pidfd_getfd_opt_in)
+	# Control: a rule allowing pidfd_getfd hands it back to the policy,
+	# with a warning; the same program then takes the descriptor (this
+	# proves pidfd_getfd_outside can fail).
+	stage_nobody adv_pidfd_getfd
+	chown 65534:65534 "$nb/d"
+	cat >"$nb/policy.json" <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+	  {"names": ["pidfd_getfd"], "action": "SCMP_ACT_ALLOW"},
+	  {"names": ["openat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	   "paths": [{"index": 1, "exact": "$nb/d/file-D"}]}]}
+	EOF
+	setpriv --reuid 65534 --regid 65534 --clear-groups \
+		"$nb/adv_pidfd_getfd" witness "$nb/d" </dev/null >/dev/null 2>&1 &
+	wit=$!
+	trap 'kill "$wit" 2>/dev/null; rm -rf "$nb"' EXIT
+	wait_for "[ -s '$nb/d/wit.info' ]" || fail "the witness did not start"
+	read -r wpid wfd <"$nb/d/wit.info"
+	run_nobody --policy "$nb/policy.json" -- "$nb/adv_pidfd_getfd" steal "$nb/d" "$wpid" "$wfd"
+	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
+	grep -q "^sysward: warning: $nb/policy.json: syscalls\[0\].names: pidfd_getfd is left to this policy" "$out" ||
+		fail "sysward run did not warn about the rule allowing pidfd_getfd"
+	[ "$rc" -eq 1 ] && grep -q '^result: \[SO_PEERPIDFD\] pidfd_getfd = [0-9]*, and it reads "denied"' "$out" ||
+		fail "pidfd_getfd did not work although a rule allows it (exit $rc)" ;;
 io_uring_unrestricted)
 	# Control: a policy that restricts nothing has nothing to bypass, so
 	# the defence is off and the probe must see io_uring working (this

@@ -89,6 +89,14 @@ static struct sw_policy pol_g = {	/* pol_a with "allowIoUring": true */
 	.rules = rules_a, .n_rules = sizeof(rules_a) / sizeof(rules_a[0]),
 	.allow_io_uring = true,
 };
+static struct sw_rule rules_i[] = {
+	/* 0 */ { RULE(SW_ACT_EMULATE, "getuid"), .ret_value = 0 },
+	/* 1 */ { RULE(SW_ACT_ALLOW, "pidfd_getfd") },
+};
+static struct sw_policy pol_i = {	/* restricts, and lets pidfd_getfd run */
+	.source = "i.json", .default_action = SW_ACT_ALLOW, .default_errno = EPERM,
+	.rules = rules_i, .n_rules = 2,
+};
 static struct sw_policy pol_d = {	/* allows everything */
 	.source = "d.json", .default_action = SW_ACT_ALLOW, .default_errno = EPERM,
 };
@@ -312,6 +320,15 @@ static const struct row rows[] = {
 	R(&pol_a, 0, X32, "ioctl", 0, 3, 0xaa00, ERRNO(EPERM), .a2 = 0),
 	R(&pol_d, 0, X64, "ioctl", 0, 3, 0xaa00, ERRNO(EPERM), .a2 = 0),
 	R(&pol_a, SW_DEFENCE_USERFAULTFD, X64, "ioctl", 0, 3, 0xaa00, ALLOW, .a2 = 0),
+	/* pidfd_getfd: its pidfd may name a process outside the session */
+	R(&pol_a, 0, X64, "pidfd_getfd", 0, 3, 4, ERRNO(EPERM)),
+	R(&pol_a, 0, I386, "pidfd_getfd", 0, 3, 4, ERRNO(EPERM)),
+	R(&pol_a, 0, X32, "pidfd_getfd", 0, 3, 4, ERRNO(EPERM)),
+	R(&pol_c, 0, X64, "pidfd_getfd", 0, 3, 4, ERRNO(EPERM)),
+	R(&pol_i, 0, X64, "pidfd_getfd", 0, 3, 4, ALLOW),	/* named, allowed */
+	R(&pol_i, 0, X64, "ptrace", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_d, 0, X64, "pidfd_getfd", 0, 3, 4, ALLOW),	/* restricts nothing */
+	R(&pol_a, SW_DEFENCE_PIDFD_GETFD, X64, "pidfd_getfd", 0, 3, 4, ALLOW),
 	/* unknown syscall numbers get the default errno (ENOSYS here) */
 	R(&pol_e, 0, X64, NULL, 1000, 0, 0, ERRNO(ENOSYS)),
 	R(&pol_e, 0, X64, "read", 0, 0, 0, ALLOW),
