@@ -10,6 +10,10 @@
  *
  *   adv_uffd DIR    (as root, under a policy emulating getuid and denying
  *                   openat of DIR/file-D by path)
+ *   adv_uffd DIR setown   the same with fcntl(F_SETOWN_EX, owner on the
+ *                   page), which the supervisor reads under any policy
+ *                   (signals.c); the witness times kill(self, 0), which
+ *                   stops under any policy too
  *
  * Tries both ways to a kernel-mode userfaultfd.  Whichever works: a page
  * registered with it holds the path, an openat of it runs in a thread, a
@@ -48,6 +52,8 @@ static long open_ret, open_err;
 static double open_took;
 static int done;		/* opener and witness finished */
 static int started;		/* the witness runs */
+static bool setown;		/* F_SETOWN_EX instead of openat */
+static int pipefd[2];
 
 static double now(void)
 {
@@ -81,7 +87,10 @@ static void *helper(void *a)
 		usleep(10000);
 	src = aligned_alloc(pgsz, pgsz);
 	memset(src, 0, pgsz);
-	snprintf(src, pgsz, "%s/file-D", dir);
+	if (setown)
+		memcpy(src, (int[2]){ 1 /* F_OWNER_PID */, getpid() }, 2 * sizeof(int));
+	else
+		snprintf(src, pgsz, "%s/file-D", dir);
 	struct uffdio_copy c = { .dst = (unsigned long)page, .src = (unsigned long)src,
 				 .len = pgsz };
 	if (ioctl(uffd, UFFDIO_COPY, &c) < 0)
@@ -91,7 +100,10 @@ static void *helper(void *a)
 
 static void *opener(void *a)
 {
-	open_ret = syscall(SYS_openat, AT_FDCWD, page, O_RDONLY);
+	if (setown)
+		open_ret = syscall(SYS_fcntl, pipefd[0], 15 /* F_SETOWN_EX */, page);
+	else
+		open_ret = syscall(SYS_openat, AT_FDCWD, page, O_RDONLY);
 	open_err = errno;
 	open_took = now() - t_open;
 	__atomic_add_fetch(&done, 1, __ATOMIC_SEQ_CST);
@@ -112,7 +124,7 @@ static void *witness(void *a)
 
 		usleep(500000);
 		t0 = now();
-		u = syscall(SYS_getuid);
+		u = setown ? syscall(SYS_kill, getpid(), 0) : syscall(SYS_getuid);
 		d = now() - t0;
 		if (d > witness_delay)
 			witness_delay = d;
@@ -120,7 +132,8 @@ static void *witness(void *a)
 			break;
 	}
 	__atomic_add_fetch(&done, 1, __ATOMIC_SEQ_CST);
-	RESULT("witness: getuid = %ld, at most %.2f s for a getuid", u, witness_delay);
+	RESULT("witness: %s = %ld, at most %.2f s for one", setown ? "kill(self, 0)" : "getuid",
+	       u, witness_delay);
 	return a;
 }
 
@@ -152,8 +165,9 @@ static void attempt(const char *how)
 {
 	pthread_t h, o, w;
 
-	TRIED("openat(path on a page of a %s userfaultfd nobody serves for 3 s), getuid in another thread every 0.5 s",
-	      how);
+	TRIED("%s on a page of a %s userfaultfd nobody serves for 3 s), %s in another thread every 0.5 s",
+	      setown ? "fcntl(F_SETOWN_EX, owner" : "openat(path", how,
+	      setown ? "kill(self, 0)" : "getuid");
 	witness_delay = -1;
 	done = 0;
 	started = 0;
@@ -169,8 +183,9 @@ static void attempt(const char *how)
 	pthread_join(o, NULL);
 	pthread_join(w, NULL);
 	pthread_join(h, NULL);
-	RESULT("openat = %s after %.2f s", RET(open_ret, open_err), open_took);
-	if (open_ret >= 0)
+	RESULT("%s = %s after %.2f s", setown ? "fcntl" : "openat",
+	       RET(open_ret, open_err), open_took);
+	if (open_ret > 0 && !setown)
 		close(open_ret);
 }
 
@@ -184,6 +199,9 @@ int main(int argc, char **argv)
 		return ADV_CANNOT;
 	}
 	dir = argv[1];
+	setown = argc > 2 && !strcmp(argv[2], "setown");
+	if (pipe(pipefd) < 0)
+		return ADV_CANNOT;
 	pgsz = sysconf(_SC_PAGESIZE);
 	FACT("uid %d", (int)geteuid());
 

@@ -188,6 +188,14 @@ uffd_supervisor_freeze)
 	run "$scratch/policy.json" -- "$ADV/adv_uffd" "$d"
 	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
 	expect_contained "a userfaultfd page stalled the supervisor" ;;
+uffd_supervisor_freeze_setown)
+	# The same through signals.c, which reads F_SETOWN_EX's owner under
+	# every policy: here one that restricts nothing.
+	[ "$(id -u)" = 0 ] || skip "needs root (only root gets a kernel-mode userfaultfd)"
+	mkdir -p "$scratch/d"
+	run "$POL/log-only.json" -- "$ADV/adv_uffd" "$scratch/d" setown
+	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
+	expect_contained "a userfaultfd page stalled the supervisor" ;;
 pidfd_getfd_outside)
 	# uid 65534 under sysward takes a pidfd of a same-uid process outside
 	# (SO_PEERPIDFD, pidfs handles) and asks it for its open file-D,
