@@ -215,12 +215,23 @@ static bool defences(const struct sw_program *prog, enum sw_abi abi,
 		d->why = "process_vm_writev denied inside the sandbox";
 		goto eperm;
 	}
-	if ((on & SW_DEFENCE_IO_URING) &&
-	    (is_sys(prog, abi, SW_SYS_IO_URING_SETUP, nr) ||
-	     is_sys(prog, abi, SW_SYS_IO_URING_ENTER, nr) ||
-	     is_sys(prog, abi, SW_SYS_IO_URING_REGISTER, nr))) {
-		d->why = "io_uring bypasses seccomp: denied";
-		goto eperm;
+	for (size_t b = 0; b < SW_BYPASS_COUNT; b++) {
+		const struct sw_bypass *bp = &sw_bypass[b];
+		bool hit = (on & bp->defence) && prog->bypass_nr[abi][b] >= 0 &&
+			   (uint64_t)prog->bypass_nr[abi][b] == nr;
+
+		for (size_t k = 0; hit && k < bp->n_args; k++) {
+			unsigned int i = bp->args[k].index;
+
+			hit = cmp_holds(&bp->args[k], d->args[i],
+					prog->bypass_mask[abi][b][i]);
+		}
+		if (hit) {
+			d->why = bp->why;
+			d->rule = SW_RULE_DEFENCE;
+			set_errno(d, bp->err);
+			return true;
+		}
 	}
 	if ((on & SW_DEFENCE_SECCOMP_LISTENER) &&
 	    is_sys(prog, abi, SW_SYS_SECCOMP, nr) &&

@@ -497,10 +497,11 @@ int sw_filter_export(void *ctx, void **ret_insns, size_t *ret_n,
 
 /* ---- the built-in defences ------------------------------------------- */
 
-/* A defence rule with at most one condition, compared at the width the
- * kernel reads the argument (like the policy's, see add_rule). */
-static int def_rule(const struct sw_program *prog, scmp_filter_ctx ctx,
-		    uint32_t act, const char *name, const struct sw_arg_cond *c)
+/* A defence rule with n conditions (all must hold), compared at the width
+ * the kernel reads each argument (like the policy's, see add_rule). */
+static int def_rule_n(const struct sw_program *prog, scmp_filter_ctx ctx,
+		      uint32_t act, const char *name, const struct sw_arg_cond *c,
+		      size_t n)
 {
 	int nr = seccomp_syscall_resolve_name(name);
 	uint64_t masks[6];
@@ -509,7 +510,13 @@ static int def_rule(const struct sw_program *prog, scmp_filter_ctx ctx,
 		return 0;	/* this libseccomp does not know it */
 	for (unsigned int k = 0; k < 6; k++)
 		masks[k] = filter_mask(prog, name, k);
-	return add_rule(ctx, act, nr, masks, c, c ? 1 : 0);
+	return add_rule(ctx, act, nr, masks, n ? c : NULL, n);
+}
+
+static int def_rule(const struct sw_program *prog, scmp_filter_ctx ctx,
+		    uint32_t act, const char *name, const struct sw_arg_cond *c)
+{
+	return def_rule_n(prog, ctx, act, name, c, c ? 1 : 0);
 }
 
 int sw_filter_build_defences(const struct sw_program *prog, void **ret_ctx,
@@ -538,13 +545,12 @@ int sw_filter_build_defences(const struct sw_program *prog, void **ret_ctx,
 		r = def_rule(prog, ctx, SCMP_ACT_ERRNO(EPERM), "ptrace", NULL);
 	if (!r && (on & SW_DEFENCE_VM_WRITEV))
 		r = def_rule(prog, ctx, SCMP_ACT_ERRNO(EPERM), "process_vm_writev", NULL);
-	if (on & SW_DEFENCE_IO_URING) {
-		static const char *const io[] = { "io_uring_setup", "io_uring_enter",
-						  "io_uring_register" };
-
-		for (size_t i = 0; !r && i < 3; i++)
-			r = def_rule(prog, ctx, SCMP_ACT_ERRNO(EPERM), io[i], NULL);
-	}
+	/* Calls that reach past seccomp and the supervisor (program.c). */
+	for (size_t b = 0; !r && b < SW_BYPASS_COUNT; b++)
+		if (on & sw_bypass[b].defence)
+			r = def_rule_n(prog, ctx, SCMP_ACT_ERRNO((uint16_t)sw_bypass[b].err),
+				       sw_bypass[b].name, sw_bypass[b].args,
+				       sw_bypass[b].n_args);
 	if (!r && (on & SW_DEFENCE_SECCOMP_LISTENER)) {
 		/*
 		 * The kernel keeps the action of highest precedence among a

@@ -86,9 +86,6 @@ enum sw_def_sys {
 	SW_SYS_CLONE3,
 	SW_SYS_PTRACE,
 	SW_SYS_PROCESS_VM_WRITEV,
-	SW_SYS_IO_URING_SETUP,
-	SW_SYS_IO_URING_ENTER,
-	SW_SYS_IO_URING_REGISTER,
 	SW_SYS_KILL,
 	SW_SYS_TKILL,
 	SW_SYS_TGKILL,
@@ -106,6 +103,26 @@ enum sw_def_sys {
 	SW_SYS_IOCTL,
 	SW_SYS_COUNT,
 };
+
+/*
+ * Calls that reach past seccomp and the supervisor: what they do is never
+ * seen by a rule (io_uring's operations, a descriptor taken from another
+ * process), or they can stop the supervisor itself (a userfaultfd that
+ * blocks its reads of the program's memory).  One table, in program.c,
+ * for the filter (filter.c), the supervisor's second look (decide.c) and
+ * the policy's opt-ins (program.c): a call whose conditions all hold, at
+ * the width the kernel reads them, fails with err.
+ */
+struct sw_bypass {
+	unsigned int defence;		/* SW_DEFENCE_* */
+	const char *name;
+	size_t n_args;
+	struct sw_arg_cond args[2];
+	int err;
+	const char *why;
+};
+#define SW_BYPASS_COUNT 6
+extern const struct sw_bypass sw_bypass[SW_BYPASS_COUNT];
 
 struct sw_prog_rule {
 	const struct sw_rule *rule;
@@ -126,6 +143,9 @@ struct sw_program {
 	pid_t supervisor_pid;		/* for SW_DEFENCE_SIGNAL_SUPERVISOR */
 	int sys[SW_ABI_COUNT][SW_SYS_COUNT];
 	uint64_t sys_mask[SW_ABI_COUNT][SW_SYS_COUNT][6];
+	/* sw_bypass[i]'s syscall number and argument masks per ABI */
+	int bypass_nr[SW_ABI_COUNT][SW_BYPASS_COUNT];
+	uint64_t bypass_mask[SW_ABI_COUNT][SW_BYPASS_COUNT][6];
 	/* first[abi][nr]: the first applicable rule naming nr, or
 	 * SW_HINT_NONE (nr with the x32 bit removed, < SW_NR_SPAN). */
 	uint16_t *first[SW_ABI_COUNT];

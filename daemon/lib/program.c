@@ -7,6 +7,8 @@
  * every SECCOMP stop, so it holds no strings to look up on the hot path.
  */
 #include <errno.h>
+#include <linux/userfaultfd.h>
+#include <sys/ioctl.h>
 #include <seccomp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +20,6 @@ static const char *const def_sys_names[SW_SYS_COUNT] = {
 	[SW_SYS_CLONE3] = "clone3",
 	[SW_SYS_PTRACE] = "ptrace",
 	[SW_SYS_PROCESS_VM_WRITEV] = "process_vm_writev",
-	[SW_SYS_IO_URING_SETUP] = "io_uring_setup",
-	[SW_SYS_IO_URING_ENTER] = "io_uring_enter",
-	[SW_SYS_IO_URING_REGISTER] = "io_uring_register",
 	[SW_SYS_KILL] = "kill",
 	[SW_SYS_TKILL] = "tkill",
 	[SW_SYS_TGKILL] = "tgkill",
@@ -35,6 +34,51 @@ static const char *const def_sys_names[SW_SYS_COUNT] = {
 	[SW_SYS_FCNTL] = "fcntl",
 	[SW_SYS_FCNTL64] = "fcntl64",
 	[SW_SYS_IOCTL] = "ioctl",
+};
+
+/*
+ * The calls that reach past seccomp and the supervisor (struct sw_bypass).
+ *
+ * io_uring: operations submitted through a ring (open, read, connect...)
+ * never pass through seccomp.
+ *
+ * userfaultfd: a page registered with a userfaultfd that nobody serves
+ * blocks whoever faults on it -- including the supervisor, whose
+ * process_vm_readv of a path or an F_SETOWN_EX owner on that page waits in
+ * handle_userfault (state D): the embedded supervisor, or syswardd for
+ * every session.  The kernel delivers faults taken in kernel mode (remote
+ * GUP, copy_from_user) only to a userfaultfd created without
+ * UFFD_USER_MODE_ONLY -- which takes CAP_SYS_PTRACE,
+ * vm.unprivileged_userfaultfd=1 or access to /dev/userfaultfd (root's).
+ * Such a userfaultfd is refused with the EPERM an unprivileged caller gets
+ * from userfaultfd(2); user-mode ones stay (a kernel read of their pages
+ * fails with EFAULT instead).  The kernel reads both flags as an int:
+ * userfaultfd(int flags), and USERFAULTFD_IOC_NEW's argument is the flags
+ * themselves (new_userfaultfd(int)); UFFD_USER_MODE_ONLY is bit 0.
+ *
+ * pidfd_getfd: copies a descriptor out of any process the program holds a
+ * pidfd of and may ptrace-attach (same uid, dumpable).  pidfd_open is
+ * checked (signals.c), but pidfds of processes outside the session come
+ * without it: SO_PEERPIDFD, SCM_PIDFD, open_by_handle_at on pidfs.  A
+ * check of the pidfd at a stop would race with another thread's dup2, and
+ * no rewrite names the target by pid, so the call is refused.
+ */
+const struct sw_bypass sw_bypass[SW_BYPASS_COUNT] = {
+	{ SW_DEFENCE_IO_URING, "io_uring_setup", 0, { { 0 } }, EPERM,
+	  "io_uring bypasses seccomp: denied" },
+	{ SW_DEFENCE_IO_URING, "io_uring_enter", 0, { { 0 } }, EPERM,
+	  "io_uring bypasses seccomp: denied" },
+	{ SW_DEFENCE_IO_URING, "io_uring_register", 0, { { 0 } }, EPERM,
+	  "io_uring bypasses seccomp: denied" },
+	{ SW_DEFENCE_USERFAULTFD, "userfaultfd", 1,
+	  { { 0, SW_CMP_MASKED_EQ, UFFD_USER_MODE_ONLY, 0 } }, EPERM,
+	  "userfaultfd without UFFD_USER_MODE_ONLY denied: its faults would block the supervisor" },
+	{ SW_DEFENCE_USERFAULTFD, "ioctl", 2,
+	  { { 1, SW_CMP_EQ, USERFAULTFD_IOC_NEW, 0 },
+	    { 2, SW_CMP_MASKED_EQ, UFFD_USER_MODE_ONLY, 0 } }, EPERM,
+	  "USERFAULTFD_IOC_NEW without UFFD_USER_MODE_ONLY denied: its faults would block the supervisor" },
+	{ SW_DEFENCE_PIDFD_GETFD, "pidfd_getfd", 0, { { 0 } }, EPERM,
+	  "pidfd_getfd denied: a pidfd may name a process outside the session" },
 };
 
 uint64_t sw_arg_mask(enum sw_abi abi, const char *name, unsigned int index)
@@ -53,6 +97,21 @@ static bool rule_traced(const struct sw_rule *r)
 static bool action_restricts(enum sw_action a)
 {
 	return !(a == SW_ACT_ALLOW || a == SW_ACT_KLOG || a == SW_ACT_AUDIT);
+}
+
+/* Does an applicable rule name syscall `name` and let it run? */
+static bool policy_allows_by_name(const struct sw_program *prog, const char *name)
+{
+	for (size_t i = 0; i < prog->n_rules; i++) {
+		const struct sw_prog_rule *pr = &prog->rules[i];
+
+		if (!pr->applies || action_restricts(pr->rule->action))
+			continue;
+		for (size_t k = 0; k < pr->rule->n_names; k++)
+			if (!strcmp(pr->rule->names[k], name))
+				return true;
+	}
+	return false;
 }
 
 /* A syscall number on an ABI, or -1.  libseccomp returns negative
@@ -143,6 +202,12 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 			for (unsigned int k = 0; k < 6; k++)
 				prog->sys_mask[a][s][k] = sw_arg_mask(a, def_sys_names[s], k);
 		}
+	for (int a = 0; a < SW_ABI_COUNT; a++)
+		for (int b = 0; b < SW_BYPASS_COUNT; b++) {
+			prog->bypass_nr[a][b] = resolve(a, sw_bypass[b].name);
+			for (unsigned int k = 0; k < 6; k++)
+				prog->bypass_mask[a][b][k] = sw_arg_mask(a, sw_bypass[b].name, k);
+		}
 
 	prog->n_rules = p->n_rules;
 	prog->rules = calloc(p->n_rules ? p->n_rules : 1, sizeof(*prog->rules));
@@ -219,13 +284,26 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 	prog->defences = (SW_DEFENCE_IO_URING | SW_DEFENCE_PTRACE |
 			  SW_DEFENCE_VM_WRITEV | SW_DEFENCE_CLONE_UNTRACED |
 			  SW_DEFENCE_CLONE3 | SW_DEFENCE_SIGNAL_SUPERVISOR |
-			  SW_DEFENCE_SECCOMP_LISTENER) &
+			  SW_DEFENCE_SECCOMP_LISTENER | SW_DEFENCE_USERFAULTFD |
+			  SW_DEFENCE_PIDFD_GETFD) &
 			 ~defences_off;
 	/* io_uring operations bypass seccomp entirely; they only matter when
 	 * the policy restricts something, and a policy may opt in to them
 	 * ("allowIoUring": true; the parser warns about it). */
 	if (!prog->restricts || p->allow_io_uring)
 		prog->defences &= ~SW_DEFENCE_IO_URING;
+	/* A kernel-fault userfaultfd stalls whoever reads the program's
+	 * memory: on wherever a supervisor may (path and audit rules, and
+	 * signals.c's F_SETOWN_EX and FIOSETOWN under any policy).  No
+	 * opt-in: syswardd serves every session with one process, and one
+	 * client's policy must not let its program stop the others'. */
+	if (!prog->restricts && !prog->needs_supervisor && supervisor_pid <= 0)
+		prog->defences &= ~SW_DEFENCE_USERFAULTFD;
+	/* pidfd_getfd only matters when the policy restricts something; a
+	 * policy may let it run by naming it in a rule that allows it (the
+	 * parser warns about such a rule). */
+	if (!prog->restricts || policy_allows_by_name(prog, "pidfd_getfd"))
+		prog->defences &= ~SW_DEFENCE_PIDFD_GETFD;
 	if (supervisor_pid <= 0)
 		prog->defences &= ~SW_DEFENCE_SIGNAL_SUPERVISOR;
 

@@ -96,6 +96,8 @@ struct sw_launch {
 #define SW_DEFENCE_SIGNAL_SUPERVISOR	(1u << 5)	/* signals only inside the
 							 * program's tree (signals.c) */
 #define SW_DEFENCE_SECCOMP_LISTENER	(1u << 6)	/* seccomp(NEW_LISTENER) -> EPERM */
+#define SW_DEFENCE_USERFAULTFD		(1u << 7)	/* kernel-fault userfaultfds -> EPERM */
+#define SW_DEFENCE_PIDFD_GETFD		(1u << 8)	/* pidfd_getfd -> EPERM */
 
 /* Support of the running kernel, probed once with a traced child. */
 struct sw_kernel_support {

@@ -1528,6 +1528,29 @@ static int parse_rule(struct parser *ps, size_t idx, struct json_object *o,
 	rule->needs_supervisor = sw_action_needs_supervisor(rule->action) ||
 				 rule->n_paths > 0 || rule->when_first > 0 ||
 				 rule->audit;
+	/* The engine refuses pidfd_getfd unless a rule lets it run: say
+	 * what such a rule gives the program.  Not for a rule that applies
+	 * only to a program given capabilities (Docker's "pidfd_getfd with
+	 * CAP_SYS_PTRACE"): whoever grants CAP_SYS_PTRACE means it to reach
+	 * other processes. */
+	if ((rule->action == SW_ACT_ALLOW || rule->action == SW_ACT_KLOG ||
+	     rule->action == SW_ACT_AUDIT) &&
+	    !(rule->has_includes && rule->includes.caps)) {
+		for (size_t k = 0; k < rule->n_names; k++) {
+			if (strcmp(rule->names[k], "pidfd_getfd"))
+				continue;
+			path_key(kp, path, "names");
+			r = pwarn(ps, kp,
+				  "pidfd_getfd is left to this policy: the program may take "
+				  "open descriptors from any process of its uid it holds a pidfd of, "
+				  "and pidfds of processes outside the sandbox come without "
+				  "pidfd_open (SO_PEERPIDFD, SCM_PIDFD, open_by_handle_at); "
+				  "no path rule checked what such a descriptor opened");
+			if (r < 0)
+				return r;
+			break;
+		}
+	}
 	return 0;
 }
 

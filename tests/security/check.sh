@@ -172,6 +172,69 @@ ret_trace_no_tracer)
 io_uring_denied)
 	run "$POL/emulate-uid.json" -- "$ADV/adv_io_uring" deny
 	expect_contained "io_uring is reachable under a restrictive policy" ;;
+uffd_supervisor_freeze)
+	# A path on a page of a userfaultfd nobody serves: the supervisor's
+	# read of it must not wait.  Root may create one that takes faults
+	# from the kernel (userfaultfd(2), /dev/userfaultfd): both refused.
+	[ "$(id -u)" = 0 ] || skip "needs root (only root gets a kernel-mode userfaultfd)"
+	d=$scratch/d
+	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
+	cat >"$scratch/policy.json" <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+	  {"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242},
+	  {"names": ["openat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	   "paths": [{"index": 1, "exact": "$d/file-D"}]}]}
+	EOF
+	run "$scratch/policy.json" -- "$ADV/adv_uffd" "$d"
+	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
+	expect_contained "a userfaultfd page stalled the supervisor" ;;
+uffd_supervisor_freeze_setown)
+	# The same through signals.c, which reads F_SETOWN_EX's owner under
+	# every policy: here one that restricts nothing.
+	[ "$(id -u)" = 0 ] || skip "needs root (only root gets a kernel-mode userfaultfd)"
+	mkdir -p "$scratch/d"
+	run "$POL/log-only.json" -- "$ADV/adv_uffd" "$scratch/d" setown
+	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
+	expect_contained "a userfaultfd page stalled the supervisor" ;;
+pidfd_getfd_outside)
+	# uid 65534 under sysward takes a pidfd of a same-uid process outside
+	# (SO_PEERPIDFD, pidfs handles) and asks it for its open file-D,
+	# which the policy denies by path: pidfd_getfd must be refused.
+	stage_nobody adv_pidfd_getfd
+	chown 65534:65534 "$nb/d"
+	setpriv --reuid 65534 --regid 65534 --clear-groups \
+		"$nb/adv_pidfd_getfd" witness "$nb/d" </dev/null >/dev/null 2>&1 &
+	wit=$!
+	trap 'kill "$wit" 2>/dev/null; rm -rf "$nb"' EXIT
+	wait_for "[ -s '$nb/d/wit.info' ]" || fail "the witness did not start"
+	read -r wpid wfd <"$nb/d/wit.info"
+	run_nobody --policy "$nb/policy.json" -- "$nb/adv_pidfd_getfd" steal "$nb/d" "$wpid" "$wfd"
+	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
+	expect_contained "pidfd_getfd took a denied file's descriptor from a process outside the sandbox" ;;
+pidfd_getfd_opt_in)
+	# Control: a rule allowing pidfd_getfd hands it back to the policy,
+	# with a warning; the same program then takes the descriptor (this
+	# proves pidfd_getfd_outside can fail).
+	stage_nobody adv_pidfd_getfd
+	chown 65534:65534 "$nb/d"
+	cat >"$nb/policy.json" <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+	  {"names": ["pidfd_getfd"], "action": "SCMP_ACT_ALLOW"},
+	  {"names": ["openat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	   "paths": [{"index": 1, "exact": "$nb/d/file-D"}]}]}
+	EOF
+	setpriv --reuid 65534 --regid 65534 --clear-groups \
+		"$nb/adv_pidfd_getfd" witness "$nb/d" </dev/null >/dev/null 2>&1 &
+	wit=$!
+	trap 'kill "$wit" 2>/dev/null; rm -rf "$nb"' EXIT
+	wait_for "[ -s '$nb/d/wit.info' ]" || fail "the witness did not start"
+	read -r wpid wfd <"$nb/d/wit.info"
+	run_nobody --policy "$nb/policy.json" -- "$nb/adv_pidfd_getfd" steal "$nb/d" "$wpid" "$wfd"
+	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
+	grep -q "^sysward: warning: $nb/policy.json: syscalls\[0\].names: pidfd_getfd is left to this policy" "$out" ||
+		fail "sysward run did not warn about the rule allowing pidfd_getfd"
+	[ "$rc" -eq 1 ] && grep -q '^result: \[SO_PEERPIDFD\] pidfd_getfd = [0-9]*, and it reads "denied"' "$out" ||
+		fail "pidfd_getfd did not work although a rule allows it (exit $rc)" ;;
 io_uring_unrestricted)
 	# Control: a policy that restricts nothing has nothing to bypass, so
 	# the defence is off and the probe must see io_uring working (this

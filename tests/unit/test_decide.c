@@ -238,6 +238,24 @@ static const struct row rows[] = {
 	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
 	R(&pol, X64, "io_uring_enter", .verdict = SW_V_RETURN,
 	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
+	/* userfaultfds taking kernel faults, and pidfd_getfd (program.c's
+	 * sw_bypass table), at the width the kernel reads the flags */
+	R(&pol, X64, "userfaultfd", 0, .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
+	R(&pol, X64, "userfaultfd", 1ull << 32, .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
+	R(&pol, I386, "userfaultfd", 02000000, .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
+	R(&pol, X64, "userfaultfd", 1, .verdict = SW_V_ALLOW, .rule = SW_RULE_DEFAULT),
+	R(&pol, X64, "ioctl", 3, 0xaa00, 0, .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
+	R(&pol, X32, "ioctl", 3, 0xaa00 | 1ull << 32, 1ull << 32, .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
+	R(&pol, X64, "ioctl", 3, 0xaa00, 1, .verdict = SW_V_ALLOW, .rule = SW_RULE_DEFAULT),
+	R(&pol, X64, "pidfd_getfd", 3, 4, 0, .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
+	R(&pol, I386, "pidfd_getfd", 3, 4, 0, .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
 	/* NULL paths as the kernel takes them (daemon/lib/pathargs.c):
 	 * where NULL names a descriptor no path condition holds, negated
 	 * ones included; elsewhere the kernel's EFAULT */

@@ -89,6 +89,14 @@ static struct sw_policy pol_g = {	/* pol_a with "allowIoUring": true */
 	.rules = rules_a, .n_rules = sizeof(rules_a) / sizeof(rules_a[0]),
 	.allow_io_uring = true,
 };
+static struct sw_rule rules_i[] = {
+	/* 0 */ { RULE(SW_ACT_EMULATE, "getuid"), .ret_value = 0 },
+	/* 1 */ { RULE(SW_ACT_ALLOW, "pidfd_getfd") },
+};
+static struct sw_policy pol_i = {	/* restricts, and lets pidfd_getfd run */
+	.source = "i.json", .default_action = SW_ACT_ALLOW, .default_errno = EPERM,
+	.rules = rules_i, .n_rules = 2,
+};
 static struct sw_policy pol_d = {	/* allows everything */
 	.source = "d.json", .default_action = SW_ACT_ALLOW, .default_errno = EPERM,
 };
@@ -116,6 +124,7 @@ struct row {
 	uint64_t a0, a1;
 	uint32_t expect;
 	int line;
+	uint64_t a2;
 };
 
 #define TRACE(i) (SECCOMP_RET_TRACE | (i))
@@ -284,6 +293,42 @@ static const struct row rows[] = {
 	/* rule 1 says what the default says: its NE on an int costs no stop */
 	R(&pol_h, 0, X64, "getpid", 0, 5 | 1ull << 32, 0, ERRNO(EACCES)),
 	R(&pol_c, SW_DEFENCE_CLONE3, X64, "clone3", 0, 0, 0, ERRNO(EPERM)),
+	/* userfaultfds that take faults from the kernel (the supervisor's
+	 * process_vm_readv) are refused, on every ABI, under any policy while
+	 * a supervisor reads the program's memory; UFFD_USER_MODE_ONLY
+	 * (bit 0 of an int) ones are the policy's */
+	R(&pol_a, 0, X64, "userfaultfd", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_a, 0, X64, "userfaultfd", 0, 02000000 /* O_CLOEXEC */, 0, ERRNO(EPERM)),
+	R(&pol_a, 0, X64, "userfaultfd", 0, 1, 0, ALLOW),
+	R(&pol_a, 0, X64, "userfaultfd", 0, 1 | 02000000, 0, ALLOW),
+	R(&pol_a, 0, X64, "userfaultfd", 0, 1ull << 32, 0, ERRNO(EPERM)),
+	R(&pol_a, 0, I386, "userfaultfd", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_a, 0, I386, "userfaultfd", 0, 1, 0, ALLOW),
+	R(&pol_a, 0, X32, "userfaultfd", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_d, 0, X64, "userfaultfd", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_c, 0, X64, "userfaultfd", 0, 1, 0, ERRNO(EPERM)),	/* the default */
+	R(&pol_a, SW_DEFENCE_USERFAULTFD, X64, "userfaultfd", 0, 0, 0, ALLOW),
+	/* /dev/userfaultfd: ioctl(fd, USERFAULTFD_IOC_NEW, flags) */
+	R(&pol_a, 0, X64, "ioctl", 0, 3, 0xaa00, ERRNO(EPERM), .a2 = 0),
+	R(&pol_a, 0, X64, "ioctl", 0, 3, 0xaa00, ERRNO(EPERM), .a2 = 02000000),
+	R(&pol_a, 0, X64, "ioctl", 0, 3, 0xaa00 | 1ull << 32, ERRNO(EPERM), .a2 = 0),
+	R(&pol_a, 0, X64, "ioctl", 0, 3, 0xaa00, ERRNO(EPERM), .a2 = 1ull << 32),
+	R(&pol_a, 0, X64, "ioctl", 0, 3, 0xaa00, ALLOW, .a2 = 1),
+	R(&pol_a, 0, X64, "ioctl", 0, 3, 0xaa01, ALLOW, .a2 = 0),
+	R(&pol_a, 0, I386, "ioctl", 0, 3, 0xaa00, ERRNO(EPERM), .a2 = 0),
+	R(&pol_a, 0, I386, "ioctl", 0, 3, 0xaa00, ALLOW, .a2 = 1),
+	R(&pol_a, 0, X32, "ioctl", 0, 3, 0xaa00, ERRNO(EPERM), .a2 = 0),
+	R(&pol_d, 0, X64, "ioctl", 0, 3, 0xaa00, ERRNO(EPERM), .a2 = 0),
+	R(&pol_a, SW_DEFENCE_USERFAULTFD, X64, "ioctl", 0, 3, 0xaa00, ALLOW, .a2 = 0),
+	/* pidfd_getfd: its pidfd may name a process outside the session */
+	R(&pol_a, 0, X64, "pidfd_getfd", 0, 3, 4, ERRNO(EPERM)),
+	R(&pol_a, 0, I386, "pidfd_getfd", 0, 3, 4, ERRNO(EPERM)),
+	R(&pol_a, 0, X32, "pidfd_getfd", 0, 3, 4, ERRNO(EPERM)),
+	R(&pol_c, 0, X64, "pidfd_getfd", 0, 3, 4, ERRNO(EPERM)),
+	R(&pol_i, 0, X64, "pidfd_getfd", 0, 3, 4, ALLOW),	/* named, allowed */
+	R(&pol_i, 0, X64, "ptrace", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_d, 0, X64, "pidfd_getfd", 0, 3, 4, ALLOW),	/* restricts nothing */
+	R(&pol_a, SW_DEFENCE_PIDFD_GETFD, X64, "pidfd_getfd", 0, 3, 4, ALLOW),
 	/* unknown syscall numbers get the default errno (ENOSYS here) */
 	R(&pol_e, 0, X64, NULL, 1000, 0, 0, ERRNO(ENOSYS)),
 	R(&pol_e, 0, X64, "read", 0, 0, 0, ALLOW),
@@ -342,6 +387,7 @@ static uint32_t run_row(const struct row *r)
 	d.nr = nr;
 	d.args[0] = r->a0;
 	d.args[1] = r->a1;
+	d.args[2] = r->a2;
 	/* The defence filter is loaded first (older), the policy's last. */
 	ret = combine(run_one(dctx, &d), run_one(fctx, &d));
 	sw_filter_free(fctx);

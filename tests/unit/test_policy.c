@@ -78,6 +78,9 @@ static const struct valid_case valid_cases[] = {
 	{ "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"allowIoUring\":true}", 0, 0, F_N_WARNINGS, 1 },
 	{ "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"allowIoUring\":false}", 0, 0, F_ALLOW_IO_URING, 0 },
 	{ "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"allowIoUring\":false}", 0, 0, F_N_WARNINGS, 0 },
+	/* a rule that lets pidfd_getfd run (the engine refuses it otherwise) draws a warning */
+	{ "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":[\"pidfd_getfd\"],\"action\":\"SCMP_ACT_ALLOW\"}]}", 0, 0, F_N_WARNINGS, 1 },
+	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":[\"pidfd_getfd\"],\"action\":\"SCMP_ACT_ERRNO\"}]}", 0, 0, F_N_WARNINGS, 0 },
 	/* actions and their values */
 	{ ALLOW "{\"names\":[\"read\"],\"action\":\"SCMP_ACT_ERRNO\"}" END, 0, 0, F_ERRNO, EPERM },
 	{ ALLOW "{\"names\":[\"read\"],\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":13}" END, 0, 0, F_ERRNO, 13 },
