@@ -39,6 +39,20 @@ run() {
 	echo "+ exit status $rc"
 }
 
+# After stage_nobody adv_pidfd_getfd: a witness of uid 65534 outside the
+# sandbox holds $nb/d/file-D open; adv_pidfd_getfd, confined by
+# $nb/policy.json as uid 65534, tries to take that descriptor.
+steal_from_witness() {
+	setpriv --reuid 65534 --regid 65534 --clear-groups \
+		"$nb/adv_pidfd_getfd" witness "$nb/d" </dev/null >/dev/null 2>&1 &
+	wit=$!
+	trap 'kill "$wit" 2>/dev/null; rm -rf "$nb"' EXIT
+	wait_for "[ -s '$nb/d/wit.info' ]" || fail "the witness did not start"
+	read -r wpid wfd <"$nb/d/wit.info"
+	run_nobody --policy "$nb/policy.json" -- "$nb/adv_pidfd_getfd" steal "$nb/d" "$wpid" "$wfd"
+	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
+}
+
 expect_contained() {
 	[ "$rc" -eq 0 ] && grep -q '^verdict: contained' "$out" ||
 		fail "${1:-the escape was not contained} (exit $rc)"
@@ -202,14 +216,7 @@ pidfd_getfd_outside)
 	# which the policy denies by path: pidfd_getfd must be refused.
 	stage_nobody adv_pidfd_getfd
 	chown 65534:65534 "$nb/d"
-	setpriv --reuid 65534 --regid 65534 --clear-groups \
-		"$nb/adv_pidfd_getfd" witness "$nb/d" </dev/null >/dev/null 2>&1 &
-	wit=$!
-	trap 'kill "$wit" 2>/dev/null; rm -rf "$nb"' EXIT
-	wait_for "[ -s '$nb/d/wit.info' ]" || fail "the witness did not start"
-	read -r wpid wfd <"$nb/d/wit.info"
-	run_nobody --policy "$nb/policy.json" -- "$nb/adv_pidfd_getfd" steal "$nb/d" "$wpid" "$wfd"
-	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
+	steal_from_witness
 	expect_contained "pidfd_getfd took a denied file's descriptor from a process outside the sandbox" ;;
 pidfd_getfd_opt_in)
 	# Control: a rule allowing pidfd_getfd hands it back to the policy,
@@ -223,14 +230,7 @@ pidfd_getfd_opt_in)
 	  {"names": ["openat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
 	   "paths": [{"index": 1, "exact": "$nb/d/file-D"}]}]}
 	EOF
-	setpriv --reuid 65534 --regid 65534 --clear-groups \
-		"$nb/adv_pidfd_getfd" witness "$nb/d" </dev/null >/dev/null 2>&1 &
-	wit=$!
-	trap 'kill "$wit" 2>/dev/null; rm -rf "$nb"' EXIT
-	wait_for "[ -s '$nb/d/wit.info' ]" || fail "the witness did not start"
-	read -r wpid wfd <"$nb/d/wit.info"
-	run_nobody --policy "$nb/policy.json" -- "$nb/adv_pidfd_getfd" steal "$nb/d" "$wpid" "$wfd"
-	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
+	steal_from_witness
 	grep -q "^sysward: warning: $nb/policy.json: syscalls\[0\].names: pidfd_getfd is left to this policy" "$out" ||
 		fail "sysward run did not warn about the rule allowing pidfd_getfd"
 	[ "$rc" -eq 1 ] && grep -q '^result: \[SO_PEERPIDFD\] pidfd_getfd = [0-9]*, and it reads "denied"' "$out" ||
