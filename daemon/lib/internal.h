@@ -7,7 +7,7 @@
  *   program.c  the compiled, per-ABI form of a policy that decide() reads
  *   filter.c   program -> libseccomp filter (plain actions, TRACE(hint))
  *   decide.c   pure decision at a SECCOMP stop
- *   strings.c  read NUL-terminated strings from a tracee (process_vm_readv)
+ *   strings.c  every access to a tracee's memory, with a deadline
  *   actions.c  apply a decision with PTRACE_SET_SYSCALL_INFO
  *   pathargs.c which syscall arguments are paths; when NULL is taken
  *   audit.c    one JSON (or text) line per supervisor decision
@@ -244,7 +244,20 @@ bool sw_when_selects(uint32_t first, uint32_t last, uint32_t step,
 
 /* ---- strings.c ------------------------------------------------------ */
 
+/*
+ * Every access to a tracee's memory goes through these: it runs on a
+ * reader thread, and the caller waits at most a deadline (a page of the
+ * program's may be a FUSE file it never serves).  Past it the tracee is
+ * killed, the access fails with -ETIMEDOUT, and sw_tracee_mem_stalled()
+ * names the tracee, whose session the dispatch loop then kills.
+ */
+/* A sw_read_str_fn; pidp points to a pid_t.  Length or -errno. */
 int sw_read_tracee_string(void *pidp, uint64_t addr, char *buf, size_t size);
+/* process_vm_readv/writev of len <= 4096 bytes: bytes done, or -errno. */
+int sw_tracee_read(pid_t pid, uint64_t addr, void *buf, size_t len);
+int sw_tracee_write(pid_t pid, uint64_t addr, const void *buf, size_t len);
+/* The pid of a tracee killed for not answering since the last call, or 0. */
+pid_t sw_tracee_mem_stalled(void);
 
 /* ---- pathargs.c: which arguments are paths ---------------------------- */
 

@@ -902,14 +902,12 @@ static uint64_t scratch_addr(const struct sw_guard_setup *gs)
 
 static int scratch_io(pid_t pid, uint64_t at, struct gs_scratch *sc, bool write)
 {
-	struct iovec l = { sc, sizeof(*sc) };
-	struct iovec r = { (void *)(uintptr_t)at, sizeof(*sc) };
-	ssize_t n = write ? process_vm_writev(pid, &l, 1, &r, 1, 0)
-			  : process_vm_readv(pid, &l, 1, &r, 1, 0);
+	int n = write ? sw_tracee_write(pid, at, sc, sizeof(*sc))
+		      : sw_tracee_read(pid, at, sc, sizeof(*sc));
 
-	if (n == (ssize_t)sizeof(*sc))
+	if (n == (int)sizeof(*sc))
 		return 0;
-	return n < 0 ? -errno : -EIO;
+	return n < 0 ? n : -EIO;
 }
 
 /*

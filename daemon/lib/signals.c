@@ -266,10 +266,7 @@ static int32_t own_pid(pid_t tid)
 
 static bool read_int(pid_t pid, uint64_t addr, void *buf, size_t len)
 {
-	struct iovec local = { buf, len };
-	struct iovec remote = { (void *)(uintptr_t)addr, len };
-
-	return process_vm_readv(pid, &local, 1, &remote, 1, 0) == (ssize_t)len;
+	return sw_tracee_read(pid, addr, buf, len) == (int)len;
 }
 
 static void refuse(struct sw_decision *d, int e, const char *why)

@@ -1,32 +1,83 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Read a NUL-terminated string from a stopped tracee with
- * process_vm_readv(2).  Reads never cross a page boundary in one iovec, so
- * a string that ends just before an unmapped page is still read (a single
- * large read would fail with EFAULT as a whole).
+ * The one home of every access to a tracee's memory (process_vm_readv,
+ * process_vm_writev): NUL-terminated strings, fixed-size values, the path
+ * guard's scratch.
  *
- * The string is read while the calling thread is stopped, but other
- * threads of the tracee may change it before the kernel reads it again
- * (TOCTOU); see docs/security.md for what sysward promises about that.
+ * Strings: reads never cross a page boundary in one iovec, so a string
+ * that ends just before an unmapped page is still read (a single large
+ * read would fail with EFAULT as a whole).  The string is read while the
+ * calling thread is stopped, but other threads of the tracee may change it
+ * before the kernel reads it again (TOCTOU); see docs/security.md for what
+ * sysward promises about that.
+ *
+ * No unbounded wait (docs/security.md, route 13): the memory is the
+ * program's, and a page of it can be a mapping of a file on a FUSE file
+ * system that the program serves itself and never answers.  A fault on
+ * that page waits for the FUSE server, in whichever task faults: here the
+ * supervisor, which serves every stop of every session.  So the access
+ * runs on a reader thread and the supervisor waits for it with a deadline
+ * (SW_MEM_DEADLINE_MS).  Past it, the tracee is killed, its pid is left
+ * for sw_tracee_mem_stalled() (tracer.c kills its session: the FUSE server
+ * is one of its processes, and killing it fails the stuck fault), the
+ * access fails with -ETIMEDOUT, and the reader is abandoned: it ends by
+ * itself when the fault fails.  At most SW_MEM_MAX_ABANDONED are
+ * abandoned at once; beyond that every access fails the same way at once,
+ * so a hostile program cannot make the supervisor pile up threads.
+ *
+ * A direct read on the supervisor's thread would be cheaper, but there is
+ * no race-free way to know that it cannot fault into FUSE: whether a page
+ * is present (/proc/pid/pagemap) can change right after the check (another
+ * thread's MADV_DONTNEED), and any mapping may be of a FUSE file.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
 
 #define SW_PAGE 4096u
 
-int sw_read_tracee_string(void *pidp, uint64_t addr, char *buf, size_t size)
+/* The longest the supervisor waits for one access.  A page of the
+ * program's memory is either resident, swapped in, or read from a file:
+ * even a disk under load answers well within it, and a session paused for
+ * it stalls every other session of the daemon meanwhile. */
+#define SW_MEM_DEADLINE_MS 1000
+/* Readers left waiting on faults that did not end by the deadline. */
+#define SW_MEM_MAX_ABANDONED 16
+/* The largest access (a string buffer, the guard's scratch). */
+#define SW_MEM_MAX 4096u
+
+enum mem_op { MEM_STRING, MEM_READ, MEM_WRITE };
+enum mem_state { MEM_IDLE, MEM_BUSY, MEM_DONE, MEM_ABANDONED };
+
+struct reader {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;		/* CLOCK_MONOTONIC */
+	enum mem_state state;
+	enum mem_op op;
+	pid_t pid;
+	uint64_t addr;
+	size_t len;
+	int ret;
+	char buf[SW_MEM_MAX];
+};
+
+/* One access at a time, whichever supervisor asks. */
+static pthread_mutex_t mem_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct reader *cur;		/* the live reader, or NULL */
+static unsigned int n_abandoned;	/* __atomic */
+static pid_t stalled;			/* under mem_mu */
+
+static int read_string(pid_t pid, uint64_t addr, char *buf, size_t size)
 {
-	pid_t pid = *(pid_t *)pidp;
 	size_t got = 0;
 
-	if (size == 0)
-		return -EINVAL;
-	if (addr == 0)
-		return -EFAULT;
 	while (got < size - 1) {
 		size_t chunk = SW_PAGE - ((addr + got) & (SW_PAGE - 1));
 		struct iovec local, remote;
@@ -49,4 +100,187 @@ int sw_read_tracee_string(void *pidp, uint64_t addr, char *buf, size_t size)
 	 * real path is never mistaken for the whole path by an exact match. */
 	buf[size - 1] = '\0';
 	return -ENAMETOOLONG;
+}
+
+/* The access itself, on the reader thread. */
+static int mem_access(struct reader *r)
+{
+	struct iovec l = { r->buf, r->len };
+	struct iovec rm = { (void *)(uintptr_t)r->addr, r->len };
+	ssize_t n;
+
+	if (r->op == MEM_STRING)
+		return read_string(r->pid, r->addr, r->buf, r->len);
+	n = r->op == MEM_WRITE ? process_vm_writev(r->pid, &l, 1, &rm, 1, 0)
+			       : process_vm_readv(r->pid, &l, 1, &rm, 1, 0);
+	return n < 0 ? -errno : (int)n;
+}
+
+static void *reader_main(void *arg)
+{
+	struct reader *r = arg;
+
+	pthread_mutex_lock(&r->mu);
+	for (;;) {
+		while (r->state == MEM_IDLE || r->state == MEM_DONE)
+			pthread_cond_wait(&r->cv, &r->mu);
+		if (r->state == MEM_ABANDONED)
+			break;
+		pthread_mutex_unlock(&r->mu);
+		r->ret = mem_access(r);
+		pthread_mutex_lock(&r->mu);
+		if (r->state == MEM_ABANDONED)
+			break;
+		r->state = MEM_DONE;
+		pthread_cond_broadcast(&r->cv);
+	}
+	pthread_mutex_unlock(&r->mu);
+	/* Nobody else holds r once it is abandoned. */
+	pthread_cond_destroy(&r->cv);
+	pthread_mutex_destroy(&r->mu);
+	free(r);
+	__atomic_sub_fetch(&n_abandoned, 1, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+static struct reader *reader_new(void)
+{
+	struct reader *r = calloc(1, sizeof(*r));
+	pthread_condattr_t ca;
+	pthread_attr_t ta;
+	pthread_t th;
+	sigset_t all, old;
+	int e;
+
+	if (!r)
+		return NULL;
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&r->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	r->state = MEM_IDLE;
+	pthread_attr_init(&ta);
+	pthread_attr_setdetachstate(&ta, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&ta, 64 * 1024);
+	/* Signals stay with the supervisor's thread (signalfd, sigwait). */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	e = pthread_create(&th, &ta, reader_main, r);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&ta);
+	if (e) {
+		pthread_cond_destroy(&r->cv);
+		pthread_mutex_destroy(&r->mu);
+		free(r);
+		errno = e;
+		return NULL;
+	}
+	return r;
+}
+
+/* The tracee did not answer: kill it (any tid takes its thread group) and
+ * leave its pid for the dispatch loop, which kills its session. */
+static int stall(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	stalled = pid;
+	return -ETIMEDOUT;
+}
+
+/*
+ * Run one access on the reader with the deadline.  For MEM_WRITE, buf
+ * holds the bytes; for the reads, the result is copied to buf.  Returns
+ * what mem_access returned, or -ETIMEDOUT (the tracee killed).
+ */
+static int mem_do(enum mem_op op, pid_t pid, uint64_t addr, void *buf,
+		  size_t len)
+{
+	struct timespec dl;
+	struct reader *r;
+	int ret, e = 0;
+
+	if (len == 0 || len > SW_MEM_MAX)
+		return -EINVAL;
+	pthread_mutex_lock(&mem_mu);
+	if (__atomic_load_n(&n_abandoned, __ATOMIC_SEQ_CST) >= SW_MEM_MAX_ABANDONED) {
+		ret = stall(pid);
+		goto out;
+	}
+	if (!cur && !(cur = reader_new())) {
+		ret = -errno;
+		goto out;
+	}
+	r = cur;
+	pthread_mutex_lock(&r->mu);
+	r->op = op;
+	r->pid = pid;
+	r->addr = addr;
+	r->len = len;
+	if (op == MEM_WRITE)
+		memcpy(r->buf, buf, len);
+	r->state = MEM_BUSY;
+	pthread_cond_broadcast(&r->cv);
+	clock_gettime(CLOCK_MONOTONIC, &dl);
+	dl.tv_sec += SW_MEM_DEADLINE_MS / 1000;
+	dl.tv_nsec += (SW_MEM_DEADLINE_MS % 1000) * 1000000L;
+	if (dl.tv_nsec >= 1000000000L) {
+		dl.tv_sec++;
+		dl.tv_nsec -= 1000000000L;
+	}
+	while (r->state == MEM_BUSY && e != ETIMEDOUT)
+		e = pthread_cond_timedwait(&r->cv, &r->mu, &dl);
+	if (r->state != MEM_DONE) {
+		/* The reader frees itself when its access ends. */
+		r->state = MEM_ABANDONED;
+		__atomic_add_fetch(&n_abandoned, 1, __ATOMIC_SEQ_CST);
+		pthread_mutex_unlock(&r->mu);
+		cur = NULL;
+		ret = stall(pid);
+		goto out;
+	}
+	ret = r->ret;
+	r->state = MEM_IDLE;
+	if (op == MEM_READ && ret > 0)
+		memcpy(buf, r->buf, (size_t)ret);
+	else if (op == MEM_STRING)
+		memcpy(buf, r->buf, len);
+	pthread_mutex_unlock(&r->mu);
+out:
+	pthread_mutex_unlock(&mem_mu);
+	return ret;
+}
+
+int sw_read_tracee_string(void *pidp, uint64_t addr, char *buf, size_t size)
+{
+	pid_t pid = *(pid_t *)pidp;
+
+	if (size == 0)
+		return -EINVAL;
+	if (addr == 0)
+		return -EFAULT;
+	if (size > SW_MEM_MAX)
+		size = SW_MEM_MAX;
+	return mem_do(MEM_STRING, pid, addr, buf, size);
+}
+
+int sw_tracee_read(pid_t pid, uint64_t addr, void *buf, size_t len)
+{
+	return mem_do(MEM_READ, pid, addr, buf, len);
+}
+
+int sw_tracee_write(pid_t pid, uint64_t addr, const void *buf, size_t len)
+{
+	return mem_do(MEM_WRITE, pid, addr, (void *)buf, len);
+}
+
+pid_t sw_tracee_mem_stalled(void)
+{
+	pid_t pid;
+
+	pthread_mutex_lock(&mem_mu);
+	pid = stalled;
+	stalled = 0;
+	pthread_mutex_unlock(&mem_mu);
+	return pid;
 }

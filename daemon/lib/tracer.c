@@ -661,7 +661,29 @@ static struct sw_tracee *place_unknown(struct sw_supervisor *sup, pid_t pid)
 	return t;
 }
 
+static void handle_status(struct sw_supervisor *sup, pid_t pid, int status);
+
 void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status)
+{
+	struct sw_tracee *t;
+	pid_t stuck;
+
+	handle_status(sup, pid, status);
+	/* A read of a tracee's memory passed its deadline (strings.c): the
+	 * tracee is killed already; kill its session too, whose FUSE server
+	 * (or whatever holds the fault) is one of its processes, so that the
+	 * abandoned read ends. */
+	while ((stuck = sw_tracee_mem_stalled()) > 0) {
+		t = sw_tracee_find(sup, stuck);
+		if (!t || !t->s)
+			continue;
+		sw_warn(t->s, "reading the memory of pid %d took longer than the deadline (a page of a file system the program serves itself?); killing the session",
+			stuck);
+		session_kill_all(t->s);
+	}
+}
+
+static void handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 {
 	struct sw_tracee *t = sw_tracee_find(sup, pid);
 	int sig, ev;

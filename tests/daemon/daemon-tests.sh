@@ -1054,6 +1054,56 @@ t_hostile_never_freezes() {
 	wait "$bg"
 }
 
+t_fuse_never_freezes() {
+	# docs/security.md route 13: a path on a page of a FUSE file the
+	# program serves itself and never answers (tests/security/adv_fuse;
+	# its server answers after 4 s so that nothing hangs for good).  The
+	# daemon gives up the read after its 1 s deadline and kills that
+	# session; a session of another uid started when the read begins
+	# ends normally, within 2.5 s (undefended: about 4 s, the whole
+	# stall), and ps answers.
+	[ -c /dev/fuse ] || { echo "SKIP: no /dev/fuse"; return 77; }
+	start_daemon || return
+	chmod 0755 "$W"
+	local bg t0 ms d=$W/fuse
+	mkdir -p "$d/mnt" && chmod -R 0755 "$d"
+	policy fuse >/dev/null <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+	  {"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242},
+	  {"names": ["openat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	   "paths": [{"index": 1, "exact": "$d/file-D"}]}]}
+	EOF
+	# --cap setfcap: only so that uid 0 may map itself into its user
+	# namespace (tests/security/check.sh, fuse_supervisor_freeze).
+	timeout -s KILL 30 "$SYSWARD" run --daemon="$S" --policy "$W/fuse.json" --cap setfcap -- \
+		"$ADV/adv_fuse" "$d" >"$W/hostile.out" 2>&1 </dev/null &
+	bg=$!
+	t0=$((SECONDS + 10))
+	until grep -q 'server: READ' "$W/hostile.out" 2>/dev/null; do
+		grep -q '^verdict: cannot-test' "$W/hostile.out" 2>/dev/null &&
+			{ cat "$W/hostile.out"; wait "$bg"; echo "SKIP: cannot mount FUSE here"; return 77; }
+		((SECONDS < t0)) || { fail "adv_fuse never reached its READ"; cat "$W/hostile.out"; kill -9 "$bg"; return 1; }
+		sleep 0.05
+	done
+	t0=$(date +%s%N)
+	last_cmd=(timeout -k 5 10 "${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(uid_policy 4343)" -- "$PROBE" getuid exit 7)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	echo "beside a stuck FUSE read: nobody's session done in $ms ms"
+	[ "$rc" -eq 7 ] && [ "$(cat "$W/out")" = "getuid=4343" ] ||
+		{ fail "beside a stuck FUSE read: nobody's session did not run normally"; dump_last; }
+	[ "$ms" -lt 2500 ] || fail "beside a stuck FUSE read: nobody's session took $ms ms"
+	serves_beside "a killed FUSE server"
+	timeout 10 tail --pid="$bg" -f /dev/null || { fail "adv_fuse's client still runs"; kill -9 "$bg"; }
+	wait "$bg"
+	rc=$?
+	cat "$W/hostile.out"
+	grep -q '^verdict: ESCAPED' "$W/hostile.out" && fail "a FUSE page stalled the daemon"
+	grep -q 'session [0-9]*: reading the memory of pid [0-9]* took longer than the deadline' "$W/daemon.log" ||
+		fail "no warning naming the stuck read in the daemon log (client exit $rc)"
+}
+
 t_session_ends_exactly() {
 	# Issue 12, class 4: children and threads that come and go before
 	# their parent's fork event is seen, and creators killed in the

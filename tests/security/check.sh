@@ -210,6 +210,41 @@ uffd_supervisor_freeze_setown)
 	run "$POL/log-only.json" -- "$ADV/adv_uffd" "$scratch/d" setown
 	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
 	expect_contained "a userfaultfd page stalled the supervisor" ;;
+fuse_supervisor_freeze)
+	# A path on a page of a FUSE file the program serves itself (in its
+	# own user namespace) and never answers: the supervisor's read of it
+	# must not wait beyond its deadline.  The program's server answers
+	# after 4 s, so the run ends either way; undefended, the program's
+	# witness reports the delay.  Defended, sysward kills the program
+	# (with a warning) within about its 1 s deadline.  --cap setfcap only
+	# lets uid 0 map itself into its user namespace (since 5.12 mapping
+	# outside root needs it), as any other uid may map itself: where
+	# /dev/fuse is 0666 (common) no capability is needed at all.
+	[ "$(id -u)" = 0 ] || skip "needs uid 0 (/dev/fuse is often mode 0600)"
+	[ -c /dev/fuse ] || skip "no /dev/fuse"
+	d=$scratch/d
+	mkdir -p "$d/mnt" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
+	cat >"$scratch/policy.json" <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+	  {"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242},
+	  {"names": ["openat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	   "paths": [{"index": 1, "exact": "$d/file-D"}]}]}
+	EOF
+	t0=$(date +%s%N)
+	echo "+ timeout -s KILL 30 sysward run --policy $scratch/policy.json --cap setfcap -- adv_fuse $d"
+	timeout -s KILL 30 "$SYSWARD" run --policy "$scratch/policy.json" --cap setfcap -- \
+		"$ADV/adv_fuse" "$d" >"$out" 2>&1 </dev/null
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	cat "$out"
+	echo "+ exit status $rc after $ms ms"
+	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
+	grep -q '^verdict: ESCAPED' "$out" && fail "a FUSE page stalled the supervisor"
+	grep -q 'reading the memory of pid [0-9]* took longer than the deadline' "$out" ||
+		fail "no warning naming the stuck read (exit $rc)"
+	grep -q 'server: READ' "$out" || fail "the FUSE READ never came (exit $rc)"
+	[ "$ms" -lt 4000 ] || fail "took $ms ms: the program outlived the held READ"
+	echo "verdict: contained: killed after $ms ms (exit $rc)" ;;
 pidfd_getfd_outside)
 	# uid 65534 under sysward takes a pidfd of a same-uid process outside
 	# (SO_PEERPIDFD, pidfs handles) and asks it for its open file-D,

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Route: the supervisor frozen by a FUSE file the program serves itself
+ * (docs/security.md, route 13).  The program opens /dev/fuse, enters a
+ * user namespace of its own (where it has CAP_SYS_ADMIN over a new mount
+ * namespace), mounts a FUSE file system with the raw protocol, maps its
+ * one file and puts a path argument on that page.  Its server answers
+ * INIT, LOOKUP, GETATTR and OPEN, but holds back READ: the supervisor's
+ * process_vm_readv of the path faults, and the fault waits for the
+ * server -- with it every stop of the session (under syswardd, of every
+ * session).  A witness thread times an emulated getuid (a supervisor stop)
+ * every 0.2 s meanwhile.
+ *
+ *   adv_fuse DIR   (as uid 0, under a policy emulating getuid and denying
+ *                  openat of DIR/file-D by path)
+ *
+ * The server answers the READ after 4 s, so the program ends even when the
+ * supervisor is stuck: then the witness reports the delay (ESCAPED, exit 1).
+ * Defended, the supervisor gives up the read after its deadline and kills
+ * the program before that (check.sh looks for the warning and the time).
+ */
+#include <fcntl.h>
+#include <linux/fuse.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+
+#include "adv.h"
+
+#define HOLD_READ 4.0		/* s the server keeps a READ unanswered */
+
+static const char *dir;
+static int fuse = -1;
+static volatile double t_open = 1e18;
+static char path[4096];
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static void reply(uint64_t unique, int error, const void *body, size_t len)
+{
+	char buf[sizeof(struct fuse_out_header) + 4096];
+	struct fuse_out_header h = { .len = sizeof(h) + (error ? 0 : len),
+				     .error = error, .unique = unique };
+
+	memcpy(buf, &h, sizeof(h));
+	if (len > 4096)
+		len = 4096;
+	h.len = sizeof(h) + (error ? 0 : len);
+	if (!error && len)
+		memcpy(buf + sizeof(h), body, len);
+	if (write(fuse, buf, h.len) < 0)
+		FACT("server: write(/dev/fuse): %s", strerror(errno));
+}
+
+static void attr_of(uint64_t ino, struct fuse_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->ino = ino;
+	a->mode = ino == FUSE_ROOT_ID ? S_IFDIR | 0755 : S_IFREG | 0644;
+	a->nlink = 1;
+	a->size = ino == FUSE_ROOT_ID ? 0 : 4096;
+	a->blocks = 8;
+	a->blksize = 4096;
+}
+
+static void *server(void *arg)
+{
+	static char buf[FUSE_MIN_READ_BUFFER + 65536];
+
+	for (;;) {
+		struct fuse_in_header *in = (void *)buf;
+		void *body = buf + sizeof(*in);
+		ssize_t n = read(fuse, buf, sizeof(buf));
+
+		if (n < (ssize_t)sizeof(*in)) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			return arg;
+		}
+		switch (in->opcode) {
+		case FUSE_INIT: {
+			struct fuse_init_in *ii = body;
+			struct fuse_init_out o = { .major = FUSE_KERNEL_VERSION,
+						   .minor = FUSE_KERNEL_MINOR_VERSION,
+						   .max_readahead = ii->max_readahead,
+						   .max_write = 4096,
+						   .max_background = 16,
+						   .congestion_threshold = 12 };
+			reply(in->unique, 0, &o, sizeof(o));
+			break;
+		}
+		case FUSE_LOOKUP: {
+			struct fuse_entry_out o = { .nodeid = 2, .generation = 1,
+						    .entry_valid = 3600, .attr_valid = 3600 };
+
+			if (strcmp(body, "f")) {
+				reply(in->unique, -ENOENT, NULL, 0);
+				break;
+			}
+			attr_of(2, &o.attr);
+			reply(in->unique, 0, &o, sizeof(o));
+			break;
+		}
+		case FUSE_GETATTR: {
+			struct fuse_attr_out o = { .attr_valid = 3600 };
+
+			attr_of(in->nodeid, &o.attr);
+			reply(in->unique, 0, &o, sizeof(o));
+			break;
+		}
+		case FUSE_OPEN:
+		case FUSE_OPENDIR: {
+			struct fuse_open_out o = { .fh = 1 };
+
+			reply(in->unique, 0, &o, sizeof(o));
+			break;
+		}
+		case FUSE_READ: {
+			struct fuse_read_in *ri = body;
+			static char data[4096];
+			double t0 = now();
+
+			FACT("server: READ of %u bytes at %llu, held back %.0f s",
+			     ri->size, (unsigned long long)ri->offset, HOLD_READ);
+			while (now() - t0 < HOLD_READ)
+				usleep(10000);
+			memset(data, 0, sizeof(data));
+			snprintf(data, sizeof(data), "%s", path);
+			reply(in->unique, 0, data, ri->size < sizeof(data) ? ri->size : sizeof(data));
+			break;
+		}
+		case FUSE_FORGET:
+		case FUSE_BATCH_FORGET:
+			break;
+		case FUSE_FLUSH:
+		case FUSE_RELEASE:
+		case FUSE_RELEASEDIR:
+			reply(in->unique, 0, NULL, 0);
+			break;
+		default:
+			reply(in->unique, -ENOSYS, NULL, 0);
+			break;
+		}
+	}
+}
+
+static long open_ret;
+static int open_err;
+static double open_took, witness_delay = -1;
+
+static void *opener(void *page)
+{
+	open_ret = syscall(SYS_openat, AT_FDCWD, page, O_RDONLY);
+	open_err = errno;
+	open_took = now() - t_open;
+	return NULL;
+}
+
+static void *witness(void *a)
+{
+	while (now() < t_open)
+		usleep(1000);
+	while (now() - t_open < HOLD_READ + 1.0) {
+		double t0, d;
+
+		usleep(200000);
+		t0 = now();
+		syscall(SYS_getuid);
+		d = now() - t0;
+		if (d > witness_delay)
+			witness_delay = d;
+		FACT("witness: getuid took %.3f s", d);
+	}
+	return a;
+}
+
+static int write_file(const char *p, const char *s)
+{
+	int fd = open(p, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	char mnt[4096], file[4200], opts[128];
+	pthread_t srv, o, w;
+	char *page;
+	int fd;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: adv_fuse DIR\n");
+		return ADV_CANNOT;
+	}
+	dir = argv[1];
+	snprintf(path, sizeof(path), "%s/file-D", dir);
+	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
+	FACT("uid %d", (int)geteuid());
+
+	TRIED("open(/dev/fuse), unshare(CLONE_NEWUSER | CLONE_NEWNS), mount a FUSE file system served by this program");
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0) {
+		RESULT("unshare = %s", RET(-1, errno));
+		return adv_verdict(ADV_CANNOT, "no user namespace");
+	}
+	/* Inside uid 1 is outside uid 0: mapping inside 0 would need
+	 * CAP_SETFCAP outside, and the program has no capability there. */
+	if (write_file("/proc/self/setgroups", "deny") < 0)
+		FACT("setgroups deny: %s", strerror(errno));
+	if (write_file("/proc/self/uid_map", "1 0 1") < 0)
+		FACT("uid_map: %s", strerror(errno));
+	if (write_file("/proc/self/gid_map", "1 0 1") < 0)
+		FACT("gid_map: %s", strerror(errno));
+	/* Opened in the namespace that mounts: FUSE refuses a /dev/fuse
+	 * opened in another user namespace. */
+	fuse = open("/dev/fuse", O_RDWR | O_CLOEXEC);
+	if (fuse < 0) {
+		RESULT("open(/dev/fuse) = %s", RET(-1, errno));
+		return adv_verdict(ADV_CANNOT, "cannot open /dev/fuse");
+	}
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		FACT("make / private: %s", strerror(errno));
+	snprintf(opts, sizeof(opts), "fd=%d,rootmode=40000,user_id=1,group_id=1", fuse);
+	if (mount("adv_fuse", mnt, "fuse", MS_NOSUID | MS_NODEV, opts) < 0) {
+		RESULT("mount(fuse) = %s", RET(-1, errno));
+		return adv_verdict(ADV_CANNOT, "cannot mount a FUSE file system");
+	}
+	pthread_create(&srv, NULL, server, NULL);
+	snprintf(file, sizeof(file), "%s/f", mnt);
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		RESULT("open(%s) = %s", file, RET(-1, errno));
+		return adv_verdict(ADV_CANNOT, "cannot open the FUSE file");
+	}
+	page = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	if (page == MAP_FAILED) {
+		RESULT("mmap = %s", RET(-1, errno));
+		return adv_verdict(ADV_CANNOT, "cannot map the FUSE file");
+	}
+	/* The mapping keeps the file: closing it now means that no exit of
+	 * the server's thread waits for a FLUSH it would answer itself. */
+	close(fd);
+	RESULT("mounted on %s, %s mapped at %p (not read yet)", mnt, file, page);
+
+	TRIED("openat(path on the FUSE page, READ held back %.0f s), getuid in another thread every 0.2 s",
+	      HOLD_READ);
+	/* The witness runs before the openat: once the supervisor waits, no
+	 * new thread starts (its clone event waits too). */
+	pthread_create(&w, NULL, witness, NULL);
+	usleep(100000);
+	t_open = now();
+	pthread_create(&o, NULL, opener, page);
+	pthread_join(o, NULL);
+	pthread_join(w, NULL);
+	RESULT("openat = %s after %.2f s", RET(open_ret, open_err), open_took);
+	RESULT("witness: at most %.2f s for one getuid", witness_delay);
+	if (witness_delay < 0 || witness_delay > 1.5)
+		return adv_verdict(ADV_ESCAPED,
+				   "a FUSE page the program serves froze the supervisor");
+	return adv_verdict(ADV_ESCAPED,
+			   "the program survived a read that never ended (no deadline?)");
+}
