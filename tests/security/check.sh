@@ -39,6 +39,17 @@ run() {
 	echo "+ exit status $rc"
 }
 
+# $scratch/policy.json: getuid emulated as 4242, openat of $1/file-D
+# refused with EACCES by path.
+uid_path_policy() {
+	cat >"$scratch/policy.json" <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+	  {"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242},
+	  {"names": ["openat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	   "paths": [{"index": 1, "exact": "$1/file-D"}]}]}
+	EOF
+}
+
 # After stage_nobody adv_pidfd_getfd: a witness of uid 65534 outside the
 # sandbox holds $nb/d/file-D open; adv_pidfd_getfd, confined by
 # $nb/policy.json as uid 65534, tries to take that descriptor.
@@ -193,12 +204,7 @@ uffd_supervisor_freeze)
 	[ "$(id -u)" = 0 ] || skip "needs root (only root gets a kernel-mode userfaultfd)"
 	d=$scratch/d
 	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
-	cat >"$scratch/policy.json" <<-EOF
-	{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
-	  {"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242},
-	  {"names": ["openat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
-	   "paths": [{"index": 1, "exact": "$d/file-D"}]}]}
-	EOF
+	uid_path_policy "$d"
 	run "$scratch/policy.json" -- "$ADV/adv_uffd" "$d"
 	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
 	expect_contained "a userfaultfd page stalled the supervisor" ;;
@@ -224,12 +230,7 @@ fuse_supervisor_freeze)
 	[ -c /dev/fuse ] || skip "no /dev/fuse"
 	d=$scratch/d
 	mkdir -p "$d/mnt" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
-	cat >"$scratch/policy.json" <<-EOF
-	{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
-	  {"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242},
-	  {"names": ["openat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
-	   "paths": [{"index": 1, "exact": "$d/file-D"}]}]}
-	EOF
+	uid_path_policy "$d"
 	t0=$(date +%s%N)
 	echo "+ timeout -s KILL 30 sysward run --policy $scratch/policy.json --cap setfcap -- adv_fuse $d"
 	timeout -s KILL 30 "$SYSWARD" run --policy "$scratch/policy.json" --cap setfcap -- \
