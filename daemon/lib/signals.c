@@ -334,19 +334,16 @@ static int owner_target(struct sw_supervisor *sup, struct sw_session *s,
 			 : (group_of_session(sup, s, caller, -owner) ? 0 : EPERM);
 }
 
-/* Our process pid's field ("NSpid:", "NStgid:", "NSpgid:") as the
- * caller's pid namespace numbers it (the kernel reads a rewritten call's
- * pids there), or -1 if the caller cannot see it (its namespace is not
- * pid's or an ancestor of pid's). */
-static int32_t for_caller(pid_t caller, pid_t pid, const char *field)
+/* Our process pid's field ("NSpid:", "NStgid:", "NSpgid:") as a caller
+ * depth pid namespaces deep numbers it (the kernel reads a rewritten
+ * call's pids there), or -1.  The caller must see pid (sees_pid()). */
+static int32_t for_caller(int depth, pid_t pid, const char *field)
 {
-	int depth = ns_depth(caller);
 	char path[64];
 	long v;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	if (!sees_pid(caller, depth, pid) ||
-	    !proc_field_at(path, field, 10, depth - 1, &v))
+	if (depth <= 0 || !proc_field_at(path, field, 10, depth - 1, &v))
 		return -1;
 	return (int32_t)v;
 }
@@ -366,6 +363,7 @@ static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
 	char path[64];
 	long pid, fl;
 	bool thread;
+	int depth;
 
 	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", t->pid, fd);
 	if (fd < 0 || !proc_field(path, "Pid:", 10, &pid)) {
@@ -380,7 +378,8 @@ static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
 		refuse(d, EPERM, why_out);
 		return;
 	}
-	if (!sees_pid(t->pid, ns_depth(t->pid), (pid_t)pid)) {
+	depth = ns_depth(t->pid);
+	if (!sees_pid(t->pid, depth, (pid_t)pid)) {
 		/* What the kernel says (access_pidfd_pidns). */
 		refuse(d, EINVAL, "pidfd_send_signal: the process is not in the caller's pid namespace");
 		return;
@@ -390,9 +389,9 @@ static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
 		flags = thread ? SW_PIDFD_SIGNAL_THREAD : SW_PIDFD_SIGNAL_THREAD_GROUP;
 	switch (flags) {
 	case SW_PIDFD_SIGNAL_THREAD: {
-		int32_t tgid = for_caller(t->pid, (pid_t)pid, "NStgid:");
+		int32_t tgid = for_caller(depth, (pid_t)pid, "NStgid:");
 
-		pid = for_caller(t->pid, (pid_t)pid, "NSpid:");
+		pid = for_caller(depth, (pid_t)pid, "NSpid:");
 		if (pid <= 0)
 			tgid = -1;
 
@@ -411,7 +410,7 @@ static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
 		return;
 	}
 	case SW_PIDFD_SIGNAL_THREAD_GROUP: {
-		int32_t tgid = for_caller(t->pid, (pid_t)pid, "NStgid:");
+		int32_t tgid = for_caller(depth, (pid_t)pid, "NStgid:");
 
 		if (tgid <= 0) {
 			refuse(d, ESRCH, "pidfd_send_signal: the process is gone");
@@ -426,7 +425,7 @@ static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
 		return;
 	}
 	case SW_PIDFD_SIGNAL_PROCESS_GROUP: {
-		pid_t pgid = for_caller(t->pid, (pid_t)pid, "NSpgid:");
+		pid_t pgid = for_caller(depth, (pid_t)pid, "NSpgid:");
 
 		if (info) {
 			/* No pid-based call queues siginfo to a group. */

@@ -96,4 +96,30 @@ static inline char *adv_status_field(const char *pid, const char *name,
 	return NULL;
 }
 
+/* The path guard's mapping in this process (its /proc/self/maps line in
+ * line, if not NULL): 0 with *start and *len set, or -1. */
+static inline int adv_find_guard(char **start, size_t *len, char *line,
+				 size_t n)
+{
+	char buf[512];
+	FILE *f = fopen("/proc/self/maps", "re");
+	unsigned long a, b;
+
+	if (!f)
+		return -1;
+	while (fgets(buf, sizeof(buf), f)) {
+		if (strstr(buf, "sysward-pathguard") &&
+		    sscanf(buf, "%lx-%lx", &a, &b) == 2) {
+			*start = (char *)a;
+			*len = b - a;
+			if (line)
+				snprintf(line, n, "%s", strtok(buf, "\n"));
+			fclose(f);
+			return 0;
+		}
+	}
+	fclose(f);
+	return -1;
+}
+
 #endif

@@ -33,23 +33,7 @@ static size_t guard_len;
 
 static int find_guard(void)
 {
-	char line[512];
-	FILE *f = fopen("/proc/self/maps", "re");
-	unsigned long a, b;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (strstr(line, "sysward-pathguard") &&
-		    sscanf(line, "%lx-%lx", &a, &b) == 2) {
-			guard = (char *)a;
-			guard_len = b - a;
-			fclose(f);
-			return 0;
-		}
-	}
-	fclose(f);
-	return -1;
+	return adv_find_guard(&guard, &guard_len, NULL, 0);
 }
 
 /* In the child: 0 contained, 1 escaped. */

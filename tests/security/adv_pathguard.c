@@ -33,24 +33,11 @@ static void must_fail(const char *what, long r, int e, long failed_value)
 static int find_guard(void)
 {
 	char line[512];
-	FILE *f = fopen("/proc/self/maps", "re");
-	unsigned long a, b;
 
-	if (!f)
+	if (adv_find_guard(&guard, &guard_len, line, sizeof(line)) < 0)
 		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strstr(line, "sysward-pathguard"))
-			continue;
-		if (sscanf(line, "%lx-%lx", &a, &b) == 2) {
-			guard = (char *)a;
-			guard_len = b - a;
-			FACT("guard: %s", strtok(line, "\n"));
-			fclose(f);
-			return 0;
-		}
-	}
-	fclose(f);
-	return -1;
+	FACT("guard: %s", line);
+	return 0;
 }
 
 int main(void)
