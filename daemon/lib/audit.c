@@ -104,13 +104,16 @@ int sw_audit_write(FILE *f, enum sw_log_format fmt, const struct sw_audit_rec *r
 	uint64_t mask = width == 4 ? 0xffffffffull : ~0ull;
 	/* Decode path arguments (the condition's string is shown as is). */
 	uint8_t pargs = sw_path_args(name);
-	static char sbuf[4096];
+	char sbuf[4096];
 	pid_t pid = r->pid;
+	bool r_ok;
 
 	if (d->verdict == SW_V_REWRITE && d->nr != r->nr)
 		new_name = seccomp_syscall_resolve_num_arch(tok, (int)d->nr);
 	timestamp(ts, sizeof(ts));
 
+	/* One line at a time: the daemon's tracer threads share the log. */
+	flockfile(f);
 	if (fmt == SW_LOG_JSON) {
 		fprintf(f, "{\"time\":\"%s\"", ts);
 		if (r->session_id)
@@ -216,7 +219,7 @@ int sw_audit_write(FILE *f, enum sw_log_format fmt, const struct sw_audit_rec *r
 	}
 	free(name);
 	free(new_name);
-	if (fflush(f) == EOF || ferror(f))
-		return -EIO;
-	return 0;
+	r_ok = fflush(f) != EOF && !ferror(f);
+	funlockfile(f);
+	return r_ok ? 0 : -EIO;
 }

@@ -20,6 +20,7 @@
 #ifndef SYSWARD_ENGINE_INTERNAL_H
 #define SYSWARD_ENGINE_INTERNAL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -395,11 +396,18 @@ struct sw_supervisor {
 	bool probed;
 	struct sw_kernel_support ks;
 	struct sw_decide_scratch scratch;
+	/* bell.c: how other threads wake this tracer thread. */
+	pthread_mutex_t bell_mu;
+	pid_t bell_pid;		/* 0: none */
+	int bell_fd;		/* pidfd of bell_pid, under bell_mu */
 };
 
 struct sw_tracee *sw_tracee_find(struct sw_supervisor *sup, pid_t pid);
 struct sw_tracee *sw_tracee_add(struct sw_supervisor *sup, pid_t pid);
 void sw_tracee_del(struct sw_supervisor *sup, struct sw_tracee *t);
+/* bell.c: true if pid is the bell (its status is handled). */
+bool sw_bell_status(struct sw_supervisor *sup, pid_t pid, int status);
+void sw_bell_stop(struct sw_supervisor *sup);
 /* Handle one waitpid status. */
 void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status);
 /* At a PTRACE_EVENT_STOP of t with signal sig: a group-stop (a stop

@@ -6,7 +6,8 @@
  * capability set, so the child only makes async-signal-safe calls (the
  * daemon may have threads).  Child: stdio, cwd, groups/gid/uid, bounding
  * set + capabilities (libcap), no_new_privs, then wait on a pipe until the
- * parent has PTRACE_SEIZEd it, load the filter and execvpe().  Any failure
+ * parent has PTRACE_SEIZEd it, load the filter and exec (a PATH search
+ * in envp's PATH).  Any failure
  * is written as (stage, errno) to a CLOEXEC pipe, so the parent can say
  * "cannot execute 'foo': No such file or directory".
  *
@@ -20,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <seccomp.h>
@@ -32,6 +34,7 @@
 #include <sys/wait.h>
 #include <termios.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
@@ -84,6 +87,85 @@ static _Noreturn void child_fail(int fd, int stage)
 
 	(void)!write(fd, &r, sizeof(r));
 	_exit(SW_EXIT_SYSWARD_ERROR);
+}
+
+/* execve(), and a file the kernel cannot execute (no #! line) run by
+ * /bin/sh, as POSIX says execvp() does.  Returns with errno set. */
+static void exec_one(const char *path, char *const *argv, char *const *envp)
+{
+	size_t argc = 0;
+
+	execve(path, argv, envp);
+	if (errno != ENOEXEC)
+		return;
+	while (argv[argc])
+		argc++;
+	{
+		char *sh_argv[argc + 2];
+
+		sh_argv[0] = (char *)"/bin/sh";
+		sh_argv[1] = (char *)path;
+		for (size_t i = 1; i <= argc; i++)
+			sh_argv[i + 1] = argv[i];
+		execve("/bin/sh", sh_argv, envp);
+	}
+	errno = ENOEXEC;
+}
+
+/*
+ * execvpe() searches the PATH of our own environment, not envp's: each of
+ * the daemon's clients has its own, and several tracer threads launch at
+ * once, so nobody may swap the process's environment for a launch.  The
+ * search as execvp() makes it: a name with a slash is used as it is;
+ * otherwise each element of envp's PATH in turn (an empty one: the working
+ * directory; no PATH at all: /bin:/usr/bin), going on past files that are
+ * missing or not executable (EACCES is remembered and wins), stopping at
+ * any other error.  Async-signal-safe: we are a child of a threaded
+ * process.  Returns with errno set.
+ */
+static void exec_search(char *const *argv, char *const *envp)
+{
+	const char *file = argv[0], *path = "/bin:/usr/bin";
+	size_t flen = strlen(file);
+	bool eacces = false;
+
+	if (strchr(file, '/')) {
+		exec_one(file, argv, envp);
+		return;
+	}
+	for (char *const *e = envp; *e; e++)
+		if (strncmp(*e, "PATH=", 5) == 0)
+			path = *e + 5;
+	for (const char *p = path;; p++) {
+		const char *end = strchrnul(p, ':');
+		size_t dlen = (size_t)(end - p);
+		char buf[PATH_MAX];
+
+		if (dlen + 1 + flen < sizeof(buf)) {
+			memcpy(buf, p, dlen);
+			if (dlen)
+				buf[dlen++] = '/';
+			memcpy(buf + dlen, file, flen + 1);
+			exec_one(buf, argv, envp);
+			switch (errno) {
+			case EACCES:
+				eacces = true;
+				break;
+			case ENOENT:
+			case ENOTDIR:
+			case ESTALE:
+			case ENODEV:
+			case ETIMEDOUT:
+				break;
+			default:
+				return;
+			}
+		}
+		p = end;
+		if (!*p)
+			break;
+	}
+	errno = eacces ? EACCES : ENOENT;
 }
 
 static _Noreturn void child(const struct sw_launch *l, cap_t caps,
@@ -182,13 +264,15 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	 * mount), and the supervisor waits for nothing from here on. */
 	if (l->cwd && chdir(l->cwd) < 0)
 		child_fail(rep_fd, ST_CHDIR);
+	if (l->set_umask)
+		umask(l->umask);
 	/* Defences first: on a tie the newer filter's TRACE data wins,
 	 * and that must be the policy's rule hint (filter.c). */
 	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, dprog) < 0)
 		child_fail(rep_fd, ST_SECCOMP);
 	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, fprog) < 0)
 		child_fail(rep_fd, ST_SECCOMP);
-	execvpe(l->argv[0], l->argv, l->envp ? l->envp : environ);
+	exec_search(l->argv, l->envp ? l->envp : environ);
 	child_fail(rep_fd, ST_EXEC);
 }
 

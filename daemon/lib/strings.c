@@ -68,11 +68,12 @@ struct reader {
 	char buf[SW_MEM_MAX];
 };
 
-/* One access at a time, whichever supervisor asks. */
-static pthread_mutex_t mem_mu = PTHREAD_MUTEX_INITIALIZER;
-static struct reader *cur;		/* the live reader, or NULL */
+/* A reader per tracer thread: one tracer's stuck access must not hold up
+ * another's (syswardd's shards).  The cap on abandoned readers is the
+ * process's. */
+static _Thread_local struct reader *cur;	/* the live reader, or NULL */
+static _Thread_local pid_t stalled;
 static unsigned int n_abandoned;	/* __atomic */
-static pid_t stalled;			/* under mem_mu */
 
 static int read_string(pid_t pid, uint64_t addr, char *buf, size_t size)
 {
@@ -202,15 +203,10 @@ static int mem_do(enum mem_op op, pid_t pid, uint64_t addr, void *buf,
 
 	if (len == 0 || len > SW_MEM_MAX)
 		return -EINVAL;
-	pthread_mutex_lock(&mem_mu);
-	if (__atomic_load_n(&n_abandoned, __ATOMIC_SEQ_CST) >= SW_MEM_MAX_ABANDONED) {
-		ret = stall(pid);
-		goto out;
-	}
-	if (!cur && !(cur = reader_new())) {
-		ret = -errno;
-		goto out;
-	}
+	if (__atomic_load_n(&n_abandoned, __ATOMIC_SEQ_CST) >= SW_MEM_MAX_ABANDONED)
+		return stall(pid);
+	if (!cur && !(cur = reader_new()))
+		return -errno;
 	r = cur;
 	pthread_mutex_lock(&r->mu);
 	r->op = op;
@@ -236,8 +232,7 @@ static int mem_do(enum mem_op op, pid_t pid, uint64_t addr, void *buf,
 		__atomic_add_fetch(&n_abandoned, 1, __ATOMIC_SEQ_CST);
 		pthread_mutex_unlock(&r->mu);
 		cur = NULL;
-		ret = stall(pid);
-		goto out;
+		return stall(pid);
 	}
 	ret = r->ret;
 	r->state = MEM_IDLE;
@@ -246,8 +241,6 @@ static int mem_do(enum mem_op op, pid_t pid, uint64_t addr, void *buf,
 	else if (op == MEM_STRING)
 		memcpy(buf, r->buf, len);
 	pthread_mutex_unlock(&r->mu);
-out:
-	pthread_mutex_unlock(&mem_mu);
 	return ret;
 }
 
@@ -276,11 +269,8 @@ int sw_tracee_write(pid_t pid, uint64_t addr, const void *buf, size_t len)
 
 pid_t sw_tracee_mem_stalled(void)
 {
-	pid_t pid;
+	pid_t pid = stalled;
 
-	pthread_mutex_lock(&mem_mu);
-	pid = stalled;
 	stalled = 0;
-	pthread_mutex_unlock(&mem_mu);
 	return pid;
 }

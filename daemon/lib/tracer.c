@@ -4,7 +4,7 @@
  *
  * Every tracee (thread or process) is in an open-addressing table keyed
  * by tid, pointing at its session.  sw_supervisor_dispatch() waits with
- * waitpid(-1, __WALL) and routes each stop:
+ * waitpid(-1, __WALL | __WNOTHREAD) and routes each stop:
  *   - PTRACE_EVENT_SECCOMP           -> actions.c (decide + SET)
  *   - syscall-exit stop (SIGTRAP|0x80) -> actions.c (set the return value)
  *   - PTRACE_EVENT_FORK/VFORK/CLONE  -> the new tid joins the session
@@ -16,9 +16,12 @@
  *   - signal-delivery stop           -> the signal is injected on resume
  *   - exit                           -> leaves the table; the session is
  *     done when its last tracee is gone
- * The waitpid(-1) means the supervisor reaps every child of its process:
- * a daemon must not run other children of its own beside it (or accept
- * that their exits are consumed here).
+ * The waitpid(-1, __WNOTHREAD) reaps every child of the calling thread
+ * (only the thread that seized a tracee sees its stops): a tracer thread
+ * must not run other children of its own beside its programs (or accept
+ * that their exits are consumed here).  A daemon with several tracer
+ * threads gives each a supervisor of its own (bell.c wakes one from
+ * another thread).
  *
  * Event order.  The kernel orders one tracee's own stops, but not the
  * parent's creation event (PTRACE_EVENT_FORK/VFORK/CLONE, "E") against
@@ -285,6 +288,8 @@ int sw_supervisor_new(struct sw_supervisor **ret, struct sw_error *err)
 		return sw_error_set_errno(err, ENOMEM, "allocate the supervisor");
 	}
 	sup->self = getpid();
+	pthread_mutex_init(&sup->bell_mu, NULL);
+	sup->bell_fd = -1;
 	/* A same-uid tracee must not ptrace us or open /proc/<us>/mem. */
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
 		int e = errno;
@@ -322,6 +327,7 @@ void sw_supervisor_free(struct sw_supervisor *sup)
 {
 	if (!sup)
 		return;
+	sw_bell_stop(sup);
 	for (size_t i = 0; i < sup->tab_size; i++)
 		if (sup->tab[i].pid > 0)
 			kill(sup->tab[i].pid, SIGKILL);
@@ -339,6 +345,7 @@ void sw_supervisor_free(struct sw_supervisor *sup)
 	}
 	free(sup->tombs);
 	free(sup->tab);
+	pthread_mutex_destroy(&sup->bell_mu);
 	free(sup);
 }
 
@@ -777,8 +784,8 @@ int sw_supervisor_dispatch(struct sw_supervisor *sup, bool block,
 
 	for (;;) {
 		int status;
-		pid_t pid = waitpid(-1, &status,
-				    __WALL | (block && !handled ? 0 : WNOHANG));
+		pid_t pid = waitpid(-1, &status, __WALL | __WNOTHREAD |
+				    (block && !handled ? 0 : WNOHANG));
 
 		if (pid == 0)
 			return handled;
@@ -787,8 +794,11 @@ int sw_supervisor_dispatch(struct sw_supervisor *sup, bool block,
 				return handled;
 			return sw_error_set_errno(err, errno, "waitpid for traced programs");
 		}
-		sw_handle_status(sup, pid, status);
 		handled++;
+		/* Woken by another thread: it has something for our caller. */
+		if (sw_bell_status(sup, pid, status))
+			return handled;
+		sw_handle_status(sup, pid, status);
 		/* Let the caller attend to its sockets now and then. */
 		if (handled >= 256)
 			return handled;

@@ -40,7 +40,7 @@ enum sw_log_format { SW_LOG_JSON, SW_LOG_TEXT };
 
 struct sw_launch {
 	char *const *argv;		/* argv[0] resolved with PATH */
-	char *const *envp;		/* NULL = inherit */
+	char *const *envp;		/* NULL = inherit; its PATH finds argv[0] */
 	const char *cwd;		/* NULL = inherit */
 	int stdio[3];			/* -1 = inherit */
 	/* Credentials for the program (daemon: the client's).  uid/gid -1 =
@@ -82,6 +82,10 @@ struct sw_launch {
 	 * Unset: the caller's. */
 	bool set_nice;
 	int nice;
+	/* The program's umask (the daemon's clients: theirs).  Unset: the
+	 * caller's. */
+	bool set_umask;
+	mode_t umask;
 	/* When the main process exits, SIGKILL what it left running (by
 	 * default the session waits for every descendant). */
 	bool kill_descendants;
@@ -131,6 +135,17 @@ int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
  */
 int sw_supervisor_dispatch(struct sw_supervisor *sup, bool block,
 			   struct sw_error *err);
+
+/*
+ * Several tracer threads: each has a supervisor of its own and is the only
+ * one to call into it (ptrace ties a tracee to the thread that seized it).
+ * On that thread, sw_supervisor_enable_wake() lets any other thread call
+ * sw_supervisor_wake(), which makes a blocking sw_supervisor_dispatch()
+ * return (at once if it is busy; a wake is never lost), so that the tracer
+ * thread can take new work between its ptrace events.
+ */
+int sw_supervisor_enable_wake(struct sw_supervisor *sup, struct sw_error *err);
+void sw_supervisor_wake(struct sw_supervisor *sup);
 
 /* Finished sessions are reported once, through this callback. */
 typedef void (*sw_session_done_fn)(struct sw_session *s, int exit_code,
