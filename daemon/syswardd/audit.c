@@ -24,6 +24,8 @@ static void begin(FILE *f, uint64_t session, const char *event)
 	gmtime_r(&ts.tv_sec, &tm);
 	n = strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(buf + n, sizeof(buf) - n, ".%03ldZ", ts.tv_nsec / 1000000);
+	/* One line at a time: the tracer threads write to the same log. */
+	flockfile(f);
 	fprintf(f, "{\"time\":\"%s\"", buf);
 	if (session)
 		fprintf(f, ",\"session\":%llu", (unsigned long long)session);
@@ -34,6 +36,7 @@ static void end(FILE *f)
 {
 	fputs("}\n", f);
 	fflush(f);
+	funlockfile(f);
 }
 
 void audit_session_start(FILE *f, const struct audit_start *a)

@@ -2,8 +2,9 @@
 /*
  * syswardd: the sysward supervisor daemon.  Clients ("sysward run
  * --daemon") ask it to run programs under a policy; it runs each with the
- * client's own credentials, supervises them all from one event loop, and
- * takes every tracee with it if it dies (PTRACE_O_EXITKILL).
+ * client's own credentials, supervises them on tracer threads (shard.c)
+ * beside one event loop for the clients (server.c), and takes every
+ * tracee with it if it dies (PTRACE_O_EXITKILL).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +29,15 @@
 
 #define DEFAULT_MAX_SESSIONS 256
 #define DEFAULT_REQUEST_TIMEOUT 30
+/* Each a thread and its bell process; beyond the cores they add nothing. */
+#define MAX_SHARDS 256	/* and in --shards' message */
+
+static long default_shards(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > MAX_SHARDS ? MAX_SHARDS : n;
+}
 
 static void help(FILE *f)
 {
@@ -48,6 +58,9 @@ static void help(FILE *f)
 "  -n, --max-sessions N    run at most N programs at once (default %d)\n"
 "  -t, --request-timeout S close a connection that has not completed a\n"
 "                          request within S seconds (default %d)\n"
+"  -j, --shards N          supervise with N tracer threads (default: one\n"
+"                          per online CPU, here %ld; 1 to %d); each session\n"
+"                          and all its processes stay on one of them\n"
 "  -h, --help              show this help and exit\n"
 "  -V, --version           show the version and exit\n"
 "\n"
@@ -59,7 +72,7 @@ static void help(FILE *f)
 "  syswardd --socket /tmp/sw.sock --audit-log /tmp/audit.jsonl &\n"
 "  sysward run --daemon=/tmp/sw.sock --policy policy.json -- id -u\n"
 "  sysward ps --daemon=/tmp/sw.sock\n", DEFAULT_MAX_SESSIONS,
-		DEFAULT_REQUEST_TIMEOUT);
+		DEFAULT_REQUEST_TIMEOUT, default_shards(), MAX_SHARDS);
 }
 
 static int usage(const char *fmt, const char *arg)
@@ -78,6 +91,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "audit-log", required_argument, NULL, 'a' },
 		{ "max-sessions", required_argument, NULL, 'n' },
 		{ "request-timeout", required_argument, NULL, 't' },
+		{ "shards", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
@@ -86,7 +100,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	long v;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "s:m:a:n:t:hV", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:m:a:n:t:j:hV", options, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			o->socket_path = optarg;
@@ -120,6 +134,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 					      "(expected 1 to 3600 seconds)",
 					      optarg);
 			o->request_timeout = (unsigned int)v;
+			break;
+		case 'j':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || *end || !*optarg || v < 1 || v > MAX_SHARDS)
+				return -usage("invalid --shards '%s' (expected 1 "
+					      "to 256)", optarg);
+			o->shards = (unsigned int)v;
 			break;
 		case 'h':
 			help(stdout);
@@ -217,6 +239,7 @@ int main(int argc, char **argv)
 {
 	struct options o = { .max_sessions = DEFAULT_MAX_SESSIONS,
 			     .request_timeout = DEFAULT_REQUEST_TIMEOUT,
+			     .shards = (unsigned int)default_shards(),
 			     .socket_mode = -1 };
 	struct sw_error err = { 0 };
 	struct server *srv = NULL;
@@ -250,8 +273,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "syswardd: %s\n", err.msg);
 		return 1;
 	}
-	r = server_new(&srv, fd, audit, o.max_sessions, o.request_timeout,
-		       &err);
+	r = server_new(&srv, fd, audit, &o, &err);
 	if (r < 0) {
 		fprintf(stderr, "syswardd: %s\n", err.msg);
 		if (!activated)
@@ -261,10 +283,11 @@ int main(int argc, char **argv)
 	}
 	if (activated)
 		fprintf(stderr, "syswardd: serving the socket systemd passed "
-			"(max %u sessions)\n", o.max_sessions);
+			"(max %u sessions, %u tracer threads)\n",
+			o.max_sessions, o.shards);
 	else
-		fprintf(stderr, "syswardd: listening on %s (max %u sessions)\n",
-			path, o.max_sessions);
+		fprintf(stderr, "syswardd: listening on %s (max %u sessions, "
+			"%u tracer threads)\n", path, o.max_sessions, o.shards);
 	r = server_run(srv, &err);
 	if (r < 0)
 		fprintf(stderr, "syswardd: %s\n", err.msg);

@@ -73,6 +73,21 @@ int peer_get(int fd, struct peer *ret, struct sw_error *err)
 	return 0;
 }
 
+int peer_copy(struct peer *dst, const struct peer *src)
+{
+	*dst = *src;
+	dst->groups = NULL;
+	dst->n_groups = 0;
+	if (!src->n_groups)
+		return 0;
+	dst->groups = calloc(src->n_groups, sizeof(gid_t));
+	if (!dst->groups)
+		return -ENOMEM;
+	memcpy(dst->groups, src->groups, src->n_groups * sizeof(gid_t));
+	dst->n_groups = src->n_groups;
+	return 0;
+}
+
 void peer_clear(struct peer *p)
 {
 	free(p->groups);
@@ -84,9 +99,17 @@ void peer_clear(struct peer *p)
  * Take on the client's filesystem identity for path lookups: fsuid and
  * fsgid steer every permission check of open/stat/access, and dropping
  * fsuid from 0 also clears CAP_DAC_OVERRIDE & co from the effective set
- * (capabilities(7)), restored when it returns to 0.  Single-threaded
- * daemon, so setgroups() affects nobody else.
+ * (capabilities(7)), restored when it returns to 0.  All three change
+ * this thread only: the kernel keeps credentials per thread, and the
+ * setgroups() of the C library would change every thread (POSIX says a
+ * process has one set), the tracer threads included, so the system call
+ * is made directly.
  */
+static int thread_setgroups(size_t n, const gid_t *groups)
+{
+	return (int)syscall(SYS_setgroups, n, groups);
+}
+
 struct fs_identity {
 	bool switched;
 	gid_t *groups;
@@ -107,7 +130,7 @@ static int fs_become(const struct peer *p, struct fs_identity *save)
 		free(save->groups);
 		return ENOMEM;
 	}
-	if (setgroups(p->n_groups, p->groups) < 0) {
+	if (thread_setgroups(p->n_groups, p->groups) < 0) {
 		free(save->groups);
 		return errno;
 	}
@@ -124,7 +147,7 @@ static void fs_restore(struct fs_identity *save)
 	setfsuid(geteuid());
 	setfsgid(getegid());
 	/* Cannot fail for root with a list we had before. */
-	(void)!setgroups(save->n_groups, save->groups);
+	(void)!thread_setgroups(save->n_groups, save->groups);
 	free(save->groups);
 	save->switched = false;
 }

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The syswardd event loop.  One thread: ptrace ties every tracee to the
- * thread that seized it, so the listening socket, every client connection,
- * SIGCHLD (ptrace stops) and SIGTERM/SIGINT all come through one epoll
- * set, with signals read from a signalfd.
+ * The syswardd event loop: the listening socket, every client connection,
+ * the tracer threads' replies (shard.c, through an eventfd) and
+ * SIGTERM/SIGINT (a signalfd) come through one epoll set.  The programs
+ * themselves are the tracer threads' business: this thread never waits
+ * for a tracee, so no program can delay "sysward ps", another client's
+ * request or shutdown.  A RUN is checked here and handed, with its
+ * policy and descriptors, to the least-loaded tracer thread, which
+ * launches it and supervises it to its end.
  *
  * Fairness: sockets are non-blocking; a connection's input is read at most
  * READ_BUDGET bytes per wakeup and buffered only up to the bound of the
  * message type announced in its header; replies wait in a bounded output
- * buffer.  sw_supervisor_dispatch() handles at most a batch of ptrace
- * events per call and is called again after the sockets had their turn
- * while events remain, so a session that floods the supervisor with
- * stops, or a client that floods us with bytes, cannot stall the others.
+ * buffer, so a client that floods us with bytes cannot stall the others.
  *
  * A RUN connection lives as long as its session: EXIT is its last reply,
  * SIGNAL messages on it reach the program, and its closing kills the
@@ -46,9 +47,7 @@
 #define OUT_MAX		(SW_PROTO_MAX_PS_REPLY + 64 * 1024)
 #define MAX_EVENTS	64
 
-enum kind { K_LISTEN, K_SIGNAL, K_CONN };
-
-struct session;
+enum kind { K_LISTEN, K_SIGNAL, K_MAIL, K_CONN };
 
 struct conn {
 	enum kind kind;			/* first: epoll data points here */
@@ -75,27 +74,18 @@ struct conn {
 	long long deadline;		/* ms: finish a request by then */
 };
 
-struct session {
-	uint64_t id;
-	struct sw_session *s;
-	struct sw_policy *policy;	/* the engine may point into it */
-	struct conn *conn;		/* NULL once the client went away */
-	uid_t uid;
-	pid_t pid;
-	time_t started;
-	char program[SW_PROTO_MAX_PS_STRING + 1];
-	char policy_name[SW_PROTO_MAX_PS_STRING + 1];
-	struct session *prev, *next;
-};
-
 struct server {
 	int epfd;
 	enum kind listen_kind;
 	int listen_fd;
 	enum kind signal_kind;
 	int sig_fd;
+	enum kind mail_kind;
+	struct mailbox *mail;		/* the tracer threads' replies */
 	sigset_t old_mask;
-	struct sw_supervisor *sup;
+	struct shard **shards;
+	unsigned int *load;		/* sessions per shard */
+	unsigned int n_shards;
 	FILE *audit;
 	unsigned int max_sessions, n_sessions;
 	unsigned int max_conns, n_conns;
@@ -104,11 +94,9 @@ struct server {
 	uint64_t next_id;
 	struct conn *conns;
 	struct conn *dead;		/* closed this turn, freed after it */
-	struct session *sessions;
-	struct session *graveyard;	/* done; freed after dispatch */
+	struct session *sessions;	/* launching or running */
 	size_t buffered;		/* payload bytes allocated, all conns */
 	bool accept_paused;		/* out of fds: listen fd not watched */
-	bool chld_pending;
 	bool shutting_down;
 };
 
@@ -138,16 +126,18 @@ static long long now_ms(void)
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
-static void logf_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void logf_(const char *fmt, ...)
+void logf_(const char *fmt, ...)
 {
 	va_list ap;
 
+	/* One line at a time: the tracer threads log too. */
+	flockfile(stderr);
 	fputs("syswardd: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	funlockfile(stderr);
 }
 
 /* ---- output ------------------------------------------------------------ */
@@ -245,15 +235,6 @@ static void reply_error(struct server *srv, struct conn *c, const char *req,
 
 /* ---- sessions ---------------------------------------------------------- */
 
-static struct session *session_by_engine(struct server *srv,
-					 struct sw_session *s)
-{
-	for (struct session *x = srv->sessions; x; x = x->next)
-		if (x->s == s)
-			return x;
-	return NULL;
-}
-
 static struct session *session_by_id(struct server *srv, uint64_t id)
 {
 	for (struct session *x = srv->sessions; x; x = x->next)
@@ -262,100 +243,91 @@ static struct session *session_by_id(struct server *srv, uint64_t id)
 	return NULL;
 }
 
-static void on_done(struct sw_session *s, int exit_code, void *userdata)
+/* Hand x's tracer thread a message; false if out of memory. */
+static bool session_post(struct server *srv, struct session *x,
+			 enum shard_msg_kind kind, int sig)
 {
-	struct server *srv = userdata;
-	struct session *x = session_by_engine(srv, s);
-	struct sw_buf b = { 0 };
-	struct conn *c;
+	struct shard_msg *m = shard_msg_new(kind, x);
 
-	if (!x)
-		return;
-	audit_session_exit(srv->audit, x->id, x->pid, exit_code,
-			   sw_session_decisions(s));
-	c = x->conn;
-	x->conn = NULL;
-	if (c) {
-		/* Detach first: a failed send closes c, which must not try
-		 * to kill this finished session. */
-		const struct sw_error *le = sw_session_launch_error(s);
-
-		c->session = NULL;
-		/* The launch ends at exec, in the dispatch loop: a program
-		 * that could not be exec'd is an ERROR after STARTED. */
-		if (!srv->shutting_down && le &&
-		    sw_msg_encode_error(&b, le->code ? le->code : ECHILD,
-					exit_code, le->msg, NULL) == 0) {
-			conn_queue(srv, c, &b);
-			conn_finish(srv, c);
-		} else if (!srv->shutting_down &&
-		    sw_msg_encode_exit(&b, exit_code, NULL) == 0) {
-			conn_queue(srv, c, &b);
-			conn_finish(srv, c);
-		}
-		sw_buf_free(&b);
+	if (!m) {
+		logf_("session %llu: out of memory for a message to its "
+		      "tracer thread", (unsigned long long)x->id);
+		return false;
 	}
-	x->s = NULL;	/* valid only until this callback returns */
+	m->sig = sig;
+	shard_send(srv->shards[x->shard], m);
+	return true;
+}
+
+/* x has ended (or never started): the event loop lets it go. */
+static void session_forget(struct server *srv, struct session *x)
+{
+	if (x->conn)
+		x->conn->session = NULL;
+	x->conn = NULL;
 	LIST_DEL(srv->sessions, x);
 	srv->n_sessions--;
-	/* The engine may still look at the policy on its way out of this
-	 * dispatch: free it after dispatch returns. */
-	LIST_ADD(srv->graveyard, x);
+	srv->load[x->shard]--;
+	session_unref(x);
 }
 
-static void on_warning(struct sw_session *s, const char *msg, void *userdata)
+static void mail_started(struct server *srv, struct session *x, pid_t pid)
 {
-	struct server *srv = userdata;
-	struct session *x = session_by_engine(srv, s);
+	struct sw_buf b = { 0 };
 
-	logf_("session %llu: %s", x ? (unsigned long long)x->id : 0ull, msg);
+	x->pid = pid;
+	if (!x->conn)
+		return;		/* gone: its MSG_KILL is on its way */
+	if (sw_msg_encode_started(&b, &(struct sw_started){ x->id,
+				  (uint32_t)pid }, NULL) == 0)
+		conn_queue(srv, x->conn, &b);
+	sw_buf_free(&b);
 }
 
-static void bury(struct server *srv)
+static void mail_ended(struct server *srv, const struct shard_msg *m)
 {
-	while (srv->graveyard) {
-		struct session *x = srv->graveyard;
+	struct session *x = m->x;
+	struct conn *c = x->conn;
+	struct sw_buf b = { 0 };
 
-		LIST_DEL(srv->graveyard, x);
-		sw_policy_free(x->policy);
-		free(x);
+	if (m->kind == MSG_DONE)
+		audit_session_exit(srv->audit, x->id, x->pid, m->exit_code,
+				   m->decisions);
+	/* Detach first: a failed send closes c, which must not try to kill
+	 * this finished session. */
+	if (c)
+		c->session = NULL;
+	x->conn = NULL;
+	if (c && m->kind == MSG_FAILED) {
+		reply_error(srv, c, "RUN", m->err.code, m->exit_code,
+			    m->err.msg, true);
+	} else if (c && m->has_err) {
+		/* The launch ends at exec, on the tracer thread: a program
+		 * that could not be exec'd is an ERROR after STARTED. */
+		if (sw_msg_encode_error(&b, m->err.code ? m->err.code : ECHILD,
+					m->exit_code, m->err.msg, NULL) == 0)
+			conn_queue(srv, c, &b);
+		conn_finish(srv, c);
+	} else if (c) {
+		if (sw_msg_encode_exit(&b, m->exit_code, NULL) == 0)
+			conn_queue(srv, c, &b);
+		conn_finish(srv, c);
 	}
+	sw_buf_free(&b);
+	session_forget(srv, x);
 }
 
-/*
- * execvpe() in the engine's child searches the PATH of the process
- * environment, not of envp: give the daemon the client's PATH for the
- * duration of the launch (we are single-threaded), so a program name is
- * found where the client's shell would find it.
- */
-struct path_swap {
-	char *old;
-	bool had;
-};
-
-static void path_set(struct path_swap *ps, char *const *envp)
+/* The tracer threads' replies, in the order each thread posted them. */
+static void read_mail(struct server *srv)
 {
-	const char *old = getenv("PATH");
-	const char *p = NULL;
-
-	ps->had = old != NULL;
-	ps->old = old ? strdup(old) : NULL;
-	for (; envp && *envp; envp++)
-		if (strncmp(*envp, "PATH=", 5) == 0)
-			p = *envp + 5;
-	if (p)
-		setenv("PATH", p, 1);
-	else
-		unsetenv("PATH");
-}
-
-static void path_restore(struct path_swap *ps)
-{
-	if (ps->had && ps->old)
-		setenv("PATH", ps->old, 1);
-	else
-		unsetenv("PATH");
-	free(ps->old);
+	for (struct shard_msg *m = mailbox_take(srv->mail), *next; m; m = next) {
+		next = m->next;
+		if (m->kind == MSG_STARTED)
+			mail_started(srv, m->x, m->pid);
+		else if (m->kind == MSG_FAILED || m->kind == MSG_DONE)
+			mail_ended(srv, m);
+		shard_msg_free(m);
+	}
 }
 
 static void close_fds(struct conn *c)
@@ -371,13 +343,12 @@ static void handle_run(struct server *srv, struct conn *c)
 	struct sw_error err = { 0 };
 	struct sw_policy *policy = NULL;
 	struct session *x = NULL;
-	struct sw_buf b = { 0 };
-	struct path_swap ps;
+	struct launch_req *lr = NULL;
+	struct shard_msg *m = NULL;
 	struct peer_state pst;
-	struct sw_launch l;
 	char msg[SW_ERROR_MSG_MAX];
 	bool root_daemon = geteuid() == 0;
-	mode_t old_umask;
+	unsigned int shard = 0;
 	int r, code, client_nice;
 
 	if (c->session) {
@@ -493,72 +464,54 @@ static void handle_run(struct server *srv, struct conn *c)
 	}
 
 	x = calloc(1, sizeof(*x));
-	if (!x) {
+	lr = calloc(1, sizeof(*lr));
+	if (x)
+		x->refs = 1;	/* ours */
+	m = x ? shard_msg_new(MSG_LAUNCH, x) : NULL;
+	if (!x || !lr || !m || peer_copy(&lr->peer, &c->peer) < 0) {
 		reply_error(srv, c, "RUN", ENOMEM, SW_EXIT_SYSWARD_ERROR,
 			    "syswardd: out of memory", true);
+		if (lr)
+			peer_clear(&lr->peer);
+		free(lr);
+		shard_msg_free(m);
+		session_unref(x);
 		goto out;
 	}
+	/* The least-loaded tracer thread; the session stays on it. */
+	for (unsigned int i = 1; i < srv->n_shards; i++)
+		if (srv->load[i] < srv->load[shard])
+			shard = i;
 	x->id = ++srv->next_id;
 	x->uid = c->peer.uid;
 	x->started = time(NULL);
+	x->shard = shard;
 	snprintf(x->program, sizeof(x->program), "%s", q.argv[0]);
 	snprintf(x->policy_name, sizeof(x->policy_name), "%s", q.policy_name);
 
-	l = (struct sw_launch){
-		.argv = q.argv,
-		.envp = q.envp,
-		.cwd = q.cwd,
-		.stdio = { c->fds[0], c->fds[1], c->fds[2] },
-		.uid = root_daemon ? c->peer.uid : (uid_t)-1,
-		.gid = root_daemon ? c->peer.gid : (gid_t)-1,
-		.groups = c->peer.groups,
-		.n_groups = c->peer.n_groups,
-		.set_groups = root_daemon,
-		/* Root gets what "sysward run --cap" would give it. */
-		.caps = c->peer.uid == 0 ? q.caps : 0,
-		.audit = srv->audit,
-		.audit_format = SW_LOG_JSON,
-		.session_id = x->id,
-		/* A session of its own: the client's terminal (if any) is
-		 * the client's business, and kill(0, ...) or setpgid() must
-		 * not reach the daemon's or another session's group. */
-		.new_session = true,
-		.set_nice = true,
-		.nice = client_nice,
-	};
-	/* The child inherits our umask: make it the client's. */
-	old_umask = umask((mode_t)q.umask);
-	path_set(&ps, q.envp);
-	r = sw_session_launch(srv->sup, policy, &l, &x->s, &err);
-	path_restore(&ps);
-	umask(old_umask);
-	if (r < 0) {
-		code = err.code == ENOENT || err.code == EACCES ||
-		       err.code == ENOEXEC ? sw_exec_exit_code(-r)
-					   : SW_EXIT_SYSWARD_ERROR;
-		reply_error(srv, c, "RUN", -r, code, err.msg, true);
-		free(x);
-		goto out;
-	}
-	x->pid = sw_session_pid(x->s);
-	x->policy = TAKE_PTR(policy);
+	/* Everything the launch needs moves to the message: the connection
+	 * may be gone before the tracer thread gets to it. */
+	lr->q = q;
+	q = (struct sw_run_request){ 0 };
+	lr->policy = TAKE_PTR(policy);
+	for (int i = 0; i < SW_PROTO_RUN_FDS; i++)
+		lr->fds[i] = c->fds[i];
+	c->n_fds = 0;
+	lr->root_daemon = root_daemon;
+	lr->nice = client_nice;
+	lr->audit = srv->audit;
+	m->launch = lr;
+
 	x->conn = c;
 	c->session = x;
 	LIST_ADD(srv->sessions, x);
 	srv->n_sessions++;
-	/* The launch may have reaped events for other sessions. */
-	srv->chld_pending = true;
-
-	audit_session_start(srv->audit, &(struct audit_start){
-		.session = x->id, .pid = x->pid, .peer = &c->peer,
-		.argv = q.argv, .cwd = q.cwd, .policy = q.policy_name });
-	if (sw_msg_encode_started(&b, &(struct sw_started){ x->id,
-				  (uint32_t)x->pid }, NULL) == 0)
-		conn_queue(srv, c, &b);
-	sw_buf_free(&b);
+	srv->load[shard]++;
+	/* STARTED, or the error, comes back through the mailbox. */
+	shard_send(srv->shards[shard], m);
 out:
-	/* The program has its own copies: the daemon must not hold the
-	 * client's pipes open (its reader would never see EOF). */
+	/* Not handed on: the daemon must not hold the client's pipes open
+	 * (its reader would never see EOF). */
 	close_fds(c);
 	sw_policy_free(policy);
 	sw_run_request_clear(&q);
@@ -592,13 +545,16 @@ static void handle_ps(struct server *srv, struct conn *c)
 	for (struct session *x = srv->sessions; x; x = x->next) {
 		if (c->peer.uid != 0 && x->uid != c->peer.uid)
 			continue;
+		if (!x->pid)
+			continue;	/* not started yet */
 		if (n >= SW_PROTO_MAX_PS_ENTRIES)
 			break;
 		e[n] = (struct sw_ps_entry){
 			.session_id = x->id,
 			.pid = (uint32_t)x->pid,
 			.uid = x->uid,
-			.decisions = sw_session_decisions(x->s),
+			.decisions = __atomic_load_n(&x->decisions,
+						     __ATOMIC_RELAXED),
 			.started = (uint64_t)x->started,
 		};
 		memcpy(e[n].program, x->program, sizeof(x->program));
@@ -648,8 +604,11 @@ static void handle_kill(struct server *srv, struct conn *c)
 		reply_error(srv, c, "KILL", ESRCH, 1, msg, false);
 		return;
 	}
-	sw_session_kill(x->s);
-	srv->chld_pending = true;
+	if (!session_post(srv, x, MSG_KILL, 0)) {
+		reply_error(srv, c, "KILL", ENOMEM, 1,
+			    "syswardd: out of memory", false);
+		return;
+	}
 	if (sw_msg_encode_empty(&b, SW_MSG_OK, NULL) == 0)
 		conn_queue(srv, c, &b);
 	sw_buf_free(&b);
@@ -666,10 +625,11 @@ static void handle_signal(struct server *srv, struct conn *c)
 			    err.msg, false);
 		return;
 	}
-	/* Before STARTED or after EXIT there is nothing to signal; the
-	 * client may race with either, so this is no error. */
-	if (c->session && c->session->s)
-		sw_session_signal(c->session->s, sig);
+	/* After EXIT there is nothing to signal; the client may race with
+	 * it, so this is no error.  Before STARTED it reaches the program
+	 * once it runs. */
+	if (c->session)
+		session_post(srv, c->session, MSG_SIGNAL, sig);
 }
 
 static void handle_message(struct server *srv, struct conn *c)
@@ -721,10 +681,8 @@ static void conn_close(struct server *srv, struct conn *c)
 	/* The client went away: its program must not outlive it. */
 	if (c->session) {
 		c->session->conn = NULL;
-		if (c->session->s && !srv->shutting_down) {
-			sw_session_kill(c->session->s);
-			srv->chld_pending = true;
-		}
+		if (!srv->shutting_down)
+			session_post(srv, c->session, MSG_KILL, 0);
 		c->session = NULL;
 	}
 	LIST_DEL(srv->conns, c);
@@ -941,9 +899,7 @@ static int read_signals(struct server *srv, int *sig)
 
 	while ((n = read(srv->sig_fd, si, sizeof(si))) > 0) {
 		for (size_t i = 0; i < (size_t)n / sizeof(si[0]); i++) {
-			if (si[i].ssi_signo == SIGCHLD)
-				srv->chld_pending = true;
-			else if (si[i].ssi_signo == SIGTERM ||
+			if (si[i].ssi_signo == SIGTERM ||
 				 si[i].ssi_signo == SIGINT) {
 				*sig = (int)si[i].ssi_signo;
 				stop = 1;
@@ -954,8 +910,7 @@ static int read_signals(struct server *srv, int *sig)
 }
 
 int server_new(struct server **ret, int listen_fd, FILE *audit,
-	       unsigned int max_sessions, unsigned int request_timeout,
-	       struct sw_error *err)
+	       const struct options *o, struct sw_error *err)
 {
 	struct server *srv;
 	struct epoll_event ev = { .events = EPOLLIN };
@@ -969,14 +924,17 @@ int server_new(struct server **ret, int listen_fd, FILE *audit,
 	srv->listen_fd = listen_fd;
 	srv->listen_kind = K_LISTEN;
 	srv->signal_kind = K_SIGNAL;
+	srv->mail_kind = K_MAIL;
 	srv->audit = audit;
-	srv->max_sessions = max_sessions;
-	srv->max_conns = max_sessions + 64;
-	srv->request_timeout = request_timeout;
+	srv->max_sessions = o->max_sessions;
+	srv->max_conns = o->max_sessions + 64;
+	srv->request_timeout = o->request_timeout;
 
 	/* SIGPIPE stays blocked too: a dead journal on stderr must not
-	 * kill the supervisor (and with it every program).  The engine's
-	 * child empties its signal mask before exec. */
+	 * kill the supervisor (and with it every program).  SIGCHLD is
+	 * nobody's: each tracer thread waits for its own tracees, and
+	 * blocked it interrupts no call.  The engine's child empties its
+	 * signal mask before exec. */
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGCHLD);
 	sigaddset(&mask, SIGTERM);
@@ -984,6 +942,7 @@ int server_new(struct server **ret, int listen_fd, FILE *audit,
 	sigaddset(&mask, SIGPIPE);
 	sigprocmask(SIG_BLOCK, &mask, &srv->old_mask);
 	sigdelset(&mask, SIGPIPE);
+	sigdelset(&mask, SIGCHLD);
 	srv->sig_fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
 	if (srv->sig_fd < 0) {
 		r = sw_error_set_errno(err, errno, "create signalfd");
@@ -1005,13 +964,26 @@ int server_new(struct server **ret, int listen_fd, FILE *audit,
 		r = sw_error_set_errno(err, errno, "watch signalfd");
 		goto fail;
 	}
-	r = sw_supervisor_new(&srv->sup, err);
-	if (r < 0) {
-		sw_error_wrap(err, "create supervisor");
+	r = mailbox_new(&srv->mail, err);
+	if (r < 0)
+		goto fail;
+	ev.data.ptr = &srv->mail_kind;
+	if (epoll_ctl(srv->epfd, EPOLL_CTL_ADD, mailbox_fd(srv->mail), &ev) < 0) {
+		r = sw_error_set_errno(err, errno, "watch the tracer threads' eventfd");
 		goto fail;
 	}
-	sw_supervisor_on_done(srv->sup, on_done, srv);
-	sw_supervisor_on_warning(srv->sup, on_warning, srv);
+	srv->shards = calloc(o->shards, sizeof(*srv->shards));
+	srv->load = calloc(o->shards, sizeof(*srv->load));
+	if (!srv->shards || !srv->load) {
+		r = sw_error_set(err, ENOMEM, "out of memory");
+		goto fail;
+	}
+	for (; srv->n_shards < o->shards; srv->n_shards++) {
+		r = shard_start(&srv->shards[srv->n_shards], srv->n_shards,
+				srv->mail, err);
+		if (r < 0)
+			goto fail;
+	}
 	*ret = srv;
 	return 0;
 fail:
@@ -1056,7 +1028,6 @@ int server_run(struct server *srv, struct sw_error *err)
 
 	for (;;) {
 		int n = epoll_wait(srv->epfd, evs, MAX_EVENTS,
-				   srv->chld_pending ? 0 :
 				   srv->conns ? 1000 : -1);
 
 		if (n < 0) {
@@ -1077,6 +1048,10 @@ int server_run(struct server *srv, struct sw_error *err)
 					return stop_sig;
 				continue;
 			}
+			if (*k == K_MAIL) {
+				read_mail(srv);
+				continue;
+			}
 			c = (struct conn *)k;
 			if (c->dead)
 				continue;
@@ -1092,15 +1067,6 @@ int server_run(struct server *srv, struct sw_error *err)
 				else
 					conn_read(srv, c);
 			}
-		}
-		if (srv->chld_pending) {
-			struct sw_error derr = { 0 };
-			int r = sw_supervisor_dispatch(srv->sup, false, &derr);
-
-			if (r < 0)
-				logf_("%s", derr.msg);
-			srv->chld_pending = r > 0;
-			bury(srv);
 		}
 		sweep(srv);
 		free_dead(srv);
@@ -1126,16 +1092,24 @@ void server_free(struct server *srv)
 				    MSG_NOSIGNAL | MSG_DONTWAIT);
 		sw_buf_free(&b);
 	}
-	/* SIGKILLs and reaps every tracee. */
-	sw_supervisor_free(srv->sup);
-	srv->sup = NULL;
+	/* Each SIGKILLs and reaps its tracees: together, so that no
+	 * program outlives another by a thread's turn. */
+	for (unsigned int i = 0; i < srv->n_shards; i++)
+		shard_stop(srv->shards[i]);
+	for (unsigned int i = 0; i < srv->n_shards; i++)
+		shard_free(srv->shards[i]);
+	free(srv->shards);
+	free(srv->load);
+	mailbox_free(srv->mail);
 	while (srv->sessions) {
 		struct session *x = srv->sessions;
 
+		if (x->conn)
+			x->conn->session = NULL;
+		x->conn = NULL;
 		LIST_DEL(srv->sessions, x);
-		LIST_ADD(srv->graveyard, x);
+		session_unref(x);
 	}
-	bury(srv);
 	while (srv->conns)
 		conn_close(srv, srv->conns);
 	free_dead(srv);

@@ -7,6 +7,8 @@
  *             is confined (traced: SO_PEERPIDFD, /proc/<pid>/status) and
  *             whether it may execute its program (its own fs creds)
  *   server.c  the event loop: connections, requests, sessions, replies
+ *   shard.c   the tracer threads: each launches and supervises the
+ *             sessions it is given (ptrace ties a tracee to its thread)
  *   audit.c   the daemon's own audit lines (session start/exit/refusal)
  */
 #ifndef SYSWARDD_H
@@ -17,14 +19,17 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "sysward/error.h"
+#include "sysward/proto.h"
 
 struct options {
 	const char *socket_path;	/* NULL = default */
 	const char *audit_path;		/* NULL = no audit log */
 	unsigned int max_sessions;
 	unsigned int request_timeout;	/* seconds to finish a request */
+	unsigned int shards;		/* tracer threads */
 	int socket_mode;		/* -1 = default (0666 root, 0600 user) */
 };
 
@@ -50,6 +55,8 @@ struct peer {
 };
 
 int peer_get(int fd, struct peer *ret, struct sw_error *err);
+/* -ENOMEM or 0; dst is cleared with peer_clear() either way. */
+int peer_copy(struct peer *dst, const struct peer *src);
 void peer_clear(struct peer *p);
 
 /* The peer as it is now, from /proc/<pid>/status. */
@@ -112,13 +119,108 @@ void audit_session_exit(FILE *f, uint64_t session, pid_t pid, int exit_code,
 void audit_refused(FILE *f, const struct peer *peer, const char *request,
 		   int code, const char *msg);
 
+/* ---- shard.c ----------------------------------------------------------- */
+
+/*
+ * A session as the daemon knows it, shared by the event loop (server.c)
+ * and the tracer thread that runs it (shard.c): each field has one owner,
+ * and the two hand it over only through messages (struct shard_msg).  It
+ * lives until both are done with it (refs).
+ */
+struct conn;
+struct sw_policy;
+struct sw_session;
+struct session {
+	/* Event loop only. */
+	uint64_t id;
+	struct conn *conn;		/* NULL once the client went away */
+	uid_t uid;
+	pid_t pid;			/* 0 until the program started */
+	time_t started;
+	unsigned int shard;
+	char program[SW_PROTO_MAX_PS_STRING + 1];
+	char policy_name[SW_PROTO_MAX_PS_STRING + 1];
+	struct session *prev, *next;
+	/* Tracer thread only. */
+	struct sw_session *s;		/* NULL before launch and once done */
+	struct sw_policy *policy;	/* the engine points into it */
+	struct session *snext;
+	/* Both. */
+	unsigned int refs;		/* __atomic */
+	uint64_t decisions;		/* __atomic: written by the tracer */
+};
+
+struct session *session_ref(struct session *x);
+void session_unref(struct session *x);
+
+/* What the tracer thread needs to launch a RUN: the message owns it. */
+struct launch_req {
+	struct sw_run_request q;
+	struct sw_policy *policy;
+	int fds[SW_PROTO_RUN_FDS];
+	struct peer peer;		/* its groups: the client's */
+	bool root_daemon;
+	int nice;
+	FILE *audit;
+};
+
+enum shard_msg_kind {
+	/* to a tracer thread */
+	MSG_LAUNCH,
+	MSG_KILL,
+	MSG_SIGNAL,
+	MSG_STOP,	/* kill and reap everything, end the thread */
+	/* to the event loop */
+	MSG_STARTED,
+	MSG_FAILED,	/* the launch failed: err, exit_code */
+	MSG_DONE,	/* exit_code, err if it never reached exec */
+};
+
+struct shard_msg {
+	enum shard_msg_kind kind;
+	struct session *x;		/* a reference of the message's */
+	struct shard_msg *next;
+	struct launch_req *launch;	/* MSG_LAUNCH */
+	int sig;			/* MSG_SIGNAL */
+	pid_t pid;			/* MSG_STARTED */
+	int exit_code;			/* MSG_FAILED, MSG_DONE */
+	bool has_err;
+	struct sw_error err;
+	uint64_t decisions;		/* MSG_DONE */
+};
+
+/* A message for x of kind k, holding a new reference to x. */
+struct shard_msg *shard_msg_new(enum shard_msg_kind k, struct session *x);
+void shard_msg_free(struct shard_msg *m);
+
+/* Where a tracer thread's replies go: the event loop's mailbox, which
+ * wakes it through an eventfd. */
+struct mailbox;
+int mailbox_new(struct mailbox **ret, struct sw_error *err);
+int mailbox_fd(const struct mailbox *mb);
+/* All messages in the order they were posted (clears the eventfd). */
+struct shard_msg *mailbox_take(struct mailbox *mb);
+void mailbox_free(struct mailbox *mb);
+
+struct shard;
+/* Start tracer thread idx; replies go to mb.  Warnings are logged. */
+int shard_start(struct shard **ret, unsigned int idx, struct mailbox *mb,
+		struct sw_error *err);
+/* Hand m to the tracer thread (which frees it); never blocks on it. */
+void shard_send(struct shard *sh, struct shard_msg *m);
+/* Have the thread kill and reap every program of the shard and end. */
+void shard_stop(struct shard *sh);
+/* Stop (if not yet), wait for the thread, free. */
+void shard_free(struct shard *sh);
+
 /* ---- server.c ---------------------------------------------------------- */
 
 struct server;
 
+void logf_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 int server_new(struct server **ret, int listen_fd, FILE *audit,
-	       unsigned int max_sessions, unsigned int request_timeout,
-	       struct sw_error *err);
+	       const struct options *o, struct sw_error *err);
 /* Serve until SIGTERM or SIGINT; returns the signal number, or -errno. */
 int server_run(struct server *srv, struct sw_error *err);
 /* Tell the clients, kill every session, close everything. */

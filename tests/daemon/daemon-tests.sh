@@ -11,7 +11,9 @@
 #   daemon-tests.sh embedded:NAME run the integration scenario NAME of
 #                                 tests/integration/run.sh through the daemon
 #
-# Environment (set by CTest): SYSWARD, SYSWARDD, PROBE, SWD_RAW, SRCDIR.
+# Environment (set by CTest): SYSWARD, SYSWARDD, PROBE, SWD_RAW, SRCDIR;
+# SHARDS, if set, is every daemon's --shards (CTest runs the scenarios
+# with the default, and with 1 and 4 tracer threads).
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -44,7 +46,8 @@ start_daemon() {
 	S=$W/sock
 	# Its own session and process group, as under systemd: a signal to
 	# a program's process group must not reach the test harness.
-	setsid "$SYSWARDD" --socket "$S" --socket-mode 0666 "$@" 2>>"$W/daemon.log" &
+	setsid "$SYSWARDD" --socket "$S" --socket-mode 0666 \
+		${SHARDS:+--shards "$SHARDS"} "$@" 2>>"$W/daemon.log" &
 	D_PID=$!
 	local i
 	for ((i = 0; i < 100; i++)); do
@@ -1152,6 +1155,97 @@ t_session_ends_exactly() {
 	expect_rc 0
 	[ "$(wc -l <"$W/out")" -le 1 ] || { fail "ps lists finished sessions"; dump_last; }
 	daemon_serves
+}
+
+t_concurrent_launches() {
+	# Several tracer threads launch at once: each program gets its own
+	# client's PATH lookup and umask (no launch may borrow another's
+	# process-wide state), and a script without "#!" runs with /bin/sh
+	# as execvp() runs it.
+	start_daemon || return
+	local i n=8 pids=()
+	for ((i = 0; i < n; i++)); do
+		mkdir -p "$W/bin$i"
+		printf 'echo "tag %d $(umask)"\n' "$i" >"$W/bin$i/sw-which"
+		chmod 0755 "$W/bin$i/sw-which"
+		(umask "00$((i % 8))$((7 - i % 8))" &&
+		 PATH=$W/bin$i:/usr/bin:/bin timeout -k 5 60 "$SYSWARD" run --daemon="$S" \
+			--policy "$(allow_policy)" -- sw-which) >"$W/out.$i" 2>"$W/err.$i" </dev/null &
+		pids+=($!)
+	done
+	for ((i = 0; i < n; i++)); do
+		wait "${pids[i]}"
+		rc=$?
+		last_cmd=(client $i)
+		cp "$W/out.$i" "$W/out"
+		cp "$W/err.$i" "$W/err"
+		expect_rc 0
+		expect_output "tag $i 00$((i % 8))$((7 - i % 8))"
+	done
+}
+
+t_bell_killed() {
+	# Each tracer thread sleeps in waitpid and is woken for new work by
+	# its bell (a child it traces).  A bell killed from outside is
+	# replaced: the idle thread still takes new sessions, and the busy
+	# one still takes a kill for its session.
+	SHARDS=2 start_daemon || return
+	local bg id b
+	"$SYSWARD" run --daemon="$S" --policy "$(uid_policy 3)" -- "$PROBE" sleep 60 getuid >/dev/null 2>&1 </dev/null &
+	bg=$!
+	id=$(session_of "$PROBE") || { fail "the sleeping session never showed in ps"; kill -9 "$bg"; return; }
+	for b in $(pgrep -P "$D_PID" -x syswardd-bell); do
+		kill -9 "$b"
+	done
+	[ -n "$(pgrep -P "$D_PID" -x syswardd-bell)" ] || sleep 0.2
+	# The least-loaded thread: the idle one.
+	swd "$(uid_policy 5)" "$PROBE" getuid exit 3
+	expect_rc 3
+	expect_output "getuid=5"
+	last_cmd=(timeout -k 5 10 "$SYSWARD" kill --daemon="$S" "$id")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	timeout 10 tail --pid="$bg" -f /dev/null ||
+		{ fail "the session on the other thread did not end within 10 s of its kill"; kill -9 "$bg"; }
+	wait "$bg"
+	rc=$?
+	expect_rc 137
+	[ "$(pgrep -P "$D_PID" -x syswardd-bell | wc -l)" -eq 2 ] ||
+		fail "expected 2 bells after the kills, found: $(pgrep -P "$D_PID" -x syswardd-bell | tr '\n' ' ')"
+}
+
+t_user_daemon() {
+	# A user's own syswardd (no CAP_SYS_PTRACE): it can trace its
+	# threads' bells and its user's programs, and serves nobody else.
+	local d
+	S=$W/user/sock
+	mkdir -p "$W/user"
+	chown 65534:65534 "$W/user"
+	chmod 0755 "$W"
+	setsid "${NOBODY[@]}" "$SYSWARDD" --socket "$S" 2>>"$W/daemon.log" &
+	D_PID=$!
+	for ((d = 0; d < 100; d++)); do
+		[ -S "$S" ] && break
+		kill -0 "$D_PID" 2>/dev/null || break
+		sleep 0.05
+	done
+	[ -S "$S" ] || { fail "a syswardd of uid 65534 did not start:"; cat "$W/daemon.log" >&2; return; }
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(uid_policy 7)" -- "$PROBE" getuid exit 4)
+	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 4
+	expect_output "getuid=7"
+	# D_PID is setsid's pid, which exec'd setpriv, which exec'd syswardd.
+	[ "$(pgrep -P "$D_PID" -x syswardd-bell | wc -l)" -ge 1 ] ||
+		fail "no bell under the user's daemon (pid $D_PID)"
+	for d in $(pgrep -P "$D_PID" -x syswardd-bell); do
+		last_cmd=("${NOBODY[@]}" sh -c ': <"$1"' sh "/proc/$d/mem")
+		"${last_cmd[@]}" >/dev/null 2>"$W/err"
+		rc=$?
+		[ "$rc" -ne 0 ] || fail "uid 65534 could open the bell's memory (/proc/$d/mem)"
+		expect_err "Permission denied"
+	done
 }
 
 t_stale_socket() {

@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The tracer threads ("shards").
+ *
+ * ptrace ties a tracee to the thread that seized it: only that thread
+ * sees its stops and may act on it, and every process the program creates
+ * is traced by the same thread.  So each shard is one thread with a
+ * supervisor of its own that launches the sessions the event loop gives
+ * it and serves every stop of their trees; a session never moves.  Shards
+ * share nothing but the messages below and the audit log, so one that
+ * serves a stop flood, or waits up to its deadline on a tracee's memory,
+ * delays its own sessions only, and with a shard per CPU the daemon's
+ * calls per second grow with the cores.
+ *
+ * A shard sleeps in waitpid (sw_supervisor_dispatch) and is woken for
+ * messages by its supervisor's bell (engine: bell.c), so a message is
+ * taken between two ptrace events at the latest.  Its replies go to the
+ * event loop's mailbox, an eventfd in its epoll set.  Neither side ever
+ * waits for the other.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "sysward/cleanup.h"
+#include "sysward/engine.h"
+#include "sysward/policy.h"
+#include "syswardd.h"
+
+struct msgq {
+	pthread_mutex_t mu;
+	struct shard_msg *head, *tail;
+};
+
+static void msgq_init(struct msgq *q)
+{
+	pthread_mutex_init(&q->mu, NULL);
+	q->head = q->tail = NULL;
+}
+
+/* Returns whether the queue was empty. */
+static bool msgq_put(struct msgq *q, struct shard_msg *m)
+{
+	bool was_empty = !q->head;
+
+	m->next = NULL;
+	if (q->tail)
+		q->tail->next = m;
+	else
+		q->head = m;
+	q->tail = m;
+	return was_empty;
+}
+
+static struct shard_msg *msgq_take(struct msgq *q)
+{
+	struct shard_msg *m;
+
+	pthread_mutex_lock(&q->mu);
+	m = q->head;
+	q->head = q->tail = NULL;
+	pthread_mutex_unlock(&q->mu);
+	return m;
+}
+
+static void msgq_drop(struct msgq *q)
+{
+	for (struct shard_msg *m = msgq_take(q), *next; m; m = next) {
+		next = m->next;
+		shard_msg_free(m);
+	}
+	pthread_mutex_destroy(&q->mu);
+}
+
+/* ---- sessions and messages ---------------------------------------------- */
+
+struct session *session_ref(struct session *x)
+{
+	if (x)
+		__atomic_add_fetch(&x->refs, 1, __ATOMIC_RELAXED);
+	return x;
+}
+
+void session_unref(struct session *x)
+{
+	if (!x || __atomic_sub_fetch(&x->refs, 1, __ATOMIC_ACQ_REL) > 0)
+		return;
+	sw_policy_free(x->policy);
+	free(x);
+}
+
+static void launch_req_free(struct launch_req *l)
+{
+	if (!l)
+		return;
+	for (int i = 0; i < SW_PROTO_RUN_FDS; i++)
+		if (l->fds[i] >= 0)
+			close(l->fds[i]);
+	sw_run_request_clear(&l->q);
+	sw_policy_free(l->policy);
+	peer_clear(&l->peer);
+	free(l);
+}
+
+struct shard_msg *shard_msg_new(enum shard_msg_kind k, struct session *x)
+{
+	struct shard_msg *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->kind = k;
+	m->x = session_ref(x);
+	return m;
+}
+
+void shard_msg_free(struct shard_msg *m)
+{
+	if (!m)
+		return;
+	launch_req_free(m->launch);
+	session_unref(m->x);
+	free(m);
+}
+
+/* ---- the event loop's mailbox ------------------------------------------- */
+
+struct mailbox {
+	struct msgq q;
+	int efd;
+};
+
+int mailbox_new(struct mailbox **ret, struct sw_error *err)
+{
+	struct mailbox *mb = calloc(1, sizeof(*mb));
+
+	if (!mb)
+		return sw_error_set(err, ENOMEM, "out of memory");
+	mb->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (mb->efd < 0) {
+		int e = errno;
+
+		free(mb);
+		return sw_error_set_errno(err, e, "create an eventfd for the tracer threads' replies");
+	}
+	msgq_init(&mb->q);
+	*ret = mb;
+	return 0;
+}
+
+int mailbox_fd(const struct mailbox *mb)
+{
+	return mb->efd;
+}
+
+static void mailbox_post(struct mailbox *mb, struct shard_msg *m)
+{
+	uint64_t one = 1;
+	bool wake;
+
+	pthread_mutex_lock(&mb->q.mu);
+	wake = msgq_put(&mb->q, m);
+	pthread_mutex_unlock(&mb->q.mu);
+	/* Only the first of a batch: the loop takes them all at once. */
+	if (wake)
+		(void)!write(mb->efd, &one, sizeof(one));
+}
+
+struct shard_msg *mailbox_take(struct mailbox *mb)
+{
+	uint64_t n;
+
+	/* Clear first: a message posted after this wakes us again. */
+	(void)!read(mb->efd, &n, sizeof(n));
+	return msgq_take(&mb->q);
+}
+
+void mailbox_free(struct mailbox *mb)
+{
+	if (!mb)
+		return;
+	msgq_drop(&mb->q);
+	close(mb->efd);
+	free(mb);
+}
+
+/* ---- a shard ------------------------------------------------------------ */
+
+struct shard {
+	unsigned int idx;
+	pthread_t thread;
+	struct mailbox *out;
+	struct msgq in;
+	struct sw_supervisor *sup;	/* its thread's */
+	struct session *sessions;	/* running (x->s set) */
+	struct session *graveyard;	/* done: unref after dispatch */
+	bool stopping;			/* its thread's: MSG_STOP seen */
+	struct shard_msg *stop;		/* MSG_STOP, made beforehand */
+	/* Start-up: the thread reports whether its supervisor works. */
+	pthread_mutex_t start_mu;
+	pthread_cond_t start_cv;
+	bool started;
+	int start_r;
+	struct sw_error start_err;
+};
+
+static struct session *shard_find(struct shard *sh, struct sw_session *s)
+{
+	for (struct session *x = sh->sessions; x; x = x->snext)
+		if (x->s == s)
+			return x;
+	return NULL;
+}
+
+static void shard_unlink(struct shard *sh, struct session *x)
+{
+	for (struct session **pp = &sh->sessions; *pp; pp = &(*pp)->snext) {
+		if (*pp == x) {
+			*pp = x->snext;
+			x->snext = NULL;
+			return;
+		}
+	}
+}
+
+static void on_done(struct sw_session *s, int exit_code, void *userdata)
+{
+	struct shard *sh = userdata;
+	struct session *x = shard_find(sh, s);
+	const struct sw_error *le = sw_session_launch_error(s);
+	struct shard_msg *m;
+
+	if (!x)
+		return;
+	shard_unlink(sh, x);
+	m = shard_msg_new(MSG_DONE, x);
+	if (m) {
+		m->exit_code = exit_code;
+		m->decisions = sw_session_decisions(s);
+		if (le) {
+			m->has_err = true;
+			m->err = *le;
+		}
+		mailbox_post(sh->out, m);
+	}
+	/* Valid only until this callback returns; the engine may still look
+	 * at the policy on its way out of this dispatch: drop our reference
+	 * (and with the last one the policy) after it. */
+	x->s = NULL;
+	x->snext = sh->graveyard;
+	sh->graveyard = x;
+}
+
+static void on_warning(struct sw_session *s, const char *msg, void *userdata)
+{
+	struct shard *sh = userdata;
+	struct session *x = s ? shard_find(sh, s) : NULL;
+
+	if (x)
+		logf_("session %llu: %s", (unsigned long long)x->id, msg);
+	else
+		logf_("tracer thread %u: %s", sh->idx, msg);
+}
+
+static void reply_failed(struct shard *sh, struct session *x, int r,
+			 const struct sw_error *err)
+{
+	struct shard_msg *m = shard_msg_new(MSG_FAILED, x);
+
+	if (!m)
+		return;		/* the client sees its connection close */
+	m->has_err = true;
+	m->err = *err;
+	m->err.code = -r;
+	/* Said as the embedded mode says it: 127 not found, 126 cannot
+	 * execute, else 125. */
+	m->exit_code = err->code == ENOENT || err->code == EACCES ||
+		       err->code == ENOEXEC ? sw_exec_exit_code(-r)
+					    : SW_EXIT_SYSWARD_ERROR;
+	mailbox_post(sh->out, m);
+}
+
+static void do_launch(struct shard *sh, struct session *x,
+		      struct launch_req *q)
+{
+	struct sw_error err = { 0 };
+	struct shard_msg *m;
+	struct sw_launch l = {
+		.argv = q->q.argv,
+		.envp = q->q.envp,
+		.cwd = q->q.cwd,
+		.stdio = { q->fds[0], q->fds[1], q->fds[2] },
+		.uid = q->root_daemon ? q->peer.uid : (uid_t)-1,
+		.gid = q->root_daemon ? q->peer.gid : (gid_t)-1,
+		.groups = q->peer.groups,
+		.n_groups = q->peer.n_groups,
+		.set_groups = q->root_daemon,
+		/* Root gets what "sysward run --cap" would give it. */
+		.caps = q->peer.uid == 0 ? q->q.caps : 0,
+		.audit = q->audit,
+		.audit_format = SW_LOG_JSON,
+		.session_id = x->id,
+		/* A session of its own: the client's terminal (if any) is
+		 * the client's business, and kill(0, ...) or setpgid() must
+		 * not reach the daemon's or another session's group. */
+		.new_session = true,
+		.set_nice = true,
+		.nice = q->nice,
+		.set_umask = true,
+		.umask = (mode_t)q->q.umask,
+	};
+	int r;
+
+	r = sw_session_launch(sh->sup, q->policy, &l, &x->s, &err);
+	if (r < 0) {
+		x->s = NULL;
+		reply_failed(sh, x, r, &err);
+		return;
+	}
+	/* The engine points into the policy: it lives with the session. */
+	x->policy = q->policy;
+	q->policy = NULL;
+	x->snext = sh->sessions;
+	sh->sessions = session_ref(x);
+	audit_session_start(q->audit, &(struct audit_start){
+		.session = x->id, .pid = sw_session_pid(x->s), .peer = &q->peer,
+		.argv = q->q.argv, .cwd = q->q.cwd, .policy = q->q.policy_name });
+	m = shard_msg_new(MSG_STARTED, x);
+	if (m) {
+		m->pid = sw_session_pid(x->s);
+		mailbox_post(sh->out, m);
+	} else {
+		sw_session_kill(x->s);	/* nobody could be told it runs */
+	}
+}
+
+/* One message from the event loop; the program's fds are closed after
+ * its launch: the daemon must not hold the client's pipes open (its
+ * reader would never see EOF). */
+static void handle(struct shard *sh, struct shard_msg *m)
+{
+	struct session *x = m->x;
+
+	switch (m->kind) {
+	case MSG_LAUNCH:
+		do_launch(sh, x, m->launch);
+		break;
+	case MSG_KILL:
+		if (x->s)
+			sw_session_kill(x->s);
+		break;
+	case MSG_SIGNAL:
+		if (x->s)
+			sw_session_signal(x->s, m->sig);
+		break;
+	case MSG_STOP:
+		sh->stopping = true;
+		break;
+	default:
+		break;
+	}
+	shard_msg_free(m);
+}
+
+static void bury(struct shard *sh)
+{
+	while (sh->graveyard) {
+		struct session *x = sh->graveyard;
+
+		sh->graveyard = x->snext;
+		x->snext = NULL;
+		session_unref(x);
+	}
+}
+
+/* What "sysward ps" shows, readable by the event loop at any time. */
+static void publish(struct shard *sh)
+{
+	for (struct session *x = sh->sessions; x; x = x->snext)
+		__atomic_store_n(&x->decisions, sw_session_decisions(x->s),
+				 __ATOMIC_RELAXED);
+}
+
+static void start_report(struct shard *sh, int r, const struct sw_error *err)
+{
+	pthread_mutex_lock(&sh->start_mu);
+	sh->started = true;
+	sh->start_r = r;
+	if (err)
+		sh->start_err = *err;
+	pthread_cond_signal(&sh->start_cv);
+	pthread_mutex_unlock(&sh->start_mu);
+}
+
+static void *shard_main(void *arg)
+{
+	struct shard *sh = arg;
+	struct sw_error err = { 0 };
+	int r;
+
+	r = sw_supervisor_new(&sh->sup, &err);
+	if (r >= 0) {
+		sw_supervisor_on_done(sh->sup, on_done, sh);
+		sw_supervisor_on_warning(sh->sup, on_warning, sh);
+		r = sw_supervisor_enable_wake(sh->sup, &err);
+	}
+	start_report(sh, r, &err);
+	if (r < 0)
+		return NULL;	/* shard_start frees what we made */
+
+	while (!sh->stopping) {
+		for (struct shard_msg *m = msgq_take(&sh->in), *next; m; m = next) {
+			next = m->next;
+			handle(sh, m);
+		}
+		if (sh->stopping)
+			break;
+		r = sw_supervisor_dispatch(sh->sup, true, &err);
+		if (r < 0)
+			logf_("tracer thread %u: %s", sh->idx, err.msg);
+		publish(sh);
+		bury(sh);
+	}
+
+	/* Kills and reaps every tracee (and the bell); no callbacks. */
+	sw_supervisor_free(sh->sup);
+	sh->sup = NULL;
+	while (sh->sessions) {
+		struct session *x = sh->sessions;
+
+		sh->sessions = x->snext;
+		x->snext = NULL;
+		x->s = NULL;
+		session_unref(x);
+	}
+	bury(sh);
+	return NULL;
+}
+
+int shard_start(struct shard **ret, unsigned int idx, struct mailbox *mb,
+		struct sw_error *err)
+{
+	struct shard *sh = calloc(1, sizeof(*sh));
+	sigset_t all, old;
+	int e;
+
+	if (!sh)
+		return sw_error_set(err, ENOMEM, "out of memory");
+	sh->idx = idx;
+	sh->out = mb;
+	sh->stop = shard_msg_new(MSG_STOP, NULL);
+	if (!sh->stop) {
+		free(sh);
+		return sw_error_set(err, ENOMEM, "out of memory");
+	}
+	msgq_init(&sh->in);
+	pthread_mutex_init(&sh->start_mu, NULL);
+	pthread_cond_init(&sh->start_cv, NULL);
+	/* Signals are the event loop's (its signalfd). */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	e = pthread_create(&sh->thread, NULL, shard_main, sh);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (e) {
+		msgq_drop(&sh->in);
+		shard_msg_free(sh->stop);
+		free(sh);
+		return sw_error_set_errno(err, e, "start tracer thread %u", idx);
+	}
+	pthread_mutex_lock(&sh->start_mu);
+	while (!sh->started)
+		pthread_cond_wait(&sh->start_cv, &sh->start_mu);
+	pthread_mutex_unlock(&sh->start_mu);
+	if (sh->start_r < 0) {
+		pthread_join(sh->thread, NULL);
+		*err = sh->start_err;
+		sw_error_wrap(err, "start tracer thread %u", idx);
+		e = sh->start_r;
+		sw_supervisor_free(sh->sup);
+		msgq_drop(&sh->in);
+		shard_msg_free(sh->stop);
+		free(sh);
+		return e;
+	}
+	*ret = sh;
+	return 0;
+}
+
+void shard_send(struct shard *sh, struct shard_msg *m)
+{
+	pthread_mutex_lock(&sh->in.mu);
+	msgq_put(&sh->in, m);
+	/* Every time: the thread may be asleep in waitpid with a queue it
+	 * has not looked at since; a ring it finds nothing for is cheap.
+	 * Under the lock: the thread takes MSG_STOP (and then frees its
+	 * supervisor, bell included) only after this ring is out. */
+	sw_supervisor_wake(sh->sup);
+	pthread_mutex_unlock(&sh->in.mu);
+}
+
+void shard_stop(struct shard *sh)
+{
+	if (sh && sh->stop)
+		shard_send(sh, TAKE_PTR(sh->stop));
+}
+
+void shard_free(struct shard *sh)
+{
+	if (!sh)
+		return;
+	shard_stop(sh);
+	pthread_join(sh->thread, NULL);
+	msgq_drop(&sh->in);
+	pthread_mutex_destroy(&sh->start_mu);
+	pthread_cond_destroy(&sh->start_cv);
+	free(sh);
+}
