@@ -5,7 +5,7 @@
  *
  *   hostile-bench --sysward PATH --syswardd PATH --spin PATH
  *                 [--sessions N] [--ps-samples K] [--calls C]
- *                 [--load spinner|forkflood|stopflood]...
+ *                 [--load spinner|forkflood|stopflood]... [--shards N]
  *
  * For each hostile load -- a spinner that never makes a system call (under
  * a path rule, so the supervisor has a path guard to set up at its first
@@ -20,7 +20,10 @@
  *   - how long syswardd takes to exit after SIGTERM,
  * and prints both sides and their ratio (confined / unconfined).
  * --load (repeatable) runs only the loads named, to measure one of them
- * again and again without waiting for the others.
+ * again and again without waiting for the others.  --shards N starts the
+ * daemon with that many tracer threads (default: its own default, one per
+ * CPU): the hostile sessions are started first and the well-behaved one
+ * last, so with more threads than hostile sessions it has one of its own.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,6 +42,7 @@
 #define CHILD_TIMEOUT_NS (10LL * 1000000000LL)
 
 static const char *sysward, *syswardd, *spin;
+static char *shards;			/* --shards for the daemon, or NULL */
 static char self[PATH_MAX], dir[] = "/tmp/sysward-hostile.XXXXXX";
 static char sock[PATH_MAX], pol_guard[PATH_MAX], pol_calls[PATH_MAX];
 
@@ -165,7 +169,8 @@ static int wait_bounded(pid_t p)
 
 static pid_t daemon_start(void)
 {
-	char *argv[] = { (char *)syswardd, "--socket", sock, "--socket-mode", "0600", NULL };
+	char *argv[] = { (char *)syswardd, "--socket", sock, "--socket-mode", "0600",
+			 shards ? "--shards" : NULL, shards, NULL };
 	pid_t p;
 
 	unlink(sock);
@@ -320,6 +325,7 @@ int main(int argc, char **argv)
 		{ "forkflood", no_argument, NULL, 'F' },
 		{ "stopflood", no_argument, NULL, 'T' },
 		{ "load", required_argument, NULL, 'l' },
+		{ "shards", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -346,12 +352,13 @@ int main(int argc, char **argv)
 			}
 			loads |= 1u << o;
 			break;
+		case 'j': shards = optarg; break;
 		case 'F': return mode_forkflood();
 		case 'T': return mode_stopflood();
 		default:
 			fprintf(stderr, "usage: %s --sysward PATH --syswardd PATH --spin PATH "
 				"[--sessions N] [--ps-samples K] [--calls C] "
-				"[--load spinner|forkflood|stopflood]...\n", argv[0]);
+				"[--load spinner|forkflood|stopflood]... [--shards N]\n", argv[0]);
 			return o == 'h' ? 0 : 2;
 		}
 	}

@@ -68,45 +68,10 @@ void cmd_run_help(FILE *f)
 		sw_program_name, sw_program_name);
 }
 
-/* Like execvp's search: 0 if found, else the errno execvp would give. */
-static int resolve_program(const char *name, char *ret, size_t size)
+static int check(const char *path, void *ud)
 {
-	const char *path, *p;
-	bool saw_eacces = false;
-	struct stat st;
-
-	if (name[0] == '\0')
-		return ENOENT;
-	if (strchr(name, '/')) {
-		if (stat(name, &st) < 0)
-			return errno;
-		if (S_ISDIR(st.st_mode))
-			return EISDIR;
-		if (!S_ISREG(st.st_mode) || access(name, X_OK) < 0)
-			return EACCES;
-		snprintf(ret, size, "%s", name);
-		return 0;
-	}
-	path = getenv("PATH");
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (p = path;; p += strcspn(p, ":") + 1) {
-		size_t len = strcspn(p, ":");
-		char cand[PATH_MAX];
-
-		if (snprintf(cand, sizeof(cand), "%.*s%s%s", (int)len, p,
-			     len ? "/" : "", name) < (int)sizeof(cand) &&
-		    stat(cand, &st) == 0 && !S_ISDIR(st.st_mode)) {
-			if (S_ISREG(st.st_mode) && access(cand, X_OK) == 0) {
-				snprintf(ret, size, "%s", cand);
-				return 0;
-			}
-			saw_eacces = true;
-		}
-		if (p[len] == '\0')
-			break;
-	}
-	return saw_eacces ? EACCES : ENOENT;
+	(void)ud;
+	return sw_exec_check(path);
 }
 
 static int parse_options(int argc, char **argv, struct run_options *o)
@@ -225,7 +190,6 @@ static int run_embedded(const struct run_options *o)
 	struct sw_error err = { 0 };
 	cleanup_fclose FILE *log_file = NULL;
 	cleanup_close int tty = -1;
-	char resolved[PATH_MAX];
 	struct sw_launch l = {
 		.argv = o->argv,
 		.stdio = { -1, -1, -1 },
@@ -251,7 +215,7 @@ static int run_embedded(const struct run_options *o)
 	 * supervisor where PTRACE_SET_SYSCALL_INFO is missing, and runs one
 	 * the kernel enforces alone, exactly as syswardd does. */
 	/* Say plainly what is wrong with PROGRAM before starting anything. */
-	code = resolve_program(o->argv[0], resolved, sizeof(resolved));
+	code = sw_exec_search(o->argv[0], NULL, check, NULL);
 	if (code) {
 		if (code == ENOENT && !strchr(o->argv[0], '/'))
 			sw_cli_error("%s: command not found", o->argv[0]);

@@ -112,28 +112,19 @@ static void exec_one(const char *path, char *const *argv, char *const *envp)
 	errno = ENOEXEC;
 }
 
-/*
- * execvpe() searches the PATH of our own environment, not envp's: each of
- * the daemon's clients has its own, and several tracer threads launch at
- * once, so nobody may swap the process's environment for a launch.  The
- * search as execvp() makes it: a name with a slash is used as it is;
- * otherwise each element of envp's PATH in turn (an empty one: the working
- * directory; no PATH at all: /bin:/usr/bin), going on past files that are
- * missing or not executable (EACCES is remembered and wins), stopping at
- * any other error.  Async-signal-safe: we are a child of a threaded
- * process.  Returns with errno set.
- */
-static void exec_search(char *const *argv, char *const *envp)
+int sw_exec_search(const char *name, char *const *envp,
+		   int (*try)(const char *path, void *ud), void *ud)
 {
-	const char *file = argv[0], *path = "/bin:/usr/bin";
-	size_t flen = strlen(file);
+	const char *path = "/bin:/usr/bin";
+	size_t flen = strlen(name);
 	bool eacces = false;
+	int r;
 
-	if (strchr(file, '/')) {
-		exec_one(file, argv, envp);
-		return;
-	}
-	for (char *const *e = envp; *e; e++)
+	if (flen == 0)
+		return ENOENT;
+	if (strchr(name, '/'))
+		return try(name, ud);
+	for (char *const *e = envp ? envp : environ; *e; e++)
 		if (strncmp(*e, "PATH=", 5) == 0)
 			path = *e + 5;
 	for (const char *p = path;; p++) {
@@ -145,10 +136,13 @@ static void exec_search(char *const *argv, char *const *envp)
 			memcpy(buf, p, dlen);
 			if (dlen)
 				buf[dlen++] = '/';
-			memcpy(buf + dlen, file, flen + 1);
-			exec_one(buf, argv, envp);
-			switch (errno) {
+			memcpy(buf + dlen, name, flen + 1);
+			r = try(buf, ud);
+			switch (r) {
+			case 0:
+				return 0;
 			case EACCES:
+			case EISDIR:
 				eacces = true;
 				break;
 			case ENOENT:
@@ -158,14 +152,49 @@ static void exec_search(char *const *argv, char *const *envp)
 			case ETIMEDOUT:
 				break;
 			default:
-				return;
+				return r;
 			}
 		}
 		p = end;
 		if (!*p)
 			break;
 	}
-	errno = eacces ? EACCES : ENOENT;
+	return eacces ? EACCES : ENOENT;
+}
+
+int sw_exec_check(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return errno;
+	if (S_ISDIR(st.st_mode))
+		return EISDIR;
+	if (!S_ISREG(st.st_mode))
+		return EACCES;
+	/* AT_EACCESS: as the fsuid/fsgid (a daemon acting as its client). */
+	if (faccessat(AT_FDCWD, path, X_OK, AT_EACCESS) < 0)
+		return errno;
+	return 0;
+}
+
+/*
+ * In the child, the search execs each candidate: glibc's execvpe()
+ * would search the PATH of the process's own environment, not envp's;
+ * each of the daemon's clients has its own, and several tracer threads
+ * launch at once, so nobody may swap the process's environment.
+ */
+struct exec_args {
+	char *const *argv;
+	char *const *envp;
+};
+
+static int exec_try(const char *path, void *ud)
+{
+	const struct exec_args *a = ud;
+
+	exec_one(path, a->argv, a->envp);
+	return errno;
 }
 
 static _Noreturn void child(const struct sw_launch *l, cap_t caps,
@@ -272,7 +301,9 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 		child_fail(rep_fd, ST_SECCOMP);
 	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, fprog) < 0)
 		child_fail(rep_fd, ST_SECCOMP);
-	exec_search(l->argv, l->envp ? l->envp : environ);
+	errno = sw_exec_search(l->argv[0], l->envp, exec_try,
+			       &(struct exec_args){ l->argv,
+						    l->envp ? l->envp : environ });
 	child_fail(rep_fd, ST_EXEC);
 }
 

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
+#include "sysward/engine.h"
 #include "syswardd.h"
 
 #ifndef SO_PEERGROUPS
@@ -152,85 +153,19 @@ static void fs_restore(struct fs_identity *save)
 	save->switched = false;
 }
 
-/* 0 if path is an executable regular file, else the errno exec would
- * give; checked with the current (fs) credentials. */
-static int check_exec(const char *path)
+/* A candidate of the search, relative ones taken from the cwd the
+ * program will have (the engine's child changes to it before exec). */
+static int check_in_cwd(const char *path, void *cwd)
 {
-	struct stat st;
-
-	if (stat(path, &st) < 0)
-		return errno;
-	if (S_ISDIR(st.st_mode))
-		return EISDIR;
-	if (!S_ISREG(st.st_mode))
-		return EACCES;
-	/* AT_EACCESS: check as fsuid/fsgid, not the real ids. */
-	if (faccessat(AT_FDCWD, path, X_OK, AT_EACCESS) < 0)
-		return errno;
-	return 0;
-}
-
-static const char *env_get(char *const *envp, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (; envp && *envp; envp++)
-		if (strncmp(*envp, name, n) == 0 && (*envp)[n] == '=')
-			return *envp + n + 1;
-	return NULL;
-}
-
-/* dir/name, with a relative dir or name taken from cwd as the program
- * will see it after the engine's chdir(cwd). */
-static bool join(char *buf, size_t size, const char *cwd, const char *dir,
-		 size_t dir_len, const char *name)
-{
+	char buf[PATH_MAX];
 	int n;
 
-	if (dir_len == 0) {
-		dir = ".";
-		dir_len = 1;
-	}
-	if (dir[0] == '/')
-		n = snprintf(buf, size, "%.*s/%s", (int)dir_len, dir, name);
-	else
-		n = snprintf(buf, size, "%s/%.*s/%s", cwd, (int)dir_len, dir,
-			     name);
-	return n >= 0 && (size_t)n < size;
-}
-
-static int resolve(const char *name, char *const *envp, const char *cwd)
-{
-	const char *path, *p;
-	char cand[PATH_MAX];
-	bool saw_eacces = false;
-
-	if (name[0] == '\0')
-		return ENOENT;
-	if (strchr(name, '/')) {
-		if (name[0] == '/')
-			return check_exec(name);
-		if (!join(cand, sizeof(cand), cwd, ".", 1, name))
-			return ENAMETOOLONG;
-		return check_exec(cand);
-	}
-	/* The default path is glibc execvp's (confstr _CS_PATH). */
-	path = env_get(envp, "PATH") ?: "/bin:/usr/bin";
-	for (p = path;; p += strcspn(p, ":") + 1) {
-		size_t len = strcspn(p, ":");
-
-		if (join(cand, sizeof(cand), cwd, p, len, name)) {
-			int r = check_exec(cand);
-
-			if (r == 0)
-				return 0;
-			if (r == EACCES)
-				saw_eacces = true;
-		}
-		if (p[len] == '\0')
-			break;
-	}
-	return saw_eacces ? EACCES : ENOENT;
+	if (path[0] == '/')
+		return sw_exec_check(path);
+	n = snprintf(buf, sizeof(buf), "%s/%s", (const char *)cwd, path);
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return ENAMETOOLONG;
+	return sw_exec_check(buf);
 }
 
 int peer_resolve_program(const struct peer *p, const char *name,
@@ -242,7 +177,8 @@ int peer_resolve_program(const struct peer *p, const char *name,
 	r = fs_become(p, &save);
 	if (r)
 		return r;
-	r = resolve(name, envp, cwd);
+	r = sw_exec_search(name, envp ? envp : (char *const[]){ NULL },
+			   check_in_cwd, (void *)cwd);
 	fs_restore(&save);
 	return r;
 }

@@ -30,6 +30,25 @@
  * it exists but cannot be executed, 125 for anything else. */
 int sw_exec_exit_code(int e);
 
+/*
+ * The one program lookup, as execvp(3) makes it.  A name with a slash is
+ * the only candidate; otherwise each element of envp's PATH (envp NULL:
+ * environ; no PATH: "/bin:/usr/bin", glibc's default) joined with name,
+ * an empty element meaning the working directory.  try(candidate, ud)
+ * returns what exec would do with that file: 0 (found: the search
+ * returns 0), EACCES or EISDIR (remembered, the search goes on), ENOENT,
+ * ENOTDIR, ESTALE, ENODEV or ETIMEDOUT (the search goes on), any other
+ * errno (the search stops and returns it).  A name with a slash returns
+ * what try returned.  Else EACCES if a candidate gave it, or ENOENT.  No
+ * allocation: the launcher's child of a threaded process calls it.
+ */
+int sw_exec_search(const char *name, char *const *envp,
+		   int (*try)(const char *path, void *ud), void *ud);
+/* What exec would give for path, checked with this thread's fs
+ * credentials, without executing it: 0, or a positive errno (EISDIR for
+ * a directory, EACCES for any other file that is not regular). */
+int sw_exec_check(const char *path);
+
 /* Write s to f as a JSON string literal, quotes included (audit logs). */
 void sw_json_str(FILE *f, const char *s);
 
