@@ -3,6 +3,12 @@
  * Audit log: one line per supervisor decision, flushed per line so a
  * crashed or killed program still leaves its trail.  JSON lines (one
  * object each) for machines, or a strace-like text line for people.
+ *
+ * Every line is made in memory first and written whole, in one fwrite
+ * under the FILE's lock (line_write): the daemon's threads share the log,
+ * and what goes into a line may take long to gather (a tracee's string:
+ * up to its 1 s deadline), which must never hold up the others.  The
+ * daemon's own lines use the same JSON-lines writer (sw_jsonl_*).
  */
 #include <errno.h>
 #include <seccomp.h>
@@ -10,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "sysward/cleanup.h"
 #include "internal.h"
 
 void sw_json_str(FILE *f, const char *s)
@@ -83,6 +90,44 @@ static void timestamp(char *buf, size_t size)
 	snprintf(buf + n, size - n, ".%03ldZ", ts.tv_nsec / 1000000);
 }
 
+/* The line made in l, written to f at once and flushed. */
+static int line_write(FILE *f, struct sw_jsonl *l)
+{
+	bool ok = false;
+
+	/* Closing the stream sets l->buf and l->len. */
+	if (fclose(TAKE_PTR(l->m)) == 0 && l->buf) {
+		flockfile(f);
+		ok = fwrite(l->buf, 1, l->len, f) == l->len &&
+		     fflush(f) != EOF && !ferror(f);
+		funlockfile(f);
+	}
+	free(TAKE_PTR(l->buf));
+	return ok ? 0 : -EIO;
+}
+
+FILE *sw_jsonl_begin(struct sw_jsonl *l, uint64_t session)
+{
+	char ts[64];
+
+	l->buf = NULL;
+	l->len = 0;
+	l->m = open_memstream(&l->buf, &l->len);
+	if (!l->m)
+		return NULL;
+	timestamp(ts, sizeof(ts));
+	fprintf(l->m, "{\"time\":\"%s\"", ts);
+	if (session)
+		fprintf(l->m, ",\"session\":%llu", (unsigned long long)session);
+	return l->m;
+}
+
+int sw_jsonl_end(struct sw_jsonl *l, FILE *f)
+{
+	fputs("}\n", l->m);
+	return line_write(f, l);
+}
+
 static const char *rule_path(const struct sw_audit_rec *r)
 {
 	if (r->d->rule >= 0 && (size_t)r->d->rule < r->prog->n_rules) {
@@ -93,8 +138,10 @@ static const char *rule_path(const struct sw_audit_rec *r)
 	return r->d->rule == SW_RULE_DEFENCE ? "builtin" : "defaultAction";
 }
 
-int sw_audit_write(FILE *f, enum sw_log_format fmt, const struct sw_audit_rec *r)
+int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec *r)
 {
+	struct sw_jsonl l = { 0 };
+	FILE *f;
 	const struct sw_decision *d = r->d;
 	uint32_t tok = sw_abi_token(r->abi);
 	char *name = seccomp_syscall_resolve_num_arch(tok, (int)r->nr);
@@ -106,18 +153,22 @@ int sw_audit_write(FILE *f, enum sw_log_format fmt, const struct sw_audit_rec *r
 	uint8_t pargs = sw_path_args(name);
 	char sbuf[4096];
 	pid_t pid = r->pid;
-	bool r_ok;
+	int ret;
 
+	if (fmt == SW_LOG_JSON) {
+		f = sw_jsonl_begin(&l, r->session_id);
+	} else {
+		timestamp(ts, sizeof(ts));
+		f = l.m = open_memstream(&l.buf, &l.len);
+	}
+	if (!f) {
+		free(name);
+		return -ENOMEM;
+	}
 	if (d->verdict == SW_V_REWRITE && d->nr != r->nr)
 		new_name = seccomp_syscall_resolve_num_arch(tok, (int)d->nr);
-	timestamp(ts, sizeof(ts));
 
-	/* One line at a time: the daemon's tracer threads share the log. */
-	flockfile(f);
 	if (fmt == SW_LOG_JSON) {
-		fprintf(f, "{\"time\":\"%s\"", ts);
-		if (r->session_id)
-			fprintf(f, ",\"session\":%llu", (unsigned long long)r->session_id);
 		fprintf(f, ",\"pid\":%d,\"arch\":\"%s\",\"syscall\":", r->pid,
 			sw_abi_name(r->abi));
 		if (name)
@@ -187,7 +238,7 @@ int sw_audit_write(FILE *f, enum sw_log_format fmt, const struct sw_audit_rec *r
 			fputs(",\"error\":", f);
 			sw_json_str(f, r->error);
 		}
-		fputs("}\n", f);
+		ret = sw_jsonl_end(&l, out);
 	} else {
 		fprintf(f, "%s [pid %d] %s %s(", ts, r->pid, sw_abi_name(r->abi),
 			name ? name : "?");
@@ -216,10 +267,9 @@ int sw_audit_write(FILE *f, enum sw_log_format fmt, const struct sw_audit_rec *r
 		if (r->error)
 			fprintf(f, " ERROR: %s", r->error);
 		fputc('\n', f);
+		ret = line_write(out, &l);
 	}
 	free(name);
 	free(new_name);
-	r_ok = fflush(f) != EOF && !ferror(f);
-	funlockfile(f);
-	return r_ok ? 0 : -EIO;
+	return ret;
 }

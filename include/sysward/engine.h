@@ -52,6 +52,22 @@ int sw_exec_check(const char *path);
 /* Write s to f as a JSON string literal, quotes included (audit logs). */
 void sw_json_str(FILE *f, const char *s);
 
+/*
+ * The one JSON-lines writer of the audit log.  sw_jsonl_begin() starts a
+ * line in memory with its "time" (and "session", unless 0) and returns
+ * the stream to add ',"key":value' pairs to (NULL: out of memory);
+ * sw_jsonl_end() closes the object and writes the line to f whole, in one
+ * write under f's lock, and flushes it: 0 or -EIO.  Threads may share f,
+ * and nothing slow happens while its lock is held.
+ */
+struct sw_jsonl {
+	FILE *m;
+	char *buf;
+	size_t len;
+};
+FILE *sw_jsonl_begin(struct sw_jsonl *l, uint64_t session);
+int sw_jsonl_end(struct sw_jsonl *l, FILE *f);
+
 struct sw_supervisor;
 struct sw_session;
 
