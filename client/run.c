@@ -244,16 +244,10 @@ static int run_embedded(const struct run_options *o)
 
 	tty = choose_job_control(&l);
 	r = sw_run(policy, &l, &exit_code, &err);
-	if (r < 0) {
+	/* exit_code is set either way: on error, 126/127 if the program
+	 * could not be exec'd, else 125. */
+	if (r < 0)
 		sw_cli_error("%s", err.msg);
-		/* The engine words a failed execve as "cannot execute 'P':
-		 * strerror"; anything else is sysward's own failure. */
-		if (strncmp(err.msg, "cannot execute ", 15) == 0)
-			exit_code = err.code == ENOENT ? SW_EXIT_NOT_FOUND
-						       : SW_EXIT_CANNOT_EXEC;
-		else
-			exit_code = SW_EXIT_SYSWARD_ERROR;
-	}
 out:
 	sw_policy_free(policy);
 	return exit_code;

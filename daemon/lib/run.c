@@ -158,14 +158,13 @@ int sw_run(const struct sw_policy *p, const struct sw_launch *l,
 		(void)tcsetpgrp(l->tty_fd, getpgrp());
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	if (r >= 0 && st.launch_failed) {
-		/* Said as sw_session_launch() used to: the caller words
-		 * "cannot execute 'P': ..." as 126/127. */
+		/* The program never ran: an error, whose exit code
+		 * sw_launch_failed() chose from the failed stage. */
 		if (err)
 			*err = st.launch_err;
+		*ret_exit = st.exit_code;
 		return -st.launch_err.code;
 	}
-	if (r < 0)
-		return r;
-	*ret_exit = st.exit_code;
-	return 0;
+	*ret_exit = r < 0 ? SW_EXIT_SYSWARD_ERROR : st.exit_code;
+	return r < 0 ? r : 0;
 }

@@ -275,11 +275,9 @@ static void reply_failed(struct shard *sh, struct session *x, int r,
 	m->has_err = true;
 	m->err = *err;
 	m->err.code = -r;
-	/* Said as the embedded mode says it: 127 not found, 126 cannot
-	 * execute, else 125. */
-	m->exit_code = err->code == ENOENT || err->code == EACCES ||
-		       err->code == ENOEXEC ? sw_exec_exit_code(-r)
-					    : SW_EXIT_SYSWARD_ERROR;
+	/* sw_session_launch() fails only before the exec: an exec that
+	 * fails ends the session instead (MSG_DONE, 126 or 127). */
+	m->exit_code = SW_EXIT_SYSWARD_ERROR;
 	mailbox_post(sh->out, m);
 }
 

@@ -212,7 +212,9 @@ void sw_session_kill(struct sw_session *s);
 int sw_session_signal(struct sw_session *s, int sig);
 
 /* Embedded mode: launch, supervise until the program exits, and return its
- * exit code (128+N for signal N) in *ret_exit. */
+ * exit code (128+N for signal N) in *ret_exit.  On error (-errno, err
+ * says why) *ret_exit is the code to exit with: 127 or 126 if the
+ * program could not be exec'd (sw_exec_exit_code), else 125. */
 int sw_run(const struct sw_policy *p, const struct sw_launch *l,
 	   int *ret_exit, struct sw_error *err);
 

@@ -773,6 +773,20 @@ t_not_executable() {
 	sw "$(uid_policy)" -- "$W"
 	expect_rc 126
 	expect_err "$W"
+	# The exec itself fails (here refused by the policy): the exit code
+	# comes from the failed launch stage and its errno, as for a file
+	# that cannot be run.
+	local e
+	for e in 13:126:"Permission denied" 2:127:"No such file or directory"; do
+		sw "$(policy "noexec${e%%:*}" <<-EOF
+		{"defaultAction": "SCMP_ACT_ALLOW",
+		 "syscalls": [{"names": ["execve"], "action": "SCMP_ACT_ERRNO", "errnoRet": ${e%%:*}}]}
+		EOF
+		)" -- "$PROBE" getuid
+		e=${e#*:}
+		expect_rc "${e%%:*}"
+		expect_err "cannot execute '$PROBE': ${e#*:}"
+	done
 }
 
 t_bad_policy() {
