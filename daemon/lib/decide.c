@@ -200,46 +200,23 @@ static bool defences(const struct sw_program *prog, enum sw_abi abi,
 	unsigned int on = prog->defences;
 	uint64_t sup = (uint64_t)prog->supervisor_pid;
 
-	if ((on & SW_DEFENCE_CLONE3) && is_sys(prog, abi, SW_SYS_CLONE3, nr)) {
-		/* Flags live in memory we cannot check race-free; ENOSYS
-		 * makes glibc fall back to clone(2). */
-		d->why = "clone3 refused (ENOSYS), so libc falls back to clone";
-		goto enosys;
-	}
-	if ((on & SW_DEFENCE_PTRACE) && is_sys(prog, abi, SW_SYS_PTRACE, nr)) {
-		d->why = "ptrace denied inside the sandbox";
-		goto eperm;
-	}
-	if ((on & SW_DEFENCE_VM_WRITEV) &&
-	    is_sys(prog, abi, SW_SYS_PROCESS_VM_WRITEV, nr)) {
-		d->why = "process_vm_writev denied inside the sandbox";
-		goto eperm;
-	}
-	for (size_t b = 0; b < SW_BYPASS_COUNT; b++) {
-		const struct sw_bypass *bp = &sw_bypass[b];
-		bool hit = (on & bp->defence) && prog->bypass_nr[abi][b] >= 0 &&
-			   (uint64_t)prog->bypass_nr[abi][b] == nr;
+	for (size_t b = 0; b < SW_DENIAL_COUNT; b++) {
+		const struct sw_denial *dn = &sw_denials[b];
+		bool hit = (on & dn->defence) && prog->denial_nr[abi][b] >= 0 &&
+			   (uint64_t)prog->denial_nr[abi][b] == nr;
 
-		for (size_t k = 0; hit && k < bp->n_args; k++) {
-			unsigned int i = bp->args[k].index;
+		for (size_t k = 0; hit && k < dn->n_args; k++) {
+			unsigned int i = dn->args[k].index;
 
-			hit = cmp_holds(&bp->args[k], d->args[i],
-					prog->bypass_mask[abi][b][i]);
+			hit = cmp_holds(&dn->args[k], d->args[i],
+					prog->denial_mask[abi][b][i]);
 		}
 		if (hit) {
-			d->why = bp->why;
+			d->why = dn->why;
 			d->rule = SW_RULE_DEFENCE;
-			set_errno(d, bp->err);
+			set_errno(d, dn->err);
 			return true;
 		}
-	}
-	if ((on & SW_DEFENCE_SECCOMP_LISTENER) &&
-	    is_sys(prog, abi, SW_SYS_SECCOMP, nr) &&
-	    (d->args[1] & SECCOMP_FILTER_FLAG_NEW_LISTENER)) {
-		/* A USER_NOTIF answer outranks sysward's TRACE; without a
-		 * listener such a filter only fails calls (ENOSYS). */
-		d->why = "seccomp user-notification listeners denied";
-		goto eperm;
 	}
 	if (on & SW_DEFENCE_SIGNAL_SUPERVISOR) {
 		/* kill(2) and tkill(2) take the target first, tgkill(2) the
@@ -268,10 +245,6 @@ static bool defences(const struct sw_program *prog, enum sw_abi abi,
 eperm:
 	d->rule = SW_RULE_DEFENCE;
 	set_errno(d, EPERM);
-	return true;
-enosys:
-	d->rule = SW_RULE_DEFENCE;
-	set_errno(d, ENOSYS);
 	return true;
 }
 

@@ -539,37 +539,13 @@ int sw_filter_build_defences(const struct sw_program *prog, void **ret_ctx,
 		if (r == -EEXIST)
 			r = 0;
 	}
-	if (!r && (on & SW_DEFENCE_CLONE3))
-		r = def_rule(prog, ctx, SCMP_ACT_ERRNO(ENOSYS), "clone3", NULL);
-	if (!r && (on & SW_DEFENCE_PTRACE))
-		r = def_rule(prog, ctx, SCMP_ACT_ERRNO(EPERM), "ptrace", NULL);
-	if (!r && (on & SW_DEFENCE_VM_WRITEV))
-		r = def_rule(prog, ctx, SCMP_ACT_ERRNO(EPERM), "process_vm_writev", NULL);
-	/* Calls that reach past seccomp and the supervisor (program.c). */
-	for (size_t b = 0; !r && b < SW_BYPASS_COUNT; b++)
-		if (on & sw_bypass[b].defence)
-			r = def_rule_n(prog, ctx, SCMP_ACT_ERRNO((uint16_t)sw_bypass[b].err),
-				       sw_bypass[b].name, sw_bypass[b].args,
-				       sw_bypass[b].n_args);
-	if (!r && (on & SW_DEFENCE_SECCOMP_LISTENER)) {
-		/*
-		 * The kernel keeps the action of highest precedence among a
-		 * task's filters, and USER_NOTIF outranks TRACE: a filter of
-		 * the program's own answering "continue" from a listener
-		 * would run any call past the supervisor.  Every listener is
-		 * created by seccomp(SECCOMP_SET_MODE_FILTER, flags with
-		 * NEW_LISTENER, ...) (prctl(PR_SET_SECCOMP) takes no flags;
-		 * the other operations refuse any flag), so refuse that bit
-		 * whatever the operation and the other flags (TSYNC...).  A
-		 * USER_NOTIF filter without a listener fails calls (ENOSYS):
-		 * harmless.  This ERRNO outranks the policy's TRACE and ALLOW.
-		 */
-		struct sw_arg_cond c = { 1, SW_CMP_MASKED_EQ,
-					 SECCOMP_FILTER_FLAG_NEW_LISTENER,
-					 SECCOMP_FILTER_FLAG_NEW_LISTENER };
-
-		r = def_rule(prog, ctx, SCMP_ACT_ERRNO(EPERM), "seccomp", &c);
-	}
+	/* The refusals (program.c's table): an ERRNO outranks the policy's
+	 * TRACE and ALLOW, whichever filter says them. */
+	for (size_t b = 0; !r && b < SW_DENIAL_COUNT; b++)
+		if (on & sw_denials[b].defence)
+			r = def_rule_n(prog, ctx, SCMP_ACT_ERRNO((uint16_t)sw_denials[b].err),
+				       sw_denials[b].name, sw_denials[b].args,
+				       sw_denials[b].n_args);
 	if (on & SW_DEFENCE_SIGNAL_SUPERVISOR) {
 		/* Every call that aims a signal, or names who gets one
 		 * later, goes to signals.c, which checks its target against
@@ -584,7 +560,6 @@ int sw_filter_build_defences(const struct sw_program *prog, void **ret_ctx,
 			{ "fcntl", F_SETOWN }, { "fcntl", 15 /* F_SETOWN_EX */ },
 			{ "fcntl64", F_SETOWN }, { "fcntl64", 15 },
 			{ "ioctl", 0x8901 /* FIOSETOWN */ }, { "ioctl", 0x8902 /* SIOCSPGRP */ } };
-		struct sw_arg_cond sti = { 1, SW_CMP_EQ, 0x5412 /* TIOCSTI */, 0 };
 
 		for (size_t i = 0; !r && i < sizeof(sig) / sizeof(sig[0]); i++)
 			r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), sig[i], NULL);
@@ -593,10 +568,6 @@ int sw_filter_build_defences(const struct sw_program *prog, void **ret_ctx,
 
 			r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), own[i].name, &c);
 		}
-		/* TIOCSTI types into the terminal's input: commands for the
-		 * user's shell once the program is gone. */
-		if (!r)
-			r = def_rule(prog, ctx, SCMP_ACT_ERRNO(EPERM), "ioctl", &sti);
 	}
 	if (!r && (on & SW_DEFENCE_CLONE_UNTRACED)) {
 		struct sw_arg_cond c = { 0, SW_CMP_MASKED_EQ, CLONE_UNTRACED,

@@ -84,9 +84,6 @@ int sw_arch_return_at_entry(pid_t pid, int64_t rval);
 /* The syscalls the defences look at, per ABI (-1 = absent there). */
 enum sw_def_sys {
 	SW_SYS_CLONE,
-	SW_SYS_CLONE3,
-	SW_SYS_PTRACE,
-	SW_SYS_PROCESS_VM_WRITEV,
 	SW_SYS_KILL,
 	SW_SYS_TKILL,
 	SW_SYS_TGKILL,
@@ -95,7 +92,6 @@ enum sw_def_sys {
 	SW_SYS_RT_TGSIGQUEUEINFO,
 	SW_SYS_EXIT,
 	SW_SYS_SOCKETCALL,
-	SW_SYS_SECCOMP,
 	/* signals.c: calls that aim a signal, or set who gets one */
 	SW_SYS_PIDFD_SEND_SIGNAL,
 	SW_SYS_SETPGID,
@@ -106,15 +102,19 @@ enum sw_def_sys {
 };
 
 /*
- * Calls that reach past seccomp and the supervisor: what they do is never
- * seen by a rule (io_uring's operations, a descriptor taken from another
- * process), or they can stop the supervisor itself (a userfaultfd that
- * blocks its reads of the program's memory).  One table, in program.c,
- * for the filter (filter.c), the supervisor's second look (decide.c) and
- * the policy's opt-ins (program.c): a call whose conditions all hold, at
- * the width the kernel reads them, fails with err.
+ * The built-in defences that refuse a call: calls that reach past seccomp
+ * and the supervisor (io_uring's operations, a descriptor taken from
+ * another process), that can stop the supervisor itself (a userfaultfd
+ * that blocks its reads of the program's memory), or that would let the
+ * program act outside its sandbox (ptrace, process_vm_writev, seccomp
+ * listeners, TIOCSTI; clone3 for the flags we cannot see).  One table, in
+ * program.c, for the filter (filter.c), the supervisor's second look
+ * (decide.c) and the policy's opt-ins (program.c): a call whose
+ * conditions all hold, at the width the kernel reads them, fails with
+ * err.  The defences that send a call to the supervisor instead (signals,
+ * CLONE_UNTRACED) are checked there.
  */
-struct sw_bypass {
+struct sw_denial {
 	unsigned int defence;		/* SW_DEFENCE_* */
 	const char *name;
 	size_t n_args;
@@ -122,8 +122,8 @@ struct sw_bypass {
 	int err;
 	const char *why;
 };
-#define SW_BYPASS_COUNT 6
-extern const struct sw_bypass sw_bypass[SW_BYPASS_COUNT];
+#define SW_DENIAL_COUNT 11
+extern const struct sw_denial sw_denials[SW_DENIAL_COUNT];
 
 struct sw_prog_rule {
 	const struct sw_rule *rule;
@@ -144,9 +144,9 @@ struct sw_program {
 	pid_t supervisor_pid;		/* for SW_DEFENCE_SIGNAL_SUPERVISOR */
 	int sys[SW_ABI_COUNT][SW_SYS_COUNT];
 	uint64_t sys_mask[SW_ABI_COUNT][SW_SYS_COUNT][6];
-	/* sw_bypass[i]'s syscall number and argument masks per ABI */
-	int bypass_nr[SW_ABI_COUNT][SW_BYPASS_COUNT];
-	uint64_t bypass_mask[SW_ABI_COUNT][SW_BYPASS_COUNT][6];
+	/* sw_denials[i]'s syscall number and argument masks per ABI */
+	int denial_nr[SW_ABI_COUNT][SW_DENIAL_COUNT];
+	uint64_t denial_mask[SW_ABI_COUNT][SW_DENIAL_COUNT][6];
 	/* first[abi][nr]: the first applicable rule naming nr, or
 	 * SW_HINT_NONE (nr with the x32 bit removed, < SW_NR_SPAN). */
 	uint16_t *first[SW_ABI_COUNT];

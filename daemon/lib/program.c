@@ -7,6 +7,7 @@
  * every SECCOMP stop, so it holds no strings to look up on the hot path.
  */
 #include <errno.h>
+#include <linux/seccomp.h>
 #include <linux/userfaultfd.h>
 #include <sys/ioctl.h>
 #include <seccomp.h>
@@ -17,9 +18,6 @@
 
 static const char *const def_sys_names[SW_SYS_COUNT] = {
 	[SW_SYS_CLONE] = "clone",
-	[SW_SYS_CLONE3] = "clone3",
-	[SW_SYS_PTRACE] = "ptrace",
-	[SW_SYS_PROCESS_VM_WRITEV] = "process_vm_writev",
 	[SW_SYS_KILL] = "kill",
 	[SW_SYS_TKILL] = "tkill",
 	[SW_SYS_TGKILL] = "tgkill",
@@ -28,7 +26,6 @@ static const char *const def_sys_names[SW_SYS_COUNT] = {
 	[SW_SYS_RT_TGSIGQUEUEINFO] = "rt_tgsigqueueinfo",
 	[SW_SYS_EXIT] = "exit",
 	[SW_SYS_SOCKETCALL] = "socketcall",
-	[SW_SYS_SECCOMP] = "seccomp",
 	[SW_SYS_PIDFD_SEND_SIGNAL] = "pidfd_send_signal",
 	[SW_SYS_SETPGID] = "setpgid",
 	[SW_SYS_FCNTL] = "fcntl",
@@ -37,7 +34,26 @@ static const char *const def_sys_names[SW_SYS_COUNT] = {
 };
 
 /*
- * The calls that reach past seccomp and the supervisor (struct sw_bypass).
+ * The built-in defences that refuse a call (struct sw_denial).
+ *
+ * clone3: its flags (CLONE_UNTRACED among them) are in memory that cannot
+ * be checked race-free; ENOSYS makes libc fall back to clone(2), whose
+ * flags are an argument.
+ *
+ * ptrace, process_vm_writev: the program's processes are traced by the
+ * supervisor; no other tracer, and no writing into another's memory.
+ *
+ * seccomp with SECCOMP_FILTER_FLAG_NEW_LISTENER: the kernel keeps the
+ * action of highest precedence among a task's filters, and USER_NOTIF
+ * outranks TRACE, so a filter of the program's own answering "continue"
+ * from a listener would run any call past the supervisor.  Every listener
+ * is made by seccomp(SECCOMP_SET_MODE_FILTER) with that flag
+ * (prctl(PR_SET_SECCOMP) takes no flags; the other operations refuse any),
+ * so the bit is refused whatever the operation and the other flags; a
+ * USER_NOTIF filter without a listener only fails calls (ENOSYS).
+ *
+ * ioctl(TIOCSTI) types into the terminal's input: commands for the user's
+ * shell once the program is gone (with the signal defences: route 11).
  *
  * io_uring: operations submitted through a ring (open, read, connect...)
  * never pass through seccomp.
@@ -63,7 +79,20 @@ static const char *const def_sys_names[SW_SYS_COUNT] = {
  * check of the pidfd at a stop would race with another thread's dup2, and
  * no rewrite names the target by pid, so the call is refused.
  */
-const struct sw_bypass sw_bypass[SW_BYPASS_COUNT] = {
+const struct sw_denial sw_denials[SW_DENIAL_COUNT] = {
+	{ SW_DEFENCE_CLONE3, "clone3", 0, { { 0 } }, ENOSYS,
+	  "clone3 refused (ENOSYS), so libc falls back to clone" },
+	{ SW_DEFENCE_PTRACE, "ptrace", 0, { { 0 } }, EPERM,
+	  "ptrace denied inside the sandbox" },
+	{ SW_DEFENCE_VM_WRITEV, "process_vm_writev", 0, { { 0 } }, EPERM,
+	  "process_vm_writev denied inside the sandbox" },
+	{ SW_DEFENCE_SECCOMP_LISTENER, "seccomp", 1,
+	  { { 1, SW_CMP_MASKED_EQ, SECCOMP_FILTER_FLAG_NEW_LISTENER,
+	      SECCOMP_FILTER_FLAG_NEW_LISTENER } }, EPERM,
+	  "seccomp user-notification listeners denied" },
+	{ SW_DEFENCE_SIGNAL_SUPERVISOR, "ioctl", 1,
+	  { { 1, SW_CMP_EQ, TIOCSTI, 0 } }, EPERM,
+	  "TIOCSTI denied: it types into the terminal" },
 	{ SW_DEFENCE_IO_URING, "io_uring_setup", 0, { { 0 } }, EPERM,
 	  "io_uring bypasses seccomp: denied" },
 	{ SW_DEFENCE_IO_URING, "io_uring_enter", 0, { { 0 } }, EPERM,
@@ -203,10 +232,10 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 				prog->sys_mask[a][s][k] = sw_arg_mask(a, def_sys_names[s], k);
 		}
 	for (int a = 0; a < SW_ABI_COUNT; a++)
-		for (int b = 0; b < SW_BYPASS_COUNT; b++) {
-			prog->bypass_nr[a][b] = resolve(a, sw_bypass[b].name);
+		for (int b = 0; b < SW_DENIAL_COUNT; b++) {
+			prog->denial_nr[a][b] = resolve(a, sw_denials[b].name);
 			for (unsigned int k = 0; k < 6; k++)
-				prog->bypass_mask[a][b][k] = sw_arg_mask(a, sw_bypass[b].name, k);
+				prog->denial_mask[a][b][k] = sw_arg_mask(a, sw_denials[b].name, k);
 		}
 
 	prog->n_rules = p->n_rules;

@@ -239,7 +239,7 @@ static const struct row rows[] = {
 	R(&pol, X64, "io_uring_enter", .verdict = SW_V_RETURN,
 	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
 	/* userfaultfds taking kernel faults, and pidfd_getfd (program.c's
-	 * sw_bypass table), at the width the kernel reads the flags */
+	 * sw_denials table), at the width the kernel reads the flags */
 	R(&pol, X64, "userfaultfd", 0, .verdict = SW_V_RETURN,
 	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
 	R(&pol, X64, "userfaultfd", 1ull << 32, .verdict = SW_V_RETURN,
