@@ -117,12 +117,6 @@ uint64_t sw_arg_mask(enum sw_abi abi, const char *name, unsigned int index)
 	return sw_syscall_arg_mask(sw_abi_token(abi), name, index) & width;
 }
 
-static bool rule_traced(const struct sw_rule *r)
-{
-	return sw_action_needs_supervisor(r->action) || r->n_paths > 0 ||
-	       r->when_first || r->when_last || r->when_step || r->audit;
-}
-
 static bool action_restricts(enum sw_action a)
 {
 	return !(a == SW_ACT_ALLOW || a == SW_ACT_KLOG || a == SW_ACT_AUDIT);
@@ -254,7 +248,7 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 
 		pr->rule = r;
 		pr->applies = sw_rule_applies(r, ctx);
-		pr->traced = rule_traced(r);
+		pr->traced = sw_rule_needs_supervisor(r);
 		block = malloc(sizeof(int) * (n ? n : 1) * SW_ABI_COUNT);
 		mblock = malloc(sizeof(uint64_t) * 6 * (n ? n : 1) * SW_ABI_COUNT);
 		if (!block || !mblock) {

@@ -140,9 +140,17 @@ struct sw_rule {
 	unsigned int line;	/* source line of the rule object, 0 if unknown */
 
 	/* Added after the first version (append-only): */
-	bool needs_supervisor;	/* SYSWARD_ACT_*, "paths", "when" or "log":
-				 * compile to SCMP_ACT_TRACE(rule index) */
+	bool needs_supervisor;	/* sw_rule_needs_supervisor(), when parsed */
 };
+
+/* The one definition: a rule the kernel cannot decide alone (a sysward
+ * action, "paths", "when" or "log") compiles to SCMP_ACT_TRACE(its index)
+ * and is decided at the stop. */
+static inline bool sw_rule_needs_supervisor(const struct sw_rule *r)
+{
+	return sw_action_needs_supervisor(r->action) || r->n_paths > 0 ||
+	       r->when_first || r->when_last || r->when_step || r->audit;
+}
 
 struct sw_policy {
 	char *source;		/* file name used in messages */

@@ -1525,9 +1525,7 @@ static int parse_rule(struct parser *ps, size_t idx, struct json_object *o,
 			return r;
 		rule->has_excludes = true;
 	}
-	rule->needs_supervisor = sw_action_needs_supervisor(rule->action) ||
-				 rule->n_paths > 0 || rule->when_first > 0 ||
-				 rule->audit;
+	rule->needs_supervisor = sw_rule_needs_supervisor(rule);
 	/* The engine refuses pidfd_getfd unless a rule lets it run: say
 	 * what such a rule gives the program.  Not for a rule that applies
 	 * only to a program given capabilities (Docker's "pidfd_getfd with
