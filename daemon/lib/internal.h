@@ -27,6 +27,7 @@
 #include <sys/types.h>
 
 #include "sysward/engine.h"
+#include "sysward/limits.h"
 #include "sysward/policy.h"
 
 /* ---- arch.c --------------------------------------------------------- */
@@ -75,7 +76,8 @@ int sw_arch_return_at_entry(pid_t pid, int64_t rval);
  * of their choosing (the newest filter's data wins a tie), so decide.c
  * derives the rule from (ABI, nr, args) itself. */
 #define SW_HINT_NONE		0xffffu
-#define SW_MAX_RULES		0xfff0u
+#define SW_MAX_RULES		SW_LIMIT_RULES
+_Static_assert(SW_LIMIT_RULES < 0xfff0u, "rule indexes must stay below the hints");
 
 /* Syscall numbers (x32 bit removed) below this have a per-ABI lookup
  * table of the first rule naming them; larger ones are scanned. */

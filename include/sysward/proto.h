@@ -20,6 +20,7 @@
 #include <sys/types.h>
 
 #include "sysward/error.h"
+#include "sysward/limits.h"
 
 #define SW_PROTO_MAGIC		0x31445753u	/* bytes "SWD1" */
 #define SW_PROTO_VERSION	1
@@ -32,7 +33,7 @@
 #define SW_PROTO_MAX_ARGV_ENV	(2u << 20)	/* all argv + env bytes */
 #define SW_PROTO_MAX_CWD	4096		/* PATH_MAX */
 #define SW_PROTO_MAX_NAME	1024		/* policy name */
-#define SW_PROTO_MAX_POLICY	(1u << 20)	/* policy text */
+#define SW_PROTO_MAX_POLICY	SW_LIMIT_POLICY_BYTES	/* policy text */
 #define SW_PROTO_MAX_RUN	(4u << 20)	/* whole RUN payload */
 #define SW_PROTO_MAX_ERROR_MSG	(SW_ERROR_MSG_MAX - 1)
 #define SW_PROTO_MAX_PS_ENTRIES	4096

@@ -7,10 +7,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sysward/limits.h"
+
 /* ---- limits on everything a policy author controls ---- */
-#define SW_POLICY_MAX_FILE	(4u << 20)	/* bytes of JSON */
+#define SW_POLICY_MAX_FILE	SW_LIMIT_POLICY_BYTES	/* bytes of JSON */
 #define SW_POLICY_MAX_DEPTH	16		/* JSON nesting */
-#define SW_POLICY_MAX_RULES	4096		/* TRACE data is 16 bits */
+#define SW_POLICY_MAX_RULES	SW_LIMIT_RULES
 #define SW_POLICY_MAX_NAMES	1024		/* names per rule */
 #define SW_POLICY_MAX_NAME_LEN	64		/* syscall, constant names */
 #define SW_POLICY_MAX_ARGS	6		/* args, paths, rewrites */

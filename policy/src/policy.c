@@ -1240,7 +1240,7 @@ static int check_syscall_name(struct parser *ps, const char *path,
 				    SW_POLICY_MAX_UNKNOWN);
 		*keep = false;
 		/* Past the warning limit nobody sees the suggestion: do not
-		 * spend time on it (a 4 MiB policy of unknown names). */
+		 * spend time on it (a 1 MiB policy of unknown names). */
 		if (ps->p->n_warnings >= SW_POLICY_MAX_WARNINGS)
 			return pwarn(ps, path, "unknown system call");
 		hint = sw_syscall_suggest(name);

@@ -652,9 +652,9 @@ START_TEST(test_limits)
 	free(s);
 
 	s = repeat("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"comment\":\"", "x",
-		   4 << 20, "", "\"}");
+		   1 << 20, "", "\"}");
 	expect_error(s, strlen(s), EFBIG,
-		     "t.json: policy is 4194351 bytes, larger than the 4194304 byte limit");
+		     "t.json: policy is 1048623 bytes, larger than the 1048576 byte limit");
 	free(s);
 
 	{
@@ -856,7 +856,7 @@ START_TEST(test_file_errors)
 	ck_assert_str_eq(err.msg, "read policy /: is a directory");
 	/* never reads more than the limit, whatever the size says */
 	ck_assert_int_eq(sw_policy_load_file("/dev/zero", &p, &err), -EFBIG);
-	ck_assert_str_eq(err.msg, "/dev/zero: policy is larger than the 4194304 byte limit");
+	ck_assert_str_eq(err.msg, "/dev/zero: policy is larger than the 1048576 byte limit");
 	ck_assert_ptr_null(p);
 
 	/* syntax errors name the file as given */

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The limits that more than one module enforces, each in one place: a
+ * policy that one part of sysward accepts is never refused by another for
+ * its size (the embedded mode and the daemon take the same policies).
+ */
+#ifndef SYSWARD_LIMITS_H
+#define SYSWARD_LIMITS_H
+
+/* A policy's JSON text: the parser's file and string input, and the
+ * policy of a RUN request.  Docker's default profile is about 20 KiB. */
+#define SW_LIMIT_POLICY_BYTES	(1u << 20)
+
+/* Rules of one policy.  The filter's SECCOMP_RET_TRACE data (16 bits)
+ * names the rule; values from 0xfff0 up are the engine's own hints. */
+#define SW_LIMIT_RULES		4096u
+
+#endif
