@@ -198,11 +198,16 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 	prog->ctx = *ctx;
 	prog->supervisor_pid = supervisor_pid;
 
-	/* ABIs: the policy's list, else all three; the native ABI always,
-	 * since the program itself runs on it (runc does the same). */
+	/* ABIs: the policy's list, else the default ones; the native ABI
+	 * always, since the program itself runs on it (runc does the same). */
 	if (p->n_architectures == 0 || !p->architectures) {
-		for (int a = 0; a < SW_ABI_COUNT; a++)
-			prog->abi_enabled[a] = true;
+		uint32_t tok[SW_DEFAULT_ARCHES_MAX];
+		size_t n = sw_default_arches(tok);
+
+		for (size_t i = 0; i < n; i++)
+			for (int a = 0; a < SW_ABI_COUNT; a++)
+				if (sw_abi_token(a) == tok[i])
+					prog->abi_enabled[a] = true;
 	} else {
 		for (size_t i = 0; i < p->n_architectures && p->architectures[i]; i++) {
 			enum sw_abi a = sw_abi_from_name(p->architectures[i]);

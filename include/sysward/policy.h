@@ -200,6 +200,16 @@ int sw_policy_load_string(const char *text, size_t len, const char *name,
 			  struct sw_policy **ret, struct sw_error *err);
 void sw_policy_free(struct sw_policy *p);
 
+/*
+ * The architectures a policy without "architectures" (or archMap) covers,
+ * as SCMP_ARCH_* tokens: the native one and those the machine's programs
+ * may also run as (x86_64: x86 and x32; aarch64: arm).  The one
+ * definition: the parser checks syscall names against them and the
+ * engine filters them.  Returns how many it wrote.
+ */
+#define SW_DEFAULT_ARCHES_MAX 3
+size_t sw_default_arches(uint32_t tokens[SW_DEFAULT_ARCHES_MAX]);
+
 /* Does this rule apply to the launch context? */
 bool sw_rule_applies(const struct sw_rule *r, const struct sw_policy_ctx *ctx);
 

@@ -1558,7 +1558,6 @@ static int parse_rule(struct parser *ps, size_t idx, struct json_object *o,
 static void set_check_arches(struct parser *ps)
 {
 	struct sw_policy *p = ps->p;
-	uint32_t native = seccomp_arch_native();
 
 	ps->n_check_arches = 0;
 	if (p->n_architectures) {
@@ -1566,13 +1565,8 @@ static void set_check_arches(struct parser *ps)
 			ps->check_arches[ps->n_check_arches++] = p->arch_tokens[i];
 		return;
 	}
-	/* No list: the engine filters the native arch and, on x86_64, i386
-	 * programs too. */
-	ps->check_arches[ps->n_check_arches++] = native;
-	if (native == SCMP_ARCH_X86_64)
-		ps->check_arches[ps->n_check_arches++] = SCMP_ARCH_X86;
-	if (native == SCMP_ARCH_AARCH64)
-		ps->check_arches[ps->n_check_arches++] = SCMP_ARCH_ARM;
+	/* No list: those the engine filters. */
+	ps->n_check_arches = sw_default_arches(ps->check_arches);
 }
 
 static int parse_top(struct parser *ps, struct json_object *root)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Architectures and system call names, as libseccomp knows them. */
 #include "internal.h"
+#include "sysward/policy.h"
 
 #include <pthread.h>
 #include <seccomp.h>
@@ -68,6 +69,21 @@ const struct sw_arch_info *sw_arch_by_token(uint32_t token)
 		if (arches[i].token && arches[i].token == token)
 			return &arches[i];
 	return NULL;
+}
+
+size_t sw_default_arches(uint32_t tokens[SW_DEFAULT_ARCHES_MAX])
+{
+	uint32_t native = seccomp_arch_native();
+	size_t n = 0;
+
+	tokens[n++] = native;
+	if (native == SCMP_ARCH_X86_64) {
+		tokens[n++] = SCMP_ARCH_X86;
+		tokens[n++] = SCMP_ARCH_X32;
+	} else if (native == SCMP_ARCH_AARCH64) {
+		tokens[n++] = SCMP_ARCH_ARM;
+	}
+	return n;
 }
 
 bool sw_oci_arch_known(const char *name)
