@@ -66,64 +66,6 @@ int sw_daemon_connect(const char *path, char *used, size_t used_size)
 	return fd;
 }
 
-/* The policy as text, bounded like the daemon bounds it. */
-static int read_policy(const char *path, char **ret, size_t *ret_len)
-{
-	cleanup_close int fd = -1;
-	cleanup_free char *buf = NULL;
-	size_t len = 0, cap = 64 * 1024;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		sw_cli_error("open policy %s: %s", path, strerror(errno));
-		return -1;
-	}
-	buf = malloc(cap + 1);
-	if (!buf)
-		goto oom;
-	for (;;) {
-		ssize_t n;
-
-		if (len == cap) {
-			char *p;
-
-			if (cap > SW_PROTO_MAX_POLICY) {
-				sw_cli_error("policy %s is larger than syswardd "
-					     "accepts (%u bytes)", path,
-					     SW_PROTO_MAX_POLICY);
-				return -1;
-			}
-			cap *= 2;
-			p = realloc(buf, cap + 1);
-			if (!p)
-				goto oom;
-			buf = p;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			sw_cli_error("read policy %s: %s", path, strerror(errno));
-			return -1;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	if (len > SW_PROTO_MAX_POLICY) {
-		sw_cli_error("policy %s is larger than syswardd accepts "
-			     "(%u bytes)", path, SW_PROTO_MAX_POLICY);
-		return -1;
-	}
-	buf[len] = '\0';
-	*ret = TAKE_PTR(buf);
-	*ret_len = len;
-	return 0;
-oom:
-	sw_cli_error("read policy %s: out of memory", path);
-	return -1;
-}
-
 /* Our fds 0-2, with /dev/null standing in for a closed one (the daemon
  * insists on three). */
 static int stdio_fds(int fds[3], int opened[3])
@@ -216,8 +158,11 @@ int sw_run_daemon(const struct run_options *o)
 			     "with --audit-log FILE)");
 		return SW_EXIT_USAGE;
 	}
-	if (read_policy(o->policy_path, &policy, &q.policy_len) < 0)
+	if (sw_policy_read_file(o->policy_path, &policy, &q.policy_len,
+				&err) < 0) {
+		sw_cli_error("%s", err.msg);
 		return SW_EXIT_SYSWARD_ERROR;
+	}
 	/* The daemon parses the policy again and is the judge; parsing it
 	 * here too gives the embedded mode's warnings, which only we can
 	 * print, and its errors without a round trip. */

@@ -199,6 +199,11 @@ int sw_policy_load_file(const char *path, struct sw_policy **ret,
 int sw_policy_load_string(const char *text, size_t len, const char *name,
 			  struct sw_policy **ret, struct sw_error *err);
 void sw_policy_free(struct sw_policy *p);
+/* The text of a policy file, NUL-terminated, within the one size limit
+ * (limits.h), as sw_policy_load_file() reads it: for a caller that sends
+ * the text on (sysward run --daemon).  Free *ret with free(). */
+int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
+			struct sw_error *err);
 
 /*
  * The architectures a policy without "architectures" (or archMap) covers,

@@ -1861,7 +1861,7 @@ out:
 	return r;
 }
 
-int sw_policy_load_file(const char *path, struct sw_policy **ret,
+int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
 			struct sw_error *err)
 {
 	cleanup_close int fd = -1;
@@ -1902,7 +1902,23 @@ int sw_policy_load_file(const char *path, struct sw_policy **ret,
 					    "%s: policy is larger than the %u byte limit",
 					    path, SW_POLICY_MAX_FILE);
 	}
-	return sw_policy_load_string(buf, used, path, ret, err);
+	buf[used] = '\0';
+	*ret = TAKE_PTR(buf);
+	*ret_len = used;
+	return 0;
+}
+
+int sw_policy_load_file(const char *path, struct sw_policy **ret,
+			struct sw_error *err)
+{
+	cleanup_free char *text = NULL;
+	size_t len;
+	int r;
+
+	r = sw_policy_read_file(path, &text, &len, err);
+	if (r < 0)
+		return r;
+	return sw_policy_load_string(text, len, path, ret, err);
 }
 
 static void gate_free(struct sw_gate *g)
