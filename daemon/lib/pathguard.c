@@ -95,6 +95,7 @@
 
 #include "sysward/cleanup.h"
 #include "sysward/ptrace_abi.h"
+#include "sysward/proc.h"
 #include "internal.h"
 
 #ifndef F_SEAL_FUTURE_WRITE
@@ -401,33 +402,13 @@ int sw_pathguard_read(void *ctx, uint64_t addr, char *buf, size_t size)
 	return len < (int)size ? len : (int)size - 1;
 }
 
-/* Tgid and PPid of pid from /proc (0 where unknown). */
-static void proc_ids(pid_t pid, pid_t ids[2])
-{
-	char path[64], line[128];
-	FILE *f;
-
-	ids[0] = ids[1] = 0;
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "Tgid:", 5))
-			ids[0] = atoi(line + 5);
-		else if (!strncmp(line, "PPid:", 5))
-			ids[1] = atoi(line + 5);
-	}
-	fclose(f);
-}
-
 /* A child that stopped before its parent's fork event has no guard yet:
  * take its thread group's or its parent's. */
 static void adopt_from_proc(struct sw_supervisor *sup, struct sw_tracee *t)
 {
-	pid_t ids[2];	/* Tgid, PPid */
+	pid_t ids[2];	/* Tgid, PPid; 0 where unknown */
 
-	proc_ids(t->pid, ids);
+	(void)sw_proc_ids(t->pid, &ids[0], &ids[1]);
 	for (int i = 0; i < 2; i++) {
 		struct sw_tracee *o;
 
@@ -512,10 +493,10 @@ static int guard_intact(pid_t pid, struct sw_guard *g)
  */
 static void verify_inherited(struct sw_supervisor *sup, struct sw_tracee *t)
 {
-	pid_t ids[2];	/* Tgid, PPid */
+	pid_t ids[2];	/* Tgid, PPid; 0 where unknown */
 	int e;
 
-	proc_ids(t->pid, ids);
+	(void)sw_proc_ids(t->pid, &ids[0], &ids[1]);
 	for (int i = 0; i < 2; i++) {
 		struct sw_tracee *o = ids[i] > 0 && ids[i] != t->pid
 					      ? sw_tracee_find(sup, ids[i]) : NULL;
@@ -734,10 +715,10 @@ void sw_pathguard_pin(struct sw_supervisor *sup, struct sw_session *s,
  */
 bool sw_pathguard_explain_unreadable(struct sw_session *s, pid_t pid)
 {
-	char path[64], arg0[256] = "", uid_line[128] = "";
+	char path[64], arg0[256] = "", text[SW_PROC_TEXT_MAX];
 	struct stat st;
 	FILE *f;
-	unsigned int uid = 0;
+	long uid = 0;
 
 	if (reads_nondumpable())
 		return false;
@@ -746,15 +727,8 @@ bool sw_pathguard_explain_unreadable(struct sw_session *s, pid_t pid)
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
 	if (stat(path, &st) < 0)
 		return false;
-	f = fopen(path, "re");
-	if (f) {
-		while (fgets(uid_line, sizeof(uid_line), f))
-			if (!strncmp(uid_line, "Uid:", 4)) {
-				uid = (unsigned int)strtoul(uid_line + 4, NULL, 10);
-				break;
-			}
-		fclose(f);
-	}
+	if (sw_proc_read(path, text, sizeof(text)) >= 0)
+		sw_proc_number(text, "Uid", 10, 0, &uid);
 	if (st.st_uid != 0 || uid == 0)
 		return false;
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
@@ -769,7 +743,7 @@ bool sw_pathguard_explain_unreadable(struct sw_session *s, pid_t pid)
 		comm_of(pid, arg0, sizeof(arg0));
 	s->guard_warned |= WARNED_UNREADABLE;
 	sw_warn(s, "cannot run '%s' (pid %d) under this policy: uid %u cannot read the program file, so the kernel made the process non-dumpable, and the supervisor (without CAP_SYS_PTRACE) cannot read the path arguments the policy's path conditions check; make the file readable (chmod a+r) or run sysward as root; killing it",
-		arg0, pid, uid);
+		arg0, pid, (unsigned int)uid);
 	return true;
 }
 

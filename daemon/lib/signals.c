@@ -49,6 +49,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "sysward/proc.h"
 #include "internal.h"
 
 #ifndef F_SETOWN_EX
@@ -74,74 +75,37 @@ static int32_t as_int(uint64_t v)
 	return (int32_t)(uint32_t)v;
 }
 
-/* A numeric field ("Tgid:", "Pid:", "flags:") of a /proc file, or fail.
- * With depth >= 0, the depth-th number of a list ("NSpid:"). */
-static bool proc_field_at(const char *path, const char *name, int base,
-			  int depth, long *ret)
+/* A number of a /proc file's field ("Tgid", "Pid", "flags"; index > 0:
+ * of a list, "NSpid"), or fail. */
+static bool proc_field_at(const char *path, const char *key, int base,
+			  unsigned int index, long *ret)
 {
-	char line[256];
-	size_t len = strlen(name);
-	bool found = false;
-	FILE *f = fopen(path, "re");
+	char text[SW_PROC_TEXT_MAX];
 
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		char *p = line + len, *end;
-
-		if (strncmp(line, name, len) != 0)
-			continue;
-		for (int i = 0;; i++) {
-			long v = strtol(p, &end, base);
-
-			if (end == p)
-				break;
-			if (i == (depth < 0 ? 0 : depth)) {
-				*ret = v;
-				found = true;
-				break;
-			}
-			p = end;
-		}
-		break;
-	}
-	fclose(f);
-	return found;
+	return sw_proc_read(path, text, sizeof(text)) >= 0 &&
+	       sw_proc_number(text, key, base, index, ret);
 }
 
-static bool proc_field(const char *path, const char *name, int base,
+static bool proc_field(const char *path, const char *key, int base,
 		       long *ret)
 {
-	return proc_field_at(path, name, base, -1, ret);
+	return proc_field_at(path, key, base, 0, ret);
 }
 
-/* How many pid namespaces deep a process is ("NSpid:" entries), or -1. */
+/* How many pid namespaces deep a process is ("NSpid" entries), or -1. */
 static int ns_depth(pid_t pid)
 {
-	char path[64], line[256];
-	int n = -1;
-	FILE *f;
+	char path[64], text[SW_PROC_TEXT_MAX];
 
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	f = fopen(path, "re");
-	if (!f)
+	if (sw_proc_read(path, text, sizeof(text)) < 0)
 		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "NSpid:", 6) == 0) {
-			char *p = line + 6, *end;
-
-			for (n = 0; strtol(p, &end, 10), end != p; n++)
-				p = end;
-			break;
-		}
-	}
-	fclose(f);
-	return n;
+	return sw_proc_count(text, "NSpid");
 }
 
 /*
  * Is caller's pid namespace the one that numbers pid at caller's depth?
- * "NSpid:" lists a process's numbers from the root namespace down its own
+ * "NSpid" lists a process's numbers from the root namespace down its own
  * chain; a process of a sibling namespace has an entry at the caller's
  * depth too, in a namespace the caller cannot see (the kernel refuses a
  * pidfd of it with EINVAL, and by number reaches another process).  So
@@ -180,7 +144,7 @@ static bool sees_pid(pid_t caller, int caller_depth, pid_t pid)
 /*
  * A caller in a pid namespace of its own (unshare(CLONE_NEWPID), with a
  * user namespace or CAP_SYS_ADMIN) names pids as its namespace numbers
- * them.  Is nr (a pid, or a group id with field "NSpgid:") the number,
+ * them.  Is nr (a pid, or a group id with field "NSpgid") the number,
  * in the caller's namespace, of a tracee of s?  Only on the way to a
  * refusal: a call that names a tracee by our numbers never gets here.
  */
@@ -218,7 +182,7 @@ static bool in_session(struct sw_supervisor *sup, struct sw_session *s,
 	t = sw_tracee_find(sup, pid);
 	if (t && t->s == s)
 		return true;
-	return nested_in_session(sup, s, caller, pid, "NSpid:");
+	return nested_in_session(sup, s, caller, pid, "NSpid");
 }
 
 /* Does process group pgid (as caller numbers it) hold a tracee of s, and
@@ -238,7 +202,7 @@ static bool group_of_session(struct sw_supervisor *sup, struct sw_session *s,
 		if (sup->tab[i].pid > 0 && sup->tab[i].s == s &&
 		    getpgid(sup->tab[i].pid) == pgid)
 			return true;
-	return nested_in_session(sup, s, caller, pgid, "NSpgid:");
+	return nested_in_session(sup, s, caller, pgid, "NSpgid");
 }
 
 static int32_t tgid_of(pid_t tid)
@@ -247,7 +211,7 @@ static int32_t tgid_of(pid_t tid)
 	long v;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	return proc_field(path, "Tgid:", 10, &v) ? (int32_t)v : -1;
+	return proc_field(path, "Tgid", 10, &v) ? (int32_t)v : -1;
 }
 
 /* The caller's process id as its own pid namespace numbers it. */
@@ -259,7 +223,7 @@ static int32_t own_pid(pid_t tid)
 	long v;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", tgid);
-	if (depth <= 0 || !proc_field_at(path, "NSpid:", 10, depth - 1, &v))
+	if (depth <= 0 || !proc_field_at(path, "NSpid", 10, depth - 1, &v))
 		return -1;
 	return (int32_t)v;
 }
@@ -334,7 +298,7 @@ static int owner_target(struct sw_supervisor *sup, struct sw_session *s,
 			 : (group_of_session(sup, s, caller, -owner) ? 0 : EPERM);
 }
 
-/* Our process pid's field ("NSpid:", "NStgid:", "NSpgid:") as a caller
+/* Our process pid's field ("NSpid", "NStgid", "NSpgid") as a caller
  * depth pid namespaces deep numbers it (the kernel reads a rewritten
  * call's pids there), or -1.  The caller must see pid (sees_pid()). */
 static int32_t for_caller(int depth, pid_t pid, const char *field)
@@ -366,7 +330,7 @@ static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
 	int depth;
 
 	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", t->pid, fd);
-	if (fd < 0 || !proc_field(path, "Pid:", 10, &pid)) {
+	if (fd < 0 || !proc_field(path, "Pid", 10, &pid)) {
 		refuse(d, EBADF, "pidfd_send_signal: not a pidfd (a /proc/<pid> directory is refused)");
 		return;
 	}
@@ -384,14 +348,14 @@ static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
 		refuse(d, EINVAL, "pidfd_send_signal: the process is not in the caller's pid namespace");
 		return;
 	}
-	thread = proc_field(path, "flags:", 8, &fl) && (fl & SW_PIDFD_THREAD);
+	thread = proc_field(path, "flags", 8, &fl) && (fl & SW_PIDFD_THREAD);
 	if (flags == 0)
 		flags = thread ? SW_PIDFD_SIGNAL_THREAD : SW_PIDFD_SIGNAL_THREAD_GROUP;
 	switch (flags) {
 	case SW_PIDFD_SIGNAL_THREAD: {
-		int32_t tgid = for_caller(depth, (pid_t)pid, "NStgid:");
+		int32_t tgid = for_caller(depth, (pid_t)pid, "NStgid");
 
-		pid = for_caller(depth, (pid_t)pid, "NSpid:");
+		pid = for_caller(depth, (pid_t)pid, "NSpid");
 		if (pid <= 0)
 			tgid = -1;
 
@@ -410,7 +374,7 @@ static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
 		return;
 	}
 	case SW_PIDFD_SIGNAL_THREAD_GROUP: {
-		int32_t tgid = for_caller(depth, (pid_t)pid, "NStgid:");
+		int32_t tgid = for_caller(depth, (pid_t)pid, "NStgid");
 
 		if (tgid <= 0) {
 			refuse(d, ESRCH, "pidfd_send_signal: the process is gone");
@@ -425,7 +389,7 @@ static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
 		return;
 	}
 	case SW_PIDFD_SIGNAL_PROCESS_GROUP: {
-		pid_t pgid = for_caller(depth, (pid_t)pid, "NSpgid:");
+		pid_t pgid = for_caller(depth, (pid_t)pid, "NSpgid");
 
 		if (info) {
 			/* No pid-based call queues siginfo to a group. */

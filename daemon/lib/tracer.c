@@ -58,6 +58,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sysward/proc.h"
 #include "internal.h"
 
 #define TAB_EMPTY 0
@@ -241,27 +242,6 @@ static void tombs_drop_session(struct sw_supervisor *sup, struct sw_session *s)
 	s->n_tombs = 0;
 }
 
-/* Tgid and PPid of a tid (a zombie's too) from /proc; -errno if gone. */
-static int proc_ids(pid_t pid, pid_t *tgid, pid_t *ppid)
-{
-	char path[64], line[128];
-	FILE *f;
-
-	*tgid = *ppid = 0;
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "Tgid:", 5))
-			*tgid = atoi(line + 5);
-		else if (!strncmp(line, "PPid:", 5))
-			*ppid = atoi(line + 5);
-	}
-	fclose(f);
-	return *tgid ? 0 : -ESRCH;
-}
-
 /* Could tid c have been created by tid p, which is stopped at its
  * creation event (so alive, and not reparented since)?  A thread shares
  * p's thread group; a process has p's group as parent, or p's parent
@@ -270,7 +250,7 @@ static bool proc_child_of(pid_t c, pid_t p)
 {
 	pid_t ct, cp, pt, pp;
 
-	if (proc_ids(c, &ct, &cp) < 0 || proc_ids(p, &pt, &pp) < 0)
+	if (sw_proc_ids(c, &ct, &cp) < 0 || sw_proc_ids(p, &pt, &pp) < 0)
 		return false;
 	return ct == pt || cp == pt || (cp == pp && pp != 0);
 }
@@ -482,7 +462,7 @@ static struct sw_session *session_from_proc(struct sw_supervisor *sup, pid_t pid
 	pid_t tgid, ppid;
 	struct sw_tracee *p;
 
-	if (proc_ids(pid, &tgid, &ppid) < 0)
+	if (sw_proc_ids(pid, &tgid, &ppid) < 0)
 		return NULL;
 	if (tgid != pid && (p = sw_tracee_find(sup, tgid)) && p->s)
 		return p->s;

@@ -27,6 +27,7 @@
 
 #include "sysward/cleanup.h"
 #include "sysward/engine.h"
+#include "sysward/proc.h"
 #include "syswardd.h"
 
 #ifndef SO_PEERGROUPS
@@ -204,41 +205,6 @@ int peer_check_cwd(const struct peer *p, const char *dir)
 
 /* ---- is the peer confined? ------------------------------------------- */
 
-/*
- * The value of "Key:" in a /proc status-style text, or NULL.
- */
-static const char *field(const char *text, const char *key)
-{
-	size_t n = strlen(key);
-	const char *l = text;
-
-	while (*l) {
-		if (strncmp(l, key, n) == 0 && l[n] == ':')
-			return l + n + 1;
-		l = strchr(l, '\n');
-		if (!l)
-			break;
-		l++;
-	}
-	return NULL;
-}
-
-static ssize_t read_small(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t got = 0;
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	while (got < size - 1 &&
-	       (n = read(fd, buf + got, size - 1 - got)) > 0)
-		got += (size_t)n;
-	close(fd);
-	buf[got] = '\0';
-	return (ssize_t)got;
-}
-
 /* The pid, in our /proc's pid namespace, a pidfd names: 0 if the process
  * is not visible there, -1 if it has exited, -2 if unknown. */
 static pid_t pidfd_pid(int pidfd)
@@ -247,9 +213,9 @@ static pid_t pidfd_pid(int pidfd)
 	const char *v;
 
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", pidfd);
-	if (read_small(path, buf, sizeof(buf)) < 0)
+	if (sw_proc_read(path, buf, sizeof(buf)) < 0)
 		return -2;
-	v = field(buf, "Pid");
+	v = sw_proc_field(buf, "Pid");
 	if (!v)
 		return -2;
 	return (pid_t)strtol(v, NULL, 10);
@@ -277,7 +243,7 @@ static bool same_user_ns(pid_t pid)
 int peer_vet(int fd, const struct peer *p, const char *request,
 	     struct peer_state *st, struct sw_error *err)
 {
-	char path[64], status[8192];
+	char path[64], status[SW_PROC_TEXT_MAX];
 	const char *tracer, *capeff, *state;
 	socklen_t len = sizeof(int);
 	int pidfd = -1, r, read_errno;
@@ -331,8 +297,8 @@ int peer_vet(int fd, const struct peer *p, const char *request,
 			"client's pid from its pidfd", request, (int)p->pid);
 	}
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	r = (int)read_small(path, status, sizeof(status));
-	read_errno = errno;
+	r = (int)sw_proc_read(path, status, sizeof(status));
+	read_errno = r < 0 ? -r : 0;
 	st->pid = pid;
 	st->caps_here = same_user_ns(pid);
 	/*
@@ -347,9 +313,9 @@ int peer_vet(int fd, const struct peer *p, const char *request,
 		return sw_error_set(err, EPERM,
 			"syswardd refuses %s from pid %d: cannot read %s: %s",
 			request, (int)pid, path, strerror(read_errno));
-	tracer = field(status, "TracerPid");
-	capeff = field(status, "CapEff");
-	state = field(status, "State");
+	tracer = sw_proc_field(status, "TracerPid");
+	capeff = sw_proc_field(status, "CapEff");
+	state = sw_proc_field(status, "State");
 	if (!tracer || !capeff || !state)
 		return sw_error_set(err, EPERM,
 			"syswardd refuses %s from pid %d: no State, TracerPid "
