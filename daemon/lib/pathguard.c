@@ -465,8 +465,12 @@ static int guard_intact(pid_t pid, struct sw_guard *g)
 			      min != g->dev_minor || ino != g->ino;
 			cover = end;
 		} else if (in_guard && !strncmp(line, "VmFlags:", 8)) {
-			for (char *tok = strtok(line + 8, " \n"); tok;
-			     tok = strtok(NULL, " \n"))
+			char *save = NULL;
+
+			/* strtok_r: strtok's position is one for the whole
+			 * process, and each tracer thread checks guards. */
+			for (char *tok = strtok_r(line + 8, " \n", &save); tok;
+			     tok = strtok_r(NULL, " \n", &save))
 				if (!strcmp(tok, "sl"))
 					sealed = true;
 		}
@@ -544,16 +548,20 @@ static void refuse(struct sw_decision *d, int e, const char *why)
 /* Can we read a non-dumpable tracee (CAP_SYS_PTRACE, as root has)? */
 static bool reads_nondumpable(void)
 {
+	/* __atomic: each tracer thread may be the first to ask; all find
+	 * the same answer. */
 	static int known = -1;
+	int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
 
-	if (known < 0) {
+	if (k < 0) {
 		struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 		struct __user_cap_data_struct c[2];
 
-		known = syscall(SYS_capget, &h, c) == 0 &&
-			(c[CAP_SYS_PTRACE / 32].effective & (1u << (CAP_SYS_PTRACE % 32)));
+		k = syscall(SYS_capget, &h, c) == 0 &&
+		    (c[CAP_SYS_PTRACE / 32].effective & (1u << (CAP_SYS_PTRACE % 32)));
+		__atomic_store_n(&known, k, __ATOMIC_RELAXED);
 	}
-	return known;
+	return k;
 }
 
 static void comm_of(pid_t pid, char *buf, size_t size)
