@@ -151,13 +151,18 @@ static bool sees_pid(pid_t caller, int caller_depth, pid_t pid)
 static bool nested_in_session(struct sw_supervisor *sup, struct sw_session *s,
 			      pid_t caller, int32_t nr, const char *field)
 {
-	static int own_depth;
+	/* __atomic: each tracer thread may be the first to ask; all find
+	 * the same answer. */
+	static int own_depth_cache;
+	int own_depth = __atomic_load_n(&own_depth_cache, __ATOMIC_RELAXED);
 	int depth = ns_depth(caller);
 	char path[64];
 	long v;
 
-	if (!own_depth)
+	if (!own_depth) {
 		own_depth = ns_depth(getpid());
+		__atomic_store_n(&own_depth_cache, own_depth, __ATOMIC_RELAXED);
+	}
 	if (nr <= 0 || own_depth <= 0 || depth <= own_depth)
 		return false;
 	for (size_t i = 0; i < sup->tab_size; i++) {
