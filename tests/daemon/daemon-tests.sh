@@ -1163,14 +1163,17 @@ t_concurrent_launches() {
 	# process-wide state), and a script without "#!" runs with /bin/sh
 	# as execvp() runs it.
 	start_daemon || return
-	local i n=8 pids=()
+	local i n=8 pids=() pol
+	# Written once, here: policy() of the same name in n background
+	# subshells at once would race on its temporary file.
+	pol=$(allow_policy)
 	for ((i = 0; i < n; i++)); do
 		mkdir -p "$W/bin$i"
 		printf 'echo "tag %d $(umask)"\n' "$i" >"$W/bin$i/sw-which"
 		chmod 0755 "$W/bin$i/sw-which"
 		(umask "00$((i % 8))$((7 - i % 8))" &&
 		 PATH=$W/bin$i:/usr/bin:/bin timeout -k 5 60 "$SYSWARD" run --daemon="$S" \
-			--policy "$(allow_policy)" -- sw-which) >"$W/out.$i" 2>"$W/err.$i" </dev/null &
+			--policy "$pol" -- sw-which) >"$W/out.$i" 2>"$W/err.$i" </dev/null &
 		pids+=($!)
 	done
 	for ((i = 0; i < n; i++)); do
