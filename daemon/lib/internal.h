@@ -261,6 +261,8 @@ int sw_tracee_read(pid_t pid, uint64_t addr, void *buf, size_t len);
 int sw_tracee_write(pid_t pid, uint64_t addr, const void *buf, size_t len);
 /* The pid of a tracee killed for not answering since the last call, or 0. */
 pid_t sw_tracee_mem_stalled(void);
+/* The calling thread's reader ends (a tracer thread that ends). */
+void sw_tracee_mem_release(void);
 
 /* ---- pathargs.c: which arguments are paths ---------------------------- */
 

@@ -267,6 +267,21 @@ int sw_tracee_write(pid_t pid, uint64_t addr, const void *buf, size_t len)
 	return mem_do(MEM_WRITE, pid, addr, (void *)buf, len);
 }
 
+void sw_tracee_mem_release(void)
+{
+	struct reader *r = cur;
+
+	if (!r)
+		return;
+	cur = NULL;
+	/* As at a deadline: the idle reader sees it and frees itself. */
+	pthread_mutex_lock(&r->mu);
+	r->state = MEM_ABANDONED;
+	__atomic_add_fetch(&n_abandoned, 1, __ATOMIC_SEQ_CST);
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+}
+
 pid_t sw_tracee_mem_stalled(void)
 {
 	pid_t pid = stalled;

@@ -308,6 +308,7 @@ void sw_supervisor_free(struct sw_supervisor *sup)
 	if (!sup)
 		return;
 	sw_bell_stop(sup);
+	sw_tracee_mem_release();
 	for (size_t i = 0; i < sup->tab_size; i++)
 		if (sup->tab[i].pid > 0)
 			kill(sup->tab[i].pid, SIGKILL);

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
@@ -416,7 +417,18 @@ static void *shard_main(void *arg)
 		}
 		if (sh->stopping)
 			break;
-		r = sw_supervisor_dispatch(sh->sup, true, &err);
+		/* A bell killed from outside is replaced at once; if that
+		 * failed (no fork), try again now and then, polling
+		 * meanwhile, rather than sleep where no message can wake
+		 * us (or spin: without tracees waitpid returns at once). */
+		if (sw_supervisor_enable_wake(sh->sup, &err) < 0) {
+			logf_("tracer thread %u: %s; trying again", sh->idx,
+			      err.msg);
+			nanosleep(&(struct timespec){ 0, 100000000L }, NULL);
+			r = sw_supervisor_dispatch(sh->sup, false, &err);
+		} else {
+			r = sw_supervisor_dispatch(sh->sup, true, &err);
+		}
 		if (r < 0)
 			logf_("tracer thread %u: %s", sh->idx, err.msg);
 		publish(sh);
