@@ -346,33 +346,30 @@ static bool filter_traces(const struct sock_filter *insns, size_t n)
 	return false;
 }
 
-static void caps_freep(cap_t *c)
+/* What the launch prepares before it forks, so that the child makes only
+ * async-signal-safe calls. */
+struct prepared {
+	struct sw_program *prog;
+	struct sock_filter *insns, *dinsns;	/* the policy's, the defences' */
+	size_t n_insns, n_dinsns;
+	cap_t caps;
+};
+
+static void prepared_clear(struct prepared *pr)
 {
-	if (*c)
-		cap_free(*c);
+	sw_program_free(pr->prog);
+	free(pr->insns);
+	free(pr->dinsns);
+	if (pr->caps)
+		cap_free(pr->caps);
+	*pr = (struct prepared){ 0 };
 }
 
-int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
-		      const struct sw_launch *l, struct sw_session **ret,
-		      struct sw_error *err)
+/* Step 1: the running kernel, probed once per supervisor. */
+static int check_kernel(struct sw_supervisor *sup, struct sw_error *err)
 {
-	struct sw_policy_ctx ctx = { 0 };
-	struct sw_program *prog = NULL;
-	void *fctx = NULL;
-	cleanup_free struct sock_filter *insns = NULL, *dinsns = NULL;
-	size_t n_insns = 0, n_dinsns = 0;
-	__attribute__((cleanup(caps_freep))) cap_t caps = NULL;
-	cleanup_close int go_r = -1, go_w = -1, rep_r = -1, rep_w = -1;
-	cleanup_close int ready_r = -1, ready_w = -1;
-	struct sock_fprog fprog, dprog;
-	struct sw_session *s;
-	struct sw_tracee *t;
-	struct report rep = { 0 };
-	pid_t pid;
 	int r;
 
-	if (!l || !l->argv || !l->argv[0] || !l->argv[0][0])
-		return sw_error_set(err, EINVAL, "no program to run");
 	if (!sup->probed) {
 		r = sw_probe_kernel(&sup->ks, err);
 		if (r < 0)
@@ -383,148 +380,182 @@ int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
 		return sw_error_set(err, EOPNOTSUPP,
 				    "the running kernel (%s) has no seccomp filter support (CONFIG_SECCOMP_FILTER)",
 				    sup->ks.release);
+	return 0;
+}
 
-	ctx.caps = l->caps;
-	ctx.arch = seccomp_arch_native();
-	ctx.kernel = sw_kernel_version_now();
-	r = sw_program_new(&prog, p, &ctx, l->defences_off, sup->self, err);
+/* Step 2: the program, its two filters as BPF, its capabilities. */
+static int prepare(struct sw_supervisor *sup, const struct sw_policy *p,
+		   const struct sw_launch *l, struct prepared *pr,
+		   struct sw_error *err)
+{
+	struct sw_policy_ctx ctx = {
+		.caps = l->caps,
+		.arch = seccomp_arch_native(),
+		.kernel = sw_kernel_version_now(),
+	};
+	void *fctx = NULL;
+	int r;
+
+	r = sw_program_new(&pr->prog, p, &ctx, l->defences_off, sup->self, err);
 	if (r < 0)
 		return r;
-	r = sw_filter_build(prog, &fctx, err);
+	r = sw_filter_build(pr->prog, &fctx, err);
 	if (r >= 0)
-		r = sw_filter_export(fctx, (void **)&insns, &n_insns, err);
+		r = sw_filter_export(fctx, (void **)&pr->insns, &pr->n_insns, err);
+	sw_filter_free(fctx);
+	fctx = NULL;
 	/* The policy needs the supervisor if its rules do, or if the
 	 * compiler had to trace a syscall to keep first-match semantics:
 	 * either way its filter returns SECCOMP_RET_TRACE somewhere. */
-	if (r >= 0 && (prog->needs_supervisor || filter_traces(insns, n_insns)) &&
-	    !sup->ks.set_syscall_info && !l->allow_without_set_syscall_info) {
-		sw_filter_free(fctx);
-		sw_program_free(prog);
+	if (r >= 0 && (pr->prog->needs_supervisor || filter_traces(pr->insns, pr->n_insns)) &&
+	    !sup->ks.set_syscall_info && !l->allow_without_set_syscall_info)
 		return sw_error_set(err, EOPNOTSUPP,
 				    "%s needs the supervisor (to skip, emulate, rewrite, log or check paths), but the running kernel %s lacks PTRACE_SET_SYSCALL_INFO (Linux 6.16 or later): only policies of plain seccomp actions run on it. Boot the patched kernel: `qemu-images/run-vm --kernel patched ...`",
 				    p->source ? p->source : "the policy", sup->ks.release);
-	}
-	sw_filter_free(fctx);
-	fctx = NULL;
 	if (r >= 0)
-		r = sw_filter_build_defences(prog, &fctx, err);
+		r = sw_filter_build_defences(pr->prog, &fctx, err);
 	if (r >= 0)
-		r = sw_filter_export(fctx, (void **)&dinsns, &n_dinsns, err);
+		r = sw_filter_export(fctx, (void **)&pr->dinsns, &pr->n_dinsns, err);
 	sw_filter_free(fctx);
 	/* Race-free path conditions (pathguard.c) need PTRACE_SET_SYSCALL_INFO
 	 * to point arguments at the sealed copies. */
-	if (r >= 0 && sup->ks.set_syscall_info && sw_pathguard_wanted(prog))
-		r = sw_pathguard_patch_filter((void **)&insns, &n_insns, err);
+	if (r >= 0 && sup->ks.set_syscall_info && sw_pathguard_wanted(pr->prog))
+		r = sw_pathguard_patch_filter((void **)&pr->insns, &pr->n_insns, err);
 	if (r >= 0)
-		r = prepare_caps(l->caps, &caps, err);
-	if (r < 0) {
-		sw_program_free(prog);
+		r = prepare_caps(l->caps, &pr->caps, err);
+	if (r < 0)
 		return sw_error_wrap(err, "compile %s", p->source ? p->source : "the policy");
-	}
-	fprog.len = (unsigned short)n_insns;
-	fprog.filter = insns;
-	dprog.len = (unsigned short)n_dinsns;
-	dprog.filter = dinsns;
+	return 0;
+}
 
-	s = calloc(1, sizeof(*s));
+/* Step 3: the session, owning the program from here on. */
+static struct sw_session *session_new(struct sw_supervisor *sup,
+				      const struct sw_launch *l,
+				      struct prepared *pr)
+{
+	struct sw_session *s = calloc(1, sizeof(*s));
+
 	if (s)
-		s->counters = calloc(prog->n_rules ? prog->n_rules : 1, sizeof(uint32_t));
+		s->counters = calloc(pr->prog->n_rules ? pr->prog->n_rules : 1,
+				     sizeof(uint32_t));
 	if (!s || !s->counters) {
 		free(s);
-		sw_program_free(prog);
-		return sw_error_set_errno(err, ENOMEM, "allocate a session");
+		return NULL;
 	}
 	s->sup = sup;
-	s->prog = prog;
+	s->prog = TAKE_PTR(pr->prog);
 	s->audit = l->audit;
 	s->audit_format = l->audit_format;
 	s->id = l->session_id;
 	s->can_set = sup->ks.set_syscall_info;
-	s->pathguard = s->can_set && sw_pathguard_wanted(prog);
+	s->pathguard = s->can_set && sw_pathguard_wanted(s->prog);
 	s->kill_descendants = l->kill_descendants;
 	s->launch_fd = -1;
+	return s;
+}
 
-	{
-		int go[2] = { -1, -1 }, rep_p[2] = { -1, -1 }, ready[2] = { -1, -1 };
-		int e = 0;
+static void session_drop(struct sw_session *s)
+{
+	sw_program_free(s->prog);
+	free(s->counters);
+	free(s);
+}
 
-		if (pipe2(go, O_CLOEXEC) < 0 || pipe2(rep_p, O_CLOEXEC) < 0 ||
-		    pipe2(ready, O_CLOEXEC) < 0)
-			e = errno;
-		go_r = go[0], go_w = go[1], rep_r = rep_p[0], rep_w = rep_p[1];
-		ready_r = ready[0], ready_w = ready[1];
-		if (e) {
-			r = sw_error_set_errno(err, e, "create a pipe to the new process");
-			goto fail;
+/* The three pipes between the launch and its child. */
+struct launch_pipes {
+	int go_r, go_w;		/* parent -> child: you are seized */
+	int rep_r, rep_w;	/* child -> parent: (stage, errno) */
+	int ready_r, ready_w;	/* child -> parent: seize me now */
+};
+
+static void pipes_close(struct launch_pipes *lp)
+{
+	int *fds[] = { &lp->go_r, &lp->go_w, &lp->rep_r, &lp->rep_w,
+		       &lp->ready_r, &lp->ready_w };
+
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		if (*fds[i] >= 0) {
+			close(*fds[i]);
+			*fds[i] = -1;
 		}
-	}
-	t = sw_tracee_add(sup, 0x7fffffff);	/* reserve room before fork */
-	if (t)
-		sw_tracee_del(sup, t);
+}
 
-	pid = fork();
-	if (pid < 0) {
-		r = sw_error_set_errno(err, errno, "fork");
-		goto fail;
-	}
-	if (pid == 0) {
-		close(go_w);
-		close(rep_r);
-		close(ready_r);
-		child(l, caps, &dprog, &fprog, go_r, ready_w, rep_w);
-	}
-	close(TAKE_FD(go_r));
-	close(TAKE_FD(rep_w));
-	close(TAKE_FD(ready_w));
+static int pipes_open(struct launch_pipes *lp, struct sw_error *err)
+{
+	int go[2] = { -1, -1 }, rep[2] = { -1, -1 }, ready[2] = { -1, -1 };
+	int e = 0;
 
-	/* Wait until the child has its final credentials and is dumpable
-	 * again (or has failed on the way).  A blocking wait, but bounded
-	 * independently of the program and of the client: until "ready"
-	 * the child runs only our own code on its own state (sigprocmask,
-	 * dup2 of descriptors we hold, set*id, capability and prctl calls),
-	 * touching no path the caller chose (the chdir comes after the
-	 * seize) and no program code: the program does not exist yet. */
-	{
-		char c;
-		ssize_t n;
-
-		while ((n = read(ready_r, &c, 1)) < 0 && errno == EINTR)
-			;
-		if (n != 1) {
-			/* It is exiting (child_fail): bounded likewise. */
-			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-				;
-			n = read(rep_r, &rep, sizeof(rep));
-			if (n == sizeof(rep) && rep.stage > ST_NONE && rep.stage <= ST_EXEC)
-				r = sw_error_set_errno(err, rep.err, "cannot start '%s': %s",
-						       l->argv[0], stage_what[rep.stage]);
-			else
-				r = sw_error_set(err, ECHILD,
-						 "cannot start '%s': the new process died while setting up",
-						 l->argv[0]);
-			goto fail;
-		}
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(rep, O_CLOEXEC) < 0 ||
+	    pipe2(ready, O_CLOEXEC) < 0)
+		e = errno;
+	*lp = (struct launch_pipes){ go[0], go[1], rep[0], rep[1], ready[0], ready[1] };
+	if (e) {
+		pipes_close(lp);
+		return sw_error_set_errno(err, e, "create a pipe to the new process");
 	}
+	return 0;
+}
+
+static void reap(pid_t pid)
+{
+	/* SIGKILL ends a tracee whatever it does: bounded. */
+	while (waitpid(pid, NULL, __WALL) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * Step 4, in the parent after the fork: wait until the child has its
+ * final credentials and is dumpable again (or has failed on the way).  A
+ * blocking wait, but bounded independently of the program and of the
+ * client: until "ready" the child runs only our own code on its own state
+ * (sigprocmask, dup2 of descriptors we hold, set*id, capability and prctl
+ * calls), touching no path the caller chose (the chdir comes after the
+ * seize) and no program code: the program does not exist yet.
+ */
+static int wait_ready(pid_t pid, const char *prog, struct launch_pipes *lp,
+		      struct sw_error *err)
+{
+	struct report rep = { 0 };
+	ssize_t n;
+	char c;
+
+	while ((n = read(lp->ready_r, &c, 1)) < 0 && errno == EINTR)
+		;
+	if (n == 1)
+		return 0;
+	/* It is exiting (child_fail): bounded likewise. */
+	reap(pid);
+	n = read(lp->rep_r, &rep, sizeof(rep));
+	if (n == sizeof(rep) && rep.stage > ST_NONE && rep.stage <= ST_EXEC)
+		return sw_error_set_errno(err, rep.err, "cannot start '%s': %s",
+					  prog, stage_what[rep.stage]);
+	return sw_error_set(err, ECHILD,
+			    "cannot start '%s': the new process died while setting up",
+			    prog);
+}
+
+/* Step 5: seize the ready child and make it the session's first tracee. */
+static int seize(struct sw_supervisor *sup, struct sw_session *s, pid_t pid,
+		 const char *prog, struct sw_error *err)
+{
+	struct sw_tracee *t;
 
 	if (ptrace(PTRACE_SEIZE, pid, 0L,
 		   (long)(PTRACE_O_EXITKILL | PTRACE_O_TRACESECCOMP |
 			  PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
 			  PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC |
 			  PTRACE_O_TRACESYSGOOD)) < 0) {
-		r = sw_error_set_errno(err, errno, "trace the new process %d (PTRACE_SEIZE)", pid);
+		int e = errno;
+
 		kill(pid, SIGKILL);
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
-		goto fail;
+		reap(pid);
+		return sw_error_set_errno(err, e, "trace the new process %d (PTRACE_SEIZE)", pid);
 	}
 	t = sw_tracee_add(sup, pid);
 	if (!t) {
-		r = sw_error_set_errno(err, ENOMEM, "track the new process");
 		kill(pid, SIGKILL);
-		/* Reaps the kill: SIGKILL ends a tracee whatever it does. */
-		while (waitpid(pid, NULL, __WALL) < 0 && errno == EINTR)
-			;
-		goto fail;
+		reap(pid);
+		return sw_error_set_errno(err, ENOMEM, "track the new process");
 	}
 	t->s = s;
 	t->state = SW_T_RUNNING;
@@ -532,25 +563,85 @@ int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
 	s->n_tracees = 1;
 	s->pid = pid;
 	s->seq = ++sup->session_seq;
-	snprintf(s->launch_prog, sizeof(s->launch_prog), "%s", l->argv[0]);
+	snprintf(s->launch_prog, sizeof(s->launch_prog), "%s", prog);
 	s->next = sup->sessions;
 	sup->sessions = s;
+	return 0;
+}
+
+int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
+		      const struct sw_launch *l, struct sw_session **ret,
+		      struct sw_error *err)
+{
+	struct prepared pr = { 0 };
+	struct launch_pipes lp;
+	struct sock_fprog fprog, dprog;
+	struct sw_session *s;
+	struct sw_tracee *t;
+	pid_t pid;
+	int r;
+
+	if (!l || !l->argv || !l->argv[0] || !l->argv[0][0])
+		return sw_error_set(err, EINVAL, "no program to run");
+	r = check_kernel(sup, err);
+	if (r >= 0)
+		r = prepare(sup, p, l, &pr, err);
+	if (r < 0) {
+		prepared_clear(&pr);
+		return r;
+	}
+	s = session_new(sup, l, &pr);
+	if (!s) {
+		prepared_clear(&pr);
+		return sw_error_set_errno(err, ENOMEM, "allocate a session");
+	}
+	r = pipes_open(&lp, err);
+	if (r < 0)
+		goto fail;
+	t = sw_tracee_add(sup, 0x7fffffff);	/* reserve room before fork */
+	if (t)
+		sw_tracee_del(sup, t);
+	fprog = (struct sock_fprog){ (unsigned short)pr.n_insns, pr.insns };
+	dprog = (struct sock_fprog){ (unsigned short)pr.n_dinsns, pr.dinsns };
+
+	pid = fork();
+	if (pid < 0) {
+		r = sw_error_set_errno(err, errno, "fork");
+		goto fail;
+	}
+	if (pid == 0) {
+		close(lp.go_w);
+		close(lp.rep_r);
+		close(lp.ready_r);
+		child(l, pr.caps, &dprog, &fprog, lp.go_r, lp.ready_w, lp.rep_w);
+	}
+	close(TAKE_FD(lp.go_r));
+	close(TAKE_FD(lp.rep_w));
+	close(TAKE_FD(lp.ready_w));
+
+	r = wait_ready(pid, l->argv[0], &lp, err);
+	if (r >= 0)
+		r = seize(sup, s, pid, l->argv[0], err);
+	if (r < 0)
+		goto fail;
 
 	/* From here on the dispatch loop supervises the launch: the chdir,
 	 * the filters and the exec (which may block on a path the caller
 	 * chose, or fail); the session ends with the child's report if it
 	 * does not reach exec (sw_launch_failed). */
-	s->launch_fd = TAKE_FD(rep_r);
+	s->launch_fd = TAKE_FD(lp.rep_r);
 	(void)fcntl(s->launch_fd, F_SETFL, O_NONBLOCK);
-	if (write(go_w, "g", 1) != 1)
+	if (write(lp.go_w, "g", 1) != 1)
 		kill(pid, SIGKILL);	/* reported as the session's end */
+	pipes_close(&lp);
+	prepared_clear(&pr);
 	*ret = s;
 	return 0;
 
 fail:
-	sw_program_free(s->prog);
-	free(s->counters);
-	free(s);
+	pipes_close(&lp);
+	prepared_clear(&pr);
+	session_drop(s);
 	return r;
 }
 
