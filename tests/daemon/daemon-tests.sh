@@ -41,12 +41,13 @@ dump_last() {
 }
 
 # start_daemon [SYSWARDD OPTIONS...]: a private daemon on $W/sock, socket
-# mode 0666 so that other users' clients can reach it.
+# mode 0666 so that other users' clients can reach it; run through the
+# command in the array DAEMON_AS if set (e.g. as another user).
 start_daemon() {
 	S=$W/sock
 	# Its own session and process group, as under systemd: a signal to
 	# a program's process group must not reach the test harness.
-	setsid "$SYSWARDD" --socket "$S" --socket-mode 0666 \
+	setsid ${DAEMON_AS[@]+"${DAEMON_AS[@]}"} "$SYSWARDD" --socket "$S" --socket-mode 0666 \
 		${SHARDS:+--shards "$SHARDS"} "$@" 2>>"$W/daemon.log" &
 	D_PID=$!
 	local i
@@ -967,6 +968,17 @@ session_of() {
 	return 1
 }
 
+# kill_session ID CLIENT_PID WHAT: "sysward kill ID" succeeds and the
+# session's client (a background job) ends within 10 s.
+kill_session() {
+	last_cmd=(timeout -k 5 10 "$SYSWARD" kill --daemon="$S" "$1")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	timeout 10 tail --pid="$2" -f /dev/null ||
+		{ fail "$3: client still runs 10 s after sysward kill"; kill -9 "$2"; }
+}
+
 # serves_beside WHAT: with a hostile session running, another uid's
 # session and root's run and exit normally, ps answers: each within 10 s.
 serves_beside() {
@@ -996,11 +1008,7 @@ hostile() {
 	id=$(session_of "$1") || { fail "$name: its session never showed in ps"; kill -9 "$bg"; return 1; }
 	sleep 0.5
 	serves_beside "$name"
-	last_cmd=(timeout -k 5 10 "$SYSWARD" kill --daemon="$S" "$id")
-	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
-	rc=$?
-	expect_rc 0
-	timeout 10 tail --pid="$bg" -f /dev/null || { fail "$name: client still runs 10 s after sysward kill"; kill -9 "$bg"; }
+	kill_session "$id" "$bg" "$name"
 	wait "$bg"
 	rc=$?
 	last_cmd=("client of the killed $name")
@@ -1205,12 +1213,7 @@ t_bell_killed() {
 	swd "$(uid_policy 5)" "$PROBE" getuid exit 3
 	expect_rc 3
 	expect_output "getuid=5"
-	last_cmd=(timeout -k 5 10 "$SYSWARD" kill --daemon="$S" "$id")
-	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
-	rc=$?
-	expect_rc 0
-	timeout 10 tail --pid="$bg" -f /dev/null ||
-		{ fail "the session on the other thread did not end within 10 s of its kill"; kill -9 "$bg"; }
+	kill_session "$id" "$bg" "the session on the busy thread"
 	wait "$bg"
 	rc=$?
 	expect_rc 137
@@ -1221,19 +1224,11 @@ t_bell_killed() {
 t_user_daemon() {
 	# A user's own syswardd (no CAP_SYS_PTRACE): it can trace its
 	# threads' bells and its user's programs, and serves nobody else.
-	local d
-	S=$W/user/sock
-	mkdir -p "$W/user"
-	chown 65534:65534 "$W/user"
+	local d DAEMON_AS=("${NOBODY[@]}")
+	# Its socket goes in $W: the daemon's user must be able to create it.
+	chown 65534:65534 "$W"
 	chmod 0755 "$W"
-	setsid "${NOBODY[@]}" "$SYSWARDD" --socket "$S" 2>>"$W/daemon.log" &
-	D_PID=$!
-	for ((d = 0; d < 100; d++)); do
-		[ -S "$S" ] && break
-		kill -0 "$D_PID" 2>/dev/null || break
-		sleep 0.05
-	done
-	[ -S "$S" ] || { fail "a syswardd of uid 65534 did not start:"; cat "$W/daemon.log" >&2; return; }
+	start_daemon || return
 	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(uid_policy 7)" -- "$PROBE" getuid exit 4)
 	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
 	rc=$?

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "check_run.h"
 
 #define N(...) ((char *[]){ __VA_ARGS__, NULL })
 #define NN(...) (sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *))
@@ -474,11 +475,5 @@ static Suite *decide_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(decide_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return sw_check_run(decide_suite());
 }

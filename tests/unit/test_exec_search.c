@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sysward/engine.h"
+#include "check_run.h"
 
 struct answer {
 	const char *path;
@@ -84,14 +85,8 @@ int main(void)
 {
 	Suite *s = suite_create("exec_search");
 	TCase *tc = tcase_create("table");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, search_table, 0, sizeof(cases) / sizeof(cases[0]));
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return sw_check_run(s);
 }

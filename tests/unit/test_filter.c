@@ -16,6 +16,7 @@
 
 #include "internal.h"
 #include "test_filter_bpf.h"
+#include "check_run.h"
 
 #define N(...) ((char *[]){ __VA_ARGS__, NULL })
 #define NN(...) (sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *))
@@ -470,11 +471,5 @@ static Suite *filter_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(filter_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return sw_check_run(filter_suite());
 }

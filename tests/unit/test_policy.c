@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "sysward/policy.h"
+#include "check_run.h"
 
 #ifndef SW_SOURCE_DIR
 #error "SW_SOURCE_DIR must name the source tree"
@@ -1085,11 +1086,5 @@ static Suite *policy_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(policy_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return sw_check_run(policy_suite());
 }

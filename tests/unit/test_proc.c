@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "sysward/proc.h"
+#include "check_run.h"
 
 static const char text[] =
 	"Name:\tsw\nTgid:\t12\nPPid:\t1\nGroups:\t\n"
@@ -71,16 +72,10 @@ int main(void)
 {
 	Suite *s = suite_create("proc");
 	TCase *tc = tcase_create("parse");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, number_table, 0, sizeof(numbers) / sizeof(numbers[0]));
 	tcase_add_test(tc, counts);
 	tcase_add_test(tc, live_self);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return sw_check_run(s);
 }
