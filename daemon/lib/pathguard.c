@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The path guard: race-free path conditions (issue 6, route 6).
+ * The path guard: race-free path conditions (docs/security.md, route 6).
  *
  * A path condition reads a string from the tracee at a SECCOMP stop; the
  * kernel reads it again when the syscall runs.  Another thread of the

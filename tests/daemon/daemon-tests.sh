@@ -1019,7 +1019,7 @@ hostile() {
 }
 
 t_hostile_never_freezes() {
-	# Issue 12, class 5: whatever one session's program does, other
+	# Route 13 (docs/security.md): whatever one session's program does, other
 	# sessions (another uid too), ps, kill and SIGTERM are served.
 	start_daemon || return
 	chmod 0755 "$W"
@@ -1116,7 +1116,7 @@ t_fuse_never_freezes() {
 }
 
 t_session_ends_exactly() {
-	# Issue 12, class 4: children and threads that come and go before
+	# Route 12 (docs/security.md): children and threads that come and go before
 	# their parent's fork event is seen, and creators killed in the
 	# middle of a fork: every client gets its program's status, and ps
 	# lists no finished session.  Two uids' fork storms at once, each

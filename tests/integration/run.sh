@@ -992,9 +992,9 @@ getpid==getppid: yes"
 }
 
 t_audit_log_decoded_args() {
-	# SYSWARD_ACT_LOG records the call "with its decoded arguments"
-	# (issue 3): a path argument appears as the string, not only as a
-	# pointer, in both formats.
+	# SYSWARD_ACT_LOG records the call "with its decoded arguments": a
+	# path argument appears as the string, not only as a pointer, in
+	# both formats.
 	local p log=$W/audit.log
 	p=$(policy audit <<-EOF
 	{"defaultAction": "SCMP_ACT_ALLOW",

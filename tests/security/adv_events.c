@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Event order (issue 12, class 4): processes and threads that are created
+ * Event order (docs/security.md, route 12): processes and threads that are created
  * and gone before the supervisor sees their parent's PTRACE_EVENT_FORK /
  * CLONE, and creators that die in the middle of a fork.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Issue 12, class 1: the program's own seccomp filters.
+ * Route 8 (docs/security.md): the program's own seccomp filters.
  *
  * A confined program may install filters of its own (no_new_privs is set,
  * Docker's profile allows seccomp(2)).  The kernel runs every filter of the

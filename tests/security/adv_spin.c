@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * A program image that never makes a system call (issue 12, class 5): no
+ * A program image that never makes a system call (docs/security.md, route 13): no
  * libc, no startup code, just a loop.  Under a policy with a path
  * condition the supervisor maps the path guard at the image's first
  * syscall, which never comes; it must not wait for it.  Built with

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Issue 12, class 8: a call through the legacy vsyscall page.  time() at
+ * Route 10 (docs/security.md): a call through the legacy vsyscall page.  time() at
  * 0xffffffffff600400 is not a syscall instruction: the page faults (it is
  * execute-only, vsyscall=xonly, or absent), the kernel emulates the call
  * and runs the seccomp filters for it.  Its emulation accepts from a

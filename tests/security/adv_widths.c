@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Issue 12, class 3: argument widths.  A seccomp filter sees whole 64-bit
+ * Route 9 (docs/security.md): argument widths.  A seccomp filter sees whole 64-bit
  * registers; the kernel casts each argument to its declared type, so
  * kill(pid | 1 << 32, sig) is kill(pid, sig) to the kernel.  A comparison
  * made on 64 bits is bypassed by setting bits the kernel never reads.

@@ -650,7 +650,7 @@ null_path_fd_calls)
 		[ "$rc" -eq 0 ] || fail "touch FILE failed under a utimensat path rule"
 	fi ;;
 own_filter_notify_uid)
-	# Issue 12, class 1: a USER_NOTIF filter of the program's own with a
+	# Route 8 (docs/security.md): a USER_NOTIF filter of the program's own with a
 	# listener answering "continue" outranks sysward's TRACE.
 	run "$GEN/own-filters.json" -- "$ADV/adv_own_filter" notify-uid
 	expect_contained "a listener of the program's own ran getuid past the supervisor" ;;
@@ -670,7 +670,7 @@ own_filter_forged_path)
 	run "$GEN/own-filters.json" -- "$ADV/adv_own_filter" forged-path 3 "$GEN/own/secret"
 	expect_contained "forged TRACE data skipped a path rule" ;;
 widths_supervisor)
-	# Issue 12, class 3: the supervisor's pid with bits the kernel does
+	# Route 9 (docs/security.md): the supervisor's pid with bits the kernel does
 	# not read (pid_t is 32 bits) in kill, tkill, tgkill, rt_sigqueueinfo,
 	# rt_tgsigqueueinfo (SIGCONT) and pidfd_open.
 	run "$POL/emulate-uid.json" -- "$ADV/adv_widths" supervisor
@@ -687,14 +687,14 @@ widths_docker)
 	run "$POL/../../../policy/examples/docker-default.json" -- "$ADV/adv_widths" docker
 	expect_contained "AF_VSOCK with high bits passed Docker's profile" ;;
 vsyscall_emulated)
-	# Issue 12, class 8: time() through the legacy vsyscall page under an
+	# Route 10 (docs/security.md): time() through the legacy vsyscall page under an
 	# emulate rule; the kernel's vsyscall emulation allows no exit stop.
 	grep -q '\[vsyscall\]' /proc/self/maps ||
 		skip "this kernel maps no vsyscall page (vsyscall=none or CONFIG_X86_VSYSCALL_EMULATION off)"
 	run "$POL/vsyscall-time.json" -- "$ADV/adv_vsyscall"
 	expect_contained "time() through the vsyscall page was not emulated" ;;
 clone3_errno_default)
-	# Issue 12, class 8: under a policy whose default is an errno (EPERM)
+	# Route 10 (docs/security.md): under a policy whose default is an errno (EPERM)
 	# and which does not name clone3, clone3 must still fail with ENOSYS
 	# (not the default's EPERM) so that glibc falls back to clone and
 	# pthread_create works, the thread still traced.
@@ -703,7 +703,7 @@ clone3_errno_default)
 	run "$POL/errno-default.json" -- "$ADV/adv_untraced" thread
 	expect_contained "pthread_create failed or its thread escaped under an errno default" ;;
 events_fork_storm)
-	# Issue 12, class 4: children and threads that are gone (or killed)
+	# Route 12 (docs/security.md): children and threads that are gone (or killed)
 	# before their parent's fork event is seen.  100 programs of 4
 	# workers each; every one must return the program's own status (0),
 	# never "lost track" (125) nor a hang.

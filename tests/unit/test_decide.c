@@ -161,7 +161,7 @@ static const struct row rows[] = {
 	R(&pol, X64, "dup", 0x1ffffffffull, .verdict = SW_V_RETURN, .rule = 12,
 	  .retval = -EMFILE, .is_error = true),
 	R(&pol, X64, "dup", 0xfffffffeull, .verdict = SW_V_ALLOW, .rule = SW_RULE_DEFAULT),
-	/* every comparison at the width the kernel reads (issue 12, class 3) */
+	/* every comparison at the width the kernel reads (docs/security.md, route 9) */
 	R(&pol, X64, "tkill", 1 | 1ull << 32, SIGTERM, .verdict = SW_V_RETURN, .rule = 20,
 	  .retval = -EACCES, .is_error = true),
 	R(&pol, X64, "tkill", 1ull << 32, SIGTERM, .verdict = SW_V_ALLOW, .rule = SW_RULE_DEFAULT),

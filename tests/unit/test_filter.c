@@ -244,7 +244,7 @@ static const struct row rows[] = {
 	R(&pol_d, 0, X64, "io_uring_setup", 0, 0, 0, ALLOW),
 	R(&pol_d, 0, X64, "ptrace", 0, 0, 0, ERRNO(EPERM)),
 	R(&pol_d, 0, X64, "getpid", 0, 0, 0, ALLOW),
-	/* argument widths (issue 12, class 3): EQ and MASKED_EQ compare the
+	/* argument widths (docs/security.md, route 9): EQ and MASKED_EQ compare the
 	 * bits the kernel reads; other operators on a narrow argument, or an
 	 * argument ABIs read at different widths, go to the supervisor */
 	R(&pol_a, 0, X64, "tkill", 0, 1, 9, ERRNO(EACCES)),
