@@ -1107,6 +1107,98 @@ t_fuse_never_freezes() {
 		fail "no warning naming the stuck read in the daemon log (client exit $rc)"
 }
 
+# fuse_abort_of PID: abort the FUSE connection that the adv_fuse process
+# PID mounted (in its own mount namespace), which fails every request it
+# holds.  Read through any live thread: a killed leader is a zombie.
+fuse_abort_of() {
+	local dev t
+	for t in /proc/"$1"/task/*; do
+		dev=$(awk '{for (i = 1; i < NF; i++) if ($i == "-") break}
+			$(i + 1) == "fuse" && $(i + 2) == "adv_fuse" {print $3; exit}' \
+			"$t/mountinfo" 2>/dev/null)
+		[ -n "$dev" ] && break
+	done
+	[ -n "$dev" ] && [ -e "/sys/fs/fuse/connections/${dev#*:}/abort" ] || return 1
+	echo 1 >"/sys/fs/fuse/connections/${dev#*:}/abort"
+}
+
+# threads_live PID: a thread of process PID has not ended yet.
+threads_live() {
+	local t st
+	for t in /proc/"$1"/task/*/stat; do
+		st=$(awk '{print $3}' "$t" 2>/dev/null) || continue
+		[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ] && return 0
+	done
+	return 1
+}
+
+t_unkillable_tracee() {
+	# A program can make one of its processes unkillable: a thread waits
+	# for a FUSE request that the program's own server has taken and
+	# never answers (tests/security/adv_fuse stuck).  SIGKILL does not end
+	# it until the connection is aborted.  SIGTERM still stops the daemon
+	# within 10 s (it cannot wait for a process that never ends), every
+	# client hears of it, and the stuck process ends once the connection
+	# is aborted.
+	[ -c /dev/fuse ] || { echo "SKIP: no /dev/fuse"; return 77; }
+	# fusectl's "abort" is how this test frees the stuck process.
+	mountpoint -q /sys/fs/fuse/connections ||
+		mount -t fusectl none /sys/fs/fuse/connections 2>/dev/null ||
+		{ echo "SKIP: no fusectl to abort a FUSE connection"; return 77; }
+	start_daemon || return
+	chmod 0755 "$W"
+	local bg bg2 pid id t0 d=$W/fuse
+	mkdir -p "$d/mnt" && chmod -R 0755 "$d"
+	policy fuse >/dev/null <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+	  {"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242}]}
+	EOF
+	# --cap setfcap: see t_fuse_never_freezes.
+	"$SYSWARD" run --daemon="$S" --policy "$W/fuse.json" --cap setfcap -- \
+		"$ADV/adv_fuse" "$d" stuck >"$W/hostile.out" 2>&1 </dev/null &
+	bg=$!
+	t0=$((SECONDS + 10))
+	until grep -q 'server: LOOKUP of stuck' "$W/hostile.out" 2>/dev/null; do
+		grep -q '^verdict: cannot-test' "$W/hostile.out" 2>/dev/null &&
+			{ cat "$W/hostile.out"; wait "$bg"; echo "SKIP: cannot mount FUSE here"; return 77; }
+		((SECONDS < t0)) || { fail "adv_fuse never took its LOOKUP"; cat "$W/hostile.out"; kill -9 "$bg"; return 1; }
+		sleep 0.05
+	done
+	id=$(session_of "$ADV/adv_fuse") || { fail "adv_fuse: no session"; kill -9 "$bg"; return 1; }
+	pid=$(timeout -k 2 10 "$SYSWARD" ps --daemon="$S" | awk -v i="$id" '$1 == i {print $2}')
+	serves_beside "an unkillable process"
+	# A second session, that must hear of the shutdown.
+	"$SYSWARD" run --daemon="$S" --policy "$(uid_policy 3)" -- "$PROBE" sleep 60 getuid >/dev/null 2>"$W/err2" </dev/null &
+	bg2=$!
+	session_of "$PROBE" >/dev/null || fail "the sleeping session never showed in ps"
+	last_cmd=(timeout -k 5 10 "$SYSWARD" kill --daemon="$S" "$id")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	sleep 0.5
+	threads_live "$pid" || echo "note: the stuck process ended on SIGKILL (kernel without the stuck wait?)"
+	kill -TERM "$D_PID"
+	if ! timeout 10 tail --pid="$D_PID" -f /dev/null; then
+		fail "syswardd still runs 10 s after SIGTERM beside an unkillable process"
+	fi
+	timeout 10 tail --pid="$bg2" -f /dev/null ||
+		{ fail "the sleeping session's client still runs 10 s after SIGTERM"; kill -9 "$bg2"; }
+	wait "$bg2"
+	grep -q "shutting down" "$W/err2" || fail "the sleeping session's client was not told of the shutdown: $(cat "$W/err2")"
+	# Free the stuck process: it ends at once (its SIGKILL is pending).
+	fuse_abort_of "$pid" || echo "note: no FUSE connection of $pid to abort"
+	t0=$((SECONDS + 10))
+	while threads_live "$pid" && ((SECONDS < t0)); do
+		sleep 0.1
+	done
+	threads_live "$pid" && { fail "the stuck process $pid survived the abort of its connection"; kill -9 "$pid"; }
+	timeout 10 tail --pid="$D_PID" -f /dev/null || { fail "syswardd never ended"; kill -9 "$D_PID"; }
+	wait "$D_PID"
+	D_PID=
+	timeout 10 tail --pid="$bg" -f /dev/null || { fail "adv_fuse's client still runs"; kill -9 "$bg"; }
+	wait "$bg"
+}
+
 t_session_ends_exactly() {
 	# Issue 12, class 4: children and threads that come and go before
 	# their parent's fork event is seen, and creators killed in the
