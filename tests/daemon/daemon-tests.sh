@@ -967,19 +967,22 @@ session_of() {
 	return 1
 }
 
-# serves_beside WHAT: with a hostile session running, another uid's
-# session and root's run and exit normally, ps answers: each within 10 s.
+# serves_beside WHAT [nobody]: with a hostile session running, another
+# uid's session and root's (with "nobody": nobody's) path-checked session
+# run and exit normally, ps answers: each within 10 s.
 serves_beside() {
+	local as=()
+	[ "${2:-}" = nobody ] && as=("${NOBODY[@]}")
 	last_cmd=(timeout -k 5 10 "${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(uid_policy 4343)" -- "$PROBE" getuid exit 7)
 	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
 	rc=$?
 	[ "$rc" -eq 7 ] && [ "$(cat "$W/out")" = "getuid=4343" ] ||
 		{ fail "beside $1: nobody's session did not run normally within 10 s"; dump_last; }
-	last_cmd=(timeout -k 5 10 "$SYSWARD" run --daemon="$S" --policy "$(path_policy)" -- "$PROBE" open /nonexistent/sysward-denied rdonly getuid)
+	last_cmd=(timeout -k 5 10 "${as[@]}" "$SYSWARD" run --daemon="$S" --policy "$(path_policy)" -- "$PROBE" open /nonexistent/sysward-denied rdonly getuid)
 	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
 	rc=$?
 	[ "$rc" -eq 0 ] && grep -q "^getuid=" "$W/out" && grep -q "EACCES" "$W/out" ||
-		{ fail "beside $1: root's path-checked session did not run normally within 10 s"; dump_last; }
+		{ fail "beside $1: ${2:-root}'s path-checked session did not run normally within 10 s"; dump_last; }
 	last_cmd=(timeout -k 5 10 "$SYSWARD" ps --daemon="$S")
 	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
 	rc=$?
@@ -1197,6 +1200,64 @@ t_unkillable_tracee() {
 	D_PID=
 	timeout 10 tail --pid="$bg" -f /dev/null || { fail "adv_fuse's client still runs"; kill -9 "$bg"; }
 	wait "$bg"
+}
+
+t_stuck_reads_stay_home() {
+	# docs/security.md route 13: a read of a program's memory that passes
+	# its deadline is abandoned on its reader thread, and the daemon
+	# bounds how many it leaves.  A program can make the read last for
+	# good (adv_fuse stuck-read: the READ never answered, and an
+	# unkillable thread keeps the FUSE connection open when its session
+	# is killed).  17 such programs of root's use up root's share of
+	# readers, but another uid's sessions, path-checked too, still run
+	# normally (before: past 16 abandoned reads, every read of every
+	# session of every uid on every tracer thread failed and killed its
+	# program).
+	[ -c /dev/fuse ] || { echo "SKIP: no /dev/fuse"; return 77; }
+	mountpoint -q /sys/fs/fuse/connections ||
+		mount -t fusectl none /sys/fs/fuse/connections 2>/dev/null ||
+		{ echo "SKIP: no fusectl to abort a FUSE connection"; return 77; }
+	start_daemon || return
+	chmod 0755 "$W"
+	local i n=17 bgs=() p t0 d=$W/fuse
+	mkdir -p "$d/mnt" && chmod -R 0755 "$d"
+	policy fuse >/dev/null <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+	  {"names": ["openat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	   "paths": [{"index": 1, "exact": "$d/file-D"}]}]}
+	EOF
+	for ((i = 0; i < n; i++)); do
+		"$SYSWARD" run --daemon="$S" --policy "$W/fuse.json" --cap setfcap -- \
+			"$ADV/adv_fuse" "$d" stuck-read >"$W/hostile.$i.out" 2>&1 </dev/null &
+		bgs+=($!)
+	done
+	t0=$((SECONDS + 60))
+	while (($(grep -c 'took longer than the deadline' "$W/daemon.log") < n)); do
+		if grep -q '^verdict: cannot-test' "$W"/hostile.*.out 2>/dev/null; then
+			cat "$W"/hostile.*.out
+			stuck_free "${bgs[@]}"
+			echo "SKIP: cannot mount FUSE here"
+			return 77
+		fi
+		((SECONDS < t0)) || { fail "only $(grep -c 'took longer than the deadline' "$W/daemon.log") of $n stuck reads within 60 s"; break; }
+		sleep 0.1
+	done
+	serves_beside "$n reads that never end" nobody
+	stuck_free "${bgs[@]}"
+}
+
+# stuck_free CLIENT...: abort the FUSE connection of every adv_fuse that
+# printed its pid to $W/hostile.*.out, then wait for the CLIENTs.
+stuck_free() {
+	local p
+	for p in $(sed -n 's/^fact: pid //p' "$W"/hostile.*.out 2>/dev/null); do
+		threads_live "$p" || continue
+		fuse_abort_of "$p" || { fail "no FUSE connection of stuck pid $p to abort"; kill -9 "$p"; }
+	done
+	for p in "$@"; do
+		timeout 10 tail --pid="$p" -f /dev/null || { fail "a stuck client still runs 10 s after its connection was aborted"; kill -9 "$p"; }
+		wait "$p"
+	done
 }
 
 t_session_ends_exactly() {

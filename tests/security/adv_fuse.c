@@ -28,6 +28,12 @@
  * aborted only when the last /dev/fuse descriptor closes: the stuck
  * thread's own descriptor table holds one.  So once killed, the process
  * never ends until someone aborts the connection (fusectl's "abort").
+ *
+ *   adv_fuse DIR stuck-read
+ *
+ * The same, and then the route above with the READ never answered: the
+ * supervisor's read of the path faults and waits for a connection that no
+ * kill can abort (tests/daemon t_stuck_reads_stay_home).
  */
 #include <fcntl.h>
 #include <linux/fuse.h>
@@ -46,6 +52,8 @@
 static const char *dir;
 static int fuse = -1;
 static bool hold_lookup;	/* "stuck": never answer LOOKUP "stuck" */
+static bool hold_read;		/* "stuck-read": never answer READ */
+static volatile bool lookup_held;
 static volatile double t_open = 1e18;
 static char path[4096];
 
@@ -107,6 +115,11 @@ static void *server(void *arg)
 						   .max_write = 4096,
 						   .max_background = 16,
 						   .congestion_threshold = 12 };
+
+			/* Lookups in one directory at once: else the held
+			 * LOOKUP ("stuck") locks the root for the others. */
+			if (hold_lookup)
+				o.flags = ii->flags & FUSE_PARALLEL_DIROPS;
 			reply(in->unique, 0, &o, sizeof(o));
 			break;
 		}
@@ -116,6 +129,7 @@ static void *server(void *arg)
 
 			if (hold_lookup && !strcmp(body, "stuck")) {
 				FACT("server: LOOKUP of stuck, never answered");
+				lookup_held = true;
 				break;
 			}
 			if (strcmp(body, "f")) {
@@ -145,6 +159,10 @@ static void *server(void *arg)
 			static char data[4096];
 			double t0 = now();
 
+			if (hold_read) {
+				FACT("server: READ of %u bytes, never answered", ri->size);
+				break;
+			}
 			FACT("server: READ of %u bytes at %llu, held back %.0f s",
 			     ri->size, (unsigned long long)ri->offset, HOLD_READ);
 			while (now() - t0 < HOLD_READ)
@@ -228,12 +246,14 @@ int main(int argc, char **argv)
 	char *page;
 	int fd;
 
-	if (argc < 2 || (argc > 2 && strcmp(argv[2], "stuck"))) {
-		fprintf(stderr, "usage: adv_fuse DIR [stuck]\n");
+	if (argc < 2 || (argc > 2 && strcmp(argv[2], "stuck") &&
+			 strcmp(argv[2], "stuck-read"))) {
+		fprintf(stderr, "usage: adv_fuse DIR [stuck | stuck-read]\n");
 		return ADV_CANNOT;
 	}
 	dir = argv[1];
 	hold_lookup = argc > 2;
+	hold_read = argc > 2 && !strcmp(argv[2], "stuck-read");
 	snprintf(path, sizeof(path), "%s/file-D", dir);
 	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
 	FACT("uid %d", (int)geteuid());
@@ -267,11 +287,14 @@ int main(int argc, char **argv)
 	}
 	pthread_create(&srv, NULL, server, NULL);
 	if (hold_lookup) {
+		/* Whoever frees us needs it: a killed leader shows no
+		 * command line. */
+		FACT("pid %d", (int)getpid());
 		TRIED("stat(%s/stuck) in a thread, its LOOKUP never answered", mnt);
 		pthread_create(&o, NULL, looker, mnt);
 		/* Until killed: then the looker keeps the process alive. */
-		for (;;)
-			pause();
+		while (!hold_read || !lookup_held)
+			usleep(10000);
 	}
 	snprintf(file, sizeof(file), "%s/f", mnt);
 	fd = open(file, O_RDONLY | O_CLOEXEC);
