@@ -259,6 +259,9 @@ int sw_tracee_read(pid_t pid, uint64_t addr, void *buf, size_t len);
 int sw_tracee_write(pid_t pid, uint64_t addr, const void *buf, size_t len);
 /* The pid of a tracee killed for not answering since the last call, or 0. */
 pid_t sw_tracee_mem_stalled(void);
+/* The uid whose program this thread's next accesses are for: a read left
+ * behind past the deadline is charged to it ((uid_t)-1: unknown). */
+void sw_tracee_mem_owner(uid_t uid);
 
 /* ---- pathargs.c: which arguments are paths ---------------------------- */
 
@@ -357,6 +360,7 @@ struct sw_session {
 	FILE *audit;
 	enum sw_log_format audit_format;
 	uint64_t id;
+	uid_t uid;		/* the program's, at launch */
 	uint64_t decisions;
 	size_t n_tracees;
 	int exit_code;

@@ -727,9 +727,17 @@ static void handle_status(struct sw_supervisor *sup, pid_t pid, int status);
 
 void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 {
-	struct sw_tracee *t;
+	struct sw_tracee *t = sw_tracee_find(sup, pid);
+	struct sw_session *s = t ? t->s : NULL;
 	pid_t stuck;
 
+	/* Whatever this stop reads of a program's memory is on that
+	 * program's uid's account (strings.c).  A tid not known yet (its
+	 * first stop before its creation event) is placed as handle_status
+	 * will place it. */
+	if (!t && WIFSTOPPED(status))
+		s = session_from_proc(sup, pid);
+	sw_tracee_mem_owner(s ? s->uid : (uid_t)-1);
 	handle_status(sup, pid, status);
 	/* A read of a tracee's memory passed its deadline (strings.c): the
 	 * tracee is killed already; kill its session too, whose FUSE server
