@@ -1260,6 +1260,42 @@ stuck_free() {
 	done
 }
 
+t_churn_races() {
+	# Races between a client leaving, KILL, SIGNAL, the launch and the
+	# program's end (swd-raw churn: RUNs closed while launched, SIGNALed
+	# before STARTED, KILLed as they end, half-closed), with the session
+	# limit reached while launches are in flight: every waiting client
+	# gets its EXIT or an ERROR, ps lists no session once it is over, no
+	# program is left, the daemon serves; then SIGTERM in the middle of
+	# the same churn stops it within 10 s.
+	start_daemon --max-sessions 4 || return
+	local i bg
+	last_cmd=(timeout -k 5 120 "$SWD_RAW" "$S" churn:30)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	grep -q '^CHURN rounds=30 .* hung=0$' "$W/out" || { fail "a churned client waited in vain"; dump_last; }
+	for ((i = 0; i < 100; i++)); do
+		timeout -k 2 10 "$SYSWARD" ps --daemon="$S" >"$W/out" 2>"$W/err"
+		[ "$(wc -l <"$W/out")" -le 1 ] && break
+		sleep 0.1
+	done
+	[ "$(wc -l <"$W/out")" -le 1 ] || { fail "ps still lists sessions 10 s after the churn:"; cat "$W/out" >&2; }
+	pgrep -x sleep -P "$D_PID" >/dev/null && fail "a churned program outlived its client"
+	daemon_serves
+	"$SWD_RAW" "$S" churn:1000 >"$W/churn.out" 2>&1 &
+	bg=$!
+	sleep 1
+	kill -TERM "$D_PID"
+	timeout 10 tail --pid="$D_PID" -f /dev/null ||
+		{ fail "syswardd still runs 10 s after SIGTERM amid the churn"; kill -9 "$D_PID"; }
+	wait "$D_PID"
+	D_PID=
+	timeout 15 tail --pid="$bg" -f /dev/null ||
+		{ fail "the churning client still waits 15 s after the daemon's SIGTERM"; kill -9 "$bg"; }
+	wait "$bg"
+}
+
 t_session_ends_exactly() {
 	# Issue 12, class 4: children and threads that come and go before
 	# their parent's fork event is seen, and creators killed in the
