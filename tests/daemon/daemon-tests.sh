@@ -1404,6 +1404,28 @@ t_bell_killed() {
 		fail "expected 2 bells after the kills, found: $(pgrep -P "$D_PID" -x syswardd-bell | tr '\n' ' ')"
 }
 
+t_bell_unreachable() {
+	# A program of the daemon's own uid (root's, without capabilities)
+	# tries every way the kernel offers a same-uid process to reach the
+	# tracer threads' bells and the daemon (tests/security/adv_bell:
+	# signals, pidfds, ptrace, /proc/<pid>/mem and maps), under
+	# docker-default and under a policy that allows everything: all
+	# fail, the bells keep their pids, the daemon serves.
+	SHARDS=2 start_daemon || return
+	local bells pol
+	bells=$(pgrep -P "$D_PID" -x syswardd-bell | sort | tr '\n' ' ')
+	[ -n "$bells" ] || { fail "no bells found"; return; }
+	for pol in "$SRCDIR/policy/examples/docker-default.json" "$(allow_policy)"; do
+		swd "$pol" "$ADV/adv_bell" "$D_PID" $bells
+		[ "$rc" -eq 0 ] && grep -q '^verdict: contained' "$W/out" ||
+			{ fail "adv_bell under $(basename "$pol")"; dump_last; }
+	done
+	[ "$(pgrep -P "$D_PID" -x syswardd-bell | sort | tr '\n' ' ')" = "$bells" ] ||
+		fail "the bells changed: before $bells, after $(pgrep -P "$D_PID" -x syswardd-bell | tr '\n' ' ')"
+	daemon_serves
+	daemon_serves
+}
+
 t_user_daemon() {
 	# A user's own syswardd (no CAP_SYS_PTRACE): it can trace its
 	# threads' bells and its user's programs, and serves nobody else.
