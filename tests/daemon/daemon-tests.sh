@@ -1426,6 +1426,49 @@ t_bell_unreachable() {
 	daemon_serves
 }
 
+t_conn_flood() {
+	# A confined program holds every connection slot it can get
+	# (tests/security/adv_conn_flood: idle connections, each closed one
+	# replaced at once) for 12 s.  Meanwhile ps, a kill and a new session
+	# of another uid are each served within 10 s, as the daemon promises
+	# whatever a confined program does.
+	start_daemon --max-sessions 4 --request-timeout 2 || return
+	chmod 0755 "$W"
+	local bg sl id
+	"$SYSWARD" run --daemon="$S" --policy "$SRCDIR/policy/examples/docker-default.json" -- \
+		"$ADV/adv_conn_flood" "$S" 12 >"$W/hostile.out" 2>&1 </dev/null &
+	bg=$!
+	"$SYSWARD" run --daemon="$S" --policy "$(uid_policy 3)" -- "$PROBE" sleep 60 getuid >/dev/null 2>&1 </dev/null &
+	sl=$!
+	id=$(session_of "$PROBE") || fail "the sleeping session never showed in ps"
+	t0=$((SECONDS + 10))
+	until grep -q 'holding [0-9]* connections' "$W/hostile.out" 2>/dev/null &&
+	      (($(sed -n 's/.*holding \([0-9]*\) connections/\1/p' "$W/hostile.out" | tail -1) >= 68)); do
+		((SECONDS < t0)) || break
+		sleep 0.1
+	done
+	sleep 1
+	last_cmd=(timeout -k 2 10 "$SYSWARD" ps --daemon="$S")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	[ "$rc" -eq 0 ] || { fail "ps beside a connection flood"; dump_last; }
+	last_cmd=(timeout -k 5 10 "${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(uid_policy 4343)" -- "$PROBE" getuid exit 7)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	[ "$rc" -eq 7 ] || { fail "nobody's session beside a connection flood"; dump_last; }
+	if [ -n "$id" ]; then
+		last_cmd=(timeout -k 2 10 "$SYSWARD" kill --daemon="$S" "$id")
+		"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+		rc=$?
+		[ "$rc" -eq 0 ] || { fail "kill beside a connection flood"; dump_last; }
+	fi
+	timeout 10 tail --pid="$sl" -f /dev/null || { fail "the killed session's client still runs"; kill -9 "$sl"; }
+	wait "$sl"
+	timeout 20 tail --pid="$bg" -f /dev/null || { fail "adv_conn_flood's client still runs"; kill -9 "$bg"; }
+	wait "$bg"
+	cat "$W/hostile.out"
+}
+
 t_user_daemon() {
 	# A user's own syswardd (no CAP_SYS_PTRACE): it can trace its
 	# threads' bells and its user's programs, and serves nobody else.
