@@ -95,7 +95,7 @@ static struct {
 	uid_t uid;
 	unsigned int n;
 } abandoned[SW_MEM_MAX_ABANDONED];
-static unsigned int n_abandoned;
+static unsigned int n_abandoned;	/* written under abandoned_mu */
 
 static unsigned int *abandoned_of(uid_t uid, bool add)
 {
@@ -119,6 +119,10 @@ static bool abandon_allowed(uid_t uid)
 	unsigned int *n;
 	bool ok;
 
+	/* Every access asks: none abandoned is the common case, and needs
+	 * no lock (a reader abandoned meanwhile is one over, at most). */
+	if (__atomic_load_n(&n_abandoned, __ATOMIC_RELAXED) == 0)
+		return true;
 	pthread_mutex_lock(&abandoned_mu);
 	n = abandoned_of(uid, false);
 	ok = n_abandoned < SW_MEM_MAX_ABANDONED &&
@@ -138,7 +142,7 @@ static bool abandon_charge(uid_t uid)
 	n = abandoned_of(uid, true);
 	if (n) {
 		(*n)++;
-		n_abandoned++;
+		__atomic_store_n(&n_abandoned, n_abandoned + 1, __ATOMIC_RELAXED);
 	}
 	pthread_mutex_unlock(&abandoned_mu);
 	return n != NULL;
@@ -152,7 +156,7 @@ static void abandon_release(uid_t uid)
 	n = abandoned_of(uid, false);
 	if (n) {
 		(*n)--;
-		n_abandoned--;
+		__atomic_store_n(&n_abandoned, n_abandoned - 1, __ATOMIC_RELAXED);
 	}
 	pthread_mutex_unlock(&abandoned_mu);
 }
