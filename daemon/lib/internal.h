@@ -263,6 +263,9 @@ int sw_tracee_write(pid_t pid, uint64_t addr, const void *buf, size_t len);
 pid_t sw_tracee_mem_stalled(void);
 /* The calling thread's reader ends (a tracer thread that ends). */
 void sw_tracee_mem_release(void);
+/* The uid whose program this thread's next accesses are for: a read left
+ * behind past the deadline is charged to it ((uid_t)-1: unknown). */
+void sw_tracee_mem_owner(uid_t uid);
 
 /* ---- pathargs.c: which arguments are paths ---------------------------- */
 
@@ -361,6 +364,7 @@ struct sw_session {
 	FILE *audit;
 	enum sw_log_format audit_format;
 	uint64_t id;
+	uid_t uid;		/* the program's, at launch */
 	uint64_t decisions;
 	size_t n_tracees;
 	int exit_code;

@@ -447,6 +447,7 @@ static struct sw_session *session_new(struct sw_supervisor *sup,
 	s->audit = l->audit;
 	s->audit_format = l->audit_format;
 	s->id = l->session_id;
+	s->uid = l->uid != (uid_t)-1 ? l->uid : geteuid();
 	s->can_set = sup->ks.set_syscall_info;
 	s->pathguard = s->can_set && sw_pathguard_wanted(s->prog);
 	s->kill_descendants = l->kill_descendants;

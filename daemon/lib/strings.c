@@ -21,9 +21,19 @@
  * for sw_tracee_mem_stalled() (tracer.c kills its session: the FUSE server
  * is one of its processes, and killing it fails the stuck fault), the
  * access fails with -ETIMEDOUT, and the reader is abandoned: it ends by
- * itself when the fault fails.  At most SW_MEM_MAX_ABANDONED are
- * abandoned at once; beyond that every access fails the same way at once,
- * so a hostile program cannot make the supervisor pile up threads.
+ * itself when the fault fails.
+ *
+ * Abandoned readers are bounded, so that hostile programs cannot make the
+ * supervisor pile up threads; beyond the bound every access fails the
+ * same way at once.  The fault need not ever fail: a program can keep its
+ * FUSE connection open after its session is killed (a thread of its own
+ * waiting uninterruptibly on a request its server took, whose descriptor
+ * table holds /dev/fuse), so an abandoned reader may stay for good.  The
+ * bound must then hurt nobody but the programs that caused it: each
+ * abandoned reader is charged to the uid its tracee runs as (the
+ * caller's, sw_tracee_mem_owner()), at most SW_MEM_MAX_ABANDONED_UID per
+ * uid, and only that uid's reads fail past it.  SW_MEM_MAX_ABANDONED is
+ * the whole process's, well above one uid's share.
  *
  * A direct read on the supervisor's thread would be cheaper, but there is
  * no race-free way to know that it cannot fault into FUSE: whether a page
@@ -48,8 +58,10 @@
  * even a disk under load answers well within it, and a session paused for
  * it stalls every other session of the daemon meanwhile. */
 #define SW_MEM_DEADLINE_MS 1000
-/* Readers left waiting on faults that did not end by the deadline. */
-#define SW_MEM_MAX_ABANDONED 16
+/* Readers left waiting on faults that did not end by the deadline: one
+ * uid's, and everybody's. */
+#define SW_MEM_MAX_ABANDONED_UID 16
+#define SW_MEM_MAX_ABANDONED 256
 /* The largest access (a string buffer, the guard's scratch). */
 #define SW_MEM_MAX 4096u
 
@@ -62,6 +74,8 @@ struct reader {
 	enum mem_state state;
 	enum mem_op op;
 	pid_t pid;
+	uid_t owner;			/* charged with it once abandoned */
+	bool charged;
 	uint64_t addr;
 	size_t len;
 	int ret;
@@ -69,11 +83,88 @@ struct reader {
 };
 
 /* A reader per tracer thread: one tracer's stuck access must not hold up
- * another's (syswardd's shards).  The cap on abandoned readers is the
- * process's. */
+ * another's (syswardd's shards).  The count of abandoned readers is the
+ * process's, by uid. */
 static _Thread_local struct reader *cur;	/* the live reader, or NULL */
 static _Thread_local pid_t stalled;
-static unsigned int n_abandoned;	/* __atomic */
+static _Thread_local uid_t owner = (uid_t)-1;	/* of the next accesses */
+
+static pthread_mutex_t abandoned_mu = PTHREAD_MUTEX_INITIALIZER;
+/* Uids with abandoned readers: at most one entry per reader. */
+static struct {
+	uid_t uid;
+	unsigned int n;
+} abandoned[SW_MEM_MAX_ABANDONED];
+static unsigned int n_abandoned;	/* written under abandoned_mu */
+
+static unsigned int *abandoned_of(uid_t uid, bool add)
+{
+	size_t free_i = SW_MEM_MAX_ABANDONED;
+
+	for (size_t i = 0; i < SW_MEM_MAX_ABANDONED; i++) {
+		if (abandoned[i].n && abandoned[i].uid == uid)
+			return &abandoned[i].n;
+		if (!abandoned[i].n && free_i == SW_MEM_MAX_ABANDONED)
+			free_i = i;
+	}
+	if (!add || free_i == SW_MEM_MAX_ABANDONED)
+		return NULL;
+	abandoned[free_i].uid = uid;
+	return &abandoned[free_i].n;
+}
+
+/* Whether uid may leave one more reader behind. */
+static bool abandon_allowed(uid_t uid)
+{
+	unsigned int *n;
+	bool ok;
+
+	/* Every access asks: none abandoned is the common case, and needs
+	 * no lock (a reader abandoned meanwhile is one over, at most). */
+	if (__atomic_load_n(&n_abandoned, __ATOMIC_RELAXED) == 0)
+		return true;
+	pthread_mutex_lock(&abandoned_mu);
+	n = abandoned_of(uid, false);
+	ok = n_abandoned < SW_MEM_MAX_ABANDONED &&
+	     (!n || *n < SW_MEM_MAX_ABANDONED_UID);
+	pthread_mutex_unlock(&abandoned_mu);
+	return ok;
+}
+
+/* Charge uid with one abandoned reader; false if the table is full (tracer
+ * threads that passed abandon_allowed() together overshoot the bound by
+ * one each at most): that reader is then not counted. */
+static bool abandon_charge(uid_t uid)
+{
+	unsigned int *n;
+
+	pthread_mutex_lock(&abandoned_mu);
+	n = abandoned_of(uid, true);
+	if (n) {
+		(*n)++;
+		__atomic_store_n(&n_abandoned, n_abandoned + 1, __ATOMIC_RELAXED);
+	}
+	pthread_mutex_unlock(&abandoned_mu);
+	return n != NULL;
+}
+
+static void abandon_release(uid_t uid)
+{
+	unsigned int *n;
+
+	pthread_mutex_lock(&abandoned_mu);
+	n = abandoned_of(uid, false);
+	if (n) {
+		(*n)--;
+		__atomic_store_n(&n_abandoned, n_abandoned - 1, __ATOMIC_RELAXED);
+	}
+	pthread_mutex_unlock(&abandoned_mu);
+}
+
+void sw_tracee_mem_owner(uid_t uid)
+{
+	owner = uid;
+}
 
 static int read_string(pid_t pid, uint64_t addr, char *buf, size_t size)
 {
@@ -139,8 +230,9 @@ static void *reader_main(void *arg)
 	/* Nobody else holds r once it is abandoned. */
 	pthread_cond_destroy(&r->cv);
 	pthread_mutex_destroy(&r->mu);
+	if (r->charged)
+		abandon_release(r->owner);
 	free(r);
-	__atomic_sub_fetch(&n_abandoned, 1, __ATOMIC_SEQ_CST);
 	return NULL;
 }
 
@@ -203,7 +295,7 @@ static int mem_do(enum mem_op op, pid_t pid, uint64_t addr, void *buf,
 
 	if (len == 0 || len > SW_MEM_MAX)
 		return -EINVAL;
-	if (__atomic_load_n(&n_abandoned, __ATOMIC_SEQ_CST) >= SW_MEM_MAX_ABANDONED)
+	if (!abandon_allowed(owner))
 		return stall(pid);
 	if (!cur && !(cur = reader_new()))
 		return -errno;
@@ -227,9 +319,11 @@ static int mem_do(enum mem_op op, pid_t pid, uint64_t addr, void *buf,
 	while (r->state == MEM_BUSY && e != ETIMEDOUT)
 		e = pthread_cond_timedwait(&r->cv, &r->mu, &dl);
 	if (r->state != MEM_DONE) {
-		/* The reader frees itself when its access ends. */
+		/* The reader frees itself when its access ends: charged
+		 * before it can (under r->mu, which it takes to see this). */
 		r->state = MEM_ABANDONED;
-		__atomic_add_fetch(&n_abandoned, 1, __ATOMIC_SEQ_CST);
+		r->owner = owner;
+		r->charged = abandon_charge(owner);
 		pthread_mutex_unlock(&r->mu);
 		cur = NULL;
 		return stall(pid);
@@ -274,10 +368,10 @@ void sw_tracee_mem_release(void)
 	if (!r)
 		return;
 	cur = NULL;
-	/* As at a deadline: the idle reader sees it and frees itself. */
+	/* The idle reader sees it and frees itself; nothing is stuck, so
+	 * nothing is charged (r->charged stays false). */
 	pthread_mutex_lock(&r->mu);
 	r->state = MEM_ABANDONED;
-	__atomic_add_fetch(&n_abandoned, 1, __ATOMIC_SEQ_CST);
 	pthread_cond_broadcast(&r->cv);
 	pthread_mutex_unlock(&r->mu);
 }

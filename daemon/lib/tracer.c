@@ -56,6 +56,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sysward/proc.h"
@@ -303,6 +304,65 @@ static void session_unlink(struct sw_supervisor *sup, struct sw_session *s)
 	}
 }
 
+/*
+ * The longest sw_supervisor_free() waits for its killed tracees.  SIGKILL
+ * does not end every process at once: a thread that waits for a FUSE
+ * request its server has already taken waits uninterruptibly
+ * (fs/fuse/dev.c, request_wait_answer), and its process ends only when
+ * the request is answered or the connection aborted -- never, if the
+ * server is the program itself and the stuck thread's descriptor table
+ * holds the last /dev/fuse descriptor.  Any program can do that, and a
+ * daemon asked to stop must stop: past the deadline the rest is left to
+ * the kernel (SIGKILL is pending; our exit detaches it, PTRACE_O_EXITKILL).
+ */
+#define SW_FREE_DEADLINE_MS 2000
+
+static long long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* Reap the killed tracees of this thread until none is left (ECHILD) or
+ * the deadline passes.  A tracee we never saw (a new child before its
+ * first stop) reports that stop here: it is killed too. */
+static void reap_killed(struct sw_supervisor *sup)
+{
+	long long end = mono_ms() + SW_FREE_DEADLINE_MS;
+	unsigned int left;
+	char msg[160];
+
+	for (;;) {
+		int status;
+		pid_t pid = waitpid(-1, &status, __WALL | __WNOTHREAD | WNOHANG);
+
+		if (pid > 0) {
+			if (WIFSTOPPED(status))
+				kill(pid, SIGKILL);
+			continue;
+		}
+		if (pid < 0 && errno == EINTR)
+			continue;
+		if (pid < 0)
+			return;		/* ECHILD: every one is gone */
+		if (mono_ms() >= end)
+			break;
+		nanosleep(&(struct timespec){ 0, 10 * 1000000L }, NULL);
+	}
+	left = 0;
+	for (size_t i = 0; i < sup->tab_size; i++)
+		if (sup->tab[i].pid > 0 && kill(sup->tab[i].pid, 0) == 0)
+			left++;
+	snprintf(msg, sizeof(msg),
+		 "%u traced process(es) did not end within %d ms of SIGKILL "
+		 "(stuck in the kernel, e.g. on an unanswered FUSE request); "
+		 "not waiting for them", left, SW_FREE_DEADLINE_MS);
+	if (sup->warn_fn)
+		sup->warn_fn(NULL, msg, sup->warn_ud);
+}
+
 void sw_supervisor_free(struct sw_supervisor *sup)
 {
 	if (!sup)
@@ -312,12 +372,7 @@ void sw_supervisor_free(struct sw_supervisor *sup)
 	for (size_t i = 0; i < sup->tab_size; i++)
 		if (sup->tab[i].pid > 0)
 			kill(sup->tab[i].pid, SIGKILL);
-	for (size_t i = 0; i < sup->tab_size; i++) {
-		if (sup->tab[i].pid > 0)
-			while (waitpid(sup->tab[i].pid, NULL, __WALL) < 0 &&
-			       errno == EINTR)
-				;
-	}
+	reap_killed(sup);
 	while (sup->sessions) {
 		struct sw_session *s = sup->sessions;
 
@@ -653,9 +708,17 @@ static void handle_status(struct sw_supervisor *sup, pid_t pid, int status);
 
 void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 {
-	struct sw_tracee *t;
+	struct sw_tracee *t = sw_tracee_find(sup, pid);
+	struct sw_session *s = t ? t->s : NULL;
 	pid_t stuck;
 
+	/* Whatever this stop reads of a program's memory is on that
+	 * program's uid's account (strings.c).  A tid not known yet (its
+	 * first stop before its creation event) is placed as handle_status
+	 * will place it. */
+	if (!t && WIFSTOPPED(status))
+		s = session_from_proc(sup, pid);
+	sw_tracee_mem_owner(s ? s->uid : (uid_t)-1);
 	handle_status(sup, pid, status);
 	/* A read of a tracee's memory passed its deadline (strings.c): the
 	 * tracee is killed already; kill its session too, whose FUSE server

@@ -46,6 +46,8 @@
 #define BUFFERED_MAX	(16u * SW_PROTO_MAX_RUN)
 #define OUT_MAX		(SW_PROTO_MAX_PS_REPLY + 64 * 1024)
 #define MAX_EVENTS	64
+/* Connections at once from peers that can make no request (below). */
+#define IDLE_PEERS_MAX	16
 
 enum kind { K_LISTEN, K_SIGNAL, K_MAIL, K_CONN };
 
@@ -69,6 +71,7 @@ struct conn {
 	bool want_out;			/* EPOLLOUT registered */
 	bool closing;			/* no more input; close once flushed */
 	bool dead;			/* closed; freed after the loop turn */
+	bool idle_peer;			/* failed peer_vet() when accepted */
 
 	struct session *session;	/* RUN connections */
 	long long deadline;		/* ms: finish a request by then */
@@ -89,6 +92,7 @@ struct server {
 	FILE *audit;
 	unsigned int max_sessions, n_sessions;
 	unsigned int max_conns, n_conns;
+	unsigned int n_idle_peers;	/* of n_conns: c->idle_peer */
 	unsigned int request_timeout;	/* s */
 	long long next_sweep;		/* ms */
 	uint64_t next_id;
@@ -687,6 +691,8 @@ static void conn_close(struct server *srv, struct conn *c)
 	}
 	LIST_DEL(srv->conns, c);
 	srv->n_conns--;
+	if (c->idle_peer)
+		srv->n_idle_peers--;
 	LIST_ADD(srv->dead, c);
 	if (srv->accept_paused) {
 		struct epoll_event ev = { .events = EPOLLIN,
@@ -878,12 +884,39 @@ static void do_accept(struct server *srv)
 			LIST_ADD(srv->dead, c);
 			continue;
 		}
-		if (srv->n_conns > srv->max_conns) {
-			char msg[128];
+		/*
+		 * Connection slots are for clients.  A peer that fails
+		 * peer_vet() now (traced: a confined program, or a client
+		 * under a debugger; or gone, or not in our pid namespace)
+		 * can make no request that is not refused: RUN, PS and KILL
+		 * vet it, SIGNAL needs a RUN.  Yet it could hold every slot
+		 * by idling, and keep ps, kill and every new session out.
+		 * Such peers share IDLE_PEERS_MAX slots of their own (beyond
+		 * the others'): each still gets its refusal for what it asks.
+		 */
+		{
+			struct peer_state st;
 
-			snprintf(msg, sizeof(msg),
-				 "syswardd has too many connections (limit "
-				 "%u); try again later", srv->max_conns);
+			if (peer_vet(fd, &c->peer, "connect", &st, &err) < 0) {
+				c->idle_peer = true;
+				srv->n_idle_peers++;
+			}
+		}
+		if (c->idle_peer ? srv->n_idle_peers > IDLE_PEERS_MAX
+				 : srv->n_conns - srv->n_idle_peers > srv->max_conns) {
+			char msg[160];
+
+			if (c->idle_peer)
+				snprintf(msg, sizeof(msg),
+					 "syswardd has too many connections "
+					 "from programs that cannot use it "
+					 "(confined or traced; limit %u)",
+					 IDLE_PEERS_MAX);
+			else
+				snprintf(msg, sizeof(msg),
+					 "syswardd has too many connections "
+					 "(limit %u); try again later",
+					 srv->max_conns);
 			reply_error(srv, c, "connect", EAGAIN,
 				    SW_EXIT_SYSWARD_ERROR, msg, true);
 		}

@@ -149,7 +149,8 @@ struct sw_kernel_support {
 int sw_probe_kernel(struct sw_kernel_support *ret, struct sw_error *err);
 
 int sw_supervisor_new(struct sw_supervisor **ret, struct sw_error *err);
-/* SIGKILLs and reaps every remaining tracee. */
+/* SIGKILLs and reaps every remaining tracee, waiting at most a moment for
+ * those that SIGKILL does not end at once (tracer.c). */
 void sw_supervisor_free(struct sw_supervisor *sup);
 
 /*

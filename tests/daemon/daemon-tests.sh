@@ -979,19 +979,22 @@ kill_session() {
 		{ fail "$3: client still runs 10 s after sysward kill"; kill -9 "$2"; }
 }
 
-# serves_beside WHAT: with a hostile session running, another uid's
-# session and root's run and exit normally, ps answers: each within 10 s.
+# serves_beside WHAT [nobody]: with a hostile session running, another
+# uid's session and root's (with "nobody": nobody's) path-checked session
+# run and exit normally, ps answers: each within 10 s.
 serves_beside() {
+	local as=()
+	[ "${2:-}" = nobody ] && as=("${NOBODY[@]}")
 	last_cmd=(timeout -k 5 10 "${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(uid_policy 4343)" -- "$PROBE" getuid exit 7)
 	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
 	rc=$?
 	[ "$rc" -eq 7 ] && [ "$(cat "$W/out")" = "getuid=4343" ] ||
 		{ fail "beside $1: nobody's session did not run normally within 10 s"; dump_last; }
-	last_cmd=(timeout -k 5 10 "$SYSWARD" run --daemon="$S" --policy "$(path_policy)" -- "$PROBE" open /nonexistent/sysward-denied rdonly getuid)
+	last_cmd=(timeout -k 5 10 "${as[@]}" "$SYSWARD" run --daemon="$S" --policy "$(path_policy)" -- "$PROBE" open /nonexistent/sysward-denied rdonly getuid)
 	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
 	rc=$?
 	[ "$rc" -eq 0 ] && grep -q "^getuid=" "$W/out" && grep -q "EACCES" "$W/out" ||
-		{ fail "beside $1: root's path-checked session did not run normally within 10 s"; dump_last; }
+		{ fail "beside $1: ${2:-root}'s path-checked session did not run normally within 10 s"; dump_last; }
 	last_cmd=(timeout -k 5 10 "$SYSWARD" ps --daemon="$S")
 	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
 	rc=$?
@@ -1115,6 +1118,192 @@ t_fuse_never_freezes() {
 		fail "no warning naming the stuck read in the daemon log (client exit $rc)"
 }
 
+# fuse_abort_of PID: abort the FUSE connection that the adv_fuse process
+# PID mounted (in its own mount namespace), which fails every request it
+# holds.  Read through any live thread: a killed leader is a zombie.
+fuse_abort_of() {
+	local dev t
+	for t in /proc/"$1"/task/*; do
+		dev=$(awk '{for (i = 1; i < NF; i++) if ($i == "-") break}
+			$(i + 1) == "fuse" && $(i + 2) == "adv_fuse" {print $3; exit}' \
+			"$t/mountinfo" 2>/dev/null)
+		[ -n "$dev" ] && break
+	done
+	[ -n "$dev" ] && [ -e "/sys/fs/fuse/connections/${dev#*:}/abort" ] || return 1
+	echo 1 >"/sys/fs/fuse/connections/${dev#*:}/abort"
+}
+
+# threads_live PID: a thread of process PID has not ended yet.
+threads_live() {
+	local t st
+	for t in /proc/"$1"/task/*/stat; do
+		st=$(awk '{print $3}' "$t" 2>/dev/null) || continue
+		[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ] && return 0
+	done
+	return 1
+}
+
+t_unkillable_tracee() {
+	# A program can make one of its processes unkillable: a thread waits
+	# for a FUSE request that the program's own server has taken and
+	# never answers (tests/security/adv_fuse stuck).  SIGKILL does not end
+	# it until the connection is aborted.  SIGTERM still stops the daemon
+	# within 10 s (it cannot wait for a process that never ends), every
+	# client hears of it, and the stuck process ends once the connection
+	# is aborted.
+	[ -c /dev/fuse ] || { echo "SKIP: no /dev/fuse"; return 77; }
+	# fusectl's "abort" is how this test frees the stuck process.
+	mountpoint -q /sys/fs/fuse/connections ||
+		mount -t fusectl none /sys/fs/fuse/connections 2>/dev/null ||
+		{ echo "SKIP: no fusectl to abort a FUSE connection"; return 77; }
+	start_daemon || return
+	chmod 0755 "$W"
+	local bg bg2 pid id t0 d=$W/fuse
+	mkdir -p "$d/mnt" && chmod -R 0755 "$d"
+	policy fuse >/dev/null <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+	  {"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242}]}
+	EOF
+	# --cap setfcap: see t_fuse_never_freezes.
+	"$SYSWARD" run --daemon="$S" --policy "$W/fuse.json" --cap setfcap -- \
+		"$ADV/adv_fuse" "$d" stuck >"$W/hostile.out" 2>&1 </dev/null &
+	bg=$!
+	t0=$((SECONDS + 10))
+	until grep -q 'server: LOOKUP of stuck' "$W/hostile.out" 2>/dev/null; do
+		grep -q '^verdict: cannot-test' "$W/hostile.out" 2>/dev/null &&
+			{ cat "$W/hostile.out"; wait "$bg"; echo "SKIP: cannot mount FUSE here"; return 77; }
+		((SECONDS < t0)) || { fail "adv_fuse never took its LOOKUP"; cat "$W/hostile.out"; kill -9 "$bg"; return 1; }
+		sleep 0.05
+	done
+	id=$(session_of "$ADV/adv_fuse") || { fail "adv_fuse: no session"; kill -9 "$bg"; return 1; }
+	pid=$(timeout -k 2 10 "$SYSWARD" ps --daemon="$S" | awk -v i="$id" '$1 == i {print $2}')
+	serves_beside "an unkillable process"
+	# A second session, that must hear of the shutdown.
+	"$SYSWARD" run --daemon="$S" --policy "$(uid_policy 3)" -- "$PROBE" sleep 60 getuid >/dev/null 2>"$W/err2" </dev/null &
+	bg2=$!
+	session_of "$PROBE" >/dev/null || fail "the sleeping session never showed in ps"
+	last_cmd=(timeout -k 5 10 "$SYSWARD" kill --daemon="$S" "$id")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	sleep 0.5
+	threads_live "$pid" || echo "note: the stuck process ended on SIGKILL (kernel without the stuck wait?)"
+	kill -TERM "$D_PID"
+	if ! timeout 10 tail --pid="$D_PID" -f /dev/null; then
+		fail "syswardd still runs 10 s after SIGTERM beside an unkillable process"
+	fi
+	timeout 10 tail --pid="$bg2" -f /dev/null ||
+		{ fail "the sleeping session's client still runs 10 s after SIGTERM"; kill -9 "$bg2"; }
+	wait "$bg2"
+	grep -q "shutting down" "$W/err2" || fail "the sleeping session's client was not told of the shutdown: $(cat "$W/err2")"
+	# Free the stuck process: it ends at once (its SIGKILL is pending).
+	fuse_abort_of "$pid" || echo "note: no FUSE connection of $pid to abort"
+	t0=$((SECONDS + 10))
+	while threads_live "$pid" && ((SECONDS < t0)); do
+		sleep 0.1
+	done
+	threads_live "$pid" && { fail "the stuck process $pid survived the abort of its connection"; kill -9 "$pid"; }
+	timeout 10 tail --pid="$D_PID" -f /dev/null || { fail "syswardd never ended"; kill -9 "$D_PID"; }
+	wait "$D_PID"
+	D_PID=
+	timeout 10 tail --pid="$bg" -f /dev/null || { fail "adv_fuse's client still runs"; kill -9 "$bg"; }
+	wait "$bg"
+}
+
+t_stuck_reads_stay_home() {
+	# docs/security.md route 13: a read of a program's memory that passes
+	# its deadline is abandoned on its reader thread, and the daemon
+	# bounds how many it leaves.  A program can make the read last for
+	# good (adv_fuse stuck-read: the READ never answered, and an
+	# unkillable thread keeps the FUSE connection open when its session
+	# is killed).  17 such programs of root's use up root's share of
+	# readers, but another uid's sessions, path-checked too, still run
+	# normally (before: past 16 abandoned reads, every read of every
+	# session of every uid on every tracer thread failed and killed its
+	# program).
+	[ -c /dev/fuse ] || { echo "SKIP: no /dev/fuse"; return 77; }
+	mountpoint -q /sys/fs/fuse/connections ||
+		mount -t fusectl none /sys/fs/fuse/connections 2>/dev/null ||
+		{ echo "SKIP: no fusectl to abort a FUSE connection"; return 77; }
+	start_daemon || return
+	chmod 0755 "$W"
+	local i n=17 bgs=() p t0 d=$W/fuse
+	mkdir -p "$d/mnt" && chmod -R 0755 "$d"
+	policy fuse >/dev/null <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+	  {"names": ["openat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	   "paths": [{"index": 1, "exact": "$d/file-D"}]}]}
+	EOF
+	for ((i = 0; i < n; i++)); do
+		"$SYSWARD" run --daemon="$S" --policy "$W/fuse.json" --cap setfcap -- \
+			"$ADV/adv_fuse" "$d" stuck-read >"$W/hostile.$i.out" 2>&1 </dev/null &
+		bgs+=($!)
+	done
+	t0=$((SECONDS + 60))
+	while (($(grep -c 'took longer than the deadline' "$W/daemon.log") < n)); do
+		if grep -q '^verdict: cannot-test' "$W"/hostile.*.out 2>/dev/null; then
+			cat "$W"/hostile.*.out
+			stuck_free "${bgs[@]}"
+			echo "SKIP: cannot mount FUSE here"
+			return 77
+		fi
+		((SECONDS < t0)) || { fail "only $(grep -c 'took longer than the deadline' "$W/daemon.log") of $n stuck reads within 60 s"; break; }
+		sleep 0.1
+	done
+	serves_beside "$n reads that never end" nobody
+	stuck_free "${bgs[@]}"
+}
+
+# stuck_free CLIENT...: abort the FUSE connection of every adv_fuse that
+# printed its pid to $W/hostile.*.out, then wait for the CLIENTs.
+stuck_free() {
+	local p
+	for p in $(sed -n 's/^fact: pid //p' "$W"/hostile.*.out 2>/dev/null); do
+		threads_live "$p" || continue
+		fuse_abort_of "$p" || { fail "no FUSE connection of stuck pid $p to abort"; kill -9 "$p"; }
+	done
+	for p in "$@"; do
+		timeout 10 tail --pid="$p" -f /dev/null || { fail "a stuck client still runs 10 s after its connection was aborted"; kill -9 "$p"; }
+		wait "$p"
+	done
+}
+
+t_churn_races() {
+	# Races between a client leaving, KILL, SIGNAL, the launch and the
+	# program's end (swd-raw churn: RUNs closed while launched, SIGNALed
+	# before STARTED, KILLed as they end, half-closed), with the session
+	# limit reached while launches are in flight: every waiting client
+	# gets its EXIT or an ERROR, ps lists no session once it is over, no
+	# program is left, the daemon serves; then SIGTERM in the middle of
+	# the same churn stops it within 10 s.
+	start_daemon --max-sessions 4 || return
+	local i bg
+	last_cmd=(timeout -k 5 120 "$SWD_RAW" "$S" churn:30)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	grep -q '^CHURN rounds=30 .* hung=0$' "$W/out" || { fail "a churned client waited in vain"; dump_last; }
+	for ((i = 0; i < 100; i++)); do
+		timeout -k 2 10 "$SYSWARD" ps --daemon="$S" >"$W/out" 2>"$W/err"
+		[ "$(wc -l <"$W/out")" -le 1 ] && break
+		sleep 0.1
+	done
+	[ "$(wc -l <"$W/out")" -le 1 ] || { fail "ps still lists sessions 10 s after the churn:"; cat "$W/out" >&2; }
+	pgrep -x sleep -P "$D_PID" >/dev/null && fail "a churned program outlived its client"
+	daemon_serves
+	"$SWD_RAW" "$S" churn:1000 >"$W/churn.out" 2>&1 &
+	bg=$!
+	sleep 1
+	kill -TERM "$D_PID"
+	timeout 10 tail --pid="$D_PID" -f /dev/null ||
+		{ fail "syswardd still runs 10 s after SIGTERM amid the churn"; kill -9 "$D_PID"; }
+	wait "$D_PID"
+	D_PID=
+	timeout 15 tail --pid="$bg" -f /dev/null ||
+		{ fail "the churning client still waits 15 s after the daemon's SIGTERM"; kill -9 "$bg"; }
+	wait "$bg"
+}
+
 t_session_ends_exactly() {
 	# Route 12 (docs/security.md): children and threads that come and go before
 	# their parent's fork event is seen, and creators killed in the
@@ -1219,6 +1408,71 @@ t_bell_killed() {
 	expect_rc 137
 	[ "$(pgrep -P "$D_PID" -x syswardd-bell | wc -l)" -eq 2 ] ||
 		fail "expected 2 bells after the kills, found: $(pgrep -P "$D_PID" -x syswardd-bell | tr '\n' ' ')"
+}
+
+t_bell_unreachable() {
+	# A program of the daemon's own uid (root's, without capabilities)
+	# tries every way the kernel offers a same-uid process to reach the
+	# tracer threads' bells and the daemon (tests/security/adv_bell:
+	# signals, pidfds, ptrace, /proc/<pid>/mem and maps), under
+	# docker-default and under a policy that allows everything: all
+	# fail, the bells keep their pids, the daemon serves.
+	SHARDS=2 start_daemon || return
+	local bells pol
+	bells=$(pgrep -P "$D_PID" -x syswardd-bell | sort | tr '\n' ' ')
+	[ -n "$bells" ] || { fail "no bells found"; return; }
+	for pol in "$SRCDIR/policy/examples/docker-default.json" "$(allow_policy)"; do
+		swd "$pol" "$ADV/adv_bell" "$D_PID" $bells
+		[ "$rc" -eq 0 ] && grep -q '^verdict: contained' "$W/out" ||
+			{ fail "adv_bell under $(basename "$pol")"; dump_last; }
+	done
+	[ "$(pgrep -P "$D_PID" -x syswardd-bell | sort | tr '\n' ' ')" = "$bells" ] ||
+		fail "the bells changed: before $bells, after $(pgrep -P "$D_PID" -x syswardd-bell | tr '\n' ' ')"
+	daemon_serves
+	daemon_serves
+}
+
+t_conn_flood() {
+	# A confined program holds every connection slot it can get
+	# (tests/security/adv_conn_flood: idle connections, each closed one
+	# replaced at once) for 12 s.  Meanwhile ps, a kill and a new session
+	# of another uid are each served within 10 s, as the daemon promises
+	# whatever a confined program does.
+	start_daemon --max-sessions 4 --request-timeout 2 || return
+	chmod 0755 "$W"
+	local bg sl id
+	"$SYSWARD" run --daemon="$S" --policy "$SRCDIR/policy/examples/docker-default.json" -- \
+		"$ADV/adv_conn_flood" "$S" 12 >"$W/hostile.out" 2>&1 </dev/null &
+	bg=$!
+	"$SYSWARD" run --daemon="$S" --policy "$(uid_policy 3)" -- "$PROBE" sleep 60 getuid >/dev/null 2>&1 </dev/null &
+	sl=$!
+	id=$(session_of "$PROBE") || fail "the sleeping session never showed in ps"
+	t0=$((SECONDS + 10))
+	until grep -q 'holding [0-9]* connections' "$W/hostile.out" 2>/dev/null &&
+	      (($(sed -n 's/.*holding \([0-9]*\) connections/\1/p' "$W/hostile.out" | tail -1) >= 68)); do
+		((SECONDS < t0)) || break
+		sleep 0.1
+	done
+	sleep 1
+	last_cmd=(timeout -k 2 10 "$SYSWARD" ps --daemon="$S")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	[ "$rc" -eq 0 ] || { fail "ps beside a connection flood"; dump_last; }
+	last_cmd=(timeout -k 5 10 "${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(uid_policy 4343)" -- "$PROBE" getuid exit 7)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	[ "$rc" -eq 7 ] || { fail "nobody's session beside a connection flood"; dump_last; }
+	if [ -n "$id" ]; then
+		last_cmd=(timeout -k 2 10 "$SYSWARD" kill --daemon="$S" "$id")
+		"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+		rc=$?
+		[ "$rc" -eq 0 ] || { fail "kill beside a connection flood"; dump_last; }
+	fi
+	timeout 10 tail --pid="$sl" -f /dev/null || { fail "the killed session's client still runs"; kill -9 "$sl"; }
+	wait "$sl"
+	timeout 20 tail --pid="$bg" -f /dev/null || { fail "adv_conn_flood's client still runs"; kill -9 "$bg"; }
+	wait "$bg"
+	cat "$W/hostile.out"
 }
 
 t_user_daemon() {

@@ -29,12 +29,22 @@
  * valid magic and version, so they reach the type and length checks) and
  * prints "RANDOM n=N errors=E closed=C": every one must get an ERROR or,
  * if it ended mid-message, a hang-up, and the daemon must survive.
+ *
+ *   swd-raw SOCKET churn:N
+ *
+ * N rounds of 8 RUNs of "sleep 0.0I" (I: 0..7) sent at once, each then
+ * left in its own way while the daemon launches it: closed at once;
+ * SIGNALed (SIGTERM) before STARTED; KILLed from another connection as it
+ * ends; SIGNALed with SIGKILL and closed; half-closed; or waited for.
+ * Prints "CHURN rounds=N answered=A refused=R hung=H": each client that
+ * waits gets its EXIT or an ERROR within 10 s (else it counts as hung).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -205,6 +215,156 @@ static void *leader_exits_thread(void *arg)
 	exit(0);
 }
 
+static void timed_run(struct sw_buf *b, const char *policy, int i)
+{
+	char t[16];
+	char *argv[] = { "/bin/sleep", t, NULL };
+	char *envp[] = { "PATH=/usr/bin:/bin", NULL };
+	struct sw_run_request q = {
+		.argv = argv, .argc = 2, .envp = envp, .envc = 1, .cwd = "/",
+		.policy_name = "raw.json", .policy_text = (char *)policy,
+		.policy_len = strlen(policy),
+	};
+
+	snprintf(t, sizeof(t), "0.0%d", i);
+	if (sw_run_request_encode(b, &q, NULL) < 0)
+		abort();
+}
+
+/* Replies until the last one (EXIT or ERROR): 1 EXIT, 2 ERROR, 0 the
+ * daemon hung up, -1 nothing within the receive timeout.  *id: the
+ * session, from STARTED. */
+static int churn_wait(int fd, uint64_t *id)
+{
+	for (;;) {
+		struct sw_msg_header h;
+		struct sw_error err = { 0 };
+		uint8_t *p = NULL;
+		int t;
+
+		if (sw_proto_recv(fd, &h, &p, &err) < 0)
+			return err.code == EAGAIN || err.code == EWOULDBLOCK ? -1 : 0;
+		t = h.type;
+		if (t == SW_MSG_STARTED && id && h.length >= 8) {
+			*id = 0;
+			for (int k = 7; k >= 0; k--)
+				*id = *id << 8 | p[k];
+		}
+		free(p);
+		if (t == SW_MSG_EXIT)
+			return 1;
+		if (t == SW_MSG_ERROR)
+			return 2;
+	}
+}
+
+/* 1 once STARTED came (its id in *id), else as churn_wait. */
+static int churn_wait_started(int fd, uint64_t *id)
+{
+	struct sw_msg_header h;
+	struct sw_error err = { 0 };
+	uint8_t *p = NULL;
+	int t;
+
+	if (sw_proto_recv(fd, &h, &p, &err) < 0)
+		return err.code == EAGAIN || err.code == EWOULDBLOCK ? -1 : 0;
+	t = h.type;
+	if (t == SW_MSG_STARTED && h.length >= 8) {
+		*id = 0;
+		for (int k = 7; k >= 0; k--)
+			*id = *id << 8 | p[k];
+	}
+	free(p);
+	return t == SW_MSG_STARTED ? 1 : 2;
+}
+
+/* Any one reply: 1, or -1 if none within the timeout, 0 hung up. */
+static int churn_wait_any(int fd)
+{
+	struct sw_msg_header h;
+	struct sw_error err = { 0 };
+	uint8_t *p = NULL;
+
+	if (sw_proto_recv(fd, &h, &p, &err) < 0)
+		return err.code == EAGAIN || err.code == EWOULDBLOCK ? -1 : 0;
+	free(p);
+	return 1;
+}
+
+static int churn_mode(const char *sock, int rounds)
+{
+	static const char allow[] = "{\"defaultAction\":\"SCMP_ACT_ALLOW\"}";
+	struct timeval tv = { .tv_sec = 10 };
+	int std[3] = { 0, 1, 2 };
+	unsigned int answered = 0, refused = 0, hung = 0;
+
+	for (int r = 0; r < rounds; r++) {
+		int fds[8];
+
+		for (int i = 0; i < 8; i++) {
+			struct sw_error err = { 0 };
+			struct sw_buf b = { 0 };
+
+			if (sw_proto_connect(sock, &fds[i], &err) < 0) {
+				fprintf(stderr, "swd-raw: %s\n", err.msg);
+				return 1;
+			}
+			setsockopt(fds[i], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+			timed_run(&b, allow, i);
+			send_all(fds[i], &b, std, 3);
+			sw_buf_free(&b);
+		}
+		for (int i = 0; i < 8; i++) {
+			struct sw_buf b = { 0 };
+			uint64_t id = 0;
+			int k, w;
+
+			switch ((i + r) % 6) {
+			case 0:		/* gone while its RUN is launched */
+				break;
+			case 1:		/* SIGNAL before STARTED */
+				sw_msg_encode_signal(&b, SIGTERM, NULL);
+				send_all(fds[i], &b, NULL, 0);
+				goto wait;
+			case 2:		/* KILL from elsewhere as it ends */
+				w = churn_wait_started(fds[i], &id);
+				if (w == 1 && sw_proto_connect(sock, &k, &(struct sw_error){ 0 }) == 0) {
+					setsockopt(k, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+					sw_msg_encode_kill(&b, id, NULL);
+					send_all(k, &b, NULL, 0);
+					if (churn_wait_any(k) < 0)
+						hung++;
+					close(k);
+				}
+				goto wait;
+			case 3:		/* SIGKILL, and gone */
+				sw_msg_encode_signal(&b, SIGKILL, NULL);
+				send_all(fds[i], &b, NULL, 0);
+				break;
+			case 4:		/* half-closed: the daemon reads EOF */
+				shutdown(fds[i], SHUT_WR);
+				break;
+			default:
+			wait:
+				w = churn_wait(fds[i], NULL);
+				if (w < 0)
+					hung++;
+				else if (w == 1)
+					answered++;
+				else
+					refused++;
+				break;
+			}
+			sw_buf_free(&b);
+		}
+		for (int i = 0; i < 8; i++)
+			close(fds[i]);
+	}
+	printf("CHURN rounds=%d answered=%u refused=%u hung=%u\n", rounds,
+	       answered, refused, hung);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const char allow[] = "{\"defaultAction\":\"SCMP_ACT_ALLOW\"}";
@@ -221,6 +381,8 @@ int main(int argc, char **argv)
 	mode = argv[2];
 	if (strncmp(mode, "random:", 7) == 0)
 		return random_mode(argv[1], atoi(mode + 7));
+	if (strncmp(mode, "churn:", 6) == 0)
+		return churn_mode(argv[1], atoi(mode + 6));
 	if (sw_proto_connect(argv[1], &fd, &err) < 0) {
 		fprintf(stderr, "swd-raw: %s\n", err.msg);
 		return 1;

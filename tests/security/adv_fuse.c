@@ -18,6 +18,22 @@
  * supervisor is stuck: then the witness reports the delay (ESCAPED, exit 1).
  * Defended, the supervisor gives up the read after its deadline and kills
  * the program before that (check.sh looks for the warning and the time).
+ *
+ *   adv_fuse DIR stuck
+ *
+ * An unkillable tracee (tests/daemon t_unkillable_tracee): a thread looks
+ * up DIR/mnt/stuck, and the server takes the LOOKUP and never answers.  A
+ * request already read by its server waits uninterruptibly, even for
+ * SIGKILL (fs/fuse/dev.c, request_wait_answer), and the connection is
+ * aborted only when the last /dev/fuse descriptor closes: the stuck
+ * thread's own descriptor table holds one.  So once killed, the process
+ * never ends until someone aborts the connection (fusectl's "abort").
+ *
+ *   adv_fuse DIR stuck-read
+ *
+ * The same, and then the route above with the READ never answered: the
+ * supervisor's read of the path faults and waits for a connection that no
+ * kill can abort (tests/daemon t_stuck_reads_stay_home).
  */
 #include <fcntl.h>
 #include <linux/fuse.h>
@@ -35,6 +51,9 @@
 
 static const char *dir;
 static int fuse = -1;
+static bool hold_lookup;	/* "stuck": never answer LOOKUP "stuck" */
+static bool hold_read;		/* "stuck-read": never answer READ */
+static volatile bool lookup_held;
 static volatile double t_open = 1e18;
 static char path[4096];
 
@@ -96,6 +115,11 @@ static void *server(void *arg)
 						   .max_write = 4096,
 						   .max_background = 16,
 						   .congestion_threshold = 12 };
+
+			/* Lookups in one directory at once: else the held
+			 * LOOKUP ("stuck") locks the root for the others. */
+			if (hold_lookup)
+				o.flags = ii->flags & FUSE_PARALLEL_DIROPS;
 			reply(in->unique, 0, &o, sizeof(o));
 			break;
 		}
@@ -103,6 +127,11 @@ static void *server(void *arg)
 			struct fuse_entry_out o = { .nodeid = 2, .generation = 1,
 						    .entry_valid = 3600, .attr_valid = 3600 };
 
+			if (hold_lookup && !strcmp(body, "stuck")) {
+				FACT("server: LOOKUP of stuck, never answered");
+				lookup_held = true;
+				break;
+			}
 			if (strcmp(body, "f")) {
 				reply(in->unique, -ENOENT, NULL, 0);
 				break;
@@ -130,6 +159,10 @@ static void *server(void *arg)
 			static char data[4096];
 			double t0 = now();
 
+			if (hold_read) {
+				FACT("server: READ of %u bytes, never answered", ri->size);
+				break;
+			}
 			FACT("server: READ of %u bytes at %llu, held back %.0f s",
 			     ri->size, (unsigned long long)ri->offset, HOLD_READ);
 			while (now() - t0 < HOLD_READ)
@@ -184,6 +217,16 @@ static void *witness(void *a)
 	return a;
 }
 
+static void *looker(void *mnt)
+{
+	char p[4200];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/stuck", (char *)mnt);
+	stat(p, &st);
+	return NULL;
+}
+
 static int write_file(const char *p, const char *s)
 {
 	int fd = open(p, O_WRONLY | O_CLOEXEC);
@@ -203,11 +246,14 @@ int main(int argc, char **argv)
 	char *page;
 	int fd;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: adv_fuse DIR\n");
+	if (argc < 2 || (argc > 2 && strcmp(argv[2], "stuck") &&
+			 strcmp(argv[2], "stuck-read"))) {
+		fprintf(stderr, "usage: adv_fuse DIR [stuck | stuck-read]\n");
 		return ADV_CANNOT;
 	}
 	dir = argv[1];
+	hold_lookup = argc > 2;
+	hold_read = argc > 2 && !strcmp(argv[2], "stuck-read");
 	snprintf(path, sizeof(path), "%s/file-D", dir);
 	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
 	FACT("uid %d", (int)geteuid());
@@ -240,6 +286,16 @@ int main(int argc, char **argv)
 		return adv_verdict(ADV_CANNOT, "cannot mount a FUSE file system");
 	}
 	pthread_create(&srv, NULL, server, NULL);
+	if (hold_lookup) {
+		/* Whoever frees us needs it: a killed leader shows no
+		 * command line. */
+		FACT("pid %d", (int)getpid());
+		TRIED("stat(%s/stuck) in a thread, its LOOKUP never answered", mnt);
+		pthread_create(&o, NULL, looker, mnt);
+		/* Until killed: then the looker keeps the process alive. */
+		while (!hold_read || !lookup_held)
+			usleep(10000);
+	}
 	snprintf(file, sizeof(file), "%s/f", mnt);
 	fd = open(file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
