@@ -6,6 +6,7 @@
  *   hostile-bench --sysward PATH --syswardd PATH --spin PATH
  *                 [--sessions N] [--ps-samples K] [--calls C]
  *                 [--load spinner|forkflood|stopflood]... [--shards N]
+ *                 [--rounds R]
  *
  * For each hostile load -- a spinner that never makes a system call (under
  * a path rule, so the supervisor has a path guard to set up at its first
@@ -24,12 +25,17 @@
  * daemon with that many tracer threads (default: its own default, one per
  * CPU): the hostile sessions are started first and the well-behaved one
  * last, so with more threads than hostile sessions it has one of its own.
+ * --rounds R (default 3) measures both sides R times, alternating which
+ * goes first, and prints the median of each figure over the rounds (and
+ * the worst SIGTERM): a round that other work on the machine disturbed
+ * moves a median less than a single measurement.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +45,7 @@
 #include <unistd.h>
 
 #define MAX_SESSIONS 16
+#define MAX_ROUNDS 15
 #define CHILD_TIMEOUT_NS (10LL * 1000000000LL)
 
 static const char *sysward, *syswardd, *spin;
@@ -287,6 +294,51 @@ static void measure(int ps_samples, int calls, struct figures *f)
 	}
 }
 
+/* One side of one round: the daemon, the hostile programs, the figures. */
+static void run_side(enum load l, int confined, int sessions, int ps_samples,
+		     int calls, struct figures *f)
+{
+	pid_t d = daemon_start(), h[MAX_SESSIONS];
+
+	for (int i = 0; i < sessions; i++)
+		h[i] = start_hostile(l, confined);
+	usleep(500000);	/* let them get going */
+	measure(ps_samples, calls, f);
+	f->term = daemon_stop(d);
+	for (int i = 0; i < sessions; i++) {
+		kill(-h[i], SIGKILL);
+		kill(-h[i], SIGCONT);
+		wait_bounded(h[i]);
+	}
+}
+
+/* The median of one figure over n rounds (-1, "failed", sorts first). */
+static long long median_field(const struct figures *v, int n, size_t off)
+{
+	long long x[MAX_ROUNDS];
+
+	for (int i = 0; i < n; i++)
+		x[i] = *(const long long *)((const char *)&v[i] + off);
+	qsort(x, (size_t)n, sizeof(x[0]), cmp_ll);
+	return x[n / 2];
+}
+
+static void median_of(const struct figures *v, int n, struct figures *f)
+{
+	f->ps_p50 = median_field(v, n, offsetof(struct figures, ps_p50));
+	f->ps_p99 = median_field(v, n, offsetof(struct figures, ps_p99));
+	f->call_p50 = median_field(v, n, offsetof(struct figures, call_p50));
+	f->call_p99 = median_field(v, n, offsetof(struct figures, call_p99));
+	f->term = 0;
+	f->ps_timeouts = 0;
+	for (int i = 0; i < n; i++) {
+		/* The worst SIGTERM; a daemon that did not stop is worst. */
+		if (f->term >= 0 && (v[i].term < 0 || v[i].term > f->term))
+			f->term = v[i].term;
+		f->ps_timeouts += v[i].ps_timeouts;
+	}
+}
+
 static void put_policy(char *path, const char *name, const char *text)
 {
 	FILE *fp;
@@ -326,11 +378,12 @@ int main(int argc, char **argv)
 		{ "stopflood", no_argument, NULL, 'T' },
 		{ "load", required_argument, NULL, 'l' },
 		{ "shards", required_argument, NULL, 'j' },
+		{ "rounds", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	static const char *const load_opt[] = { "spinner", "forkflood", "stopflood" };
-	int sessions = 2, ps_samples = 100, calls = 2000, o;
+	int sessions = 2, ps_samples = 100, calls = 2000, rounds = 3, o;
 	unsigned int loads = 0;		/* bit l: run load l; none: all */
 
 	if (argc == 3 && !strcmp(argv[1], "--calls"))
@@ -353,19 +406,21 @@ int main(int argc, char **argv)
 			loads |= 1u << o;
 			break;
 		case 'j': shards = optarg; break;
+		case 'r': rounds = atoi(optarg); break;
 		case 'F': return mode_forkflood();
 		case 'T': return mode_stopflood();
 		default:
 			fprintf(stderr, "usage: %s --sysward PATH --syswardd PATH --spin PATH "
 				"[--sessions N] [--ps-samples K] [--calls C] "
-				"[--load spinner|forkflood|stopflood]... [--shards N]\n", argv[0]);
+				"[--load spinner|forkflood|stopflood]... [--shards N] [--rounds R]\n", argv[0]);
 			return o == 'h' ? 0 : 2;
 		}
 	}
 	if (!sysward || !syswardd || !spin || sessions < 1 || sessions > MAX_SESSIONS ||
-	    ps_samples < 1 || calls < 1) {
+	    ps_samples < 1 || calls < 1 || rounds < 1 || rounds > MAX_ROUNDS) {
 		fprintf(stderr, "hostile-bench: --sysward, --syswardd and --spin are required; "
-			"1 <= --sessions <= %d (see --help)\n", MAX_SESSIONS);
+			"1 <= --sessions <= %d, 1 <= --rounds <= %d (see --help)\n",
+			MAX_SESSIONS, MAX_ROUNDS);
 		return 2;
 	}
 	if (!realpath("/proc/self/exe", self))
@@ -385,33 +440,32 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	printf("hostile-bench: %d hostile sessions, %d ps runs, %d supervised calls per side\n",
-	       sessions, ps_samples, calls);
+	printf("hostile-bench: %d hostile sessions, %d ps runs, %d supervised calls per side "
+	       "and round; medians of %d rounds, worst SIGTERM\n",
+	       sessions, ps_samples, calls, rounds);
 	printf("%-11s %-11s %8s %8s %9s %9s %10s %8s\n", "load", "side", "ps p50us",
 	       "ps p99us", "call p50us", "call p99us", "SIGTERM ms", "ps t/o");
 	if (!loads)
 		loads = (1u << N_LOADS) - 1;
 	for (int l = 0; l < N_LOADS; l++) {
-		struct figures side[2];
+		struct figures side[2], rounds_of[2][MAX_ROUNDS];
 
 		if (!(loads & (1u << l)))
 			continue;
 
+		for (int r = 0; r < rounds; r++)
+			for (int k = 0; k < 2; k++) {
+				/* Alternate which side goes first. */
+				int confined = (r + k) % 2 == 0;
+
+				run_side((enum load)l, confined, sessions, ps_samples,
+					 calls, &rounds_of[confined][r]);
+			}
 		for (int confined = 1; confined >= 0; confined--) {
-			pid_t d = daemon_start(), h[MAX_SESSIONS];
 			struct figures *f = &side[confined];
 			char a[16], b[16], c[16], e[16];
 
-			for (int i = 0; i < sessions; i++)
-				h[i] = start_hostile((enum load)l, confined);
-			usleep(500000);	/* let them get going */
-			measure(ps_samples, calls, f);
-			f->term = daemon_stop(d);
-			for (int i = 0; i < sessions; i++) {
-				kill(-h[i], SIGKILL);
-				kill(-h[i], SIGCONT);
-				wait_bounded(h[i]);
-			}
+			median_of(rounds_of[confined], rounds, f);
 			us(f->ps_p50, a, sizeof(a));
 			us(f->ps_p99, b, sizeof(b));
 			us(f->call_p50, c, sizeof(c));
