@@ -6,7 +6,10 @@
  *   peer.c    who the client is (SO_PEERCRED, SO_PEERGROUPS), whether it
  *             is confined (traced: SO_PEERPIDFD, /proc/<pid>/status) and
  *             whether it may execute its program (its own fs creds)
- *   server.c  the event loop: connections, requests, sessions, replies
+ *   server.c  the event loop: epoll set, signals, start and shutdown
+ *   conn.c    connection framing: accept, bounded reads and replies
+ *   requests.c RUN (checked step by step), PS, KILL, SIGNAL; sessions and
+ *             the tracer threads' replies  (server.h: what these share)
  *   shard.c   the tracer threads: each launches and supervises the
  *             sessions it is given (ptrace ties a tracee to its thread)
  *   audit.c   the daemon's own audit lines (session start/exit/refusal)

@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * syswardd's requests and sessions.  A RUN is checked here, step by step
+ * (the client, the request, its privilege, its directory, policy and
+ * program), and handed with its policy and descriptors to the
+ * least-loaded tracer thread, which launches it and supervises it to its
+ * end; the thread's replies (STARTED, FAILED, DONE) come back through the
+ * mailbox.  A RUN connection lives as long as its session: EXIT is its
+ * last reply, SIGNAL messages on it reach the program, and its closing
+ * kills the session.  PS and KILL see only the client's own sessions
+ * (root's: all).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sysward/cleanup.h"
+#include "sysward/engine.h"
+#include "sysward/policy.h"
+#include "sysward/proto.h"
+#include "syswardd.h"
+#include "server.h"
+
+static struct session *session_by_id(struct server *srv, uint64_t id)
+{
+	for (struct session *x = srv->sessions; x; x = x->next)
+		if (x->id == id)
+			return x;
+	return NULL;
+}
+
+/* Hand x's tracer thread a message; false if out of memory. */
+bool session_post(struct server *srv, struct session *x,
+			 enum shard_msg_kind kind, int sig)
+{
+	struct shard_msg *m = shard_msg_new(kind, x);
+
+	if (!m) {
+		logf_("session %llu: out of memory for a message to its "
+		      "tracer thread", (unsigned long long)x->id);
+		return false;
+	}
+	m->sig = sig;
+	shard_send(srv->shards[x->shard], m);
+	return true;
+}
+
+/* x has ended (or never started): the event loop lets it go. */
+static void session_forget(struct server *srv, struct session *x)
+{
+	if (x->conn)
+		x->conn->session = NULL;
+	x->conn = NULL;
+	LIST_DEL(srv->sessions, x);
+	srv->n_sessions--;
+	srv->load[x->shard]--;
+	session_unref(x);
+}
+
+static void mail_started(struct server *srv, struct session *x, pid_t pid)
+{
+	struct sw_buf b = { 0 };
+
+	x->pid = pid;
+	if (!x->conn)
+		return;		/* gone: its MSG_KILL is on its way */
+	if (sw_msg_encode_started(&b, &(struct sw_started){ x->id,
+				  (uint32_t)pid }, NULL) == 0)
+		conn_queue(srv, x->conn, &b);
+	sw_buf_free(&b);
+}
+
+static void mail_ended(struct server *srv, const struct shard_msg *m)
+{
+	struct session *x = m->x;
+	struct conn *c = x->conn;
+	struct sw_buf b = { 0 };
+
+	if (m->kind == MSG_DONE)
+		audit_session_exit(srv->audit, x->id, x->pid, m->exit_code,
+				   m->decisions);
+	/* Detach first: a failed send closes c, which must not try to kill
+	 * this finished session. */
+	if (c)
+		c->session = NULL;
+	x->conn = NULL;
+	if (c && m->kind == MSG_FAILED) {
+		reply_error(srv, c, "RUN", m->err.code, m->exit_code,
+			    m->err.msg, true);
+	} else if (c && m->has_err) {
+		/* The launch ends at exec, on the tracer thread: a program
+		 * that could not be exec'd is an ERROR after STARTED. */
+		if (sw_msg_encode_error(&b, m->err.code ? m->err.code : ECHILD,
+					m->exit_code, m->err.msg, NULL) == 0)
+			conn_queue(srv, c, &b);
+		conn_finish(srv, c);
+	} else if (c) {
+		if (sw_msg_encode_exit(&b, m->exit_code, NULL) == 0)
+			conn_queue(srv, c, &b);
+		conn_finish(srv, c);
+	}
+	sw_buf_free(&b);
+	session_forget(srv, x);
+}
+
+/* The tracer threads' replies, in the order each thread posted them. */
+void read_mail(struct server *srv)
+{
+	for (struct shard_msg *m = mailbox_take(srv->mail), *next; m; m = next) {
+		next = m->next;
+		if (m->kind == MSG_STARTED)
+			mail_started(srv, m->x, m->pid);
+		else if (m->kind == MSG_FAILED || m->kind == MSG_DONE)
+			mail_ended(srv, m);
+		shard_msg_free(m);
+	}
+}
+
+/* Why a RUN is refused: one reply, made by handle_run(). */
+struct refusal {
+	int code;
+	int exit_code;
+	char msg[SW_ERROR_MSG_MAX];
+};
+
+static int refuse(struct refusal *rf, int code, int exit_code,
+		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int refuse(struct refusal *rf, int code, int exit_code,
+		  const char *fmt, ...)
+{
+	va_list ap;
+
+	rf->code = code;
+	rf->exit_code = exit_code;
+	va_start(ap, fmt);
+	vsnprintf(rf->msg, sizeof(rf->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* The client: not a confined program (peer_vet()), and its nice value,
+ * which its program gets instead of ours. */
+static int run_vet_client(struct conn *c, struct peer_state *pst,
+			  int *client_nice, struct refusal *rf)
+{
+	struct sw_error err = { 0 };
+	int r;
+
+	r = peer_vet(c->fd, &c->peer, "RUN", pst, &err);
+	if (r < 0)
+		return refuse(rf, -r, SW_EXIT_SYSWARD_ERROR, "%s", err.msg);
+	errno = 0;
+	*client_nice = getpriority(PRIO_PROCESS, pst->pid);
+	if (*client_nice == -1 && errno)
+		return refuse(rf, errno, SW_EXIT_SYSWARD_ERROR,
+			      "cannot read the client's nice value (getpriority)");
+	return 0;
+}
+
+/* The request itself, its descriptors, and room for one more session. */
+static int run_decode(struct server *srv, struct conn *c,
+		      struct sw_run_request *q, struct refusal *rf)
+{
+	struct sw_error err = { 0 };
+	int r;
+
+	r = sw_run_request_decode(c->payload, c->h.length, q, &err);
+	if (r < 0)
+		return refuse(rf, -r, SW_EXIT_SYSWARD_ERROR, "%s", err.msg);
+	if (c->n_fds != SW_PROTO_RUN_FDS || c->too_many_fds)
+		return refuse(rf, EBADMSG, SW_EXIT_SYSWARD_ERROR,
+			      "RUN request carries %s%zu file descriptors (expected "
+			      "%d: stdin, stdout, stderr, sent with SCM_RIGHTS)",
+			      c->too_many_fds ? "more than " : "", c->n_fds,
+			      SW_PROTO_RUN_FDS);
+	if (srv->n_sessions >= srv->max_sessions)
+		return refuse(rf, EAGAIN, SW_EXIT_SYSWARD_ERROR,
+			      "syswardd already runs its limit of %u sessions; try "
+			      "again later (or raise syswardd --max-sessions)",
+			      srv->max_sessions);
+	return 0;
+}
+
+/* Never more privilege than the client has. */
+static int run_check_privilege(struct conn *c, const struct peer_state *pst,
+			       const struct sw_run_request *q,
+			       struct refusal *rf)
+{
+	struct sw_error err = { 0 };
+	int r;
+
+	/* No capabilities but for root... */
+	if (q->caps && c->peer.uid != 0)
+		return refuse(rf, EPERM, SW_EXIT_SYSWARD_ERROR,
+			      "uid %u may not keep capabilities (--cap): syswardd "
+			      "grants them to root clients only", c->peer.uid);
+	/* ... and none it does not hold itself: uid 0 is not the same as
+	 * root's capabilities (setpriv, capsh, a container's bounding set). */
+	r = peer_check_caps(pst, q->caps, &err);
+	if (r < 0)
+		return refuse(rf, -r, SW_EXIT_SYSWARD_ERROR, "%s", err.msg);
+	/* A non-root daemon can only be its own user. */
+	if (geteuid() != 0 && c->peer.uid != geteuid())
+		return refuse(rf, EPERM, SW_EXIT_SYSWARD_ERROR,
+			      "syswardd runs as uid %u and cannot run programs as "
+			      "uid %u; use the system daemon (/run/sysward.sock)",
+			      geteuid(), c->peer.uid);
+	return 0;
+}
+
+/* The working directory, the policy and the program, as the client. */
+static int run_check_what(struct conn *c, const struct sw_run_request *q,
+			  struct sw_policy **policy, struct refusal *rf)
+{
+	struct sw_error err = { 0 };
+	int r, code;
+
+	/* The engine's child changes directory while still root: a path
+	 * the client may not traverse would let its program start inside a
+	 * directory it could never reach. */
+	code = peer_check_cwd(&c->peer, q->cwd);
+	if (code)
+		return refuse(rf, code, SW_EXIT_SYSWARD_ERROR,
+			      "cannot use the working directory %.512s as uid %u: %s",
+			      q->cwd, c->peer.uid, strerror(code));
+	r = sw_policy_load_string(q->policy_text, q->policy_len,
+				  q->policy_name[0] ? q->policy_name : "policy",
+				  policy, &err);
+	if (r < 0)
+		return refuse(rf, -r, SW_EXIT_SYSWARD_ERROR, "%s", err.msg);
+	/* Say plainly what is wrong with PROGRAM, in the words of the
+	 * embedded mode, before starting anything. */
+	code = peer_resolve_program(&c->peer, q->argv[0], q->envp, q->cwd);
+	if (code && code == ENOENT && !strchr(q->argv[0], '/'))
+		return refuse(rf, code, sw_exec_exit_code(code),
+			      "%.512s: command not found", q->argv[0]);
+	if (code)
+		return refuse(rf, code, sw_exec_exit_code(code),
+			      "cannot run %.512s: %s", q->argv[0], strerror(code));
+	return 0;
+}
+
+/*
+ * Hand the checked RUN to the least-loaded tracer thread, which launches
+ * it (STARTED, or the error, comes back through the mailbox).  Everything
+ * the launch needs moves to the message: the connection may be gone
+ * before the tracer thread gets to it.
+ */
+static int run_hand_off(struct server *srv, struct conn *c,
+			struct sw_run_request *q, struct sw_policy **policy,
+			int client_nice, struct refusal *rf)
+{
+	struct session *x = calloc(1, sizeof(*x));
+	struct launch_req *lr = calloc(1, sizeof(*lr));
+	struct shard_msg *m = NULL;
+	unsigned int shard = 0;
+
+	if (x)
+		x->refs = 1;	/* ours */
+	m = x ? shard_msg_new(MSG_LAUNCH, x) : NULL;
+	if (!x || !lr || !m || peer_copy(&lr->peer, &c->peer) < 0) {
+		if (lr)
+			peer_clear(&lr->peer);
+		free(lr);
+		shard_msg_free(m);
+		session_unref(x);
+		return refuse(rf, ENOMEM, SW_EXIT_SYSWARD_ERROR,
+			      "syswardd: out of memory");
+	}
+	for (unsigned int i = 1; i < srv->n_shards; i++)
+		if (srv->load[i] < srv->load[shard])
+			shard = i;
+	x->id = ++srv->next_id;
+	x->uid = c->peer.uid;
+	x->started = time(NULL);
+	x->shard = shard;
+	snprintf(x->program, sizeof(x->program), "%s", q->argv[0]);
+	snprintf(x->policy_name, sizeof(x->policy_name), "%s", q->policy_name);
+
+	lr->q = *q;
+	*q = (struct sw_run_request){ 0 };
+	lr->policy = TAKE_PTR(*policy);
+	for (int i = 0; i < SW_PROTO_RUN_FDS; i++)
+		lr->fds[i] = c->fds[i];
+	c->n_fds = 0;
+	lr->root_daemon = geteuid() == 0;
+	lr->nice = client_nice;
+	lr->audit = srv->audit;
+	m->launch = lr;
+
+	x->conn = c;
+	c->session = x;
+	LIST_ADD(srv->sessions, x);
+	srv->n_sessions++;
+	srv->load[shard]++;
+	shard_send(srv->shards[shard], m);
+	return 0;
+}
+
+static void handle_run(struct server *srv, struct conn *c)
+{
+	struct sw_run_request q = { 0 };
+	struct sw_policy *policy = NULL;
+	struct peer_state pst;
+	struct refusal rf;
+	int client_nice;
+
+	if (c->session) {
+		reply_error(srv, c, "RUN", EBUSY, SW_EXIT_SYSWARD_ERROR,
+			    "this connection already runs a session; "
+			    "open a new connection for each RUN", false);
+		close_fds(c);
+		return;
+	}
+	if (run_vet_client(c, &pst, &client_nice, &rf) < 0 ||
+	    run_decode(srv, c, &q, &rf) < 0 ||
+	    run_check_privilege(c, &pst, &q, &rf) < 0 ||
+	    run_check_what(c, &q, &policy, &rf) < 0 ||
+	    run_hand_off(srv, c, &q, &policy, client_nice, &rf) < 0)
+		reply_error(srv, c, "RUN", rf.code, rf.exit_code, rf.msg, true);
+	/* Not handed on: the daemon must not hold the client's pipes open
+	 * (its reader would never see EOF). */
+	close_fds(c);
+	sw_policy_free(policy);
+	sw_run_request_clear(&q);
+}
+
+static void handle_ps(struct server *srv, struct conn *c)
+{
+	cleanup_free struct sw_ps_entry *e = NULL;
+	struct sw_error err = { 0 };
+	struct peer_state st;
+	struct sw_buf b = { 0 };
+	size_t n = 0;
+
+	/*
+	 * PS only reads, but what it reads is the daemon's, not /proc's:
+	 * other sandboxes' session ids (what KILL takes), policy names and
+	 * decision counters that move with each supervised call of another
+	 * session (root: of every user's).  No confined program needs
+	 * that, so it is refused the same way.
+	 */
+	if (peer_vet(c->fd, &c->peer, "PS", &st, &err) < 0) {
+		reply_error(srv, c, "PS", err.code, 1, err.msg, true);
+		return;
+	}
+	e = calloc(srv->n_sessions + 1, sizeof(*e));
+	if (!e) {
+		reply_error(srv, c, "PS", ENOMEM, 1, "syswardd: out of memory",
+			    true);
+		return;
+	}
+	for (struct session *x = srv->sessions; x; x = x->next) {
+		if (c->peer.uid != 0 && x->uid != c->peer.uid)
+			continue;
+		if (!x->pid)
+			continue;	/* not started yet */
+		if (n >= SW_PROTO_MAX_PS_ENTRIES)
+			break;
+		e[n] = (struct sw_ps_entry){
+			.session_id = x->id,
+			.pid = (uint32_t)x->pid,
+			.uid = x->uid,
+			.decisions = __atomic_load_n(&x->decisions,
+						     __ATOMIC_RELAXED),
+			.started = (uint64_t)x->started,
+		};
+		memcpy(e[n].program, x->program, sizeof(x->program));
+		memcpy(e[n].policy, x->policy_name, sizeof(x->policy_name));
+		n++;
+	}
+	/* Newest first in the list: show oldest first. */
+	for (size_t i = 0; i < n / 2; i++) {
+		struct sw_ps_entry t = e[i];
+
+		e[i] = e[n - 1 - i];
+		e[n - 1 - i] = t;
+	}
+	if (sw_msg_encode_ps_reply(&b, e, n, NULL) == 0)
+		conn_queue(srv, c, &b);
+	sw_buf_free(&b);
+}
+
+static void handle_kill(struct server *srv, struct conn *c)
+{
+	struct sw_error err = { 0 };
+	struct session *x;
+	struct sw_buf b = { 0 };
+	char msg[256];
+	struct peer_state st;
+	uint64_t id;
+	int r;
+
+	/* A confined program's signals reach its own tree only (route 11):
+	 * it may not have the daemon kill sessions for it either. */
+	r = peer_vet(c->fd, &c->peer, "KILL", &st, &err);
+	if (r < 0) {
+		reply_error(srv, c, "KILL", -r, 1, err.msg, true);
+		return;
+	}
+	r = sw_msg_decode_kill(c->payload, c->h.length, &id, &err);
+	if (r < 0) {
+		reply_error(srv, c, "KILL", -r, 1, err.msg, true);
+		return;
+	}
+	x = session_by_id(srv, id);
+	/* Someone else's session looks exactly like no session. */
+	if (!x || (c->peer.uid != 0 && x->uid != c->peer.uid)) {
+		snprintf(msg, sizeof(msg),
+			 "no session %llu of uid %u (see 'sysward ps')",
+			 (unsigned long long)id, c->peer.uid);
+		reply_error(srv, c, "KILL", ESRCH, 1, msg, false);
+		return;
+	}
+	if (!session_post(srv, x, MSG_KILL, 0)) {
+		reply_error(srv, c, "KILL", ENOMEM, 1,
+			    "syswardd: out of memory", false);
+		return;
+	}
+	if (sw_msg_encode_empty(&b, SW_MSG_OK, NULL) == 0)
+		conn_queue(srv, c, &b);
+	sw_buf_free(&b);
+}
+
+static void handle_signal(struct server *srv, struct conn *c)
+{
+	struct sw_error err = { 0 };
+	int sig, r;
+
+	r = sw_msg_decode_signal(c->payload, c->h.length, &sig, &err);
+	if (r < 0) {
+		reply_error(srv, c, "SIGNAL", -r, SW_EXIT_SYSWARD_ERROR,
+			    err.msg, false);
+		return;
+	}
+	/* After EXIT there is nothing to signal; the client may race with
+	 * it, so this is no error.  Before STARTED it reaches the program
+	 * once it runs. */
+	if (c->session)
+		session_post(srv, c->session, MSG_SIGNAL, sig);
+}
+
+void handle_message(struct server *srv, struct conn *c)
+{
+	if (c->n_fds && c->h.type != SW_MSG_RUN) {
+		close_fds(c);
+		reply_error(srv, c, sw_msg_type_name(c->h.type) ?: "?",
+			    EBADMSG, SW_EXIT_SYSWARD_ERROR,
+			    "file descriptors may only come with a RUN request",
+			    true);
+		return;
+	}
+	switch (c->h.type) {
+	case SW_MSG_RUN:
+		handle_run(srv, c);
+		break;
+	case SW_MSG_PS:
+		handle_ps(srv, c);
+		break;
+	case SW_MSG_KILL:
+		handle_kill(srv, c);
+		break;
+	case SW_MSG_SIGNAL:
+		handle_signal(srv, c);
+		break;
+	}
+}

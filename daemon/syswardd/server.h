@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * syswardd's event loop, shared by its three files:
+ *   server.c    the loop itself: epoll set, signals, start and shutdown
+ *   conn.c      connection framing: accept, bounded reads and replies,
+ *               deadlines, close
+ *   requests.c  the requests (RUN, PS, KILL, SIGNAL) and the tracer
+ *               threads' replies
+ */
+#ifndef SYSWARDD_SERVER_H
+#define SYSWARDD_SERVER_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/socket.h>
+
+#include "sysward/proto.h"
+#include "syswardd.h"
+
+#define READ_BUDGET	(256u << 10)
+/* All connections together: 16 clients may each have a full RUN in flight;
+ * beyond that a big request waits for a "try again" instead of memory. */
+#define BUFFERED_MAX	(16u * SW_PROTO_MAX_RUN)
+#define OUT_MAX		(SW_PROTO_MAX_PS_REPLY + 64 * 1024)
+#define MAX_EVENTS	64
+/* Connections at once from peers that can make no request (below). */
+#define IDLE_PEERS_MAX	16
+
+enum kind { K_LISTEN, K_SIGNAL, K_MAIL, K_CONN };
+
+struct conn {
+	enum kind kind;			/* first: epoll data points here */
+	int fd;
+	struct peer peer;
+	struct conn *prev, *next;
+
+	uint8_t hdr[SW_PROTO_HEADER_SIZE];
+	size_t hdr_got;
+	struct sw_msg_header h;
+	uint8_t *payload;
+	size_t payload_got;
+	int fds[SW_PROTO_RUN_FDS];
+	size_t n_fds;
+	bool too_many_fds;
+
+	struct sw_buf out;
+	size_t out_off;
+	bool want_out;			/* EPOLLOUT registered */
+	bool closing;			/* no more input; close once flushed */
+	bool dead;			/* closed; freed after the loop turn */
+	bool idle_peer;			/* failed peer_vet() when accepted */
+
+	struct session *session;	/* RUN connections */
+	long long deadline;		/* ms: finish a request by then */
+};
+
+struct server {
+	int epfd;
+	enum kind listen_kind;
+	int listen_fd;
+	enum kind signal_kind;
+	int sig_fd;
+	enum kind mail_kind;
+	struct mailbox *mail;		/* the tracer threads' replies */
+	sigset_t old_mask;
+	struct shard **shards;
+	unsigned int *load;		/* sessions per shard */
+	unsigned int n_shards;
+	FILE *audit;
+	unsigned int max_sessions, n_sessions;
+	unsigned int max_conns, n_conns;
+	unsigned int n_idle_peers;	/* of n_conns: c->idle_peer */
+	unsigned int request_timeout;	/* s */
+	long long next_sweep;		/* ms */
+	uint64_t next_id;
+	struct conn *conns;
+	struct conn *dead;		/* closed this turn, freed after it */
+	struct session *sessions;	/* launching or running */
+	size_t buffered;		/* payload bytes allocated, all conns */
+	bool accept_paused;		/* out of fds: listen fd not watched */
+	bool shutting_down;
+};
+
+#define LIST_ADD(head, x) do {			\
+	(x)->prev = NULL;			\
+	(x)->next = (head);			\
+	if (head)				\
+		(head)->prev = (x);		\
+	(head) = (x);				\
+} while (0)
+
+#define LIST_DEL(head, x) do {			\
+	if ((x)->prev)				\
+		(x)->prev->next = (x)->next;	\
+	else					\
+		(head) = (x)->next;		\
+	if ((x)->next)				\
+		(x)->next->prev = (x)->prev;	\
+	(x)->prev = (x)->next = NULL;		\
+} while (0)
+
+long long now_ms(void);
+
+/* conn.c */
+void conn_queue(struct server *srv, struct conn *c, const struct sw_buf *msg);
+void conn_finish(struct server *srv, struct conn *c);
+void conn_close(struct server *srv, struct conn *c);
+void reply_error(struct server *srv, struct conn *c, const char *req,
+		 int code, int exit_code, const char *msg, bool finish);
+void close_fds(struct conn *c);
+void conn_flush(struct server *srv, struct conn *c);
+void conn_read(struct server *srv, struct conn *c);
+void do_accept(struct server *srv);
+void sweep(struct server *srv);
+void free_dead(struct server *srv);
+
+/* requests.c */
+void handle_message(struct server *srv, struct conn *c);
+void read_mail(struct server *srv);
+bool session_post(struct server *srv, struct session *x,
+		  enum shard_msg_kind kind, int sig);
+
+#endif
