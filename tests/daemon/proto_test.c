@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* Unit tests of the syswardd wire protocol (daemon/proto/proto.c). */
+/* Unit tests of the syswardd wire protocol (proto/proto.c). */
 #include <check.h>
 #include <errno.h>
 #include <stdlib.h>

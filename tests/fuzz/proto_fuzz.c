@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * libFuzzer target for the syswardd wire protocol (daemon/proto/proto.c):
+ * libFuzzer target for the syswardd wire protocol (proto/proto.c):
  * the input is a byte stream as a peer would send it, frames of a 16-byte
  * header and a payload.  Every frame is decoded the way syswardd (first
  * input byte even) or the client (odd) decodes it: the header, the length

@@ -54,7 +54,7 @@ mkdir -p "$work/obj" "$work/corpus" "$work/crashes"
 # file with main() would be a tool, not the library.
 case $target in
 policy) lib=("$top"/policy/src/*.c) ;;
-proto) lib=("$top"/daemon/proto/*.c) ;;
+proto) lib=("$top"/proto/*.c) ;;
 esac
 srcs=()
 for f in "${lib[@]}" "$top"/common/*.c; do

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Route: reach syswardd's tracer threads through their bells (daemon/lib/
+ * Route: reach syswardd's tracer threads through their bells (engine/
  * bell.c) or the daemon itself.  A bell is a child of the daemon that each
  * tracer thread traces and is woken by; it runs as the daemon's uid, so a
  * program of that uid may signal it as far as the kernel goes.  For every

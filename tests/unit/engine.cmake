@@ -1,11 +1,11 @@
 # Engine unit tests (filter compiler, decision logic, program lookup): included from
 # tests/unit/CMakeLists.txt.  Table-driven, no live kernel needed.
-if(TARGET PkgConfig::CHECK AND TARGET sysward)
+if(TARGET PkgConfig::CHECK AND TARGET sysward-engine)
   foreach(t test_filter test_decide test_exec_search)
     add_executable(${t} ${CMAKE_CURRENT_LIST_DIR}/${t}.c)
-    target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/daemon/lib
+    target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/engine
                                ${CMAKE_CURRENT_LIST_DIR})
-    target_link_libraries(${t} PRIVATE sysward PkgConfig::CHECK)
+    target_link_libraries(${t} PRIVATE sysward-engine PkgConfig::CHECK)
     add_test(NAME unit-${t} COMMAND ${t})
     set_tests_properties(unit-${t} PROPERTIES LABELS unit)
   endforeach()

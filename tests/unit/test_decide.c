@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Decision logic (daemon/lib/decide.c): what the supervisor does at a
+ * Decision logic (engine/decide.c): what the supervisor does at a
  * SECCOMP stop, from tables.  Strings "read from the tracee" come from a
  * fake reader keyed by address.
  */
@@ -257,7 +257,7 @@ static const struct row rows[] = {
 	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
 	R(&pol, I386, "pidfd_getfd", 3, 4, 0, .verdict = SW_V_RETURN,
 	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
-	/* NULL paths as the kernel takes them (daemon/lib/pathargs.c):
+	/* NULL paths as the kernel takes them (engine/pathargs.c):
 	 * where NULL names a descriptor no path condition holds, negated
 	 * ones included; elsewhere the kernel's EFAULT */
 	R(&pol, X64, "utimensat", 3, 0, .verdict = SW_V_ALLOW, .rule = SW_RULE_DEFAULT),

@@ -100,7 +100,7 @@ boot() {
 	cp -p "$st"/tests/security/adv_* "$stage/src/tests/security/adv/"
 	list "$kernel" >"$stage/scenarios"
 	want=$(wc -l <"$stage/scenarios")
-	local adds=(--add "$st/client/sysward" --add "$st/daemon/syswardd/syswardd"
+	local adds=(--add "$st/client/sysward" --add "$st/daemon/syswardd"
 		    --add "$st/tests/integration/sw-probe" --add "$st/tests/daemon/swd-raw"
 		    --add "$stage/src" --add "$stage/scenarios" --add "$HERE/guest-run.sh")
 	[ -x "$st/tests/integration/sw-probe32" ] && adds+=(--add "$st/tests/integration/sw-probe32")

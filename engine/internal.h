@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * libsysward internals shared by the engine's modules.  Not installed.
+ * sysward-engine internals shared by its modules.  Not installed.
  *
- * Module map (one concern per file):
+ * Module map (one concern per file; README.md says more):
  *   arch.c     ABI slots: AUDIT_ARCH/SCMP token <-> name, x32 detection
  *   program.c  the compiled, per-ABI form of a policy that decide() reads
  *   filter.c   program -> libseccomp filter (plain actions, TRACE(hint))
@@ -10,9 +10,12 @@
  *   strings.c  every access to a tracee's memory, with a deadline
  *   actions.c  apply a decision with PTRACE_SET_SYSCALL_INFO
  *   pathargs.c which syscall arguments are paths; when NULL is taken
- *   audit.c    one JSON (or text) line per supervisor decision
- *   launch.c   fork, credentials, no_new_privs, capabilities, seize, exec
+ *   audit.c    one JSON (or text) line per supervisor decision; JSON lines
+ *   launch.c   fork, credentials, no_new_privs, capabilities, seize, exec;
+ *              the program lookup
  *   tracer.c   the supervisor: tracee table, waitpid loop, sessions
+ *   bell.c     wake a tracer thread asleep in waitpid, from another thread
+ *   pathguard.c race-free path conditions: the sealed guard, its setup, pins
  *   signals.c  signals stay inside the program's process tree
  *   probe.c    kernel support probe with a short-lived traced child
  *   run.c      sw_run(), the embedded helper
