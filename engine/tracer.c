@@ -1,0 +1,854 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The supervisor: one tracer for any number of sessions.
+ *
+ * Every tracee (thread or process) is in an open-addressing table keyed
+ * by tid, pointing at its session.  sw_supervisor_dispatch() waits with
+ * waitpid(-1, __WALL | __WNOTHREAD) and routes each stop:
+ *   - PTRACE_EVENT_SECCOMP           -> actions.c (decide + SET)
+ *   - syscall-exit stop (SIGTRAP|0x80) -> actions.c (set the return value)
+ *   - PTRACE_EVENT_FORK/VFORK/CLONE  -> the new tid joins the session
+ *     (see "Event order" below)
+ *   - PTRACE_EVENT_EXEC              -> a multithreaded exec gives the
+ *     execing thread the leader's tid; the former tid vanishes silently
+ *   - PTRACE_EVENT_STOP              -> group-stop: PTRACE_LISTEN, so job
+ *     control works as unconfined; other event stops just continue
+ *   - signal-delivery stop           -> the signal is injected on resume
+ *   - exit                           -> leaves the table; the session is
+ *     done when its last tracee is gone
+ * The waitpid(-1, __WNOTHREAD) reaps every child of the calling thread
+ * (only the thread that seized a tracee sees its stops): a tracer thread
+ * must not run other children of its own beside its programs (or accept
+ * that their exits are consumed here).  A daemon with several tracer
+ * threads gives each a supervisor of its own (bell.c wakes one from
+ * another thread).
+ *
+ * Event order.  The kernel orders one tracee's own stops, but not the
+ * parent's creation event (PTRACE_EVENT_FORK/VFORK/CLONE, "E") against
+ * the child's first stop ("F") and exit ("X"): any of E F X, F E X, F X E,
+ * E X, X E reaches waitpid, and E never comes if the parent is killed
+ * between creating the child and stopping for E.  Pids are reused: a
+ * non-leader thread's tid is free as soon as we reap its exit, a
+ * process's once its parent reaps it, possibly before E is handled.  So:
+ *   - F before E: the tid is placed from /proc (thread group, else
+ *     parent) into that session, not yet "announced"; unplaceable, it
+ *     stays stopped as SW_T_ORPHAN;
+ *   - X of a tid not yet announced (or not known at all): a tombstone
+ *     (struct sw_tomb) with its session if known;
+ *   - E: consumes, in this order, a tombstone of the parent's session,
+ *     an unannounced tracee of that session, an orphan that /proc shows
+ *     to be the parent's child, a tombstone of unknown session; else the
+ *     tid is new (SW_T_FRESH).  A tracee of another session is never
+ *     touched by E: a live tid has one creator, and a second E naming it
+ *     is for an earlier, dead holder of that pid.
+ * Tombstones go with their session; those of unknown session are capped
+ * (oldest dropped), those of one session too (the session is killed:
+ * its bookkeeping can no longer be exact).  An orphan whose creator died
+ * before E is killed once every session that existed when it stopped has
+ * ended (it was a descendant of one of them); with a single session ever,
+ * it simply belongs to it.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sysward/proc.h"
+#include "internal.h"
+
+#define TAB_EMPTY 0
+#define TAB_TOMB (-1)
+
+static size_t slot_of(pid_t pid, size_t size)
+{
+	return ((uint32_t)pid * 2654435761u) & (size - 1);
+}
+
+struct sw_tracee *sw_tracee_find(struct sw_supervisor *sup, pid_t pid)
+{
+	size_t mask = sup->tab_size - 1;
+
+	for (size_t i = slot_of(pid, sup->tab_size), n = 0; n < sup->tab_size;
+	     i = (i + 1) & mask, n++) {
+		if (sup->tab[i].pid == pid)
+			return &sup->tab[i];
+		if (sup->tab[i].pid == TAB_EMPTY)
+			return NULL;
+	}
+	return NULL;
+}
+
+static int tab_grow(struct sw_supervisor *sup, size_t size)
+{
+	struct sw_tracee *old = sup->tab, *tab;
+	size_t old_size = sup->tab_size;
+
+	tab = calloc(size, sizeof(*tab));
+	if (!tab)
+		return -ENOMEM;
+	sup->tab = tab;
+	sup->tab_size = size;
+	sup->tab_used = 0;
+	for (size_t i = 0; i < old_size; i++) {
+		if (old[i].pid > 0) {
+			size_t j = slot_of(old[i].pid, size);
+
+			while (tab[j].pid != TAB_EMPTY)
+				j = (j + 1) & (size - 1);
+			tab[j] = old[i];
+			sup->tab_used++;
+		}
+	}
+	free(old);
+	return 0;
+}
+
+struct sw_tracee *sw_tracee_add(struct sw_supervisor *sup, pid_t pid)
+{
+	struct sw_tracee *t = sw_tracee_find(sup, pid);
+	size_t i;
+
+	if (t)
+		return t;
+	if ((sup->tab_used + 1) * 2 > sup->tab_size) {
+		/* Rehash; grow only if live entries (not tombstones of
+		 * exited tracees) need it, so a long-running daemon's table
+		 * stays the size of its peak. */
+		size_t live = 0, size = sup->tab_size;
+
+		for (size_t i = 0; i < sup->tab_size; i++)
+			live += sup->tab[i].pid > 0;
+		while ((live + 1) * 4 > size)
+			size *= 2;
+		if (tab_grow(sup, size) < 0)
+			return NULL;
+	}
+	for (i = slot_of(pid, sup->tab_size); sup->tab[i].pid > 0;
+	     i = (i + 1) & (sup->tab_size - 1))
+		;
+	if (sup->tab[i].pid == TAB_EMPTY)
+		sup->tab_used++;
+	t = &sup->tab[i];
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	return t;
+}
+
+void sw_tracee_del(struct sw_supervisor *sup, struct sw_tracee *t)
+{
+	(void)sup;
+	sw_pathguard_forget(t);
+	free(t->gs);
+	memset(t, 0, sizeof(*t));
+	t->pid = TAB_TOMB;
+}
+
+void sw_warn(struct sw_session *s, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (s && s->sup->warn_fn)
+		s->sup->warn_fn(s, msg, s->sup->warn_ud);
+}
+
+/* ---- tombstones --------------------------------------------------------- */
+
+#define TOMBS_PER_SESSION	1024
+#define TOMBS_UNKNOWN		1024
+
+static void tomb_take(struct sw_supervisor *sup, size_t i)
+{
+	if (sup->tombs[i].s)
+		sup->tombs[i].s->n_tombs--;
+	/* Keep the order: eviction drops the oldest. */
+	memmove(&sup->tombs[i], &sup->tombs[i + 1],
+		(sup->n_tombs - i - 1) * sizeof(sup->tombs[0]));
+	sup->n_tombs--;
+}
+
+/* The oldest tombstone of pid in session s (NULL: of unknown session). */
+static ssize_t tomb_find(struct sw_supervisor *sup, pid_t pid,
+			 const struct sw_session *s)
+{
+	for (size_t i = 0; i < sup->n_tombs; i++)
+		if (sup->tombs[i].pid == pid && sup->tombs[i].s == s)
+			return (ssize_t)i;
+	return -1;
+}
+
+static void session_kill_all(struct sw_session *s);
+
+static void tomb_add(struct sw_supervisor *sup, pid_t pid, struct sw_session *s)
+{
+	size_t n_unknown = 0;
+
+	if (s && s->n_tombs >= TOMBS_PER_SESSION) {
+		/* Only creators killed in the middle of fork, over and over,
+		 * leave that many: fail closed rather than guess. */
+		sw_warn(s, "lost track of %zu processes whose creator died while creating them; killing the session",
+			s->n_tombs);
+		session_kill_all(s);
+		return;
+	}
+	if (!s) {
+		for (size_t i = 0; i < sup->n_tombs; i++)
+			n_unknown += !sup->tombs[i].s;
+		if (n_unknown >= TOMBS_UNKNOWN) {
+			for (size_t i = 0; i < sup->n_tombs; i++)
+				if (!sup->tombs[i].s) {
+					tomb_take(sup, i);
+					break;
+				}
+		}
+	}
+	if (sup->n_tombs == sup->cap_tombs) {
+		size_t cap = sup->cap_tombs ? sup->cap_tombs * 2 : 16;
+		struct sw_tomb *n = realloc(sup->tombs, cap * sizeof(*n));
+
+		if (!n) {
+			/* Without the tombstone a late creation event would
+			 * re-add a dead tid: fail closed. */
+			if (s)
+				session_kill_all(s);
+			return;
+		}
+		sup->tombs = n;
+		sup->cap_tombs = cap;
+	}
+	sup->tombs[sup->n_tombs++] = (struct sw_tomb){ pid, s };
+	if (s)
+		s->n_tombs++;
+}
+
+static void tombs_drop_session(struct sw_supervisor *sup, struct sw_session *s)
+{
+	size_t j = 0;
+
+	if (!s->n_tombs)
+		return;
+	for (size_t i = 0; i < sup->n_tombs; i++)
+		if (sup->tombs[i].s != s)
+			sup->tombs[j++] = sup->tombs[i];
+	sup->n_tombs = j;
+	s->n_tombs = 0;
+}
+
+/* Could tid c have been created by tid p, which is stopped at its
+ * creation event (so alive, and not reparented since)?  A thread shares
+ * p's thread group; a process has p's group as parent, or p's parent
+ * (CLONE_PARENT). */
+static bool proc_child_of(pid_t c, pid_t p)
+{
+	pid_t ct, cp, pt, pp;
+
+	if (sw_proc_ids(c, &ct, &cp) < 0 || sw_proc_ids(p, &pt, &pp) < 0)
+		return false;
+	return ct == pt || cp == pt || (cp == pp && pp != 0);
+}
+
+int sw_supervisor_new(struct sw_supervisor **ret, struct sw_error *err)
+{
+	struct sw_supervisor *sup = calloc(1, sizeof(*sup));
+
+	if (!sup)
+		return sw_error_set_errno(err, ENOMEM, "allocate the supervisor");
+	sup->tab_size = 64;
+	sup->tab = calloc(sup->tab_size, sizeof(*sup->tab));
+	if (!sup->tab) {
+		free(sup);
+		return sw_error_set_errno(err, ENOMEM, "allocate the supervisor");
+	}
+	sup->self = getpid();
+	pthread_mutex_init(&sup->bell_mu, NULL);
+	sup->bell_fd = -1;
+	/* A same-uid tracee must not ptrace us or open /proc/<us>/mem. */
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
+		int e = errno;
+
+		free(sup->tab);
+		free(sup);
+		return sw_error_set_errno(err, e, "make the supervisor non-dumpable (prctl PR_SET_DUMPABLE)");
+	}
+	*ret = sup;
+	return 0;
+}
+
+static void session_free(struct sw_session *s)
+{
+	if (!s)
+		return;
+	if (s->launch_fd >= 0)
+		close(s->launch_fd);
+	sw_program_free(s->prog);
+	free(s->counters);
+	free(s);
+}
+
+static void session_unlink(struct sw_supervisor *sup, struct sw_session *s)
+{
+	for (struct sw_session **pp = &sup->sessions; *pp; pp = &(*pp)->next) {
+		if (*pp == s) {
+			*pp = s->next;
+			return;
+		}
+	}
+}
+
+/*
+ * The longest sw_supervisor_free() waits for its killed tracees.  SIGKILL
+ * does not end every process at once: a thread that waits for a FUSE
+ * request its server has already taken waits uninterruptibly
+ * (fs/fuse/dev.c, request_wait_answer), and its process ends only when
+ * the request is answered or the connection aborted -- never, if the
+ * server is the program itself and the stuck thread's descriptor table
+ * holds the last /dev/fuse descriptor.  Any program can do that, and a
+ * daemon asked to stop must stop: past the deadline the rest is left to
+ * the kernel (SIGKILL is pending; our exit detaches it, PTRACE_O_EXITKILL).
+ */
+#define SW_FREE_DEADLINE_MS 2000
+
+static long long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* Reap the killed tracees of this thread until none is left (ECHILD) or
+ * the deadline passes.  A tracee we never saw (a new child before its
+ * first stop) reports that stop here: it is killed too. */
+static void reap_killed(struct sw_supervisor *sup)
+{
+	long long end = mono_ms() + SW_FREE_DEADLINE_MS;
+	unsigned int left;
+	char msg[160];
+
+	for (;;) {
+		int status;
+		pid_t pid = waitpid(-1, &status, __WALL | __WNOTHREAD | WNOHANG);
+
+		if (pid > 0) {
+			if (WIFSTOPPED(status))
+				kill(pid, SIGKILL);
+			continue;
+		}
+		if (pid < 0 && errno == EINTR)
+			continue;
+		if (pid < 0)
+			return;		/* ECHILD: every one is gone */
+		if (mono_ms() >= end)
+			break;
+		nanosleep(&(struct timespec){ 0, 10 * 1000000L }, NULL);
+	}
+	left = 0;
+	for (size_t i = 0; i < sup->tab_size; i++)
+		if (sup->tab[i].pid > 0 && kill(sup->tab[i].pid, 0) == 0)
+			left++;
+	snprintf(msg, sizeof(msg),
+		 "%u traced process(es) did not end within %d ms of SIGKILL "
+		 "(stuck in the kernel, e.g. on an unanswered FUSE request); "
+		 "not waiting for them", left, SW_FREE_DEADLINE_MS);
+	if (sup->warn_fn)
+		sup->warn_fn(NULL, msg, sup->warn_ud);
+}
+
+void sw_supervisor_free(struct sw_supervisor *sup)
+{
+	if (!sup)
+		return;
+	sw_bell_stop(sup);
+	sw_tracee_mem_release();
+	for (size_t i = 0; i < sup->tab_size; i++)
+		if (sup->tab[i].pid > 0)
+			kill(sup->tab[i].pid, SIGKILL);
+	reap_killed(sup);
+	while (sup->sessions) {
+		struct sw_session *s = sup->sessions;
+
+		sup->sessions = s->next;
+		session_free(s);
+	}
+	free(sup->tombs);
+	free(sup->tab);
+	pthread_mutex_destroy(&sup->bell_mu);
+	free(sup);
+}
+
+void sw_supervisor_on_done(struct sw_supervisor *sup, sw_session_done_fn fn,
+			   void *userdata)
+{
+	sup->done_fn = fn;
+	sup->done_ud = userdata;
+}
+
+void sw_supervisor_on_warning(struct sw_supervisor *sup, sw_warning_fn fn,
+			      void *userdata)
+{
+	sup->warn_fn = fn;
+	sup->warn_ud = userdata;
+}
+
+pid_t sw_session_pid(const struct sw_session *s)
+{
+	return s->pid;
+}
+
+uint64_t sw_session_decisions(const struct sw_session *s)
+{
+	return s->decisions;
+}
+
+static void session_kill_all(struct sw_session *s)
+{
+	struct sw_supervisor *sup = s->sup;
+
+	s->signalled = true;
+	for (size_t i = 0; i < sup->tab_size; i++)
+		if (sup->tab[i].pid > 0 && sup->tab[i].s == s)
+			kill(sup->tab[i].pid, SIGKILL);
+}
+
+void sw_session_kill(struct sw_session *s)
+{
+	session_kill_all(s);
+}
+
+const struct sw_error *sw_session_launch_error(const struct sw_session *s)
+{
+	return s->launch_failed ? &s->launch_err : NULL;
+}
+
+/* Send sig to every process (and thread) of the session. */
+static void session_signal_all(struct sw_session *s, int sig)
+{
+	struct sw_supervisor *sup = s->sup;
+
+	for (size_t i = 0; i < sup->tab_size; i++)
+		if (sup->tab[i].pid > 0 && sup->tab[i].s == s)
+			kill(sup->tab[i].pid, sig);
+}
+
+int sw_session_signal(struct sw_session *s, int sig)
+{
+	s->signalled = true;
+	/*
+	 * Job control acts on the whole job, as a terminal's does on its
+	 * foreground process group.  The daemon's programs are in a session
+	 * of their own (launch.c), with no terminal: their group is orphaned,
+	 * and the kernel discards SIGTSTP, SIGTTIN and SIGTTOU there:
+	 * stop them with SIGSTOP, and continue them all with SIGCONT.
+	 */
+	if (sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
+		session_signal_all(s, SIGSTOP);
+		return 0;
+	}
+	if (sig == SIGCONT) {
+		session_signal_all(s, SIGCONT);
+		return 0;
+	}
+	if (kill(s->pid, sig) < 0)
+		return -errno;
+	/* A stopped program would act on SIGTERM or SIGHUP only once
+	 * continued, and whoever asked us to end it waits meanwhile: send
+	 * SIGCONT after them, as kill(1) of a shell's stopped job, timeout(1)
+	 * and systemd do. */
+	if (sig == SIGTERM || sig == SIGHUP)
+		kill(s->pid, SIGCONT);
+	return 0;
+}
+
+/* Kill the orphans that no live session can still claim: every session
+ * that existed when the orphan stopped has ended, so its creator's did,
+ * and its creation event will never come. */
+static void orphans_sweep(struct sw_supervisor *sup)
+{
+	uint64_t oldest = UINT64_MAX;
+
+	for (struct sw_session *s = sup->sessions; s; s = s->next)
+		if (s->seq < oldest)
+			oldest = s->seq;
+	for (size_t i = 0; i < sup->tab_size; i++) {
+		struct sw_tracee *t = &sup->tab[i];
+
+		if (t->pid > 0 && t->state == SW_T_ORPHAN && !t->s &&
+		    t->orphan_seq < oldest)
+			kill(t->pid, SIGKILL);
+	}
+}
+
+static void session_check_done(struct sw_supervisor *sup, struct sw_session *s)
+{
+	int code = s->main_exited ? s->exit_code : SW_EXIT_SYSWARD_ERROR;
+
+	if (s->n_tracees)
+		return;
+	session_unlink(sup, s);
+	tombs_drop_session(sup, s);
+	sup->sessions_ended++;
+	if (sup->done_fn)
+		sup->done_fn(s, code, sup->done_ud);
+	session_free(s);
+	if (sup->n_orphans)
+		orphans_sweep(sup);
+}
+
+static void join(struct sw_tracee *t, struct sw_session *s)
+{
+	t->s = s;
+	s->n_tracees++;
+}
+
+/* The session of a tid whose creation event we have not seen, from /proc
+ * (thread group, else parent), so that a creator that dies before its
+ * event reaches us cannot leave the child stopped.  Also answers for a
+ * zombie (an exit of a tid killed before its first stop). */
+static struct sw_session *session_from_proc(struct sw_supervisor *sup, pid_t pid)
+{
+	pid_t tgid, ppid;
+	struct sw_tracee *p;
+
+	if (sw_proc_ids(pid, &tgid, &ppid) < 0)
+		return NULL;
+	if (tgid != pid && (p = sw_tracee_find(sup, tgid)) && p->s)
+		return p->s;
+	if (ppid && (p = sw_tracee_find(sup, ppid)) && p->s)
+		return p->s;
+	return NULL;
+}
+
+/* PTRACE_EVENT_FORK/VFORK/CLONE of parent: see "Event order" above. */
+static void new_child(struct sw_supervisor *sup, struct sw_tracee *parent)
+{
+	unsigned long msg = 0;
+	struct sw_session *ps = parent->s;
+	struct sw_guard *pg = parent->guard;
+	uint8_t pgs = parent->guard_state;
+	pid_t ppid = parent->pid, cpid;
+	struct sw_tracee *c;
+	ssize_t tomb;
+
+	/* Careful: adding to the table may move it; parent is not used
+	 * after sw_tracee_add(). */
+	if (ptrace(PTRACE_GETEVENTMSG, ppid, 0L, &msg) < 0 || !msg)
+		return;
+	cpid = (pid_t)msg;
+	c = sw_tracee_find(sup, cpid);
+	tomb = tomb_find(sup, cpid, ps);
+	if (c && c->s == ps && !c->announced &&
+	    (tomb < 0 || proc_child_of(cpid, ppid))) {
+		/* F came first and placed it here. */
+		c->announced = true;
+		sw_pathguard_inherit(c, pg, pgs);
+		return;
+	}
+	if (tomb >= 0) {
+		/* It came and went (F X E, or X E). */
+		tomb_take(sup, (size_t)tomb);
+		return;
+	}
+	if (c && !c->s && c->state == SW_T_ORPHAN && proc_child_of(cpid, ppid)) {
+		join(c, ps);
+		c->announced = true;
+		c->state = SW_T_RUNNING;
+		sup->n_orphans--;
+		sw_pathguard_inherit(c, pg, pgs);
+		ptrace(PTRACE_CONT, cpid, 0L, 0L);
+		return;
+	}
+	tomb = tomb_find(sup, cpid, NULL);
+	if (tomb >= 0) {
+		tomb_take(sup, (size_t)tomb);
+		return;
+	}
+	if (c) {
+		/* The tid is held by a tracee this event cannot be about
+		 * (another session's, or one announced already): the child
+		 * it names is gone.  Leave the holder alone. */
+		return;
+	}
+	c = sw_tracee_add(sup, cpid);
+	if (!c) {
+		/* No memory to track it: it must not run unsupervised. */
+		sw_warn(ps, "cannot track new process %d (out of memory); killing it", cpid);
+		kill(cpid, SIGKILL);
+		return;
+	}
+	c->state = SW_T_FRESH;
+	c->announced = true;
+	sw_pathguard_inherit(c, pg, pgs);
+	join(c, ps);
+}
+
+static void exec_event(struct sw_supervisor *sup, struct sw_tracee *t)
+{
+	unsigned long former = 0;
+
+	if (ptrace(PTRACE_GETEVENTMSG, t->pid, 0L, &former) == 0 &&
+	    (pid_t)former != t->pid) {
+		struct sw_tracee *f = sw_tracee_find(sup, (pid_t)former);
+
+		/* The execing thread took over the leader's tid; the former
+		 * tid reports no exit of its own.  The leader's entry now
+		 * stands for the execing thread: give it that thread's
+		 * syscall state (the old leader's, say an exit stop it was
+		 * owed, died with it). */
+		if (f) {
+			struct sw_session *fs = f->s;
+			bool announced = f->announced;
+
+			t->exit_pending = f->exit_pending;
+			t->exit_set = f->exit_set;
+			t->exit_audit = f->exit_audit;
+			t->is_error = f->is_error;
+			t->inject_sig = f->inject_sig;
+			t->rval = f->rval;
+			t->abi = f->abi;
+			t->nr = f->nr;
+			memcpy(t->args, f->args, sizeof(t->args));
+			t->d = f->d;
+			if (fs)
+				fs->n_tracees--;
+			sw_tracee_del(sup, f);
+			/* Its creation event may still be on its way. */
+			if (!announced)
+				tomb_add(sup, (pid_t)former, fs);
+		} else {
+			t->exit_pending = false;
+			t->inject_sig = 0;
+		}
+		t = sw_tracee_find(sup, (pid_t)t->pid);
+	}
+	if (t && t->s && !t->s->exec_done) {
+		t->s->exec_done = true;
+		/* The launch is over: the child's report pipe closed with
+		 * the exec. */
+		if (t->s->launch_fd >= 0) {
+			close(t->s->launch_fd);
+			t->s->launch_fd = -1;
+		}
+		/* "when" counters count the program's calls, not the
+		 * launcher's PATH search. */
+		memset(t->s->counters, 0,
+		       sizeof(uint32_t) * (t->s->prog->n_rules ? t->s->prog->n_rules : 1));
+	}
+}
+
+static void on_exit_status(struct sw_supervisor *sup, struct sw_tracee *t,
+			   pid_t pid, int status)
+{
+	struct sw_session *s;
+
+	if (!t) {
+		/* Killed before its first stop; its creation event may
+		 * still come.  A zombie still shows its parent. */
+		tomb_add(sup, pid, session_from_proc(sup, pid));
+		return;
+	}
+	s = t->s;
+	if (t->state == SW_T_ORPHAN)
+		sup->n_orphans--;
+	if (!t->announced) {
+		sw_tracee_del(sup, t);
+		tomb_add(sup, pid, s);
+	} else {
+		sw_tracee_del(sup, t);
+	}
+	if (!s)
+		return;
+	if (pid == s->pid) {
+		s->main_exited = true;
+		s->exit_code = WIFEXITED(status) ? WEXITSTATUS(status)
+						 : 128 + WTERMSIG(status);
+		if (!s->exec_done && !s->launch_failed)
+			s->exit_code = sw_launch_failed(s);
+		else if (s->kill_descendants)
+			session_kill_all(s);
+	}
+	s->n_tracees--;
+	session_check_done(sup, s);
+}
+
+/* The first stop of a tid no creation event has named yet. */
+static struct sw_tracee *place_unknown(struct sw_supervisor *sup, pid_t pid)
+{
+	struct sw_session *s = session_from_proc(sup, pid);
+	struct sw_tracee *t;
+
+	/* With one session ever, the tid can only be its own. */
+	if (!s && sup->sessions && !sup->sessions->next && !sup->sessions_ended)
+		s = sup->sessions;
+	t = sw_tracee_add(sup, pid);
+	if (!t) {
+		kill(pid, SIGKILL);
+		return NULL;
+	}
+	if (s) {
+		join(t, s);
+		t->state = SW_T_RUNNING;
+	} else {
+		t->state = SW_T_ORPHAN;
+		t->orphan_seq = sup->session_seq;
+		sup->n_orphans++;
+		/* If every session it may belong to has ended already, no
+		 * session end will come to sweep it (a tracer thread whose
+		 * sessions are all gone may get no other event for long). */
+		orphans_sweep(sup);
+	}
+	return t;
+}
+
+static void handle_status(struct sw_supervisor *sup, pid_t pid, int status);
+
+void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status)
+{
+	struct sw_tracee *t = sw_tracee_find(sup, pid);
+	struct sw_session *s = t ? t->s : NULL;
+	pid_t stuck;
+
+	/* Whatever this stop reads of a program's memory is on that
+	 * program's uid's account (strings.c).  A tid not known yet (its
+	 * first stop before its creation event) is placed as handle_status
+	 * will place it. */
+	if (!t && WIFSTOPPED(status))
+		s = session_from_proc(sup, pid);
+	sw_tracee_mem_owner(s ? s->uid : (uid_t)-1);
+	handle_status(sup, pid, status);
+	/* A read of a tracee's memory passed its deadline (strings.c): the
+	 * tracee is killed already; kill its session too, whose FUSE server
+	 * (or whatever holds the fault) is one of its processes, so that the
+	 * abandoned read ends. */
+	while ((stuck = sw_tracee_mem_stalled()) > 0) {
+		t = sw_tracee_find(sup, stuck);
+		if (!t || !t->s)
+			continue;
+		sw_warn(t->s, "reading the memory of pid %d took longer than the deadline (a page of a file system the program serves itself?); killing the session",
+			stuck);
+		session_kill_all(t->s);
+	}
+}
+
+static void handle_status(struct sw_supervisor *sup, pid_t pid, int status)
+{
+	struct sw_tracee *t = sw_tracee_find(sup, pid);
+	int sig, ev;
+
+	if (WIFEXITED(status) || WIFSIGNALED(status)) {
+		on_exit_status(sup, t, pid, status);
+		return;
+	}
+	if (!WIFSTOPPED(status))
+		return;
+	sig = WSTOPSIG(status);
+	ev = (unsigned int)status >> 16;
+
+	if (!t) {
+		t = place_unknown(sup, pid);
+		if (!t || !t->s)
+			return;		/* orphan: stays stopped */
+		/* Its first stop: go.  Any other stop (none is possible
+		 * before the first) is handled as usual below. */
+		if (ev == PTRACE_EVENT_STOP) {
+			ptrace(PTRACE_CONT, pid, 0L, 0L);
+			return;
+		}
+	}
+	if (t->state == SW_T_FRESH) {
+		t->state = SW_T_RUNNING;
+		if (ev == PTRACE_EVENT_STOP) {
+			ptrace(PTRACE_CONT, pid, 0L, 0L);
+			return;
+		}
+	}
+	if (!t->s) {
+		/* An orphan's further stop (cannot happen: it stays
+		 * stopped until adopted); keep it stopped. */
+		return;
+	}
+	if (t->gs) {
+		sw_pathguard_setup_stop(sup, t, sig, ev);
+		return;
+	}
+
+	if (sig == (SIGTRAP | 0x80)) {
+		sw_exit_stop(sup, t);
+		return;
+	}
+	switch (ev) {
+	case PTRACE_EVENT_SECCOMP:
+		sw_seccomp_stop(sup, t);
+		return;
+	case PTRACE_EVENT_FORK:
+	case PTRACE_EVENT_VFORK:
+	case PTRACE_EVENT_CLONE:
+		new_child(sup, t);
+		t = sw_tracee_find(sup, pid);
+		if (t)
+			sw_resume(t, 0);
+		return;
+	case PTRACE_EVENT_EXEC:
+		exec_event(sup, t);
+		t = sw_tracee_find(sup, pid);
+		if (t && !sw_pathguard_exec(sup, t))
+			sw_resume(t, 0);
+		return;
+	case PTRACE_EVENT_STOP:
+		if (sw_group_stop(t, sig) == 0)
+			sw_resume(t, 0);
+		return;
+	case 0:
+		/* Signal-delivery stop: deliver it. */
+		sw_resume(t, sig);
+		return;
+	default:
+		sw_resume(t, 0);
+		return;
+	}
+}
+
+int sw_group_stop(struct sw_tracee *t, int sig)
+{
+	if (sig != SIGSTOP && sig != SIGTSTP && sig != SIGTTIN && sig != SIGTTOU)
+		return 0;	/* PTRACE_INTERRUPT or SIGCONT's re-trap */
+	if (t->s && t->pid == t->s->pid)
+		t->s->main_stopped = true;
+	return ptrace(PTRACE_LISTEN, t->pid, 0L, 0L) < 0 ? -errno : 1;
+}
+
+int sw_supervisor_dispatch(struct sw_supervisor *sup, bool block,
+			   struct sw_error *err)
+{
+	int handled = 0;
+
+	for (;;) {
+		int status;
+		pid_t pid = waitpid(-1, &status, __WALL | __WNOTHREAD |
+				    (block && !handled ? 0 : WNOHANG));
+
+		if (pid == 0)
+			return handled;
+		if (pid < 0) {
+			if (errno == ECHILD || errno == EINTR)
+				return handled;
+			return sw_error_set_errno(err, errno, "waitpid for traced programs");
+		}
+		handled++;
+		/* Woken by another thread: it has something for our caller. */
+		if (sw_bell_status(sup, pid, status))
+			return handled;
+		sw_handle_status(sup, pid, status);
+		/* Let the caller attend to its sockets now and then. */
+		if (handled >= 256)
+			return handled;
+	}
+}
