@@ -419,6 +419,8 @@ void sw_tracee_del(struct sw_supervisor *sup, struct sw_tracee *t);
 /* bell.c: true if pid is the bell (its status is handled). */
 bool sw_bell_status(struct sw_supervisor *sup, pid_t pid, int status);
 void sw_bell_stop(struct sw_supervisor *sup);
+/* The one teardown of a session the supervisor no longer lists. */
+void sw_session_free(struct sw_session *s);
 /* Handle one waitpid status. */
 void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status);
 /* At a PTRACE_EVENT_STOP of t with signal sig: a group-stop (a stop

@@ -455,13 +455,6 @@ static struct sw_session *session_new(struct sw_supervisor *sup,
 	return s;
 }
 
-static void session_drop(struct sw_session *s)
-{
-	sw_program_free(s->prog);
-	free(s->counters);
-	free(s);
-}
-
 /* The three pipes between the launch and its child. */
 struct launch_pipes {
 	int go_r, go_w;		/* parent -> child: you are seized */
@@ -642,7 +635,7 @@ int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
 fail:
 	pipes_close(&lp);
 	prepared_clear(&pr);
-	session_drop(s);
+	sw_session_free(s);
 	return r;
 }
 

@@ -283,7 +283,7 @@ int sw_supervisor_new(struct sw_supervisor **ret, struct sw_error *err)
 	return 0;
 }
 
-static void session_free(struct sw_session *s)
+void sw_session_free(struct sw_session *s)
 {
 	if (!s)
 		return;
@@ -377,7 +377,7 @@ void sw_supervisor_free(struct sw_supervisor *sup)
 		struct sw_session *s = sup->sessions;
 
 		sup->sessions = s->next;
-		session_free(s);
+		sw_session_free(s);
 	}
 	free(sup->tombs);
 	free(sup->tab);
@@ -498,7 +498,7 @@ static void session_check_done(struct sw_supervisor *sup, struct sw_session *s)
 	sup->sessions_ended++;
 	if (sup->done_fn)
 		sup->done_fn(s, code, sup->done_ud);
-	session_free(s);
+	sw_session_free(s);
 	if (sup->n_orphans)
 		orphans_sweep(sup);
 }
