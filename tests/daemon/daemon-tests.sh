@@ -968,6 +968,14 @@ session_of() {
 	return 1
 }
 
+# have_fusectl: fusectl is (or now gets) mounted at its place; the tests
+# that leave a FUSE request unanswered abort its connection there.  (No
+# mountpoint(1): the guest has no util-linux.)
+have_fusectl() {
+	grep -qs ' /sys/fs/fuse/connections fusectl ' /proc/self/mounts ||
+		mount -t fusectl none /sys/fs/fuse/connections 2>/dev/null
+}
+
 # kill_session ID CLIENT_PID WHAT: "sysward kill ID" succeeds and the
 # session's client (a background job) ends within 10 s.
 kill_session() {
@@ -1153,9 +1161,7 @@ t_unkillable_tracee() {
 	# is aborted.
 	[ -c /dev/fuse ] || { echo "SKIP: no /dev/fuse"; return 77; }
 	# fusectl's "abort" is how this test frees the stuck process.
-	mountpoint -q /sys/fs/fuse/connections ||
-		mount -t fusectl none /sys/fs/fuse/connections 2>/dev/null ||
-		{ echo "SKIP: no fusectl to abort a FUSE connection"; return 77; }
+	have_fusectl || { echo "SKIP: no fusectl to abort a FUSE connection"; return 77; }
 	start_daemon || return
 	chmod 0755 "$W"
 	local bg bg2 pid id t0 d=$W/fuse
@@ -1222,9 +1228,7 @@ t_stuck_reads_stay_home() {
 	# session of every uid on every tracer thread failed and killed its
 	# program).
 	[ -c /dev/fuse ] || { echo "SKIP: no /dev/fuse"; return 77; }
-	mountpoint -q /sys/fs/fuse/connections ||
-		mount -t fusectl none /sys/fs/fuse/connections 2>/dev/null ||
-		{ echo "SKIP: no fusectl to abort a FUSE connection"; return 77; }
+	have_fusectl || { echo "SKIP: no fusectl to abort a FUSE connection"; return 77; }
 	start_daemon || return
 	chmod 0755 "$W"
 	local i n=17 bgs=() p t0 d=$W/fuse

@@ -25,7 +25,7 @@ cd /extra || exit 1
 echo "@@VM-KERNEL $(uname -r)"
 # Pseudo-terminals, as on the host (script(1) in no_controlling_tty).
 mkdir -p /dev/pts
-mountpoint -q /dev/pts || mount -t devpts -o ptmxmode=0666 devpts /dev/pts ||
+grep -qs ' /dev/pts devpts ' /proc/self/mounts || mount -t devpts -o ptmxmode=0666 devpts /dev/pts ||
 	echo "@@VM-WARN cannot mount devpts"
 [ -e /dev/ptmx ] || ln -s pts/ptmx /dev/ptmx
 # The loopback interface, up as on the host (connect scenarios use it).
