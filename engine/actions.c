@@ -6,8 +6,11 @@
  * a failed tampering kills the program rather than let the call run
  * unchanged against the policy.
  *
- * Hot path: GET, SET, CONT for a rewrite; GET, SET, SYSCALL, SET, CONT for
- * a skip.  No allocation, no other syscall unless an audit line is due.
+ * Hot path: GET, SET, CONT for a rewrite; GET, skip with the return value
+ * (the architecture's hook, arch.c), CONT for a skip or emulation, in its
+ * one SECCOMP stop; GET, SET, SYSCALL, SET, CONT (an exit stop) where the
+ * architecture has no hook or the exit has work to do.  No allocation, no
+ * other syscall unless an audit line is due.
  *
  * A call through the legacy vsyscall page has no exit stop (arch.c): it
  * is finished in its SECCOMP stop (return value set there, one_stop()).
@@ -182,6 +185,27 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		}
 		audit(s, t, abi, info.seccomp.nr, info.seccomp.args, d, true,
 		      d->retval, NULL);
+		/*
+		 * One stop where the architecture has the hook: skipped here
+		 * with the return register set, the call returns that value
+		 * and makes no exit stop.  Two stops when something must
+		 * happen at the exit: a signal to raise (TRAP), or pinned
+		 * path arguments whose registers point into the guard until
+		 * the exit stop restores them (route 6c).
+		 */
+		if (!d->signal && !t->n_pins) {
+			r = sw_arch_return_at_entry(pid, d->retval);
+			if (r == 0) {
+				ptrace(PTRACE_CONT, pid, 0L, 0L);
+				return;
+			}
+			if (r != -EOPNOTSUPP) {
+				tamper_failed(s, t, abi, info.seccomp.nr,
+					      info.seccomp.args, d, (int)-r,
+					      "skip the syscall and set its return value");
+				return;
+			}
+		}
 		t->nr = info.seccomp.nr;
 		info.seccomp.nr = (uint64_t)-1;
 		if (set_info(pid, &info) < 0) {

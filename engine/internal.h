@@ -63,7 +63,8 @@ enum sw_abi sw_abi_native(void);
  * vsyscall page, whose emulation allows no syscall-exit stop? */
 bool sw_arch_in_vsyscall(enum sw_abi abi, uint64_t ip);
 /* At a SECCOMP stop: skip the call and give it its return value now, in
- * this one stop (no exit stop needed).  0 or -errno. */
+ * this one stop (no exit stop needed).  0 or -errno; -EOPNOTSUPP on an
+ * architecture without the hook (the caller takes the exit stop). */
 int sw_arch_return_at_entry(pid_t pid, int64_t rval);
 
 /* ---- program.c: the compiled policy ------------------------------------ */
