@@ -71,4 +71,61 @@ enum sw_syscall_status sw_syscall_status(const char *name,
 /* The closest known syscall name if it looks like a typo of name. */
 const char *sw_syscall_suggest(const char *name);
 
+/* ---- the parser's state and value helpers (json.c) ---- */
+#include "skim.h"
+#include "sysward/policy.h"
+
+struct json_object;
+
+#define N_ELEMENTS(a) (sizeof(a) / sizeof((a)[0]))
+#define PATH_LEN 160
+
+struct parser {
+	const char *source;
+	const char *text;
+	size_t len;
+	struct sw_error *err;
+	struct sw_policy *p;
+	struct sw_skim skim;
+	size_t dropped_warnings;
+	size_t n_unknown;	/* names dropped so far */
+	uint32_t check_arches[SW_POLICY_MAX_ARCHES + 2];
+	size_t n_check_arches;
+};
+
+/* "file: path: msg" into ps->err; returns -EINVAL. */
+int perr(struct parser *ps, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Adds a warning to the policy (at most SW_POLICY_MAX_WARNINGS). */
+int pwarn(struct parser *ps, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int oom(struct parser *ps);
+const char *type_desc(struct json_object *o);
+int type_err(struct parser *ps, const char *path, const char *want,
+	     struct json_object *o);
+/* buf (PATH_LEN bytes) = parent.key, or parent[i]. */
+void path_key(char *buf, const char *parent, const char *key);
+void path_index(char *buf, const char *parent, size_t i);
+
+/* Every key of obj is one of the NULL-ended known, or an error. */
+int check_keys(struct parser *ps, const char *path, struct json_object *obj,
+	       const char *const *known);
+int get_string(struct parser *ps, const char *path, struct json_object *o,
+	       size_t max, bool allow_empty, const char **ret);
+int dup_string(struct parser *ps, const char *path, struct json_object *o,
+	       size_t max, bool allow_empty, char **ret);
+int get_bool(struct parser *ps, const char *path, struct json_object *o,
+	     bool *ret);
+int get_int_range(struct parser *ps, const char *path, struct json_object *o,
+		  int64_t min, int64_t max, int64_t *ret);
+int get_value(struct parser *ps, const char *path, struct json_object *o,
+	      uint64_t *ret);
+int get_errno(struct parser *ps, const char *path, struct json_object *o,
+	      int *ret);
+int get_strv(struct parser *ps, const char *path, struct json_object *o,
+	     size_t max, size_t max_len, char ***ret, size_t *ret_n);
+void strv_free(char **v);
+int get_action(struct parser *ps, const char *path, struct json_object *o,
+	       bool is_default, enum sw_action *ret);
+
 #endif
