@@ -128,4 +128,11 @@ void strv_free(char **v);
 int get_action(struct parser *ps, const char *path, struct json_object *o,
 	       bool is_default, enum sw_action *ret);
 
+/* ---- rules (rule.c) and their includes/excludes (gate.c) ---- */
+/* syscalls[idx] into rule; on error rule is left for sw_policy_free. */
+int parse_rule(struct parser *ps, size_t idx, struct json_object *o,
+	       struct sw_rule *rule);
+int parse_gate(struct parser *ps, const char *path, struct json_object *o,
+	       struct sw_gate *g);
+
 #endif

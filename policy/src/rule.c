@@ -1,0 +1,746 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * One entry of "syscalls": its action, names, errno/return, argument and
+ * path conditions, rewrite and when.  includes/excludes are in gate.c.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "sysward/cleanup.h"
+
+/* ------------------------------------------------------------------ */
+/* rule parts */
+
+static const char *const op_names[] = {
+	[SW_CMP_NE] = "SCMP_CMP_NE",	[SW_CMP_LT] = "SCMP_CMP_LT",
+	[SW_CMP_LE] = "SCMP_CMP_LE",	[SW_CMP_EQ] = "SCMP_CMP_EQ",
+	[SW_CMP_GE] = "SCMP_CMP_GE",	[SW_CMP_GT] = "SCMP_CMP_GT",
+	[SW_CMP_MASKED_EQ] = "SCMP_CMP_MASKED_EQ",
+};
+
+static int get_index(struct parser *ps, const char *parent,
+		     struct json_object *obj, unsigned int *ret)
+{
+	char kp[PATH_LEN];
+	struct json_object *o;
+	int64_t v;
+	int r;
+
+	path_key(kp, parent, "index");
+	if (!json_object_object_get_ex(obj, "index", &o))
+		return perr(ps, kp, "missing (the argument number, 0..5)");
+	r = get_int_range(ps, kp, o, 0, 5, &v);
+	if (r < 0)
+		return r;
+	*ret = (unsigned int)v;
+	return 0;
+}
+
+static int parse_arg(struct parser *ps, const char *path,
+		     struct json_object *o, struct sw_arg_cond *a)
+{
+	static const char *const keys[] = { "index", "value", "valueTwo", "op",
+					    NULL };
+	struct json_object *v;
+	char kp[PATH_LEN];
+	const char *op;
+	bool found = false;
+	int r;
+
+	if (!json_object_is_type(o, json_type_object))
+		return type_err(ps, path, "an object", o);
+	r = check_keys(ps, path, o, keys);
+	if (r < 0)
+		return r;
+	r = get_index(ps, path, o, &a->index);
+	if (r < 0)
+		return r;
+
+	path_key(kp, path, "op");
+	if (!json_object_object_get_ex(o, "op", &v))
+		return perr(ps, kp, "missing (one of SCMP_CMP_NE, SCMP_CMP_LT, SCMP_CMP_LE, SCMP_CMP_EQ, SCMP_CMP_GE, SCMP_CMP_GT, SCMP_CMP_MASKED_EQ)");
+	r = get_string(ps, kp, v, SW_POLICY_MAX_NAME_LEN, false, &op);
+	if (r < 0)
+		return r;
+	for (int i = SW_CMP_NE; i <= SW_CMP_MASKED_EQ; i++)
+		if (strcmp(op_names[i], op) == 0) {
+			a->op = (enum sw_cmp)i;
+			found = true;
+		}
+	if (!found) {
+		struct sw_suggest s;
+		const char *hint;
+
+		sw_suggest_init(&s, op);
+		for (int i = SW_CMP_NE; i <= SW_CMP_MASKED_EQ; i++)
+			sw_suggest_feed(&s, op_names[i]);
+		hint = sw_suggest_result(&s);
+		if (hint)
+			return perr(ps, kp,
+				    "unknown operator \"%s\" (did you mean \"%s\"?)",
+				    op, hint);
+		return perr(ps, kp,
+			    "unknown operator \"%s\" (expected one of SCMP_CMP_NE, SCMP_CMP_LT, SCMP_CMP_LE, SCMP_CMP_EQ, SCMP_CMP_GE, SCMP_CMP_GT, SCMP_CMP_MASKED_EQ)",
+			    op);
+	}
+
+	path_key(kp, path, "value");
+	if (!json_object_object_get_ex(o, "value", &v))
+		return perr(ps, kp, "missing (the number to compare with)");
+	r = get_value(ps, kp, v, &a->value);
+	if (r < 0)
+		return r;
+
+	/* OCI/Docker: valueTwo defaults to 0; MASKED_EQ tests
+	 * (arg & value) == valueTwo, so Docker's clone rule without valueTwo
+	 * means "none of these flag bits set". */
+	a->value_two = 0;
+	if (json_object_object_get_ex(o, "valueTwo", &v)) {
+		path_key(kp, path, "valueTwo");
+		r = get_value(ps, kp, v, &a->value_two);
+		if (r < 0)
+			return r;
+		if (a->op != SW_CMP_MASKED_EQ && a->value_two != 0)
+			return perr(ps, kp,
+				    "only SCMP_CMP_MASKED_EQ uses valueTwo (it compares (arg & value) == valueTwo); remove it or set it to 0");
+	}
+	return 0;
+}
+
+static int parse_path_cond(struct parser *ps, const char *path,
+			   struct json_object *o, struct sw_path_cond *pc)
+{
+	static const char *const keys[] = { "index", "exact", "prefix", "glob",
+					    "not", NULL };
+	static const struct {
+		const char *key;
+		enum sw_match m;
+	} kinds[] = {
+		{ "exact", SW_MATCH_EXACT },
+		{ "prefix", SW_MATCH_PREFIX },
+		{ "glob", SW_MATCH_GLOB },
+	};
+	struct json_object *v;
+	char kp[PATH_LEN];
+	int found = 0, r;
+
+	if (!json_object_is_type(o, json_type_object))
+		return type_err(ps, path, "an object", o);
+	r = check_keys(ps, path, o, keys);
+	if (r < 0)
+		return r;
+	r = get_index(ps, path, o, &pc->index);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < N_ELEMENTS(kinds); i++) {
+		if (!json_object_object_get_ex(o, kinds[i].key, &v))
+			continue;
+		if (found++)
+			return perr(ps, path,
+				    "use only one of \"exact\", \"prefix\" and \"glob\"");
+		path_key(kp, path, kinds[i].key);
+		pc->match = kinds[i].m;
+		r = dup_string(ps, kp, v, PATH_MAX - 1, false, &pc->pattern);
+		if (r < 0)
+			return r;
+	}
+	if (!found)
+		return perr(ps, path,
+			    "missing the pattern: one of \"exact\", \"prefix\" or \"glob\"");
+	if (json_object_object_get_ex(o, "not", &v)) {
+		path_key(kp, path, "not");
+		r = get_bool(ps, kp, v, &pc->negate);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int parse_rewrite(struct parser *ps, const char *path,
+			 struct json_object *o, struct sw_rule *rule)
+{
+	static const char *const keys[] = { "syscall", "args", NULL };
+	static const char *const akeys[] = { "index", "set", "and", "or", NULL };
+	static const struct {
+		const char *key;
+		enum sw_rewrite_op op;
+	} ops[] = {
+		{ "set", SW_REWRITE_SET },
+		{ "and", SW_REWRITE_AND },
+		{ "or", SW_REWRITE_OR },
+	};
+	struct json_object *v;
+	char kp[PATH_LEN];
+	size_t n;
+	int r;
+
+	if (!json_object_is_type(o, json_type_object))
+		return type_err(ps, path, "an object", o);
+	r = check_keys(ps, path, o, keys);
+	if (r < 0)
+		return r;
+	if (json_object_object_get_ex(o, "syscall", &v)) {
+		enum sw_syscall_status st;
+		const char *name, *hint;
+
+		path_key(kp, path, "syscall");
+		r = get_string(ps, kp, v, SW_POLICY_MAX_NAME_LEN, false, &name);
+		if (r < 0)
+			return r;
+		st = sw_syscall_status(name, ps->check_arches,
+				       ps->n_check_arches);
+		switch (st) {
+		case SW_SYSCALL_OK:
+			break;
+		case SW_SYSCALL_OTHER_ARCH:
+			return perr(ps, kp,
+				    "system call \"%s\" does not exist on the policy's architectures",
+				    name);
+		case SW_SYSCALL_NEWER:
+			return perr(ps, kp,
+				    "system call \"%s\" is not known to the installed libseccomp %u.%u.%u, so sysward cannot rewrite to it",
+				    name, seccomp_version()->major,
+				    seccomp_version()->minor,
+				    seccomp_version()->micro);
+		case SW_SYSCALL_UNKNOWN:
+			hint = sw_syscall_suggest(name);
+			if (hint)
+				return perr(ps, kp,
+					    "unknown system call \"%s\" (did you mean \"%s\"?)",
+					    name, hint);
+			return perr(ps, kp, "unknown system call \"%s\"", name);
+		}
+		rule->new_syscall = strdup(name);
+		if (!rule->new_syscall)
+			return oom(ps);
+	}
+	if (json_object_object_get_ex(o, "args", &v)) {
+		path_key(kp, path, "args");
+		if (!json_object_is_type(v, json_type_array))
+			return type_err(ps, kp, "an array", v);
+		n = json_object_array_length(v);
+		if (n > SW_POLICY_MAX_ARGS)
+			return perr(ps, kp, "%zu entries, at most %d are allowed",
+				    n, SW_POLICY_MAX_ARGS);
+		rule->rewrites = calloc(n ? n : 1, sizeof(*rule->rewrites));
+		if (!rule->rewrites)
+			return oom(ps);
+		for (size_t i = 0; i < n; i++) {
+			struct json_object *e = json_object_array_get_idx(v, i);
+			struct sw_arg_rewrite *rw = &rule->rewrites[i];
+			char ep[PATH_LEN];
+			int found = 0;
+
+			path_index(ep, kp, i);
+			if (!json_object_is_type(e, json_type_object))
+				return type_err(ps, ep, "an object", e);
+			r = check_keys(ps, ep, e, akeys);
+			if (r < 0)
+				return r;
+			r = get_index(ps, ep, e, &rw->index);
+			if (r < 0)
+				return r;
+			for (size_t j = 0; j < i; j++)
+				if (rule->rewrites[j].index == rw->index)
+					return perr(ps, ep,
+						    "argument %u is already rewritten by %s[%zu]; combine them into one",
+						    rw->index, kp, j);
+			for (size_t j = 0; j < N_ELEMENTS(ops); j++) {
+				struct json_object *ov;
+				char op[PATH_LEN];
+
+				if (!json_object_object_get_ex(e, ops[j].key, &ov))
+					continue;
+				if (found++)
+					return perr(ps, ep,
+						    "use only one of \"set\", \"and\" and \"or\"");
+				path_key(op, ep, ops[j].key);
+				rw->op = ops[j].op;
+				r = get_value(ps, op, ov, &rw->value);
+				if (r < 0)
+					return r;
+			}
+			if (!found)
+				return perr(ps, ep,
+					    "missing the operation: one of \"set\", \"and\" or \"or\"");
+			rule->n_rewrites++;
+		}
+	}
+	if (!rule->new_syscall && rule->n_rewrites == 0)
+		return perr(ps, path,
+			    "rewrites nothing: give \"syscall\" and/or a non-empty \"args\"");
+	return 0;
+}
+
+static int parse_u32_str(const char **s, uint32_t *ret)
+{
+	unsigned long long v = 0;
+	const char *p = *s;
+
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	while (*p >= '0' && *p <= '9') {
+		v = v * 10 + (unsigned long long)(*p - '0');
+		if (v > UINT32_MAX)
+			return -ERANGE;
+		p++;
+	}
+	*ret = (uint32_t)v;
+	*s = p;
+	return 0;
+}
+
+/* strace's when=: "N", "N+", "N+S", "N..M", "N..M+S" */
+static int parse_when_string(struct parser *ps, const char *path,
+			     const char *s, struct sw_rule *rule)
+{
+	const char *p = s;
+	uint32_t first, last = 0, step = 0;
+
+	if (parse_u32_str(&p, &first) < 0)
+		goto bad;
+	if (p[0] == '.' && p[1] == '.') {
+		p += 2;
+		if (parse_u32_str(&p, &last) < 0)
+			goto bad;
+	}
+	if (*p == '+') {
+		p++;
+		if (*p == '\0')
+			step = 1;
+		else if (parse_u32_str(&p, &step) < 0)
+			goto bad;
+		else if (step == 0)
+			return perr(ps, path, "step must be at least 1");
+	}
+	if (*p)
+		goto bad;
+	if (first == 0)
+		return perr(ps, path,
+			    "calls are counted from 1: the first must be at least 1");
+	if (last && last < first)
+		return perr(ps, path, "last (%u) is before first (%u)", last,
+			    first);
+	if (last && !step)
+		step = 1;
+	rule->when_first = first;
+	rule->when_last = last;
+	rule->when_step = step;
+	return 0;
+bad:
+	return perr(ps, path,
+		    "cannot parse \"%.64s\" (expected \"N\", \"N+\", \"N+STEP\", \"N..M\" or \"N..M+STEP\", e.g. \"3\" for the 3rd call, \"2+2\" for every 2nd)",
+		    s);
+}
+
+static int parse_when(struct parser *ps, const char *path,
+		      struct json_object *o, struct sw_rule *rule)
+{
+	static const char *const keys[] = { "first", "last", "step", NULL };
+	struct json_object *v;
+	char kp[PATH_LEN];
+	int64_t first, last = 0, step = 0;
+	int r;
+
+	if (json_object_is_type(o, json_type_string)) {
+		const char *s;
+
+		r = get_string(ps, path, o, SW_POLICY_MAX_NAME_LEN, false, &s);
+		if (r < 0)
+			return r;
+		return parse_when_string(ps, path, s, rule);
+	}
+	if (!json_object_is_type(o, json_type_object))
+		return type_err(ps, path,
+				"an object {\"first\", \"last\", \"step\"} or a string like \"3\" or \"2+2\"",
+				o);
+	r = check_keys(ps, path, o, keys);
+	if (r < 0)
+		return r;
+	path_key(kp, path, "first");
+	if (!json_object_object_get_ex(o, "first", &v))
+		return perr(ps, kp,
+			    "missing (the number of the first call to act on, from 1)");
+	r = get_int_range(ps, kp, v, 1, UINT32_MAX, &first);
+	if (r < 0)
+		return r;
+	if (json_object_object_get_ex(o, "last", &v)) {
+		path_key(kp, path, "last");
+		r = get_int_range(ps, kp, v, first, UINT32_MAX, &last);
+		if (r < 0)
+			return r;
+	}
+	if (json_object_object_get_ex(o, "step", &v)) {
+		path_key(kp, path, "step");
+		r = get_int_range(ps, kp, v, 1, UINT32_MAX, &step);
+		if (r < 0)
+			return r;
+	}
+	if (last && !step)
+		step = 1;
+	rule->when_first = (uint32_t)first;
+	rule->when_last = (uint32_t)last;
+	rule->when_step = (uint32_t)step;
+	return 0;
+}
+
+/*
+ * Unknown names, decided so that an OCI/Docker profile written for a newer
+ * libseccomp still loads, and a typo never silently weakens a deny rule:
+ *   - known to libseccomp on some architecture: accepted (Docker lists
+ *     arch-specific calls in shared rules);
+ *   - a real Linux syscall this libseccomp does not know: warning, dropped
+ *     (it cannot be put in the filter at all);
+ *   - unknown everywhere, in an allow rule (SCMP_ACT_ALLOW/SCMP_ACT_LOG):
+ *     warning, dropped: allowing less than asked fails closed;
+ *   - unknown everywhere in any other rule: error, with a suggestion.
+ */
+static int check_syscall_name(struct parser *ps, const char *path,
+			      const char *name, bool allow_rule, bool *keep)
+{
+	const char *hint;
+
+	*keep = true;
+	switch (sw_syscall_status(name, ps->check_arches, ps->n_check_arches)) {
+	case SW_SYSCALL_OK:
+	case SW_SYSCALL_OTHER_ARCH:
+		return 0;
+	case SW_SYSCALL_NEWER:
+		*keep = false;
+		if (++ps->n_unknown > SW_POLICY_MAX_UNKNOWN)
+			return perr(ps, path,
+				    "more than %d unknown system call names; is this a seccomp policy?",
+				    SW_POLICY_MAX_UNKNOWN);
+		return pwarn(ps, path,
+			     "system call \"%s\" is not known to the installed libseccomp %u.%u.%u; ignored (calls to it get the default action)",
+			     name, seccomp_version()->major,
+			     seccomp_version()->minor, seccomp_version()->micro);
+	case SW_SYSCALL_UNKNOWN:
+		break;
+	}
+	if (allow_rule) {
+		/* Each unknown name costs a lookup on every architecture;
+		 * real profiles have a handful. */
+		if (++ps->n_unknown > SW_POLICY_MAX_UNKNOWN)
+			return perr(ps, path,
+				    "more than %d unknown system call names; is this a seccomp policy?",
+				    SW_POLICY_MAX_UNKNOWN);
+		*keep = false;
+		/* Past the warning limit nobody sees the suggestion: do not
+		 * spend time on it (a 1 MiB policy of unknown names). */
+		if (ps->p->n_warnings >= SW_POLICY_MAX_WARNINGS)
+			return pwarn(ps, path, "unknown system call");
+		hint = sw_syscall_suggest(name);
+		if (hint)
+			return pwarn(ps, path,
+				     "unknown system call \"%s\" ignored (did you mean \"%s\"?)",
+				     name, hint);
+		return pwarn(ps, path, "unknown system call \"%s\" ignored",
+			     name);
+	}
+	hint = sw_syscall_suggest(name);
+	if (hint)
+		return perr(ps, path,
+			    "unknown system call \"%s\" (did you mean \"%s\"?)",
+			    name, hint);
+	return perr(ps, path, "unknown system call \"%s\"", name);
+}
+
+static int parse_names(struct parser *ps, const char *path,
+		       struct json_object *obj, struct sw_rule *rule)
+{
+	struct json_object *names = NULL, *name = NULL;
+	bool allow_rule = rule->action == SW_ACT_ALLOW ||
+			  rule->action == SW_ACT_KLOG;
+	cleanup_free bool *keep = NULL;
+	char kp[PATH_LEN];
+	size_t n, kept = 0;
+	int r;
+
+	json_object_object_get_ex(obj, "names", &names);
+	json_object_object_get_ex(obj, "name", &name);
+	if (names && name)
+		return perr(ps, path,
+			    "both \"name\" and \"names\" given; use one (\"names\": [...])");
+	if (!names && !name)
+		return perr(ps, path,
+			    "missing \"names\" (the system calls this rule is about)");
+	if (name) {
+		path_key(kp, path, "name");
+		rule->names = calloc(2, sizeof(char *));
+		if (!rule->names)
+			return oom(ps);
+		r = dup_string(ps, kp, name, SW_POLICY_MAX_NAME_LEN, false,
+			       &rule->names[0]);
+		if (r < 0)
+			return r;
+		n = 1;
+	} else {
+		path_key(kp, path, "names");
+		r = get_strv(ps, kp, names, SW_POLICY_MAX_NAMES,
+			     SW_POLICY_MAX_NAME_LEN, &rule->names, &n);
+		if (r < 0)
+			return r;
+		if (n == 0)
+			return perr(ps, kp,
+				    "empty list (name at least one system call)");
+	}
+	/* Check every name before changing the list, so that on error the
+	 * NULL-ended list is intact for sw_policy_free. */
+	keep = calloc(n, sizeof(*keep));
+	if (!keep)
+		return oom(ps);
+	for (size_t i = 0; i < n; i++) {
+		char ep[PATH_LEN];
+
+		if (name)
+			path_key(ep, path, "name");
+		else
+			path_index(ep, kp, i);
+		r = check_syscall_name(ps, ep, rule->names[i], allow_rule,
+				       &keep[i]);
+		if (r < 0)
+			return r;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (keep[i])
+			rule->names[kept++] = rule->names[i];
+		else
+			free(rule->names[i]);
+	}
+	for (size_t i = kept; i < n; i++)
+		rule->names[i] = NULL;
+	rule->n_names = kept;
+	return 0;
+}
+
+int parse_rule(struct parser *ps, size_t idx, struct json_object *o,
+		      struct sw_rule *rule)
+{
+	static const char *const keys[] = {
+		"names", "name", "action", "errnoRet", "errno", "return",
+		"args", "paths", "rewrite", "when", "log", "comment",
+		"includes", "excludes", NULL
+	};
+	struct json_object *v, *errno_o = NULL, *errnoret_o = NULL,
+			       *return_o = NULL;
+	char path[PATH_LEN], kp[PATH_LEN];
+	const char *act;
+	int r;
+
+	path_index(path, "syscalls", idx);
+	rule->json_path = strdup(path);
+	if (!rule->json_path)
+		return oom(ps);
+	if (idx < ps->skim.n_rules)
+		rule->line = ps->skim.rule_line[idx];
+	if (!json_object_is_type(o, json_type_object))
+		return type_err(ps, path, "an object", o);
+	r = check_keys(ps, path, o, keys);
+	if (r < 0)
+		return r;
+
+	path_key(kp, path, "action");
+	if (!json_object_object_get_ex(o, "action", &v))
+		return perr(ps, kp, "missing (e.g. \"SCMP_ACT_ERRNO\")");
+	r = get_action(ps, kp, v, false, &rule->action);
+	if (r < 0)
+		return r;
+	act = sw_action_name(rule->action);
+
+	r = parse_names(ps, path, o, rule);
+	if (r < 0)
+		return r;
+
+	/* errno / errnoRet / return, by action */
+	json_object_object_get_ex(o, "errno", &errno_o);
+	json_object_object_get_ex(o, "errnoRet", &errnoret_o);
+	json_object_object_get_ex(o, "return", &return_o);
+	if (errno_o && errnoret_o)
+		return perr(ps, path,
+			    "both \"errno\" and \"errnoRet\" given; use one");
+	if (!errno_o)
+		errno_o = errnoret_o;
+	path_key(kp, path, errnoret_o ? "errnoRet" : "errno");
+	switch (rule->action) {
+	case SW_ACT_ERRNO:
+		if (return_o) {
+			path_key(kp, path, "return");
+			return perr(ps, kp,
+				    "not used by SCMP_ACT_ERRNO (it returns -errnoRet); use SYSWARD_ACT_SKIP to return a value");
+		}
+		rule->errno_ret = EPERM;
+		if (errno_o) {
+			r = get_errno(ps, kp, errno_o, &rule->errno_ret);
+			if (r < 0)
+				return r;
+		}
+		break;
+	case SW_ACT_SKIP:
+	case SW_ACT_EMULATE:
+		if (errno_o && return_o)
+			return perr(ps, path,
+				    "both \"return\" and \"%s\" given; a skipped call either returns a value or fails with an errno",
+				    errnoret_o ? "errnoRet" : "errno");
+		if (errno_o) {
+			r = get_errno(ps, kp, errno_o, &rule->errno_ret);
+			if (r < 0)
+				return r;
+			rule->ret_is_errno = true;
+		} else if (return_o) {
+			uint64_t rv;
+
+			path_key(kp, path, "return");
+			r = get_value(ps, kp, return_o, &rv);
+			if (r < 0)
+				return r;
+			rule->ret_value = (int64_t)rv;
+		}
+		break;
+	default:
+		if (errno_o)
+			return perr(ps, kp,
+				    "not used by %s (only SCMP_ACT_ERRNO, SYSWARD_ACT_SKIP and SYSWARD_ACT_EMULATE fail with an errno)",
+				    act);
+		if (return_o) {
+			path_key(kp, path, "return");
+			return perr(ps, kp,
+				    "not used by %s (only SYSWARD_ACT_SKIP and SYSWARD_ACT_EMULATE return a value)",
+				    act);
+		}
+		break;
+	}
+
+	if (json_object_object_get_ex(o, "args", &v)) {
+		size_t n;
+
+		path_key(kp, path, "args");
+		/* Docker writes "args": null for rules without conditions */
+		if (v && !json_object_is_type(v, json_type_array))
+			return type_err(ps, kp, "an array", v);
+		n = v ? json_object_array_length(v) : 0;
+		if (n > SW_POLICY_MAX_ARGS)
+			return perr(ps, kp, "%zu conditions, at most %d are allowed",
+				    n, SW_POLICY_MAX_ARGS);
+		rule->args = calloc(n ? n : 1, sizeof(*rule->args));
+		if (!rule->args)
+			return oom(ps);
+		for (size_t i = 0; i < n; i++) {
+			char ep[PATH_LEN];
+
+			path_index(ep, kp, i);
+			r = parse_arg(ps, ep, json_object_array_get_idx(v, i),
+				      &rule->args[i]);
+			if (r < 0)
+				return r;
+			rule->n_args++;
+		}
+	}
+
+	if (json_object_object_get_ex(o, "paths", &v)) {
+		size_t n;
+
+		path_key(kp, path, "paths");
+		if (!json_object_is_type(v, json_type_array))
+			return type_err(ps, kp, "an array", v);
+		n = json_object_array_length(v);
+		if (n > SW_POLICY_MAX_ARGS)
+			return perr(ps, kp, "%zu conditions, at most %d are allowed",
+				    n, SW_POLICY_MAX_ARGS);
+		rule->paths = calloc(n ? n : 1, sizeof(*rule->paths));
+		if (!rule->paths)
+			return oom(ps);
+		for (size_t i = 0; i < n; i++) {
+			char ep[PATH_LEN];
+
+			path_index(ep, kp, i);
+			r = parse_path_cond(ps, ep,
+					    json_object_array_get_idx(v, i),
+					    &rule->paths[i]);
+			rule->n_paths += rule->paths[i].pattern != NULL;
+			if (r < 0)
+				return r;
+		}
+	}
+
+	path_key(kp, path, "rewrite");
+	if (json_object_object_get_ex(o, "rewrite", &v)) {
+		if (rule->action != SW_ACT_REWRITE)
+			return perr(ps, kp,
+				    "only used with \"action\": \"SYSWARD_ACT_REWRITE\" (this rule's action is %s)",
+				    act);
+		r = parse_rewrite(ps, kp, v, rule);
+		if (r < 0)
+			return r;
+	} else if (rule->action == SW_ACT_REWRITE) {
+		return perr(ps, kp,
+			    "missing: SYSWARD_ACT_REWRITE needs {\"syscall\": NAME} and/or {\"args\": [{\"index\": N, \"set\"|\"and\"|\"or\": VALUE}]}");
+	}
+
+	if (json_object_object_get_ex(o, "when", &v)) {
+		path_key(kp, path, "when");
+		r = parse_when(ps, kp, v, rule);
+		if (r < 0)
+			return r;
+	}
+	if (json_object_object_get_ex(o, "log", &v)) {
+		path_key(kp, path, "log");
+		r = get_bool(ps, kp, v, &rule->audit);
+		if (r < 0)
+			return r;
+	}
+	if (rule->action == SW_ACT_AUDIT)
+		rule->audit = true;
+	if (json_object_object_get_ex(o, "comment", &v)) {
+		path_key(kp, path, "comment");
+		r = dup_string(ps, kp, v, SW_POLICY_MAX_STRING, true,
+			       &rule->comment);
+		if (r < 0)
+			return r;
+	}
+	if (json_object_object_get_ex(o, "includes", &v)) {
+		path_key(kp, path, "includes");
+		r = parse_gate(ps, kp, v, &rule->includes);
+		if (r < 0)
+			return r;
+		rule->has_includes = true;
+	}
+	if (json_object_object_get_ex(o, "excludes", &v)) {
+		path_key(kp, path, "excludes");
+		r = parse_gate(ps, kp, v, &rule->excludes);
+		if (r < 0)
+			return r;
+		rule->has_excludes = true;
+	}
+	rule->needs_supervisor = sw_rule_needs_supervisor(rule);
+	/* The engine refuses pidfd_getfd unless a rule lets it run: say
+	 * what such a rule gives the program.  Not for a rule that applies
+	 * only to a program given capabilities (Docker's "pidfd_getfd with
+	 * CAP_SYS_PTRACE"): whoever grants CAP_SYS_PTRACE means it to reach
+	 * other processes. */
+	if ((rule->action == SW_ACT_ALLOW || rule->action == SW_ACT_KLOG ||
+	     rule->action == SW_ACT_AUDIT) &&
+	    !(rule->has_includes && rule->includes.caps)) {
+		for (size_t k = 0; k < rule->n_names; k++) {
+			if (strcmp(rule->names[k], "pidfd_getfd"))
+				continue;
+			path_key(kp, path, "names");
+			r = pwarn(ps, kp,
+				  "pidfd_getfd is left to this policy: the program may take "
+				  "open descriptors from any process of its uid it holds a pidfd of, "
+				  "and pidfds of processes outside the sandbox come without "
+				  "pidfd_open (SO_PEERPIDFD, SCM_PIDFD, open_by_handle_at); "
+				  "no path rule checked what such a descriptor opened");
+			if (r < 0)
+				return r;
+			break;
+		}
+	}
+	return 0;
+}
