@@ -1,31 +1,29 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * JSON policy -> struct sw_policy.
+ * JSON policy -> struct sw_policy: the document and its top level.
  *
  * Three passes: json-c's tokener (syntax, "file:line:col: msg"), a lexical
  * skim (duplicate keys, 64-bit integer range, rule line numbers; skim.c),
- * then the walk below, which checks meaning and reports the first problem as
- * "file: json.path: msg".  Every key, type, range and size is checked here;
- * the engine may rely on what policy.h promises without re-checking.
+ * then the walk, which checks meaning and reports the first problem as
+ * "file: json.path: msg": the top-level keys here, each rule in rule.c and
+ * gate.c, each value with the readers in json.c.  Every key, type, range and
+ * size is checked; the engine may rely on what policy.h promises without
+ * re-checking.
  */
 #include "sysward/policy.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <json-c/json.h>
 #include <limits.h>
 #include <seccomp.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/capability.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "internal.h"
-#include "skim.h"
 #include "sysward/cleanup.h"
 
 /* linux/seccomp.h; spelled out so old headers do not matter. */
