@@ -45,10 +45,11 @@ bad:
 		    s);
 }
 
-int parse_gate(struct parser *ps, const char *path,
-		      struct json_object *o, struct sw_gate *g)
+int parse_gate(struct parser *ps, const char *path, struct json_object *o,
+	       void *dst)
 {
 	static const char *const keys[] = { "caps", "arches", "minKernel", NULL };
+	struct sw_gate *g = dst;
 	struct json_object *v;
 	char kp[PATH_LEN];
 	int r;

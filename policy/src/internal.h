@@ -128,11 +128,41 @@ void strv_free(char **v);
 int get_action(struct parser *ps, const char *path, struct json_object *o,
 	       bool is_default, enum sw_action *ret);
 
+/*
+ * Field-descriptor tables: the keys of one object that are read the same
+ * way, each described once.  read_fields() reads them in table order, so
+ * the order of a table is the order in which problems are reported.
+ */
+enum field_kind {
+	FIELD_BOOL,	/* bool at offset */
+	FIELD_STRING,	/* a string that is checked, not kept */
+	FIELD_STRDUP,	/* char * at offset: a copy of the string */
+	FIELD_VALUE,	/* uint64_t at offset: get_value() */
+	FIELD_FUNC,	/* parse(ps, path, value, target + offset) */
+};
+
+struct field {
+	const char *key;
+	enum field_kind kind;
+	size_t offset;
+	const char *missing;	/* if set the key is required: the message */
+	bool null_absent;	/* JSON null counts as absent (Docker writes it) */
+	size_t max_len;		/* FIELD_STRING, FIELD_STRDUP */
+	bool allow_empty;	/* FIELD_STRING, FIELD_STRDUP */
+	const char *warn;	/* a warning if the value is true or non-empty */
+	int (*parse)(struct parser *ps, const char *path, struct json_object *o,
+		     void *dst);
+};
+
+int read_fields(struct parser *ps, const char *path, struct json_object *obj,
+		const struct field *fields, size_t n, void *target);
+
 /* ---- rules (rule.c) and their includes/excludes (gate.c) ---- */
 /* syscalls[idx] into rule; on error rule is left for sw_policy_free. */
 int parse_rule(struct parser *ps, size_t idx, struct json_object *o,
 	       struct sw_rule *rule);
+/* dst: the struct sw_gate; a field-table parse function */
 int parse_gate(struct parser *ps, const char *path, struct json_object *o,
-	       struct sw_gate *g);
+	       void *dst);
 
 #endif

@@ -337,6 +337,66 @@ void strv_free(char **v)
 }
 
 /* ------------------------------------------------------------------ */
+/* field-descriptor tables */
+
+static int read_field(struct parser *ps, const char *path,
+		      const struct field *f, struct json_object *v, void *dst)
+{
+	const char *s;
+	bool set = false;
+	int r = -EINVAL;
+
+	switch (f->kind) {
+	case FIELD_BOOL:
+		r = get_bool(ps, path, v, dst);
+		set = r == 0 && *(bool *)dst;
+		break;
+	case FIELD_STRING:
+		r = get_string(ps, path, v, f->max_len, f->allow_empty, &s);
+		set = r == 0 && *s;
+		break;
+	case FIELD_STRDUP:
+		r = dup_string(ps, path, v, f->max_len, f->allow_empty, dst);
+		set = r == 0 && **(char **)dst;
+		break;
+	case FIELD_VALUE:
+		r = get_value(ps, path, v, dst);
+		break;
+	case FIELD_FUNC:
+		r = f->parse(ps, path, v, dst);
+		break;
+	}
+	if (r < 0)
+		return r;
+	if (f->warn && set)
+		return pwarn(ps, path, "%s", f->warn);
+	return 0;
+}
+
+int read_fields(struct parser *ps, const char *path, struct json_object *obj,
+		const struct field *fields, size_t n, void *target)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct field *f = &fields[i];
+		struct json_object *v;
+		char kp[PATH_LEN];
+		int r;
+
+		path_key(kp, path, f->key);
+		if (!json_object_object_get_ex(obj, f->key, &v) ||
+		    (f->null_absent && !v)) {
+			if (f->missing)
+				return perr(ps, kp, "%s", f->missing);
+			continue;
+		}
+		r = read_field(ps, kp, f, v, (char *)target + f->offset);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* actions */
 
 static const struct {

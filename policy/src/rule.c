@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <limits.h>
+#include <stddef.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -339,10 +340,12 @@ bad:
 		    s);
 }
 
+/* "when", into the rule (dst) */
 static int parse_when(struct parser *ps, const char *path,
-		      struct json_object *o, struct sw_rule *rule)
+		      struct json_object *o, void *dst)
 {
 	static const char *const keys[] = { "first", "last", "step", NULL };
+	struct sw_rule *rule = dst;
 	struct json_object *v;
 	char kp[PATH_LEN];
 	int64_t first, last = 0, step = 0;
@@ -520,18 +523,224 @@ static int parse_names(struct parser *ps, const char *path,
 	return 0;
 }
 
+/* SYSWARD_ACT_SKIP, SYSWARD_ACT_EMULATE: an errno or a return value */
+static int parse_skip_result(struct parser *ps, const char *path,
+			     struct json_object *errno_o, bool is_errnoret,
+			     struct json_object *return_o, struct sw_rule *rule)
+{
+	char kp[PATH_LEN];
+	uint64_t rv;
+	int r;
+
+	if (errno_o && return_o)
+		return perr(ps, path,
+			    "both \"return\" and \"%s\" given; a skipped call either returns a value or fails with an errno",
+			    is_errnoret ? "errnoRet" : "errno");
+	if (errno_o) {
+		path_key(kp, path, is_errnoret ? "errnoRet" : "errno");
+		r = get_errno(ps, kp, errno_o, &rule->errno_ret);
+		if (r < 0)
+			return r;
+		rule->ret_is_errno = true;
+	} else if (return_o) {
+		path_key(kp, path, "return");
+		r = get_value(ps, kp, return_o, &rv);
+		if (r < 0)
+			return r;
+		rule->ret_value = (int64_t)rv;
+	}
+	return 0;
+}
+
+/* errno / errnoRet / return, by action */
+static int parse_result(struct parser *ps, const char *path,
+			struct json_object *o, struct sw_rule *rule)
+{
+	struct json_object *errno_o = NULL, *errnoret_o = NULL,
+			   *return_o = NULL;
+	const char *act = sw_action_name(rule->action);
+	char kp[PATH_LEN];
+
+	json_object_object_get_ex(o, "errno", &errno_o);
+	json_object_object_get_ex(o, "errnoRet", &errnoret_o);
+	json_object_object_get_ex(o, "return", &return_o);
+	if (errno_o && errnoret_o)
+		return perr(ps, path,
+			    "both \"errno\" and \"errnoRet\" given; use one");
+	if (!errno_o)
+		errno_o = errnoret_o;
+	path_key(kp, path, errnoret_o ? "errnoRet" : "errno");
+	switch (rule->action) {
+	case SW_ACT_ERRNO:
+		if (return_o) {
+			path_key(kp, path, "return");
+			return perr(ps, kp,
+				    "not used by SCMP_ACT_ERRNO (it returns -errnoRet); use SYSWARD_ACT_SKIP to return a value");
+		}
+		rule->errno_ret = EPERM;
+		if (errno_o)
+			return get_errno(ps, kp, errno_o, &rule->errno_ret);
+		return 0;
+	case SW_ACT_SKIP:
+	case SW_ACT_EMULATE:
+		return parse_skip_result(ps, path, errno_o, errnoret_o != NULL,
+					 return_o, rule);
+	default:
+		if (errno_o)
+			return perr(ps, kp,
+				    "not used by %s (only SCMP_ACT_ERRNO, SYSWARD_ACT_SKIP and SYSWARD_ACT_EMULATE fail with an errno)",
+				    act);
+		if (return_o) {
+			path_key(kp, path, "return");
+			return perr(ps, kp,
+				    "not used by %s (only SYSWARD_ACT_SKIP and SYSWARD_ACT_EMULATE return a value)",
+				    act);
+		}
+		return 0;
+	}
+}
+
+/* "args", into the rule (dst) */
+static int parse_args(struct parser *ps, const char *path,
+		      struct json_object *v, void *dst)
+{
+	struct sw_rule *rule = dst;
+	size_t n;
+
+	/* Docker writes "args": null for rules without conditions */
+	if (v && !json_object_is_type(v, json_type_array))
+		return type_err(ps, path, "an array", v);
+	n = v ? json_object_array_length(v) : 0;
+	if (n > SW_POLICY_MAX_ARGS)
+		return perr(ps, path, "%zu conditions, at most %d are allowed",
+			    n, SW_POLICY_MAX_ARGS);
+	rule->args = calloc(n ? n : 1, sizeof(*rule->args));
+	if (!rule->args)
+		return oom(ps);
+	for (size_t i = 0; i < n; i++) {
+		char ep[PATH_LEN];
+		int r;
+
+		path_index(ep, path, i);
+		r = parse_arg(ps, ep, json_object_array_get_idx(v, i),
+			      &rule->args[i]);
+		if (r < 0)
+			return r;
+		rule->n_args++;
+	}
+	return 0;
+}
+
+/* "paths", into the rule (dst) */
+static int parse_paths(struct parser *ps, const char *path,
+		       struct json_object *v, void *dst)
+{
+	struct sw_rule *rule = dst;
+	size_t n;
+
+	if (!json_object_is_type(v, json_type_array))
+		return type_err(ps, path, "an array", v);
+	n = json_object_array_length(v);
+	if (n > SW_POLICY_MAX_ARGS)
+		return perr(ps, path, "%zu conditions, at most %d are allowed",
+			    n, SW_POLICY_MAX_ARGS);
+	rule->paths = calloc(n ? n : 1, sizeof(*rule->paths));
+	if (!rule->paths)
+		return oom(ps);
+	for (size_t i = 0; i < n; i++) {
+		char ep[PATH_LEN];
+		int r;
+
+		path_index(ep, path, i);
+		r = parse_path_cond(ps, ep, json_object_array_get_idx(v, i),
+				    &rule->paths[i]);
+		rule->n_paths += rule->paths[i].pattern != NULL;
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* "rewrite": given exactly when the action is SYSWARD_ACT_REWRITE */
+static int parse_rule_rewrite(struct parser *ps, const char *path,
+			      struct json_object *o, struct sw_rule *rule)
+{
+	struct json_object *v;
+	char kp[PATH_LEN];
+
+	path_key(kp, path, "rewrite");
+	if (json_object_object_get_ex(o, "rewrite", &v)) {
+		if (rule->action != SW_ACT_REWRITE)
+			return perr(ps, kp,
+				    "only used with \"action\": \"SYSWARD_ACT_REWRITE\" (this rule's action is %s)",
+				    sw_action_name(rule->action));
+		return parse_rewrite(ps, kp, v, rule);
+	}
+	if (rule->action == SW_ACT_REWRITE)
+		return perr(ps, kp,
+			    "missing: SYSWARD_ACT_REWRITE needs {\"syscall\": NAME} and/or {\"args\": [{\"index\": N, \"set\"|\"and\"|\"or\": VALUE}]}");
+	return 0;
+}
+
+/* The rule's keys after names and errno, in the order they are checked;
+ * "rewrite" comes between the two tables. */
+static const struct field rule_conditions[] = {
+	{ .key = "args", .kind = FIELD_FUNC, .parse = parse_args },
+	{ .key = "paths", .kind = FIELD_FUNC, .parse = parse_paths },
+};
+
+static const struct field rule_fields[] = {
+	{ .key = "when", .kind = FIELD_FUNC, .parse = parse_when },
+	{ .key = "log", .kind = FIELD_BOOL,
+	  .offset = offsetof(struct sw_rule, audit) },
+	{ .key = "comment", .kind = FIELD_STRDUP,
+	  .offset = offsetof(struct sw_rule, comment),
+	  .max_len = SW_POLICY_MAX_STRING, .allow_empty = true },
+	{ .key = "includes", .kind = FIELD_FUNC,
+	  .offset = offsetof(struct sw_rule, includes), .parse = parse_gate },
+	{ .key = "excludes", .kind = FIELD_FUNC,
+	  .offset = offsetof(struct sw_rule, excludes), .parse = parse_gate },
+};
+
+/*
+ * The engine refuses pidfd_getfd unless a rule lets it run: say what such
+ * a rule gives the program.  Not for a rule that applies only to a program
+ * given capabilities (Docker's "pidfd_getfd with CAP_SYS_PTRACE"): whoever
+ * grants CAP_SYS_PTRACE means it to reach other processes.
+ */
+static int warn_pidfd_getfd(struct parser *ps, const char *path,
+			    const struct sw_rule *rule)
+{
+	char kp[PATH_LEN];
+
+	if ((rule->action != SW_ACT_ALLOW && rule->action != SW_ACT_KLOG &&
+	     rule->action != SW_ACT_AUDIT) ||
+	    (rule->has_includes && rule->includes.caps))
+		return 0;
+	for (size_t k = 0; k < rule->n_names; k++) {
+		if (strcmp(rule->names[k], "pidfd_getfd"))
+			continue;
+		path_key(kp, path, "names");
+		return pwarn(ps, kp,
+			     "pidfd_getfd is left to this policy: the program may take "
+			     "open descriptors from any process of its uid it holds a pidfd of, "
+			     "and pidfds of processes outside the sandbox come without "
+			     "pidfd_open (SO_PEERPIDFD, SCM_PIDFD, open_by_handle_at); "
+			     "no path rule checked what such a descriptor opened");
+	}
+	return 0;
+}
+
 int parse_rule(struct parser *ps, size_t idx, struct json_object *o,
-		      struct sw_rule *rule)
+	       struct sw_rule *rule)
 {
 	static const char *const keys[] = {
 		"names", "name", "action", "errnoRet", "errno", "return",
 		"args", "paths", "rewrite", "when", "log", "comment",
 		"includes", "excludes", NULL
 	};
-	struct json_object *v, *errno_o = NULL, *errnoret_o = NULL,
-			       *return_o = NULL;
+	struct json_object *v;
 	char path[PATH_LEN], kp[PATH_LEN];
-	const char *act;
 	int r;
 
 	path_index(path, "syscalls", idx);
@@ -552,195 +761,28 @@ int parse_rule(struct parser *ps, size_t idx, struct json_object *o,
 	r = get_action(ps, kp, v, false, &rule->action);
 	if (r < 0)
 		return r;
-	act = sw_action_name(rule->action);
-
 	r = parse_names(ps, path, o, rule);
 	if (r < 0)
 		return r;
-
-	/* errno / errnoRet / return, by action */
-	json_object_object_get_ex(o, "errno", &errno_o);
-	json_object_object_get_ex(o, "errnoRet", &errnoret_o);
-	json_object_object_get_ex(o, "return", &return_o);
-	if (errno_o && errnoret_o)
-		return perr(ps, path,
-			    "both \"errno\" and \"errnoRet\" given; use one");
-	if (!errno_o)
-		errno_o = errnoret_o;
-	path_key(kp, path, errnoret_o ? "errnoRet" : "errno");
-	switch (rule->action) {
-	case SW_ACT_ERRNO:
-		if (return_o) {
-			path_key(kp, path, "return");
-			return perr(ps, kp,
-				    "not used by SCMP_ACT_ERRNO (it returns -errnoRet); use SYSWARD_ACT_SKIP to return a value");
-		}
-		rule->errno_ret = EPERM;
-		if (errno_o) {
-			r = get_errno(ps, kp, errno_o, &rule->errno_ret);
-			if (r < 0)
-				return r;
-		}
-		break;
-	case SW_ACT_SKIP:
-	case SW_ACT_EMULATE:
-		if (errno_o && return_o)
-			return perr(ps, path,
-				    "both \"return\" and \"%s\" given; a skipped call either returns a value or fails with an errno",
-				    errnoret_o ? "errnoRet" : "errno");
-		if (errno_o) {
-			r = get_errno(ps, kp, errno_o, &rule->errno_ret);
-			if (r < 0)
-				return r;
-			rule->ret_is_errno = true;
-		} else if (return_o) {
-			uint64_t rv;
-
-			path_key(kp, path, "return");
-			r = get_value(ps, kp, return_o, &rv);
-			if (r < 0)
-				return r;
-			rule->ret_value = (int64_t)rv;
-		}
-		break;
-	default:
-		if (errno_o)
-			return perr(ps, kp,
-				    "not used by %s (only SCMP_ACT_ERRNO, SYSWARD_ACT_SKIP and SYSWARD_ACT_EMULATE fail with an errno)",
-				    act);
-		if (return_o) {
-			path_key(kp, path, "return");
-			return perr(ps, kp,
-				    "not used by %s (only SYSWARD_ACT_SKIP and SYSWARD_ACT_EMULATE return a value)",
-				    act);
-		}
-		break;
-	}
-
-	if (json_object_object_get_ex(o, "args", &v)) {
-		size_t n;
-
-		path_key(kp, path, "args");
-		/* Docker writes "args": null for rules without conditions */
-		if (v && !json_object_is_type(v, json_type_array))
-			return type_err(ps, kp, "an array", v);
-		n = v ? json_object_array_length(v) : 0;
-		if (n > SW_POLICY_MAX_ARGS)
-			return perr(ps, kp, "%zu conditions, at most %d are allowed",
-				    n, SW_POLICY_MAX_ARGS);
-		rule->args = calloc(n ? n : 1, sizeof(*rule->args));
-		if (!rule->args)
-			return oom(ps);
-		for (size_t i = 0; i < n; i++) {
-			char ep[PATH_LEN];
-
-			path_index(ep, kp, i);
-			r = parse_arg(ps, ep, json_object_array_get_idx(v, i),
-				      &rule->args[i]);
-			if (r < 0)
-				return r;
-			rule->n_args++;
-		}
-	}
-
-	if (json_object_object_get_ex(o, "paths", &v)) {
-		size_t n;
-
-		path_key(kp, path, "paths");
-		if (!json_object_is_type(v, json_type_array))
-			return type_err(ps, kp, "an array", v);
-		n = json_object_array_length(v);
-		if (n > SW_POLICY_MAX_ARGS)
-			return perr(ps, kp, "%zu conditions, at most %d are allowed",
-				    n, SW_POLICY_MAX_ARGS);
-		rule->paths = calloc(n ? n : 1, sizeof(*rule->paths));
-		if (!rule->paths)
-			return oom(ps);
-		for (size_t i = 0; i < n; i++) {
-			char ep[PATH_LEN];
-
-			path_index(ep, kp, i);
-			r = parse_path_cond(ps, ep,
-					    json_object_array_get_idx(v, i),
-					    &rule->paths[i]);
-			rule->n_paths += rule->paths[i].pattern != NULL;
-			if (r < 0)
-				return r;
-		}
-	}
-
-	path_key(kp, path, "rewrite");
-	if (json_object_object_get_ex(o, "rewrite", &v)) {
-		if (rule->action != SW_ACT_REWRITE)
-			return perr(ps, kp,
-				    "only used with \"action\": \"SYSWARD_ACT_REWRITE\" (this rule's action is %s)",
-				    act);
-		r = parse_rewrite(ps, kp, v, rule);
-		if (r < 0)
-			return r;
-	} else if (rule->action == SW_ACT_REWRITE) {
-		return perr(ps, kp,
-			    "missing: SYSWARD_ACT_REWRITE needs {\"syscall\": NAME} and/or {\"args\": [{\"index\": N, \"set\"|\"and\"|\"or\": VALUE}]}");
-	}
-
-	if (json_object_object_get_ex(o, "when", &v)) {
-		path_key(kp, path, "when");
-		r = parse_when(ps, kp, v, rule);
-		if (r < 0)
-			return r;
-	}
-	if (json_object_object_get_ex(o, "log", &v)) {
-		path_key(kp, path, "log");
-		r = get_bool(ps, kp, v, &rule->audit);
-		if (r < 0)
-			return r;
-	}
+	r = parse_result(ps, path, o, rule);
+	if (r < 0)
+		return r;
+	r = read_fields(ps, path, o, rule_conditions,
+			N_ELEMENTS(rule_conditions), rule);
+	if (r < 0)
+		return r;
+	r = parse_rule_rewrite(ps, path, o, rule);
+	if (r < 0)
+		return r;
+	r = read_fields(ps, path, o, rule_fields, N_ELEMENTS(rule_fields),
+			rule);
+	if (r < 0)
+		return r;
 	if (rule->action == SW_ACT_AUDIT)
 		rule->audit = true;
-	if (json_object_object_get_ex(o, "comment", &v)) {
-		path_key(kp, path, "comment");
-		r = dup_string(ps, kp, v, SW_POLICY_MAX_STRING, true,
-			       &rule->comment);
-		if (r < 0)
-			return r;
-	}
-	if (json_object_object_get_ex(o, "includes", &v)) {
-		path_key(kp, path, "includes");
-		r = parse_gate(ps, kp, v, &rule->includes);
-		if (r < 0)
-			return r;
-		rule->has_includes = true;
-	}
-	if (json_object_object_get_ex(o, "excludes", &v)) {
-		path_key(kp, path, "excludes");
-		r = parse_gate(ps, kp, v, &rule->excludes);
-		if (r < 0)
-			return r;
-		rule->has_excludes = true;
-	}
+	/* present and, having got here, parsed */
+	rule->has_includes = json_object_object_get_ex(o, "includes", NULL);
+	rule->has_excludes = json_object_object_get_ex(o, "excludes", NULL);
 	rule->needs_supervisor = sw_rule_needs_supervisor(rule);
-	/* The engine refuses pidfd_getfd unless a rule lets it run: say
-	 * what such a rule gives the program.  Not for a rule that applies
-	 * only to a program given capabilities (Docker's "pidfd_getfd with
-	 * CAP_SYS_PTRACE"): whoever grants CAP_SYS_PTRACE means it to reach
-	 * other processes. */
-	if ((rule->action == SW_ACT_ALLOW || rule->action == SW_ACT_KLOG ||
-	     rule->action == SW_ACT_AUDIT) &&
-	    !(rule->has_includes && rule->includes.caps)) {
-		for (size_t k = 0; k < rule->n_names; k++) {
-			if (strcmp(rule->names[k], "pidfd_getfd"))
-				continue;
-			path_key(kp, path, "names");
-			r = pwarn(ps, kp,
-				  "pidfd_getfd is left to this policy: the program may take "
-				  "open descriptors from any process of its uid it holds a pidfd of, "
-				  "and pidfds of processes outside the sandbox come without "
-				  "pidfd_open (SO_PEERPIDFD, SCM_PIDFD, open_by_handle_at); "
-				  "no path rule checked what such a descriptor opened");
-			if (r < 0)
-				return r;
-			break;
-		}
-	}
-	return 0;
+	return warn_pidfd_getfd(ps, path, rule);
 }
