@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <limits.h>
+#include <stddef.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,7 +202,9 @@ static int parse_arch_map(struct parser *ps, struct json_object *o)
 	return 0;
 }
 
-static int parse_flags(struct parser *ps, struct json_object *o)
+/* "flags", into the filter flags (dst) */
+static int parse_flags(struct parser *ps, const char *path,
+		       struct json_object *o, void *dst)
 {
 	static const struct {
 		const char *name;
@@ -213,13 +216,14 @@ static int parse_flags(struct parser *ps, struct json_object *o)
 		{ "SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV",
 		  FLAG_WAIT_KILLABLE_RECV },
 	};
+	uint32_t *filter_flags = dst;
 	size_t n;
 
 	if (!json_object_is_type(o, json_type_array))
-		return type_err(ps, "flags", "an array of SECCOMP_FILTER_FLAG_* names", o);
+		return type_err(ps, path, "an array of SECCOMP_FILTER_FLAG_* names", o);
 	n = json_object_array_length(o);
 	if (n > 16)
-		return perr(ps, "flags", "more than 16 entries");
+		return perr(ps, path, "more than 16 entries");
 	for (size_t i = 0; i < n; i++) {
 		char ep[PATH_LEN];
 		const char *name, *hint;
@@ -227,7 +231,7 @@ static int parse_flags(struct parser *ps, struct json_object *o)
 		bool found = false;
 		int r;
 
-		path_index(ep, "flags", i);
+		path_index(ep, path, i);
 		r = get_string(ps, ep, json_object_array_get_idx(o, i),
 			       SW_POLICY_MAX_NAME_LEN, false, &name);
 		if (r < 0)
@@ -236,7 +240,7 @@ static int parse_flags(struct parser *ps, struct json_object *o)
 		for (size_t j = 0; j < N_ELEMENTS(flags); j++) {
 			sw_suggest_feed(&s, flags[j].name);
 			if (strcmp(flags[j].name, name) == 0) {
-				ps->p->filter_flags |= flags[j].bit;
+				*filter_flags |= flags[j].bit;
 				found = true;
 			}
 		}
@@ -274,25 +278,12 @@ static void set_check_arches(struct parser *ps)
 	ps->n_check_arches = sw_default_arches(ps->check_arches);
 }
 
-static int parse_top(struct parser *ps, struct json_object *root)
+/* defaultAction, and defaultErrnoRet that only SCMP_ACT_ERRNO uses */
+static int parse_default(struct parser *ps, struct json_object *root)
 {
-	static const char *const keys[] = {
-		"$schema", "comment", "defaultAction", "defaultErrnoRet",
-		"architectures", "archMap", "flags", "listenerPath",
-		"listenerMetadata", "syscalls", "allowIoUring", NULL
-	};
 	struct sw_policy *p = ps->p;
-	struct json_object *v, *arch = NULL, *map = NULL;
-	size_t n;
+	struct json_object *v;
 	int r;
-
-	if (!json_object_is_type(root, json_type_object))
-		return perr(ps, NULL,
-			    "expected a JSON object at the top level, got %s",
-			    type_desc(root));
-	r = check_keys(ps, NULL, root, keys);
-	if (r < 0)
-		return r;
 
 	if (!json_object_object_get_ex(root, "defaultAction", &v))
 		return perr(ps, "defaultAction",
@@ -301,87 +292,66 @@ static int parse_top(struct parser *ps, struct json_object *root)
 	if (r < 0)
 		return r;
 	p->default_errno = EPERM;
-	if (json_object_object_get_ex(root, "defaultErrnoRet", &v)) {
-		if (p->default_action != SW_ACT_ERRNO)
-			return perr(ps, "defaultErrnoRet",
-				    "only used when defaultAction is SCMP_ACT_ERRNO (it is %s)",
-				    sw_action_name(p->default_action));
-		r = get_errno(ps, "defaultErrnoRet", v, &p->default_errno);
-		if (r < 0)
-			return r;
-	}
+	if (!json_object_object_get_ex(root, "defaultErrnoRet", &v))
+		return 0;
+	if (p->default_action != SW_ACT_ERRNO)
+		return perr(ps, "defaultErrnoRet",
+			    "only used when defaultAction is SCMP_ACT_ERRNO (it is %s)",
+			    sw_action_name(p->default_action));
+	return get_errno(ps, "defaultErrnoRet", v, &p->default_errno);
+}
+
+/* architectures or archMap; then the architectures names are checked on */
+static int parse_top_arches(struct parser *ps, struct json_object *root)
+{
+	struct json_object *arch = NULL, *map = NULL;
+	int r = 0;
 
 	json_object_object_get_ex(root, "architectures", &arch);
 	json_object_object_get_ex(root, "archMap", &map);
 	if (arch && map)
 		return perr(ps, "archMap",
 			    "both \"architectures\" and \"archMap\" given; use one");
-	if (arch) {
+	if (arch)
 		r = parse_architectures(ps, arch);
-		if (r < 0)
-			return r;
-	} else if (map) {
+	else if (map)
 		r = parse_arch_map(ps, map);
-		if (r < 0)
-			return r;
-	}
+	if (r < 0)
+		return r;
 	set_check_arches(ps);
+	return 0;
+}
 
-	if (json_object_object_get_ex(root, "flags", &v) && v) {
-		r = parse_flags(ps, v);
-		if (r < 0)
-			return r;
-	}
-	if (json_object_object_get_ex(root, "listenerPath", &v)) {
-		const char *s;
+/* The top-level keys after the default action and the architectures, in
+ * the order they are checked. */
+static const struct field top_fields[] = {
+	{ .key = "flags", .kind = FIELD_FUNC, .null_absent = true,
+	  .offset = offsetof(struct sw_policy, filter_flags),
+	  .parse = parse_flags },
+	{ .key = "listenerPath", .kind = FIELD_STRING, .max_len = PATH_MAX,
+	  .allow_empty = true,
+	  .warn = "ignored: sysward supervises the program itself (SCMP_ACT_NOTIFY is not supported)" },
+	{ .key = "allowIoUring", .kind = FIELD_BOOL,
+	  .offset = offsetof(struct sw_policy, allow_io_uring),
+	  .warn = "io_uring operations bypass seccomp and sysward: "
+		  "io_uring_setup, io_uring_enter and io_uring_register "
+		  "are left to this policy, and what the program submits "
+		  "through a ring (open, read, write, connect, ...) is "
+		  "checked by no rule" },
+	{ .key = "listenerMetadata", .kind = FIELD_STRING,
+	  .max_len = SW_POLICY_MAX_STRING, .allow_empty = true },
+	{ .key = "comment", .kind = FIELD_STRING,
+	  .max_len = SW_POLICY_MAX_STRING, .allow_empty = true },
+	{ .key = "$schema", .kind = FIELD_STRING,
+	  .max_len = SW_POLICY_MAX_STRING, .allow_empty = true },
+};
 
-		r = get_string(ps, "listenerPath", v, PATH_MAX, true, &s);
-		if (r < 0)
-			return r;
-		if (*s) {
-			r = pwarn(ps, "listenerPath",
-				  "ignored: sysward supervises the program itself (SCMP_ACT_NOTIFY is not supported)");
-			if (r < 0)
-				return r;
-		}
-	}
-	if (json_object_object_get_ex(root, "allowIoUring", &v)) {
-		r = get_bool(ps, "allowIoUring", v, &p->allow_io_uring);
-		if (r < 0)
-			return r;
-		if (p->allow_io_uring) {
-			r = pwarn(ps, "allowIoUring",
-				  "io_uring operations bypass seccomp and sysward: "
-				  "io_uring_setup, io_uring_enter and io_uring_register "
-				  "are left to this policy, and what the program submits "
-				  "through a ring (open, read, write, connect, ...) is "
-				  "checked by no rule");
-			if (r < 0)
-				return r;
-		}
-	}
-	if (json_object_object_get_ex(root, "listenerMetadata", &v)) {
-		const char *s;
-
-		r = get_string(ps, "listenerMetadata", v, SW_POLICY_MAX_STRING,
-			       true, &s);
-		if (r < 0)
-			return r;
-	}
-	if (json_object_object_get_ex(root, "comment", &v)) {
-		const char *s;
-
-		r = get_string(ps, "comment", v, SW_POLICY_MAX_STRING, true, &s);
-		if (r < 0)
-			return r;
-	}
-	if (json_object_object_get_ex(root, "$schema", &v)) {
-		const char *s;
-
-		r = get_string(ps, "$schema", v, SW_POLICY_MAX_STRING, true, &s);
-		if (r < 0)
-			return r;
-	}
+static int parse_rules(struct parser *ps, struct json_object *root)
+{
+	struct sw_policy *p = ps->p;
+	struct json_object *v;
+	size_t n;
+	int r;
 
 	if (!json_object_object_get_ex(root, "syscalls", &v) || !v)
 		return 0;	/* only a default action: valid */
@@ -404,6 +374,35 @@ static int parse_top(struct parser *ps, struct json_object *root)
 			return r;
 	}
 	return 0;
+}
+
+static int parse_top(struct parser *ps, struct json_object *root)
+{
+	static const char *const keys[] = {
+		"$schema", "comment", "defaultAction", "defaultErrnoRet",
+		"architectures", "archMap", "flags", "listenerPath",
+		"listenerMetadata", "syscalls", "allowIoUring", NULL
+	};
+	int r;
+
+	if (!json_object_is_type(root, json_type_object))
+		return perr(ps, NULL,
+			    "expected a JSON object at the top level, got %s",
+			    type_desc(root));
+	r = check_keys(ps, NULL, root, keys);
+	if (r < 0)
+		return r;
+	r = parse_default(ps, root);
+	if (r < 0)
+		return r;
+	r = parse_top_arches(ps, root);
+	if (r < 0)
+		return r;
+	r = read_fields(ps, NULL, root, top_fields, N_ELEMENTS(top_fields),
+			ps->p);
+	if (r < 0)
+		return r;
+	return parse_rules(ps, root);
 }
 
 static const char *tokener_msg(enum json_tokener_error e, char c, char *buf,
