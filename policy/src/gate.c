@@ -4,6 +4,8 @@
  * program by sw_rule_applies().
  */
 #include <json-c/json.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +15,11 @@
 
 #define KERNEL_VERSION(a, b, c) (((a) << 16) + ((b) << 8) + ((c) > 255 ? 255 : (c)))
 
+/* minKernel, into the KERNEL_VERSION (dst) */
 static int parse_kernel(struct parser *ps, const char *path,
-			struct json_object *o, unsigned int *ret)
+			struct json_object *o, void *dst)
 {
+	unsigned int *ret = dst;
 	unsigned int a, b, c = 0;
 	const char *s;
 	int n = 0, r;
@@ -45,13 +49,117 @@ bad:
 		    s);
 }
 
+static int cap_unknown(struct parser *ps, const char *path, const char *name)
+{
+	struct sw_suggest s;
+	const char *hint;
+	char *names[64] = { 0 };
+	int r;
+
+	sw_suggest_init(&s, name);
+	for (int c = 0; c < 64; c++) {
+		names[c] = cap_to_name(c);
+		if (names[c]) {
+			/* libcap spells them in lower case, Docker upper */
+			for (char *q = names[c]; *q; q++)
+				*q = (char)(*q >= 'a' && *q <= 'z' ? *q - 'a' + 'A' : *q);
+			sw_suggest_feed(&s, names[c]);
+		}
+	}
+	hint = sw_suggest_result(&s);
+	if (hint)
+		r = perr(ps, path,
+			 "unknown capability \"%s\" (did you mean \"%s\"?)",
+			 name, hint);
+	else
+		r = perr(ps, path,
+			 "unknown capability \"%s\" (expected a name such as \"CAP_SYS_ADMIN\")",
+			 name);
+	for (int c = 0; c < 64; c++)
+		cap_free(names[c]);
+	return r;
+}
+
+/* caps, into the capability bitmask (dst) */
+static int parse_caps(struct parser *ps, const char *path,
+		      struct json_object *v, void *dst)
+{
+	uint64_t *caps = dst;
+	size_t n;
+
+	if (!json_object_is_type(v, json_type_array))
+		return type_err(ps, path, "an array of CAP_* names", v);
+	n = json_object_array_length(v);
+	if (n > SW_POLICY_MAX_CAPS)
+		return perr(ps, path, "more than %d entries",
+			    SW_POLICY_MAX_CAPS);
+	for (size_t i = 0; i < n; i++) {
+		char ep[PATH_LEN];
+		const char *name;
+		cap_value_t cap;
+		int r;
+
+		path_index(ep, path, i);
+		r = get_string(ps, ep, json_object_array_get_idx(v, i),
+			       SW_POLICY_MAX_NAME_LEN, false, &name);
+		if (r < 0)
+			return r;
+		if (cap_from_name(name, &cap) < 0 || cap < 0 || cap > 63)
+			return cap_unknown(ps, ep, name);
+		*caps |= UINT64_C(1) << cap;
+	}
+	return 0;
+}
+
+/* arches (Docker's spellings), into the NULL-ended list (dst) */
+static int parse_gate_arches(struct parser *ps, const char *path,
+			     struct json_object *v, void *dst)
+{
+	char ***arches = dst;
+	int r;
+
+	r = get_strv(ps, path, v, SW_POLICY_MAX_ARCHES, SW_POLICY_MAX_NAME_LEN,
+		     arches, NULL);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; (*arches)[i]; i++) {
+		const char *name = (*arches)[i];
+		char ep[PATH_LEN];
+		struct sw_suggest s;
+		const char *hint;
+
+		if (sw_oci_arch_known(name))
+			continue;
+		path_index(ep, path, i);
+		sw_suggest_init(&s, name);
+		sw_arch_suggest_oci(&s);
+		hint = sw_suggest_result(&s);
+		if (hint)
+			return perr(ps, ep,
+				    "unknown architecture \"%s\" (did you mean \"%s\"?)",
+				    name, hint);
+		return perr(ps, ep,
+			    "unknown architecture \"%s\" (expected Docker's spelling: amd64, x86, x32, arm64, arm, ppc64le, s390x, riscv64, ...)",
+			    name);
+	}
+	return 0;
+}
+
+static const struct field gate_fields[] = {
+	{ .key = "caps", .kind = FIELD_FUNC,
+	  .offset = offsetof(struct sw_gate, caps), .parse = parse_caps },
+	{ .key = "arches", .kind = FIELD_FUNC,
+	  .offset = offsetof(struct sw_gate, arches),
+	  .parse = parse_gate_arches },
+	{ .key = "minKernel", .kind = FIELD_FUNC,
+	  .offset = offsetof(struct sw_gate, min_kernel),
+	  .parse = parse_kernel },
+};
+
 int parse_gate(struct parser *ps, const char *path, struct json_object *o,
 	       void *dst)
 {
 	static const char *const keys[] = { "caps", "arches", "minKernel", NULL };
-	struct sw_gate *g = dst;
-	struct json_object *v;
-	char kp[PATH_LEN];
 	int r;
 
 	if (!json_object_is_type(o, json_type_object))
@@ -59,92 +167,8 @@ int parse_gate(struct parser *ps, const char *path, struct json_object *o,
 	r = check_keys(ps, path, o, keys);
 	if (r < 0)
 		return r;
-	if (json_object_object_get_ex(o, "caps", &v)) {
-		size_t n;
-
-		path_key(kp, path, "caps");
-		if (!json_object_is_type(v, json_type_array))
-			return type_err(ps, kp, "an array of CAP_* names", v);
-		n = json_object_array_length(v);
-		if (n > SW_POLICY_MAX_CAPS)
-			return perr(ps, kp, "more than %d entries",
-				    SW_POLICY_MAX_CAPS);
-		for (size_t i = 0; i < n; i++) {
-			char ep[PATH_LEN];
-			const char *name;
-			cap_value_t cap;
-
-			path_index(ep, kp, i);
-			r = get_string(ps, ep, json_object_array_get_idx(v, i),
-				       SW_POLICY_MAX_NAME_LEN, false, &name);
-			if (r < 0)
-				return r;
-			if (cap_from_name(name, &cap) < 0 || cap < 0 ||
-			    cap > 63) {
-				struct sw_suggest s;
-				const char *hint;
-				char *names[64] = { 0 };
-
-				sw_suggest_init(&s, name);
-				for (int c = 0; c < 64; c++) {
-					names[c] = cap_to_name(c);
-					if (names[c]) {
-						/* libcap spells them in
-						 * lower case, Docker upper */
-						for (char *q = names[c]; *q; q++)
-							*q = (char)(*q >= 'a' && *q <= 'z' ? *q - 'a' + 'A' : *q);
-						sw_suggest_feed(&s, names[c]);
-					}
-				}
-				hint = sw_suggest_result(&s);
-				if (hint)
-					r = perr(ps, ep,
-						 "unknown capability \"%s\" (did you mean \"%s\"?)",
-						 name, hint);
-				else
-					r = perr(ps, ep,
-						 "unknown capability \"%s\" (expected a name such as \"CAP_SYS_ADMIN\")",
-						 name);
-				for (int c = 0; c < 64; c++)
-					cap_free(names[c]);
-				return r;
-			}
-			g->caps |= UINT64_C(1) << cap;
-		}
-	}
-	if (json_object_object_get_ex(o, "arches", &v)) {
-		path_key(kp, path, "arches");
-		r = get_strv(ps, kp, v, SW_POLICY_MAX_ARCHES,
-			     SW_POLICY_MAX_NAME_LEN, &g->arches, NULL);
-		if (r < 0)
-			return r;
-		for (size_t i = 0; g->arches[i]; i++) {
-			char ep[PATH_LEN];
-			struct sw_suggest s;
-			const char *hint;
-
-			if (sw_oci_arch_known(g->arches[i]))
-				continue;
-			path_index(ep, kp, i);
-			sw_suggest_init(&s, g->arches[i]);
-			sw_arch_suggest_oci(&s);
-			hint = sw_suggest_result(&s);
-			if (hint)
-				return perr(ps, ep,
-					    "unknown architecture \"%s\" (did you mean \"%s\"?)",
-					    g->arches[i], hint);
-			return perr(ps, ep,
-				    "unknown architecture \"%s\" (expected Docker's spelling: amd64, x86, x32, arm64, arm, ppc64le, s390x, riscv64, ...)",
-				    g->arches[i]);
-		}
-	}
-	if (json_object_object_get_ex(o, "minKernel", &v)) {
-		path_key(kp, path, "minKernel");
-		r = parse_kernel(ps, kp, v, &g->min_kernel);
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	return read_fields(ps, path, o, gate_fields, N_ELEMENTS(gate_fields),
+			   dst);
 }
 
 /* ------------------------------------------------------------------ */

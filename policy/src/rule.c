@@ -43,15 +43,56 @@ static int get_index(struct parser *ps, const char *parent,
 	return 0;
 }
 
+/* "op", into the enum sw_cmp (dst) */
+static int parse_op(struct parser *ps, const char *path, struct json_object *v,
+		    void *dst)
+{
+	enum sw_cmp *ret = dst;
+	struct sw_suggest s;
+	const char *op, *hint;
+	int r;
+
+	r = get_string(ps, path, v, SW_POLICY_MAX_NAME_LEN, false, &op);
+	if (r < 0)
+		return r;
+	for (int i = SW_CMP_NE; i <= SW_CMP_MASKED_EQ; i++)
+		if (strcmp(op_names[i], op) == 0) {
+			*ret = (enum sw_cmp)i;
+			return 0;
+		}
+	sw_suggest_init(&s, op);
+	for (int i = SW_CMP_NE; i <= SW_CMP_MASKED_EQ; i++)
+		sw_suggest_feed(&s, op_names[i]);
+	hint = sw_suggest_result(&s);
+	if (hint)
+		return perr(ps, path,
+			    "unknown operator \"%s\" (did you mean \"%s\"?)",
+			    op, hint);
+	return perr(ps, path,
+		    "unknown operator \"%s\" (expected one of SCMP_CMP_NE, SCMP_CMP_LT, SCMP_CMP_LE, SCMP_CMP_EQ, SCMP_CMP_GE, SCMP_CMP_GT, SCMP_CMP_MASKED_EQ)",
+		    op);
+}
+
+/* An argument condition's keys after "index", in the order they are
+ * checked. */
+static const struct field arg_fields[] = {
+	{ .key = "op", .kind = FIELD_FUNC,
+	  .offset = offsetof(struct sw_arg_cond, op),
+	  .missing = "missing (one of SCMP_CMP_NE, SCMP_CMP_LT, SCMP_CMP_LE, SCMP_CMP_EQ, SCMP_CMP_GE, SCMP_CMP_GT, SCMP_CMP_MASKED_EQ)",
+	  .parse = parse_op },
+	{ .key = "value", .kind = FIELD_VALUE,
+	  .offset = offsetof(struct sw_arg_cond, value),
+	  .missing = "missing (the number to compare with)" },
+	{ .key = "valueTwo", .kind = FIELD_VALUE,
+	  .offset = offsetof(struct sw_arg_cond, value_two) },
+};
+
 static int parse_arg(struct parser *ps, const char *path,
 		     struct json_object *o, struct sw_arg_cond *a)
 {
 	static const char *const keys[] = { "index", "value", "valueTwo", "op",
 					    NULL };
-	struct json_object *v;
 	char kp[PATH_LEN];
-	const char *op;
-	bool found = false;
 	int r;
 
 	if (!json_object_is_type(o, json_type_object))
@@ -62,54 +103,17 @@ static int parse_arg(struct parser *ps, const char *path,
 	r = get_index(ps, path, o, &a->index);
 	if (r < 0)
 		return r;
-
-	path_key(kp, path, "op");
-	if (!json_object_object_get_ex(o, "op", &v))
-		return perr(ps, kp, "missing (one of SCMP_CMP_NE, SCMP_CMP_LT, SCMP_CMP_LE, SCMP_CMP_EQ, SCMP_CMP_GE, SCMP_CMP_GT, SCMP_CMP_MASKED_EQ)");
-	r = get_string(ps, kp, v, SW_POLICY_MAX_NAME_LEN, false, &op);
-	if (r < 0)
-		return r;
-	for (int i = SW_CMP_NE; i <= SW_CMP_MASKED_EQ; i++)
-		if (strcmp(op_names[i], op) == 0) {
-			a->op = (enum sw_cmp)i;
-			found = true;
-		}
-	if (!found) {
-		struct sw_suggest s;
-		const char *hint;
-
-		sw_suggest_init(&s, op);
-		for (int i = SW_CMP_NE; i <= SW_CMP_MASKED_EQ; i++)
-			sw_suggest_feed(&s, op_names[i]);
-		hint = sw_suggest_result(&s);
-		if (hint)
-			return perr(ps, kp,
-				    "unknown operator \"%s\" (did you mean \"%s\"?)",
-				    op, hint);
-		return perr(ps, kp,
-			    "unknown operator \"%s\" (expected one of SCMP_CMP_NE, SCMP_CMP_LT, SCMP_CMP_LE, SCMP_CMP_EQ, SCMP_CMP_GE, SCMP_CMP_GT, SCMP_CMP_MASKED_EQ)",
-			    op);
-	}
-
-	path_key(kp, path, "value");
-	if (!json_object_object_get_ex(o, "value", &v))
-		return perr(ps, kp, "missing (the number to compare with)");
-	r = get_value(ps, kp, v, &a->value);
-	if (r < 0)
-		return r;
-
 	/* OCI/Docker: valueTwo defaults to 0; MASKED_EQ tests
 	 * (arg & value) == valueTwo, so Docker's clone rule without valueTwo
 	 * means "none of these flag bits set". */
 	a->value_two = 0;
-	if (json_object_object_get_ex(o, "valueTwo", &v)) {
+	r = read_fields(ps, path, o, arg_fields, N_ELEMENTS(arg_fields), a);
+	if (r < 0)
+		return r;
+	if (a->op != SW_CMP_MASKED_EQ && a->value_two != 0) {
 		path_key(kp, path, "valueTwo");
-		r = get_value(ps, kp, v, &a->value_two);
-		if (r < 0)
-			return r;
-		if (a->op != SW_CMP_MASKED_EQ && a->value_two != 0)
-			return perr(ps, kp,
-				    "only SCMP_CMP_MASKED_EQ uses valueTwo (it compares (arg & value) == valueTwo); remove it or set it to 0");
+		return perr(ps, kp,
+			    "only SCMP_CMP_MASKED_EQ uses valueTwo (it compares (arg & value) == valueTwo); remove it or set it to 0");
 	}
 	return 0;
 }
@@ -163,11 +167,47 @@ static int parse_path_cond(struct parser *ps, const char *path,
 	return 0;
 }
 
-static int parse_rewrite(struct parser *ps, const char *path,
-			 struct json_object *o, struct sw_rule *rule)
+/* rewrite.syscall, into the new system call's name (dst) */
+static int parse_rewrite_syscall(struct parser *ps, const char *path,
+				 struct json_object *v, void *dst)
 {
-	static const char *const keys[] = { "syscall", "args", NULL };
-	static const char *const akeys[] = { "index", "set", "and", "or", NULL };
+	char **new_syscall = dst;
+	const char *name, *hint;
+	int r;
+
+	r = get_string(ps, path, v, SW_POLICY_MAX_NAME_LEN, false, &name);
+	if (r < 0)
+		return r;
+	switch (sw_syscall_status(name, ps->check_arches, ps->n_check_arches)) {
+	case SW_SYSCALL_OK:
+		break;
+	case SW_SYSCALL_OTHER_ARCH:
+		return perr(ps, path,
+			    "system call \"%s\" does not exist on the policy's architectures",
+			    name);
+	case SW_SYSCALL_NEWER:
+		return perr(ps, path,
+			    "system call \"%s\" is not known to the installed libseccomp %u.%u.%u, so sysward cannot rewrite to it",
+			    name, seccomp_version()->major,
+			    seccomp_version()->minor, seccomp_version()->micro);
+	case SW_SYSCALL_UNKNOWN:
+		hint = sw_syscall_suggest(name);
+		if (hint)
+			return perr(ps, path,
+				    "unknown system call \"%s\" (did you mean \"%s\"?)",
+				    name, hint);
+		return perr(ps, path, "unknown system call \"%s\"", name);
+	}
+	*new_syscall = strdup(name);
+	return *new_syscall ? 0 : oom(ps);
+}
+
+/* rewrite.args[i] (at ep); args is the list's path */
+static int parse_rewrite_arg(struct parser *ps, const char *args,
+			     const char *ep, struct json_object *e,
+			     struct sw_rule *rule, size_t i)
+{
+	static const char *const keys[] = { "index", "set", "and", "or", NULL };
 	static const struct {
 		const char *key;
 		enum sw_rewrite_op op;
@@ -176,9 +216,84 @@ static int parse_rewrite(struct parser *ps, const char *path,
 		{ "and", SW_REWRITE_AND },
 		{ "or", SW_REWRITE_OR },
 	};
-	struct json_object *v;
-	char kp[PATH_LEN];
+	struct sw_arg_rewrite *rw = &rule->rewrites[i];
+	int found = 0, r;
+
+	if (!json_object_is_type(e, json_type_object))
+		return type_err(ps, ep, "an object", e);
+	r = check_keys(ps, ep, e, keys);
+	if (r < 0)
+		return r;
+	r = get_index(ps, ep, e, &rw->index);
+	if (r < 0)
+		return r;
+	for (size_t j = 0; j < i; j++)
+		if (rule->rewrites[j].index == rw->index)
+			return perr(ps, ep,
+				    "argument %u is already rewritten by %s[%zu]; combine them into one",
+				    rw->index, args, j);
+	for (size_t j = 0; j < N_ELEMENTS(ops); j++) {
+		struct json_object *ov;
+		char op[PATH_LEN];
+
+		if (!json_object_object_get_ex(e, ops[j].key, &ov))
+			continue;
+		if (found++)
+			return perr(ps, ep,
+				    "use only one of \"set\", \"and\" and \"or\"");
+		path_key(op, ep, ops[j].key);
+		rw->op = ops[j].op;
+		r = get_value(ps, op, ov, &rw->value);
+		if (r < 0)
+			return r;
+	}
+	if (!found)
+		return perr(ps, ep,
+			    "missing the operation: one of \"set\", \"and\" or \"or\"");
+	return 0;
+}
+
+/* rewrite.args, into the rule (dst) */
+static int parse_rewrite_args(struct parser *ps, const char *path,
+			      struct json_object *v, void *dst)
+{
+	struct sw_rule *rule = dst;
 	size_t n;
+
+	if (!json_object_is_type(v, json_type_array))
+		return type_err(ps, path, "an array", v);
+	n = json_object_array_length(v);
+	if (n > SW_POLICY_MAX_ARGS)
+		return perr(ps, path, "%zu entries, at most %d are allowed", n,
+			    SW_POLICY_MAX_ARGS);
+	rule->rewrites = calloc(n ? n : 1, sizeof(*rule->rewrites));
+	if (!rule->rewrites)
+		return oom(ps);
+	for (size_t i = 0; i < n; i++) {
+		char ep[PATH_LEN];
+		int r;
+
+		path_index(ep, path, i);
+		r = parse_rewrite_arg(ps, path, ep,
+				      json_object_array_get_idx(v, i), rule, i);
+		if (r < 0)
+			return r;
+		rule->n_rewrites++;
+	}
+	return 0;
+}
+
+static const struct field rewrite_fields[] = {
+	{ .key = "syscall", .kind = FIELD_FUNC,
+	  .offset = offsetof(struct sw_rule, new_syscall),
+	  .parse = parse_rewrite_syscall },
+	{ .key = "args", .kind = FIELD_FUNC, .parse = parse_rewrite_args },
+};
+
+static int parse_rewrite(struct parser *ps, const char *path,
+			 struct json_object *o, struct sw_rule *rule)
+{
+	static const char *const keys[] = { "syscall", "args", NULL };
 	int r;
 
 	if (!json_object_is_type(o, json_type_object))
@@ -186,93 +301,10 @@ static int parse_rewrite(struct parser *ps, const char *path,
 	r = check_keys(ps, path, o, keys);
 	if (r < 0)
 		return r;
-	if (json_object_object_get_ex(o, "syscall", &v)) {
-		enum sw_syscall_status st;
-		const char *name, *hint;
-
-		path_key(kp, path, "syscall");
-		r = get_string(ps, kp, v, SW_POLICY_MAX_NAME_LEN, false, &name);
-		if (r < 0)
-			return r;
-		st = sw_syscall_status(name, ps->check_arches,
-				       ps->n_check_arches);
-		switch (st) {
-		case SW_SYSCALL_OK:
-			break;
-		case SW_SYSCALL_OTHER_ARCH:
-			return perr(ps, kp,
-				    "system call \"%s\" does not exist on the policy's architectures",
-				    name);
-		case SW_SYSCALL_NEWER:
-			return perr(ps, kp,
-				    "system call \"%s\" is not known to the installed libseccomp %u.%u.%u, so sysward cannot rewrite to it",
-				    name, seccomp_version()->major,
-				    seccomp_version()->minor,
-				    seccomp_version()->micro);
-		case SW_SYSCALL_UNKNOWN:
-			hint = sw_syscall_suggest(name);
-			if (hint)
-				return perr(ps, kp,
-					    "unknown system call \"%s\" (did you mean \"%s\"?)",
-					    name, hint);
-			return perr(ps, kp, "unknown system call \"%s\"", name);
-		}
-		rule->new_syscall = strdup(name);
-		if (!rule->new_syscall)
-			return oom(ps);
-	}
-	if (json_object_object_get_ex(o, "args", &v)) {
-		path_key(kp, path, "args");
-		if (!json_object_is_type(v, json_type_array))
-			return type_err(ps, kp, "an array", v);
-		n = json_object_array_length(v);
-		if (n > SW_POLICY_MAX_ARGS)
-			return perr(ps, kp, "%zu entries, at most %d are allowed",
-				    n, SW_POLICY_MAX_ARGS);
-		rule->rewrites = calloc(n ? n : 1, sizeof(*rule->rewrites));
-		if (!rule->rewrites)
-			return oom(ps);
-		for (size_t i = 0; i < n; i++) {
-			struct json_object *e = json_object_array_get_idx(v, i);
-			struct sw_arg_rewrite *rw = &rule->rewrites[i];
-			char ep[PATH_LEN];
-			int found = 0;
-
-			path_index(ep, kp, i);
-			if (!json_object_is_type(e, json_type_object))
-				return type_err(ps, ep, "an object", e);
-			r = check_keys(ps, ep, e, akeys);
-			if (r < 0)
-				return r;
-			r = get_index(ps, ep, e, &rw->index);
-			if (r < 0)
-				return r;
-			for (size_t j = 0; j < i; j++)
-				if (rule->rewrites[j].index == rw->index)
-					return perr(ps, ep,
-						    "argument %u is already rewritten by %s[%zu]; combine them into one",
-						    rw->index, kp, j);
-			for (size_t j = 0; j < N_ELEMENTS(ops); j++) {
-				struct json_object *ov;
-				char op[PATH_LEN];
-
-				if (!json_object_object_get_ex(e, ops[j].key, &ov))
-					continue;
-				if (found++)
-					return perr(ps, ep,
-						    "use only one of \"set\", \"and\" and \"or\"");
-				path_key(op, ep, ops[j].key);
-				rw->op = ops[j].op;
-				r = get_value(ps, op, ov, &rw->value);
-				if (r < 0)
-					return r;
-			}
-			if (!found)
-				return perr(ps, ep,
-					    "missing the operation: one of \"set\", \"and\" or \"or\"");
-			rule->n_rewrites++;
-		}
-	}
+	r = read_fields(ps, path, o, rewrite_fields,
+			N_ELEMENTS(rewrite_fields), rule);
+	if (r < 0)
+		return r;
 	if (!rule->new_syscall && rule->n_rewrites == 0)
 		return perr(ps, path,
 			    "rewrites nothing: give \"syscall\" and/or a non-empty \"args\"");
@@ -455,15 +487,15 @@ static int check_syscall_name(struct parser *ps, const char *path,
 	return perr(ps, path, "unknown system call \"%s\"", name);
 }
 
-static int parse_names(struct parser *ps, const char *path,
-		       struct json_object *obj, struct sw_rule *rule)
+/*
+ * "name" or "names" into rule->names, NULL-ended, *n of them; kp is set to
+ * the key's path.
+ */
+static int get_names(struct parser *ps, const char *path,
+		     struct json_object *obj, struct sw_rule *rule, char *kp,
+		     size_t *n)
 {
 	struct json_object *names = NULL, *name = NULL;
-	bool allow_rule = rule->action == SW_ACT_ALLOW ||
-			  rule->action == SW_ACT_KLOG;
-	cleanup_free bool *keep = NULL;
-	char kp[PATH_LEN];
-	size_t n, kept = 0;
 	int r;
 
 	json_object_object_get_ex(obj, "names", &names);
@@ -479,21 +511,36 @@ static int parse_names(struct parser *ps, const char *path,
 		rule->names = calloc(2, sizeof(char *));
 		if (!rule->names)
 			return oom(ps);
-		r = dup_string(ps, kp, name, SW_POLICY_MAX_NAME_LEN, false,
-			       &rule->names[0]);
-		if (r < 0)
-			return r;
-		n = 1;
-	} else {
-		path_key(kp, path, "names");
-		r = get_strv(ps, kp, names, SW_POLICY_MAX_NAMES,
-			     SW_POLICY_MAX_NAME_LEN, &rule->names, &n);
-		if (r < 0)
-			return r;
-		if (n == 0)
-			return perr(ps, kp,
-				    "empty list (name at least one system call)");
+		*n = 1;
+		return dup_string(ps, kp, name, SW_POLICY_MAX_NAME_LEN, false,
+				  &rule->names[0]);
 	}
+	path_key(kp, path, "names");
+	r = get_strv(ps, kp, names, SW_POLICY_MAX_NAMES,
+		     SW_POLICY_MAX_NAME_LEN, &rule->names, n);
+	if (r < 0)
+		return r;
+	if (*n == 0)
+		return perr(ps, kp,
+			    "empty list (name at least one system call)");
+	return 0;
+}
+
+static int parse_names(struct parser *ps, const char *path,
+		       struct json_object *obj, struct sw_rule *rule)
+{
+	bool allow_rule = rule->action == SW_ACT_ALLOW ||
+			  rule->action == SW_ACT_KLOG;
+	struct json_object *names = NULL;
+	cleanup_free bool *keep = NULL;
+	char kp[PATH_LEN];
+	size_t n = 0, kept = 0;
+	int r;
+
+	r = get_names(ps, path, obj, rule, kp, &n);
+	if (r < 0)
+		return r;
+	json_object_object_get_ex(obj, "names", &names);
 	/* Check every name before changing the list, so that on error the
 	 * NULL-ended list is intact for sw_policy_free. */
 	keep = calloc(n, sizeof(*keep));
@@ -502,7 +549,7 @@ static int parse_names(struct parser *ps, const char *path,
 	for (size_t i = 0; i < n; i++) {
 		char ep[PATH_LEN];
 
-		if (name)
+		if (!names)	/* "name" */
 			path_key(ep, path, "name");
 		else
 			path_index(ep, kp, i);
