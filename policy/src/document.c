@@ -125,6 +125,65 @@ static int parse_architectures(struct parser *ps, struct json_object *o)
 	return 0;
 }
 
+/* archMap[i] (at ep); native is the machine's own architecture */
+static int parse_arch_map_entry(struct parser *ps, const char *ep,
+				struct json_object *e,
+				const struct sw_arch_info *native)
+{
+	static const char *const keys[] = { "architecture", "subArchitectures",
+					    NULL };
+	struct json_object *a, *subs;
+	char kp[PATH_LEN];
+	const char *name;
+	bool is_native;
+	size_t ns = 0;
+	int r;
+
+	if (!json_object_is_type(e, json_type_object))
+		return type_err(ps, ep, "an object", e);
+	r = check_keys(ps, ep, e, keys);
+	if (r < 0)
+		return r;
+	path_key(kp, ep, "architecture");
+	if (!json_object_object_get_ex(e, "architecture", &a))
+		return perr(ps, kp, "missing (an SCMP_ARCH_* name)");
+	r = get_string(ps, kp, a, SW_POLICY_MAX_NAME_LEN, false, &name);
+	if (r < 0)
+		return r;
+	if (!sw_arch_by_scmp_name(name))
+		return add_arch(ps, kp, name);	/* reports it */
+	is_native = native && strcmp(native->scmp_name, name) == 0;
+	if (is_native) {
+		r = add_arch(ps, kp, name);
+		if (r < 0)
+			return r;
+	}
+	path_key(kp, ep, "subArchitectures");
+	if (!json_object_object_get_ex(e, "subArchitectures", &subs) || !subs)
+		return 0;	/* Docker writes null */
+	if (!json_object_is_type(subs, json_type_array))
+		return type_err(ps, kp, "an array of SCMP_ARCH_* names", subs);
+	ns = json_object_array_length(subs);
+	if (ns > SW_POLICY_MAX_ARCHES)
+		return perr(ps, kp, "more than %d entries", SW_POLICY_MAX_ARCHES);
+	for (size_t j = 0; j < ns; j++) {
+		char sp[PATH_LEN];
+		const char *sub;
+
+		path_index(sp, kp, j);
+		r = get_string(ps, sp, json_object_array_get_idx(subs, j),
+			       SW_POLICY_MAX_NAME_LEN, false, &sub);
+		if (r < 0)
+			return r;
+		if (!sw_arch_by_scmp_name(sub) || is_native) {
+			r = add_arch(ps, sp, sub);
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}
+
 /*
  * archMap, as Docker reads it: only the entry whose "architecture" is the
  * native one counts; it and its subArchitectures become the filter's
@@ -132,8 +191,6 @@ static int parse_architectures(struct parser *ps, struct json_object *o)
  */
 static int parse_arch_map(struct parser *ps, struct json_object *o)
 {
-	static const char *const keys[] = { "architecture", "subArchitectures",
-					    NULL };
 	const struct sw_arch_info *native = sw_arch_by_token(seccomp_arch_native());
 	size_t n;
 
@@ -144,60 +201,14 @@ static int parse_arch_map(struct parser *ps, struct json_object *o)
 		return perr(ps, "archMap", "more than %d entries",
 			    SW_POLICY_MAX_ARCHES);
 	for (size_t i = 0; i < n; i++) {
-		struct json_object *e = json_object_array_get_idx(o, i);
-		struct json_object *a, *subs;
-		char ep[PATH_LEN], kp[PATH_LEN];
-		const char *name;
-		bool is_native;
-		size_t ns = 0;
+		char ep[PATH_LEN];
 		int r;
 
 		path_index(ep, "archMap", i);
-		if (!json_object_is_type(e, json_type_object))
-			return type_err(ps, ep, "an object", e);
-		r = check_keys(ps, ep, e, keys);
+		r = parse_arch_map_entry(ps, ep,
+					 json_object_array_get_idx(o, i), native);
 		if (r < 0)
 			return r;
-		path_key(kp, ep, "architecture");
-		if (!json_object_object_get_ex(e, "architecture", &a))
-			return perr(ps, kp, "missing (an SCMP_ARCH_* name)");
-		r = get_string(ps, kp, a, SW_POLICY_MAX_NAME_LEN, false, &name);
-		if (r < 0)
-			return r;
-		if (!sw_arch_by_scmp_name(name))
-			return add_arch(ps, kp, name);	/* reports it */
-		is_native = native && strcmp(native->scmp_name, name) == 0;
-		if (is_native) {
-			r = add_arch(ps, kp, name);
-			if (r < 0)
-				return r;
-		}
-		path_key(kp, ep, "subArchitectures");
-		if (!json_object_object_get_ex(e, "subArchitectures", &subs) ||
-		    !subs)
-			continue;	/* Docker writes null */
-		if (!json_object_is_type(subs, json_type_array))
-			return type_err(ps, kp, "an array of SCMP_ARCH_* names",
-					subs);
-		ns = json_object_array_length(subs);
-		if (ns > SW_POLICY_MAX_ARCHES)
-			return perr(ps, kp, "more than %d entries",
-				    SW_POLICY_MAX_ARCHES);
-		for (size_t j = 0; j < ns; j++) {
-			char sp[PATH_LEN];
-			const char *sub;
-
-			path_index(sp, kp, j);
-			r = get_string(ps, sp, json_object_array_get_idx(subs, j),
-				       SW_POLICY_MAX_NAME_LEN, false, &sub);
-			if (r < 0)
-				return r;
-			if (!sw_arch_by_scmp_name(sub) || is_native) {
-				r = add_arch(ps, sp, sub);
-				if (r < 0)
-					return r;
-			}
-		}
 	}
 	return 0;
 }
@@ -452,6 +463,88 @@ static const char *tokener_msg(enum json_tokener_error e, char c, char *buf,
 	return buf;
 }
 
+/* The text as JSON: the root, or the tokener's problem as file:line:col */
+static int parse_json(struct parser *ps, struct json_tokener *tok,
+		      struct json_object **ret)
+{
+	const char *text = ps->text;
+	size_t len = ps->len, off, ws = 0;
+	enum json_tokener_error je;
+	char why[256];
+
+	/* Trailing data is reported below, with a clearer message. */
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
+				    JSON_TOKENER_ALLOW_TRAILING_CHARS |
+				    JSON_TOKENER_VALIDATE_UTF8);
+	*ret = json_tokener_parse_ex(tok, len ? text : "", (int)len);
+	off = json_tokener_get_parse_end(tok);
+	if (*ret) {
+		for (; off < len; off++)
+			if (!strchr(" \t\r\n", text[off]))
+				return perr_at(ps, off,
+					       "unexpected data after the policy object");
+		return 0;
+	}
+	je = json_tokener_get_error(tok);
+	if (je == json_tokener_continue) {
+		/* all input consumed but the value is not complete */
+		je = json_tokener_error_parse_eof;
+		off = len;
+	}
+	while (ws < len && strchr(" \t\r\n", text[ws]))
+		ws++;
+	if (ws == len)
+		return perr_at(ps, len, "empty policy (expected a JSON object)");
+	return perr_at(ps, off, tokener_msg(je, off < len ? text[off] : 0, why,
+					    sizeof(why)));
+}
+
+/* Past the limit, the last warning becomes a count of those not shown. */
+static int count_dropped_warnings(struct parser *ps)
+{
+	struct sw_policy *p = ps->p;
+
+	if (!ps->dropped_warnings)
+		return 0;
+	/* the limit leaves room: replace the last one with a count */
+	free(p->warnings[p->n_warnings - 1]);
+	p->n_warnings--;
+	if (asprintf(&p->warnings[p->n_warnings],
+		     "%s: %zu more warnings not shown", ps->source,
+		     ps->dropped_warnings + 1) < 0) {
+		p->warnings[p->n_warnings] = NULL;
+		return oom(ps);
+	}
+	p->n_warnings++;
+	return 0;
+}
+
+/* Meaning, after the syntax: the skim, then the walk from parse_top. */
+static int parse_policy(struct parser *ps, struct json_object *root,
+			struct sw_policy **ret)
+{
+	char why[256];
+	size_t off;
+	int r;
+
+	r = sw_skim(ps->text, ps->len, &ps->skim, why, sizeof(why), &off);
+	if (r == -EINVAL)
+		return perr_at(ps, off, why);
+	if (r < 0)
+		return oom(ps);
+	ps->p = calloc(1, sizeof(*ps->p));
+	*ret = ps->p;	/* the caller frees it, also half-parsed */
+	if (!ps->p)
+		return oom(ps);
+	ps->p->source = strdup(ps->source);
+	if (!ps->p->source)
+		return oom(ps);
+	r = parse_top(ps, root);
+	if (r < 0)
+		return r;
+	return count_dropped_warnings(ps);
+}
+
 int sw_policy_load_string(const char *text, size_t len, const char *name,
 			  struct sw_policy **ret, struct sw_error *err)
 {
@@ -465,8 +558,6 @@ int sw_policy_load_string(const char *text, size_t len, const char *name,
 	struct json_object *root = NULL;
 	struct sw_policy *p = NULL;
 	const char *nul;
-	char why[256];
-	size_t off;
 	int r;
 
 	if (!ret || (!text && len))
@@ -483,81 +574,14 @@ int sw_policy_load_string(const char *text, size_t len, const char *name,
 	tok = json_tokener_new_ex(SW_POLICY_MAX_DEPTH);
 	if (!tok)
 		return oom(&ps);
-	/* Trailing data is reported below, with a clearer message. */
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT |
-				    JSON_TOKENER_ALLOW_TRAILING_CHARS |
-				    JSON_TOKENER_VALIDATE_UTF8);
-	root = json_tokener_parse_ex(tok, len ? text : "", (int)len);
-	off = json_tokener_get_parse_end(tok);
-	if (!root) {
-		enum json_tokener_error je = json_tokener_get_error(tok);
-
-		if (je == json_tokener_continue) {
-			/* all input consumed but the value is not complete */
-			je = json_tokener_error_parse_eof;
-			off = len;
-		}
-		size_t ws = 0;
-
-		while (ws < len && strchr(" \t\r\n", text[ws]))
-			ws++;
-		if (ws == len) {
-			r = perr_at(&ps, len, "empty policy (expected a JSON object)");
-			goto out;
-		}
-		r = perr_at(&ps, off,
-			    tokener_msg(je, off < len ? text[off] : 0, why,
-					sizeof(why)));
-		goto out;
+	r = parse_json(&ps, tok, &root);
+	if (r >= 0)
+		r = parse_policy(&ps, root, &p);
+	if (r >= 0) {
+		*ret = TAKE_PTR(p);
+		sw_error_clear(err);
+		r = 0;
 	}
-	for (; off < len; off++)
-		if (!strchr(" \t\r\n", text[off])) {
-			r = perr_at(&ps, off,
-				    "unexpected data after the policy object");
-			goto out;
-		}
-
-	r = sw_skim(text, len, &ps.skim, why, sizeof(why), &off);
-	if (r == -EINVAL) {
-		r = perr_at(&ps, off, why);
-		goto out;
-	}
-	if (r < 0) {
-		r = oom(&ps);
-		goto out;
-	}
-
-	p = calloc(1, sizeof(*p));
-	if (!p) {
-		r = oom(&ps);
-		goto out;
-	}
-	ps.p = p;
-	p->source = strdup(ps.source);
-	if (!p->source) {
-		r = oom(&ps);
-		goto out;
-	}
-	r = parse_top(&ps, root);
-	if (r < 0)
-		goto out;
-	if (ps.dropped_warnings) {
-		/* the limit leaves room: replace the last one with a count */
-		free(p->warnings[p->n_warnings - 1]);
-		p->n_warnings--;
-		if (asprintf(&p->warnings[p->n_warnings],
-			     "%s: %zu more warnings not shown", ps.source,
-			     ps.dropped_warnings + 1) < 0) {
-			p->warnings[p->n_warnings] = NULL;
-			r = oom(&ps);
-			goto out;
-		}
-		p->n_warnings++;
-	}
-	*ret = TAKE_PTR(p);
-	sw_error_clear(err);
-	r = 0;
-out:
 	sw_policy_free(p);
 	sw_skim_done(&ps.skim);
 	json_object_put(root);
