@@ -100,18 +100,15 @@ static int add_arch(struct parser *ps, const char *path, const char *name)
 static int parse_architectures(struct parser *ps, struct json_object *o)
 {
 	size_t n;
+	int r;
 
-	if (!json_object_is_type(o, json_type_array))
-		return type_err(ps, "architectures",
-				"an array of SCMP_ARCH_* names", o);
-	n = json_object_array_length(o);
-	if (n > SW_POLICY_MAX_ARCHES)
-		return perr(ps, "architectures", "more than %d entries",
-			    SW_POLICY_MAX_ARCHES);
+	r = get_array(ps, "architectures", o, "an array of SCMP_ARCH_* names",
+		      SW_POLICY_MAX_ARCHES, NULL, &n);
+	if (r < 0)
+		return r;
 	for (size_t i = 0; i < n; i++) {
 		char ep[PATH_LEN];
 		const char *name;
-		int r;
 
 		path_index(ep, "architectures", i);
 		r = get_string(ps, ep, json_object_array_get_idx(o, i),
@@ -161,11 +158,10 @@ static int parse_arch_map_entry(struct parser *ps, const char *ep,
 	path_key(kp, ep, "subArchitectures");
 	if (!json_object_object_get_ex(e, "subArchitectures", &subs) || !subs)
 		return 0;	/* Docker writes null */
-	if (!json_object_is_type(subs, json_type_array))
-		return type_err(ps, kp, "an array of SCMP_ARCH_* names", subs);
-	ns = json_object_array_length(subs);
-	if (ns > SW_POLICY_MAX_ARCHES)
-		return perr(ps, kp, "more than %d entries", SW_POLICY_MAX_ARCHES);
+	r = get_array(ps, kp, subs, "an array of SCMP_ARCH_* names",
+		      SW_POLICY_MAX_ARCHES, NULL, &ns);
+	if (r < 0)
+		return r;
 	for (size_t j = 0; j < ns; j++) {
 		char sp[PATH_LEN];
 		const char *sub;
@@ -193,16 +189,14 @@ static int parse_arch_map(struct parser *ps, struct json_object *o)
 {
 	const struct sw_arch_info *native = sw_arch_by_token(seccomp_arch_native());
 	size_t n;
+	int r;
 
-	if (!json_object_is_type(o, json_type_array))
-		return type_err(ps, "archMap", "an array", o);
-	n = json_object_array_length(o);
-	if (n > SW_POLICY_MAX_ARCHES)
-		return perr(ps, "archMap", "more than %d entries",
-			    SW_POLICY_MAX_ARCHES);
+	r = get_array(ps, "archMap", o, "an array", SW_POLICY_MAX_ARCHES, NULL,
+		      &n);
+	if (r < 0)
+		return r;
 	for (size_t i = 0; i < n; i++) {
 		char ep[PATH_LEN];
-		int r;
 
 		path_index(ep, "archMap", i);
 		r = parse_arch_map_entry(ps, ep,
@@ -229,18 +223,17 @@ static int parse_flags(struct parser *ps, const char *path,
 	};
 	uint32_t *filter_flags = dst;
 	size_t n;
+	int r;
 
-	if (!json_object_is_type(o, json_type_array))
-		return type_err(ps, path, "an array of SECCOMP_FILTER_FLAG_* names", o);
-	n = json_object_array_length(o);
-	if (n > 16)
-		return perr(ps, path, "more than 16 entries");
+	r = get_array(ps, path, o, "an array of SECCOMP_FILTER_FLAG_* names",
+		      16, NULL, &n);
+	if (r < 0)
+		return r;
 	for (size_t i = 0; i < n; i++) {
 		char ep[PATH_LEN];
-		const char *name, *hint;
 		struct sw_suggest s;
+		const char *name;
 		bool found = false;
-		int r;
 
 		path_index(ep, path, i);
 		r = get_string(ps, ep, json_object_array_get_idx(o, i),
@@ -260,14 +253,8 @@ static int parse_flags(struct parser *ps, const char *path,
 		if (strcmp(name, "SECCOMP_FILTER_FLAG_NEW_LISTENER") == 0)
 			return perr(ps, ep,
 				    "SECCOMP_FILTER_FLAG_NEW_LISTENER is not supported: sysward supervises the program itself");
-		hint = sw_suggest_result(&s);
-		if (hint)
-			return perr(ps, ep,
-				    "unknown flag \"%s\" (did you mean \"%s\"?)",
-				    name, hint);
-		return perr(ps, ep,
-			    "unknown flag \"%s\" (expected one of SECCOMP_FILTER_FLAG_TSYNC, SECCOMP_FILTER_FLAG_LOG, SECCOMP_FILTER_FLAG_SPEC_ALLOW, SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV)",
-			    name);
+		return perr_unknown(ps, ep, "flag", name, sw_suggest_result(&s),
+				    "expected one of SECCOMP_FILTER_FLAG_TSYNC, SECCOMP_FILTER_FLAG_LOG, SECCOMP_FILTER_FLAG_SPEC_ALLOW, SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV");
 	}
 	return 0;
 }
@@ -366,12 +353,10 @@ static int parse_rules(struct parser *ps, struct json_object *root)
 
 	if (!json_object_object_get_ex(root, "syscalls", &v) || !v)
 		return 0;	/* only a default action: valid */
-	if (!json_object_is_type(v, json_type_array))
-		return type_err(ps, "syscalls", "an array of rules", v);
-	n = json_object_array_length(v);
-	if (n > SW_POLICY_MAX_RULES)
-		return perr(ps, "syscalls", "%zu rules, at most %d are allowed",
-			    n, SW_POLICY_MAX_RULES);
+	r = get_array(ps, "syscalls", v, "an array of rules",
+		      SW_POLICY_MAX_RULES, "rules", &n);
+	if (r < 0)
+		return r;
 	p->rules = calloc(n ? n : 1, sizeof(*p->rules));
 	if (!p->rules)
 		return oom(ps);

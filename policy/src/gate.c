@@ -52,7 +52,6 @@ bad:
 static int cap_unknown(struct parser *ps, const char *path, const char *name)
 {
 	struct sw_suggest s;
-	const char *hint;
 	char *names[64] = { 0 };
 	int r;
 
@@ -66,15 +65,8 @@ static int cap_unknown(struct parser *ps, const char *path, const char *name)
 			sw_suggest_feed(&s, names[c]);
 		}
 	}
-	hint = sw_suggest_result(&s);
-	if (hint)
-		r = perr(ps, path,
-			 "unknown capability \"%s\" (did you mean \"%s\"?)",
-			 name, hint);
-	else
-		r = perr(ps, path,
-			 "unknown capability \"%s\" (expected a name such as \"CAP_SYS_ADMIN\")",
-			 name);
+	r = perr_unknown(ps, path, "capability", name, sw_suggest_result(&s),
+			 "expected a name such as \"CAP_SYS_ADMIN\"");
 	for (int c = 0; c < 64; c++)
 		cap_free(names[c]);
 	return r;
@@ -86,18 +78,16 @@ static int parse_caps(struct parser *ps, const char *path,
 {
 	uint64_t *caps = dst;
 	size_t n;
+	int r;
 
-	if (!json_object_is_type(v, json_type_array))
-		return type_err(ps, path, "an array of CAP_* names", v);
-	n = json_object_array_length(v);
-	if (n > SW_POLICY_MAX_CAPS)
-		return perr(ps, path, "more than %d entries",
-			    SW_POLICY_MAX_CAPS);
+	r = get_array(ps, path, v, "an array of CAP_* names",
+		      SW_POLICY_MAX_CAPS, NULL, &n);
+	if (r < 0)
+		return r;
 	for (size_t i = 0; i < n; i++) {
 		char ep[PATH_LEN];
 		const char *name;
 		cap_value_t cap;
-		int r;
 
 		path_index(ep, path, i);
 		r = get_string(ps, ep, json_object_array_get_idx(v, i),
@@ -126,21 +116,15 @@ static int parse_gate_arches(struct parser *ps, const char *path,
 		const char *name = (*arches)[i];
 		char ep[PATH_LEN];
 		struct sw_suggest s;
-		const char *hint;
 
 		if (sw_oci_arch_known(name))
 			continue;
 		path_index(ep, path, i);
 		sw_suggest_init(&s, name);
 		sw_arch_suggest_oci(&s);
-		hint = sw_suggest_result(&s);
-		if (hint)
-			return perr(ps, ep,
-				    "unknown architecture \"%s\" (did you mean \"%s\"?)",
-				    name, hint);
-		return perr(ps, ep,
-			    "unknown architecture \"%s\" (expected Docker's spelling: amd64, x86, x32, arm64, arm, ppc64le, s390x, riscv64, ...)",
-			    name);
+		return perr_unknown(ps, ep, "architecture", name,
+				    sw_suggest_result(&s),
+				    "expected Docker's spelling: amd64, x86, x32, arm64, arm, ppc64le, s390x, riscv64, ...");
 	}
 	return 0;
 }

@@ -107,6 +107,15 @@ int type_err(struct parser *ps, const char *path, const char *want,
 void path_key(char *buf, const char *parent, const char *key);
 void path_index(char *buf, const char *parent, size_t i);
 
+/* "unknown what "name" (did you mean "hint"?)", or "(otherwise)" if there
+ * is no hint, or nothing more if otherwise is NULL too. */
+int perr_unknown(struct parser *ps, const char *path, const char *what,
+		 const char *name, const char *hint, const char *otherwise);
+/* The length of an array of at most max entries (want: what o should be,
+ * for the type error).  entries names them in "N entries, at most M are
+ * allowed"; NULL says "more than M entries". */
+int get_array(struct parser *ps, const char *path, struct json_object *o,
+	      const char *want, size_t max, const char *entries, size_t *n);
 /* Every key of obj is one of the NULL-ended known, or an error. */
 int check_keys(struct parser *ps, const char *path, struct json_object *obj,
 	       const char *const *known);

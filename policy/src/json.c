@@ -119,6 +119,33 @@ void path_index(char *buf, const char *parent, size_t i)
 /* ------------------------------------------------------------------ */
 /* generic checks */
 
+/* "unknown what "name" (did you mean "hint"?)", else with "(otherwise)" */
+int perr_unknown(struct parser *ps, const char *path, const char *what,
+		 const char *name, const char *hint, const char *otherwise)
+{
+	if (hint)
+		return perr(ps, path, "unknown %s \"%s\" (did you mean \"%s\"?)",
+			    what, name, hint);
+	if (otherwise)
+		return perr(ps, path, "unknown %s \"%s\" (%s)", what, name,
+			    otherwise);
+	return perr(ps, path, "unknown %s \"%s\"", what, name);
+}
+
+int get_array(struct parser *ps, const char *path, struct json_object *o,
+	      const char *want, size_t max, const char *entries, size_t *n)
+{
+	if (!json_object_is_type(o, json_type_array))
+		return type_err(ps, path, want, o);
+	*n = json_object_array_length(o);
+	if (*n <= max)
+		return 0;
+	if (entries)
+		return perr(ps, path, "%zu %s, at most %zu are allowed", *n,
+			    entries, max);
+	return perr(ps, path, "more than %zu entries", max);
+}
+
 int check_keys(struct parser *ps, const char *path,
 		      struct json_object *obj, const char *const *known)
 {
@@ -258,7 +285,6 @@ int get_errno(struct parser *ps, const char *path,
 	if (json_object_is_type(o, json_type_string)) {
 		const char *s;
 		struct sw_suggest sg;
-		const char *hint;
 		int e;
 
 		r = get_string(ps, path, o, SW_POLICY_MAX_NAME_LEN, false, &s);
@@ -272,14 +298,9 @@ int get_errno(struct parser *ps, const char *path,
 		sw_suggest_init(&sg, s);
 		for (int i = 1; i < 200; i++)
 			sw_suggest_feed(&sg, sw_errno_name(i));
-		hint = sw_suggest_result(&sg);
-		if (hint)
-			return perr(ps, path,
-				    "unknown errno name \"%s\" (did you mean \"%s\"?)",
-				    s, hint);
-		return perr(ps, path,
-			    "unknown errno name \"%s\" (use a name such as \"EPERM\" or a number 0..4095)",
-			    s);
+		return perr_unknown(ps, path, "errno name", s,
+				    sw_suggest_result(&sg),
+				    "use a name such as \"EPERM\" or a number 0..4095");
 	}
 	if (!json_object_is_type(o, json_type_int))
 		return type_err(ps, path, "an errno name (\"EPERM\") or number",
@@ -298,18 +319,16 @@ int get_strv(struct parser *ps, const char *path, struct json_object *o,
 	size_t n;
 	char **v;
 
-	if (!json_object_is_type(o, json_type_array))
-		return type_err(ps, path, "an array of strings", o);
-	n = json_object_array_length(o);
-	if (n > max)
-		return perr(ps, path, "%zu entries, at most %zu are allowed", n,
-			    max);
+	int r;
+
+	r = get_array(ps, path, o, "an array of strings", max, "entries", &n);
+	if (r < 0)
+		return r;
 	v = calloc(n + 1, sizeof(*v));
 	if (!v)
 		return oom(ps);
 	for (size_t i = 0; i < n; i++) {
 		char ep[PATH_LEN];
-		int r;
 
 		path_index(ep, path, i);
 		r = dup_string(ps, ep, json_object_array_get_idx(o, i), max_len,
@@ -448,7 +467,7 @@ int get_action(struct parser *ps, const char *path,
 		      enum sw_action *ret)
 {
 	struct sw_suggest s;
-	const char *name, *hint;
+	const char *name;
 	int r;
 
 	r = get_string(ps, path, o, SW_POLICY_MAX_NAME_LEN, false, &name);
@@ -473,12 +492,6 @@ int get_action(struct parser *ps, const char *path,
 	sw_suggest_init(&s, name);
 	for (size_t i = 0; i < N_ELEMENTS(actions); i++)
 		sw_suggest_feed(&s, actions[i].name);
-	hint = sw_suggest_result(&s);
-	if (hint)
-		return perr(ps, path,
-			    "unknown action \"%s\" (did you mean \"%s\"?)", name,
-			    hint);
-	return perr(ps, path,
-		    "unknown action \"%s\" (expected one of SCMP_ACT_ALLOW, SCMP_ACT_ERRNO, SCMP_ACT_KILL_PROCESS, SCMP_ACT_KILL_THREAD, SCMP_ACT_KILL, SCMP_ACT_TRAP, SCMP_ACT_LOG, SYSWARD_ACT_SKIP, SYSWARD_ACT_EMULATE, SYSWARD_ACT_REWRITE, SYSWARD_ACT_LOG)",
-		    name);
+	return perr_unknown(ps, path, "action", name, sw_suggest_result(&s),
+			    "expected one of SCMP_ACT_ALLOW, SCMP_ACT_ERRNO, SCMP_ACT_KILL_PROCESS, SCMP_ACT_KILL_THREAD, SCMP_ACT_KILL, SCMP_ACT_TRAP, SCMP_ACT_LOG, SYSWARD_ACT_SKIP, SYSWARD_ACT_EMULATE, SYSWARD_ACT_REWRITE, SYSWARD_ACT_LOG");
 }

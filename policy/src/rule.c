@@ -49,7 +49,7 @@ static int parse_op(struct parser *ps, const char *path, struct json_object *v,
 {
 	enum sw_cmp *ret = dst;
 	struct sw_suggest s;
-	const char *op, *hint;
+	const char *op;
 	int r;
 
 	r = get_string(ps, path, v, SW_POLICY_MAX_NAME_LEN, false, &op);
@@ -63,14 +63,8 @@ static int parse_op(struct parser *ps, const char *path, struct json_object *v,
 	sw_suggest_init(&s, op);
 	for (int i = SW_CMP_NE; i <= SW_CMP_MASKED_EQ; i++)
 		sw_suggest_feed(&s, op_names[i]);
-	hint = sw_suggest_result(&s);
-	if (hint)
-		return perr(ps, path,
-			    "unknown operator \"%s\" (did you mean \"%s\"?)",
-			    op, hint);
-	return perr(ps, path,
-		    "unknown operator \"%s\" (expected one of SCMP_CMP_NE, SCMP_CMP_LT, SCMP_CMP_LE, SCMP_CMP_EQ, SCMP_CMP_GE, SCMP_CMP_GT, SCMP_CMP_MASKED_EQ)",
-		    op);
+	return perr_unknown(ps, path, "operator", op, sw_suggest_result(&s),
+			    "expected one of SCMP_CMP_NE, SCMP_CMP_LT, SCMP_CMP_LE, SCMP_CMP_EQ, SCMP_CMP_GE, SCMP_CMP_GT, SCMP_CMP_MASKED_EQ");
 }
 
 /* An argument condition's keys after "index", in the order they are
@@ -172,7 +166,7 @@ static int parse_rewrite_syscall(struct parser *ps, const char *path,
 				 struct json_object *v, void *dst)
 {
 	char **new_syscall = dst;
-	const char *name, *hint;
+	const char *name;
 	int r;
 
 	r = get_string(ps, path, v, SW_POLICY_MAX_NAME_LEN, false, &name);
@@ -191,12 +185,8 @@ static int parse_rewrite_syscall(struct parser *ps, const char *path,
 			    name, seccomp_version()->major,
 			    seccomp_version()->minor, seccomp_version()->micro);
 	case SW_SYSCALL_UNKNOWN:
-		hint = sw_syscall_suggest(name);
-		if (hint)
-			return perr(ps, path,
-				    "unknown system call \"%s\" (did you mean \"%s\"?)",
-				    name, hint);
-		return perr(ps, path, "unknown system call \"%s\"", name);
+		return perr_unknown(ps, path, "system call", name,
+				    sw_syscall_suggest(name), NULL);
 	}
 	*new_syscall = strdup(name);
 	return *new_syscall ? 0 : oom(ps);
@@ -259,19 +249,17 @@ static int parse_rewrite_args(struct parser *ps, const char *path,
 {
 	struct sw_rule *rule = dst;
 	size_t n;
+	int r;
 
-	if (!json_object_is_type(v, json_type_array))
-		return type_err(ps, path, "an array", v);
-	n = json_object_array_length(v);
-	if (n > SW_POLICY_MAX_ARGS)
-		return perr(ps, path, "%zu entries, at most %d are allowed", n,
-			    SW_POLICY_MAX_ARGS);
+	r = get_array(ps, path, v, "an array", SW_POLICY_MAX_ARGS, "entries",
+		      &n);
+	if (r < 0)
+		return r;
 	rule->rewrites = calloc(n ? n : 1, sizeof(*rule->rewrites));
 	if (!rule->rewrites)
 		return oom(ps);
 	for (size_t i = 0; i < n; i++) {
 		char ep[PATH_LEN];
-		int r;
 
 		path_index(ep, path, i);
 		r = parse_rewrite_arg(ps, path, ep,
@@ -479,12 +467,8 @@ static int check_syscall_name(struct parser *ps, const char *path,
 		return pwarn(ps, path, "unknown system call \"%s\" ignored",
 			     name);
 	}
-	hint = sw_syscall_suggest(name);
-	if (hint)
-		return perr(ps, path,
-			    "unknown system call \"%s\" (did you mean \"%s\"?)",
-			    name, hint);
-	return perr(ps, path, "unknown system call \"%s\"", name);
+	return perr_unknown(ps, path, "system call", name,
+			    sw_syscall_suggest(name), NULL);
 }
 
 /*
@@ -652,21 +636,19 @@ static int parse_args(struct parser *ps, const char *path,
 		      struct json_object *v, void *dst)
 {
 	struct sw_rule *rule = dst;
-	size_t n;
+	size_t n = 0;
+	int r;
 
 	/* Docker writes "args": null for rules without conditions */
-	if (v && !json_object_is_type(v, json_type_array))
-		return type_err(ps, path, "an array", v);
-	n = v ? json_object_array_length(v) : 0;
-	if (n > SW_POLICY_MAX_ARGS)
-		return perr(ps, path, "%zu conditions, at most %d are allowed",
-			    n, SW_POLICY_MAX_ARGS);
+	r = v ? get_array(ps, path, v, "an array", SW_POLICY_MAX_ARGS,
+			  "conditions", &n) : 0;
+	if (r < 0)
+		return r;
 	rule->args = calloc(n ? n : 1, sizeof(*rule->args));
 	if (!rule->args)
 		return oom(ps);
 	for (size_t i = 0; i < n; i++) {
 		char ep[PATH_LEN];
-		int r;
 
 		path_index(ep, path, i);
 		r = parse_arg(ps, ep, json_object_array_get_idx(v, i),
@@ -684,19 +666,17 @@ static int parse_paths(struct parser *ps, const char *path,
 {
 	struct sw_rule *rule = dst;
 	size_t n;
+	int r;
 
-	if (!json_object_is_type(v, json_type_array))
-		return type_err(ps, path, "an array", v);
-	n = json_object_array_length(v);
-	if (n > SW_POLICY_MAX_ARGS)
-		return perr(ps, path, "%zu conditions, at most %d are allowed",
-			    n, SW_POLICY_MAX_ARGS);
+	r = get_array(ps, path, v, "an array", SW_POLICY_MAX_ARGS,
+		      "conditions", &n);
+	if (r < 0)
+		return r;
 	rule->paths = calloc(n ? n : 1, sizeof(*rule->paths));
 	if (!rule->paths)
 		return oom(ps);
 	for (size_t i = 0; i < n; i++) {
 		char ep[PATH_LEN];
-		int r;
 
 		path_index(ep, path, i);
 		r = parse_path_cond(ps, ep, json_object_array_get_idx(v, i),
