@@ -136,9 +136,7 @@ static int parse_arch_map_entry(struct parser *ps, const char *ep,
 	size_t ns = 0;
 	int r;
 
-	if (!json_object_is_type(e, json_type_object))
-		return type_err(ps, ep, "an object", e);
-	r = check_keys(ps, ep, e, keys);
+	r = check_object(ps, ep, e, keys);
 	if (r < 0)
 		return r;
 	path_key(kp, ep, "architecture");

@@ -146,9 +146,7 @@ int parse_gate(struct parser *ps, const char *path, struct json_object *o,
 	static const char *const keys[] = { "caps", "arches", "minKernel", NULL };
 	int r;
 
-	if (!json_object_is_type(o, json_type_object))
-		return type_err(ps, path, "an object", o);
-	r = check_keys(ps, path, o, keys);
+	r = check_object(ps, path, o, keys);
 	if (r < 0)
 		return r;
 	return read_fields(ps, path, o, gate_fields, N_ELEMENTS(gate_fields),

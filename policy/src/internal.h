@@ -119,6 +119,9 @@ int get_array(struct parser *ps, const char *path, struct json_object *o,
 /* Every key of obj is one of the NULL-ended known, or an error. */
 int check_keys(struct parser *ps, const char *path, struct json_object *obj,
 	       const char *const *known);
+/* o is an object (or a type error) and check_keys holds. */
+int check_object(struct parser *ps, const char *path, struct json_object *o,
+		 const char *const *known);
 int get_string(struct parser *ps, const char *path, struct json_object *o,
 	       size_t max, bool allow_empty, const char **ret);
 int dup_string(struct parser *ps, const char *path, struct json_object *o,

@@ -185,6 +185,14 @@ int check_keys(struct parser *ps, const char *path,
 	return 0;
 }
 
+int check_object(struct parser *ps, const char *path, struct json_object *o,
+		 const char *const *known)
+{
+	if (!json_object_is_type(o, json_type_object))
+		return type_err(ps, path, "an object", o);
+	return check_keys(ps, path, o, known);
+}
+
 int get_string(struct parser *ps, const char *path,
 		      struct json_object *o, size_t max, bool allow_empty,
 		      const char **ret)

@@ -89,9 +89,7 @@ static int parse_arg(struct parser *ps, const char *path,
 	char kp[PATH_LEN];
 	int r;
 
-	if (!json_object_is_type(o, json_type_object))
-		return type_err(ps, path, "an object", o);
-	r = check_keys(ps, path, o, keys);
+	r = check_object(ps, path, o, keys);
 	if (r < 0)
 		return r;
 	r = get_index(ps, path, o, &a->index);
@@ -129,9 +127,7 @@ static int parse_path_cond(struct parser *ps, const char *path,
 	char kp[PATH_LEN];
 	int found = 0, r;
 
-	if (!json_object_is_type(o, json_type_object))
-		return type_err(ps, path, "an object", o);
-	r = check_keys(ps, path, o, keys);
+	r = check_object(ps, path, o, keys);
 	if (r < 0)
 		return r;
 	r = get_index(ps, path, o, &pc->index);
@@ -209,9 +205,7 @@ static int parse_rewrite_arg(struct parser *ps, const char *args,
 	struct sw_arg_rewrite *rw = &rule->rewrites[i];
 	int found = 0, r;
 
-	if (!json_object_is_type(e, json_type_object))
-		return type_err(ps, ep, "an object", e);
-	r = check_keys(ps, ep, e, keys);
+	r = check_object(ps, ep, e, keys);
 	if (r < 0)
 		return r;
 	r = get_index(ps, ep, e, &rw->index);
@@ -284,9 +278,7 @@ static int parse_rewrite(struct parser *ps, const char *path,
 	static const char *const keys[] = { "syscall", "args", NULL };
 	int r;
 
-	if (!json_object_is_type(o, json_type_object))
-		return type_err(ps, path, "an object", o);
-	r = check_keys(ps, path, o, keys);
+	r = check_object(ps, path, o, keys);
 	if (r < 0)
 		return r;
 	r = read_fields(ps, path, o, rewrite_fields,
@@ -776,9 +768,7 @@ int parse_rule(struct parser *ps, size_t idx, struct json_object *o,
 		return oom(ps);
 	if (idx < ps->skim.n_rules)
 		rule->line = ps->skim.rule_line[idx];
-	if (!json_object_is_type(o, json_type_object))
-		return type_err(ps, path, "an object", o);
-	r = check_keys(ps, path, o, keys);
+	r = check_object(ps, path, o, keys);
 	if (r < 0)
 		return r;
 
