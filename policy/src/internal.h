@@ -7,7 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "skim.h"
 #include "sysward/limits.h"
+#include "sysward/policy.h"
 
 /* ---- limits on everything a policy author controls ---- */
 #define SW_POLICY_MAX_FILE	SW_LIMIT_POLICY_BYTES	/* bytes of JSON */
@@ -72,9 +74,6 @@ enum sw_syscall_status sw_syscall_status(const char *name,
 const char *sw_syscall_suggest(const char *name);
 
 /* ---- the parser's state and value helpers (json.c) ---- */
-#include "skim.h"
-#include "sysward/policy.h"
-
 struct json_object;
 
 #define N_ELEMENTS(a) (sizeof(a) / sizeof((a)[0]))

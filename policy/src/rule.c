@@ -6,8 +6,8 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <limits.h>
-#include <stddef.h>
 #include <seccomp.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
