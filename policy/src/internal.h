@@ -7,7 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "skim.h"
 #include "sysward/limits.h"
+#include "sysward/policy.h"
 
 /* ---- limits on everything a policy author controls ---- */
 #define SW_POLICY_MAX_FILE	SW_LIMIT_POLICY_BYTES	/* bytes of JSON */
@@ -70,5 +72,108 @@ enum sw_syscall_status sw_syscall_status(const char *name,
 
 /* The closest known syscall name if it looks like a typo of name. */
 const char *sw_syscall_suggest(const char *name);
+
+/* ---- the parser's state and value helpers (json.c) ---- */
+struct json_object;
+
+#define N_ELEMENTS(a) (sizeof(a) / sizeof((a)[0]))
+#define PATH_LEN 160
+
+struct parser {
+	const char *source;
+	const char *text;
+	size_t len;
+	struct sw_error *err;
+	struct sw_policy *p;
+	struct sw_skim skim;
+	size_t dropped_warnings;
+	size_t n_unknown;	/* names dropped so far */
+	uint32_t check_arches[SW_POLICY_MAX_ARCHES + 2];
+	size_t n_check_arches;
+};
+
+/* "file: path: msg" into ps->err; returns -EINVAL. */
+int perr(struct parser *ps, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Adds a warning to the policy (at most SW_POLICY_MAX_WARNINGS). */
+int pwarn(struct parser *ps, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int oom(struct parser *ps);
+const char *type_desc(struct json_object *o);
+int type_err(struct parser *ps, const char *path, const char *want,
+	     struct json_object *o);
+/* buf (PATH_LEN bytes) = parent.key, or parent[i]. */
+void path_key(char *buf, const char *parent, const char *key);
+void path_index(char *buf, const char *parent, size_t i);
+
+/* "unknown what "name" (did you mean "hint"?)", or "(otherwise)" if there
+ * is no hint, or nothing more if otherwise is NULL too. */
+int perr_unknown(struct parser *ps, const char *path, const char *what,
+		 const char *name, const char *hint, const char *otherwise);
+/* The length of an array of at most max entries (want: what o should be,
+ * for the type error).  entries names them in "N entries, at most M are
+ * allowed"; NULL says "more than M entries". */
+int get_array(struct parser *ps, const char *path, struct json_object *o,
+	      const char *want, size_t max, const char *entries, size_t *n);
+/* Every key of obj is one of the NULL-ended known, or an error. */
+int check_keys(struct parser *ps, const char *path, struct json_object *obj,
+	       const char *const *known);
+/* o is an object (or a type error) and check_keys holds. */
+int check_object(struct parser *ps, const char *path, struct json_object *o,
+		 const char *const *known);
+int get_string(struct parser *ps, const char *path, struct json_object *o,
+	       size_t max, bool allow_empty, const char **ret);
+int dup_string(struct parser *ps, const char *path, struct json_object *o,
+	       size_t max, bool allow_empty, char **ret);
+int get_bool(struct parser *ps, const char *path, struct json_object *o,
+	     bool *ret);
+int get_int_range(struct parser *ps, const char *path, struct json_object *o,
+		  int64_t min, int64_t max, int64_t *ret);
+int get_value(struct parser *ps, const char *path, struct json_object *o,
+	      uint64_t *ret);
+int get_errno(struct parser *ps, const char *path, struct json_object *o,
+	      int *ret);
+int get_strv(struct parser *ps, const char *path, struct json_object *o,
+	     size_t max, size_t max_len, char ***ret, size_t *ret_n);
+void strv_free(char **v);
+int get_action(struct parser *ps, const char *path, struct json_object *o,
+	       bool is_default, enum sw_action *ret);
+
+/*
+ * Field-descriptor tables: the keys of one object that are read the same
+ * way, each described once.  read_fields() reads them in table order, so
+ * the order of a table is the order in which problems are reported.
+ */
+enum field_kind {
+	FIELD_BOOL,	/* bool at offset */
+	FIELD_STRING,	/* a string that is checked, not kept */
+	FIELD_STRDUP,	/* char * at offset: a copy of the string */
+	FIELD_VALUE,	/* uint64_t at offset: get_value() */
+	FIELD_FUNC,	/* parse(ps, path, value, target + offset) */
+};
+
+struct field {
+	const char *key;
+	enum field_kind kind;
+	size_t offset;
+	const char *missing;	/* if set the key is required: the message */
+	bool null_absent;	/* JSON null counts as absent (Docker writes it) */
+	size_t max_len;		/* FIELD_STRING, FIELD_STRDUP */
+	bool allow_empty;	/* FIELD_STRING, FIELD_STRDUP */
+	const char *warn;	/* a warning if the value is true or non-empty */
+	int (*parse)(struct parser *ps, const char *path, struct json_object *o,
+		     void *dst);
+};
+
+int read_fields(struct parser *ps, const char *path, struct json_object *obj,
+		const struct field *fields, size_t n, void *target);
+
+/* ---- rules (rule.c) and their includes/excludes (gate.c) ---- */
+/* syscalls[idx] into rule; on error rule is left for sw_policy_free. */
+int parse_rule(struct parser *ps, size_t idx, struct json_object *o,
+	       struct sw_rule *rule);
+/* dst: the struct sw_gate; a field-table parse function */
+int parse_gate(struct parser *ps, const char *path, struct json_object *o,
+	       void *dst);
 
 #endif

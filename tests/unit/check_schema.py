@@ -104,7 +104,7 @@ for what, doc in good.items():
         fail(f"schema rejects a valid policy ({what}): {errs[0].message}")
 
 # The enumerations match the parser's tables.
-src = open(os.path.join(top, "policy/src/policy.c")).read()
+src = "".join(open(f).read() for f in sorted(glob.glob(os.path.join(top, "policy/src/*.c"))))
 c_actions = set(re.findall(r'\{ "((?:SCMP|SYSWARD)_ACT_[A-Z_]+)", SW_ACT_', src))
 s_actions = set(schema["$defs"]["rule"]["properties"]["action"]["enum"])
 if c_actions != s_actions:

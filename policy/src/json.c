@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The policy parser's value helpers: messages with the JSON path, and the
+ * readers of one JSON value each (string, integer, errno, action, ...).
+ * Each checks type, range and size and reports the first problem through
+ * perr(); see document.c for the passes around them.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ------------------------------------------------------------------ */
+/* messages */
+
+int perr(struct parser *ps, const char *path, const char *fmt, ...)
+{
+	char msg[SW_ERROR_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (path && *path)
+		return sw_error_set(ps->err, EINVAL, "%s: %s: %s", ps->source,
+				    path, msg);
+	return sw_error_set(ps->err, EINVAL, "%s: %s", ps->source, msg);
+}
+
+int pwarn(struct parser *ps, const char *path, const char *fmt, ...)
+{
+	char msg[SW_ERROR_MSG_MAX];
+	struct sw_policy *p = ps->p;
+	char **w;
+	char *s;
+	va_list ap;
+
+	if (p->n_warnings >= SW_POLICY_MAX_WARNINGS) {
+		ps->dropped_warnings++;
+		return 0;
+	}
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (asprintf(&s, "%s: %s: %s", ps->source, path, msg) < 0)
+		return sw_error_set(ps->err, ENOMEM, "out of memory");
+	w = realloc(p->warnings, (p->n_warnings + 2) * sizeof(*w));
+	if (!w) {
+		free(s);
+		return sw_error_set(ps->err, ENOMEM, "out of memory");
+	}
+	w[p->n_warnings++] = s;
+	w[p->n_warnings] = NULL;
+	p->warnings = w;
+	return 0;
+}
+
+int oom(struct parser *ps)
+{
+	return sw_error_set(ps->err, ENOMEM, "%s: out of memory", ps->source);
+}
+
+const char *type_desc(struct json_object *o)
+{
+	switch (json_object_get_type(o)) {
+	case json_type_null:
+		return "null";
+	case json_type_boolean:
+		return "a boolean";
+	case json_type_double:
+		return "a fractional number";
+	case json_type_int:
+		return "an integer";
+	case json_type_object:
+		return "an object";
+	case json_type_array:
+		return "an array";
+	case json_type_string:
+		return "a string";
+	}
+	return "something else";
+}
+
+int type_err(struct parser *ps, const char *path, const char *want,
+		    struct json_object *o)
+{
+	return perr(ps, path, "expected %s, got %s", want, type_desc(o));
+}
+
+/*
+ * path = parent + "." + key (or just key at the top).  Policies are
+ * limited in depth and name length, so PATH_LEN holds any real path; a
+ * longer one is cut and ends in "...", which only shortens a message.
+ */
+static void path_cut(char *buf, int n)
+{
+	if (n < 0 || n >= PATH_LEN)
+		memcpy(buf + PATH_LEN - 4, "...", 4);
+}
+
+void path_key(char *buf, const char *parent, const char *key)
+{
+	if (parent && *parent)
+		path_cut(buf, snprintf(buf, PATH_LEN, "%s.%s", parent, key));
+	else
+		path_cut(buf, snprintf(buf, PATH_LEN, "%s", key));
+}
+
+void path_index(char *buf, const char *parent, size_t i)
+{
+	path_cut(buf, snprintf(buf, PATH_LEN, "%s[%zu]", parent, i));
+}
+
+/* ------------------------------------------------------------------ */
+/* generic checks */
+
+/* "unknown what "name" (did you mean "hint"?)", else with "(otherwise)" */
+int perr_unknown(struct parser *ps, const char *path, const char *what,
+		 const char *name, const char *hint, const char *otherwise)
+{
+	if (hint)
+		return perr(ps, path, "unknown %s \"%s\" (did you mean \"%s\"?)",
+			    what, name, hint);
+	if (otherwise)
+		return perr(ps, path, "unknown %s \"%s\" (%s)", what, name,
+			    otherwise);
+	return perr(ps, path, "unknown %s \"%s\"", what, name);
+}
+
+int get_array(struct parser *ps, const char *path, struct json_object *o,
+	      const char *want, size_t max, const char *entries, size_t *n)
+{
+	if (!json_object_is_type(o, json_type_array))
+		return type_err(ps, path, want, o);
+	*n = json_object_array_length(o);
+	if (*n <= max)
+		return 0;
+	if (entries)
+		return perr(ps, path, "%zu %s, at most %zu are allowed", *n,
+			    entries, max);
+	return perr(ps, path, "more than %zu entries", max);
+}
+
+int check_keys(struct parser *ps, const char *path,
+		      struct json_object *obj, const char *const *known)
+{
+	json_object_object_foreach(obj, key, val) {
+		struct sw_suggest s;
+		const char *hint;
+		bool ok = false;
+
+		(void)val;
+		for (size_t i = 0; known[i]; i++)
+			if (strcmp(key, known[i]) == 0)
+				ok = true;
+		if (ok)
+			continue;
+		sw_suggest_init(&s, key);
+		for (size_t i = 0; known[i]; i++)
+			sw_suggest_feed(&s, known[i]);
+		hint = sw_suggest_result(&s);
+		if (hint)
+			return perr(ps, path,
+				    "unknown key \"%.64s\" (did you mean \"%s\"?)",
+				    key, hint);
+		{
+			char list[512] = "";
+			size_t used = 0;
+
+			for (size_t i = 0; known[i] && used < sizeof(list); i++)
+				used += (size_t)snprintf(list + used,
+							 sizeof(list) - used,
+							 "%s%s", i ? ", " : "",
+							 known[i]);
+			return perr(ps, path,
+				    "unknown key \"%.64s\" (expected one of %s)",
+				    key, list);
+		}
+	}
+	return 0;
+}
+
+int check_object(struct parser *ps, const char *path, struct json_object *o,
+		 const char *const *known)
+{
+	if (!json_object_is_type(o, json_type_object))
+		return type_err(ps, path, "an object", o);
+	return check_keys(ps, path, o, known);
+}
+
+int get_string(struct parser *ps, const char *path,
+		      struct json_object *o, size_t max, bool allow_empty,
+		      const char **ret)
+{
+	const char *s;
+	size_t n;
+
+	if (!json_object_is_type(o, json_type_string))
+		return type_err(ps, path, "a string", o);
+	s = json_object_get_string(o);
+	n = (size_t)json_object_get_string_len(o);
+	if (strlen(s) != n)
+		return perr(ps, path, "string contains a NUL character");
+	if (n > max)
+		return perr(ps, path, "string is longer than %zu bytes", max);
+	if (n == 0 && !allow_empty)
+		return perr(ps, path, "must not be empty");
+	*ret = s;
+	return 0;
+}
+
+int dup_string(struct parser *ps, const char *path,
+		      struct json_object *o, size_t max, bool allow_empty,
+		      char **ret)
+{
+	const char *s;
+	int r = get_string(ps, path, o, max, allow_empty, &s);
+
+	if (r < 0)
+		return r;
+	*ret = strdup(s);
+	return *ret ? 0 : oom(ps);
+}
+
+int get_bool(struct parser *ps, const char *path, struct json_object *o,
+		    bool *ret)
+{
+	if (!json_object_is_type(o, json_type_boolean))
+		return type_err(ps, path, "true or false", o);
+	*ret = json_object_get_boolean(o);
+	return 0;
+}
+
+/* A plain JSON integer in [min, max]. */
+int get_int_range(struct parser *ps, const char *path,
+			 struct json_object *o, int64_t min, int64_t max,
+			 int64_t *ret)
+{
+	int64_t v;
+
+	if (!json_object_is_type(o, json_type_int))
+		return type_err(ps, path, "an integer", o);
+	v = json_object_get_int64(o);
+	/* json-c keeps integers above INT64_MAX as uint64 */
+	if (v == INT64_MAX && json_object_get_uint64(o) > (uint64_t)INT64_MAX)
+		return perr(ps, path, "%" PRIu64 " is out of range %" PRId64
+			    "..%" PRId64, json_object_get_uint64(o), min, max);
+	if (v < min || v > max)
+		return perr(ps, path, "%" PRId64 " is out of range %" PRId64
+			    "..%" PRId64, v, min, max);
+	*ret = v;
+	return 0;
+}
+
+/* An argument value: integer, or a string expression ("O_RDWR|O_CREAT"). */
+int get_value(struct parser *ps, const char *path,
+		     struct json_object *o, uint64_t *ret)
+{
+	char why[256];
+	const char *s;
+	int r;
+
+	if (json_object_is_type(o, json_type_int)) {
+		int64_t v = json_object_get_int64(o);
+
+		*ret = v < 0 ? (uint64_t)v : json_object_get_uint64(o);
+		return 0;
+	}
+	if (!json_object_is_type(o, json_type_string))
+		return type_err(ps, path,
+				"an integer or a string of constants (\"O_RDWR|O_CREAT\")",
+				o);
+	r = get_string(ps, path, o, SW_POLICY_MAX_STRING, false, &s);
+	if (r < 0)
+		return r;
+	if (sw_value_parse(s, ret, why, sizeof(why)) < 0)
+		return perr(ps, path, "%s", why);
+	return 0;
+}
+
+/* An errno: 0..4095 or a name ("EIO"). */
+int get_errno(struct parser *ps, const char *path,
+		     struct json_object *o, int *ret)
+{
+	int64_t v;
+	int r;
+
+	if (json_object_is_type(o, json_type_string)) {
+		const char *s;
+		struct sw_suggest sg;
+		int e;
+
+		r = get_string(ps, path, o, SW_POLICY_MAX_NAME_LEN, false, &s);
+		if (r < 0)
+			return r;
+		e = sw_errno_from_name(s);
+		if (e >= 0) {
+			*ret = e;
+			return 0;
+		}
+		sw_suggest_init(&sg, s);
+		for (int i = 1; i < 200; i++)
+			sw_suggest_feed(&sg, sw_errno_name(i));
+		return perr_unknown(ps, path, "errno name", s,
+				    sw_suggest_result(&sg),
+				    "use a name such as \"EPERM\" or a number 0..4095");
+	}
+	if (!json_object_is_type(o, json_type_int))
+		return type_err(ps, path, "an errno name (\"EPERM\") or number",
+				o);
+	r = get_int_range(ps, path, o, 0, 4095, &v);
+	if (r < 0)
+		return r;
+	*ret = (int)v;
+	return 0;
+}
+
+/* Array of non-empty strings, at most max, into a NULL-ended copy. */
+int get_strv(struct parser *ps, const char *path, struct json_object *o,
+		    size_t max, size_t max_len, char ***ret, size_t *ret_n)
+{
+	size_t n;
+	char **v;
+
+	int r;
+
+	r = get_array(ps, path, o, "an array of strings", max, "entries", &n);
+	if (r < 0)
+		return r;
+	v = calloc(n + 1, sizeof(*v));
+	if (!v)
+		return oom(ps);
+	for (size_t i = 0; i < n; i++) {
+		char ep[PATH_LEN];
+
+		path_index(ep, path, i);
+		r = dup_string(ps, ep, json_object_array_get_idx(o, i), max_len,
+			       false, &v[i]);
+		if (r < 0) {
+			for (size_t j = 0; j < i; j++)
+				free(v[j]);
+			free(v);
+			return r;
+		}
+	}
+	*ret = v;
+	if (ret_n)
+		*ret_n = n;
+	return 0;
+}
+
+void strv_free(char **v)
+{
+	if (!v)
+		return;
+	for (char **s = v; *s; s++)
+		free(*s);
+	free(v);
+}
+
+/* ------------------------------------------------------------------ */
+/* field-descriptor tables */
+
+static int read_field(struct parser *ps, const char *path,
+		      const struct field *f, struct json_object *v, void *dst)
+{
+	const char *s;
+	bool set = false;
+	int r = -EINVAL;
+
+	switch (f->kind) {
+	case FIELD_BOOL:
+		r = get_bool(ps, path, v, dst);
+		set = r == 0 && *(bool *)dst;
+		break;
+	case FIELD_STRING:
+		r = get_string(ps, path, v, f->max_len, f->allow_empty, &s);
+		set = r == 0 && *s;
+		break;
+	case FIELD_STRDUP:
+		r = dup_string(ps, path, v, f->max_len, f->allow_empty, dst);
+		set = r == 0 && **(char **)dst;
+		break;
+	case FIELD_VALUE:
+		r = get_value(ps, path, v, dst);
+		break;
+	case FIELD_FUNC:
+		r = f->parse(ps, path, v, dst);
+		break;
+	}
+	if (r < 0)
+		return r;
+	if (f->warn && set)
+		return pwarn(ps, path, "%s", f->warn);
+	return 0;
+}
+
+int read_fields(struct parser *ps, const char *path, struct json_object *obj,
+		const struct field *fields, size_t n, void *target)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct field *f = &fields[i];
+		struct json_object *v;
+		char kp[PATH_LEN];
+		int r;
+
+		path_key(kp, path, f->key);
+		if (!json_object_object_get_ex(obj, f->key, &v) ||
+		    (f->null_absent && !v)) {
+			if (f->missing)
+				return perr(ps, kp, "%s", f->missing);
+			continue;
+		}
+		r = read_field(ps, kp, f, v, (char *)target + f->offset);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* actions */
+
+static const struct {
+	const char *name;
+	enum sw_action action;
+} actions[] = {
+	{ "SCMP_ACT_ALLOW", SW_ACT_ALLOW },
+	{ "SCMP_ACT_ERRNO", SW_ACT_ERRNO },
+	{ "SCMP_ACT_KILL", SW_ACT_KILL_THREAD },
+	{ "SCMP_ACT_KILL_THREAD", SW_ACT_KILL_THREAD },
+	{ "SCMP_ACT_KILL_PROCESS", SW_ACT_KILL_PROCESS },
+	{ "SCMP_ACT_TRAP", SW_ACT_TRAP },
+	{ "SCMP_ACT_LOG", SW_ACT_KLOG },
+	{ "SYSWARD_ACT_SKIP", SW_ACT_SKIP },
+	{ "SYSWARD_ACT_EMULATE", SW_ACT_EMULATE },
+	{ "SYSWARD_ACT_REWRITE", SW_ACT_REWRITE },
+	{ "SYSWARD_ACT_LOG", SW_ACT_AUDIT },
+};
+
+const char *sw_action_name(enum sw_action a)
+{
+	switch (a) {
+	case SW_ACT_ALLOW:
+		return "SCMP_ACT_ALLOW";
+	case SW_ACT_ERRNO:
+		return "SCMP_ACT_ERRNO";
+	case SW_ACT_KILL_PROCESS:
+		return "SCMP_ACT_KILL_PROCESS";
+	case SW_ACT_KILL_THREAD:
+		return "SCMP_ACT_KILL_THREAD";
+	case SW_ACT_TRAP:
+		return "SCMP_ACT_TRAP";
+	case SW_ACT_KLOG:
+		return "SCMP_ACT_LOG";
+	case SW_ACT_SKIP:
+		return "SYSWARD_ACT_SKIP";
+	case SW_ACT_EMULATE:
+		return "SYSWARD_ACT_EMULATE";
+	case SW_ACT_REWRITE:
+		return "SYSWARD_ACT_REWRITE";
+	case SW_ACT_AUDIT:
+		return "SYSWARD_ACT_LOG";
+	}
+	return "unknown";
+}
+
+int get_action(struct parser *ps, const char *path,
+		      struct json_object *o, bool is_default,
+		      enum sw_action *ret)
+{
+	struct sw_suggest s;
+	const char *name;
+	int r;
+
+	r = get_string(ps, path, o, SW_POLICY_MAX_NAME_LEN, false, &name);
+	if (r < 0)
+		return r;
+	if (strcmp(name, "SCMP_ACT_TRACE") == 0)
+		return perr(ps, path,
+			    "SCMP_ACT_TRACE is not supported: sysward is itself the program's tracer; use SYSWARD_ACT_SKIP, SYSWARD_ACT_EMULATE, SYSWARD_ACT_REWRITE or SYSWARD_ACT_LOG");
+	if (strcmp(name, "SCMP_ACT_NOTIFY") == 0)
+		return perr(ps, path,
+			    "SCMP_ACT_NOTIFY is not supported: sysward supervises the program itself, there is no separate listener; use SYSWARD_ACT_SKIP, SYSWARD_ACT_EMULATE, SYSWARD_ACT_REWRITE or SYSWARD_ACT_LOG");
+	for (size_t i = 0; i < N_ELEMENTS(actions); i++) {
+		if (strcmp(actions[i].name, name) != 0)
+			continue;
+		if (is_default && sw_action_needs_supervisor(actions[i].action))
+			return perr(ps, path,
+				    "%s cannot be the default action (the kernel filter decides the default without a stop); use an SCMP_ACT_* action and add a rule instead",
+				    name);
+		*ret = actions[i].action;
+		return 0;
+	}
+	sw_suggest_init(&s, name);
+	for (size_t i = 0; i < N_ELEMENTS(actions); i++)
+		sw_suggest_feed(&s, actions[i].name);
+	return perr_unknown(ps, path, "action", name, sw_suggest_result(&s),
+			    "expected one of SCMP_ACT_ALLOW, SCMP_ACT_ERRNO, SCMP_ACT_KILL_PROCESS, SCMP_ACT_KILL_THREAD, SCMP_ACT_KILL, SCMP_ACT_TRAP, SCMP_ACT_LOG, SYSWARD_ACT_SKIP, SYSWARD_ACT_EMULATE, SYSWARD_ACT_REWRITE, SYSWARD_ACT_LOG");
+}
