@@ -976,6 +976,20 @@ have_fusectl() {
 		mount -t fusectl none /sys/fs/fuse/connections 2>/dev/null
 }
 
+# fuse_reached CLIENT PATTERN: wait up to 10 s for adv_fuse (its client
+# CLIENT, output in $W/hostile.out) to print PATTERN; 77 (skip) if this
+# machine cannot mount FUSE for it, 1 (failed) if it never does.
+fuse_reached() {
+	local t0=$((SECONDS + 10))
+	until grep -q "$2" "$W/hostile.out" 2>/dev/null; do
+		grep -q '^verdict: cannot-test' "$W/hostile.out" 2>/dev/null &&
+			{ cat "$W/hostile.out"; wait "$1"; echo "SKIP: cannot mount FUSE here"; return 77; }
+		((SECONDS < t0)) ||
+			{ fail "adv_fuse never printed '$2'"; cat "$W/hostile.out"; kill -9 "$1"; return 1; }
+		sleep 0.05
+	done
+}
+
 # kill_session ID CLIENT_PID WHAT: "sysward kill ID" succeeds and the
 # session's client (a background job) ends within 10 s.
 kill_session() {
@@ -1100,13 +1114,7 @@ t_fuse_never_freezes() {
 	timeout -s KILL 30 "$SYSWARD" run --daemon="$S" --policy "$W/fuse.json" --cap setfcap -- \
 		"$ADV/adv_fuse" "$d" >"$W/hostile.out" 2>&1 </dev/null &
 	bg=$!
-	t0=$((SECONDS + 10))
-	until grep -q 'server: READ' "$W/hostile.out" 2>/dev/null; do
-		grep -q '^verdict: cannot-test' "$W/hostile.out" 2>/dev/null &&
-			{ cat "$W/hostile.out"; wait "$bg"; echo "SKIP: cannot mount FUSE here"; return 77; }
-		((SECONDS < t0)) || { fail "adv_fuse never reached its READ"; cat "$W/hostile.out"; kill -9 "$bg"; return 1; }
-		sleep 0.05
-	done
+	fuse_reached "$bg" 'server: READ' || return
 	t0=$(date +%s%N)
 	last_cmd=(timeout -k 5 10 "${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(uid_policy 4343)" -- "$PROBE" getuid exit 7)
 	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
@@ -1174,13 +1182,7 @@ t_unkillable_tracee() {
 	"$SYSWARD" run --daemon="$S" --policy "$W/fuse.json" --cap setfcap -- \
 		"$ADV/adv_fuse" "$d" stuck >"$W/hostile.out" 2>&1 </dev/null &
 	bg=$!
-	t0=$((SECONDS + 10))
-	until grep -q 'server: LOOKUP of stuck' "$W/hostile.out" 2>/dev/null; do
-		grep -q '^verdict: cannot-test' "$W/hostile.out" 2>/dev/null &&
-			{ cat "$W/hostile.out"; wait "$bg"; echo "SKIP: cannot mount FUSE here"; return 77; }
-		((SECONDS < t0)) || { fail "adv_fuse never took its LOOKUP"; cat "$W/hostile.out"; kill -9 "$bg"; return 1; }
-		sleep 0.05
-	done
+	fuse_reached "$bg" 'server: LOOKUP of stuck' || return
 	id=$(session_of "$ADV/adv_fuse") || { fail "adv_fuse: no session"; kill -9 "$bg"; return 1; }
 	pid=$(timeout -k 2 10 "$SYSWARD" ps --daemon="$S" | awk -v i="$id" '$1 == i {print $2}')
 	serves_beside "an unkillable process"
