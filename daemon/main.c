@@ -32,19 +32,9 @@
 /* Each a thread and its bell process; beyond the cores they add nothing. */
 #define MAX_SHARDS 256	/* and in --shards' message */
 
-/*
- * One tracer thread per online CPU but one.  A tracer thread serving a
- * busy session (a stop flood) keeps a CPU to itself, at the daemon's
- * priority; with as many such threads as CPUs, the threads of the other
- * sessions, woken for each of their stops, and the programs themselves
- * have no CPU left that a busy tracer does not contend for.  Measured on
- * 2 CPUs (bench/hostile-bench, stop flood, medians of 5 rounds): a
- * well-behaved session's call p99 was 1.9-2.3x of the same with the flood
- * unconfined with 2 threads, 1.2-1.5x with 1.
- */
 static long default_shards(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN) - 1;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
 	return n < 1 ? 1 : n > MAX_SHARDS ? MAX_SHARDS : n;
 }
@@ -69,8 +59,8 @@ static void help(FILE *f)
 "  -t, --request-timeout S close a connection that has not completed a\n"
 "                          request within S seconds (default %d)\n"
 "  -j, --shards N          supervise with N tracer threads (default: one\n"
-"                          per online CPU but one, here %ld; 1 to %d); each\n"
-"                          session and all its processes stay on one of them\n"
+"                          per online CPU, here %ld; 1 to %d); each session\n"
+"                          and all its processes stay on one of them\n"
 "  -h, --help              show this help and exit\n"
 "  -V, --version           show the version and exit\n"
 "\n"
