@@ -26,12 +26,6 @@
 
 #include "internal.h"
 
-#ifndef CLONE_UNTRACED
-#define CLONE_UNTRACED 0x00800000
-#endif
-#ifndef SECCOMP_FILTER_FLAG_NEW_LISTENER
-#define SECCOMP_FILTER_FLAG_NEW_LISTENER (1UL << 3)
-#endif
 
 bool sw_when_selects(uint32_t first, uint32_t last, uint32_t step, uint32_t n)
 {

@@ -65,12 +65,6 @@
 #include "sysward/cleanup.h"
 #include "internal.h"
 
-#ifndef CLONE_UNTRACED
-#define CLONE_UNTRACED 0x00800000
-#endif
-#ifndef SECCOMP_FILTER_FLAG_NEW_LISTENER
-#define SECCOMP_FILTER_FLAG_NEW_LISTENER (1UL << 3)
-#endif
 
 /* One candidate rule for one syscall. */
 struct cand {

@@ -31,6 +31,14 @@
 
 #include "sysward/engine.h"
 #include "sysward/limits.h"
+
+/* Older userspace headers: the values are the kernel's ABI. */
+#ifndef CLONE_UNTRACED
+#define CLONE_UNTRACED 0x00800000
+#endif
+#ifndef SECCOMP_FILTER_FLAG_NEW_LISTENER
+#define SECCOMP_FILTER_FLAG_NEW_LISTENER (1UL << 3)
+#endif
 #include "sysward/policy.h"
 
 /* ---- arch.c --------------------------------------------------------- */

@@ -231,64 +231,53 @@ static void timed_run(struct sw_buf *b, const char *policy, int i)
 		abort();
 }
 
-/* Replies until the last one (EXIT or ERROR): 1 EXIT, 2 ERROR, 0 the
- * daemon hung up, -1 nothing within the receive timeout.  *id: the
- * session, from STARTED. */
-static int churn_wait(int fd, uint64_t *id)
-{
-	for (;;) {
-		struct sw_msg_header h;
-		struct sw_error err = { 0 };
-		uint8_t *p = NULL;
-		int t;
-
-		if (sw_proto_recv(fd, &h, &p, &err) < 0)
-			return err.code == EAGAIN || err.code == EWOULDBLOCK ? -1 : 0;
-		t = h.type;
-		if (t == SW_MSG_STARTED && id && h.length >= 8) {
-			*id = 0;
-			for (int k = 7; k >= 0; k--)
-				*id = *id << 8 | p[k];
-		}
-		free(p);
-		if (t == SW_MSG_EXIT)
-			return 1;
-		if (t == SW_MSG_ERROR)
-			return 2;
-	}
-}
-
-/* 1 once STARTED came (its id in *id), else as churn_wait. */
-static int churn_wait_started(int fd, uint64_t *id)
+/* One reply: 1 (its type in *type; a STARTED's session in *id if id),
+ * 0 the daemon hung up, -1 nothing within the receive timeout. */
+static int churn_recv(int fd, int *type, uint64_t *id)
 {
 	struct sw_msg_header h;
 	struct sw_error err = { 0 };
+	struct sw_started st;
 	uint8_t *p = NULL;
-	int t;
 
 	if (sw_proto_recv(fd, &h, &p, &err) < 0)
 		return err.code == EAGAIN || err.code == EWOULDBLOCK ? -1 : 0;
-	t = h.type;
-	if (t == SW_MSG_STARTED && h.length >= 8) {
-		*id = 0;
-		for (int k = 7; k >= 0; k--)
-			*id = *id << 8 | p[k];
-	}
+	*type = h.type;
+	if (h.type == SW_MSG_STARTED && id &&
+	    sw_msg_decode_started(p, h.length, &st, NULL) == 0)
+		*id = st.session_id;
 	free(p);
-	return t == SW_MSG_STARTED ? 1 : 2;
+	return 1;
+}
+
+/* Replies until the last one (EXIT or ERROR): 1 EXIT, 2 ERROR, else as
+ * churn_recv.  *id: the session, from STARTED. */
+static int churn_wait(int fd, uint64_t *id)
+{
+	int r, t;
+
+	while ((r = churn_recv(fd, &t, id)) == 1)
+		if (t == SW_MSG_EXIT || t == SW_MSG_ERROR)
+			return t == SW_MSG_EXIT ? 1 : 2;
+	return r;
+}
+
+/* 1 once STARTED came (its id in *id), 2 another reply, else as
+ * churn_recv. */
+static int churn_wait_started(int fd, uint64_t *id)
+{
+	int r, t;
+
+	r = churn_recv(fd, &t, id);
+	return r == 1 && t != SW_MSG_STARTED ? 2 : r;
 }
 
 /* Any one reply: 1, or -1 if none within the timeout, 0 hung up. */
 static int churn_wait_any(int fd)
 {
-	struct sw_msg_header h;
-	struct sw_error err = { 0 };
-	uint8_t *p = NULL;
+	int t;
 
-	if (sw_proto_recv(fd, &h, &p, &err) < 0)
-		return err.code == EAGAIN || err.code == EWOULDBLOCK ? -1 : 0;
-	free(p);
-	return 1;
+	return churn_recv(fd, &t, NULL);
 }
 
 static int churn_mode(const char *sock, int rounds)
