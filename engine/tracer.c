@@ -713,16 +713,13 @@ static void handle_status(struct sw_supervisor *sup, pid_t pid, int status);
 void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 {
 	struct sw_tracee *t = sw_tracee_find(sup, pid);
-	struct sw_session *s = t ? t->s : NULL;
 	pid_t stuck;
 
 	/* Whatever this stop reads of a program's memory is on that
 	 * program's uid's account (strings.c).  A tid not known yet (its
-	 * first stop before its creation event) is placed as handle_status
-	 * will place it. */
-	if (!t && WIFSTOPPED(status))
-		s = session_from_proc(sup, pid);
-	sw_tracee_mem_owner(s ? s->uid : (uid_t)-1);
+	 * first stop before its creation event) gets its owner where
+	 * handle_status() places it. */
+	sw_tracee_mem_owner(t && t->s ? t->s->uid : (uid_t)-1);
 	handle_status(sup, pid, status);
 	/* A read of a tracee's memory passed its deadline (strings.c): the
 	 * tracee is killed already; kill its session too, whose FUSE server
@@ -756,6 +753,7 @@ static void handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 		t = place_unknown(sup, pid);
 		if (!t || !t->s)
 			return;		/* orphan: stays stopped */
+		sw_tracee_mem_owner(t->s->uid);
 		/* Its first stop: go.  Any other stop (none is possible
 		 * before the first) is handled as usual below. */
 		if (ev == PTRACE_EVENT_STOP) {
