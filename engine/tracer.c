@@ -61,6 +61,7 @@
 
 #include "sysward/proc.h"
 #include "internal.h"
+#include "sys.h"
 
 #define TAB_EMPTY 0
 #define TAB_TOMB (-1)
@@ -251,7 +252,7 @@ static bool proc_child_of(pid_t c, pid_t p)
 {
 	pid_t ct, cp, pt, pp;
 
-	if (sw_proc_ids(c, &ct, &cp) < 0 || sw_proc_ids(p, &pt, &pp) < 0)
+	if (sw_sys_proc_ids(c, &ct, &cp) < 0 || sw_sys_proc_ids(p, &pt, &pp) < 0)
 		return false;
 	return ct == pt || cp == pt || (cp == pp && pp != 0);
 }
@@ -336,11 +337,11 @@ static void reap_killed(struct sw_supervisor *sup)
 
 	for (;;) {
 		int status;
-		pid_t pid = waitpid(-1, &status, __WALL | __WNOTHREAD | WNOHANG);
+		pid_t pid = sw_sys_waitpid(-1, &status, __WALL | __WNOTHREAD | WNOHANG);
 
 		if (pid > 0) {
 			if (WIFSTOPPED(status))
-				kill(pid, SIGKILL);
+				sw_sys_kill(pid, SIGKILL);
 			continue;
 		}
 		if (pid < 0 && errno == EINTR)
@@ -353,7 +354,7 @@ static void reap_killed(struct sw_supervisor *sup)
 	}
 	left = 0;
 	for (size_t i = 0; i < sup->tab_size; i++)
-		if (sup->tab[i].pid > 0 && kill(sup->tab[i].pid, 0) == 0)
+		if (sup->tab[i].pid > 0 && sw_sys_kill(sup->tab[i].pid, 0) == 0)
 			left++;
 	snprintf(msg, sizeof(msg),
 		 "%u traced process(es) did not end within %d ms of SIGKILL "
@@ -371,7 +372,7 @@ void sw_supervisor_free(struct sw_supervisor *sup)
 	sw_tracee_mem_release();
 	for (size_t i = 0; i < sup->tab_size; i++)
 		if (sup->tab[i].pid > 0)
-			kill(sup->tab[i].pid, SIGKILL);
+			sw_sys_kill(sup->tab[i].pid, SIGKILL);
 	reap_killed(sup);
 	while (sup->sessions) {
 		struct sw_session *s = sup->sessions;
@@ -416,7 +417,7 @@ static void session_kill_all(struct sw_session *s)
 	s->signalled = true;
 	for (size_t i = 0; i < sup->tab_size; i++)
 		if (sup->tab[i].pid > 0 && sup->tab[i].s == s)
-			kill(sup->tab[i].pid, SIGKILL);
+			sw_sys_kill(sup->tab[i].pid, SIGKILL);
 }
 
 void sw_session_kill(struct sw_session *s)
@@ -436,7 +437,7 @@ static void session_signal_all(struct sw_session *s, int sig)
 
 	for (size_t i = 0; i < sup->tab_size; i++)
 		if (sup->tab[i].pid > 0 && sup->tab[i].s == s)
-			kill(sup->tab[i].pid, sig);
+			sw_sys_kill(sup->tab[i].pid, sig);
 }
 
 int sw_session_signal(struct sw_session *s, int sig)
@@ -457,14 +458,14 @@ int sw_session_signal(struct sw_session *s, int sig)
 		session_signal_all(s, SIGCONT);
 		return 0;
 	}
-	if (kill(s->pid, sig) < 0)
+	if (sw_sys_kill(s->pid, sig) < 0)
 		return -errno;
 	/* A stopped program would act on SIGTERM or SIGHUP only once
 	 * continued, and whoever asked us to end it waits meanwhile: send
 	 * SIGCONT after them, as kill(1) of a shell's stopped job, timeout(1)
 	 * and systemd do. */
 	if (sig == SIGTERM || sig == SIGHUP)
-		kill(s->pid, SIGCONT);
+		sw_sys_kill(s->pid, SIGCONT);
 	return 0;
 }
 
@@ -483,7 +484,7 @@ static void orphans_sweep(struct sw_supervisor *sup)
 
 		if (t->pid > 0 && t->state == SW_T_ORPHAN && !t->s &&
 		    t->orphan_seq < oldest)
-			kill(t->pid, SIGKILL);
+			sw_sys_kill(t->pid, SIGKILL);
 	}
 }
 
@@ -518,7 +519,7 @@ static struct sw_session *session_from_proc(struct sw_supervisor *sup, pid_t pid
 	pid_t tgid, ppid;
 	struct sw_tracee *p;
 
-	if (sw_proc_ids(pid, &tgid, &ppid) < 0)
+	if (sw_sys_proc_ids(pid, &tgid, &ppid) < 0)
 		return NULL;
 	if (tgid != pid && (p = sw_tracee_find(sup, tgid)) && p->s)
 		return p->s;
@@ -540,7 +541,7 @@ static void new_child(struct sw_supervisor *sup, struct sw_tracee *parent)
 
 	/* Careful: adding to the table may move it; parent is not used
 	 * after sw_tracee_add(). */
-	if (ptrace(PTRACE_GETEVENTMSG, ppid, 0L, &msg) < 0 || !msg)
+	if (sw_sys_ptrace(PTRACE_GETEVENTMSG, ppid, 0L, &msg) < 0 || !msg)
 		return;
 	cpid = (pid_t)msg;
 	c = sw_tracee_find(sup, cpid);
@@ -563,7 +564,7 @@ static void new_child(struct sw_supervisor *sup, struct sw_tracee *parent)
 		c->state = SW_T_RUNNING;
 		sup->n_orphans--;
 		sw_pathguard_inherit(c, pg, pgs);
-		ptrace(PTRACE_CONT, cpid, 0L, 0L);
+		sw_sys_ptrace(PTRACE_CONT, cpid, 0L, 0L);
 		return;
 	}
 	tomb = tomb_find(sup, cpid, NULL);
@@ -581,7 +582,7 @@ static void new_child(struct sw_supervisor *sup, struct sw_tracee *parent)
 	if (!c) {
 		/* No memory to track it: it must not run unsupervised. */
 		sw_warn(ps, "cannot track new process %d (out of memory); killing it", cpid);
-		kill(cpid, SIGKILL);
+		sw_sys_kill(cpid, SIGKILL);
 		return;
 	}
 	c->state = SW_T_FRESH;
@@ -594,7 +595,7 @@ static void exec_event(struct sw_supervisor *sup, struct sw_tracee *t)
 {
 	unsigned long former = 0;
 
-	if (ptrace(PTRACE_GETEVENTMSG, t->pid, 0L, &former) == 0 &&
+	if (sw_sys_ptrace(PTRACE_GETEVENTMSG, t->pid, 0L, &former) == 0 &&
 	    (pid_t)former != t->pid) {
 		struct sw_tracee *f = sw_tracee_find(sup, (pid_t)former);
 
@@ -690,7 +691,7 @@ static struct sw_tracee *place_unknown(struct sw_supervisor *sup, pid_t pid)
 		s = sup->sessions;
 	t = sw_tracee_add(sup, pid);
 	if (!t) {
-		kill(pid, SIGKILL);
+		sw_sys_kill(pid, SIGKILL);
 		return NULL;
 	}
 	if (s) {
@@ -757,14 +758,14 @@ static void handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 		/* Its first stop: go.  Any other stop (none is possible
 		 * before the first) is handled as usual below. */
 		if (ev == PTRACE_EVENT_STOP) {
-			ptrace(PTRACE_CONT, pid, 0L, 0L);
+			sw_sys_ptrace(PTRACE_CONT, pid, 0L, 0L);
 			return;
 		}
 	}
 	if (t->state == SW_T_FRESH) {
 		t->state = SW_T_RUNNING;
 		if (ev == PTRACE_EVENT_STOP) {
-			ptrace(PTRACE_CONT, pid, 0L, 0L);
+			sw_sys_ptrace(PTRACE_CONT, pid, 0L, 0L);
 			return;
 		}
 	}
@@ -820,7 +821,7 @@ int sw_group_stop(struct sw_tracee *t, int sig)
 		return 0;	/* PTRACE_INTERRUPT or SIGCONT's re-trap */
 	if (t->s && t->pid == t->s->pid)
 		t->s->main_stopped = true;
-	return ptrace(PTRACE_LISTEN, t->pid, 0L, 0L) < 0 ? -errno : 1;
+	return sw_sys_ptrace(PTRACE_LISTEN, t->pid, 0L, 0L) < 0 ? -errno : 1;
 }
 
 int sw_supervisor_dispatch(struct sw_supervisor *sup, bool block,
@@ -830,8 +831,8 @@ int sw_supervisor_dispatch(struct sw_supervisor *sup, bool block,
 
 	for (;;) {
 		int status;
-		pid_t pid = waitpid(-1, &status, __WALL | __WNOTHREAD |
-				    (block && !handled ? 0 : WNOHANG));
+		pid_t pid = sw_sys_waitpid(-1, &status, __WALL | __WNOTHREAD |
+					   (block && !handled ? 0 : WNOHANG));
 
 		if (pid == 0)
 			return handled;
