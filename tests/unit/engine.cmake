@@ -10,3 +10,19 @@ if(TARGET PkgConfig::CHECK AND TARGET sysward-engine)
     set_tests_properties(unit-${t} PROPERTIES LABELS unit)
   endforeach()
 endif()
+
+# The supervisor's state machine (engine/tracer.c) against a scripted
+# fake kernel: tracer.c is compiled in with SW_SYS_FAKE (engine/sys.h),
+# and the test defines the rest of the engine that tracer.c calls, so
+# sysward-engine (whose tracer.o and actions.o would clash) is not linked.
+if(TARGET PkgConfig::CHECK AND TARGET sysward-engine)
+  add_executable(test_tracer_events ${CMAKE_CURRENT_LIST_DIR}/test_tracer_events.c
+                 ${PROJECT_SOURCE_DIR}/engine/tracer.c)
+  target_compile_definitions(test_tracer_events PRIVATE SW_SYS_FAKE)
+  target_include_directories(test_tracer_events PRIVATE ${PROJECT_SOURCE_DIR}/engine
+                             ${PROJECT_SOURCE_DIR}/include ${CMAKE_CURRENT_LIST_DIR})
+  target_link_libraries(test_tracer_events PRIVATE sysward-policy sysward-common
+                        PkgConfig::SECCOMP PkgConfig::CHECK pthread)
+  add_test(NAME unit-test_tracer_events COMMAND test_tracer_events)
+  set_tests_properties(unit-test_tracer_events PROPERTIES LABELS unit)
+endif()
