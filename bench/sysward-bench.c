@@ -1,28 +1,47 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * sysward-bench: the per-call cost of one cheap syscall (getppid via
- * syscall(2)) in one run, under increasingly heavy supervision:
+ * sysward-bench: what supervision costs per system call, in one run.
+ *
+ * Part 1, per action: one cheap syscall (getppid via syscall(2)) in a
+ * loop, under increasingly heavy supervision:
  *
  *   a  unconfined
  *   b  a seccomp filter that allows it (BPF only, no tracer)
+ *   b3 a seccomp filter that fails it with EPERM (BPF only)
  *   b2 sysward, allowed by the BPF fast path (tracer attached, no stop)
- *   c  sysward, SYSWARD_ACT_REWRITE getppid -> getpid (one SECCOMP stop)
- *   c2 sysward, SYSWARD_ACT_EMULATE return 0 (stop + exit stop)
+ *   c  sysward, SYSWARD_ACT_REWRITE getppid -> getpid
+ *   c2 sysward, SYSWARD_ACT_EMULATE return 0
+ *   c3 sysward, SYSWARD_ACT_SKIP errno EIO (fault injection)
+ *   c4 sysward, SKIP errno EIO on every 2nd call ("when": a counter)
+ *   c5 sysward, SYSWARD_ACT_LOG (the call runs; an audit line)
+ *   c6 sysward, EMULATE with an audit log (the line records the result)
  *   d  a minimal hand-written tracer: GET/SET/CONT at each SECCOMP stop
  *      (the floor for any ptrace supervisor with one stop per call)
  *   e  strace --seccomp-bpf -e inject=getppid:retval=0 (if installed)
  *
- * and the ratios c/d (sysward's overhead over the floor) and e/c.  The
- * loop runs in a child that times itself, so process start-up and policy
- * loading are not counted.  A benchmark prints; it never passes or fails
- * on time.  It fails only when a mode does not do what it claims (e.g.
- * the emulated call did not return 0), so its figures can be trusted.
+ * For each sysward row it also prints the ptrace stops the supervisor
+ * took per call and its CPU time per stop (waitpid, GET, SET, CONT and
+ * its bookkeeping: what bounds the calls per second one tracer thread
+ * can serve), and the ratios the design is judged by.
+ *
+ * Part 2, threads: one session whose program runs T threads (1, 100,
+ * 1000), all in an emulated-getppid loop at once: the per-call cost, and
+ * the supervisor's peak RSS, whose growth from 1 to T threads divided by
+ * T - 1 is its memory per tracee.
+ *
+ * The loops run in a child that times itself, so process start-up and
+ * policy loading are not counted; each sysward row is supervised by a
+ * process of its own (so its peak RSS is its own).  A benchmark prints;
+ * it never passes or fails on time.  It fails only when a mode does not
+ * do what it claims (e.g. the emulated call did not return 0), so its
+ * figures can be trusted.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -50,6 +69,8 @@ struct loop_result {
 	uint64_t ns;		/* wall time of the whole loop */
 	uint64_t zero;		/* calls that returned 0 (emulated) */
 	uint64_t self;		/* calls that returned our own pid (rewritten) */
+	uint64_t neg;		/* calls that failed (skipped with an errno) */
+	uint64_t calls;		/* calls made in all, warm-up included */
 };
 
 static uint64_t now_ns(void)
@@ -60,35 +81,110 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static struct loop_result loop(uint64_t n)
-{
-	struct loop_result r = { 0 };
-	long self = getpid();
-	uint64_t t0;
+#define WARM_UP 100
 
-	for (int i = 0; i < 100; i++)		/* warm caches and the path */
-		syscall(SYS_getppid);
-	t0 = now_ns();
+/* n calls, counted by what they returned. */
+static void calls(uint64_t n, long self, struct loop_result *r)
+{
 	for (uint64_t i = 0; i < n; i++) {
 		long v = syscall(SYS_getppid);
 
-		r.zero += v == 0;
-		r.self += v == self;
+		r->zero += v == 0;
+		r->self += v == self;
+		r->neg += v == -1;
 	}
+	r->calls += n;
+}
+
+static struct loop_result loop(uint64_t n)
+{
+	struct loop_result r = { 0 }, warm = { 0 };
+	uint64_t t0;
+
+	calls(WARM_UP, getpid(), &warm);	/* warm caches and the path */
+	t0 = now_ns();
+	calls(n, getpid(), &r);
 	r.ns = now_ns() - t0;
+	r.calls += warm.calls;
 	return r;
+}
+
+/* Part 2's program: T threads, n calls in all, started together. */
+struct worker {
+	pthread_barrier_t *go;
+	uint64_t n;
+	struct loop_result r;
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+
+	pthread_barrier_wait(w->go);
+	calls(w->n, getpid(), &w->r);
+	return NULL;
+}
+
+static int threads_loop(unsigned int t, uint64_t n, struct loop_result *r)
+{
+	struct worker *w = calloc(t, sizeof(*w));
+	pthread_t *tid = calloc(t, sizeof(*tid));
+	pthread_barrier_t go;
+	pthread_attr_t attr;
+	struct loop_result warm = { 0 };
+	unsigned int started = 0;
+	uint64_t t0;
+	int e = 0;
+
+	if (!w || !tid) {
+		free(w);
+		free(tid);
+		return -ENOMEM;
+	}
+	memset(r, 0, sizeof(*r));
+	calls(WARM_UP, getpid(), &warm);
+	pthread_barrier_init(&go, NULL, t + 1);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	for (; started < t && !e; started++) {
+		w[started].go = &go;
+		w[started].n = n / t + (started < n % t);
+		e = pthread_create(&tid[started], &attr, worker_main, &w[started]);
+	}
+	if (e) {
+		/* The barrier would never open: nothing to measure. */
+		fprintf(stderr, "sysward-bench: pthread_create: %s\n", strerror(e));
+		_exit(1);
+	}
+	pthread_barrier_wait(&go);
+	t0 = now_ns();
+	for (unsigned int i = 0; i < t; i++) {
+		pthread_join(tid[i], NULL);
+		r->zero += w[i].r.zero;
+		r->self += w[i].r.self;
+		r->neg += w[i].r.neg;
+		r->calls += w[i].r.calls;
+	}
+	r->ns = now_ns() - t0;
+	r->calls += warm.calls;
+	pthread_attr_destroy(&attr);
+	free(w);
+	free(tid);
+	return 0;
 }
 
 static int print_result(int fd, const struct loop_result *r)
 {
-	return dprintf(fd, "ns=%" PRIu64 " zero=%" PRIu64 " self=%" PRIu64 "\n",
-		       r->ns, r->zero, r->self) < 0 ? -errno : 0;
+	return dprintf(fd, "ns=%" PRIu64 " zero=%" PRIu64 " self=%" PRIu64
+		       " neg=%" PRIu64 " calls=%" PRIu64 "\n",
+		       r->ns, r->zero, r->self, r->neg, r->calls) < 0 ? -errno : 0;
 }
 
 static int parse_result(const char *buf, struct loop_result *r)
 {
-	return sscanf(buf, "ns=%" SCNu64 " zero=%" SCNu64 " self=%" SCNu64,
-		      &r->ns, &r->zero, &r->self) == 3 ? 0 : -EINVAL;
+	return sscanf(buf, "ns=%" SCNu64 " zero=%" SCNu64 " self=%" SCNu64
+		      " neg=%" SCNu64 " calls=%" SCNu64,
+		      &r->ns, &r->zero, &r->self, &r->neg, &r->calls) == 5 ? 0 : -EINVAL;
 }
 
 /* Read a child's one-line result from fd until EOF. */
@@ -138,7 +234,8 @@ static int load_filter(uint32_t getppid_action)
 	return r;
 }
 
-static int bench_bpf_allow(uint64_t n, struct loop_result *res)
+static int bench_bpf(uint32_t getppid_action, uint64_t n,
+		     struct loop_result *res)
 {
 	cleanup_close int rfd = -1;
 	int p[2], st;
@@ -154,7 +251,7 @@ static int bench_bpf_allow(uint64_t n, struct loop_result *res)
 
 		close(p[0]);
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
-		    load_filter(SCMP_ACT_ALLOW) < 0)
+		    load_filter(getppid_action) < 0)
 			_exit(1);
 		r = loop(n);
 		_exit(print_result(p[1], &r) < 0 ? 1 : 0);
@@ -257,56 +354,183 @@ static int bench_ptrace_floor(uint64_t n, struct loop_result *res,
 	return r;
 }
 
-/* ------------------------------------------------------------ b2, c, c2 */
+/* ---------------------------------------------------- b2, c*, threads */
 
-static int bench_sysward(const char *self, const char *policy_text,
-			 uint64_t n, struct loop_result *res, char *why,
-			 size_t why_size)
+struct sup_result {
+	struct loop_result lr;
+	uint64_t events;	/* ptrace events the supervisor handled */
+	uint64_t cpu_ns;	/* its CPU time while handling them */
+	uint64_t hwm_kib;	/* its peak RSS */
+};
+
+struct sup_state {
+	bool done;
+	int code;
+};
+
+static void on_done(struct sw_session *s, int exit_code, void *ud)
+{
+	struct sup_state *st = ud;
+
+	(void)s;
+	st->done = true;
+	st->code = exit_code;
+}
+
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t peak_rss_kib(void)
+{
+	char line[256];
+	uint64_t kib = 0;
+	FILE *f = fopen("/proc/self/status", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmHWM: %" SCNu64, &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+/*
+ * The supervisor of one sysward row, in a process of its own (forked by
+ * bench_sysward): the engine's own loop (sw_run() is the same, plus
+ * terminal and signal handling), counting the events it handles and
+ * timing its CPU.  Writes "<result line> events=E cpu=C hwm=H" or
+ * "error: why" to out.
+ */
+static int supervise(const char *policy_text, char *const *argv, bool audit,
+		     int out)
 {
 	struct sw_policy *policy = NULL;
+	struct sw_supervisor *sup = NULL;
+	struct sw_session *s = NULL;
 	struct sw_error err = { 0 };
+	struct sup_state st = { 0 };
+	struct loop_result lr;
 	cleanup_close int rfd = -1;
-	char nbuf[32];
-	char *argv[] = { (char *)self, "--loop", nbuf, NULL };
+	uint64_t events = 0, c0, c1, hwm;
 	struct sw_launch l = {
 		.argv = argv,
 		.stdio = { -1, -1, -1 },
 		.uid = (uid_t)-1,
 		.gid = (gid_t)-1,
 	};
-	int p[2], r, code = -1;
+	int p[2], r;
 
-	snprintf(nbuf, sizeof(nbuf), "%" PRIu64, n);
 	r = sw_policy_load_string(policy_text, strlen(policy_text),
 				  "bench-policy", &policy, &err);
-	if (r < 0) {
-		snprintf(why, why_size, "%s", err.msg);
-		return r;
-	}
+	if (r < 0)
+		goto fail;
 	if (pipe2(p, O_CLOEXEC) < 0) {
-		sw_policy_free(policy);
-		return -errno;
+		r = sw_error_set_errno(&err, errno, "pipe");
+		goto fail;
 	}
 	rfd = p[0];
 	l.stdio[1] = p[1];
-	/* The pipe must not be held open by us while we wait for EOF:
-	 * sw_run blocks until the program exits, so read afterwards (the
-	 * result line is far smaller than a pipe buffer). */
-	r = sw_run(policy, &l, &code, &err);
-	close(p[1]);
-	sw_policy_free(policy);
-	if (r < 0) {
-		snprintf(why, why_size, "%s", err.msg);
-		return r;
+	if (audit) {
+		l.audit = fopen("/dev/null", "we");
+		if (!l.audit) {
+			r = sw_error_set_errno(&err, errno, "open /dev/null");
+			goto fail;
+		}
 	}
-	if (code != 0) {
-		snprintf(why, why_size, "the loop exited with status %d", code);
-		return -ECHILD;
-	}
-	r = read_result(rfd, res);
+	r = sw_supervisor_new(&sup, &err);
 	if (r < 0)
-		snprintf(why, why_size, "no result from the loop");
-	return r;
+		goto fail;
+	sw_supervisor_on_done(sup, on_done, &st);
+	r = sw_session_launch(sup, policy, &l, &s, &err);
+	close(p[1]);		/* the program has its copy */
+	c0 = cpu_ns();
+	while (r >= 0 && !st.done) {
+		r = sw_supervisor_dispatch(sup, true, &err);
+		if (r > 0)
+			events += (uint64_t)r;
+	}
+	c1 = cpu_ns();
+	hwm = peak_rss_kib();
+	sw_supervisor_free(sup);
+	if (r < 0)
+		goto fail;
+	if (st.code != 0) {
+		r = sw_error_set(&err, ECHILD, "the loop exited with status %d", st.code);
+		goto fail;
+	}
+	r = read_result(rfd, &lr);
+	if (r < 0) {
+		sw_error_set(&err, -r, "no result from the loop");
+		goto fail;
+	}
+	sw_policy_free(policy);
+	return dprintf(out, "ns=%" PRIu64 " zero=%" PRIu64 " self=%" PRIu64
+		       " neg=%" PRIu64 " calls=%" PRIu64 " events=%" PRIu64
+		       " cpu=%" PRIu64 " hwm=%" PRIu64 "\n", lr.ns, lr.zero,
+		       lr.self, lr.neg, lr.calls, events, c1 - c0, hwm) < 0 ? 1 : 0;
+fail:
+	sw_policy_free(policy);
+	dprintf(out, "error: %s\n", err.msg[0] ? err.msg : strerror(-r));
+	return 1;
+}
+
+static int bench_sysward(const char *policy_text, char *const *argv,
+			 bool audit, struct sup_result *res, char *why,
+			 size_t why_size)
+{
+	cleanup_close int rfd = -1;
+	char buf[SW_ERROR_MSG_MAX + 64];
+	size_t len = 0;
+	ssize_t n;
+	int p[2];
+	pid_t c;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	fflush(stdout);
+	c = fork();
+	if (c < 0)
+		return -errno;
+	if (c == 0) {
+		close(p[0]);
+		_exit(supervise(policy_text, argv, audit, p[1]));
+	}
+	close(p[1]);
+	rfd = p[0];
+	while (len < sizeof(buf) - 1 &&
+	       (n = read(rfd, buf + len, sizeof(buf) - 1 - len)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	waitpid(c, NULL, 0);
+	if (!strncmp(buf, "error: ", 7)) {
+		size_t m = strcspn(buf + 7, "\n");
+
+		if (m >= why_size)
+			m = why_size - 1;
+		memcpy(why, buf + 7, m);
+		why[m] = '\0';
+		return -EIO;
+	}
+	if (sscanf(buf, "ns=%" SCNu64 " zero=%" SCNu64 " self=%" SCNu64
+		   " neg=%" SCNu64 " calls=%" SCNu64 " events=%" SCNu64
+		   " cpu=%" SCNu64 " hwm=%" SCNu64, &res->lr.ns, &res->lr.zero,
+		   &res->lr.self, &res->lr.neg, &res->lr.calls, &res->events,
+		   &res->cpu_ns, &res->hwm_kib) != 8) {
+		snprintf(why, why_size, "the supervisor gave no result");
+		return -EIO;
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------------ e */
@@ -382,25 +606,131 @@ static void strace_version(const char *strace, char *buf, size_t size)
 struct row {
 	const char *key;
 	const char *what;
+	const char *policy;	/* sysward rows */
+	bool audit;
 	bool ran;
 	double ns_per_call;
+	double stops_per_call;	/* sysward rows and d; < 0: not counted */
+	double cpu_us_per_stop;	/* sysward rows */
 	char note[SW_ERROR_MSG_MAX + 256];
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: sysward-bench [-n N] [--no-strace]\n"
-"Measure the per-call cost of getppid() unconfined, under a seccomp BPF\n"
-"allow, under sysward (fast path, rewrite, emulate), under a minimal\n"
-"GET/SET/CONT ptrace loop, and under strace --seccomp-bpf inject.\n"
+"Usage: sysward-bench [-n N] [--no-strace] [--no-threads]\n"
+"Measure the per-call cost of getppid() unconfined, under seccomp BPF,\n"
+"under each sysward action (with the ptrace stops it took and the\n"
+"supervisor's CPU per stop), under a minimal GET/SET/CONT ptrace loop and\n"
+"under strace --seccomp-bpf inject; then with 1, 100 and 1000 threads in\n"
+"one session (per-call cost and the supervisor's memory per tracee).\n"
 "\n"
 "  -n, --iterations N   calls per mode (default 50000)\n"
 "      --no-strace      skip the strace row\n"
+"      --no-threads     skip the threads table\n"
 "  -h, --help           show this help\n"
 "\n"
 "Exit status: 0 if every mode ran and did what it claims, 1 otherwise.\n"
 "Times are printed, never judged.\n");
+}
+
+#define POLICY(rule) \
+	"{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [" rule "]}"
+
+/* Does a row's loop show the action it claims? */
+static bool row_checks(const char *key, const struct loop_result *lr,
+		       uint64_t n, char *note, size_t size)
+{
+	uint64_t want_zero = 0, want_self = 0, want_neg = 0;
+
+	if (!strcmp(key, "c"))
+		want_self = n;
+	else if (!strcmp(key, "c2") || !strcmp(key, "c6") || !strcmp(key, "t"))
+		want_zero = n;
+	else if (!strcmp(key, "c3") || !strcmp(key, "b3"))
+		want_neg = n;
+	else if (!strcmp(key, "c4"))
+		want_neg = n / 2;	/* timed calls WARM_UP+1.. : even ones */
+	if (lr->zero == want_zero && lr->self == want_self && lr->neg == want_neg)
+		return true;
+	snprintf(note, size, "WRONG: of %" PRIu64 " calls %" PRIu64 " returned 0 "
+		 "(want %" PRIu64 "), %" PRIu64 " our pid (want %" PRIu64 "), %"
+		 PRIu64 " failed (want %" PRIu64 ")", n, lr->zero, want_zero,
+		 lr->self, want_self, lr->neg, want_neg);
+	return false;
+}
+
+static void run_sysward_row(struct row *row, char *self, uint64_t n)
+{
+	char nbuf[32], why[SW_ERROR_MSG_MAX];
+	char *argv[] = { self, "--loop", nbuf, NULL };
+	struct sup_result sr;
+	int r;
+
+	snprintf(nbuf, sizeof(nbuf), "%" PRIu64, n);
+	why[0] = '\0';
+	r = bench_sysward(row->policy, argv, row->audit, &sr, why, sizeof(why));
+	if (r < 0) {
+		snprintf(row->note, sizeof(row->note), "failed: %s",
+			 why[0] ? why : strerror(-r));
+		return;
+	}
+	if (!row_checks(row->key, &sr.lr, n, row->note, sizeof(row->note)))
+		return;
+	row->ran = true;
+	row->ns_per_call = (double)sr.lr.ns / (double)n;
+	row->stops_per_call = (double)sr.events / (double)sr.lr.calls;
+	row->cpu_us_per_stop = sr.events ? (double)sr.cpu_ns / 1000.0 /
+					   (double)sr.events : 0;
+}
+
+/* Part 2: T threads in one session, emulated getppid. */
+static bool threads_table(char *self, uint64_t n)
+{
+	static const unsigned int counts[] = { 1, 100, 1000 };
+	struct sup_result sr[3];
+	bool ran[3] = { false }, ok = true;
+
+	printf("\none session, T threads calling at once, %" PRIu64 " emulated "
+	       "getppid() calls in all:\n", n);
+	printf("%6s %12s %10s %14s %16s\n", "T", "ns/call", "x T=1",
+	       "sup. peak KiB", "sup. B/tracee");
+	for (size_t i = 0; i < 3; i++) {
+		char nbuf[32], tbuf[16], why[SW_ERROR_MSG_MAX] = "";
+		char note[SW_ERROR_MSG_MAX + 256];
+		char *argv[] = { self, "--threads", tbuf, "--loop", nbuf, NULL };
+		int r;
+
+		snprintf(nbuf, sizeof(nbuf), "%" PRIu64, n);
+		snprintf(tbuf, sizeof(tbuf), "%u", counts[i]);
+		r = bench_sysward(POLICY("{\"names\": [\"getppid\"], \"action\": "
+					 "\"SYSWARD_ACT_EMULATE\", \"return\": 0}"),
+				  argv, false, &sr[i], why, sizeof(why));
+		if (r < 0) {
+			printf("%6u failed: %s\n", counts[i], why[0] ? why : strerror(-r));
+			ok = false;
+			continue;
+		}
+		if (!row_checks("t", &sr[i].lr, n, note, sizeof(note))) {
+			printf("%6u %s\n", counts[i], note);
+			ok = false;
+			continue;
+		}
+		ran[i] = true;
+		printf("%6u %12.1f", counts[i], (double)sr[i].lr.ns / (double)n);
+		if (ran[0])
+			printf(" %10.2f", (double)sr[i].lr.ns / (double)sr[0].lr.ns);
+		else
+			printf(" %10s", "-");
+		printf(" %14" PRIu64, sr[i].hwm_kib);
+		if (i > 0 && ran[0])
+			printf(" %16.0f", ((double)sr[i].hwm_kib - (double)sr[0].hwm_kib) *
+			       1024.0 / (counts[i] - 1));
+		printf("\n");
+	}
+	printf("  (B/tracee: growth of the supervisor's peak RSS from 1 thread, "
+	       "per added thread)\n");
+	return ok;
 }
 
 int main(int argc, char **argv)
@@ -408,34 +738,46 @@ int main(int argc, char **argv)
 	static const struct option options[] = {
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "no-strace", no_argument, NULL, 'S' },
+		{ "no-threads", no_argument, NULL, 'N' },
 		{ "loop", required_argument, NULL, 'L' },
+		{ "threads", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	static const char fast_policy[] =
-		"{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": ["
-		" {\"names\": [\"getuid\"], \"action\": \"SYSWARD_ACT_EMULATE\","
-		"  \"return\": 0}]}";
-	static const char rewrite_policy[] =
-		"{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": ["
-		" {\"names\": [\"getppid\"], \"action\": \"SYSWARD_ACT_REWRITE\","
-		"  \"rewrite\": {\"syscall\": \"getpid\"}}]}";
-	static const char emulate_policy[] =
-		"{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": ["
-		" {\"names\": [\"getppid\"], \"action\": \"SYSWARD_ACT_EMULATE\","
-		"  \"return\": 0}]}";
 	struct row rows[] = {
 		{ .key = "a", .what = "unconfined" },
 		{ .key = "b", .what = "seccomp BPF allow (no tracer)" },
-		{ .key = "b2", .what = "sysward, BPF fast path (no stop)" },
-		{ .key = "c", .what = "sysward, REWRITE getppid->getpid" },
-		{ .key = "c2", .what = "sysward, EMULATE return 0" },
+		{ .key = "b3", .what = "seccomp BPF errno (no tracer)" },
+		{ .key = "b2", .what = "sysward, BPF fast path (no stop)",
+		  .policy = POLICY("{\"names\": [\"getuid\"], \"action\": "
+				   "\"SYSWARD_ACT_EMULATE\", \"return\": 0}") },
+		{ .key = "c", .what = "sysward, REWRITE getppid->getpid",
+		  .policy = POLICY("{\"names\": [\"getppid\"], \"action\": "
+				   "\"SYSWARD_ACT_REWRITE\", \"rewrite\": "
+				   "{\"syscall\": \"getpid\"}}") },
+		{ .key = "c2", .what = "sysward, EMULATE return 0",
+		  .policy = POLICY("{\"names\": [\"getppid\"], \"action\": "
+				   "\"SYSWARD_ACT_EMULATE\", \"return\": 0}") },
+		{ .key = "c3", .what = "sysward, SKIP errno EIO",
+		  .policy = POLICY("{\"names\": [\"getppid\"], \"action\": "
+				   "\"SYSWARD_ACT_SKIP\", \"errno\": \"EIO\"}") },
+		{ .key = "c4", .what = "sysward, SKIP EIO every 2nd call (when)",
+		  .policy = POLICY("{\"names\": [\"getppid\"], \"action\": "
+				   "\"SYSWARD_ACT_SKIP\", \"errno\": \"EIO\", "
+				   "\"when\": \"2+2\"}") },
+		{ .key = "c5", .what = "sysward, LOG (audit line)", .audit = true,
+		  .policy = POLICY("{\"names\": [\"getppid\"], \"action\": "
+				   "\"SYSWARD_ACT_LOG\"}") },
+		{ .key = "c6", .what = "sysward, EMULATE + audit log", .audit = true,
+		  .policy = POLICY("{\"names\": [\"getppid\"], \"action\": "
+				   "\"SYSWARD_ACT_EMULATE\", \"return\": 0}") },
 		{ .key = "d", .what = "minimal ptrace GET/SET/CONT loop" },
 		{ .key = "e", .what = "strace --seccomp-bpf inject retval=0" },
 	};
-	enum { A, B, B2, C, C2, D, E, NROWS };
+	enum { A, B, B3, B2, C, C2, C3, C4, C5, C6, D, E, NROWS };
 	uint64_t n = 50000, stops = 0;
-	bool no_strace = false, ok = true;
+	bool no_strace = false, no_threads = false, ok = true;
+	unsigned int threads = 0;
 	struct loop_result lr;
 	char self[PATH_MAX], why[SW_ERROR_MSG_MAX];
 	const char *strace;
@@ -457,13 +799,27 @@ int main(int argc, char **argv)
 			}
 			if (opt == 'L') {
 				/* Child mode: run the loop, print, exit. */
-				lr = loop(n);
+				if (!threads)
+					lr = loop(n);
+				else if (threads_loop(threads, n, &lr) < 0)
+					return 1;
 				return print_result(1, &lr) < 0 ? 1 : 0;
 			}
 			break;
 		}
 		case 'S':
 			no_strace = true;
+			break;
+		case 'N':
+			no_threads = true;
+			break;
+		case 'T':
+			threads = (unsigned int)strtoul(optarg, NULL, 10);
+			if (threads < 1 || threads > 10000) {
+				fprintf(stderr, "sysward-bench: bad thread count '%s' "
+					"(1..10000)\n", optarg);
+				return 2;
+			}
 			break;
 		case 'h':
 			usage(stdout);
@@ -492,47 +848,22 @@ int main(int argc, char **argv)
 	rows[A].ran = true;
 	rows[A].ns_per_call = (double)lr.ns / (double)n;
 
-	/* b */
-	r = bench_bpf_allow(n, &lr);
-	if (r < 0) {
-		snprintf(rows[B].note, sizeof(rows[B].note), "failed: %s",
-			 strerror(-r));
-	} else {
-		rows[B].ran = true;
-		rows[B].ns_per_call = (double)lr.ns / (double)n;
+	/* b, b3 */
+	for (int i = B; i <= B3; i++) {
+		r = bench_bpf(i == B ? SCMP_ACT_ALLOW : SCMP_ACT_ERRNO(EPERM), n, &lr);
+		if (r < 0)
+			snprintf(rows[i].note, sizeof(rows[i].note), "failed: %s",
+				 strerror(-r));
+		else if (row_checks(rows[i].key, &lr, n, rows[i].note,
+				    sizeof(rows[i].note))) {
+			rows[i].ran = true;
+			rows[i].ns_per_call = (double)lr.ns / (double)n;
+		}
 	}
 
-	/* b2, c, c2 */
-	struct {
-		int row;
-		const char *policy;
-		uint64_t want_zero, want_self;
-	} sw[] = {
-		{ B2, fast_policy, 0, 0 },
-		{ C, rewrite_policy, 0, n },
-		{ C2, emulate_policy, n, 0 },
-	};
-	for (size_t i = 0; i < sizeof(sw) / sizeof(sw[0]); i++) {
-		struct row *row = &rows[sw[i].row];
-
-		why[0] = '\0';
-		r = bench_sysward(self, sw[i].policy, n, &lr, why, sizeof(why));
-		if (r < 0) {
-			snprintf(row->note, sizeof(row->note), "failed: %s",
-				 why[0] ? why : strerror(-r));
-			continue;
-		}
-		if (lr.zero != sw[i].want_zero || lr.self != sw[i].want_self) {
-			snprintf(row->note, sizeof(row->note),
-				 "WRONG: %" PRIu64 " calls returned 0 (want %"
-				 PRIu64 "), %" PRIu64 " returned own pid (want %"
-				 PRIu64 ")", lr.zero, sw[i].want_zero, lr.self,
-				 sw[i].want_self);
-			continue;
-		}
-		row->ran = true;
-		row->ns_per_call = (double)lr.ns / (double)n;
-	}
+	/* b2, c* */
+	for (int i = B2; i <= C6; i++)
+		run_sysward_row(&rows[i], self, n);
 
 	/* d */
 	r = bench_ptrace_floor(n, &lr, &stops);
@@ -546,6 +877,7 @@ int main(int argc, char **argv)
 	} else {
 		rows[D].ran = true;
 		rows[D].ns_per_call = (double)lr.ns / (double)n;
+		rows[D].stops_per_call = (double)stops / (double)lr.calls;
 	}
 
 	/* e */
@@ -576,39 +908,62 @@ int main(int argc, char **argv)
 		}
 	}
 
-	printf("\n%-4s %-40s %12s %10s\n", "mode", "", "ns/call", "x unconf.");
+	printf("\n%-4s %-40s %10s %9s %10s %12s\n", "mode", "", "ns/call",
+	       "x unconf.", "stops/call", "sup. us/stop");
 	for (int i = 0; i < NROWS; i++) {
 		struct row *row = &rows[i];
 
-		if (row->ran)
-			printf("%-4s %-40s %12.1f %10.1f%s%s\n", row->key,
-			       row->what, row->ns_per_call,
-			       row->ns_per_call / rows[A].ns_per_call,
-			       row->note[0] ? "  " : "", row->note);
+		if (!row->ran) {
+			printf("%-4s %-40s %10s %9s  %s\n", row->key, row->what,
+			       "-", "-", row->note);
+			/* A mode that failed makes the run fail; strace
+			 * absent or skipped on request does not. */
+			if (!(i == E && (no_strace || !strace)))
+				ok = false;
+			continue;
+		}
+		printf("%-4s %-40s %10.1f %9.1f", row->key, row->what,
+		       row->ns_per_call, row->ns_per_call / rows[A].ns_per_call);
+		if (row->policy || i == D)
+			printf(" %10.2f", row->stops_per_call);
 		else
-			printf("%-4s %-40s %12s %10s  %s\n", row->key,
-			       row->what, "-", "-", row->note);
-		/* A mode that failed makes the run fail; strace absent or
-		 * skipped on request does not. */
-		if (!row->ran && !(i == E && (no_strace || !strace)))
-			ok = false;
+			printf(" %10s", "");
+		if (row->policy && row->stops_per_call >= 0.5)
+			printf(" %12.1f", row->cpu_us_per_stop);
+		else
+			printf(" %12s", "");
+		printf("%s%s\n", row->note[0] ? "  " : "", row->note);
 	}
+	printf("  (stops/call: ptrace events the supervisor handled per call; "
+	       "sup. us/stop: its CPU per event,\n"
+	       "   so one tracer thread serves at most 1e6 / (us/stop) such "
+	       "calls per second)\n");
+
+	static const struct {
+		int num, den;
+		const char *what;
+	} ratios[] = {
+		{ C, D, "sysward rewrite / ptrace floor" },
+		{ C2, C, "sysward emulate / rewrite" },
+		{ C3, C, "sysward skip / rewrite" },
+		{ E, C, "strace inject / sysward rewrite" },
+		{ E, C2, "strace inject / sysward emulate (both skip the call "
+			 "and set its return value)" },
+	};
 	printf("\nratios:\n");
-	if (rows[C].ran && rows[D].ran)
-		printf("  c/d  = %6.2f  (sysward rewrite / ptrace floor)\n",
-		       rows[C].ns_per_call / rows[D].ns_per_call);
-	else
-		printf("  c/d  = -\n");
-	if (rows[E].ran && rows[C].ran)
-		printf("  e/c  = %6.2f  (strace inject / sysward rewrite)\n",
-		       rows[E].ns_per_call / rows[C].ns_per_call);
-	else
-		printf("  e/c  = -\n");
-	if (rows[E].ran && rows[C2].ran)
-		printf("  e/c2 = %6.2f  (strace inject / sysward emulate, both "
-		       "skip the call and set its return value)\n",
-		       rows[E].ns_per_call / rows[C2].ns_per_call);
-	else
-		printf("  e/c2 = -\n");
+	for (size_t i = 0; i < sizeof(ratios) / sizeof(ratios[0]); i++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "%s/%s", rows[ratios[i].num].key,
+			 rows[ratios[i].den].key);
+		if (rows[ratios[i].num].ran && rows[ratios[i].den].ran)
+			printf("  %-5s = %6.2f  (%s)\n", name,
+			       rows[ratios[i].num].ns_per_call /
+			       rows[ratios[i].den].ns_per_call, ratios[i].what);
+		else
+			printf("  %-5s = -\n", name);
+	}
+	if (!no_threads && !threads_table(self, n))
+		ok = false;
 	return ok ? 0 : 1;
 }

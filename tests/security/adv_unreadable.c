@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Class 7: programs the supervisor must be able to read, and path
- * arguments that are no paths.  Not escapes but a policy applied wrongly;
+ * Routes 6d and 6e (docs/security.md): programs the supervisor must be
+ * able to read, and path arguments that are no paths.  Not escapes but a
+ * policy applied wrongly;
  * a wrong result prints "verdict: WRONG" (exit 1).
  *
  *   adv_unreadable nondumpable DIR

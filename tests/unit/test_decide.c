@@ -208,7 +208,7 @@ static const struct row rows[] = {
 	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
 	R(&pol, X64, "rt_tgsigqueueinfo", SUP_PID | 1ull << 32, SUP_PID, SIGSTOP,
 	  .verdict = SW_V_RETURN, .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
-	/* seccomp(2) creating a user-notification listener (class 1): the
+	/* seccomp(2) creating a user-notification listener (route 8): the
 	 * flag in any combination; the same call without it, and the
 	 * harmless SECCOMP_GET_NOTIF_SIZES, are the policy's */
 	R(&pol, X64, "seccomp", 1, 8, .verdict = SW_V_RETURN, .rule = SW_RULE_DEFENCE,

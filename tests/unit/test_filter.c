@@ -272,7 +272,7 @@ static const struct row rows[] = {
 	R(&pol_c, 0, X32, "kill", 0, SUP_PID | 1ull << 32, 19, TRACE(SW_HINT_NONE)),
 	R(&pol_c, 0, I386, "kill", 0, SUP_PID, 19, TRACE(SW_HINT_NONE)),
 	R(&pol_a, 0, X32, "tkill", 0, 1 | 1ull << 32, 9, ERRNO(EACCES)),
-	/* seccomp(2) creating a user-notification listener (class 1) */
+	/* seccomp(2) creating a user-notification listener (route 8) */
 	R(&pol_a, 0, X64, "seccomp", 0, 1, 8, ERRNO(EPERM)),
 	R(&pol_a, 0, X64, "seccomp", 0, 1, 8 | 1 | 16 | 1ull << 32, ERRNO(EPERM)),
 	R(&pol_a, 0, X64, "seccomp", 0, 1 | 1ull << 32, 8, ERRNO(EPERM)),
@@ -283,7 +283,7 @@ static const struct row rows[] = {
 	R(&pol_a, 0, X64, "seccomp", 0, 1, 1, ALLOW),
 	R(&pol_a, 0, X64, "seccomp", 0, 3, 0, ALLOW),
 	R(&pol_a, SW_DEFENCE_SECCOMP_LISTENER, X64, "seccomp", 0, 1, 8, ALLOW),
-	/* clone3 under an errno default (class 8): ENOSYS, not the default's
+	/* clone3 under an errno default (route 10): ENOSYS, not the default's
 	 * errno, so that libc falls back to clone; a policy naming clone3
 	 * keeps its own word; without the defence the default decides */
 	R(&pol_c, 0, X64, "clone3", 0, 0, 0, ERRNO(ENOSYS)),
