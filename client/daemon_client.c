@@ -273,10 +273,11 @@ out:
 	return code;
 }
 
-int sw_daemon_call(int fd, struct sw_buf *msg, struct sw_msg_header *h,
-		   uint8_t **payload, struct sw_error *err)
+int sw_daemon_call(int fd, int encoded, struct sw_buf *msg,
+		   struct sw_msg_header *h, uint8_t **payload,
+		   struct sw_error *err)
 {
-	int r = sw_proto_send(fd, msg, NULL, 0, err);
+	int r = encoded < 0 ? encoded : sw_proto_send(fd, msg, NULL, 0, err);
 
 	sw_buf_free(msg);
 	return r < 0 ? r : sw_proto_recv(fd, h, payload, err);

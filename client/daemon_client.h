@@ -18,10 +18,12 @@ int sw_daemon_connect(const char *path, char *used, size_t used_size);
 
 /*
  * Send msg (freed in any case) on fd and receive the reply: its header in
- * *h and its payload in *payload (free()d by the caller).  0 or -errno
- * with err filled.
+ * *h and its payload in *payload (free()d by the caller).  encoded is what
+ * encoding msg returned: a -errno there (err filled) is returned as is,
+ * nothing sent.  0 or -errno with err filled.
  */
-int sw_daemon_call(int fd, struct sw_buf *msg, struct sw_msg_header *h,
-		   uint8_t **payload, struct sw_error *err);
+int sw_daemon_call(int fd, int encoded, struct sw_buf *msg,
+		   struct sw_msg_header *h, uint8_t **payload,
+		   struct sw_error *err);
 
 #endif

@@ -43,9 +43,7 @@ static int kill_one(int fd, uint64_t id, const char *path)
 	int r;
 
 	r = sw_msg_encode_kill(&msg, id, &err);
-	if (r == 0)
-		r = sw_daemon_call(fd, &msg, &h, &payload, &err);
-	sw_buf_free(&msg);	/* if encoding failed */
+	r = sw_daemon_call(fd, r, &msg, &h, &payload, &err);
 	if (r < 0) {
 		sw_cli_error("kill %llu: syswardd at %s: %s",
 			     (unsigned long long)id, path, err.msg);

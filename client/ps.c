@@ -96,9 +96,7 @@ int cmd_ps(int argc, char **argv)
 	if (fd < 0)
 		return SW_EXIT_FAIL;
 	r = sw_msg_encode_empty(&msg, SW_MSG_PS, &err);
-	if (r == 0)
-		r = sw_daemon_call(fd, &msg, &h, &payload, &err);
-	sw_buf_free(&msg);	/* if encoding failed */
+	r = sw_daemon_call(fd, r, &msg, &h, &payload, &err);
 	if (r < 0) {
 		sw_cli_error("ps: syswardd at %s: %s", path, err.msg);
 		return SW_EXIT_FAIL;

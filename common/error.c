@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int verror(struct sw_error *err, int code, const char *fmt, va_list ap)
+int sw_error_vset(struct sw_error *err, int code, const char *fmt, va_list ap)
 {
 	if (code <= 0)
 		code = EINVAL;
@@ -22,7 +22,7 @@ int sw_error_set(struct sw_error *err, int code, const char *fmt, ...)
 	int r;
 
 	va_start(ap, fmt);
-	r = verror(err, code, fmt, ap);
+	r = sw_error_vset(err, code, fmt, ap);
 	va_end(ap);
 	return r;
 }
@@ -34,7 +34,7 @@ int sw_error_set_errno(struct sw_error *err, int code, const char *fmt, ...)
 	size_t len;
 
 	va_start(ap, fmt);
-	r = verror(err, code, fmt, ap);
+	r = sw_error_vset(err, code, fmt, ap);
 	va_end(ap);
 	if (err) {
 		len = strlen(err->msg);

@@ -130,9 +130,8 @@ void read_mail(struct server *srv)
 
 /* Why a RUN is refused: one reply, made by handle_run(). */
 struct refusal {
-	int code;
+	struct sw_error err;
 	int exit_code;
-	char msg[SW_ERROR_MSG_MAX];
 };
 
 static int refuse(struct refusal *rf, int code, int exit_code,
@@ -142,10 +141,9 @@ static int refuse(struct refusal *rf, int code, int exit_code,
 {
 	va_list ap;
 
-	rf->code = code;
 	rf->exit_code = exit_code;
 	va_start(ap, fmt);
-	vsnprintf(rf->msg, sizeof(rf->msg), fmt, ap);
+	sw_error_vset(&rf->err, code, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -329,7 +327,7 @@ static void handle_run(struct server *srv, struct conn *c)
 	    run_check_privilege(c, &pst, &q, &rf) < 0 ||
 	    run_check_what(c, &q, &policy, &rf) < 0 ||
 	    run_hand_off(srv, c, &q, &policy, client_nice, &rf) < 0)
-		reply_error(srv, c, "RUN", rf.code, rf.exit_code, rf.msg, true);
+		reply_error(srv, c, "RUN", rf.err.code, rf.exit_code, rf.err.msg, true);
 	/* Not handed on: the daemon must not hold the client's pipes open
 	 * (its reader would never see EOF). */
 	close_fds(c);

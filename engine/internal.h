@@ -3,7 +3,8 @@
  * sysward-engine internals shared by its modules.  Not installed.
  *
  * Module map (one concern per file; README.md says more):
- *   arch.c     ABI slots: AUDIT_ARCH/SCMP token <-> name, x32 detection
+ *   arch/x86_64.c  every x86 fact: ABI table, registers, syscall numbers
+ *              (the hooks of arch.h; generic code calls only those)
  *   program.c  the compiled, per-ABI form of a policy that decide() reads
  *   filter.c   program -> libseccomp filter (plain actions, TRACE(hint))
  *   decide.c   pure decision at a SECCOMP stop
@@ -41,39 +42,9 @@
 #endif
 #include "sysward/policy.h"
 
-/* ---- arch.c --------------------------------------------------------- */
+/* ---- arch.h: the per-architecture hooks (engine/arch/<arch>.c) ------ */
 
-/* The ABIs an x86-64 kernel may run for one process. */
-enum sw_abi {
-	SW_ABI_X86_64,
-	SW_ABI_I386,
-	SW_ABI_X32,
-	SW_ABI_COUNT,
-	SW_ABI_NONE = -1,
-};
-
-#define SW_X32_SYSCALL_BIT 0x40000000u
-
-/* libseccomp token (== AUDIT_ARCH_* value) of an ABI. */
-uint32_t sw_abi_token(enum sw_abi abi);
-/* "x86_64", "i386", "x32". */
-const char *sw_abi_name(enum sw_abi abi);
-/* Width of a syscall argument as the BPF filter sees it (4 or 8). */
-unsigned int sw_abi_arg_bytes(enum sw_abi abi);
-/* ABI of a stop from the AUDIT_ARCH that GET reports and the nr (x32
- * syscalls report AUDIT_ARCH_X86_64 with the x32 bit set in nr). */
-enum sw_abi sw_abi_of(uint32_t audit_arch, uint64_t nr);
-/* OCI spelling ("SCMP_ARCH_X86", "x86", "amd64", "i386", ...) -> ABI. */
-enum sw_abi sw_abi_from_name(const char *name);
-/* Is this ABI the machine's native one? */
-enum sw_abi sw_abi_native(void);
-/* Does a SECCOMP stop at this instruction pointer come from the legacy
- * vsyscall page, whose emulation allows no syscall-exit stop? */
-bool sw_arch_in_vsyscall(enum sw_abi abi, uint64_t ip);
-/* At a SECCOMP stop: skip the call and give it its return value now, in
- * this one stop (no exit stop needed).  0 or -errno; -EOPNOTSUPP on an
- * architecture without the hook (the caller takes the exit stop). */
-int sw_arch_return_at_entry(pid_t pid, int64_t rval);
+#include "arch.h"
 
 /* ---- program.c: the compiled policy ------------------------------------ */
 
@@ -510,7 +481,7 @@ void sw_pathguard_inherit(struct sw_tracee *child, struct sw_guard *g,
 void sw_signals_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 			enum sw_abi abi, struct sw_decision *d);
 
-/* ---- policy context helpers ------------------------------------------- */
+/* ---- probe.c: policy context helpers ---------------------------------- */
 
 unsigned int sw_kernel_version_now(void);
 

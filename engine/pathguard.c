@@ -90,7 +90,6 @@
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
-#include <sys/user.h>
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
@@ -107,10 +106,8 @@
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
-#define SW_NR_MSEAL		462	/* x86_64; libseccomp 2.5 predates it */
 #define SW_NR_PIDFD_GETFD	438
 #define SW_NR_PIDFD_OPEN	434
-#define SW_X86_64_CS		0x33	/* 64-bit user code segment */
 
 /* The setup's socketpair type and recvmsg flags (see the filter prefix). */
 #define SW_GUARD_SOCK		(SOCK_DGRAM | SOCK_CLOEXEC)
@@ -155,22 +152,13 @@ bool sw_pathguard_wanted(const struct sw_program *prog)
  *     away from a fork child (route 6b);
  *   - prctl(PR_SET_DUMPABLE, 0): a non-dumpable program cannot be read by
  *     a supervisor without CAP_SYS_PTRACE (class 7).
- * For x86_64, x32 (same AUDIT_ARCH, nr | 0x40000000) and i386 (int $0x80
- * from a 64-bit program reaches the same mm).  Values the kernel reads as
- * int (advice, the prctl option) are compared at 32 bits.
+ * For every ABI that reaches the same mm (the architecture's
+ * sw_arch_filter_groups; on x86-64, x32 and i386 by int $0x80 too).
+ * Values the kernel reads as int (advice, the prctl option) are compared
+ * at 32 bits.
  */
-#define SW_X32 0x40000000u
 #define SW_MADV_DONTFORK 10u
 #define SW_PR_SET_DUMPABLE 4u
-
-/* Numbers of the calls the guard vets, per ABI. */
-static const struct {
-	uint32_t madvise, process_madvise, prctl;
-} vetted_nr[SW_ABI_COUNT] = {
-	[SW_ABI_X86_64] = { 28, 440, 157 },
-	[SW_ABI_I386] = { 219, 440, 172 },
-	[SW_ABI_X32] = { SW_X32 | 28, SW_X32 | 440, SW_X32 | 157 },
-};
 
 struct bpf_buf {
 	struct sock_filter f[96];
@@ -213,9 +201,9 @@ static void emit_vetted(struct bpf_buf *b, enum sw_abi abi)
 		{ SD_LO(0), SW_PR_SET_DUMPABLE }, { SD_LO(1), 0 }, { SD_HI(1), 0 },
 	};
 
-	emit_trace_if(b, vetted_nr[abi].madvise, dontfork2, 1);
-	emit_trace_if(b, vetted_nr[abi].process_madvise, dontfork3, 1);
-	emit_trace_if(b, vetted_nr[abi].prctl, nondump, 3);
+	emit_trace_if(b, sw_arch_vetted_nr[abi].madvise, dontfork2, 1);
+	emit_trace_if(b, sw_arch_vetted_nr[abi].process_madvise, dontfork3, 1);
+	emit_trace_if(b, sw_arch_vetted_nr[abi].prctl, nondump, 3);
 }
 
 int sw_pathguard_patch_filter(void **insns, size_t *n, struct sw_error *err)
@@ -228,28 +216,39 @@ int sw_pathguard_patch_filter(void **insns, size_t *n, struct sw_error *err)
 	};
 	const struct word_eq recv[] = { { SD_LO(2), SW_GUARD_RECV } };
 	struct bpf_buf b = { .n = 0 };
-	size_t arch64, to_i386, to_orig64, arch32;
+	size_t to_orig[8], n_to_orig = 0;
 	struct sock_filter *out;
 
+	_Static_assert(sizeof(to_orig) / sizeof(to_orig[0]) >= SW_ABI_COUNT,
+		       "one group per ABI at most");
 	b.f[b.n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SD_ARCH);
-	arch64 = b.n;
-	b.f[b.n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 0);
-	emit_trace_if(&b, __NR_socketpair, pair, 3);
-	emit_trace_if(&b, __NR_recvmsg, recv, 1);
-	emit_trace_if(&b, SW_NR_MSEAL, NULL, 0);
-	emit_trace_if(&b, __NR_mmap, at_guard, 2);
-	emit_vetted(&b, SW_ABI_X86_64);
-	emit_vetted(&b, SW_ABI_X32);
-	to_orig64 = b.n;
-	b.f[b.n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JA, 0, 0, 0);
-	to_i386 = b.n;
-	b.f[arch64].jf = (uint8_t)(to_i386 - arch64 - 1);
-	arch32 = b.n;
-	b.f[b.n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_I386, 0, 0);
-	emit_vetted(&b, SW_ABI_I386);
+	for (size_t g = 0; g < sw_arch_n_filter_groups; g++) {
+		const struct sw_arch_filter_group *grp = &sw_arch_filter_groups[g];
+		size_t test = b.n;
+		bool guard_abi = false;
+
+		for (unsigned int k = 0; k < grp->n_abis; k++)
+			guard_abi |= grp->abis[k] == SW_ABI_GUARD;
+		b.f[b.n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+							  grp->audit_arch, 0, 0);
+		if (guard_abi) {
+			emit_trace_if(&b, __NR_socketpair, pair, 3);
+			emit_trace_if(&b, __NR_recvmsg, recv, 1);
+			emit_trace_if(&b, SW_NR_MSEAL, NULL, 0);
+			emit_trace_if(&b, __NR_mmap, at_guard, 2);
+		}
+		for (unsigned int k = 0; k < grp->n_abis; k++)
+			emit_vetted(&b, grp->abis[k]);
+		if (g + 1 < sw_arch_n_filter_groups) {
+			to_orig[n_to_orig++] = b.n;
+			b.f[b.n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JA, 0, 0, 0);
+		}
+		/* Another AUDIT_ARCH: the next group (or the original). */
+		b.f[test].jf = (uint8_t)(b.n - test - 1);
+	}
 	/* b.n is now the first instruction of the original program. */
-	b.f[to_orig64].k = (uint32_t)(b.n - to_orig64 - 1);
-	b.f[arch32].jf = (uint8_t)(b.n - arch32 - 1);
+	for (size_t i = 0; i < n_to_orig; i++)
+		b.f[to_orig[i]].k = (uint32_t)(b.n - to_orig[i] - 1);
 
 	if (*n + b.n > BPF_MAXINSNS)
 		return sw_error_set(err, E2BIG,
@@ -288,19 +287,6 @@ static void drop_pins(struct sw_tracee *t)
 }
 
 /*
- * The registers that carry syscall arguments, per ABI (i386: int $0x80
- * from a 64-bit program, whose 32-bit pointers can name the guard).
- */
-static const unsigned int arg_reg[2][6] = {
-	{ offsetof(struct user_regs_struct, rdi), offsetof(struct user_regs_struct, rsi),
-	  offsetof(struct user_regs_struct, rdx), offsetof(struct user_regs_struct, r10),
-	  offsetof(struct user_regs_struct, r8), offsetof(struct user_regs_struct, r9) },
-	{ offsetof(struct user_regs_struct, rbx), offsetof(struct user_regs_struct, rcx),
-	  offsetof(struct user_regs_struct, rdx), offsetof(struct user_regs_struct, rsi),
-	  offsetof(struct user_regs_struct, rdi), offsetof(struct user_regs_struct, rbp) },
-};
-
-/*
  * At the exit stop of a call whose path arguments were pinned.  The
  * kernel keeps every argument register across a syscall, and restarts an
  * interrupted one (-ERESTARTSYS and kin, after a signal handler or none)
@@ -315,18 +301,18 @@ static const unsigned int arg_reg[2][6] = {
  */
 void sw_pathguard_release(struct sw_tracee *t)
 {
-	const unsigned int *regs = arg_reg[t->abi == SW_ABI_I386];
+	int e;
 
 	if (!t->n_pins)
 		return;
 	for (unsigned int i = 0; i < 6; i++) {
 		if (!(t->d.pinned & (1u << i)))
 			continue;
-		if (ptrace(PTRACE_POKEUSER, t->pid, (void *)(uintptr_t)regs[i],
-			   (void *)(uintptr_t)t->args[i]) < 0 && errno != ESRCH) {
+		if ((e = sw_arch_set_arg(t->pid, t->abi, i, t->args[i])) < 0 &&
+		    e != -ESRCH) {
 			/* Never free a slot a live register may name. */
 			sw_warn(t->s, "path guard: cannot restore the argument registers of pid %d (PTRACE_POKEUSER: %s); killing it",
-				t->pid, strerror(errno));
+				t->pid, strerror(-e));
 			kill(t->pid, SIGKILL);
 			break;
 		}
@@ -612,17 +598,17 @@ static void vet(struct sw_session *s, struct sw_tracee *t, enum sw_abi abi,
 {
 	if (abi == SW_ABI_NONE)
 		return;
-	if (d->nr == vetted_nr[abi].madvise &&
+	if (d->nr == sw_arch_vetted_nr[abi].madvise &&
 	    (uint32_t)d->args[2] == SW_MADV_DONTFORK &&
 	    overlaps_guard(d->args[0] & mask, d->args[1] & mask)) {
 		/* What mseal does for the other ways to lose the region. */
 		refuse(d, EPERM, "path guard: MADV_DONTFORK would take the sealed guard from fork children");
-	} else if (d->nr == vetted_nr[abi].process_madvise &&
+	} else if (d->nr == sw_arch_vetted_nr[abi].process_madvise &&
 		   (uint32_t)d->args[3] == SW_MADV_DONTFORK) {
 		/* Its ranges are in memory, which another thread can change
 		 * after we read it: refuse the advice outright. */
 		refuse(d, EPERM, "path guard: process_madvise MADV_DONTFORK (ranges in memory cannot be checked)");
-	} else if (d->nr == vetted_nr[abi].prctl &&
+	} else if (d->nr == sw_arch_vetted_nr[abi].prctl &&
 		   (uint32_t)d->args[0] == SW_PR_SET_DUMPABLE &&
 		   (d->args[1] & mask) == 0 && !reads_nondumpable()) {
 		/*
@@ -812,7 +798,7 @@ _Static_assert(sizeof(struct gs_scratch) < GS_SCRATCH_BELOW_SP - 128, "below the
 struct sw_guard_setup {
 	uint8_t step;
 	bool entered;			/* the injected call's entry stop seen */
-	struct user_regs_struct r0;	/* at the first syscall-entry stop */
+	struct sw_arch_regs r0;		/* at the first syscall-entry stop */
 	int mfd;			/* our memfd, until it is sent */
 	int sv[2];			/* the socket pair in the tracee */
 	int64_t tfd;			/* the memfd, received in the tracee */
@@ -856,30 +842,17 @@ static int gs_resume(pid_t pid, int sig)
 static int inject(struct sw_tracee *t, bool at_entry, long nr,
 		  const uint64_t a[6])
 {
-	struct user_regs_struct r = t->gs->r0;
+	int e = sw_arch_inject(t->pid, &t->gs->r0, at_entry, nr, a);
 
-	if (at_entry) {
-		r.orig_rax = (uint64_t)nr;
-	} else {
-		r.rip = t->gs->r0.rip - 2;
-		r.rax = (uint64_t)nr;
-		r.orig_rax = (uint64_t)-1;
-	}
-	r.rdi = a[0];
-	r.rsi = a[1];
-	r.rdx = a[2];
-	r.r10 = a[3];
-	r.r8 = a[4];
-	r.r9 = a[5];
-	if (ptrace(PTRACE_SETREGS, t->pid, 0L, &r) < 0)
-		return -errno;
+	if (e < 0)
+		return e;
 	t->gs->entered = at_entry;
 	return gs_resume(t->pid, 0);
 }
 
 static uint64_t scratch_addr(const struct sw_guard_setup *gs)
 {
-	return (gs->r0.rsp - GS_SCRATCH_BELOW_SP) & ~(uint64_t)15;
+	return (sw_arch_stack_pointer(&gs->r0) - GS_SCRATCH_BELOW_SP) & ~(uint64_t)15;
 }
 
 static int scratch_io(pid_t pid, uint64_t at, struct gs_scratch *sc, bool write)
@@ -986,19 +959,21 @@ static int gs_first_entry(struct sw_tracee *t)
 	uint64_t a[6] = { 0 };
 	int e;
 
-	if (ptrace(PTRACE_GETREGS, t->pid, 0L, &gs->r0) < 0)
-		return -errno;
-	if (gs->r0.cs != SW_X86_64_CS) {
-		/* An i386 image: no mseal in compat mode, no guard.  From
-		 * the entry stop its call goes on through its filter. */
+	if ((e = sw_arch_get_regs(t->pid, &gs->r0)) < 0)
+		return e;
+	if ((e = sw_arch_guard_entry_check(&gs->r0)) > 0) {
+		/* An image of another ABI (i386: no mseal in compat mode),
+		 * no guard.  From the entry stop its call goes on through
+		 * its filter. */
 		t->guard_state = SW_GUARD_NONE;
 		gs_finish(t);
 		return 1;
 	}
-	if ((long)gs->r0.orig_rax < 0 || gs->r0.orig_rax > 0x3fffffff)
-		/* 64-bit code whose first syscall is int $0x80 (or x32):
-		 * the rewinds below would replay the wrong instruction. */
-		return -ENOEXEC;
+	if (e < 0)
+		/* An ABI whose syscall instruction the rewinds below
+		 * would not replay (x86: int $0x80 or x32 from 64-bit
+		 * code). */
+		return e;
 	if ((e = guard_new(&t->guard, &gs->mfd)) < 0)
 		return e;
 	/* Trusted only once seen mapped and sealed (GS_MSEAL). */
@@ -1068,7 +1043,6 @@ static int received_fd(pid_t pid, uint64_t at)
 static int gs_injected_exit(struct sw_tracee *t, int64_t rv)
 {
 	struct sw_guard_setup *gs = t->gs;
-	struct user_regs_struct r;
 	uint64_t a[6] = { 0 };
 	int e;
 
@@ -1126,11 +1100,8 @@ static int gs_injected_exit(struct sw_tracee *t, int64_t rv)
 	case GS_CLOSE:
 		/* Replay the program's own first syscall from its
 		 * instruction. */
-		r = gs->r0;
-		r.rip = gs->r0.rip - 2;
-		r.rax = gs->r0.orig_rax;
-		if (ptrace(PTRACE_SETREGS, t->pid, 0L, &r) < 0)
-			return -errno;
+		if ((e = sw_arch_replay(t->pid, &gs->r0)) < 0)
+			return e;
 		gs_finish(t);
 		return 1;
 	default:

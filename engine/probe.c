@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <linux/seccomp.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -103,4 +104,18 @@ int sw_probe_kernel(struct sw_kernel_support *ret, struct sw_error *err)
 	}
 	*ret = ks;
 	return 0;
+}
+
+unsigned int sw_kernel_version_now(void)
+{
+	struct utsname u;
+	unsigned int a = 0, b = 0, c = 0;
+
+	if (uname(&u) < 0)
+		return 0;
+	if (sscanf(u.release, "%u.%u.%u", &a, &b, &c) < 2)
+		return 0;
+	if (c > 255)
+		c = 255;
+	return (a << 16) + (b << 8) + c;
 }

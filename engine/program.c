@@ -144,20 +144,8 @@ static int resolve(enum sw_abi abi, const char *name)
 {
 	int nr = seccomp_syscall_resolve_name_arch(sw_abi_token(abi), name);
 
-	if (nr < 0 && abi == SW_ABI_I386) {
-		/* libseccomp 2.5 names i386's socket family by their
-		 * socketcall pseudo-numbers, but its filter also matches the
-		 * direct syscalls (Linux 4.3+, e.g. socket = 359), and those
-		 * are what a stop reports: find the direct number. */
-		for (int n = 300; n < 480; n++) {
-			char *s = seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86, n);
-			bool same = s && !strcmp(s, name);
-
-			free(s);
-			if (same)
-				return n;
-		}
-	}
+	if (nr < 0)
+		nr = sw_arch_resolve_fallback(abi, name);
 	return nr < 0 ? -1 : nr;
 }
 
@@ -215,9 +203,10 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 			if (a == SW_ABI_NONE) {
 				sw_program_free(prog);
 				return sw_error_set(err, EINVAL,
-						    "%s: architectures[%zu]: \"%s\" is not an ABI this x86-64 machine runs (expected SCMP_ARCH_X86_64, SCMP_ARCH_X86 or SCMP_ARCH_X32)",
+						    "%s: architectures[%zu]: \"%s\" is not an ABI this %s machine runs (expected %s)",
 						    p->source ? p->source : "policy", i,
-						    p->architectures[i]);
+						    p->architectures[i], sw_arch_machine,
+						    sw_arch_abi_spellings);
 			}
 			prog->abi_enabled[a] = true;
 		}
@@ -302,9 +291,8 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 
 				if (nr < 0)
 					continue;
-				nr &= ~(int)SW_X32_SYSCALL_BIT;
-				if ((unsigned int)nr < SW_NR_SPAN)
-					prog->first[a][nr] = (uint16_t)i;
+				if (sw_arch_nr_index((uint64_t)nr) < SW_NR_SPAN)
+					prog->first[a][sw_arch_nr_index((uint64_t)nr)] = (uint16_t)i;
 			}
 		}
 	}
@@ -360,7 +348,7 @@ bool sw_prog_rule_names(const struct sw_program *prog, size_t i,
 unsigned int sw_prog_first_rule(const struct sw_program *prog, enum sw_abi abi,
 				uint64_t nr)
 {
-	uint64_t idx = nr & ~(uint64_t)SW_X32_SYSCALL_BIT;
+	uint64_t idx = sw_arch_nr_index(nr);
 
 	if (idx < SW_NR_SPAN)
 		return prog->first[abi][idx];

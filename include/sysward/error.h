@@ -21,7 +21,11 @@ struct sw_error {
 int sw_error_set(struct sw_error *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Same, appending ": strerror(code)". */
+/* Same, from a va_list (for a caller's own printf-like wrapper). */
+int sw_error_vset(struct sw_error *err, int code, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+/* Same as sw_error_set, appending ": strerror(code)". */
 int sw_error_set_errno(struct sw_error *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

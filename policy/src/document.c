@@ -61,36 +61,36 @@ static int add_arch(struct parser *ps, const char *path, const char *name)
 		sw_arch_suggest_scmp(&s);
 		hint = sw_suggest_result(&s);
 		if (hint)
-			return perr(ps, path,
-				    "unknown architecture \"%.64s\" (did you mean \"%s\"?)",
-				    name, hint);
+			return sw_pol_perr(ps, path,
+					   "unknown architecture \"%.64s\" (did you mean \"%s\"?)",
+					   name, hint);
 		sw_arch_list_scmp(list, sizeof(list));
-		return perr(ps, path,
-			    "unknown architecture \"%.64s\" (expected one of %s)",
-			    name, list);
+		return sw_pol_perr(ps, path,
+				   "unknown architecture \"%.64s\" (expected one of %s)",
+				   name, list);
 	}
 	if (!a->token)
-		return perr(ps, path,
-			    "architecture %s is not supported by the installed libseccomp",
-			    name);
+		return sw_pol_perr(ps, path,
+				   "architecture %s is not supported by the installed libseccomp",
+				   name);
 	for (size_t i = 0; i < p->n_architectures; i++)
 		if (p->arch_tokens[i] == a->token)
 			return 0;	/* listed twice: harmless, keep one */
 	if (p->n_architectures >= SW_POLICY_MAX_ARCHES)
-		return perr(ps, path, "more than %d architectures",
-			    SW_POLICY_MAX_ARCHES);
+		return sw_pol_perr(ps, path, "more than %d architectures",
+				   SW_POLICY_MAX_ARCHES);
 	na = realloc(p->architectures, (p->n_architectures + 2) * sizeof(*na));
 	if (!na)
-		return oom(ps);
+		return sw_pol_oom(ps);
 	p->architectures = na;
 	nt = realloc(p->arch_tokens, (p->n_architectures + 1) * sizeof(*nt));
 	if (!nt)
-		return oom(ps);
+		return sw_pol_oom(ps);
 	p->arch_tokens = nt;
 	na[p->n_architectures] = strdup(a->scmp_name);
 	if (!na[p->n_architectures]) {
 		na[p->n_architectures] = NULL;
-		return oom(ps);
+		return sw_pol_oom(ps);
 	}
 	nt[p->n_architectures] = a->token;
 	na[++p->n_architectures] = NULL;
@@ -102,17 +102,17 @@ static int parse_architectures(struct parser *ps, struct json_object *o)
 	size_t n;
 	int r;
 
-	r = get_array(ps, "architectures", o, "an array of SCMP_ARCH_* names",
-		      SW_POLICY_MAX_ARCHES, NULL, &n);
+	r = sw_pol_get_array(ps, "architectures", o, "an array of SCMP_ARCH_* names",
+			     SW_POLICY_MAX_ARCHES, NULL, &n);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < n; i++) {
 		char ep[PATH_LEN];
 		const char *name;
 
-		path_index(ep, "architectures", i);
-		r = get_string(ps, ep, json_object_array_get_idx(o, i),
-			       SW_POLICY_MAX_NAME_LEN, false, &name);
+		sw_pol_path_index(ep, "architectures", i);
+		r = sw_pol_get_string(ps, ep, json_object_array_get_idx(o, i),
+				      SW_POLICY_MAX_NAME_LEN, false, &name);
 		if (r < 0)
 			return r;
 		r = add_arch(ps, ep, name);
@@ -136,13 +136,13 @@ static int parse_arch_map_entry(struct parser *ps, const char *ep,
 	size_t ns = 0;
 	int r;
 
-	r = check_object(ps, ep, e, keys);
+	r = sw_pol_check_object(ps, ep, e, keys);
 	if (r < 0)
 		return r;
-	path_key(kp, ep, "architecture");
+	sw_pol_path_key(kp, ep, "architecture");
 	if (!json_object_object_get_ex(e, "architecture", &a))
-		return perr(ps, kp, "missing (an SCMP_ARCH_* name)");
-	r = get_string(ps, kp, a, SW_POLICY_MAX_NAME_LEN, false, &name);
+		return sw_pol_perr(ps, kp, "missing (an SCMP_ARCH_* name)");
+	r = sw_pol_get_string(ps, kp, a, SW_POLICY_MAX_NAME_LEN, false, &name);
 	if (r < 0)
 		return r;
 	if (!sw_arch_by_scmp_name(name))
@@ -153,20 +153,20 @@ static int parse_arch_map_entry(struct parser *ps, const char *ep,
 		if (r < 0)
 			return r;
 	}
-	path_key(kp, ep, "subArchitectures");
+	sw_pol_path_key(kp, ep, "subArchitectures");
 	if (!json_object_object_get_ex(e, "subArchitectures", &subs) || !subs)
 		return 0;	/* Docker writes null */
-	r = get_array(ps, kp, subs, "an array of SCMP_ARCH_* names",
-		      SW_POLICY_MAX_ARCHES, NULL, &ns);
+	r = sw_pol_get_array(ps, kp, subs, "an array of SCMP_ARCH_* names",
+			     SW_POLICY_MAX_ARCHES, NULL, &ns);
 	if (r < 0)
 		return r;
 	for (size_t j = 0; j < ns; j++) {
 		char sp[PATH_LEN];
 		const char *sub;
 
-		path_index(sp, kp, j);
-		r = get_string(ps, sp, json_object_array_get_idx(subs, j),
-			       SW_POLICY_MAX_NAME_LEN, false, &sub);
+		sw_pol_path_index(sp, kp, j);
+		r = sw_pol_get_string(ps, sp, json_object_array_get_idx(subs, j),
+				      SW_POLICY_MAX_NAME_LEN, false, &sub);
 		if (r < 0)
 			return r;
 		if (!sw_arch_by_scmp_name(sub) || is_native) {
@@ -189,14 +189,14 @@ static int parse_arch_map(struct parser *ps, struct json_object *o)
 	size_t n;
 	int r;
 
-	r = get_array(ps, "archMap", o, "an array", SW_POLICY_MAX_ARCHES, NULL,
-		      &n);
+	r = sw_pol_get_array(ps, "archMap", o, "an array", SW_POLICY_MAX_ARCHES, NULL,
+			     &n);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < n; i++) {
 		char ep[PATH_LEN];
 
-		path_index(ep, "archMap", i);
+		sw_pol_path_index(ep, "archMap", i);
 		r = parse_arch_map_entry(ps, ep,
 					 json_object_array_get_idx(o, i), native);
 		if (r < 0)
@@ -223,8 +223,8 @@ static int parse_flags(struct parser *ps, const char *path,
 	size_t n;
 	int r;
 
-	r = get_array(ps, path, o, "an array of SECCOMP_FILTER_FLAG_* names",
-		      16, NULL, &n);
+	r = sw_pol_get_array(ps, path, o, "an array of SECCOMP_FILTER_FLAG_* names",
+			     16, NULL, &n);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < n; i++) {
@@ -233,9 +233,9 @@ static int parse_flags(struct parser *ps, const char *path,
 		const char *name;
 		bool found = false;
 
-		path_index(ep, path, i);
-		r = get_string(ps, ep, json_object_array_get_idx(o, i),
-			       SW_POLICY_MAX_NAME_LEN, false, &name);
+		sw_pol_path_index(ep, path, i);
+		r = sw_pol_get_string(ps, ep, json_object_array_get_idx(o, i),
+				      SW_POLICY_MAX_NAME_LEN, false, &name);
 		if (r < 0)
 			return r;
 		sw_suggest_init(&s, name);
@@ -249,10 +249,10 @@ static int parse_flags(struct parser *ps, const char *path,
 		if (found)
 			continue;
 		if (strcmp(name, "SECCOMP_FILTER_FLAG_NEW_LISTENER") == 0)
-			return perr(ps, ep,
-				    "SECCOMP_FILTER_FLAG_NEW_LISTENER is not supported: sysward supervises the program itself");
-		return perr_unknown(ps, ep, "flag", name, sw_suggest_result(&s),
-				    "expected one of SECCOMP_FILTER_FLAG_TSYNC, SECCOMP_FILTER_FLAG_LOG, SECCOMP_FILTER_FLAG_SPEC_ALLOW, SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV");
+			return sw_pol_perr(ps, ep,
+					   "SECCOMP_FILTER_FLAG_NEW_LISTENER is not supported: sysward supervises the program itself");
+		return sw_pol_perr_unknown(ps, ep, "flag", name, sw_suggest_result(&s),
+					   "expected one of SECCOMP_FILTER_FLAG_TSYNC, SECCOMP_FILTER_FLAG_LOG, SECCOMP_FILTER_FLAG_SPEC_ALLOW, SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV");
 	}
 	return 0;
 }
@@ -282,19 +282,19 @@ static int parse_default(struct parser *ps, struct json_object *root)
 	int r;
 
 	if (!json_object_object_get_ex(root, "defaultAction", &v))
-		return perr(ps, "defaultAction",
-			    "missing (what happens to system calls no rule matches, e.g. \"SCMP_ACT_ALLOW\")");
-	r = get_action(ps, "defaultAction", v, true, &p->default_action);
+		return sw_pol_perr(ps, "defaultAction",
+				   "missing (what happens to system calls no rule matches, e.g. \"SCMP_ACT_ALLOW\")");
+	r = sw_pol_get_action(ps, "defaultAction", v, true, &p->default_action);
 	if (r < 0)
 		return r;
 	p->default_errno = EPERM;
 	if (!json_object_object_get_ex(root, "defaultErrnoRet", &v))
 		return 0;
 	if (p->default_action != SW_ACT_ERRNO)
-		return perr(ps, "defaultErrnoRet",
-			    "only used when defaultAction is SCMP_ACT_ERRNO (it is %s)",
-			    sw_action_name(p->default_action));
-	return get_errno(ps, "defaultErrnoRet", v, &p->default_errno);
+		return sw_pol_perr(ps, "defaultErrnoRet",
+				   "only used when defaultAction is SCMP_ACT_ERRNO (it is %s)",
+				   sw_action_name(p->default_action));
+	return sw_pol_get_errno(ps, "defaultErrnoRet", v, &p->default_errno);
 }
 
 /* architectures or archMap; then the architectures names are checked on */
@@ -306,8 +306,8 @@ static int parse_top_arches(struct parser *ps, struct json_object *root)
 	json_object_object_get_ex(root, "architectures", &arch);
 	json_object_object_get_ex(root, "archMap", &map);
 	if (arch && map)
-		return perr(ps, "archMap",
-			    "both \"architectures\" and \"archMap\" given; use one");
+		return sw_pol_perr(ps, "archMap",
+				   "both \"architectures\" and \"archMap\" given; use one");
 	if (arch)
 		r = parse_architectures(ps, arch);
 	else if (map)
@@ -351,19 +351,19 @@ static int parse_rules(struct parser *ps, struct json_object *root)
 
 	if (!json_object_object_get_ex(root, "syscalls", &v) || !v)
 		return 0;	/* only a default action: valid */
-	r = get_array(ps, "syscalls", v, "an array of rules",
-		      SW_POLICY_MAX_RULES, "rules", &n);
+	r = sw_pol_get_array(ps, "syscalls", v, "an array of rules",
+			     SW_POLICY_MAX_RULES, "rules", &n);
 	if (r < 0)
 		return r;
 	p->rules = calloc(n ? n : 1, sizeof(*p->rules));
 	if (!p->rules)
-		return oom(ps);
+		return sw_pol_oom(ps);
 	for (size_t i = 0; i < n; i++) {
 		/* count it first so that sw_policy_free frees a half-parsed
 		 * rule */
 		p->n_rules++;
-		r = parse_rule(ps, i, json_object_array_get_idx(v, i),
-			       &p->rules[i]);
+		r = sw_pol_parse_rule(ps, i, json_object_array_get_idx(v, i),
+				      &p->rules[i]);
 		if (r < 0)
 			return r;
 	}
@@ -380,10 +380,10 @@ static int parse_top(struct parser *ps, struct json_object *root)
 	int r;
 
 	if (!json_object_is_type(root, json_type_object))
-		return perr(ps, NULL,
-			    "expected a JSON object at the top level, got %s",
-			    type_desc(root));
-	r = check_keys(ps, NULL, root, keys);
+		return sw_pol_perr(ps, NULL,
+				   "expected a JSON object at the top level, got %s",
+				   sw_pol_type_desc(root));
+	r = sw_pol_check_keys(ps, NULL, root, keys);
 	if (r < 0)
 		return r;
 	r = parse_default(ps, root);
@@ -392,8 +392,8 @@ static int parse_top(struct parser *ps, struct json_object *root)
 	r = parse_top_arches(ps, root);
 	if (r < 0)
 		return r;
-	r = read_fields(ps, NULL, root, top_fields, N_ELEMENTS(top_fields),
-			ps->p);
+	r = sw_pol_read_fields(ps, NULL, root, top_fields, N_ELEMENTS(top_fields),
+			       ps->p);
 	if (r < 0)
 		return r;
 	return parse_rules(ps, root);
@@ -496,7 +496,7 @@ static int count_dropped_warnings(struct parser *ps)
 		     "%s: %zu more warnings not shown", ps->source,
 		     ps->dropped_warnings + 1) < 0) {
 		p->warnings[p->n_warnings] = NULL;
-		return oom(ps);
+		return sw_pol_oom(ps);
 	}
 	p->n_warnings++;
 	return 0;
@@ -514,14 +514,14 @@ static int parse_policy(struct parser *ps, struct json_object *root,
 	if (r == -EINVAL)
 		return perr_at(ps, off, why);
 	if (r < 0)
-		return oom(ps);
+		return sw_pol_oom(ps);
 	ps->p = calloc(1, sizeof(*ps->p));
 	*ret = ps->p;	/* the caller frees it, also half-parsed */
 	if (!ps->p)
-		return oom(ps);
+		return sw_pol_oom(ps);
 	ps->p->source = strdup(ps->source);
 	if (!ps->p->source)
-		return oom(ps);
+		return sw_pol_oom(ps);
 	r = parse_top(ps, root);
 	if (r < 0)
 		return r;
@@ -556,7 +556,7 @@ int sw_policy_load_string(const char *text, size_t len, const char *name,
 
 	tok = json_tokener_new_ex(SW_POLICY_MAX_DEPTH);
 	if (!tok)
-		return oom(&ps);
+		return sw_pol_oom(&ps);
 	r = parse_json(&ps, tok, &root);
 	if (r >= 0)
 		r = parse_policy(&ps, root, &p);
@@ -634,7 +634,7 @@ int sw_policy_load_file(const char *path, struct sw_policy **ret,
 
 static void gate_free(struct sw_gate *g)
 {
-	strv_free(g->arches);
+	sw_pol_strv_free(g->arches);
 }
 
 void sw_policy_free(struct sw_policy *p)
@@ -644,7 +644,7 @@ void sw_policy_free(struct sw_policy *p)
 	for (size_t i = 0; i < p->n_rules; i++) {
 		struct sw_rule *r = &p->rules[i];
 
-		strv_free(r->names);
+		sw_pol_strv_free(r->names);
 		free(r->args);
 		for (size_t j = 0; j < r->n_paths; j++)
 			free(r->paths[j].pattern);
@@ -657,9 +657,9 @@ void sw_policy_free(struct sw_policy *p)
 		free(r->json_path);
 	}
 	free(p->rules);
-	strv_free(p->architectures);
+	sw_pol_strv_free(p->architectures);
 	free(p->arch_tokens);
-	strv_free(p->warnings);
+	sw_pol_strv_free(p->warnings);
 	free(p->source);
 	free(p);
 }

@@ -24,7 +24,7 @@ static int parse_kernel(struct parser *ps, const char *path,
 	const char *s;
 	int n = 0, r;
 
-	r = get_string(ps, path, o, SW_POLICY_MAX_NAME_LEN, false, &s);
+	r = sw_pol_get_string(ps, path, o, SW_POLICY_MAX_NAME_LEN, false, &s);
 	if (r < 0)
 		return r;
 	/* "4.8", "5.10.3", "6.1.0-13-amd64" */
@@ -44,9 +44,9 @@ static int parse_kernel(struct parser *ps, const char *path,
 	*ret = KERNEL_VERSION(a, b, c);
 	return 0;
 bad:
-	return perr(ps, path,
-		    "cannot parse kernel version \"%.64s\" (expected \"MAJOR.MINOR\", e.g. \"4.8\")",
-		    s);
+	return sw_pol_perr(ps, path,
+			   "cannot parse kernel version \"%.64s\" (expected \"MAJOR.MINOR\", e.g. \"4.8\")",
+			   s);
 }
 
 static int cap_unknown(struct parser *ps, const char *path, const char *name)
@@ -65,8 +65,8 @@ static int cap_unknown(struct parser *ps, const char *path, const char *name)
 			sw_suggest_feed(&s, names[c]);
 		}
 	}
-	r = perr_unknown(ps, path, "capability", name, sw_suggest_result(&s),
-			 "expected a name such as \"CAP_SYS_ADMIN\"");
+	r = sw_pol_perr_unknown(ps, path, "capability", name, sw_suggest_result(&s),
+				"expected a name such as \"CAP_SYS_ADMIN\"");
 	for (int c = 0; c < 64; c++)
 		cap_free(names[c]);
 	return r;
@@ -80,8 +80,8 @@ static int parse_caps(struct parser *ps, const char *path,
 	size_t n;
 	int r;
 
-	r = get_array(ps, path, v, "an array of CAP_* names",
-		      SW_POLICY_MAX_CAPS, NULL, &n);
+	r = sw_pol_get_array(ps, path, v, "an array of CAP_* names",
+			     SW_POLICY_MAX_CAPS, NULL, &n);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < n; i++) {
@@ -89,9 +89,9 @@ static int parse_caps(struct parser *ps, const char *path,
 		const char *name;
 		cap_value_t cap;
 
-		path_index(ep, path, i);
-		r = get_string(ps, ep, json_object_array_get_idx(v, i),
-			       SW_POLICY_MAX_NAME_LEN, false, &name);
+		sw_pol_path_index(ep, path, i);
+		r = sw_pol_get_string(ps, ep, json_object_array_get_idx(v, i),
+				      SW_POLICY_MAX_NAME_LEN, false, &name);
 		if (r < 0)
 			return r;
 		if (cap_from_name(name, &cap) < 0 || cap < 0 || cap > 63)
@@ -108,8 +108,8 @@ static int parse_gate_arches(struct parser *ps, const char *path,
 	char ***arches = dst;
 	int r;
 
-	r = get_strv(ps, path, v, SW_POLICY_MAX_ARCHES, SW_POLICY_MAX_NAME_LEN,
-		     arches, NULL);
+	r = sw_pol_get_strv(ps, path, v, SW_POLICY_MAX_ARCHES, SW_POLICY_MAX_NAME_LEN,
+			    arches, NULL);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; (*arches)[i]; i++) {
@@ -119,12 +119,12 @@ static int parse_gate_arches(struct parser *ps, const char *path,
 
 		if (sw_oci_arch_known(name))
 			continue;
-		path_index(ep, path, i);
+		sw_pol_path_index(ep, path, i);
 		sw_suggest_init(&s, name);
 		sw_arch_suggest_oci(&s);
-		return perr_unknown(ps, ep, "architecture", name,
-				    sw_suggest_result(&s),
-				    "expected Docker's spelling: amd64, x86, x32, arm64, arm, ppc64le, s390x, riscv64, ...");
+		return sw_pol_perr_unknown(ps, ep, "architecture", name,
+					   sw_suggest_result(&s),
+					   "expected Docker's spelling: amd64, x86, x32, arm64, arm, ppc64le, s390x, riscv64, ...");
 	}
 	return 0;
 }
@@ -140,17 +140,17 @@ static const struct field gate_fields[] = {
 	  .parse = parse_kernel },
 };
 
-int parse_gate(struct parser *ps, const char *path, struct json_object *o,
-	       void *dst)
+int sw_pol_parse_gate(struct parser *ps, const char *path, struct json_object *o,
+		      void *dst)
 {
 	static const char *const keys[] = { "caps", "arches", "minKernel", NULL };
 	int r;
 
-	r = check_object(ps, path, o, keys);
+	r = sw_pol_check_object(ps, path, o, keys);
 	if (r < 0)
 		return r;
-	return read_fields(ps, path, o, gate_fields, N_ELEMENTS(gate_fields),
-			   dst);
+	return sw_pol_read_fields(ps, path, o, gate_fields, N_ELEMENTS(gate_fields),
+				  dst);
 }
 
 /* ------------------------------------------------------------------ */

@@ -93,62 +93,62 @@ struct parser {
 };
 
 /* "file: path: msg" into ps->err; returns -EINVAL. */
-int perr(struct parser *ps, const char *path, const char *fmt, ...)
+int sw_pol_perr(struct parser *ps, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Adds a warning to the policy (at most SW_POLICY_MAX_WARNINGS). */
-int pwarn(struct parser *ps, const char *path, const char *fmt, ...)
+int sw_pol_pwarn(struct parser *ps, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-int oom(struct parser *ps);
-const char *type_desc(struct json_object *o);
-int type_err(struct parser *ps, const char *path, const char *want,
-	     struct json_object *o);
+int sw_pol_oom(struct parser *ps);
+const char *sw_pol_type_desc(struct json_object *o);
+int sw_pol_type_err(struct parser *ps, const char *path, const char *want,
+		    struct json_object *o);
 /* buf (PATH_LEN bytes) = parent.key, or parent[i]. */
-void path_key(char *buf, const char *parent, const char *key);
-void path_index(char *buf, const char *parent, size_t i);
+void sw_pol_path_key(char *buf, const char *parent, const char *key);
+void sw_pol_path_index(char *buf, const char *parent, size_t i);
 
 /* "unknown what "name" (did you mean "hint"?)", or "(otherwise)" if there
  * is no hint, or nothing more if otherwise is NULL too. */
-int perr_unknown(struct parser *ps, const char *path, const char *what,
-		 const char *name, const char *hint, const char *otherwise);
+int sw_pol_perr_unknown(struct parser *ps, const char *path, const char *what,
+			const char *name, const char *hint, const char *otherwise);
 /* The length of an array of at most max entries (want: what o should be,
  * for the type error).  entries names them in "N entries, at most M are
  * allowed"; NULL says "more than M entries". */
-int get_array(struct parser *ps, const char *path, struct json_object *o,
-	      const char *want, size_t max, const char *entries, size_t *n);
+int sw_pol_get_array(struct parser *ps, const char *path, struct json_object *o,
+		     const char *want, size_t max, const char *entries, size_t *n);
 /* Every key of obj is one of the NULL-ended known, or an error. */
-int check_keys(struct parser *ps, const char *path, struct json_object *obj,
-	       const char *const *known);
-/* o is an object (or a type error) and check_keys holds. */
-int check_object(struct parser *ps, const char *path, struct json_object *o,
-		 const char *const *known);
-int get_string(struct parser *ps, const char *path, struct json_object *o,
-	       size_t max, bool allow_empty, const char **ret);
-int dup_string(struct parser *ps, const char *path, struct json_object *o,
-	       size_t max, bool allow_empty, char **ret);
-int get_bool(struct parser *ps, const char *path, struct json_object *o,
-	     bool *ret);
-int get_int_range(struct parser *ps, const char *path, struct json_object *o,
-		  int64_t min, int64_t max, int64_t *ret);
-int get_value(struct parser *ps, const char *path, struct json_object *o,
-	      uint64_t *ret);
-int get_errno(struct parser *ps, const char *path, struct json_object *o,
-	      int *ret);
-int get_strv(struct parser *ps, const char *path, struct json_object *o,
-	     size_t max, size_t max_len, char ***ret, size_t *ret_n);
-void strv_free(char **v);
-int get_action(struct parser *ps, const char *path, struct json_object *o,
-	       bool is_default, enum sw_action *ret);
+int sw_pol_check_keys(struct parser *ps, const char *path, struct json_object *obj,
+		      const char *const *known);
+/* o is an object (or a type error) and sw_pol_check_keys holds. */
+int sw_pol_check_object(struct parser *ps, const char *path, struct json_object *o,
+			const char *const *known);
+int sw_pol_get_string(struct parser *ps, const char *path, struct json_object *o,
+		      size_t max, bool allow_empty, const char **ret);
+int sw_pol_dup_string(struct parser *ps, const char *path, struct json_object *o,
+		      size_t max, bool allow_empty, char **ret);
+int sw_pol_get_bool(struct parser *ps, const char *path, struct json_object *o,
+		    bool *ret);
+int sw_pol_get_int_range(struct parser *ps, const char *path, struct json_object *o,
+			 int64_t min, int64_t max, int64_t *ret);
+int sw_pol_get_value(struct parser *ps, const char *path, struct json_object *o,
+		     uint64_t *ret);
+int sw_pol_get_errno(struct parser *ps, const char *path, struct json_object *o,
+		     int *ret);
+int sw_pol_get_strv(struct parser *ps, const char *path, struct json_object *o,
+		    size_t max, size_t max_len, char ***ret, size_t *ret_n);
+void sw_pol_strv_free(char **v);
+int sw_pol_get_action(struct parser *ps, const char *path, struct json_object *o,
+		      bool is_default, enum sw_action *ret);
 
 /*
  * Field-descriptor tables: the keys of one object that are read the same
- * way, each described once.  read_fields() reads them in table order, so
+ * way, each described once.  sw_pol_read_fields() reads them in table order, so
  * the order of a table is the order in which problems are reported.
  */
 enum field_kind {
 	FIELD_BOOL,	/* bool at offset */
 	FIELD_STRING,	/* a string that is checked, not kept */
 	FIELD_STRDUP,	/* char * at offset: a copy of the string */
-	FIELD_VALUE,	/* uint64_t at offset: get_value() */
+	FIELD_VALUE,	/* uint64_t at offset: sw_pol_get_value() */
 	FIELD_FUNC,	/* parse(ps, path, value, target + offset) */
 };
 
@@ -165,15 +165,15 @@ struct field {
 		     void *dst);
 };
 
-int read_fields(struct parser *ps, const char *path, struct json_object *obj,
-		const struct field *fields, size_t n, void *target);
+int sw_pol_read_fields(struct parser *ps, const char *path, struct json_object *obj,
+		       const struct field *fields, size_t n, void *target);
 
 /* ---- rules (rule.c) and their includes/excludes (gate.c) ---- */
 /* syscalls[idx] into rule; on error rule is left for sw_policy_free. */
-int parse_rule(struct parser *ps, size_t idx, struct json_object *o,
-	       struct sw_rule *rule);
+int sw_pol_parse_rule(struct parser *ps, size_t idx, struct json_object *o,
+		      struct sw_rule *rule);
 /* dst: the struct sw_gate; a field-table parse function */
-int parse_gate(struct parser *ps, const char *path, struct json_object *o,
-	       void *dst);
+int sw_pol_parse_gate(struct parser *ps, const char *path, struct json_object *o,
+		      void *dst);
 
 #endif

@@ -3,7 +3,7 @@
  * The policy parser's value helpers: messages with the JSON path, and the
  * readers of one JSON value each (string, integer, errno, action, ...).
  * Each checks type, range and size and reports the first problem through
- * perr(); see document.c for the passes around them.
+ * sw_pol_perr(); see document.c for the passes around them.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,7 +18,7 @@
 /* ------------------------------------------------------------------ */
 /* messages */
 
-int perr(struct parser *ps, const char *path, const char *fmt, ...)
+int sw_pol_perr(struct parser *ps, const char *path, const char *fmt, ...)
 {
 	char msg[SW_ERROR_MSG_MAX];
 	va_list ap;
@@ -32,7 +32,7 @@ int perr(struct parser *ps, const char *path, const char *fmt, ...)
 	return sw_error_set(ps->err, EINVAL, "%s: %s", ps->source, msg);
 }
 
-int pwarn(struct parser *ps, const char *path, const char *fmt, ...)
+int sw_pol_pwarn(struct parser *ps, const char *path, const char *fmt, ...)
 {
 	char msg[SW_ERROR_MSG_MAX];
 	struct sw_policy *p = ps->p;
@@ -60,12 +60,12 @@ int pwarn(struct parser *ps, const char *path, const char *fmt, ...)
 	return 0;
 }
 
-int oom(struct parser *ps)
+int sw_pol_oom(struct parser *ps)
 {
 	return sw_error_set(ps->err, ENOMEM, "%s: out of memory", ps->source);
 }
 
-const char *type_desc(struct json_object *o)
+const char *sw_pol_type_desc(struct json_object *o)
 {
 	switch (json_object_get_type(o)) {
 	case json_type_null:
@@ -86,10 +86,10 @@ const char *type_desc(struct json_object *o)
 	return "something else";
 }
 
-int type_err(struct parser *ps, const char *path, const char *want,
+int sw_pol_type_err(struct parser *ps, const char *path, const char *want,
 		    struct json_object *o)
 {
-	return perr(ps, path, "expected %s, got %s", want, type_desc(o));
+	return sw_pol_perr(ps, path, "expected %s, got %s", want, sw_pol_type_desc(o));
 }
 
 /*
@@ -103,7 +103,7 @@ static void path_cut(char *buf, int n)
 		memcpy(buf + PATH_LEN - 4, "...", 4);
 }
 
-void path_key(char *buf, const char *parent, const char *key)
+void sw_pol_path_key(char *buf, const char *parent, const char *key)
 {
 	if (parent && *parent)
 		path_cut(buf, snprintf(buf, PATH_LEN, "%s.%s", parent, key));
@@ -111,7 +111,7 @@ void path_key(char *buf, const char *parent, const char *key)
 		path_cut(buf, snprintf(buf, PATH_LEN, "%s", key));
 }
 
-void path_index(char *buf, const char *parent, size_t i)
+void sw_pol_path_index(char *buf, const char *parent, size_t i)
 {
 	path_cut(buf, snprintf(buf, PATH_LEN, "%s[%zu]", parent, i));
 }
@@ -120,33 +120,33 @@ void path_index(char *buf, const char *parent, size_t i)
 /* generic checks */
 
 /* "unknown what "name" (did you mean "hint"?)", else with "(otherwise)" */
-int perr_unknown(struct parser *ps, const char *path, const char *what,
-		 const char *name, const char *hint, const char *otherwise)
+int sw_pol_perr_unknown(struct parser *ps, const char *path, const char *what,
+			const char *name, const char *hint, const char *otherwise)
 {
 	if (hint)
-		return perr(ps, path, "unknown %s \"%s\" (did you mean \"%s\"?)",
-			    what, name, hint);
+		return sw_pol_perr(ps, path, "unknown %s \"%s\" (did you mean \"%s\"?)",
+				   what, name, hint);
 	if (otherwise)
-		return perr(ps, path, "unknown %s \"%s\" (%s)", what, name,
-			    otherwise);
-	return perr(ps, path, "unknown %s \"%s\"", what, name);
+		return sw_pol_perr(ps, path, "unknown %s \"%s\" (%s)", what, name,
+				   otherwise);
+	return sw_pol_perr(ps, path, "unknown %s \"%s\"", what, name);
 }
 
-int get_array(struct parser *ps, const char *path, struct json_object *o,
-	      const char *want, size_t max, const char *entries, size_t *n)
+int sw_pol_get_array(struct parser *ps, const char *path, struct json_object *o,
+		     const char *want, size_t max, const char *entries, size_t *n)
 {
 	if (!json_object_is_type(o, json_type_array))
-		return type_err(ps, path, want, o);
+		return sw_pol_type_err(ps, path, want, o);
 	*n = json_object_array_length(o);
 	if (*n <= max)
 		return 0;
 	if (entries)
-		return perr(ps, path, "%zu %s, at most %zu are allowed", *n,
-			    entries, max);
-	return perr(ps, path, "more than %zu entries", max);
+		return sw_pol_perr(ps, path, "%zu %s, at most %zu are allowed", *n,
+				   entries, max);
+	return sw_pol_perr(ps, path, "more than %zu entries", max);
 }
 
-int check_keys(struct parser *ps, const char *path,
+int sw_pol_check_keys(struct parser *ps, const char *path,
 		      struct json_object *obj, const char *const *known)
 {
 	json_object_object_foreach(obj, key, val) {
@@ -165,9 +165,9 @@ int check_keys(struct parser *ps, const char *path,
 			sw_suggest_feed(&s, known[i]);
 		hint = sw_suggest_result(&s);
 		if (hint)
-			return perr(ps, path,
-				    "unknown key \"%.64s\" (did you mean \"%s\"?)",
-				    key, hint);
+			return sw_pol_perr(ps, path,
+					   "unknown key \"%.64s\" (did you mean \"%s\"?)",
+					   key, hint);
 		{
 			char list[512] = "";
 			size_t used = 0;
@@ -177,23 +177,23 @@ int check_keys(struct parser *ps, const char *path,
 							 sizeof(list) - used,
 							 "%s%s", i ? ", " : "",
 							 known[i]);
-			return perr(ps, path,
-				    "unknown key \"%.64s\" (expected one of %s)",
-				    key, list);
+			return sw_pol_perr(ps, path,
+					   "unknown key \"%.64s\" (expected one of %s)",
+					   key, list);
 		}
 	}
 	return 0;
 }
 
-int check_object(struct parser *ps, const char *path, struct json_object *o,
-		 const char *const *known)
+int sw_pol_check_object(struct parser *ps, const char *path, struct json_object *o,
+			const char *const *known)
 {
 	if (!json_object_is_type(o, json_type_object))
-		return type_err(ps, path, "an object", o);
-	return check_keys(ps, path, o, known);
+		return sw_pol_type_err(ps, path, "an object", o);
+	return sw_pol_check_keys(ps, path, o, known);
 }
 
-int get_string(struct parser *ps, const char *path,
+int sw_pol_get_string(struct parser *ps, const char *path,
 		      struct json_object *o, size_t max, bool allow_empty,
 		      const char **ret)
 {
@@ -201,64 +201,64 @@ int get_string(struct parser *ps, const char *path,
 	size_t n;
 
 	if (!json_object_is_type(o, json_type_string))
-		return type_err(ps, path, "a string", o);
+		return sw_pol_type_err(ps, path, "a string", o);
 	s = json_object_get_string(o);
 	n = (size_t)json_object_get_string_len(o);
 	if (strlen(s) != n)
-		return perr(ps, path, "string contains a NUL character");
+		return sw_pol_perr(ps, path, "string contains a NUL character");
 	if (n > max)
-		return perr(ps, path, "string is longer than %zu bytes", max);
+		return sw_pol_perr(ps, path, "string is longer than %zu bytes", max);
 	if (n == 0 && !allow_empty)
-		return perr(ps, path, "must not be empty");
+		return sw_pol_perr(ps, path, "must not be empty");
 	*ret = s;
 	return 0;
 }
 
-int dup_string(struct parser *ps, const char *path,
+int sw_pol_dup_string(struct parser *ps, const char *path,
 		      struct json_object *o, size_t max, bool allow_empty,
 		      char **ret)
 {
 	const char *s;
-	int r = get_string(ps, path, o, max, allow_empty, &s);
+	int r = sw_pol_get_string(ps, path, o, max, allow_empty, &s);
 
 	if (r < 0)
 		return r;
 	*ret = strdup(s);
-	return *ret ? 0 : oom(ps);
+	return *ret ? 0 : sw_pol_oom(ps);
 }
 
-int get_bool(struct parser *ps, const char *path, struct json_object *o,
+int sw_pol_get_bool(struct parser *ps, const char *path, struct json_object *o,
 		    bool *ret)
 {
 	if (!json_object_is_type(o, json_type_boolean))
-		return type_err(ps, path, "true or false", o);
+		return sw_pol_type_err(ps, path, "true or false", o);
 	*ret = json_object_get_boolean(o);
 	return 0;
 }
 
 /* A plain JSON integer in [min, max]. */
-int get_int_range(struct parser *ps, const char *path,
+int sw_pol_get_int_range(struct parser *ps, const char *path,
 			 struct json_object *o, int64_t min, int64_t max,
 			 int64_t *ret)
 {
 	int64_t v;
 
 	if (!json_object_is_type(o, json_type_int))
-		return type_err(ps, path, "an integer", o);
+		return sw_pol_type_err(ps, path, "an integer", o);
 	v = json_object_get_int64(o);
 	/* json-c keeps integers above INT64_MAX as uint64 */
 	if (v == INT64_MAX && json_object_get_uint64(o) > (uint64_t)INT64_MAX)
-		return perr(ps, path, "%" PRIu64 " is out of range %" PRId64
-			    "..%" PRId64, json_object_get_uint64(o), min, max);
+		return sw_pol_perr(ps, path, "%" PRIu64 " is out of range %" PRId64
+				   "..%" PRId64, json_object_get_uint64(o), min, max);
 	if (v < min || v > max)
-		return perr(ps, path, "%" PRId64 " is out of range %" PRId64
-			    "..%" PRId64, v, min, max);
+		return sw_pol_perr(ps, path, "%" PRId64 " is out of range %" PRId64
+				   "..%" PRId64, v, min, max);
 	*ret = v;
 	return 0;
 }
 
 /* An argument value: integer, or a string expression ("O_RDWR|O_CREAT"). */
-int get_value(struct parser *ps, const char *path,
+int sw_pol_get_value(struct parser *ps, const char *path,
 		     struct json_object *o, uint64_t *ret)
 {
 	char why[256];
@@ -272,19 +272,19 @@ int get_value(struct parser *ps, const char *path,
 		return 0;
 	}
 	if (!json_object_is_type(o, json_type_string))
-		return type_err(ps, path,
-				"an integer or a string of constants (\"O_RDWR|O_CREAT\")",
-				o);
-	r = get_string(ps, path, o, SW_POLICY_MAX_STRING, false, &s);
+		return sw_pol_type_err(ps, path,
+				       "an integer or a string of constants (\"O_RDWR|O_CREAT\")",
+				       o);
+	r = sw_pol_get_string(ps, path, o, SW_POLICY_MAX_STRING, false, &s);
 	if (r < 0)
 		return r;
 	if (sw_value_parse(s, ret, why, sizeof(why)) < 0)
-		return perr(ps, path, "%s", why);
+		return sw_pol_perr(ps, path, "%s", why);
 	return 0;
 }
 
 /* An errno: 0..4095 or a name ("EIO"). */
-int get_errno(struct parser *ps, const char *path,
+int sw_pol_get_errno(struct parser *ps, const char *path,
 		     struct json_object *o, int *ret)
 {
 	int64_t v;
@@ -295,7 +295,7 @@ int get_errno(struct parser *ps, const char *path,
 		struct sw_suggest sg;
 		int e;
 
-		r = get_string(ps, path, o, SW_POLICY_MAX_NAME_LEN, false, &s);
+		r = sw_pol_get_string(ps, path, o, SW_POLICY_MAX_NAME_LEN, false, &s);
 		if (r < 0)
 			return r;
 		e = sw_errno_from_name(s);
@@ -306,14 +306,14 @@ int get_errno(struct parser *ps, const char *path,
 		sw_suggest_init(&sg, s);
 		for (int i = 1; i < 200; i++)
 			sw_suggest_feed(&sg, sw_errno_name(i));
-		return perr_unknown(ps, path, "errno name", s,
-				    sw_suggest_result(&sg),
-				    "use a name such as \"EPERM\" or a number 0..4095");
+		return sw_pol_perr_unknown(ps, path, "errno name", s,
+					   sw_suggest_result(&sg),
+					   "use a name such as \"EPERM\" or a number 0..4095");
 	}
 	if (!json_object_is_type(o, json_type_int))
-		return type_err(ps, path, "an errno name (\"EPERM\") or number",
-				o);
-	r = get_int_range(ps, path, o, 0, 4095, &v);
+		return sw_pol_type_err(ps, path, "an errno name (\"EPERM\") or number",
+				       o);
+	r = sw_pol_get_int_range(ps, path, o, 0, 4095, &v);
 	if (r < 0)
 		return r;
 	*ret = (int)v;
@@ -321,7 +321,7 @@ int get_errno(struct parser *ps, const char *path,
 }
 
 /* Array of non-empty strings, at most max, into a NULL-ended copy. */
-int get_strv(struct parser *ps, const char *path, struct json_object *o,
+int sw_pol_get_strv(struct parser *ps, const char *path, struct json_object *o,
 		    size_t max, size_t max_len, char ***ret, size_t *ret_n)
 {
 	size_t n;
@@ -329,18 +329,18 @@ int get_strv(struct parser *ps, const char *path, struct json_object *o,
 
 	int r;
 
-	r = get_array(ps, path, o, "an array of strings", max, "entries", &n);
+	r = sw_pol_get_array(ps, path, o, "an array of strings", max, "entries", &n);
 	if (r < 0)
 		return r;
 	v = calloc(n + 1, sizeof(*v));
 	if (!v)
-		return oom(ps);
+		return sw_pol_oom(ps);
 	for (size_t i = 0; i < n; i++) {
 		char ep[PATH_LEN];
 
-		path_index(ep, path, i);
-		r = dup_string(ps, ep, json_object_array_get_idx(o, i), max_len,
-			       false, &v[i]);
+		sw_pol_path_index(ep, path, i);
+		r = sw_pol_dup_string(ps, ep, json_object_array_get_idx(o, i), max_len,
+				      false, &v[i]);
 		if (r < 0) {
 			for (size_t j = 0; j < i; j++)
 				free(v[j]);
@@ -354,7 +354,7 @@ int get_strv(struct parser *ps, const char *path, struct json_object *o,
 	return 0;
 }
 
-void strv_free(char **v)
+void sw_pol_strv_free(char **v)
 {
 	if (!v)
 		return;
@@ -375,19 +375,19 @@ static int read_field(struct parser *ps, const char *path,
 
 	switch (f->kind) {
 	case FIELD_BOOL:
-		r = get_bool(ps, path, v, dst);
+		r = sw_pol_get_bool(ps, path, v, dst);
 		set = r == 0 && *(bool *)dst;
 		break;
 	case FIELD_STRING:
-		r = get_string(ps, path, v, f->max_len, f->allow_empty, &s);
+		r = sw_pol_get_string(ps, path, v, f->max_len, f->allow_empty, &s);
 		set = r == 0 && *s;
 		break;
 	case FIELD_STRDUP:
-		r = dup_string(ps, path, v, f->max_len, f->allow_empty, dst);
+		r = sw_pol_dup_string(ps, path, v, f->max_len, f->allow_empty, dst);
 		set = r == 0 && **(char **)dst;
 		break;
 	case FIELD_VALUE:
-		r = get_value(ps, path, v, dst);
+		r = sw_pol_get_value(ps, path, v, dst);
 		break;
 	case FIELD_FUNC:
 		r = f->parse(ps, path, v, dst);
@@ -396,12 +396,12 @@ static int read_field(struct parser *ps, const char *path,
 	if (r < 0)
 		return r;
 	if (f->warn && set)
-		return pwarn(ps, path, "%s", f->warn);
+		return sw_pol_pwarn(ps, path, "%s", f->warn);
 	return 0;
 }
 
-int read_fields(struct parser *ps, const char *path, struct json_object *obj,
-		const struct field *fields, size_t n, void *target)
+int sw_pol_read_fields(struct parser *ps, const char *path, struct json_object *obj,
+		       const struct field *fields, size_t n, void *target)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct field *f = &fields[i];
@@ -409,11 +409,11 @@ int read_fields(struct parser *ps, const char *path, struct json_object *obj,
 		char kp[PATH_LEN];
 		int r;
 
-		path_key(kp, path, f->key);
+		sw_pol_path_key(kp, path, f->key);
 		if (!json_object_object_get_ex(obj, f->key, &v) ||
 		    (f->null_absent && !v)) {
 			if (f->missing)
-				return perr(ps, kp, "%s", f->missing);
+				return sw_pol_perr(ps, kp, "%s", f->missing);
 			continue;
 		}
 		r = read_field(ps, kp, f, v, (char *)target + f->offset);
@@ -470,7 +470,7 @@ const char *sw_action_name(enum sw_action a)
 	return "unknown";
 }
 
-int get_action(struct parser *ps, const char *path,
+int sw_pol_get_action(struct parser *ps, const char *path,
 		      struct json_object *o, bool is_default,
 		      enum sw_action *ret)
 {
@@ -478,28 +478,28 @@ int get_action(struct parser *ps, const char *path,
 	const char *name;
 	int r;
 
-	r = get_string(ps, path, o, SW_POLICY_MAX_NAME_LEN, false, &name);
+	r = sw_pol_get_string(ps, path, o, SW_POLICY_MAX_NAME_LEN, false, &name);
 	if (r < 0)
 		return r;
 	if (strcmp(name, "SCMP_ACT_TRACE") == 0)
-		return perr(ps, path,
-			    "SCMP_ACT_TRACE is not supported: sysward is itself the program's tracer; use SYSWARD_ACT_SKIP, SYSWARD_ACT_EMULATE, SYSWARD_ACT_REWRITE or SYSWARD_ACT_LOG");
+		return sw_pol_perr(ps, path,
+				   "SCMP_ACT_TRACE is not supported: sysward is itself the program's tracer; use SYSWARD_ACT_SKIP, SYSWARD_ACT_EMULATE, SYSWARD_ACT_REWRITE or SYSWARD_ACT_LOG");
 	if (strcmp(name, "SCMP_ACT_NOTIFY") == 0)
-		return perr(ps, path,
-			    "SCMP_ACT_NOTIFY is not supported: sysward supervises the program itself, there is no separate listener; use SYSWARD_ACT_SKIP, SYSWARD_ACT_EMULATE, SYSWARD_ACT_REWRITE or SYSWARD_ACT_LOG");
+		return sw_pol_perr(ps, path,
+				   "SCMP_ACT_NOTIFY is not supported: sysward supervises the program itself, there is no separate listener; use SYSWARD_ACT_SKIP, SYSWARD_ACT_EMULATE, SYSWARD_ACT_REWRITE or SYSWARD_ACT_LOG");
 	for (size_t i = 0; i < N_ELEMENTS(actions); i++) {
 		if (strcmp(actions[i].name, name) != 0)
 			continue;
 		if (is_default && sw_action_needs_supervisor(actions[i].action))
-			return perr(ps, path,
-				    "%s cannot be the default action (the kernel filter decides the default without a stop); use an SCMP_ACT_* action and add a rule instead",
-				    name);
+			return sw_pol_perr(ps, path,
+					   "%s cannot be the default action (the kernel filter decides the default without a stop); use an SCMP_ACT_* action and add a rule instead",
+					   name);
 		*ret = actions[i].action;
 		return 0;
 	}
 	sw_suggest_init(&s, name);
 	for (size_t i = 0; i < N_ELEMENTS(actions); i++)
 		sw_suggest_feed(&s, actions[i].name);
-	return perr_unknown(ps, path, "action", name, sw_suggest_result(&s),
-			    "expected one of SCMP_ACT_ALLOW, SCMP_ACT_ERRNO, SCMP_ACT_KILL_PROCESS, SCMP_ACT_KILL_THREAD, SCMP_ACT_KILL, SCMP_ACT_TRAP, SCMP_ACT_LOG, SYSWARD_ACT_SKIP, SYSWARD_ACT_EMULATE, SYSWARD_ACT_REWRITE, SYSWARD_ACT_LOG");
+	return sw_pol_perr_unknown(ps, path, "action", name, sw_suggest_result(&s),
+				   "expected one of SCMP_ACT_ALLOW, SCMP_ACT_ERRNO, SCMP_ACT_KILL_PROCESS, SCMP_ACT_KILL_THREAD, SCMP_ACT_KILL, SCMP_ACT_TRAP, SCMP_ACT_LOG, SYSWARD_ACT_SKIP, SYSWARD_ACT_EMULATE, SYSWARD_ACT_REWRITE, SYSWARD_ACT_LOG");
 }

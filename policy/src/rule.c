@@ -33,10 +33,10 @@ static int get_index(struct parser *ps, const char *parent,
 	int64_t v;
 	int r;
 
-	path_key(kp, parent, "index");
+	sw_pol_path_key(kp, parent, "index");
 	if (!json_object_object_get_ex(obj, "index", &o))
-		return perr(ps, kp, "missing (the argument number, 0..5)");
-	r = get_int_range(ps, kp, o, 0, 5, &v);
+		return sw_pol_perr(ps, kp, "missing (the argument number, 0..5)");
+	r = sw_pol_get_int_range(ps, kp, o, 0, 5, &v);
 	if (r < 0)
 		return r;
 	*ret = (unsigned int)v;
@@ -52,7 +52,7 @@ static int parse_op(struct parser *ps, const char *path, struct json_object *v,
 	const char *op;
 	int r;
 
-	r = get_string(ps, path, v, SW_POLICY_MAX_NAME_LEN, false, &op);
+	r = sw_pol_get_string(ps, path, v, SW_POLICY_MAX_NAME_LEN, false, &op);
 	if (r < 0)
 		return r;
 	for (int i = SW_CMP_NE; i <= SW_CMP_MASKED_EQ; i++)
@@ -63,8 +63,8 @@ static int parse_op(struct parser *ps, const char *path, struct json_object *v,
 	sw_suggest_init(&s, op);
 	for (int i = SW_CMP_NE; i <= SW_CMP_MASKED_EQ; i++)
 		sw_suggest_feed(&s, op_names[i]);
-	return perr_unknown(ps, path, "operator", op, sw_suggest_result(&s),
-			    "expected one of SCMP_CMP_NE, SCMP_CMP_LT, SCMP_CMP_LE, SCMP_CMP_EQ, SCMP_CMP_GE, SCMP_CMP_GT, SCMP_CMP_MASKED_EQ");
+	return sw_pol_perr_unknown(ps, path, "operator", op, sw_suggest_result(&s),
+				   "expected one of SCMP_CMP_NE, SCMP_CMP_LT, SCMP_CMP_LE, SCMP_CMP_EQ, SCMP_CMP_GE, SCMP_CMP_GT, SCMP_CMP_MASKED_EQ");
 }
 
 /* An argument condition's keys after "index", in the order they are
@@ -89,7 +89,7 @@ static int parse_arg(struct parser *ps, const char *path,
 	char kp[PATH_LEN];
 	int r;
 
-	r = check_object(ps, path, o, keys);
+	r = sw_pol_check_object(ps, path, o, keys);
 	if (r < 0)
 		return r;
 	r = get_index(ps, path, o, &a->index);
@@ -99,13 +99,13 @@ static int parse_arg(struct parser *ps, const char *path,
 	 * (arg & value) == valueTwo, so Docker's clone rule without valueTwo
 	 * means "none of these flag bits set". */
 	a->value_two = 0;
-	r = read_fields(ps, path, o, arg_fields, N_ELEMENTS(arg_fields), a);
+	r = sw_pol_read_fields(ps, path, o, arg_fields, N_ELEMENTS(arg_fields), a);
 	if (r < 0)
 		return r;
 	if (a->op != SW_CMP_MASKED_EQ && a->value_two != 0) {
-		path_key(kp, path, "valueTwo");
-		return perr(ps, kp,
-			    "only SCMP_CMP_MASKED_EQ uses valueTwo (it compares (arg & value) == valueTwo); remove it or set it to 0");
+		sw_pol_path_key(kp, path, "valueTwo");
+		return sw_pol_perr(ps, kp,
+				   "only SCMP_CMP_MASKED_EQ uses valueTwo (it compares (arg & value) == valueTwo); remove it or set it to 0");
 	}
 	return 0;
 }
@@ -127,7 +127,7 @@ static int parse_path_cond(struct parser *ps, const char *path,
 	char kp[PATH_LEN];
 	int found = 0, r;
 
-	r = check_object(ps, path, o, keys);
+	r = sw_pol_check_object(ps, path, o, keys);
 	if (r < 0)
 		return r;
 	r = get_index(ps, path, o, &pc->index);
@@ -137,20 +137,20 @@ static int parse_path_cond(struct parser *ps, const char *path,
 		if (!json_object_object_get_ex(o, kinds[i].key, &v))
 			continue;
 		if (found++)
-			return perr(ps, path,
-				    "use only one of \"exact\", \"prefix\" and \"glob\"");
-		path_key(kp, path, kinds[i].key);
+			return sw_pol_perr(ps, path,
+					   "use only one of \"exact\", \"prefix\" and \"glob\"");
+		sw_pol_path_key(kp, path, kinds[i].key);
 		pc->match = kinds[i].m;
-		r = dup_string(ps, kp, v, PATH_MAX - 1, false, &pc->pattern);
+		r = sw_pol_dup_string(ps, kp, v, PATH_MAX - 1, false, &pc->pattern);
 		if (r < 0)
 			return r;
 	}
 	if (!found)
-		return perr(ps, path,
-			    "missing the pattern: one of \"exact\", \"prefix\" or \"glob\"");
+		return sw_pol_perr(ps, path,
+				   "missing the pattern: one of \"exact\", \"prefix\" or \"glob\"");
 	if (json_object_object_get_ex(o, "not", &v)) {
-		path_key(kp, path, "not");
-		r = get_bool(ps, kp, v, &pc->negate);
+		sw_pol_path_key(kp, path, "not");
+		r = sw_pol_get_bool(ps, kp, v, &pc->negate);
 		if (r < 0)
 			return r;
 	}
@@ -165,27 +165,27 @@ static int parse_rewrite_syscall(struct parser *ps, const char *path,
 	const char *name;
 	int r;
 
-	r = get_string(ps, path, v, SW_POLICY_MAX_NAME_LEN, false, &name);
+	r = sw_pol_get_string(ps, path, v, SW_POLICY_MAX_NAME_LEN, false, &name);
 	if (r < 0)
 		return r;
 	switch (sw_syscall_status(name, ps->check_arches, ps->n_check_arches)) {
 	case SW_SYSCALL_OK:
 		break;
 	case SW_SYSCALL_OTHER_ARCH:
-		return perr(ps, path,
-			    "system call \"%s\" does not exist on the policy's architectures",
-			    name);
+		return sw_pol_perr(ps, path,
+				   "system call \"%s\" does not exist on the policy's architectures",
+				   name);
 	case SW_SYSCALL_NEWER:
-		return perr(ps, path,
-			    "system call \"%s\" is not known to the installed libseccomp %u.%u.%u, so sysward cannot rewrite to it",
-			    name, seccomp_version()->major,
-			    seccomp_version()->minor, seccomp_version()->micro);
+		return sw_pol_perr(ps, path,
+				   "system call \"%s\" is not known to the installed libseccomp %u.%u.%u, so sysward cannot rewrite to it",
+				   name, seccomp_version()->major,
+				   seccomp_version()->minor, seccomp_version()->micro);
 	case SW_SYSCALL_UNKNOWN:
-		return perr_unknown(ps, path, "system call", name,
-				    sw_syscall_suggest(name), NULL);
+		return sw_pol_perr_unknown(ps, path, "system call", name,
+					   sw_syscall_suggest(name), NULL);
 	}
 	*new_syscall = strdup(name);
-	return *new_syscall ? 0 : oom(ps);
+	return *new_syscall ? 0 : sw_pol_oom(ps);
 }
 
 /* rewrite.args[i] (at ep); args is the list's path */
@@ -205,7 +205,7 @@ static int parse_rewrite_arg(struct parser *ps, const char *args,
 	struct sw_arg_rewrite *rw = &rule->rewrites[i];
 	int found = 0, r;
 
-	r = check_object(ps, ep, e, keys);
+	r = sw_pol_check_object(ps, ep, e, keys);
 	if (r < 0)
 		return r;
 	r = get_index(ps, ep, e, &rw->index);
@@ -213,9 +213,9 @@ static int parse_rewrite_arg(struct parser *ps, const char *args,
 		return r;
 	for (size_t j = 0; j < i; j++)
 		if (rule->rewrites[j].index == rw->index)
-			return perr(ps, ep,
-				    "argument %u is already rewritten by %s[%zu]; combine them into one",
-				    rw->index, args, j);
+			return sw_pol_perr(ps, ep,
+					   "argument %u is already rewritten by %s[%zu]; combine them into one",
+					   rw->index, args, j);
 	for (size_t j = 0; j < N_ELEMENTS(ops); j++) {
 		struct json_object *ov;
 		char op[PATH_LEN];
@@ -223,17 +223,17 @@ static int parse_rewrite_arg(struct parser *ps, const char *args,
 		if (!json_object_object_get_ex(e, ops[j].key, &ov))
 			continue;
 		if (found++)
-			return perr(ps, ep,
-				    "use only one of \"set\", \"and\" and \"or\"");
-		path_key(op, ep, ops[j].key);
+			return sw_pol_perr(ps, ep,
+					   "use only one of \"set\", \"and\" and \"or\"");
+		sw_pol_path_key(op, ep, ops[j].key);
 		rw->op = ops[j].op;
-		r = get_value(ps, op, ov, &rw->value);
+		r = sw_pol_get_value(ps, op, ov, &rw->value);
 		if (r < 0)
 			return r;
 	}
 	if (!found)
-		return perr(ps, ep,
-			    "missing the operation: one of \"set\", \"and\" or \"or\"");
+		return sw_pol_perr(ps, ep,
+				   "missing the operation: one of \"set\", \"and\" or \"or\"");
 	return 0;
 }
 
@@ -245,17 +245,17 @@ static int parse_rewrite_args(struct parser *ps, const char *path,
 	size_t n;
 	int r;
 
-	r = get_array(ps, path, v, "an array", SW_POLICY_MAX_ARGS, "entries",
-		      &n);
+	r = sw_pol_get_array(ps, path, v, "an array", SW_POLICY_MAX_ARGS, "entries",
+			     &n);
 	if (r < 0)
 		return r;
 	rule->rewrites = calloc(n ? n : 1, sizeof(*rule->rewrites));
 	if (!rule->rewrites)
-		return oom(ps);
+		return sw_pol_oom(ps);
 	for (size_t i = 0; i < n; i++) {
 		char ep[PATH_LEN];
 
-		path_index(ep, path, i);
+		sw_pol_path_index(ep, path, i);
 		r = parse_rewrite_arg(ps, path, ep,
 				      json_object_array_get_idx(v, i), rule, i);
 		if (r < 0)
@@ -278,16 +278,16 @@ static int parse_rewrite(struct parser *ps, const char *path,
 	static const char *const keys[] = { "syscall", "args", NULL };
 	int r;
 
-	r = check_object(ps, path, o, keys);
+	r = sw_pol_check_object(ps, path, o, keys);
 	if (r < 0)
 		return r;
-	r = read_fields(ps, path, o, rewrite_fields,
-			N_ELEMENTS(rewrite_fields), rule);
+	r = sw_pol_read_fields(ps, path, o, rewrite_fields,
+			       N_ELEMENTS(rewrite_fields), rule);
 	if (r < 0)
 		return r;
 	if (!rule->new_syscall && rule->n_rewrites == 0)
-		return perr(ps, path,
-			    "rewrites nothing: give \"syscall\" and/or a non-empty \"args\"");
+		return sw_pol_perr(ps, path,
+				   "rewrites nothing: give \"syscall\" and/or a non-empty \"args\"");
 	return 0;
 }
 
@@ -330,16 +330,16 @@ static int parse_when_string(struct parser *ps, const char *path,
 		else if (parse_u32_str(&p, &step) < 0)
 			goto bad;
 		else if (step == 0)
-			return perr(ps, path, "step must be at least 1");
+			return sw_pol_perr(ps, path, "step must be at least 1");
 	}
 	if (*p)
 		goto bad;
 	if (first == 0)
-		return perr(ps, path,
-			    "calls are counted from 1: the first must be at least 1");
+		return sw_pol_perr(ps, path,
+				   "calls are counted from 1: the first must be at least 1");
 	if (last && last < first)
-		return perr(ps, path, "last (%u) is before first (%u)", last,
-			    first);
+		return sw_pol_perr(ps, path, "last (%u) is before first (%u)", last,
+				   first);
 	if (last && !step)
 		step = 1;
 	rule->when_first = first;
@@ -347,9 +347,9 @@ static int parse_when_string(struct parser *ps, const char *path,
 	rule->when_step = step;
 	return 0;
 bad:
-	return perr(ps, path,
-		    "cannot parse \"%.64s\" (expected \"N\", \"N+\", \"N+STEP\", \"N..M\" or \"N..M+STEP\", e.g. \"3\" for the 3rd call, \"2+2\" for every 2nd)",
-		    s);
+	return sw_pol_perr(ps, path,
+			   "cannot parse \"%.64s\" (expected \"N\", \"N+\", \"N+STEP\", \"N..M\" or \"N..M+STEP\", e.g. \"3\" for the 3rd call, \"2+2\" for every 2nd)",
+			   s);
 }
 
 /* "when", into the rule (dst) */
@@ -366,34 +366,34 @@ static int parse_when(struct parser *ps, const char *path,
 	if (json_object_is_type(o, json_type_string)) {
 		const char *s;
 
-		r = get_string(ps, path, o, SW_POLICY_MAX_NAME_LEN, false, &s);
+		r = sw_pol_get_string(ps, path, o, SW_POLICY_MAX_NAME_LEN, false, &s);
 		if (r < 0)
 			return r;
 		return parse_when_string(ps, path, s, rule);
 	}
 	if (!json_object_is_type(o, json_type_object))
-		return type_err(ps, path,
-				"an object {\"first\", \"last\", \"step\"} or a string like \"3\" or \"2+2\"",
-				o);
-	r = check_keys(ps, path, o, keys);
+		return sw_pol_type_err(ps, path,
+				       "an object {\"first\", \"last\", \"step\"} or a string like \"3\" or \"2+2\"",
+				       o);
+	r = sw_pol_check_keys(ps, path, o, keys);
 	if (r < 0)
 		return r;
-	path_key(kp, path, "first");
+	sw_pol_path_key(kp, path, "first");
 	if (!json_object_object_get_ex(o, "first", &v))
-		return perr(ps, kp,
-			    "missing (the number of the first call to act on, from 1)");
-	r = get_int_range(ps, kp, v, 1, UINT32_MAX, &first);
+		return sw_pol_perr(ps, kp,
+				   "missing (the number of the first call to act on, from 1)");
+	r = sw_pol_get_int_range(ps, kp, v, 1, UINT32_MAX, &first);
 	if (r < 0)
 		return r;
 	if (json_object_object_get_ex(o, "last", &v)) {
-		path_key(kp, path, "last");
-		r = get_int_range(ps, kp, v, first, UINT32_MAX, &last);
+		sw_pol_path_key(kp, path, "last");
+		r = sw_pol_get_int_range(ps, kp, v, first, UINT32_MAX, &last);
 		if (r < 0)
 			return r;
 	}
 	if (json_object_object_get_ex(o, "step", &v)) {
-		path_key(kp, path, "step");
-		r = get_int_range(ps, kp, v, 1, UINT32_MAX, &step);
+		sw_pol_path_key(kp, path, "step");
+		r = sw_pol_get_int_range(ps, kp, v, 1, UINT32_MAX, &step);
 		if (r < 0)
 			return r;
 	}
@@ -429,13 +429,13 @@ static int check_syscall_name(struct parser *ps, const char *path,
 	case SW_SYSCALL_NEWER:
 		*keep = false;
 		if (++ps->n_unknown > SW_POLICY_MAX_UNKNOWN)
-			return perr(ps, path,
-				    "more than %d unknown system call names; is this a seccomp policy?",
-				    SW_POLICY_MAX_UNKNOWN);
-		return pwarn(ps, path,
-			     "system call \"%s\" is not known to the installed libseccomp %u.%u.%u; ignored (calls to it get the default action)",
-			     name, seccomp_version()->major,
-			     seccomp_version()->minor, seccomp_version()->micro);
+			return sw_pol_perr(ps, path,
+					   "more than %d unknown system call names; is this a seccomp policy?",
+					   SW_POLICY_MAX_UNKNOWN);
+		return sw_pol_pwarn(ps, path,
+				    "system call \"%s\" is not known to the installed libseccomp %u.%u.%u; ignored (calls to it get the default action)",
+				    name, seccomp_version()->major,
+				    seccomp_version()->minor, seccomp_version()->micro);
 	case SW_SYSCALL_UNKNOWN:
 		break;
 	}
@@ -443,24 +443,24 @@ static int check_syscall_name(struct parser *ps, const char *path,
 		/* Each unknown name costs a lookup on every architecture;
 		 * real profiles have a handful. */
 		if (++ps->n_unknown > SW_POLICY_MAX_UNKNOWN)
-			return perr(ps, path,
-				    "more than %d unknown system call names; is this a seccomp policy?",
-				    SW_POLICY_MAX_UNKNOWN);
+			return sw_pol_perr(ps, path,
+					   "more than %d unknown system call names; is this a seccomp policy?",
+					   SW_POLICY_MAX_UNKNOWN);
 		*keep = false;
 		/* Past the warning limit nobody sees the suggestion: do not
 		 * spend time on it (a 1 MiB policy of unknown names). */
 		if (ps->p->n_warnings >= SW_POLICY_MAX_WARNINGS)
-			return pwarn(ps, path, "unknown system call");
+			return sw_pol_pwarn(ps, path, "unknown system call");
 		hint = sw_syscall_suggest(name);
 		if (hint)
-			return pwarn(ps, path,
-				     "unknown system call \"%s\" ignored (did you mean \"%s\"?)",
-				     name, hint);
-		return pwarn(ps, path, "unknown system call \"%s\" ignored",
-			     name);
+			return sw_pol_pwarn(ps, path,
+					    "unknown system call \"%s\" ignored (did you mean \"%s\"?)",
+					    name, hint);
+		return sw_pol_pwarn(ps, path, "unknown system call \"%s\" ignored",
+				    name);
 	}
-	return perr_unknown(ps, path, "system call", name,
-			    sw_syscall_suggest(name), NULL);
+	return sw_pol_perr_unknown(ps, path, "system call", name,
+				   sw_syscall_suggest(name), NULL);
 }
 
 /*
@@ -477,28 +477,28 @@ static int get_names(struct parser *ps, const char *path,
 	json_object_object_get_ex(obj, "names", &names);
 	json_object_object_get_ex(obj, "name", &name);
 	if (names && name)
-		return perr(ps, path,
-			    "both \"name\" and \"names\" given; use one (\"names\": [...])");
+		return sw_pol_perr(ps, path,
+				   "both \"name\" and \"names\" given; use one (\"names\": [...])");
 	if (!names && !name)
-		return perr(ps, path,
-			    "missing \"names\" (the system calls this rule is about)");
+		return sw_pol_perr(ps, path,
+				   "missing \"names\" (the system calls this rule is about)");
 	if (name) {
-		path_key(kp, path, "name");
+		sw_pol_path_key(kp, path, "name");
 		rule->names = calloc(2, sizeof(char *));
 		if (!rule->names)
-			return oom(ps);
+			return sw_pol_oom(ps);
 		*n = 1;
-		return dup_string(ps, kp, name, SW_POLICY_MAX_NAME_LEN, false,
-				  &rule->names[0]);
+		return sw_pol_dup_string(ps, kp, name, SW_POLICY_MAX_NAME_LEN, false,
+					 &rule->names[0]);
 	}
-	path_key(kp, path, "names");
-	r = get_strv(ps, kp, names, SW_POLICY_MAX_NAMES,
-		     SW_POLICY_MAX_NAME_LEN, &rule->names, n);
+	sw_pol_path_key(kp, path, "names");
+	r = sw_pol_get_strv(ps, kp, names, SW_POLICY_MAX_NAMES,
+			    SW_POLICY_MAX_NAME_LEN, &rule->names, n);
 	if (r < 0)
 		return r;
 	if (*n == 0)
-		return perr(ps, kp,
-			    "empty list (name at least one system call)");
+		return sw_pol_perr(ps, kp,
+				   "empty list (name at least one system call)");
 	return 0;
 }
 
@@ -521,14 +521,14 @@ static int parse_names(struct parser *ps, const char *path,
 	 * NULL-ended list is intact for sw_policy_free. */
 	keep = calloc(n, sizeof(*keep));
 	if (!keep)
-		return oom(ps);
+		return sw_pol_oom(ps);
 	for (size_t i = 0; i < n; i++) {
 		char ep[PATH_LEN];
 
 		if (!names)	/* "name" */
-			path_key(ep, path, "name");
+			sw_pol_path_key(ep, path, "name");
 		else
-			path_index(ep, kp, i);
+			sw_pol_path_index(ep, kp, i);
 		r = check_syscall_name(ps, ep, rule->names[i], allow_rule,
 				       &keep[i]);
 		if (r < 0)
@@ -556,18 +556,18 @@ static int parse_skip_result(struct parser *ps, const char *path,
 	int r;
 
 	if (errno_o && return_o)
-		return perr(ps, path,
-			    "both \"return\" and \"%s\" given; a skipped call either returns a value or fails with an errno",
-			    is_errnoret ? "errnoRet" : "errno");
+		return sw_pol_perr(ps, path,
+				   "both \"return\" and \"%s\" given; a skipped call either returns a value or fails with an errno",
+				   is_errnoret ? "errnoRet" : "errno");
 	if (errno_o) {
-		path_key(kp, path, is_errnoret ? "errnoRet" : "errno");
-		r = get_errno(ps, kp, errno_o, &rule->errno_ret);
+		sw_pol_path_key(kp, path, is_errnoret ? "errnoRet" : "errno");
+		r = sw_pol_get_errno(ps, kp, errno_o, &rule->errno_ret);
 		if (r < 0)
 			return r;
 		rule->ret_is_errno = true;
 	} else if (return_o) {
-		path_key(kp, path, "return");
-		r = get_value(ps, kp, return_o, &rv);
+		sw_pol_path_key(kp, path, "return");
+		r = sw_pol_get_value(ps, kp, return_o, &rv);
 		if (r < 0)
 			return r;
 		rule->ret_value = (int64_t)rv;
@@ -588,21 +588,21 @@ static int parse_result(struct parser *ps, const char *path,
 	json_object_object_get_ex(o, "errnoRet", &errnoret_o);
 	json_object_object_get_ex(o, "return", &return_o);
 	if (errno_o && errnoret_o)
-		return perr(ps, path,
-			    "both \"errno\" and \"errnoRet\" given; use one");
+		return sw_pol_perr(ps, path,
+				   "both \"errno\" and \"errnoRet\" given; use one");
 	if (!errno_o)
 		errno_o = errnoret_o;
-	path_key(kp, path, errnoret_o ? "errnoRet" : "errno");
+	sw_pol_path_key(kp, path, errnoret_o ? "errnoRet" : "errno");
 	switch (rule->action) {
 	case SW_ACT_ERRNO:
 		if (return_o) {
-			path_key(kp, path, "return");
-			return perr(ps, kp,
-				    "not used by SCMP_ACT_ERRNO (it returns -errnoRet); use SYSWARD_ACT_SKIP to return a value");
+			sw_pol_path_key(kp, path, "return");
+			return sw_pol_perr(ps, kp,
+					   "not used by SCMP_ACT_ERRNO (it returns -errnoRet); use SYSWARD_ACT_SKIP to return a value");
 		}
 		rule->errno_ret = EPERM;
 		if (errno_o)
-			return get_errno(ps, kp, errno_o, &rule->errno_ret);
+			return sw_pol_get_errno(ps, kp, errno_o, &rule->errno_ret);
 		return 0;
 	case SW_ACT_SKIP:
 	case SW_ACT_EMULATE:
@@ -610,14 +610,14 @@ static int parse_result(struct parser *ps, const char *path,
 					 return_o, rule);
 	default:
 		if (errno_o)
-			return perr(ps, kp,
-				    "not used by %s (only SCMP_ACT_ERRNO, SYSWARD_ACT_SKIP and SYSWARD_ACT_EMULATE fail with an errno)",
-				    act);
+			return sw_pol_perr(ps, kp,
+					   "not used by %s (only SCMP_ACT_ERRNO, SYSWARD_ACT_SKIP and SYSWARD_ACT_EMULATE fail with an errno)",
+					   act);
 		if (return_o) {
-			path_key(kp, path, "return");
-			return perr(ps, kp,
-				    "not used by %s (only SYSWARD_ACT_SKIP and SYSWARD_ACT_EMULATE return a value)",
-				    act);
+			sw_pol_path_key(kp, path, "return");
+			return sw_pol_perr(ps, kp,
+					   "not used by %s (only SYSWARD_ACT_SKIP and SYSWARD_ACT_EMULATE return a value)",
+					   act);
 		}
 		return 0;
 	}
@@ -632,17 +632,17 @@ static int parse_args(struct parser *ps, const char *path,
 	int r;
 
 	/* Docker writes "args": null for rules without conditions */
-	r = v ? get_array(ps, path, v, "an array", SW_POLICY_MAX_ARGS,
-			  "conditions", &n) : 0;
+	r = v ? sw_pol_get_array(ps, path, v, "an array", SW_POLICY_MAX_ARGS,
+				 "conditions", &n) : 0;
 	if (r < 0)
 		return r;
 	rule->args = calloc(n ? n : 1, sizeof(*rule->args));
 	if (!rule->args)
-		return oom(ps);
+		return sw_pol_oom(ps);
 	for (size_t i = 0; i < n; i++) {
 		char ep[PATH_LEN];
 
-		path_index(ep, path, i);
+		sw_pol_path_index(ep, path, i);
 		r = parse_arg(ps, ep, json_object_array_get_idx(v, i),
 			      &rule->args[i]);
 		if (r < 0)
@@ -660,17 +660,17 @@ static int parse_paths(struct parser *ps, const char *path,
 	size_t n;
 	int r;
 
-	r = get_array(ps, path, v, "an array", SW_POLICY_MAX_ARGS,
-		      "conditions", &n);
+	r = sw_pol_get_array(ps, path, v, "an array", SW_POLICY_MAX_ARGS,
+			     "conditions", &n);
 	if (r < 0)
 		return r;
 	rule->paths = calloc(n ? n : 1, sizeof(*rule->paths));
 	if (!rule->paths)
-		return oom(ps);
+		return sw_pol_oom(ps);
 	for (size_t i = 0; i < n; i++) {
 		char ep[PATH_LEN];
 
-		path_index(ep, path, i);
+		sw_pol_path_index(ep, path, i);
 		r = parse_path_cond(ps, ep, json_object_array_get_idx(v, i),
 				    &rule->paths[i]);
 		rule->n_paths += rule->paths[i].pattern != NULL;
@@ -687,17 +687,17 @@ static int parse_rule_rewrite(struct parser *ps, const char *path,
 	struct json_object *v;
 	char kp[PATH_LEN];
 
-	path_key(kp, path, "rewrite");
+	sw_pol_path_key(kp, path, "rewrite");
 	if (json_object_object_get_ex(o, "rewrite", &v)) {
 		if (rule->action != SW_ACT_REWRITE)
-			return perr(ps, kp,
-				    "only used with \"action\": \"SYSWARD_ACT_REWRITE\" (this rule's action is %s)",
-				    sw_action_name(rule->action));
+			return sw_pol_perr(ps, kp,
+					   "only used with \"action\": \"SYSWARD_ACT_REWRITE\" (this rule's action is %s)",
+					   sw_action_name(rule->action));
 		return parse_rewrite(ps, kp, v, rule);
 	}
 	if (rule->action == SW_ACT_REWRITE)
-		return perr(ps, kp,
-			    "missing: SYSWARD_ACT_REWRITE needs {\"syscall\": NAME} and/or {\"args\": [{\"index\": N, \"set\"|\"and\"|\"or\": VALUE}]}");
+		return sw_pol_perr(ps, kp,
+				   "missing: SYSWARD_ACT_REWRITE needs {\"syscall\": NAME} and/or {\"args\": [{\"index\": N, \"set\"|\"and\"|\"or\": VALUE}]}");
 	return 0;
 }
 
@@ -716,9 +716,9 @@ static const struct field rule_fields[] = {
 	  .offset = offsetof(struct sw_rule, comment),
 	  .max_len = SW_POLICY_MAX_STRING, .allow_empty = true },
 	{ .key = "includes", .kind = FIELD_FUNC,
-	  .offset = offsetof(struct sw_rule, includes), .parse = parse_gate },
+	  .offset = offsetof(struct sw_rule, includes), .parse = sw_pol_parse_gate },
 	{ .key = "excludes", .kind = FIELD_FUNC,
-	  .offset = offsetof(struct sw_rule, excludes), .parse = parse_gate },
+	  .offset = offsetof(struct sw_rule, excludes), .parse = sw_pol_parse_gate },
 };
 
 /*
@@ -739,19 +739,19 @@ static int warn_pidfd_getfd(struct parser *ps, const char *path,
 	for (size_t k = 0; k < rule->n_names; k++) {
 		if (strcmp(rule->names[k], "pidfd_getfd"))
 			continue;
-		path_key(kp, path, "names");
-		return pwarn(ps, kp,
-			     "pidfd_getfd is left to this policy: the program may take "
-			     "open descriptors from any process of its uid it holds a pidfd of, "
-			     "and pidfds of processes outside the sandbox come without "
-			     "pidfd_open (SO_PEERPIDFD, SCM_PIDFD, open_by_handle_at); "
-			     "no path rule checked what such a descriptor opened");
+		sw_pol_path_key(kp, path, "names");
+		return sw_pol_pwarn(ps, kp,
+				    "pidfd_getfd is left to this policy: the program may take "
+				    "open descriptors from any process of its uid it holds a pidfd of, "
+				    "and pidfds of processes outside the sandbox come without "
+				    "pidfd_open (SO_PEERPIDFD, SCM_PIDFD, open_by_handle_at); "
+				    "no path rule checked what such a descriptor opened");
 	}
 	return 0;
 }
 
-int parse_rule(struct parser *ps, size_t idx, struct json_object *o,
-	       struct sw_rule *rule)
+int sw_pol_parse_rule(struct parser *ps, size_t idx, struct json_object *o,
+		      struct sw_rule *rule)
 {
 	static const char *const keys[] = {
 		"names", "name", "action", "errnoRet", "errno", "return",
@@ -762,20 +762,20 @@ int parse_rule(struct parser *ps, size_t idx, struct json_object *o,
 	char path[PATH_LEN], kp[PATH_LEN];
 	int r;
 
-	path_index(path, "syscalls", idx);
+	sw_pol_path_index(path, "syscalls", idx);
 	rule->json_path = strdup(path);
 	if (!rule->json_path)
-		return oom(ps);
+		return sw_pol_oom(ps);
 	if (idx < ps->skim.n_rules)
 		rule->line = ps->skim.rule_line[idx];
-	r = check_object(ps, path, o, keys);
+	r = sw_pol_check_object(ps, path, o, keys);
 	if (r < 0)
 		return r;
 
-	path_key(kp, path, "action");
+	sw_pol_path_key(kp, path, "action");
 	if (!json_object_object_get_ex(o, "action", &v))
-		return perr(ps, kp, "missing (e.g. \"SCMP_ACT_ERRNO\")");
-	r = get_action(ps, kp, v, false, &rule->action);
+		return sw_pol_perr(ps, kp, "missing (e.g. \"SCMP_ACT_ERRNO\")");
+	r = sw_pol_get_action(ps, kp, v, false, &rule->action);
 	if (r < 0)
 		return r;
 	r = parse_names(ps, path, o, rule);
@@ -784,15 +784,15 @@ int parse_rule(struct parser *ps, size_t idx, struct json_object *o,
 	r = parse_result(ps, path, o, rule);
 	if (r < 0)
 		return r;
-	r = read_fields(ps, path, o, rule_conditions,
-			N_ELEMENTS(rule_conditions), rule);
+	r = sw_pol_read_fields(ps, path, o, rule_conditions,
+			       N_ELEMENTS(rule_conditions), rule);
 	if (r < 0)
 		return r;
 	r = parse_rule_rewrite(ps, path, o, rule);
 	if (r < 0)
 		return r;
-	r = read_fields(ps, path, o, rule_fields, N_ELEMENTS(rule_fields),
-			rule);
+	r = sw_pol_read_fields(ps, path, o, rule_fields, N_ELEMENTS(rule_fields),
+			       rule);
 	if (r < 0)
 		return r;
 	if (rule->action == SW_ACT_AUDIT)

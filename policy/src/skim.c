@@ -11,6 +11,7 @@
 #include "skim.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,182 +71,203 @@ static bool fits(const char *digits, size_t n, const char *limit)
 	return memcmp(digits, limit, n) <= 0;
 }
 
+/* One pass: the text, where it is, and where a refusal is written. */
+struct skim {
+	const char *t;
+	size_t len, i;
+	struct level *stack;
+	int depth;
+	bool pending_syscalls;	/* key "syscalls" at depth 1 seen */
+	unsigned int line;	/* strict JSON strings hold no raw \n */
+	struct sw_skim *out;
+	char *why;
+	size_t why_len, *why_off;
+};
+
+static int skim_refuse(struct skim *sk, size_t off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int skim_refuse(struct skim *sk, size_t off, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(sk->why, sk->why_len, fmt, ap);
+	va_end(ap);
+	*sk->why_off = off;
+	return -EINVAL;
+}
+
+/* The start of a value inside the "syscalls" array: note its line. */
+static int note_rule(struct skim *sk, struct level *top)
+{
+	struct sw_skim *out = sk->out;
+
+	if (out->n_rules == out->cap) {
+		size_t ncap = out->cap ? out->cap * 2 : 64;
+		unsigned int *n = realloc(out->rule_line, ncap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		out->rule_line = n;
+		out->cap = ncap;
+	}
+	out->rule_line[out->n_rules++] = sk->line;
+	top->in_syscalls = false;	/* until the next ',' */
+	top->type = 'S';
+	return 0;
+}
+
+static int open_level(struct skim *sk, char ch)
+{
+	if (sk->depth >= SW_SKIM_MAX_DEPTH)
+		return skim_refuse(sk, sk->i, "nesting too deep");
+	sk->stack[sk->depth] = (struct level){
+		.type = ch,
+		.expect_key = ch == '{',
+		.in_syscalls = ch == '[' && sk->pending_syscalls &&
+			       sk->depth == 1,
+	};
+	sk->pending_syscalls = false;
+	sk->depth++;
+	sk->i++;
+	return 0;
+}
+
+/* A key of the object top, t[i..end): plain, new in its object. */
+static int key(struct skim *sk, struct level *top, size_t end)
+{
+	const char *t = sk->t;
+	size_t i = sk->i, klen = end - i;
+
+	top->expect_key = false;
+	/* json-c decodes keys and cuts them at a NUL: "n\u0061mes" and
+	 * "names\u0000x" would both be "names" and slip past the duplicate
+	 * check.  No valid policy key needs an escape. */
+	if (memchr(t + i, '\\', klen))
+		return skim_refuse(sk, i, "escape sequence in key %.*s (keys are plain names such as \"names\")",
+				   klen > 66 ? 66 : (int)klen, t + i);
+	for (size_t k = 0; k < top->n_keys; k++)
+		if (top->key_len[k] == klen &&
+		    memcmp(t + top->key_off[k], t + i, klen) == 0)
+			return skim_refuse(sk, i, "duplicate key %.*s in the same object (JSON parsers keep only one of them)",
+					   klen > 66 ? 66 : (int)klen, t + i);
+	if (top->n_keys == MAX_KEYS)
+		return skim_refuse(sk, i, "object has more than %d keys", MAX_KEYS);
+	top->key_off[top->n_keys] = i;
+	top->key_len[top->n_keys++] = klen;
+	sk->pending_syscalls = sk->depth == 1 && klen == 10 &&
+			       memcmp(t + i, "\"syscalls\"", 10) == 0;
+	return 0;
+}
+
+/* A number or true/false/null at t[i]; an integer must fit in 64 bits. */
+static int scalar(struct skim *sk)
+{
+	const char *t = sk->t;
+	size_t start = sk->i, i = start;
+	bool integer = true;
+	char ch = t[i];
+
+	sk->pending_syscalls = false;
+	if (ch != '-' && !(ch >= '0' && ch <= '9')) {
+		/* true, false, null */
+		while (i < sk->len && t[i] >= 'a' && t[i] <= 'z')
+			i++;
+		sk->i = i == start ? i + 1 : i;
+		return 0;
+	}
+	while (i < sk->len && (t[i] == '-' || t[i] == '+' || t[i] == '.' ||
+			       t[i] == 'e' || t[i] == 'E' ||
+			       (t[i] >= '0' && t[i] <= '9'))) {
+		if (t[i] == '.' || t[i] == 'e' || t[i] == 'E')
+			integer = false;
+		i++;
+	}
+	sk->i = i;
+	if (integer) {
+		bool neg = t[start] == '-';
+
+		if (!fits(t + start + neg, i - start - neg,
+			  neg ? "9223372036854775808" : "18446744073709551615"))
+			return skim_refuse(sk, start, "integer %.*s%s does not fit in 64 bits",
+					   (int)(i - start > 40 ? 40 : i - start),
+					   t + start, i - start > 40 ? "..." : "");
+	}
+	return 0;
+}
+
+/* One token at t[i] (not white space); advances i. */
+static int token(struct skim *sk)
+{
+	char ch = sk->t[sk->i];
+	struct level *top = sk->depth > 0 ? &sk->stack[sk->depth - 1] : NULL;
+	int r;
+
+	if (top && top->type == '[' && top->in_syscalls &&
+	    ch != ']' && ch != ',' && (r = note_rule(sk, top)) < 0)
+		return r;
+	switch (ch) {
+	case '{':
+	case '[':
+		return open_level(sk, ch);
+	case '}':
+	case ']':
+		if (sk->depth > 0)
+			sk->depth--;
+		break;
+	case ',':
+		if (top && top->type == '{')
+			top->expect_key = true;
+		if (top && top->type == 'S') {
+			top->type = '[';
+			top->in_syscalls = true;
+		}
+		break;
+	case ':':
+		break;
+	case '"': {
+		size_t end = skip_string(sk->t, sk->len, sk->i);
+
+		if (top && top->type == '{' && top->expect_key) {
+			if ((r = key(sk, top, end)) < 0)
+				return r;
+		} else {
+			sk->pending_syscalls = false;
+		}
+		sk->i = end;
+		return 0;
+	}
+	default:
+		return scalar(sk);
+	}
+	sk->i++;
+	return 0;
+}
+
 int sw_skim(const char *t, size_t len, struct sw_skim *out, char *why,
 	    size_t why_len, size_t *why_off)
 {
-	struct level *stack;
-	int depth = 0;
-	bool pending_syscalls = false;	/* key "syscalls" at depth 1 seen */
-	unsigned int line = 1;		/* strict JSON strings hold no raw \n */
-	size_t i = 0;
+	struct skim sk = {
+		.t = t, .len = len, .line = 1, .out = out,
+		.why = why, .why_len = why_len, .why_off = why_off,
+	};
 	int r = 0;
 
 	memset(out, 0, sizeof(*out));
-	stack = calloc(SW_SKIM_MAX_DEPTH + 1, sizeof(*stack));
-	if (!stack)
+	sk.stack = calloc(SW_SKIM_MAX_DEPTH + 1, sizeof(*sk.stack));
+	if (!sk.stack)
 		return -ENOMEM;
-
-	while (i < len) {
-		char ch = t[i];
-		struct level *top = depth > 0 ? &stack[depth - 1] : NULL;
+	while (r == 0 && sk.i < len) {
+		char ch = t[sk.i];
 
 		if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
-			line += ch == '\n';
-			i++;
+			sk.line += ch == '\n';
+			sk.i++;
 			continue;
 		}
-		/* The start of a value inside the "syscalls" array. */
-		if (top && top->type == '[' && top->in_syscalls &&
-		    ch != ']' && ch != ',') {
-			unsigned int *n;
-
-			if (out->n_rules == out->cap) {
-				size_t ncap = out->cap ? out->cap * 2 : 64;
-
-				n = realloc(out->rule_line, ncap * sizeof(*n));
-				if (!n) {
-					r = -ENOMEM;
-					goto out;
-				}
-				out->rule_line = n;
-				out->cap = ncap;
-			}
-			out->rule_line[out->n_rules++] = line;
-			top->in_syscalls = false;	/* until the next ',' */
-			top->type = 'S';
-		}
-		switch (ch) {
-		case '{':
-		case '[':
-			if (depth >= SW_SKIM_MAX_DEPTH) {
-				snprintf(why, why_len, "nesting too deep");
-				*why_off = i;
-				r = -EINVAL;
-				goto out;
-			}
-			stack[depth] = (struct level){
-				.type = ch,
-				.expect_key = ch == '{',
-				.in_syscalls = ch == '[' && pending_syscalls &&
-					       depth == 1,
-			};
-			pending_syscalls = false;
-			depth++;
-			i++;
-			break;
-		case '}':
-		case ']':
-			if (depth > 0)
-				depth--;
-			i++;
-			break;
-		case ',':
-			if (top && top->type == '{')
-				top->expect_key = true;
-			if (top && top->type == 'S') {
-				top->type = '[';
-				top->in_syscalls = true;
-			}
-			i++;
-			break;
-		case ':':
-			i++;
-			break;
-		case '"': {
-			size_t end = skip_string(t, len, i);
-
-			if (top && top->type == '{' && top->expect_key) {
-				size_t klen = end - i;
-
-				top->expect_key = false;
-				/* json-c decodes keys and cuts them at a NUL:
-				 * "n\u0061mes" and "names\u0000x" would both be
-				 * "names" and slip past the duplicate check.
-				 * No valid policy key needs an escape. */
-				if (memchr(t + i, '\\', klen)) {
-					snprintf(why, why_len,
-						 "escape sequence in key %.*s (keys are plain names such as \"names\")",
-						 klen > 66 ? 66 : (int)klen,
-						 t + i);
-					*why_off = i;
-					r = -EINVAL;
-					goto out;
-				}
-				for (size_t k = 0; k < top->n_keys; k++)
-					if (top->key_len[k] == klen &&
-					    memcmp(t + top->key_off[k], t + i,
-						   klen) == 0) {
-						snprintf(why, why_len,
-							 "duplicate key %.*s in the same object (JSON parsers keep only one of them)",
-							 klen > 66 ? 66 : (int)klen,
-							 t + i);
-						*why_off = i;
-						r = -EINVAL;
-						goto out;
-					}
-				if (top->n_keys == MAX_KEYS) {
-					snprintf(why, why_len,
-						 "object has more than %d keys",
-						 MAX_KEYS);
-					*why_off = i;
-					r = -EINVAL;
-					goto out;
-				}
-				top->key_off[top->n_keys] = i;
-				top->key_len[top->n_keys++] = klen;
-				pending_syscalls =
-					depth == 1 && klen == 10 &&
-					memcmp(t + i, "\"syscalls\"", 10) == 0;
-			} else {
-				pending_syscalls = false;
-			}
-			i = end;
-			break;
-		}
-		default: {
-			size_t start = i;
-			bool integer = true;
-
-			pending_syscalls = false;
-			if (ch != '-' && !(ch >= '0' && ch <= '9')) {
-				/* true, false, null */
-				while (i < len && t[i] >= 'a' && t[i] <= 'z')
-					i++;
-				if (i == start)
-					i++;
-				break;
-			}
-			while (i < len && (t[i] == '-' || t[i] == '+' ||
-					   t[i] == '.' || t[i] == 'e' ||
-					   t[i] == 'E' ||
-					   (t[i] >= '0' && t[i] <= '9'))) {
-				if (t[i] == '.' || t[i] == 'e' || t[i] == 'E')
-					integer = false;
-				i++;
-			}
-			if (integer) {
-				bool neg = t[start] == '-';
-				const char *d = t + start + neg;
-				size_t n = i - start - neg;
-
-				if (!fits(d, n, neg ? "9223372036854775808" :
-						      "18446744073709551615")) {
-					snprintf(why, why_len,
-						 "integer %.*s%s does not fit in 64 bits",
-						 (int)(i - start > 40 ? 40 : i - start),
-						 t + start,
-						 i - start > 40 ? "..." : "");
-					*why_off = start;
-					r = -EINVAL;
-					goto out;
-				}
-			}
-			break;
-		}
-		}
+		r = token(&sk);
 	}
-out:
-	free(stack);
+	free(sk.stack);
 	if (r < 0 && r != -EINVAL) {
 		free(out->rule_line);
 		memset(out, 0, sizeof(*out));

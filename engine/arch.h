@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * sysward-engine's per-architecture hooks.  Not installed.
+ *
+ * Everything the engine knows about one architecture (its ABIs, register
+ * layout, syscall numbers, the kernel's quirks) lives in one file,
+ * engine/arch/<arch>.c, with its types in engine/arch/<arch>.h; the rest
+ * of the engine is generic and calls the hooks declared here.  Only
+ * x86_64 has them today: CMake and the #if below refuse other machines.
+ *
+ * A file for another architecture (arm64, riscv64, ...) must provide, in
+ * arch/<arch>.h:
+ *   - enum sw_abi: the ABIs its kernel may run for one process, numbered
+ *     from 0, then SW_ABI_COUNT and SW_ABI_NONE = -1;
+ *   - SW_ABI_GUARD: the ABI whose code the path guard can inject into;
+ *   - struct sw_arch_regs: a register snapshot (PTRACE_GETREGS or
+ *     GETREGSET NT_PRSTATUS);
+ *   - SW_NR_MSEAL: mseal's number on SW_ABI_GUARD;
+ *   - sw_arch_nr_index(nr): a stop's nr without ABI flag bits (x32's);
+ * and in arch/<arch>.c every function below, plus the tables
+ * sw_arch_vetted_nr[] and sw_arch_filter_groups[].  A hook that the
+ * architecture cannot do returns -EOPNOTSUPP where that is documented.
+ */
+#ifndef SYSWARD_ENGINE_ARCH_H
+#define SYSWARD_ENGINE_ARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#if defined(__x86_64__)
+#include "arch/x86_64.h"
+#else
+#error "sysward-engine has per-architecture hooks for x86_64 only (engine/arch/)"
+#endif
+
+/* ---- ABI table ------------------------------------------------------- */
+
+/* libseccomp token (== AUDIT_ARCH_* value) of an ABI. */
+uint32_t sw_abi_token(enum sw_abi abi);
+/* "x86_64", "i386", "x32". */
+const char *sw_abi_name(enum sw_abi abi);
+/* Width of a syscall argument as the BPF filter sees it (4 or 8). */
+unsigned int sw_abi_arg_bytes(enum sw_abi abi);
+/* ABI of a stop from the AUDIT_ARCH that GET reports and the nr (x32
+ * syscalls report AUDIT_ARCH_X86_64 with the x32 bit set in nr). */
+enum sw_abi sw_abi_of(uint32_t audit_arch, uint64_t nr);
+/* OCI spelling ("SCMP_ARCH_X86", "x86", "amd64", "i386", ...) -> ABI. */
+enum sw_abi sw_abi_from_name(const char *name);
+/* The machine ("x86-64") and the spellings sw_abi_from_name() expects,
+ * for an error message. */
+extern const char sw_arch_machine[];
+extern const char sw_arch_abi_spellings[];
+/* The machine's native ABI, or SW_ABI_NONE on a machine without hooks. */
+enum sw_abi sw_abi_native(void);
+/* A syscall name's number on an ABI when libseccomp gives none (or only
+ * a multiplexer's pseudo-number), else -1. */
+int sw_arch_resolve_fallback(enum sw_abi abi, const char *name);
+
+/* ---- stops ----------------------------------------------------------- */
+
+/* Does a SECCOMP stop at this instruction pointer come from the legacy
+ * vsyscall page, whose emulation allows no syscall-exit stop? */
+bool sw_arch_in_vsyscall(enum sw_abi abi, uint64_t ip);
+/* At a SECCOMP stop: skip the call and give it its return value now, in
+ * this one stop (no exit stop needed).  0 or -errno; -EOPNOTSUPP on an
+ * architecture without the hook (the caller takes the exit stop). */
+int sw_arch_return_at_entry(pid_t pid, int64_t rval);
+
+/* ---- the path guard's injection -------------------------------------- */
+
+/* Set argument register i (0..5) of a stopped tracee of this ABI.  0 or
+ * -errno. */
+int sw_arch_set_arg(pid_t pid, enum sw_abi abi, unsigned int i, uint64_t val);
+/* Snapshot the registers at a syscall-entry stop.  0 or -errno. */
+int sw_arch_get_regs(pid_t pid, struct sw_arch_regs *r);
+/* Can the guard inject from this first syscall-entry stop?  0: yes;
+ * 1: the image runs another ABI, where the guard cannot be sealed (it
+ * goes without); -ENOEXEC: the stop is of an ABI whose syscall
+ * instruction a rewind would not replay. */
+int sw_arch_guard_entry_check(const struct sw_arch_regs *r0);
+/* The stack pointer of the snapshot. */
+uint64_t sw_arch_stack_pointer(const struct sw_arch_regs *r0);
+/* From the registers r0 of the first entry stop, make the tracee run
+ * syscall nr(a...) of SW_ABI_GUARD: at an entry stop in place of the
+ * pending call, at an exit stop by rewinding to the syscall instruction.
+ * Does not resume it.  0 or -errno. */
+int sw_arch_inject(pid_t pid, const struct sw_arch_regs *r0, bool at_entry,
+		   long nr, const uint64_t a[6]);
+/* At an exit stop: put r0 back and rewind, so that the program's own
+ * first syscall runs again from its instruction.  0 or -errno. */
+int sw_arch_replay(pid_t pid, const struct sw_arch_regs *r0);
+
+/* Numbers of the calls the guard vets (see pathguard.c), per ABI. */
+struct sw_arch_vetted {
+	uint32_t madvise, process_madvise, prctl;
+};
+extern const struct sw_arch_vetted sw_arch_vetted_nr[SW_ABI_COUNT];
+
+/* The guard's filter prefix, one group per AUDIT_ARCH value that a stop
+ * may report, in the order tested; the group holding SW_ABI_GUARD also
+ * traces the guard's own injected calls. */
+struct sw_arch_filter_group {
+	uint32_t audit_arch;
+	unsigned int n_abis;
+	enum sw_abi abis[SW_ABI_COUNT];
+};
+extern const struct sw_arch_filter_group sw_arch_filter_groups[];
+extern const size_t sw_arch_n_filter_groups;
+
+#endif

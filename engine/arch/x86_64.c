@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Every x86 fact the engine uses: the hooks of engine/arch.h.
+ *
+ * ABI slots of an x86-64 kernel: x86_64, i386 (compat, also int 0x80 from a
+ * 64-bit process) and x32.  libseccomp's arch tokens are the AUDIT_ARCH_*
+ * values, which is also what PTRACE_GET_SYSCALL_INFO reports in .arch.
+ */
+#include <errno.h>
+#include <linux/audit.h>
+#include <stdlib.h>
+#include <seccomp.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+
+#include "../internal.h"
+
+static const struct {
+	uint32_t token;
+	const char *name;
+	unsigned int arg_bytes;
+} abis[SW_ABI_COUNT] = {
+	[SW_ABI_X86_64] = { SCMP_ARCH_X86_64, "x86_64", 8 },
+	[SW_ABI_I386] = { SCMP_ARCH_X86, "i386", 4 },
+	[SW_ABI_X32] = { SCMP_ARCH_X32, "x32", 4 },
+};
+
+uint32_t sw_abi_token(enum sw_abi abi)
+{
+	return abi >= 0 && abi < SW_ABI_COUNT ? abis[abi].token : 0;
+}
+
+const char *sw_abi_name(enum sw_abi abi)
+{
+	return abi >= 0 && abi < SW_ABI_COUNT ? abis[abi].name : "unknown";
+}
+
+unsigned int sw_abi_arg_bytes(enum sw_abi abi)
+{
+	return abi >= 0 && abi < SW_ABI_COUNT ? abis[abi].arg_bytes : 8;
+}
+
+enum sw_abi sw_abi_of(uint32_t audit_arch, uint64_t nr)
+{
+	/* The kernel reports x32 calls as AUDIT_ARCH_X86_64 and keeps
+	 * __X32_SYSCALL_BIT in the number (orig_ax). */
+	if (audit_arch == SCMP_ARCH_X86_64)
+		return (nr & SW_X32_SYSCALL_BIT) ? SW_ABI_X32 : SW_ABI_X86_64;
+	if (audit_arch == SCMP_ARCH_X86)
+		return SW_ABI_I386;
+	return SW_ABI_NONE;
+}
+
+enum sw_abi sw_abi_from_name(const char *name)
+{
+	static const struct {
+		const char *name;
+		enum sw_abi abi;
+	} names[] = {
+		{ "SCMP_ARCH_X86_64", SW_ABI_X86_64 },
+		{ "x86_64", SW_ABI_X86_64 },
+		{ "amd64", SW_ABI_X86_64 },
+		{ "SCMP_ARCH_X86", SW_ABI_I386 },
+		{ "x86", SW_ABI_I386 },
+		{ "i386", SW_ABI_I386 },
+		{ "i686", SW_ABI_I386 },
+		{ "386", SW_ABI_I386 },
+		{ "SCMP_ARCH_X32", SW_ABI_X32 },
+		{ "x32", SW_ABI_X32 },
+	};
+
+	if (!name)
+		return SW_ABI_NONE;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcasecmp(name, names[i].name))
+			return names[i].abi;
+	return SW_ABI_NONE;
+}
+
+const char sw_arch_machine[] = "x86-64";
+const char sw_arch_abi_spellings[] = "SCMP_ARCH_X86_64, SCMP_ARCH_X86 or SCMP_ARCH_X32";
+
+enum sw_abi sw_abi_native(void)
+{
+	switch (seccomp_arch_native()) {
+	case SCMP_ARCH_X86_64:
+		return SW_ABI_X86_64;
+	case SCMP_ARCH_X86:
+		return SW_ABI_I386;
+	case SCMP_ARCH_X32:
+		return SW_ABI_X32;
+	default:
+		return SW_ABI_NONE;
+	}
+}
+
+/*
+ * The legacy vsyscall page (x86_64, vsyscall=xonly or emulate): calling
+ * 0xffffffffff600000 (gettimeofday), ...400 (time) or ...800 (getcpu)
+ * faults, and the kernel emulates the call, running the seccomp filters
+ * for it with the instruction pointer still in the page.  The emulation
+ * (arch/x86/entry/vsyscall/vsyscall_64.c) accepts from a tracer only a
+ * skip decided at the seccomp stop, returning whatever the return
+ * register then holds; it makes no syscall-exit stop, and a changed
+ * syscall number or instruction pointer gets the process killed.
+ */
+#define SW_VSYSCALL_PAGE 0xffffffffff600000ull
+
+int sw_arch_resolve_fallback(enum sw_abi abi, const char *name)
+{
+	if (abi != SW_ABI_I386)
+		return -1;
+	/* libseccomp 2.5 names i386's socket family by their socketcall
+	 * pseudo-numbers, but its filter also matches the direct syscalls
+	 * (Linux 4.3+, e.g. socket = 359), and those are what a stop
+	 * reports: find the direct number. */
+	for (int n = 300; n < 480; n++) {
+		char *s = seccomp_syscall_resolve_num_arch(SCMP_ARCH_X86, n);
+		bool same = s && !strcmp(s, name);
+
+		free(s);
+		if (same)
+			return n;
+	}
+	return -1;
+}
+
+bool sw_arch_in_vsyscall(enum sw_abi abi, uint64_t ip)
+{
+	return abi == SW_ABI_X86_64 && (ip & ~0xfffull) == SW_VSYSCALL_PAGE;
+}
+
+int sw_arch_return_at_entry(pid_t pid, int64_t rval)
+{
+	/* orig_rax = -1 is the skip; rax
+	 * is what the program gets, as the kernel leaves it for a skipped
+	 * call. */
+	if (ptrace(PTRACE_POKEUSER, pid,
+		   (void *)offsetof(struct user_regs_struct, orig_rax), (void *)-1L) < 0 ||
+	    ptrace(PTRACE_POKEUSER, pid,
+		   (void *)offsetof(struct user_regs_struct, rax), (void *)rval) < 0)
+		return -errno;
+	return 0;
+}
+
+/* ---- the path guard's injection ---------------------------------------- */
+
+#define SW_X86_64_CS		0x33	/* 64-bit user code segment */
+#define SW_SYSCALL_INSN_LEN	2	/* syscall (0f 05), as int $0x80 (cd 80) */
+
+/*
+ * The registers that carry syscall arguments, per ABI (i386: int $0x80
+ * from a 64-bit program, whose 32-bit pointers can name the guard).
+ */
+static const unsigned int arg_reg[2][6] = {
+	{ offsetof(struct user_regs_struct, rdi), offsetof(struct user_regs_struct, rsi),
+	  offsetof(struct user_regs_struct, rdx), offsetof(struct user_regs_struct, r10),
+	  offsetof(struct user_regs_struct, r8), offsetof(struct user_regs_struct, r9) },
+	{ offsetof(struct user_regs_struct, rbx), offsetof(struct user_regs_struct, rcx),
+	  offsetof(struct user_regs_struct, rdx), offsetof(struct user_regs_struct, rsi),
+	  offsetof(struct user_regs_struct, rdi), offsetof(struct user_regs_struct, rbp) },
+};
+
+int sw_arch_set_arg(pid_t pid, enum sw_abi abi, unsigned int i, uint64_t val)
+{
+	if (i >= 6)
+		return -EINVAL;
+	if (ptrace(PTRACE_POKEUSER, pid, (void *)(uintptr_t)arg_reg[abi == SW_ABI_I386][i],
+		   (void *)(uintptr_t)val) < 0)
+		return -errno;
+	return 0;
+}
+
+int sw_arch_get_regs(pid_t pid, struct sw_arch_regs *r)
+{
+	return ptrace(PTRACE_GETREGS, pid, 0L, &r->r) < 0 ? -errno : 0;
+}
+
+int sw_arch_guard_entry_check(const struct sw_arch_regs *r0)
+{
+	if (r0->r.cs != SW_X86_64_CS)
+		return 1;	/* an i386 image: no mseal in compat mode */
+	if ((long)r0->r.orig_rax < 0 || r0->r.orig_rax > 0x3fffffff)
+		/* 64-bit code whose first syscall is int $0x80 (or x32):
+		 * the rewinds would replay the wrong instruction. */
+		return -ENOEXEC;
+	return 0;
+}
+
+uint64_t sw_arch_stack_pointer(const struct sw_arch_regs *r0)
+{
+	return r0->r.rsp;
+}
+
+int sw_arch_inject(pid_t pid, const struct sw_arch_regs *r0, bool at_entry,
+		   long nr, const uint64_t a[6])
+{
+	struct user_regs_struct r = r0->r;
+
+	if (at_entry) {
+		r.orig_rax = (uint64_t)nr;
+	} else {
+		r.rip = r0->r.rip - SW_SYSCALL_INSN_LEN;
+		r.rax = (uint64_t)nr;
+		r.orig_rax = (uint64_t)-1;
+	}
+	r.rdi = a[0];
+	r.rsi = a[1];
+	r.rdx = a[2];
+	r.r10 = a[3];
+	r.r8 = a[4];
+	r.r9 = a[5];
+	return ptrace(PTRACE_SETREGS, pid, 0L, &r) < 0 ? -errno : 0;
+}
+
+int sw_arch_replay(pid_t pid, const struct sw_arch_regs *r0)
+{
+	struct user_regs_struct r = r0->r;
+
+	r.rip = r0->r.rip - SW_SYSCALL_INSN_LEN;
+	r.rax = r0->r.orig_rax;
+	return ptrace(PTRACE_SETREGS, pid, 0L, &r) < 0 ? -errno : 0;
+}
+
+/* x32 calls report AUDIT_ARCH_X86_64 with nr | 0x40000000; i386 (int
+ * $0x80 from a 64-bit program) reaches the same mm. */
+const struct sw_arch_vetted sw_arch_vetted_nr[SW_ABI_COUNT] = {
+	[SW_ABI_X86_64] = { 28, 440, 157 },
+	[SW_ABI_I386] = { 219, 440, 172 },
+	[SW_ABI_X32] = { SW_X32_SYSCALL_BIT | 28, SW_X32_SYSCALL_BIT | 440,
+			 SW_X32_SYSCALL_BIT | 157 },
+};
+
+const struct sw_arch_filter_group sw_arch_filter_groups[] = {
+	{ AUDIT_ARCH_X86_64, 2, { SW_ABI_X86_64, SW_ABI_X32 } },
+	{ AUDIT_ARCH_I386, 1, { SW_ABI_I386 } },
+};
+const size_t sw_arch_n_filter_groups =
+	sizeof(sw_arch_filter_groups) / sizeof(sw_arch_filter_groups[0]);

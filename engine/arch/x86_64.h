@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* x86_64's types for engine/arch.h (which says what they are for). */
+#ifndef SYSWARD_ENGINE_ARCH_X86_64_H
+#define SYSWARD_ENGINE_ARCH_X86_64_H
+
+#include <stdint.h>
+#include <sys/user.h>
+
+/* The ABIs an x86-64 kernel may run for one process. */
+enum sw_abi {
+	SW_ABI_X86_64,
+	SW_ABI_I386,
+	SW_ABI_X32,
+	SW_ABI_COUNT,
+	SW_ABI_NONE = -1,
+};
+
+/* The guard injects 64-bit calls (no mseal in compat mode). */
+#define SW_ABI_GUARD		SW_ABI_X86_64
+
+#define SW_X32_SYSCALL_BIT	0x40000000u
+
+#define SW_NR_MSEAL		462	/* x86_64; libseccomp 2.5 predates it */
+
+/* A 64-bit tracer sees every tracee (i386 and x32 too) through the 64-bit
+ * struct user_regs_struct. */
+struct sw_arch_regs {
+	struct user_regs_struct r;
+};
+
+/* A stop's nr without the x32 bit. */
+static inline uint64_t sw_arch_nr_index(uint64_t nr)
+{
+	return nr & ~(uint64_t)SW_X32_SYSCALL_BIT;
+}
+
+#endif
