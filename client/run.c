@@ -217,11 +217,8 @@ static int run_embedded(const struct run_options *o)
 	/* Say plainly what is wrong with PROGRAM before starting anything. */
 	code = sw_exec_search(o->argv[0], NULL, check, NULL);
 	if (code) {
-		if (code == ENOENT && !strchr(o->argv[0], '/'))
-			sw_cli_error("%s: command not found", o->argv[0]);
-		else
-			sw_cli_error("cannot run %s: %s", o->argv[0],
-				     strerror(code));
+		sw_exec_error(&err, o->argv[0], code);
+		sw_cli_error("%s", err.msg);
 		exit_code = sw_exec_exit_code(code);
 		goto out;
 	}

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Who is on the other end of a connection, and may they execute what they
- * ask for.  The kernel records the peer's credentials at connect(2)
+ * Who is on the other end of a connection.  The kernel records the peer's credentials at connect(2)
  * (SO_PEERCRED) together with its supplementary groups (SO_PEERGROUPS,
  * Linux 4.13): we use those for its identity and never /proc/<pid>, whose
  * pid may be reused once the client passed its socket on and exited.
@@ -95,112 +94,6 @@ void peer_clear(struct peer *p)
 	free(p->groups);
 	p->groups = NULL;
 	p->n_groups = 0;
-}
-
-/*
- * Take on the client's filesystem identity for path lookups: fsuid and
- * fsgid steer every permission check of open/stat/access, and dropping
- * fsuid from 0 also clears CAP_DAC_OVERRIDE & co from the effective set
- * (capabilities(7)), restored when it returns to 0.  All three change
- * this thread only: the kernel keeps credentials per thread, and the
- * setgroups() of the C library would change every thread (POSIX says a
- * process has one set), the tracer threads included, so the system call
- * is made directly.
- */
-static int thread_setgroups(size_t n, const gid_t *groups)
-{
-	return (int)syscall(SYS_setgroups, n, groups);
-}
-
-struct fs_identity {
-	bool switched;
-	gid_t *groups;
-	int n_groups;
-};
-
-static int fs_become(const struct peer *p, struct fs_identity *save)
-{
-	*save = (struct fs_identity){ 0 };
-	if (geteuid() != 0 || p->uid == 0)
-		return 0;
-	save->n_groups = getgroups(0, NULL);
-	if (save->n_groups < 0)
-		return errno;
-	save->groups = calloc(save->n_groups + 1, sizeof(gid_t));
-	if (!save->groups ||
-	    getgroups(save->n_groups, save->groups) != save->n_groups) {
-		free(save->groups);
-		return ENOMEM;
-	}
-	if (thread_setgroups(p->n_groups, p->groups) < 0) {
-		free(save->groups);
-		return errno;
-	}
-	setfsgid(p->gid);
-	setfsuid(p->uid);
-	save->switched = true;
-	return 0;
-}
-
-static void fs_restore(struct fs_identity *save)
-{
-	if (!save->switched)
-		return;
-	setfsuid(geteuid());
-	setfsgid(getegid());
-	/* Cannot fail for root with a list we had before. */
-	(void)!thread_setgroups(save->n_groups, save->groups);
-	free(save->groups);
-	save->switched = false;
-}
-
-/* A candidate of the search, relative ones taken from the cwd the
- * program will have (the engine's child changes to it before exec). */
-static int check_in_cwd(const char *path, void *cwd)
-{
-	char buf[PATH_MAX];
-	int n;
-
-	if (path[0] == '/')
-		return sw_exec_check(path);
-	n = snprintf(buf, sizeof(buf), "%s/%s", (const char *)cwd, path);
-	if (n < 0 || (size_t)n >= sizeof(buf))
-		return ENAMETOOLONG;
-	return sw_exec_check(buf);
-}
-
-int peer_resolve_program(const struct peer *p, const char *name,
-			 char *const *envp, const char *cwd)
-{
-	struct fs_identity save;
-	int r;
-
-	r = fs_become(p, &save);
-	if (r)
-		return r;
-	r = sw_exec_search(name, envp ? envp : (char *const[]){ NULL },
-			   check_in_cwd, (void *)cwd);
-	fs_restore(&save);
-	return r;
-}
-
-int peer_check_cwd(const struct peer *p, const char *dir)
-{
-	struct fs_identity save;
-	struct stat st;
-	int r;
-
-	r = fs_become(p, &save);
-	if (r)
-		return r;
-	if (stat(dir, &st) < 0)
-		r = errno;
-	else if (!S_ISDIR(st.st_mode))
-		r = ENOTDIR;
-	else if (faccessat(AT_FDCWD, dir, X_OK, AT_EACCESS) < 0)
-		r = errno;
-	fs_restore(&save);
-	return r;
 }
 
 /* ---- is the peer confined? ------------------------------------------- */

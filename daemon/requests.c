@@ -218,35 +218,25 @@ static int run_check_privilege(struct conn *c, const struct peer_state *pst,
 	return 0;
 }
 
-/* The working directory, the policy and the program, as the client. */
-static int run_check_what(struct conn *c, const struct sw_run_request *q,
-			  struct sw_policy **policy, struct refusal *rf)
+/*
+ * The policy.  Nothing on this thread looks up a path the client chose
+ * (its working directory, PROGRAM): a file system that never answers a
+ * lookup would stall every client with it.  The engine's child enters
+ * the directory and searches PATH as the program's user, after the
+ * seize, and a failure ends the session with the words of its stage
+ * (sw_launch_failed), the embedded mode's.
+ */
+static int run_load_policy(const struct sw_run_request *q,
+			   struct sw_policy **policy, struct refusal *rf)
 {
 	struct sw_error err = { 0 };
-	int r, code;
+	int r;
 
-	/* The engine's child changes directory while still root: a path
-	 * the client may not traverse would let its program start inside a
-	 * directory it could never reach. */
-	code = peer_check_cwd(&c->peer, q->cwd);
-	if (code)
-		return refuse(rf, code, SW_EXIT_SYSWARD_ERROR,
-			      "cannot use the working directory %.512s as uid %u: %s",
-			      q->cwd, c->peer.uid, strerror(code));
 	r = sw_policy_load_string(q->policy_text, q->policy_len,
 				  q->policy_name[0] ? q->policy_name : "policy",
 				  policy, &err);
 	if (r < 0)
 		return refuse(rf, -r, SW_EXIT_SYSWARD_ERROR, "%s", err.msg);
-	/* Say plainly what is wrong with PROGRAM, in the words of the
-	 * embedded mode, before starting anything. */
-	code = peer_resolve_program(&c->peer, q->argv[0], q->envp, q->cwd);
-	if (code && code == ENOENT && !strchr(q->argv[0], '/'))
-		return refuse(rf, code, sw_exec_exit_code(code),
-			      "%.512s: command not found", q->argv[0]);
-	if (code)
-		return refuse(rf, code, sw_exec_exit_code(code),
-			      "cannot run %.512s: %s", q->argv[0], strerror(code));
 	return 0;
 }
 
@@ -325,7 +315,7 @@ static void handle_run(struct server *srv, struct conn *c)
 	if (run_vet_client(c, &pst, &client_nice, &rf) < 0 ||
 	    run_decode(srv, c, &q, &rf) < 0 ||
 	    run_check_privilege(c, &pst, &q, &rf) < 0 ||
-	    run_check_what(c, &q, &policy, &rf) < 0 ||
+	    run_load_policy(&q, &policy, &rf) < 0 ||
 	    run_hand_off(srv, c, &q, &policy, client_nice, &rf) < 0)
 		reply_error(srv, c, "RUN", rf.err.code, rf.exit_code, rf.err.msg, true);
 	/* Not handed on: the daemon must not hold the client's pipes open

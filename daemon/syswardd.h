@@ -88,23 +88,6 @@ int peer_vet(int fd, const struct peer *p, const char *request,
 int peer_check_caps(const struct peer_state *st, uint64_t want,
 		    struct sw_error *err);
 
-/*
- * Find name like execvp would with the client's PATH and cwd, checking
- * with the client's filesystem credentials (so a root daemon neither
- * reveals nor grants what the client could not see or run).  Returns 0 or
- * a positive errno (ENOENT, EACCES, EISDIR, ...).
- */
-int peer_resolve_program(const struct peer *p, const char *name,
-			 char *const *envp, const char *cwd);
-
-/*
- * Can the client use dir as its working directory (a directory it may
- * search, reached by a path it may traverse)?  Checked with its fs
- * credentials, because the engine's child changes directory before it
- * drops root.  0 or a positive errno.
- */
-int peer_check_cwd(const struct peer *p, const char *dir);
-
 /* ---- audit.c ----------------------------------------------------------- */
 
 struct audit_start {

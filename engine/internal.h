@@ -355,6 +355,7 @@ struct sw_session {
 	size_t n_tombs;		/* its entries in sup->tombs */
 	int launch_fd;		/* child's (stage, errno) report until exec */
 	char launch_prog[256];	/* argv[0], for launch_err */
+	char *launch_cwd;	/* the directory to enter, for launch_err */
 	struct sw_error launch_err;
 	bool launch_failed;
 	bool main_exited;

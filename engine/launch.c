@@ -452,6 +452,11 @@ static struct sw_session *session_new(struct sw_supervisor *sup,
 	s->pathguard = s->can_set && sw_pathguard_wanted(s->prog);
 	s->kill_descendants = l->kill_descendants;
 	s->launch_fd = -1;
+	if (l->cwd && !(s->launch_cwd = strdup(l->cwd))) {
+		free(s->counters);
+		free(s);
+		return NULL;
+	}
 	return s;
 }
 
@@ -658,9 +663,14 @@ int sw_launch_failed(struct sw_session *s)
 		return s->exit_code;
 	s->launch_failed = true;
 	if (n == sizeof(rep) && rep.stage == ST_EXEC) {
-		sw_error_set_errno(&s->launch_err, rep.err, "cannot execute '%s'",
-				   s->launch_prog);
+		sw_exec_error(&s->launch_err, s->launch_prog, rep.err);
 		code = sw_exec_exit_code(rep.err);
+	} else if (n == sizeof(rep) && rep.stage == ST_CHDIR && s->launch_cwd) {
+		/* Entered as the program's user (child()): a directory that
+		 * user cannot reach is refused, not entered as root. */
+		sw_error_set_errno(&s->launch_err, rep.err,
+				   "cannot use the working directory %s as uid %u",
+				   s->launch_cwd, (unsigned int)s->uid);
 	} else if (n == sizeof(rep) && rep.stage > ST_NONE && rep.stage <= ST_EXEC) {
 		sw_error_set_errno(&s->launch_err, rep.err, "cannot start '%s': %s",
 				   s->launch_prog, stage_what[rep.stage]);
@@ -674,6 +684,13 @@ int sw_launch_failed(struct sw_session *s)
 			     s->launch_prog);
 	}
 	return code;
+}
+
+int sw_exec_error(struct sw_error *err, const char *prog, int e)
+{
+	if (e == ENOENT && !strchr(prog, '/'))
+		return sw_error_set(err, e, "%s: command not found", prog);
+	return sw_error_set_errno(err, e, "cannot run %s", prog);
 }
 
 int sw_exec_exit_code(int code)

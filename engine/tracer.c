@@ -292,6 +292,7 @@ void sw_session_free(struct sw_session *s)
 		close(s->launch_fd);
 	sw_program_free(s->prog);
 	free(s->counters);
+	free(s->launch_cwd);
 	free(s);
 }
 

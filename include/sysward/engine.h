@@ -30,6 +30,14 @@
  * it exists but cannot be executed, 125 for anything else. */
 int sw_exec_exit_code(int e);
 
+/* The words for a program that cannot be started because execve (or the
+ * search for it) failed with errno e, in err: "NAME: command not found"
+ * for a name without a slash that no PATH element has, else "cannot run
+ * PROG: <strerror>".  One home for them: the embedded mode's check
+ * before the launch and a launch whose exec failed (the daemon's too)
+ * say the same.  Returns -e. */
+int sw_exec_error(struct sw_error *err, const char *prog, int e);
+
 /*
  * The one program lookup, as execvp(3) makes it.  A name with a slash is
  * the only candidate; otherwise each element of envp's PATH (envp NULL:

@@ -1438,6 +1438,44 @@ t_bell_unreachable() {
 	daemon_serves
 }
 
+t_cwd_never_answers() {
+	# docs/security.md route 13: the event loop looks up no path a client
+	# chose.  A RUN whose working directory is on a FUSE mount whose
+	# server never answers (mounted here and never served: every lookup
+	# waits for its INIT): ps must answer and kill end the session.
+	# Before, the daemon checked the directory itself, as the client, on
+	# its event loop: ps timed out.
+	[ -c /dev/fuse ] || { echo "SKIP: no /dev/fuse"; return 77; }
+	start_daemon || return
+	chmod 0755 "$W"
+	local d=$W/fuse bg fusefd
+	mkdir -p "$d"
+	exec {fusefd}<>/dev/fuse || { echo "SKIP: cannot open /dev/fuse"; return 77; }
+	if ! mount -i -t fuse -o "fd=$fusefd,rootmode=40000,user_id=0,group_id=0,allow_other" \
+		sw-never "$d" 2>"$W/mount.err"; then
+		exec {fusefd}>&-
+		echo "SKIP: cannot mount FUSE here: $(cat "$W/mount.err")"
+		return 77
+	fi
+	"$SWD_RAW" "$S" "run-cwd:$d/sub" >"$W/raw.out" 2>&1 &
+	bg=$!
+	sleep 0.5
+	serves_beside "a RUN whose working directory never answers"
+	local id
+	id=$(timeout -k 2 10 "$SYSWARD" ps --daemon="$S" | awk 'NR > 1 && $0 ~ /true/ {print $1}')
+	if [ -n "$id" ]; then
+		last_cmd=(timeout -k 2 10 "$SYSWARD" kill --daemon="$S" "$id")
+		"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+		rc=$?
+		expect_rc 0
+	fi
+	# Let the lookup fail: close our end (the connection aborts).
+	exec {fusefd}>&-
+	umount -l "$d" 2>/dev/null
+	timeout 10 tail --pid="$bg" -f /dev/null || { fail "swd-raw still waits after the mount went"; kill -9 "$bg"; }
+	daemon_serves
+}
+
 t_conn_flood() {
 	# A confined program holds every connection slot it can get
 	# (tests/security/adv_conn_flood: idle connections, each closed one

@@ -14,6 +14,10 @@
  * /bin/sh -c 'grep ^CapEff /proc/self/status' (its output between the
  * two replies).
  *
+ *   swd-raw SOCKET run-cwd:DIR
+ *
+ * runs /bin/true in the working directory DIR (the two replies).
+ *
  *   swd-raw SOCKET connector-exits
  *
  * a RUN sent by a child once swd-raw, which connected, has exited.
@@ -109,18 +113,23 @@ static void print_reply(int fd)
 	free(p);
 }
 
-static void good_run(struct sw_buf *b, const char *policy)
+static void run_in(struct sw_buf *b, const char *policy, const char *cwd)
 {
 	char *argv[] = { "/bin/true", NULL };
 	char *envp[] = { "PATH=/usr/bin:/bin", NULL };
 	struct sw_run_request q = {
-		.argv = argv, .argc = 1, .envp = envp, .envc = 1, .cwd = "/",
+		.argv = argv, .argc = 1, .envp = envp, .envc = 1, .cwd = (char *)cwd,
 		.policy_name = "raw.json", .policy_text = (char *)policy,
 		.policy_len = strlen(policy),
 	};
 
 	if (sw_run_request_encode(b, &q, NULL) < 0)
 		abort();
+}
+
+static void good_run(struct sw_buf *b, const char *policy)
+{
+	run_in(b, policy, "/");
 }
 
 /* xorshift: reproducible without libc's rand() state. */
@@ -432,6 +441,14 @@ int main(int argc, char **argv)
 		send_all(fd, &b, std, 3);
 		print_reply(fd);	/* STARTED */
 		print_reply(fd);	/* EXIT 0 */
+		return 0;
+	} else if (strncmp(mode, "run-cwd:", 8) == 0) {
+		/* /bin/true in the working directory DIR, whatever that is. */
+		run_in(&b, allow, mode + 8);
+		send_all(fd, &b, std, 3);
+		print_reply(fd);
+		fflush(stdout);
+		print_reply(fd);
 		return 0;
 	} else if (strncmp(mode, "run-caps:", 9) == 0) {
 		/* RUN asking for the capability mask HEX, whatever this

@@ -785,7 +785,7 @@ t_not_executable() {
 		)" -- "$PROBE" getuid
 		e=${e#*:}
 		expect_rc "${e%%:*}"
-		expect_err "cannot execute '$PROBE': ${e#*:}"
+		expect_err "cannot run $PROBE: ${e#*:}"
 	done
 }
 
