@@ -97,7 +97,6 @@ static int lost(const struct sw_error *err)
 static int on_reply(const struct sw_msg_header *h, const uint8_t *p)
 {
 	struct sw_error err = { 0 };
-	struct sw_error_reply er;
 	struct sw_started st;
 	int code;
 
@@ -111,10 +110,10 @@ static int on_reply(const struct sw_msg_header *h, const uint8_t *p)
 			break;
 		return code;
 	case SW_MSG_ERROR:
-		if (sw_msg_decode_error(p, h->length, &er, &err) < 0)
+		code = sw_cli_reply_error(NULL, h, p, &err);
+		if (code < 0)
 			break;
-		sw_cli_error("%s", er.msg);
-		return (int)er.exit_code;
+		return code;
 	default:
 		sw_error_set(&err, EBADMSG, "unexpected %s reply to RUN",
 			     sw_msg_type_name(h->type) ?: "?");
@@ -281,4 +280,19 @@ int sw_daemon_call(int fd, int encoded, struct sw_buf *msg,
 
 	sw_buf_free(msg);
 	return r < 0 ? r : sw_proto_recv(fd, h, payload, err);
+}
+
+int sw_cli_reply_error(const char *what, const struct sw_msg_header *h,
+		       const uint8_t *payload, struct sw_error *err)
+{
+	struct sw_error_reply er;
+
+	if (h->type != SW_MSG_ERROR ||
+	    sw_msg_decode_error(payload, h->length, &er, err) < 0)
+		return -1;
+	if (what)
+		sw_cli_error("%s: %s", what, er.msg);
+	else
+		sw_cli_error("%s", er.msg);
+	return (int)er.exit_code;
 }

@@ -26,4 +26,13 @@ int sw_daemon_call(int fd, int encoded, struct sw_buf *msg,
 		   struct sw_msg_header *h, uint8_t **payload,
 		   struct sw_error *err);
 
+/*
+ * A daemon command's answer to an ERROR reply, in one place: if h is one,
+ * print its message, after "what: " unless what is NULL, and return the
+ * exit code the daemon chose (0..255).  Otherwise -1, nothing printed: h
+ * is another reply, or (err filled) an ERROR that does not decode.
+ */
+int sw_cli_reply_error(const char *what, const struct sw_msg_header *h,
+		       const uint8_t *payload, struct sw_error *err);
+
 #endif

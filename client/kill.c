@@ -37,7 +37,6 @@ static int kill_one(int fd, uint64_t id, const char *path)
 {
 	cleanup_free uint8_t *payload = NULL;
 	struct sw_error err = { 0 };
-	struct sw_error_reply er;
 	struct sw_msg_header h;
 	struct sw_buf msg = { 0 };
 	int r;
@@ -51,11 +50,8 @@ static int kill_one(int fd, uint64_t id, const char *path)
 	}
 	if (h.type == SW_MSG_OK)
 		return 0;
-	if (h.type == SW_MSG_ERROR &&
-	    sw_msg_decode_error(payload, h.length, &er, &err) == 0) {
-		sw_cli_error("kill: %s", er.msg);
+	if (sw_cli_reply_error("kill", &h, payload, &err) >= 0)
 		return 1;
-	}
 	sw_cli_error("kill %llu: bad reply from syswardd",
 		     (unsigned long long)id);
 	return 1;

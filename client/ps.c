@@ -68,7 +68,6 @@ int cmd_ps(int argc, char **argv)
 	cleanup_free struct sw_ps_entry *e = NULL;
 	cleanup_close int fd = -1;
 	struct sw_error err = { 0 };
-	struct sw_error_reply er;
 	struct sw_msg_header h;
 	struct sw_buf msg = { 0 };
 	const char *sock = NULL;
@@ -101,11 +100,8 @@ int cmd_ps(int argc, char **argv)
 		sw_cli_error("ps: syswardd at %s: %s", path, err.msg);
 		return SW_EXIT_FAIL;
 	}
-	if (h.type == SW_MSG_ERROR &&
-	    sw_msg_decode_error(payload, h.length, &er, &err) == 0) {
-		sw_cli_error("ps: %s", er.msg);
+	if (sw_cli_reply_error("ps", &h, payload, &err) >= 0)
 		return SW_EXIT_FAIL;
-	}
 	if (h.type != SW_MSG_PS_REPLY ||
 	    sw_msg_decode_ps_reply(payload, h.length, &e, &n, &err) < 0) {
 		sw_cli_error("ps: bad reply from syswardd: %s",
