@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -42,6 +43,33 @@ static const int forwarded[] = {
 static bool is_stop_signal(int sig)
 {
 	return sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
+
+int sw_cli_daemon_options(int argc, char **argv, const char *cmd,
+			  void (*help)(FILE *f), const char **sock)
+{
+	static const struct option options[] = {
+		{ "daemon", optional_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "d::h", options, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			*sock = optarg;
+			break;
+		case 'h':
+			help(stdout);
+			return SW_EXIT_OK;
+		default:
+			fprintf(stderr, "Try '%s %s --help'.\n",
+				sw_program_name, cmd);
+			return SW_EXIT_USAGE;
+		}
+	}
+	return -1;
 }
 
 int sw_daemon_connect(const char *path, char *used, size_t used_size)

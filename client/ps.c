@@ -59,11 +59,6 @@ static void user(char *buf, size_t size, uint32_t uid)
 
 int cmd_ps(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "daemon", optional_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	cleanup_free uint8_t *payload = NULL;
 	cleanup_free struct sw_ps_entry *e = NULL;
 	cleanup_close int fd = -1;
@@ -73,21 +68,11 @@ int cmd_ps(int argc, char **argv)
 	const char *sock = NULL;
 	char path[PATH_MAX];
 	size_t n = 0;
-	int opt, r;
+	int r;
 
-	while ((opt = getopt_long(argc, argv, "d::h", options, NULL)) != -1) {
-		switch (opt) {
-		case 'd':
-			sock = optarg;
-			break;
-		case 'h':
-			cmd_ps_help(stdout);
-			return SW_EXIT_OK;
-		default:
-			fprintf(stderr, "Try '%s ps --help'.\n", sw_program_name);
-			return SW_EXIT_USAGE;
-		}
-	}
+	r = sw_cli_daemon_options(argc, argv, "ps", cmd_ps_help, &sock);
+	if (r >= 0)
+		return r;
 	if (optind < argc)
 		return sw_cli_usage("ps", "unexpected argument '%s'",
 				    argv[optind]);
