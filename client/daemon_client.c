@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -42,6 +43,33 @@ static const int forwarded[] = {
 static bool is_stop_signal(int sig)
 {
 	return sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
+
+int sw_cli_daemon_options(int argc, char **argv, const char *cmd,
+			  void (*help)(FILE *f), const char **sock)
+{
+	static const struct option options[] = {
+		{ "daemon", optional_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "d::h", options, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			*sock = optarg;
+			break;
+		case 'h':
+			help(stdout);
+			return SW_EXIT_OK;
+		default:
+			fprintf(stderr, "Try '%s %s --help'.\n",
+				sw_program_name, cmd);
+			return SW_EXIT_USAGE;
+		}
+	}
+	return -1;
 }
 
 int sw_daemon_connect(const char *path, char *used, size_t used_size)
@@ -97,7 +125,6 @@ static int lost(const struct sw_error *err)
 static int on_reply(const struct sw_msg_header *h, const uint8_t *p)
 {
 	struct sw_error err = { 0 };
-	struct sw_error_reply er;
 	struct sw_started st;
 	int code;
 
@@ -111,10 +138,10 @@ static int on_reply(const struct sw_msg_header *h, const uint8_t *p)
 			break;
 		return code;
 	case SW_MSG_ERROR:
-		if (sw_msg_decode_error(p, h->length, &er, &err) < 0)
+		code = sw_cli_reply_error(NULL, h, p, &err);
+		if (code < 0)
 			break;
-		sw_cli_error("%s", er.msg);
-		return (int)er.exit_code;
+		return code;
 	default:
 		sw_error_set(&err, EBADMSG, "unexpected %s reply to RUN",
 			     sw_msg_type_name(h->type) ?: "?");
@@ -281,4 +308,19 @@ int sw_daemon_call(int fd, int encoded, struct sw_buf *msg,
 
 	sw_buf_free(msg);
 	return r < 0 ? r : sw_proto_recv(fd, h, payload, err);
+}
+
+int sw_cli_reply_error(const char *what, const struct sw_msg_header *h,
+		       const uint8_t *payload, struct sw_error *err)
+{
+	struct sw_error_reply er;
+
+	if (h->type != SW_MSG_ERROR ||
+	    sw_msg_decode_error(payload, h->length, &er, err) < 0)
+		return -1;
+	if (what)
+		sw_cli_error("%s: %s", what, er.msg);
+	else
+		sw_cli_error("%s", er.msg);
+	return (int)er.exit_code;
 }

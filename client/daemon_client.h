@@ -5,9 +5,19 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sysward/error.h"
 #include "sysward/proto.h"
+
+/*
+ * The options of "ps" and "kill": -d/--daemon[=PATH] (*sock, else left
+ * NULL) and -h/--help (help(stdout)).  Returns -1 to go on, with optind
+ * at the first operand, or the exit code: 0 after the help, 2 (usage)
+ * after an unknown option, with a hint to try "cmd --help".
+ */
+int sw_cli_daemon_options(int argc, char **argv, const char *cmd,
+			  void (*help)(FILE *f), const char **sock);
 
 /*
  * Connect to syswardd at path ("" or NULL = the default socket).  On
@@ -25,5 +35,14 @@ int sw_daemon_connect(const char *path, char *used, size_t used_size);
 int sw_daemon_call(int fd, int encoded, struct sw_buf *msg,
 		   struct sw_msg_header *h, uint8_t **payload,
 		   struct sw_error *err);
+
+/*
+ * A daemon command's answer to an ERROR reply, in one place: if h is one,
+ * print its message, after "what: " unless what is NULL, and return the
+ * exit code the daemon chose (0..255).  Otherwise -1, nothing printed: h
+ * is another reply, or (err filled) an ERROR that does not decode.
+ */
+int sw_cli_reply_error(const char *what, const struct sw_msg_header *h,
+		       const uint8_t *payload, struct sw_error *err);
 
 #endif

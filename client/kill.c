@@ -37,7 +37,6 @@ static int kill_one(int fd, uint64_t id, const char *path)
 {
 	cleanup_free uint8_t *payload = NULL;
 	struct sw_error err = { 0 };
-	struct sw_error_reply er;
 	struct sw_msg_header h;
 	struct sw_buf msg = { 0 };
 	int r;
@@ -51,11 +50,8 @@ static int kill_one(int fd, uint64_t id, const char *path)
 	}
 	if (h.type == SW_MSG_OK)
 		return 0;
-	if (h.type == SW_MSG_ERROR &&
-	    sw_msg_decode_error(payload, h.length, &er, &err) == 0) {
-		sw_cli_error("kill: %s", er.msg);
+	if (sw_cli_reply_error("kill", &h, payload, &err) >= 0)
 		return 1;
-	}
 	sw_cli_error("kill %llu: bad reply from syswardd",
 		     (unsigned long long)id);
 	return 1;
@@ -63,30 +59,14 @@ static int kill_one(int fd, uint64_t id, const char *path)
 
 int cmd_kill(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "daemon", optional_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	cleanup_close int fd = -1;
 	const char *sock = NULL;
 	char path[PATH_MAX];
-	int opt, failed = 0;
+	int rc, failed = 0;
 
-	while ((opt = getopt_long(argc, argv, "d::h", options, NULL)) != -1) {
-		switch (opt) {
-		case 'd':
-			sock = optarg;
-			break;
-		case 'h':
-			cmd_kill_help(stdout);
-			return SW_EXIT_OK;
-		default:
-			fprintf(stderr, "Try '%s kill --help'.\n",
-				sw_program_name);
-			return SW_EXIT_USAGE;
-		}
-	}
+	rc = sw_cli_daemon_options(argc, argv, "kill", cmd_kill_help, &sock);
+	if (rc >= 0)
+		return rc;
 	if (optind >= argc)
 		return sw_cli_usage("kill", "missing session ID (see '%s ps')",
 				    sw_program_name);

@@ -59,36 +59,20 @@ static void user(char *buf, size_t size, uint32_t uid)
 
 int cmd_ps(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "daemon", optional_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	cleanup_free uint8_t *payload = NULL;
 	cleanup_free struct sw_ps_entry *e = NULL;
 	cleanup_close int fd = -1;
 	struct sw_error err = { 0 };
-	struct sw_error_reply er;
 	struct sw_msg_header h;
 	struct sw_buf msg = { 0 };
 	const char *sock = NULL;
 	char path[PATH_MAX];
 	size_t n = 0;
-	int opt, r;
+	int r;
 
-	while ((opt = getopt_long(argc, argv, "d::h", options, NULL)) != -1) {
-		switch (opt) {
-		case 'd':
-			sock = optarg;
-			break;
-		case 'h':
-			cmd_ps_help(stdout);
-			return SW_EXIT_OK;
-		default:
-			fprintf(stderr, "Try '%s ps --help'.\n", sw_program_name);
-			return SW_EXIT_USAGE;
-		}
-	}
+	r = sw_cli_daemon_options(argc, argv, "ps", cmd_ps_help, &sock);
+	if (r >= 0)
+		return r;
 	if (optind < argc)
 		return sw_cli_usage("ps", "unexpected argument '%s'",
 				    argv[optind]);
@@ -101,11 +85,8 @@ int cmd_ps(int argc, char **argv)
 		sw_cli_error("ps: syswardd at %s: %s", path, err.msg);
 		return SW_EXIT_FAIL;
 	}
-	if (h.type == SW_MSG_ERROR &&
-	    sw_msg_decode_error(payload, h.length, &er, &err) == 0) {
-		sw_cli_error("ps: %s", er.msg);
+	if (sw_cli_reply_error("ps", &h, payload, &err) >= 0)
 		return SW_EXIT_FAIL;
-	}
 	if (h.type != SW_MSG_PS_REPLY ||
 	    sw_msg_decode_ps_reply(payload, h.length, &e, &n, &err) < 0) {
 		sw_cli_error("ps: bad reply from syswardd: %s",

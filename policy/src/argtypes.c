@@ -13,9 +13,12 @@
 
 #include "sysward/policy.h"
 
+/* One letter per argument (l i h p) in each ABI; NULL where the ABI has
+ * no such syscall.  x32 shares the x86_64 column by name. */
 struct sw_argtypes_row {
 	const char *name;
-	const char *types;	/* one letter per argument: l i h p */
+	const char *x86_64;
+	const char *i386;
 };
 
 #include "argtypes.h"
@@ -27,21 +30,22 @@ static int row_cmp(const void *key, const void *elem)
 
 uint64_t sw_syscall_arg_mask(uint32_t arch, const char *name, unsigned int index)
 {
-	const struct sw_argtypes_row *tab = argtypes_x86_64, *row;
-	size_t n = sizeof(argtypes_x86_64) / sizeof(argtypes_x86_64[0]);
+	const struct sw_argtypes_row *row;
+	const char *types;
 
-	if (arch == SCMP_ARCH_X86) {
-		tab = argtypes_i386;
-		n = sizeof(argtypes_i386) / sizeof(argtypes_i386[0]);
-	} else if (arch != SCMP_ARCH_X86_64 && arch != SCMP_ARCH_X32) {
+	if (arch != SCMP_ARCH_X86_64 && arch != SCMP_ARCH_X32 &&
+	    arch != SCMP_ARCH_X86)
 		return ~0ull;
-	}
 	if (!name)
 		return ~0ull;
-	row = bsearch(name, tab, n, sizeof(*tab), row_cmp);
-	if (!row || index >= strlen(row->types))
+	row = bsearch(name, argtypes, sizeof(argtypes) / sizeof(argtypes[0]),
+		      sizeof(argtypes[0]), row_cmp);
+	if (!row)
 		return ~0ull;
-	switch (row->types[index]) {
+	types = arch == SCMP_ARCH_X86 ? row->i386 : row->x86_64;
+	if (!types || index >= strlen(types))
+		return ~0ull;
+	switch (types[index]) {
 	case 'i':
 		return 0xffffffffull;
 	case 'h':
