@@ -20,25 +20,10 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 SRCDIR=${SRCDIR:-$(cd "$HERE/../.." && pwd)}
 PYTHON=$(command -v /usr/bin/python3 || command -v python3)
 
-failed=0
+. "$HERE/../lib/common.sh"
 W=
 D_PID=
 S=
-
-fail() {
-	echo "FAIL: $*" >&2
-	failed=1
-}
-
-dump_last() {
-	echo "---- command: ${last_cmd[*]}" >&2
-	echo "---- exit status: $rc" >&2
-	echo "---- stdout:" >&2
-	cat "$W/out" >&2
-	echo "---- stderr:" >&2
-	cat "$W/err" >&2
-	echo "----" >&2
-}
 
 # start_daemon [SYSWARDD OPTIONS...]: a private daemon on $W/sock, socket
 # mode 0666 so that other users' clients can reach it; run through the
@@ -83,77 +68,7 @@ swd() {
 # "${NOBODY[@]}" COMMAND...: run as uid/gid 65534, no supplementary groups.
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 
-expect_rc() {
-	if [ "$rc" -ne "$1" ]; then
-		fail "expected exit status $1, got $rc"
-		dump_last
-	fi
-}
-
-expect_output() {
-	local got
-	got=$(cat "$W/out")
-	if [ "$got" != "$1" ]; then
-		fail "unexpected output"
-		echo "---- expected:" >&2
-		echo "$1" >&2
-		dump_last
-	fi
-}
-
-# expect_err TEXT...: every TEXT appears in stderr.
-expect_err() {
-	local t
-	for t in "$@"; do
-		if ! grep -qF -- "$t" "$W/err"; then
-			fail "stderr lacks '$t'"
-			dump_last
-			return
-		fi
-	done
-}
-
-# policy NAME <<JSON: write $W/NAME.json atomically (clients started in
-# the background may be reading the previous copy) and print its path.
-policy() {
-	cat >"$W/.$1.json.tmp"
-	chmod 0644 "$W/.$1.json.tmp"
-	mv -f "$W/.$1.json.tmp" "$W/$1.json"
-	echo "$W/$1.json"
-}
-
-# Emulated uid N: how a program shows it really is confined.
-uid_policy() {
-	policy "uid$1" <<-EOF
-	{"defaultAction": "SCMP_ACT_ALLOW",
-	 "syscalls": [{"names": ["getuid", "geteuid"],
-	               "action": "SYSWARD_ACT_EMULATE", "return": $1}]}
-	EOF
-}
-
-allow_policy() {
-	policy allow <<-EOF
-	{"defaultAction": "SCMP_ACT_ALLOW",
-	 "syscalls": [{"names": ["getgid"], "action": "SYSWARD_ACT_LOG"}]}
-	EOF
-}
-
-wait_file() {
-	local i
-	for ((i = 0; i < $2; i++)); do
-		[ -s "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-running() {
-	local state
-	state=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
-	[ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
-}
-
-# daemon_alive: the daemon still runs and serves a fresh client.
+# daemon_serves: the daemon still runs and serves a fresh client.
 daemon_serves() {
 	kill -0 "$D_PID" 2>/dev/null || { fail "syswardd died"; return 1; }
 	swd "$(uid_policy 4242)" "$PROBE" getuid
@@ -303,10 +218,6 @@ t_signals_forwarded() {
 	rc=$?
 	expect_rc 130
 }
-
-# proc_state PID: the state letter in /proc/PID/stat (T stopped, t traced
-# and stopped), or nothing once it is gone.
-proc_state() { awk '{print $3}' "/proc/$1/stat" 2>/dev/null; }
 
 t_job_control_stop() {
 	# Ctrl-Z (SIGTSTP) to the client stops the whole program, here a
@@ -1621,12 +1532,8 @@ run_embedded() {
 	return 0
 }
 
-scenarios() {
-	declare -F | awk '$3 ~ /^t_/ {print substr($3, 3)}'
-}
-
 if [ "${1:-}" = --list ]; then
-	scenarios
+	sw_scenarios
 	embedded_list
 	exit 0
 fi

@@ -26,24 +26,8 @@ PYTHON=$(command -v /usr/bin/python3 || command -v python3)
 
 # ---------------------------------------------------------------- helpers
 
-failed=0
+. "$HERE/../lib/common.sh"
 W=
-
-fail() {
-	echo "FAIL: $*" >&2
-	failed=1
-}
-
-# Show what the last command did, once, after a failed assertion.
-dump_last() {
-	echo "---- command: ${last_cmd[*]}" >&2
-	echo "---- exit status: $rc" >&2
-	echo "---- stdout:" >&2
-	cat "$W/out" >&2
-	echo "---- stderr:" >&2
-	cat "$W/err" >&2
-	echo "----" >&2
-}
 
 # sw POLICY [SYSWARD-RUN-OPTIONS...] -- PROGRAM [ARGS...]
 # Runs "sysward run --policy POLICY ..." with a timeout; sets $rc and
@@ -62,112 +46,6 @@ cli() {
 	last_cmd=("$SYSWARD" "$@")
 	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
 	rc=$?
-}
-
-expect_rc() {
-	if [ "$rc" -ne "$1" ]; then
-		fail "expected exit status $1, got $rc"
-		dump_last
-	fi
-}
-
-# expect_line LINE...: each LINE is a whole line of stdout.
-expect_line() {
-	local l
-	for l in "$@"; do
-		if ! grep -Fxq -- "$l" "$W/out"; then
-			fail "expected output line '$l'"
-			dump_last
-		fi
-	done
-}
-
-expect_no_line() {
-	local l
-	for l in "$@"; do
-		if grep -Fxq -- "$l" "$W/out"; then
-			fail "unexpected output line '$l'"
-			dump_last
-		fi
-	done
-}
-
-# expect_output TEXT: stdout is exactly TEXT (lines in order).
-expect_output() {
-	if [ -z "$1" ]; then
-		if [ -s "$W/out" ]; then
-			fail "expected no output on stdout"
-			dump_last
-		fi
-		return
-	fi
-	if ! diff -u <(printf '%s\n' "$1") "$W/out" >&2; then
-		fail "stdout differs from the expected text (diff above)"
-		dump_last
-	fi
-}
-
-# expect_err TEXT...: stderr contains each TEXT (fixed string).
-expect_err() {
-	local t
-	for t in "$@"; do
-		if ! grep -Fq -- "$t" "$W/err"; then
-			fail "expected '$t' on stderr"
-			dump_last
-		fi
-	done
-}
-
-expect_out_contains() {
-	local t
-	for t in "$@"; do
-		if ! grep -Fq -- "$t" "$W/out"; then
-			fail "expected '$t' on stdout"
-			dump_last
-		fi
-	done
-}
-
-# policy NAME: write stdin to $W/NAME.json, print the path.
-policy() {
-	cat >"$W/$1.json"
-	echo "$W/$1.json"
-}
-
-# A policy that allows everything but still puts a supervisor rule in
-# place (so the tracer is really there): the negative control.
-allow_policy() {
-	policy allow <<-EOF
-	{"defaultAction": "SCMP_ACT_ALLOW",
-	 "syscalls": [{"names": ["getgid"], "action": "SYSWARD_ACT_LOG"}]}
-	EOF
-}
-
-# The emulated uid 4242 is how many scenarios see that a process is
-# confined: a process that escaped the tracer would see 0.
-uid_policy() {
-	policy uid <<-EOF
-	{"defaultAction": "SCMP_ACT_ALLOW",
-	 "syscalls": [{"names": ["getuid", "geteuid", "getuid32", "geteuid32"],
-	               "action": "SYSWARD_ACT_EMULATE", "return": 4242}]}
-	EOF
-}
-
-# Wait up to $2 tenths of a second for file $1 to exist.
-wait_file() {
-	local i
-	for ((i = 0; i < $2; i++)); do
-		[ -s "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-# Is pid $1 still running (a zombie does not count: it runs nothing)?
-running() {
-	local state
-	state=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
-	[ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
 }
 
 # ---------------------------------------------------------------- scenarios
@@ -1405,22 +1283,12 @@ t_kill_descendants() {
 
 	expect_line "main-done"
 	[ -s "$W/bg.pid" ] || fail "the background child never started"
-	running_pid "$(cat "$W/bg.pid")" && { fail "the background child survived --kill-descendants"; kill -9 "$(cat "$W/bg.pid")"; }
+	running "$(cat "$W/bg.pid")" && { fail "the background child survived --kill-descendants"; kill -9 "$(cat "$W/bg.pid")"; }
 	true
 }
 
-running_pid() {
-	local st
-	st=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
-	[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]
-}
-
-scenarios() {
-	declare -F | awk '$3 ~ /^t_/ {print substr($3, 3)}'
-}
-
 if [ "${1:-}" = --list ]; then
-	scenarios
+	sw_scenarios
 	exit 0
 fi
 if [ $# -eq 0 ]; then
@@ -1439,19 +1307,6 @@ fi
 . "$HERE/../lib/stage.sh"
 sw_stage_for_others SYSWARD PROBE PROBE32 EXAMPLES || exit 1
 
-for name in "$@"; do
-	if ! declare -F "t_$name" >/dev/null; then
-		echo "unknown scenario '$name' (see $0 --list)" >&2
-		exit 2
-	fi
-	W=$(mktemp -d "${TMPDIR:-/tmp}/sysward-it.$name.XXXXXX")
-	"t_$name"
-	if [ "$failed" -eq 0 ]; then
-		rm -rf "$W"
-		echo "PASS: $name"
-	else
-		echo "FAIL: $name (work directory kept: $W)"
-	fi
-done
+sw_run_scenarios it "$@"
 sw_stage_cleanup
 exit $failed
