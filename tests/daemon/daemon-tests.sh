@@ -1440,6 +1440,7 @@ t_stale_socket() {
 	[ -e "$S" ] && fail "socket $S still exists after SIGTERM"
 }
 
+# tags: needs-systemd
 t_socket_activation() {
 	local act
 	act=$(command -v systemd-socket-activate) || { echo "SKIP: no systemd-socket-activate"; return 77; }
@@ -1488,23 +1489,15 @@ t_usage() {
 	expect_err "--log is not available with --daemon"
 }
 
-# Integration scenarios of the embedded mode that do not apply through the
-# daemon: those that use "sysward run --log" (the daemon writes the audit
-# log: t_audit_log covers it) or the kernel pretence (an environment
-# variable of the embedded process), found in their bodies; those of other
-# commands than run; and ctrl_c_and_term, which signals the program's
-# process group as a terminal would: a daemon's program is in a
-# session of its own, not the client's group (t_signals_forwarded covers Ctrl-C).
-EMBEDDED_EXCLUDED="check_command cli_usage info_command ctrl_c_and_term kill_descendants"
+# The integration scenarios replayed through the daemon: all but those
+# tagged (tests/lib/common.sh) with what the daemon does not do.
+EMBEDDED_ONLY_TAGS="needs-log needs-pretend needs-kill-descendants other-command client-group"
 
 embedded_list() {
-	local s rs=$SRCDIR/tests/integration/run.sh
+	local s list rs=$SRCDIR/tests/integration/run.sh
 	[ -r "$rs" ] || return 0
-	for s in $(bash "$rs" --list); do
-		[[ " $EMBEDDED_EXCLUDED " == *" $s "* ]] && continue
-		awk -v f="t_$s() {" '$0 == f {on = 1} on && /^}/ {exit}
-			on && (/--log/ || /SYSWARD_PRETEND/) {found = 1; exit}
-			END {exit !found}' "$rs" && continue
+	list=$(sw_untagged "$rs" $EMBEDDED_ONLY_TAGS) || return 1
+	for s in $list; do
 		echo "embedded:$s"
 	done
 }
@@ -1534,7 +1527,7 @@ run_embedded() {
 
 if [ "${1:-}" = --list ]; then
 	sw_scenarios
-	embedded_list
+	embedded_list || exit 1
 	exit 0
 fi
 if [ $# -eq 0 ]; then

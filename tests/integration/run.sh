@@ -12,8 +12,10 @@
 #   SYSWARD   the sysward binary          PROBE    sw-probe (x86_64, static)
 #   PROBE32   sw-probe32 (i386) or empty  SRCDIR   the source tree
 #
-# Scenarios that use --log are named audit_log_* (the daemon tests, which
-# rerun these scenarios through syswardd, skip them by that name).
+# Scenarios declare what they need with a "# tags:" line above them
+# (tests/lib/common.sh lists the tags); the daemon tests, which rerun these
+# scenarios through syswardd, skip those tagged with what the daemon does
+# not do (needs-log: "sysward run --log", ...).
 #
 # Every scenario checks a positive and a negative case where one exists, so
 # that a broken feature fails the test instead of passing by accident.
@@ -528,6 +530,7 @@ t_stop_threads_from_outside() {
 	expect_output "spin: threads=4 getuid!=4242 0 times, idle threads 0"
 }
 
+# tags: client-group
 t_ctrl_c_and_term() {
 	# Ctrl-C reaches the whole foreground process group: the program
 	# dies of SIGINT and sysward survives to report 130.  SIGTERM sent
@@ -667,6 +670,7 @@ t_not_executable() {
 	done
 }
 
+# tags: needs-log
 t_bad_policy() {
 	local p
 	p=$(policy syntax <<-EOF
@@ -829,6 +833,7 @@ check_audit_json() {
 	EOF
 }
 
+# tags: needs-log
 t_audit_log_json() {
 	local p log=$W/audit.log
 	p=$(policy audit <<-EOF
@@ -869,6 +874,7 @@ getpid==getppid: yes"
 	[ "$n" -eq 4 ] || fail "--log should append: expected 4 records, got $n"
 }
 
+# tags: needs-log
 t_audit_log_decoded_args() {
 	# SYSWARD_ACT_LOG records the call "with its decoded arguments": a
 	# path argument appears as the string, not only as a pointer, in
@@ -889,6 +895,7 @@ t_audit_log_decoded_args() {
 	expect_err "$W/logged-dir2"
 }
 
+# tags: needs-log
 t_audit_log_stderr_text() {
 	local p
 	p=$(policy audit <<-EOF
@@ -976,6 +983,7 @@ t_example_demo() {
 open(/etc/passwd,rdonly)=ok"
 }
 
+# tags: needs-log
 t_audit_log_example_demo() {
 	local p
 	p=$(example demo)
@@ -1077,6 +1085,7 @@ open(/dev/null,wronly)=ok write=ok"
 	[ ! -e "$W/new2" ] || fail "$W/new2 was created"
 }
 
+# tags: other-command
 t_check_command() {
 	local good bad
 	good=$(uid_policy)
@@ -1125,6 +1134,7 @@ t_check_command() {
 	fi
 }
 
+# tags: other-command needs-log
 t_cli_usage() {
 	cli
 	expect_rc 2
@@ -1163,6 +1173,7 @@ t_cli_usage() {
 	expect_output "getuid=4242"
 }
 
+# tags: other-command
 t_info_command() {
 	cli info
 	expect_rc 0
@@ -1184,6 +1195,7 @@ assert o["libseccomp"].count(".") == 2, o
 ' "$W/out" "$(uname -r)" "$(uname -m)" || { fail "info --json"; dump_last; }
 }
 
+# tags: needs-pretend
 t_kernel_without_set_syscall_info() {
 	# As on a kernel without the request: a policy that needs the
 	# supervisor is refused before the program starts; one of plain BPF
@@ -1210,6 +1222,7 @@ getuid=0"
 	unset SYSWARD_PRETEND_NO_SET_SYSCALL_INFO
 }
 
+# tags: needs-log
 t_fast_path_no_stop() {
 	# A policy of plain BPF actions decides without the supervisor:
 	# denied calls fail, and no audit record is produced for them.
@@ -1265,6 +1278,7 @@ t_background_descendants() {
 	[ $(( (t1 - t0) / 1000000 )) -ge 900 ] || fail "sysward run returned before the background child ended"
 }
 
+# tags: needs-kill-descendants
 t_kill_descendants() {
 	# --kill-descendants: when the program exits, what it left running
 	# is killed; sysward returns at once with the program's status.

@@ -169,11 +169,82 @@ want_out() { [ "$out" = "$1" ] || { fail "${last_cmd[*]}: stdout '$out', expecte
 want_err() { [[ $err == *"$1"* ]] || { fail "${last_cmd[*]}: stderr lacks '$1'"; show; }; }
 
 # ---------------------------------------------------------------- scenarios
+#
+# A runner's scenarios are its functions t_NAME (tests/security/check.sh:
+# the labels NAME) of its case statement).  What a scenario needs beyond a
+# plain run is declared on the line just above it:
+#
+#   # tags: needs-log needs-tmux
+#   t_NAME() {
+#
+# Tags, and who reads them:
+#   needs-log       uses "sysward run --log"; the daemon writes the audit
+#                   log itself (its t_audit_log covers it)
+#   needs-pretend   the kernel pretence SYSWARD_PRETEND, an environment
+#                   variable of the embedded process
+#   other-command   a command other than "sysward run"
+#   client-group    signals the program's process group as a terminal
+#                   would; a daemon's program has a session of its own
+#   needs-kill-descendants  "sysward run --kill-descendants", which the
+#                   client refuses with --daemon
+#   (tests/daemon/daemon-tests.sh replays tests/integration/run.sh's
+#   scenarios through syswardd except those with any of these five)
+#   needs-systemd   systemd-socket-activate (no systemd in the QEMU guest)
+#   needs-smp       two CPUs, so that a thread flips a path while another
+#                   thread's openat is checked; the guest has one (run-vm
+#                   -smp 1), where the race never alternates
+#   needs-tmux      an interactive shell in tmux pressing Ctrl-C/Ctrl-Z:
+#                   job control of the client, the same on any kernel; the
+#                   guest has no tmux
+#   (tests/vm/vm-suite.sh runs in the guest every scenario but those with
+#   any of these three)
 
-# sw_scenarios: the running script's scenarios, its functions t_NAME, one
-# NAME a line.
+# sw_scenarios [FILE]: the scenario names of FILE (default: the running
+# script), one a line, in the order bash lists its functions.
 sw_scenarios() {
-	declare -F | awk '$3 ~ /^t_/ {print substr($3, 3)}'
+	if [ $# -eq 0 ]; then
+		declare -F | awk '$3 ~ /^t_/ {print substr($3, 3)}'
+	else
+		bash "$1" --list
+	fi
+}
+
+SW_KNOWN_TAGS="needs-log needs-pretend other-command client-group needs-kill-descendants"
+SW_KNOWN_TAGS+=" needs-systemd needs-smp needs-tmux"
+
+# sw_tags FILE: "NAME TAG..." for every tagged scenario of FILE.  A tag
+# not listed above, or a tags line that is not just above a scenario, is
+# an error (so that a typo cannot quietly run a scenario where it fails).
+sw_tags() {
+	awk -v known=" $SW_KNOWN_TAGS " -v file="$1" '
+	function bad(why) { printf "%s:%d: %s\n", file, NR, why > "/dev/stderr"; err = 1 }
+	tags != "" {
+		name = ""
+		if ($0 ~ /^t_[A-Za-z0-9_]+\(\) \{$/) { name = $0; sub(/^t_/, "", name); sub(/\(\) \{$/, "", name) }
+		else if ($0 ~ /^[a-z0-9_]+\)$/) { name = $0; sub(/\)$/, "", name) }
+		if (name == "") bad("a tags line must stand just above its scenario")
+		else print name " " tags
+		tags = ""
+	}
+	/^# tags: / {
+		tags = substr($0, 9)
+		n = split(tags, t, " ")
+		for (i = 1; i <= n; i++) if (!index(known, " " t[i] " ")) bad("unknown tag " t[i])
+	}
+	END { exit err }' "$1"
+}
+
+# sw_untagged FILE TAG...: FILE's scenarios (its --list) that have none of
+# the TAGs; fails if FILE's tags are wrong.
+sw_untagged() {
+	local file=$1 s tagged drop
+	shift
+	tagged=$(sw_tags "$file") || return 1
+	drop=$(awk -v want=" $* " '{
+		for (i = 2; i <= NF; i++) if (index(want, " " $i " ")) { print $1; next } }' <<<"$tagged")
+	for s in $(bash "$file" --list); do
+		[[ $'\n'$drop$'\n' == *$'\n'$s$'\n'* ]] || echo "$s"
+	done
 }
 
 # sw_run_scenarios PREFIX NAME...: the usual runner's main loop: each
