@@ -170,8 +170,8 @@ want_err() { [[ $err == *"$1"* ]] || { fail "${last_cmd[*]}: stderr lacks '$1'";
 
 # ---------------------------------------------------------------- scenarios
 #
-# A runner's scenarios are its functions t_NAME (tests/security/check.sh:
-# the labels NAME) of its case statement).  What a scenario needs beyond a
+# A runner's scenarios are its functions t_NAME (in
+# tests/security/check.sh, the labels "NAME)" of its case statement).  What a scenario needs beyond a
 # plain run is declared on the line just above it:
 #
 #   # tags: needs-log needs-tmux
@@ -199,14 +199,10 @@ want_err() { [[ $err == *"$1"* ]] || { fail "${last_cmd[*]}: stderr lacks '$1'";
 #   (tests/vm/vm-suite.sh runs in the guest every scenario but those with
 #   any of these three)
 
-# sw_scenarios [FILE]: the scenario names of FILE (default: the running
-# script), one a line, in the order bash lists its functions.
+# sw_scenarios: the running script's scenarios (its --list), one NAME a
+# line, in the order bash lists its functions.
 sw_scenarios() {
-	if [ $# -eq 0 ]; then
-		declare -F | awk '$3 ~ /^t_/ {print substr($3, 3)}'
-	else
-		bash "$1" --list
-	fi
+	declare -F | awk '$3 ~ /^t_/ {print substr($3, 3)}'
 }
 
 SW_KNOWN_TAGS="needs-log needs-pretend other-command client-group needs-kill-descendants"
