@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench_smoke: run sysward-bench with a tiny N and check that it printed
+# bench.smoke: run sysward-bench with a tiny N and check that it printed
 # every row, its ratios and the threads table.  Proves the benchmark
 # works; judges no time.
 set -u
@@ -7,17 +7,17 @@ bench=$1
 out=$("$bench" -n "${2:-200}" 2>&1)
 rc=$?
 echo "$out"
-[ $rc -eq 0 ] || { echo "bench_smoke: sysward-bench exited $rc" >&2; exit 1; }
+[ $rc -eq 0 ] || { echo "bench.smoke: sysward-bench exited $rc" >&2; exit 1; }
 fail=0
 for key in a b b3 b2 c c2 c3 c4 c5 c6 d; do
 	grep -Eq "^$key +.* [0-9]+\.[0-9]+ +[0-9]+\.[0-9]+" <<<"$out" ||
-		{ echo "bench_smoke: row '$key' has no figure" >&2; fail=1; }
+		{ echo "bench.smoke: row '$key' has no figure" >&2; fail=1; }
 done
 # strace is optional; its row must still be there, measured or explained.
-grep -Eq '^e +strace' <<<"$out" || { echo "bench_smoke: row 'e' missing" >&2; fail=1; }
-grep -Eq '^  c/d +=  +[0-9]+\.[0-9]+' <<<"$out" || { echo "bench_smoke: no c/d ratio" >&2; fail=1; }
+grep -Eq '^e +strace' <<<"$out" || { echo "bench.smoke: row 'e' missing" >&2; fail=1; }
+grep -Eq '^  c/d +=  +[0-9]+\.[0-9]+' <<<"$out" || { echo "bench.smoke: no c/d ratio" >&2; fail=1; }
 if command -v strace >/dev/null; then
-	grep -Eq '^  e/c +=  +[0-9]+\.[0-9]+' <<<"$out" || { echo "bench_smoke: no e/c ratio" >&2; fail=1; }
+	grep -Eq '^  e/c +=  +[0-9]+\.[0-9]+' <<<"$out" || { echo "bench.smoke: no e/c ratio" >&2; fail=1; }
 fi
 # Stops per call are a behaviour, not a time: on x86_64 skip and emulate
 # finish at their seccomp stop (one stop), LOG needs the exit stop too.
@@ -29,12 +29,12 @@ if [ "$(uname -m)" = x86_64 ]; then
 		got=$(awk -v k="$key" '$1 == k { print $(NF-1) }' <<<"$out")
 		case $got in
 		"$n".0*) ;;
-		*) echo "bench_smoke: row '$key' took $got stops per call, want $n" >&2; fail=1 ;;
+		*) echo "bench.smoke: row '$key' took $got stops per call, want $n" >&2; fail=1 ;;
 		esac
 	done
 fi
 for t in 1 100 1000; do
 	grep -Eq "^ +$t +[0-9]+\.[0-9]+ " <<<"$out" ||
-		{ echo "bench_smoke: threads row T=$t has no figure" >&2; fail=1; }
+		{ echo "bench.smoke: threads row T=$t has no figure" >&2; fail=1; }
 done
 exit $fail

@@ -20,25 +20,10 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 SRCDIR=${SRCDIR:-$(cd "$HERE/../.." && pwd)}
 PYTHON=$(command -v /usr/bin/python3 || command -v python3)
 
-failed=0
+. "$HERE/../lib/common.sh"
 W=
 D_PID=
 S=
-
-fail() {
-	echo "FAIL: $*" >&2
-	failed=1
-}
-
-dump_last() {
-	echo "---- command: ${last_cmd[*]}" >&2
-	echo "---- exit status: $rc" >&2
-	echo "---- stdout:" >&2
-	cat "$W/out" >&2
-	echo "---- stderr:" >&2
-	cat "$W/err" >&2
-	echo "----" >&2
-}
 
 # start_daemon [SYSWARDD OPTIONS...]: a private daemon on $W/sock, socket
 # mode 0666 so that other users' clients can reach it; run through the
@@ -83,77 +68,7 @@ swd() {
 # "${NOBODY[@]}" COMMAND...: run as uid/gid 65534, no supplementary groups.
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 
-expect_rc() {
-	if [ "$rc" -ne "$1" ]; then
-		fail "expected exit status $1, got $rc"
-		dump_last
-	fi
-}
-
-expect_output() {
-	local got
-	got=$(cat "$W/out")
-	if [ "$got" != "$1" ]; then
-		fail "unexpected output"
-		echo "---- expected:" >&2
-		echo "$1" >&2
-		dump_last
-	fi
-}
-
-# expect_err TEXT...: every TEXT appears in stderr.
-expect_err() {
-	local t
-	for t in "$@"; do
-		if ! grep -qF -- "$t" "$W/err"; then
-			fail "stderr lacks '$t'"
-			dump_last
-			return
-		fi
-	done
-}
-
-# policy NAME <<JSON: write $W/NAME.json atomically (clients started in
-# the background may be reading the previous copy) and print its path.
-policy() {
-	cat >"$W/.$1.json.tmp"
-	chmod 0644 "$W/.$1.json.tmp"
-	mv -f "$W/.$1.json.tmp" "$W/$1.json"
-	echo "$W/$1.json"
-}
-
-# Emulated uid N: how a program shows it really is confined.
-uid_policy() {
-	policy "uid$1" <<-EOF
-	{"defaultAction": "SCMP_ACT_ALLOW",
-	 "syscalls": [{"names": ["getuid", "geteuid"],
-	               "action": "SYSWARD_ACT_EMULATE", "return": $1}]}
-	EOF
-}
-
-allow_policy() {
-	policy allow <<-EOF
-	{"defaultAction": "SCMP_ACT_ALLOW",
-	 "syscalls": [{"names": ["getgid"], "action": "SYSWARD_ACT_LOG"}]}
-	EOF
-}
-
-wait_file() {
-	local i
-	for ((i = 0; i < $2; i++)); do
-		[ -s "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-running() {
-	local state
-	state=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
-	[ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
-}
-
-# daemon_alive: the daemon still runs and serves a fresh client.
+# daemon_serves: the daemon still runs and serves a fresh client.
 daemon_serves() {
 	kill -0 "$D_PID" 2>/dev/null || { fail "syswardd died"; return 1; }
 	swd "$(uid_policy 4242)" "$PROBE" getuid
@@ -303,10 +218,6 @@ t_signals_forwarded() {
 	rc=$?
 	expect_rc 130
 }
-
-# proc_state PID: the state letter in /proc/PID/stat (T stopped, t traced
-# and stopped), or nothing once it is gone.
-proc_state() { awk '{print $3}' "/proc/$1/stat" 2>/dev/null; }
 
 t_job_control_stop() {
 	# Ctrl-Z (SIGTSTP) to the client stops the whole program, here a
@@ -1567,6 +1478,7 @@ t_stale_socket() {
 	[ -e "$S" ] && fail "socket $S still exists after SIGTERM"
 }
 
+# tags: needs-systemd
 t_socket_activation() {
 	local act
 	act=$(command -v systemd-socket-activate) || { echo "SKIP: no systemd-socket-activate"; return 77; }
@@ -1615,23 +1527,15 @@ t_usage() {
 	expect_err "--log is not available with --daemon"
 }
 
-# Integration scenarios of the embedded mode that do not apply through the
-# daemon: those that use "sysward run --log" (the daemon writes the audit
-# log: t_audit_log covers it) or the kernel pretence (an environment
-# variable of the embedded process), found in their bodies; those of other
-# commands than run; and ctrl_c_and_term, which signals the program's
-# process group as a terminal would: a daemon's program is in a
-# session of its own, not the client's group (t_signals_forwarded covers Ctrl-C).
-EMBEDDED_EXCLUDED="check_command cli_usage info_command ctrl_c_and_term kill_descendants"
+# The integration scenarios replayed through the daemon: all but those
+# tagged (tests/lib/common.sh) with what the daemon does not do.
+EMBEDDED_ONLY_TAGS="needs-log needs-pretend needs-kill-descendants other-command client-group"
 
 embedded_list() {
-	local s rs=$SRCDIR/tests/integration/run.sh
+	local s list rs=$SRCDIR/tests/integration/run.sh
 	[ -r "$rs" ] || return 0
-	for s in $(bash "$rs" --list); do
-		[[ " $EMBEDDED_EXCLUDED " == *" $s "* ]] && continue
-		awk -v f="t_$s() {" '$0 == f {on = 1} on && /^}/ {exit}
-			on && (/--log/ || /SYSWARD_PRETEND/) {found = 1; exit}
-			END {exit !found}' "$rs" && continue
+	list=$(sw_untagged "$rs" $EMBEDDED_ONLY_TAGS) || return 1
+	for s in $list; do
 		echo "embedded:$s"
 	done
 }
@@ -1659,13 +1563,9 @@ run_embedded() {
 	return 0
 }
 
-scenarios() {
-	declare -F | awk '$3 ~ /^t_/ {print substr($3, 3)}'
-}
-
 if [ "${1:-}" = --list ]; then
-	scenarios
-	embedded_list
+	sw_scenarios
+	embedded_list || exit 1
 	exit 0
 fi
 if [ $# -eq 0 ]; then

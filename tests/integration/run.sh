@@ -12,8 +12,10 @@
 #   SYSWARD   the sysward binary          PROBE    sw-probe (x86_64, static)
 #   PROBE32   sw-probe32 (i386) or empty  SRCDIR   the source tree
 #
-# Scenarios that use --log are named audit_log_* (the daemon tests, which
-# rerun these scenarios through syswardd, skip them by that name).
+# Scenarios declare what they need with a "# tags:" line above them
+# (tests/lib/common.sh lists the tags); the daemon tests, which rerun these
+# scenarios through syswardd, skip those tagged with what the daemon does
+# not do (needs-log: "sysward run --log", ...).
 #
 # Every scenario checks a positive and a negative case where one exists, so
 # that a broken feature fails the test instead of passing by accident.
@@ -26,24 +28,8 @@ PYTHON=$(command -v /usr/bin/python3 || command -v python3)
 
 # ---------------------------------------------------------------- helpers
 
-failed=0
+. "$HERE/../lib/common.sh"
 W=
-
-fail() {
-	echo "FAIL: $*" >&2
-	failed=1
-}
-
-# Show what the last command did, once, after a failed assertion.
-dump_last() {
-	echo "---- command: ${last_cmd[*]}" >&2
-	echo "---- exit status: $rc" >&2
-	echo "---- stdout:" >&2
-	cat "$W/out" >&2
-	echo "---- stderr:" >&2
-	cat "$W/err" >&2
-	echo "----" >&2
-}
 
 # sw POLICY [SYSWARD-RUN-OPTIONS...] -- PROGRAM [ARGS...]
 # Runs "sysward run --policy POLICY ..." with a timeout; sets $rc and
@@ -62,112 +48,6 @@ cli() {
 	last_cmd=("$SYSWARD" "$@")
 	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
 	rc=$?
-}
-
-expect_rc() {
-	if [ "$rc" -ne "$1" ]; then
-		fail "expected exit status $1, got $rc"
-		dump_last
-	fi
-}
-
-# expect_line LINE...: each LINE is a whole line of stdout.
-expect_line() {
-	local l
-	for l in "$@"; do
-		if ! grep -Fxq -- "$l" "$W/out"; then
-			fail "expected output line '$l'"
-			dump_last
-		fi
-	done
-}
-
-expect_no_line() {
-	local l
-	for l in "$@"; do
-		if grep -Fxq -- "$l" "$W/out"; then
-			fail "unexpected output line '$l'"
-			dump_last
-		fi
-	done
-}
-
-# expect_output TEXT: stdout is exactly TEXT (lines in order).
-expect_output() {
-	if [ -z "$1" ]; then
-		if [ -s "$W/out" ]; then
-			fail "expected no output on stdout"
-			dump_last
-		fi
-		return
-	fi
-	if ! diff -u <(printf '%s\n' "$1") "$W/out" >&2; then
-		fail "stdout differs from the expected text (diff above)"
-		dump_last
-	fi
-}
-
-# expect_err TEXT...: stderr contains each TEXT (fixed string).
-expect_err() {
-	local t
-	for t in "$@"; do
-		if ! grep -Fq -- "$t" "$W/err"; then
-			fail "expected '$t' on stderr"
-			dump_last
-		fi
-	done
-}
-
-expect_out_contains() {
-	local t
-	for t in "$@"; do
-		if ! grep -Fq -- "$t" "$W/out"; then
-			fail "expected '$t' on stdout"
-			dump_last
-		fi
-	done
-}
-
-# policy NAME: write stdin to $W/NAME.json, print the path.
-policy() {
-	cat >"$W/$1.json"
-	echo "$W/$1.json"
-}
-
-# A policy that allows everything but still puts a supervisor rule in
-# place (so the tracer is really there): the negative control.
-allow_policy() {
-	policy allow <<-EOF
-	{"defaultAction": "SCMP_ACT_ALLOW",
-	 "syscalls": [{"names": ["getgid"], "action": "SYSWARD_ACT_LOG"}]}
-	EOF
-}
-
-# The emulated uid 4242 is how many scenarios see that a process is
-# confined: a process that escaped the tracer would see 0.
-uid_policy() {
-	policy uid <<-EOF
-	{"defaultAction": "SCMP_ACT_ALLOW",
-	 "syscalls": [{"names": ["getuid", "geteuid", "getuid32", "geteuid32"],
-	               "action": "SYSWARD_ACT_EMULATE", "return": 4242}]}
-	EOF
-}
-
-# Wait up to $2 tenths of a second for file $1 to exist.
-wait_file() {
-	local i
-	for ((i = 0; i < $2; i++)); do
-		[ -s "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-# Is pid $1 still running (a zombie does not count: it runs nothing)?
-running() {
-	local state
-	state=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
-	[ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
 }
 
 # ---------------------------------------------------------------- scenarios
@@ -650,6 +530,7 @@ t_stop_threads_from_outside() {
 	expect_output "spin: threads=4 getuid!=4242 0 times, idle threads 0"
 }
 
+# tags: client-group
 t_ctrl_c_and_term() {
 	# Ctrl-C reaches the whole foreground process group: the program
 	# dies of SIGINT and sysward survives to report 130.  SIGTERM sent
@@ -789,6 +670,7 @@ t_not_executable() {
 	done
 }
 
+# tags: needs-log
 t_bad_policy() {
 	local p
 	p=$(policy syntax <<-EOF
@@ -951,6 +833,7 @@ check_audit_json() {
 	EOF
 }
 
+# tags: needs-log
 t_audit_log_json() {
 	local p log=$W/audit.log
 	p=$(policy audit <<-EOF
@@ -991,6 +874,7 @@ getpid==getppid: yes"
 	[ "$n" -eq 4 ] || fail "--log should append: expected 4 records, got $n"
 }
 
+# tags: needs-log
 t_audit_log_decoded_args() {
 	# SYSWARD_ACT_LOG records the call "with its decoded arguments": a
 	# path argument appears as the string, not only as a pointer, in
@@ -1011,6 +895,7 @@ t_audit_log_decoded_args() {
 	expect_err "$W/logged-dir2"
 }
 
+# tags: needs-log
 t_audit_log_stderr_text() {
 	local p
 	p=$(policy audit <<-EOF
@@ -1098,6 +983,7 @@ t_example_demo() {
 open(/etc/passwd,rdonly)=ok"
 }
 
+# tags: needs-log
 t_audit_log_example_demo() {
 	local p
 	p=$(example demo)
@@ -1199,6 +1085,7 @@ open(/dev/null,wronly)=ok write=ok"
 	[ ! -e "$W/new2" ] || fail "$W/new2 was created"
 }
 
+# tags: other-command
 t_check_command() {
 	local good bad
 	good=$(uid_policy)
@@ -1247,6 +1134,7 @@ t_check_command() {
 	fi
 }
 
+# tags: other-command needs-log
 t_cli_usage() {
 	cli
 	expect_rc 2
@@ -1285,6 +1173,7 @@ t_cli_usage() {
 	expect_output "getuid=4242"
 }
 
+# tags: other-command
 t_info_command() {
 	cli info
 	expect_rc 0
@@ -1306,6 +1195,7 @@ assert o["libseccomp"].count(".") == 2, o
 ' "$W/out" "$(uname -r)" "$(uname -m)" || { fail "info --json"; dump_last; }
 }
 
+# tags: needs-pretend
 t_kernel_without_set_syscall_info() {
 	# As on a kernel without the request: a policy that needs the
 	# supervisor is refused before the program starts; one of plain BPF
@@ -1332,6 +1222,7 @@ getuid=0"
 	unset SYSWARD_PRETEND_NO_SET_SYSCALL_INFO
 }
 
+# tags: needs-log
 t_fast_path_no_stop() {
 	# A policy of plain BPF actions decides without the supervisor:
 	# denied calls fail, and no audit record is produced for them.
@@ -1387,6 +1278,7 @@ t_background_descendants() {
 	[ $(( (t1 - t0) / 1000000 )) -ge 900 ] || fail "sysward run returned before the background child ended"
 }
 
+# tags: needs-kill-descendants
 t_kill_descendants() {
 	# --kill-descendants: when the program exits, what it left running
 	# is killed; sysward returns at once with the program's status.
@@ -1405,22 +1297,12 @@ t_kill_descendants() {
 
 	expect_line "main-done"
 	[ -s "$W/bg.pid" ] || fail "the background child never started"
-	running_pid "$(cat "$W/bg.pid")" && { fail "the background child survived --kill-descendants"; kill -9 "$(cat "$W/bg.pid")"; }
+	running "$(cat "$W/bg.pid")" && { fail "the background child survived --kill-descendants"; kill -9 "$(cat "$W/bg.pid")"; }
 	true
 }
 
-running_pid() {
-	local st
-	st=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
-	[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]
-}
-
-scenarios() {
-	declare -F | awk '$3 ~ /^t_/ {print substr($3, 3)}'
-}
-
 if [ "${1:-}" = --list ]; then
-	scenarios
+	sw_scenarios
 	exit 0
 fi
 if [ $# -eq 0 ]; then
@@ -1439,19 +1321,6 @@ fi
 . "$HERE/../lib/stage.sh"
 sw_stage_for_others SYSWARD PROBE PROBE32 EXAMPLES || exit 1
 
-for name in "$@"; do
-	if ! declare -F "t_$name" >/dev/null; then
-		echo "unknown scenario '$name' (see $0 --list)" >&2
-		exit 2
-	fi
-	W=$(mktemp -d "${TMPDIR:-/tmp}/sysward-it.$name.XXXXXX")
-	"t_$name"
-	if [ "$failed" -eq 0 ]; then
-		rm -rf "$W"
-		echo "PASS: $name"
-	else
-		echo "FAIL: $name (work directory kept: $W)"
-	fi
-done
+sw_run_scenarios it "$@"
 sw_stage_cleanup
 exit $failed

@@ -14,12 +14,7 @@
 set -u
 SRCDIR=${SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 RUNVM=$SRCDIR/qemu-images/run-vm
-failed=0
-
-fail() {
-	echo "FAIL: $*" >&2
-	failed=1
-}
+. "$(dirname "$0")/../lib/common.sh"
 
 # vm KERNEL SCRIPT: run a busybox sh script in the guest, with sysward,
 # the probes and $W/*.json in /extra; sets $rc, $W/out, $W/err.
@@ -33,7 +28,7 @@ vm() {
 	rc=$?
 }
 
-show() {
+show_vm() {
 	echo "---- exit status: $rc" >&2
 	echo "---- stdout:" >&2
 	cat "$W/out" >&2
@@ -84,9 +79,9 @@ getuid=0
 arch=i386
 getuid=4242
 rc=0"
-	[ "$rc" -eq 0 ] || { fail "run-vm exited $rc"; show; return; }
+	[ "$rc" -eq 0 ] || { fail "run-vm exited $rc"; show_vm; return; }
 	diff -u <(printf '%s\n' "$want") "$W/out" >&2 ||
-		{ fail "guest output differs (diff above)"; show; }
+		{ fail "guest output differs (diff above)"; show_vm; }
 }
 
 t_refuse_unpatched() {
@@ -101,28 +96,18 @@ t_refuse_unpatched() {
 		./sysward info
 		./sysward run --policy uid.json -- ./sw-probe getuid
 		echo "rc=$?"'
-	[ "$rc" -eq 0 ] || { fail "run-vm exited $rc"; show; return; }
-	grep -Fxq "PTRACE_SET_SYSCALL_INFO:  no" "$W/out" || { fail "info does not say the request is missing"; show; }
-	grep -Fxq "PTRACE_GET_SYSCALL_INFO:  yes" "$W/out" || { fail "info does not show GET_SYSCALL_INFO"; show; }
-	grep -Fxq "rc=125" "$W/out" || { fail "run did not exit with 125"; show; }
-	grep -q "getuid=" "$W/out" && { fail "the program ran on a kernel that cannot confine it"; show; }
-	grep -Fq "lacks PTRACE_SET_SYSCALL_INFO" "$W/err" || { fail "no explanation on stderr"; show; }
-	grep -Fq "qemu-images/run-vm --kernel patched" "$W/err" || { fail "no directions to the patched kernel"; show; }
+	[ "$rc" -eq 0 ] || { fail "run-vm exited $rc"; show_vm; return; }
+	grep -Fxq "PTRACE_SET_SYSCALL_INFO:  no" "$W/out" || { fail "info does not say the request is missing"; show_vm; }
+	grep -Fxq "PTRACE_GET_SYSCALL_INFO:  yes" "$W/out" || { fail "info does not show GET_SYSCALL_INFO"; show_vm; }
+	grep -Fxq "rc=125" "$W/out" || { fail "run did not exit with 125"; show_vm; }
+	grep -q "getuid=" "$W/out" && { fail "the program ran on a kernel that cannot confine it"; show_vm; }
+	grep -Fq "lacks PTRACE_SET_SYSCALL_INFO" "$W/err" || { fail "no explanation on stderr"; show_vm; }
+	grep -Fq "qemu-images/run-vm --kernel patched" "$W/err" || { fail "no directions to the patched kernel"; show_vm; }
 }
 
 if [ "${1:-}" = --list ]; then
-	declare -F | awk '$3 ~ /^t_/ {print substr($3, 3)}'
+	sw_scenarios
 	exit 0
 fi
 : "${SYSWARD:?}" "${PROBE:?}"
-for name in "$@"; do
-	W=$(mktemp -d "${TMPDIR:-/tmp}/sysward-vm.$name.XXXXXX")
-	"t_$name"
-	if [ "$failed" -eq 0 ]; then
-		rm -rf "$W"
-		echo "PASS: $name"
-	else
-		echo "FAIL: $name (work directory kept: $W)"
-	fi
-done
-exit $failed
+sw_run_scenarios vm "$@"

@@ -454,6 +454,7 @@ signals_tiocsti)
 	command -v script >/dev/null || skip "no script(1)"
 	in_terminal "$ADV/adv_signals" tiocsti
 	expect_contained "TIOCSTI typed into the terminal" ;;
+# tags: needs-tmux
 terminal_ctrl_c)
 	# Interactive: the confined program owns the terminal's foreground,
 	# so Ctrl-C interrupts it (130), as unconfined.
@@ -466,6 +467,7 @@ terminal_ctrl_c)
 	tmux_stop
 	echo "+ $(cat "$scratch/rc")"
 	grep -qx 'rc=130' "$scratch/rc" || fail "Ctrl-C: expected exit 130, got $(cat "$scratch/rc")" ;;
+# tags: needs-tmux
 terminal_pipeline_ctrl_c)
 	# In a pipeline sysward relays the terminal's Ctrl-C to the
 	# program's whole process group (here a shell and its sleep), as
@@ -482,6 +484,7 @@ terminal_pipeline_ctrl_c)
 		{ tmux_stop; fail "Ctrl-C did not end the confined shell and its sleep"; }
 	tmux_stop
 	echo "+ the confined sh ($sh_pid) and its sleep ($sleep_pid) ended on Ctrl-C" ;;
+# tags: needs-tmux
 terminal_script_reads)
 	# Run from a script ("; true": its shell forks sysward and waits in
 	# sysward's process group), the confined program still owns the
@@ -495,10 +498,12 @@ terminal_script_reads)
 		{ tmux capture-pane -p -t "$tmux_t"; tmux_stop; fail "the confined program could not read the terminal"; }
 	tmux capture-pane -p -t "$tmux_t" | grep -v '^$'
 	tmux_stop ;;
+# tags: needs-tmux
 terminal_ctrl_z)
 	# Ctrl-Z stops the confined program and sysward (the shell reports
 	# the job stopped); fg continues both and the program finishes.
 	ctrl_z_fg "" ;;
+# tags: needs-tmux
 terminal_pipeline_ctrl_z)
 	# The same in a pipeline ("sysward run prog | less"): sysward leaves
 	# the terminal to its job (a pager must keep reading it) and relays
@@ -564,6 +569,7 @@ cap_warning)
 	run "$POL/emulate-uid.json" -- "$ADV/adv_privs"
 	grep -q '^sysward: warning' "$out" && fail "a warning without --cap"
 	true ;;
+# tags: needs-smp
 path_race)
 	d=$GEN/race
 	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"

@@ -6,8 +6,9 @@ if(TARGET PkgConfig::CHECK AND TARGET sysward-engine)
     target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/engine
                                ${CMAKE_CURRENT_LIST_DIR})
     target_link_libraries(${t} PRIVATE sysward-engine PkgConfig::CHECK)
-    add_test(NAME unit-${t} COMMAND ${t})
-    set_tests_properties(unit-${t} PROPERTIES LABELS unit)
+    string(REGEX REPLACE "^test_" "" name ${t})
+    add_test(NAME unit.${name} COMMAND ${t})
+    set_tests_properties(unit.${name} PROPERTIES LABELS unit)
   endforeach()
 endif()
 

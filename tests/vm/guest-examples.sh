@@ -12,27 +12,9 @@
 # Environment: SYSWARD (static sysward), SRCDIR (policy/examples below it).
 set -u
 EX=${SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/policy/examples
-failed=0
+. "$(dirname "$0")/../lib/common.sh"
 
-fail() { echo "FAIL: $*"; failed=1; }
-
-# run CMD...: sets $rc, $out (stdout) and $err (stderr) of CMD.
-run() {
-	last=("$@")
-	timeout -k 5 120 "$@" >"$W/out" 2>"$W/err" </dev/null
-	rc=$?
-	out=$(cat "$W/out")
-	err=$(cat "$W/err")
-}
 sw() { local p=$1; shift; run "$SYSWARD" run --policy "$EX/$p.json" -- "$@"; }
-show() {
-	echo "---- ${last[*]} (exit $rc)"
-	echo "---- stdout:"; cat "$W/out"
-	echo "---- stderr:"; cat "$W/err"
-}
-want_rc() { [ "$rc" -eq "$1" ] || { fail "${last[*]}: exit $rc, expected $1"; show; }; }
-want_out() { [ "$out" = "$1" ] || { fail "${last[*]}: stdout '$out', expected '$1'"; show; }; }
-want_err() { [[ $err == *"$1"* ]] || { fail "${last[*]}: stderr lacks '$1'"; show; }; }
 # Which file was run: a Debian binary, not busybox.
 debian() {
 	local f
@@ -178,19 +160,8 @@ done"
 }
 
 if [ "${1:-}" = --list ]; then
-	declare -F | gawk '$3 ~ /^t_/ {print substr($3, 3)}' 2>/dev/null ||
-		declare -F | awk '$3 ~ /^t_/ {print substr($3, 3)}'
+	sw_scenarios
 	exit 0
 fi
 : "${SYSWARD:?}"
-for name in "$@"; do
-	W=$(mktemp -d "${TMPDIR:-/tmp}/sysward-ex.$name.XXXXXX")
-	"t_$name"
-	if [ "$failed" -eq 0 ]; then
-		rm -rf "$W"
-		echo "PASS: $name"
-	else
-		echo "FAIL: $name"
-	fi
-done
-exit $failed
+sw_run_scenarios ex "$@"

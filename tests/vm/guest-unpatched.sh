@@ -11,28 +11,8 @@
 # Environment: SYSWARD, SYSWARDD, PROBE (static), SRCDIR.
 set -u
 EX=${SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/policy/examples
-failed=0
+. "$(dirname "$0")/../lib/common.sh"
 
-fail() { echo "FAIL: $*"; failed=1; }
-run() {
-	last=("$@")
-	timeout -k 5 120 "$@" >"$W/out" 2>"$W/err" </dev/null
-	rc=$?
-	out=$(cat "$W/out")
-	err=$(cat "$W/err")
-}
-show() {
-	echo "---- ${last[*]} (exit $rc)"
-	echo "---- stdout:"; cat "$W/out"
-	echo "---- stderr:"; cat "$W/err"
-}
-uid_policy() {
-	cat >"$W/uid.json" <<-EOF2
-	{"defaultAction": "SCMP_ACT_ALLOW",
-	 "syscalls": [{"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242}]}
-	EOF2
-	echo "$W/uid.json"
-}
 # The program must not have run at all: it would print on stdout and
 # leave a mark file.
 refused() {
@@ -141,18 +121,8 @@ t_daemon_bpf_only_policy() {
 }
 
 if [ "${1:-}" = --list ]; then
-	declare -F | awk '$3 ~ /^t_/ {print substr($3, 3)}'
+	sw_scenarios
 	exit 0
 fi
 : "${SYSWARD:?}" "${SYSWARDD:?}" "${PROBE:?}"
-for name in "$@"; do
-	W=$(mktemp -d "${TMPDIR:-/tmp}/sysward-un.$name.XXXXXX")
-	"t_$name"
-	if [ "$failed" -eq 0 ]; then
-		rm -rf "$W"
-		echo "PASS: $name"
-	else
-		echo "FAIL: $name"
-	fi
-done
-exit $failed
+sw_run_scenarios un "$@"

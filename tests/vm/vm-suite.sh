@@ -21,8 +21,8 @@
 #
 # Scenarios on the patched kernel: every scenario of
 # tests/integration/run.sh and tests/daemon/daemon-tests.sh (which replays
-# the integration scenarios through syswardd), except those listed in
-# HOST_ONLY below with the reason, plus tests/vm/guest-examples.sh and
+# the integration scenarios through syswardd), except those tagged with
+# what the guest lacks (GUEST_LACKS below), plus tests/vm/guest-examples.sh and
 # every adversarial test of tests/security/check.sh (the int $0x80 ones
 # can run only here: the host kernel runs no 32-bit code).
 # On the unpatched kernel: tests/vm/guest-unpatched.sh.
@@ -30,46 +30,37 @@ set -u
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SRC=$(cd "$HERE/../.." && pwd)
 
-# Scenarios that need what the guest does not have:
-#  socket_activation: systemd-socket-activate (no systemd in the guest).
-#  path_race: two CPUs, so that a thread flips the path while another
-#   thread's openat is checked; the guest has one (run-vm -smp 1), where
-#   the race never alternates and the test cannot test anything.
-#  terminal_*: an interactive shell in tmux pressing Ctrl-C/Ctrl-Z at
-#   sysward run: job control of the client, the same on any kernel;
-#   the guest has no tmux.
-HOST_ONLY=" daemon:socket_activation security:path_race security:terminal_ctrl_c "
-HOST_ONLY+=" security:terminal_pipeline_ctrl_c security:terminal_script_reads "
-HOST_ONLY+=" security:terminal_ctrl_z security:terminal_pipeline_ctrl_z "
+. "$SRC/tests/lib/common.sh"
+
+# What the guest does not have: scenarios tagged with any of these
+# (tests/lib/common.sh says why each one is missing) run on the host only.
+GUEST_LACKS="needs-systemd needs-smp needs-tmux"
 
 die() { echo "vm-suite: error: $*" >&2; exit 1; }
 
+# suite SUITE RUNNER: RUNNER's scenarios as SUITE:NAME, but those tagged
+# with what the guest lacks.
+suite() {
+	local s list
+	list=$(sw_untagged "$2" $GUEST_LACKS) || die "$2: wrong scenario tags"
+	for s in $list; do
+		echo "$1:$s"
+	done
+}
+
 list() {
-	local s
 	case $1 in
 	patched)
-		for s in $(bash "$SRC/tests/integration/run.sh" --list); do
-			echo "integration:$s"
-		done
-		for s in $(bash "$SRC/tests/daemon/daemon-tests.sh" --list); do
-			echo "daemon:$s"
-		done
-		for s in $(bash "$HERE/guest-examples.sh" --list); do
-			echo "examples:$s"
-		done
-		for s in $(bash "$SRC/tests/security/check.sh" --list); do
-			echo "security:$s"
-		done
+		suite integration "$SRC/tests/integration/run.sh"
+		suite daemon "$SRC/tests/daemon/daemon-tests.sh"
+		suite examples "$HERE/guest-examples.sh"
+		suite security "$SRC/tests/security/check.sh"
 		;;
 	unpatched)
-		for s in $(bash "$HERE/guest-unpatched.sh" --list); do
-			echo "unpatched:$s"
-		done
+		suite unpatched "$HERE/guest-unpatched.sh"
 		;;
 	*) die "unknown kernel '$1' (patched or unpatched)" ;;
-	esac | while read -r s; do
-		[[ $HOST_ONLY == *" $s "* ]] || echo "$s"
-	done
+	esac
 }
 
 prepare() {
@@ -92,7 +83,7 @@ boot() {
 		 "$stage/src/policy" "$stage/src/tests/security/adv"
 	cp "$SRC/tests/integration/run.sh" "$stage/src/tests/integration/"
 	cp "$SRC/tests/daemon/daemon-tests.sh" "$stage/src/tests/daemon/"
-	cp "$SRC/tests/lib/stage.sh" "$stage/src/tests/lib/"
+	cp "$SRC/tests/lib/common.sh" "$SRC/tests/lib/stage.sh" "$stage/src/tests/lib/"
 	cp "$HERE/guest-examples.sh" "$HERE/guest-unpatched.sh" "$stage/src/tests/vm/"
 	cp -r "$SRC/policy/examples" "$stage/src/policy/"
 	cp "$SRC/tests/security/check.sh" "$stage/src/tests/security/"

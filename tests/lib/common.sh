@@ -1,0 +1,267 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Sourced by the shell test runners (tests/integration/run.sh and
+# vm-tests.sh, tests/daemon/daemon-tests.sh, tests/vm/guest-*.sh): the one
+# home of the helpers they share.
+# tests/vm/vm-suite.sh stages this file into the QEMU guest with the
+# runners, at the same place relative to them (src/tests/lib/).
+#
+# The assertions work on the last command's capture: $rc (exit status),
+# $W/out (stdout), $W/err (stderr) and the array last_cmd; $W is the
+# scenario's work directory.  A failed assertion sets $failed and goes on,
+# so that one run reports every difference.
+
+failed=0
+
+fail() {
+	echo "FAIL: $*" >&2
+	failed=1
+}
+
+# Show what the last command did, once, after a failed assertion.
+dump_last() {
+	echo "---- command: ${last_cmd[*]}" >&2
+	echo "---- exit status: $rc" >&2
+	echo "---- stdout:" >&2
+	cat "$W/out" >&2
+	echo "---- stderr:" >&2
+	cat "$W/err" >&2
+	echo "----" >&2
+}
+
+expect_rc() {
+	if [ "$rc" -ne "$1" ]; then
+		fail "expected exit status $1, got $rc"
+		dump_last
+	fi
+}
+
+# expect_line LINE...: each LINE is a whole line of stdout.
+expect_line() {
+	local l
+	for l in "$@"; do
+		if ! grep -Fxq -- "$l" "$W/out"; then
+			fail "expected output line '$l'"
+			dump_last
+		fi
+	done
+}
+
+expect_no_line() {
+	local l
+	for l in "$@"; do
+		if grep -Fxq -- "$l" "$W/out"; then
+			fail "unexpected output line '$l'"
+			dump_last
+		fi
+	done
+}
+
+# expect_output TEXT: stdout is exactly TEXT (lines in order).
+expect_output() {
+	if [ -z "$1" ]; then
+		if [ -s "$W/out" ]; then
+			fail "expected no output on stdout"
+			dump_last
+		fi
+		return
+	fi
+	if ! diff -u <(printf '%s\n' "$1") "$W/out" >&2; then
+		fail "stdout differs from the expected text (diff above)"
+		dump_last
+	fi
+}
+
+# expect_err TEXT...: stderr contains each TEXT (fixed string).
+expect_err() {
+	local t
+	for t in "$@"; do
+		if ! grep -Fq -- "$t" "$W/err"; then
+			fail "expected '$t' on stderr"
+			dump_last
+		fi
+	done
+}
+
+expect_out_contains() {
+	local t
+	for t in "$@"; do
+		if ! grep -Fq -- "$t" "$W/out"; then
+			fail "expected '$t' on stdout"
+			dump_last
+		fi
+	done
+}
+
+# policy NAME <<JSON: write $W/NAME.json atomically (clients started in
+# the background may be reading the previous copy), readable by every
+# uid, and print its path.
+policy() {
+	cat >"$W/.$1.json.tmp"
+	chmod 0644 "$W/.$1.json.tmp"
+	mv -f "$W/.$1.json.tmp" "$W/$1.json"
+	echo "$W/$1.json"
+}
+
+# A policy that allows everything but still puts a supervisor rule in
+# place (so the tracer is really there): the negative control.
+allow_policy() {
+	policy allow <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["getgid"], "action": "SYSWARD_ACT_LOG"}]}
+	EOF
+}
+
+# uid_policy [N]: getuid and geteuid (and their i386 *32 forms) emulated
+# as N, 4242 by default.  The emulated uid is how many scenarios see that
+# a process is confined: a process that escaped the tracer would see its
+# own.
+uid_policy() {
+	local n=${1:-4242}
+	policy "uid$n" <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["getuid", "geteuid", "getuid32", "geteuid32"],
+	               "action": "SYSWARD_ACT_EMULATE", "return": $n}]}
+	EOF
+}
+
+# wait_file FILE TENTHS: wait up to TENTHS tenths of a second for FILE to
+# exist and be non-empty.
+wait_file() {
+	local i
+	for ((i = 0; i < $2; i++)); do
+		[ -s "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# proc_state PID: the state letter in /proc/PID/stat (T stopped, t traced
+# and stopped, Z zombie), or nothing once it is gone.
+proc_state() { awk '{print $3}' "/proc/$1/stat" 2>/dev/null; }
+
+# running PID: whether PID still runs (a zombie does not count: it runs
+# nothing).
+running() {
+	local state
+	state=$(proc_state "$1") || return 1
+	[ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
+}
+
+# The guest suites (tests/vm/guest-*.sh) keep the last command's output
+# in variables too, to compare it as a whole with [ ] and [[ ]].
+#
+# run CMD...: sets $rc, $out (stdout) and $err (stderr) of CMD, also kept
+# in $W/out and $W/err.
+run() {
+	last_cmd=("$@")
+	timeout -k 5 120 "$@" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	out=$(cat "$W/out")
+	err=$(cat "$W/err")
+}
+show() {
+	echo "---- ${last_cmd[*]} (exit $rc)"
+	echo "---- stdout:"; cat "$W/out"
+	echo "---- stderr:"; cat "$W/err"
+}
+want_rc() { [ "$rc" -eq "$1" ] || { fail "${last_cmd[*]}: exit $rc, expected $1"; show; }; }
+want_out() { [ "$out" = "$1" ] || { fail "${last_cmd[*]}: stdout '$out', expected '$1'"; show; }; }
+want_err() { [[ $err == *"$1"* ]] || { fail "${last_cmd[*]}: stderr lacks '$1'"; show; }; }
+
+# ---------------------------------------------------------------- scenarios
+#
+# A runner's scenarios are its functions t_NAME (in
+# tests/security/check.sh, the labels "NAME)" of its case statement).  What a scenario needs beyond a
+# plain run is declared on the line just above it:
+#
+#   # tags: needs-log needs-tmux
+#   t_NAME() {
+#
+# Tags, and who reads them:
+#   needs-log       uses "sysward run --log"; the daemon writes the audit
+#                   log itself (its t_audit_log covers it)
+#   needs-pretend   the kernel pretence SYSWARD_PRETEND, an environment
+#                   variable of the embedded process
+#   other-command   a command other than "sysward run"
+#   client-group    signals the program's process group as a terminal
+#                   would; a daemon's program has a session of its own
+#   needs-kill-descendants  "sysward run --kill-descendants", which the
+#                   client refuses with --daemon
+#   (tests/daemon/daemon-tests.sh replays tests/integration/run.sh's
+#   scenarios through syswardd except those with any of these five)
+#   needs-systemd   systemd-socket-activate (no systemd in the QEMU guest)
+#   needs-smp       two CPUs, so that a thread flips a path while another
+#                   thread's openat is checked; the guest has one (run-vm
+#                   -smp 1), where the race never alternates
+#   needs-tmux      an interactive shell in tmux pressing Ctrl-C/Ctrl-Z:
+#                   job control of the client, the same on any kernel; the
+#                   guest has no tmux
+#   (tests/vm/vm-suite.sh runs in the guest every scenario but those with
+#   any of these three)
+
+# sw_scenarios: the running script's scenarios (its --list), one NAME a
+# line, in the order bash lists its functions.
+sw_scenarios() {
+	declare -F | awk '$3 ~ /^t_/ {print substr($3, 3)}'
+}
+
+SW_KNOWN_TAGS="needs-log needs-pretend other-command client-group needs-kill-descendants"
+SW_KNOWN_TAGS+=" needs-systemd needs-smp needs-tmux"
+
+# sw_tags FILE: "NAME TAG..." for every tagged scenario of FILE.  A tag
+# not listed above, or a tags line that is not just above a scenario, is
+# an error (so that a typo cannot quietly run a scenario where it fails).
+sw_tags() {
+	awk -v known=" $SW_KNOWN_TAGS " -v file="$1" '
+	function bad(why) { printf "%s:%d: %s\n", file, NR, why > "/dev/stderr"; err = 1 }
+	tags != "" {
+		name = ""
+		if ($0 ~ /^t_[A-Za-z0-9_]+\(\) \{$/) { name = $0; sub(/^t_/, "", name); sub(/\(\) \{$/, "", name) }
+		else if ($0 ~ /^[a-z0-9_]+\)$/) { name = $0; sub(/\)$/, "", name) }
+		if (name == "") bad("a tags line must stand just above its scenario")
+		else print name " " tags
+		tags = ""
+	}
+	/^# tags: / {
+		tags = substr($0, 9)
+		n = split(tags, t, " ")
+		for (i = 1; i <= n; i++) if (!index(known, " " t[i] " ")) bad("unknown tag " t[i])
+	}
+	END { exit err }' "$1"
+}
+
+# sw_untagged FILE TAG...: FILE's scenarios (its --list) that have none of
+# the TAGs; fails if FILE's tags are wrong.
+sw_untagged() {
+	local file=$1 s tagged drop
+	shift
+	tagged=$(sw_tags "$file") || return 1
+	drop=$(awk -v want=" $* " '{
+		for (i = 2; i <= NF; i++) if (index(want, " " $i " ")) { print $1; next } }' <<<"$tagged")
+	for s in $(bash "$file" --list); do
+		[[ $'\n'$drop$'\n' == *$'\n'$s$'\n'* ]] || echo "$s"
+	done
+}
+
+# sw_run_scenarios PREFIX NAME...: the usual runner's main loop: each
+# scenario t_NAME in a fresh work directory $W (TMPDIR/sysward-PREFIX.NAME.*),
+# removed if it passed.  Returns $failed.
+sw_run_scenarios() {
+	local prefix=$1 name
+	shift
+	for name in "$@"; do
+		if ! declare -F "t_$name" >/dev/null; then
+			echo "unknown scenario '$name' (see $0 --list)" >&2
+			exit 2
+		fi
+		W=$(mktemp -d "${TMPDIR:-/tmp}/sysward-$prefix.$name.XXXXXX")
+		"t_$name"
+		if [ "$failed" -eq 0 ]; then
+			rm -rf "$W"
+			echo "PASS: $name"
+		else
+			echo "FAIL: $name (work directory kept: $W)"
+		fi
+	done
+	return "$failed"
+}
