@@ -24,6 +24,6 @@ if(TARGET PkgConfig::CHECK AND TARGET sysward-engine)
                              ${PROJECT_SOURCE_DIR}/include ${CMAKE_CURRENT_LIST_DIR})
   target_link_libraries(test_tracer_events PRIVATE sysward-policy sysward-common
                         PkgConfig::SECCOMP PkgConfig::CHECK pthread)
-  add_test(NAME unit-test_tracer_events COMMAND test_tracer_events)
-  set_tests_properties(unit-test_tracer_events PROPERTIES LABELS unit)
+  add_test(NAME unit.tracer_events COMMAND test_tracer_events)
+  set_tests_properties(unit.tracer_events PROPERTIES LABELS unit)
 endif()
