@@ -26,6 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
+
 #include "sysward/proto.h"
 
 static const char policy_text[] =
@@ -35,20 +37,6 @@ static const char policy_text[] =
 
 static char self[PATH_MAX], policy_path[PATH_MAX], sock[PATH_MAX];
 static const char *sysward, *syswardd;
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void die(const char *what)
-{
-	fprintf(stderr, "daemon-bench: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
 
 /* Read the program's stamp from a pipe: its first line. */
 static long long read_stamp(int fd)
@@ -163,13 +151,6 @@ static long long one_raw(void)
 	close(fd);
 	sw_buf_free(&b);
 	return t1 - t0;
-}
-
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 static void report(const char *what, long long *v, int n)

@@ -44,6 +44,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
+
 #define MAX_SESSIONS 16
 #define MAX_ROUNDS 15
 #define CHILD_TIMEOUT_NS (10LL * 1000000000LL)
@@ -52,27 +54,6 @@ static const char *sysward, *syswardd, *spin;
 static char *shards;			/* --shards for the daemon, or NULL */
 static char self[PATH_MAX], dir[] = "/tmp/sysward-hostile.XXXXXX";
 static char sock[PATH_MAX], pol_guard[PATH_MAX], pol_calls[PATH_MAX];
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void die(const char *what)
-{
-	fprintf(stderr, "hostile-bench: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return (x > y) - (x < y);
-}
 
 static long long pct(long long *v, size_t n, int p)
 {
@@ -172,25 +153,6 @@ static int wait_bounded(pid_t p)
 	kill(-p, SIGKILL);
 	waitpid(p, &st, 0);
 	return -1;
-}
-
-static pid_t daemon_start(void)
-{
-	char *argv[] = { (char *)syswardd, "--socket", sock, "--socket-mode", "0600",
-			 shards ? "--shards" : NULL, shards, NULL };
-	pid_t p;
-
-	unlink(sock);
-	p = spawn(argv, -1);
-	for (int i = 0; i < 500; i++) {
-		struct stat sb;
-
-		if (stat(sock, &sb) == 0)
-			return p;
-		usleep(10000);
-	}
-	fprintf(stderr, "hostile-bench: syswardd did not create %s\n", sock);
-	exit(1);
 }
 
 /* SIGTERM to the daemon; ns until it is gone (-1: not within 10 s). */
@@ -298,7 +260,7 @@ static void measure(int ps_samples, int calls, struct figures *f)
 static void run_side(enum load l, int confined, int sessions, int ps_samples,
 		     int calls, struct figures *f)
 {
-	pid_t d = daemon_start(), h[MAX_SESSIONS];
+	pid_t d = start_syswardd(syswardd, sock, shards), h[MAX_SESSIONS];
 
 	for (int i = 0; i < sessions; i++)
 		h[i] = start_hostile(l, confined);

@@ -37,6 +37,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
+
 #define MAX_S 4
 #define MAX_ROUNDS 15
 #define EMULATED_UID 4242
@@ -44,20 +46,6 @@
 static const char *sysward, *syswardd;
 static char self[PATH_MAX], dir[] = "/tmp/shard-bench.XXXXXX";
 static char sock[PATH_MAX], policy[PATH_MAX];
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void die(const char *what)
-{
-	fprintf(stderr, "shard-bench: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
 
 /* The confined program: N emulated getuid(); prints "start end". */
 static int mode_loop(long n)
@@ -103,35 +91,6 @@ static long long daemon_cpu_ns(pid_t d)
 	}
 	closedir(td);
 	return sum;
-}
-
-static pid_t daemon_start(const char *shards)
-{
-	pid_t p = fork();
-
-	if (p < 0)
-		die("fork");
-	if (p == 0) {
-		int null = open("/dev/null", O_RDWR);
-
-		dup2(null, 1);
-		dup2(null, 2);
-		if (shards)
-			execl(syswardd, syswardd, "--socket", sock, "--socket-mode",
-			      "0600", "--shards", shards, (char *)NULL);
-		else
-			execl(syswardd, syswardd, "--socket", sock, "--socket-mode",
-			      "0600", (char *)NULL);
-		_exit(127);
-	}
-	for (int i = 0; i < 500; i++) {
-		if (access(sock, F_OK) == 0)
-			return p;
-		usleep(10000);
-	}
-	fprintf(stderr, "shard-bench: syswardd did not create %s\n", sock);
-	kill(p, SIGKILL);
-	exit(1);
 }
 
 static void daemon_stop(pid_t d)
@@ -298,7 +257,7 @@ int main(int argc, char **argv)
 	for (int r = 0; r < rounds; r++) {
 		for (int k = 0; k < 2; k++) {
 			int c = (k + r) % 2;	/* alternate which goes first */
-			pid_t d = daemon_start(c == 0 ? "1" : shards);
+			pid_t d = start_syswardd(syswardd, sock, c == 0 ? "1" : shards);
 
 			for (int i = 0; i < 3; i++)
 				measure(d, sessions[i], n, &fig[c][i][r]);

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What every benchmark program here needs: a monotonic clock in ns, a
+ * fatal error that names the program and the failed step, and an order
+ * for qsort of times.  Header-only: each benchmark is one .c file.
+ */
+#ifndef SYSWARD_BENCH_H
+#define SYSWARD_BENCH_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static inline long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* "PROGRAM: what: strerror(errno)", exit 1. */
+static inline _Noreturn void die(const char *what)
+{
+	fprintf(stderr, "%s: %s: %s\n", program_invocation_short_name, what,
+		strerror(errno));
+	exit(1);
+}
+
+static inline int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Start syswardd on socket sock (mode 0600), with --shards shards unless
+ * NULL, its standard streams on /dev/null, in a session of its own (as
+ * it gives every program: with the scheduler's autogroups, one per
+ * session, it competes like anything else); wait up to 5 s for the
+ * socket.  Exits on failure.
+ */
+static inline pid_t start_syswardd(const char *syswardd, const char *sock,
+				   const char *shards)
+{
+	pid_t p;
+
+	unlink(sock);
+	p = fork();
+	if (p < 0)
+		die("fork");
+	if (p == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		setsid();
+		execl(syswardd, syswardd, "--socket", sock, "--socket-mode", "0600",
+		      shards ? "--shards" : (char *)NULL, shards, (char *)NULL);
+		_exit(127);
+	}
+	for (int i = 0; i < 500; i++) {
+		if (access(sock, F_OK) == 0)
+			return p;
+		usleep(10000);
+	}
+	fprintf(stderr, "%s: %s did not create %s\n",
+		program_invocation_short_name, syswardd, sock);
+	kill(p, SIGKILL);
+	exit(1);
+}
+
+#endif
