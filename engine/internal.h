@@ -396,6 +396,10 @@ struct sw_supervisor {
 
 struct sw_tracee *sw_tracee_find(struct sw_supervisor *sup, pid_t pid);
 struct sw_tracee *sw_tracee_add(struct sw_supervisor *sup, pid_t pid);
+/* A seized main process and its session join the supervisor: the one
+ * place a session enters the tables (launch.c's seize(); the event-order
+ * unit test builds its sessions with it).  -ENOMEM, or 0. */
+int sw_session_attach(struct sw_supervisor *sup, struct sw_session *s, pid_t pid);
 void sw_tracee_del(struct sw_supervisor *sup, struct sw_tracee *t);
 /* bell.c: true if pid is the bell (its status is handled). */
 bool sw_bell_status(struct sw_supervisor *sup, pid_t pid, int status);

@@ -537,8 +537,6 @@ static int wait_ready(pid_t pid, const char *prog, struct launch_pipes *lp,
 static int seize(struct sw_supervisor *sup, struct sw_session *s, pid_t pid,
 		 const char *prog, struct sw_error *err)
 {
-	struct sw_tracee *t;
-
 	if (ptrace(PTRACE_SEIZE, pid, 0L,
 		   (long)(PTRACE_O_EXITKILL | PTRACE_O_TRACESECCOMP |
 			  PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
@@ -550,21 +548,12 @@ static int seize(struct sw_supervisor *sup, struct sw_session *s, pid_t pid,
 		reap(pid);
 		return sw_error_set_errno(err, e, "trace the new process %d (PTRACE_SEIZE)", pid);
 	}
-	t = sw_tracee_add(sup, pid);
-	if (!t) {
+	if (sw_session_attach(sup, s, pid) < 0) {
 		kill(pid, SIGKILL);
 		reap(pid);
 		return sw_error_set_errno(err, ENOMEM, "track the new process");
 	}
-	t->s = s;
-	t->state = SW_T_RUNNING;
-	t->announced = true;
-	s->n_tracees = 1;
-	s->pid = pid;
-	s->seq = ++sup->session_seq;
 	snprintf(s->launch_prog, sizeof(s->launch_prog), "%s", prog);
-	s->next = sup->sessions;
-	sup->sessions = s;
 	return 0;
 }
 

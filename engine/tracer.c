@@ -284,6 +284,23 @@ int sw_supervisor_new(struct sw_supervisor **ret, struct sw_error *err)
 	return 0;
 }
 
+int sw_session_attach(struct sw_supervisor *sup, struct sw_session *s, pid_t pid)
+{
+	struct sw_tracee *t = sw_tracee_add(sup, pid);
+
+	if (!t)
+		return -ENOMEM;
+	t->s = s;
+	t->state = SW_T_RUNNING;
+	t->announced = true;
+	s->n_tracees = 1;
+	s->pid = pid;
+	s->seq = ++sup->session_seq;
+	s->next = sup->sessions;
+	sup->sessions = s;
+	return 0;
+}
+
 void sw_session_free(struct sw_session *s)
 {
 	if (!s)

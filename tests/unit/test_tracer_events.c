@@ -303,24 +303,15 @@ static void deliver(pid_t pid, int status)
 static void new_session(int i, pid_t pid)
 {
 	struct sw_session *s = calloc(1, sizeof(*s));
-	struct sw_tracee *t;
 
-	/* What launch.c's seize() leaves, after the exec. */
+	/* What launch.c's seize() leaves (sw_session_attach), after the
+	 * exec. */
 	ck_assert_ptr_nonnull(s);
 	s->sup = sup;
 	s->id = (uint64_t)i;
 	s->launch_fd = -1;
 	s->exec_done = true;
-	t = sw_tracee_add(sup, pid);
-	ck_assert_ptr_nonnull(t);
-	t->s = s;
-	t->state = SW_T_RUNNING;
-	t->announced = true;
-	s->n_tracees = 1;
-	s->pid = pid;
-	s->seq = ++sup->session_seq;
-	s->next = sup->sessions;
-	sup->sessions = s;
+	ck_assert_int_eq(sw_session_attach(sup, s, pid), 0);
 	sess[i] = s;
 	proc_set(pid, pid, INIT);
 }
