@@ -92,6 +92,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "sysward/caps.h"
 #include "sysward/cleanup.h"
 #include "sysward/ptrace_abi.h"
 #include "sysward/proc.h"
@@ -540,11 +541,7 @@ static bool reads_nondumpable(void)
 	int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
 
 	if (k < 0) {
-		struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-		struct __user_cap_data_struct c[2];
-
-		k = syscall(SYS_capget, &h, c) == 0 &&
-		    (c[CAP_SYS_PTRACE / 32].effective & (1u << (CAP_SYS_PTRACE % 32)));
+		k = sw_cap_effective(CAP_SYS_PTRACE);
 		__atomic_store_n(&known, k, __ATOMIC_RELAXED);
 	}
 	return k;
