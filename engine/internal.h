@@ -349,6 +349,7 @@ struct sw_session {
 	uint64_t id;
 	uid_t uid;		/* the program's, at launch */
 	uint64_t decisions;
+	uint64_t signal_stops;	/* signal-delivery and group stops */
 	size_t n_tracees;
 	int exit_code;
 	uint64_t seq;		/* order of creation in the supervisor */

@@ -428,6 +428,11 @@ uint64_t sw_session_decisions(const struct sw_session *s)
 	return s->decisions;
 }
 
+uint64_t sw_session_signal_stops(const struct sw_session *s)
+{
+	return s->signal_stops;
+}
+
 static void session_kill_all(struct sw_session *s)
 {
 	struct sw_supervisor *sup = s->sup;
@@ -820,11 +825,13 @@ static void handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 			sw_resume(t, 0);
 		return;
 	case PTRACE_EVENT_STOP:
+		t->s->signal_stops++;
 		if (sw_group_stop(t, sig) == 0)
 			sw_resume(t, 0);
 		return;
 	case 0:
 		/* Signal-delivery stop: deliver it. */
+		t->s->signal_stops++;
 		sw_resume(t, sig);
 		return;
 	default:

@@ -209,6 +209,11 @@ void sw_supervisor_on_warning(struct sw_supervisor *sup, sw_warning_fn fn,
 /* The session pointer is valid until its done callback returns. */
 pid_t sw_session_pid(const struct sw_session *s);
 uint64_t sw_session_decisions(const struct sw_session *s);
+/* How many stops the session's programs took for signals (delivery and
+ * group stops): work a program can make its supervisor do without any
+ * system call of its own (a child that stops and continues its parent),
+ * which a caller may want to pace (syswardd: shard.c). */
+uint64_t sw_session_signal_stops(const struct sw_session *s);
 /* Why the session ended before its program was exec'd ("cannot execute
  * 'foo': No such file or directory"), or NULL.  Valid in the done
  * callback. */

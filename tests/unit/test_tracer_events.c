@@ -175,6 +175,7 @@ enum op {
 	OP_RESUMED,	/* a was resumed by sw_resume with signal b */
 	OP_TOMBS,	/* sup->n_tombs == a */
 	OP_ORPHANS,	/* sup->n_orphans == a */
+	OP_SIGSTOPS,	/* sw_session_signal_stops(session a) == b */
 };
 
 struct step { enum op op; long a, b, c; };
@@ -205,6 +206,7 @@ struct step { enum op op; long a, b, c; };
 #define RESUMED(t, s)	{ OP_RESUMED, (t), (s), 0 }
 #define TOMBS(n)	{ OP_TOMBS, (n), 0, 0 }
 #define ORPHANS(n)	{ OP_ORPHANS, (n), 0, 0 }
+#define SIGSTOPS(i, n)	{ OP_SIGSTOPS, (i), (n), 0 }
 
 /* Sessions A, B, C; their main pids; children.  Far above pid_max. */
 enum { A = 1, B, C, N_SESS };
@@ -420,6 +422,14 @@ static void run_case(const struct ev_case *c)
 			ck_assert_msg(sup->n_tombs == (size_t)st->a, "%s step %zu: %zu tombstones, want %ld",
 				      c->name, k, sup->n_tombs, st->a);
 			break;
+		case OP_SIGSTOPS:
+			ck_assert_msg(sess[st->a] &&
+				      sw_session_signal_stops(sess[st->a]) == (uint64_t)st->b,
+				      "%s step %zu: session %ld took %llu signal stops, want %ld",
+				      c->name, k, st->a,
+				      sess[st->a] ? (unsigned long long)sw_session_signal_stops(sess[st->a]) : 0ULL,
+				      st->b);
+			break;
 		case OP_ORPHANS:
 			ck_assert_msg(sup->n_orphans == (size_t)st->a, "%s step %zu: %zu orphans, want %ld",
 				      c->name, k, sup->n_orphans, st->a);
@@ -622,6 +632,11 @@ static const struct ev_case reuse[] = {
 	{ "group-stop: PTRACE_LISTEN; signal stop: delivered", {
 		SESS(A, PA), GSTOP(PA), LISTEN(PA),
 		SIG(PA, SIGUSR1), RESUMED(PA, SIGUSR1), LIVE(A, 1) } },
+	{ "signal stops are counted per session, no other stop is", {
+		SESS(A, PA), SESS(B, PB), E(PA, K1), F(K1), SIGSTOPS(A, 0),
+		SIG(K1, SIGSTOP), GSTOP(K1), SIG(PA, SIGCHLD),
+		SIGSTOPS(A, 3), SIGSTOPS(B, 0),
+		X(K1, 0), EXEC(PA, PA), SIGSTOPS(A, 3) } },
 	{ "the main process dies first, the session waits for its last tracee", {
 		SESS(A, PA), E(PA, K1), E(PA, K2), F(K1), F(K2),
 		XK(PA), LIVE(A, 2), X(K1, 0), LIVE(A, 1),
