@@ -11,6 +11,9 @@
  *                            emulate-uid.json) and reports what it got.
  *   adv_events flood W       W processes that fork children that exit,
  *                            forever (a hostile load, for tests/daemon)
+ *   adv_events stopflood     a child that stops and continues its parent,
+ *                            forever: signal stops without end, at the
+ *                            cost of two kill() calls each (tests/daemon)
  *   adv_events parentdies N  N helpers whose one thread forks in a loop
  *                            while another ends the process (exit_group):
  *                            some fork's creation event is never reported.
@@ -207,6 +210,22 @@ static _Noreturn void flood(int workers)
 	}
 }
 
+/* Hostile load (tests/daemon): SIGSTOP and SIGCONT of the parent by its
+ * child, forever; the parent waits.  Neither makes another system call. */
+static _Noreturn void stopflood(void)
+{
+	pid_t parent = getpid();
+
+	if (fork() == 0) {
+		for (;;) {
+			kill(parent, SIGSTOP);
+			kill(parent, SIGCONT);
+		}
+	}
+	for (;;)
+		pause();
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 2 ? atoi(argv[2]) : 100;
@@ -220,6 +239,8 @@ int main(int argc, char **argv)
 		flood(n);
 	if (argc > 1 && !strcmp(argv[1], "parentdies"))
 		return parentdies(n);
-	fprintf(stderr, "usage: adv_events storm N [W] | flood W | parentdies N\n");
+	if (argc > 1 && !strcmp(argv[1], "stopflood"))
+		stopflood();
+	fprintf(stderr, "usage: adv_events storm N [W] | flood W | parentdies N | stopflood\n");
 	return ADV_CANNOT;
 }
