@@ -241,10 +241,11 @@ static int run_load_policy(const struct sw_run_request *q,
 }
 
 /*
- * Hand the checked RUN to the least-loaded tracer thread, which launches
- * it (STARTED, or the error, comes back through the mailbox).  Everything
- * the launch needs moves to the message: the connection may be gone
- * before the tracer thread gets to it.
+ * Hand the checked RUN to the least-loaded tracer thread (of those not
+ * serving a signal flood, if any), which launches it (STARTED, or the
+ * error, comes back through the mailbox).  Everything the launch needs
+ * moves to the message: the connection may be gone before the tracer
+ * thread gets to it.
  */
 static int run_hand_off(struct server *srv, struct conn *c,
 			struct sw_run_request *q, struct sw_policy **policy,
@@ -267,9 +268,15 @@ static int run_hand_off(struct server *srv, struct conn *c,
 		return refuse(rf, ENOMEM, SW_EXIT_SYSWARD_ERROR,
 			      "syswardd: out of memory");
 	}
-	for (unsigned int i = 1; i < srv->n_shards; i++)
-		if (srv->load[i] < srv->load[shard])
+	/* A thread that serves only signal floods (shard.c) takes a new
+	 * session last: the session would keep it a normal thread. */
+	for (unsigned int i = 1; i < srv->n_shards; i++) {
+		bool idle = shard_idle(srv->shards[i]),
+		     best_idle = shard_idle(srv->shards[shard]);
+
+		if (idle != best_idle ? !idle : srv->load[i] < srv->load[shard])
 			shard = i;
+	}
 	x->id = ++srv->next_id;
 	x->uid = c->peer.uid;
 	x->started = time(NULL);

@@ -101,8 +101,6 @@ struct server {
 	(x)->prev = (x)->next = NULL;		\
 } while (0)
 
-long long now_ms(void);
-
 /* conn.c */
 void conn_queue(struct server *srv, struct conn *c, const struct sw_buf *msg);
 void conn_finish(struct server *srv, struct conn *c);

@@ -17,9 +17,29 @@
  * taken between two ptrace events at the latest.  Its replies go to the
  * event loop's mailbox, an eventfd in its epoll set.  Neither side ever
  * waits for the other.
+ *
+ * Signal floods.  A signal costs its sender one system call and the
+ * supervisor of its receiver a round trip per stop (delivery, and the
+ * group stop of SIGSTOP), so a program whose child stops and continues
+ * it forever keeps its tracer thread busy at no cost of its own: three
+ * busy threads where the same flood unconfined has two.  With as many
+ * tracer threads as CPUs, every other session's tracer and program then
+ * wake onto CPUs that the flood holds, and their calls slow down.  So a
+ * thread whose every session took at least FLOOD_RATE signal stops a
+ * second over its last window runs SCHED_IDLE: it gets the CPU that no
+ * other thread wants, and any other thread that wakes preempts it at
+ * once (the kernel's rule for that policy), while the flood's own
+ * processes keep their priority, as unconfined.  One session that is not
+ * flooding keeps its thread a normal one.  A message for the thread makes
+ * it normal before it is queued (shard_send), and the thread goes idle
+ * only with its queue empty, both under the queue's lock: a launch,
+ * kill, signal or stop is never waiting at idle priority.  Leaving
+ * SCHED_IDLE needs CAP_SYS_NICE, so without it no thread enters it.
  */
 #include <errno.h>
+#include <linux/capability.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sysward/caps.h"
 #include "sysward/cleanup.h"
 #include "sysward/engine.h"
 #include "sysward/policy.h"
@@ -193,6 +214,13 @@ void mailbox_free(struct mailbox *mb)
 struct shard {
 	unsigned int idx;
 	pthread_t thread;
+	pid_t tid;
+	/* Signal floods: the thread's own window, and whether it is at
+	 * idle priority (written under in.mu; __atomic for shard_idle). */
+	bool may_idle;			/* __atomic */
+	bool flood;			/* the last window's verdict */
+	bool idle;
+	long long window_start;		/* ms */
 	struct mailbox *out;
 	struct msgq in;
 	struct sw_supervisor *sup;	/* its thread's */
@@ -237,6 +265,7 @@ static void on_done(struct sw_session *s, int exit_code, void *userdata)
 	if (!x)
 		return;
 	shard_unlink(sh, x);
+	sh->flood = false;	/* the next window judges those left */
 	m = shard_msg_new(MSG_DONE, x);
 	if (m) {
 		m->exit_code = exit_code;
@@ -324,6 +353,7 @@ static void do_launch(struct shard *sh, struct session *x,
 	q->policy = NULL;
 	x->snext = sh->sessions;
 	sh->sessions = session_ref(x);
+	sh->flood = false;	/* no flood until a window says so */
 	audit_session_start(q->audit, &(struct audit_start){
 		.session = x->id, .pid = sw_session_pid(x->s), .peer = &q->peer,
 		.argv = q->q.argv, .cwd = q->q.cwd, .policy = q->q.policy_name });
@@ -394,6 +424,69 @@ static void start_report(struct shard *sh, int r, const struct sw_error *err)
 	pthread_mutex_unlock(&sh->start_mu);
 }
 
+/* ---- signal floods ------------------------------------------------------- */
+
+/* A flood, in signal stops a second.  Programs that handle signals stop
+ * far less often (a SIGCHLD per child, timers at up to a few hundred
+ * Hz); one above it is served at idle priority only while it is above
+ * it, and only when no other session shares its thread. */
+#define FLOOD_RATE 1000
+#define FLOOD_WINDOW_MS 100
+
+bool shard_idle(const struct shard *sh)
+{
+	return __atomic_load_n(&sh->idle, __ATOMIC_RELAXED);
+}
+
+/* Under in.mu: make thread tid (0: the caller) idle or normal.  A failure
+ * (none is expected with CAP_SYS_NICE) is logged once and ends the
+ * pacing of this thread: a normal thread rather than a line per stop. */
+static void switch_locked(struct shard *sh, pid_t tid, bool idle)
+{
+	const struct sched_param p = { 0 };
+
+	/* The nice value stays what it was (main.c raises it). */
+	if (sched_setscheduler(tid, idle ? SCHED_IDLE : SCHED_OTHER, &p) == 0) {
+		__atomic_store_n(&sh->idle, idle, __ATOMIC_RELAXED);
+		return;
+	}
+	if (__atomic_exchange_n(&sh->may_idle, false, __ATOMIC_RELAXED))
+		logf_("tracer thread %u: cannot switch to %s: %s; it stays as it is",
+		      sh->idx, idle ? "SCHED_IDLE" : "SCHED_OTHER", strerror(errno));
+}
+
+/* Before each dispatch: once a window is over, is every session of the
+ * thread a flood?  Then be idle, unless a message is waiting (a message
+ * made the thread normal to be taken; taken, the verdict holds again). */
+static void pace(struct shard *sh)
+{
+	long long now = now_ms(), span = now - sh->window_start;
+	bool may = __atomic_load_n(&sh->may_idle, __ATOMIC_RELAXED), want;
+
+	if (!may && !shard_idle(sh))
+		return;
+	if (may && span >= FLOOD_WINDOW_MS) {
+		bool flood = sh->sessions != NULL;
+
+		sh->window_start = now;
+		for (struct session *x = sh->sessions; x; x = x->snext) {
+			uint64_t n = sw_session_signal_stops(x->s);
+
+			flood = flood && (n - x->signal_stops) * 1000 >=
+					 (uint64_t)FLOOD_RATE * (uint64_t)span;
+			x->signal_stops = n;
+		}
+		sh->flood = flood;
+	}
+	want = may && sh->flood;
+	if (want == shard_idle(sh))
+		return;
+	pthread_mutex_lock(&sh->in.mu);
+	if (want != sh->idle && !(want && sh->in.head))
+		switch_locked(sh, 0, want);
+	pthread_mutex_unlock(&sh->in.mu);
+}
+
 static void *shard_main(void *arg)
 {
 	struct shard *sh = arg;
@@ -406,6 +499,7 @@ static void *shard_main(void *arg)
 		sw_supervisor_on_warning(sh->sup, on_warning, sh);
 		r = sw_supervisor_enable_wake(sh->sup, &err);
 	}
+	sh->tid = gettid();
 	start_report(sh, r, &err);
 	if (r < 0)
 		return NULL;	/* shard_start frees what we made */
@@ -417,6 +511,7 @@ static void *shard_main(void *arg)
 		}
 		if (sh->stopping)
 			break;
+		pace(sh);
 		/* A bell killed from outside is replaced at once; if that
 		 * failed (no fork), try again now and then, polling
 		 * meanwhile, rather than sleep where no message can wake
@@ -461,6 +556,7 @@ int shard_start(struct shard **ret, unsigned int idx, struct mailbox *mb,
 		return sw_error_set(err, ENOMEM, "out of memory");
 	sh->idx = idx;
 	sh->out = mb;
+	sh->may_idle = sw_cap_effective(CAP_SYS_NICE);
 	sh->stop = shard_msg_new(MSG_STOP, NULL);
 	if (!sh->stop) {
 		free(sh);
@@ -502,6 +598,8 @@ int shard_start(struct shard **ret, unsigned int idx, struct mailbox *mb,
 void shard_send(struct shard *sh, struct shard_msg *m)
 {
 	pthread_mutex_lock(&sh->in.mu);
+	if (sh->idle)
+		switch_locked(sh, sh->tid, false);
 	msgq_put(&sh->in, m);
 	/* Every time: the thread may be asleep in waitpid with a queue it
 	 * has not looked at since; a ring it finds nothing for is cheap.

@@ -131,6 +131,7 @@ struct session {
 	struct sw_session *s;		/* NULL before launch and once done */
 	struct sw_policy *policy;	/* the engine points into it */
 	struct session *snext;
+	uint64_t signal_stops;		/* at the start of its shard's window */
 	/* Both. */
 	unsigned int refs;		/* __atomic */
 	uint64_t decisions;		/* __atomic: written by the tracer */
@@ -192,12 +193,19 @@ struct shard;
 /* Start tracer thread idx; replies go to mb.  Warnings are logged. */
 int shard_start(struct shard **ret, unsigned int idx, struct mailbox *mb,
 		struct sw_error *err);
-/* Hand m to the tracer thread (which frees it); never blocks on it. */
+/* Hand m to the tracer thread (which frees it); never blocks on it.  A
+ * thread at idle priority is made a normal one first. */
 void shard_send(struct shard *sh, struct shard_msg *m);
+/* Whether the thread serves nothing but signal floods now, at idle
+ * priority (shard.c): a new session goes to another one if it can. */
+bool shard_idle(const struct shard *sh);
 /* Have the thread kill and reap every program of the shard and end. */
 void shard_stop(struct shard *sh);
 /* Stop (if not yet), wait for the thread, free. */
 void shard_free(struct shard *sh);
+
+/* CLOCK_MONOTONIC in ms, for deadlines and windows (conn.c). */
+long long now_ms(void);
 
 /* ---- server.c ---------------------------------------------------------- */
 

@@ -1001,6 +1001,106 @@ t_hostile_never_freezes() {
 	wait "$bg"
 }
 
+# idle_tracers: how many of the daemon's threads run SCHED_IDLE now (the
+# policy, field 41 of /proc/PID/task/TID/stat: 5 is SCHED_IDLE).
+idle_tracers() {
+	local t n=0
+	for t in /proc/"$D_PID"/task/*; do
+		[ "$(awk '{print $41}' "$t/stat" 2>/dev/null)" = 5 ] && n=$((n + 1))
+	done
+	echo "$n"
+}
+
+# await_idle_tracers N WHAT: wait up to 10 s until N threads are.
+await_idle_tracers() {
+	local end=$((SECONDS + 10))
+	until [ "$(idle_tracers)" -eq "$1" ]; do
+		((SECONDS < end)) || { fail "$2: $(idle_tracers) tracer threads at SCHED_IDLE after 10 s, expected $1"; return 1; }
+		sleep 0.1
+	done
+}
+
+# steady_idle_tracers N WHAT: N threads are SCHED_IDLE, and still are
+# over the next second (ten of the daemon's 100 ms windows).
+steady_idle_tracers() {
+	local i
+	for ((i = 0; i < 10; i++)); do
+		[ "$(idle_tracers)" -eq "$1" ] ||
+			{ fail "$2: $(idle_tracers) tracer threads at SCHED_IDLE, expected $1"; return 1; }
+		sleep 0.1
+	done
+}
+
+# stopflood_session VAR: start $W/adv_events stopflood in a session; its
+# client's pid goes in the variable named VAR.
+stopflood_session() {
+	"$SYSWARD" run --daemon="$S" --policy "$(path_policy)" -- "$W/adv_events" stopflood >/dev/null 2>&1 </dev/null &
+	printf -v "$1" %s "$!"
+}
+
+t_signal_flood_idle() {
+	# Route 13 (docs/security.md): a session whose program floods its
+	# tracer thread with signal stops (a child that stops and continues
+	# its parent) gets that thread at idle priority (SCHED_IDLE) while it
+	# is alone on it, so other sessions' tracers and programs run first;
+	# a thread that also serves a session that is not flooding stays
+	# normal; a new session goes to a normal thread; kill, SIGTERM and
+	# the end of the flood make the thread normal again.
+	local flood normal other bg id
+	# Its own copy: the id lookup by program path must see only ours.
+	cp "$ADV/adv_events" "$W/adv_events" && chmod 0755 "$W" || return
+	SHARDS=2 start_daemon || return
+	stopflood_session flood
+	id=$(session_of "$W/adv_events") || { fail "the flood's session never showed in ps"; kill -9 "$flood"; return; }
+	await_idle_tracers 1 "a stop flood alone on its thread" || { kill -9 "$flood"; return; }
+	# A session on the other thread, then one more: the load is even
+	# (one each), and the new one goes to the normal thread, which
+	# leaves the flood's idle (it would be made normal, had it to take
+	# a session that is not flooding).
+	"$SYSWARD" run --daemon="$S" --policy "$(uid_policy 3)" -- "$PROBE" sleep 30 >/dev/null 2>&1 </dev/null &
+	other=$!
+	session_of "$PROBE" >/dev/null || fail "the sleeping session never showed in ps"
+	last_cmd=("$SYSWARD" run --daemon="$S" --policy "$(uid_policy 4242)" -- "$PROBE" getuid sleep 2 getuid exit 5)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null &
+	bg=$!
+	sleep 0.3
+	steady_idle_tracers 1 "a session placed while the flood runs"
+	timeout 20 tail --pid="$bg" -f /dev/null || { fail "the session beside the flood still runs after 20 s"; kill -9 "$bg"; }
+	wait "$bg"
+	rc=$?
+	expect_rc 5
+	expect_output "getuid=4242
+getuid=4242"
+	serves_beside "a stop flood"
+	# sysward kill reaches the idle thread (its message makes it normal
+	# first), and the thread is normal once the flood is gone.
+	kill_session "$id" "$flood" "the stop flood"
+	await_idle_tracers 0 "the flood killed"
+	kill -9 "$other" 2>/dev/null
+	wait "$flood" "$other"
+	stop_daemon
+
+	# One thread: a session that is not flooding keeps it normal; alone
+	# the flood makes it idle; SIGTERM stops the daemon beside it.
+	SHARDS=1 start_daemon || return
+	"$SYSWARD" run --daemon="$S" --policy "$(uid_policy 3)" -- "$PROBE" sleep 30 >/dev/null 2>&1 </dev/null &
+	normal=$!
+	id=$(session_of "$PROBE") || fail "the sleeping session never showed in ps"
+	stopflood_session flood
+	session_of "$W/adv_events" >/dev/null || fail "the flood's session never showed in ps"
+	steady_idle_tracers 0 "a stop flood sharing its thread with a sleeping session"
+	kill_session "$id" "$normal" "the sleeping session"
+	await_idle_tracers 1 "the stop flood left alone on its thread"
+	kill -TERM "$D_PID"
+	timeout 10 tail --pid="$D_PID" -f /dev/null ||
+		{ fail "syswardd still runs 10 s after SIGTERM beside a stop flood"; kill -9 "$D_PID"; }
+	wait "$D_PID"
+	D_PID=
+	timeout 10 tail --pid="$flood" -f /dev/null ||
+		{ fail "the flood's client still runs 10 s after the daemon's SIGTERM"; kill -9 "$flood"; }
+	wait "$flood" "$normal"
+}
+
 t_fuse_never_freezes() {
 	# docs/security.md route 13: a path on a page of a FUSE file the
 	# program serves itself and never answers (tests/security/adv_fuse;
