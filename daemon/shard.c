@@ -428,8 +428,8 @@ static void start_report(struct shard *sh, int r, const struct sw_error *err)
 
 /* A flood, in signal stops a second.  Programs that handle signals stop
  * far less often (a SIGCHLD per child, timers at up to a few hundred
- * Hz); one above it is served at idle priority only while it is above
- * it, and only when no other session shares its thread. */
+ * Hz); a flood is served at idle priority until it falls below a tenth
+ * of it, and only when no other session shares its thread. */
 #define FLOOD_RATE 1000
 #define FLOOD_WINDOW_MS 100
 
@@ -457,7 +457,10 @@ static void switch_locked(struct shard *sh, pid_t tid, bool idle)
 
 /* Before each dispatch: once a window is over, is every session of the
  * thread a flood?  Then be idle, unless a message is waiting (a message
- * made the thread normal to be taken; taken, the verdict holds again). */
+ * made the thread normal to be taken; taken, the verdict holds again).
+ * A session is a flood from a window at FLOOD_RATE or more until one
+ * below a tenth of it: an idle thread on a busy machine serves its
+ * floods slower than they come, and must not turn normal for that. */
 static void pace(struct shard *sh)
 {
 	long long now = now_ms(), span = now - sh->window_start;
@@ -470,11 +473,12 @@ static void pace(struct shard *sh)
 
 		sh->window_start = now;
 		for (struct session *x = sh->sessions; x; x = x->snext) {
-			uint64_t n = sw_session_signal_stops(x->s);
+			uint64_t n = sw_session_signal_stops(x->s),
+				 per_s = (n - x->signal_stops) * 1000 / (uint64_t)span;
 
-			flood = flood && (n - x->signal_stops) * 1000 >=
-					 (uint64_t)FLOOD_RATE * (uint64_t)span;
 			x->signal_stops = n;
+			x->flooding = per_s >= (x->flooding ? FLOOD_RATE / 10 : FLOOD_RATE);
+			flood = flood && x->flooding;
 		}
 		sh->flood = flood;
 	}

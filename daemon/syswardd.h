@@ -132,6 +132,7 @@ struct session {
 	struct sw_policy *policy;	/* the engine points into it */
 	struct session *snext;
 	uint64_t signal_stops;		/* at the start of its shard's window */
+	bool flooding;			/* shard.c: signal floods */
 	/* Both. */
 	unsigned int refs;		/* __atomic */
 	uint64_t decisions;		/* __atomic: written by the tracer */
