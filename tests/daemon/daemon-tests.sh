@@ -76,6 +76,19 @@ daemon_serves() {
 	expect_output "getuid=4242"
 }
 
+# term_beside WHAT CLIENT [SECONDS]: SIGTERM the daemon; it is gone within
+# 10 s, and the background client CLIENT within SECONDS (10) after that.
+term_beside() {
+	kill -TERM "$D_PID"
+	timeout 10 tail --pid="$D_PID" -f /dev/null ||
+		{ fail "syswardd still runs 10 s after SIGTERM $1"; kill -9 "$D_PID"; }
+	wait "$D_PID"
+	D_PID=
+	timeout "${3:-10}" tail --pid="$2" -f /dev/null ||
+		{ fail "a client still runs ${3:-10} s after the daemon's SIGTERM $1"; kill -9 "$2"; }
+	wait "$2"
+}
+
 # ---------------------------------------------------------------- scenarios
 
 t_run_basics() {
@@ -1091,14 +1104,8 @@ getuid=4242"
 	steady_idle_tracers 0 "a stop flood sharing its thread with a sleeping session"
 	kill_session "$id" "$normal" "the sleeping session"
 	await_idle_tracers 1 "the stop flood left alone on its thread"
-	kill -TERM "$D_PID"
-	timeout 10 tail --pid="$D_PID" -f /dev/null ||
-		{ fail "syswardd still runs 10 s after SIGTERM beside a stop flood"; kill -9 "$D_PID"; }
-	wait "$D_PID"
-	D_PID=
-	timeout 10 tail --pid="$flood" -f /dev/null ||
-		{ fail "the flood's client still runs 10 s after the daemon's SIGTERM"; kill -9 "$flood"; }
-	wait "$flood" "$normal"
+	term_beside "beside a stop flood" "$flood"
+	wait "$normal"
 }
 
 t_fuse_never_freezes() {
@@ -1311,14 +1318,7 @@ t_churn_races() {
 	"$SWD_RAW" "$S" churn:1000 >"$W/churn.out" 2>&1 &
 	bg=$!
 	sleep 1
-	kill -TERM "$D_PID"
-	timeout 10 tail --pid="$D_PID" -f /dev/null ||
-		{ fail "syswardd still runs 10 s after SIGTERM amid the churn"; kill -9 "$D_PID"; }
-	wait "$D_PID"
-	D_PID=
-	timeout 15 tail --pid="$bg" -f /dev/null ||
-		{ fail "the churning client still waits 15 s after the daemon's SIGTERM"; kill -9 "$bg"; }
-	wait "$bg"
+	term_beside "amid the churn" "$bg" 15
 }
 
 t_session_ends_exactly() {
