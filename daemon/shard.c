@@ -25,9 +25,8 @@
  * busy threads where the same flood unconfined has two.  With as many
  * tracer threads as CPUs, every other session's tracer and program then
  * wake onto CPUs that the flood holds, and their calls slow down.  So a
- * thread whose every session took at least FLOOD_RATE signal stops a
- * second over its last window runs SCHED_IDLE: it gets the CPU that no
- * other thread wants, and any other thread that wakes preempts it at
+ * thread whose every session floods signals (pace() says when) runs
+ * SCHED_IDLE: it gets the CPU that no other thread wants, and any other thread that wakes preempts it at
  * once (the kernel's rule for that policy), while the flood's own
  * processes keep their priority, as unconfined.  One session that is not
  * flooding keeps its thread a normal one.  A message for the thread makes
