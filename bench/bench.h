@@ -40,16 +40,21 @@ static inline int cmp_ll(const void *a, const void *b)
 }
 
 /*
- * Start syswardd on socket sock (mode 0600), with --shards shards unless
- * NULL, its standard streams on /dev/null, in a session of its own (as
- * it gives every program: with the scheduler's autogroups, one per
- * session, it competes like anything else); wait up to 5 s for the
- * socket.  Exits on failure.
+ * Start syswardd on socket sock (mode 0600), with the options in extra
+ * (NULL-terminated, at most 8; or NULL), its standard streams on
+ * /dev/null, in a session of its own (as it gives every program: with
+ * the scheduler's autogroups, one per session, it competes like anything
+ * else); wait up to 5 s for the socket.  Exits on failure.
  */
 static inline pid_t start_syswardd(const char *syswardd, const char *sock,
-				   const char *shards)
+				   const char *const *extra)
 {
+	const char *argv[16] = { syswardd, "--socket", sock, "--socket-mode", "0600" };
+	size_t n = 5;
 	pid_t p;
+
+	for (; extra && *extra && n < 13; extra++)
+		argv[n++] = *extra;
 
 	unlink(sock);
 	p = fork();
@@ -62,8 +67,7 @@ static inline pid_t start_syswardd(const char *syswardd, const char *sock,
 		dup2(null, 1);
 		dup2(null, 2);
 		setsid();
-		execl(syswardd, syswardd, "--socket", sock, "--socket-mode", "0600",
-		      shards ? "--shards" : (char *)NULL, shards, (char *)NULL);
+		execv(syswardd, (char *const *)argv);
 		_exit(127);
 	}
 	for (int i = 0; i < 500; i++) {

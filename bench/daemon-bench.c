@@ -241,24 +241,8 @@ int main(int argc, char **argv)
 	if (!f || fputs(policy_text, f) < 0 || fclose(f) != 0)
 		die("write policy");
 
-	dpid = fork();
-	if (dpid < 0)
-		die("fork");
-	if (dpid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		dup2(null, 2);
-		execl(syswardd, syswardd, "--socket", sock, "--max-sessions",
-		      "1024", (char *)NULL);
-		_exit(127);
-	}
-	for (int i = 0; i < 200 && access(sock, F_OK) < 0; i++)
-		usleep(10000);
-	if (access(sock, F_OK) < 0) {
-		fprintf(stderr, "daemon-bench: syswardd did not start\n");
-		kill(dpid, SIGKILL);
-		return 1;
-	}
+	dpid = start_syswardd(syswardd, sock,
+			      (const char *[]){ "--max-sessions", "1024", NULL });
 
 	raw = calloc(runs, sizeof(*raw));
 	dcli = calloc(runs, sizeof(*dcli));

@@ -260,7 +260,8 @@ static void measure(int ps_samples, int calls, struct figures *f)
 static void run_side(enum load l, int confined, int sessions, int ps_samples,
 		     int calls, struct figures *f)
 {
-	pid_t d = start_syswardd(syswardd, sock, shards), h[MAX_SESSIONS];
+	const char *opts[] = { "--shards", shards, NULL };
+	pid_t d = start_syswardd(syswardd, sock, shards ? opts : NULL), h[MAX_SESSIONS];
 
 	for (int i = 0; i < sessions; i++)
 		h[i] = start_hostile(l, confined);

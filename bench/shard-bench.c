@@ -257,7 +257,8 @@ int main(int argc, char **argv)
 	for (int r = 0; r < rounds; r++) {
 		for (int k = 0; k < 2; k++) {
 			int c = (k + r) % 2;	/* alternate which goes first */
-			pid_t d = start_syswardd(syswardd, sock, c == 0 ? "1" : shards);
+			const char *opts[] = { "--shards", c == 0 ? "1" : shards, NULL };
+			pid_t d = start_syswardd(syswardd, sock, opts[1] ? opts : NULL);
 
 			for (int i = 0; i < 3; i++)
 				measure(d, sessions[i], n, &fig[c][i][r]);
