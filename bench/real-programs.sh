@@ -1,0 +1,155 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Real programs under sysward, side by side with the same programs
+# unconfined: CPython's regression tests that exercise what a sandbox is
+# most likely to change (processes, signals, threads, the os module).
+#
+#   bench/real-programs.sh [-b BUILD] [-u UID] [-m MODES] [TEST...]
+#
+#   -b BUILD  build directory (default: build)
+#   -u UID    run every side as this uid (default: the caller; as root,
+#             also try -u 65534)
+#   -m MODES  comma-separated sides to compare with "unconfined":
+#             embedded (allow-all with a supervised path rule),
+#             docker (policy/examples/docker-default.json),
+#             daemon (the allow-all policy through a private syswardd)
+#             (default: embedded,docker,daemon)
+#   TEST      CPython test modules (default: test_subprocess test_signal
+#             test_os test_threading)
+#
+# Each side runs `python3 -m test -v MODULE` from the same state: signal
+# dispositions reset to their defaults (`env --default-signal`; a shell's
+# background job starts with SIGINT ignored, which CPython's SIGINT tests
+# do not expect), a fresh scratch directory of the uid as working
+# directory.  For every module it prints each side's result and the
+# tests whose outcome (ok, FAIL, ERROR, skipped) differs from the
+# unconfined side's, and exits 1 if any differs, except those a
+# documented defence makes (the table "expected" below, each with its
+# reason: printed, not failed).  Needs Debian's python3
+# and libpython3.11-testsuite (scripts/install-deps installs them).  Not
+# part of scripts/test: the four modules take about 3 minutes per side.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$top/build
+as_uid=$(id -u)
+modes=embedded,docker,daemon
+while getopts b:u:m: o; do
+	case $o in
+	b) build=$(cd "$OPTARG" && pwd) ;;
+	u) as_uid=$OPTARG ;;
+	m) modes=$OPTARG ;;
+	*) sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+tests=("$@")
+[ ${#tests[@]} -gt 0 ] ||
+	tests=(test_subprocess test_signal test_os test_threading)
+
+py=/usr/bin/python3
+sysward=$build/client/sysward
+syswardd=$build/daemon/syswardd
+for f in "$py" "$sysward" "$syswardd"; do
+	[ -x "$f" ] || { echo "real-programs: $f is missing (build first; scripts/install-deps)" >&2; exit 2; }
+done
+$py -c 'import test.support' 2>/dev/null ||
+	{ echo "real-programs: CPython's test package is missing: apt-get install libpython3.11-testsuite" >&2; exit 2; }
+
+work=$(mktemp -d /tmp/sysward-real.XXXXXX)
+chmod 0755 "$work"
+daemon_pid=
+cleanup() {
+	[ -n "$daemon_pid" ] && kill "$daemon_pid" 2>/dev/null && wait "$daemon_pid" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+cat >"$work/allow-supervised.json" <<'EOF'
+{"defaultAction": "SCMP_ACT_ALLOW",
+ "syscalls": [
+   {"names": ["openat", "open"], "action": "SCMP_ACT_ERRNO", "errno": "EACCES",
+    "paths": [{"index": 1, "prefix": "/sysward-denied/"}]}]}
+EOF
+[ -f "$work/allow-supervised.json" ] || exit 2
+chmod 0644 "$work/allow-supervised.json"
+
+as_user=()
+if [ "$as_uid" != "$(id -u)" ]; then
+	as_user=(setpriv --reuid "$as_uid" --regid "$as_uid" --clear-groups --)
+fi
+
+if [[ ,$modes, == *,daemon,* ]]; then
+	"$syswardd" --socket "$work/sw.sock" >"$work/syswardd.log" 2>&1 &
+	daemon_pid=$!
+	for _ in $(seq 100); do [ -S "$work/sw.sock" ] && break; sleep 0.1; done
+	[ -S "$work/sw.sock" ] || { echo "real-programs: syswardd did not start" >&2; cat "$work/syswardd.log" >&2; exit 2; }
+fi
+
+# side MODE: the command prefix that runs a program on that side.
+side() {
+	case $1 in
+	unconfined) echo "" ;;
+	embedded) echo "$sysward run --policy $work/allow-supervised.json --" ;;
+	docker) echo "$sysward run --policy $top/policy/examples/docker-default.json --" ;;
+	daemon) echo "$sysward run --daemon=$work/sw.sock --policy $work/allow-supervised.json --" ;;
+	esac
+}
+
+# outcomes LOG: "test-id outcome" per test of a verbose unittest log.
+outcomes() {
+	sed -n 's/^\(test[^ ]* (.*)\) \.\.\. \(ok\|FAIL\|ERROR\|skipped\|expected failure\|unexpected success\).*/\1 \2/p' "$1" | sort
+}
+
+# Differences that a documented defence makes, "test-id|uid|reason"
+# (uid: the uid the tests run as, or * for any): printed, not failed.
+expected=(
+	"test_chown_with_root (test.test_os.ChownFileTests.test_chown_with_root)|0|root keeps no capability unless --cap (docs/security.md, promise 3): chown to another uid needs CAP_CHOWN"
+)
+expected_reason() {
+	local e
+	for e in "${expected[@]}"; do
+		IFS='|' read -r id uid why <<<"$e"
+		if [ "$id" = "$1" ] && { [ "$uid" = '*' ] || [ "$uid" = "$as_uid" ]; }; then
+			echo "$why"
+			return 0
+		fi
+	done
+	return 1
+}
+
+status=0
+for t in "${tests[@]}"; do
+	for m in unconfined ${modes//,/ }; do
+		dir=$work/$m.$t
+		mkdir -p "$dir" && chown "$as_uid:$as_uid" "$dir"
+		start=$(date +%s)
+		# shellcheck disable=SC2046 # the side's prefix is words
+		(cd "$dir" && env --default-signal "${as_user[@]}" $(side "$m") \
+			env HOME="$dir" TMPDIR="$dir" $py -m test -v "$t") \
+			>"$work/$m.$t.log" 2>&1 </dev/null
+		rc=$?
+		outcomes "$work/$m.$t.log" >"$work/$m.$t.out"
+		printf '%-16s %-10s exit %-3s %4ss  %s tests, %s not ok\n' "$t" "$m" "$rc" \
+			$(( $(date +%s) - start )) "$(wc -l <"$work/$m.$t.out")" \
+			"$(grep -cE ' (FAIL|ERROR|unexpected success)$' "$work/$m.$t.out")"
+		[ "$m" = unconfined ] && continue
+		if ! diff -q "$work/unconfined.$t.out" "$work/$m.$t.out" >/dev/null; then
+			unexpected=0
+			while read -r id; do
+				if why=$(expected_reason "$id"); then
+					echo "    expected: $id ($why)"
+				else
+					unexpected=1
+					echo "    differs:  $id: unconfined $(grep -F "$id " "$work/unconfined.$t.out" | sed 's/.*) //'), $m $(grep -F "$id " "$work/$m.$t.out" | sed 's/.*) //')"
+				fi
+			done < <(diff "$work/unconfined.$t.out" "$work/$m.$t.out" |
+				sed -n 's/^[<>] \(.*)\) [^)]*$/\1/p' | sort -u)
+			[ $unexpected = 0 ] && continue
+			status=1
+			mkdir -p "$top/bench/out" &&
+				cp "$work/$m.$t.log" "$top/bench/out/real-programs.$m.$t.log" &&
+				echo "    (log: bench/out/real-programs.$m.$t.log)"
+		fi
+	done
+done
+exit $status
