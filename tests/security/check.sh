@@ -185,6 +185,7 @@ ia32_works() { "$ADV/adv_int80_probe" >/dev/null 2>&1; }
 # one record, one per call, and gives back the exact bytes by the
 # documented rule (tests/lib/audit-check.py).
 audit_log() {
+	command -v python3 >/dev/null || skip "python3 (the log's checker) is missing"
 	run "$POL/audit-paths.json" --log "$scratch/log" --log-format "$1" -- \
 		"$ADV/adv_audit" /nonexistent-sysward-audit
 	[ "$rc" -eq 0 ] || fail "adv_audit failed (exit $rc)"
