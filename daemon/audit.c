@@ -30,16 +30,11 @@ void audit_session_start(FILE *f, const struct audit_start *a)
 		return;
 	fprintf(m, ",\"pid\":%d,\"uid\":%u,\"gid\":%u,\"client_pid\":%d",
 		a->pid, a->peer->uid, a->peer->gid, a->peer->pid);
-	fputs(",\"argv\":[", m);
-	for (size_t i = 0; a->argv[i]; i++) {
-		if (i)
-			fputc(',', m);
-		sw_json_str(m, a->argv[i]);
-	}
-	fputs("],\"cwd\":", m);
-	sw_json_str(m, a->cwd);
-	fputs(",\"policy\":", m);
-	sw_json_str(m, a->policy);
+	/* All three are the client's: argv_hex, cwd_hex, policy_hex carry
+	 * their exact bytes when they are not UTF-8 (engine/audit.c). */
+	sw_jsonl_strv(m, "argv", a->argv);
+	sw_jsonl_str(m, "cwd", a->cwd);
+	sw_jsonl_str(m, "policy", a->policy);
 	(void)sw_jsonl_end(&l, f);
 }
 
@@ -64,10 +59,10 @@ void audit_refused(FILE *f, const struct peer *peer, const char *request,
 
 	if (!f || !(m = begin(&l, 0, "request-refused")))
 		return;
-	fprintf(m, ",\"uid\":%u,\"client_pid\":%d,\"request\":", peer->uid,
-		peer->pid);
-	sw_json_str(m, request);
-	fprintf(m, ",\"errno\":%d,\"error\":", code);
-	sw_json_str(m, msg);
+	fprintf(m, ",\"uid\":%u,\"client_pid\":%d", peer->uid, peer->pid);
+	sw_jsonl_str(m, "request", request);
+	fprintf(m, ",\"errno\":%d", code);
+	/* It may quote what the client sent. */
+	sw_jsonl_str(m, "error", msg);
 	(void)sw_jsonl_end(&l, f);
 }

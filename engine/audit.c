@@ -19,9 +19,173 @@
 #include "sysward/cleanup.h"
 #include "internal.h"
 
+/*
+ * Strings in the log: one rule per format, here, for every writer (the
+ * engine's decision lines and syswardd's own).  Anything the program or
+ * a client controls reaches the log (paths and strings read from its
+ * memory, argv, the working directory, the policy's file name), so no
+ * byte of such a string may end a line, start a forged record, move a
+ * terminal's cursor, or make a JSON line invalid; and the exact bytes
+ * must stay recoverable, since a path that is not UTF-8 is still a path.
+ *
+ * JSON (RFC 8259 strings hold Unicode only): well-formed UTF-8 passes
+ * through, except '"', '\\', the C0 and C1 controls, DEL, U+2028 and
+ * U+2029 (line breaks to some readers), which are escaped.  A string
+ * that is not well-formed UTF-8 is written lossily, each byte that does
+ * not belong to a well-formed sequence as U+FFFD, and its member "k" gets
+ * a sibling "k_hex" with the exact bytes in lowercase hex (an array "k":
+ * an array "k_hex", null for the exact elements).  So the common case
+ * stays readable and greppable, every parser reads every line, and a
+ * reader who needs the bytes takes "k_hex" when present, else "k" as
+ * UTF-8.  (A surrogate escape such as Python's would be unambiguous too,
+ * but lone surrogates are not Unicode: strict parsers refuse them.)
+ *
+ * Text: the bytes as C escapes, strace-like: \\ \" \n \t \r, and \xNN
+ * for every other byte outside printable ASCII (0x20-0x7e), UTF-8
+ * included; so a record is one line of printable ASCII, and the exact
+ * bytes come back by undoing the escapes.
+ */
+
+/*
+ * The length of the well-formed UTF-8 sequence at s (Unicode, Table 3-7:
+ * no overlong forms, no surrogates, nothing above U+10FFFF) and its code
+ * point in *cp; 0 if the byte at s starts none.  s is NUL-terminated,
+ * and NUL is no continuation byte, so nothing is read past it.
+ */
+static size_t utf8_seq(const unsigned char *s, uint32_t *cp)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	/* The second byte's range excludes overlongs, surrogates, > U+10FFFF. */
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	*cp = s[0] & (0xff >> (n + 1));
+	for (size_t i = 1; i < n; i++) {
+		if (i > 1 && (s[i] < 0x80 || s[i] > 0xbf))
+			return 0;
+		*cp = *cp << 6 | (s[i] & 0x3f);
+	}
+	return n;
+}
+
+static bool utf8_valid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	uint32_t cp;
+	size_t n;
+
+	for (; *p; p += n)
+		if (!(n = utf8_seq(p, &cp)))
+			return false;
+	return true;
+}
+
 void sw_json_str(FILE *f, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
+	uint32_t cp;
+	size_t n;
+
 	fputc('"', f);
+	for (; *p; p += n) {
+		n = utf8_seq(p, &cp);
+		if (!n) {
+			n = 1;
+			fputs("\\ufffd", f);
+		} else if (cp == '"' || cp == '\\') {
+			fprintf(f, "\\%c", (char)cp);
+		} else if (cp == '\n') {
+			fputs("\\n", f);
+		} else if (cp == '\t') {
+			fputs("\\t", f);
+		} else if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) ||
+			   cp == 0x2028 || cp == 0x2029) {
+			fprintf(f, "\\u%04x", (unsigned int)cp);
+		} else {
+			fwrite(p, 1, n, f);
+		}
+	}
+	fputc('"', f);
+}
+
+static void json_hex(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++)
+		fprintf(f, "%02x", (unsigned char)*s);
+	fputc('"', f);
+}
+
+/* "key":"s" (null for NULL), preceded by a comma unless first, and
+ * "key_hex" after it if s is not UTF-8. */
+static void json_member(FILE *f, bool first, const char *key, const char *s)
+{
+	fprintf(f, "%s\"%s\":", first ? "" : ",", key);
+	if (!s) {
+		fputs("null", f);
+		return;
+	}
+	sw_json_str(f, s);
+	if (!utf8_valid(s)) {
+		fprintf(f, ",\"%s_hex\":", key);
+		json_hex(f, s);
+	}
+}
+
+void sw_jsonl_str(FILE *m, const char *key, const char *s)
+{
+	json_member(m, false, key, s);
+}
+
+void sw_jsonl_strv(FILE *m, const char *key, char *const *v)
+{
+	bool exact = true;
+
+	fprintf(m, ",\"%s\":[", key);
+	for (size_t i = 0; v[i]; i++) {
+		if (i)
+			fputc(',', m);
+		sw_json_str(m, v[i]);
+		exact = exact && utf8_valid(v[i]);
+	}
+	fputc(']', m);
+	if (exact)
+		return;
+	fprintf(m, ",\"%s_hex\":[", key);
+	for (size_t i = 0; v[i]; i++) {
+		if (i)
+			fputc(',', m);
+		if (utf8_valid(v[i]))
+			fputs("null", m);
+		else
+			json_hex(m, v[i]);
+	}
+	fputc(']', m);
+}
+
+void sw_text_str(FILE *f, const char *s)
+{
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
@@ -31,11 +195,20 @@ void sw_json_str(FILE *f, const char *s)
 			fputs("\\n", f);
 		else if (c == '\t')
 			fputs("\\t", f);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\u%04x", c);
+		else if (c == '\r')
+			fputs("\\r", f);
+		else if (c < 0x20 || c > 0x7e)
+			fprintf(f, "\\x%02x", c);
 		else
 			fputc(c, f);
 	}
+}
+
+/* " key=\"s\"" in the text format. */
+static void text_member(FILE *f, const char *key, const char *s)
+{
+	fprintf(f, " %s=\"", key);
+	sw_text_str(f, s);
 	fputc('"', f);
 }
 
@@ -169,46 +342,44 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 		new_name = seccomp_syscall_resolve_num_arch(tok, (int)d->nr);
 
 	if (fmt == SW_LOG_JSON) {
-		fprintf(f, ",\"pid\":%d,\"arch\":\"%s\",\"syscall\":", r->pid,
+		fprintf(f, ",\"pid\":%d,\"arch\":\"%s\"", r->pid,
 			sw_abi_name(r->abi));
 		if (name)
-			sw_json_str(f, name);
+			sw_jsonl_str(f, "syscall", name);
 		else
-			fprintf(f, "\"syscall_%llu\"", (unsigned long long)r->nr);
+			fprintf(f, ",\"syscall\":\"syscall_%llu\"",
+				(unsigned long long)r->nr);
 		fprintf(f, ",\"nr\":%llu,\"args\":[", (unsigned long long)r->nr);
 		for (int i = 0; i < 6; i++)
 			fprintf(f, "%s\"0x%llx\"", i ? "," : "",
 				(unsigned long long)(r->args[i] & mask));
 		fputc(']', f);
-		if (d->path) {
-			fputs(",\"path\":", f);
-			sw_json_str(f, d->path);
-		}
+		if (d->path)
+			sw_jsonl_str(f, "path", d->path);
 		if (pargs) {
 			bool first = true;
 
 			fputs(",\"strings\":{", f);
 			for (int i = 0; i < 6; i++) {
+				char key[8];
+
 				if (!(pargs & (1 << i)))
 					continue;
-				fprintf(f, "%s\"arg%d\":", first ? "" : ",", i);
+				snprintf(key, sizeof(key), "arg%d", i);
+				json_member(f, first, key,
+					    sw_read_tracee_string(&pid, r->args[i] & mask,
+								  sbuf, sizeof(sbuf)) >= 0
+						    ? sbuf : NULL);
 				first = false;
-				if (sw_read_tracee_string(&pid, r->args[i] & mask, sbuf,
-							  sizeof(sbuf)) >= 0)
-					sw_json_str(f, sbuf);
-				else
-					fputs("null", f);
 			}
 			fputc('}', f);
 		}
-		fprintf(f, ",\"rule\":%d,\"rule_path\":", d->rule);
-		sw_json_str(f, rule_path(r));
+		fprintf(f, ",\"rule\":%d", d->rule);
+		sw_jsonl_str(f, "rule_path", rule_path(r));
 		fprintf(f, ",\"action\":\"%s\",\"verdict\":\"%s\"",
 			rule_action_name(r), verdict_name(r));
-		if (d->why) {
-			fputs(",\"why\":", f);
-			sw_json_str(f, d->why);
-		}
+		if (d->why)
+			sw_jsonl_str(f, "why", d->why);
 		if (only_pinned(r)) {
 			bool first = true;
 
@@ -221,11 +392,12 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 			}
 			fputc(']', f);
 		} else if (d->verdict == SW_V_REWRITE) {
-			fputs(",\"new_syscall\":", f);
 			if (new_name || d->nr == r->nr)
-				sw_json_str(f, new_name ? new_name : (name ? name : "?"));
+				sw_jsonl_str(f, "new_syscall",
+					     new_name ? new_name : (name ? name : "?"));
 			else
-				fprintf(f, "\"syscall_%llu\"", (unsigned long long)d->nr);
+				fprintf(f, ",\"new_syscall\":\"syscall_%llu\"",
+					(unsigned long long)d->nr);
 			fputs(",\"new_args\":[", f);
 			for (int i = 0; i < 6; i++)
 				fprintf(f, "%s\"0x%llx\"", i ? "," : "",
@@ -234,10 +406,8 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 		}
 		if (r->has_result)
 			fprintf(f, ",\"return\":%lld", (long long)r->result);
-		if (r->error) {
-			fputs(",\"error\":", f);
-			sw_json_str(f, r->error);
-		}
+		if (r->error)
+			sw_jsonl_str(f, "error", r->error);
 		ret = sw_jsonl_end(&l, out);
 	} else {
 		fprintf(f, "%s [pid %d] %s %s(", ts, r->pid, sw_abi_name(r->abi),
@@ -247,25 +417,35 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 				(unsigned long long)(r->args[i] & mask));
 		fputc(')', f);
 		if (d->path)
-			fprintf(f, " path=\"%s\"", d->path);
+			text_member(f, "path", d->path);
 		for (int i = 0; i < 6; i++)
 			if ((pargs & (1 << i)) &&
 			    sw_read_tracee_string(&pid, r->args[i] & mask, sbuf,
 						  sizeof(sbuf)) >= 0 &&
-			    !(d->path && !strcmp(d->path, sbuf)))
-				fprintf(f, " arg%d=\"%s\"", i, sbuf);
-		fprintf(f, " rule=%d (%s) %s -> %s", d->rule, rule_path(r),
-			rule_action_name(r), verdict_name(r));
+			    !(d->path && !strcmp(d->path, sbuf))) {
+				char key[8];
+
+				snprintf(key, sizeof(key), "arg%d", i);
+				text_member(f, key, sbuf);
+			}
+		fprintf(f, " rule=%d (", d->rule);
+		sw_text_str(f, rule_path(r));
+		fprintf(f, ") %s -> %s", rule_action_name(r), verdict_name(r));
 		if (d->verdict == SW_V_REWRITE && new_name)
 			fprintf(f, " as %s", new_name);
 		else if (only_pinned(r))
 			fputs(" (path pinned)", f);
 		if (r->has_result)
 			fprintf(f, " = %lld", (long long)r->result);
-		if (d->why)
-			fprintf(f, " (%s)", d->why);
-		if (r->error)
-			fprintf(f, " ERROR: %s", r->error);
+		if (d->why) {
+			fputs(" (", f);
+			sw_text_str(f, d->why);
+			fputc(')', f);
+		}
+		if (r->error) {
+			fputs(" ERROR: ", f);
+			sw_text_str(f, r->error);
+		}
 		fputc('\n', f);
 		ret = line_write(out, &l);
 	}

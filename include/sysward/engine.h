@@ -57,8 +57,22 @@ int sw_exec_search(const char *name, char *const *envp,
  * a directory, EACCES for any other file that is not regular). */
 int sw_exec_check(const char *path);
 
-/* Write s to f as a JSON string literal, quotes included (audit logs). */
+/*
+ * Strings in the audit log, by the one rule of each format (engine/audit.c
+ * says why; sysward.1, AUDIT LOG, how to read them back):
+ * sw_json_str() writes s as a JSON string literal, quotes included: valid
+ * UTF-8 as it is but for the escaped '"', '\\', controls, U+2028/2029;
+ * each byte that is not UTF-8 as U+FFFD.  Lossy: a member holding a
+ * string the program or a client controls is written with
+ * sw_jsonl_str(m, key, s), ',"key":...' plus ',"key_hex":"<bytes>"' when
+ * s is not UTF-8 (s NULL: null), or sw_jsonl_strv() for an array (its
+ * "key_hex" an array, null where exact).  sw_text_str() writes s in the
+ * text format's C escapes (\\ \" \n \t \r \xNN), no quotes added.
+ */
 void sw_json_str(FILE *f, const char *s);
+void sw_jsonl_str(FILE *m, const char *key, const char *s);
+void sw_jsonl_strv(FILE *m, const char *key, char *const *v);
+void sw_text_str(FILE *f, const char *s);
 
 /*
  * The one JSON-lines writer of the audit log.  sw_jsonl_begin() starts a

@@ -813,6 +813,32 @@ t_audit_log() {
 	[ "$(wc -l <"$W/audit.jsonl")" -gt "$n" ] || fail "second daemon did not append to the audit log"
 }
 
+# Route 15 (docs/security.md): what a client and its program control
+# reaches syswardd's audit log (the program's paths, argv, the working
+# directory, the policy's file name); newlines, escape sequences and
+# bytes that are not UTF-8 in any of them leave every line valid JSON,
+# one record per call, with the exact bytes recoverable.
+t_audit_log_forged() {
+	[ -n "${ADV:-}" ] && [ -x "$ADV/adv_audit" ] || { fail "ADV/adv_audit missing"; return; }
+	start_daemon --audit-log "$W/audit.jsonl" || return
+	local pol=$W/pol$'\n{"x":1}\xff'.json dir=$W/cwd$'\xe9\r\033[2J' \
+		prog=$W/adv$'\xfe\n' a2=$'\xc0\xaf\n' a3=$'ok\xe2\x82\xac'
+	cp "$SRCDIR/tests/security/policies/audit-paths.json" "$pol" &&
+		mkdir "$dir" && ln -s "$ADV/adv_audit" "$prog" || { fail "setup"; return; }
+	(cd "$dir" && swd "$pol" "$prog" /nonexistent-sysward-audit "$a2" "$a3"
+	 echo "$rc" >"$W/rc")
+	rc=$(cat "$W/rc")
+	expect_rc 0
+	hex() { printf %s "$1" | od -An -tx1 -v | tr -d ' \n'; }
+	"$PYTHON" "$SRCDIR/tests/lib/audit-check.py" json "$W/audit.jsonl" "$W/out" \
+		/nonexistent-sysward-audit/ || fail "a decision line was forged or broken"
+	"$PYTHON" "$SRCDIR/tests/lib/audit-check.py" session "$W/audit.jsonl" \
+		"argv.0=$(hex "$prog")" "argv.2=$(hex "$a2")" "argv.3=$(hex "$a3")" \
+		"cwd=$(hex "$dir")" "policy=$(hex "$pol")" ||
+		fail "the session-start line was broken or lost the client's bytes"
+	[ "$failed" = 0 ] || head -c 4000 "$W/audit.jsonl" >&2
+}
+
 t_max_sessions() {
 	start_daemon --max-sessions 2 || return
 	local a b

@@ -179,6 +179,22 @@ ctrl_z_fg() {
 # (ia32_emulation); probe with an unconfined int $0x80.
 ia32_works() { "$ADV/adv_int80_probe" >/dev/null 2>&1; }
 
+# audit_log FORMAT (route 15, docs/security.md): paths with newlines,
+# control bytes, forged records and bytes that are not UTF-8, opened and
+# execed under a policy that logs both calls: every line of the --log is
+# one record, one per call, and gives back the exact bytes by the
+# documented rule (tests/lib/audit-check.py).
+audit_log() {
+	command -v python3 >/dev/null || skip "python3 (the log's checker) is missing"
+	run "$POL/audit-paths.json" --log "$scratch/log" --log-format "$1" -- \
+		"$ADV/adv_audit" /nonexistent-sysward-audit
+	[ "$rc" -eq 0 ] || fail "adv_audit failed (exit $rc)"
+	echo "+ audit-check.py $1 (the log: $scratch/log)"
+	python3 "$(dirname "$0")/../lib/audit-check.py" "$1" "$scratch/log" \
+		"$out" /nonexistent-sysward-audit/ ||
+		fail "the $1 audit log was forged or broken"
+}
+
 case $test in
 untraced_clone)
 	run "$POL/emulate-uid.json" -- "$ADV/adv_untraced" clone
@@ -754,6 +770,10 @@ unknown_syscall_eperm)
 unknown_syscall_enosys)
 	run "$POL/unknown-errno38.json" -- "$ADV/adv_unknown" 38
 	expect_contained "unknown syscalls did not get defaultErrnoRet (ENOSYS)" ;;
+audit_log_json)
+	audit_log json ;;
+audit_log_text)
+	audit_log text ;;
 *)
 	echo "check.sh: unknown test '$test'" >&2; exit 2 ;;
 esac

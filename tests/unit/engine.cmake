@@ -27,3 +27,12 @@ if(TARGET PkgConfig::CHECK AND TARGET sysward-engine)
   add_test(NAME unit.tracer_events COMMAND test_tracer_events)
   set_tests_properties(unit.tracer_events PROPERTIES LABELS unit)
 endif()
+
+# The audit log's strings (engine/audit.c): the JSON and text rules.
+if(TARGET PkgConfig::CHECK AND TARGET sysward-engine)
+  add_executable(test_audit ${CMAKE_CURRENT_LIST_DIR}/test_audit.c)
+  target_include_directories(test_audit PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+  target_link_libraries(test_audit PRIVATE sysward-engine PkgConfig::CHECK)
+  add_test(NAME unit.audit COMMAND test_audit)
+  set_tests_properties(unit.audit PROPERTIES LABELS unit)
+endif()

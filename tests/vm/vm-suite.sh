@@ -83,7 +83,7 @@ boot() {
 		 "$stage/src/policy" "$stage/src/tests/security/adv"
 	cp "$SRC/tests/integration/run.sh" "$stage/src/tests/integration/"
 	cp "$SRC/tests/daemon/daemon-tests.sh" "$stage/src/tests/daemon/"
-	cp "$SRC/tests/lib/common.sh" "$SRC/tests/lib/stage.sh" "$stage/src/tests/lib/"
+	cp "$SRC/tests/lib/common.sh" "$SRC/tests/lib/stage.sh" "$SRC/tests/lib/audit-check.py" "$stage/src/tests/lib/"
 	cp "$HERE/guest-examples.sh" "$HERE/guest-unpatched.sh" "$stage/src/tests/vm/"
 	cp -r "$SRC/policy/examples" "$stage/src/policy/"
 	cp "$SRC/tests/security/check.sh" "$stage/src/tests/security/"
