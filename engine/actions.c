@@ -38,6 +38,7 @@ static void audit(struct sw_session *s, struct sw_tracee *t, enum sw_abi abi,
 		.session_id = s->id, .pid = t->pid, .abi = abi, .nr = nr,
 		.d = d, .prog = s->prog, .has_result = has_result,
 		.result = result, .error = error,
+		.kept = t->kept.kept ? &t->kept : NULL,
 	};
 
 	if (!s->audit)
@@ -244,6 +245,8 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 			t->exit_pending = true;
 			t->exit_set = false;
 			t->exit_audit = d->audit && s->audit;
+			if (t->exit_audit)
+				sw_audit_strings_keep(&t->kept, pid, abi, t->nr, t->args);
 			t->inject_sig = 0;
 			ptrace(PTRACE_SYSCALL, pid, 0L, 0L);
 			return;
@@ -261,6 +264,7 @@ audit_at_exit:
 	t->exit_pending = true;
 	t->exit_set = false;
 	t->exit_audit = true;
+	sw_audit_strings_keep(&t->kept, pid, abi, t->nr, t->args);
 	t->inject_sig = 0;
 	ptrace(PTRACE_SYSCALL, pid, 0L, 0L);
 }
@@ -299,6 +303,7 @@ void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		else
 			audit(s, t, t->abi, t->nr, t->args, &t->d, false, 0, NULL);
 	}
+	sw_audit_strings_clear(&t->kept);
 	/* A signal passed when resuming from a syscall stop is sent to the
 	 * tracee (TRAP emulated in userspace). */
 	ptrace(PTRACE_CONT, t->pid, 0L, (long)sig);

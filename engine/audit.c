@@ -301,6 +301,39 @@ int sw_jsonl_end(struct sw_jsonl *l, FILE *f)
 	return line_write(f, l);
 }
 
+/* Path argument i of the record: kept at entry, or read now. */
+static const char *arg_string(const struct sw_audit_rec *r, int i,
+			      uint64_t mask, char *buf, size_t size)
+{
+	pid_t pid = r->pid;
+
+	if (r->kept && (r->kept->kept & (1u << i)))
+		return r->kept->s[i];
+	return sw_read_tracee_string(&pid, r->args[i] & mask, buf, size) >= 0
+	       ? buf : NULL;
+}
+
+void sw_audit_strings_keep(struct sw_audit_strings *k, pid_t pid,
+			   enum sw_abi abi, uint64_t nr, const uint64_t args[6])
+{
+	char *name = seccomp_syscall_resolve_num_arch(sw_abi_token(abi), (int)nr);
+	uint64_t mask = sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
+	uint8_t pargs = sw_path_args(name);
+	char buf[4096];
+
+	free(name);
+	sw_audit_strings_clear(k);
+	for (int i = 0; i < 6; i++) {
+		if (!(pargs & (1 << i)))
+			continue;
+		k->kept |= 1u << i;
+		/* Out of memory: the line says null, as for an unreadable
+		 * string, rather than read the memory at exit. */
+		if (sw_read_tracee_string(&pid, args[i] & mask, buf, sizeof(buf)) >= 0)
+			k->s[i] = strdup(buf);
+	}
+}
+
 static const char *rule_path(const struct sw_audit_rec *r)
 {
 	if (r->d->rule >= 0 && (size_t)r->d->rule < r->prog->n_rules) {
@@ -325,7 +358,6 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 	/* Decode path arguments (the condition's string is shown as is). */
 	uint8_t pargs = sw_path_args(name);
 	char sbuf[4096];
-	pid_t pid = r->pid;
 	int ret;
 
 	if (fmt == SW_LOG_JSON) {
@@ -367,9 +399,7 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 					continue;
 				snprintf(key, sizeof(key), "arg%d", i);
 				json_member(f, first, key,
-					    sw_read_tracee_string(&pid, r->args[i] & mask,
-								  sbuf, sizeof(sbuf)) >= 0
-						    ? sbuf : NULL);
+					    arg_string(r, i, mask, sbuf, sizeof(sbuf)));
 				first = false;
 			}
 			fputc('}', f);
@@ -419,14 +449,15 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 		if (d->path)
 			text_member(f, "path", d->path);
 		for (int i = 0; i < 6; i++)
-			if ((pargs & (1 << i)) &&
-			    sw_read_tracee_string(&pid, r->args[i] & mask, sbuf,
-						  sizeof(sbuf)) >= 0 &&
-			    !(d->path && !strcmp(d->path, sbuf))) {
+			if (pargs & (1 << i)) {
+				const char *str = arg_string(r, i, mask, sbuf,
+							     sizeof(sbuf));
 				char key[8];
 
+				if (!str || (d->path && !strcmp(d->path, str)))
+					continue;
 				snprintf(key, sizeof(key), "arg%d", i);
-				text_member(f, key, sbuf);
+				text_member(f, key, str);
 			}
 		fprintf(f, " rule=%d (", d->rule);
 		sw_text_str(f, rule_path(r));

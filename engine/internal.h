@@ -28,6 +28,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "sysward/engine.h"
@@ -262,6 +264,26 @@ bool sw_path_null_ok(enum sw_abi abi, uint64_t nr, unsigned int index,
 
 /* ---- audit.c -------------------------------------------------------- */
 
+/* The string arguments of a call whose audit line waits for its exit
+ * stop, read at its entry: an execve that succeeds has replaced the
+ * memory they were in by then, and another thread may rewrite them
+ * meanwhile.  Bit i of kept: s[i] stands for argument i (NULL: it could
+ * not be read). */
+struct sw_audit_strings {
+	uint8_t kept;
+	char *s[6];
+};
+
+static inline void sw_audit_strings_clear(struct sw_audit_strings *k)
+{
+	for (int i = 0; i < 6; i++)
+		free(k->s[i]);
+	memset(k, 0, sizeof(*k));
+}
+
+void sw_audit_strings_keep(struct sw_audit_strings *k, pid_t pid,
+			   enum sw_abi abi, uint64_t nr, const uint64_t args[6]);
+
 struct sw_audit_rec {
 	uint64_t session_id;
 	pid_t pid;
@@ -273,6 +295,7 @@ struct sw_audit_rec {
 	bool has_result;
 	int64_t result;			/* the return value the program saw */
 	const char *error;		/* tampering failure, or NULL */
+	const struct sw_audit_strings *kept;	/* or NULL: read them now */
 };
 
 int sw_audit_write(FILE *f, enum sw_log_format fmt,
@@ -320,6 +343,7 @@ struct sw_tracee {
 	uint64_t nr;
 	uint64_t args[6];
 	struct sw_decision d;
+	struct sw_audit_strings kept;	/* its strings, if exit_audit */
 	/* pathguard.c: the image's guard and the slots this thread's
 	 * syscall in flight holds. */
 	struct sw_guard *guard;

@@ -145,6 +145,7 @@ void sw_tracee_del(struct sw_supervisor *sup, struct sw_tracee *t)
 {
 	(void)sup;
 	sw_pathguard_forget(t);
+	sw_audit_strings_clear(&t->kept);
 	free(t->gs);
 	memset(t, 0, sizeof(*t));
 	t->pid = TAB_TOMB;
@@ -641,6 +642,10 @@ static void exec_event(struct sw_supervisor *sup, struct sw_tracee *t)
 			t->nr = f->nr;
 			memcpy(t->args, f->args, sizeof(t->args));
 			t->d = f->d;
+			/* The strings its audit line was owed move with it. */
+			sw_audit_strings_clear(&t->kept);
+			t->kept = f->kept;
+			memset(&f->kept, 0, sizeof(f->kept));
 			if (fs)
 				fs->n_tracees--;
 			sw_tracee_del(sup, f);

@@ -896,6 +896,31 @@ t_audit_log_decoded_args() {
 }
 
 # tags: needs-log
+t_audit_log_exec_path() {
+	# An execve that succeeds has replaced the memory its path was in by
+	# its exit stop, where the line with its result is written: the path
+	# is read at entry.  From the main thread and from a thread that is
+	# not the leader (its tid becomes the leader's).
+	local p log=$W/audit.log n
+	p=$(policy audit <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["execve"], "action": "SYSWARD_ACT_LOG"}]}
+	EOF
+	)
+	sw "$p" --log "$log" -- "$PROBE" thread-exec exec "$PROBE" getuid
+	expect_rc 0
+	# sysward's exec of the probe, the thread's (of /proc/self/exe), the
+	# probe's own exec: each with its path and its result.
+	n=$(python3 -c 'import json, sys
+print(" ".join("%s=%s" % (r["strings"]["arg0"], r.get("return"))
+               for r in map(json.loads, open(sys.argv[1]))))' "$log")
+	[ "$n" = "$PROBE=0 /proc/self/exe=0 $PROBE=0" ] ||
+		{ fail "execve records: expected \"$PROBE=0 /proc/self/exe=0 $PROBE=0\", got \"$n\""; cat "$log" >&2; }
+	sw "$p" --log - --log-format text -- "$PROBE" exec /nonexistent-sysward
+	expect_err "arg0=\"/nonexistent-sysward\""
+}
+
+# tags: needs-log
 t_audit_log_stderr_text() {
 	local p
 	p=$(policy audit <<-EOF
