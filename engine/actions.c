@@ -157,8 +157,10 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 			  info.seccomp.nr, info.seccomp.args, sw_read_tracee_string,
 			  &t->pid, s->counters, &sup->scratch, d);
 	}
-	/* Signals stay inside the program's tree (signals.c). */
+	/* Signals stay inside the program's tree (signals.c), and so do
+	 * limits, priorities and scheduling (reach.c). */
 	sw_signals_contain(sup, t, abi, d);
+	sw_reach_contain(sup, t, abi, d);
 	s->decisions++;
 
 	if (d->verdict != SW_V_KILL &&

@@ -563,6 +563,31 @@ int sw_filter_build_defences(const struct sw_program *prog, void **ret_ctx,
 			r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), own[i].name, &c);
 		}
 	}
+	for (size_t i = 0; !r && (on & SW_DEFENCE_PID_CALLS) && i < SW_PID_CALL_COUNT; i++) {
+		/* reach.c checks the target of a call that names another
+		 * process than the caller: target argument != 0 (or a "which"
+		 * that means every process of a uid).  Compared with 0 at
+		 * 64 bits, not at the pid_t's 32: every value the kernel
+		 * reads as non-zero is non-zero at 64 bits, so no call that
+		 * matters passes; one whose low bits are 0 and high bits are
+		 * not stops for nothing (reach.c reads it as 0).  One
+		 * comparison instead of 32 (an NE at 32 bits is a rule per
+		 * bit, see add_rule): glibc's getrlimit and setrlimit are
+		 * prlimit64(0, ...) and walk this test. */
+		const struct sw_pid_call *c = &sw_pid_calls[i];
+		int nr = seccomp_syscall_resolve_name(c->name);
+
+		if (nr == __NR_SCMP_ERROR)
+			continue;
+		r = seccomp_rule_add(ctx, SCMP_ACT_TRACE(SW_HINT_NONE), nr, 1,
+				     SCMP_CMP(c->target, SCMP_CMP_NE, 0));
+		if (!r && c->which >= 0) {
+			struct sw_arg_cond w = { (unsigned int)c->which, SW_CMP_EQ,
+						 (uint64_t)c->which_val[SW_PID_USER], 0 };
+
+			r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), c->name, &w);
+		}
+	}
 	if (!r && (on & SW_DEFENCE_CLONE_UNTRACED)) {
 		struct sw_arg_cond c = { 0, SW_CMP_MASKED_EQ, CLONE_UNTRACED,
 					 CLONE_UNTRACED };

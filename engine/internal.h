@@ -18,6 +18,8 @@
  *   bell.c     wake a tracer thread asleep in waitpid, from another thread
  *   pathguard.c race-free path conditions: the sealed guard, its setup, pins
  *   signals.c  signals stay inside the program's process tree
+ *   reach.c    which pids and groups are the session's; pid-taking calls
+ *              (prlimit64, priorities, scheduling) act only on those
  *   probe.c    kernel support probe with a short-lived traced child
  *   run.c      sw_run(), the embedded helper
  */
@@ -85,6 +87,14 @@ enum sw_def_sys {
 	SW_SYS_FCNTL,
 	SW_SYS_FCNTL64,
 	SW_SYS_IOCTL,
+	/* reach.c: calls that change another process by pid, group or uid */
+	SW_SYS_PRLIMIT64,
+	SW_SYS_SETPRIORITY,
+	SW_SYS_IOPRIO_SET,
+	SW_SYS_SCHED_SETSCHEDULER,
+	SW_SYS_SCHED_SETPARAM,
+	SW_SYS_SCHED_SETATTR,
+	SW_SYS_SCHED_SETAFFINITY,
 	SW_SYS_COUNT,
 };
 
@@ -510,6 +520,62 @@ void sw_pathguard_inherit(struct sw_tracee *child, struct sw_guard *g,
  */
 void sw_signals_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 			enum sw_abi abi, struct sw_decision *d);
+
+/* ---- reach.c: what a session's program may act on --------------------- */
+
+/* The kernel's reading of a pid_t or int argument: the low 32 bits. */
+static inline int32_t sw_as_int(uint64_t v)
+{
+	return (int32_t)(uint32_t)v;
+}
+
+/* How a call names its target: a process (tid), a process group, or
+ * every process of a uid. */
+enum sw_pid_form { SW_PID_PROCESS, SW_PID_PGRP, SW_PID_USER };
+
+/*
+ * The calls that change (or read) another process by pid, group or uid
+ * with only a uid match for permission (SW_DEFENCE_PID_CALLS; reach.c
+ * lists the kernel's check of each).  One table: filter.c traces a call
+ * whose target argument is not 0 (the caller itself) or whose "which"
+ * says a uid; sw_reach_contain() checks the target at the stop.
+ */
+struct sw_pid_call {
+	enum sw_def_sys sys;
+	const char *name;
+	unsigned int target;		/* index of the pid/pgid/uid argument */
+	int which;			/* index of the argument saying which
+					 * form, or -1: always a process */
+	int which_val[3];		/* its value for each enum sw_pid_form */
+};
+#define SW_PID_CALL_COUNT 7
+extern const struct sw_pid_call sw_pid_calls[SW_PID_CALL_COUNT];
+
+/* Is pid, as caller numbers it (0: as the supervisor does), a tracee of
+ * s?  Is process group pgid one a tracee of s is in (so one of s's)? */
+bool sw_reach_pid(struct sw_supervisor *sup, struct sw_session *s,
+		  pid_t caller, int32_t pid);
+bool sw_reach_group(struct sw_supervisor *sup, struct sw_session *s,
+		    pid_t caller, int32_t pgid);
+/* Does caller, caller_depth pid namespaces deep, see pid (is pid's
+ * namespace at that depth the caller's)? */
+bool sw_reach_sees(pid_t caller, int caller_depth, pid_t pid);
+/* How many pid namespaces deep pid is ("NSpid" entries), or -1. */
+int sw_reach_ns_depth(pid_t pid);
+/* A number of a /proc file's field ("Tgid", "flags"; index > 0: of a
+ * list, "NSpid"), or false. */
+bool sw_reach_proc_field(const char *path, const char *key, int base,
+			 unsigned int index, long *ret);
+/* Make d a refusal by a defence: -e, with why for the audit line. */
+void sw_refuse(struct sw_decision *d, int e, const char *why);
+/*
+ * At a SECCOMP stop whose decision lets a call run: if it is one of
+ * sw_pid_calls[] and its target is not the caller's session (a process
+ * outside it, a group outside it, every process of a uid), refuse it
+ * with EPERM.
+ */
+void sw_reach_contain(struct sw_supervisor *sup, struct sw_tracee *t,
+		      enum sw_abi abi, struct sw_decision *d);
 
 /* ---- probe.c: policy context helpers ---------------------------------- */
 

@@ -31,6 +31,13 @@ static const char *const def_sys_names[SW_SYS_COUNT] = {
 	[SW_SYS_FCNTL] = "fcntl",
 	[SW_SYS_FCNTL64] = "fcntl64",
 	[SW_SYS_IOCTL] = "ioctl",
+	[SW_SYS_PRLIMIT64] = "prlimit64",
+	[SW_SYS_SETPRIORITY] = "setpriority",
+	[SW_SYS_IOPRIO_SET] = "ioprio_set",
+	[SW_SYS_SCHED_SETSCHEDULER] = "sched_setscheduler",
+	[SW_SYS_SCHED_SETPARAM] = "sched_setparam",
+	[SW_SYS_SCHED_SETATTR] = "sched_setattr",
+	[SW_SYS_SCHED_SETAFFINITY] = "sched_setaffinity",
 };
 
 /*
@@ -301,7 +308,7 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 			  SW_DEFENCE_VM_WRITEV | SW_DEFENCE_CLONE_UNTRACED |
 			  SW_DEFENCE_CLONE3 | SW_DEFENCE_SIGNAL_SUPERVISOR |
 			  SW_DEFENCE_SECCOMP_LISTENER | SW_DEFENCE_USERFAULTFD |
-			  SW_DEFENCE_PIDFD_GETFD) &
+			  SW_DEFENCE_PIDFD_GETFD | SW_DEFENCE_PID_CALLS) &
 			 ~defences_off;
 	/* io_uring operations bypass seccomp entirely; they only matter when
 	 * the policy restricts something, and a policy may opt in to them
@@ -320,8 +327,9 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 	 * parser warns about such a rule). */
 	if (!prog->restricts || policy_allows_by_name(prog, "pidfd_getfd"))
 		prog->defences &= ~SW_DEFENCE_PIDFD_GETFD;
+	/* Both check targets against a supervisor's sessions. */
 	if (supervisor_pid <= 0)
-		prog->defences &= ~SW_DEFENCE_SIGNAL_SUPERVISOR;
+		prog->defences &= ~(SW_DEFENCE_SIGNAL_SUPERVISOR | SW_DEFENCE_PID_CALLS);
 
 	*ret = prog;
 	return 0;

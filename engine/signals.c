@@ -8,8 +8,10 @@
  * they make up.  The defence filter (filter.c) traces every call that
  * aims a signal, or names who gets one later; here, at the SECCOMP stop
  * and after the policy allowed the call, its target is checked against
- * the session's tracee table.  pid_t and int arguments are read as the
- * kernel reads them: the low 32 bits (kill(pid | 1 << 32) is kill(pid)).
+ * the session's tracee table (reach.c: the one answer to "is this pid,
+ * this group, the session's?").  pid_t and int arguments are read as
+ * the kernel reads them: the low 32 bits (kill(pid | 1 << 32) is
+ * kill(pid)).
  *
  * Targets, from kill(2):
  *   pid > 0       a tracee of the caller's session
@@ -43,9 +45,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/nsfs.h>
 #include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -69,166 +69,25 @@
 #define SW_PIDFD_SIGNAL_THREAD_GROUP	(1u << 1)
 #define SW_PIDFD_SIGNAL_PROCESS_GROUP	(1u << 2)
 
-/* The kernel's reading of a pid_t or int argument. */
-static int32_t as_int(uint64_t v)
-{
-	return (int32_t)(uint32_t)v;
-}
-
-/* A number of a /proc file's field ("Tgid", "Pid", "flags"; index > 0:
- * of a list, "NSpid"), or fail. */
-static bool proc_field_at(const char *path, const char *key, int base,
-			  unsigned int index, long *ret)
-{
-	char text[SW_PROC_TEXT_MAX];
-
-	return sw_proc_read(path, text, sizeof(text)) >= 0 &&
-	       sw_proc_number(text, key, base, index, ret);
-}
-
-static bool proc_field(const char *path, const char *key, int base,
-		       long *ret)
-{
-	return proc_field_at(path, key, base, 0, ret);
-}
-
-/* How many pid namespaces deep a process is ("NSpid" entries), or -1. */
-static int ns_depth(pid_t pid)
-{
-	char path[64], text[SW_PROC_TEXT_MAX];
-
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	if (sw_proc_read(path, text, sizeof(text)) < 0)
-		return -1;
-	return sw_proc_count(text, "NSpid");
-}
-
-/*
- * Is caller's pid namespace the one that numbers pid at caller's depth?
- * "NSpid" lists a process's numbers from the root namespace down its own
- * chain; a process of a sibling namespace has an entry at the caller's
- * depth too, in a namespace the caller cannot see (the kernel refuses a
- * pidfd of it with EINVAL, and by number reaches another process).  So
- * walk pid's namespace up to the caller's depth (NS_GET_PARENT) and
- * compare with the caller's (device and inode of the nsfs files).
- */
-static bool sees_pid(pid_t caller, int caller_depth, pid_t pid)
-{
-	char path[64];
-	struct stat a, b;
-	int depth = ns_depth(pid);
-	int fd, up;
-
-	if (caller_depth <= 0 || depth < caller_depth)
-		return false;
-	snprintf(path, sizeof(path), "/proc/%d/ns/pid", caller);
-	if (stat(path, &a) < 0)
-		return false;
-	snprintf(path, sizeof(path), "/proc/%d/ns/pid", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	for (int i = depth; fd >= 0 && i > caller_depth; i--) {
-		up = ioctl(fd, NS_GET_PARENT);
-		close(fd);
-		fd = up;
-	}
-	if (fd < 0)
-		return false;
-	if (fstat(fd, &b) < 0) {
-		close(fd);
-		return false;
-	}
-	close(fd);
-	return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
-}
-
-/*
- * A caller in a pid namespace of its own (unshare(CLONE_NEWPID), with a
- * user namespace or CAP_SYS_ADMIN) names pids as its namespace numbers
- * them.  Is nr (a pid, or a group id with field "NSpgid") the number,
- * in the caller's namespace, of a tracee of s?  Only on the way to a
- * refusal: a call that names a tracee by our numbers never gets here.
- */
-static bool nested_in_session(struct sw_supervisor *sup, struct sw_session *s,
-			      pid_t caller, int32_t nr, const char *field)
-{
-	/* __atomic: each tracer thread may be the first to ask; all find
-	 * the same answer. */
-	static int own_depth_cache;
-	int own_depth = __atomic_load_n(&own_depth_cache, __ATOMIC_RELAXED);
-	int depth = ns_depth(caller);
-	char path[64];
-	long v;
-
-	if (!own_depth) {
-		own_depth = ns_depth(getpid());
-		__atomic_store_n(&own_depth_cache, own_depth, __ATOMIC_RELAXED);
-	}
-	if (nr <= 0 || own_depth <= 0 || depth <= own_depth)
-		return false;
-	for (size_t i = 0; i < sup->tab_size; i++) {
-		if (sup->tab[i].pid <= 0 || sup->tab[i].s != s)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/status", sup->tab[i].pid);
-		if (proc_field_at(path, field, 10, depth - 1, &v) && v == nr &&
-		    sees_pid(caller, depth, sup->tab[i].pid))
-			return true;
-	}
-	return false;
-}
-
-/* Is pid, as caller numbers it (0: as we do), a tracee of s? */
-static bool in_session(struct sw_supervisor *sup, struct sw_session *s,
-		       pid_t caller, int32_t pid)
-{
-	struct sw_tracee *t;
-
-	if (pid <= 0)
-		return false;
-	t = sw_tracee_find(sup, pid);
-	if (t && t->s == s)
-		return true;
-	return nested_in_session(sup, s, caller, pid, "NSpid");
-}
-
-/* Does process group pgid (as caller numbers it) hold a tracee of s, and
- * so belong to s? */
-static bool group_of_session(struct sw_supervisor *sup, struct sw_session *s,
-			     pid_t caller, int32_t pgid)
-{
-	struct sw_tracee *t;
-
-	if (pgid <= 0)
-		return false;
-	/* Usually its leader is alive and ours. */
-	t = sw_tracee_find(sup, pgid);
-	if (t && t->s == s && getpgid(pgid) == pgid)
-		return true;
-	for (size_t i = 0; i < sup->tab_size; i++)
-		if (sup->tab[i].pid > 0 && sup->tab[i].s == s &&
-		    getpgid(sup->tab[i].pid) == pgid)
-			return true;
-	return nested_in_session(sup, s, caller, pgid, "NSpgid");
-}
-
 static int32_t tgid_of(pid_t tid)
 {
 	char path[64];
 	long v;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	return proc_field(path, "Tgid", 10, &v) ? (int32_t)v : -1;
+	return sw_reach_proc_field(path, "Tgid", 10, 0, &v) ? (int32_t)v : -1;
 }
 
 /* The caller's process id as its own pid namespace numbers it. */
 static int32_t own_pid(pid_t tid)
 {
 	int32_t tgid = tgid_of(tid);
-	int depth = tgid > 0 ? ns_depth(tgid) : -1;
+	int depth = tgid > 0 ? sw_reach_ns_depth(tgid) : -1;
 	char path[64];
 	long v;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", tgid);
-	if (depth <= 0 || !proc_field_at(path, "NSpid", 10, depth - 1, &v))
+	if (depth <= 0 || !sw_reach_proc_field(path, "NSpid", 10, depth - 1, &v))
 		return -1;
 	return (int32_t)v;
 }
@@ -236,15 +95,6 @@ static int32_t own_pid(pid_t tid)
 static bool read_int(pid_t pid, uint64_t addr, void *buf, size_t len)
 {
 	return sw_tracee_read(pid, addr, buf, len) == (int)len;
-}
-
-static void refuse(struct sw_decision *d, int e, const char *why)
-{
-	d->verdict = SW_V_RETURN;
-	d->rule = SW_RULE_DEFENCE;
-	d->retval = -(int64_t)e;
-	d->is_error = true;
-	d->why = why;
 }
 
 /* Run nr(a0, a1, a2, a3) instead; 0 or refused (absent on this ABI). */
@@ -255,7 +105,7 @@ static void rewrite(const struct sw_program *prog, enum sw_abi abi,
 	uint64_t mask = sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
 
 	if (prog->sys[abi][sys] < 0) {
-		refuse(d, ENOSYS, why);
+		sw_refuse(d, ENOSYS, why);
 		return;
 	}
 	d->verdict = SW_V_REWRITE;
@@ -281,14 +131,14 @@ static int kill_target(struct sw_supervisor *sup, struct sw_session *s,
 		       pid_t caller, int32_t pid)
 {
 	if (pid > 0)
-		return in_session(sup, s, caller, pid) ? 0 : EPERM;
+		return sw_reach_pid(sup, s, caller, pid) ? 0 : EPERM;
 	if (pid == 0)
 		return 0;	/* the caller's group: the session's own */
 	if (pid == -1)
 		return EPERM;
 	if (pid == INT_MIN)
 		return ESRCH;	/* the kernel's answer: -INT_MIN is no pid */
-	return group_of_session(sup, s, caller, -pid) ? 0 : EPERM;
+	return sw_reach_group(sup, s, caller, -pid) ? 0 : EPERM;
 }
 
 /* F_SETOWN's owner: > 0 a process, < 0 a group, 0 nobody. */
@@ -299,20 +149,20 @@ static int owner_target(struct sw_supervisor *sup, struct sw_session *s,
 		return 0;
 	if (owner == INT_MIN)
 		return EINVAL;	/* as f_setown() */
-	return owner > 0 ? (in_session(sup, s, caller, owner) ? 0 : EPERM)
-			 : (group_of_session(sup, s, caller, -owner) ? 0 : EPERM);
+	return owner > 0 ? (sw_reach_pid(sup, s, caller, owner) ? 0 : EPERM)
+			 : (sw_reach_group(sup, s, caller, -owner) ? 0 : EPERM);
 }
 
 /* Our process pid's field ("NSpid", "NStgid", "NSpgid") as a caller
  * depth pid namespaces deep numbers it (the kernel reads a rewritten
- * call's pids there), or -1.  The caller must see pid (sees_pid()). */
+ * call's pids there), or -1.  The caller must see pid (sw_reach_sees()). */
 static int32_t for_caller(int depth, pid_t pid, const char *field)
 {
 	char path[64];
 	long v;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	if (depth <= 0 || !proc_field_at(path, field, 10, depth - 1, &v))
+	if (depth <= 0 || !sw_reach_proc_field(path, field, 10, depth - 1, &v))
 		return -1;
 	return (int32_t)v;
 }
@@ -326,7 +176,7 @@ static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
 		       enum sw_abi abi, struct sw_decision *d)
 {
 	const struct sw_program *prog = t->s->prog;
-	int32_t fd = as_int(d->args[0]), sig = as_int(d->args[1]);
+	int32_t fd = sw_as_int(d->args[0]), sig = sw_as_int(d->args[1]);
 	uint64_t info = d->args[2];
 	uint32_t flags = (uint32_t)d->args[3];
 	char path[64];
@@ -335,25 +185,25 @@ static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
 	int depth;
 
 	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", t->pid, fd);
-	if (fd < 0 || !proc_field(path, "Pid", 10, &pid)) {
-		refuse(d, EBADF, "pidfd_send_signal: not a pidfd (a /proc/<pid> directory is refused)");
+	if (fd < 0 || !sw_reach_proc_field(path, "Pid", 10, 0, &pid)) {
+		sw_refuse(d, EBADF, "pidfd_send_signal: not a pidfd (a /proc/<pid> directory is refused)");
 		return;
 	}
 	if (pid == -1) {
-		refuse(d, ESRCH, "pidfd_send_signal: the process is gone");
+		sw_refuse(d, ESRCH, "pidfd_send_signal: the process is gone");
 		return;
 	}
-	if (!in_session(sup, t->s, 0, (int32_t)pid)) {	/* our numbers */
-		refuse(d, EPERM, why_out);
+	if (!sw_reach_pid(sup, t->s, 0, (int32_t)pid)) {	/* our numbers */
+		sw_refuse(d, EPERM, why_out);
 		return;
 	}
-	depth = ns_depth(t->pid);
-	if (!sees_pid(t->pid, depth, (pid_t)pid)) {
+	depth = sw_reach_ns_depth(t->pid);
+	if (!sw_reach_sees(t->pid, depth, (pid_t)pid)) {
 		/* What the kernel says (access_pidfd_pidns). */
-		refuse(d, EINVAL, "pidfd_send_signal: the process is not in the caller's pid namespace");
+		sw_refuse(d, EINVAL, "pidfd_send_signal: the process is not in the caller's pid namespace");
 		return;
 	}
-	thread = proc_field(path, "flags", 8, &fl) && (fl & SW_PIDFD_THREAD);
+	thread = sw_reach_proc_field(path, "flags", 8, 0, &fl) && (fl & SW_PIDFD_THREAD);
 	if (flags == 0)
 		flags = thread ? SW_PIDFD_SIGNAL_THREAD : SW_PIDFD_SIGNAL_THREAD_GROUP;
 	switch (flags) {
@@ -365,7 +215,7 @@ static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
 			tgid = -1;
 
 		if (tgid <= 0) {
-			refuse(d, ESRCH, "pidfd_send_signal: the thread is gone");
+			sw_refuse(d, ESRCH, "pidfd_send_signal: the thread is gone");
 			return;
 		}
 		if (info)
@@ -382,7 +232,7 @@ static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
 		int32_t tgid = for_caller(depth, (pid_t)pid, "NStgid");
 
 		if (tgid <= 0) {
-			refuse(d, ESRCH, "pidfd_send_signal: the process is gone");
+			sw_refuse(d, ESRCH, "pidfd_send_signal: the process is gone");
 			return;
 		}
 		if (info)
@@ -398,11 +248,11 @@ static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
 
 		if (info) {
 			/* No pid-based call queues siginfo to a group. */
-			refuse(d, EINVAL, "pidfd_send_signal(PIDFD_SIGNAL_PROCESS_GROUP) with siginfo is not supported under sysward");
+			sw_refuse(d, EINVAL, "pidfd_send_signal(PIDFD_SIGNAL_PROCESS_GROUP) with siginfo is not supported under sysward");
 			return;
 		}
 		if (pgid <= 0) {
-			refuse(d, ESRCH, "pidfd_send_signal: the process is gone");
+			sw_refuse(d, ESRCH, "pidfd_send_signal: the process is gone");
 			return;
 		}
 		rewrite(prog, abi, d, SW_SYS_KILL, -(int64_t)pgid, sig, 0, 0,
@@ -410,7 +260,7 @@ static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
 		return;
 	}
 	default:
-		refuse(d, EINVAL, "pidfd_send_signal: unknown flags");
+		sw_refuse(d, EINVAL, "pidfd_send_signal: unknown flags");
 		return;
 	}
 }
@@ -424,14 +274,14 @@ static void setown_ex(struct sw_supervisor *sup, struct sw_tracee *t,
 	int e;
 
 	if (!read_int(t->pid, d->args[2], &o, sizeof(o))) {
-		refuse(d, EFAULT, "F_SETOWN_EX: owner unreadable");
+		sw_refuse(d, EFAULT, "F_SETOWN_EX: owner unreadable");
 		return;
 	}
 	switch (o.type) {
 	case F_OWNER_PID:
 	case F_OWNER_PGRP:
 		if (o.pid < 0) {
-			refuse(d, ESRCH, "F_SETOWN_EX: no such process");
+			sw_refuse(d, ESRCH, "F_SETOWN_EX: no such process");
 			return;
 		}
 		owner = o.type == F_OWNER_PGRP ? -o.pid : o.pid;
@@ -442,18 +292,18 @@ static void setown_ex(struct sw_supervisor *sup, struct sw_tracee *t,
 			break;
 		}
 		/* A thread owner has no register-only form to check. */
-		refuse(d, EPERM, "F_SETOWN_EX(F_OWNER_TID) is not supported under sysward: use F_SETOWN");
+		sw_refuse(d, EPERM, "F_SETOWN_EX(F_OWNER_TID) is not supported under sysward: use F_SETOWN");
 		return;
 	default:
-		refuse(d, EINVAL, "F_SETOWN_EX: unknown owner type");
+		sw_refuse(d, EINVAL, "F_SETOWN_EX: unknown owner type");
 		return;
 	}
 	e = owner_target(sup, t->s, t->pid, owner);
 	if (e) {
-		refuse(d, e, why_out);
+		sw_refuse(d, e, why_out);
 		return;
 	}
-	rewrite(t->s->prog, abi, d, SW_SYS_FCNTL, as_int(d->args[0]), F_SETOWN,
+	rewrite(t->s->prog, abi, d, SW_SYS_FCNTL, sw_as_int(d->args[0]), F_SETOWN,
 		(uint64_t)(int64_t)owner, 0, "F_SETOWN_EX as F_SETOWN, owner checked");
 }
 
@@ -471,29 +321,29 @@ void sw_signals_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 		return;
 
 	if (is(prog, abi, SW_SYS_KILL, nr)) {
-		e = kill_target(sup, s, t->pid, as_int(d->args[0]));
+		e = kill_target(sup, s, t->pid, sw_as_int(d->args[0]));
 	} else if (is(prog, abi, SW_SYS_TKILL, nr)) {
 		/* tid <= 0: the kernel says EINVAL. */
-		e = as_int(d->args[0]) <= 0 ? EINVAL
-		    : in_session(sup, s, t->pid, as_int(d->args[0])) ? 0 : EPERM;
+		e = sw_as_int(d->args[0]) <= 0 ? EINVAL
+		    : sw_reach_pid(sup, s, t->pid, sw_as_int(d->args[0])) ? 0 : EPERM;
 	} else if (is(prog, abi, SW_SYS_TGKILL, nr) ||
 		   is(prog, abi, SW_SYS_RT_TGSIGQUEUEINFO, nr)) {
-		int32_t tgid = as_int(d->args[0]), tid = as_int(d->args[1]);
+		int32_t tgid = sw_as_int(d->args[0]), tid = sw_as_int(d->args[1]);
 
 		e = tgid <= 0 || tid <= 0 ? EINVAL
-		    : in_session(sup, s, t->pid, tid) &&
-		      in_session(sup, s, t->pid, tgid) ? 0 : EPERM;
+		    : sw_reach_pid(sup, s, t->pid, tid) &&
+		      sw_reach_pid(sup, s, t->pid, tgid) ? 0 : EPERM;
 	} else if (is(prog, abi, SW_SYS_RT_SIGQUEUEINFO, nr)) {
 		/* Only a pid: 0 and negatives name nothing (ESRCH). */
-		int32_t pid = as_int(d->args[0]);
+		int32_t pid = sw_as_int(d->args[0]);
 
-		e = pid <= 0 ? ESRCH : in_session(sup, s, t->pid, pid) ? 0 : EPERM;
+		e = pid <= 0 ? ESRCH : sw_reach_pid(sup, s, t->pid, pid) ? 0 : EPERM;
 	} else if (is(prog, abi, SW_SYS_PIDFD_OPEN, nr)) {
 		/* EPERM, not ESRCH: the same answer whether or not the pid
 		 * exists, and no lie about a live process being gone. */
-		int32_t pid = as_int(d->args[0]);
+		int32_t pid = sw_as_int(d->args[0]);
 
-		e = pid <= 0 ? EINVAL : in_session(sup, s, t->pid, pid) ? 0 : EPERM;
+		e = pid <= 0 ? EINVAL : sw_reach_pid(sup, s, t->pid, pid) ? 0 : EPERM;
 	} else if (is(prog, abi, SW_SYS_PIDFD_SEND_SIGNAL, nr)) {
 		pidfd_send(sup, t, abi, d);
 		return;
@@ -502,16 +352,16 @@ void sw_signals_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 		 * a child of its (both in the tree) into a group of the same
 		 * kernel session.  0 or the mover's own pid create a group;
 		 * any other must be the program's. */
-		int32_t pid = as_int(d->args[0]), pgid = as_int(d->args[1]);
+		int32_t pid = sw_as_int(d->args[0]), pgid = sw_as_int(d->args[1]);
 
 		if (pid < 0 || pgid < 0)
 			e = EINVAL;
 		else if (pgid != 0 && pgid != pid &&
-			 !group_of_session(sup, s, t->pid, pgid) &&
+			 !sw_reach_group(sup, s, t->pid, pgid) &&
 			 !(pid == 0 && pgid == own_pid(t->pid)))
 			e = EPERM;
 		if (e == EPERM) {
-			refuse(d, e, "setpgid into a process group outside the program's tree denied");
+			sw_refuse(d, e, "setpgid into a process group outside the program's tree denied");
 			return;
 		}
 	} else if (is(prog, abi, SW_SYS_FCNTL, nr) ||
@@ -519,7 +369,7 @@ void sw_signals_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 		uint32_t cmd = (uint32_t)d->args[1];
 
 		if (cmd == F_SETOWN) {
-			e = owner_target(sup, s, t->pid, as_int(d->args[2]));
+			e = owner_target(sup, s, t->pid, sw_as_int(d->args[2]));
 		} else if (cmd == F_SETOWN_EX) {
 			setown_ex(sup, t, abi, d);
 			return;
@@ -531,15 +381,15 @@ void sw_signals_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 		if (cmd != FIOSETOWN && cmd != SIOCSPGRP)
 			return;
 		if (!read_int(t->pid, d->args[2], &owner, sizeof(owner))) {
-			refuse(d, EFAULT, "FIOSETOWN: owner unreadable");
+			sw_refuse(d, EFAULT, "FIOSETOWN: owner unreadable");
 			return;
 		}
 		e = owner_target(sup, s, t->pid, owner);
 		if (!e)
-			rewrite(prog, abi, d, SW_SYS_FCNTL, as_int(d->args[0]),
+			rewrite(prog, abi, d, SW_SYS_FCNTL, sw_as_int(d->args[0]),
 				F_SETOWN, (uint64_t)(int64_t)owner, 0,
 				"FIOSETOWN as F_SETOWN, owner checked");
 	}
 	if (e)
-		refuse(d, e, e == EPERM ? why_out : "invalid signal target");
+		sw_refuse(d, e, e == EPERM ? why_out : "invalid signal target");
 }

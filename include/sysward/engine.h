@@ -159,6 +159,8 @@ struct sw_launch {
 #define SW_DEFENCE_SECCOMP_LISTENER	(1u << 6)	/* seccomp(NEW_LISTENER) -> EPERM */
 #define SW_DEFENCE_USERFAULTFD		(1u << 7)	/* kernel-fault userfaultfds -> EPERM */
 #define SW_DEFENCE_PIDFD_GETFD		(1u << 8)	/* pidfd_getfd -> EPERM */
+#define SW_DEFENCE_PID_CALLS		(1u << 9)	/* prlimit64, priorities, scheduling
+							 * only on the session (reach.c) */
 
 /* Support of the running kernel, probed once with a traced child. */
 struct sw_kernel_support {

@@ -301,6 +301,33 @@ kill other: 1"
 	daemon_serves
 }
 
+t_pidcalls_stay_in_session() {
+	# Route 16: a root session lowers the limits of syswardd and of
+	# another session's program with prlimit64 (RLIMIT_CPU below what
+	# they used gets them killed; RLIMIT_NOFILE 3 stops the daemon
+	# accepting clients).  Refused: both keep their limits and run.
+	start_daemon || return
+	local bg other before
+	"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/other.pid" sleep 3 >/dev/null 2>&1 </dev/null &
+	bg=$!
+	wait_file "$W/other.pid" 100 || { fail "the other session's program did not start"; kill -9 "$bg"; return; }
+	other=$(cat "$W/other.pid")
+	before=$(grep -E '^Max (cpu time|open files)' "/proc/$D_PID/limits" "/proc/$other/limits")
+	swd "$(allow_policy)" sh -c "prlimit --pid $D_PID --cpu=1:1 --nofile=3:3; echo \"daemon: \$?\"; prlimit --pid $other --cpu=1:1; echo \"other: \$?\""
+	expect_rc 0
+	expect_output "daemon: 1
+other: 1"
+	grep -q 'Operation not permitted' "$W/err" || { fail "prlimit did not say EPERM"; dump_last; }
+	[ "$(grep -E '^Max (cpu time|open files)' "/proc/$D_PID/limits" "/proc/$other/limits")" = "$before" ] ||
+		fail "the limits of syswardd or of the other session's program changed"
+	running "$other" || fail "the other session's program died"
+	wait "$bg"
+	rc=$?
+	last_cmd=("the other session's client")
+	expect_rc 0
+	daemon_serves
+}
+
 t_client_gone_kills_session() {
 	start_daemon || return
 	local bg pid

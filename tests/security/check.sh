@@ -195,6 +195,45 @@ audit_log() {
 		fail "the $1 audit log was forged or broken"
 }
 
+# pid_values PID: what the pid-taking calls (route 16) would change in
+# PID, read from outside: CPU and open-file limits, nice, scheduling
+# policy, allowed CPUs, I/O priority.
+pid_values() {
+	grep -E '^Max (cpu time|open files)' "/proc/$1/limits"
+	sed 's/.*) //' "/proc/$1/stat" | awk '{print "nice " $17 ", policy " $39}'
+	grep '^Cpus_allowed_list' "/proc/$1/status"
+	ionice -p "$1"
+}
+
+# pidcalls_outside AS POLICY: adv_pidcalls under POLICY, run as AS (root
+# or nobody), at a witness of that uid outside the sandbox, leader of its
+# own group; its values must be what they were.
+pidcalls_outside() {
+	local before after
+	if [ "$1" = nobody ]; then
+		stage_nobody adv_pidcalls
+		cp "$2" "$nb/pidcalls.json" && chmod 644 "$nb/pidcalls.json"
+		setpriv --reuid 65534 --regid 65534 --clear-groups \
+			setsid sleep 120 </dev/null >/dev/null 2>&1 &
+		witness=$!
+		trap 'kill "$witness" 2>/dev/null; rm -rf "$nb"' EXIT
+		wait_for "[ \"\$(ps -o pgid= -p $witness | tr -d ' ')\" = $witness ]" ||
+			fail "the witness is not the leader of its own group"
+	else
+		start_witness
+	fi
+	before=$(pid_values "$witness") || fail "cannot read the witness's values"
+	if [ "$1" = nobody ]; then
+		run_nobody --policy "$nb/pidcalls.json" -- "$nb/adv_pidcalls" outside "$witness"
+	else
+		run "$2" -- "$ADV/adv_pidcalls" outside "$witness"
+	fi
+	after=$(pid_values "$witness")
+	printf 'witness %s before:\n%s\nafter:\n%s\n' "$witness" "$before" "$after"
+	[ "$before" = "$after" ] || fail "the witness's limits or priorities changed"
+	expect_contained "a pid-taking call acted on a process outside the sandbox, or failed on the program's own"
+}
+
 case $test in
 untraced_clone)
 	run "$POL/emulate-uid.json" -- "$ADV/adv_untraced" clone
@@ -764,6 +803,19 @@ events_parent_dies)
 		fi
 	done
 	[ "$bad" -eq 0 ] || fail "$bad of 30 runs did not return the program's status" ;;
+pidcalls_outside)
+	# Route 16: prlimit64, setpriority, ioprio_set, sched_set* at a
+	# same-uid process outside, at its group and at the supervisor
+	# (EPERM, values unchanged); on the program's own processes and
+	# group they work as unconfined.
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	pidcalls_outside root "$scratch/allow.json" ;;
+pidcalls_outside_docker)
+	pidcalls_outside root "$POL/../../../policy/examples/docker-default.json" ;;
+pidcalls_outside_nobody)
+	# As uid 65534, with the forms that reach every process of the uid.
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	pidcalls_outside nobody "$scratch/allow.json" ;;
 unknown_syscall_eperm)
 	run "$POL/unknown-errno1.json" -- "$ADV/adv_unknown" 1
 	expect_contained "unknown syscalls did not get defaultErrnoRet (EPERM)" ;;

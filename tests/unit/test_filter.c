@@ -330,6 +330,35 @@ static const struct row rows[] = {
 	R(&pol_i, 0, X64, "ptrace", 0, 0, 0, ERRNO(EPERM)),
 	R(&pol_d, 0, X64, "pidfd_getfd", 0, 3, 4, ALLOW),	/* restricts nothing */
 	R(&pol_a, SW_DEFENCE_PIDFD_GETFD, X64, "pidfd_getfd", 0, 3, 4, ALLOW),
+	/* pid-taking calls (reach.c): the caller itself (0) never stops;
+	 * any other target does, and so does a "which" meaning a uid */
+	R(&pol_a, 0, X64, "prlimit64", 0, 0, 7, ALLOW),
+	R(&pol_a, 0, X64, "prlimit64", 0, 77, 7, TRACE(SW_HINT_NONE)),
+	R(&pol_a, 0, X64, "prlimit64", 0, 77 | 1ull << 32, 7, TRACE(SW_HINT_NONE)),
+	R(&pol_a, 0, X64, "prlimit64", 0, 1ull << 32, 7, TRACE(SW_HINT_NONE)),
+	R(&pol_a, 0, I386, "prlimit64", 0, 77, 7, TRACE(SW_HINT_NONE)),
+	R(&pol_a, 0, I386, "prlimit64", 0, 0, 7, ALLOW),
+	R(&pol_a, 0, X32, "prlimit64", 0, 77, 7, TRACE(SW_HINT_NONE)),
+	R(&pol_a, 0, X64, "sched_setaffinity", 0, 0, 8, ALLOW),
+	R(&pol_a, 0, X64, "sched_setaffinity", 0, 77, 8, TRACE(SW_HINT_NONE)),
+	R(&pol_a, 0, X64, "sched_setscheduler", 0, 77, 3, TRACE(SW_HINT_NONE)),
+	R(&pol_a, 0, X64, "sched_setparam", 0, 77, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_a, 0, X64, "sched_setattr", 0, 77, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_a, 0, X64, "sched_setattr", 0, 0, 0, ALLOW),
+	R(&pol_a, 0, X64, "setpriority", 0, 0 /* PRIO_PROCESS */, 0, ALLOW),
+	R(&pol_a, 0, X64, "setpriority", 0, 1 /* PRIO_PGRP */, 0, ALLOW),
+	R(&pol_a, 0, X64, "setpriority", 0, 0, 77, TRACE(SW_HINT_NONE)),
+	R(&pol_a, 0, X64, "setpriority", 0, 2 /* PRIO_USER */, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_a, 0, X64, "setpriority", 0, 2 | 1ull << 32, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_a, 0, I386, "setpriority", 0, 2, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_a, 0, X64, "ioprio_set", 0, 1 /* WHO_PROCESS */, 0, ALLOW),
+	R(&pol_a, 0, X64, "ioprio_set", 0, 2 /* WHO_PGRP */, 77, TRACE(SW_HINT_NONE)),
+	R(&pol_a, 0, X64, "ioprio_set", 0, 3 /* WHO_USER */, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_a, 0, X64, "ioprio_set", 0, 2 /* IOPRIO_WHO_PGRP: not a uid */, 0, ALLOW),
+	R(&pol_c, 0, X64, "prlimit64", 0, 77, 7, ERRNO(EPERM)),	/* its default wins */
+	R(&pol_d, 0, X64, "prlimit64", 0, 77, 7, TRACE(SW_HINT_NONE)),	/* restricts nothing */
+	R(&pol_a, SW_DEFENCE_PID_CALLS, X64, "prlimit64", 0, 77, 7, ALLOW),
+	R(&pol_a, SW_DEFENCE_PID_CALLS, X64, "setpriority", 0, 2, 0, ALLOW),
 	/* unknown syscall numbers get the default errno (ENOSYS here) */
 	R(&pol_e, 0, X64, NULL, 1000, 0, 0, ERRNO(ENOSYS)),
 	R(&pol_e, 0, X64, "read", 0, 0, 0, ALLOW),
