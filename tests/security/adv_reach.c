@@ -27,7 +27,8 @@
  *       Landlock domain of its own, as a program may
  *
  * attack: contained when no call reached the target; control: exit 0
- * when every call reached the child.
+ * when every call reached the child.  attack also reports, as facts,
+ * which /proc/<pid>/ files it could write by file ownership alone.
  */
 #include <fcntl.h>
 #include <poll.h>
@@ -407,6 +408,53 @@ static void try_abstract(const struct target *t)
 	close(s);
 }
 
+/*
+ * Facts, no verdict: files of /proc/<pid>/ that a same-uid process may
+ * write by file ownership alone (the inode's owner is the target's euid
+ * while it is dumpable), with no ptrace-mode check for Landlock to
+ * refuse.  Each write names a value that changes little; the kernel's
+ * check for each (fs/proc/base.c, task_mmu.c, Linux 6.12) is in the
+ * table.  Reported, not judged: route 15's "Limits" in docs/security.md.
+ */
+static void try_owner_writes(const struct target *t)
+{
+	static const struct {
+		const char *file, *value, *check;
+	} w[] = {
+		{ "oom_score_adj", "1000", "raise: none; lower: CAP_SYS_RESOURCE" },
+		{ "oom_adj", "15", "raise: none; lower: CAP_SYS_RESOURCE" },
+		{ "coredump_filter", "0x33", "none" },
+		{ "clear_refs", "1", "none" },
+		{ "sched", "0", "none (resets its statistics)" },
+		{ "autogroup", "0", "can_nice() of the writer for nice < 0" },
+		{ "timerslack_ns", "50000", "CAP_SYS_NICE for another task" },
+		{ "comm", "x", "same thread group only" },
+		{ "loginuid", "0", "current task only" },
+		{ "attr/current", "x", "current task only" },
+		{ "uid_map", "0 0 1", "map_write(): namespace and capability rules" },
+		{ "timens_offsets", "monotonic 0 0", "CAP_SYS_TIME over its time namespace" },
+	};
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+		char p[96];
+		long r = -1;
+		int fd, e;
+
+		snprintf(p, sizeof(p), "/proc/%ld/%s", t->pid, w[i].file);
+		fd = open(p, O_WRONLY | O_CLOEXEC);
+		if (fd >= 0)
+			r = write(fd, w[i].value, strlen(w[i].value));
+		e = errno;
+		if (fd >= 0)
+			close(fd);
+		n += r > 0;
+		FACT("write %s \"%s\" = %s%s (kernel check: %s)", p, w[i].value,
+		     fd < 0 ? "open " : "", RET(r, e), w[i].check);
+	}
+	FACT("%d /proc/PID writes reached the target by file ownership", n);
+}
+
 static void attack(const struct target *t)
 {
 	try_mem(t);
@@ -506,6 +554,7 @@ int main(int argc, char **argv)
 	FACT("uid %d; the target, pid %ld, is outside this sandbox",
 	     (int)getuid(), t.pid);
 	attack(&t);
+	try_owner_writes(&t);
 	if (reached)
 		return adv_verdict(ADV_ESCAPED, "a process outside the sandbox was reached");
 	return adv_verdict(ADV_CONTAINED, "every ptrace-mode access refused");
