@@ -22,7 +22,9 @@ void cmd_info_help(FILE *f)
 "Usage: %s info [--json]\n"
 "Show the kernel release and architecture, whether the kernel supports\n"
 "seccomp filters, PTRACE_GET_SYSCALL_INFO and PTRACE_SET_SYSCALL_INFO\n"
-"(probed with a short-lived traced child), and the libseccomp version.\n"
+"(probed with a short-lived traced child), its Landlock ABI (sysward puts\n"
+"every session in a Landlock domain of its own, and refuses to run\n"
+"without one), and the libseccomp version.\n"
 "\n"
 "Options:\n"
 "  -j, --json   print one JSON object instead of text\n"
@@ -54,12 +56,15 @@ static void print_json(const struct sw_kernel_support *ks,
 			       json_object_new_boolean(ks->get_syscall_info));
 	json_object_object_add(o, "ptrace_set_syscall_info",
 			       json_object_new_boolean(ks->set_syscall_info));
+	json_object_object_add(o, "landlock_abi",
+			       json_object_new_int(ks->landlock_abi));
 	json_object_object_add(o, "libseccomp", json_object_new_string(lib));
 	json_object_object_add(o, "libseccomp_api",
 			       json_object_new_int((int)api));
 	json_object_object_add(o, "can_run",
 			       json_object_new_boolean(ks->seccomp_filter &&
-						       ks->set_syscall_info));
+						       ks->set_syscall_info &&
+						       ks->landlock_abi > 0));
 	printf("%s\n", json_object_to_json_string_ext(o,
 			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 			JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -115,6 +120,11 @@ int cmd_info(int argc, char **argv)
 	printf("seccomp filter:           %s\n", yes_no(ks.seccomp_filter));
 	printf("PTRACE_GET_SYSCALL_INFO:  %s\n", yes_no(ks.get_syscall_info));
 	printf("PTRACE_SET_SYSCALL_INFO:  %s\n", yes_no(ks.set_syscall_info));
+	if (ks.landlock_abi > 0)
+		printf("Landlock:                 ABI %d\n", ks.landlock_abi);
+	else
+		printf("Landlock:                 no (%s)\n",
+		       sw_landlock_missing_why(ks.landlock_err));
 	printf("libseccomp:               %u.%u.%u (API level %u)\n",
 	       v->major, v->minor, v->micro, api);
 	if (!ks.set_syscall_info)
@@ -124,5 +134,11 @@ int cmd_info(int argc, char **argv)
 		       " (skip, emulate, rewrite, log,\n"
 		       "paths, when). Boot the patched kernel in QEMU for them: "
 		       "qemu-images/run-vm --kernel patched ...\n");
+	if (ks.landlock_abi < 1)
+		printf("\nThis kernel has no Landlock: sysward refuses to run"
+		       " programs here, as it could not keep\n"
+		       "them from reaching other processes of their uid. Boot"
+		       " a kernel with CONFIG_SECURITY_LANDLOCK=y\n"
+		       "and landlock in its LSM list (lsm=landlock,...).\n");
 	return SW_EXIT_OK;
 }

@@ -21,6 +21,7 @@
  *   reach.c    which pids and groups are the session's; pid-taking calls
  *              (prlimit64, priorities, scheduling) act only on those
  *   probe.c    kernel support probe with a short-lived traced child
+ *   landlock.c every session a Landlock domain of its own (route 16)
  *   run.c      sw_run(), the embedded helper
  */
 #ifndef SYSWARD_ENGINE_INTERNAL_H
@@ -580,5 +581,19 @@ void sw_reach_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 /* ---- probe.c: policy context helpers ---------------------------------- */
 
 unsigned int sw_kernel_version_now(void);
+
+/* ---- landlock.c: every session a Landlock domain of its own ------------ */
+
+/* The running kernel's Landlock ABI (>= 1), or -ENOSYS (not built),
+ * -EOPNOTSUPP (not enabled at boot).  SYSWARD_PRETEND_LANDLOCK_ABI=N
+ * lowers it to N (0: none), for tests of older kernels' paths. */
+int sw_landlock_abi(void);
+/* A ruleset (CLOEXEC fd in *ret_fd) whose domain changes nothing the
+ * program can see but who it can reach: scopes on ABI >= 6, else a right
+ * handled and granted beneath "/" (landlock.c says why). */
+int sw_landlock_ruleset(int abi, int *ret_fd, struct sw_error *err);
+/* In the launch child, after no_new_privs: enter a new domain from the
+ * ruleset.  Async-signal-safe.  0 or -errno. */
+int sw_landlock_enter(int ruleset_fd);
 
 #endif

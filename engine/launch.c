@@ -5,9 +5,10 @@
  * Parent (before fork): compile the filter to BPF and prepare the
  * capability set, so the child only makes async-signal-safe calls (the
  * daemon may have threads).  Child: stdio, cwd, groups/gid/uid, bounding
- * set + capabilities (libcap), no_new_privs, then wait on a pipe until the
- * parent has PTRACE_SEIZEd it, load the filter and exec (a PATH search
- * in envp's PATH).  Any failure
+ * set + capabilities (libcap), no_new_privs, a Landlock domain of its own
+ * (landlock.c: nothing outside the session is in reach), then wait on a
+ * pipe until the parent has PTRACE_SEIZEd it, load the filter and exec
+ * (a PATH search in envp's PATH).  Any failure
  * is written as (stage, errno) to a CLOEXEC pipe, so the parent can say
  * "cannot execute 'foo': No such file or directory".
  *
@@ -55,6 +56,7 @@ enum stage {
 	ST_BOUNDING,
 	ST_CAPS,
 	ST_NNP,
+	ST_LANDLOCK,
 	ST_SECCOMP,
 	ST_EXEC,
 };
@@ -72,6 +74,7 @@ static const char *const stage_what[] = {
 	[ST_BOUNDING] = "drop capabilities from the bounding set",
 	[ST_CAPS] = "set capabilities",
 	[ST_NNP] = "set no_new_privs",
+	[ST_LANDLOCK] = "enter a Landlock domain of its own (landlock_restrict_self; the kernel allows 16 nested domains)",
 	[ST_SECCOMP] = "load the seccomp filter",
 	[ST_EXEC] = "execute",
 };
@@ -199,8 +202,8 @@ static int exec_try(const char *path, void *ud)
 
 static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 			    const struct sock_fprog *dprog,
-			    const struct sock_fprog *fprog, int go_fd,
-			    int ready_fd, int rep_fd)
+			    const struct sock_fprog *fprog, int landlock_fd,
+			    int go_fd, int ready_fd, int rep_fd)
 {
 	sigset_t none;
 	char c;
@@ -272,6 +275,15 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 				(void)cap_set_ambient(cap, CAP_SET);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		child_fail(rep_fd, ST_NNP);
+	/* A domain of its own (landlock.c, route 16): from here on the
+	 * kernel refuses it ptrace-mode access, signals and abstract
+	 * sockets to anything outside the session.  Before "ready", so that
+	 * no program code ever runs outside it; the supervisor, outside,
+	 * still seizes it (outside -> inside passes). */
+	errno = -sw_landlock_enter(landlock_fd);
+	if (errno)
+		child_fail(rep_fd, ST_LANDLOCK);
+	close(landlock_fd);
 	/* We inherited the supervisor's non-dumpable flag, and any change
 	 * of uid above resets it too: either forbids PTRACE_SEIZE to a
 	 * supervisor without CAP_SYS_PTRACE (sysward run by a normal user).
@@ -353,6 +365,7 @@ struct prepared {
 	struct sock_filter *insns, *dinsns;	/* the policy's, the defences' */
 	size_t n_insns, n_dinsns;
 	cap_t caps;
+	int landlock_fd;	/* the session's ruleset (landlock.c) */
 };
 
 static void prepared_clear(struct prepared *pr)
@@ -362,7 +375,9 @@ static void prepared_clear(struct prepared *pr)
 	free(pr->dinsns);
 	if (pr->caps)
 		cap_free(pr->caps);
-	*pr = (struct prepared){ 0 };
+	if (pr->landlock_fd >= 0)
+		close(pr->landlock_fd);
+	*pr = (struct prepared){ .landlock_fd = -1 };
 }
 
 /* Step 1: the running kernel, probed once per supervisor. */
@@ -380,6 +395,12 @@ static int check_kernel(struct sw_supervisor *sup, struct sw_error *err)
 		return sw_error_set(err, EOPNOTSUPP,
 				    "the running kernel (%s) has no seccomp filter support (CONFIG_SECCOMP_FILTER)",
 				    sup->ks.release);
+	/* Fail closed: without a domain of its own a program reaches every
+	 * process of its uid (route 16); no policy can say otherwise. */
+	if (sup->ks.landlock_abi < 1)
+		return sw_error_set(err, EOPNOTSUPP,
+				    "the running kernel (%s) has no Landlock: %s. sysward needs it to keep a program from reaching processes outside its session (/proc/PID/mem, /proc/PID/fd, process_vm_readv, ...). Boot a kernel built with CONFIG_SECURITY_LANDLOCK=y with landlock in its LSM list (e.g. lsm=landlock,... on the kernel command line, or CONFIG_LSM)",
+				    sup->ks.release, sw_landlock_missing_why(sup->ks.landlock_err));
 	return 0;
 }
 
@@ -425,6 +446,10 @@ static int prepare(struct sw_supervisor *sup, const struct sw_policy *p,
 		r = prepare_caps(l->caps, &pr->caps, err);
 	if (r < 0)
 		return sw_error_wrap(err, "compile %s", p->source ? p->source : "the policy");
+	/* One ruleset per launch; each restrict_self makes a new domain. */
+	r = sw_landlock_ruleset(sup->ks.landlock_abi, &pr->landlock_fd, err);
+	if (r < 0)
+		return sw_error_wrap(err, "prepare the session's Landlock domain");
 	return 0;
 }
 
@@ -561,7 +586,7 @@ int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
 		      const struct sw_launch *l, struct sw_session **ret,
 		      struct sw_error *err)
 {
-	struct prepared pr = { 0 };
+	struct prepared pr = { .landlock_fd = -1 };
 	struct launch_pipes lp;
 	struct sock_fprog fprog, dprog;
 	struct sw_session *s;
@@ -601,7 +626,8 @@ int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
 		close(lp.go_w);
 		close(lp.rep_r);
 		close(lp.ready_r);
-		child(l, pr.caps, &dprog, &fprog, lp.go_r, lp.ready_w, lp.rep_w);
+		child(l, pr.caps, &dprog, &fprog, pr.landlock_fd, lp.go_r,
+		      lp.ready_w, lp.rep_w);
 	}
 	close(TAKE_FD(lp.go_r));
 	close(TAKE_FD(lp.rep_w));

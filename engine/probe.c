@@ -54,6 +54,11 @@ int sw_probe_kernel(struct sw_kernel_support *ret, struct sw_error *err)
 	}
 	ks.seccomp_filter = syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &act) == 0 ||
 			    (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 && errno != EINVAL);
+	ks.landlock_abi = sw_landlock_abi();
+	if (ks.landlock_abi < 0) {
+		ks.landlock_err = -ks.landlock_abi;
+		ks.landlock_abi = 0;
+	}
 
 	pid = fork();
 	if (pid < 0)

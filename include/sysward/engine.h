@@ -167,10 +167,14 @@ struct sw_kernel_support {
 	bool seccomp_filter;
 	bool get_syscall_info;
 	bool set_syscall_info;
+	int landlock_abi;		/* 0: no Landlock (landlock_err says why) */
+	int landlock_err;		/* ENOSYS, EOPNOTSUPP, ... */
 	char release[65];		/* uname -r */
 	char machine[65];		/* uname -m */
 };
 int sw_probe_kernel(struct sw_kernel_support *ret, struct sw_error *err);
+/* Why a kernel has no Landlock, in words: landlock_err of the probe. */
+const char *sw_landlock_missing_why(int err);
 
 int sw_supervisor_new(struct sw_supervisor **ret, struct sw_error *err);
 /* SIGKILLs and reaps every remaining tracee, waiting at most a moment for

@@ -1685,6 +1685,38 @@ t_usage() {
 	expect_err "--log is not available with --daemon"
 }
 
+t_reach_beyond_session() {
+	# Route 16: a program (uid 65534) tries ptrace-mode accesses
+	# (/proc/<pid>/mem read-write, environ, fd, cwd, root,
+	# process_vm_readv, kcmp, get_robust_list, move_pages) on its own
+	# client, the unconfined `sysward` that asked for it, and on the
+	# program of another session of its uid: each session is a Landlock
+	# domain of its own, so every one is refused.
+	start_daemon || return
+	chmod 0755 "$W"
+	mkdir -m 1777 "$W/pub"
+	local bg target
+	"${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/pub/other.pid" sleep 20 >/dev/null 2>&1 </dev/null &
+	bg=$!
+	wait_file "$W/pub/other.pid" 100 || { fail "the other session's program did not start"; kill -9 "$bg"; return; }
+	for target in "its own client" "another session of its uid"; do
+		if [ "$target" = "its own client" ]; then
+			# sh's $$ is the client's pid once it execs sysward.
+			last_cmd=("${NOBODY[@]}" sh -c 'exec "$@" "$$"' sh "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_reach" attack-pid)
+		else
+			last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_reach" attack-pid "$(cat "$W/pub/other.pid")")
+		fi
+		timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+		rc=$?
+		cat "$W/out"
+		expect_rc 0
+		grep -q '^verdict: contained' "$W/out" || fail "the program reached $target"
+	done
+	kill -9 "$bg" 2>/dev/null
+	wait "$bg" 2>/dev/null
+	daemon_serves
+}
+
 # The integration scenarios replayed through the daemon: all but those
 # tagged (tests/lib/common.sh) with what the daemon does not do.
 EMBEDDED_ONLY_TAGS="needs-log needs-pretend needs-kill-descendants other-command client-group"

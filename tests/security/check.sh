@@ -175,6 +175,31 @@ ctrl_z_fg() {
 	grep -qx 'rc=0' "$scratch/rc" || fail "after fg: expected exit 0, got $(cat "$scratch/rc")"
 }
 
+# Route 16 (docs/security.md).  After stage_nobody adv_reach: $nb/d
+# writable by uid 65534, and $nb/allow.json (restricts nothing: every
+# built-in defence that follows the policy is off) and $nb/docker.json.
+stage_reach() {
+	stage_nobody adv_reach
+	chown 65534:65534 "$nb/d"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$nb/allow.json"
+	cp "$POL/../../../policy/examples/docker-default.json" "$nb/docker.json" || fail "staging"
+	chmod 644 "$nb/allow.json" "$nb/docker.json"
+}
+
+# reach_from_parent POLICY: as uid 65534, the witness (adv_reach witness:
+# $nb/d/file-D open, a secret in its memory and environment, unix sockets
+# listening) starts sysward, whose program attacks it: the program's own
+# ancestry, as a shell that runs sysward.
+reach_from_parent() {
+	echo "+ (uid 65534) adv_reach witness $nb/d -- sysward run --policy $1 -- adv_reach attack $nb/d"
+	(cd / && SW_REACH_SECRET=witness-env-secret setpriv --reuid 65534 --regid 65534 --clear-groups \
+		"$nb/adv_reach" witness "$nb/d" -- \
+		"$nb/sysward" run --policy "$1" -- "$nb/adv_reach" attack "$nb/d") >"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	echo "+ exit status $rc"
+}
+
 # i386 syscalls exist only if the kernel runs 32-bit code for this machine
 # (ia32_emulation); probe with an unconfined int $0x80.
 ia32_works() { "$ADV/adv_int80_probe" >/dev/null 2>&1; }
@@ -195,7 +220,7 @@ audit_log() {
 		fail "the $1 audit log was forged or broken"
 }
 
-# pid_values PID: what the pid-taking calls (route 16) would change in
+# pid_values PID: what the pid-taking calls (route 16b) would change in
 # PID, read from outside: CPU and open-file limits, nice, scheduling
 # policy, allowed CPUs, I/O priority.
 pid_values() {
@@ -312,7 +337,10 @@ pidfd_getfd_outside)
 pidfd_getfd_opt_in)
 	# Control: a rule allowing pidfd_getfd hands it back to the policy,
 	# with a warning; the same program then takes the descriptor (this
-	# proves pidfd_getfd_outside can fail).
+	# proves pidfd_getfd_outside can fail).  The witness runs inside the
+	# session, since the session's Landlock domain refuses pidfd_getfd
+	# on any process outside it (route 16); it opens file-D as
+	# ./file-D, a string the path rule does not match.
 	stage_nobody adv_pidfd_getfd
 	chown 65534:65534 "$nb/d"
 	cat >"$nb/policy.json" <<-EOF
@@ -321,7 +349,14 @@ pidfd_getfd_opt_in)
 	  {"names": ["openat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
 	   "paths": [{"index": 1, "exact": "$nb/d/file-D"}]}]}
 	EOF
-	steal_from_witness
+	# shellcheck disable=SC2016
+	run_nobody --policy "$nb/policy.json" -- sh -c 'cd "$1" || exit 2
+		"$2" witness . >/dev/null 2>&1 & w=$!
+		i=0; until [ -s wit.info ] || [ $((i += 1)) -gt 200 ]; do sleep 0.05; done
+		read -r p f <wit.info
+		"$2" steal "$1" "$p" "$f"; r=$?
+		kill "$w"; exit "$r"' sh "$nb/d" "$nb/adv_pidfd_getfd"
+	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
 	grep -q "^sysward: warning: $nb/policy.json: syscalls\[0\].names: pidfd_getfd is left to this policy" "$out" ||
 		fail "sysward run did not warn about the rule allowing pidfd_getfd"
 	[ "$rc" -eq 1 ] && grep -q '^result: \[SO_PEERPIDFD\] pidfd_getfd = [0-9]*, and it reads "denied"' "$out" ||
@@ -826,6 +861,85 @@ audit_log_json)
 	audit_log json ;;
 audit_log_text)
 	audit_log text ;;
+reach_parent)
+	# Route 16: the program reaches its unconfined ancestor (the process
+	# that started sysward, of the same uid) with ptrace-mode accesses:
+	# /proc/<pid>/mem read-write, environ, fd/N (a file the policy may
+	# deny), cwd, root, process_vm_readv, kcmp, get_robust_list,
+	# move_pages, pidfd_getfd and process_madvise (pidfd from
+	# SO_PEERPIDFD), an abstract unix socket.  Each must be refused.
+	stage_reach
+	reach_from_parent "$nb/allow.json"
+	expect_contained "a process outside the sandbox was reached (allow-all policy)" ;;
+reach_parent_docker)
+	# The same under Docker's default profile.
+	stage_reach
+	reach_from_parent "$nb/docker.json"
+	expect_contained "a process outside the sandbox was reached (docker-default)" ;;
+reach_outside_root)
+	# As root: a root process outside without capabilities (another
+	# session's program, a service that dropped them); one with
+	# capabilities is out of reach anyway (commoncap: the caller's
+	# permitted set must cover the target's).
+	[ "$(id -u)" = 0 ] || skip "needs root"
+	command -v setpriv >/dev/null || skip "setpriv(1) is missing"
+	d=$scratch/d
+	mkdir -p "$d" && echo denied >"$d/file-D"
+	SW_REACH_SECRET=witness-env-secret setpriv --inh-caps=-all --bounding-set=-all \
+		"$ADV/adv_reach" witness "$d" </dev/null >/dev/null 2>&1 &
+	wit=$!
+	trap 'kill "$wit" 2>/dev/null' EXIT
+	wait_for "[ -s '$d/wit.info' ]" || fail "the witness did not start"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	run "$scratch/allow.json" -- "$ADV/adv_reach" attack "$d"
+	expect_contained "a root process outside the sandbox was reached" ;;
+reach_other_session)
+	# Another sysward session of the same uid (uid 65534): each session
+	# is a domain of its own, so neither reaches the other.
+	stage_reach
+	(cd / && SW_REACH_SECRET=witness-env-secret setpriv --reuid 65534 --regid 65534 --clear-groups \
+		"$nb/sysward" run --policy "$nb/allow.json" -- "$nb/adv_reach" witness "$nb/d") </dev/null >/dev/null 2>&1 &
+	wit=$!
+	trap 'kill "$wit" 2>/dev/null; rm -rf "$nb"' EXIT
+	wait_for "[ -s '$nb/d/wit.info' ]" || fail "the witness session did not start"
+	run_nobody --policy "$nb/allow.json" -- "$nb/adv_reach" attack "$nb/d"
+	expect_contained "a program reached another session of its uid" ;;
+reach_own_child)
+	# Control: the same calls on the program's own child work, also after
+	# the program made a Landlock domain of its own (nested below ours).
+	stage_reach
+	run_nobody --policy "$nb/allow.json" -- "$nb/adv_reach" control "$nb/d"
+	[ "$rc" -eq 0 ] && grep -q '^control: reached' "$out" ||
+		fail "the program could not reach its own child (exit $rc)"
+	run_nobody --policy "$nb/allow.json" -- "$nb/adv_reach" control "$nb/d" nest
+	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
+	[ "$rc" -eq 0 ] && grep -q '^control: reached' "$out" ||
+		fail "in a Landlock domain of its own, the program could not reach its own child (exit $rc)" ;;
+reach_parent_abi5)
+	# A kernel with Landlock ABI 1-5 (Linux 5.13-6.11), pretended on this
+	# one: the domain handles MAKE_BLOCK and REFER, granted beneath /.
+	# Every ptrace-mode access is still refused; abstract unix sockets
+	# cannot be scoped before ABI 6; files behave as before (a hard link
+	# into another directory: REFER).
+	stage_reach
+	export SYSWARD_PRETEND_LANDLOCK_ABI=5
+	reach_from_parent "$nb/allow.json"
+	[ "$rc" -eq 1 ] && [ "$(grep -c 'REACHED' "$out")" -eq 1 ] &&
+		grep -q '^result: abstract unix connect: REACHED' "$out" ||
+		fail "under ABI 5 a ptrace-mode access reached the parent (exit $rc)"
+	mkdir -m 777 "$nb/d/a" "$nb/d/b"
+	run_nobody --policy "$nb/allow.json" -- sh -c "echo x >$nb/d/a/f && ln $nb/d/a/f $nb/d/b/f && echo linked"
+	[ "$rc" -eq 0 ] && grep -qx linked "$out" || fail "under ABI 5 a link into another directory failed (exit $rc)" ;;
+landlock_missing)
+	# A kernel without Landlock (pretended): sysward refuses to run the
+	# program (fail closed, 125) and says what to do.
+	SYSWARD_PRETEND_LANDLOCK_ABI=0 run "$POL/log-only.json" -- true
+	[ "$rc" -eq 125 ] || fail "expected 125 without Landlock, got $rc"
+	grep -q "^sysward: .*has no Landlock: built in but not enabled at boot .*Boot a kernel built with CONFIG_SECURITY_LANDLOCK=y with landlock in its LSM list" "$out" ||
+		fail "no message saying Landlock is missing and what to do"
+	SYSWARD_PRETEND_LANDLOCK_ABI=0 "$SYSWARD" info >"$out" 2>&1
+	cat "$out"
+	grep -q '^Landlock: *no (built in but not enabled at boot' "$out" || fail "sysward info does not say Landlock is missing" ;;
 *)
 	echo "check.sh: unknown test '$test'" >&2; exit 2 ;;
 esac
