@@ -64,7 +64,7 @@
 
 /* How long the supervisor waits for the patterns to resolve, once per
  * session, and how many resolvers may be left behind past it. */
-#define SW_EXEC_RESOLVE_MS	1000
+#define SW_EXEC_RESOLVE_S	1
 #define SW_EXEC_MAX_ABANDONED	16
 /* Names one executed file can have: its real path and the patterns. */
 #define SW_EXEC_MAX_NAMES	16
@@ -201,13 +201,9 @@ static bool resolve(struct sw_execguard *eg)
 		free(j);
 		return false;
 	}
+	/* pthread_timedjoin_np() takes CLOCK_REALTIME. */
 	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += SW_EXEC_RESOLVE_MS / 1000;
-	until.tv_nsec += (SW_EXEC_RESOLVE_MS % 1000) * 1000000L;
-	if (until.tv_nsec >= 1000000000L) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000L;
-	}
+	until.tv_sec += SW_EXEC_RESOLVE_S;
 	done = pthread_timedjoin_np(th, NULL, &until) == 0;
 	if (done) {
 		take_results(eg, j);
@@ -257,8 +253,8 @@ static struct sw_execguard *eg_of(struct sw_session *s)
 	eg->wanted = n > 0;
 	s->execguard = eg;
 	if (eg->n && !resolve(eg))
-		sw_warn(s, "the policy's execve/execveat path patterns could not be resolved within %d ms (a file system that does not answer?): the file each exec runs is matched against them as written only",
-			SW_EXEC_RESOLVE_MS);
+		sw_warn(s, "the policy's execve/execveat path patterns could not be resolved within %d s (a file system that does not answer?): the file each exec runs is matched against them as written only",
+			SW_EXEC_RESOLVE_S);
 	return eg;
 }
 
