@@ -142,6 +142,10 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		return;
 	}
 	abi = sw_abi_of(info.arch, info.seccomp.nr);
+	/* An exec event that follows comes from this call (execguard.c). */
+	t->stop_abi = abi;
+	t->stop_nr = info.seccomp.nr;
+	memcpy(t->stop_args, info.seccomp.args, sizeof(t->stop_args));
 	if (s->pathguard) {
 		/* Read each string once, then pin what was checked. */
 		static __thread struct sw_pathguard_reads rd;

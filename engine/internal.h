@@ -17,6 +17,7 @@
  *   tracer.c   the supervisor: tracee table, waitpid loop, sessions
  *   bell.c     wake a tracer thread asleep in waitpid, from another thread
  *   pathguard.c race-free path conditions: the sealed guard, its setup, pins
+ *   execguard.c exec path rules checked on the file the kernel executes
  *   signals.c  signals stay inside the program's process tree
  *   reach.c    which pids and groups are the session's; pid-taking calls
  *              (prlimit64, priorities, scheduling) act only on those
@@ -364,6 +365,11 @@ struct sw_tracee {
 	/* pathguard.c: mapping the guard after an exec, one stop at a
 	 * time (NULL when not under way). */
 	struct sw_guard_setup *gs;
+	/* The last SECCOMP stop: the call an exec event comes from
+	 * (execguard.c). */
+	enum sw_abi stop_abi;
+	uint64_t stop_nr;
+	uint64_t stop_args[6];
 };
 
 /* A tid that exited before its parent's creation event was handled:
@@ -404,6 +410,7 @@ struct sw_session {
 	bool can_set;		/* kernel has PTRACE_SET_SYSCALL_INFO */
 	bool pathguard;		/* pin checked path strings (pathguard.c) */
 	uint8_t guard_warned;	/* pathguard.c: warnings said once */
+	struct sw_execguard *execguard;	/* execguard.c, from the first exec */
 };
 
 struct sw_supervisor {
@@ -509,6 +516,27 @@ void sw_pathguard_forget(struct sw_tracee *t);
 /* A new thread or process shares or copies its parent's image. */
 void sw_pathguard_inherit(struct sw_tracee *child, struct sw_guard *g,
 			  uint8_t state);
+
+/* ---- execguard.c: exec path rules hold for the file executed ---------- */
+
+struct sw_execguard;
+/* At PTRACE_EVENT_EXEC of t: decide the file the kernel executes
+ * (/proc/<pid>/exe) by the policy's execve/execveat path rules, as the
+ * exec call t made; true if that refuses it and t was killed (with a
+ * warning and an audit line), else false: go on as usual. */
+bool sw_execguard_exec(struct sw_supervisor *sup, struct sw_tracee *t);
+void sw_execguard_free(struct sw_execguard *eg);
+/*
+ * The pure part: the decision for the exec call (abi, nr, args) of a file
+ * with n_names names (its real path first), each put in argument
+ * path_arg in turn: the first rule in policy order that holds for one of
+ * them (the default if none).  *ret_name: which name it held for.
+ */
+void sw_execguard_decide(const struct sw_program *prog, enum sw_abi abi,
+			 uint64_t nr, const uint64_t args[6],
+			 unsigned int path_arg, const char *const *names,
+			 size_t n_names, struct sw_decide_scratch *scratch,
+			 struct sw_decision *ret, size_t *ret_name);
 
 /* ---- signals.c: signals stay inside the program's tree ---------------- */
 

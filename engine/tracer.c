@@ -10,7 +10,8 @@
  *   - PTRACE_EVENT_FORK/VFORK/CLONE  -> the new tid joins the session
  *     (see "Event order" below)
  *   - PTRACE_EVENT_EXEC              -> a multithreaded exec gives the
- *     execing thread the leader's tid; the former tid vanishes silently
+ *     execing thread the leader's tid; the former tid vanishes silently;
+ *     the file executed is checked (execguard.c)
  *   - PTRACE_EVENT_STOP              -> group-stop: PTRACE_LISTEN, so job
  *     control works as unconfined; other event stops just continue
  *   - signal-delivery stop           -> the signal is injected on resume
@@ -309,6 +310,7 @@ void sw_session_free(struct sw_session *s)
 	if (s->launch_fd >= 0)
 		close(s->launch_fd);
 	sw_program_free(s->prog);
+	sw_execguard_free(s->execguard);
 	free(s->counters);
 	free(s->launch_cwd);
 	free(s);
@@ -646,6 +648,9 @@ static void exec_event(struct sw_supervisor *sup, struct sw_tracee *t)
 			sw_audit_strings_clear(&t->kept);
 			t->kept = f->kept;
 			memset(&f->kept, 0, sizeof(f->kept));
+			t->stop_abi = f->stop_abi;
+			t->stop_nr = f->stop_nr;
+			memcpy(t->stop_args, f->stop_args, sizeof(t->stop_args));
 			if (fs)
 				fs->n_tracees--;
 			sw_tracee_del(sup, f);
@@ -826,6 +831,9 @@ static void handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 	case PTRACE_EVENT_EXEC:
 		exec_event(sup, t);
 		t = sw_tracee_find(sup, pid);
+		/* The file the kernel loaded, before its first instruction. */
+		if (t && sw_execguard_exec(sup, t))
+			return;
 		if (t && !sw_pathguard_exec(sup, t))
 			sw_resume(t, 0);
 		return;

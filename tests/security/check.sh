@@ -259,6 +259,49 @@ pidcalls_outside() {
 	expect_contained "a pid-taking call acted on a process outside the sandbox, or failed on the program's own"
 }
 
+# exec_rules_stage: $scratch/d with copies of adv_exec that
+# $scratch/policy.json denies to execve and execveat (route 17):
+# d/denied/prog (exact), d/denied2/prog (prefix d/denied2/), d/denied3/prog
+# (exact rule naming it d/alias/prog, alias -> denied3).
+exec_rules_stage() {
+	d=$scratch/d
+	mkdir -p "$d/denied" "$d/denied2" "$d/denied3" || fail "mkdir"
+	for x in denied denied2 denied3; do
+		cp "$ADV/adv_exec" "$d/$x/prog" || fail "staging"
+	done
+	ln -s denied3 "$d/alias"
+	cat >"$scratch/policy.json" <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+	  {"names": ["execve"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	   "paths": [{"index": 0, "exact": "$d/denied/prog"}]},
+	  {"names": ["execve"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	   "paths": [{"index": 0, "prefix": "$d/denied2/"}]},
+	  {"names": ["execve"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	   "paths": [{"index": 0, "exact": "$d/alias/prog"}]},
+	  {"names": ["execveat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	   "paths": [{"index": 1, "exact": "$d/denied/prog"}]},
+	  {"names": ["execveat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	   "paths": [{"index": 1, "prefix": "$d/denied2/"}]},
+	  {"names": ["execveat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	   "paths": [{"index": 1, "exact": "$d/alias/prog"}]}]}
+	EOF
+}
+
+# exec_rules VARIANT...: each adv_exec variant under that policy must not
+# run a denied file; a variant the kernel let run must have been killed
+# with a warning naming the file.
+exec_rules() {
+	exec_rules_stage
+	for v in "$@"; do
+		run "$scratch/policy.json" -- "$ADV/adv_exec" "$v" "$d"
+		expect_contained "$v: a file denied by an execve path rule ran"
+		if grep -q "child killed by signal 9" "$out"; then
+			grep -q "^sysward: pid [0-9]* killed: it executes $d/.*prog.*, which the policy's rule syscalls\[[0-9]\] denies to execve" "$out" ||
+				fail "$v: killed without a warning naming the executed file"
+		fi
+	done
+}
+
 case $test in
 untraced_clone)
 	run "$POL/emulate-uid.json" -- "$ADV/adv_untraced" clone
@@ -940,6 +983,42 @@ landlock_missing)
 	SYSWARD_PRETEND_LANDLOCK_ABI=0 "$SYSWARD" info >"$out" 2>&1
 	cat "$out"
 	grep -q '^Landlock: *no (built in but not enabled at boot' "$out" || fail "sysward info does not say Landlock is missing" ;;
+exec_rules_direct)
+	# Route 15 (docs/security.md), control: execve of the denied file
+	# by the path the rules name fails at the entry check (EACCES).
+	exec_rules direct
+	grep -q '^result: direct: exec = -1 EACCES' "$out" || fail "execve of the denied path did not fail with EACCES" ;;
+exec_rules_interpreter)
+	# A #! script whose interpreter is the denied file: by its path, a
+	# symlink to it, a relative path, a prefix rule, a script of a
+	# script.  The kernel opens the interpreter itself.
+	exec_rules script symlink relative prefix nested ;;
+exec_rules_fd)
+	# execveat(fd, "", AT_EMPTY_PATH) on a script, fexecve of the
+	# denied file: no path string at the entry stop.
+	exec_rules execveat_script fexecve ;;
+exec_rules_identity)
+	# The same file by another name: a hard link to it; its real path
+	# when the rule names it through a symlinked directory.
+	exec_rules hardlink alias ;;
+exec_rules_swap)
+	# A thread swaps the script's #! line between /bin/true and the
+	# denied file while it is executed: the check must hold for the
+	# file the kernel loaded, whatever the line said before.
+	exec_rules swap
+	grep -q '^result: swap: 300 execs: /bin/true ran [1-9]' "$out" ||
+		fail "no exec of the allowed interpreter succeeded (the test proves nothing)" ;;
+exec_rules_allowed)
+	# Compatibility: scripts and programs the rules do not name still
+	# run, also through a symlink and a script of a script.
+	exec_rules_stage
+	printf '#!/bin/sh\necho script ran\n' >"$d/ok.sh" && chmod 755 "$d/ok.sh"
+	printf '#!%s\n' "$d/ok.sh" >"$d/ok2" && chmod 755 "$d/ok2"
+	ln -s ok.sh "$d/ok-link"
+	for p in "$d/ok.sh" "$d/ok2" "$d/ok-link"; do
+		run "$scratch/policy.json" -- "$p"
+		[ "$rc" -eq 0 ] && grep -qx 'script ran' "$out" || fail "$p did not run (exit $rc)"
+	done ;;
 *)
 	echo "check.sh: unknown test '$test'" >&2; exit 2 ;;
 esac

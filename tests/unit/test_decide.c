@@ -456,6 +456,55 @@ START_TEST(test_decide_i386_socket)
 }
 END_TEST
 
+/* execguard.c's choice among the names of an executed file: the first
+ * rule in policy order that holds for one name; the default after all. */
+static const struct {
+	int line;
+	const char *names[3];
+	enum sw_verdict verdict;
+	int rule;
+	size_t which;
+} exec_rows[] = {
+	/* "/bin/sh" is the same file as /usr/bin/dash: rule 0 before 1. */
+	{ __LINE__, { "/usr/bin/dash", "/bin/sh" }, SW_V_ALLOW, 0, 1 },
+	{ __LINE__, { "/usr/bin/env" }, SW_V_RETURN, 1, 0 },
+	{ __LINE__, { "/opt/prog", "/opt/other" }, SW_V_ALLOW, SW_RULE_DEFAULT, 0 },
+	/* A later name that a rule refuses beats the default. */
+	{ __LINE__, { "/opt/prog", "/usr/alias" }, SW_V_RETURN, 1, 1 },
+};
+
+START_TEST(test_decide_exec_names)
+{
+	static const char text[] =
+		"{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": ["
+		"{\"names\": [\"execve\"], \"action\": \"SCMP_ACT_ALLOW\","
+		" \"paths\": [{\"index\": 0, \"exact\": \"/bin/sh\"}]},"
+		"{\"names\": [\"execve\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 13,"
+		" \"paths\": [{\"index\": 0, \"prefix\": \"/usr/\"}]}]}";
+	const __typeof__(exec_rows[0]) *r = &exec_rows[_i];
+	struct sw_policy *p = NULL;
+	struct sw_error err = { 0 };
+	struct sw_program *prog;
+	struct sw_decide_scratch scratch;
+	struct sw_decision d;
+	uint64_t args[6] = { 0 };
+	size_t n = 0, which;
+
+	ck_assert_int_eq(sw_policy_load_string(text, sizeof(text) - 1, "t", &p, &err), 0);
+	prog = program(p);
+	while (n < 3 && r->names[n])
+		n++;
+	sw_execguard_decide(prog, SW_ABI_X86_64,
+			    (uint64_t)seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86_64, "execve"),
+			    args, 0, r->names, n, &scratch, &d, &which);
+	ck_assert_msg(d.verdict == r->verdict && d.rule == r->rule && which == r->which,
+		      "line %d: verdict %d rule %d name %zu", r->line, d.verdict,
+		      d.rule, which);
+	sw_program_free(prog);
+	sw_policy_free(p);
+}
+END_TEST
+
 static Suite *decide_suite(void)
 {
 	Suite *s = suite_create("decide");
@@ -469,6 +518,8 @@ static Suite *decide_suite(void)
 	tcase_add_test(tc, test_decide_bad_abi);
 	tcase_add_test(tc, test_decide_i386_socket);
 	tcase_add_test(tc, test_decide_defence_opt_out);
+	tcase_add_loop_test(tc, test_decide_exec_names, 0,
+			    sizeof(exec_rows) / sizeof(exec_rows[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -136,6 +136,8 @@ void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t) { sw_resume(t,
 void sw_pathguard_forget(struct sw_tracee *t) {}
 void sw_pathguard_inherit(struct sw_tracee *child, struct sw_guard *g, uint8_t state) {}
 bool sw_pathguard_exec(struct sw_supervisor *sup, struct sw_tracee *t) { return false; }
+bool sw_execguard_exec(struct sw_supervisor *sup, struct sw_tracee *t) { return false; }
+void sw_execguard_free(struct sw_execguard *eg) {}
 void sw_pathguard_setup_stop(struct sw_supervisor *sup, struct sw_tracee *t, int sig, int ev) {}
 void sw_tracee_mem_owner(uid_t uid) {}
 void sw_tracee_mem_release(void) {}
