@@ -175,6 +175,7 @@ int sw_run_daemon(const struct run_options *o)
 	char path[PATH_MAX];
 	int fds[3], opened[3] = { -1, -1, -1 };
 	sigset_t mask;
+	uint64_t sig_ignored, sig_blocked;
 	size_t argc = 0, envc = 0;
 	mode_t cmask;
 	int r, code = SW_EXIT_SYSWARD_ERROR;
@@ -216,6 +217,7 @@ int sw_run_daemon(const struct run_options *o)
 		envc++;
 	cmask = umask(0);
 	umask(cmask);
+	sw_signals_of_caller(&sig_ignored, &sig_blocked);
 	q = (struct sw_run_request){
 		/* "all" means all we have, as in embedded mode, where the
 		 * engine keeps what was asked and is held; the daemon
@@ -223,6 +225,9 @@ int sw_run_daemon(const struct run_options *o)
 		.caps = o->caps_all ? o->caps & sw_own_effective_caps()
 				    : o->caps,
 		.umask = cmask,
+		/* Ours before we block what we forward (below): the
+		 * program starts with them, as if we exec'd it. */
+		.sig_ignored = sig_ignored, .sig_blocked = sig_blocked,
 		.argv = o->argv, .argc = argc,
 		.envp = environ, .envc = envc,
 		.cwd = cwd,

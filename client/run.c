@@ -240,6 +240,8 @@ static int run_embedded(const struct run_options *o)
 	}
 
 	tty = choose_job_control(&l);
+	/* Before sw_run() installs its handlers and blocks SIGTTOU. */
+	sw_signals_of_caller(&l.sig_ignored, &l.sig_blocked);
 	r = sw_run(policy, &l, &exit_code, &err);
 	/* exit_code is set either way: on error, 126/127 if the program
 	 * could not be exec'd, else 125. */

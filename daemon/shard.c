@@ -338,6 +338,8 @@ static void do_launch(struct shard *sh, struct session *x,
 		.nice = q->nice,
 		.set_umask = true,
 		.umask = (mode_t)q->q.umask,
+		.sig_ignored = q->q.sig_ignored,
+		.sig_blocked = q->q.sig_blocked,
 	};
 	int r;
 

@@ -64,6 +64,24 @@ static void on_done(struct sw_session *s, int exit_code, void *ud)
 	}
 }
 
+void sw_signals_of_caller(uint64_t *ret_ignored, uint64_t *ret_blocked)
+{
+	uint64_t ign = 0, blk = 0;
+	sigset_t cur;
+
+	sigprocmask(SIG_SETMASK, NULL, &cur);
+	for (int sig = 1; sig < NSIG && sig <= 64; sig++) {
+		struct sigaction sa;
+
+		if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+			ign |= 1ull << (sig - 1);
+		if (sigismember(&cur, sig) == 1)
+			blk |= 1ull << (sig - 1);
+	}
+	*ret_ignored = ign;
+	*ret_blocked = blk;
+}
+
 /* The program's main process stopped (Ctrl-Z, or a signal): stop as its
  * job, and continue it when we are continued. */
 static void job_stopped(const struct sw_launch *l, struct sw_session *s)

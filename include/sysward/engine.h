@@ -132,7 +132,17 @@ struct sw_launch {
 	/* When the main process exits, SIGKILL what it left running (by
 	 * default the session waits for every descendant). */
 	bool kill_descendants;
+	/* The signal state the program starts with: the one the caller of
+	 * "sysward run" had (sw_signals_of_caller()), as execve would keep
+	 * it unconfined.  Bit N-1 is signal N.  A signal not in sig_ignored
+	 * starts at its default action, whatever the supervisor's own
+	 * disposition (a daemon's ignored SIGPIPE is no program's). */
+	uint64_t sig_ignored;
+	uint64_t sig_blocked;
 };
+
+/* This process's ignored and blocked signals, as sw_launch wants them. */
+void sw_signals_of_caller(uint64_t *ret_ignored, uint64_t *ret_blocked);
 
 /* Bits of sw_launch.defences_off. */
 #define SW_DEFENCE_IO_URING		(1u << 0)	/* io_uring_* -> EPERM */

@@ -536,7 +536,9 @@ t_ctrl_c_and_term() {
 	# dies of SIGINT and sysward survives to report 130.  SIGTERM sent
 	# to sysward alone is forwarded to the program: 143.
 	local pidfile=$W/pid bg pgid
-	last_cmd=(setsid -w "$SYSWARD" run --policy "$(uid_policy)" -- "$PROBE" pidfile "$pidfile" sleep 30)
+	# env: bash starts a background command with SIGINT ignored, which
+	# the program now inherits, as it would unconfined.
+	last_cmd=(env --default-signal=INT setsid -w "$SYSWARD" run --policy "$(uid_policy)" -- "$PROBE" pidfile "$pidfile" sleep 30)
 	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null &
 	bg=$!
 	if ! wait_file "$pidfile" 100; then
@@ -1299,6 +1301,55 @@ t_kill_descendants() {
 	[ -s "$W/bg.pid" ] || fail "the background child never started"
 	running "$(cat "$W/bg.pid")" && { fail "the background child survived --kill-descendants"; kill -9 "$(cat "$W/bg.pid")"; }
 	true
+}
+
+# ------------------------------------------------ fidelity: signals, stops
+#
+# Differential scenarios: the same command runs unconfined and under
+# sysward, and what the program (or its parent) observes must be the same.
+
+FID_NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+
+# fid_same WHAT [PREFIX...] -- CMD...: run CMD unconfined and under
+# sysward (the uid policy, then Docker's default profile), each after
+# PREFIX (a user switch, a wrapper); stdout must be the same.
+fid_same() {
+	local what=$1 prefix=() p
+	shift
+	while [ "$1" != -- ]; do prefix+=("$1"); shift; done
+	shift
+	last_cmd=("${prefix[@]}" "$@")
+	timeout -k 5 60 "${last_cmd[@]}" >"$W/plain" 2>"$W/err" </dev/null
+	for p in "$(uid_policy)" "$(docker_profile)"; do
+		last_cmd=("${prefix[@]}" "$SYSWARD" run --policy "$p" -- "$@")
+		timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+		rc=$?
+		if ! diff -u "$W/plain" "$W/out" >&2; then
+			fail "$what: confined ($(basename "$p")) differs from unconfined (diff above: - unconfined, + confined)"
+			dump_last
+		fi
+	done
+}
+
+t_fidelity_dispositions() {
+	# Signals ignored by the caller stay ignored in the program and the
+	# caller's blocked signals stay blocked (execve keeps both), as
+	# nohup, "trap '' INT" and a caller's sigprocmask mean them to.
+	local wrap=("$PYTHON" -c '
+import os, signal, sys
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1, signal.SIGWINCH})
+for s in (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGTERM):
+    signal.signal(s, signal.SIG_IGN)
+os.execvp(sys.argv[1], sys.argv[1:])' )
+	local show=(grep -E '^Sig(Ign|Blk):' /proc/self/status)
+	chmod 0755 "$W"
+	fid_same "ignored and blocked signals" "${wrap[@]}" -- "${show[@]}"
+	grep -q '^SigIgn:.*[1-9a-f]' "$W/plain" || fail "the control ignores nothing: $(cat "$W/plain")"
+	fid_same "ignored and blocked signals as uid 65534" "${FID_NOBODY[@]}" "${wrap[@]}" -- "${show[@]}"
+	# ... and nothing ignored or blocked stays so.
+	fid_same "default signal state" -- "${show[@]}"
+	fid_same "nohup" nohup -- sh -c 'kill -HUP $$; echo survived SIGHUP'
+	grep -qx 'survived SIGHUP' "$W/plain" || fail "control: nohup sh did not survive SIGHUP"
 }
 
 if [ "${1:-}" = --list ]; then
