@@ -234,6 +234,20 @@ void sw_session_kill(struct sw_session *s);
  * every process: SIGTSTP, SIGTTIN and SIGTTOU stop them all (with
  * SIGSTOP), SIGCONT continues them all. */
 int sw_session_signal(struct sw_session *s, int sig);
+/*
+ * The program's process group, as its caller's job: launch.c makes the
+ * main process lead a group of its own, and what reaches the caller's
+ * job (timeout(1), kill -TERM -PGID, a CI runner ending a step) must
+ * reach that group, not only the main process.  sw_session_group_open()
+ * returns a pidfd of the leader (call it on the supervisor's thread right
+ * after sw_session_launch(): the leader is not reaped before that thread
+ * waits); it pins the group's id, so sw_group_signal() never reaches a
+ * group that reused it.  sw_group_signal(): -EINVAL on a kernel without
+ * PIDFD_SIGNAL_PROCESS_GROUP (Linux < 6.9), -ESRCH once the group is
+ * empty.
+ */
+int sw_session_group_open(const struct sw_session *s);
+int sw_group_signal(int group_fd, int sig);
 
 /* Embedded mode: launch, supervise until the program exits, and return its
  * exit code (128+N for signal N) in *ret_exit.  On error (-errno, err

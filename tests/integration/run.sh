@@ -1310,18 +1310,63 @@ t_kill_descendants() {
 
 FID_NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 
+# fid_job: writes $W/job.py, a parent that runs one job as a shell does:
+# itself in a session of its own (setsid -w), the job in a process group
+# of its own, so that the job's group is not orphaned.  Actions:
+#   job.py status CMD...        the job's status as $? would say it
+#   job.py stop CMD...          waitpid(WUNTRACED): "stopped SIG", then
+#                               SIGCONT to the job's group, and its status
+#   job.py term-group FILE CMD... once FILE exists, SIGTERM to the job's
+#                               group (kill -TERM -PGID); status, and
+#                               whether it took less than 10 s
+fid_job() {
+	cat >"$W/job.py" <<-'EOF'
+	import os, signal, sys, time
+	act, args = sys.argv[1], sys.argv[2:]
+	ready = None
+	if act == "term-group":
+	    ready, args = args[0], args[1:]
+	pid = os.fork()
+	if pid == 0:
+	    os.setpgid(0, 0)
+	    os.execvp(args[0], args)
+	os.setpgid(pid, pid)
+	t0 = time.monotonic()
+	if act == "stop":
+	    _, st = os.waitpid(pid, os.WUNTRACED)
+	    if os.WIFSTOPPED(st):
+	        print("stopped", signal.Signals(os.WSTOPSIG(st)).name, flush=True)
+	        os.killpg(pid, signal.SIGCONT)
+	        _, st = os.waitpid(pid, 0)
+	elif act == "term-group":
+	    while not os.path.exists(ready) and time.monotonic() - t0 < 30:
+	        time.sleep(0.05)
+	    os.killpg(pid, signal.SIGTERM)
+	    _, st = os.waitpid(pid, 0)
+	    print("within 10 s:", time.monotonic() - t0 < 10)
+	else:
+	    _, st = os.waitpid(pid, 0)
+	print("status", os.waitstatus_to_exitcode(st) % 256 if os.WIFEXITED(st)
+	      else 128 + os.WTERMSIG(st))
+	EOF
+	chmod 0644 "$W/job.py"
+}
+
 # fid_same WHAT [PREFIX...] -- CMD...: run CMD unconfined and under
 # sysward (the uid policy, then Docker's default profile), each after
-# PREFIX (a user switch, a wrapper); stdout must be the same.
+# PREFIX (a user switch, a wrapper); stdout must be the same.  Each run
+# starts without $W/pub/ready (term-group's "the job is ready" file).
 fid_same() {
 	local what=$1 prefix=() p
 	shift
 	while [ "$1" != -- ]; do prefix+=("$1"); shift; done
 	shift
 	last_cmd=("${prefix[@]}" "$@")
+	rm -f "$W/pub/ready"
 	timeout -k 5 60 "${last_cmd[@]}" >"$W/plain" 2>"$W/err" </dev/null
 	for p in "$(uid_policy)" "$(docker_profile)"; do
 		last_cmd=("${prefix[@]}" "$SYSWARD" run --policy "$p" -- "$@")
+		rm -f "$W/pub/ready"
 		timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
 		rc=$?
 		if ! diff -u "$W/plain" "$W/out" >&2; then
@@ -1350,6 +1395,45 @@ os.execvp(sys.argv[1], sys.argv[1:])' )
 	fid_same "default signal state" -- "${show[@]}"
 	fid_same "nohup" nohup -- sh -c 'kill -HUP $$; echo survived SIGHUP'
 	grep -qx 'survived SIGHUP' "$W/plain" || fail "control: nohup sh did not survive SIGHUP"
+}
+
+t_fidelity_group_term() {
+	# What signals the caller's process group (timeout(1), kill -TERM
+	# -PGID, a CI runner) ends the program's whole tree, not only its
+	# first process: sysward must not outlive it by 20 s.
+	local t0 t1
+	local ready=$W/pub/ready
+	fid_job
+	chmod 0755 "$W"
+	mkdir -m 1777 "$W/pub"
+	t0=$(date +%s%N)
+	last_cmd=(timeout 2 "$SYSWARD" run --policy "$(uid_policy)" -- sh -c 'sleep 20 & wait')
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	t1=$(date +%s%N)
+	expect_rc 124
+	[ $(( (t1 - t0) / 1000000 )) -lt 10000 ] ||
+		fail "timeout 2 sysward run took $(( (t1 - t0) / 1000000 )) ms (unconfined: 2 s)"
+	fid_same "kill -TERM -PGID of the job" setsid -w "$PYTHON" "$W/job.py" term-group "$ready" -- \
+		sh -c "sleep 20 & : >'$ready'; wait"
+	grep -qx 'within 10 s: True' "$W/plain" || fail "control: the unconfined job did not end at once: $(cat "$W/plain")"
+	fid_same "kill -TERM -PGID of the job as uid 65534" "${FID_NOBODY[@]}" setsid -w "$PYTHON" "$W/job.py" term-group "$ready" -- \
+		sh -c "sleep 20 & : >'$ready'; wait"
+}
+
+t_fidelity_stop() {
+	# A program that stops itself (SIGTSTP to itself, no terminal)
+	# stops, and its parent sees the job stopped by SIGTSTP; continued,
+	# it goes on.  Unconfined in a shell's job that is so; under sysward
+	# the program's group must not be orphaned (the kernel discards
+	# SIGTSTP there) and sysward must stop as the job.
+	fid_job
+	chmod 0755 "$W"
+	fid_same "a job that stops itself" setsid -w "$PYTHON" "$W/job.py" stop -- \
+		sh -c 'kill -TSTP $$; echo resumed'
+	grep -qx 'stopped SIGTSTP' "$W/plain" || fail "control: the unconfined job did not stop: $(cat "$W/plain")"
+	fid_same "a job that stops itself, as uid 65534" "${FID_NOBODY[@]}" setsid -w "$PYTHON" "$W/job.py" stop -- \
+		sh -c 'kill -TSTP $$; echo resumed'
 }
 
 if [ "${1:-}" = --list ]; then
