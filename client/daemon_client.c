@@ -45,6 +45,19 @@ static bool is_stop_signal(int sig)
 	return sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
 }
 
+/* Stop by sig, which we block for the signalfd; back when continued.
+ * Only sig is unblocked meanwhile: the others wait in the signalfd. */
+static void stop_self(int sig)
+{
+	sigset_t one;
+
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
+	raise(sig);
+	sigprocmask(SIG_BLOCK, &one, NULL);
+}
+
 int sw_cli_daemon_options(int argc, char **argv, const char *cmd,
 			  void (*help)(FILE *f), const char **sock)
 {
@@ -290,9 +303,10 @@ int sw_run_daemon(const struct run_options *o)
 				(void)sw_proto_send(fd, &sm, NULL, 0, NULL);
 			sw_buf_free(&sm);
 			/* Blocked, a stop signal would not stop us: stop
-			 * as its default action would have. */
+			 * as its default action would have, by that
+			 * signal (our parent's waitpid() tells them apart). */
 			if (is_stop_signal((int)si.ssi_signo))
-				raise(SIGSTOP);
+				stop_self((int)si.ssi_signo);
 		}
 		if (pf[0].revents) {
 			code = wait_reply(fd);

@@ -1319,12 +1319,15 @@ FID_NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 #   job.py term-group FILE CMD... once FILE exists, SIGTERM to the job's
 #                               group (kill -TERM -PGID); status, and
 #                               whether it took less than 10 s
+#   job.py stop-group FILE CMD... once FILE exists, SIGTSTP to the job's
+#                               group, then as "stop", and whether
+#                               FILE.done appeared while it was stopped
 fid_job() {
 	cat >"$W/job.py" <<-'EOF'
 	import os, signal, sys, time
 	act, args = sys.argv[1], sys.argv[2:]
 	ready = None
-	if act == "term-group":
+	if act in ("term-group", "stop-group"):
 	    ready, args = args[0], args[1:]
 	pid = os.fork()
 	if pid == 0:
@@ -1332,15 +1335,21 @@ fid_job() {
 	    os.execvp(args[0], args)
 	os.setpgid(pid, pid)
 	t0 = time.monotonic()
-	if act == "stop":
+	if ready:
+	    while not os.path.exists(ready) and time.monotonic() - t0 < 30:
+	        time.sleep(0.05)
+	if act == "stop-group":
+	    os.killpg(pid, signal.SIGTSTP)
+	if act in ("stop", "stop-group"):
 	    _, st = os.waitpid(pid, os.WUNTRACED)
 	    if os.WIFSTOPPED(st):
 	        print("stopped", signal.Signals(os.WSTOPSIG(st)).name, flush=True)
+	        if ready:
+	            time.sleep(2)
+	            print("ran on while stopped:", os.path.exists(ready + ".done"))
 	        os.killpg(pid, signal.SIGCONT)
 	        _, st = os.waitpid(pid, 0)
 	elif act == "term-group":
-	    while not os.path.exists(ready) and time.monotonic() - t0 < 30:
-	        time.sleep(0.05)
 	    os.killpg(pid, signal.SIGTERM)
 	    _, st = os.waitpid(pid, 0)
 	    print("within 10 s:", time.monotonic() - t0 < 10)
@@ -1362,11 +1371,11 @@ fid_same() {
 	while [ "$1" != -- ]; do prefix+=("$1"); shift; done
 	shift
 	last_cmd=("${prefix[@]}" "$@")
-	rm -f "$W/pub/ready"
+	rm -f "$W/pub/ready" "$W/pub/ready.done"
 	timeout -k 5 60 "${last_cmd[@]}" >"$W/plain" 2>"$W/err" </dev/null
 	for p in "$(uid_policy)" "$(docker_profile)"; do
 		last_cmd=("${prefix[@]}" "$SYSWARD" run --policy "$p" -- "$@")
-		rm -f "$W/pub/ready"
+		rm -f "$W/pub/ready" "$W/pub/ready.done"
 		timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
 		rc=$?
 		if ! diff -u "$W/plain" "$W/out" >&2; then
@@ -1421,12 +1430,28 @@ t_fidelity_group_term() {
 		sh -c "sleep 20 & : >'$ready'; wait"
 }
 
+t_fidelity_stop_group() {
+	# The parent stops its job (kill -TSTP -PGID, as a shell's Ctrl-Z
+	# without a terminal), sees it stopped by SIGTSTP, and continues it.
+	# Ready once in "wait": a process waiting in vfork() for its child's
+	# exec cannot stop, unconfined too, and its parent would wait.
+	local ready=$W/pub/ready
+	fid_job
+	chmod 0755 "$W"
+	mkdir -m 1777 "$W/pub"
+	fid_same "a job stopped by its parent" setsid -w "$PYTHON" "$W/job.py" stop-group "$ready" -- \
+		sh -c "sleep 1 & : >'$ready'; wait; : >'$ready.done'; echo resumed"
+	grep -qx 'ran on while stopped: False' "$W/plain" || fail "control: the unconfined job did not stop: $(cat "$W/plain")"
+}
+
+# tags: client-group
 t_fidelity_stop() {
 	# A program that stops itself (SIGTSTP to itself, no terminal)
 	# stops, and its parent sees the job stopped by SIGTSTP; continued,
 	# it goes on.  Unconfined in a shell's job that is so; under sysward
 	# the program's group must not be orphaned (the kernel discards
-	# SIGTSTP there) and sysward must stop as the job.
+	# SIGTSTP there) and sysward must stop as the job.  Not through
+	# syswardd (client-group): its programs have a session of their own.
 	fid_job
 	chmod 0755 "$W"
 	fid_same "a job that stops itself" setsid -w "$PYTHON" "$W/job.py" stop -- \
