@@ -111,10 +111,11 @@ struct sw_launch {
 	void *warn_userdata;
 	/* Job control.  The program always gets a process group of its own,
 	 * so that kill(0, ...) and a terminal's signals stay inside it; and
-	 * a session of its own with new_session (the daemon, or a caller
-	 * without a controlling terminal).  foreground: make that group the
-	 * foreground one of terminal tty_fd before the program runs, as a
-	 * shell does; sw_run() takes the terminal back when the program
+	 * a session of its own with new_session (the daemon: a group in a
+	 * session of its own is orphaned, and the kernel then discards
+	 * SIGTSTP, SIGTTIN and SIGTTOU sent to it).  foreground: make that
+	 * group the foreground one of terminal tty_fd before the program
+	 * runs, as a shell does; sw_run() takes the terminal back when the program
 	 * stops (Ctrl-Z) or ends. */
 	bool new_session;
 	bool foreground;
