@@ -45,6 +45,19 @@ static bool is_stop_signal(int sig)
 	return sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
 }
 
+/* Stop by sig, which we block for the signalfd; back when continued.
+ * Only sig is unblocked meanwhile: the others wait in the signalfd. */
+static void stop_self(int sig)
+{
+	sigset_t one;
+
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
+	raise(sig);
+	sigprocmask(SIG_BLOCK, &one, NULL);
+}
+
 int sw_cli_daemon_options(int argc, char **argv, const char *cmd,
 			  void (*help)(FILE *f), const char **sock)
 {
@@ -175,6 +188,7 @@ int sw_run_daemon(const struct run_options *o)
 	char path[PATH_MAX];
 	int fds[3], opened[3] = { -1, -1, -1 };
 	sigset_t mask;
+	uint64_t sig_ignored, sig_blocked;
 	size_t argc = 0, envc = 0;
 	mode_t cmask;
 	int r, code = SW_EXIT_SYSWARD_ERROR;
@@ -216,6 +230,7 @@ int sw_run_daemon(const struct run_options *o)
 		envc++;
 	cmask = umask(0);
 	umask(cmask);
+	sw_signals_of_caller(&sig_ignored, &sig_blocked);
 	q = (struct sw_run_request){
 		/* "all" means all we have, as in embedded mode, where the
 		 * engine keeps what was asked and is held; the daemon
@@ -223,6 +238,9 @@ int sw_run_daemon(const struct run_options *o)
 		.caps = o->caps_all ? o->caps & sw_own_effective_caps()
 				    : o->caps,
 		.umask = cmask,
+		/* Ours before we block what we forward (below): the
+		 * program starts with them, as if we exec'd it. */
+		.sig_ignored = sig_ignored, .sig_blocked = sig_blocked,
 		.argv = o->argv, .argc = argc,
 		.envp = environ, .envc = envc,
 		.cwd = cwd,
@@ -285,9 +303,10 @@ int sw_run_daemon(const struct run_options *o)
 				(void)sw_proto_send(fd, &sm, NULL, 0, NULL);
 			sw_buf_free(&sm);
 			/* Blocked, a stop signal would not stop us: stop
-			 * as its default action would have. */
+			 * as its default action would have, by that
+			 * signal (our parent's waitpid() tells them apart). */
 			if (is_stop_signal((int)si.ssi_signo))
-				raise(SIGSTOP);
+				stop_self((int)si.ssi_signo);
 		}
 		if (pf[0].revents) {
 			code = wait_reply(fd);

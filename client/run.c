@@ -162,18 +162,19 @@ static void print_engine_warning(const char *msg, void *userdata)
  * not us; a script that runs us just waits meanwhile); in a pipeline
  * (stdin or stdout not the terminal: a pager beside us must keep it) or
  * in the background, a group of its own, and sw_run() relays the
- * terminal's signals; without a controlling terminal, a session of its
- * own.  Returns the terminal's fd to close afterwards, or -1.
+ * terminal's signals; without a controlling terminal, a group of its own
+ * too, in our session: a session of its own would orphan its group, and
+ * the kernel discards SIGTSTP, SIGTTIN and SIGTTOU in an orphaned group
+ * (the program could not stop as a job).  Returns the terminal's fd to
+ * close afterwards, or -1.
  */
 static int choose_job_control(struct sw_launch *l)
 {
 	int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
 
 	l->tty_fd = -1;
-	if (fd < 0) {
-		l->new_session = true;
+	if (fd < 0)
 		return -1;
-	}
 	if (tcgetpgrp(fd) != getpgrp() || !isatty(STDIN_FILENO) ||
 	    !isatty(STDOUT_FILENO)) {
 		close(fd);
@@ -240,6 +241,8 @@ static int run_embedded(const struct run_options *o)
 	}
 
 	tty = choose_job_control(&l);
+	/* Before sw_run() installs its handlers and blocks SIGTTOU. */
+	sw_signals_of_caller(&l.sig_ignored, &l.sig_blocked);
 	r = sw_run(policy, &l, &exit_code, &err);
 	/* exit_code is set either way: on error, 126/127 if the program
 	 * could not be exec'd, else 125. */

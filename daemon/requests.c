@@ -115,6 +115,34 @@ static void mail_ended(struct server *srv, const struct shard_msg *m)
 	session_forget(srv, x);
 }
 
+/*
+ * Shutdown, once every tracer thread has ended: each killed and reaped
+ * its programs with no done callback.  Take the mail they left, then
+ * write a session-exit for every session that started and has none
+ * (SIGKILLed: 128 + 9), so that every session-start in the audit log has
+ * its exit, whatever ended the session.
+ */
+void read_last_mail(struct server *srv)
+{
+	for (struct shard_msg *m = mailbox_take(srv->mail), *next; m; m = next) {
+		next = m->next;
+		if (m->kind == MSG_STARTED) {
+			m->x->pid = m->pid;
+		} else if (m->kind == MSG_DONE) {
+			audit_session_exit(srv->audit, m->x->id, m->x->pid,
+					   m->exit_code, m->decisions);
+			m->x->pid = 0;	/* recorded */
+		}
+		shard_msg_free(m);
+	}
+	for (struct session *x = srv->sessions; x; x = x->next)
+		if (x->pid)
+			audit_session_exit(srv->audit, x->id, x->pid,
+					   128 + SIGKILL,
+					   __atomic_load_n(&x->decisions,
+							   __ATOMIC_RELAXED));
+}
+
 /* The tracer threads' replies, in the order each thread posted them. */
 void read_mail(struct server *srv)
 {

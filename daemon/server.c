@@ -222,6 +222,8 @@ void server_free(struct server *srv)
 		shard_stop(srv->shards[i]);
 	for (unsigned int i = 0; i < srv->n_shards; i++)
 		shard_free(srv->shards[i]);
+	if (srv->mail)
+		read_last_mail(srv);
 	free(srv->shards);
 	free(srv->load);
 	mailbox_free(srv->mail);

@@ -117,6 +117,9 @@ void free_dead(struct server *srv);
 /* requests.c */
 void handle_message(struct server *srv, struct conn *c);
 void read_mail(struct server *srv);
+/* At shutdown, after the tracer threads ended: the last mail, and a
+ * session-exit for every started session without one. */
+void read_last_mail(struct server *srv);
 bool session_post(struct server *srv, struct session *x,
 		  enum shard_msg_kind kind, int sig);
 

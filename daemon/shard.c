@@ -254,6 +254,13 @@ static void shard_unlink(struct shard *sh, struct session *x)
 	}
 }
 
+static void group_close(struct session *x)
+{
+	if (x->group_fd >= 0)
+		close(x->group_fd);
+	x->group_fd = -1;
+}
+
 static void on_done(struct sw_session *s, int exit_code, void *userdata)
 {
 	struct shard *sh = userdata;
@@ -279,6 +286,7 @@ static void on_done(struct sw_session *s, int exit_code, void *userdata)
 	 * at the policy on its way out of this dispatch: drop our reference
 	 * (and with the last one the policy) after it. */
 	x->s = NULL;
+	group_close(x);
 	x->snext = sh->graveyard;
 	sh->graveyard = x;
 }
@@ -338,6 +346,8 @@ static void do_launch(struct shard *sh, struct session *x,
 		.nice = q->nice,
 		.set_umask = true,
 		.umask = (mode_t)q->q.umask,
+		.sig_ignored = q->q.sig_ignored,
+		.sig_blocked = q->q.sig_blocked,
 	};
 	int r;
 
@@ -347,6 +357,9 @@ static void do_launch(struct shard *sh, struct session *x,
 		reply_failed(sh, x, r, &err);
 		return;
 	}
+	/* What the client receives for its job goes to the program's group
+	 * (engine.h); without a handle, to the session's processes. */
+	x->group_fd = sw_session_group_open(x->s);
 	/* The engine points into the policy: it lives with the session. */
 	x->policy = q->policy;
 	q->policy = NULL;
@@ -363,6 +376,22 @@ static void do_launch(struct shard *sh, struct session *x,
 	} else {
 		sw_session_kill(x->s);	/* nobody could be told it runs */
 	}
+}
+
+/*
+ * A signal the client received, as the program's job would have: to the
+ * program's whole group (timeout(1) or kill -TERM -PGID signal the
+ * client's job, and the kernel cannot tell the client a group's signal
+ * from its own).  Job-control stops excepted: the program's group is in
+ * a session of its own, orphaned, where the kernel discards SIGTSTP,
+ * SIGTTIN and SIGTTOU; sw_session_signal() stops every process instead.
+ */
+static void forward(struct session *x, int sig)
+{
+	bool stop = sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+
+	if (stop || x->group_fd < 0 || sw_group_signal(x->group_fd, sig) < 0)
+		sw_session_signal(x->s, sig);
 }
 
 /* One message from the event loop; the program's fds are closed after
@@ -382,7 +411,7 @@ static void handle(struct shard *sh, struct shard_msg *m)
 		break;
 	case MSG_SIGNAL:
 		if (x->s)
-			sw_session_signal(x->s, m->sig);
+			forward(x, m->sig);
 		break;
 	case MSG_STOP:
 		sh->stopping = true;
@@ -542,6 +571,7 @@ static void *shard_main(void *arg)
 		sh->sessions = x->snext;
 		x->snext = NULL;
 		x->s = NULL;
+		group_close(x);
 		session_unref(x);
 	}
 	bury(sh);

@@ -129,6 +129,7 @@ struct session {
 	struct session *prev, *next;
 	/* Tracer thread only. */
 	struct sw_session *s;		/* NULL before launch and once done */
+	int group_fd;			/* the program's group (set with s) */
 	struct sw_policy *policy;	/* the engine points into it */
 	struct session *snext;
 	uint64_t signal_stops;		/* at the start of its shard's window */

@@ -404,6 +404,7 @@ struct sw_session {
 	bool main_stopped;	/* the main process entered a group-stop
 				 * (sw_run() stops itself too, as a shell's
 				 * job would); reset by its reader */
+	int main_stop_sig;	/* the signal of that stop */
 	bool kill_descendants;	/* when the main process exits */
 	bool signalled;		/* killed or signalled on request */
 	bool exec_done;

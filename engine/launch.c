@@ -205,7 +205,7 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 			    const struct sock_fprog *fprog, int landlock_fd,
 			    int go_fd, int ready_fd, int rep_fd)
 {
-	sigset_t none;
+	sigset_t mask;
 	char c;
 	int last = cap_max_bits();
 
@@ -225,8 +225,22 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 		if (tcsetpgrp(l->tty_fd, getpid()) < 0)
 			child_fail(rep_fd, ST_TTY);
 	}
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+	/* The caller's signal state, as execve keeps it unconfined: its
+	 * ignored signals stay ignored (nohup, trap '' INT), every other
+	 * one goes back to its default action (not ours: our handlers, or
+	 * a daemon's SIG_IGN), and its mask is the program's. */
+	sigemptyset(&mask);
+	for (int sig = 1; sig < NSIG && sig <= 64; sig++) {
+		struct sigaction sa = { .sa_handler = SIG_DFL };
+
+		if (l->sig_ignored & (1ull << (sig - 1)))
+			sa.sa_handler = SIG_IGN;
+		/* SIGKILL, SIGSTOP and glibc's own two refuse: theirs stay. */
+		(void)sigaction(sig, &sa, NULL);
+		if (l->sig_blocked & (1ull << (sig - 1)))
+			sigaddset(&mask, sig);
+	}
+	sigprocmask(SIG_SETMASK, &mask, NULL);
 	/* Never run at the daemon's priority: a program that could not be
 	 * given its client's fails to start rather than run above it. */
 	if (l->set_nice && setpriority(PRIO_PROCESS, 0, l->nice) < 0)

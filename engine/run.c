@@ -12,18 +12,31 @@
  * blocked meanwhile (we write to a terminal we do not own, and
  * tcsetpgrp() from the background raises it); the child unblocks it.
  *
- * SIGINT, SIGQUIT, SIGTERM and SIGHUP sent to us (a terminal's, when the
- * program is not in its foreground, or kill(1)) are forwarded to the
- * program: a handler, unlike SIG_IGN, is reset by execve, so the program
- * does not inherit it; we stay alive to report its status (dying would
- * SIGKILL it through PTRACE_O_EXITKILL before it could clean up).  With a
- * controlling terminal that the program does not own (we share our job
- * with a pipeline, or run in the background), SIGTSTP stops the program's
- * processes (SIGSTOP) and then us, and SIGCONT continues them.
+ * What the caller's job gets, the program's group gets: SIGINT, SIGQUIT,
+ * SIGTERM and SIGHUP sent to us (kill -TERM -PGID of our job, timeout(1),
+ * a CI runner, a terminal's when the program is not in its foreground,
+ * or kill(1) of our pid) are forwarded to the program's whole process
+ * group (sw_group_signal()).  The kernel cannot tell us whether a signal
+ * was sent to our group or to our pid alone (si_code and si_pid are the
+ * same), and a program started by its caller in the caller's job would
+ * have received a group's signal in every process: so the group it is.
+ * We catch them, and do not die of them, to report the program's status
+ * (dying would SIGKILL it through PTRACE_O_EXITKILL before it could
+ * clean up); a handler is reset by execve, and launch.c gives the
+ * program the caller's dispositions and mask, not ours.  Without a
+ * terminal that the program owns (a pipeline, the background, no
+ * terminal), SIGTSTP and SIGCONT are forwarded too, and when the main
+ * process stops by a job-control signal (its own kill -TSTP $$ too), we
+ * stop by the same signal, so that our parent sees its job stopped; its
+ * SIGCONT comes back here and continues the program's group.  The
+ * program's group is in our session, its leader's parent (we) in
+ * another group of it: not orphaned, so the kernel does not discard
+ * SIGTSTP, SIGTTIN and SIGTTOU there, as for a shell's job.
  */
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -64,13 +77,96 @@ static void on_done(struct sw_session *s, int exit_code, void *ud)
 	}
 }
 
-/* The program's main process stopped (Ctrl-Z, or a signal): stop as its
- * job, and continue it when we are continued. */
-static void job_stopped(const struct sw_launch *l, struct sw_session *s)
+void sw_signals_of_caller(uint64_t *ret_ignored, uint64_t *ret_blocked)
 {
-	pid_t fg = tcgetpgrp(l->tty_fd);
+	uint64_t ign = 0, blk = 0;
+	sigset_t cur;
+
+	sigprocmask(SIG_SETMASK, NULL, &cur);
+	for (int sig = 1; sig < NSIG && sig <= 64; sig++) {
+		struct sigaction sa;
+
+		if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+			ign |= 1ull << (sig - 1);
+		if (sigismember(&cur, sig) == 1)
+			blk |= 1ull << (sig - 1);
+	}
+	*ret_ignored = ign;
+	*ret_blocked = blk;
+}
+
+#ifndef PIDFD_SIGNAL_PROCESS_GROUP
+#define PIDFD_SIGNAL_PROCESS_GROUP (1u << 2)	/* Linux 6.9 */
+#endif
+
+int sw_session_group_open(const struct sw_session *s)
+{
+	int fd = (int)syscall(SYS_pidfd_open, s->pid, 0);
+
+	return fd < 0 ? -errno : fd;
+}
+
+int sw_group_signal(int group_fd, int sig)
+{
+	if (syscall(SYS_pidfd_send_signal, group_fd, sig, NULL,
+		    PIDFD_SIGNAL_PROCESS_GROUP) < 0)
+		return -errno;
+	/* A stopped job acts on SIGTERM or SIGHUP only once continued:
+	 * continue it after them, as sw_session_signal() does. */
+	if (sig == SIGTERM || sig == SIGHUP)
+		(void)syscall(SYS_pidfd_send_signal, group_fd, SIGCONT, NULL,
+			      PIDFD_SIGNAL_PROCESS_GROUP);
+	return 0;
+}
+
+/* The program's group, or (no group handle, an older kernel) its
+ * session's processes as sw_session_signal() reaches them. */
+static void forward(struct sw_session *s, int group_fd, int sig)
+{
+	if (group_fd < 0 || sw_group_signal(group_fd, sig) < 0)
+		sw_session_signal(s, sig);
+}
+
+/* Stop by sig as its default action would, whatever our handler or mask
+ * for it (SIGTTOU is blocked here); back when continued. */
+static void stop_self(int sig)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, prev;
+	sigset_t one, prev_mask;
+
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	sigaction(sig, &dfl, &prev);
+	sigprocmask(SIG_UNBLOCK, &one, &prev_mask);
+	raise(sig);
+	sigprocmask(SIG_SETMASK, &prev_mask, NULL);
+	sigaction(sig, &prev, NULL);
+}
+
+/* The program's main process stopped: stop as its job.  In a terminal
+ * it owns (Ctrl-Z), take the terminal back, stop our whole job, and on
+ * fg give the terminal back and continue the program's group.  Else
+ * only for a job-control stop (SIGTSTP, SIGTTIN, SIGTTOU: "the job
+ * stops", undone by continuing the job, that is us): a SIGSTOP is sent
+ * at a pid and undone at that pid, and we, stopped, would hold up the
+ * program's supervised calls until someone continued us too. */
+static void job_stopped(const struct sw_launch *l, struct sw_session *s,
+			int group_fd)
+{
+	int sig = s->main_stop_sig;
+	pid_t fg;
 
 	s->main_stopped = false;
+	if (!l->foreground) {
+		if (sig != SIGTSTP && sig != SIGTTIN && sig != SIGTTOU)
+			return;
+		stop_self(sig);
+		forward(s, group_fd, SIGCONT);
+		if (forward_sig == SIGCONT)
+			forward_sig = 0;	/* that one, just sent */
+		return;
+	}
+	fg = tcgetpgrp(l->tty_fd);
 	if (fg <= 0 || fg == getpgrp())
 		return;		/* not the program's terminal any more */
 	(void)tcsetpgrp(l->tty_fd, getpgrp());
@@ -95,7 +191,7 @@ int sw_run(const struct sw_policy *p, const struct sw_launch *l,
 	struct sw_session *s = NULL;
 	struct run_state st = { .exit_code = SW_EXIT_SYSWARD_ERROR };
 	sigset_t ttou, old_mask;
-	int r;
+	int r, group_fd = -1;
 
 	r = sw_supervisor_new(&sup, err);
 	if (r < 0)
@@ -112,6 +208,8 @@ int sw_run(const struct sw_policy *p, const struct sw_launch *l,
 	forward_sig = 0;
 
 	r = sw_session_launch(sup, p, l, &s, err);
+	if (r >= 0)
+		group_fd = sw_session_group_open(s);
 	while (r >= 0 && !st.done) {
 		errno = 0;
 		r = sw_supervisor_dispatch(sup, true, err);
@@ -124,34 +222,16 @@ int sw_run(const struct sw_policy *p, const struct sw_launch *l,
 			int sig = forward_sig;
 
 			forward_sig = 0;
-			if ((sig == SIGINT || sig == SIGQUIT) && n_sigs == 6 &&
-			    getpgid(s->pid) > 0)
-				/* A terminal's Ctrl-C or Ctrl-\ of our job:
-				 * the program's whole group gets it, as it
-				 * would in the job unconfined. */
-				kill(-getpgid(s->pid), sig);
-			else
-				sw_session_signal(s, sig);
-			if (sig == SIGTSTP) {
-				/* Then stop ourselves: our shell sees the job
-				 * stopped; its SIGCONT comes back here. */
-				sigaction(SIGTSTP, &old[4], NULL);
-				raise(SIGTSTP);
-				sigaction(SIGTSTP, &sa, NULL);
-				/* Continued: the program now, not after the
-				 * next ptrace event (there may be none). */
-				if (forward_sig == SIGCONT) {
-					forward_sig = 0;
-					sw_session_signal(s, SIGCONT);
-				}
-			}
+			forward(s, group_fd, sig);
 		}
-		if (l->foreground && !st.done && s->main_stopped)
-			job_stopped(l, s);
+		if (!st.done && s->main_stopped)
+			job_stopped(l, s, group_fd);
 	}
 	for (int i = 0; i < n_sigs; i++)
 		sigaction(sigs[i], &old[i], NULL);
 	sw_supervisor_free(sup);
+	if (group_fd >= 0)
+		close(group_fd);
 	/* Take the terminal back (also when the launch failed after the
 	 * child took it). */
 	if (l->foreground && l->tty_fd >= 0)

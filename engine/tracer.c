@@ -857,8 +857,10 @@ int sw_group_stop(struct sw_tracee *t, int sig)
 {
 	if (sig != SIGSTOP && sig != SIGTSTP && sig != SIGTTIN && sig != SIGTTOU)
 		return 0;	/* PTRACE_INTERRUPT or SIGCONT's re-trap */
-	if (t->s && t->pid == t->s->pid)
+	if (t->s && t->pid == t->s->pid) {
 		t->s->main_stopped = true;
+		t->s->main_stop_sig = sig;
+	}
 	return sw_sys_ptrace(PTRACE_LISTEN, t->pid, 0L, 0L) < 0 ? -errno : 1;
 }
 

@@ -325,6 +325,8 @@ int sw_run_request_encode(struct sw_buf *b, const struct sw_run_request *req,
 	sw_msg_begin(b, SW_MSG_RUN);
 	sw_buf_put_u64(b, req->caps);
 	sw_buf_put_u32(b, req->umask & 0777);
+	sw_buf_put_u64(b, req->sig_ignored & ~SW_PROTO_SIG_FIXED);
+	sw_buf_put_u64(b, req->sig_blocked & ~SW_PROTO_SIG_FIXED);
 	sw_buf_put_u32(b, (uint32_t)req->argc);
 	sw_buf_put_u32(b, (uint32_t)req->envc);
 	for (size_t i = 0; i < req->argc; i++)
@@ -378,12 +380,18 @@ int sw_run_request_decode(const uint8_t *payload, size_t len,
 	int r;
 
 	if (sw_reader_u64(&rd, &q.caps) < 0 || sw_reader_u32(&rd, &q.umask) < 0 ||
+	    sw_reader_u64(&rd, &q.sig_ignored) < 0 ||
+	    sw_reader_u64(&rd, &q.sig_blocked) < 0 ||
 	    sw_reader_u32(&rd, &argc) < 0 || sw_reader_u32(&rd, &envc) < 0)
 		return sw_error_set(err, EBADMSG,
 			"RUN request: truncated before the argument counts");
 	if (q.umask > 0777)
 		return sw_error_set(err, EINVAL,
 			"RUN request: umask %#o out of range 0..0777", q.umask);
+	if ((q.sig_ignored | q.sig_blocked) & SW_PROTO_SIG_FIXED)
+		return sw_error_set(err, EINVAL,
+			"RUN request: SIGKILL or SIGSTOP ignored or blocked "
+			"(no process can have them so)");
 	if (argc < 1 || argc > SW_PROTO_MAX_ARGS)
 		return sw_error_set(err, E2BIG,
 			"RUN request: argc %u out of range 1..%d", argc,

@@ -125,10 +125,11 @@ struct sw_launch {
 	void *warn_userdata;
 	/* Job control.  The program always gets a process group of its own,
 	 * so that kill(0, ...) and a terminal's signals stay inside it; and
-	 * a session of its own with new_session (the daemon, or a caller
-	 * without a controlling terminal).  foreground: make that group the
-	 * foreground one of terminal tty_fd before the program runs, as a
-	 * shell does; sw_run() takes the terminal back when the program
+	 * a session of its own with new_session (the daemon: a group in a
+	 * session of its own is orphaned, and the kernel then discards
+	 * SIGTSTP, SIGTTIN and SIGTTOU sent to it).  foreground: make that
+	 * group the foreground one of terminal tty_fd before the program
+	 * runs, as a shell does; sw_run() takes the terminal back when the program
 	 * stops (Ctrl-Z) or ends. */
 	bool new_session;
 	bool foreground;
@@ -146,7 +147,17 @@ struct sw_launch {
 	/* When the main process exits, SIGKILL what it left running (by
 	 * default the session waits for every descendant). */
 	bool kill_descendants;
+	/* The signal state the program starts with: the one the caller of
+	 * "sysward run" had (sw_signals_of_caller()), as execve would keep
+	 * it unconfined.  Bit N-1 is signal N.  A signal not in sig_ignored
+	 * starts at its default action, whatever the supervisor's own
+	 * disposition (a daemon's ignored SIGPIPE is no program's). */
+	uint64_t sig_ignored;
+	uint64_t sig_blocked;
 };
+
+/* This process's ignored and blocked signals, as sw_launch wants them. */
+void sw_signals_of_caller(uint64_t *ret_ignored, uint64_t *ret_blocked);
 
 /* Bits of sw_launch.defences_off. */
 #define SW_DEFENCE_IO_URING		(1u << 0)	/* io_uring_* -> EPERM */
@@ -244,6 +255,20 @@ void sw_session_kill(struct sw_session *s);
  * every process: SIGTSTP, SIGTTIN and SIGTTOU stop them all (with
  * SIGSTOP), SIGCONT continues them all. */
 int sw_session_signal(struct sw_session *s, int sig);
+/*
+ * The program's process group, as its caller's job: launch.c makes the
+ * main process lead a group of its own, and what reaches the caller's
+ * job (timeout(1), kill -TERM -PGID, a CI runner ending a step) must
+ * reach that group, not only the main process.  sw_session_group_open()
+ * returns a pidfd of the leader (call it on the supervisor's thread right
+ * after sw_session_launch(): the leader is not reaped before that thread
+ * waits); it pins the group's id, so sw_group_signal() never reaches a
+ * group that reused it.  sw_group_signal(): -EINVAL on a kernel without
+ * PIDFD_SIGNAL_PROCESS_GROUP (Linux < 6.9), -ESRCH once the group is
+ * empty.
+ */
+int sw_session_group_open(const struct sw_session *s);
+int sw_group_signal(int group_fd, int sig);
 
 /* Embedded mode: launch, supervise until the program exits, and return its
  * exit code (128+N for signal N) in *ret_exit.  On error (-errno, err

@@ -41,6 +41,9 @@
 #define SW_PROTO_MAX_PS_REPLY	(4 + SW_PROTO_MAX_PS_ENTRIES * \
 				 (32 + 2 * (4 + SW_PROTO_MAX_PS_STRING)))
 #define SW_PROTO_RUN_FDS	3		/* stdin, stdout, stderr */
+/* RUN's signal masks: bit N-1 is signal N; SIGKILL (9) and SIGSTOP (19)
+ * can be neither ignored nor blocked, so their bits are refused. */
+#define SW_PROTO_SIG_FIXED	((1ull << (9 - 1)) | (1ull << (19 - 1)))
 
 enum sw_msg_type {
 	/* client -> daemon */
@@ -118,6 +121,8 @@ int sw_reader_str(struct sw_reader *r, size_t max, char **ret, size_t *ret_len);
 struct sw_run_request {
 	uint64_t caps;		/* capabilities asked for (root clients only) */
 	uint32_t umask;		/* the client's umask, 0..0777 */
+	uint64_t sig_ignored;	/* the client's ignored signals (bit N-1: */
+	uint64_t sig_blocked;	/* signal N) and mask: sw_launch's */
 	char **argv;		/* NULL-ended, argc >= 1 */
 	size_t argc;
 	char **envp;		/* NULL-ended */

@@ -1717,6 +1717,41 @@ t_reach_beyond_session() {
 	daemon_serves
 }
 
+t_shutdown_exit_records() {
+	# Every session-start in the audit log has its session-exit, however
+	# the session ends: here, 5 running when syswardd gets SIGTERM,
+	# beside 3 that ended on their own.
+	local i pids=() n
+	start_daemon --audit-log "$W/audit.jsonl" || return
+	for ((i = 0; i < 3; i++)); do
+		swd "$(allow_policy)" true
+		expect_rc 0
+	done
+	for ((i = 0; i < 5; i++)); do
+		"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sleep 30 \
+			>/dev/null 2>&1 </dev/null &
+		pids+=($!)
+	done
+	for ((i = 0; i < 100; i++)); do
+		n=$(grep -c '"session-start"' "$W/audit.jsonl" 2>/dev/null)
+		[ "${n:-0}" -ge 8 ] && break
+		sleep 0.1
+	done
+	[ "${n:-0}" -ge 8 ] || fail "only ${n:-0} of 8 sessions started"
+	term_beside "with 5 sessions running" "${pids[0]}"
+	wait
+	"$PYTHON" - "$W/audit.jsonl" <<-'EOF' || fail "audit log check failed"
+	import json, sys
+	lines = [json.loads(l) for l in open(sys.argv[1])]
+	ids = lambda e: sorted(l["session"] for l in lines if l.get("event") == e)
+	starts, exits = ids("session-start"), ids("session-exit")
+	print("session-start %d, session-exit %d" % (len(starts), len(exits)))
+	assert starts == exits, (starts, exits)
+	codes = sorted(l["exit_code"] for l in lines if l.get("event") == "session-exit")
+	assert codes == [0] * 3 + [137] * 5, codes
+	EOF
+}
+
 # The integration scenarios replayed through the daemon: all but those
 # tagged (tests/lib/common.sh) with what the daemon does not do.
 EMBEDDED_ONLY_TAGS="needs-log needs-pretend needs-kill-descendants other-command client-group"

@@ -2,6 +2,7 @@
 /* Unit tests of the syswardd wire protocol (proto/proto.c). */
 #include <check.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,11 +87,20 @@ END_TEST
 static char *argv_ok[] = { "/bin/echo", "hello world", "", NULL };
 static char *env_ok[] = { "PATH=/usr/bin:/bin", "LANG=C", NULL };
 
+/* RUN's two signal masks, after the umask. */
+static void put_sigs(struct sw_buf *b, uint64_t ignored, uint64_t blocked)
+{
+	sw_buf_put_u64(b, ignored);
+	sw_buf_put_u64(b, blocked);
+}
+
 static void make_run(struct sw_buf *b, const char *policy)
 {
 	struct sw_run_request q = {
 		.caps = 1ull << 13,
 		.umask = 027,
+		.sig_ignored = 1ull << (SIGHUP - 1),
+		.sig_blocked = 1ull << (SIGUSR1 - 1),
 		.argv = argv_ok, .argc = 3,
 		.envp = env_ok, .envc = 2,
 		.cwd = "/tmp", .policy_name = "p.json",
@@ -114,6 +124,8 @@ START_TEST(test_run_roundtrip)
 	ck_assert_int_eq(sw_run_request_decode(b.data + 16, h.length, &q, &err), 0);
 	ck_assert_uint_eq(q.caps, 1ull << 13);
 	ck_assert_uint_eq(q.umask, 027);
+	ck_assert_uint_eq(q.sig_ignored, 1ull << (SIGHUP - 1));
+	ck_assert_uint_eq(q.sig_blocked, 1ull << (SIGUSR1 - 1));
 	ck_assert_uint_eq(q.argc, 3);
 	ck_assert_str_eq(q.argv[0], "/bin/echo");
 	ck_assert_str_eq(q.argv[1], "hello world");
@@ -162,27 +174,31 @@ START_TEST(test_run_bounds)
 	int r;
 
 	/* argc 0 */
-	sw_buf_put_u64(&b, 0); put32(&b, 022); put32(&b, 0); put32(&b, 0);
+	sw_buf_put_u64(&b, 0); put32(&b, 022); put_sigs(&b, 0, 0);
+	put32(&b, 0); put32(&b, 0);
 	r = sw_run_request_decode(b.data, b.len, &q, &err);
 	ck_assert_int_eq(r, -E2BIG);
 	ck_assert_str_eq(err.msg, "RUN request: argc 0 out of range 1..4096");
 
 	/* argc over the limit */
 	b.len = 0;
-	sw_buf_put_u64(&b, 0); put32(&b, 022); put32(&b, 100000); put32(&b, 0);
+	sw_buf_put_u64(&b, 0); put32(&b, 022); put_sigs(&b, 0, 0);
+	put32(&b, 100000); put32(&b, 0);
 	r = sw_run_request_decode(b.data, b.len, &q, &err);
 	ck_assert_int_eq(r, -E2BIG);
 
 	/* a huge count that cannot fit in the payload: no allocation */
 	b.len = 0;
-	sw_buf_put_u64(&b, 0); put32(&b, 022); put32(&b, 4000); put32(&b, 4000);
+	sw_buf_put_u64(&b, 0); put32(&b, 022); put_sigs(&b, 0, 0);
+	put32(&b, 4000); put32(&b, 4000);
 	r = sw_run_request_decode(b.data, b.len, &q, &err);
 	ck_assert_int_eq(r, -EBADMSG);
 	ck_assert_msg(strstr(err.msg, "do not fit"), "%s", err.msg);
 
 	/* a string claiming more than MAX_STRING */
 	b.len = 0;
-	sw_buf_put_u64(&b, 0); put32(&b, 022); put32(&b, 1); put32(&b, 0);
+	sw_buf_put_u64(&b, 0); put32(&b, 022); put_sigs(&b, 0, 0);
+	put32(&b, 1); put32(&b, 0);
 	put32(&b, SW_PROTO_MAX_STRING + 1);
 	r = sw_run_request_decode(b.data, b.len, &q, &err);
 	ck_assert_int_eq(r, -EMSGSIZE);
@@ -191,7 +207,8 @@ START_TEST(test_run_bounds)
 
 	/* NUL inside a string */
 	b.len = 0;
-	sw_buf_put_u64(&b, 0); put32(&b, 022); put32(&b, 1); put32(&b, 0);
+	sw_buf_put_u64(&b, 0); put32(&b, 022); put_sigs(&b, 0, 0);
+	put32(&b, 1); put32(&b, 0);
 	put32(&b, 3); sw_buf_put_bytes(&b, "a\0b", 3);
 	r = sw_run_request_decode(b.data, b.len, &q, &err);
 	ck_assert_int_eq(r, -EBADMSG);
@@ -200,7 +217,8 @@ START_TEST(test_run_bounds)
 
 	/* relative cwd */
 	b.len = 0;
-	sw_buf_put_u64(&b, 0); put32(&b, 022); put32(&b, 1); put32(&b, 0);
+	sw_buf_put_u64(&b, 0); put32(&b, 022); put_sigs(&b, 0, 0);
+	put32(&b, 1); put32(&b, 0);
 	sw_buf_put_str(&b, "true", 100);
 	sw_buf_put_str(&b, "tmp", 100);
 	r = sw_run_request_decode(b.data, b.len, &q, &err);
@@ -210,7 +228,8 @@ START_TEST(test_run_bounds)
 
 	/* policy over 1 MiB */
 	b.len = 0;
-	sw_buf_put_u64(&b, 0); put32(&b, 022); put32(&b, 1); put32(&b, 0);
+	sw_buf_put_u64(&b, 0); put32(&b, 022); put_sigs(&b, 0, 0);
+	put32(&b, 1); put32(&b, 0);
 	sw_buf_put_str(&b, "true", 100);
 	sw_buf_put_str(&b, "/", 100);
 	sw_buf_put_str(&b, "p", 100);
@@ -222,7 +241,8 @@ START_TEST(test_run_bounds)
 
 	/* trailing garbage after the policy */
 	b.len = 0;
-	sw_buf_put_u64(&b, 0); put32(&b, 022); put32(&b, 1); put32(&b, 0);
+	sw_buf_put_u64(&b, 0); put32(&b, 022); put_sigs(&b, 0, 0);
+	put32(&b, 1); put32(&b, 0);
 	sw_buf_put_str(&b, "true", 100);
 	sw_buf_put_str(&b, "/", 100);
 	sw_buf_put_str(&b, "p", 100);
@@ -234,10 +254,24 @@ START_TEST(test_run_bounds)
 
 	/* umask out of range */
 	b.len = 0;
-	sw_buf_put_u64(&b, 0); put32(&b, 01000); put32(&b, 1); put32(&b, 0);
+	sw_buf_put_u64(&b, 0); put32(&b, 01000); put_sigs(&b, 0, 0);
+	put32(&b, 1); put32(&b, 0);
 	r = sw_run_request_decode(b.data, b.len, &q, &err);
 	ck_assert_int_eq(r, -EINVAL);
 	ck_assert_str_eq(err.msg, "RUN request: umask 01000 out of range 0..0777");
+
+	/* SIGKILL or SIGSTOP ignored or blocked: no process has them so */
+	for (int i = 0; i < 2; i++) {
+		b.len = 0;
+		sw_buf_put_u64(&b, 0); put32(&b, 022);
+		put_sigs(&b, i ? 0 : 1ull << (SIGKILL - 1),
+			 i ? 1ull << (SIGSTOP - 1) : 0);
+		put32(&b, 1); put32(&b, 0);
+		r = sw_run_request_decode(b.data, b.len, &q, &err);
+		ck_assert_int_eq(r, -EINVAL);
+		ck_assert_str_eq(err.msg, "RUN request: SIGKILL or SIGSTOP "
+				 "ignored or blocked (no process can have them so)");
+	}
 
 	ck_assert(!b.oom);
 	sw_buf_free(&b);

@@ -407,9 +407,11 @@ int main(int argc, char **argv)
 		put_hdr(&b, SW_PROTO_MAGIC, 1, SW_MSG_KILL, 9, 0);
 		sw_buf_put_bytes(&b, "123456789", 9);
 	} else if (strcmp(mode, "malformed-run") == 0) {
-		put_hdr(&b, SW_PROTO_MAGIC, 1, SW_MSG_RUN, 20, 0);
+		put_hdr(&b, SW_PROTO_MAGIC, 1, SW_MSG_RUN, 36, 0);
 		sw_buf_put_u64(&b, 0);
 		sw_buf_put_u32(&b, 022);	/* umask */
+		sw_buf_put_u64(&b, 0);	/* ignored signals */
+		sw_buf_put_u64(&b, 0);	/* blocked signals */
 		sw_buf_put_u32(&b, 0);	/* argc 0 */
 		sw_buf_put_u32(&b, 0);
 		send_all(fd, &b, std, 3);

@@ -70,7 +70,8 @@ static void run_request(const uint8_t *p, size_t len)
 	check(memcmp(b.data + SW_PROTO_HEADER_SIZE, p, len) == 0);
 	r = sw_run_request_decode(b.data + SW_PROTO_HEADER_SIZE, len, &q2, &err);
 	check(r == 0);
-	check(q.caps == q2.caps && q.umask == q2.umask);
+	check(q.caps == q2.caps && q.umask == q2.umask &&
+	      q.sig_ignored == q2.sig_ignored && q.sig_blocked == q2.sig_blocked);
 	same_strv(q.argv, q.argc, q2.argv, q2.argc);
 	same_strv(q.envp, q.envc, q2.envp, q2.envc);
 	check(strcmp(q.cwd, q2.cwd) == 0);

@@ -536,7 +536,9 @@ t_ctrl_c_and_term() {
 	# dies of SIGINT and sysward survives to report 130.  SIGTERM sent
 	# to sysward alone is forwarded to the program: 143.
 	local pidfile=$W/pid bg pgid
-	last_cmd=(setsid -w "$SYSWARD" run --policy "$(uid_policy)" -- "$PROBE" pidfile "$pidfile" sleep 30)
+	# env: bash starts a background command with SIGINT ignored, which
+	# the program now inherits, as it would unconfined.
+	last_cmd=(env --default-signal=INT setsid -w "$SYSWARD" run --policy "$(uid_policy)" -- "$PROBE" pidfile "$pidfile" sleep 30)
 	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null &
 	bg=$!
 	if ! wait_file "$pidfile" 100; then
@@ -1324,6 +1326,164 @@ t_kill_descendants() {
 	[ -s "$W/bg.pid" ] || fail "the background child never started"
 	running "$(cat "$W/bg.pid")" && { fail "the background child survived --kill-descendants"; kill -9 "$(cat "$W/bg.pid")"; }
 	true
+}
+
+# ------------------------------------------------ fidelity: signals, stops
+#
+# Differential scenarios: the same command runs unconfined and under
+# sysward, and what the program (or its parent) observes must be the same.
+
+FID_NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+
+# fid_job: writes $W/job.py, a parent that runs one job as a shell does:
+# itself in a session of its own (setsid -w), the job in a process group
+# of its own, so that the job's group is not orphaned.  Actions:
+#   job.py status CMD...        the job's status as $? would say it
+#   job.py stop CMD...          waitpid(WUNTRACED): "stopped SIG", then
+#                               SIGCONT to the job's group, and its status
+#   job.py term-group FILE CMD... once FILE exists, SIGTERM to the job's
+#                               group (kill -TERM -PGID); status, and
+#                               whether it took less than 10 s
+#   job.py stop-group FILE CMD... once FILE exists, SIGTSTP to the job's
+#                               group, then as "stop", and whether
+#                               FILE.done appeared while it was stopped
+fid_job() {
+	cat >"$W/job.py" <<-'EOF'
+	import os, signal, sys, time
+	act, args = sys.argv[1], sys.argv[2:]
+	ready = None
+	if act in ("term-group", "stop-group"):
+	    ready, args = args[0], args[1:]
+	pid = os.fork()
+	if pid == 0:
+	    os.setpgid(0, 0)
+	    os.execvp(args[0], args)
+	os.setpgid(pid, pid)
+	t0 = time.monotonic()
+	if ready:
+	    while not os.path.exists(ready) and time.monotonic() - t0 < 30:
+	        time.sleep(0.05)
+	if act == "stop-group":
+	    os.killpg(pid, signal.SIGTSTP)
+	if act in ("stop", "stop-group"):
+	    _, st = os.waitpid(pid, os.WUNTRACED)
+	    if os.WIFSTOPPED(st):
+	        print("stopped", signal.Signals(os.WSTOPSIG(st)).name, flush=True)
+	        if ready:
+	            time.sleep(2)
+	            print("ran on while stopped:", os.path.exists(ready + ".done"))
+	        os.killpg(pid, signal.SIGCONT)
+	        _, st = os.waitpid(pid, 0)
+	elif act == "term-group":
+	    os.killpg(pid, signal.SIGTERM)
+	    _, st = os.waitpid(pid, 0)
+	    print("within 10 s:", time.monotonic() - t0 < 10)
+	else:
+	    _, st = os.waitpid(pid, 0)
+	print("status", os.waitstatus_to_exitcode(st) % 256 if os.WIFEXITED(st)
+	      else 128 + os.WTERMSIG(st))
+	EOF
+	chmod 0644 "$W/job.py"
+}
+
+# fid_same WHAT [PREFIX...] -- CMD...: run CMD unconfined and under
+# sysward (the uid policy, then Docker's default profile), each after
+# PREFIX (a user switch, a wrapper); stdout must be the same.  Each run
+# starts without $W/pub/ready (term-group's "the job is ready" file).
+fid_same() {
+	local what=$1 prefix=() p
+	shift
+	while [ "$1" != -- ]; do prefix+=("$1"); shift; done
+	shift
+	last_cmd=("${prefix[@]}" "$@")
+	rm -f "$W/pub/ready" "$W/pub/ready.done"
+	timeout -k 5 60 "${last_cmd[@]}" >"$W/plain" 2>"$W/err" </dev/null
+	for p in "$(uid_policy)" "$(docker_profile)"; do
+		last_cmd=("${prefix[@]}" "$SYSWARD" run --policy "$p" -- "$@")
+		rm -f "$W/pub/ready" "$W/pub/ready.done"
+		timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+		rc=$?
+		if ! diff -u "$W/plain" "$W/out" >&2; then
+			fail "$what: confined ($(basename "$p")) differs from unconfined (diff above: - unconfined, + confined)"
+			dump_last
+		fi
+	done
+}
+
+t_fidelity_dispositions() {
+	# Signals ignored by the caller stay ignored in the program and the
+	# caller's blocked signals stay blocked (execve keeps both), as
+	# nohup, "trap '' INT" and a caller's sigprocmask mean them to.
+	local wrap=("$PYTHON" -c '
+import os, signal, sys
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1, signal.SIGWINCH})
+for s in (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGTERM):
+    signal.signal(s, signal.SIG_IGN)
+os.execvp(sys.argv[1], sys.argv[1:])' )
+	local show=(grep -E '^Sig(Ign|Blk):' /proc/self/status)
+	chmod 0755 "$W"
+	fid_same "ignored and blocked signals" "${wrap[@]}" -- "${show[@]}"
+	grep -q '^SigIgn:.*[1-9a-f]' "$W/plain" || fail "the control ignores nothing: $(cat "$W/plain")"
+	fid_same "ignored and blocked signals as uid 65534" "${FID_NOBODY[@]}" "${wrap[@]}" -- "${show[@]}"
+	# ... and nothing ignored or blocked stays so.
+	fid_same "default signal state" -- "${show[@]}"
+	fid_same "nohup" nohup -- sh -c 'kill -HUP $$; echo survived SIGHUP'
+	grep -qx 'survived SIGHUP' "$W/plain" || fail "control: nohup sh did not survive SIGHUP"
+}
+
+t_fidelity_group_term() {
+	# What signals the caller's process group (timeout(1), kill -TERM
+	# -PGID, a CI runner) ends the program's whole tree, not only its
+	# first process: sysward must not outlive it by 20 s.
+	local t0 t1
+	local ready=$W/pub/ready
+	fid_job
+	chmod 0755 "$W"
+	mkdir -m 1777 "$W/pub"
+	t0=$(date +%s%N)
+	last_cmd=(timeout 2 "$SYSWARD" run --policy "$(uid_policy)" -- sh -c 'sleep 20 & wait')
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	t1=$(date +%s%N)
+	expect_rc 124
+	[ $(( (t1 - t0) / 1000000 )) -lt 10000 ] ||
+		fail "timeout 2 sysward run took $(( (t1 - t0) / 1000000 )) ms (unconfined: 2 s)"
+	fid_same "kill -TERM -PGID of the job" setsid -w "$PYTHON" "$W/job.py" term-group "$ready" -- \
+		sh -c "sleep 20 & : >'$ready'; wait"
+	grep -qx 'within 10 s: True' "$W/plain" || fail "control: the unconfined job did not end at once: $(cat "$W/plain")"
+	fid_same "kill -TERM -PGID of the job as uid 65534" "${FID_NOBODY[@]}" setsid -w "$PYTHON" "$W/job.py" term-group "$ready" -- \
+		sh -c "sleep 20 & : >'$ready'; wait"
+}
+
+t_fidelity_stop_group() {
+	# The parent stops its job (kill -TSTP -PGID, as a shell's Ctrl-Z
+	# without a terminal), sees it stopped by SIGTSTP, and continues it.
+	# Ready once in "wait": a process waiting in vfork() for its child's
+	# exec cannot stop, unconfined too, and its parent would wait.
+	local ready=$W/pub/ready
+	fid_job
+	chmod 0755 "$W"
+	mkdir -m 1777 "$W/pub"
+	fid_same "a job stopped by its parent" setsid -w "$PYTHON" "$W/job.py" stop-group "$ready" -- \
+		sh -c "sleep 1 & : >'$ready'; wait; : >'$ready.done'; echo resumed"
+	grep -qx 'ran on while stopped: False' "$W/plain" || fail "control: the unconfined job did not stop: $(cat "$W/plain")"
+}
+
+# tags: client-group
+t_fidelity_stop() {
+	# A program that stops itself (SIGTSTP to itself, no terminal)
+	# stops, and its parent sees the job stopped by SIGTSTP; continued,
+	# it goes on.  Unconfined in a shell's job that is so; under sysward
+	# the program's group must not be orphaned (the kernel discards
+	# SIGTSTP there) and sysward must stop as the job.  Not through
+	# syswardd (client-group): its programs have a session of their own.
+	fid_job
+	chmod 0755 "$W"
+	fid_same "a job that stops itself" setsid -w "$PYTHON" "$W/job.py" stop -- \
+		sh -c 'kill -TSTP $$; echo resumed'
+	grep -qx 'stopped SIGTSTP' "$W/plain" || fail "control: the unconfined job did not stop: $(cat "$W/plain")"
+	fid_same "a job that stops itself, as uid 65534" "${FID_NOBODY[@]}" setsid -w "$PYTHON" "$W/job.py" stop -- \
+		sh -c 'kill -TSTP $$; echo resumed'
 }
 
 if [ "${1:-}" = --list ]; then
