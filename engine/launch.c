@@ -430,9 +430,16 @@ static _Noreturn void compile_child(const struct sw_program *prog,
 	if (dup2(fd, 3) < 0)
 		_exit(SW_EXIT_SYSWARD_ERROR);
 	close_range(4, ~0u, 0);
-	/* The caller's CPU, at the program's priority, not a daemon's. */
+	/* The caller's CPU, at the program's priority, not a daemon's; and
+	 * the program's credentials, so that a policy crafted against
+	 * libseccomp works as its client at most (one thread here: the
+	 * set*id calls need no broadcast). */
 	if (l->set_nice)
 		(void)setpriority(PRIO_PROCESS, 0, l->nice);
+	if ((l->set_groups && setgroups(0, NULL) < 0) ||
+	    (l->gid != (gid_t)-1 && setresgid(l->gid, l->gid, l->gid) < 0) ||
+	    (l->uid != (uid_t)-1 && setresuid(l->uid, l->uid, l->uid) < 0))
+		_exit(SW_EXIT_SYSWARD_ERROR);
 	rep.r = build_filters(prog, &pr, &rep.err);
 	rep.n_insns = (uint32_t)pr.n_insns;
 	rep.n_dinsns = (uint32_t)pr.n_dinsns;
@@ -514,7 +521,8 @@ static int build_filters_bounded(const struct sw_program *prog,
 				 struct sw_error *err)
 {
 	cleanup_close int rfd = -1;
-	struct bpf_reply rep;
+	struct bpf_reply rep = { 0 };
+	bool child_failed = false;
 	struct timespec ts;
 	long long deadline;
 	int fds[2], r;
@@ -539,6 +547,7 @@ static int build_filters_bounded(const struct sw_program *prog,
 	if (r >= 0 && rep.r < 0) {
 		*err = rep.err;
 		r = rep.r;
+		child_failed = true;
 	} else if (r >= 0) {
 		r = read_bpf(rfd, &pr->insns, rep.n_insns, deadline);
 		if (r >= 0) {
@@ -556,7 +565,7 @@ static int build_filters_bounded(const struct sw_program *prog,
 		return sw_error_set(err, ETIME,
 				    "libseccomp took longer than the limit of %u ms to compile the filter",
 				    timeout_ms);
-	if (r < 0 && rep.r >= 0)
+	if (r < 0 && !child_failed)
 		return sw_error_set_errno(err, -r, "read the filter from the compile process");
 	return r;
 }
@@ -758,7 +767,7 @@ int sw_session_launch_prepared(struct sw_supervisor *sup,
 			       const struct sw_launch *l, struct sw_session **ret,
 			       struct sw_error *err)
 {
-	struct sw_prepared *pr = TAKE_PTR(*prp);
+	struct sw_prepared *pr = prp ? TAKE_PTR(*prp) : NULL;
 	struct launch_pipes lp;
 	struct sock_fprog fprog, dprog;
 	struct sw_session *s;
@@ -766,9 +775,9 @@ int sw_session_launch_prepared(struct sw_supervisor *sup,
 	pid_t pid;
 	int r;
 
-	if (!l || !l->argv || !l->argv[0] || !l->argv[0][0]) {
+	if (!pr || !l || !l->argv || !l->argv[0] || !l->argv[0][0]) {
 		sw_prepared_free(pr);
-		return sw_error_set(err, EINVAL, "no program to run");
+		return sw_error_set(err, EINVAL, pr ? "no program to run" : "no compiled policy");
 	}
 	s = session_new(sup, l, pr);
 	if (!s) {
