@@ -100,7 +100,8 @@ static void mail_ended(struct server *srv, const struct shard_msg *m)
 	struct conn *c = x->conn;
 	struct sw_buf b = { 0 };
 
-	if (m->kind == MSG_DONE)
+	/* A session killed while it compiled never started (no pid). */
+	if (m->kind == MSG_DONE && x->pid)
 		audit_session_exit(srv->audit, x->id, x->pid, m->exit_code,
 				   m->decisions);
 	/* Detach first: a failed send closes c, which must not try to kill

@@ -1656,6 +1656,44 @@ t_compile_limit() {
 	daemon_serves
 }
 
+t_compile_client_gone() {
+	# A client that goes away while its policy compiles: its program
+	# never runs, its session leaves no trace, and a signal sent before
+	# (the client's Ctrl-C) waits for the program as before.
+	start_daemon || return
+	chmod 0755 "$W"
+	local big bg
+	big=$(big_policy 200)
+	"$SYSWARD" run --daemon="$S" --policy "$big" -- /bin/sh -c "touch $W/ran" \
+		>/dev/null 2>&1 </dev/null &
+	bg=$!
+	sleep 0.3
+	kill -9 "$bg"
+	wait "$bg" 2>/dev/null
+	# The compile ends (200 rules: about 1 s idle) before this does.
+	sleep 8
+	[ -e "$W/ran" ] && fail "the program of a client gone during its compile ran"
+	last_cmd=(timeout -k 2 10 "$SYSWARD" ps --daemon="$S")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	[ "$(wc -l <"$W/out")" -le 1 ] || { fail "ps lists a session after its client went"; cat "$W/out" >&2; }
+	# SIGINT during the compile is not lost: it reaches the program as
+	# soon as it is launched (before its exec, as a signal sent during
+	# any launch: 130; after: its trap, 3), not 20 s later.
+	"$SYSWARD" run --daemon="$S" --policy "$big" -- /bin/sh -c "trap 'echo got INT; exit 3' INT; sleep 20 & wait" \
+		>"$W/out" 2>"$W/err" </dev/null &
+	bg=$!
+	sleep 0.3
+	kill -INT "$bg"
+	timeout 30 tail --pid="$bg" -f /dev/null || { fail "the interrupted client still runs"; kill -9 "$bg"; }
+	wait "$bg"
+	rc=$?
+	last_cmd=("client interrupted during its compile")
+	[ "$rc" -eq 130 ] || [ "$rc" -eq 3 ] || { fail "SIGINT during the compile: status $rc, not 130 or 3"; dump_last; }
+	daemon_serves
+}
+
 t_compile_queue_per_uid() {
 	# One uid's many big RUNs hold one compile thread at a time and at
 	# most four places in the queue: a fifth is refused at once, and
