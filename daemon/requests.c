@@ -6,9 +6,9 @@
  * its policy off this thread; the ready launch (COMPILED) goes to the
  * least-loaded tracer thread, which forks and seizes it and supervises it
  * to its end; all replies (COMPILED, STARTED, FAILED, DONE) come back
- * through the mailbox.  A RUN connection lives as long as its session: EXIT is its
- * last reply, SIGNAL messages on it reach the program, and its closing
- * kills the session.  PS and KILL see only the client's own sessions
+ * through the mailbox.  A RUN connection lives as long as its session:
+ * EXIT is its last reply, SIGNAL messages on it reach the program, and
+ * its closing kills the session.  PS and KILL see only the client's own sessions
  * (root's: all).
  */
 #include <errno.h>
