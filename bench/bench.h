@@ -40,6 +40,31 @@ static inline int cmp_ll(const void *a, const void *b)
 }
 
 /*
+ * Run argv (argv[0] a path) with stdin and stderr on /dev/null and
+ * stdout on out_fd (-1: /dev/null), in a session of its own, as syswardd
+ * gives every program: with the scheduler's autogroups (one per session)
+ * programs then compete alike confined and unconfined.  Exits on failure.
+ */
+static inline pid_t spawn(char *const argv[], int out_fd)
+{
+	pid_t p = fork();
+
+	if (p < 0)
+		die("fork");
+	if (p == 0) {
+		int null = open("/dev/null", O_RDWR);
+
+		dup2(null, 0);
+		dup2(out_fd >= 0 ? out_fd : null, 1);
+		dup2(null, 2);
+		setsid();
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	return p;
+}
+
+/*
  * Start syswardd on socket sock (mode 0600), with the options in extra
  * (NULL-terminated, at most 8; or NULL), its standard streams on
  * /dev/null, in a session of its own (as it gives every program: with

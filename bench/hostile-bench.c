@@ -114,28 +114,6 @@ static int mode_calls(int n)
 
 /* ---- running things --------------------------------------------------- */
 
-static pid_t spawn(char *const argv[], int out_fd)
-{
-	pid_t p = fork();
-
-	if (p < 0)
-		die("fork");
-	if (p == 0) {
-		int null = open("/dev/null", O_RDWR);
-
-		dup2(null, 0);
-		dup2(out_fd >= 0 ? out_fd : null, 1);
-		dup2(null, 2);
-		/* A session of its own, as syswardd gives every program: with
-		 * the scheduler's autogroups (one per session) the hostile
-		 * programs then compete alike on both sides. */
-		setsid();
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	return p;
-}
-
 /* Wait for p, at most CHILD_TIMEOUT_NS; on timeout kill its group.
  * Returns the wait status, or -1 on timeout. */
 static int wait_bounded(pid_t p)

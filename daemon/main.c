@@ -29,6 +29,11 @@
 
 #define DEFAULT_MAX_SESSIONS 256
 #define DEFAULT_REQUEST_TIMEOUT 30
+/* Seconds libseccomp may take over one RUN's policy (compile.c): docker's
+ * default profile takes under 0.1 s, 300 rules of four calls with two
+ * argument conditions 3.5 s (both on an idle machine: a loaded one takes
+ * twice as long); a compile that runs longer is refused. */
+#define DEFAULT_COMPILE_TIMEOUT 10
 /* Each a thread and its bell process; beyond the cores they add nothing. */
 #define MAX_SHARDS 256	/* and in --shards' message */
 
@@ -61,6 +66,8 @@ static void help(FILE *f)
 "  -j, --shards N          supervise with N tracer threads (default: one\n"
 "                          per online CPU, here %ld; 1 to %d); each session\n"
 "                          and all its processes stay on one of them\n"
+"  -c, --compile-timeout S refuse a RUN whose policy takes libseccomp more\n"
+"                          than S seconds to compile (default %d)\n"
 "  -h, --help              show this help and exit\n"
 "  -V, --version           show the version and exit\n"
 "\n"
@@ -72,7 +79,8 @@ static void help(FILE *f)
 "  syswardd --socket /tmp/sw.sock --audit-log /tmp/audit.jsonl &\n"
 "  sysward run --daemon=/tmp/sw.sock --policy policy.json -- id -u\n"
 "  sysward ps --daemon=/tmp/sw.sock\n", DEFAULT_MAX_SESSIONS,
-		DEFAULT_REQUEST_TIMEOUT, default_shards(), MAX_SHARDS);
+		DEFAULT_REQUEST_TIMEOUT, default_shards(), MAX_SHARDS,
+		DEFAULT_COMPILE_TIMEOUT);
 }
 
 static int usage(const char *fmt, const char *arg)
@@ -92,6 +100,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "max-sessions", required_argument, NULL, 'n' },
 		{ "request-timeout", required_argument, NULL, 't' },
 		{ "shards", required_argument, NULL, 'j' },
+		{ "compile-timeout", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
@@ -100,7 +109,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	long v;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "s:m:a:n:t:j:hV", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:m:a:n:t:j:c:hV", options, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			o->socket_path = optarg;
@@ -142,6 +151,15 @@ static int parse_options(int argc, char **argv, struct options *o)
 				return -usage("invalid --shards '%s' (expected 1 "
 					      "to 256)", optarg);
 			o->shards = (unsigned int)v;
+			break;
+		case 'c':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || *end || !*optarg || v < 1 || v > 3600)
+				return -usage("invalid --compile-timeout '%s' "
+					      "(expected 1 to 3600 seconds)",
+					      optarg);
+			o->compile_timeout = (unsigned int)v;
 			break;
 		case 'h':
 			help(stdout);
@@ -239,6 +257,7 @@ int main(int argc, char **argv)
 {
 	struct options o = { .max_sessions = DEFAULT_MAX_SESSIONS,
 			     .request_timeout = DEFAULT_REQUEST_TIMEOUT,
+			     .compile_timeout = DEFAULT_COMPILE_TIMEOUT,
 			     .shards = (unsigned int)default_shards(),
 			     .socket_mode = -1 };
 	struct sw_error err = { 0 };

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * syswardd's requests and sessions.  A RUN is checked here, step by step
- * (the client, the request, its privilege, its directory, policy and
- * program), and handed with its policy and descriptors to the
- * least-loaded tracer thread, which launches it and supervises it to its
- * end; the thread's replies (STARTED, FAILED, DONE) come back through the
- * mailbox.  A RUN connection lives as long as its session: EXIT is its
- * last reply, SIGNAL messages on it reach the program, and its closing
- * kills the session.  PS and KILL see only the client's own sessions
+ * (the client, the request, its privilege), and handed with its
+ * descriptors to the compile stage (compile.c), which parses and compiles
+ * its policy off this thread; the ready launch (COMPILED) goes to the
+ * least-loaded tracer thread, which forks and seizes it and supervises it
+ * to its end; all replies (COMPILED, STARTED, FAILED, DONE) come back
+ * through the mailbox.  A RUN connection lives as long as its session:
+ * EXIT is its last reply, SIGNAL messages on it reach the program, and
+ * its closing kills the session.  PS and KILL see only the client's own sessions
  * (root's: all).
  */
 #include <errno.h>
@@ -41,11 +42,21 @@ static struct session *session_by_id(struct server *srv, uint64_t id)
 	return NULL;
 }
 
-/* Hand x's tracer thread a message; false if out of memory. */
+/* Hand x's tracer thread a message; false if out of memory.  Before its
+ * compile is done x has no thread: a kill or signal waits in x. */
 bool session_post(struct server *srv, struct session *x,
 			 enum shard_msg_kind kind, int sig)
 {
-	struct shard_msg *m = shard_msg_new(kind, x);
+	struct shard_msg *m;
+
+	if (!x->launched) {
+		if (kind == MSG_KILL)
+			x->killed = true;
+		else if (kind == MSG_SIGNAL && sig > 0 && sig < 64)
+			x->pending_sigs |= 1ull << sig;
+		return true;
+	}
+	m = shard_msg_new(kind, x);
 
 	if (!m) {
 		logf_("session %llu: out of memory for a message to its "
@@ -65,7 +76,8 @@ static void session_forget(struct server *srv, struct session *x)
 	x->conn = NULL;
 	LIST_DEL(srv->sessions, x);
 	srv->n_sessions--;
-	srv->load[x->shard]--;
+	if (x->launched)
+		srv->load[x->shard]--;
 	session_unref(x);
 }
 
@@ -88,7 +100,8 @@ static void mail_ended(struct server *srv, const struct shard_msg *m)
 	struct conn *c = x->conn;
 	struct sw_buf b = { 0 };
 
-	if (m->kind == MSG_DONE)
+	/* A session killed while it compiled never started (no pid). */
+	if (m->kind == MSG_DONE && x->pid)
 		audit_session_exit(srv->audit, x->id, x->pid, m->exit_code,
 				   m->decisions);
 	/* Detach first: a failed send closes c, which must not try to kill
@@ -96,7 +109,7 @@ static void mail_ended(struct server *srv, const struct shard_msg *m)
 	if (c)
 		c->session = NULL;
 	x->conn = NULL;
-	if (c && m->kind == MSG_FAILED) {
+	if (c && (m->kind == MSG_FAILED || m->kind == MSG_COMPILED)) {
 		reply_error(srv, c, "RUN", m->err.code, m->exit_code,
 			    m->err.msg, true);
 	} else if (c && m->has_err) {
@@ -143,14 +156,60 @@ void read_last_mail(struct server *srv)
 							   __ATOMIC_RELAXED));
 }
 
-/* The tracer threads' replies, in the order each thread posted them. */
+/*
+ * x's launch is compiled (m, which goes on as MSG_LAUNCH): to the
+ * least-loaded tracer thread (of those not serving a signal flood, if
+ * any), unless the client went away or killed it meanwhile (its EXIT:
+ * killed, 137, as a program killed at once); signals sent meanwhile
+ * follow it.
+ */
+static void mail_compiled(struct server *srv, struct shard_msg *m)
+{
+	struct session *x = m->x;
+	unsigned int shard = 0;
+
+	if (!x->conn || x->killed) {
+		struct shard_msg done = { .kind = MSG_DONE, .x = x,
+					  .exit_code = 128 + SIGKILL };
+
+		mail_ended(srv, &done);
+		shard_msg_free(m);
+		return;
+	}
+	/* A thread that serves only signal floods (shard.c) takes a new
+	 * session last: the session would keep it a normal thread. */
+	for (unsigned int i = 1; i < srv->n_shards; i++) {
+		bool idle = shard_idle(srv->shards[i]),
+		     best_idle = shard_idle(srv->shards[shard]);
+
+		if (idle != best_idle ? !idle : srv->load[i] < srv->load[shard])
+			shard = i;
+	}
+	x->shard = shard;
+	x->launched = true;
+	srv->load[shard]++;
+	m->kind = MSG_LAUNCH;
+	shard_send(srv->shards[shard], m);
+	for (int sig = 1; sig < 64; sig++)
+		if (x->pending_sigs & (1ull << sig))
+			session_post(srv, x, MSG_SIGNAL, sig);
+	x->pending_sigs = 0;
+}
+
+/* The tracer threads' and the compile stage's replies, in the order each
+ * thread posted them. */
 void read_mail(struct server *srv)
 {
 	for (struct shard_msg *m = mailbox_take(srv->mail), *next; m; m = next) {
 		next = m->next;
+		if (m->kind == MSG_COMPILED && !m->has_err) {
+			mail_compiled(srv, m);
+			continue;	/* on its way to a tracer thread */
+		}
 		if (m->kind == MSG_STARTED)
 			mail_started(srv, m->x, m->pid);
-		else if (m->kind == MSG_FAILED || m->kind == MSG_DONE)
+		else if (m->kind == MSG_FAILED || m->kind == MSG_DONE ||
+			 m->kind == MSG_COMPILED)
 			mail_ended(srv, m);
 		shard_msg_free(m);
 	}
@@ -247,46 +306,30 @@ static int run_check_privilege(struct conn *c, const struct peer_state *pst,
 }
 
 /*
- * The policy.  Nothing on this thread looks up a path the client chose
- * (its working directory, PROGRAM): a file system that never answers a
- * lookup would stall every client with it.  The engine's child enters
- * the directory and searches PATH as the program's user, after the
- * seize, and a failure ends the session with the words of its stage
- * (sw_launch_failed), the embedded mode's.
- */
-static int run_load_policy(const struct sw_run_request *q,
-			   struct sw_policy **policy, struct refusal *rf)
-{
-	struct sw_error err = { 0 };
-	int r;
-
-	r = sw_policy_load_string(q->policy_text, q->policy_len,
-				  q->policy_name[0] ? q->policy_name : "policy",
-				  policy, &err);
-	if (r < 0)
-		return refuse(rf, -r, SW_EXIT_SYSWARD_ERROR, "%s", err.msg);
-	return 0;
-}
-
-/*
- * Hand the checked RUN to the least-loaded tracer thread (of those not
- * serving a signal flood, if any), which launches it (STARTED, or the
- * error, comes back through the mailbox).  Everything the launch needs
- * moves to the message: the connection may be gone before the tracer
- * thread gets to it.
+ * Hand the checked RUN to the compile stage (compile.c): its policy is
+ * parsed and compiled there, off this thread, and comes back as
+ * MSG_COMPILED (mail_compiled).  Nothing on this thread looks up a path
+ * the client chose either (its working directory, PROGRAM): a file system
+ * that never answers a lookup would stall every client with it.  The
+ * engine's child enters the directory and searches PATH as the program's
+ * user, after the seize, and a failure ends the session with the words
+ * of its stage (sw_launch_failed), the embedded mode's.  Everything the
+ * launch needs moves to the message: the connection may be gone before
+ * a thread gets to it.
  */
 static int run_hand_off(struct server *srv, struct conn *c,
-			struct sw_run_request *q, struct sw_policy **policy,
-			int client_nice, struct refusal *rf)
+			struct sw_run_request *q, int client_nice,
+			struct refusal *rf)
 {
 	struct session *x = calloc(1, sizeof(*x));
 	struct launch_req *lr = calloc(1, sizeof(*lr));
 	struct shard_msg *m = NULL;
-	unsigned int shard = 0;
 
-	if (x)
+	if (x) {
 		x->refs = 1;	/* ours */
-	m = x ? shard_msg_new(MSG_LAUNCH, x) : NULL;
+		x->uid = c->peer.uid;
+	}
+	m = x ? shard_msg_new(MSG_COMPILE, x) : NULL;
 	if (!x || !lr || !m || peer_copy(&lr->peer, &c->peer) < 0) {
 		if (lr)
 			peer_clear(&lr->peer);
@@ -296,46 +339,44 @@ static int run_hand_off(struct server *srv, struct conn *c,
 		return refuse(rf, ENOMEM, SW_EXIT_SYSWARD_ERROR,
 			      "syswardd: out of memory");
 	}
-	/* A thread that serves only signal floods (shard.c) takes a new
-	 * session last: the session would keep it a normal thread. */
-	for (unsigned int i = 1; i < srv->n_shards; i++) {
-		bool idle = shard_idle(srv->shards[i]),
-		     best_idle = shard_idle(srv->shards[shard]);
-
-		if (idle != best_idle ? !idle : srv->load[i] < srv->load[shard])
-			shard = i;
-	}
-	x->id = ++srv->next_id;
-	x->uid = c->peer.uid;
-	x->started = time(NULL);
-	x->shard = shard;
-	snprintf(x->program, sizeof(x->program), "%s", q->argv[0]);
-	snprintf(x->policy_name, sizeof(x->policy_name), "%s", q->policy_name);
-
+	x->id = srv->next_id + 1;
 	lr->q = *q;
-	*q = (struct sw_run_request){ 0 };
-	lr->policy = TAKE_PTR(*policy);
-	for (int i = 0; i < SW_PROTO_RUN_FDS; i++)
-		lr->fds[i] = c->fds[i];
-	c->n_fds = 0;
 	lr->root_daemon = geteuid() == 0;
 	lr->nice = client_nice;
 	lr->audit = srv->audit;
+	for (int i = 0; i < SW_PROTO_RUN_FDS; i++)
+		lr->fds[i] = c->fds[i];
 	m->launch = lr;
-
+	if (compiler_submit(srv->compiler, m) < 0) {
+		/* The request and descriptors are still the caller's. */
+		lr->q = (struct sw_run_request){ 0 };
+		for (int i = 0; i < SW_PROTO_RUN_FDS; i++)
+			lr->fds[i] = -1;
+		shard_msg_free(m);
+		session_unref(x);
+		return refuse(rf, EAGAIN, SW_EXIT_SYSWARD_ERROR,
+			      "uid %u already has %u policies waiting to be "
+			      "compiled by syswardd; try again once they "
+			      "started", c->peer.uid, compiler_per_uid());
+	}
+	/* Queued: from here on the request and descriptors are the
+	 * launch's; a compile thread only reads them. */
+	*q = (struct sw_run_request){ 0 };
+	c->n_fds = 0;
+	++srv->next_id;
+	x->started = time(NULL);
+	snprintf(x->program, sizeof(x->program), "%s", lr->q.argv[0]);
+	snprintf(x->policy_name, sizeof(x->policy_name), "%s", lr->q.policy_name);
 	x->conn = c;
 	c->session = x;
 	LIST_ADD(srv->sessions, x);
 	srv->n_sessions++;
-	srv->load[shard]++;
-	shard_send(srv->shards[shard], m);
 	return 0;
 }
 
 static void handle_run(struct server *srv, struct conn *c)
 {
 	struct sw_run_request q = { 0 };
-	struct sw_policy *policy = NULL;
 	struct peer_state pst;
 	struct refusal rf;
 	int client_nice;
@@ -350,13 +391,11 @@ static void handle_run(struct server *srv, struct conn *c)
 	if (run_vet_client(c, &pst, &client_nice, &rf) < 0 ||
 	    run_decode(srv, c, &q, &rf) < 0 ||
 	    run_check_privilege(c, &pst, &q, &rf) < 0 ||
-	    run_load_policy(&q, &policy, &rf) < 0 ||
-	    run_hand_off(srv, c, &q, &policy, client_nice, &rf) < 0)
+	    run_hand_off(srv, c, &q, client_nice, &rf) < 0)
 		reply_error(srv, c, "RUN", rf.err.code, rf.exit_code, rf.err.msg, true);
 	/* Not handed on: the daemon must not hold the client's pipes open
 	 * (its reader would never see EOF). */
 	close_fds(c);
-	sw_policy_free(policy);
 	sw_run_request_clear(&q);
 }
 

@@ -138,6 +138,12 @@ int server_new(struct server **ret, int listen_fd, FILE *audit,
 		if (r < 0)
 			goto fail;
 	}
+	/* As many compile threads as tracer threads, and at least two: one
+	 * uid's compile holds one of them at most (compile.c). */
+	r = compiler_start(&srv->compiler, o->shards > 2 ? o->shards : 2,
+			   o->compile_timeout * 1000, srv->mail, err);
+	if (r < 0)
+		goto fail;
 	*ret = srv;
 	return 0;
 fail:
@@ -220,6 +226,8 @@ void server_free(struct server *srv)
 	 * program outlives another by a thread's turn. */
 	for (unsigned int i = 0; i < srv->n_shards; i++)
 		shard_stop(srv->shards[i]);
+	/* Its workers post to the mailbox: before that goes. */
+	compiler_free(srv->compiler);
 	for (unsigned int i = 0; i < srv->n_shards; i++)
 		shard_free(srv->shards[i]);
 	if (srv->mail)

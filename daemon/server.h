@@ -63,7 +63,9 @@ struct server {
 	enum kind signal_kind;
 	int sig_fd;
 	enum kind mail_kind;
-	struct mailbox *mail;		/* the tracer threads' replies */
+	struct mailbox *mail;		/* the tracer threads' and the
+					 * compile stage's replies */
+	struct compiler *compiler;	/* compile.c */
 	sigset_t old_mask;
 	struct shard **shards;
 	unsigned int *load;		/* sessions per shard */

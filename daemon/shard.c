@@ -122,6 +122,7 @@ static void launch_req_free(struct launch_req *l)
 		if (l->fds[i] >= 0)
 			close(l->fds[i]);
 	sw_run_request_clear(&l->q);
+	sw_prepared_free(l->prepared);
 	sw_policy_free(l->policy);
 	peer_clear(&l->peer);
 	free(l);
@@ -177,7 +178,7 @@ int mailbox_fd(const struct mailbox *mb)
 	return mb->efd;
 }
 
-static void mailbox_post(struct mailbox *mb, struct shard_msg *m)
+void mailbox_post(struct mailbox *mb, struct shard_msg *m)
 {
 	uint64_t one = 1;
 	bool wake;
@@ -318,12 +319,9 @@ static void reply_failed(struct shard *sh, struct session *x, int r,
 	mailbox_post(sh->out, m);
 }
 
-static void do_launch(struct shard *sh, struct session *x,
-		      struct launch_req *q)
+void launch_fill(const struct launch_req *q, uint64_t id, struct sw_launch *l)
 {
-	struct sw_error err = { 0 };
-	struct shard_msg *m;
-	struct sw_launch l = {
+	*l = (struct sw_launch){
 		.argv = q->q.argv,
 		.envp = q->q.envp,
 		.cwd = q->q.cwd,
@@ -337,7 +335,7 @@ static void do_launch(struct shard *sh, struct session *x,
 		.caps = q->peer.uid == 0 ? q->q.caps : 0,
 		.audit = q->audit,
 		.audit_format = SW_LOG_JSON,
-		.session_id = x->id,
+		.session_id = id,
 		/* A session of its own: the client's terminal (if any) is
 		 * the client's business, and kill(0, ...) or setpgid() must
 		 * not reach the daemon's or another session's group. */
@@ -349,9 +347,19 @@ static void do_launch(struct shard *sh, struct session *x,
 		.sig_ignored = q->q.sig_ignored,
 		.sig_blocked = q->q.sig_blocked,
 	};
+}
+
+/* Fork and seize: the compile stage (compile.c) made everything else. */
+static void do_launch(struct shard *sh, struct session *x,
+		      struct launch_req *q)
+{
+	struct sw_error err = { 0 };
+	struct shard_msg *m;
+	struct sw_launch l;
 	int r;
 
-	r = sw_session_launch(sh->sup, q->policy, &l, &x->s, &err);
+	launch_fill(q, x->id, &l);
+	r = sw_session_launch_prepared(sh->sup, &q->prepared, &l, &x->s, &err);
 	if (r < 0) {
 		x->s = NULL;
 		reply_failed(sh, x, r, &err);

@@ -10,6 +10,8 @@
  *   conn.c    connection framing: accept, bounded reads and replies
  *   requests.c RUN (checked step by step), PS, KILL, SIGNAL; sessions and
  *             the tracer threads' replies  (server.h: what these share)
+ *   compile.c the compile stage: each RUN's policy parsed and compiled
+ *             on worker threads, libseccomp in a killable process
  *   shard.c   the tracer threads: each launches and supervises the
  *             sessions it is given (ptrace ties a tracee to its thread)
  *   audit.c   the daemon's own audit lines (session start/exit/refusal)
@@ -33,6 +35,7 @@ struct options {
 	unsigned int max_sessions;
 	unsigned int request_timeout;	/* seconds to finish a request */
 	unsigned int shards;		/* tracer threads */
+	unsigned int compile_timeout;	/* seconds for libseccomp per RUN */
 	int socket_mode;		/* -1 = default (0666 root, 0600 user) */
 };
 
@@ -127,6 +130,9 @@ struct session {
 	char program[SW_PROTO_MAX_PS_STRING + 1];
 	char policy_name[SW_PROTO_MAX_PS_STRING + 1];
 	struct session *prev, *next;
+	bool launched;			/* handed to shard (compile done) */
+	bool killed;			/* KILL, or client gone, before that */
+	uint64_t pending_sigs;		/* SIGNALs before that, a bit each */
 	/* Tracer thread only. */
 	struct sw_session *s;		/* NULL before launch and once done */
 	int group_fd;			/* the program's group (set with s) */
@@ -145,7 +151,8 @@ void session_unref(struct session *x);
 /* What the tracer thread needs to launch a RUN: the message owns it. */
 struct launch_req {
 	struct sw_run_request q;
-	struct sw_policy *policy;
+	struct sw_policy *policy;	/* compile.c: parsed */
+	struct sw_prepared *prepared;	/* compile.c: compiled */
 	int fds[SW_PROTO_RUN_FDS];
 	struct peer peer;		/* its groups: the client's */
 	bool root_daemon;
@@ -154,12 +161,15 @@ struct launch_req {
 };
 
 enum shard_msg_kind {
+	/* to the compile stage */
+	MSG_COMPILE,
 	/* to a tracer thread */
 	MSG_LAUNCH,
 	MSG_KILL,
 	MSG_SIGNAL,
 	MSG_STOP,	/* kill and reap everything, end the thread */
 	/* to the event loop */
+	MSG_COMPILED,	/* launch ready, or err, exit_code */
 	MSG_STARTED,
 	MSG_FAILED,	/* the launch failed: err, exit_code */
 	MSG_DONE,	/* exit_code, err if it never reached exec */
@@ -169,7 +179,7 @@ struct shard_msg {
 	enum shard_msg_kind kind;
 	struct session *x;		/* a reference of the message's */
 	struct shard_msg *next;
-	struct launch_req *launch;	/* MSG_LAUNCH */
+	struct launch_req *launch;	/* MSG_COMPILE, _COMPILED, _LAUNCH */
 	int sig;			/* MSG_SIGNAL */
 	pid_t pid;			/* MSG_STARTED */
 	int exit_code;			/* MSG_FAILED, MSG_DONE */
@@ -187,9 +197,17 @@ void shard_msg_free(struct shard_msg *m);
 struct mailbox;
 int mailbox_new(struct mailbox **ret, struct sw_error *err);
 int mailbox_fd(const struct mailbox *mb);
+/* Post m (any thread); wakes the event loop. */
+void mailbox_post(struct mailbox *mb, struct shard_msg *m);
 /* All messages in the order they were posted (clears the eventfd). */
 struct shard_msg *mailbox_take(struct mailbox *mb);
 void mailbox_free(struct mailbox *mb);
+
+/* The launch of q as session id: the one home of what the program gets
+ * (credentials, capabilities, nice, umask), read by its compile and by
+ * its launch.  l points into q. */
+struct sw_launch;
+void launch_fill(const struct launch_req *q, uint64_t id, struct sw_launch *l);
 
 struct shard;
 /* Start tracer thread idx; replies go to mb.  Warnings are logged. */
@@ -208,6 +226,21 @@ void shard_free(struct shard *sh);
 
 /* CLOCK_MONOTONIC in ms, for deadlines and windows (conn.c). */
 long long now_ms(void);
+
+/* ---- compile.c --------------------------------------------------------- */
+
+struct compiler;
+/* n_workers threads; a compile's libseccomp step is killed after
+ * timeout_ms; results (MSG_COMPILED) go to out.  Probes the kernel. */
+int compiler_start(struct compiler **ret, unsigned int n_workers,
+		   unsigned int timeout_ms, struct mailbox *out,
+		   struct sw_error *err);
+/* Queue m (MSG_COMPILE, its launch with the request); -EAGAIN if its
+ * uid has compiler_per_uid() compiles queued or running already. */
+int compiler_submit(struct compiler *cc, struct shard_msg *m);
+unsigned int compiler_per_uid(void);
+/* Waits for running compiles (each at most its limit); drops the queue. */
+void compiler_free(struct compiler *cc);
 
 /* ---- server.c ---------------------------------------------------------- */
 

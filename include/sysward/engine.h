@@ -204,6 +204,31 @@ int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
 		      struct sw_error *err);
 
 /*
+ * The launch in two steps, for a caller that must not compile on its
+ * tracer thread (syswardd).  sw_launch_prepare() compiles p for a launch
+ * of l (its caps, defences_off, allow_without_set_syscall_info and nice
+ * are read) on the kernel ks describes, on any thread: the program's
+ * decision tables, its two filters as BPF, its capabilities.  With
+ * timeout_ms, libseccomp runs in a child process forked from the calling
+ * thread (at l's nice value if set) that is killed after timeout_ms:
+ * then -ETIME, with a message naming the limit.  p must outlive the
+ * result.  sw_session_launch_prepared() is sw_session_launch() from
+ * there, on the supervisor's thread: fork, seize, and nothing slow; it
+ * takes *pr (NULL on return) whether it succeeds or not.
+ * sw_session_launch() is both, with no time limit.
+ */
+struct sw_prepared;
+int sw_launch_prepare(const struct sw_kernel_support *ks,
+		      const struct sw_policy *p, const struct sw_launch *l,
+		      unsigned int timeout_ms, struct sw_prepared **ret,
+		      struct sw_error *err);
+int sw_session_launch_prepared(struct sw_supervisor *sup,
+			       struct sw_prepared **pr,
+			       const struct sw_launch *l, struct sw_session **ret,
+			       struct sw_error *err);
+void sw_prepared_free(struct sw_prepared *pr);
+
+/*
  * Handle ptrace events.  With block=false only what is pending is handled
  * (call it when SIGCHLD arrives).  Returns the number of events handled,
  * or -errno.

@@ -1588,6 +1588,202 @@ t_conn_flood() {
 	cat "$W/hostile.out"
 }
 
+# big_policy N: N rules that libseccomp takes long to merge (each names
+# four calls, with two argument conditions of its own), getuid emulated;
+# the rule count is what costs (embedded: 200 rules 1.1 s, 300 3.5 s; 700: 40 s and
+# refused as too big for the kernel; 4,000: minutes).
+big_policy() {
+	"$PYTHON" - "$1" <<-'EOF' | policy "big$1"
+	import json, sys
+	n = int(sys.argv[1])
+	calls = ["read", "write", "openat", "close", "fstat", "lseek", "mmap",
+	         "mprotect", "munmap", "brk", "ioctl", "pread64", "pwrite64",
+	         "readv", "writev", "access", "pipe", "select", "sched_yield",
+	         "mremap", "msync", "mincore", "madvise", "dup", "dup2", "pause",
+	         "nanosleep", "getitimer", "alarm", "setitimer", "sendfile",
+	         "socket", "connect", "accept", "sendto", "recvfrom", "sendmsg",
+	         "recvmsg", "shutdown", "bind", "listen", "getsockname",
+	         "getpeername", "socketpair", "setsockopt", "getsockopt", "fcntl",
+	         "flock", "fsync", "fdatasync", "truncate", "ftruncate",
+	         "getdents", "getcwd", "chdir", "fchdir", "rename", "mkdir",
+	         "rmdir", "creat", "link", "unlink", "symlink", "readlink",
+	         "chmod", "fchmod", "chown", "fchown", "lchown", "umask"]
+	rules = [{"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242}]
+	for i in range(n):
+	    rules.append({"names": [calls[(i * 7 + k) % len(calls)] for k in range(4)],
+	                  "action": "SCMP_ACT_ERRNO", "errno": "EPERM",
+	                  "args": [{"index": 0, "value": 1000 + i, "op": "SCMP_CMP_EQ"},
+	                           {"index": 1, "value": 7 * i + 3, "op": "SCMP_CMP_GT"}]})
+	print(json.dumps({"defaultAction": "SCMP_ACT_ALLOW", "syscalls": rules}))
+	EOF
+}
+
+# gap_loop SECONDS: as uid 65534, a session that makes supervised calls
+# (getuid, emulated) for SECONDS and prints the longest gap between two
+# of them and their percentiles; "ready" once it runs.  Output: $W/gaps.
+gap_loop() {
+	"${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(uid_policy 77)" -- \
+		"$PYTHON" -c 'import os, sys, time
+end = time.monotonic() + float(sys.argv[1])
+gaps, last = [], time.monotonic()
+print("ready", flush=True)
+while last < end:
+    os.getuid()
+    now = time.monotonic()
+    gaps.append(now - last)
+    last = now
+gaps.sort()
+print("calls=%d p50_us=%.0f p99_us=%.0f max_gap_ms=%.1f" % (len(gaps),
+      gaps[len(gaps) // 2] * 1e6, gaps[len(gaps) * 99 // 100] * 1e6, gaps[-1] * 1e3))' \
+		"$1" >"$W/gaps" 2>&1 </dev/null
+}
+
+# compile_beside: a daemon with $SHARDS tracer threads; while nobody's
+# session calls getuid in a loop, root RUNs a 200-rule policy: nobody's
+# calls never pause for 500 ms, ps answers within 1 s, the big policy's
+# program runs.
+compile_beside() {
+	stop_daemon
+	start_daemon || return
+	chmod 0755 "$W"
+	local big gl t0 t1 what="${SHARDS:-the default} tracer thread(s)"
+	big=$(big_policy 200)
+	gap_loop 6 &
+	gl=$!
+	wait_file "$W/gaps" 100 || { fail "the getuid loop never started"; kill "$gl"; return; }
+	sleep 0.5
+	"$SYSWARD" run --daemon="$S" --policy "$big" -- "$PROBE" getuid >"$W/big.out" 2>"$W/big.err" </dev/null &
+	t0=$!
+	sleep 0.3
+	t1=$(date +%s%N)
+	last_cmd=(timeout -k 2 10 "$SYSWARD" ps --daemon="$S")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	t1=$(( ($(date +%s%N) - t1) / 1000000 ))
+	expect_rc 0
+	echo "$what: ps answered in $t1 ms during the compile"
+	[ "$t1" -lt 1000 ] || fail "$what: ps took $t1 ms during another client's compile"
+	wait "$gl"
+	timeout 60 tail --pid="$t0" -f /dev/null || { fail "the big policy's client still runs"; kill -9 "$t0"; }
+	wait "$t0"
+	rc=$?
+	last_cmd=("big policy's client"); cp "$W/big.out" "$W/out"; cp "$W/big.err" "$W/err"
+	expect_rc 0
+	expect_output "getuid=4242"
+	echo "$what: $(tail -1 "$W/gaps")"
+	local gap
+	gap=$(sed -n 's/.*max_gap_ms=\([0-9]*\).*/\1/p' "$W/gaps")
+	[ -n "$gap" ] || { fail "the getuid loop printed no figures: $(cat "$W/gaps")"; return; }
+	[ "$gap" -lt 500 ] ||
+		fail "$what: another uid's supervised calls stalled $gap ms during a 200-rule compile"
+	stop_daemon
+}
+
+t_compile_off_thread() {
+	# Issue 21: a client's policy is read, parsed and compiled off the
+	# tracer threads and the event loop, so no other session's calls
+	# wait for it; with one tracer thread (where the compile used to run
+	# beside every session), then with CTest's (or the default) count.
+	SHARDS=1 compile_beside
+	compile_beside
+}
+
+t_compile_limit() {
+	# A policy that libseccomp would work on for minutes (4,000 rules;
+	# the kernel refuses it as too big at the end) is refused at the
+	# daemon's --compile-timeout, with an ERROR that names the limit;
+	# the daemon serves on.  Before: no such limit, the RUN ran for
+	# minutes on a tracer thread.
+	start_daemon --compile-timeout 2 || return
+	chmod 0755 "$W"
+	local big t0
+	big=$(big_policy 4000)
+	t0=$(date +%s%N)
+	swd "$big" "$PROBE" getuid
+	t0=$(( ($(date +%s%N) - t0) / 1000000 ))
+	expect_rc 125
+	expect_err "compile $big: libseccomp took longer than the limit of 2000 ms" \
+		"(syswardd --compile-timeout 2: a smaller policy"
+	echo "4,000 rules refused after $t0 ms (limit 2 s)"
+	[ "$t0" -lt 8000 ] || fail "the refusal took $t0 ms with a 2 s limit"
+	daemon_serves
+}
+
+t_compile_client_gone() {
+	# A client that goes away while its policy compiles: its program
+	# never runs, its session leaves no trace, and a signal sent before
+	# (the client's Ctrl-C) waits for the program as before.
+	start_daemon || return
+	chmod 0755 "$W"
+	local big bg
+	big=$(big_policy 200)
+	"$SYSWARD" run --daemon="$S" --policy "$big" -- /bin/sh -c "touch $W/ran" \
+		>/dev/null 2>&1 </dev/null &
+	bg=$!
+	sleep 0.3
+	kill -9 "$bg"
+	wait "$bg" 2>/dev/null
+	# The compile ends (200 rules: about 1 s idle) before this does.
+	sleep 8
+	[ -e "$W/ran" ] && fail "the program of a client gone during its compile ran"
+	last_cmd=(timeout -k 2 10 "$SYSWARD" ps --daemon="$S")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	[ "$(wc -l <"$W/out")" -le 1 ] || { fail "ps lists a session after its client went"; cat "$W/out" >&2; }
+	# SIGINT during the compile is not lost: it reaches the program as
+	# soon as it is launched (before its exec, as a signal sent during
+	# any launch: 130; after: its trap, 3), not 20 s later.
+	"$SYSWARD" run --daemon="$S" --policy "$big" -- /bin/sh -c "trap 'echo got INT; exit 3' INT; sleep 20 & wait" \
+		>"$W/out" 2>"$W/err" </dev/null &
+	bg=$!
+	sleep 0.3
+	kill -INT "$bg"
+	timeout 30 tail --pid="$bg" -f /dev/null || { fail "the interrupted client still runs"; kill -9 "$bg"; }
+	wait "$bg"
+	rc=$?
+	last_cmd=("client interrupted during its compile")
+	[ "$rc" -eq 130 ] || [ "$rc" -eq 3 ] || { fail "SIGINT during the compile: status $rc, not 130 or 3"; dump_last; }
+	daemon_serves
+}
+
+t_compile_queue_per_uid() {
+	# One uid's many big RUNs hold one compile thread at a time and at
+	# most four places in the queue: a fifth is refused at once, and
+	# another uid's session starts meanwhile, without waiting for them.
+	start_daemon --compile-timeout 3 || return
+	chmod 0755 "$W"
+	local big i pids=() t0
+	big=$(big_policy 4000)
+	chmod 0644 "$big"
+	for ((i = 0; i < 4; i++)); do
+		"${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$big" -- "$PROBE" getuid \
+			>/dev/null 2>"$W/q.$i" </dev/null &
+		pids+=($!)
+	done
+	sleep 1
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$big" -- "$PROBE" getuid)
+	timeout -k 5 10 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 125
+	expect_err "uid 65534 already has 4 policies waiting to be compiled by syswardd"
+	t0=$(date +%s%N)
+	swd "$(uid_policy 9)" "$PROBE" getuid
+	t0=$(( ($(date +%s%N) - t0) / 1000000 ))
+	expect_rc 0
+	expect_output "getuid=9"
+	echo "root's session beside nobody's 4 queued compiles: $t0 ms"
+	[ "$t0" -lt 2500 ] || fail "root's session waited $t0 ms behind another uid's compiles"
+	for i in "${!pids[@]}"; do
+		timeout 30 tail --pid="${pids[i]}" -f /dev/null || { fail "a queued client still runs"; kill -9 "${pids[i]}"; }
+		wait "${pids[i]}"
+		rc=$?
+		last_cmd=("queued big RUN $i"); cp "$W/q.$i" "$W/err"; : >"$W/out"
+		expect_rc 125
+		expect_err "syswardd --compile-timeout 3"
+	done
+}
+
 t_user_daemon() {
 	# A user's own syswardd (no CAP_SYS_PTRACE): it can trace its
 	# threads' bells and its user's programs, and serves nobody else.
