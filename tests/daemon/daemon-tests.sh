@@ -1734,7 +1734,9 @@ t_compile_client_gone() {
 	# SIGINT during the compile is not lost: it reaches the program as
 	# soon as it is launched (before its exec, as a signal sent during
 	# any launch: 130; after: its trap, 3), not 20 s later.
-	"$SYSWARD" run --daemon="$S" --policy "$big" -- /bin/sh -c "trap 'echo got INT; exit 3' INT; sleep 20 & wait" \
+	# (env: a background job of a script starts with SIGINT ignored, and
+	# the client, as the program, keeps what it was given.)
+	env --default-signal=INT "$SYSWARD" run --daemon="$S" --policy "$big" -- /bin/sh -c "trap 'echo got INT; exit 3' INT; sleep 20 & wait" \
 		>"$W/out" 2>"$W/err" </dev/null &
 	bg=$!
 	sleep 0.3
