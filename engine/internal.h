@@ -585,6 +585,7 @@ extern const struct sw_pid_call sw_pid_calls[SW_PID_CALL_COUNT];
  * s?  Is process group pgid one a tracee of s is in (so one of s's)? */
 bool sw_reach_pid(struct sw_supervisor *sup, struct sw_session *s,
 		  pid_t caller, int32_t pid);
+int sw_reach_refusal(pid_t caller, int32_t id);
 bool sw_reach_group(struct sw_supervisor *sup, struct sw_session *s,
 		    pid_t caller, int32_t pgid);
 /* Does caller, caller_depth pid namespaces deep, see pid (is pid's

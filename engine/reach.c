@@ -63,6 +63,7 @@
  * pid_max before the caller's call ran.
  */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
@@ -178,6 +179,37 @@ static bool nested_in_session(struct sw_supervisor *sup, struct sw_session *s,
 	return false;
 }
 
+/*
+ * A process of the session that has exited and that its parent, a
+ * process of the session, has not reaped yet: it has left the tracee
+ * table, but the kernel still lets its parent signal it (kill returns 0,
+ * the zombie takes no signal).  Its pid cannot be reused until that
+ * parent reaps it.  Only pids of the supervisor's own pid namespace (the
+ * caller's, else the numbers differ).
+ */
+static bool zombie_of_session(struct sw_supervisor *sup, struct sw_session *s,
+			      pid_t caller, int32_t pid)
+{
+	char path[64], text[SW_PROC_TEXT_MAX];
+	const char *state;
+	struct sw_tracee *parent;
+	long ppid;
+
+	if (sw_reach_ns_depth(caller) != sw_reach_ns_depth(getpid()))
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (sw_proc_read(path, text, sizeof(text)) < 0)
+		return false;
+	state = sw_proc_field(text, "State");
+	while (state && (*state == ' ' || *state == '\t'))
+		state++;
+	if (!state || *state != 'Z' ||
+	    !sw_proc_number(text, "PPid", 10, 0, &ppid) || ppid <= 0)
+		return false;
+	parent = sw_tracee_find(sup, (pid_t)ppid);
+	return parent && parent->s == s;
+}
+
 bool sw_reach_pid(struct sw_supervisor *sup, struct sw_session *s,
 		  pid_t caller, int32_t pid)
 {
@@ -188,7 +220,24 @@ bool sw_reach_pid(struct sw_supervisor *sup, struct sw_session *s,
 	t = sw_tracee_find(sup, pid);
 	if (t && t->s == s)
 		return true;
-	return nested_in_session(sup, s, caller, pid, "NSpid");
+	return nested_in_session(sup, s, caller, pid, "NSpid") ||
+	       zombie_of_session(sup, s, caller, pid);
+}
+
+/*
+ * The answer for a target outside the session: the kernel's ESRCH where
+ * no such process (id > 0) or group (id < 0) exists, as unconfined (a
+ * program that checks whether a pid it reaped is gone), else EPERM.
+ * Whether a pid exists is no secret (/proc lists them).  Only for a
+ * caller of the supervisor's own pid namespace, where the numbers are
+ * the same; kill(id, 0) sends nothing.
+ */
+int sw_reach_refusal(pid_t caller, int32_t id)
+{
+	if (id == 0 || id == -1 ||
+	    sw_reach_ns_depth(caller) != sw_reach_ns_depth(getpid()))
+		return EPERM;
+	return kill(id, 0) < 0 && errno == ESRCH ? ESRCH : EPERM;
 }
 
 bool sw_reach_group(struct sw_supervisor *sup, struct sw_session *s,
@@ -242,8 +291,10 @@ static int pid_call_target(struct sw_supervisor *sup, struct sw_tracee *t,
 		return 0;	/* the caller, its group; or no such task */
 	*why = "a limit, priority or scheduling call at a process outside the program's tree denied";
 	if (form == SW_PID_PGRP)
-		return sw_reach_group(sup, t->s, t->pid, who) ? 0 : EPERM;
-	return sw_reach_pid(sup, t->s, t->pid, who) ? 0 : EPERM;
+		return sw_reach_group(sup, t->s, t->pid, who) ? 0
+		       : sw_reach_refusal(t->pid, -who);
+	return sw_reach_pid(sup, t->s, t->pid, who) ? 0
+	       : sw_reach_refusal(t->pid, who);
 }
 
 void sw_reach_contain(struct sw_supervisor *sup, struct sw_tracee *t,

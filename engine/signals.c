@@ -47,6 +47,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/uio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sysward/proc.h"
@@ -131,14 +132,16 @@ static int kill_target(struct sw_supervisor *sup, struct sw_session *s,
 		       pid_t caller, int32_t pid)
 {
 	if (pid > 0)
-		return sw_reach_pid(sup, s, caller, pid) ? 0 : EPERM;
+		return sw_reach_pid(sup, s, caller, pid) ? 0
+		       : sw_reach_refusal(caller, pid);
 	if (pid == 0)
 		return 0;	/* the caller's group: the session's own */
 	if (pid == -1)
 		return EPERM;
 	if (pid == INT_MIN)
 		return ESRCH;	/* the kernel's answer: -INT_MIN is no pid */
-	return sw_reach_group(sup, s, caller, -pid) ? 0 : EPERM;
+	return sw_reach_group(sup, s, caller, -pid) ? 0
+	       : sw_reach_refusal(caller, pid);
 }
 
 /* F_SETOWN's owner: > 0 a process, < 0 a group, 0 nobody. */
@@ -172,6 +175,44 @@ static int32_t for_caller(int depth, pid_t pid, const char *field)
  * pid, so that swapping fd after the check changes nothing.  A /proc/<pid>
  * directory fd (which the kernel also accepts) is refused as not a
  * pidfd: which pid it names depends on the procfs instance. */
+/*
+ * A /proc/<pid> directory descriptor: the kernel signals that process
+ * (tgid_pidfd_to_pid).  Its number is the directory's name, but only if
+ * the directory is the one the supervisor's /proc shows for that number
+ * (same device and inode): a procfs of another pid namespace, or a
+ * process that died and whose number was taken again, names none.  The
+ * caller's numbers must be ours, so only from our pid namespace.  0: not
+ * such a directory.
+ */
+static long proc_dir_pid(pid_t tid, int32_t fd)
+{
+	char link[64], target[PATH_MAX], own[64], *end;
+	const char *name;
+	struct stat a, b;
+	ssize_t n;
+	long pid;
+
+	if (sw_reach_ns_depth(tid) != sw_reach_ns_depth(getpid()))
+		return 0;
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", tid, fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return 0;
+	target[n] = '\0';
+	name = strrchr(target, '/');
+	if (!name || !name[1])
+		return 0;
+	errno = 0;
+	pid = strtol(name + 1, &end, 10);
+	if (errno || *end || pid <= 0 || pid > INT32_MAX)
+		return 0;
+	snprintf(own, sizeof(own), "/proc/%ld", pid);
+	if (stat(link, &a) < 0 || stat(own, &b) < 0 || !S_ISDIR(a.st_mode) ||
+	    a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+		return 0;
+	return pid;
+}
+
 static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
 		       enum sw_abi abi, struct sw_decision *d)
 {
@@ -185,8 +226,9 @@ static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
 	int depth;
 
 	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", t->pid, fd);
-	if (fd < 0 || !sw_reach_proc_field(path, "Pid", 10, 0, &pid)) {
-		sw_refuse(d, EBADF, "pidfd_send_signal: not a pidfd (a /proc/<pid> directory is refused)");
+	if (fd < 0 || (!sw_reach_proc_field(path, "Pid", 10, 0, &pid) &&
+		       (pid = proc_dir_pid(t->pid, fd)) <= 0)) {
+		sw_refuse(d, EBADF, "pidfd_send_signal: neither a pidfd nor a /proc/<pid> directory of the caller's pid namespace");
 		return;
 	}
 	if (pid == -1) {
@@ -325,7 +367,8 @@ void sw_signals_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 	} else if (is(prog, abi, SW_SYS_TKILL, nr)) {
 		/* tid <= 0: the kernel says EINVAL. */
 		e = sw_as_int(d->args[0]) <= 0 ? EINVAL
-		    : sw_reach_pid(sup, s, t->pid, sw_as_int(d->args[0])) ? 0 : EPERM;
+		    : sw_reach_pid(sup, s, t->pid, sw_as_int(d->args[0])) ? 0
+		    : sw_reach_refusal(t->pid, sw_as_int(d->args[0]));
 	} else if (is(prog, abi, SW_SYS_TGKILL, nr) ||
 		   is(prog, abi, SW_SYS_RT_TGSIGQUEUEINFO, nr)) {
 		int32_t tgid = sw_as_int(d->args[0]), tid = sw_as_int(d->args[1]);
@@ -337,7 +380,8 @@ void sw_signals_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 		/* Only a pid: 0 and negatives name nothing (ESRCH). */
 		int32_t pid = sw_as_int(d->args[0]);
 
-		e = pid <= 0 ? ESRCH : sw_reach_pid(sup, s, t->pid, pid) ? 0 : EPERM;
+		e = pid <= 0 ? ESRCH : sw_reach_pid(sup, s, t->pid, pid) ? 0
+		    : sw_reach_refusal(t->pid, pid);
 	} else if (is(prog, abi, SW_SYS_PIDFD_OPEN, nr)) {
 		/* EPERM, not ESRCH: the same answer whether or not the pid
 		 * exists, and no lie about a live process being gone. */
@@ -391,5 +435,5 @@ void sw_signals_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 				"FIOSETOWN as F_SETOWN, owner checked");
 	}
 	if (e)
-		sw_refuse(d, e, e == EPERM ? why_out : "invalid signal target");
+		sw_refuse(d, e, e == EPERM ? why_out : e == ESRCH ? "no such process or group" : "invalid signal target");
 }

@@ -1431,6 +1431,42 @@ os.execvp(sys.argv[1], sys.argv[1:])' )
 	grep -qx 'survived SIGHUP' "$W/plain" || fail "control: nohup sh did not survive SIGHUP"
 }
 
+t_fidelity_signal_targets() {
+	# What a program's signals to its own processes return, as
+	# unconfined: a child that exited and is not reaped yet (kill
+	# returns 0), a pid that is gone (ESRCH), its own /proc/<pid>
+	# directory as a pidfd (the signal is delivered), and its own
+	# thread; outside its tree route 11 still answers EPERM (checked in
+	# tests/security).
+	local prog='
+import os, signal, threading, time
+def res(f):
+    try:
+        f(); return "0"
+    except OSError as e:
+        return e.strerror
+child = os.fork()
+if child == 0:
+    os._exit(0)
+time.sleep(0.3)
+print("zombie kill 0:", res(lambda: os.kill(child, 0)))
+print("zombie kill TERM:", res(lambda: os.kill(child, signal.SIGTERM)))
+os.waitpid(child, 0)
+print("reaped kill 0:", res(lambda: os.kill(child, 0)))
+print("reaped group kill 0:", res(lambda: os.killpg(child, 0)))
+got = []
+signal.signal(signal.SIGUSR1, lambda *a: got.append(1))
+fd = os.open("/proc/%d" % os.getpid(), os.O_DIRECTORY)
+print("own /proc dir fd:", res(lambda: signal.pidfd_send_signal(fd, signal.SIGUSR1)), len(got))
+t = threading.Thread(target=time.sleep, args=(0.5,)); t.start()
+print("own thread:", res(lambda: signal.pthread_kill(t.ident, 0)))
+t.join()'
+	chmod 0755 "$W"
+	fid_same "signals to the program's own processes" -- "$PYTHON" -c "$prog"
+	grep -qx 'zombie kill 0: 0' "$W/plain" || fail "control: $(cat "$W/plain")"
+	fid_same "... as uid 65534" "${FID_NOBODY[@]}" -- "$PYTHON" -c "$prog"
+}
+
 t_fidelity_group_term() {
 	# What signals the caller's process group (timeout(1), kill -TERM
 	# -PGID, a CI runner) ends the program's whole tree, not only its
