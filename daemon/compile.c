@@ -13,7 +13,7 @@
  * the limit (--compile-timeout), and the RUN fails with an ERROR naming
  * the limit; parsing and the decision tables (linear in the policy's
  * bytes, which the protocol bounds: 0.15 s for the largest) run on the
- * worker.  A uid has at most one compile running and COMPILES_PER_UID
+ * worker.  A uid has at most one compile running and --compile-queue
  * queued or running; a RUN beyond that is refused (EAGAIN), so one
  * client's many requests hold at most one worker, each for at most the
  * limit, and the others serve every other uid in the order they came.
@@ -28,9 +28,6 @@
 #include "sysward/policy.h"
 #include "syswardd.h"
 
-/* Queued or running compiles of one uid. */
-#define COMPILES_PER_UID 4u
-
 struct compiler {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -43,6 +40,7 @@ struct compiler {
 	struct mailbox *out;
 	struct sw_kernel_support ks;
 	unsigned int timeout_ms;
+	unsigned int per_uid;		/* queued or running, per uid */
 };
 
 static unsigned int count_uid_locked(const struct compiler *cc, uid_t uid,
@@ -146,8 +144,8 @@ static void *worker_main(void *arg)
 }
 
 int compiler_start(struct compiler **ret, unsigned int n_workers,
-		   unsigned int timeout_ms, struct mailbox *out,
-		   struct sw_error *err)
+		   unsigned int timeout_ms, unsigned int per_uid,
+		   struct mailbox *out, struct sw_error *err)
 {
 	struct compiler *cc = calloc(1, sizeof(*cc));
 	sigset_t all, old;
@@ -159,6 +157,7 @@ int compiler_start(struct compiler **ret, unsigned int n_workers,
 	pthread_cond_init(&cc->cv, NULL);
 	cc->out = out;
 	cc->timeout_ms = timeout_ms;
+	cc->per_uid = per_uid;
 	cc->n_workers = n_workers;
 	cc->threads = calloc(n_workers, sizeof(*cc->threads));
 	cc->busy = calloc(n_workers, sizeof(*cc->busy));
@@ -204,7 +203,7 @@ int compiler_submit(struct compiler *cc, struct shard_msg *m)
 	bool running;
 
 	pthread_mutex_lock(&cc->mu);
-	if (count_uid_locked(cc, m->x->uid, &running) >= COMPILES_PER_UID) {
+	if (count_uid_locked(cc, m->x->uid, &running) >= cc->per_uid) {
 		pthread_mutex_unlock(&cc->mu);
 		return -EAGAIN;
 	}
@@ -221,9 +220,9 @@ int compiler_submit(struct compiler *cc, struct shard_msg *m)
 	return 0;
 }
 
-unsigned int compiler_per_uid(void)
+unsigned int compiler_per_uid(const struct compiler *cc)
 {
-	return COMPILES_PER_UID;
+	return cc->per_uid;
 }
 
 void compiler_free(struct compiler *cc)

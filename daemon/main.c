@@ -34,6 +34,11 @@
  * argument conditions 3.5 s (both on an idle machine: a loaded one takes
  * twice as long); a compile that runs longer is refused. */
 #define DEFAULT_COMPILE_TIMEOUT 10
+/* A uid's RUNs waiting for or in their compile.  Each waits its turn
+ * (one compile per uid at a time) and delays only its own uid, so the
+ * bound is about memory, not fairness: well above the concurrent
+ * launches a build or a test runner makes (daemon.concurrent_50). */
+#define DEFAULT_COMPILE_QUEUE 64
 /* Each a thread and its bell process; beyond the cores they add nothing. */
 #define MAX_SHARDS 256	/* and in --shards' message */
 
@@ -68,6 +73,8 @@ static void help(FILE *f)
 "                          and all its processes stay on one of them\n"
 "  -c, --compile-timeout S refuse a RUN whose policy takes libseccomp more\n"
 "                          than S seconds to compile (default %d)\n"
+"  -q, --compile-queue N   refuse a RUN of a uid that has N waiting for or\n"
+"                          in their compile already (default %d)\n"
 "  -h, --help              show this help and exit\n"
 "  -V, --version           show the version and exit\n"
 "\n"
@@ -80,7 +87,7 @@ static void help(FILE *f)
 "  sysward run --daemon=/tmp/sw.sock --policy policy.json -- id -u\n"
 "  sysward ps --daemon=/tmp/sw.sock\n", DEFAULT_MAX_SESSIONS,
 		DEFAULT_REQUEST_TIMEOUT, default_shards(), MAX_SHARDS,
-		DEFAULT_COMPILE_TIMEOUT);
+		DEFAULT_COMPILE_TIMEOUT, DEFAULT_COMPILE_QUEUE);
 }
 
 static int usage(const char *fmt, const char *arg)
@@ -101,6 +108,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "request-timeout", required_argument, NULL, 't' },
 		{ "shards", required_argument, NULL, 'j' },
 		{ "compile-timeout", required_argument, NULL, 'c' },
+		{ "compile-queue", required_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
@@ -109,7 +117,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	long v;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "s:m:a:n:t:j:c:hV", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "s:m:a:n:t:j:c:q:hV", options, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			o->socket_path = optarg;
@@ -160,6 +168,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 					      "(expected 1 to 3600 seconds)",
 					      optarg);
 			o->compile_timeout = (unsigned int)v;
+			break;
+		case 'q':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || *end || !*optarg || v < 1 || v > 65536)
+				return -usage("invalid --compile-queue '%s' "
+					      "(expected 1 to 65536)", optarg);
+			o->compile_queue = (unsigned int)v;
 			break;
 		case 'h':
 			help(stdout);
@@ -258,6 +274,7 @@ int main(int argc, char **argv)
 	struct options o = { .max_sessions = DEFAULT_MAX_SESSIONS,
 			     .request_timeout = DEFAULT_REQUEST_TIMEOUT,
 			     .compile_timeout = DEFAULT_COMPILE_TIMEOUT,
+			     .compile_queue = DEFAULT_COMPILE_QUEUE,
 			     .shards = (unsigned int)default_shards(),
 			     .socket_mode = -1 };
 	struct sw_error err = { 0 };

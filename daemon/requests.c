@@ -357,7 +357,8 @@ static int run_hand_off(struct server *srv, struct conn *c,
 		return refuse(rf, EAGAIN, SW_EXIT_SYSWARD_ERROR,
 			      "uid %u already has %u policies waiting to be "
 			      "compiled by syswardd; try again once they "
-			      "started", c->peer.uid, compiler_per_uid());
+			      "started (syswardd --compile-queue)", c->peer.uid,
+			      compiler_per_uid(srv->compiler));
 	}
 	/* Queued: from here on the request and descriptors are the
 	 * launch's; a compile thread only reads them. */

@@ -141,7 +141,8 @@ int server_new(struct server **ret, int listen_fd, FILE *audit,
 	/* As many compile threads as tracer threads, and at least two: one
 	 * uid's compile holds one of them at most (compile.c). */
 	r = compiler_start(&srv->compiler, o->shards > 2 ? o->shards : 2,
-			   o->compile_timeout * 1000, srv->mail, err);
+			   o->compile_timeout * 1000, o->compile_queue,
+			   srv->mail, err);
 	if (r < 0)
 		goto fail;
 	*ret = srv;

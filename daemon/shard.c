@@ -398,8 +398,10 @@ static void forward(struct session *x, int sig)
 {
 	bool stop = sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
 
-	if (stop || x->group_fd < 0 || sw_group_signal(x->group_fd, sig) < 0)
+	if (stop)
 		sw_session_signal(x->s, sig);
+	else
+		sw_session_group_signal(x->s, x->group_fd, sig);
 }
 
 /* One message from the event loop; the program's fds are closed after

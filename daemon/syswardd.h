@@ -36,6 +36,7 @@ struct options {
 	unsigned int request_timeout;	/* seconds to finish a request */
 	unsigned int shards;		/* tracer threads */
 	unsigned int compile_timeout;	/* seconds for libseccomp per RUN */
+	unsigned int compile_queue;	/* RUNs queued or compiling, per uid */
 	int socket_mode;		/* -1 = default (0666 root, 0600 user) */
 };
 
@@ -233,12 +234,12 @@ struct compiler;
 /* n_workers threads; a compile's libseccomp step is killed after
  * timeout_ms; results (MSG_COMPILED) go to out.  Probes the kernel. */
 int compiler_start(struct compiler **ret, unsigned int n_workers,
-		   unsigned int timeout_ms, struct mailbox *out,
-		   struct sw_error *err);
+		   unsigned int timeout_ms, unsigned int per_uid,
+		   struct mailbox *out, struct sw_error *err);
 /* Queue m (MSG_COMPILE, its launch with the request); -EAGAIN if its
  * uid has compiler_per_uid() compiles queued or running already. */
 int compiler_submit(struct compiler *cc, struct shard_msg *m);
-unsigned int compiler_per_uid(void);
+unsigned int compiler_per_uid(const struct compiler *cc);
 /* Waits for running compiles (each at most its limit); drops the queue. */
 void compiler_free(struct compiler *cc);
 

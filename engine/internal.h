@@ -586,6 +586,8 @@ extern const struct sw_pid_call sw_pid_calls[SW_PID_CALL_COUNT];
 bool sw_reach_pid(struct sw_supervisor *sup, struct sw_session *s,
 		  pid_t caller, int32_t pid);
 int sw_reach_refusal(pid_t caller, int32_t id);
+/* tracer.c: a signal was sent to the session on request (run.c). */
+void sw_session_mark_signalled(struct sw_session *s);
 bool sw_reach_group(struct sw_supervisor *sup, struct sw_session *s,
 		    pid_t caller, int32_t pgid);
 /* Does caller, caller_depth pid namespaces deep, see pid (is pid's

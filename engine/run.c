@@ -16,7 +16,7 @@
  * SIGTERM and SIGHUP sent to us (kill -TERM -PGID of our job, timeout(1),
  * a CI runner, a terminal's when the program is not in its foreground,
  * or kill(1) of our pid) are forwarded to the program's whole process
- * group (sw_group_signal()).  The kernel cannot tell us whether a signal
+ * group (sw_session_group_signal()).  The kernel cannot tell us whether a signal
  * was sent to our group or to our pid alone (si_code and si_pid are the
  * same), and a program started by its caller in the caller's job would
  * have received a group's signal in every process: so the group it is.
@@ -106,25 +106,20 @@ int sw_session_group_open(const struct sw_session *s)
 	return fd < 0 ? -errno : fd;
 }
 
-int sw_group_signal(int group_fd, int sig)
+int sw_session_group_signal(struct sw_session *s, int group_fd, int sig)
 {
-	if (syscall(SYS_pidfd_send_signal, group_fd, sig, NULL,
-		    PIDFD_SIGNAL_PROCESS_GROUP) < 0)
-		return -errno;
+	if (group_fd < 0 || syscall(SYS_pidfd_send_signal, group_fd, sig, NULL,
+				    PIDFD_SIGNAL_PROCESS_GROUP) < 0)
+		return sw_session_signal(s, sig);
+	/* Sent on request: a program it kills before its exec has not
+	 * failed to start (sw_launch_failed). */
+	sw_session_mark_signalled(s);
 	/* A stopped job acts on SIGTERM or SIGHUP only once continued:
 	 * continue it after them, as sw_session_signal() does. */
 	if (sig == SIGTERM || sig == SIGHUP)
 		(void)syscall(SYS_pidfd_send_signal, group_fd, SIGCONT, NULL,
 			      PIDFD_SIGNAL_PROCESS_GROUP);
 	return 0;
-}
-
-/* The program's group, or (no group handle, an older kernel) its
- * session's processes as sw_session_signal() reaches them. */
-static void forward(struct sw_session *s, int group_fd, int sig)
-{
-	if (group_fd < 0 || sw_group_signal(group_fd, sig) < 0)
-		sw_session_signal(s, sig);
 }
 
 /* Stop by sig as its default action would, whatever our handler or mask
@@ -161,7 +156,7 @@ static void job_stopped(const struct sw_launch *l, struct sw_session *s,
 		if (sig != SIGTSTP && sig != SIGTTIN && sig != SIGTTOU)
 			return;
 		stop_self(sig);
-		forward(s, group_fd, SIGCONT);
+		sw_session_group_signal(s, group_fd, SIGCONT);
 		if (forward_sig == SIGCONT)
 			forward_sig = 0;	/* that one, just sent */
 		return;
@@ -222,7 +217,7 @@ int sw_run(const struct sw_policy *p, const struct sw_launch *l,
 			int sig = forward_sig;
 
 			forward_sig = 0;
-			forward(s, group_fd, sig);
+			sw_session_group_signal(s, group_fd, sig);
 		}
 		if (!st.done && s->main_stopped)
 			job_stopped(l, s, group_fd);

@@ -446,6 +446,11 @@ static void session_kill_all(struct sw_session *s)
 			sw_sys_kill(sup->tab[i].pid, SIGKILL);
 }
 
+void sw_session_mark_signalled(struct sw_session *s)
+{
+	s->signalled = true;
+}
+
 void sw_session_kill(struct sw_session *s)
 {
 	session_kill_all(s);

@@ -287,13 +287,16 @@ int sw_session_signal(struct sw_session *s, int sig);
  * reach that group, not only the main process.  sw_session_group_open()
  * returns a pidfd of the leader (call it on the supervisor's thread right
  * after sw_session_launch(): the leader is not reaped before that thread
- * waits); it pins the group's id, so sw_group_signal() never reaches a
- * group that reused it.  sw_group_signal(): -EINVAL on a kernel without
- * PIDFD_SIGNAL_PROCESS_GROUP (Linux < 6.9), -ESRCH once the group is
- * empty.
+ * waits); it pins the group's id, so sw_session_group_signal() never
+ * reaches a group that reused it.  sw_session_group_signal() signals
+ * that group, or, without a group handle (group_fd < 0) or on a kernel
+ * without PIDFD_SIGNAL_PROCESS_GROUP (Linux < 6.9), every process of the
+ * session as sw_session_signal() does; either way the signal counts as
+ * sent on request (a program it ends before its exec did not fail to
+ * start).
  */
 int sw_session_group_open(const struct sw_session *s);
-int sw_group_signal(int group_fd, int sig);
+int sw_session_group_signal(struct sw_session *s, int group_fd, int sig);
 
 /* Embedded mode: launch, supervise until the program exits, and return its
  * exit code (128+N for signal N) in *ret_exit.  On error (-errno, err

@@ -1751,9 +1751,10 @@ t_compile_client_gone() {
 
 t_compile_queue_per_uid() {
 	# One uid's many big RUNs hold one compile thread at a time and at
-	# most four places in the queue: a fifth is refused at once, and
-	# another uid's session starts meanwhile, without waiting for them.
-	start_daemon --compile-timeout 3 || return
+	# most --compile-queue places in the queue: a fifth of four is
+	# refused at once, and another uid's session starts meanwhile,
+	# without waiting for them.
+	start_daemon --compile-timeout 3 --compile-queue 4 || return
 	chmod 0755 "$W"
 	local big i pids=() t0
 	big=$(big_policy 4000)

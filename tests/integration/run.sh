@@ -1358,7 +1358,10 @@ fid_job() {
 	if pid == 0:
 	    os.setpgid(0, 0)
 	    os.execvp(args[0], args)
-	os.setpgid(pid, pid)
+	try:
+	    os.setpgid(pid, pid)
+	except PermissionError:
+	    pass    # EACCES: the child made its group and exec'd first, as a shell allows
 	t0 = time.monotonic()
 	if ready:
 	    while not os.path.exists(ready) and time.monotonic() - t0 < 30:
