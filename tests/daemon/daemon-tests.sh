@@ -237,11 +237,33 @@ t_job_control_stop() {
 	# shell's child, and the client, so that a shell sees its job
 	# stopped; SIGCONT (fg) resumes them and the program finishes
 	# normally.
+	#
+	# The client runs as a shell's job: in a process group of its own
+	# whose parent is in another group of the same session.  A group
+	# with no such parent is orphaned, and there the kernel discards the
+	# stop of SIGTSTP for any program, confined or not: this script's
+	# own group is one when CI runs it without a terminal.
 	start_daemon || return
-	local bg pid i pst cst
+	local bg job pid i pst cst
 	last_cmd=("$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sh -c "'$PROBE' pidfile '$W/pid' sleep 2; echo finished")
-	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null &
-	bg=$!
+	"$PYTHON" -c '
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.setpgid(0, 0)
+    os.execvp(sys.argv[2], sys.argv[2:])
+try:
+    os.setpgid(pid, pid)
+except PermissionError:
+    pass            # it made its group and exec'"'"'d first
+with open(sys.argv[1], "w") as f:
+    f.write("%d\n" % pid)
+_, st = os.waitpid(pid, 0)
+sys.exit(os.waitstatus_to_exitcode(st) % 256)' "$W/client.pid" "${last_cmd[@]}" \
+		>"$W/out" 2>"$W/err" </dev/null &
+	job=$!
+	wait_file "$W/client.pid" 100 || { fail "the job never started"; kill -9 "$job"; return; }
+	bg=$(cat "$W/client.pid")
 	wait_file "$W/pid" 100 || { fail "program never wrote its pid"; kill -9 "$bg"; return; }
 	pid=$(cat "$W/pid")
 	kill -TSTP "$bg"
@@ -258,8 +280,8 @@ t_job_control_stop() {
 	pst=$(proc_state "$pid")
 	[[ $pst == [Tt] ]] || fail "the program did not stay stopped (state '$pst')"
 	kill -CONT "$bg"
-	timeout 20 tail --pid="$bg" -f /dev/null || { fail "client still runs 20 s after SIGCONT"; kill -9 "$bg"; }
-	wait "$bg"
+	timeout 20 tail --pid="$job" -f /dev/null || { fail "client still runs 20 s after SIGCONT"; kill -9 "$bg"; }
+	wait "$job"
 	rc=$?
 	expect_rc 0
 	expect_output "finished"
