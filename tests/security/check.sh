@@ -1078,6 +1078,21 @@ procns_masks_kept)
 		grep -qx "$want" "$out" || fail "not in the program's /proc: $want"
 	done
 	[ "$(tail -n1 "$out")" -le 3 ] || fail "the program sees processes outside its session" ;;
+signals_pidfd_race_nobody)
+	# signals_pidfd_race as uid 65534, whose session keeps the caller's
+	# /proc (no CAP_SYS_ADMIN: route 16's limit), so that the swap of an
+	# outside /proc/<pid> fd is still raced where root's session no
+	# longer sees the witness.
+	stage_nobody adv_signals
+	setsid setpriv --reuid 65534 --regid 65534 --clear-groups sleep 120 </dev/null >/dev/null 2>&1 &
+	witness=$!
+	trap 'kill "$witness" 2>/dev/null; rm -rf "$nb"' EXIT
+	cp "$POL/emulate-uid.json" "$nb/emulate-uid.json" && chmod 644 "$nb/emulate-uid.json"
+	run_nobody --policy "$nb/emulate-uid.json" -- "$nb/adv_signals" pidfd_race "$witness"
+	sleep 0.2
+	kill -0 "$witness" 2>/dev/null || fail "the witness outside the tree was killed through a swapped fd"
+	grep -q '^tried: 20000 x pidfd_send_signal' "$out" || fail "the race did not run"
+	expect_contained "the race could not run" ;;
 *)
 	echo "check.sh: unknown test '$test'" >&2; exit 2 ;;
 esac
