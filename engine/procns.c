@@ -222,7 +222,7 @@ static int plan_table(struct mnt *t, size_t n, struct sw_procns *p,
 				continue;
 			if (shows_pids(&t[j]))
 				return sw_error_set(err, EPERM,
-						    "%s, beneath %s, is a proc mount that shows processes (root %s); putting it back would show the session processes outside it. Unmount it, or bind a subdirectory that is not a process's",
+						    "%s, beneath %s, is a proc mount that shows processes (root %s); putting it back would show the session the processes outside it. Unmount it, or bind a subdirectory that is not a process's",
 						    t[j].point, pp->path, t[j].root);
 			if (p->n_sub == SW_PROCNS_MAX_SUB)
 				return sw_error_set(err, E2BIG,

@@ -1093,6 +1093,24 @@ signals_pidfd_race_nobody)
 	kill -0 "$witness" 2>/dev/null || fail "the witness outside the tree was killed through a swapped fd"
 	grep -q '^tried: 20000 x pidfd_send_signal' "$out" || fail "the race did not run"
 	expect_contained "the race could not run" ;;
+procns_refuses_revealing_submount)
+	# A proc mount beneath /proc that shows processes (/proc bound onto
+	# /proc/acpi, in a mount namespace of the test's) cannot be put
+	# back over the session's own /proc without showing the outsiders
+	# again: the launch fails (125), saying which mount.
+	[ "$(id -u)" = 0 ] || skip "needs root"
+	[ -d /proc/acpi ] || skip "no /proc/acpi to bind over"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	echo "+ unshare -m: mount --bind /proc /proc/acpi; sysward run -- ls /proc/acpi"
+	unshare -m --propagation private sh -c 'mount --bind /proc /proc/acpi || exit 2
+		"$1" run --policy "$2" -- sh -c "ls /proc/acpi | grep -c \"^[0-9]\""' sh \
+		"$SYSWARD" "$scratch/allow.json" >"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	echo "+ exit status $rc"
+	[ "$rc" -eq 125 ] || fail "the program ran with every process in /proc/acpi (exit $rc)"
+	grep -q "^sysward: .*/proc/acpi, beneath /proc, is a proc mount that shows processes" "$out" ||
+		fail "no message naming the mount" ;;
 *)
 	echo "check.sh: unknown test '$test'" >&2; exit 2 ;;
 esac
