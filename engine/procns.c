@@ -248,7 +248,7 @@ int sw_procns_plan_from(const char *mountinfo, struct sw_procns *ret,
 	cleanup_free struct mnt *t = NULL;
 	cleanup_free char *lines = NULL;
 	struct sw_procns p = { 0 };
-	size_t n = 0, cap = 0, used = 0, lcap = 0;
+	size_t n = 0, used = 0, lcap = 0;
 	char *line = NULL;
 	size_t llen = 0;
 	ssize_t len;
@@ -263,7 +263,7 @@ int sw_procns_plan_from(const char *mountinfo, struct sw_procns *ret,
 
 			if (!nl) {
 				free(line);
-				return -ENOMEM;
+				return sw_error_set_errno(err, ENOMEM, "read %s", mountinfo);
 			}
 			lines = nl;
 		}
@@ -277,19 +277,18 @@ int sw_procns_plan_from(const char *mountinfo, struct sw_procns *ret,
 	p.sub = calloc(SW_PROCNS_MAX_SUB, sizeof(*p.sub));
 	if (!t || !p.proc || !p.sub) {
 		sw_procns_free(&p);
-		return -ENOMEM;
+		return sw_error_set_errno(err, ENOMEM, "plan the session's own /proc");
 	}
 	for (size_t off = 0, i = 0; i < n; i++) {
 		char *l = lines + off;
 
 		off += strlen(l) + 1;
-		if (parse_line(l, &t[cap]) < 0) {
+		if (parse_line(l, &t[i]) < 0) {
 			sw_procns_free(&p);
 			return sw_error_set(err, EINVAL, "%s: cannot parse line %zu", mountinfo, i + 1);
 		}
-		cap++;
 	}
-	r = plan_table(t, cap, &p, err);
+	r = plan_table(t, n, &p, err);
 	if (r < 0) {
 		sw_procns_free(&p);
 		if (r == -ENOMEM)
