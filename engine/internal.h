@@ -23,6 +23,7 @@
  *              (prlimit64, priorities, scheduling) act only on those
  *   probe.c    kernel support probe with a short-lived traced child
  *   landlock.c every session a Landlock domain of its own (route 16)
+ *   procns.c   the session's own /proc: outsiders' pids hidden (route 16)
  *   run.c      sw_run(), the embedded helper
  */
 #ifndef SYSWARD_ENGINE_INTERNAL_H
@@ -629,3 +630,39 @@ int sw_landlock_ruleset(int abi, int *ret_fd, struct sw_error *err);
 int sw_landlock_enter(int ruleset_fd);
 
 #endif
+
+/* ---- procns.c: the session's own /proc (route 16) ---------------------- */
+
+#define SW_PROCNS_MAX		16	/* procfs instances replaced */
+#define SW_PROCNS_MAX_SUB	64	/* mounts beneath them put back */
+
+struct sw_procns_proc {
+	char *path;		/* a procfs mount point */
+	unsigned long flags;	/* its MS_* flags, for the new instance */
+	bool subset_pid;
+	size_t first_sub, n_sub;	/* its submounts in sw_procns.sub */
+};
+
+struct sw_procns_sub {
+	char *path;
+	int mnt_id;		/* mountinfo's id: the child checks it */
+};
+
+/* What the launch child mounts: no procfs instance (n_proc 0) when this
+ * process lacks CAP_SYS_ADMIN.  Made before fork (it allocates). */
+struct sw_procns {
+	struct sw_procns_proc *proc;
+	size_t n_proc;
+	struct sw_procns_sub *sub;
+	size_t n_sub;
+};
+
+int sw_procns_plan(struct sw_procns *ret, struct sw_error *err);
+/* The same from a mountinfo file, whatever this process's capabilities
+ * (for tests). */
+int sw_procns_plan_from(const char *mountinfo, struct sw_procns *ret,
+			struct sw_error *err);
+void sw_procns_free(struct sw_procns *p);
+/* In the launch child, before privileges are dropped: a mount namespace
+ * with the plan's instances.  Async-signal-safe.  0 or -errno. */
+int sw_procns_enter(const struct sw_procns *p);

@@ -6,7 +6,8 @@
  * capability set, so the child only makes async-signal-safe calls (the
  * daemon may have threads).  Child: stdio, cwd, groups/gid/uid, bounding
  * set + capabilities (libcap), no_new_privs, a Landlock domain of its own
- * (landlock.c: nothing outside the session is in reach), then wait on a
+ * (landlock.c: nothing outside the session is in reach; procns.c, while
+ * still privileged: a /proc that shows nothing outside), then wait on a
  * pipe until the parent has PTRACE_SEIZEd it, load the filter and exec
  * (a PATH search in envp's PATH).  Any failure
  * is written as (stage, errno) to a CLOEXEC pipe, so the parent can say
@@ -51,6 +52,7 @@ enum stage {
 	ST_TTY,
 	ST_NICE,
 	ST_STDIO,
+	ST_PROCNS,
 	ST_CHDIR,
 	ST_GROUPS,
 	ST_GID,
@@ -69,6 +71,7 @@ static const char *const stage_what[] = {
 	[ST_TTY] = "become the terminal's foreground process group (tcsetpgrp)",
 	[ST_NICE] = "set its nice value (setpriority)",
 	[ST_STDIO] = "set up standard input/output",
+	[ST_PROCNS] = "give it a /proc of its own (a mount namespace, proc mounted with hidepid=ptraceable over each proc mount and the mounts beneath put back; EBUSY: the mount table changed meanwhile)",
 	[ST_CHDIR] = "change to the working directory",
 	[ST_GROUPS] = "set supplementary groups",
 	[ST_GID] = "set group id",
@@ -205,6 +208,7 @@ static int exec_try(const char *path, void *ud)
 static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 			    const struct sock_fprog *dprog,
 			    const struct sock_fprog *fprog, int landlock_fd,
+			    const struct sw_procns *procns,
 			    int go_fd, int ready_fd, int rep_fd)
 {
 	sigset_t mask;
@@ -259,6 +263,11 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 				fcntl(i, F_SETFD, fl & ~FD_CLOEXEC);
 		}
 	}
+	/* While it still holds CAP_SYS_ADMIN (procns.c, route 16): the
+	 * Landlock domain below then hides every process outside. */
+	errno = -sw_procns_enter(procns);
+	if (errno)
+		child_fail(rep_fd, ST_PROCNS);
 	if (l->set_groups && setgroups(l->n_groups, l->groups) < 0)
 		child_fail(rep_fd, ST_GROUPS);
 	if (l->gid != (gid_t)-1 && setresgid(l->gid, l->gid, l->gid) < 0)
@@ -383,6 +392,7 @@ struct sw_prepared {
 	cap_t caps;
 	bool can_set;		/* the kernel it was made for has SET_SYSCALL_INFO */
 	int landlock_fd;	/* the session's ruleset (landlock.c), or -1 */
+	struct sw_procns procns;	/* its own /proc (procns.c) */
 };
 
 void sw_prepared_free(struct sw_prepared *pr)
@@ -396,6 +406,7 @@ void sw_prepared_free(struct sw_prepared *pr)
 		cap_free(pr->caps);
 	if (pr->landlock_fd >= 0)
 		close(pr->landlock_fd);
+	sw_procns_free(&pr->procns);
 	free(pr);
 }
 
@@ -661,6 +672,11 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 		sw_prepared_free(pr);
 		return sw_error_wrap(err, "prepare the session's Landlock domain");
 	}
+	r = sw_procns_plan(&pr->procns, err);
+	if (r < 0) {
+		sw_prepared_free(pr);
+		return sw_error_wrap(err, "prepare the session's own /proc");
+	}
 	*ret = pr;
 	return 0;
 }
@@ -844,8 +860,8 @@ int sw_session_launch_prepared(struct sw_supervisor *sup,
 		close(lp.go_w);
 		close(lp.rep_r);
 		close(lp.ready_r);
-		child(l, pr->caps, &dprog, &fprog, pr->landlock_fd, lp.go_r,
-		      lp.ready_w, lp.rep_w);
+		child(l, pr->caps, &dprog, &fprog, pr->landlock_fd, &pr->procns,
+		      lp.go_r, lp.ready_w, lp.rep_w);
 	}
 	close(TAKE_FD(lp.go_r));
 	close(TAKE_FD(lp.rep_w));

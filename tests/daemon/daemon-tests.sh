@@ -1973,6 +1973,44 @@ t_shutdown_exit_records() {
 	EOF
 }
 
+t_reach_oom_beyond_session() {
+	# Route 16, the session's own /proc: a program raises, by file
+	# ownership alone (no ptrace-mode check), the oom_score_adj of
+	# syswardd, of its own client and of another session's program; as
+	# root (syswardd's files are root's) and as uid 65534 (its client).
+	# Each session sees only its own processes in /proc, so every write
+	# fails; its own child's still works.
+	start_daemon || return
+	chmod 0755 "$W"
+	local bg other as
+	"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/other.pid" sleep 20 >/dev/null 2>&1 </dev/null &
+	bg=$!
+	wait_file "$W/other.pid" 100 || { fail "the other session's program did not start"; kill -9 "$bg"; return; }
+	other=$(cat "$W/other.pid")
+	for as in root nobody; do
+		if [ "$as" = root ]; then
+			# sh's $$ is the client's pid once it execs sysward.
+			last_cmd=(sh -c 'exec "$@" "$$"' sh "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_reach" oom "$D_PID" "$other")
+		else
+			last_cmd=("${NOBODY[@]}" sh -c 'exec "$@" "$$"' sh "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_reach" oom)
+		fi
+		timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+		rc=$?
+		cat "$W/out"
+		expect_rc 0
+		grep -q '^verdict: contained' "$W/out" || fail "a $as session raised an outside process's oom_score_adj"
+	done
+	last_cmd=("$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_reach" oom-child)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	cat "$W/out"
+	expect_rc 0
+	grep -q "^control: own child's oom_score_adj raised" "$W/out" || fail "a root session could not raise its own child's oom_score_adj"
+	kill -9 "$bg" 2>/dev/null
+	wait "$bg" 2>/dev/null
+	daemon_serves
+}
+
 # The integration scenarios replayed through the daemon: all but those
 # tagged (tests/lib/common.sh) with what the daemon does not do.
 EMBEDDED_ONLY_TAGS="needs-log needs-pretend needs-kill-descendants other-command client-group"

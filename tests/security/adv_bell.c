@@ -94,6 +94,13 @@ int main(int argc, char **argv)
 
 		snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
 		f = fopen(path, "re");
+		/* The session's own /proc (route 16) hides the daemon: the
+		 * caller, outside, saw the PIDs exist; attack them anyway. */
+		if (!f && errno == ENOENT) {
+			FACT("/proc/%d is hidden from this session", (int)pid);
+			attack(pid, "hidden pid");
+			continue;
+		}
 		if (!f || !fgets(comm, sizeof(comm), f)) {
 			if (f)
 				fclose(f);

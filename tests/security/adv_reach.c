@@ -25,6 +25,12 @@
  *       its own (which must work: the route is closed by who the target
  *       is, not by what the calls are); with "nest", after creating a
  *       Landlock domain of its own, as a program may
+ *   adv_reach oom PID...   under sysward: raise each PID's oom_score_adj
+ *       by one, which its file's owner may do with no ptrace-mode check
+ *       (route 16, "the session's own /proc"); contained when no write
+ *       reached a target
+ *   adv_reach oom-child    under sysward: the same on a child of its
+ *       own, which must work (exit 0)
  *
  * attack: contained when no call reached the target; control: exit 0
  * when every call reached the child.  attack also reports, as facts,
@@ -532,6 +538,62 @@ static int control(const char *dir, bool nest)
 	return reached == tried ? 0 : 1;
 }
 
+/* Raise /proc/PID/oom_score_adj by one (the kernel lets its owner raise
+ * it with no ptrace-mode check: the target becomes the OOM killer's
+ * first victim).  Returns 1 when written. */
+static int raise_oom(long pid)
+{
+	char p[64], buf[32] = { 0 };
+	long r = -1;
+	int fd, e, v = 0;
+
+	snprintf(p, sizeof(p), "/proc/%ld/oom_score_adj", pid);
+	TRIED("raise %s by one", p);
+	fd = open(p, O_RDWR | O_CLOEXEC);
+	if (fd >= 0 && read(fd, buf, sizeof(buf) - 1) > 0) {
+		v = atoi(buf);
+		snprintf(buf, sizeof(buf), "%d", v < 1000 ? v + 1 : 1000);
+		r = pwrite(fd, buf, strlen(buf), 0);
+	}
+	e = errno;
+	if (fd >= 0)
+		close(fd);
+	RESULT("%s%s = %s (was %d)", fd < 0 ? "open " : "write ", p,
+	       RET(r, e), v);
+	return r > 0;
+}
+
+static int oom(int n, char **pids)
+{
+	int written = 0;
+
+	FACT("uid %d; the targets are outside this sandbox", (int)getuid());
+	for (int i = 0; i < n; i++)
+		written += raise_oom(atol(pids[i]));
+	if (written)
+		return adv_verdict(ADV_ESCAPED, "a process outside the sandbox had its oom_score_adj raised");
+	return adv_verdict(ADV_CONTAINED, "no outside oom_score_adj written");
+}
+
+static int oom_child(void)
+{
+	int status, ok;
+	pid_t child = fork();
+
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	if (child < 0)
+		return adv_verdict(ADV_CANNOT, "fork");
+	ok = raise_oom(child);
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+	dprintf(STDOUT_FILENO, "control: own child's oom_score_adj %s\n",
+		ok ? "raised" : "NOT raised");
+	return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct target t = { .fd = -1 };
@@ -541,6 +603,10 @@ int main(int argc, char **argv)
 		return witness(argv[2], argc > 4 && !strcmp(argv[3], "--") ? argv + 4 : NULL);
 	if (argc >= 3 && !strcmp(argv[1], "control"))
 		return control(argv[2], argc > 3 && !strcmp(argv[3], "nest"));
+	if (argc >= 3 && !strcmp(argv[1], "oom"))
+		return oom(argc - 2, argv + 2);
+	if (argc == 2 && !strcmp(argv[1], "oom-child"))
+		return oom_child();
 	if (argc == 3 && !strcmp(argv[1], "attack")) {
 		snprintf(info, sizeof(info), "%s/wit.info", argv[2]);
 		if (read_info(info, &t) < 0)
@@ -548,7 +614,7 @@ int main(int argc, char **argv)
 	} else if (argc == 3 && !strcmp(argv[1], "attack-pid")) {
 		t.pid = atol(argv[2]);
 	} else {
-		fprintf(stderr, "usage: adv_reach witness DIR [-- CMD...] | attack DIR | attack-pid PID | control DIR [nest]\n");
+		fprintf(stderr, "usage: adv_reach witness DIR [-- CMD...] | attack DIR | attack-pid PID | control DIR [nest] | oom PID... | oom-child\n");
 		return ADV_CANNOT;
 	}
 	FACT("uid %d; the target, pid %ld, is outside this sandbox",

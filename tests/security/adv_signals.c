@@ -302,9 +302,19 @@ static int pidfd_race(long witness)
 	snprintf(path, sizeof(path), "/proc/%ld", witness);
 	race_inside = pidfd_open_(child);
 	race_outside = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (race_outside < 0 && errno == ENOENT) {
+		/* The session's own /proc (route 16) hides the witness:
+		 * nothing outside to swap in. */
+		RESULT("open %s: %s", path, strerror(errno));
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		return adv_verdict(ADV_CONTAINED, "the witness is not in this session's /proc");
+	}
 	race_fd = dup(race_inside);
-	if (race_inside < 0 || race_outside < 0 || race_fd < 0)
+	if (race_inside < 0 || race_outside < 0 || race_fd < 0) {
+		kill(child, SIGKILL);
 		return adv_verdict(ADV_CANNOT, "no pidfd or /proc fd");
+	}
 	TRIED("20000 x pidfd_send_signal(fd %d, SIGRTMIN+1) while a thread swaps %s into fd %d",
 	      race_fd, path, race_fd);
 	pthread_create(&th, NULL, swapper, NULL);

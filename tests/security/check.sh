@@ -1019,6 +1019,98 @@ exec_rules_allowed)
 		run "$scratch/policy.json" -- "$p"
 		[ "$rc" -eq 0 ] && grep -qx 'script ran' "$out" || fail "$p did not run (exit $rc)"
 	done ;;
+reach_oom_outside_root)
+	# Route 16, the session's own /proc: a root program raises the
+	# oom_score_adj of the shell that started sysward and of this
+	# script (root processes outside the session).  The file's owner may
+	# write it with no ptrace-mode check, so only a /proc that does not
+	# show them (hidepid=ptraceable) keeps the program from it.
+	[ "$(id -u)" = 0 ] || skip "needs root"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	echo "+ sh -c 'sysward run --policy allow.json -- adv_reach oom \$\$ $$; :'"
+	sh -c '"$1" run --policy "$2" -- "$3" oom $$ "$4"; echo "+ exit status $?"' sh \
+		"$SYSWARD" "$scratch/allow.json" "$ADV/adv_reach" "$$" >"$out" 2>&1 </dev/null
+	cat "$out"
+	grep -qx '+ exit status 0' "$out" && grep -q '^verdict: contained' "$out" ||
+		fail "a root process outside the sandbox had its oom_score_adj raised" ;;
+reach_oom_own_child)
+	# Control: the program's own child stays in its /proc and writable
+	# (as root, in the session's own /proc; as uid 65534).
+	[ "$(id -u)" = 0 ] || skip "needs root"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	run "$scratch/allow.json" -- "$ADV/adv_reach" oom-child
+	[ "$rc" -eq 0 ] && grep -q "^control: own child's oom_score_adj raised" "$out" ||
+		fail "as root, the program could not raise its own child's oom_score_adj (exit $rc)"
+	stage_reach
+	run_nobody --policy "$nb/allow.json" -- "$nb/adv_reach" oom-child
+	[ "$rc" -eq 0 ] && grep -q "^control: own child's oom_score_adj raised" "$out" ||
+		fail "as uid 65534, the program could not raise its own child's oom_score_adj (exit $rc)" ;;
+procns_masks_kept)
+	# The session's own /proc keeps what was mounted beneath the old one
+	# (a container runtime's masks): in a mount namespace of the test's,
+	# /dev/null over /proc/timer_list, a read-only tmpfs over /proc/acpi,
+	# binfmt_misc, and /proc/sys bound read-only over it (recursively,
+	# hiding the first binfmt_misc).  The program must see each of them,
+	# and only its own processes.
+	[ "$(id -u)" = 0 ] || skip "needs root"
+	grep -qw binfmt_misc /proc/filesystems || skip "no binfmt_misc in this kernel"
+	[ -e /proc/timer_list ] && [ -d /proc/acpi ] || skip "no /proc/timer_list or /proc/acpi to mask"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	echo "+ unshare -m: masks over /proc, then sysward run -- sh -c 'checks'"
+	unshare -m --propagation private sh -c '
+		mount --bind /dev/null /proc/timer_list &&
+		mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc &&
+		mount -t tmpfs -o ro tmpfs /proc/acpi &&
+		mount --rbind /proc/sys /proc/sys &&
+		mount -o remount,bind,ro /proc/sys || exit 2
+		"$1" run --policy "$2" -- sh -c "
+			grep -q hidepid=ptraceable /proc/self/mountinfo && echo own-proc
+			stat -c %F /proc/timer_list
+			ls /proc/sys/fs/binfmt_misc/status
+			touch /proc/acpi/x 2>/dev/null || echo acpi-ro
+			echo 1 2>/dev/null >/proc/sys/kernel/ns_last_pid || echo sys-ro
+			ls /proc | grep -c \"^[0-9]\""' sh "$SYSWARD" "$scratch/allow.json" >"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	echo "+ exit status $rc"
+	[ "$rc" -eq 0 ] || fail "the program did not run with its own /proc (exit $rc)"
+	for want in own-proc "character special file" /proc/sys/fs/binfmt_misc/status acpi-ro sys-ro; do
+		grep -qx "$want" "$out" || fail "not in the program's /proc: $want"
+	done
+	[ "$(tail -n1 "$out")" -le 3 ] || fail "the program sees processes outside its session" ;;
+signals_pidfd_race_nobody)
+	# signals_pidfd_race as uid 65534, whose session keeps the caller's
+	# /proc (no CAP_SYS_ADMIN: route 16's limit), so that the swap of an
+	# outside /proc/<pid> fd is still raced where root's session no
+	# longer sees the witness.
+	stage_nobody adv_signals
+	setsid setpriv --reuid 65534 --regid 65534 --clear-groups sleep 120 </dev/null >/dev/null 2>&1 &
+	witness=$!
+	trap 'kill "$witness" 2>/dev/null; rm -rf "$nb"' EXIT
+	cp "$POL/emulate-uid.json" "$nb/emulate-uid.json" && chmod 644 "$nb/emulate-uid.json"
+	run_nobody --policy "$nb/emulate-uid.json" -- "$nb/adv_signals" pidfd_race "$witness"
+	sleep 0.2
+	kill -0 "$witness" 2>/dev/null || fail "the witness outside the tree was killed through a swapped fd"
+	grep -q '^tried: 20000 x pidfd_send_signal' "$out" || fail "the race did not run"
+	expect_contained "the race could not run" ;;
+procns_refuses_revealing_submount)
+	# A proc mount beneath /proc that shows processes (/proc bound onto
+	# /proc/acpi, in a mount namespace of the test's) cannot be put
+	# back over the session's own /proc without showing the outsiders
+	# again: the launch fails (125), saying which mount.
+	[ "$(id -u)" = 0 ] || skip "needs root"
+	[ -d /proc/acpi ] || skip "no /proc/acpi to bind over"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	echo "+ unshare -m: mount --bind /proc /proc/acpi; sysward run -- ls /proc/acpi"
+	unshare -m --propagation private sh -c 'mount --bind /proc /proc/acpi || exit 2
+		"$1" run --policy "$2" -- sh -c "ls /proc/acpi | grep -c \"^[0-9]\""' sh \
+		"$SYSWARD" "$scratch/allow.json" >"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	echo "+ exit status $rc"
+	[ "$rc" -eq 125 ] || fail "the program ran with every process in /proc/acpi (exit $rc)"
+	grep -q "^sysward: .*/proc/acpi, beneath /proc, is a proc mount that shows processes" "$out" ||
+		fail "no message naming the mount" ;;
 *)
 	echo "check.sh: unknown test '$test'" >&2; exit 2 ;;
 esac
