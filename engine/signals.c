@@ -177,23 +177,49 @@ static int32_t for_caller(int depth, pid_t pid, const char *field)
  * pidfd: which pid it names depends on the procfs instance. */
 /*
  * A /proc/<pid> directory descriptor: the kernel signals that process
- * (tgid_pidfd_to_pid).  Its number is the directory's name, but only if
- * the directory is the one the supervisor's /proc shows for that number
- * (same device and inode): a procfs of another pid namespace, or a
- * process that died and whose number was taken again, names none.  The
- * caller's numbers must be ours, so only from our pid namespace.  0: not
- * such a directory.
+ * (tgid_pidfd_to_pid).  Its number is the directory's name, in the pid
+ * namespace of the procfs it belongs to; it is taken only if the
+ * directory is the one a procfs of the supervisor's pid namespace shows
+ * for that number (same device and inode): the supervisor's /proc, or
+ * the program's own (route 16: the launch mounts one, of the same pid
+ * namespace, when it can) reached through /proc/<tid>/root, whose
+ * NSpid line for the number must then equal ours (a procfs of a nested
+ * pid namespace numbers its processes otherwise).  A process that died
+ * and whose number was taken again has another directory.  0: not such
+ * a directory.
  */
+static bool same_dir(const char *a_path, const char *b_path)
+{
+	struct stat a, b;
+
+	return stat(a_path, &a) == 0 && stat(b_path, &b) == 0 &&
+	       S_ISDIR(a.st_mode) && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+static bool same_nspid(const char *a_dir, const char *b_dir)
+{
+	char a_path[PATH_MAX], b_path[PATH_MAX];
+	char a[SW_PROC_TEXT_MAX], b[SW_PROC_TEXT_MAX];
+	const char *na, *nb;
+
+	snprintf(a_path, sizeof(a_path), "%s/status", a_dir);
+	snprintf(b_path, sizeof(b_path), "%s/status", b_dir);
+	if (sw_proc_read(a_path, a, sizeof(a)) < 0 ||
+	    sw_proc_read(b_path, b, sizeof(b)) < 0)
+		return false;
+	na = sw_proc_field(a, "NSpid");
+	nb = sw_proc_field(b, "NSpid");
+	return na && nb && strcspn(na, "\n") == strcspn(nb, "\n") &&
+	       !strncmp(na, nb, strcspn(na, "\n"));
+}
+
 static long proc_dir_pid(pid_t tid, int32_t fd)
 {
-	char link[64], target[PATH_MAX], own[64], *end;
+	char link[64], target[PATH_MAX], own[64], theirs[96], *end;
 	const char *name;
-	struct stat a, b;
 	ssize_t n;
 	long pid;
 
-	if (sw_reach_ns_depth(tid) != sw_reach_ns_depth(getpid()))
-		return 0;
 	snprintf(link, sizeof(link), "/proc/%d/fd/%d", tid, fd);
 	n = readlink(link, target, sizeof(target) - 1);
 	if (n <= 0)
@@ -207,10 +233,12 @@ static long proc_dir_pid(pid_t tid, int32_t fd)
 	if (errno || *end || pid <= 0 || pid > INT32_MAX)
 		return 0;
 	snprintf(own, sizeof(own), "/proc/%ld", pid);
-	if (stat(link, &a) < 0 || stat(own, &b) < 0 || !S_ISDIR(a.st_mode) ||
-	    a.st_dev != b.st_dev || a.st_ino != b.st_ino)
-		return 0;
-	return pid;
+	if (same_dir(link, own))
+		return pid;
+	snprintf(theirs, sizeof(theirs), "/proc/%d/root/proc/%ld", tid, pid);
+	if (same_dir(link, theirs) && same_nspid(theirs, own))
+		return pid;
+	return 0;
 }
 
 static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
