@@ -1413,6 +1413,7 @@ fid_same() {
 	done
 }
 
+# tags: needs-python
 t_fidelity_dispositions() {
 	# Signals ignored by the caller stay ignored in the program and the
 	# caller's blocked signals stay blocked (execve keeps both), as
@@ -1434,6 +1435,7 @@ os.execvp(sys.argv[1], sys.argv[1:])' )
 	grep -qx 'survived SIGHUP' "$W/plain" || fail "control: nohup sh did not survive SIGHUP"
 }
 
+# tags: needs-python
 t_fidelity_signal_targets() {
 	# What a program's signals to its own processes return, as
 	# unconfined: a child that exited and is not reaped yet (kill
@@ -1470,6 +1472,7 @@ t.join()'
 	fid_same "... as uid 65534" "${FID_NOBODY[@]}" -- "$PYTHON" -c "$prog"
 }
 
+# tags: needs-python
 t_fidelity_group_term() {
 	# What signals the caller's process group (timeout(1), kill -TERM
 	# -PGID, a CI runner) ends the program's whole tree, not only its
@@ -1494,6 +1497,7 @@ t_fidelity_group_term() {
 		sh -c "sleep 20 & : >'$ready'; wait"
 }
 
+# tags: needs-python
 t_fidelity_stop_group() {
 	# The parent stops its job (kill -TSTP -PGID, as a shell's Ctrl-Z
 	# without a terminal), sees it stopped by SIGTSTP, and continues it.
@@ -1508,7 +1512,7 @@ t_fidelity_stop_group() {
 	grep -qx 'ran on while stopped: False' "$W/plain" || fail "control: the unconfined job did not stop: $(cat "$W/plain")"
 }
 
-# tags: client-group
+# tags: client-group needs-python
 t_fidelity_stop() {
 	# A program that stops itself (SIGTSTP to itself, no terminal)
 	# stops, and its parent sees the job stopped by SIGTSTP; continued,

@@ -196,8 +196,11 @@ want_err() { [[ $err == *"$1"* ]] || { fail "${last_cmd[*]}: stderr lacks '$1'";
 #   needs-tmux      an interactive shell in tmux pressing Ctrl-C/Ctrl-Z:
 #                   job control of the client, the same on any kernel; the
 #                   guest has no tmux
+#   needs-python    python3's signal, threading and subprocess modules,
+#                   setpriv and setsid: the guest's python3 has only the
+#                   modules the runners use, and no setpriv or setsid
 #   (tests/vm/vm-suite.sh runs in the guest every scenario but those with
-#   any of these three)
+#   any of these four)
 
 # sw_scenarios: the running script's scenarios (its --list), one NAME a
 # line, in the order bash lists its functions.
@@ -206,7 +209,7 @@ sw_scenarios() {
 }
 
 SW_KNOWN_TAGS="needs-log needs-pretend other-command client-group needs-kill-descendants"
-SW_KNOWN_TAGS+=" needs-systemd needs-smp needs-tmux"
+SW_KNOWN_TAGS+=" needs-systemd needs-smp needs-tmux needs-python"
 
 # sw_tags FILE: "NAME TAG..." for every tagged scenario of FILE.  A tag
 # not listed above, or a tags line that is not just above a scenario, is

@@ -309,8 +309,14 @@ static void try_pid_calls(const struct target *t)
 
 	TRIED("kcmp(self, %ld, KCMP_VM)", t->pid);
 	r = syscall(SYS_kcmp, getpid(), (pid_t)t->pid, KCMP_VM, 0, 0);
-	snprintf(d, sizeof(d), " (%s)", RET(r, errno));
-	verdict_of("kcmp", r >= 0, d);
+	e = errno;
+	snprintf(d, sizeof(d), " (%s)", RET(r, e));
+	/* ENOSYS: a kernel without CONFIG_KCMP (the guest's): nothing to
+	 * learn, as for move_pages without NUMA. */
+	if (r < 0 && e == ENOSYS)
+		FACT("kcmp: not in this kernel%s", d);
+	else
+		verdict_of("kcmp", r >= 0, d);
 
 	TRIED("get_robust_list(%ld)", t->pid);
 	r = syscall(SYS_get_robust_list, (pid_t)t->pid, &head, &head_len);

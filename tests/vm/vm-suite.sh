@@ -34,17 +34,27 @@ SRC=$(cd "$HERE/../.." && pwd)
 
 # What the guest does not have: scenarios tagged with any of these
 # (tests/lib/common.sh says why each one is missing) run on the host only.
-GUEST_LACKS="needs-systemd needs-smp needs-tmux"
+GUEST_LACKS="needs-systemd needs-smp needs-tmux needs-python"
 
 die() { echo "vm-suite: error: $*" >&2; exit 1; }
 
 # suite SUITE RUNNER: RUNNER's scenarios as SUITE:NAME, but those tagged
 # with what the guest lacks.
 suite() {
-	local s list
+	local s list lacking=" "
 	list=$(sw_untagged "$2" $GUEST_LACKS) || die "$2: wrong scenario tags"
+	# The daemon replays the integration scenarios (embedded:NAME): what
+	# the guest cannot run embedded it cannot run through syswardd.
+	if [ "$1" = daemon ]; then
+		local it=$SRC/tests/integration/run.sh kept
+		kept=" $(sw_untagged "$it" $GUEST_LACKS | tr '\n' ' ') " ||
+			die "$it: wrong scenario tags"
+		for s in $(bash "$it" --list); do
+			[[ $kept == *" $s "* ]] || lacking+="embedded:$s "
+		done
+	fi
 	for s in $list; do
-		echo "$1:$s"
+		[[ $lacking == *" $s "* ]] || echo "$1:$s"
 	done
 }
 
