@@ -90,6 +90,16 @@ static void help(FILE *f)
 		DEFAULT_COMPILE_TIMEOUT, DEFAULT_COMPILE_QUEUE);
 }
 
+/* optarg as a whole number in base, within [min, max]. */
+static bool number_in(const char *arg, int base, long min, long max, long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(arg, &end, base);
+	return !errno && !*end && *arg && *v >= min && *v <= max;
+}
+
 static int usage(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "syswardd: ");
@@ -113,7 +123,6 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
 	};
-	char *end;
 	long v;
 	int opt;
 
@@ -123,9 +132,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->socket_path = optarg;
 			break;
 		case 'm':
-			errno = 0;
-			v = strtol(optarg, &end, 8);
-			if (errno || *end || !*optarg || v < 0 || v > 0777)
+			if (!number_in(optarg, 8, 0, 0777, &v))
 				return -usage("invalid --socket-mode '%s' "
 					      "(expected octal, e.g. 0660)",
 					      optarg);
@@ -135,44 +142,33 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->audit_path = optarg;
 			break;
 		case 'n':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || *end || !*optarg || v < 1 ||
-			    v > SW_PROTO_MAX_PS_ENTRIES)
+			if (!number_in(optarg, 10, 1, SW_PROTO_MAX_PS_ENTRIES, &v))
 				return -usage("invalid --max-sessions '%s' "
 					      "(expected 1 to 4096)", optarg);
 			o->max_sessions = (unsigned int)v;
 			break;
 		case 't':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || *end || !*optarg || v < 1 || v > 3600)
+			if (!number_in(optarg, 10, 1, 3600, &v))
 				return -usage("invalid --request-timeout '%s' "
 					      "(expected 1 to 3600 seconds)",
 					      optarg);
 			o->request_timeout = (unsigned int)v;
 			break;
 		case 'j':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || *end || !*optarg || v < 1 || v > MAX_SHARDS)
+			if (!number_in(optarg, 10, 1, MAX_SHARDS, &v))
 				return -usage("invalid --shards '%s' (expected 1 "
 					      "to 256)", optarg);
 			o->shards = (unsigned int)v;
 			break;
 		case 'c':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || *end || !*optarg || v < 1 || v > 3600)
+			if (!number_in(optarg, 10, 1, 3600, &v))
 				return -usage("invalid --compile-timeout '%s' "
 					      "(expected 1 to 3600 seconds)",
 					      optarg);
 			o->compile_timeout = (unsigned int)v;
 			break;
 		case 'q':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || *end || !*optarg || v < 1 || v > 65536)
+			if (!number_in(optarg, 10, 1, 65536, &v))
 				return -usage("invalid --compile-queue '%s' "
 					      "(expected 1 to 65536)", optarg);
 			o->compile_queue = (unsigned int)v;
