@@ -151,21 +151,28 @@ bool sw_reach_sees(pid_t caller, int caller_depth, pid_t pid)
  * in the caller's namespace, of a tracee of s?  Only on the way to a
  * refusal: a call that names a tracee by our numbers never gets here.
  */
+/* The supervisor's own pid namespace depth, read once.  __atomic: each
+ * tracer thread may be the first to ask; all find the same answer. */
+static int own_ns_depth(void)
+{
+	static int cache;
+	int d = __atomic_load_n(&cache, __ATOMIC_RELAXED);
+
+	if (!d) {
+		d = sw_reach_ns_depth(getpid());
+		__atomic_store_n(&cache, d, __ATOMIC_RELAXED);
+	}
+	return d;
+}
+
 static bool nested_in_session(struct sw_supervisor *sup, struct sw_session *s,
 			      pid_t caller, int32_t nr, const char *field)
 {
-	/* __atomic: each tracer thread may be the first to ask; all find
-	 * the same answer. */
-	static int own_depth_cache;
-	int own_depth = __atomic_load_n(&own_depth_cache, __ATOMIC_RELAXED);
+	int own_depth = own_ns_depth();
 	int depth = sw_reach_ns_depth(caller);
 	char path[64];
 	long v;
 
-	if (!own_depth) {
-		own_depth = sw_reach_ns_depth(getpid());
-		__atomic_store_n(&own_depth_cache, own_depth, __ATOMIC_RELAXED);
-	}
 	if (nr <= 0 || own_depth <= 0 || depth <= own_depth)
 		return false;
 	for (size_t i = 0; i < sup->tab_size; i++) {
@@ -195,7 +202,7 @@ static bool zombie_of_session(struct sw_supervisor *sup, struct sw_session *s,
 	struct sw_tracee *parent;
 	long ppid;
 
-	if (sw_reach_ns_depth(caller) != sw_reach_ns_depth(getpid()))
+	if (sw_reach_ns_depth(caller) != own_ns_depth())
 		return false;
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
 	if (sw_proc_read(path, text, sizeof(text)) < 0)
@@ -235,7 +242,7 @@ bool sw_reach_pid(struct sw_supervisor *sup, struct sw_session *s,
 int sw_reach_refusal(pid_t caller, int32_t id)
 {
 	if (id == 0 || id == -1 ||
-	    sw_reach_ns_depth(caller) != sw_reach_ns_depth(getpid()))
+	    sw_reach_ns_depth(caller) != own_ns_depth())
 		return EPERM;
 	return kill(id, 0) < 0 && errno == ESRCH ? ESRCH : EPERM;
 }
