@@ -163,19 +163,23 @@ static bool covered(const struct mnt *t, size_t n, const struct mnt *m)
 	return false;
 }
 
-/* A submount of the same parent mounted later over a directory above m
- * (a recursive read-only bind of /proc/sys over binfmt_misc, as
- * systemd's ProtectKernelTunables makes) hides m from every path: it is
- * cloned with the later one, or not at all.  The table lists a
- * namespace's mounts in the order they were attached. */
+/* A submount of the same parent over a directory above m (a recursive
+ * read-only bind of /proc/sys over binfmt_misc, as systemd's
+ * ProtectKernelTunables makes; systemd-nspawn's /proc/sys over its own
+ * boot_id file) hides m from every path, whichever was attached first:
+ * a path walk enters the upper one first.  At m's very path the later
+ * one hides it (the table lists a namespace's mounts in the order they
+ * were attached).  A hidden mount is cloned with the one that hides it,
+ * or not at all. */
 static bool hidden(const struct mnt *t, size_t n, size_t m)
 {
-	for (size_t k = m + 1; k < n; k++) {
+	for (size_t k = 0; k < n; k++) {
 		size_t len = strlen(t[k].point);
 
-		if (t[k].parent == t[m].parent &&
-		    !strncmp(t[m].point, t[k].point, len) &&
-		    (t[m].point[len] == '/' || t[m].point[len] == '\0'))
+		if (k == m || t[k].parent != t[m].parent ||
+		    strncmp(t[m].point, t[k].point, len))
+			continue;
+		if (t[m].point[len] == '/' || (t[m].point[len] == '\0' && k > m))
 			return true;
 	}
 	return false;
