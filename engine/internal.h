@@ -663,6 +663,31 @@ int sw_procns_plan(struct sw_procns *ret, struct sw_error *err);
 int sw_procns_plan_from(const char *mountinfo, struct sw_procns *ret,
 			struct sw_error *err);
 void sw_procns_free(struct sw_procns *p);
+/* A mask whose file was removed is put back as a copy; a regular
+ * file's content is copied up to this size (procns.c, copy_mask). */
+#define SW_PROCNS_COPY_MAX	(1 << 20)
+
+/* Where sw_procns_enter() failed: a step and the index, in proc[] for
+ * SW_PROCNS_MOUNT and in sub[] otherwise (-1: none). */
+enum sw_procns_step {
+	SW_PROCNS_NONE,
+	SW_PROCNS_CHECK,	/* sub[i]'s path shows another mount now */
+	SW_PROCNS_UNSHARE,	/* the mount namespace */
+	SW_PROCNS_CLONE,	/* open_tree of sub[i] */
+	SW_PROCNS_MOUNT,	/* the new instance over proc[i] */
+	SW_PROCNS_PUT_BACK,	/* sub[i] moved over the new instance */
+	SW_PROCNS_COPY,		/* a copy of sub[i], whose file was removed */
+};
+
+struct sw_procns_where {
+	int step;		/* enum sw_procns_step */
+	int index;
+};
+
 /* In the launch child, before privileges are dropped: a mount namespace
- * with the plan's instances.  Async-signal-safe.  0 or -errno. */
-int sw_procns_enter(const struct sw_procns *p);
+ * with the plan's instances.  Async-signal-safe.  0 or -errno, and
+ * *where says which step failed. */
+int sw_procns_enter(const struct sw_procns *p, struct sw_procns_where *where);
+/* In the parent: what failed at *where, naming the mount. */
+void sw_procns_explain(const struct sw_procns *p, const struct sw_procns_where *w,
+		       char *buf, size_t size);

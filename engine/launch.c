@@ -71,7 +71,7 @@ static const char *const stage_what[] = {
 	[ST_TTY] = "become the terminal's foreground process group (tcsetpgrp)",
 	[ST_NICE] = "set its nice value (setpriority)",
 	[ST_STDIO] = "set up standard input/output",
-	[ST_PROCNS] = "give it a /proc of its own (a mount namespace, proc mounted with hidepid=ptraceable over each proc mount and the mounts beneath put back; EBUSY: the mount table changed meanwhile)",
+	[ST_PROCNS] = "give it a /proc of its own (a mount namespace, proc mounted with hidepid=ptraceable over each proc mount and the mounts beneath put back)",
 	[ST_CHDIR] = "change to the working directory",
 	[ST_GROUPS] = "set supplementary groups",
 	[ST_GID] = "set group id",
@@ -87,14 +87,23 @@ static const char *const stage_what[] = {
 struct report {
 	int stage;
 	int err;
+	struct sw_procns_where procns;	/* ST_PROCNS: which step, which mount */
 };
+
+static _Noreturn void child_fail_at(int fd, int stage,
+				    const struct sw_procns_where *where)
+{
+	struct report r = { stage, errno, { SW_PROCNS_NONE, -1 } };
+
+	if (where)
+		r.procns = *where;
+	(void)!write(fd, &r, sizeof(r));
+	_exit(SW_EXIT_SYSWARD_ERROR);
+}
 
 static _Noreturn void child_fail(int fd, int stage)
 {
-	struct report r = { stage, errno };
-
-	(void)!write(fd, &r, sizeof(r));
-	_exit(SW_EXIT_SYSWARD_ERROR);
+	child_fail_at(fd, stage, NULL);
 }
 
 /* execve(), and a file the kernel cannot execute (no #! line) run by
@@ -265,9 +274,13 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	}
 	/* While it still holds CAP_SYS_ADMIN (procns.c, route 16): the
 	 * Landlock domain below then hides every process outside. */
-	errno = -sw_procns_enter(procns);
-	if (errno)
-		child_fail(rep_fd, ST_PROCNS);
+	{
+		struct sw_procns_where where;
+
+		errno = -sw_procns_enter(procns, &where);
+		if (errno)
+			child_fail_at(rep_fd, ST_PROCNS, &where);
+	}
 	if (l->set_groups && setgroups(l->n_groups, l->groups) < 0)
 		child_fail(rep_fd, ST_GROUPS);
 	if (l->gid != (gid_t)-1 && setresgid(l->gid, l->gid, l->gid) < 0)
@@ -758,7 +771,7 @@ static int pipes_open(struct launch_pipes *lp, struct sw_error *err)
  * seize) and no program code: the program does not exist yet.
  */
 static int wait_ready(pid_t pid, const char *prog, struct launch_pipes *lp,
-		      struct sw_error *err)
+		      const struct sw_procns *procns, struct sw_error *err)
 {
 	struct report rep = { 0 };
 	ssize_t n;
@@ -771,6 +784,14 @@ static int wait_ready(pid_t pid, const char *prog, struct launch_pipes *lp,
 	/* It is exiting (child_fail): bounded likewise. */
 	reap(pid);
 	n = read(lp->rep_r, &rep, sizeof(rep));
+	if (n == sizeof(rep) && rep.stage == ST_PROCNS) {
+		char what[512];
+
+		sw_procns_explain(procns, &rep.procns, what, sizeof(what));
+		return sw_error_set_errno(err, rep.err,
+					  "cannot start '%s': give it a /proc of its own: %s",
+					  prog, what);
+	}
 	if (n == sizeof(rep) && rep.stage > ST_NONE && rep.stage <= ST_EXEC)
 		return sw_error_set_errno(err, rep.err, "cannot start '%s': %s",
 					  prog, stage_what[rep.stage]);
@@ -867,7 +888,7 @@ int sw_session_launch_prepared(struct sw_supervisor *sup,
 	close(TAKE_FD(lp.rep_w));
 	close(TAKE_FD(lp.ready_w));
 
-	r = wait_ready(pid, l->argv[0], &lp, err);
+	r = wait_ready(pid, l->argv[0], &lp, &pr->procns, err);
 	if (r >= 0)
 		r = seize(sup, s, pid, l->argv[0], err);
 	if (r < 0)

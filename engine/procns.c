@@ -49,27 +49,15 @@
 #include <sys/capability.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
 #include "internal.h"
 
-#ifndef OPEN_TREE_CLONE
-#define OPEN_TREE_CLONE 1
-#endif
-#ifndef OPEN_TREE_CLOEXEC
-#define OPEN_TREE_CLOEXEC O_CLOEXEC
-#endif
-#ifndef MOVE_MOUNT_F_EMPTY_PATH
-#define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
-#endif
 #ifndef STATX_MNT_ID
 #define STATX_MNT_ID 0x00001000U
-#endif
-#ifndef SYS_open_tree
-#define SYS_open_tree 428
-#define SYS_move_mount 429
 #endif
 
 /* One line of /proc/self/mountinfo, the fields we use. */
@@ -334,11 +322,127 @@ static int mount_id_of(const char *path, uint64_t *ret)
 	return 0;
 }
 
-int sw_procns_enter(const struct sw_procns *p)
+/* A mask whose file was unlinked after it was mounted (systemd-nspawn
+ * mounts a FIFO over /proc/kmsg and removes it; a runtime may do the same
+ * with any file) cannot be attached again: the kernel refuses to mount an
+ * unlinked dentry anywhere (ENOENT), moved or bound.  Its copy goes in
+ * its place: a node of the same type, mode and owner on a tmpfs of its
+ * own that no path reaches, with the regular file's content (at most
+ * SW_PROCNS_COPY_MAX bytes) and the mask's read-only, nosuid, nodev and
+ * noexec flags.  It hides the proc file beneath as the original did; a
+ * peer that held the original open (nspawn reads its FIFO) no longer
+ * sees what the program writes there.  Any other type fails: a mask is
+ * never lifted. */
+/* "/proc/self/fd/N" without snprintf (not async-signal-safe). */
+static const char *fd_path(int fd, char buf[static 32])
+{
+	char digits[12];
+	size_t n = 0, o = sizeof("/proc/self/fd/") - 1;
+
+	memcpy(buf, "/proc/self/fd/", o);
+	do
+		digits[n++] = (char)('0' + fd % 10);
+	while ((fd /= 10) > 0 && n < sizeof(digits));
+	while (n > 0)
+		buf[o++] = digits[--n];
+	buf[o] = '\0';
+	return buf;
+}
+
+static int copy_mask(int from, const char *path)
+{
+	char buf[4096], self[32];
+	struct statfs sfs;
+	struct stat st;
+	int fs = -1, mnt = -1, node = -1, src = -1, dst = -1, r = 0;
+	uint64_t attr = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC;
+	size_t total = 0;
+	ssize_t n;
+
+	/* fstatfs, not fstatvfs: glibc's may read /proc/mounts (malloc). */
+	if (fstat(from, &st) < 0 || fstatfs(from, &sfs) < 0)
+		return -errno;
+	if (sfs.f_flags & ST_RDONLY)
+		attr |= MOUNT_ATTR_RDONLY;
+	if (!S_ISFIFO(st.st_mode) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return -EOPNOTSUPP;
+	fs = fsopen("tmpfs", FSOPEN_CLOEXEC);
+	if (fs < 0 || fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		goto fail;
+	mnt = fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+					    MOUNT_ATTR_NOEXEC);
+	if (mnt < 0)
+		goto fail;
+	if (S_ISFIFO(st.st_mode)) {
+		if (mknodat(mnt, "m", S_IFIFO | 0600, 0) < 0)
+			goto fail;
+	} else if (S_ISDIR(st.st_mode)) {
+		if (mkdirat(mnt, "m", 0700) < 0)
+			goto fail;
+	} else {
+		/* The original's content, through the clone (its mount
+		 * still reaches the unlinked inode).  A FIFO is never
+		 * opened: that would wait for a writer. */
+		src = open(fd_path(from, self), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		dst = openat(mnt, "m", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (src < 0 || dst < 0)
+			goto fail;
+		while ((n = read(src, buf, sizeof(buf))) != 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				goto fail;
+			total += (size_t)n;
+			if (total > SW_PROCNS_COPY_MAX) {
+				errno = EFBIG;
+				goto fail;
+			}
+			if (write(dst, buf, (size_t)n) != n)
+				goto fail;
+		}
+	}
+	/* Owner first: chown clears the set-id bits chmod sets. */
+	if (fchownat(mnt, "m", st.st_uid, st.st_gid, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    fchmodat(mnt, "m", st.st_mode & 07777, 0) < 0)
+		goto fail;
+	node = open_tree(mnt, "m", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	if (node < 0 ||
+	    mount_setattr(node, "", AT_EMPTY_PATH,
+			  &(struct mount_attr){ .attr_set = attr },
+			  sizeof(struct mount_attr)) < 0 ||
+	    move_mount(node, "", AT_FDCWD, path, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		goto fail;
+	goto out;
+fail:
+	r = -errno;
+out:
+	for (int *fd = (int[]){ fs, mnt, node, src, dst }, k = 0; k < 5; k++)
+		if (fd[k] >= 0)
+			close(fd[k]);
+	return r;
+}
+
+static int put_back(int from, const char *path, int *step)
+{
+	struct stat st;
+
+	*step = SW_PROCNS_PUT_BACK;
+	if (move_mount(from, "", AT_FDCWD, path, MOVE_MOUNT_F_EMPTY_PATH) == 0)
+		return 0;
+	/* ENOENT for an unlinked source (nlink 0), which is the kernel's
+	 * rule; for a path missing in the new instance, a failure. */
+	if (errno != ENOENT || fstat(from, &st) < 0 || st.st_nlink != 0)
+		return -errno;
+	*step = SW_PROCNS_COPY;
+	return copy_mask(from, path);
+}
+
+int sw_procns_enter(const struct sw_procns *p, struct sw_procns_where *where)
 {
 	int fds[SW_PROCNS_MAX_SUB];
 	int r = 0;
 
+	*where = (struct sw_procns_where){ SW_PROCNS_NONE, -1 };
 	if (!p->n_proc)
 		return 0;
 	/* Each path must still show the mount the plan names, not one
@@ -346,12 +450,14 @@ int sw_procns_enter(const struct sw_procns *p)
 	for (size_t s = 0; s < p->n_sub; s++) {
 		uint64_t id = 0;
 
+		*where = (struct sw_procns_where){ SW_PROCNS_CHECK, (int)s };
 		r = mount_id_of(p->sub[s].path, &id);
 		if (r < 0)
 			return r;
 		if (id != (uint64_t)p->sub[s].mnt_id)
 			return -EBUSY;
 	}
+	*where = (struct sw_procns_where){ SW_PROCNS_UNSHARE, -1 };
 	if (unshare(CLONE_NEWNS) < 0)
 		return -errno;
 	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0)
@@ -363,15 +469,17 @@ int sw_procns_enter(const struct sw_procns *p)
 		size_t s, end = pp->first_sub + pp->n_sub;
 
 		for (s = pp->first_sub; s < end && r == 0; s++) {
-			fds[s] = (int)syscall(SYS_open_tree, AT_FDCWD, p->sub[s].path,
-					      OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
-					      AT_RECURSIVE | AT_SYMLINK_NOFOLLOW |
-					      AT_NO_AUTOMOUNT);
+			*where = (struct sw_procns_where){ SW_PROCNS_CLONE, (int)s };
+			fds[s] = open_tree(AT_FDCWD, p->sub[s].path,
+					   OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+					   AT_RECURSIVE | AT_SYMLINK_NOFOLLOW |
+					   AT_NO_AUTOMOUNT);
 			if (fds[s] < 0)
 				r = -errno;
 		}
 		if (r < 0)
 			break;
+		*where = (struct sw_procns_where){ SW_PROCNS_MOUNT, (int)i };
 		if (mount("proc", pp->path, "proc", pp->flags,
 			  pp->subset_pid ? "hidepid=ptraceable,subset=pid"
 					 : "hidepid=ptraceable") < 0) {
@@ -383,13 +491,48 @@ int sw_procns_enter(const struct sw_procns *p)
 				r = 0;
 			break;
 		}
-		for (s = pp->first_sub; s < end && r == 0; s++)
-			if (syscall(SYS_move_mount, fds[s], "", AT_FDCWD,
-				    p->sub[s].path, MOVE_MOUNT_F_EMPTY_PATH) < 0)
-				r = -errno;
+		for (s = pp->first_sub; s < end && r == 0; s++) {
+			r = put_back(fds[s], p->sub[s].path, &where->step);
+			where->index = (int)s;
+		}
 	}
 	for (size_t s = 0; s < p->n_sub; s++)
 		if (fds[s] >= 0)
 			close(fds[s]);
+	if (r == 0)
+		*where = (struct sw_procns_where){ SW_PROCNS_NONE, -1 };
 	return r;
+}
+
+/* The parent's words for where the child failed (one home: the launch
+ * report carries only the step and the index). */
+void sw_procns_explain(const struct sw_procns *p, const struct sw_procns_where *w,
+		       char *buf, size_t size)
+{
+	const char *path = NULL;
+
+	if (w->index >= 0 && w->step == SW_PROCNS_MOUNT && (size_t)w->index < p->n_proc)
+		path = p->proc[w->index].path;
+	else if (w->index >= 0 && w->step != SW_PROCNS_MOUNT && (size_t)w->index < p->n_sub)
+		path = p->sub[w->index].path;
+	switch (path ? w->step : SW_PROCNS_NONE) {
+	case SW_PROCNS_CHECK:
+		snprintf(buf, size, "%s shows another mount than when the mount table was read (something was mounted there meanwhile; start it again)", path);
+		break;
+	case SW_PROCNS_CLONE:
+		snprintf(buf, size, "copy the mount at %s (open_tree) to put it back over the new proc instance", path);
+		break;
+	case SW_PROCNS_MOUNT:
+		snprintf(buf, size, "mount a proc instance with hidepid=ptraceable over %s", path);
+		break;
+	case SW_PROCNS_PUT_BACK:
+		snprintf(buf, size, "put the mount at %s back over the new proc instance (move_mount); a mask is never lifted", path);
+		break;
+	case SW_PROCNS_COPY:
+		snprintf(buf, size, "put a copy of the mask at %s, whose file was removed, over the new proc instance (a FIFO, regular file of at most %d bytes or directory; a mask is never lifted)", path, SW_PROCNS_COPY_MAX);
+		break;
+	default:
+		snprintf(buf, size, "make a mount namespace of its own (unshare CLONE_NEWNS) with every mount a slave");
+		break;
+	}
 }

@@ -1079,6 +1079,69 @@ procns_masks_kept)
 		grep -qx "$want" "$out" || fail "not in the program's /proc: $want"
 	done
 	[ "$(tail -n1 "$out")" -le 3 ] || fail "the program sees processes outside its session" ;;
+procns_unlinked_masks)
+	# systemd-nspawn masks /proc/kmsg with a FIFO it then unlinks, and a
+	# runtime may mask a file with one it removes afterwards: the kernel
+	# attaches no mount of an unlinked file again (move_mount gives
+	# ENOENT), so the mask cannot be moved back.  It must still be
+	# there over the session's own /proc, as a copy: same type, mode,
+	# owner, read-only flag and content, and the launch must not fail;
+	# also beneath a recursive bind (nspawn's boot_id under /proc/sys).
+	[ "$(id -u)" = 0 ] || skip "needs root"
+	[ -e /proc/kmsg ] && [ -e /proc/timer_list ] || skip "no /proc/kmsg or /proc/timer_list to mask"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	mkdir -p "$scratch/t"
+	echo "+ unshare -m: unlinked FIFO over /proc/kmsg, unlinked file over /proc/timer_list; sysward run -- sh -c 'checks'"
+	unshare -m --propagation private sh -c '
+		mount -t tmpfs tmpfs "$3" && mkfifo -m 0600 "$3/kmsg" &&
+		printf "masked by the runtime\n" >"$3/tl" && chmod 0444 "$3/tl" &&
+		chown 65534:65534 "$3/tl" &&
+		mount --bind "$3/kmsg" /proc/kmsg &&
+		mount --bind "$3/tl" /proc/timer_list &&
+		mount -o remount,bind,ro /proc/timer_list &&
+		echo 00000000-0000-4000-8000-000000000001 >"$3/boot_id" &&
+		mount --bind "$3/boot_id" /proc/sys/kernel/random/boot_id &&
+		mount --rbind /proc/sys /proc/sys &&
+		mount -o remount,bind,ro /proc/sys &&
+		rm "$3/kmsg" "$3/tl" "$3/boot_id" || exit 2
+		"$1" run --policy "$2" -- sh -c "
+			grep -q hidepid=ptraceable /proc/self/mountinfo && echo own-proc
+			stat -c \"kmsg: %F %a %u\" /proc/kmsg
+			stat -c \"timer_list: %F %a %u:%g\" /proc/timer_list
+			cat /proc/timer_list /proc/sys/kernel/random/boot_id
+			grep -q \" /proc/timer_list ro,\" /proc/self/mountinfo && echo timer_list-ro
+			ls /proc | grep -c \"^[0-9]\""' sh "$SYSWARD" "$scratch/allow.json" "$scratch/t" \
+		>"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	echo "+ exit status $rc"
+	[ "$rc" -eq 0 ] || fail "the program did not run with its own /proc (exit $rc)"
+	for want in own-proc "kmsg: fifo 600 0" "timer_list: regular file 444 65534:65534" \
+		"masked by the runtime" timer_list-ro 00000000-0000-4000-8000-000000000001; do
+		grep -qx "$want" "$out" || fail "not in the program's /proc: $want"
+	done
+	[ "$(tail -n1 "$out")" -le 3 ] || fail "the program sees processes outside its session" ;;
+procns_unlinked_device_refused)
+	# A removed device node over /proc/kmsg cannot be copied faithfully
+	# (a copy on a nodev tmpfs would not open as the original does):
+	# the launch fails (125) rather than lift the mask, and says which
+	# mount and which step.
+	[ "$(id -u)" = 0 ] || skip "needs root"
+	[ -e /proc/kmsg ] || skip "no /proc/kmsg to mask"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	mkdir -p "$scratch/t"
+	echo "+ unshare -m: a removed /dev/null node over /proc/kmsg; sysward run -- true"
+	unshare -m --propagation private sh -c '
+		mount -t tmpfs tmpfs "$3" && mknod -m 0666 "$3/null" c 1 3 &&
+		mount --bind "$3/null" /proc/kmsg && rm "$3/null" || exit 2
+		"$1" run --policy "$2" -- true' sh "$SYSWARD" "$scratch/allow.json" "$scratch/t" \
+		>"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	echo "+ exit status $rc"
+	[ "$rc" -eq 125 ] || fail "the program ran although the mask over /proc/kmsg could not be put back (exit $rc)"
+	grep -q "^sysward: cannot start 'true': give it a /proc of its own: put a copy of the mask at /proc/kmsg, whose file was removed, .*: Operation not supported" "$out" ||
+		fail "no message naming the mount and the step" ;;
 signals_pidfd_race_nobody)
 	# signals_pidfd_race as uid 65534, whose session keeps the caller's
 	# /proc (no CAP_SYS_ADMIN: route 16's limit), so that the swap of an
