@@ -323,6 +323,39 @@ kill other: 1"
 	daemon_serves
 }
 
+t_groups_stay_in_session() {
+	# Every program is a process group of its own in the daemon's kernel
+	# session (so that it stops as a shell's job does), where the kernel
+	# lets a process join any group with setpgid(2).  A program, as root
+	# and as uid 65534, tries to join the daemon's group and another
+	# session's, and signals them every other way (adv_signals targets):
+	# all refused (route 11).  (t_no_controlling_tty: and no terminal.)
+	local bg as other
+	chmod 0755 "$W"
+	mkdir -m 1777 "$W/pub"
+	start_daemon || return
+	"${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/pub/other.pid" sleep 20 >/dev/null 2>&1 </dev/null &
+	bg=$!
+	wait_file "$W/pub/other.pid" 100 || { fail "the other session's program did not start"; kill -9 "$bg"; return; }
+	other=$(cat "$W/pub/other.pid")
+	[ "$(ps -o sid= -p "$other" | tr -d ' ')" = "$(ps -o sid= -p "$D_PID" | tr -d ' ')" ] ||
+		fail "control: the other session's program is not in the daemon's kernel session"
+	for as in root nobody; do
+		last_cmd=("$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_signals" targets "$other")
+		[ "$as" = nobody ] && last_cmd=("${NOBODY[@]}" "${last_cmd[@]}")
+		timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+		rc=$?
+		cat "$W/out"
+		expect_rc 0
+		grep -q '^verdict: contained' "$W/out" || fail "a $as program reached a group outside its session"
+		grep -q '^result: setpgid into the outside group = -1 EPERM' "$W/out" ||
+			fail "a $as program's setpgid into another session's group was not refused with EPERM"
+	done
+	kill -9 "$bg" 2>/dev/null
+	wait "$bg" 2>/dev/null
+	daemon_serves
+}
+
 t_pidcalls_stay_in_session() {
 	# Route 16: a root session lowers the limits of syswardd and of
 	# another session's program with prlimit64 (RLIMIT_CPU below what

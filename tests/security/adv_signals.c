@@ -15,7 +15,7 @@
  *                              F_SETOWN_EX, FIOSETOWN at PID, at -PID,
  *                              at the supervisor, also with the pid's
  *                              high 32 bits set; setpgid into the
- *                              supervisor's group; and the same calls
+ *                              supervisor's group and into PID's; and the same calls
  *                              inside the tree, which must work
  *   adv_signals tiocsti        TIOCSTI on the terminal (stdin)
  *   adv_signals pidfd_race PID pidfd_send_signal(fd, SIGRTMIN+1) on a pidfd
@@ -250,6 +250,13 @@ static int targets(long witness)
 	out("setpgid", r);
 	if (r == 0)
 		out("kill(0, 0) from the supervisor's group", kill(0, 0));
+	/* Under syswardd every session's program is in the daemon's kernel
+	 * session, where the kernel lets any process join any group. */
+	TRIED("setpgid(0, outside's group %ld), then kill(0, 0)", witness);
+	r = setpgid(0, (pid_t)witness);
+	out("setpgid into the outside group", r);
+	if (r == 0)
+		out("kill(0, 0) from the outside group", kill(0, 0));
 	inside();
 	if (escaped)
 		return adv_verdict(ADV_ESCAPED, "a signal could reach a process outside the tree");
