@@ -299,10 +299,16 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 		if (!CAP_IS_SUPPORTED(cap))
 			continue;
 		if (cap_drop_bound(cap) < 0) {
-			/* Without CAP_SETPCAP (an unprivileged caller) the
-			 * bounding set cannot shrink, but such a program
-			 * cannot gain capabilities under no_new_privs. */
-			if (errno == EPERM && geteuid() != 0)
+			/* EPERM is the kernel's answer to a caller without
+			 * CAP_SETPCAP (cap_prctl_drop(), whatever the cap):
+			 * an unprivileged caller, or root in a container of
+			 * runc's default spec or Kubernetes' drop: ALL.  The
+			 * bounding set stays, and grants nothing: under
+			 * no_new_privs (below, before any exec) an exec
+			 * never gains a capability beyond the permitted set
+			 * (cap_bprm_creds_from_file()), which cap_set_proc()
+			 * empties of all but l->caps. */
+			if (errno == EPERM)
 				break;
 			child_fail(rep_fd, ST_BOUNDING);
 		}

@@ -663,6 +663,27 @@ t_no_controlling_tty() {
 NO-TTY"
 }
 
+# tags: needs-python
+t_root_caps_without_setpcap() {
+	# syswardd in a container of runc's default spec (or drop: ALL)
+	# lacks CAP_SETPCAP and cannot shrink the bounding set: a root
+	# client's program still starts, with no capability (no_new_privs
+	# keeps the bounding set from granting any), and one asked for.
+	local DAEMON_AS=(setpriv --bounding-set=-setpcap)
+	start_daemon || return
+	swd "$(allow_policy)" sh -c 'grep -E "^(CapPrm|CapEff|NoNewPrivs)" /proc/self/status'
+	expect_rc 0
+	expect_output "CapPrm:	0000000000000000
+CapEff:	0000000000000000
+NoNewPrivs:	1"
+	last_cmd=("$SYSWARD" run --daemon="$S" --cap CAP_NET_RAW --policy "$(allow_policy)" -- sh -c 'grep ^CapEff /proc/self/status')
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 0
+	expect_output "CapEff:	0000000000002000"
+	daemon_serves
+}
+
 t_root_caps() {
 	# A root client gets exactly the capabilities it asks for, as with
 	# "sysward run --cap"; by default none.
