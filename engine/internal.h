@@ -667,7 +667,7 @@ int sw_procns_plan_from(const char *mountinfo, struct sw_procns *ret,
 void sw_procns_free(struct sw_procns *p);
 /* A mask whose file was removed is put back as a copy; a regular
  * file's content is copied up to this size (procns.c, copy_mask). */
-#define SW_PROCNS_COPY_MAX	(1 << 20)
+#define SW_PROCNS_COPY_MAX	(1 << 20)	/* "1 MiB" in sw_procns_explain() */
 
 /* Where sw_procns_enter() failed: a step and the index, in proc[] for
  * SW_PROCNS_MOUNT and in sub[] otherwise (-1: none). */

@@ -505,7 +505,18 @@ int sw_procns_enter(const struct sw_procns *p, struct sw_procns_where *where)
 }
 
 /* The parent's words for where the child failed (one home: the launch
- * report carries only the step and the index). */
+ * report carries only the step and the index): the mount's path goes
+ * between the two halves. */
+static const struct {
+	const char *before, *after;
+} step_words[] = {
+	[SW_PROCNS_CHECK] = { "", " shows another mount than when the mount table was read (something was mounted there meanwhile; start it again)" },
+	[SW_PROCNS_CLONE] = { "copy the mount at ", " (open_tree) to put it back over the new proc instance" },
+	[SW_PROCNS_MOUNT] = { "mount a proc instance with hidepid=ptraceable over ", "" },
+	[SW_PROCNS_PUT_BACK] = { "put the mount at ", " back over the new proc instance (move_mount); a mask is never lifted" },
+	[SW_PROCNS_COPY] = { "put a copy of the mask at ", ", whose file was removed, over the new proc instance (a FIFO, a regular file of at most 1 MiB or a directory; a mask is never lifted)" },
+};
+
 void sw_procns_explain(const struct sw_procns *p, const struct sw_procns_where *w,
 		       char *buf, size_t size)
 {
@@ -515,24 +526,10 @@ void sw_procns_explain(const struct sw_procns *p, const struct sw_procns_where *
 		path = p->proc[w->index].path;
 	else if (w->index >= 0 && w->step != SW_PROCNS_MOUNT && (size_t)w->index < p->n_sub)
 		path = p->sub[w->index].path;
-	switch (path ? w->step : SW_PROCNS_NONE) {
-	case SW_PROCNS_CHECK:
-		snprintf(buf, size, "%s shows another mount than when the mount table was read (something was mounted there meanwhile; start it again)", path);
-		break;
-	case SW_PROCNS_CLONE:
-		snprintf(buf, size, "copy the mount at %s (open_tree) to put it back over the new proc instance", path);
-		break;
-	case SW_PROCNS_MOUNT:
-		snprintf(buf, size, "mount a proc instance with hidepid=ptraceable over %s", path);
-		break;
-	case SW_PROCNS_PUT_BACK:
-		snprintf(buf, size, "put the mount at %s back over the new proc instance (move_mount); a mask is never lifted", path);
-		break;
-	case SW_PROCNS_COPY:
-		snprintf(buf, size, "put a copy of the mask at %s, whose file was removed, over the new proc instance (a FIFO, regular file of at most %d bytes or directory; a mask is never lifted)", path, SW_PROCNS_COPY_MAX);
-		break;
-	default:
+	if (path && w->step > 0 && (size_t)w->step < sizeof(step_words) / sizeof(step_words[0]) &&
+	    step_words[w->step].before)
+		snprintf(buf, size, "%s%s%s", step_words[w->step].before, path,
+			 step_words[w->step].after);
+	else
 		snprintf(buf, size, "make a mount namespace of its own (unshare CLONE_NEWNS) with every mount a slave");
-		break;
-	}
 }

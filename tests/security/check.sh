@@ -147,6 +147,21 @@ wait_for() {
 	return 1
 }
 
+# in_own_mounts WHAT SCRIPT [ARG...]: sh -c SCRIPT in a private mount
+# namespace of the test's, with $1 sysward, $2 an allow-all policy and
+# the ARGs after them; output in $out, status in $rc, both echoed.
+in_own_mounts() {
+	local what=$1 script=$2
+	shift 2
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	echo "+ unshare -m: $what"
+	unshare -m --propagation private sh -c "$script" sh "$SYSWARD" "$scratch/allow.json" "$@" \
+		>"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	echo "+ exit status $rc"
+}
+
 # ctrl_z_fg SUFFIX: in tmux, "sysward run ... SUFFIX", Ctrl-Z, the shell
 # shows the job stopped and the program stays stopped; fg finishes it.
 ctrl_z_fg() {
@@ -1056,9 +1071,7 @@ procns_masks_kept)
 	[ "$(id -u)" = 0 ] || skip "needs root"
 	grep -qw binfmt_misc /proc/filesystems || skip "no binfmt_misc in this kernel"
 	[ -e /proc/timer_list ] && [ -d /proc/acpi ] || skip "no /proc/timer_list or /proc/acpi to mask"
-	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
-	echo "+ unshare -m: masks over /proc, then sysward run -- sh -c 'checks'"
-	unshare -m --propagation private sh -c '
+	in_own_mounts "masks over /proc, then sysward run -- sh -c 'checks'" '
 		mount --bind /dev/null /proc/timer_list &&
 		mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc &&
 		mount -t tmpfs -o ro tmpfs /proc/acpi &&
@@ -1070,10 +1083,7 @@ procns_masks_kept)
 			ls /proc/sys/fs/binfmt_misc/status
 			touch /proc/acpi/x 2>/dev/null || echo acpi-ro
 			echo 1 2>/dev/null >/proc/sys/kernel/ns_last_pid || echo sys-ro
-			ls /proc | grep -c \"^[0-9]\""' sh "$SYSWARD" "$scratch/allow.json" >"$out" 2>&1 </dev/null
-	rc=$?
-	cat "$out"
-	echo "+ exit status $rc"
+			ls /proc | grep -c \"^[0-9]\""'
 	[ "$rc" -eq 0 ] || fail "the program did not run with its own /proc (exit $rc)"
 	for want in own-proc "character special file" /proc/sys/fs/binfmt_misc/status acpi-ro sys-ro; do
 		grep -qx "$want" "$out" || fail "not in the program's /proc: $want"
@@ -1089,10 +1099,8 @@ procns_unlinked_masks)
 	# also beneath a recursive bind (nspawn's boot_id under /proc/sys).
 	[ "$(id -u)" = 0 ] || skip "needs root"
 	[ -e /proc/kmsg ] && [ -e /proc/timer_list ] || skip "no /proc/kmsg or /proc/timer_list to mask"
-	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
 	mkdir -p "$scratch/t"
-	echo "+ unshare -m: unlinked FIFO over /proc/kmsg, unlinked file over /proc/timer_list; sysward run -- sh -c 'checks'"
-	unshare -m --propagation private sh -c '
+	in_own_mounts "unlinked FIFO over /proc/kmsg, unlinked file over /proc/timer_list; sysward run -- sh -c 'checks'" '
 		mount -t tmpfs tmpfs "$3" && mkfifo -m 0600 "$3/kmsg" &&
 		printf "masked by the runtime\n" >"$3/tl" && chmod 0444 "$3/tl" &&
 		chown 65534:65534 "$3/tl" &&
@@ -1110,11 +1118,7 @@ procns_unlinked_masks)
 			stat -c \"timer_list: %F %a %u:%g\" /proc/timer_list
 			cat /proc/timer_list /proc/sys/kernel/random/boot_id
 			grep -q \" /proc/timer_list ro,\" /proc/self/mountinfo && echo timer_list-ro
-			ls /proc | grep -c \"^[0-9]\""' sh "$SYSWARD" "$scratch/allow.json" "$scratch/t" \
-		>"$out" 2>&1 </dev/null
-	rc=$?
-	cat "$out"
-	echo "+ exit status $rc"
+			ls /proc | grep -c \"^[0-9]\""' "$scratch/t"
 	[ "$rc" -eq 0 ] || fail "the program did not run with its own /proc (exit $rc)"
 	for want in own-proc "kmsg: fifo 600 0" "timer_list: regular file 444 65534:65534" \
 		"masked by the runtime" timer_list-ro 00000000-0000-4000-8000-000000000001; do
@@ -1128,17 +1132,11 @@ procns_unlinked_device_refused)
 	# mount and which step.
 	[ "$(id -u)" = 0 ] || skip "needs root"
 	[ -e /proc/kmsg ] || skip "no /proc/kmsg to mask"
-	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
 	mkdir -p "$scratch/t"
-	echo "+ unshare -m: a removed /dev/null node over /proc/kmsg; sysward run -- true"
-	unshare -m --propagation private sh -c '
+	in_own_mounts "a removed /dev/null node over /proc/kmsg; sysward run -- true" '
 		mount -t tmpfs tmpfs "$3" && mknod -m 0666 "$3/null" c 1 3 &&
 		mount --bind "$3/null" /proc/kmsg && rm "$3/null" || exit 2
-		"$1" run --policy "$2" -- true' sh "$SYSWARD" "$scratch/allow.json" "$scratch/t" \
-		>"$out" 2>&1 </dev/null
-	rc=$?
-	cat "$out"
-	echo "+ exit status $rc"
+		"$1" run --policy "$2" -- true' "$scratch/t"
 	[ "$rc" -eq 125 ] || fail "the program ran although the mask over /proc/kmsg could not be put back (exit $rc)"
 	grep -q "^sysward: cannot start 'true': give it a /proc of its own: put a copy of the mask at /proc/kmsg, whose file was removed, .*: Operation not supported" "$out" ||
 		fail "no message naming the mount and the step" ;;
@@ -1164,14 +1162,9 @@ procns_refuses_revealing_submount)
 	# again: the launch fails (125), saying which mount.
 	[ "$(id -u)" = 0 ] || skip "needs root"
 	[ -d /proc/acpi ] || skip "no /proc/acpi to bind over"
-	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
-	echo "+ unshare -m: mount --bind /proc /proc/acpi; sysward run -- ls /proc/acpi"
-	unshare -m --propagation private sh -c 'mount --bind /proc /proc/acpi || exit 2
-		"$1" run --policy "$2" -- sh -c "ls /proc/acpi | grep -c \"^[0-9]\""' sh \
-		"$SYSWARD" "$scratch/allow.json" >"$out" 2>&1 </dev/null
-	rc=$?
-	cat "$out"
-	echo "+ exit status $rc"
+	in_own_mounts "mount --bind /proc /proc/acpi; sysward run -- ls /proc/acpi" \
+		'mount --bind /proc /proc/acpi || exit 2
+		"$1" run --policy "$2" -- sh -c "ls /proc/acpi | grep -c \"^[0-9]\""'
 	[ "$rc" -eq 125 ] || fail "the program ran with every process in /proc/acpi (exit $rc)"
 	grep -q "^sysward: .*/proc/acpi, beneath /proc, is a proc mount that shows processes" "$out" ||
 		fail "no message naming the mount" ;;
