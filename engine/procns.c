@@ -42,6 +42,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -349,9 +350,27 @@ static const char *fd_path(int fd, char buf[static 32])
 	return buf;
 }
 
+/* The directory path is in, into buf: "/proc" for "/proc/kmsg". */
+static int parent_of(const char *path, char *buf, size_t size)
+{
+	size_t n = strlen(path);
+
+	while (n > 1 && path[n - 1] != '/')
+		n--;
+	if (n > 1)
+		n--;	/* the '/' itself, unless it is the root */
+	if (n == 0 || n >= size) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(buf, path, n);
+	buf[n] = '\0';
+	return 0;
+}
+
 static int copy_mask(int from, const char *path)
 {
-	char buf[4096], self[32];
+	char buf[4096], self[32], dir[PATH_MAX];
 	struct statfs sfs;
 	struct stat st;
 	int fs = -1, mnt = -1, node = -1, src = -1, dst = -1, r = 0;
@@ -405,7 +424,17 @@ static int copy_mask(int from, const char *path)
 	if (fchownat(mnt, "m", st.st_uid, st.st_gid, AT_SYMLINK_NOFOLLOW) < 0 ||
 	    fchmodat(mnt, "m", st.st_mode & 07777, 0) < 0)
 		goto fail;
+	/* Linux before 6.15 clones only a mount of the caller's namespace
+	 * (open_tree() of a detached one: EINVAL; measured on 6.12): the
+	 * tmpfs is attached for a moment over the mask's parent directory,
+	 * the node cloned from there, and the tmpfs taken away again. */
+	if (parent_of(path, dir, sizeof(dir)) < 0)
+		goto fail;
+	if (move_mount(mnt, "", AT_FDCWD, dir, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		goto fail;
 	node = open_tree(mnt, "m", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	if (umount2(dir, MNT_DETACH) < 0)
+		goto fail;
 	if (node < 0 ||
 	    mount_setattr(node, "", AT_EMPTY_PATH,
 			  &(struct mount_attr){ .attr_set = attr },

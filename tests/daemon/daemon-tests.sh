@@ -663,7 +663,6 @@ t_no_controlling_tty() {
 NO-TTY"
 }
 
-# tags: needs-python
 t_root_caps_without_setpcap() {
 	# syswardd in a container of runc's default spec (or drop: ALL)
 	# lacks CAP_SETPCAP and cannot shrink the bounding set: a root

@@ -610,7 +610,6 @@ t_capabilities() {
 	expect_line "CapBnd: $bnd" "CapEff: $bnd"
 }
 
-# tags: needs-python
 t_capabilities_without_setpcap() {
 	# In a container of runc's default spec, or under Kubernetes' drop:
 	# ALL, root lacks CAP_SETPCAP, and the bounding set cannot shrink.
@@ -1443,7 +1442,6 @@ fid_same() {
 	done
 }
 
-# tags: needs-python
 t_fidelity_dispositions() {
 	# Signals ignored by the caller stay ignored in the program and the
 	# caller's blocked signals stay blocked (execve keeps both), as
@@ -1465,7 +1463,6 @@ os.execvp(sys.argv[1], sys.argv[1:])' )
 	grep -qx 'survived SIGHUP' "$W/plain" || fail "control: nohup sh did not survive SIGHUP"
 }
 
-# tags: needs-python
 t_fidelity_signal_targets() {
 	# What a program's signals to its own processes return, as
 	# unconfined: a child that exited and is not reaped yet (kill
@@ -1502,7 +1499,6 @@ t.join()'
 	fid_same "... as uid 65534" "${FID_NOBODY[@]}" -- "$PYTHON" -c "$prog"
 }
 
-# tags: needs-python
 t_fidelity_group_term() {
 	# What signals the caller's process group (timeout(1), kill -TERM
 	# -PGID, a CI runner) ends the program's whole tree, not only its
@@ -1527,7 +1523,6 @@ t_fidelity_group_term() {
 		sh -c "sleep 20 & : >'$ready'; wait"
 }
 
-# tags: needs-python
 t_fidelity_stop_group() {
 	# The parent stops its job (kill -TSTP -PGID, as a shell's Ctrl-Z
 	# without a terminal), sees it stopped by SIGTSTP, and continues it.
@@ -1548,7 +1543,6 @@ t_fidelity_stop_group() {
 		fail "control: the unconfined job that ignores SIGTSTP stopped: $(cat "$W/plain")"
 }
 
-# tags: needs-python
 t_fidelity_stop() {
 	# A program that stops itself (SIGTSTP to itself, no terminal)
 	# stops, and its parent sees the job stopped by SIGTSTP; continued,

@@ -196,9 +196,8 @@ want_err() { [[ $err == *"$1"* ]] || { fail "${last_cmd[*]}: stderr lacks '$1'";
 #   needs-tmux      an interactive shell in tmux pressing Ctrl-C/Ctrl-Z:
 #                   job control of the client, the same on any kernel; the
 #                   guest has no tmux
-#   needs-python    python3's signal, threading and subprocess modules,
-#                   setpriv and setsid: the guest's python3 has only the
-#                   modules the runners use, and no setpriv or setsid
+#   needs-python    python3 modules beyond json, signal and threading
+#                   (the guest's python3 has only those: guest-rootfs)
 #   (tests/vm/vm-suite.sh runs in the guest every scenario but those with
 #   any of these four)
 
