@@ -550,6 +550,13 @@ int sw_policy_load_string(const char *text, size_t len, const char *name,
 		return sw_error_set(err, EFBIG,
 				    "%s: policy is %zu bytes, larger than the %u byte limit",
 				    ps.source, len, SW_POLICY_MAX_FILE);
+	/* A UTF-8 byte-order mark, as editors on Windows write one: skipped
+	 * as JSON parsers commonly do (RFC 8259 lets them).  Lines and
+	 * columns then count from after it, as the editor shows them. */
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+		ps.text = text += 3;
+		ps.len = len -= 3;
+	}
 	nul = len ? memchr(text, '\0', len) : NULL;
 	if (nul)
 		return perr_at(&ps, (size_t)(nul - text), "NUL byte in policy");
@@ -572,6 +579,22 @@ int sw_policy_load_string(const char *text, size_t len, const char *name,
 	return r;
 }
 
+static const char *file_kind(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFIFO:
+		return "a FIFO (named pipe)";
+	case S_IFCHR:
+		return "a character device";
+	case S_IFBLK:
+		return "a block device";
+	case S_IFSOCK:
+		return "a socket";
+	default:
+		return "not a file";
+	}
+}
+
 int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
 			struct sw_error *err)
 {
@@ -582,7 +605,9 @@ int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
 
 	if (!path)
 		return sw_error_set(err, EINVAL, "no policy file given");
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: opening a FIFO blocks until a writer comes, and a
+	 * device's open may do anything; neither is a policy. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return sw_error_set_errno(err, errno, "open policy %s", path);
 	if (fstat(fd, &st) < 0)
@@ -590,6 +615,10 @@ int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
 	if (S_ISDIR(st.st_mode))
 		return sw_error_set(err, EISDIR,
 				    "read policy %s: is a directory", path);
+	if (!S_ISREG(st.st_mode))
+		return sw_error_set(err, EINVAL,
+				    "read policy %s: is %s, not a regular file: give the path of a policy file",
+				    path, file_kind(st.st_mode));
 	/* Read at most one byte more than the limit, whatever st_size says
 	 * (pipes, /proc files). */
 	buf = malloc(SW_POLICY_MAX_FILE + 1);

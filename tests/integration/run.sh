@@ -1191,6 +1191,40 @@ t_check_command() {
 	fi
 }
 
+# tags: other-command
+t_check_file_kinds() {
+	# A FIFO would block open(2) and read(2) until a writer came: check
+	# and run must refuse it at once, as anything but a regular file.
+	mkfifo "$W/fifo.json"
+	cli check "$W/fifo.json"
+	expect_rc 1
+	expect_output ""
+	expect_err "read policy $W/fifo.json: is a FIFO (named pipe), not a regular file: give the path of a policy file"
+	cli check /dev/null
+	expect_rc 1
+	expect_err "read policy /dev/null: is a character device, not a regular file: give the path of a policy file"
+	sw "$W/fifo.json" -- "$PROBE" getuid
+	expect_rc 125
+	expect_output ""
+	expect_err "sysward: read policy $W/fifo.json: is a FIFO (named pipe), not a regular file"
+	# A UTF-8 byte-order mark (editors on Windows write one) is skipped,
+	# as JSON parsers commonly do; columns count from after it, as the
+	# editor shows them.
+	printf '\xef\xbb\xbf{"defaultAction": "SCMP_ACT_ALLOW"}\n' >"$W/bom.json"
+	cli check "$W/bom.json"
+	expect_rc 0
+	expect_output "$W/bom.json: OK"
+	printf '\xef\xbb\xbf{"defaultAction" "SCMP_ACT_ALLOW"}\n' >"$W/bom-bad.json"
+	cli check "$W/bom-bad.json"
+	expect_rc 1
+	expect_err "$W/bom-bad.json:1:18: expected ':' after the key"
+	# Control: a BOM anywhere else is not skipped.
+	printf '{"defaultAction": "SCMP_ACT_ALLOW"}\xef\xbb\xbf\n' >"$W/bom-late.json"
+	cli check "$W/bom-late.json"
+	expect_rc 1
+	expect_err "$W/bom-late.json:1:36: "
+}
+
 # tags: other-command needs-log
 t_cli_usage() {
 	cli

@@ -855,10 +855,24 @@ START_TEST(test_file_errors)
 	ck_assert_str_eq(err.msg, "open policy /nonexistent/p.json: No such file or directory");
 	ck_assert_int_eq(sw_policy_load_file("/", &p, &err), -EISDIR);
 	ck_assert_str_eq(err.msg, "read policy /: is a directory");
-	/* never reads more than the limit, whatever the size says */
-	ck_assert_int_eq(sw_policy_load_file("/dev/zero", &p, &err), -EFBIG);
-	ck_assert_str_eq(err.msg, "/dev/zero: policy is larger than the 1048576 byte limit");
+	/* a device (or a FIFO, whose open would block) is no policy */
+	ck_assert_int_eq(sw_policy_load_file("/dev/zero", &p, &err), -EINVAL);
+	ck_assert_str_eq(err.msg, "read policy /dev/zero: is a character device, not a regular file: give the path of a policy file");
 	ck_assert_ptr_null(p);
+	/* never reads more than the limit (a sparse file of 2 MiB) */
+	{
+		char big[] = "/tmp/sw-test-big.XXXXXX";
+		int fd = mkstemp(big);
+
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(ftruncate(fd, 2 << 20), 0);
+		close(fd);
+		ck_assert_int_eq(sw_policy_load_file(big, &p, &err), -EFBIG);
+		snprintf(path, sizeof(path), "%s: policy is larger than the 1048576 byte limit", big);
+		ck_assert_str_eq(err.msg, path);
+		ck_assert_ptr_null(p);
+		unlink(big);
+	}
 
 	/* syntax errors name the file as given */
 	snprintf(path, sizeof(path), "%s/tests/unit/data/broken.json", SW_SOURCE_DIR);
