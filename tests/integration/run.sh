@@ -1192,6 +1192,61 @@ t_check_command() {
 }
 
 # tags: other-command
+t_check_compiles_as_run() {
+	# check prepares the launch with the code run uses: what run refuses
+	# on this machine, check reports as an error, in the same words.
+	local p why
+	p=$(policy a64 <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "architectures": ["SCMP_ARCH_AARCH64"],
+	 "syscalls": [{"names": ["mkdir"], "action": "SCMP_ACT_ERRNO"}]}
+	EOF
+	)
+	why="$p: architectures[0]: \"SCMP_ARCH_AARCH64\" is not an ABI this x86-64 machine runs (expected SCMP_ARCH_X86_64, SCMP_ARCH_X86 or SCMP_ARCH_X32)"
+	cli check "$p"
+	expect_rc 1
+	expect_output ""
+	expect_err "$why"
+	sw "$p" -- "$PROBE" getuid
+	expect_rc 125
+	expect_output ""
+	expect_err "sysward: $why"
+	# An allow of a call that a built-in defence refuses whatever the
+	# policy (docs/security.md): valid, but the rule does nothing.
+	p=$(policy uring <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["mkdir"], "action": "SCMP_ACT_ERRNO"},
+	              {"names": ["getpid", "io_uring_setup"], "action": "SCMP_ACT_ALLOW"}]}
+	EOF
+	)
+	cli check "$p"
+	expect_rc 0
+	expect_output "$p: OK
+warning: $p: syscalls[1].names[1]: io_uring_setup is refused whatever the policy (docs/security.md route 2): io_uring bypasses seccomp: denied; the call fails with EPERM, not as this rule says (\"allowIoUring\": true leaves it to the policy)"
+	# Control: with the opt-in, the rule decides, and only the opt-in's
+	# own warning is printed.
+	p=$(policy uring-opt-in <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "allowIoUring": true,
+	 "syscalls": [{"names": ["mkdir"], "action": "SCMP_ACT_ERRNO"},
+	              {"names": ["getpid", "io_uring_setup"], "action": "SCMP_ACT_ALLOW"}]}
+	EOF
+	)
+	cli check "$p"
+	expect_rc 0
+	expect_output "$p: OK
+warning: $p: allowIoUring: io_uring operations bypass seccomp and sysward: io_uring_setup, io_uring_enter and io_uring_register are left to this policy, and what the program submits through a ring (open, read, write, connect, ...) is checked by no rule"
+	# ptrace too (route 4), and under a sysward action.
+	p=$(policy ptrace <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["ptrace"], "action": "SYSWARD_ACT_EMULATE", "return": 0}]}
+	EOF
+	)
+	cli check "$p"
+	expect_rc 0
+	expect_output "$p: OK
+warning: $p: syscalls[0].names[0]: ptrace is refused whatever the policy (docs/security.md route 4): ptrace denied inside the sandbox; the call fails with EPERM, not as this rule says"
+}
+
+# tags: other-command
 t_check_file_kinds() {
 	# A FIFO would block open(2) and read(2) until a writer came: check
 	# and run must refuse it at once, as anything but a regular file.
