@@ -93,64 +93,12 @@ static int add_finding(struct finding **v, size_t *n, const char *fmt, ...)
 #define add_error(rep, ...) \
 	add_finding(&(rep)->errors, &(rep)->n_errors, __VA_ARGS__)
 
-static bool rule_is_unconditional(const struct sw_rule *r)
+/* A lint (policy.h: sw_policy_lint()) as a warning. */
+static int on_lint(const char *path, const char *msg, void *ud)
 {
-	return r->n_args == 0 && r->n_paths == 0 && r->when_first == 0 &&
-	       r->when_last == 0 && r->when_step == 0 && !r->has_includes &&
-	       !r->has_excludes;
-}
+	struct report *rep = ud;
 
-static bool rule_names(const struct sw_rule *r, const char *name)
-{
-	for (size_t i = 0; i < r->n_names; i++)
-		if (strcmp(r->names[i], name) == 0)
-			return true;
-	return false;
-}
-
-/* Index of an earlier rule that decides every call of name, or -1. */
-static long shadowing_rule(const struct sw_policy *p, size_t upto,
-			   const char *name)
-{
-	for (size_t j = 0; j < upto; j++)
-		if (rule_is_unconditional(&p->rules[j]) &&
-		    rule_names(&p->rules[j], name))
-			return (long)j;
-	return -1;
-}
-
-/* Legal but almost certainly not what the author meant. */
-static int lint(struct report *rep, const struct sw_policy *p)
-{
-	for (size_t i = 0; i < p->n_rules; i++) {
-		const struct sw_rule *r = &p->rules[i];
-		long first = -1;
-		size_t k;
-		int e;
-
-		if (r->n_names == 0)
-			continue;
-		for (k = 0; k < r->n_names; k++) {
-			long j = shadowing_rule(p, i, r->names[k]);
-
-			if (j < 0)
-				break;
-			if (first < 0)
-				first = j;
-		}
-		if (k < r->n_names)
-			continue;
-		e = add_warning(rep, "%s: %s: never applies: every syscall it "
-				"names is already decided by %s, which comes "
-				"first and has no conditions", rep->file,
-				r->json_path ? r->json_path : "rule",
-				p->rules[first].json_path ?
-					p->rules[first].json_path :
-					"an earlier rule");
-		if (e < 0)
-			return e;
-	}
-	return 0;
+	return add_warning(rep, "%s: %s: %s", rep->file, path, msg);
 }
 
 struct overridden_ctx {
@@ -248,7 +196,7 @@ static int check_file(struct report *rep, struct kernel *k)
 		if (r < 0)
 			goto out;
 	}
-	r = lint(rep, p);
+	r = sw_policy_lint(p, on_lint, rep);
 	if (r >= 0)
 		r = compile_as_run(rep, k, p);
 out:

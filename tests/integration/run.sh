@@ -1247,6 +1247,50 @@ warning: $p: syscalls[0].names[0]: ptrace is refused whatever the policy (docs/s
 }
 
 # tags: other-command
+t_check_lints() {
+	# Legal rules, names and conditions that can never act: warnings,
+	# named by their JSON path; the policy stays valid.
+	local p
+	p=$(policy lints <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["mkdir"], "action": "SCMP_ACT_ERRNO"},
+	              {"names": ["read", "read"], "action": "SCMP_ACT_ERRNO",
+	               "args": [{"index": 0, "value": 5, "op": "SCMP_CMP_EQ"}]},
+	              {"names": ["mkdir", "rmdir"], "action": "SYSWARD_ACT_SKIP"},
+	              {"names": ["write"], "action": "SCMP_ACT_ERRNO",
+	               "args": [{"index": 0, "value": 1, "op": "SCMP_CMP_EQ"},
+	                        {"index": 0, "value": 2, "op": "SCMP_CMP_EQ"}]},
+	              {"names": ["openat"], "action": "SCMP_ACT_ERRNO",
+	               "paths": [{"index": 1, "glob": "/etc/["}]}]}
+	EOF
+	)
+	cli check "$p"
+	expect_rc 0
+	expect_output "$p: OK
+warning: $p: syscalls[1].names[1]: \"read\" is already named by names[0]: the duplicate changes nothing
+warning: $p: syscalls[2].names[0]: \"mkdir\" never reaches this rule: syscalls[0] (SCMP_ACT_ERRNO), which comes first and has no conditions, decides every call of it
+warning: $p: syscalls[3].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold
+warning: $p: syscalls[4].paths[0].glob: \"/etc/[\": the '[' at byte 5 opens no bracket expression (no closing ']'), so it matches only a literal '[' (write \"\\\\[\" to say so, or close the set)"
+	# Control: the same rules written as meant draw no warning.
+	p=$(policy lints-fixed <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["mkdir"], "action": "SCMP_ACT_ERRNO"},
+	              {"names": ["read"], "action": "SCMP_ACT_ERRNO",
+	               "args": [{"index": 0, "value": 5, "op": "SCMP_CMP_EQ"}]},
+	              {"names": ["rmdir"], "action": "SYSWARD_ACT_SKIP"},
+	              {"names": ["write"], "action": "SCMP_ACT_ERRNO",
+	               "args": [{"index": 0, "value": 1, "op": "SCMP_CMP_EQ"},
+	                        {"index": 1, "value": 2, "op": "SCMP_CMP_EQ"}]},
+	              {"names": ["openat"], "action": "SCMP_ACT_ERRNO",
+	               "paths": [{"index": 1, "glob": "/etc/[ab]*"}]}]}
+	EOF
+	)
+	cli check "$p"
+	expect_rc 0
+	expect_output "$p: OK"
+}
+
+# tags: other-command
 t_check_file_kinds() {
 	# A FIFO would block open(2) and read(2) until a writer came: check
 	# and run must refuse it at once, as anything but a regular file.
