@@ -34,7 +34,7 @@ void cmd_check_help(FILE *f)
 "machine (nothing is run): what run would refuse here is an error.\n"
 "\n"
 "Options:\n"
-"  -q, --quiet   print only problems and warnings\n"
+"  -q, --quiet   print only errors (no 'FILE: OK', no warnings)\n"
 "  -h, --help    show this help and exit\n"
 "\n"
 "Exit status: 0 all valid, 1 some policy is invalid, 2 usage error.\n",
@@ -208,7 +208,7 @@ static void print_text(const struct report *rep, bool quiet)
 {
 	if (rep->ok && !quiet)
 		printf("%s: OK\n", rep->file);
-	for (size_t i = 0; i < rep->n_warnings; i++)
+	for (size_t i = 0; !quiet && i < rep->n_warnings; i++)
 		printf("warning: %s\n", rep->warnings[i].text);
 	for (size_t i = 0; i < rep->n_errors; i++)
 		fprintf(stderr, "%s\n", rep->errors[i].text);

@@ -1176,6 +1176,14 @@ t_check_command() {
 	cli check -q "$good"
 	expect_rc 0
 	expect_output ""
+	# -q prints no warnings either, only errors.
+	cli check -q "$shadow" "$bad"
+	expect_rc 1
+	expect_output ""
+	expect_err "$bad" "defaultAction" "SCMP_ACT_NOPE"
+	cli check --quiet "$shadow"
+	expect_rc 0
+	expect_output ""
 	cli check
 	expect_rc 2
 	cli check --bogus "$good"
@@ -1189,6 +1197,32 @@ t_check_command() {
 	else
 		fail "$EXAMPLES is missing"
 	fi
+}
+
+t_run_quiet() {
+	# -q/--quiet: the policy's warnings are not printed, errors are.
+	local p
+	p=$(policy quiet <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["getuidd"], "action": "SCMP_ACT_ALLOW"},
+	              {"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 7}]}
+	EOF
+	)
+	sw "$p" -q -- "$PROBE" getuid
+	expect_rc 0
+	expect_output "getuid=7"
+	[ ! -s "$W/err" ] || { fail "run -q printed on stderr"; dump_last; }
+	sw "$p" --quiet -- "$PROBE" getuid
+	expect_rc 0
+	[ ! -s "$W/err" ] || { fail "run --quiet printed on stderr"; dump_last; }
+	# Control: without it, the warning.
+	sw "$p" -- "$PROBE" getuid
+	expect_rc 0
+	expect_err "sysward: warning: $p: syscalls[0].names[0]: unknown system call \"getuidd\" ignored"
+	# Errors still are.
+	sw "$W/none.json" -q -- "$PROBE" getuid
+	expect_rc 125
+	expect_err "sysward: open policy $W/none.json: No such file or directory"
 }
 
 # tags: other-command
