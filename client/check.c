@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "sysward/engine.h"
 #include "sysward/policy.h"
 
@@ -35,15 +37,23 @@ void cmd_check_help(FILE *f)
 "\n"
 "Options:\n"
 "  -q, --quiet   print only errors (no 'FILE: OK', no warnings)\n"
+"  -j, --json    print one JSON document on stdout instead: an array with,\n"
+"                per FILE, {file, ok, errors, warnings}; each error has\n"
+"                message, errno, line, column, path (null when unknown),\n"
+"                each warning message and path (all of them, even with -q)\n"
 "  -h, --help    show this help and exit\n"
 "\n"
 "Exit status: 0 all valid, 1 some policy is invalid, 2 usage error.\n",
 		sw_program_name);
 }
 
-/* One problem found in one file: the words a user sees, and where. */
+/* One problem found in one file: the words a user sees, and where
+ * (from the error object or the lint, never parsed out of the words). */
 struct finding {
 	char *text;		/* "file: path: message", as printed */
+	char *path;		/* JSON path, NULL = none */
+	unsigned int line, col;	/* 0 = unknown */
+	int code;		/* errors: the errno; 0 for warnings */
 };
 
 struct report {
@@ -55,50 +65,74 @@ struct report {
 
 static void report_free(struct report *rep)
 {
-	for (size_t i = 0; i < rep->n_errors; i++)
+	for (size_t i = 0; i < rep->n_errors; i++) {
 		free(rep->errors[i].text);
-	for (size_t i = 0; i < rep->n_warnings; i++)
+		free(rep->errors[i].path);
+	}
+	for (size_t i = 0; i < rep->n_warnings; i++) {
 		free(rep->warnings[i].text);
+		free(rep->warnings[i].path);
+	}
 	free(rep->errors);
 	free(rep->warnings);
 }
 
-static int add_finding(struct finding **v, size_t *n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* Append a finding located by where (text, code and position unset). */
+static int add_finding(struct finding **v, size_t *n,
+		       const struct finding *where, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
-static int add_finding(struct finding **v, size_t *n, const char *fmt, ...)
+static int add_finding(struct finding **v, size_t *n,
+		       const struct finding *where, const char *fmt, ...)
 {
-	struct finding *nv;
+	struct finding f = *where, *nv;
 	va_list ap;
-	char *s;
 	int r;
 
-	va_start(ap, fmt);
-	r = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (r < 0)
+	f.path = where->path && *where->path ? strdup(where->path) : NULL;
+	if (where->path && *where->path && !f.path)
 		return -ENOMEM;
-	nv = realloc(*v, (*n + 1) * sizeof(**v));
-	if (!nv) {
-		free(s);
+	va_start(ap, fmt);
+	r = vasprintf(&f.text, fmt, ap);
+	va_end(ap);
+	if (r < 0) {
+		free(f.path);
 		return -ENOMEM;
 	}
-	nv[(*n)++] = (struct finding){ .text = s };
+	nv = realloc(*v, (*n + 1) * sizeof(**v));
+	if (!nv) {
+		free(f.text);
+		free(f.path);
+		return -ENOMEM;
+	}
+	nv[(*n)++] = f;
 	*v = nv;
 	return 0;
 }
 
-#define add_warning(rep, ...) \
-	add_finding(&(rep)->warnings, &(rep)->n_warnings, __VA_ARGS__)
-#define add_error(rep, ...) \
-	add_finding(&(rep)->errors, &(rep)->n_errors, __VA_ARGS__)
+#define add_warning(rep, where, ...) \
+	add_finding(&(rep)->warnings, &(rep)->n_warnings, where, __VA_ARGS__)
+
+/* An error, located by what the error object says. */
+static int add_error(struct report *rep, const struct sw_error *err)
+{
+	struct finding where = {
+		.path = (char *)err->path, .line = err->line, .col = err->col,
+		.code = err->code,
+	};
+
+	rep->ok = false;
+	return add_finding(&rep->errors, &rep->n_errors, &where, "%s",
+			   err->msg[0] ? err->msg : rep->file);
+}
 
 /* A lint (policy.h: sw_policy_lint()) as a warning. */
 static int on_lint(const char *path, const char *msg, void *ud)
 {
 	struct report *rep = ud;
 
-	return add_warning(rep, "%s: %s: %s", rep->file, path, msg);
+	return add_warning(rep, &(struct finding){ .path = (char *)path },
+			   "%s: %s: %s", rep->file, path, msg);
 }
 
 struct overridden_ctx {
@@ -112,9 +146,12 @@ static void on_overridden(const struct sw_overridden *o, void *ud)
 	struct overridden_ctx *c = ud;
 	const struct sw_rule *rule = &c->p->rules[o->rule];
 	const char *en = strerrorname_np(o->err);
+	char path[160];
 	int r;
 
-	r = add_warning(c->rep,
+	snprintf(path, sizeof(path), "%s.names[%zu]",
+		 rule->json_path ? rule->json_path : "rule", o->name);
+	r = add_warning(c->rep, &(struct finding){ .path = path },
 			"%s: %s.names[%zu]: %s is refused whatever the policy "
 			"(docs/security.md route %s): %s; the call fails with "
 			"%s, not as this rule says%s%s%s", c->rep->file,
@@ -163,17 +200,17 @@ static int compile_as_run(struct report *rep, struct kernel *k,
 		k->probed = true;
 	}
 	if (k->r < 0) {
-		rep->ok = false;
-		return add_error(rep, "%s: %s", rep->file, k->err.msg);
+		err = k->err;
+		sw_error_wrap(&err, "%s", rep->file);
+		return add_error(rep, &err);
 	}
 	r = sw_launch_prepare(&k->ks, p, &l, 0, &pr, &err);
 	if (r == -EOPNOTSUPP)
-		return add_warning(rep, "%s: sysward run would refuse it on "
-				   "this machine: %s", rep->file, err.msg);
-	if (r < 0) {
-		rep->ok = false;
-		return add_error(rep, "%s", err.msg);
-	}
+		return add_warning(rep, &(struct finding){ 0 },
+				   "%s: sysward run would refuse it on this "
+				   "machine: %s", rep->file, err.msg);
+	if (r < 0)
+		return add_error(rep, &err);
 	sw_prepared_overridden(pr, on_overridden, &oc);
 	sw_prepared_free(pr);
 	return oc.r;
@@ -185,14 +222,16 @@ static int check_file(struct report *rep, struct kernel *k)
 	struct sw_error err = { 0 };
 	int r;
 
-	if (sw_policy_load_file(rep->file, &p, &err) < 0) {
-		rep->ok = false;
-		return add_error(rep, "%s", err.msg[0] ? err.msg : rep->file);
-	}
+	if (sw_policy_load_file(rep->file, &p, &err) < 0)
+		return add_error(rep, &err);
 	rep->ok = true;
 	/* The library's own ("file: path: message"), then ours. */
 	for (size_t i = 0; i < p->n_warnings; i++) {
-		r = add_warning(rep, "%s", p->warnings[i]);
+		struct finding where = {
+			.path = p->warning_paths ? p->warning_paths[i] : NULL,
+		};
+
+		r = add_warning(rep, &where, "%s", p->warnings[i]);
 		if (r < 0)
 			goto out;
 	}
@@ -214,21 +253,74 @@ static void print_text(const struct report *rep, bool quiet)
 		fprintf(stderr, "%s\n", rep->errors[i].text);
 }
 
+static json_object *json_str_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+static json_object *json_uint_or_null(unsigned int v)
+{
+	return v ? json_object_new_int64(v) : NULL;
+}
+
+static json_object *json_findings(const struct finding *v, size_t n,
+				  bool errors)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *o = json_object_new_object();
+		const char *en = v[i].code ? strerrorname_np(v[i].code) : NULL;
+
+		json_object_object_add(o, "message",
+				       json_object_new_string(v[i].text));
+		if (errors) {
+			json_object_object_add(o, "errno", json_str_or_null(en));
+			json_object_object_add(o, "line",
+					       json_uint_or_null(v[i].line));
+			json_object_object_add(o, "column",
+					       json_uint_or_null(v[i].col));
+		}
+		json_object_object_add(o, "path", json_str_or_null(v[i].path));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static void add_json(json_object *all, const struct report *rep)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "file", json_object_new_string(rep->file));
+	json_object_object_add(o, "ok", json_object_new_boolean(rep->ok));
+	json_object_object_add(o, "errors",
+			       json_findings(rep->errors, rep->n_errors, true));
+	json_object_object_add(o, "warnings",
+			       json_findings(rep->warnings, rep->n_warnings,
+					     false));
+	json_object_array_add(all, o);
+}
+
 int cmd_check(int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct kernel k = { 0 };
-	bool quiet = false;
+	json_object *all = NULL;
+	bool quiet = false, json = false;
 	int opt, rc = SW_EXIT_OK;
 
-	while ((opt = getopt_long(argc, argv, "qh", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "qjh", options, NULL)) != -1) {
 		switch (opt) {
 		case 'q':
 			quiet = true;
+			break;
+		case 'j':
+			json = true;
 			break;
 		case 'h':
 			cmd_check_help(stdout);
@@ -241,6 +333,8 @@ int cmd_check(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return sw_cli_usage("check", "missing policy FILE to check");
+	if (json)
+		all = json_object_new_array();
 
 	for (int i = optind; i < argc; i++) {
 		struct report rep = { .file = argv[i] };
@@ -251,9 +345,18 @@ int cmd_check(int argc, char **argv)
 		}
 		if (!rep.ok)
 			rc = SW_EXIT_FAIL;
-		print_text(&rep, quiet);
+		if (json)
+			add_json(all, &rep);
+		else
+			print_text(&rep, quiet);
 		fflush(stdout);
 		report_free(&rep);
+	}
+	if (json) {
+		printf("%s\n", json_object_to_json_string_ext(all,
+				JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+				JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(all);
 	}
 	return rc;
 }

@@ -11,6 +11,7 @@
 #include <linux/userfaultfd.h>
 #include <sys/ioctl.h>
 #include <seccomp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,12 +213,17 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 			enum sw_abi a = sw_abi_from_name(p->architectures[i]);
 
 			if (a == SW_ABI_NONE) {
+				char where[48];
+
+				sw_error_set(err, EINVAL,
+					     "%s: architectures[%zu]: \"%s\" is not an ABI this %s machine runs (expected %s)",
+					     p->source ? p->source : "policy", i,
+					     p->architectures[i], sw_arch_machine,
+					     sw_arch_abi_spellings);
+				snprintf(where, sizeof(where), "architectures[%zu]", i);
+				sw_error_locate(err, 0, 0, where);
 				sw_program_free(prog);
-				return sw_error_set(err, EINVAL,
-						    "%s: architectures[%zu]: \"%s\" is not an ABI this %s machine runs (expected %s)",
-						    p->source ? p->source : "policy", i,
-						    p->architectures[i], sw_arch_machine,
-						    sw_arch_abi_spellings);
+				return -EINVAL;
 			}
 			prog->abi_enabled[a] = true;
 		}

@@ -180,6 +180,10 @@ struct sw_policy {
 	 * Ring operations bypass seccomp, so the parser also adds a
 	 * warning.  false when the key is absent. */
 	bool allow_io_uring;
+	/* The JSON path of each of warnings[] ("syscalls[0].names[3]"; ""
+	 * for one about the whole policy), same order, NULL-ended: for a
+	 * program that reads them (sysward check --json). */
+	char **warning_paths;
 };
 
 /* What the launched program will have, for includes/excludes. */

@@ -37,9 +37,13 @@ static int perr_at(struct parser *ps, size_t off, const char *msg)
 {
 	unsigned int line, col;
 
+	int r;
+
 	sw_offset_to_linecol(ps->text, ps->len, off, &line, &col);
-	return sw_error_set(ps->err, EINVAL, "%s:%u:%u: %s", ps->source, line,
-			    col, msg);
+	r = sw_error_set(ps->err, EINVAL, "%s:%u:%u: %s", ps->source, line,
+			 col, msg);
+	sw_error_locate(ps->err, line, col, NULL);
+	return r;
 }
 
 /* ------------------------------------------------------------------ */
@@ -491,7 +495,13 @@ static int count_dropped_warnings(struct parser *ps)
 		return 0;
 	/* the limit leaves room: replace the last one with a count */
 	free(p->warnings[p->n_warnings - 1]);
+	free(p->warning_paths[p->n_warnings - 1]);
 	p->n_warnings--;
+	p->warning_paths[p->n_warnings] = strdup("");
+	if (!p->warning_paths[p->n_warnings]) {
+		p->warnings[p->n_warnings] = NULL;
+		return sw_pol_oom(ps);
+	}
 	if (asprintf(&p->warnings[p->n_warnings],
 		     "%s: %zu more warnings not shown", ps->source,
 		     ps->dropped_warnings + 1) < 0) {
@@ -689,6 +699,7 @@ void sw_policy_free(struct sw_policy *p)
 	sw_pol_strv_free(p->architectures);
 	free(p->arch_tokens);
 	sw_pol_strv_free(p->warnings);
+	sw_pol_strv_free(p->warning_paths);
 	free(p->source);
 	free(p);
 }

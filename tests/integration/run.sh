@@ -1281,6 +1281,61 @@ warning: $p: syscalls[0].names[0]: ptrace is refused whatever the policy (docs/s
 }
 
 # tags: other-command
+t_check_json() {
+	# --json: one JSON document on stdout, an array with one object per
+	# file; the positions and paths come from the error object.
+	local good syntax meaning
+	good=$(policy good <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["getuidd"], "action": "SCMP_ACT_ALLOW"},
+	              {"names": ["write"], "action": "SCMP_ACT_ERRNO",
+	               "args": [{"index": 0, "value": 1, "op": "SCMP_CMP_EQ"},
+	                        {"index": 0, "value": 2, "op": "SCMP_CMP_EQ"}]}]}
+	EOF
+	)
+	syntax=$(policy syntax <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [}
+	EOF
+	)
+	meaning=$(policy meaning <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["read"], "action": "SCMP_ACT_ERRNO",
+	               "args": [{"index": 0, "value": 1, "op": "SCMP_CMP_FOO"}]}]}
+	EOF
+	)
+	cli check --json "$good" "$syntax" "$meaning"
+	expect_rc 1
+	[ ! -s "$W/err" ] || { fail "check --json printed on stderr"; dump_last; }
+	"$PYTHON" - "$W/out" "$good" "$syntax" "$meaning" <<-'EOF' || { fail "check --json: wrong document"; dump_last; }
+	import json, sys
+	out, good, syntax, meaning = sys.argv[1:]
+	got = json.load(open(out))
+	want = [
+	    {"file": good, "ok": True, "errors": [], "warnings": [
+	        {"path": "syscalls[0].names[0]", "message": good + ': syscalls[0].names[0]: unknown system call "getuidd" ignored (did you mean "getuid"?)'},
+	        {"path": "syscalls[1].args", "message": good + ": syscalls[1].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold"}]},
+	    {"file": syntax, "ok": False, "warnings": [], "errors": [
+	        {"errno": "EINVAL", "line": 2, "column": 15, "path": None,
+	         "message": syntax + ":2:15: unexpected '}'"}]},
+	    {"file": meaning, "ok": False, "warnings": [], "errors": [
+	        {"errno": "EINVAL", "line": None, "column": None, "path": "syscalls[0].args[0].op",
+	         "message": meaning + ': syscalls[0].args[0].op: unknown operator "SCMP_CMP_FOO" (expected one of SCMP_CMP_NE, SCMP_CMP_LT, SCMP_CMP_LE, SCMP_CMP_EQ, SCMP_CMP_GE, SCMP_CMP_GT, SCMP_CMP_MASKED_EQ)'}]},
+	]
+	if got != want:
+	    print("got: ", json.dumps(got, indent=1), file=sys.stderr)
+	    print("want:", json.dumps(want, indent=1), file=sys.stderr)
+	    sys.exit(1)
+	EOF
+	# Control: the text output is unchanged by the option's existence.
+	cli check "$good"
+	expect_rc 0
+	expect_output "$good: OK
+warning: $good: syscalls[0].names[0]: unknown system call \"getuidd\" ignored (did you mean \"getuid\"?)
+warning: $good: syscalls[1].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold"
+}
+
+# tags: other-command
 t_check_lints() {
 	# Legal rules, names and conditions that can never act: warnings,
 	# named by their JSON path; the policy stays valid.

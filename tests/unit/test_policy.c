@@ -1203,6 +1203,36 @@ START_TEST(test_lint)
 }
 END_TEST
 
+/* The error object says where, for readers that must not parse msg. */
+START_TEST(test_error_location)
+{
+	static const char syntax[] = "{\"defaultAction\":\n  \"SCMP_ACT_ALLOW\",}";
+	static const char meaning[] = ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_NOPE\"}" END;
+	struct sw_policy *p = NULL;
+	struct sw_error err = { 0 };
+
+	ck_assert_int_eq(sw_policy_load_string(syntax, strlen(syntax), "t.json", &p, &err), -EINVAL);
+	ck_assert_uint_eq(err.line, 2);
+	ck_assert_uint_eq(err.col, 20);
+	ck_assert_str_eq(err.path, "");
+	ck_assert_int_eq(sw_policy_load_string(meaning, strlen(meaning), "t.json", &p, &err), -EINVAL);
+	ck_assert_uint_eq(err.line, 0);
+	ck_assert_uint_eq(err.col, 0);
+	ck_assert_str_eq(err.path, "syscalls[0].action");
+	/* a later error of another kind clears them */
+	sw_error_set(&err, ENOENT, "x");
+	ck_assert_str_eq(err.path, "");
+	/* warnings carry their paths, in order */
+	ck_assert_int_eq(sw_policy_load_string(ALLOW "{\"names\": [\"read\", \"getuidd\"], \"action\": \"SCMP_ACT_ALLOW\"}" END,
+					       strlen(ALLOW "{\"names\": [\"read\", \"getuidd\"], \"action\": \"SCMP_ACT_ALLOW\"}" END),
+					       "t.json", &p, &err), 0);
+	ck_assert_uint_eq(p->n_warnings, 1);
+	ck_assert_str_eq(p->warning_paths[0], "syscalls[0].names[1]");
+	ck_assert_ptr_null(p->warning_paths[1]);
+	sw_policy_free(p);
+}
+END_TEST
+
 static Suite *policy_suite(void)
 {
 	Suite *s = suite_create("policy");
@@ -1223,6 +1253,7 @@ static Suite *policy_suite(void)
 	tcase_add_loop_test(tc, test_mutations, 0, (int)N_ELEMENTS(examples));
 	tcase_add_test(tc, test_action_names);
 	tcase_add_test(tc, test_arg_widths);
+	tcase_add_test(tc, test_error_location);
 	tcase_add_loop_test(tc, test_args_contradict, 0, (int)N_ELEMENTS(contradict_cases));
 	tcase_add_loop_test(tc, test_glob_unclosed_bracket, 0, (int)N_ELEMENTS(glob_cases));
 	tcase_add_loop_test(tc, test_lint, 0, (int)N_ELEMENTS(lint_cases));
