@@ -1226,6 +1226,65 @@ t_run_quiet() {
 }
 
 # tags: other-command
+t_bash_completion() {
+	# client/completion/sysward.bash, as bash-completion loads it:
+	# commands, options, policy files for --policy and check, the
+	# program's own completion after PROGRAM.
+	local bc=/usr/share/bash-completion/bash_completion
+	if [ ! -r "$bc" ]; then
+		echo "SKIP: bash-completion is not installed ($bc)"
+		exit 77
+	fi
+	mkdir "$W/d"
+	: >"$W/d/a.json"
+	: >"$W/d/b.json"
+	: >"$W/d/notes.txt"
+	mkdir "$W/d/sub"
+	last_cmd=(bash completion)
+	# complete LINE: the words bash would offer at the end of LINE.
+	(cd "$W/d" && bash --norc -c '
+		. "$1"; . "$2"
+		complete() {
+			local line=$1
+			COMP_LINE=$line COMP_POINT=${#line}
+			read -ra COMP_WORDS <<<"$line"
+			[[ $line == *" " ]] && COMP_WORDS+=("")
+			COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+			COMPREPLY=()
+			_sysward sysward "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+			printf "%s|" "$line"; printf "%s\n" "${COMPREPLY[@]}" | sort -u | tr "\n" " "; echo
+		}
+		complete "sysward "
+		complete "sysward ch"
+		complete "sysward check --"
+		complete "sysward check "
+		complete "sysward run --policy "
+		complete "sysward run -p a"
+		complete "sysward run --log-format "
+		complete "sysward run --policy a.json --q"
+		complete "sysward ps --"
+		complete "sysward help "
+		complete "sysward run --policy a.json -- ech"
+	' sh "$bc" "$SRCDIR/client/completion/sysward.bash") >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	expect_output "sysward |check help info kill ps run 
+sysward ch|check 
+sysward check --|--help --json --quiet 
+sysward check |a.json b.json sub 
+sysward run --policy |a.json b.json sub 
+sysward run -p a|a.json 
+sysward run --log-format |json text 
+sysward run --policy a.json --q|--quiet 
+sysward ps --|--daemon --daemon= --help --json 
+sysward help |check help info kill ps run 
+sysward run --policy a.json -- ech|echo "
+	# Installed where bash-completion looks for it.
+	grep -q 'share/bash-completion/completions' "$SRCDIR/client/CMakeLists.txt" ||
+		fail "client/CMakeLists.txt does not install the completion"
+}
+
+# tags: other-command
 t_check_compiles_as_run() {
 	# check prepares the launch with the code run uses: what run refuses
 	# on this machine, check reports as an error, in the same words.
