@@ -152,10 +152,9 @@ static void on_overridden(const struct sw_overridden *o, void *ud)
 	snprintf(path, sizeof(path), "%s.names[%zu]",
 		 rule->json_path ? rule->json_path : "rule", o->name);
 	r = add_warning(c->rep, &(struct finding){ .path = path },
-			"%s: %s.names[%zu]: %s is refused whatever the policy "
+			"%s: %s: %s is refused whatever the policy "
 			"(docs/security.md route %s): %s; the call fails with "
-			"%s, not as this rule says%s%s%s", c->rep->file,
-			rule->json_path ? rule->json_path : "rule", o->name,
+			"%s, not as this rule says%s%s%s", c->rep->file, path,
 			o->syscall, o->route, o->why, en ? en : "an error",
 			o->opt_in ? " (" : "", o->opt_in ? o->opt_in : "",
 			o->opt_in ? " leaves it to the policy)" : "");
