@@ -1337,6 +1337,15 @@ warning: $p: allowIoUring: io_uring operations bypass seccomp and sysward: io_ur
 	expect_rc 0
 	expect_output "$p: OK
 warning: $p: syscalls[0].names[0]: ptrace is refused whatever the policy (docs/security.md route 4): ptrace denied inside the sandbox; the call fails with EPERM, not as this rule says"
+	# Where the kernel cannot even be probed (ptrace forbidden: here,
+	# inside sysward itself), run cannot run anything, but the policy is
+	# still valid: a warning, as for a kernel without the supervisor, so
+	# that a CI container without ptrace can check policies.
+	p=$(uid_policy)
+	sw "$(allow_policy)" -- "$SYSWARD" check "$p"
+	expect_rc 0
+	expect_output "$p: OK
+warning: $p: sysward run would refuse it on this machine: probe the kernel: probe process could not be traced (is ptrace forbidden here, e.g. by Yama or a seccomp filter?)"
 }
 
 # tags: other-command
