@@ -2,6 +2,7 @@
 /* "sysward ps": list the caller's sessions in syswardd (root: all). */
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -9,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <json-c/json.h>
 
 #include "sysward/cleanup.h"
 #include "sysward/proto.h"
@@ -19,7 +22,7 @@
 void cmd_ps_help(FILE *f)
 {
 	fprintf(f,
-"Usage: %s ps [--daemon[=PATH]]\n"
+"Usage: %s ps [--daemon[=PATH]] [--json]\n"
 "List the programs syswardd runs for you: session id, pid, user, running\n"
 "time, supervisor decisions so far, policy and program.  Root sees every\n"
 "user's sessions; everyone else only their own.\n"
@@ -28,6 +31,9 @@ void cmd_ps_help(FILE *f)
 "  -d, --daemon[=PATH]  syswardd's socket (default: /run/sysward.sock for\n"
 "                       root, else $XDG_RUNTIME_DIR/sysward.sock if it\n"
 "                       exists, else /run/sysward.sock)\n"
+"  -j, --json           print one JSON document instead: an array of the\n"
+"                       sessions, each {id, pid, uid, user, started (Unix\n"
+"                       time), decisions, policy (null if none), program}\n"
 "  -h, --help           show this help and exit\n"
 "\n"
 "Example:\n"
@@ -57,6 +63,87 @@ static void user(char *buf, size_t size, uint32_t uid)
 		snprintf(buf, size, "%u", uid);
 }
 
+static int parse_options(int argc, char **argv, const char **sock,
+			 bool *json)
+{
+	static const struct option options[] = {
+		{ "daemon", optional_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "d::jh", options, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			*sock = optarg;
+			break;
+		case 'j':
+			*json = true;
+			break;
+		case 'h':
+			cmd_ps_help(stdout);
+			return SW_EXIT_OK;
+		default:
+			fprintf(stderr, "Try '%s ps --help'.\n", sw_program_name);
+			return SW_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return sw_cli_usage("ps", "unexpected argument '%s'",
+				    argv[optind]);
+	return -1;
+}
+
+static void print_table(const struct sw_ps_entry *e, size_t n)
+{
+	printf("%-6s %-8s %-10s %-7s %9s  %-20s %s\n", "ID", "PID", "USER",
+	       "TIME", "DECISIONS", "POLICY", "PROGRAM");
+	for (size_t i = 0; i < n; i++) {
+		char a[32], u[64];
+
+		age(a, sizeof(a), e[i].started);
+		user(u, sizeof(u), e[i].uid);
+		printf("%-6llu %-8u %-10s %-7s %9llu  %-20s %s\n",
+		       (unsigned long long)e[i].session_id, e[i].pid, u, a,
+		       (unsigned long long)e[i].decisions,
+		       e[i].policy[0] ? e[i].policy : "-", e[i].program);
+	}
+}
+
+/* The table's fields as they are, not as the table words them: the
+ * start time rather than the age, the uid beside the name. */
+static void print_json(const struct sw_ps_entry *e, size_t n)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *o = json_object_new_object();
+		char u[64];
+
+		user(u, sizeof(u), e[i].uid);
+		json_object_object_add(o, "id",
+				       json_object_new_uint64(e[i].session_id));
+		json_object_object_add(o, "pid", json_object_new_int64(e[i].pid));
+		json_object_object_add(o, "uid", json_object_new_int64(e[i].uid));
+		json_object_object_add(o, "user", json_object_new_string(u));
+		json_object_object_add(o, "started",
+				       json_object_new_uint64(e[i].started));
+		json_object_object_add(o, "decisions",
+				       json_object_new_uint64(e[i].decisions));
+		json_object_object_add(o, "policy", e[i].policy[0] ?
+				       json_object_new_string(e[i].policy) : NULL);
+		json_object_object_add(o, "program",
+				       json_object_new_string(e[i].program));
+		json_object_array_add(a, o);
+	}
+	printf("%s\n", json_object_to_json_string_ext(a,
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+			JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(a);
+}
+
 int cmd_ps(int argc, char **argv)
 {
 	cleanup_free uint8_t *payload = NULL;
@@ -67,15 +154,13 @@ int cmd_ps(int argc, char **argv)
 	struct sw_buf msg = { 0 };
 	const char *sock = NULL;
 	char path[PATH_MAX];
+	bool json = false;
 	size_t n = 0;
 	int r;
 
-	r = sw_cli_daemon_options(argc, argv, "ps", cmd_ps_help, &sock);
+	r = parse_options(argc, argv, &sock, &json);
 	if (r >= 0)
 		return r;
-	if (optind < argc)
-		return sw_cli_usage("ps", "unexpected argument '%s'",
-				    argv[optind]);
 	fd = sw_daemon_connect(sock, path, sizeof(path));
 	if (fd < 0)
 		return SW_EXIT_FAIL;
@@ -93,17 +178,9 @@ int cmd_ps(int argc, char **argv)
 			     err.msg[0] ? err.msg : "unexpected message type");
 		return SW_EXIT_FAIL;
 	}
-	printf("%-6s %-8s %-10s %-7s %9s  %-20s %s\n", "ID", "PID", "USER",
-	       "TIME", "DECISIONS", "POLICY", "PROGRAM");
-	for (size_t i = 0; i < n; i++) {
-		char a[32], u[64];
-
-		age(a, sizeof(a), e[i].started);
-		user(u, sizeof(u), e[i].uid);
-		printf("%-6llu %-8u %-10s %-7s %9llu  %-20s %s\n",
-		       (unsigned long long)e[i].session_id, e[i].pid, u, a,
-		       (unsigned long long)e[i].decisions,
-		       e[i].policy[0] ? e[i].policy : "-", e[i].program);
-	}
+	if (json)
+		print_json(e, n);
+	else
+		print_table(e, n);
 	return SW_EXIT_OK;
 }

@@ -47,6 +47,8 @@ void cmd_run_help(FILE *f)
 "      --kill-descendants   when PROGRAM exits, kill (SIGKILL) the processes\n"
 "                           it left running instead of waiting for them\n"
 "                           (embedded mode only)\n"
+"  -q, --quiet              print no warnings (the policy's, --cap's), only\n"
+"                           errors and what sysward did to the program\n"
 "  -h, --help               show this help and exit\n"
 "\n"
 "The program runs with no_new_privs, only the capabilities given with --cap,\n"
@@ -84,6 +86,7 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 		{ "log-format", required_argument, NULL, OPT_LOG_FORMAT },
 		{ "cap", required_argument, NULL, 'c' },
 		{ "kill-descendants", no_argument, NULL, OPT_KILL_DESCENDANTS },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -91,7 +94,7 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 	int opt;
 
 	/* '+': stop at PROGRAM, so its own options stay its own. */
-	while ((opt = getopt_long(argc, argv, "+p:l:c:d::h", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+p:l:c:d::qh", options, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
 			o->policy_path = optarg;
@@ -124,6 +127,9 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 		case 'd':
 			/* "" = the default socket (daemon_client.c) */
 			o->daemon_socket = optarg ? optarg : "";
+			break;
+		case 'q':
+			o->quiet = true;
 			break;
 		case 'h':
 			cmd_run_help(stdout);
@@ -209,7 +215,7 @@ static int run_embedded(const struct run_options *o)
 		return SW_EXIT_SYSWARD_ERROR;
 	}
 
-	for (size_t i = 0; i < policy->n_warnings; i++)
+	for (size_t i = 0; !o->quiet && i < policy->n_warnings; i++)
 		sw_cli_error("warning: %s", policy->warnings[i]);
 
 	/* The engine checks the kernel: it refuses a policy that needs the
@@ -272,7 +278,8 @@ int cmd_run(int argc, char **argv)
 	r = parse_options(argc, argv, &o);
 	if (r)
 		return r > 0 ? SW_EXIT_OK : -r;
-	warn_caps(o.caps);
+	if (!o.quiet)
+		warn_caps(o.caps);
 	if (o.daemon_socket)
 		return sw_run_daemon(&o);
 	return run_embedded(&o);

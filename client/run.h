@@ -17,6 +17,7 @@ struct run_options {
 	bool caps_all;			/* --cap all: those we have */
 	const char *daemon_socket;	/* NULL = embedded (no daemon) */
 	bool kill_descendants;		/* SIGKILL them when PROGRAM exits */
+	bool quiet;			/* -q: print no warnings, only errors */
 	char **argv;			/* PROGRAM [ARGS...], NULL-ended */
 };
 

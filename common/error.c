@@ -12,8 +12,20 @@ int sw_error_vset(struct sw_error *err, int code, const char *fmt, va_list ap)
 	if (err) {
 		err->code = code;
 		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		err->line = err->col = 0;
+		err->path[0] = '\0';
 	}
 	return -code;
+}
+
+void sw_error_locate(struct sw_error *err, unsigned int line,
+		     unsigned int col, const char *path)
+{
+	if (!err)
+		return;
+	err->line = line;
+	err->col = col;
+	snprintf(err->path, sizeof(err->path), "%s", path ? path : "");
 }
 
 int sw_error_set(struct sw_error *err, int code, const char *fmt, ...)

@@ -121,6 +121,8 @@ struct sw_denial {
 	struct sw_arg_cond args[2];
 	int err;
 	const char *why;
+	const char *route;		/* its route in docs/security.md */
+	const char *opt_in;		/* how a policy turns it off, or NULL */
 };
 #define SW_DENIAL_COUNT 11
 extern const struct sw_denial sw_denials[SW_DENIAL_COUNT];
@@ -165,6 +167,9 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 		   const struct sw_policy_ctx *ctx, unsigned int defences_off,
 		   pid_t supervisor_pid, struct sw_error *err);
 void sw_program_free(struct sw_program *prog);
+/* sw_prepared_overridden() for one compiled program. */
+void sw_program_overridden(const struct sw_program *prog,
+			   sw_overridden_fn fn, void *ud);
 
 /* Does rule i name syscall nr on this ABI? */
 bool sw_prog_rule_names(const struct sw_program *prog, size_t i,

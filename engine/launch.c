@@ -702,6 +702,12 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 	return 0;
 }
 
+void sw_prepared_overridden(const struct sw_prepared *pr, sw_overridden_fn fn,
+			    void *ud)
+{
+	sw_program_overridden(pr->prog, fn, ud);
+}
+
 /* Step 3: the session, owning the program from here on. */
 static struct sw_session *session_new(struct sw_supervisor *sup,
 				      const struct sw_launch *l,

@@ -11,6 +11,7 @@
 #include <linux/userfaultfd.h>
 #include <sys/ioctl.h>
 #include <seccomp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,33 +89,37 @@ static const char *const def_sys_names[SW_SYS_COUNT] = {
  */
 const struct sw_denial sw_denials[SW_DENIAL_COUNT] = {
 	{ SW_DEFENCE_CLONE3, "clone3", 0, { { 0 } }, ENOSYS,
-	  "clone3 refused (ENOSYS), so libc falls back to clone" },
+	  "clone3 refused (ENOSYS), so libc falls back to clone", "1", NULL },
 	{ SW_DEFENCE_PTRACE, "ptrace", 0, { { 0 } }, EPERM,
-	  "ptrace denied inside the sandbox" },
+	  "ptrace denied inside the sandbox", "4", NULL },
 	{ SW_DEFENCE_VM_WRITEV, "process_vm_writev", 0, { { 0 } }, EPERM,
-	  "process_vm_writev denied inside the sandbox" },
+	  "process_vm_writev denied inside the sandbox", "4", NULL },
 	{ SW_DEFENCE_SECCOMP_LISTENER, "seccomp", 1,
 	  { { 1, SW_CMP_MASKED_EQ, SECCOMP_FILTER_FLAG_NEW_LISTENER,
 	      SECCOMP_FILTER_FLAG_NEW_LISTENER } }, EPERM,
-	  "seccomp user-notification listeners denied" },
+	  "seccomp user-notification listeners denied", "8", NULL },
 	{ SW_DEFENCE_SIGNAL_SUPERVISOR, "ioctl", 1,
 	  { { 1, SW_CMP_EQ, TIOCSTI, 0 } }, EPERM,
-	  "TIOCSTI denied: it types into the terminal" },
+	  "TIOCSTI denied: it types into the terminal", "11", NULL },
 	{ SW_DEFENCE_IO_URING, "io_uring_setup", 0, { { 0 } }, EPERM,
-	  "io_uring bypasses seccomp: denied" },
+	  "io_uring bypasses seccomp: denied", "2",
+	  "\"allowIoUring\": true" },
 	{ SW_DEFENCE_IO_URING, "io_uring_enter", 0, { { 0 } }, EPERM,
-	  "io_uring bypasses seccomp: denied" },
+	  "io_uring bypasses seccomp: denied", "2",
+	  "\"allowIoUring\": true" },
 	{ SW_DEFENCE_IO_URING, "io_uring_register", 0, { { 0 } }, EPERM,
-	  "io_uring bypasses seccomp: denied" },
+	  "io_uring bypasses seccomp: denied", "2",
+	  "\"allowIoUring\": true" },
 	{ SW_DEFENCE_USERFAULTFD, "userfaultfd", 1,
 	  { { 0, SW_CMP_MASKED_EQ, UFFD_USER_MODE_ONLY, 0 } }, EPERM,
-	  "userfaultfd without UFFD_USER_MODE_ONLY denied: its faults would block the supervisor" },
+	  "userfaultfd without UFFD_USER_MODE_ONLY denied: its faults would block the supervisor", "13", NULL },
 	{ SW_DEFENCE_USERFAULTFD, "ioctl", 2,
 	  { { 1, SW_CMP_EQ, USERFAULTFD_IOC_NEW, 0 },
 	    { 2, SW_CMP_MASKED_EQ, UFFD_USER_MODE_ONLY, 0 } }, EPERM,
-	  "USERFAULTFD_IOC_NEW without UFFD_USER_MODE_ONLY denied: its faults would block the supervisor" },
+	  "USERFAULTFD_IOC_NEW without UFFD_USER_MODE_ONLY denied: its faults would block the supervisor", "13", NULL },
 	{ SW_DEFENCE_PIDFD_GETFD, "pidfd_getfd", 0, { { 0 } }, EPERM,
-	  "pidfd_getfd denied: a pidfd may name a process outside the session" },
+	  "pidfd_getfd denied: a pidfd may name a process outside the session", "11",
+	  "a rule that allows pidfd_getfd" },
 };
 
 uint64_t sw_arg_mask(enum sw_abi abi, const char *name, unsigned int index)
@@ -208,12 +213,17 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 			enum sw_abi a = sw_abi_from_name(p->architectures[i]);
 
 			if (a == SW_ABI_NONE) {
+				char where[48];
+
+				sw_error_set(err, EINVAL,
+					     "%s: architectures[%zu]: \"%s\" is not an ABI this %s machine runs (expected %s)",
+					     p->source ? p->source : "policy", i,
+					     p->architectures[i], sw_arch_machine,
+					     sw_arch_abi_spellings);
+				snprintf(where, sizeof(where), "architectures[%zu]", i);
+				sw_error_locate(err, 0, 0, where);
 				sw_program_free(prog);
-				return sw_error_set(err, EINVAL,
-						    "%s: architectures[%zu]: \"%s\" is not an ABI this %s machine runs (expected %s)",
-						    p->source ? p->source : "policy", i,
-						    p->architectures[i], sw_arch_machine,
-						    sw_arch_abi_spellings);
+				return -EINVAL;
 			}
 			prog->abi_enabled[a] = true;
 		}
@@ -364,4 +374,42 @@ unsigned int sw_prog_first_rule(const struct sw_program *prog, enum sw_abi abi,
 		if (prog->rules[i].applies && sw_prog_rule_names(prog, i, abi, nr))
 			return (unsigned int)i;
 	return SW_HINT_NONE;
+}
+
+/* Actions under which the call would run, or be decided by the
+ * supervisor: a refusal by the defence filter outranks them all (its
+ * ERRNO beats TRACE, LOG and ALLOW, whichever filter says them). */
+static bool action_lets_run(enum sw_action a)
+{
+	return a == SW_ACT_ALLOW || a == SW_ACT_KLOG ||
+	       sw_action_needs_supervisor(a);
+}
+
+void sw_program_overridden(const struct sw_program *prog,
+			   sw_overridden_fn fn, void *ud)
+{
+	/* Only whole-call refusals: a conditional one (ioctl TIOCSTI)
+	 * leaves the rest of the call to the policy. */
+	for (size_t b = 0; b < SW_DENIAL_COUNT; b++) {
+		const struct sw_denial *dn = &sw_denials[b];
+
+		if (dn->n_args || !(prog->defences & dn->defence))
+			continue;
+		for (size_t i = 0; i < prog->n_rules; i++) {
+			const struct sw_prog_rule *pr = &prog->rules[i];
+
+			if (!pr->applies || !action_lets_run(pr->rule->action))
+				continue;
+			for (size_t k = 0; k < pr->rule->n_names; k++) {
+				struct sw_overridden o = {
+					.rule = i, .name = k, .syscall = dn->name,
+					.err = dn->err, .why = dn->why,
+					.route = dn->route, .opt_in = dn->opt_in,
+				};
+
+				if (strcmp(pr->rule->names[k], dn->name) == 0)
+					fn(&o, ud);
+			}
+		}
+	}
 }

@@ -232,6 +232,27 @@ int sw_session_launch_prepared(struct sw_supervisor *sup,
 void sw_prepared_free(struct sw_prepared *pr);
 
 /*
+ * The rules of a prepared launch that a built-in defence overrides: the
+ * rule lets a call run (or sends it to the supervisor), and a defence
+ * in force for this launch refuses the whole call whatever the policy
+ * says (docs/security.md).  For `sysward check`, which prepares the launch
+ * exactly as `sysward run` does, so that the two cannot disagree.  fn is
+ * called once per (rule, name), in the defences' order.
+ */
+struct sw_overridden {
+	size_t rule;		/* index in the policy's rules */
+	size_t name;		/* index in that rule's names */
+	const char *syscall;
+	int err;		/* what the call fails with */
+	const char *why;	/* "io_uring bypasses seccomp: denied" */
+	const char *route;	/* docs/security.md route: "2" */
+	const char *opt_in;	/* what turns the defence off, or NULL */
+};
+typedef void (*sw_overridden_fn)(const struct sw_overridden *o, void *ud);
+void sw_prepared_overridden(const struct sw_prepared *pr, sw_overridden_fn fn,
+			    void *ud);
+
+/*
  * Handle ptrace events.  With block=false only what is pending is handled
  * (call it when SIGCHLD arrives).  Returns the number of events handled,
  * or -errno.

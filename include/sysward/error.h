@@ -15,7 +15,19 @@
 struct sw_error {
 	int code;			/* positive errno, 0 when unset */
 	char msg[SW_ERROR_MSG_MAX];	/* NUL-terminated, may be empty */
+	/* Where in a policy, for a program that reads the error (sysward
+	 * check --json) and must not parse msg: the line and column (from
+	 * 1; 0 = unknown) of a syntax error, the JSON path of a problem of
+	 * meaning ("syscalls[3].args[0].op"; "" = none).  Every
+	 * sw_error_set() clears them, the policy parser then fills them;
+	 * sw_error_wrap() keeps them.  They do not cross the daemon socket. */
+	unsigned int line, col;
+	char path[128];
 };
+
+/* Record where in a policy err's problem is (see struct sw_error). */
+void sw_error_locate(struct sw_error *err, unsigned int line,
+		     unsigned int col, const char *path);
 
 /* Set err (if non-NULL) and return -code.  code is a positive errno. */
 int sw_error_set(struct sw_error *err, int code, const char *fmt, ...)
@@ -38,6 +50,8 @@ static inline void sw_error_clear(struct sw_error *err)
 	if (err) {
 		err->code = 0;
 		err->msg[0] = '\0';
+		err->line = err->col = 0;
+		err->path[0] = '\0';
 	}
 }
 

@@ -180,6 +180,10 @@ struct sw_policy {
 	 * Ring operations bypass seccomp, so the parser also adds a
 	 * warning.  false when the key is absent. */
 	bool allow_io_uring;
+	/* The JSON path of each of warnings[] ("syscalls[0].names[3]"; ""
+	 * for one about the whole policy), same order, NULL-ended: for a
+	 * program that reads them (sysward check --json). */
+	char **warning_paths;
 };
 
 /* What the launched program will have, for includes/excludes. */
@@ -229,6 +233,33 @@ bool sw_rule_applies(const struct sw_rule *r, const struct sw_policy_ctx *ctx);
  * The 32-bit ABIs' own register width is the caller's business.
  */
 uint64_t sw_syscall_arg_mask(uint32_t arch, const char *name, unsigned int index);
+
+/*
+ * Lints (policy/src/lint.c): what leaves a policy valid but a rule, one
+ * of its names or its conditions dead -- a rule every call of whose
+ * names an earlier unconditional rule decides, a name decided that way
+ * with another action, a name given twice, "args" that contradict each
+ * other, a "glob" whose '[' opens no bracket expression.  fn gets the
+ * JSON path ("syscalls[3].args") and the message, in rule order, and
+ * stops the walk by returning < 0, which is then returned.  The one
+ * home of these judgements: `sysward check` prints them as warnings.
+ */
+typedef int (*sw_lint_fn)(const char *path, const char *msg, void *ud);
+int sw_policy_lint(const struct sw_policy *p, sw_lint_fn fn, void *ud);
+
+/* Pure: can args[0..n) (all must hold) never hold together?  Two
+ * SCMP_CMP_EQ on one index with different values, an EQ and an NE of
+ * the same value on one index (*ret_a < *ret_b: the two), or a
+ * SCMP_CMP_MASKED_EQ whose value has bits outside its mask (*ret_a ==
+ * *ret_b).  Other operators are not judged. */
+bool sw_args_contradict(const struct sw_arg_cond *args, size_t n,
+			size_t *ret_a, size_t *ret_b);
+
+/* Pure: the byte offset of the first '[' of a glob pattern that opens
+ * no bracket expression (no closing ']'), which fnmatch(3) then matches
+ * as a literal '[', or -1.  A '\' escapes the next character, a ']'
+ * right after "[" or "[!" is a member, "[:class:]" is one. */
+long sw_glob_unclosed_bracket(const char *pattern);
 
 /* "SCMP_ACT_ALLOW", "SYSWARD_ACT_SKIP", ... for messages and audit. */
 const char *sw_action_name(enum sw_action a);

@@ -37,9 +37,13 @@ static int perr_at(struct parser *ps, size_t off, const char *msg)
 {
 	unsigned int line, col;
 
+	int r;
+
 	sw_offset_to_linecol(ps->text, ps->len, off, &line, &col);
-	return sw_error_set(ps->err, EINVAL, "%s:%u:%u: %s", ps->source, line,
-			    col, msg);
+	r = sw_error_set(ps->err, EINVAL, "%s:%u:%u: %s", ps->source, line,
+			 col, msg);
+	sw_error_locate(ps->err, line, col, NULL);
+	return r;
 }
 
 /* ------------------------------------------------------------------ */
@@ -491,7 +495,13 @@ static int count_dropped_warnings(struct parser *ps)
 		return 0;
 	/* the limit leaves room: replace the last one with a count */
 	free(p->warnings[p->n_warnings - 1]);
+	free(p->warning_paths[p->n_warnings - 1]);
 	p->n_warnings--;
+	p->warning_paths[p->n_warnings] = strdup("");
+	if (!p->warning_paths[p->n_warnings]) {
+		p->warnings[p->n_warnings] = NULL;
+		return sw_pol_oom(ps);
+	}
 	if (asprintf(&p->warnings[p->n_warnings],
 		     "%s: %zu more warnings not shown", ps->source,
 		     ps->dropped_warnings + 1) < 0) {
@@ -550,6 +560,13 @@ int sw_policy_load_string(const char *text, size_t len, const char *name,
 		return sw_error_set(err, EFBIG,
 				    "%s: policy is %zu bytes, larger than the %u byte limit",
 				    ps.source, len, SW_POLICY_MAX_FILE);
+	/* A UTF-8 byte-order mark, as editors on Windows write one: skipped
+	 * as JSON parsers commonly do (RFC 8259 lets them).  Lines and
+	 * columns then count from after it, as the editor shows them. */
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+		ps.text = text += 3;
+		ps.len = len -= 3;
+	}
 	nul = len ? memchr(text, '\0', len) : NULL;
 	if (nul)
 		return perr_at(&ps, (size_t)(nul - text), "NUL byte in policy");
@@ -572,6 +589,22 @@ int sw_policy_load_string(const char *text, size_t len, const char *name,
 	return r;
 }
 
+static const char *file_kind(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFIFO:
+		return "a FIFO (named pipe)";
+	case S_IFCHR:
+		return "a character device";
+	case S_IFBLK:
+		return "a block device";
+	case S_IFSOCK:
+		return "a socket";
+	default:
+		return "not a file";
+	}
+}
+
 int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
 			struct sw_error *err)
 {
@@ -582,7 +615,9 @@ int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
 
 	if (!path)
 		return sw_error_set(err, EINVAL, "no policy file given");
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: opening a FIFO blocks until a writer comes, and a
+	 * device's open may do anything; neither is a policy. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return sw_error_set_errno(err, errno, "open policy %s", path);
 	if (fstat(fd, &st) < 0)
@@ -590,6 +625,10 @@ int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
 	if (S_ISDIR(st.st_mode))
 		return sw_error_set(err, EISDIR,
 				    "read policy %s: is a directory", path);
+	if (!S_ISREG(st.st_mode))
+		return sw_error_set(err, EINVAL,
+				    "read policy %s: is %s, not a regular file: give the path of a policy file",
+				    path, file_kind(st.st_mode));
 	/* Read at most one byte more than the limit, whatever st_size says
 	 * (pipes, /proc files). */
 	buf = malloc(SW_POLICY_MAX_FILE + 1);
@@ -660,6 +699,7 @@ void sw_policy_free(struct sw_policy *p)
 	sw_pol_strv_free(p->architectures);
 	free(p->arch_tokens);
 	sw_pol_strv_free(p->warnings);
+	sw_pol_strv_free(p->warning_paths);
 	free(p->source);
 	free(p);
 }

@@ -26,10 +26,11 @@ int sw_pol_perr(struct parser *ps, const char *path, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (path && *path)
-		return sw_error_set(ps->err, EINVAL, "%s: %s: %s", ps->source,
-				    path, msg);
-	return sw_error_set(ps->err, EINVAL, "%s: %s", ps->source, msg);
+	if (!path || !*path)
+		return sw_error_set(ps->err, EINVAL, "%s: %s", ps->source, msg);
+	sw_error_set(ps->err, EINVAL, "%s: %s: %s", ps->source, path, msg);
+	sw_error_locate(ps->err, 0, 0, path);
+	return -EINVAL;
 }
 
 int sw_pol_pwarn(struct parser *ps, const char *path, const char *fmt, ...)
@@ -49,8 +50,21 @@ int sw_pol_pwarn(struct parser *ps, const char *path, const char *fmt, ...)
 	va_end(ap);
 	if (asprintf(&s, "%s: %s: %s", ps->source, path, msg) < 0)
 		return sw_error_set(ps->err, ENOMEM, "out of memory");
+	/* warning_paths first: it is never shorter than warnings. */
+	w = realloc(p->warning_paths, (p->n_warnings + 2) * sizeof(*w));
+	if (w) {
+		p->warning_paths = w;
+		w[p->n_warnings] = strdup(path ? path : "");
+		w[p->n_warnings + 1] = NULL;
+	}
+	if (!w || !w[p->n_warnings]) {
+		free(s);
+		return sw_error_set(ps->err, ENOMEM, "out of memory");
+	}
 	w = realloc(p->warnings, (p->n_warnings + 2) * sizeof(*w));
 	if (!w) {
+		free(p->warning_paths[p->n_warnings]);
+		p->warning_paths[p->n_warnings] = NULL;
 		free(s);
 		return sw_error_set(ps->err, ENOMEM, "out of memory");
 	}

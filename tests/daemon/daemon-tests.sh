@@ -580,6 +580,45 @@ t_request_timeout() {
 	daemon_serves
 }
 
+t_ps_json() {
+	# ps --json: one JSON document, an array of the caller's sessions
+	# with the fields of the text table, as numbers and strings.
+	start_daemon || return
+	local bg
+	"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/p.pid" sleep 60 >/dev/null 2>&1 </dev/null &
+	bg=$!
+	wait_file "$W/p.pid" 100 || fail "the program did not start"
+	last_cmd=("$SYSWARD" ps --daemon="$S" --json)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	"$PYTHON" - "$W/out" "$(cat "$W/p.pid")" "$PROBE" <<-'EOF' || { fail "ps --json: wrong document"; dump_last; }
+	import json, sys, time
+	out, pid, probe = sys.argv[1:]
+	got = json.load(open(out))
+	assert isinstance(got, list), got
+	mine = [s for s in got if s["pid"] == int(pid)]
+	assert len(mine) == 1, got
+	s = mine[0]
+	assert sorted(s) == ["decisions", "id", "pid", "policy", "program", "started", "uid", "user"], s
+	assert s["program"] == probe and s["uid"] == 0 and s["user"] == "root", s
+	assert s["policy"].endswith("allow.json"), s
+	assert isinstance(s["id"], int) and s["id"] > 0, s
+	assert isinstance(s["decisions"], int), s
+	assert abs(s["started"] - time.time()) < 120, s
+	EOF
+	# Control: the text table is unchanged.
+	last_cmd=("$SYSWARD" ps --daemon="$S")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	head -1 "$W/out" | grep -q '^ID     PID      USER       TIME    DECISIONS  POLICY               PROGRAM$' || { fail "ps header changed"; dump_last; }
+	kill "$bg" 2>/dev/null
+	kill -9 "$(cat "$W/p.pid")" 2>/dev/null
+	wait "$bg" 2>/dev/null
+	daemon_serves
+}
+
 t_other_uid() {
 	# nobody cannot list or kill root's session; its own program runs as
 	# nobody; root sees and may kill everything.

@@ -1175,6 +1175,14 @@ t_check_command() {
 	cli check -q "$good"
 	expect_rc 0
 	expect_output ""
+	# -q prints no warnings either, only errors.
+	cli check -q "$shadow" "$bad"
+	expect_rc 1
+	expect_output ""
+	expect_err "$bad" "defaultAction" "SCMP_ACT_NOPE"
+	cli check --quiet "$shadow"
+	expect_rc 0
+	expect_output ""
 	cli check
 	expect_rc 2
 	cli check --bogus "$good"
@@ -1188,6 +1196,288 @@ t_check_command() {
 	else
 		fail "$EXAMPLES is missing"
 	fi
+}
+
+t_run_quiet() {
+	# -q/--quiet: the policy's warnings are not printed, errors are.
+	local p
+	p=$(policy quiet <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["getuidd"], "action": "SCMP_ACT_ALLOW"},
+	              {"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 7}]}
+	EOF
+	)
+	sw "$p" -q -- "$PROBE" getuid
+	expect_rc 0
+	expect_output "getuid=7"
+	[ ! -s "$W/err" ] || { fail "run -q printed on stderr"; dump_last; }
+	sw "$p" --quiet -- "$PROBE" getuid
+	expect_rc 0
+	[ ! -s "$W/err" ] || { fail "run --quiet printed on stderr"; dump_last; }
+	# Control: without it, the warning.
+	sw "$p" -- "$PROBE" getuid
+	expect_rc 0
+	expect_err "sysward: warning: $p: syscalls[0].names[0]: unknown system call \"getuidd\" ignored"
+	# Errors still are.
+	sw "$W/none.json" -q -- "$PROBE" getuid
+	expect_rc 125
+	expect_err "sysward: open policy $W/none.json: No such file or directory"
+}
+
+# tags: other-command
+t_bash_completion() {
+	# client/completion/sysward.bash, as bash-completion loads it:
+	# commands, options, policy files for --policy and check, the
+	# program's own completion after PROGRAM.
+	local bc=/usr/share/bash-completion/bash_completion
+	if [ ! -r "$bc" ]; then
+		echo "SKIP: bash-completion is not installed ($bc)"
+		exit 77
+	fi
+	mkdir "$W/d"
+	: >"$W/d/a.json"
+	: >"$W/d/b.json"
+	: >"$W/d/notes.txt"
+	mkdir "$W/d/sub"
+	last_cmd=(bash completion)
+	# complete LINE: the words bash would offer at the end of LINE.
+	(cd "$W/d" && bash --norc -c '
+		. "$1"; . "$2"
+		complete() {
+			local line=$1
+			COMP_LINE=$line COMP_POINT=${#line}
+			read -ra COMP_WORDS <<<"$line"
+			[[ $line == *" " ]] && COMP_WORDS+=("")
+			COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+			COMPREPLY=()
+			_sysward sysward "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+			printf "%s|" "$line"; printf "%s\n" "${COMPREPLY[@]}" | sort -u | tr "\n" " "; echo
+		}
+		complete "sysward "
+		complete "sysward ch"
+		complete "sysward check --"
+		complete "sysward check "
+		complete "sysward run --policy "
+		complete "sysward run -p a"
+		complete "sysward run --log-format "
+		complete "sysward run --policy a.json --q"
+		complete "sysward ps --"
+		complete "sysward help "
+		complete "sysward run --policy a.json -- ech"
+	' sh "$bc" "$SRCDIR/client/completion/sysward.bash") >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	expect_output "sysward |check help info kill ps run 
+sysward ch|check 
+sysward check --|--help --json --quiet 
+sysward check |a.json b.json sub 
+sysward run --policy |a.json b.json sub 
+sysward run -p a|a.json 
+sysward run --log-format |json text 
+sysward run --policy a.json --q|--quiet 
+sysward ps --|--daemon --daemon= --help --json 
+sysward help |check help info kill ps run 
+sysward run --policy a.json -- ech|echo "
+	# Installed where bash-completion looks for it.
+	grep -q 'share/bash-completion/completions' "$SRCDIR/client/CMakeLists.txt" ||
+		fail "client/CMakeLists.txt does not install the completion"
+}
+
+# tags: other-command
+t_check_compiles_as_run() {
+	# check prepares the launch with the code run uses: what run refuses
+	# on this machine, check reports as an error, in the same words.
+	local p why
+	p=$(policy a64 <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "architectures": ["SCMP_ARCH_AARCH64"],
+	 "syscalls": [{"names": ["mkdir"], "action": "SCMP_ACT_ERRNO"}]}
+	EOF
+	)
+	why="$p: architectures[0]: \"SCMP_ARCH_AARCH64\" is not an ABI this x86-64 machine runs (expected SCMP_ARCH_X86_64, SCMP_ARCH_X86 or SCMP_ARCH_X32)"
+	cli check "$p"
+	expect_rc 1
+	expect_output ""
+	expect_err "$why"
+	sw "$p" -- "$PROBE" getuid
+	expect_rc 125
+	expect_output ""
+	expect_err "sysward: $why"
+	# An allow of a call that a built-in defence refuses whatever the
+	# policy (docs/security.md): valid, but the rule does nothing.
+	p=$(policy uring <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["mkdir"], "action": "SCMP_ACT_ERRNO"},
+	              {"names": ["getpid", "io_uring_setup"], "action": "SCMP_ACT_ALLOW"}]}
+	EOF
+	)
+	cli check "$p"
+	expect_rc 0
+	expect_output "$p: OK
+warning: $p: syscalls[1].names[1]: io_uring_setup is refused whatever the policy (docs/security.md route 2): io_uring bypasses seccomp: denied; the call fails with EPERM, not as this rule says (\"allowIoUring\": true leaves it to the policy)"
+	# Control: with the opt-in, the rule decides, and only the opt-in's
+	# own warning is printed.
+	p=$(policy uring-opt-in <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "allowIoUring": true,
+	 "syscalls": [{"names": ["mkdir"], "action": "SCMP_ACT_ERRNO"},
+	              {"names": ["getpid", "io_uring_setup"], "action": "SCMP_ACT_ALLOW"}]}
+	EOF
+	)
+	cli check "$p"
+	expect_rc 0
+	expect_output "$p: OK
+warning: $p: allowIoUring: io_uring operations bypass seccomp and sysward: io_uring_setup, io_uring_enter and io_uring_register are left to this policy, and what the program submits through a ring (open, read, write, connect, ...) is checked by no rule"
+	# ptrace too (route 4), and under a sysward action.
+	p=$(policy ptrace <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["ptrace"], "action": "SYSWARD_ACT_EMULATE", "return": 0}]}
+	EOF
+	)
+	cli check "$p"
+	expect_rc 0
+	expect_output "$p: OK
+warning: $p: syscalls[0].names[0]: ptrace is refused whatever the policy (docs/security.md route 4): ptrace denied inside the sandbox; the call fails with EPERM, not as this rule says"
+	# Where the kernel cannot even be probed (ptrace forbidden: here,
+	# inside sysward itself), run cannot run anything, but the policy is
+	# still valid: a warning, as for a kernel without the supervisor, so
+	# that a CI container without ptrace can check policies.
+	p=$(uid_policy)
+	sw "$(allow_policy)" -- "$SYSWARD" check "$p"
+	expect_rc 0
+	expect_output "$p: OK
+warning: $p: sysward run would refuse it on this machine: probe the kernel: probe process could not be traced (is ptrace forbidden here, e.g. by Yama or a seccomp filter?)"
+}
+
+# tags: other-command
+t_check_json() {
+	# --json: one JSON document on stdout, an array with one object per
+	# file; the positions and paths come from the error object.
+	local good syntax meaning
+	good=$(policy good <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["getuidd"], "action": "SCMP_ACT_ALLOW"},
+	              {"names": ["write"], "action": "SCMP_ACT_ERRNO",
+	               "args": [{"index": 0, "value": 1, "op": "SCMP_CMP_EQ"},
+	                        {"index": 0, "value": 2, "op": "SCMP_CMP_EQ"}]}]}
+	EOF
+	)
+	syntax=$(policy syntax <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [}
+	EOF
+	)
+	meaning=$(policy meaning <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["read"], "action": "SCMP_ACT_ERRNO",
+	               "args": [{"index": 0, "value": 1, "op": "SCMP_CMP_FOO"}]}]}
+	EOF
+	)
+	cli check --json "$good" "$syntax" "$meaning"
+	expect_rc 1
+	[ ! -s "$W/err" ] || { fail "check --json printed on stderr"; dump_last; }
+	"$PYTHON" - "$W/out" "$good" "$syntax" "$meaning" <<-'EOF' || { fail "check --json: wrong document"; dump_last; }
+	import json, sys
+	out, good, syntax, meaning = sys.argv[1:]
+	got = json.load(open(out))
+	want = [
+	    {"file": good, "ok": True, "errors": [], "warnings": [
+	        {"path": "syscalls[0].names[0]", "message": good + ': syscalls[0].names[0]: unknown system call "getuidd" ignored (did you mean "getuid"?)'},
+	        {"path": "syscalls[1].args", "message": good + ": syscalls[1].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold"}]},
+	    {"file": syntax, "ok": False, "warnings": [], "errors": [
+	        {"errno": "EINVAL", "line": 2, "column": 15, "path": None,
+	         "message": syntax + ":2:15: unexpected '}'"}]},
+	    {"file": meaning, "ok": False, "warnings": [], "errors": [
+	        {"errno": "EINVAL", "line": None, "column": None, "path": "syscalls[0].args[0].op",
+	         "message": meaning + ': syscalls[0].args[0].op: unknown operator "SCMP_CMP_FOO" (expected one of SCMP_CMP_NE, SCMP_CMP_LT, SCMP_CMP_LE, SCMP_CMP_EQ, SCMP_CMP_GE, SCMP_CMP_GT, SCMP_CMP_MASKED_EQ)'}]},
+	]
+	if got != want:
+	    print("got: ", json.dumps(got, indent=1), file=sys.stderr)
+	    print("want:", json.dumps(want, indent=1), file=sys.stderr)
+	    sys.exit(1)
+	EOF
+	# Control: the text output is unchanged by the option's existence.
+	cli check "$good"
+	expect_rc 0
+	expect_output "$good: OK
+warning: $good: syscalls[0].names[0]: unknown system call \"getuidd\" ignored (did you mean \"getuid\"?)
+warning: $good: syscalls[1].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold"
+}
+
+# tags: other-command
+t_check_lints() {
+	# Legal rules, names and conditions that can never act: warnings,
+	# named by their JSON path; the policy stays valid.
+	local p
+	p=$(policy lints <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["mkdir"], "action": "SCMP_ACT_ERRNO"},
+	              {"names": ["read", "read"], "action": "SCMP_ACT_ERRNO",
+	               "args": [{"index": 0, "value": 5, "op": "SCMP_CMP_EQ"}]},
+	              {"names": ["mkdir", "rmdir"], "action": "SYSWARD_ACT_SKIP"},
+	              {"names": ["write"], "action": "SCMP_ACT_ERRNO",
+	               "args": [{"index": 0, "value": 1, "op": "SCMP_CMP_EQ"},
+	                        {"index": 0, "value": 2, "op": "SCMP_CMP_EQ"}]},
+	              {"names": ["openat"], "action": "SCMP_ACT_ERRNO",
+	               "paths": [{"index": 1, "glob": "/etc/["}]}]}
+	EOF
+	)
+	cli check "$p"
+	expect_rc 0
+	expect_output "$p: OK
+warning: $p: syscalls[1].names[1]: \"read\" is already named by names[0]: the duplicate changes nothing
+warning: $p: syscalls[2].names[0]: \"mkdir\" never reaches this rule: syscalls[0] (SCMP_ACT_ERRNO), which comes first and has no conditions, decides every call of it
+warning: $p: syscalls[3].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold
+warning: $p: syscalls[4].paths[0].glob: \"/etc/[\": the '[' at byte 5 opens no bracket expression (no closing ']'), so it matches only a literal '[' (write \"\\\\[\" to say so, or close the set)"
+	# Control: the same rules written as meant draw no warning.
+	p=$(policy lints-fixed <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["mkdir"], "action": "SCMP_ACT_ERRNO"},
+	              {"names": ["read"], "action": "SCMP_ACT_ERRNO",
+	               "args": [{"index": 0, "value": 5, "op": "SCMP_CMP_EQ"}]},
+	              {"names": ["rmdir"], "action": "SYSWARD_ACT_SKIP"},
+	              {"names": ["write"], "action": "SCMP_ACT_ERRNO",
+	               "args": [{"index": 0, "value": 1, "op": "SCMP_CMP_EQ"},
+	                        {"index": 1, "value": 2, "op": "SCMP_CMP_EQ"}]},
+	              {"names": ["openat"], "action": "SCMP_ACT_ERRNO",
+	               "paths": [{"index": 1, "glob": "/etc/[ab]*"}]}]}
+	EOF
+	)
+	cli check "$p"
+	expect_rc 0
+	expect_output "$p: OK"
+}
+
+# tags: other-command
+t_check_file_kinds() {
+	# A FIFO would block open(2) and read(2) until a writer came: check
+	# and run must refuse it at once, as anything but a regular file.
+	mkfifo "$W/fifo.json"
+	cli check "$W/fifo.json"
+	expect_rc 1
+	expect_output ""
+	expect_err "read policy $W/fifo.json: is a FIFO (named pipe), not a regular file: give the path of a policy file"
+	cli check /dev/null
+	expect_rc 1
+	expect_err "read policy /dev/null: is a character device, not a regular file: give the path of a policy file"
+	sw "$W/fifo.json" -- "$PROBE" getuid
+	expect_rc 125
+	expect_output ""
+	expect_err "sysward: read policy $W/fifo.json: is a FIFO (named pipe), not a regular file"
+	# A UTF-8 byte-order mark (editors on Windows write one) is skipped,
+	# as JSON parsers commonly do; columns count from after it, as the
+	# editor shows them.
+	printf '\xef\xbb\xbf{"defaultAction": "SCMP_ACT_ALLOW"}\n' >"$W/bom.json"
+	cli check "$W/bom.json"
+	expect_rc 0
+	expect_output "$W/bom.json: OK"
+	printf '\xef\xbb\xbf{"defaultAction" "SCMP_ACT_ALLOW"}\n' >"$W/bom-bad.json"
+	cli check "$W/bom-bad.json"
+	expect_rc 1
+	expect_err "$W/bom-bad.json:1:18: expected ':' after the key"
+	# Control: a BOM anywhere else is not skipped.
+	printf '{"defaultAction": "SCMP_ACT_ALLOW"}\xef\xbb\xbf\n' >"$W/bom-late.json"
+	cli check "$W/bom-late.json"
+	expect_rc 1
+	expect_err "$W/bom-late.json:1:36: "
 }
 
 # tags: other-command needs-log

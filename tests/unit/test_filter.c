@@ -11,6 +11,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <seccomp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -482,7 +483,71 @@ START_TEST(test_filter_errors)
 	ck_assert_int_eq(sw_program_new(&prog, &bad_arch, &ctx, 0, SUP_PID, &err), -EINVAL);
 	ck_assert_str_eq(err.msg,
 			 "d.json: architectures[0]: \"SCMP_ARCH_AARCH64\" is not an ABI this x86-64 machine runs (expected SCMP_ARCH_X86_64, SCMP_ARCH_X86 or SCMP_ARCH_X32)");
+	ck_assert_str_eq(err.path, "architectures[0]");
 	ck_assert_ptr_null(prog);
+}
+END_TEST
+
+/* Rules a defence overrides (sw_program_overridden), from the one table
+ * of defences: "rule.name syscall route" per report, in order. */
+static const struct overridden_row {
+	const char *json;
+	const char *want;
+} overridden_rows[] = {
+	/* restricts (mkdir), allows io_uring_setup: overridden (route 2) */
+	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":["
+	  "{\"names\":[\"mkdir\"],\"action\":\"SCMP_ACT_ERRNO\"},"
+	  "{\"names\":[\"read\",\"io_uring_setup\"],\"action\":\"SCMP_ACT_ALLOW\"}]}",
+	  "1.1 io_uring_setup 2 \"allowIoUring\": true;" },
+	/* the opt-in: the policy decides */
+	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"allowIoUring\":true,\"syscalls\":["
+	  "{\"names\":[\"mkdir\"],\"action\":\"SCMP_ACT_ERRNO\"},"
+	  "{\"names\":[\"io_uring_setup\"],\"action\":\"SCMP_ACT_ALLOW\"}]}", "" },
+	/* restricts nothing: the io_uring defence is off, ptrace's is not */
+	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":["
+	  "{\"names\":[\"io_uring_setup\",\"ptrace\"],\"action\":\"SCMP_ACT_ALLOW\"}]}",
+	  "0.1 ptrace 4 -;" },
+	/* a refusing rule is not overridden; a supervised one is */
+	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":["
+	  "{\"names\":[\"clone3\"],\"action\":\"SCMP_ACT_ERRNO\"},"
+	  "{\"names\":[\"process_vm_writev\"],\"action\":\"SYSWARD_ACT_SKIP\"}]}",
+	  "1.0 process_vm_writev 4 -;" },
+	/* conditional defences (ioctl TIOCSTI) leave the call to the policy;
+	 * a rule allowing pidfd_getfd turns its defence off */
+	{ "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":["
+	  "{\"names\":[\"ioctl\",\"pidfd_getfd\"],\"action\":\"SCMP_ACT_ALLOW\"}]}", "" },
+	/* a rule gated on a capability the program lacks does not apply */
+	{ "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":["
+	  "{\"names\":[\"ptrace\"],\"action\":\"SCMP_ACT_ALLOW\","
+	  "\"includes\":{\"caps\":[\"CAP_SYS_PTRACE\"]}}]}", "" },
+};
+
+static void collect_overridden(const struct sw_overridden *o, void *ud)
+{
+	char *out = ud;
+	size_t len = strlen(out);
+
+	snprintf(out + len, 512 - len, "%zu.%zu %s %s %s;", o->rule, o->name,
+		 o->syscall, o->route, o->opt_in ? o->opt_in : "-");
+}
+
+START_TEST(test_overridden)
+{
+	const struct overridden_row *r = &overridden_rows[_i];
+	struct sw_policy_ctx ctx = { .arch = SCMP_ARCH_X86_64 };
+	struct sw_program *prog = NULL;
+	struct sw_policy *p = NULL;
+	struct sw_error err = { 0 };
+	char out[512] = "";
+
+	ck_assert_msg(sw_policy_load_string(r->json, strlen(r->json), "o.json",
+					    &p, &err) == 0, "%s", err.msg);
+	ck_assert_int_eq(sw_program_new(&prog, p, &ctx, 0, SUP_PID, &err), 0);
+	sw_program_overridden(prog, collect_overridden, out);
+	ck_assert_msg(strcmp(out, r->want) == 0, "row %d:\n got: %s\nwant: %s",
+		      _i, out, r->want);
+	sw_program_free(prog);
+	sw_policy_free(p);
 }
 END_TEST
 
@@ -494,6 +559,7 @@ static Suite *filter_suite(void)
 	tcase_add_loop_test(tc, test_filter_table, 0, sizeof(rows) / sizeof(rows[0]));
 	tcase_add_test(tc, test_filter_loads_in_kernel_checker_limits);
 	tcase_add_test(tc, test_filter_errors);
+	tcase_add_loop_test(tc, test_overridden, 0, sizeof(overridden_rows) / sizeof(overridden_rows[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }
