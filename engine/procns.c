@@ -174,6 +174,26 @@ static bool hidden(const struct mnt *t, size_t n, size_t m)
 	return false;
 }
 
+/* The mount a path walk sees at m's mount point: m, or the last of those
+ * mounted on top of it there (a mount whose parent is the one below and
+ * whose mount point is the same path).  At most n steps: a table with a
+ * loop (no kernel writes one) ends the walk. */
+static size_t stack_top(const struct mnt *t, size_t n, size_t m)
+{
+	for (size_t steps = 0; steps < n; steps++) {
+		size_t k;
+
+		for (k = 0; k < n; k++)
+			if (k != m && t[k].parent == t[m].id &&
+			    !strcmp(t[k].point, t[m].point))
+				break;
+		if (k == n)
+			break;
+		m = k;
+	}
+	return m;
+}
+
 void sw_procns_free(struct sw_procns *p)
 {
 	for (size_t i = 0; i < p->n_proc; i++)
@@ -211,19 +231,24 @@ static int plan_table(struct mnt *t, size_t n, struct sw_procns *p,
 		/* Its submounts, in the table's (mount) order, so that one
 		 * mounted over another goes back over it. */
 		for (size_t j = 0; j < n; j++) {
+			size_t top;
+
 			if (t[j].parent != t[i].id || j == i || hidden(t, n, j))
 				continue;
-			if (shows_pids(&t[j]))
+			/* What the path shows is what is cloned (and what
+			 * the child checks): the top of a stack there. */
+			top = stack_top(t, n, j);
+			if (shows_pids(&t[top]))
 				return sw_error_set(err, EPERM,
 						    "%s, beneath %s, is a proc mount that shows processes (root %s); putting it back would show the session the processes outside it. Unmount it, or bind a subdirectory that is not a process's",
-						    t[j].point, pp->path, t[j].root);
+						    t[top].point, pp->path, t[top].root);
 			if (p->n_sub == SW_PROCNS_MAX_SUB)
 				return sw_error_set(err, E2BIG,
 						    "more than %d mounts beneath %s to put back over the session's own /proc",
 						    SW_PROCNS_MAX_SUB, pp->path);
 			p->sub[p->n_sub] = (struct sw_procns_sub){
 				.path = strdup(t[j].point),
-				.mnt_id = t[j].id,
+				.mnt_id = t[top].id,
 			};
 			if (!p->sub[p->n_sub].path)
 				return -ENOMEM;

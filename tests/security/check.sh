@@ -1093,53 +1093,88 @@ procns_unlinked_masks)
 	# systemd-nspawn masks /proc/kmsg with a FIFO it then unlinks, and a
 	# runtime may mask a file with one it removes afterwards: the kernel
 	# attaches no mount of an unlinked file again (move_mount gives
-	# ENOENT), so the mask cannot be moved back.  It must still be
+	# ENOENT), so the mask cannot be moved back.  (Here over files that
+	# nspawn leaves alone: over its own removed masks, kmsg and boot_id,
+	# the kernel refuses the test's mounts too.)  It must still be
 	# there over the session's own /proc, as a copy: same type, mode,
 	# owner, read-only flag and content, and the launch must not fail;
-	# also beneath a recursive bind (nspawn's boot_id under /proc/sys).
+	# also beneath a recursive bind (as nspawn's boot_id under /proc/sys).
 	[ "$(id -u)" = 0 ] || skip "needs root"
-	[ -e /proc/kmsg ] && [ -e /proc/timer_list ] || skip "no /proc/kmsg or /proc/timer_list to mask"
+	[ -e /proc/buddyinfo ] && [ -e /proc/timer_list ] || skip "no /proc/buddyinfo or /proc/timer_list to mask"
 	mkdir -p "$scratch/t"
-	in_own_mounts "unlinked FIFO over /proc/kmsg, unlinked file over /proc/timer_list; sysward run -- sh -c 'checks'" '
-		mount -t tmpfs tmpfs "$3" && mkfifo -m 0600 "$3/kmsg" &&
+	in_own_mounts "unlinked FIFO over /proc/buddyinfo, unlinked file over /proc/timer_list; sysward run -- sh -c 'checks'" '
+		mount -t tmpfs tmpfs "$3" && mkfifo -m 0600 "$3/fifo" &&
 		printf "masked by the runtime\n" >"$3/tl" && chmod 0444 "$3/tl" &&
 		chown 65534:65534 "$3/tl" &&
-		mount --bind "$3/kmsg" /proc/kmsg &&
+		mount --bind "$3/fifo" /proc/buddyinfo &&
 		mount --bind "$3/tl" /proc/timer_list &&
 		mount -o remount,bind,ro /proc/timer_list &&
-		echo 00000000-0000-4000-8000-000000000001 >"$3/boot_id" &&
-		mount --bind "$3/boot_id" /proc/sys/kernel/random/boot_id &&
+		echo 00000000-0000-4000-8000-000000000001 >"$3/ostype" &&
+		mount --bind "$3/ostype" /proc/sys/kernel/ostype &&
 		mount --rbind /proc/sys /proc/sys &&
 		mount -o remount,bind,ro /proc/sys &&
-		rm "$3/kmsg" "$3/tl" "$3/boot_id" || exit 2
+		rm "$3/fifo" "$3/tl" "$3/ostype" || exit 2
 		"$1" run --policy "$2" -- sh -c "
 			grep -q hidepid=ptraceable /proc/self/mountinfo && echo own-proc
-			stat -c \"kmsg: %F %a %u\" /proc/kmsg
+			stat -c \"buddyinfo: %F %a %u\" /proc/buddyinfo
 			stat -c \"timer_list: %F %a %u:%g\" /proc/timer_list
-			cat /proc/timer_list /proc/sys/kernel/random/boot_id
+			cat /proc/timer_list /proc/sys/kernel/ostype
 			grep -q \" /proc/timer_list ro,\" /proc/self/mountinfo && echo timer_list-ro
 			ls /proc | grep -c \"^[0-9]\""' "$scratch/t"
 	[ "$rc" -eq 0 ] || fail "the program did not run with its own /proc (exit $rc)"
-	for want in own-proc "kmsg: fifo 600 0" "timer_list: regular file 444 65534:65534" \
+	for want in own-proc "buddyinfo: fifo 600 0" "timer_list: regular file 444 65534:65534" \
 		"masked by the runtime" timer_list-ro 00000000-0000-4000-8000-000000000001; do
 		grep -qx "$want" "$out" || fail "not in the program's /proc: $want"
 	done
 	[ "$(tail -n1 "$out")" -le 3 ] || fail "the program sees processes outside its session" ;;
 procns_unlinked_device_refused)
-	# A removed device node over /proc/kmsg cannot be copied faithfully
+	# A removed device node over /proc/buddyinfo cannot be copied faithfully
 	# (a copy on a nodev tmpfs would not open as the original does):
 	# the launch fails (125) rather than lift the mask, and says which
 	# mount and which step.
 	[ "$(id -u)" = 0 ] || skip "needs root"
-	[ -e /proc/kmsg ] || skip "no /proc/kmsg to mask"
+	[ -e /proc/buddyinfo ] || skip "no /proc/buddyinfo to mask"
 	mkdir -p "$scratch/t"
-	in_own_mounts "a removed /dev/null node over /proc/kmsg; sysward run -- true" '
+	in_own_mounts "a removed /dev/null node over /proc/buddyinfo; sysward run -- true" '
 		mount -t tmpfs tmpfs "$3" && mknod -m 0666 "$3/null" c 1 3 &&
-		mount --bind "$3/null" /proc/kmsg && rm "$3/null" || exit 2
+		mount --bind "$3/null" /proc/buddyinfo && rm "$3/null" || exit 2
 		"$1" run --policy "$2" -- true' "$scratch/t"
-	[ "$rc" -eq 125 ] || fail "the program ran although the mask over /proc/kmsg could not be put back (exit $rc)"
-	grep -q "^sysward: cannot start 'true': give it a /proc of its own: put a copy of the mask at /proc/kmsg, whose file was removed, .*: Operation not supported" "$out" ||
+	[ "$rc" -eq 125 ] || fail "the program ran although the mask over /proc/buddyinfo could not be put back (exit $rc)"
+	grep -q "^sysward: cannot start 'true': give it a /proc of its own: put a copy of the mask at /proc/buddyinfo, whose file was removed, .*: Operation not supported" "$out" ||
 		fail "no message naming the mount and the step" ;;
+procns_in_nspawn)
+	# The session's own /proc inside systemd-nspawn (the clean room's
+	# container): nspawn mounts a FIFO over /proc/kmsg and files over
+	# boot_id and then removes them, binds /proc/sys and others
+	# read-only.  A root launch there puts every mask back (a copy of
+	# those removed), shows only the session's processes, and the
+	# program sees what the container shows without sysward.
+	[ "$(id -u)" = 0 ] || skip "needs root"
+	command -v systemd-nspawn >/dev/null || skip "no systemd-nspawn (apt-get install systemd-container)"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	cat >"$scratch/in.sh" <<-'EOF'
+	echo nspawn-started
+	show='stat -c "kmsg %F %a" /proc/kmsg; cat /proc/sys/kernel/random/boot_id; echo x 2>/dev/null >/proc/sys/kernel/ns_last_pid || echo sys-ro'
+	sh -c "$show" >"$1/plain" 2>&1
+	"$2" run --policy "$1/allow.json" -- sh -c "$show" >"$1/confined" 2>&1 || echo "sysward exit $?"
+	"$2" run --policy "$1/allow.json" -- sh -c 'grep -q hidepid=ptraceable /proc/self/mountinfo && echo own-proc; ls /proc | grep -c "^[0-9]"'
+	EOF
+	echo "+ systemd-nspawn -D / --volatile=yes: the same commands unconfined and under sysward run"
+	SYSTEMD_SECCOMP=0 timeout -k 5 60 systemd-nspawn --quiet --register=no --keep-unit -D / \
+		--volatile=yes --bind="$scratch" --bind-ro="$(dirname "$SYSWARD")" \
+		--console=pipe /bin/sh "$scratch/in.sh" "$scratch" "$SYSWARD" >"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	echo "+ exit status $rc"
+	grep -qx nspawn-started "$out" || skip "systemd-nspawn cannot start a container here (exit $rc)"
+	echo "+ unconfined:"; cat "$scratch/plain"
+	echo "+ under sysward:"; cat "$scratch/confined"
+	grep -q '^sysward exit' "$out" && fail "sysward run failed inside systemd-nspawn"
+	grep -qx 'kmsg fifo 600' "$scratch/plain" || skip "this nspawn does not mask /proc/kmsg with a FIFO"
+	cmp -s "$scratch/plain" "$scratch/confined" || fail "the program's /proc differs from the container's"
+	grep -qx own-proc "$out" || fail "the program did not get its own /proc"
+	n=$(grep -E '^[0-9]+$' "$out" | tail -n1)
+	[ -n "$n" ] && [ "$n" -le 3 ] || fail "the program sees processes outside its session" ;;
 signals_pidfd_race_nobody)
 	# signals_pidfd_race as uid 65534, whose session keeps the caller's
 	# /proc (no CAP_SYS_ADMIN: route 16's limit), so that the swap of an
