@@ -319,9 +319,6 @@ static void reply_failed(struct shard *sh, struct session *x, int r,
 	mailbox_post(sh->out, m);
 }
 
-/* The program is a process group of its own in the daemon's session, so
- * that it stops as a shell's job does (engine.h); kill(0, ...) and
- * setpgid() stay in it (route 11); it has no terminal (main.c). */
 void launch_fill(const struct launch_req *q, uint64_t id, struct sw_launch *l)
 {
 	*l = (struct sw_launch){
@@ -339,6 +336,10 @@ void launch_fill(const struct launch_req *q, uint64_t id, struct sw_launch *l)
 		.audit = q->audit,
 		.audit_format = SW_LOG_JSON,
 		.session_id = id,
+		/* A session of its own: the client's terminal (if any) is
+		 * the client's business, and kill(0, ...) or setpgid() must
+		 * not reach the daemon's or another session's group. */
+		.new_session = true,
 		.set_nice = true,
 		.nice = q->nice,
 		.set_umask = true,
@@ -389,29 +390,18 @@ static void do_launch(struct shard *sh, struct session *x,
  * A signal the client received, as the program's job would have: to the
  * program's whole group (timeout(1) or kill -TERM -PGID signal the
  * client's job, and the kernel cannot tell the client a group's signal
- * from its own).  Stop signals too: the group is not orphaned (it is in
- * the daemon's session, with the daemon for parent), so it stops unless
- * the program handles or ignores them, as unconfined; its stop comes
- * back to the client as STOPPED (on_job_stop).
+ * from its own).  Job-control stops excepted: the program's group is in
+ * a session of its own, orphaned, where the kernel discards SIGTSTP,
+ * SIGTTIN and SIGTTOU; sw_session_signal() stops every process instead.
  */
 static void forward(struct session *x, int sig)
 {
-	sw_session_group_signal(x->s, x->group_fd, sig);
-}
+	bool stop = sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
 
-/* The program's main process stopped by a job-control signal: its
- * client stops by it too, so that the client's shell sees its job
- * stopped; the client's SIGCONT (fg, bg) then comes back as SIGNAL. */
-static void on_job_stop(struct sw_session *s, int sig, void *userdata)
-{
-	struct shard *sh = userdata;
-	struct session *x = shard_find(sh, s);
-	struct shard_msg *m = x ? shard_msg_new(MSG_STOPPED, x) : NULL;
-
-	if (!m)
-		return;	/* the client does not stop: the program still does */
-	m->sig = sig;
-	mailbox_post(sh->out, m);
+	if (stop)
+		sw_session_signal(x->s, sig);
+	else
+		sw_session_group_signal(x->s, x->group_fd, sig);
 }
 
 /* One message from the event loop; the program's fds are closed after
@@ -549,7 +539,6 @@ static void *shard_main(void *arg)
 	if (r >= 0) {
 		sw_supervisor_on_done(sh->sup, on_done, sh);
 		sw_supervisor_on_warning(sh->sup, on_warning, sh);
-		sw_supervisor_on_job_stop(sh->sup, on_job_stop, sh);
 		r = sw_supervisor_enable_wake(sh->sup, &err);
 	}
 	sh->tid = gettid();

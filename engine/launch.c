@@ -67,7 +67,7 @@ enum stage {
 
 static const char *const stage_what[] = {
 	[ST_NONE] = "start",
-	[ST_PGRP] = "create its process group (setpgid)",
+	[ST_PGRP] = "create its process group or session",
 	[ST_TTY] = "become the terminal's foreground process group (tcsetpgrp)",
 	[ST_NICE] = "set its nice value (setpriority)",
 	[ST_STDIO] = "set up standard input/output",
@@ -225,10 +225,8 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	int last = cap_max_bits();
 
 	/* Its own job, before anything can fail: a kill(0, ...) of the
-	 * program must never reach the caller's process group.  In the
-	 * caller's session (engine.h: a session of its own would orphan
-	 * the group, and stop signals would be discarded). */
-	if (setpgid(0, 0) < 0)
+	 * program must never reach the caller's process group. */
+	if (l->new_session ? setsid() < 0 : setpgid(0, 0) < 0)
 		child_fail(rep_fd, ST_PGRP);
 	if (l->foreground && l->tty_fd >= 0) {
 		sigset_t ttou;

@@ -123,18 +123,15 @@ struct sw_launch {
 	 * daemon registers sw_supervisor_on_warning() instead. */
 	void (*warn)(const char *msg, void *userdata);
 	void *warn_userdata;
-	/* Job control.  The program always gets a process group of its own
-	 * in the caller's session, so that kill(0, ...) and a terminal's
-	 * signals stay inside it, and setpgid() into another group is
-	 * refused (route 11).  Not a session of its own: a group whose
-	 * parent is in another session is orphaned, and the kernel then
-	 * discards SIGTSTP, SIGTTIN and SIGTTOU sent to it, where the same
-	 * program unconfined, in its shell's job, stops.  (syswardd gives
-	 * up its own controlling terminal at start, so that its programs
-	 * have none.)  foreground: make that
+	/* Job control.  The program always gets a process group of its own,
+	 * so that kill(0, ...) and a terminal's signals stay inside it; and
+	 * a session of its own with new_session (the daemon: a group in a
+	 * session of its own is orphaned, and the kernel then discards
+	 * SIGTSTP, SIGTTIN and SIGTTOU sent to it).  foreground: make that
 	 * group the foreground one of terminal tty_fd before the program
 	 * runs, as a shell does; sw_run() takes the terminal back when the program
 	 * stops (Ctrl-Z) or ends. */
+	bool new_session;
 	bool foreground;
 	int tty_fd;
 	/* The program's nice value, set before its credentials change
@@ -276,19 +273,6 @@ typedef void (*sw_session_done_fn)(struct sw_session *s, int exit_code,
 				   void *userdata);
 void sw_supervisor_on_done(struct sw_supervisor *sup, sw_session_done_fn fn,
 			   void *userdata);
-
-/* The session's main process entered a group-stop by a job-control
- * signal (sw_job_stop_signal()): its caller stops as the program's job,
- * as sw_run() does (syswardd: tells its client).  Called on the tracer
- * thread, once per stop. */
-typedef void (*sw_job_stop_fn)(struct sw_session *s, int sig, void *userdata);
-void sw_supervisor_on_job_stop(struct sw_supervisor *sup, sw_job_stop_fn fn,
-			       void *userdata);
-/* SIGTSTP, SIGTTIN, SIGTTOU: "the job stops", undone by continuing the
- * job.  A SIGSTOP is sent at a pid and undone at that pid: a caller that
- * stopped for it would hold up the program's supervised calls until
- * someone continued the caller too. */
-bool sw_job_stop_signal(int sig);
 
 /* Problems the supervisor met but that are no error of the caller's
  * ("failed to tamper with pid N: ..."); the affected program is killed
