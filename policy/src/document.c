@@ -278,11 +278,12 @@ static void set_check_arches(struct parser *ps)
 	ps->n_check_arches = sw_default_arches(ps->check_arches);
 }
 
-/* defaultAction, and defaultErrnoRet that only SCMP_ACT_ERRNO uses */
+/* defaultAction, and defaultErrnoRet (or Podman's defaultErrno, or both)
+ * that only SCMP_ACT_ERRNO uses */
 static int parse_default(struct parser *ps, struct json_object *root)
 {
 	struct sw_policy *p = ps->p;
-	struct json_object *v;
+	struct json_object *v, *name = NULL, *num = NULL;
 	int r;
 
 	if (!json_object_object_get_ex(root, "defaultAction", &v))
@@ -292,13 +293,16 @@ static int parse_default(struct parser *ps, struct json_object *root)
 	if (r < 0)
 		return r;
 	p->default_errno = EPERM;
-	if (!json_object_object_get_ex(root, "defaultErrnoRet", &v))
+	json_object_object_get_ex(root, "defaultErrno", &name);
+	json_object_object_get_ex(root, "defaultErrnoRet", &num);
+	if (!name && !num)
 		return 0;
 	if (p->default_action != SW_ACT_ERRNO)
-		return sw_pol_perr(ps, "defaultErrnoRet",
+		return sw_pol_perr(ps, num ? "defaultErrnoRet" : "defaultErrno",
 				   "only used when defaultAction is SCMP_ACT_ERRNO (it is %s)",
 				   sw_action_name(p->default_action));
-	return sw_pol_get_errno(ps, "defaultErrnoRet", v, &p->default_errno);
+	return sw_pol_get_errno_pair(ps, NULL, "defaultErrno", name,
+				     "defaultErrnoRet", num, &p->default_errno);
 }
 
 /* architectures or archMap; then the architectures names are checked on */
@@ -378,7 +382,7 @@ static int parse_top(struct parser *ps, struct json_object *root)
 {
 	static const char *const keys[] = {
 		"$schema", "comment", "defaultAction", "defaultErrnoRet",
-		"architectures", "archMap", "flags", "listenerPath",
+		"defaultErrno", "architectures", "archMap", "flags", "listenerPath",
 		"listenerMetadata", "syscalls", "allowIoUring", NULL
 	};
 	int r;

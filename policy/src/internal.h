@@ -133,6 +133,16 @@ int sw_pol_get_value(struct parser *ps, const char *path, struct json_object *o,
 		     uint64_t *ret);
 int sw_pol_get_errno(struct parser *ps, const char *path, struct json_object *o,
 		     int *ret);
+/*
+ * One errno that a profile may give twice, as Podman writes it: "errno"
+ * (a name) beside "errnoRet" (a number), "defaultErrno" beside
+ * "defaultErrnoRet".  Either or both (NULL: absent); both must say the
+ * same errno.  *ret is left alone when both are absent.
+ */
+int sw_pol_get_errno_pair(struct parser *ps, const char *path,
+			  const char *name_key, struct json_object *name_o,
+			  const char *ret_key, struct json_object *ret_o,
+			  int *ret);
 int sw_pol_get_strv(struct parser *ps, const char *path, struct json_object *o,
 		    size_t max, size_t max_len, char ***ret, size_t *ret_n);
 void sw_pol_strv_free(char **v);

@@ -334,6 +334,50 @@ int sw_pol_get_errno(struct parser *ps, const char *path,
 	return 0;
 }
 
+/* "EIO (5)", or "4001" for a number without a name */
+static const char *errno_desc(int e, char *buf, size_t len)
+{
+	const char *name = sw_errno_name(e);
+
+	if (name)
+		snprintf(buf, len, "%s (%d)", name, e);
+	else
+		snprintf(buf, len, "%d", e);
+	return buf;
+}
+
+int sw_pol_get_errno_pair(struct parser *ps, const char *path,
+			  const char *name_key, struct json_object *name_o,
+			  const char *ret_key, struct json_object *ret_o,
+			  int *ret)
+{
+	char kp[PATH_LEN], a[48], b[48];
+	int e_name = 0, e_ret = 0, r;
+
+	if (name_o) {
+		sw_pol_path_key(kp, path, name_key);
+		r = sw_pol_get_errno(ps, kp, name_o, &e_name);
+		if (r < 0)
+			return r;
+	}
+	if (ret_o) {
+		sw_pol_path_key(kp, path, ret_key);
+		r = sw_pol_get_errno(ps, kp, ret_o, &e_ret);
+		if (r < 0)
+			return r;
+	}
+	/* Podman reads the name and ignores the number, runc the number
+	 * alone: two that differ would mean two different policies. */
+	if (name_o && ret_o && e_name != e_ret)
+		return sw_pol_perr(ps, path,
+				   "\"%s\" is %s but \"%s\" is %s; give the same errno in both keys, or only one",
+				   name_key, errno_desc(e_name, a, sizeof(a)),
+				   ret_key, errno_desc(e_ret, b, sizeof(b)));
+	if (name_o || ret_o)
+		*ret = name_o ? e_name : e_ret;
+	return 0;
+}
+
 /* Array of non-empty strings, at most max, into a NULL-ended copy. */
 int sw_pol_get_strv(struct parser *ps, const char *path, struct json_object *o,
 		    size_t max, size_t max_len, char ***ret, size_t *ret_n)

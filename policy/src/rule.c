@@ -548,20 +548,21 @@ static int parse_names(struct parser *ps, const char *path,
 
 /* SYSWARD_ACT_SKIP, SYSWARD_ACT_EMULATE: an errno or a return value */
 static int parse_skip_result(struct parser *ps, const char *path,
-			     struct json_object *errno_o, bool is_errnoret,
+			     struct json_object *errno_o,
+			     struct json_object *errnoret_o,
 			     struct json_object *return_o, struct sw_rule *rule)
 {
 	char kp[PATH_LEN];
 	uint64_t rv;
 	int r;
 
-	if (errno_o && return_o)
+	if ((errno_o || errnoret_o) && return_o)
 		return sw_pol_perr(ps, path,
 				   "both \"return\" and \"%s\" given; a skipped call either returns a value or fails with an errno",
-				   is_errnoret ? "errnoRet" : "errno");
-	if (errno_o) {
-		sw_pol_path_key(kp, path, is_errnoret ? "errnoRet" : "errno");
-		r = sw_pol_get_errno(ps, kp, errno_o, &rule->errno_ret);
+				   errnoret_o ? "errnoRet" : "errno");
+	if (errno_o || errnoret_o) {
+		r = sw_pol_get_errno_pair(ps, path, "errno", errno_o, "errnoRet",
+					  errnoret_o, &rule->errno_ret);
 		if (r < 0)
 			return r;
 		rule->ret_is_errno = true;
@@ -587,11 +588,6 @@ static int parse_result(struct parser *ps, const char *path,
 	json_object_object_get_ex(o, "errno", &errno_o);
 	json_object_object_get_ex(o, "errnoRet", &errnoret_o);
 	json_object_object_get_ex(o, "return", &return_o);
-	if (errno_o && errnoret_o)
-		return sw_pol_perr(ps, path,
-				   "both \"errno\" and \"errnoRet\" given; use one");
-	if (!errno_o)
-		errno_o = errnoret_o;
 	sw_pol_path_key(kp, path, errnoret_o ? "errnoRet" : "errno");
 	switch (rule->action) {
 	case SW_ACT_ERRNO:
@@ -601,15 +597,14 @@ static int parse_result(struct parser *ps, const char *path,
 					   "not used by SCMP_ACT_ERRNO (it returns -errnoRet); use SYSWARD_ACT_SKIP to return a value");
 		}
 		rule->errno_ret = EPERM;
-		if (errno_o)
-			return sw_pol_get_errno(ps, kp, errno_o, &rule->errno_ret);
-		return 0;
+		return sw_pol_get_errno_pair(ps, path, "errno", errno_o, "errnoRet",
+					     errnoret_o, &rule->errno_ret);
 	case SW_ACT_SKIP:
 	case SW_ACT_EMULATE:
-		return parse_skip_result(ps, path, errno_o, errnoret_o != NULL,
-					 return_o, rule);
+		return parse_skip_result(ps, path, errno_o, errnoret_o, return_o,
+					 rule);
 	default:
-		if (errno_o)
+		if (errno_o || errnoret_o)
 			return sw_pol_perr(ps, kp,
 					   "not used by %s (only SCMP_ACT_ERRNO, SYSWARD_ACT_SKIP and SYSWARD_ACT_EMULATE fail with an errno)",
 					   act);

@@ -169,6 +169,21 @@ static const struct valid_case valid_cases[] = {
 	{ PODMAN, 1, 0, F_ERRNO, EINVAL },
 	{ PODMAN, 1, 1, F_ARG_VALUE, 9 },
 	{ PODMAN, 1, 0, F_EXC_CAPS, 1ull << 29 },
+	/* Podman writes each errno twice, as a name and as a number
+	 * (containers/common's "errno" beside "errnoRet", "defaultErrno"
+	 * beside "defaultErrnoRet"): accepted when they agree */
+#define PODMAN2 "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"defaultErrnoRet\":38,\"defaultErrno\":\"ENOSYS\",\"syscalls\":[" \
+	"{\"names\":[\"bdflush\"],\"action\":\"SCMP_ACT_ERRNO\",\"args\":[],\"comment\":\"\",\"includes\":{},\"excludes\":{},\"errnoRet\":1,\"errno\":\"EPERM\"}," \
+	"{\"names\":[\"socket\"],\"action\":\"SCMP_ACT_ERRNO\",\"errno\":\"EINVAL\",\"errnoRet\":22}]}"
+	{ PODMAN2, 0, 0, F_DEFAULT_ERRNO, ENOSYS },
+	{ PODMAN2, 0, 0, F_N_WARNINGS, 0 },
+	{ PODMAN2, 0, 0, F_ERRNO, EPERM },
+	{ PODMAN2, 1, 0, F_ERRNO, EINVAL },
+	{ "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"defaultErrno\":\"ENOSYS\"}", 0, 0, F_DEFAULT_ERRNO, ENOSYS },
+	{ "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"defaultErrno\":13}", 0, 0, F_DEFAULT_ERRNO, EACCES },
+	{ "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"defaultErrno\":\"EACCES\",\"defaultErrnoRet\":\"EACCES\"}", 0, 0, F_DEFAULT_ERRNO, EACCES },
+	{ ALLOW "{\"names\":[\"write\"],\"action\":\"SYSWARD_ACT_SKIP\",\"errno\":\"EIO\",\"errnoRet\":5}" END, 0, 0, F_ERRNO, EIO },
+	{ ALLOW "{\"names\":[\"write\"],\"action\":\"SYSWARD_ACT_SKIP\",\"errno\":\"EIO\",\"errnoRet\":5}" END, 0, 0, F_RET_IS_ERRNO, 1 },
 	/* line numbers of rules */
 	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\n\"syscalls\":[\n{\"names\":[\"read\"],\"action\":\"SCMP_ACT_ALLOW\"},\n\n  {\"names\":[\"write\"],\"action\":\"SCMP_ACT_ALLOW\"}]}", 1, 0, F_LINE, 5 },
 };
@@ -374,7 +389,7 @@ static const struct invalid_case invalid_cases[] = {
 	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"sycalls\": []}",
 	  "t.json: unknown key \"sycalls\" (did you mean \"syscalls\"?)" },
 	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"zzz\": 1}",
-	  "t.json: unknown key \"zzz\" (expected one of $schema, comment, defaultAction, defaultErrnoRet, architectures, archMap, flags, listenerPath, listenerMetadata, syscalls, allowIoUring)" },
+	  "t.json: unknown key \"zzz\" (expected one of $schema, comment, defaultAction, defaultErrnoRet, defaultErrno, architectures, archMap, flags, listenerPath, listenerMetadata, syscalls, allowIoUring)" },
 	{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"allowIoUring\": 1}",
 	  "t.json: allowIoUring: expected true or false, got an integer" },
 	{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"allowIoUring\": \"true\"}",
@@ -398,6 +413,14 @@ static const struct invalid_case invalid_cases[] = {
 	  "t.json: defaultErrnoRet: 4096 is out of range 0..4095" },
 	{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": \"EPREM\"}",
 	  "t.json: defaultErrnoRet: unknown errno name \"EPREM\" (did you mean \"EPERM\"?)" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrno\": \"ENOSYS\", \"defaultErrnoRet\": 1}",
+	  "t.json: \"defaultErrno\" is ENOSYS (38) but \"defaultErrnoRet\" is EPERM (1); give the same errno in both keys, or only one" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"defaultErrno\": \"ENOSYS\"}",
+	  "t.json: defaultErrno: only used when defaultAction is SCMP_ACT_ERRNO (it is SCMP_ACT_ALLOW)" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrno\": \"ENOSIS\", \"defaultErrnoRet\": 38}",
+	  "t.json: defaultErrno: unknown errno name \"ENOSIS\" (did you mean \"ENOSYS\"?)" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErno\": \"ENOSYS\"}",
+	  "t.json: unknown key \"defaultErno\" (did you mean \"defaultErrno\"?)" },
 	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"architectures\": [\"SCMP_ARCH_X86_46\"]}",
 	  "t.json: architectures[0]: unknown architecture \"SCMP_ARCH_X86_46\" (did you mean \"SCMP_ARCH_X86_64\"?)" },
 	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"architectures\": \"SCMP_ARCH_X86\"}",
@@ -454,7 +477,15 @@ static const struct invalid_case invalid_cases[] = {
 	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SYSWARD_ACT_SKIP\", \"return\": 1, \"errno\": \"EIO\"}" END,
 	  "t.json: syscalls[0]: both \"return\" and \"errno\" given; a skipped call either returns a value or fails with an errno" },
 	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 1, \"errno\": \"EIO\"}" END,
-	  "t.json: syscalls[0]: both \"errno\" and \"errnoRet\" given; use one" },
+	  "t.json: syscalls[0]: \"errno\" is EIO (5) but \"errnoRet\" is EPERM (1); give the same errno in both keys, or only one" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SYSWARD_ACT_SKIP\", \"errnoRet\": 4000, \"errno\": 4001}" END,
+	  "t.json: syscalls[0]: \"errno\" is 4001 but \"errnoRet\" is 4000; give the same errno in both keys, or only one" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 1, \"errno\": \"EPREM\"}" END,
+	  "t.json: syscalls[0].errno: unknown errno name \"EPREM\" (did you mean \"EPERM\"?)" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SYSWARD_ACT_SKIP\", \"return\": 1, \"errno\": \"EIO\", \"errnoRet\": 5}" END,
+	  "t.json: syscalls[0]: both \"return\" and \"errnoRet\" given; a skipped call either returns a value or fails with an errno" },
+	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ALLOW\", \"errno\": \"EPERM\", \"errnoRet\": 1}" END,
+	  "t.json: syscalls[0].errnoRet: not used by SCMP_ACT_ALLOW (only SCMP_ACT_ERRNO, SYSWARD_ACT_SKIP and SYSWARD_ACT_EMULATE fail with an errno)" },
 	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": -1}" END,
 	  "t.json: syscalls[0].errnoRet: -1 is out of range 0..4095" },
 	{ ALLOW "{\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 1.5}" END,
