@@ -215,8 +215,8 @@ int sw_run_daemon(const struct run_options *o)
 			sw_cli_error("%s", err.msg);
 			return SW_EXIT_SYSWARD_ERROR;
 		}
-		for (size_t i = 0; !o->quiet && i < p->n_warnings; i++)
-			sw_cli_error("warning: %s", p->warnings[i]);
+		if (!o->quiet)
+			sw_run_print_policy_warnings(p);
 		sw_policy_free(p);
 	}
 	cwd = getcwd(NULL, 0);

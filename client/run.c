@@ -152,6 +152,19 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 	return 0;
 }
 
+void sw_run_print_policy_warnings(const struct sw_policy *p)
+{
+	for (size_t i = 0; i < p->n_warnings; i++) {
+		/* A profile written for a newer libseccomp names calls this
+		 * one cannot filter; Docker's names a dozen.  Nothing in the
+		 * profile is wrong and nothing can be done at each run. */
+		if (p->warning_kinds &&
+		    p->warning_kinds[i] == SW_POLICY_WARN_SYSCALL_NEWER)
+			continue;
+		sw_cli_error("warning: %s", p->warnings[i]);
+	}
+}
+
 /* The engine's warnings: what it met while supervising and what it did
  * about it (a program killed, a call refused).  Every one is printed: a
  * program that dies with 137 and no word is the worst outcome. */
@@ -215,8 +228,8 @@ static int run_embedded(const struct run_options *o)
 		return SW_EXIT_SYSWARD_ERROR;
 	}
 
-	for (size_t i = 0; !o->quiet && i < policy->n_warnings; i++)
-		sw_cli_error("warning: %s", policy->warnings[i]);
+	if (!o->quiet)
+		sw_run_print_policy_warnings(policy);
 
 	/* The engine checks the kernel: it refuses a policy that needs the
 	 * supervisor where PTRACE_SET_SYSCALL_INFO is missing, and runs one

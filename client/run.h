@@ -28,6 +28,13 @@ struct run_options {
  */
 int sw_run_daemon(const struct run_options *o);
 
+struct sw_policy;
+/* The policy's warnings that `sysward run` shows, embedded or through the
+ * daemon: all but those about real system calls the installed libseccomp
+ * does not know (runc ignores those names silently; `sysward check`
+ * lists them). */
+void sw_run_print_policy_warnings(const struct sw_policy *p);
+
 /* Parse "CAP_SYS_ADMIN", "sys_admin", "net_raw,chown" or "all" into mask;
  * *all is set for "all". */
 int sw_parse_caps(const char *text, uint64_t *mask, bool *all, char *bad,

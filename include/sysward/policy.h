@@ -152,6 +152,18 @@ static inline bool sw_rule_needs_supervisor(const struct sw_rule *r)
 	       r->when_first || r->when_last || r->when_step || r->audit;
 }
 
+/* What a policy warning is about (struct sw_policy's warning_kinds). */
+enum sw_policy_warning_kind {
+	SW_POLICY_WARN_OTHER = 0,
+	/* A real system call the installed libseccomp does not know yet,
+	 * dropped from the policy: the policy is right and nothing in it
+	 * can be fixed (runc ignores such names silently).  A name that is
+	 * no system call at all (a typo) is SW_POLICY_WARN_OTHER.  The
+	 * count of warnings past the limit has this kind when every one it
+	 * counts has. */
+	SW_POLICY_WARN_SYSCALL_NEWER,
+};
+
 struct sw_policy {
 	char *source;		/* file name used in messages */
 	enum sw_action default_action;
@@ -184,6 +196,10 @@ struct sw_policy {
 	 * for one about the whole policy), same order, NULL-ended: for a
 	 * program that reads them (sysward check --json). */
 	char **warning_paths;
+	/* warning_kinds[i]: what warnings[i] is about (enum
+	 * sw_policy_warning_kind), so that a caller can show some of them
+	 * without reading their text; NULL when there are no warnings. */
+	unsigned char *warning_kinds;
 };
 
 /* What the launched program will have, for includes/excludes. */

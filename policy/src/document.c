@@ -506,6 +506,10 @@ static int count_dropped_warnings(struct parser *ps)
 		p->warnings[p->n_warnings] = NULL;
 		return sw_pol_oom(ps);
 	}
+	if (p->warning_kinds[p->n_warnings] != SW_POLICY_WARN_SYSCALL_NEWER)
+		ps->dropped_other++;
+	p->warning_kinds[p->n_warnings] = ps->dropped_other
+		? SW_POLICY_WARN_OTHER : SW_POLICY_WARN_SYSCALL_NEWER;
 	if (asprintf(&p->warnings[p->n_warnings],
 		     "%s: %zu more warnings not shown", ps->source,
 		     ps->dropped_warnings + 1) < 0) {
@@ -704,6 +708,7 @@ void sw_policy_free(struct sw_policy *p)
 	free(p->arch_tokens);
 	sw_pol_strv_free(p->warnings);
 	sw_pol_strv_free(p->warning_paths);
+	free(p->warning_kinds);
 	free(p->source);
 	free(p);
 }

@@ -87,6 +87,7 @@ struct parser {
 	struct sw_policy *p;
 	struct sw_skim skim;
 	size_t dropped_warnings;
+	size_t dropped_other;	/* of those, not SW_POLICY_WARN_SYSCALL_NEWER */
 	size_t n_unknown;	/* names dropped so far */
 	uint32_t check_arches[SW_POLICY_MAX_ARCHES + 2];
 	size_t n_check_arches;
@@ -95,9 +96,13 @@ struct parser {
 /* "file: path: msg" into ps->err; returns -EINVAL. */
 int sw_pol_perr(struct parser *ps, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* Adds a warning to the policy (at most SW_POLICY_MAX_WARNINGS). */
+/* Adds a warning to the policy (at most SW_POLICY_MAX_WARNINGS), of kind
+ * SW_POLICY_WARN_OTHER, or of the kind given. */
 int sw_pol_pwarn(struct parser *ps, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+int sw_pol_pwarn_kind(struct parser *ps, enum sw_policy_warning_kind kind,
+		      const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 int sw_pol_oom(struct parser *ps);
 const char *sw_pol_type_desc(struct json_object *o);
 int sw_pol_type_err(struct parser *ps, const char *path, const char *want,

@@ -33,24 +33,26 @@ int sw_pol_perr(struct parser *ps, const char *path, const char *fmt, ...)
 	return -EINVAL;
 }
 
-int sw_pol_pwarn(struct parser *ps, const char *path, const char *fmt, ...)
+static int vpwarn(struct parser *ps, enum sw_policy_warning_kind kind,
+		  const char *path, const char *fmt, va_list ap)
 {
 	char msg[SW_ERROR_MSG_MAX];
 	struct sw_policy *p = ps->p;
+	unsigned char *k;
 	char **w;
 	char *s;
-	va_list ap;
 
 	if (p->n_warnings >= SW_POLICY_MAX_WARNINGS) {
 		ps->dropped_warnings++;
+		if (kind != SW_POLICY_WARN_SYSCALL_NEWER)
+			ps->dropped_other++;
 		return 0;
 	}
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	if (asprintf(&s, "%s: %s: %s", ps->source, path, msg) < 0)
 		return sw_error_set(ps->err, ENOMEM, "out of memory");
-	/* warning_paths first: it is never shorter than warnings. */
+	/* warning_paths and warning_kinds first: they are never shorter
+	 * than warnings. */
 	w = realloc(p->warning_paths, (p->n_warnings + 2) * sizeof(*w));
 	if (w) {
 		p->warning_paths = w;
@@ -61,17 +63,44 @@ int sw_pol_pwarn(struct parser *ps, const char *path, const char *fmt, ...)
 		free(s);
 		return sw_error_set(ps->err, ENOMEM, "out of memory");
 	}
-	w = realloc(p->warnings, (p->n_warnings + 2) * sizeof(*w));
+	k = realloc(p->warning_kinds, p->n_warnings + 1);
+	if (k)
+		p->warning_kinds = k;
+	w = k ? realloc(p->warnings, (p->n_warnings + 2) * sizeof(*w)) : NULL;
 	if (!w) {
 		free(p->warning_paths[p->n_warnings]);
 		p->warning_paths[p->n_warnings] = NULL;
 		free(s);
 		return sw_error_set(ps->err, ENOMEM, "out of memory");
 	}
+	k[p->n_warnings] = (unsigned char)kind;
 	w[p->n_warnings++] = s;
 	w[p->n_warnings] = NULL;
 	p->warnings = w;
 	return 0;
+}
+
+int sw_pol_pwarn(struct parser *ps, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vpwarn(ps, SW_POLICY_WARN_OTHER, path, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int sw_pol_pwarn_kind(struct parser *ps, enum sw_policy_warning_kind kind,
+		      const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vpwarn(ps, kind, path, fmt, ap);
+	va_end(ap);
+	return r;
 }
 
 int sw_pol_oom(struct parser *ps)

@@ -432,7 +432,7 @@ static int check_syscall_name(struct parser *ps, const char *path,
 			return sw_pol_perr(ps, path,
 					   "more than %d unknown system call names; is this a seccomp policy?",
 					   SW_POLICY_MAX_UNKNOWN);
-		return sw_pol_pwarn(ps, path,
+		return sw_pol_pwarn_kind(ps, SW_POLICY_WARN_SYSCALL_NEWER, path,
 				    "system call \"%s\" is not known to the installed libseccomp %u.%u.%u; ignored (calls to it get the default action)",
 				    name, seccomp_version()->major,
 				    seccomp_version()->minor, seccomp_version()->micro);

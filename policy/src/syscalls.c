@@ -141,6 +141,7 @@ static const char *const newer_syscalls[] = {
 	"lsm_list_modules", "mseal", "setxattrat", "getxattrat",
 	"listxattrat", "removexattrat", "open_tree_attr", "file_getattr",
 	"file_setattr", "uretprobe", "uprobe",
+	"riscv_hwprobe",	/* riscv64 only, Linux 6.4; in Docker's profile */
 };
 
 static bool exists_on(uint32_t arch, const char *name)
