@@ -346,6 +346,15 @@ int sw_pol_get_errno(struct parser *ps, const char *path,
 			*ret = e;
 			return 0;
 		}
+		/* Podman reads a decimal number in a string too ("38"). */
+		if (*s && strspn(s, "0123456789") == strlen(s)) {
+			unsigned long v = strlen(s) <= 4 ? strtoul(s, NULL, 10) : 4096;
+
+			if (v > 4095)
+				return sw_pol_perr(ps, path, "%s is out of range 0..4095", s);
+			*ret = (int)v;
+			return 0;
+		}
 		sw_suggest_init(&sg, s);
 		for (int i = 1; i < 200; i++)
 			sw_suggest_feed(&sg, sw_errno_name(i));
