@@ -59,20 +59,32 @@ static void stop_self(int sig)
 }
 
 int sw_cli_daemon_options(int argc, char **argv, const char *cmd,
-			  void (*help)(FILE *f), const char **sock)
+			  void (*help)(FILE *f), const char **sock, bool *json)
 {
 	static const struct option options[] = {
 		{ "daemon", optional_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "d::h", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, json ? "d::jh" : "d::h", options,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 			*sock = optarg;
 			break;
+		case 'j':
+			if (json) {
+				*json = true;
+				break;
+			}
+			fprintf(stderr, "%s %s: unrecognized option '--json'\n",
+				sw_program_name, cmd);
+			fprintf(stderr, "Try '%s %s --help'.\n",
+				sw_program_name, cmd);
+			return SW_EXIT_USAGE;
 		case 'h':
 			help(stdout);
 			return SW_EXIT_OK;

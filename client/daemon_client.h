@@ -12,12 +12,13 @@
 
 /*
  * The options of "ps" and "kill": -d/--daemon[=PATH] (*sock, else left
- * NULL) and -h/--help (help(stdout)).  Returns -1 to go on, with optind
+ * NULL), --json/-j when json is not NULL (*json set), and -h/--help
+ * (help(stdout)).  Returns -1 to go on, with optind
  * at the first operand, or the exit code: 0 after the help, 2 (usage)
  * after an unknown option, with a hint to try "cmd --help".
  */
 int sw_cli_daemon_options(int argc, char **argv, const char *cmd,
-			  void (*help)(FILE *f), const char **sock);
+			  void (*help)(FILE *f), const char **sock, bool *json);
 
 /*
  * Connect to syswardd at path ("" or NULL = the default socket).  On

@@ -64,7 +64,7 @@ int cmd_kill(int argc, char **argv)
 	char path[PATH_MAX];
 	int rc, failed = 0;
 
-	rc = sw_cli_daemon_options(argc, argv, "kill", cmd_kill_help, &sock);
+	rc = sw_cli_daemon_options(argc, argv, "kill", cmd_kill_help, &sock, NULL);
 	if (rc >= 0)
 		return rc;
 	if (optind >= argc)

@@ -66,30 +66,10 @@ static void user(char *buf, size_t size, uint32_t uid)
 static int parse_options(int argc, char **argv, const char **sock,
 			 bool *json)
 {
-	static const struct option options[] = {
-		{ "daemon", optional_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	int opt;
+	int r = sw_cli_daemon_options(argc, argv, "ps", cmd_ps_help, sock, json);
 
-	while ((opt = getopt_long(argc, argv, "d::jh", options, NULL)) != -1) {
-		switch (opt) {
-		case 'd':
-			*sock = optarg;
-			break;
-		case 'j':
-			*json = true;
-			break;
-		case 'h':
-			cmd_ps_help(stdout);
-			return SW_EXIT_OK;
-		default:
-			fprintf(stderr, "Try '%s ps --help'.\n", sw_program_name);
-			return SW_EXIT_USAGE;
-		}
-	}
+	if (r >= 0)
+		return r;
 	if (optind < argc)
 		return sw_cli_usage("ps", "unexpected argument '%s'",
 				    argv[optind]);
