@@ -181,12 +181,15 @@ ctrl_z_fg() {
 	fi
 	grep -qi stopped "$out" || { tmux_stop; fail "the shell does not see its job stopped"; }
 	tmux_type "fg"
+	# Wait for its output before typing more: what is typed while it
+	# runs is echoed by the terminal onto the same line.
+	wait_for "tmux capture-pane -p -t '$tmux_t' | grep -qx finished" ||
+		{ tmux capture-pane -p -t "$tmux_t"; tmux_stop; fail "the program did not finish after fg"; }
 	tmux_type "echo \"rc=\$?\" >'$scratch/rc'"
-	wait_for "[ -s '$scratch/rc' ]" || { tmux_stop; fail "fg did not continue the program"; }
+	wait_for "[ -s '$scratch/rc' ]" || { tmux_stop; fail "the shell did not come back after fg"; }
 	tmux capture-pane -p -t "$tmux_t" >"$out"
 	tmux_stop
 	cat "$out"
-	grep -qx finished "$out" || fail "the program did not finish after fg"
 	grep -qx 'rc=0' "$scratch/rc" || fail "after fg: expected exit 0, got $(cat "$scratch/rc")"
 }
 
