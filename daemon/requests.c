@@ -94,6 +94,17 @@ static void mail_started(struct server *srv, struct session *x, pid_t pid)
 	sw_buf_free(&b);
 }
 
+static void mail_stopped(struct server *srv, struct session *x, int sig)
+{
+	struct sw_buf b = { 0 };
+
+	if (!x->conn)
+		return;
+	if (sw_msg_encode_stopped(&b, sig, NULL) == 0)
+		conn_queue(srv, x->conn, &b);
+	sw_buf_free(&b);
+}
+
 static void mail_ended(struct server *srv, const struct shard_msg *m)
 {
 	struct session *x = m->x;
@@ -208,6 +219,8 @@ void read_mail(struct server *srv)
 		}
 		if (m->kind == MSG_STARTED)
 			mail_started(srv, m->x, m->pid);
+		else if (m->kind == MSG_STOPPED)
+			mail_stopped(srv, m->x, m->sig);
 		else if (m->kind == MSG_FAILED || m->kind == MSG_DONE ||
 			 m->kind == MSG_COMPILED)
 			mail_ended(srv, m);

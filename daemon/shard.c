@@ -319,6 +319,11 @@ static void reply_failed(struct shard *sh, struct session *x, int r,
 	mailbox_post(sh->out, m);
 }
 
+/* The program is a process group of its own in a session of its own,
+ * led by its holder, its parent (launch.c): it stops as a shell's job does
+ * (engine.h); kill(0, ...) and setpgid() stay in it (route 11); it has no
+ * terminal; its CPU is its session's scheduler autogroup's, not the
+ * daemon's (route 13). */
 void launch_fill(const struct launch_req *q, uint64_t id, struct sw_launch *l)
 {
 	*l = (struct sw_launch){
@@ -336,10 +341,8 @@ void launch_fill(const struct launch_req *q, uint64_t id, struct sw_launch *l)
 		.audit = q->audit,
 		.audit_format = SW_LOG_JSON,
 		.session_id = id,
-		/* A session of its own: the client's terminal (if any) is
-		 * the client's business, and kill(0, ...) or setpgid() must
-		 * not reach the daemon's or another session's group. */
 		.new_session = true,
+		.holder_exec = true,
 		.set_nice = true,
 		.nice = q->nice,
 		.set_umask = true,
@@ -390,18 +393,29 @@ static void do_launch(struct shard *sh, struct session *x,
  * A signal the client received, as the program's job would have: to the
  * program's whole group (timeout(1) or kill -TERM -PGID signal the
  * client's job, and the kernel cannot tell the client a group's signal
- * from its own).  Job-control stops excepted: the program's group is in
- * a session of its own, orphaned, where the kernel discards SIGTSTP,
- * SIGTTIN and SIGTTOU; sw_session_signal() stops every process instead.
+ * from its own).  Stop signals too: the group is not orphaned (its
+ * holder, its parent, is in another group of its session), so it stops unless
+ * the program handles or ignores them, as unconfined; its stop comes
+ * back to the client as STOPPED (on_job_stop).
  */
 static void forward(struct session *x, int sig)
 {
-	bool stop = sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+	sw_session_group_signal(x->s, x->group_fd, sig);
+}
 
-	if (stop)
-		sw_session_signal(x->s, sig);
-	else
-		sw_session_group_signal(x->s, x->group_fd, sig);
+/* The program's main process stopped by a job-control signal: its
+ * client stops by it too, so that the client's shell sees its job
+ * stopped; the client's SIGCONT (fg, bg) then comes back as SIGNAL. */
+static void on_job_stop(struct sw_session *s, int sig, void *userdata)
+{
+	struct shard *sh = userdata;
+	struct session *x = shard_find(sh, s);
+	struct shard_msg *m = x ? shard_msg_new(MSG_STOPPED, x) : NULL;
+
+	if (!m)
+		return;	/* the client does not stop: the program still does */
+	m->sig = sig;
+	mailbox_post(sh->out, m);
 }
 
 /* One message from the event loop; the program's fds are closed after
@@ -539,6 +553,7 @@ static void *shard_main(void *arg)
 	if (r >= 0) {
 		sw_supervisor_on_done(sh->sup, on_done, sh);
 		sw_supervisor_on_warning(sh->sup, on_warning, sh);
+		sw_supervisor_on_job_stop(sh->sup, on_job_stop, sh);
 		r = sw_supervisor_enable_wake(sh->sup, &err);
 	}
 	sh->tid = gettid();

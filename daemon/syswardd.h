@@ -174,6 +174,7 @@ enum shard_msg_kind {
 	MSG_STARTED,
 	MSG_FAILED,	/* the launch failed: err, exit_code */
 	MSG_DONE,	/* exit_code, err if it never reached exec */
+	MSG_STOPPED,	/* the main process stopped by sig: the client stops */
 };
 
 struct shard_msg {
@@ -181,7 +182,7 @@ struct shard_msg {
 	struct session *x;		/* a reference of the message's */
 	struct shard_msg *next;
 	struct launch_req *launch;	/* MSG_COMPILE, _COMPILED, _LAUNCH */
-	int sig;			/* MSG_SIGNAL */
+	int sig;			/* MSG_SIGNAL, MSG_STOPPED */
 	pid_t pid;			/* MSG_STARTED */
 	int exit_code;			/* MSG_FAILED, MSG_DONE */
 	bool has_err;

@@ -434,6 +434,8 @@ struct sw_supervisor {
 	void *done_ud;
 	sw_warning_fn warn_fn;
 	void *warn_ud;
+	sw_job_stop_fn job_stop_fn;
+	void *job_stop_ud;
 	pid_t self;
 	bool probed;
 	struct sw_kernel_support ks;

@@ -25,9 +25,9 @@
  * program starts in a group (or session) of its own (launch.c), new
  * groups are created with the creator's pid, and setpgid(2) into a group
  * that is not the session's is refused here, so a tracee is never in
- * another group.  (Only processes of the same kernel session, which a
- * daemon's program has to itself, can join a group; the embedded
- * program's kernel session is its user's shell's.)
+ * another group.  (Only processes of the same kernel session can join a
+ * group: the embedded program's is its user's shell's; a daemon's
+ * program has one of its own, led by its holder, launch.c.)
  *
  * Calls whose target is behind a descriptor or in memory are rewritten
  * to the same effect with the checked target in registers, so that no

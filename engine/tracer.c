@@ -421,6 +421,18 @@ void sw_supervisor_on_warning(struct sw_supervisor *sup, sw_warning_fn fn,
 	sup->warn_ud = userdata;
 }
 
+void sw_supervisor_on_job_stop(struct sw_supervisor *sup, sw_job_stop_fn fn,
+			       void *userdata)
+{
+	sup->job_stop_fn = fn;
+	sup->job_stop_ud = userdata;
+}
+
+bool sw_job_stop_signal(int sig)
+{
+	return sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
+
 pid_t sw_session_pid(const struct sw_session *s)
 {
 	return s->pid;
@@ -860,11 +872,13 @@ static void handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 
 int sw_group_stop(struct sw_tracee *t, int sig)
 {
-	if (sig != SIGSTOP && sig != SIGTSTP && sig != SIGTTIN && sig != SIGTTOU)
+	if (sig != SIGSTOP && !sw_job_stop_signal(sig))
 		return 0;	/* PTRACE_INTERRUPT or SIGCONT's re-trap */
 	if (t->s && t->pid == t->s->pid) {
 		t->s->main_stopped = true;
 		t->s->main_stop_sig = sig;
+		if (sw_job_stop_signal(sig) && t->s->sup->job_stop_fn)
+			t->s->sup->job_stop_fn(t->s, sig, t->s->sup->job_stop_ud);
 	}
 	return sw_sys_ptrace(PTRACE_LISTEN, t->pid, 0L, 0L) < 0 ? -errno : 1;
 }

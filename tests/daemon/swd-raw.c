@@ -107,6 +107,10 @@ static void print_reply(int fd)
 	case SW_MSG_OK:
 		printf("OK\n");
 		break;
+	case SW_MSG_STOPPED:
+		sw_msg_decode_stopped(p, h.length, &code, NULL);
+		printf("STOPPED %d\n", code);
+		break;
 	default:
 		printf("TYPE 0x%x\n", h.type);
 	}

@@ -1825,17 +1825,21 @@ t_fidelity_stop_group() {
 	fid_same "a job stopped by its parent" setsid -w "$PYTHON" "$W/job.py" stop-group "$ready" -- \
 		sh -c "sleep 1 & : >'$ready'; wait; : >'$ready.done'; echo resumed"
 	grep -qx 'ran on while stopped: False' "$W/plain" || fail "control: the unconfined job did not stop: $(cat "$W/plain")"
+	# A job whose processes ignore SIGTSTP does not stop, and its
+	# parent sees no stop: neither the program nor sysward stops.
+	fid_same "a job that ignores SIGTSTP, stopped by its parent" setsid -w "$PYTHON" "$W/job.py" stop-group "$ready" -- \
+		sh -c "trap '' TSTP; sleep 1 & : >'$ready'; wait; echo finished"
+	grep -qx 'finished' "$W/plain" && ! grep -q '^stopped' "$W/plain" ||
+		fail "control: the unconfined job that ignores SIGTSTP stopped: $(cat "$W/plain")"
 }
 
-# tags: client-group
 t_fidelity_stop() {
 	# A program that stops itself (SIGTSTP to itself, no terminal)
 	# stops, and its parent sees the job stopped by SIGTSTP; continued,
 	# it goes on.  Unconfined in a shell's job that is so; under sysward
 	# the program's group must not be orphaned (the kernel discards
-	# SIGTSTP there) and sysward must stop as the job.  Not through
-	# syswardd (client-group): its programs have a session of their own
-	# (docs/security.md, "Signals, stops and timeouts": why).
+	# SIGTSTP there) and sysward must stop as the job: embedded, and
+	# through syswardd (the client stops when the daemon says so).
 	fid_job
 	chmod 0755 "$W"
 	fid_same "a job that stops itself" setsid -w "$PYTHON" "$W/job.py" stop -- \
