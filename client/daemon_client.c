@@ -27,6 +27,7 @@
 
 #include "commands.h"
 #include "daemon_client.h"
+#include "runopts.h"
 #include "run.h"
 
 extern char **environ;

@@ -24,6 +24,7 @@
 #include "sysward/policy.h"
 
 #include "commands.h"
+#include "daemon_client.h"
 #include "run.h"
 
 void cmd_run_help(FILE *f)
@@ -150,19 +151,6 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 		return -sw_cli_usage("run", "missing PROGRAM to run");
 	o->argv = argv + optind;
 	return 0;
-}
-
-void sw_run_print_policy_warnings(const struct sw_policy *p)
-{
-	for (size_t i = 0; i < p->n_warnings; i++) {
-		/* A profile written for a newer libseccomp names calls this
-		 * one cannot filter; Docker's names a dozen.  Nothing in the
-		 * profile is wrong and nothing can be done at each run. */
-		if (p->warning_kinds &&
-		    p->warning_kinds[i] == SW_POLICY_WARN_SYSCALL_NEWER)
-			continue;
-		sw_cli_error("warning: %s", p->warnings[i]);
-	}
 }
 
 /* The engine's warnings: what it met while supervising and what it did

@@ -8,32 +8,10 @@
 #include <stdint.h>
 
 #include "sysward/engine.h"
+#include "runopts.h"
 
-struct run_options {
-	const char *policy_path;
-	const char *log_path;		/* NULL = none, "-" = stderr */
-	enum sw_log_format log_format;
-	uint64_t caps;			/* capabilities the program keeps */
-	bool caps_all;			/* --cap all: those we have */
-	const char *daemon_socket;	/* NULL = embedded (no daemon) */
-	bool kill_descendants;		/* SIGKILL them when PROGRAM exits */
-	bool quiet;			/* -q: print no warnings, only errors */
-	char **argv;			/* PROGRAM [ARGS...], NULL-ended */
-};
 
-/*
- * Daemon-mode hook: run o->argv through syswardd at o->daemon_socket and
- * return the exit code to use (the program's, or 125/126/127).  Called by
- * cmd_run() when o->daemon_socket is set; defined in daemon-client.c.
- */
-int sw_run_daemon(const struct run_options *o);
 
-struct sw_policy;
-/* The policy's warnings that `sysward run` shows, embedded or through the
- * daemon: all but those about real system calls the installed libseccomp
- * does not know (runc ignores those names silently; `sysward check`
- * lists them). */
-void sw_run_print_policy_warnings(const struct sw_policy *p);
 
 /* Parse "CAP_SYS_ADMIN", "sys_admin", "net_raw,chown" or "all" into mask;
  * *all is set for "all". */
