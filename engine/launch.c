@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
+#include "sysward/clock.h"
 #include "internal.h"
 
 extern char **environ;
@@ -593,13 +594,10 @@ static int read_by(int fd, void *buf, size_t n, long long deadline)
 
 	while (got < n) {
 		struct pollfd pfd = { fd, POLLIN, 0 };
-		struct timespec ts;
-		long long now;
+		long long now = sw_mono_ms();
 		ssize_t k;
 		int p;
 
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		now = ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 		if (now >= deadline)
 			return -ETIME;
 		p = poll(&pfd, 1, (int)(deadline - now));
@@ -655,15 +653,13 @@ static int build_filters_bounded(const struct sw_program *prog,
 	cleanup_close int rfd = -1;
 	struct bpf_reply rep = { 0 };
 	bool child_failed = false;
-	struct timespec ts;
 	long long deadline;
 	int fds[2], r;
 	pid_t pid;
 
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return sw_error_set_errno(err, errno, "create a pipe to the compile process");
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	deadline = ts.tv_sec * 1000LL + ts.tv_nsec / 1000000 + timeout_ms;
+	deadline = sw_mono_ms() + timeout_ms;
 	pid = fork();
 	if (pid < 0) {
 		r = errno;

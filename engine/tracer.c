@@ -60,6 +60,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sysward/clock.h"
 #include "sysward/proc.h"
 #include "internal.h"
 #include "sys.h"
@@ -339,20 +340,12 @@ static void session_unlink(struct sw_supervisor *sup, struct sw_session *s)
  */
 #define SW_FREE_DEADLINE_MS 2000
 
-static long long mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 /* Reap the killed tracees of this thread until none is left (ECHILD) or
  * the deadline passes.  A tracee we never saw (a new child before its
  * first stop) reports that stop here: it is killed too. */
 static void reap_killed(struct sw_supervisor *sup)
 {
-	long long end = mono_ms() + SW_FREE_DEADLINE_MS;
+	long long end = sw_mono_ms() + SW_FREE_DEADLINE_MS;
 	unsigned int left;
 	char msg[160];
 
@@ -369,7 +362,7 @@ static void reap_killed(struct sw_supervisor *sup)
 			continue;
 		if (pid < 0)
 			return;		/* ECHILD: every one is gone */
-		if (mono_ms() >= end)
+		if (sw_mono_ms() >= end)
 			break;
 		nanosleep(&(struct timespec){ 0, 10 * 1000000L }, NULL);
 	}
