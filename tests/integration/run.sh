@@ -1604,6 +1604,56 @@ geteuid=-ENOSYS
 mkdir($W/d)=-ENOSYS"
 }
 
+t_podman_profile() {
+	# A profile as Podman writes it (containers/common): the default errno
+	# as a name and a number, each errno rule's too, empty args, comment
+	# and gates, and a name the installed libseccomp does not know.  It
+	# loads; the rule's errno and the default's come back; a call newer
+	# than the newest one it names (futex_waitv, 449) gets ENOSYS, as under
+	# runc; and `sysward run` says nothing about the unknown name, which
+	# `sysward check` reports.  (uprobe, Linux 6.16: unknown to the
+	# libseccomp 2.5 of Debian 12.)
+	local p
+	p=$(policy podman <<-EOF
+	{"defaultAction": "SCMP_ACT_ERRNO", "defaultErrnoRet": 1, "defaultErrno": "EPERM",
+	 "archMap": [{"architecture": "SCMP_ARCH_X86_64",
+	              "subArchitectures": ["SCMP_ARCH_X86", "SCMP_ARCH_X32"]}],
+	 "syscalls": [
+	  {"names": ["execve", "brk", "arch_prctl", "set_tid_address", "set_robust_list",
+	    "rseq", "prlimit64", "readlink", "readlinkat", "getrandom", "mprotect",
+	    "write", "exit_group", "exit", "getuid", "uname", "openat", "close",
+	    "futex_waitv", "uprobe"],
+	   "action": "SCMP_ACT_ALLOW", "args": [], "comment": "", "includes": {}, "excludes": {}},
+	  {"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO", "args": [], "comment": "",
+	   "includes": {}, "excludes": {}, "errnoRet": 13, "errno": "EACCES"}]}
+	EOF
+	)
+	sw "$p" -- "$PROBE" getuid mkdir "$W/d" sys:geteuid sys:1000 sys:0x3fffffff
+	expect_rc 0
+	expect_output "getuid=0
+mkdir($W/d)=-EACCES
+geteuid=-EPERM
+1000=-ENOSYS
+0x3fffffff=-ENOSYS"
+	if grep -Fq 'uprobe' "$W/err"; then
+		fail "sysward run warned about a name the installed libseccomp does not know"
+		dump_last
+	fi
+	cli check "$p"
+	expect_rc 0
+	expect_line "$p: OK"
+	expect_out_contains "warning: $p: syscalls[0].names[19]: system call \"uprobe\" is not known to the installed libseccomp"
+	# The two spellings of one errno must agree.
+	p=$(policy podman_bad <<-EOF
+	{"defaultAction": "SCMP_ACT_ERRNO", "defaultErrnoRet": 1, "defaultErrno": "ENOSYS"}
+	EOF
+	)
+	sw "$p" -- "$PROBE" getuid
+	expect_rc 125
+	expect_output ""
+	expect_err "sysward: $p: \"defaultErrno\" is ENOSYS (38) but \"defaultErrnoRet\" is EPERM (1); give the same errno in both keys, or only one"
+}
+
 # ---------------------------------------------------------------- main
 
 t_background_descendants() {
