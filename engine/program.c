@@ -208,9 +208,18 @@ static void enosys_plan(struct sw_program *prog)
 
 			if (!pr->applies)
 				continue;
-			for (size_t k = 0; k < pr->rule->n_names; k++)
-				if (pr->nrs[a][k] > 0 && (uint32_t)pr->nrs[a][k] > max)
-					max = (uint32_t)pr->nrs[a][k];
+			for (size_t k = 0; k < pr->rule->n_names; k++) {
+				int nr = pr->nrs[a][k];
+
+				/* libseccomp's own number only, as runc
+				 * asks it: not resolve()'s fallback (i386's
+				 * direct socket calls, which libseccomp
+				 * names by socketcall pseudo-numbers). */
+				if (nr > 0 && (uint32_t)nr > max &&
+				    seccomp_syscall_resolve_name_arch(sw_abi_token(a),
+								      pr->rule->names[k]) == nr)
+					max = (uint32_t)nr;
+			}
 		}
 		prog->enosys_above[a] = max;
 	}

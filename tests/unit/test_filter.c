@@ -135,6 +135,15 @@ static struct sw_policy pol_k = {	/* pol_n killing by default */
 	.source = "k.json", .default_action = SW_ACT_KILL_PROCESS, .default_errno = EPERM,
 	.rules = rules_n, .n_rules = 2,
 };
+/* i386's socket calls: libseccomp names them by socketcall
+ * pseudo-numbers, so runc counts only getpid (20) there */
+static struct sw_rule rules_s[] = {
+	/* 0 */ { RULE(SW_ACT_ALLOW, "getpid", "socket", "exit_group") },
+};
+static struct sw_policy pol_s = {
+	.source = "s.json", .default_action = SW_ACT_ERRNO, .default_errno = EPERM,
+	.rules = rules_s, .n_rules = 1,
+};
 static struct sw_policy pol_q = {	/* an errno default and no rule */
 	.source = "q.json", .default_action = SW_ACT_ERRNO, .default_errno = EPERM,
 };
@@ -433,6 +442,15 @@ static const struct row rows[] = {
 	R(&pol_p, 0, X32, NULL, 0x40000000 | 1000, 0, 0, KILLP),
 	R(&pol_p, 0, I386, NULL, 1000, 0, 0, KILLP),
 	R(&pol_p, 0, AARCH64, NULL, 1000, 0, 0, KILLP),
+	/* i386: newer than getpid and exit_group (252), whatever the direct
+	 * socket call's number (359): ENOSYS, the direct socket call too
+	 * (libc then uses socketcall, 102), as under runc */
+	R(&pol_s, 0, I386, NULL, 300, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_s, 0, I386, NULL, 359, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_s, 0, I386, "socketcall", 0, 1, 0, ALLOW),
+	R(&pol_s, 0, I386, NULL, 200, 0, 0, ERRNO(EPERM)),
+	R(&pol_s, 0, X64, NULL, 300, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_s, 0, X64, "socket", 0, 1, 0, ALLOW),
 	/* a kill default: new calls get ENOSYS instead, as under runc */
 	R(&pol_k, 0, X64, NULL, 1000, 0, 0, ERRNO(ENOSYS)),
 	R(&pol_k, 0, X64, "getuid", 0, 0, 0, KILLP),
@@ -545,7 +563,7 @@ START_TEST(test_filter_loads_in_kernel_checker_limits)
 	/* Every compiled policy fits the kernel's instruction limit and
 	 * ends in a return (the interpreter never falls off the end). */
 	const struct sw_policy *ps[] = { &pol_a, &pol_b, &pol_c, &pol_d, &pol_e,
-					 &pol_n, &pol_o, &pol_p, &pol_k };
+					 &pol_n, &pol_o, &pol_p, &pol_k, &pol_s };
 
 	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
 		struct sw_policy_ctx ctx = { .arch = SCMP_ARCH_X86_64 };
