@@ -534,6 +534,8 @@ static int build_filters(const struct sw_program *prog, struct sw_prepared *pr,
 	r = sw_filter_build(prog, &fctx, err);
 	if (r >= 0)
 		r = sw_filter_export(fctx, (void **)&pr->insns, &pr->n_insns, err);
+	if (r >= 0)
+		r = sw_filter_add_enosys(prog, (void **)&pr->insns, &pr->n_insns, err);
 	sw_filter_free(fctx);
 	fctx = NULL;
 	if (r >= 0)

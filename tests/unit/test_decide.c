@@ -81,6 +81,11 @@ static struct sw_policy pol_deny = {
 	.rules = rules, .n_rules = 1,
 };
 
+static struct sw_policy pol_eperm = {	/* newest call named: rule 0's */
+	.source = "eperm.json", .default_action = SW_ACT_ERRNO, .default_errno = EPERM,
+	.rules = rules, .n_rules = 1,
+};
+
 static int fake_read(void *ctx, uint64_t addr, char *buf, size_t size)
 {
 	const char *s;
@@ -281,6 +286,15 @@ static const struct row rows[] = {
 	R(&pol_deny, X64, "mkdir", .verdict = SW_V_RETURN,
 	  .rule = SW_RULE_DEFAULT, .retval = -ENOSYS, .is_error = true),
 	R(&pol_deny, X64, "getuid", .verdict = SW_V_RETURN, .rule = 0, .retval = 0),
+	/* a call newer than every call the policy names (one the path
+	 * guard's filter prefix sends here): ENOSYS, as the filter says
+	 * for the others; older ones get the default errno */
+	R(&pol_eperm, X64, "process_madvise", .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFAULT, .retval = -ENOSYS, .is_error = true),
+	R(&pol_eperm, X64, "mkdir", .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFAULT, .retval = -EPERM, .is_error = true),
+	R(&pol_eperm, X64, "io_uring_setup", .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
 };
 
 static void decide_row(const struct row *r, struct sw_program *prog,
