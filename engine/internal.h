@@ -14,7 +14,9 @@
  *   audit.c    one JSON (or text) line per supervisor decision; JSON lines
  *   launch.c   fork, credentials, no_new_privs, capabilities, seize, exec;
  *              the program lookup
- *   tracer.c   the supervisor: tracee table, waitpid loop, sessions
+ *   tracer.c   the supervisor: waitpid loop, dispatch, new tracees, exits
+ *   session.c  the tracee and session tables, the main process's group-stop
+ *   warn.c     sw_warn(): warnings to the supervisor's caller
  *   bell.c     wake a tracer thread asleep in waitpid, from another thread
  *   pathguard.c race-free path conditions: the sealed guard, its setup, pins
  *   execguard.c exec path rules checked on the file the kernel executes
@@ -343,7 +345,7 @@ struct sw_audit_rec {
 int sw_audit_write(FILE *f, enum sw_log_format fmt,
 		   const struct sw_audit_rec *r);
 
-/* ---- tracer.c / launch.c / actions.c ---------------------------------- */
+/* ---- session.c, tracer.c, launch.c, actions.c --------------------------- */
 
 enum sw_tracee_state {
 	SW_T_RUNNING,

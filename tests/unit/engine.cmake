@@ -13,12 +13,15 @@ if(TARGET PkgConfig::CHECK AND TARGET sysward-engine)
 endif()
 
 # The supervisor's state machine (engine/tracer.c) against a scripted
-# fake kernel: tracer.c is compiled in with SW_SYS_FAKE (engine/sys.h),
+# fake kernel: tracer.c and the tables it keeps (session.c, warn.c) are
+# compiled in with SW_SYS_FAKE (engine/sys.h),
 # and the test defines the rest of the engine that tracer.c calls, so
 # sysward-engine (whose tracer.o and actions.o would clash) is not linked.
 if(TARGET PkgConfig::CHECK AND TARGET sysward-engine)
   add_executable(test_tracer_events ${CMAKE_CURRENT_LIST_DIR}/test_tracer_events.c
-                 ${PROJECT_SOURCE_DIR}/engine/tracer.c)
+                 ${PROJECT_SOURCE_DIR}/engine/tracer.c
+                 ${PROJECT_SOURCE_DIR}/engine/session.c
+                 ${PROJECT_SOURCE_DIR}/engine/warn.c)
   target_compile_definitions(test_tracer_events PRIVATE SW_SYS_FAKE)
   target_include_directories(test_tracer_events PRIVATE ${PROJECT_SOURCE_DIR}/engine
                              ${PROJECT_SOURCE_DIR}/include ${CMAKE_CURRENT_LIST_DIR})

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * A supervisor's tables: every tracee (thread or process) by tid, in an
+ * open-addressing table, pointing at its session; the sessions' life
+ * (attach, free) and what callers read of them; the main process's
+ * group-stop (job control: PTRACE_LISTEN, the caller told).  Below every
+ * stop handler (actions.c, pathguard.c, signals.c, reach.c) and the
+ * tracer loop (tracer.c), which all find tracees here: nothing here
+ * handles a stop or waits.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "sys.h"
+
+#define TAB_EMPTY 0
+#define TAB_TOMB (-1)
+
+static size_t slot_of(pid_t pid, size_t size)
+{
+	return ((uint32_t)pid * 2654435761u) & (size - 1);
+}
+
+struct sw_tracee *sw_tracee_find(struct sw_supervisor *sup, pid_t pid)
+{
+	size_t mask = sup->tab_size - 1;
+
+	for (size_t i = slot_of(pid, sup->tab_size), n = 0; n < sup->tab_size;
+	     i = (i + 1) & mask, n++) {
+		if (sup->tab[i].pid == pid)
+			return &sup->tab[i];
+		if (sup->tab[i].pid == TAB_EMPTY)
+			return NULL;
+	}
+	return NULL;
+}
+
+static int tab_grow(struct sw_supervisor *sup, size_t size)
+{
+	struct sw_tracee *old = sup->tab, *tab;
+	size_t old_size = sup->tab_size;
+
+	tab = calloc(size, sizeof(*tab));
+	if (!tab)
+		return -ENOMEM;
+	sup->tab = tab;
+	sup->tab_size = size;
+	sup->tab_used = 0;
+	for (size_t i = 0; i < old_size; i++) {
+		if (old[i].pid > 0) {
+			size_t j = slot_of(old[i].pid, size);
+
+			while (tab[j].pid != TAB_EMPTY)
+				j = (j + 1) & (size - 1);
+			tab[j] = old[i];
+			sup->tab_used++;
+		}
+	}
+	free(old);
+	return 0;
+}
+
+struct sw_tracee *sw_tracee_add(struct sw_supervisor *sup, pid_t pid)
+{
+	struct sw_tracee *t = sw_tracee_find(sup, pid);
+	size_t i;
+
+	if (t)
+		return t;
+	if ((sup->tab_used + 1) * 2 > sup->tab_size) {
+		/* Rehash; grow only if live entries (not tombstones of
+		 * exited tracees) need it, so a long-running daemon's table
+		 * stays the size of its peak. */
+		size_t live = 0, size = sup->tab_size;
+
+		for (size_t i = 0; i < sup->tab_size; i++)
+			live += sup->tab[i].pid > 0;
+		while ((live + 1) * 4 > size)
+			size *= 2;
+		if (tab_grow(sup, size) < 0)
+			return NULL;
+	}
+	for (i = slot_of(pid, sup->tab_size); sup->tab[i].pid > 0;
+	     i = (i + 1) & (sup->tab_size - 1))
+		;
+	if (sup->tab[i].pid == TAB_EMPTY)
+		sup->tab_used++;
+	t = &sup->tab[i];
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	return t;
+}
+
+void sw_tracee_del(struct sw_supervisor *sup, struct sw_tracee *t)
+{
+	(void)sup;
+	sw_audit_strings_clear(&t->kept);
+	free(t->gs);
+	memset(t, 0, sizeof(*t));
+	t->pid = TAB_TOMB;
+}
+
+int sw_session_attach(struct sw_supervisor *sup, struct sw_session *s, pid_t pid)
+{
+	struct sw_tracee *t = sw_tracee_add(sup, pid);
+
+	if (!t)
+		return -ENOMEM;
+	t->s = s;
+	t->state = SW_T_RUNNING;
+	t->announced = true;
+	s->n_tracees = 1;
+	s->pid = pid;
+	s->seq = ++sup->session_seq;
+	s->next = sup->sessions;
+	sup->sessions = s;
+	return 0;
+}
+
+void sw_session_free(struct sw_session *s)
+{
+	if (!s)
+		return;
+	if (s->launch_fd >= 0)
+		close(s->launch_fd);
+	sw_program_free(s->prog);
+	sw_execguard_free(s->execguard);
+	free(s->counters);
+	free(s->launch_cwd);
+	free(s);
+}
+
+bool sw_job_stop_signal(int sig)
+{
+	return sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+}
+
+pid_t sw_session_pid(const struct sw_session *s)
+{
+	return s->pid;
+}
+
+uint64_t sw_session_decisions(const struct sw_session *s)
+{
+	return s->decisions;
+}
+
+uint64_t sw_session_signal_stops(const struct sw_session *s)
+{
+	return s->signal_stops;
+}
+
+void sw_session_mark_signalled(struct sw_session *s)
+{
+	s->signalled = true;
+}
+
+const struct sw_error *sw_session_launch_error(const struct sw_session *s)
+{
+	return s->launch_failed ? &s->launch_err : NULL;
+}
+
+int sw_group_stop(struct sw_tracee *t, int sig)
+{
+	if (sig != SIGSTOP && !sw_job_stop_signal(sig))
+		return 0;	/* PTRACE_INTERRUPT or SIGCONT's re-trap */
+	if (t->s && t->pid == t->s->pid) {
+		t->s->main_stopped = true;
+		t->s->main_stop_sig = sig;
+		if (sw_job_stop_signal(sig) && t->s->sup->job_stop_fn)
+			t->s->sup->job_stop_fn(t->s, sig, t->s->sup->job_stop_ud);
+	}
+	return sw_sys_ptrace(PTRACE_LISTEN, t->pid, 0L, 0L) < 0 ? -errno : 1;
+}
