@@ -23,6 +23,7 @@
 
 #include "sysward/cleanup.h"
 #include "sysward/proc.h"
+#include "sysward/syscall_nr.h"
 #include "syswardd.h"
 
 #ifndef SO_PEERGROUPS
@@ -30,12 +31,6 @@
 #endif
 #ifndef SO_PEERPIDFD
 #define SO_PEERPIDFD 77
-#endif
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
-#ifndef SYS_pidfd_send_signal
-#define SYS_pidfd_send_signal 424
 #endif
 
 int peer_get(int fd, struct peer *ret, struct sw_error *err)

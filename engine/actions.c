@@ -25,8 +25,7 @@
 
 void sw_resume(struct sw_tracee *t, int sig)
 {
-	ptrace(t->exit_pending ? PTRACE_SYSCALL : PTRACE_CONT, t->pid, 0L,
-	       (long)sig);
+	(void)sw_tracee_resume(t, t->exit_pending, sig);
 }
 
 static void audit(struct sw_session *s, struct sw_tracee *t, enum sw_abi abi,
@@ -115,7 +114,7 @@ static void one_stop(struct sw_session *s, struct sw_tracee *t, enum sw_abi abi,
 	} else {
 		audit(s, t, abi, nr, args, d, false, 0, NULL);
 	}
-	ptrace(PTRACE_CONT, t->pid, 0L, 0L);
+	(void)sw_tracee_resume(t, false, 0);
 }
 
 void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
@@ -177,7 +176,7 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		if (d->audit && s->audit)
 			goto audit_at_exit;
 		audit(s, t, abi, info.seccomp.nr, info.seccomp.args, d, false, 0, NULL);
-		ptrace(PTRACE_CONT, pid, 0L, 0L);
+		(void)sw_tracee_resume(t, false, 0);
 		return;
 	case SW_V_KILL:
 		audit(s, t, abi, info.seccomp.nr, info.seccomp.args, d, false, 0, NULL);
@@ -203,7 +202,7 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		if (!d->signal && !t->n_pins) {
 			r = sw_arch_return_at_entry(pid, d->retval);
 			if (r == 0) {
-				ptrace(PTRACE_CONT, pid, 0L, 0L);
+				(void)sw_tracee_resume(t, false, 0);
 				return;
 			}
 			if (r != -EOPNOTSUPP) {
@@ -226,7 +225,7 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		t->rval = d->retval;
 		t->is_error = d->is_error;
 		t->inject_sig = d->signal;
-		ptrace(PTRACE_SYSCALL, pid, 0L, 0L);
+		(void)sw_tracee_resume(t, true, 0);
 		return;
 	case SW_V_REWRITE:
 		if (!s->can_set) {
@@ -254,11 +253,11 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 			if (t->exit_audit)
 				sw_audit_strings_keep(&t->kept, pid, abi, t->nr, t->args);
 			t->inject_sig = 0;
-			ptrace(PTRACE_SYSCALL, pid, 0L, 0L);
+			(void)sw_tracee_resume(t, true, 0);
 			return;
 		}
 		audit(s, t, abi, t->nr, t->args, d, false, 0, NULL);
-		ptrace(PTRACE_CONT, pid, 0L, 0L);
+		(void)sw_tracee_resume(t, false, 0);
 		return;
 	}
 	return;
@@ -272,7 +271,7 @@ audit_at_exit:
 	t->exit_audit = true;
 	sw_audit_strings_keep(&t->kept, pid, abi, t->nr, t->args);
 	t->inject_sig = 0;
-	ptrace(PTRACE_SYSCALL, pid, 0L, 0L);
+	(void)sw_tracee_resume(t, true, 0);
 }
 
 void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t)
@@ -284,7 +283,7 @@ void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	(void)sup;
 	sw_pathguard_release(t);
 	if (!t->exit_pending) {
-		ptrace(PTRACE_CONT, t->pid, 0L, 0L);
+		(void)sw_tracee_resume(t, false, 0);
 		return;
 	}
 	t->exit_pending = false;
@@ -312,5 +311,5 @@ void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	sw_audit_strings_clear(&t->kept);
 	/* A signal passed when resuming from a syscall stop is sent to the
 	 * tracee (TRAP emulated in userspace). */
-	ptrace(PTRACE_CONT, t->pid, 0L, (long)sig);
+	(void)sw_tracee_resume(t, false, sig);
 }

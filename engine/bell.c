@@ -30,6 +30,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sysward/syscall_nr.h"
 #include "internal.h"
 
 #define BELL_SIGNAL SIGUSR1

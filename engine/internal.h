@@ -491,6 +491,12 @@ void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status);
  * re-traps it (PTRACE_LISTEN): 1.  Any other (SIGCONT's re-trap): 0, the
  * caller resumes t.  -errno if PTRACE_LISTEN failed. */
 int sw_group_stop(struct sw_tracee *t, int sig);
+/* Resume t from its stop: to its syscall's exit stop (to_exit,
+ * PTRACE_SYSCALL) or on (PTRACE_CONT), delivering sig.  The one resume
+ * every stop handler uses: 0; -ESRCH if it was killed meanwhile (its exit
+ * comes through waitpid); any other failure is warned about and the
+ * tracee killed (a tracee left stopped would hold its session forever). */
+int sw_tracee_resume(struct sw_tracee *t, bool to_exit, int sig);
 void sw_warn(struct sw_session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The session's main process died before exec: fill s->launch_err from

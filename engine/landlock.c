@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
+#include "sysward/syscall_nr.h"
 #include "internal.h"
 
 /* include/uapi/linux/landlock.h (Debian 12's copy predates ABI 4's
@@ -68,12 +69,6 @@ struct sw_landlock_path_beneath_attr {
 #define SW_LANDLOCK_ACCESS_FS_REFER		(1ULL << 13)	/* ABI 2 */
 #define SW_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET	(1ULL << 0)	/* ABI 6 */
 #define SW_LANDLOCK_SCOPE_SIGNAL		(1ULL << 1)	/* ABI 6 */
-
-#ifndef SYS_landlock_create_ruleset
-#define SYS_landlock_create_ruleset 444
-#define SYS_landlock_add_rule 445
-#define SYS_landlock_restrict_self 446
-#endif
 
 int sw_landlock_abi(void)
 {

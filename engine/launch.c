@@ -45,6 +45,7 @@
 
 #include "sysward/cleanup.h"
 #include "sysward/clock.h"
+#include "sysward/syscall_nr.h"
 #include "internal.h"
 
 extern char **environ;

@@ -945,7 +945,7 @@ static int send_guard(pid_t pid, int tsock, int mfd)
 /* Done (or no guard for this image): the program's call goes on. */
 static void gs_finish(struct sw_tracee *t)
 {
-	ptrace(PTRACE_CONT, t->pid, 0L, 0L);
+	(void)sw_tracee_resume(t, false, 0);
 	gs_end(t);
 }
 

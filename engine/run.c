@@ -40,6 +40,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "sysward/syscall_nr.h"
 #include "internal.h"
 
 static volatile sig_atomic_t forward_sig;

@@ -177,3 +177,26 @@ int sw_group_stop(struct sw_tracee *t, int sig)
 	}
 	return sw_sys_ptrace(PTRACE_LISTEN, t->pid, 0L, 0L) < 0 ? -errno : 1;
 }
+
+int sw_tracee_resume(struct sw_tracee *t, bool to_exit, int sig)
+{
+	long req = to_exit ? PTRACE_SYSCALL : PTRACE_CONT;
+
+	if (sw_sys_ptrace((int)req, t->pid, NULL, (void *)(long)sig) == 0)
+		return 0;
+	/* Killed meanwhile (SIGKILL ends a ptrace-stop): its exit comes
+	 * through waitpid like any other. */
+	if (errno == ESRCH)
+		return -ESRCH;
+	{
+		int e = errno;
+
+		/* Left stopped it would hold its session forever; fail
+		 * closed. */
+		sw_warn(t->s, "cannot resume pid %d (%s: %s); killing it",
+			t->pid, to_exit ? "PTRACE_SYSCALL" : "PTRACE_CONT",
+			strerror(e));
+		sw_sys_kill(t->pid, SIGKILL);
+		return -e;
+	}
+}

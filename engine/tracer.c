@@ -448,7 +448,7 @@ static void new_child(struct sw_supervisor *sup, struct sw_tracee *parent)
 		c->state = SW_T_RUNNING;
 		sup->n_orphans--;
 		sw_pathguard_inherit(c, pg, pgs);
-		sw_sys_ptrace(PTRACE_CONT, cpid, 0L, 0L);
+		(void)sw_tracee_resume(c, false, 0);
 		return;
 	}
 	tomb = tomb_find(sup, cpid, NULL);
@@ -649,14 +649,14 @@ static void handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 		/* Its first stop: go.  Any other stop (none is possible
 		 * before the first) is handled as usual below. */
 		if (ev == PTRACE_EVENT_STOP) {
-			sw_sys_ptrace(PTRACE_CONT, pid, 0L, 0L);
+			(void)sw_tracee_resume(t, false, 0);
 			return;
 		}
 	}
 	if (t->state == SW_T_FRESH) {
 		t->state = SW_T_RUNNING;
 		if (ev == PTRACE_EVENT_STOP) {
-			sw_sys_ptrace(PTRACE_CONT, pid, 0L, 0L);
+			(void)sw_tracee_resume(t, false, 0);
 			return;
 		}
 	}

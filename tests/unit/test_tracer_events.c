@@ -45,6 +45,10 @@ static struct proc procs[64];
 static size_t n_procs;
 static struct call calls[4096];
 static size_t n_calls;
+/* PTRACE_CONT and PTRACE_SYSCALL of cont_fail_pid fail with this errno. */
+static pid_t cont_fail_pid;
+static int cont_fail_errno;
+static int n_warnings;
 
 static void record(int req, pid_t pid, long arg)
 {
@@ -76,6 +80,10 @@ long sw_sys_ptrace(int req, pid_t pid, void *addr, void *data)
 		return -1;
 	}
 	record(req, pid, (long)data);
+	if ((req == PTRACE_CONT || req == PTRACE_SYSCALL) && pid == cont_fail_pid) {
+		errno = cont_fail_errno;
+		return -1;
+	}
 	return 0;
 }
 
@@ -178,6 +186,8 @@ enum op {
 	OP_TOMBS,	/* sup->n_tombs == a */
 	OP_ORPHANS,	/* sup->n_orphans == a */
 	OP_SIGSTOPS,	/* sw_session_signal_stops(session a) == b */
+	OP_CONTFAIL,	/* from now on a's PTRACE_CONT/SYSCALL fail with errno b */
+	OP_WARNINGS,	/* a warnings so far */
 };
 
 struct step { enum op op; long a, b, c; };
@@ -209,6 +219,8 @@ struct step { enum op op; long a, b, c; };
 #define TOMBS(n)	{ OP_TOMBS, (n), 0, 0 }
 #define ORPHANS(n)	{ OP_ORPHANS, (n), 0, 0 }
 #define SIGSTOPS(i, n)	{ OP_SIGSTOPS, (i), (n), 0 }
+#define CONTFAIL(t, e)	{ OP_CONTFAIL, (t), (e), 0 }
+#define WARNINGS(n)	{ OP_WARNINGS, (n), 0, 0 }
 
 /* Sessions A, B, C; their main pids; children.  Far above pid_max. */
 enum { A = 1, B, C, N_SESS };
@@ -240,6 +252,14 @@ static void on_done(struct sw_session *s, int code, void *ud)
 	done_code[s->id] = code;
 	done_count[s->id]++;
 	sess[s->id] = NULL;
+}
+
+static void on_warning(struct sw_session *s, const char *msg, void *ud)
+{
+	(void)s;
+	(void)msg;
+	(void)ud;
+	n_warnings++;
 }
 
 static bool is_live(const struct sw_session *s)
@@ -328,8 +348,11 @@ static void run_case(const struct ev_case *c)
 	memset(sess, 0, sizeof(sess));
 	memset(done_count, 0, sizeof(done_count));
 	memset(done_code, 0, sizeof(done_code));
+	cont_fail_pid = 0;
+	n_warnings = 0;
 	ck_assert_int_eq(sw_supervisor_new(&sup, &err), 0);
 	sw_supervisor_on_done(sup, on_done, NULL);
+	sw_supervisor_on_warning(sup, on_warning, NULL);
 
 	for (size_t k = 0; c->steps[k].op != OP_END; k++) {
 		const struct step *st = &c->steps[k];
@@ -423,6 +446,14 @@ static void run_case(const struct ev_case *c)
 		case OP_TOMBS:
 			ck_assert_msg(sup->n_tombs == (size_t)st->a, "%s step %zu: %zu tombstones, want %ld",
 				      c->name, k, sup->n_tombs, st->a);
+			break;
+		case OP_CONTFAIL:
+			cont_fail_pid = a;
+			cont_fail_errno = (int)st->b;
+			break;
+		case OP_WARNINGS:
+			ck_assert_msg(n_warnings == st->a, "%s step %zu: %d warnings, want %ld",
+				      c->name, k, n_warnings, st->a);
 			break;
 		case OP_SIGSTOPS:
 			ck_assert_msg(sess[st->a] &&
@@ -645,6 +676,19 @@ static const struct ev_case reuse[] = {
 		X(K2, 0), DONE(A, 128 + SIGKILL) } },
 };
 
+/* ---- resumes that fail -------------------------------------------------- */
+
+static const struct ev_case resumes[] = {
+	{ "a resume refused (EIO): warned about, the tracee killed", {
+		SESS(A, PA), CONTFAIL(K1, EIO), E(PA, K1), F(K1),
+		CONTD(K1), KILLED(K1), WARNINGS(1), NOKILL(PA),
+		XK(K1), LIVE(A, 1) } },
+	{ "a resume of a tracee killed meanwhile (ESRCH): its exit comes", {
+		SESS(A, PA), CONTFAIL(K1, ESRCH), E(PA, K1), F(K1),
+		CONTD(K1), NOKILL(K1), WARNINGS(0),
+		XK(K1), LIVE(A, 1) } },
+};
+
 /* ---- caps on tombstones ------------------------------------------------- */
 
 static const struct ev_case caps[] = {
@@ -666,6 +710,7 @@ CASES(orders)
 CASES(consumes)
 CASES(reuse)
 CASES(caps)
+CASES(resumes)
 
 #define N(tab) ((int)(sizeof(tab) / sizeof(tab[0])))
 
@@ -678,6 +723,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_consumes, 0, N(consumes));
 	tcase_add_loop_test(tc, test_reuse, 0, N(reuse));
 	tcase_add_loop_test(tc, test_caps, 0, N(caps));
+	tcase_add_loop_test(tc, test_resumes, 0, N(resumes));
 	suite_add_tcase(s, tc);
 	return sw_check_run(s);
 }
