@@ -22,6 +22,7 @@
 
 #include "sysward/ptrace_abi.h"
 #include "internal.h"
+#include "sys.h"
 
 void sw_resume(struct sw_tracee *t, int sig)
 {
@@ -59,15 +60,15 @@ static void tamper_failed(struct sw_session *s, struct sw_tracee *t,
 		 t->pid, what, strerror(e));
 	audit(s, t, abi, nr, args, d, false, 0, msg);
 	sw_warn(s, "%s", msg);
-	kill(t->pid, SIGKILL);
+	sw_sys_kill(t->pid, SIGKILL);
 }
 
 static long set_info(pid_t pid, struct sw_ptrace_syscall_info *info)
 {
 	info->flags = 0;
 	info->reserved = 0;
-	return ptrace((enum __ptrace_request)SW_PTRACE_SET_SYSCALL_INFO, pid,
-		      (void *)sizeof(*info), info);
+	return sw_sys_ptrace(SW_PTRACE_SET_SYSCALL_INFO, pid,
+			     (void *)sizeof(*info), info);
 }
 
 /*
@@ -126,13 +127,13 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	enum sw_abi abi;
 	long r;
 
-	r = ptrace((enum __ptrace_request)SW_PTRACE_GET_SYSCALL_INFO, pid,
-		   (void *)sizeof(info), &info);
+	r = sw_sys_ptrace(SW_PTRACE_GET_SYSCALL_INFO, pid, (void *)sizeof(info),
+			  &info);
 	if (r < 0) {
 		if (errno != ESRCH) {
 			sw_warn(s, "cannot read the syscall of pid %d: PTRACE_GET_SYSCALL_INFO: %s; killing it",
 				pid, strerror(errno));
-			kill(pid, SIGKILL);
+			sw_sys_kill(pid, SIGKILL);
 		}
 		return;
 	}
@@ -181,7 +182,7 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	case SW_V_KILL:
 		audit(s, t, abi, info.seccomp.nr, info.seccomp.args, d, false, 0, NULL);
 		/* SIGKILL to any thread takes the whole thread group. */
-		kill(pid, SIGKILL);
+		sw_sys_kill(pid, SIGKILL);
 		return;
 	case SW_V_RETURN:
 		if (!s->can_set) {
@@ -299,8 +300,8 @@ void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 			return;
 		}
 	} else if (t->exit_audit) {
-		long r = ptrace((enum __ptrace_request)SW_PTRACE_GET_SYSCALL_INFO,
-				t->pid, (void *)sizeof(info), &info);
+		long r = sw_sys_ptrace(SW_PTRACE_GET_SYSCALL_INFO, t->pid,
+				       (void *)sizeof(info), &info);
 
 		if (r >= 0 && info.op == SW_PTRACE_SYSCALL_INFO_EXIT)
 			audit(s, t, t->abi, t->nr, t->args, &t->d, true,

@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The kernel as tracer.c sees it: waitpid, ptrace, kill and the /proc
- * status read that places a tid.  In the product these are inline
+ * The kernel as the supervisor's loop and stop handlers see it (tracer.c,
+ * session.c, actions.c): waitpid, ptrace, kill and the /proc status read
+ * that places a tid.  In the product these are inline
  * wrappers that compile to the very calls they name (no table, no
  * indirect call in the dispatch loop).
  *
  * Why a seam at all: the tracer's bookkeeping must be exact for every
  * order in which a creation event, the child's first stop and its exit
  * reach waitpid (tracer.c, "Event order"), and real processes racing
- * cannot force a given order.  tests/unit/test_tracer_events.c compiles
- * tracer.c with SW_SYS_FAKE defined: these become plain declarations,
- * and the test defines them as a scripted fake kernel (compile-time
- * substitution, so nothing is paid at run time).
+ * cannot force a given order; and every way the kernel can refuse a
+ * PTRACE_SET_SYSCALL_INFO must fail closed, which a live kernel rarely
+ * shows.  tests/unit/test_tracer_events.c (tracer.c) and test_actions.c
+ * (actions.c) compile them with SW_SYS_FAKE defined: these become plain
+ * declarations, and each test defines them as a scripted fake kernel
+ * (compile-time substitution, so nothing is paid at run time).
  */
 #ifndef SW_ENGINE_SYS_H
 #define SW_ENGINE_SYS_H

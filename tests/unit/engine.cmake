@@ -31,6 +31,25 @@ if(TARGET PkgConfig::CHECK AND TARGET sysward-engine)
   set_tests_properties(unit.tracer_events PROPERTIES LABELS unit)
 endif()
 
+# The stop handler that applies decisions (engine/actions.c) against a
+# scripted fake kernel: which PTRACE_SET_SYSCALL_INFO it makes, how it
+# resumes, and that every refusal fails closed.  actions.c and the tables
+# it uses (session.c, warn.c) with SW_SYS_FAKE; the test defines the rest.
+if(TARGET PkgConfig::CHECK AND TARGET sysward-engine)
+  add_executable(test_actions ${CMAKE_CURRENT_LIST_DIR}/test_actions.c
+                 ${PROJECT_SOURCE_DIR}/engine/actions.c
+                 ${PROJECT_SOURCE_DIR}/engine/session.c
+                 ${PROJECT_SOURCE_DIR}/engine/warn.c)
+  target_compile_definitions(test_actions PRIVATE SW_SYS_FAKE)
+  target_compile_options(test_actions PRIVATE -Wno-unused-parameter)
+  target_include_directories(test_actions PRIVATE ${PROJECT_SOURCE_DIR}/engine
+                             ${PROJECT_SOURCE_DIR}/include ${CMAKE_CURRENT_LIST_DIR})
+  target_link_libraries(test_actions PRIVATE sysward-policy sysward-common
+                        PkgConfig::SECCOMP PkgConfig::CHECK pthread)
+  add_test(NAME unit.actions COMMAND test_actions)
+  set_tests_properties(unit.actions PROPERTIES LABELS unit)
+endif()
+
 # The audit log's strings (engine/audit.c): the JSON and text rules.
 if(TARGET PkgConfig::CHECK AND TARGET sysward-engine)
   add_executable(test_audit ${CMAKE_CURRENT_LIST_DIR}/test_audit.c)
