@@ -18,7 +18,9 @@
  *   session.c  the tracee and session tables, the main process's group-stop
  *   warn.c     sw_warn(): warnings to the supervisor's caller
  *   bell.c     wake a tracer thread asleep in waitpid, from another thread
- *   pathguard.c race-free path conditions: the sealed guard, its setup, pins
+ *   pathguard.c race-free path conditions: the sealed guard, pins
+ *   guardsetup.c mapping the guard into a fresh image, stop by stop
+ *   guardfilter.c the filter prefix for the guard setup's calls
  *   execguard.c exec path rules checked on the file the kernel executes
  *   signals.c  signals stay inside the program's process tree
  *   reach.c    which pids and groups are the session's; pid-taking calls
