@@ -27,6 +27,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/capability.h>
+
+#include "sysward/caps.h"
 #include "sysward/cleanup.h"
 #include "sysward/engine.h"
 #include "sysward/policy.h"
@@ -318,6 +321,19 @@ static int run_check_privilege(struct conn *c, const struct peer_state *pst,
 			      "syswardd runs as uid %u and cannot run programs as "
 			      "uid %u; use the system daemon (/run/sysward.sock)",
 			      geteuid(), c->peer.uid);
+	/* Nor can root without the capabilities to change credentials (a
+	 * container of runc's default spec, Kubernetes' drop: ALL): the
+	 * kernel would refuse the launch's setresuid/setresgid; say why
+	 * now.  Its own uid and gid it keeps without them. */
+	if (geteuid() == 0 &&
+	    (c->peer.uid != 0 || c->peer.gid != getegid()) &&
+	    !(sw_cap_effective(CAP_SETUID) && sw_cap_effective(CAP_SETGID)))
+		return refuse(rf, EPERM, SW_EXIT_SYSWARD_ERROR,
+			      "syswardd lacks CAP_SETUID and CAP_SETGID (a "
+			      "container's capability set?) and cannot run "
+			      "programs as uid %u gid %u; run the client as uid "
+			      "0 gid %u, or give syswardd those capabilities",
+			      c->peer.uid, c->peer.gid, (unsigned int)getegid());
 	return 0;
 }
 

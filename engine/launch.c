@@ -112,6 +112,40 @@ static _Noreturn void child_fail(int fd, int stage)
 	child_fail_at(fd, stage, NULL);
 }
 
+/*
+ * setgroups(2) to target, where the process may keep no group outside
+ * bound.  The kernel asks CAP_SETGID even to set the groups a process
+ * already has, and a root daemon in a container of runc's default spec
+ * has none: without it the groups the process has are kept if every one
+ * is in bound (then the process has no group its client lacks), else the
+ * call fails (EPERM).  Async-signal-safe (the launch child).
+ */
+static int set_groups_within(const gid_t *target, size_t n_target,
+			     const gid_t *bound, size_t n_bound)
+{
+	gid_t have[256];
+	int n;
+
+	if (setgroups(n_target, target) == 0)
+		return 0;
+	if (errno != EPERM)
+		return -1;
+	n = getgroups(256, have);
+	for (int i = 0; i < n; i++) {
+		bool in = false;
+
+		for (size_t j = 0; j < n_bound && !in; j++)
+			in = have[i] == bound[j];
+		if (!in)
+			n = -1;
+	}
+	if (n < 0) {
+		errno = EPERM;
+		return -1;
+	}
+	return 0;
+}
+
 /* execve(), and a file the kernel cannot execute (no #! line) run by
  * /bin/sh, as POSIX says execvp() does.  Returns with errno set. */
 static void exec_one(const char *path, char *const *argv, char *const *envp)
@@ -289,7 +323,8 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 		if (errno)
 			child_fail_at(rep_fd, ST_PROCNS, &where);
 	}
-	if (l->set_groups && setgroups(l->n_groups, l->groups) < 0)
+	if (l->set_groups &&
+	    set_groups_within(l->groups, l->n_groups, l->groups, l->n_groups) < 0)
 		child_fail(rep_fd, ST_GROUPS);
 	if (l->gid != (gid_t)-1 && setresgid(l->gid, l->gid, l->gid) < 0)
 		child_fail(rep_fd, ST_GID);
@@ -572,7 +607,8 @@ static _Noreturn void compile_child(const struct sw_program *prog,
 	 * set*id calls need no broadcast). */
 	if (l->set_nice)
 		(void)setpriority(PRIO_PROCESS, 0, l->nice);
-	if ((l->set_groups && setgroups(0, NULL) < 0) ||
+	if ((l->set_groups &&
+	     set_groups_within(NULL, 0, l->groups, l->n_groups) < 0) ||
 	    (l->gid != (gid_t)-1 && setresgid(l->gid, l->gid, l->gid) < 0) ||
 	    (l->uid != (uid_t)-1 && setresuid(l->uid, l->uid, l->uid) < 0))
 		_exit(SW_EXIT_SYSWARD_ERROR);

@@ -729,6 +729,35 @@ NoNewPrivs:	1"
 	daemon_serves
 }
 
+t_root_daemon_in_default_container() {
+	# syswardd as root with the capabilities of runc's default spec
+	# (AUDIT_WRITE, KILL, NET_BIND_SERVICE: no CAP_SETGID, CAP_SETUID,
+	# CAP_SETPCAP) and no_new_privs: setgroups(2) needs CAP_SETGID even
+	# to set what the process has.  A root client of the same groups is
+	# served (its program starts with exactly them); a client of another
+	# uid is refused with the reason (the daemon cannot become it), and
+	# nothing runs as root for it.
+	local DAEMON_AS=(setpriv --no-new-privs --inh-caps=-all
+		--bounding-set=-all,+audit_write,+kill,+net_bind_service)
+	start_daemon || return
+	chmod 0755 "$W"
+	swd "$(uid_policy 4242)" "$PROBE" getuid
+	expect_rc 0
+	expect_output "getuid=4242"
+	swd "$(allow_policy)" sh -c 'id -G; grep -E "^(CapEff|NoNewPrivs)" /proc/self/status'
+	expect_rc 0
+	expect_output "$(id -G)
+CapEff:	0000000000000000
+NoNewPrivs:	1"
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- id -u)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 125
+	[ -s "$W/out" ] && fail "a program ran for uid 65534: $(cat "$W/out")"
+	grep -q "uid 65534" "$W/err" || fail "the refusal does not name the client's uid: $(cat "$W/err")"
+	daemon_serves
+}
+
 t_root_caps() {
 	# A root client gets exactly the capabilities it asks for, as with
 	# "sysward run --cap"; by default none.
