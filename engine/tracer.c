@@ -60,6 +60,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sysward/cleanup.h"
 #include "sysward/proc.h"
 #include "internal.h"
 #include "sys.h"
@@ -297,6 +298,8 @@ int sw_session_attach(struct sw_supervisor *sup, struct sw_session *s, pid_t pid
 	t->announced = true;
 	s->n_tracees = 1;
 	s->pid = pid;
+	if (s->record)
+		sw_record_task(s->record);
 	s->seq = ++sup->session_seq;
 	s->next = sup->sessions;
 	sup->sessions = s;
@@ -311,6 +314,7 @@ void sw_session_free(struct sw_session *s)
 		close(s->launch_fd);
 	sw_program_free(s->prog);
 	sw_execguard_free(s->execguard);
+	sw_record_free(s->record);
 	free(s->counters);
 	free(s->launch_cwd);
 	free(s);
@@ -456,6 +460,11 @@ void sw_session_kill(struct sw_session *s)
 	session_kill_all(s);
 }
 
+struct sw_record *sw_session_take_record(struct sw_session *s)
+{
+	return TAKE_PTR(s->record);
+}
+
 const struct sw_error *sw_session_launch_error(const struct sw_session *s)
 {
 	return s->launch_failed ? &s->launch_err : NULL;
@@ -539,6 +548,8 @@ static void join(struct sw_tracee *t, struct sw_session *s)
 {
 	t->s = s;
 	s->n_tracees++;
+	if (s->record)
+		sw_record_task(s->record);
 }
 
 /* The session of a tid whose creation event we have not seen, from /proc
@@ -566,6 +577,7 @@ static void new_child(struct sw_supervisor *sup, struct sw_tracee *parent)
 	struct sw_session *ps = parent->s;
 	struct sw_guard *pg = parent->guard;
 	uint8_t pgs = parent->guard_state;
+	uint16_t prec = parent->rec_prog;	/* it runs its parent's program */
 	pid_t ppid = parent->pid, cpid;
 	struct sw_tracee *c;
 	ssize_t tomb;
@@ -581,6 +593,7 @@ static void new_child(struct sw_supervisor *sup, struct sw_tracee *parent)
 	    (tomb < 0 || proc_child_of(cpid, ppid))) {
 		/* F came first and placed it here. */
 		c->announced = true;
+		c->rec_prog = prec;
 		sw_pathguard_inherit(c, pg, pgs);
 		return;
 	}
@@ -592,6 +605,7 @@ static void new_child(struct sw_supervisor *sup, struct sw_tracee *parent)
 	if (c && !c->s && c->state == SW_T_ORPHAN && proc_child_of(cpid, ppid)) {
 		join(c, ps);
 		c->announced = true;
+		c->rec_prog = prec;
 		c->state = SW_T_RUNNING;
 		sup->n_orphans--;
 		sw_pathguard_inherit(c, pg, pgs);
@@ -618,6 +632,7 @@ static void new_child(struct sw_supervisor *sup, struct sw_tracee *parent)
 	}
 	c->state = SW_T_FRESH;
 	c->announced = true;
+	c->rec_prog = prec;
 	sw_pathguard_inherit(c, pg, pgs);
 	join(c, ps);
 }
@@ -668,6 +683,8 @@ static void exec_event(struct sw_supervisor *sup, struct sw_tracee *t)
 		}
 		t = sw_tracee_find(sup, (pid_t)t->pid);
 	}
+	if (t && t->s && t->s->record)
+		sw_record_exec(t->s->record, t);
 	if (t && t->s && !t->s->exec_done) {
 		t->s->exec_done = true;
 		/* The launch is over: the child's report pipe closed with
