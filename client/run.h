@@ -18,8 +18,17 @@ struct run_options {
 	const char *daemon_socket;	/* NULL = embedded (no daemon) */
 	bool kill_descendants;		/* SIGKILL them when PROGRAM exits */
 	bool quiet;			/* -q: print no warnings, only errors */
+	bool complain;			/* --complain: refusals run, reported */
+	const char *report_path;	/* --report FILE, "-" = stderr */
+	int gate;			/* --gate[=N]: N, 0 = no gate */
 	char **argv;			/* PROGRAM [ARGS...], NULL-ended */
 };
+
+/* `sysward run --gate`'s exit status when the policy refused (or, with
+ * --complain, would have refused) a call: outside sysward's own
+ * 125-127, the signals' 128+N and timeout(1)'s 124; --gate=N picks
+ * another (sysward(1), EXIT STATUS). */
+#define SW_EXIT_GATE	122
 
 /*
  * Daemon-mode hook: run o->argv through syswardd at o->daemon_socket and

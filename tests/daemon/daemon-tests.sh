@@ -2102,7 +2102,7 @@ t_reach_oom_beyond_session() {
 
 # The integration scenarios replayed through the daemon: all but those
 # tagged (tests/lib/common.sh) with what the daemon does not do.
-EMBEDDED_ONLY_TAGS="needs-log needs-pretend needs-kill-descendants other-command client-group"
+EMBEDDED_ONLY_TAGS="needs-log needs-pretend needs-kill-descendants needs-record other-command client-group"
 
 embedded_list() {
 	local s list rs=$SRCDIR/tests/integration/run.sh

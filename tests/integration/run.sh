@@ -1016,6 +1016,189 @@ t_docker_default_unshare() {
 	expect_rc 0
 }
 
+# report_calls FILE: one line "SYSCALL OUTCOME RULE ACTION COUNT" per
+# itemised call of the --report FILE, then "gate POLICY_REFUSALS TRIPPED",
+# "mode MODE", "exit PROGRAM_EXIT EXIT".
+report_calls() {
+	"$PYTHON" -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+for c in r["calls"]:
+    print(c["syscall"], c["outcome"], c["rule"], c["action"], c["count"])
+print("gate", r["gate"]["policy_refusals"], str(r["gate"]["tripped"]).lower())
+print("mode", r["mode"])
+print("exit", r["program_exit"], r["exit"])' "$1"
+}
+
+# report_has FILE LINE...: each LINE is a line of report_calls FILE.
+report_has() {
+	local f=$1 l calls
+	shift
+	calls=$(report_calls "$f") || { fail "$f is not a report"; cat "$f" >&2; return; }
+	for l in "$@"; do
+		grep -Fxq -- "$l" <<<"$calls" ||
+			{ fail "report $f: expected the line '$l' in:"; echo "$calls" >&2; }
+	done
+}
+
+# tags: needs-record
+t_complain_docker_unshare() {
+	# Issue 25: under Docker's default profile unshare -U true fails; in
+	# complain mode it completes, and what the profile would have refused
+	# is said on stderr and in the report.  The gate turns a refusal,
+	# would-be or real, into its own exit status.
+	local p
+	p=$(docker_profile)
+	sw "$p" -- unshare -U true
+	[ "$rc" -ne 0 ] || { fail "control: unshare -U true succeeded under the Docker profile"; dump_last; }
+	sw "$p" --complain --report "$W/r.json" -- unshare -U true
+	expect_rc 0
+	expect_err "sysward: complain: the policy would have refused 1 call:" \
+		"  unshare (x86_64): 1 call would be refused by defaultAction (SCMP_ACT_ERRNO), e.g. unshare(0x10000000)"
+	report_has "$W/r.json" "unshare would_refuse defaultAction SCMP_ACT_ERRNO 1" \
+		"gate 1 false" "mode complain" "exit 0 0"
+	# The gate: 122, or the status asked for, whatever the program's.
+	sw "$p" --complain --gate -- unshare -U true
+	expect_rc 122
+	expect_err "sysward: gate: exit status 122 instead of the program's 0: the policy would have refused 1 call"
+	sw "$p" --complain --gate=3 -q -- unshare -U true
+	expect_rc 3
+	grep -q "would be refused" "$W/err" && { fail "-q printed the complain summary"; dump_last; }
+	# Enforcing, the gate says the policy refused; the report keeps the
+	# program's own status.
+	sw "$p" --gate --report "$W/e.json" -- unshare -U true
+	expect_rc 122
+	expect_err "unshare failed: Operation not permitted" \
+		"  unshare (x86_64): 1 call refused by defaultAction (SCMP_ACT_ERRNO)"
+	report_has "$W/e.json" "unshare refused defaultAction SCMP_ACT_ERRNO 1" \
+		"gate 1 true" "mode enforce" "exit 1 122"
+	# Nothing refused: the gate passes the program's status through.
+	sw "$p" --gate -- "$PROBE" getuid exit 3
+	expect_rc 3
+	expect_output "getuid=0"
+}
+
+# tags: needs-record
+t_complain_allowlist() {
+	# An allow-list whose default is ENOSYS, with a kill and a trap rule:
+	# enforcing, the program sees ENOSYS and dies of SIGSYS; complaining,
+	# every call runs and the report itemises each would-be refusal with
+	# its rule, arguments (pointers left out) and path.  Two runs give
+	# the same report, byte for byte.
+	local p
+	p=$(policy allowlist <<-EOF
+	{"defaultAction": "SCMP_ACT_ERRNO", "defaultErrnoRet": 38,
+	 "syscalls": [{"names": ["execve", "brk", "arch_prctl", "set_tid_address",
+	   "set_robust_list", "rseq", "prlimit64", "readlink", "readlinkat", "getrandom",
+	   "mprotect", "write", "exit_group", "exit", "getuid", "uname", "openat", "close"],
+	   "action": "SCMP_ACT_ALLOW"},
+	  {"names": ["sched_yield"], "action": "SCMP_ACT_KILL_PROCESS"},
+	  {"names": ["getppid"], "action": "SCMP_ACT_TRAP"}]}
+	EOF
+	)
+	sw "$p" -- "$PROBE" getuid sys:geteuid mkdir "$W/d"
+	expect_rc 0
+	expect_output "getuid=0
+geteuid=-ENOSYS
+mkdir($W/d)=-ENOSYS"
+	sw "$p" -- "$PROBE" sys:sched_yield
+	expect_rc 159
+	sw "$p" --complain --report "$W/r1.json" -- "$PROBE" getuid sys:geteuid mkdir "$W/d" sys:sched_yield sys:getppid
+	expect_rc 0
+	expect_line "geteuid=0" "mkdir($W/d)=ok" "sched_yield=0"
+	[ -d "$W/d" ] || fail "complain mode did not let mkdir run"
+	report_has "$W/r1.json" "geteuid would_refuse defaultAction SCMP_ACT_ERRNO 1" \
+		"mkdir would_refuse defaultAction SCMP_ACT_ERRNO 1" \
+		"sched_yield would_refuse syscalls[1] SCMP_ACT_KILL_PROCESS 1" \
+		"getppid would_refuse syscalls[2] SCMP_ACT_TRAP 1"
+	"$PYTHON" -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+m = [c for c in r["calls"] if c["syscall"] == "mkdir"][0]
+assert m["samples"] == [{"args": [None, "0x1ed"], "path": sys.argv[2]}], m["samples"]' "$W/r1.json" "$W/d" ||
+		{ fail "the mkdir item does not show its path and mode"; cat "$W/r1.json" >&2; }
+	rm -rf "$W/d"
+	sw "$p" --complain --report "$W/r2.json" -- "$PROBE" getuid sys:geteuid mkdir "$W/d" sys:sched_yield sys:getppid
+	expect_rc 0
+	diff -u "$W/r1.json" "$W/r2.json" >&2 || fail "two runs of one program gave different reports (diff above)"
+}
+
+# tags: needs-record
+t_complain_sh_c() {
+	# A shell script whose mkdir a rule refuses: it fails enforcing,
+	# completes complaining, and the report puts the refusal on the
+	# program that made it (mkdir, not the shell), with its path.
+	local p
+	p=$(policy nomkdir <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13}]}
+	EOF
+	)
+	sw "$p" -- sh -c 'mkdir "$1" && echo made' sh "$W/d"
+	[ "$rc" -ne 0 ] || { fail "control: mkdir succeeded under a rule that refuses it"; dump_last; }
+	sw "$p" --complain --gate --report "$W/r.json" -- sh -c 'mkdir "$1" && echo made' sh "$W/d"
+	expect_rc 122
+	expect_output "made"
+	"$PYTHON" -c 'import json, os, sys
+r = json.load(open(sys.argv[1]))
+calls = [c for c in r["calls"] if c["outcome"] == "would_refuse"]
+assert len(calls) == 1 and calls[0]["syscall"] in ("mkdir", "mkdirat"), calls
+assert calls[0]["rule"] == "syscalls[0]" and calls[0]["samples"][0]["path"] == sys.argv[2], calls
+progs = [p for p in r["programs"] if p["would_refuse"]]
+assert len(progs) == 1 and progs[0]["would_refuse"] == 1, progs
+shell = os.path.realpath(os.popen("command -v sh").read().strip())
+mkdir = os.path.realpath(os.popen("command -v mkdir").read().strip())
+assert progs[0]["program"] == mkdir, (progs, mkdir)
+assert mkdir == shell or all(p["would_refuse"] == 0 for p in r["programs"] if p["program"] == shell)
+' "$W/r.json" "$W/d" || { fail "the report does not put one refused mkdir on the mkdir program"; cat "$W/r.json" >&2; }
+}
+
+# tags: needs-record needs-python
+t_complain_python_subprocess() {
+	# python3 with a thread and a subprocess that runs unshare -U true,
+	# under Docker's profile: the subprocess fails enforcing and succeeds
+	# complaining; the report has the unshare on the unshare program and
+	# the clone3 of the thread as the built-in defence it stays.
+	local p script='import subprocess, threading
+t = threading.Thread(target=lambda: None); t.start(); t.join()
+print("unshare:", subprocess.run(["unshare", "-U", "true"]).returncode)'
+	p=$(docker_profile)
+	sw "$p" -- "$PYTHON" -c "$script"
+	expect_rc 0
+	expect_output "unshare: 1"
+	sw "$p" --complain --report "$W/r.json" -- "$PYTHON" -c "$script"
+	expect_rc 0
+	expect_output "unshare: 0"
+	report_has "$W/r.json" "unshare would_refuse defaultAction SCMP_ACT_ERRNO 1" "gate 1 false"
+	"$PYTHON" -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+c3 = [c for c in r["calls"] if c["syscall"] == "clone3"]
+assert c3 and all(c["outcome"] == "defence" for c in c3), c3
+u = [p for p in r["programs"] if p["program"].endswith("/unshare")]
+assert len(u) == 1 and u[0]["would_refuse"] == 1, r["programs"]
+assert r["tasks"] >= 3, r["tasks"]' "$W/r.json" ||
+		{ fail "the report lacks the clone3 defence or the unshare program"; cat "$W/r.json" >&2; }
+}
+
+# tags: needs-record
+t_complain_usage() {
+	# The options' errors, and the daemon's refusal of them.
+	sw "$(allow_policy)" --gate=125 -- "$PROBE" getuid
+	expect_rc 2
+	expect_err "--gate=125: expected an exit status from 1 to 255 other than sysward's own (125, 126, 127)"
+	sw "$(allow_policy)" --gate=0 -- "$PROBE" getuid
+	expect_rc 2
+	sw "$(allow_policy)" --gate=x -- "$PROBE" getuid
+	expect_rc 2
+	sw "$(allow_policy)" --report "$W/no/such/dir/r.json" -- "$PROBE" getuid
+	expect_rc 125
+	expect_err "open report $W/no/such/dir/r.json: No such file or directory"
+	[ ! -s "$W/out" ] || fail "the program ran although its report cannot be written"
+	for o in --complain "--report=$W/r.json" --gate; do
+		sw "$(allow_policy)" --daemon="$W/sock" "$o" -- "$PROBE" getuid
+		expect_rc 2
+		expect_err "${o%%=*} is not available with --daemon"
+	done
+}
+
 example() {
 	local f=$EXAMPLES/$1.json
 	if [ ! -f "$f" ]; then
