@@ -281,7 +281,7 @@ static int after_run(const struct run_options *o, const struct sw_policy *p,
 
 	if (!o->quiet && (o->complain || tripped)) {
 		if (n == 0)
-			sw_cli_error("complain: the policy refused no call");
+			sw_cli_error("complain: the policy would have refused no call");
 		else
 			sw_cli_error("%s: the policy %s %llu %s:",
 				     o->complain ? "complain" : "gate",
