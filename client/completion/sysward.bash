@@ -43,7 +43,7 @@ _sysward()
 		while ((j < cword)); do
 			case ${words[j]} in
 			--) ((j++)); break ;;
-			-p|--policy|-l|--log|--log-format|-c|--cap) ((j += 2)) ;;
+			-p|--policy|-l|--log|--log-format|-c|--cap|--report) ((j += 2)) ;;
 			-*) ((j++)) ;;
 			*) break ;;
 			esac
@@ -56,7 +56,7 @@ _sysward()
 		-p|--policy)
 			_sysward_policy_files
 			return ;;
-		-l|--log)
+		-l|--log|--report)
 			_filedir
 			return ;;
 		--log-format)
@@ -77,7 +77,7 @@ _sysward()
 			return
 		fi
 		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "--policy --log --log-format --cap --daemon --daemon= --kill-descendants --quiet --help" -- "$cur"))
+			COMPREPLY=($(compgen -W "--policy --log --log-format --cap --daemon --daemon= --kill-descendants --complain --report --gate --gate= --quiet --help" -- "$cur"))
 			[[ ${COMPREPLY-} == *= ]] && compopt -o nospace
 			return
 		fi

@@ -1447,6 +1447,10 @@ t_bash_completion() {
 		complete "sysward ps --"
 		complete "sysward help "
 		complete "sysward run --policy a.json -- ech"
+		complete "sysward run --policy a.json --co"
+		complete "sysward run --policy a.json --report "
+		complete "sysward run --policy a.json --report r.json ech"
+		complete "sysward run --policy a.json --ga"
 	' sh "$bc" "$SRCDIR/client/completion/sysward.bash") >"$W/out" 2>"$W/err"
 	rc=$?
 	expect_rc 0
@@ -1460,7 +1464,11 @@ sysward run --log-format |json text
 sysward run --policy a.json --q|--quiet 
 sysward ps --|--daemon --daemon= --help --json 
 sysward help |check help info kill ps run 
-sysward run --policy a.json -- ech|echo "
+sysward run --policy a.json -- ech|echo 
+sysward run --policy a.json --co|--complain 
+sysward run --policy a.json --report |a.json b.json notes.txt sub 
+sysward run --policy a.json --report r.json ech|echo 
+sysward run --policy a.json --ga|--gate --gate= "
 	# Installed where bash-completion looks for it.
 	grep -q 'share/bash-completion/completions' "$SRCDIR/client/CMakeLists.txt" ||
 		fail "client/CMakeLists.txt does not install the completion"
