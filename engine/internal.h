@@ -12,6 +12,7 @@
  *   actions.c  apply a decision with PTRACE_SET_SYSCALL_INFO
  *   pathargs.c which syscall arguments are paths; when NULL is taken
  *   audit.c    one JSON (or text) line per supervisor decision; JSON lines
+ *   record.c   what a session's calls came to: fixed-size tables, the report
  *   launch.c   fork, credentials, no_new_privs, capabilities, seize, exec;
  *              the program lookup
  *   tracer.c   the supervisor: tracee table, waitpid loop, sessions
