@@ -1125,30 +1125,31 @@ assert m["samples"] == [{"args": [None, "0x1ed"], "path": sys.argv[2]}], m["samp
 t_complain_sh_c() {
 	# A shell script whose mkdir a rule refuses: it fails enforcing,
 	# completes complaining, and the report puts the refusal on the
-	# program that made it (mkdir, not the shell), with its path.
-	local p
+	# program that made it (the probe the script runs, not the shell),
+	# with its path.
+	local p script='"$0" mkdir "$1" && test -d "$1" && echo made'
 	p=$(policy nomkdir <<-EOF
 	{"defaultAction": "SCMP_ACT_ALLOW",
 	 "syscalls": [{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13}]}
 	EOF
 	)
-	sw "$p" -- sh -c 'mkdir "$1" && echo made' sh "$W/d"
+	sw "$p" -- sh -c "$script" "$PROBE" "$W/d"
 	[ "$rc" -ne 0 ] || { fail "control: mkdir succeeded under a rule that refuses it"; dump_last; }
-	sw "$p" --complain --gate --report "$W/r.json" -- sh -c 'mkdir "$1" && echo made' sh "$W/d"
+	expect_output "mkdir($W/d)=-EACCES"
+	sw "$p" --complain --gate --report "$W/r.json" -- sh -c "$script" "$PROBE" "$W/d"
 	expect_rc 122
-	expect_output "made"
-	"$PYTHON" -c 'import json, os, sys
+	expect_output "mkdir($W/d)=ok
+made"
+	"$PYTHON" -c 'import json, sys
 r = json.load(open(sys.argv[1]))
 calls = [c for c in r["calls"] if c["outcome"] == "would_refuse"]
 assert len(calls) == 1 and calls[0]["syscall"] in ("mkdir", "mkdirat"), calls
 assert calls[0]["rule"] == "syscalls[0]" and calls[0]["samples"][0]["path"] == sys.argv[2], calls
 progs = [p for p in r["programs"] if p["would_refuse"]]
-assert len(progs) == 1 and progs[0]["would_refuse"] == 1, progs
-shell = os.path.realpath(os.popen("command -v sh").read().strip())
-mkdir = os.path.realpath(os.popen("command -v mkdir").read().strip())
-assert progs[0]["program"] == mkdir, (progs, mkdir)
-assert mkdir == shell or all(p["would_refuse"] == 0 for p in r["programs"] if p["program"] == shell)
-' "$W/r.json" "$W/d" || { fail "the report does not put one refused mkdir on the mkdir program"; cat "$W/r.json" >&2; }
+assert [(p["program"], p["would_refuse"]) for p in progs] == [(sys.argv[3], 1)], (progs, sys.argv[3])
+assert any(p["program"] == sys.argv[4] for p in r["programs"]), (r["programs"], sys.argv[4])
+' "$W/r.json" "$W/d" "$(readlink -f "$PROBE")" "$(readlink -f "$(command -v sh)")" ||
+		{ fail "the report does not put one refused mkdir on the probe, beside the shell"; cat "$W/r.json" >&2; }
 }
 
 # tags: needs-record needs-python
