@@ -304,14 +304,11 @@ static int after_run(const struct run_options *o, const struct sw_policy *p,
 	return code;
 }
 
-static int run_embedded(const struct run_options *o)
+int sw_run_embedded(const struct run_options *o, const struct sw_policy *policy,
+		    bool record, struct sw_record **ret_record)
 {
-	struct sw_policy *policy = NULL;
 	struct sw_error err = { 0 };
 	cleanup_fclose FILE *log_file = NULL;
-	cleanup_fclose FILE *report_file = NULL;
-	FILE *report = NULL;
-	struct sw_record *rec = NULL;
 	cleanup_close int tty = -1;
 	struct sw_launch l = {
 		.argv = o->argv,
@@ -323,19 +320,11 @@ static int run_embedded(const struct run_options *o)
 		.warn = print_engine_warning,
 		.kill_descendants = o->kill_descendants,
 		.complain = o->complain,
-		.record = o->complain || o->report_path || o->gate,
+		.record = record,
 	};
 	int r, code, exit_code = SW_EXIT_SYSWARD_ERROR;
 
-	r = sw_policy_load_file(o->policy_path, &policy, &err);
-	if (r < 0) {
-		sw_cli_error("%s", err.msg);
-		return SW_EXIT_SYSWARD_ERROR;
-	}
-
-	if (!o->quiet)
-		sw_run_print_policy_warnings(policy);
-
+	*ret_record = NULL;
 	/* The engine checks the kernel: it refuses a policy that needs the
 	 * supervisor where PTRACE_SET_SYSCALL_INFO is missing, and runs one
 	 * the kernel enforces alone, exactly as syswardd does. */
@@ -344,8 +333,7 @@ static int run_embedded(const struct run_options *o)
 	if (code) {
 		sw_exec_error(&err, o->argv[0], code);
 		sw_cli_error("%s", err.msg);
-		exit_code = sw_exec_exit_code(code);
-		goto out;
+		return sw_exec_exit_code(code);
 	}
 
 	if (o->log_path) {
@@ -356,13 +344,40 @@ static int run_embedded(const struct run_options *o)
 			if (!log_file) {
 				sw_cli_error("open audit log %s: %s",
 					     o->log_path, strerror(errno));
-				goto out;
+				return SW_EXIT_SYSWARD_ERROR;
 			}
 			/* Whole lines reach the file even if we are killed. */
 			setvbuf(log_file, NULL, _IOLBF, 0);
 			l.audit = log_file;
 		}
 	}
+
+	tty = choose_job_control(&l);
+	/* Before sw_run() installs its handlers and blocks SIGTTOU. */
+	sw_signals_of_caller(&l.sig_ignored, &l.sig_blocked);
+	r = sw_run_recorded(policy, &l, &exit_code, ret_record, &err);
+	/* exit_code is set either way: on error, 126/127 if the program
+	 * could not be exec'd, else 125. */
+	if (r < 0)
+		sw_cli_error("%s", err.msg);
+	return exit_code;
+}
+
+static int run_embedded(const struct run_options *o)
+{
+	struct sw_policy *policy = NULL;
+	struct sw_error err = { 0 };
+	cleanup_fclose FILE *report_file = NULL;
+	FILE *report = NULL;
+	struct sw_record *rec = NULL;
+	int exit_code = SW_EXIT_SYSWARD_ERROR;
+
+	if (sw_policy_load_file(o->policy_path, &policy, &err) < 0) {
+		sw_cli_error("%s", err.msg);
+		return SW_EXIT_SYSWARD_ERROR;
+	}
+	if (!o->quiet)
+		sw_run_print_policy_warnings(policy);
 
 	if (o->report_path) {
 		/* Opened now: a report that cannot be written is said before
@@ -380,15 +395,9 @@ static int run_embedded(const struct run_options *o)
 		}
 	}
 
-	tty = choose_job_control(&l);
-	/* Before sw_run() installs its handlers and blocks SIGTTOU. */
-	sw_signals_of_caller(&l.sig_ignored, &l.sig_blocked);
-	r = sw_run_recorded(policy, &l, &exit_code, &rec, &err);
-	/* exit_code is set either way: on error, 126/127 if the program
-	 * could not be exec'd, else 125. */
-	if (r < 0)
-		sw_cli_error("%s", err.msg);
-	else if (rec)
+	exit_code = sw_run_embedded(o, policy, o->complain || o->report_path || o->gate,
+				    &rec);
+	if (rec)
 		exit_code = after_run(o, policy, rec, report, exit_code);
 out:
 	sw_record_free(rec);
