@@ -655,3 +655,68 @@ int sw_record_write_json(const struct sw_record *r,
 	sorted_free(sc, r->n_calls);
 	return ret;
 }
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int sw_record_write_policy(const struct sw_record *r, FILE *f,
+			   uint64_t *ret_unnamed)
+{
+	char *names[SW_RECORD_CALLS];
+	bool abi_used[SW_ABI_COUNT] = { false };
+	size_t n = 0, k = 0;
+	bool clone3 = false, first = true;
+	int ret = 0;
+
+	*ret_unnamed = 0;
+	if (r->calls_dropped)
+		return -E2BIG;
+	abi_used[sw_abi_native()] = true;
+	for (size_t i = 0; i < r->n_calls; i++) {
+		const struct rec_call *c = &r->calls[i];
+		char *name;
+
+		if (c->outcome == SW_OUT_REFUSED || c->outcome == SW_OUT_DEFENCE)
+			continue;
+		name = seccomp_syscall_resolve_num_arch(sw_abi_token(c->abi), (int)c->nr);
+		if (!name) {
+			*ret_unnamed += c->count;
+			continue;
+		}
+		abi_used[c->abi] = true;
+		names[n++] = name;
+	}
+	qsort(names, n, sizeof(names[0]), str_cmp);
+	fputs("{\n  \"defaultAction\": \"SCMP_ACT_ERRNO\",\n  \"defaultErrnoRet\": 1,\n"
+	      "  \"architectures\": [", f);
+	for (int a = 0; a < SW_ABI_COUNT; a++) {
+		if (!abi_used[a])
+			continue;
+		fprintf(f, "%s\"%s\"", first ? "" : ", ", sw_abi_oci_name(a));
+		first = false;
+	}
+	fputs("],\n  \"syscalls\": [\n", f);
+	if (n) {
+		fputs("    {\n      \"names\": [\n", f);
+		for (size_t i = 0; i < n; i++) {
+			/* The same name from two ABIs, once. */
+			if (i && !strcmp(names[i], names[i - 1]))
+				continue;
+			clone3 |= !strcmp(names[i], "clone3");
+			fprintf(f, "%s        \"%s\"", k++ ? ",\n" : "", names[i]);
+		}
+		fputs("\n      ],\n      \"action\": \"SCMP_ACT_ALLOW\"\n    }", f);
+	}
+	if (!clone3)
+		fprintf(f, "%s    {\n      \"names\": [\"clone3\"],\n"
+			"      \"action\": \"SCMP_ACT_ERRNO\",\n      \"errnoRet\": 38\n    }",
+			n ? ",\n" : "");
+	fputs("\n  ]\n}\n", f);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	if (fflush(f) == EOF || ferror(f))
+		ret = -EIO;
+	return ret;
+}

@@ -404,6 +404,23 @@ int sw_record_write_summary(const struct sw_record *r,
 			    const struct sw_policy *p, FILE *f,
 			    const char *prefix, unsigned int max_lines);
 
+/*
+ * `sysward learn`: a policy that allows exactly the calls of the record
+ * that ran (allowed, would_refuse, emulated, rewritten: not those
+ * refused by the policy or by sysward itself), in the OCI/Docker
+ * profile format that Docker, Podman and runc load: "defaultAction"
+ * SCMP_ACT_ERRNO with "defaultErrnoRet" EPERM, "architectures" the ABIs
+ * the program used (the native one always), one SCMP_ACT_ALLOW rule
+ * with the names sorted one a line, and clone3 -> ENOSYS unless it was
+ * learned (so that libc falls back to clone, as under sysward, whose
+ * defence refuses clone3).  Deterministic: the same calls give the same
+ * text.  *ret_unnamed: calls whose number no libseccomp name has (left
+ * out: a profile names calls).  -E2BIG when the record could not itemise
+ * every call (the policy would miss some), -EIO if the write failed.
+ */
+int sw_record_write_policy(const struct sw_record *r, FILE *f,
+			   uint64_t *ret_unnamed);
+
 /* Embedded mode: launch, supervise until the program exits, and return its
  * exit code (128+N for signal N) in *ret_exit.  On error (-errno, err
  * says why) *ret_exit is the code to exit with: 127 or 126 if the
