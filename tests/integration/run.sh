@@ -1326,6 +1326,70 @@ open(/dev/null,wronly)=ok write=ok"
 }
 
 # tags: other-command
+t_learn_roundtrip() {
+	# Issue 25: sysward learn writes a policy that allows exactly what a
+	# run did; the same run then passes under it (the gate stays quiet),
+	# a run that does something new fails the gate, sysward check
+	# accepts it, and two learned policies of one run are the same text.
+	local p=$W/p.json
+	cli learn -o "$p" -- "$PROBE" getuid mkdir "$W/d1"
+	expect_rc 0
+	expect_output "getuid=0
+mkdir($W/d1)=ok"
+	grep -Fxq '        "mkdir",' "$p" || { fail "the learned policy does not allow mkdir:"; cat "$p" >&2; }
+	grep -Fq '"geteuid"' "$p" && { fail "the learned policy allows geteuid, which the run never made:"; cat "$p" >&2; }
+	cli check "$p"
+	expect_rc 0
+	expect_output "$p: OK"
+	sw "$p" --gate -- "$PROBE" getuid mkdir "$W/d2"
+	expect_rc 0
+	expect_output "getuid=0
+mkdir($W/d2)=ok"
+	# Something new: refused, and the gate says so.
+	sw "$p" --gate -- "$PROBE" getuid mkdir "$W/d3" sys:geteuid
+	expect_rc 122
+	expect_line "geteuid=-EPERM"
+	expect_err "  geteuid (x86_64): 1 call refused by defaultAction (SCMP_ACT_ERRNO)"
+	# Deterministic.
+	rm -rf "$W/d1"
+	cli learn -o "$W/p2.json" -- "$PROBE" getuid mkdir "$W/d1"
+	expect_rc 0
+	diff -u "$p" "$W/p2.json" >&2 || fail "two learned policies of one run differ (diff above)"
+	# A shell script and the programs it runs, learned as a whole tree.
+	cli learn -o "$W/sh.json" -- sh -c 'ls "$1" >/dev/null && "$2" getuid' sh "$W" "$PROBE"
+	expect_rc 0
+	expect_output "getuid=0"
+	sw "$W/sh.json" --gate -- sh -c 'ls "$1" >/dev/null && "$2" getuid' sh "$W" "$PROBE"
+	expect_rc 0
+	expect_output "getuid=0"
+	# Usage, and a program that never ran leaves no file.
+	cli learn -- "$PROBE" getuid
+	expect_rc 2
+	expect_err "missing --output FILE"
+	cli learn -o "$W/x.json" --format sysward -- "$PROBE" getuid
+	expect_rc 2
+	expect_err "unknown format 'sysward' (expected 'oci')"
+	cli learn -o "$W/x.json" -- /nonexistent-sysward
+	expect_rc 127
+	[ ! -e "$W/x.json" ] || fail "learn left a policy of a program that never ran"
+}
+
+# tags: other-command needs-python
+t_learn_python() {
+	# python3 with threads and a subprocess: the learned policy lets the
+	# same run succeed, the gate quiet.
+	local script='import subprocess, threading
+t = threading.Thread(target=lambda: None); t.start(); t.join()
+print("rc", subprocess.run(["true"]).returncode)'
+	cli learn -o "$W/py.json" -- "$PYTHON" -c "$script"
+	expect_rc 0
+	expect_output "rc 0"
+	sw "$W/py.json" --gate -- "$PYTHON" -c "$script"
+	expect_rc 0
+	expect_output "rc 0"
+}
+
+# tags: other-command
 t_check_command() {
 	local good bad
 	good=$(uid_policy)
@@ -1452,10 +1516,14 @@ t_bash_completion() {
 		complete "sysward run --policy a.json --report "
 		complete "sysward run --policy a.json --report r.json ech"
 		complete "sysward run --policy a.json --ga"
+		complete "sysward learn --"
+		complete "sysward learn -o "
+		complete "sysward learn --format "
+		complete "sysward learn -o p.json ech"
 	' sh "$bc" "$SRCDIR/client/completion/sysward.bash") >"$W/out" 2>"$W/err"
 	rc=$?
 	expect_rc 0
-	expect_output "sysward |check help info kill ps run 
+	expect_output "sysward |check help info kill learn ps run 
 sysward ch|check 
 sysward check --|--help --json --quiet 
 sysward check |a.json b.json sub 
@@ -1464,12 +1532,16 @@ sysward run -p a|a.json
 sysward run --log-format |json text 
 sysward run --policy a.json --q|--quiet 
 sysward ps --|--daemon --daemon= --help --json 
-sysward help |check help info kill ps run 
+sysward help |check help info kill learn ps run 
 sysward run --policy a.json -- ech|echo 
 sysward run --policy a.json --co|--complain 
 sysward run --policy a.json --report |a.json b.json notes.txt sub 
 sysward run --policy a.json --report r.json ech|echo 
-sysward run --policy a.json --ga|--gate --gate= "
+sysward run --policy a.json --ga|--gate --gate= 
+sysward learn --|--cap --format --help --output --quiet 
+sysward learn -o |a.json b.json notes.txt sub 
+sysward learn --format |oci 
+sysward learn -o p.json ech|echo "
 	# Installed where bash-completion looks for it.
 	grep -q 'share/bash-completion/completions' "$SRCDIR/client/CMakeLists.txt" ||
 		fail "client/CMakeLists.txt does not install the completion"
