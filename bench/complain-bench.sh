@@ -19,7 +19,8 @@
 #     refusal, which the plain run leaves to the kernel and the other
 #     sides stop at.
 # Sides: plain "sysward run"; "--log /dev/null"; "--report FILE";
-# "--complain --report FILE".
+# "--complain --report FILE".  Then the tar again, "sysward learn"
+# against the plain run: learning stops at every call.
 set -u
 sysward=${1:?usage: complain-bench.sh SYSWARD LOOP [TREE] [ROUNDS] [CALLS]}
 loop=${2:?usage: complain-bench.sh SYSWARD LOOP [TREE] [ROUNDS] [CALLS]}
@@ -95,3 +96,21 @@ echo "complain-bench: $rounds rounds"
 bench "tar -cf of $tree under docker-default" "$docker" \
 	tar -cf "$work/out.tar" -C "$(dirname "$tree")" "$(basename "$tree")"
 bench "$calls refused getppid calls" "$refuse" "$loop" "$calls"
+
+# sysward learn of the tar: every call a stop.
+lt=() pt=()
+for ((r = 0; r < rounds; r++)); do
+	pt+=("$(run "$docker" -- tar -cf "$work/out.tar" -C "$(dirname "$tree")" "$(basename "$tree")")") || exit 1
+	t0=$(date +%s%N)
+	"$sysward" learn -q -o "$work/learned.json" -- \
+		tar -cf "$work/out.tar" -C "$(dirname "$tree")" "$(basename "$tree")" \
+		>/dev/null 2>"$work/err" </dev/null ||
+		{ echo "complain-bench: sysward learn failed: $(head -c 300 "$work/err")" >&2; exit 1; }
+	t1=$(date +%s%N)
+	lt+=($(( (t1 - t0) / 1000000 )))
+done
+mp=$(median "${pt[@]}") ml=$(median "${lt[@]}")
+echo "tar -cf of $tree, learned ($rounds rounds, median wall ms, ratio to plain):"
+awk -v p="$mp" -v l="$ml" 'BEGIN {
+	printf "  %-22s %8d %8.2fx\n", "plain (docker-default)", p, 1
+	printf "  %-22s %8d %8.2fx\n", "sysward learn", l, p ? l / p : 0 }'
