@@ -508,6 +508,18 @@ t_daemon_terminated() {
 	grep -q "Terminated received, stopping" "$W/daemon.log" || fail "daemon log lacks the stop message"
 }
 
+t_record() {
+	# RECORD before RUN: the daemon keeps the session's record and sends
+	# its REPORT before EXIT (a program refused everything, complaining:
+	# it runs, every call a would-be refusal).
+	start_daemon || return
+	local got
+	got=$(timeout 20 "$SWD_RAW" "$S" record-run 2>&1)
+	[[ $got == *STARTED*"REPORT refusals="[1-9]*"EXIT 0"* ]] ||
+		fail "record-run: expected STARTED, a REPORT with refusals, EXIT 0; got '$got'"
+	daemon_serves
+}
+
 t_bad_requests() {
 	# Each malformed, truncated or oversized request gets an error reply
 	# (or, when the client vanished mid-request, nothing), and the daemon
@@ -539,6 +551,10 @@ t_bad_requests() {
 	truncated-header|CLOSED
 	truncated-payload|CLOSED
 	run-ok|STARTED
+	record-bad-flags|ERROR errno=EBADMSG exit=125 msg=RECORD request: unknown flags 0x80
+	record-gate-126|ERROR errno=EBADMSG exit=125 msg=RECORD request: gate status 126 is not 0..255 or is sysward's own (125, 126, 127)
+	record-twice|ERROR errno=EBUSY exit=125 msg=RECORD comes once, before the connection's RUN
+	record-after-run|ERROR errno=EBUSY exit=125 msg=RECORD comes once, before the connection's RUN
 	EOF
 	# Random bytes, 400 connections: each gets an ERROR or a hang-up
 	# (a PS or SIGNAL that happens to be well-formed gets its reply).
