@@ -198,13 +198,6 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 		return -sw_cli_usage("run", "--kill-descendants is not available "
 				     "with --daemon (syswardd waits for every "
 				     "process of a session)");
-	if (o->daemon_socket && (o->complain || o->report_path || o->gate))
-		return -sw_cli_usage("run", "%s is not available with --daemon "
-				     "(syswardd does not send the record of a "
-				     "session to its client): run it without "
-				     "--daemon",
-				     o->complain ? "--complain"
-				     : o->report_path ? "--report" : "--gate");
 	if (optind >= argc)
 		return -sw_cli_usage("run", "missing PROGRAM to run");
 	o->argv = argv + optind;
@@ -263,6 +256,51 @@ static int choose_job_control(struct sw_launch *l)
 	return fd;
 }
 
+bool sw_run_say_refusals(const struct run_options *o, uint64_t n)
+{
+	if (o->quiet || !(o->complain || (o->gate && n > 0)))
+		return false;
+	if (n == 0)
+		sw_cli_error("complain: the policy would have refused no call");
+	else
+		sw_cli_error("%s: the policy %s %llu %s:",
+			     o->complain ? "complain" : "gate",
+			     o->complain ? "would have refused" : "refused",
+			     (unsigned long long)n, n == 1 ? "call" : "calls");
+	return true;
+}
+
+int sw_run_gate(const struct run_options *o, uint64_t n, int code)
+{
+	if (!o->gate || n == 0)
+		return code;
+	sw_cli_error("gate: exit status %d instead of the program's %d: the policy %s %llu %s",
+		     o->gate, code,
+		     o->complain ? "would have refused" : "refused",
+		     (unsigned long long)n, n == 1 ? "call" : "calls");
+	return o->gate;
+}
+
+int sw_run_open_report(const struct run_options *o, FILE **ret_file,
+		       FILE **ret_stream)
+{
+	*ret_file = NULL;
+	*ret_stream = NULL;
+	if (!o->report_path)
+		return 0;
+	if (strcmp(o->report_path, "-") == 0) {
+		*ret_stream = stderr;
+		return 0;
+	}
+	*ret_file = fopen(o->report_path, "we");
+	if (!*ret_file) {
+		sw_cli_error("open report %s: %s", o->report_path, strerror(errno));
+		return -1;
+	}
+	*ret_stream = *ret_file;
+	return 0;
+}
+
 /*
  * After the run: what the record says.  In complain mode the would-be
  * refusals on standard error (unless -q), the report if asked, and the
@@ -279,29 +317,14 @@ static int after_run(const struct run_options *o, const struct sw_policy *p,
 		.gate = o->gate != 0, .gate_tripped = tripped,
 	};
 
-	if (!o->quiet && (o->complain || tripped)) {
-		if (n == 0)
-			sw_cli_error("complain: the policy would have refused no call");
-		else
-			sw_cli_error("%s: the policy %s %llu %s:",
-				     o->complain ? "complain" : "gate",
-				     o->complain ? "would have refused" : "refused",
-				     (unsigned long long)n, n == 1 ? "call" : "calls");
+	if (sw_run_say_refusals(o, n))
 		(void)sw_record_write_summary(rec, p, stderr, "  ", 40);
-	}
 	if (report && sw_record_write_json(rec, &info, report) < 0) {
 		sw_cli_error("write the report to %s: %s", o->report_path,
 			     strerror(errno ? errno : EIO));
 		return SW_EXIT_SYSWARD_ERROR;
 	}
-	if (tripped) {
-		sw_cli_error("gate: exit status %d instead of the program's %d: the policy %s %llu %s",
-			     o->gate, code,
-			     o->complain ? "would have refused" : "refused",
-			     (unsigned long long)n, n == 1 ? "call" : "calls");
-		return o->gate;
-	}
-	return code;
+	return sw_run_gate(o, n, code);
 }
 
 int sw_run_embedded(const struct run_options *o, const struct sw_policy *policy,
@@ -379,21 +402,10 @@ static int run_embedded(const struct run_options *o)
 	if (!o->quiet)
 		sw_run_print_policy_warnings(policy);
 
-	if (o->report_path) {
-		/* Opened now: a report that cannot be written is said before
-		 * the program runs, not after. */
-		if (strcmp(o->report_path, "-") == 0) {
-			report = stderr;
-		} else {
-			report_file = fopen(o->report_path, "we");
-			if (!report_file) {
-				sw_cli_error("open report %s: %s",
-					     o->report_path, strerror(errno));
-				goto out;
-			}
-			report = report_file;
-		}
-	}
+	/* Opened now: a report that cannot be written is said before the
+	 * program runs, not after. */
+	if (sw_run_open_report(o, &report_file, &report) < 0)
+		goto out;
 
 	exit_code = sw_run_embedded(o, policy, o->complain || o->report_path || o->gate,
 				    &rec);

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sysward/engine.h"
 
@@ -49,6 +50,18 @@ struct sw_record;
  */
 int sw_run_embedded(const struct run_options *o, const struct sw_policy *policy,
 		    bool record, struct sw_record **ret_record);
+
+/* After a run with a record, the words shared by the embedded and the
+ * daemon mode.  sw_run_say_refusals(): the line that heads the refused
+ * calls (complain mode, or a tripped gate), unless -q; true if the
+ * calls should follow.  sw_run_gate(): the status to exit with, given
+ * the policy's n refusals and the program's code, and the gate's word
+ * when it trips.  sw_run_open_report(): --report's stream (stderr for
+ * '-'; *ret_file, to close, for a file), or -1 with the error said. */
+bool sw_run_say_refusals(const struct run_options *o, uint64_t n);
+int sw_run_gate(const struct run_options *o, uint64_t n, int code);
+int sw_run_open_report(const struct run_options *o, FILE **ret_file,
+		       FILE **ret_stream);
 
 /* The policy's warnings that `sysward run` shows, embedded or through the
  * daemon: all but those about real system calls the installed libseccomp

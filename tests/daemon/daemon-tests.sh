@@ -511,12 +511,33 @@ t_daemon_terminated() {
 t_record() {
 	# RECORD before RUN: the daemon keeps the session's record and sends
 	# its REPORT before EXIT (a program refused everything, complaining:
-	# it runs, every call a would-be refusal).
+	# it runs, every call a would-be refusal).  The client writes the
+	# report file itself, with its own rights: a uid that cannot write
+	# there is stopped before anything runs, and its file is its own.
 	start_daemon || return
 	local got
 	got=$(timeout 20 "$SWD_RAW" "$S" record-run 2>&1)
 	[[ $got == *STARTED*"REPORT refusals="[1-9]*"EXIT 0"* ]] ||
 		fail "record-run: expected STARTED, a REPORT with refusals, EXIT 0; got '$got'"
+	chmod 0755 "$W"
+	mkdir -m 0777 "$W/pub"
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(uid_policy 4242)"
+		  --complain --report "$W/r.json" -- "$PROBE" getuid)
+	timeout 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 125
+	expect_err "open report $W/r.json: Permission denied"
+	[ ! -s "$W/out" ] || fail "the program ran although its report cannot be written"
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(uid_policy 4242)"
+		  --report "$W/pub/r.json" --gate -- "$PROBE" getuid)
+	timeout 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 0
+	expect_output "getuid=4242"
+	[ "$(stat -c %u "$W/pub/r.json" 2>/dev/null)" = 65534 ] ||
+		fail "the report is not the client's (owner $(stat -c %u "$W/pub/r.json" 2>&1))"
+	grep -q '"emulated": 1' "$W/pub/r.json" ||
+		{ fail "the report does not count the emulated getuid"; cat "$W/pub/r.json" >&2; }
 	daemon_serves
 }
 
@@ -2118,7 +2139,7 @@ t_reach_oom_beyond_session() {
 
 # The integration scenarios replayed through the daemon: all but those
 # tagged (tests/lib/common.sh) with what the daemon does not do.
-EMBEDDED_ONLY_TAGS="needs-log needs-pretend needs-kill-descendants needs-record other-command client-group"
+EMBEDDED_ONLY_TAGS="needs-log needs-pretend needs-kill-descendants other-command client-group"
 
 embedded_list() {
 	local s list rs=$SRCDIR/tests/integration/run.sh

@@ -1040,7 +1040,6 @@ report_has() {
 	done
 }
 
-# tags: needs-record
 t_complain_docker_unshare() {
 	# Issue 25: under Docker's default profile unshare -U true fails; in
 	# complain mode it completes, and what the profile would have refused
@@ -1077,7 +1076,6 @@ t_complain_docker_unshare() {
 	expect_output "getuid=0"
 }
 
-# tags: needs-record
 t_complain_allowlist() {
 	# An allow-list whose default is ENOSYS, with a kill and a trap rule:
 	# enforcing, the program sees ENOSYS and dies of SIGSYS; complaining,
@@ -1121,7 +1119,6 @@ assert m["samples"] == [{"args": [None, "0x1ed"], "path": sys.argv[2]}], m["samp
 	diff -u "$W/r1.json" "$W/r2.json" >&2 || fail "two runs of one program gave different reports (diff above)"
 }
 
-# tags: needs-record
 t_complain_sh_c() {
 	# A shell script whose mkdir a rule refuses: it fails enforcing,
 	# completes complaining, and the report puts the refusal on the
@@ -1152,7 +1149,7 @@ assert any(p["program"] == sys.argv[4] for p in r["programs"]), (r["programs"], 
 		{ fail "the report does not put one refused mkdir on the probe, beside the shell"; cat "$W/r.json" >&2; }
 }
 
-# tags: needs-record needs-python
+# tags: needs-python
 t_complain_python_subprocess() {
 	# python3 with a thread and a subprocess that runs unshare -U true,
 	# under Docker's profile: the subprocess fails enforcing and succeeds
@@ -1179,9 +1176,8 @@ assert r["tasks"] >= 3, r["tasks"]' "$W/r.json" ||
 		{ fail "the report lacks the clone3 defence or the unshare program"; cat "$W/r.json" >&2; }
 }
 
-# tags: needs-record
 t_complain_usage() {
-	# The options' errors, and the daemon's refusal of them.
+	# The options' errors.
 	sw "$(allow_policy)" --gate=125 -- "$PROBE" getuid
 	expect_rc 2
 	expect_err "--gate=125: expected an exit status from 1 to 255 other than sysward's own (125, 126, 127)"
@@ -1193,11 +1189,6 @@ t_complain_usage() {
 	expect_rc 125
 	expect_err "open report $W/no/such/dir/r.json: No such file or directory"
 	[ ! -s "$W/out" ] || fail "the program ran although its report cannot be written"
-	for o in --complain "--report=$W/r.json" --gate; do
-		sw "$(allow_policy)" --daemon="$W/sock" "$o" -- "$PROBE" getuid
-		expect_rc 2
-		expect_err "${o%%=*} is not available with --daemon"
-	done
 }
 
 example() {

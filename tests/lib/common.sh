@@ -187,11 +187,8 @@ want_err() { [[ $err == *"$1"* ]] || { fail "${last_cmd[*]}: stderr lacks '$1'";
 #                   would; a daemon's program has a session of its own
 #   needs-kill-descendants  "sysward run --kill-descendants", which the
 #                   client refuses with --daemon
-#   needs-record    "sysward run --complain, --report or --gate", which
-#                   the client refuses with --daemon (syswardd does not
-#                   send a session's record)
 #   (tests/daemon/daemon-tests.sh replays tests/integration/run.sh's
-#   scenarios through syswardd except those with any of these six)
+#   scenarios through syswardd except those with any of these five)
 #   needs-systemd   systemd-socket-activate (no systemd in the QEMU guest)
 #   needs-smp       two CPUs, so that a thread flips a path while another
 #                   thread's openat is checked; the guest has one (run-vm
@@ -210,7 +207,7 @@ sw_scenarios() {
 	declare -F | awk '$3 ~ /^t_/ {print substr($3, 3)}'
 }
 
-SW_KNOWN_TAGS="needs-log needs-pretend other-command client-group needs-kill-descendants needs-record"
+SW_KNOWN_TAGS="needs-log needs-pretend other-command client-group needs-kill-descendants"
 SW_KNOWN_TAGS+=" needs-systemd needs-smp needs-tmux needs-python"
 
 # sw_tags FILE: "NAME TAG..." for every tagged scenario of FILE.  A tag
