@@ -661,8 +661,31 @@ static int str_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * The calls an OCI runtime makes itself between installing the policy's
+ * filter and executing the program, which a policy for it must allow
+ * although the program never makes them.  Measured with strace on runc
+ * 1.1.5 (Debian 12), whose init is a Go program: after
+ * prctl(PR_SET_SECCOMP) its init thread closes and checks descriptors
+ * (close, fstatfs, getdents64, fcntl, epoll_ctl), opens and writes the
+ * exec FIFO (openat, write), reads its pid and name (getpid, prctl) and
+ * executes the program (execve); meanwhile Go's runtime on that thread
+ * may take its preemption signal and allocate (rt_sigreturn,
+ * sigaltstack, rt_sigprocmask, rt_sigaction, tgkill, gettid, futex,
+ * nanosleep, sched_yield, mmap, munmap, madvise, epoll_pwait, read,
+ * fstat, newfstatat, exit, exit_group).  Without them runc fails with
+ * "close log pipe fd 4: operation not permitted".  Sorted.
+ */
+static const char *const oci_runtime_calls[] = {
+	"close", "epoll_ctl", "epoll_pwait", "execve", "exit", "exit_group",
+	"fcntl", "fstat", "fstatfs", "futex", "getdents64", "getpid",
+	"gettid", "madvise", "mmap", "munmap", "nanosleep", "newfstatat",
+	"openat", "prctl", "read", "rt_sigaction", "rt_sigprocmask",
+	"rt_sigreturn", "sched_yield", "sigaltstack", "tgkill", "write",
+};
+
 int sw_record_write_policy(const struct sw_record *r, FILE *f,
-			   uint64_t *ret_unnamed)
+			   bool oci_runtime, uint64_t *ret_unnamed)
 {
 	char *names[SW_RECORD_CALLS];
 	bool abi_used[SW_ABI_COUNT] = { false };
@@ -708,6 +731,17 @@ int sw_record_write_policy(const struct sw_record *r, FILE *f,
 			fprintf(f, "%s        \"%s\"", k++ ? ",\n" : "", names[i]);
 		}
 		fputs("\n      ],\n      \"action\": \"SCMP_ACT_ALLOW\"\n    }", f);
+	}
+	if (oci_runtime) {
+		size_t m = 0;
+
+		fprintf(f, "%s    {\n      \"names\": [\n", n ? ",\n" : "");
+		for (size_t i = 0; i < sizeof(oci_runtime_calls) / sizeof(oci_runtime_calls[0]); i++)
+			fprintf(f, "%s        \"%s\"", m++ ? ",\n" : "",
+				oci_runtime_calls[i]);
+		fputs("\n      ],\n      \"action\": \"SCMP_ACT_ALLOW\",\n"
+		      "      \"comment\": \"the OCI runtime's own calls between loading this filter and executing the program (runc); not the program's\"\n    }", f);
+		n = n ? n : 1;
 	}
 	if (!clone3)
 		fprintf(f, "%s    {\n      \"names\": [\"clone3\"],\n"

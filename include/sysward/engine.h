@@ -411,15 +411,18 @@ int sw_record_write_summary(const struct sw_record *r,
  * profile format that Docker, Podman and runc load: "defaultAction"
  * SCMP_ACT_ERRNO with "defaultErrnoRet" EPERM, "architectures" the ABIs
  * the program used (the native one always), one SCMP_ACT_ALLOW rule
- * with the names sorted one a line, and clone3 -> ENOSYS unless it was
- * learned (so that libc falls back to clone, as under sysward, whose
- * defence refuses clone3).  Deterministic: the same calls give the same
- * text.  *ret_unnamed: calls whose number no libseccomp name has (left
- * out: a profile names calls).  -E2BIG when the record could not itemise
- * every call (the policy would miss some), -EIO if the write failed.
+ * with the names sorted one a line; with oci_runtime a second ALLOW rule
+ * of the calls an OCI runtime (runc) makes itself between loading the
+ * filter and executing the program (record.c lists what was measured);
+ * and clone3 -> ENOSYS unless it was learned (so that libc falls back
+ * to clone, as under sysward, whose defence refuses clone3).
+ * Deterministic: the same calls give the same text.  *ret_unnamed: calls
+ * whose number no libseccomp name has (left out: a profile names calls).
+ * -E2BIG when the record could not itemise every call (the policy would
+ * miss some), -EIO if the write failed.
  */
 int sw_record_write_policy(const struct sw_record *r, FILE *f,
-			   uint64_t *ret_unnamed);
+			   bool oci_runtime, uint64_t *ret_unnamed);
 
 /* Embedded mode: launch, supervise until the program exits, and return its
  * exit code (128+N for signal N) in *ret_exit.  On error (-errno, err
