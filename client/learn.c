@@ -40,9 +40,11 @@ void cmd_learn_help(FILE *f)
 "Options:\n"
 "  -o, --output FILE        where to write the policy ('-' = standard output,\n"
 "                           after the program has ended); required\n"
-"      --format oci         the policy's format: 'oci', the OCI/Docker seccomp\n"
-"                           profile that Docker, Podman, runc and sysward\n"
-"                           load (the only one for now)\n"
+"      --format FORMAT      'sysward' (default): exactly the calls seen, for\n"
+"                           sysward run; 'oci': the same plus the calls an\n"
+"                           OCI runtime (runc) makes itself before the\n"
+"                           program starts, for Docker, Podman and runc.\n"
+"                           Both are OCI/Docker seccomp profiles\n"
 "  -c, --cap CAP            let the program keep capability CAP, as run does\n"
 "  -q, --quiet              print no warnings, only errors\n"
 "  -h, --help               show this help and exit\n"
@@ -60,12 +62,14 @@ void cmd_learn_help(FILE *f)
 "\n"
 "Example:\n"
 "  %s learn -o ls.json -- ls /\n"
-"  %s run --policy ls.json --gate -- ls /\n",
-		sw_program_name, sw_program_name, sw_program_name);
+"  %s run --policy ls.json --gate -- ls /\n"
+"  %s learn --format oci -o app.json -- ./app   # for runc, Podman, Docker\n",
+		sw_program_name, sw_program_name, sw_program_name, sw_program_name);
 }
 
 struct learn_options {
 	const char *output;
+	bool oci;			/* --format oci */
 	struct run_options run;
 };
 
@@ -90,10 +94,12 @@ static int parse_options(int argc, char **argv, struct learn_options *o)
 			o->output = optarg;
 			break;
 		case OPT_FORMAT:
-			if (strcmp(optarg, "oci") != 0)
+			if (strcmp(optarg, "oci") == 0)
+				o->oci = true;
+			else if (strcmp(optarg, "sysward") != 0)
 				return -sw_cli_usage("learn",
-					"unknown format '%s' (expected 'oci')",
-					optarg);
+					"unknown format '%s' (expected 'sysward' "
+					"or 'oci')", optarg);
 			break;
 		case 'c':
 			if (sw_parse_caps(optarg, &o->run.caps, &o->run.caps_all,
@@ -165,7 +171,7 @@ int cmd_learn(int argc, char **argv)
 		sw_policy_free(policy);
 		return code;
 	}
-	r = sw_record_write_policy(rec, out, &unnamed);
+	r = sw_record_write_policy(rec, out, o.oci, &unnamed);
 	if (r == -E2BIG) {
 		sw_cli_error("the program made more distinct system calls than the record keeps (%u): the learned policy would miss some; nothing written",
 			     SW_RECORD_CALLS);

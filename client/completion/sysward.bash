@@ -103,7 +103,7 @@ _sysward()
 			_filedir
 			return ;;
 		--format)
-			COMPREPLY=($(compgen -W "oci" -- "$cur"))
+			COMPREPLY=($(compgen -W "oci sysward" -- "$cur"))
 			return ;;
 		-c|--cap)
 			COMPREPLY=($(compgen -W "all CAP_NET_RAW CAP_NET_BIND_SERVICE CAP_CHOWN CAP_DAC_OVERRIDE CAP_FOWNER CAP_SETUID CAP_SETGID CAP_KILL CAP_SYS_ADMIN" -- "$cur"))
