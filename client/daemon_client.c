@@ -27,6 +27,7 @@
 
 #include "commands.h"
 #include "daemon_client.h"
+#include "runopts.h"
 #include "run.h"
 
 extern char **environ;
@@ -36,18 +37,14 @@ extern char **environ;
 #define EXIT_RAN 0x10000
 
 /* What a terminal or a job runner may send us that belongs to the
- * program.  The stop signals (Ctrl-Z) go to the program too, and then
- * stop the client itself, so that the shell sees its job stopped; the
- * SIGCONT of "fg" or "bg" is forwarded like the rest. */
+ * program.  The stop signals (Ctrl-Z) go to the program's group too;
+ * when the program stops by one (STOPPED, also when it stops itself) the
+ * client stops by the same signal, so that the shell sees its job
+ * stopped; the SIGCONT of "fg" or "bg" is forwarded like the rest. */
 static const int forwarded[] = {
 	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGWINCH,
 	SIGCONT, SIGTSTP, SIGTTIN, SIGTTOU,
 };
-
-static bool is_stop_signal(int sig)
-{
-	return sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
-}
 
 /* Stop by sig, which we block for the signalfd; back when continued.
  * Only sig is unblocked meanwhile: the others wait in the signalfd. */
@@ -163,7 +160,7 @@ static int on_reply(const struct sw_msg_header *h, const uint8_t *p,
 {
 	struct sw_error err = { 0 };
 	struct sw_started st;
-	int code;
+	int code, sig;
 
 	switch (h->type) {
 	case SW_MSG_STARTED:
@@ -178,6 +175,16 @@ static int on_reply(const struct sw_msg_header *h, const uint8_t *p,
 		if (sw_msg_decode_report(p, h->length, &rs->rep, &err) < 0)
 			break;
 		rs->got = true;
+		return -1;
+	case SW_MSG_STOPPED:
+		if (sw_msg_decode_stopped(p, h->length, &sig, &err) < 0)
+			break;
+		/* Blocked for the signalfd, it would not stop us: stop as
+		 * its default action would, by that signal (our parent's
+		 * waitpid() tells them apart).  The SIGCONT that wakes us
+		 * waits in the signalfd and goes to the program. */
+		if (sw_job_stop_signal(sig))
+			stop_self(sig);
 		return -1;
 	case SW_MSG_EXIT:
 		if (sw_msg_decode_exit(p, h->length, &code, &err) < 0)
@@ -384,11 +391,6 @@ int sw_run_daemon(const struct run_options *o)
 						 NULL) == 0)
 				(void)sw_proto_send(fd, &sm, NULL, 0, NULL);
 			sw_buf_free(&sm);
-			/* Blocked, a stop signal would not stop us: stop
-			 * as its default action would have, by that
-			 * signal (our parent's waitpid() tells them apart). */
-			if (is_stop_signal((int)si.ssi_signo))
-				stop_self((int)si.ssi_signo);
 		}
 		if (pf[0].revents) {
 			code = wait_reply(fd, &rs);

@@ -9,6 +9,7 @@
 
 #include "sysward/error.h"
 #include "sysward/proto.h"
+#include "runopts.h"
 
 /*
  * The options of "ps" and "kill": -d/--daemon[=PATH] (*sock, else left
@@ -45,5 +46,12 @@ int sw_daemon_call(int fd, int encoded, struct sw_buf *msg,
  */
 int sw_cli_reply_error(const char *what, const struct sw_msg_header *h,
 		       const uint8_t *payload, struct sw_error *err);
+
+/*
+ * Daemon-mode hook: run o->argv through syswardd at o->daemon_socket and
+ * return the exit code to use (the program's, or 125/126/127).  Called by
+ * cmd_run() when o->daemon_socket is set; defined in daemon_client.c.
+ */
+int sw_run_daemon(const struct run_options *o);
 
 #endif

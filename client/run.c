@@ -24,6 +24,7 @@
 #include "sysward/policy.h"
 
 #include "commands.h"
+#include "daemon_client.h"
 #include "run.h"
 
 void cmd_run_help(FILE *f)
@@ -204,19 +205,6 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 	return 0;
 }
 
-void sw_run_print_policy_warnings(const struct sw_policy *p)
-{
-	for (size_t i = 0; i < p->n_warnings; i++) {
-		/* A profile written for a newer libseccomp names calls this
-		 * one cannot filter; Docker's names a dozen.  Nothing in the
-		 * profile is wrong and nothing can be done at each run. */
-		if (p->warning_kinds &&
-		    p->warning_kinds[i] == SW_POLICY_WARN_SYSCALL_NEWER)
-			continue;
-		sw_cli_error("warning: %s", p->warnings[i]);
-	}
-}
-
 /* The engine's warnings: what it met while supervising and what it did
  * about it (a program killed, a call refused).  Every one is printed: a
  * program that dies with 137 and no word is the worst outcome. */
@@ -254,51 +242,6 @@ static int choose_job_control(struct sw_launch *l)
 	l->foreground = true;
 	l->tty_fd = fd;
 	return fd;
-}
-
-bool sw_run_say_refusals(const struct run_options *o, uint64_t n)
-{
-	if (o->quiet || !(o->complain || (o->gate && n > 0)))
-		return false;
-	if (n == 0)
-		sw_cli_error("complain: the policy would have refused no call");
-	else
-		sw_cli_error("%s: the policy %s %llu %s:",
-			     o->complain ? "complain" : "gate",
-			     o->complain ? "would have refused" : "refused",
-			     (unsigned long long)n, n == 1 ? "call" : "calls");
-	return true;
-}
-
-int sw_run_gate(const struct run_options *o, uint64_t n, int code)
-{
-	if (!o->gate || n == 0)
-		return code;
-	sw_cli_error("gate: exit status %d instead of the program's %d: the policy %s %llu %s",
-		     o->gate, code,
-		     o->complain ? "would have refused" : "refused",
-		     (unsigned long long)n, n == 1 ? "call" : "calls");
-	return o->gate;
-}
-
-int sw_run_open_report(const struct run_options *o, FILE **ret_file,
-		       FILE **ret_stream)
-{
-	*ret_file = NULL;
-	*ret_stream = NULL;
-	if (!o->report_path)
-		return 0;
-	if (strcmp(o->report_path, "-") == 0) {
-		*ret_stream = stderr;
-		return 0;
-	}
-	*ret_file = fopen(o->report_path, "we");
-	if (!*ret_file) {
-		sw_cli_error("open report %s: %s", o->report_path, strerror(errno));
-		return -1;
-	}
-	*ret_stream = *ret_file;
-	return 0;
 }
 
 /*

@@ -26,21 +26,14 @@
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
+#include "sysward/clock.h"
 #include "sysward/engine.h"
 #include "sysward/policy.h"
 #include "sysward/proto.h"
 #include "syswardd.h"
-#include "server.h"
+#include "loop.h"
 
 static void conn_drop_payload(struct server *srv, struct conn *c);
-
-long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
 
 static void conn_events(struct server *srv, struct conn *c)
 {
@@ -117,7 +110,7 @@ void conn_finish(struct server *srv, struct conn *c)
 	conn_events(srv, c);
 }
 
-void reply_error(struct server *srv, struct conn *c, const char *req,
+void conn_reply_error(struct server *srv, struct conn *c, const char *req,
 			int code, int exit_code, const char *msg, bool finish)
 {
 	struct sw_buf b = { 0 };
@@ -130,7 +123,7 @@ void reply_error(struct server *srv, struct conn *c, const char *req,
 		conn_finish(srv, c);
 }
 
-void close_fds(struct conn *c)
+void conn_close_fds(struct conn *c)
 {
 	for (size_t i = 0; i < c->n_fds; i++)
 		close(c->fds[i]);
@@ -154,14 +147,9 @@ void conn_close(struct server *srv, struct conn *c)
 	epoll_ctl(srv->epfd, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
 	c->fd = -1;
-	close_fds(c);
-	/* The client went away: its program must not outlive it. */
-	if (c->session) {
-		c->session->conn = NULL;
-		if (!srv->shutting_down)
-			session_post(srv, c->session, MSG_KILL, 0);
-		c->session = NULL;
-	}
+	conn_close_fds(c);
+	if (srv->conn_closed)
+		srv->conn_closed(srv, c);
 	LIST_DEL(srv->conns, c);
 	srv->n_conns--;
 	if (c->idle_peer)
@@ -176,7 +164,7 @@ void conn_close(struct server *srv, struct conn *c)
 	}
 }
 
-void free_dead(struct server *srv)
+void conn_free_dead(struct server *srv)
 {
 	while (srv->dead) {
 		struct conn *c = srv->dead;
@@ -212,11 +200,9 @@ static void take_fds(struct conn *c, struct msghdr *mh)
 		c->too_many_fds = true;
 }
 
-void conn_read(struct server *srv, struct conn *c)
+bool conn_read(struct server *srv, struct conn *c, size_t *budget)
 {
-	size_t budget = READ_BUDGET;
-
-	while (!c->dead && !c->closing && budget > 0) {
+	while (!c->dead && !c->closing && *budget > 0) {
 		union {
 			char buf[CMSG_SPACE(sizeof(int) * 8)];
 			struct cmsghdr align;
@@ -235,24 +221,24 @@ void conn_read(struct server *srv, struct conn *c)
 			iov.iov_base = c->payload + c->payload_got;
 			iov.iov_len = c->h.length - c->payload_got;
 		}
-		if (iov.iov_len > budget)
-			iov.iov_len = budget;
+		if (iov.iov_len > *budget)
+			iov.iov_len = *budget;
 		n = recvmsg(c->fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			if (errno != EAGAIN)
 				conn_close(srv, c);
-			return;
+			return false;
 		}
 		take_fds(c, &mh);
 		if (n == 0) {
 			/* EOF: the client is gone (or sent a truncated
 			 * message and gave up: nobody left to tell). */
 			conn_close(srv, c);
-			return;
+			return false;
 		}
-		budget -= (size_t)n;
+		*budget -= (size_t)n;
 		if (c->hdr_got < SW_PROTO_HEADER_SIZE) {
 			int r;
 
@@ -262,19 +248,19 @@ void conn_read(struct server *srv, struct conn *c)
 			r = sw_msg_header_decode(c->hdr, true, &c->h, &err);
 			if (r < 0) {
 				/* Cannot resynchronise a byte stream. */
-				close_fds(c);
-				reply_error(srv, c, "header", -r,
+				conn_close_fds(c);
+				conn_reply_error(srv, c, "header", -r,
 					    SW_EXIT_SYSWARD_ERROR, err.msg,
 					    true);
-				return;
+				return false;
 			}
 			if (srv->buffered + c->h.length > BUFFERED_MAX) {
-				close_fds(c);
-				reply_error(srv, c, "header", EAGAIN,
+				conn_close_fds(c);
+				conn_reply_error(srv, c, "header", EAGAIN,
 					    SW_EXIT_SYSWARD_ERROR,
 					    "syswardd is busy receiving other "
 					    "requests; try again", true);
-				return;
+				return false;
 			}
 			free(c->payload);
 			c->payload = malloc(c->h.length ? c->h.length : 1);
@@ -282,29 +268,33 @@ void conn_read(struct server *srv, struct conn *c)
 			if (c->payload)
 				srv->buffered += c->h.length;
 			if (!c->payload) {
-				reply_error(srv, c, "header", ENOMEM,
+				conn_reply_error(srv, c, "header", ENOMEM,
 					    SW_EXIT_SYSWARD_ERROR,
 					    "syswardd: out of memory", true);
-				return;
+				return false;
 			}
 		} else {
 			c->payload_got += (size_t)n;
 		}
 		if (c->hdr_got == SW_PROTO_HEADER_SIZE &&
-		    c->payload_got == c->h.length) {
-			handle_message(srv, c);
-			/* A session's connection may idle as long as its
-			 * program runs; any other gets a new deadline. */
-			c->deadline = c->session ? 0 :
-				now_ms() + srv->request_timeout * 1000LL;
-			c->hdr_got = 0;
-			c->payload_got = 0;
-			conn_drop_payload(srv, c);
-		}
+		    c->payload_got == c->h.length)
+			return true;
 	}
+	return false;
 }
 
-void do_accept(struct server *srv)
+void conn_message_done(struct server *srv, struct conn *c)
+{
+	/* A session's connection may idle as long as its program runs;
+	 * any other gets a new deadline. */
+	c->deadline = c->session ? 0 :
+		sw_mono_ms() + srv->request_timeout * 1000LL;
+	c->hdr_got = 0;
+	c->payload_got = 0;
+	conn_drop_payload(srv, c);
+}
+
+void conn_accept(struct server *srv)
 {
 	for (int i = 0; i < 64; i++) {
 		struct epoll_event ev = { .events = EPOLLIN };
@@ -321,14 +311,14 @@ void do_accept(struct server *srv)
 				/* The pending connection would wake us again
 				 * at once: stop watching the listening socket
 				 * until a connection closes. */
-				logf_("accept: %s; pausing new connections "
+				swd_log("accept: %s; pausing new connections "
 				      "until one closes (raise LimitNOFILE or "
 				      "lower --max-sessions)", strerror(errno));
 				epoll_ctl(srv->epfd, EPOLL_CTL_DEL,
 					  srv->listen_fd, NULL);
 				srv->accept_paused = true;
 			} else if (errno != EAGAIN) {
-				logf_("accept: %s", strerror(errno));
+				swd_log("accept: %s", strerror(errno));
 			}
 			return;
 		}
@@ -339,17 +329,17 @@ void do_accept(struct server *srv)
 		}
 		c->kind = K_CONN;
 		c->fd = fd;
-		c->deadline = now_ms() + srv->request_timeout * 1000LL;
+		c->deadline = sw_mono_ms() + srv->request_timeout * 1000LL;
 		LIST_ADD(srv->conns, c);
 		srv->n_conns++;
 		if (peer_get(fd, &c->peer, &err) < 0) {
-			logf_("%s", err.msg);
+			swd_log("%s", err.msg);
 			conn_close(srv, c);
 			continue;
 		}
 		ev.data.ptr = c;
 		if (epoll_ctl(srv->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
-			logf_("epoll_ctl: %s", strerror(errno));
+			swd_log("epoll_ctl: %s", strerror(errno));
 			c->dead = true;	/* not in the set: plain close */
 			close(fd);
 			LIST_DEL(srv->conns, c);
@@ -390,7 +380,7 @@ void do_accept(struct server *srv)
 					 "syswardd has too many connections "
 					 "(limit %u); try again later",
 					 srv->max_conns);
-			reply_error(srv, c, "connect", EAGAIN,
+			conn_reply_error(srv, c, "connect", EAGAIN,
 				    SW_EXIT_SYSWARD_ERROR, msg, true);
 		}
 	}
@@ -401,9 +391,9 @@ void do_accept(struct server *srv)
  * a request (or idles after PS/KILL) is closed, so that slow or silent
  * clients cannot keep everybody else out.
  */
-void sweep(struct server *srv)
+void conn_sweep(struct server *srv)
 {
-	long long now = now_ms();
+	long long now = sw_mono_ms();
 	char msg[128];
 
 	if (now < srv->next_sweep)
@@ -420,8 +410,8 @@ void sweep(struct server *srv)
 		snprintf(msg, sizeof(msg),
 			 "no complete request within %u s; closing the "
 			 "connection", srv->request_timeout);
-		close_fds(c);
-		reply_error(srv, c, "timeout", ETIMEDOUT,
+		conn_close_fds(c);
+		conn_reply_error(srv, c, "timeout", ETIMEDOUT,
 			    SW_EXIT_SYSWARD_ERROR, msg, true);
 	}
 }

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
+#include "sysward/engine.h"
 #include "sysward/proto.h"
 #include "syswardd.h"
 
@@ -279,6 +280,11 @@ int main(int argc, char **argv)
 	char path[PATH_MAX];
 	bool activated = false;
 	int fd = -1, r;
+
+	/* A session's holder, executed by launch.c: before anything else
+	 * (no option parsing, no logging: it only waits). */
+	if (argc >= 1 && strcmp(argv[0], SW_HOLDER_ARGV0) == 0)
+		return sw_holder_main();
 
 	r = parse_options(argc, argv, &o);
 	if (r)

@@ -32,7 +32,7 @@
 #include "sysward/policy.h"
 #include "sysward/proto.h"
 #include "syswardd.h"
-#include "server.h"
+#include "loop.h"
 
 static struct session *session_by_id(struct server *srv, uint64_t id)
 {
@@ -59,13 +59,24 @@ bool session_post(struct server *srv, struct session *x,
 	m = shard_msg_new(kind, x);
 
 	if (!m) {
-		logf_("session %llu: out of memory for a message to its "
+		swd_log("session %llu: out of memory for a message to its "
 		      "tracer thread", (unsigned long long)x->id);
 		return false;
 	}
 	m->sig = sig;
 	shard_send(srv->shards[x->shard], m);
 	return true;
+}
+
+void requests_conn_closed(struct server *srv, struct conn *c)
+{
+	/* The client went away: its program must not outlive it. */
+	if (!c->session)
+		return;
+	c->session->conn = NULL;
+	if (!srv->shutting_down)
+		session_post(srv, c->session, MSG_KILL, 0);
+	c->session = NULL;
 }
 
 /* x has ended (or never started): the event loop lets it go. */
@@ -94,6 +105,17 @@ static void mail_started(struct server *srv, struct session *x, pid_t pid)
 	sw_buf_free(&b);
 }
 
+static void mail_stopped(struct server *srv, struct session *x, int sig)
+{
+	struct sw_buf b = { 0 };
+
+	if (!x->conn)
+		return;
+	if (sw_msg_encode_stopped(&b, sig, NULL) == 0)
+		conn_queue(srv, x->conn, &b);
+	sw_buf_free(&b);
+}
+
 static void mail_ended(struct server *srv, const struct shard_msg *m)
 {
 	struct session *x = m->x;
@@ -110,7 +132,7 @@ static void mail_ended(struct server *srv, const struct shard_msg *m)
 		c->session = NULL;
 	x->conn = NULL;
 	if (c && (m->kind == MSG_FAILED || m->kind == MSG_COMPILED)) {
-		reply_error(srv, c, "RUN", m->err.code, m->exit_code,
+		conn_reply_error(srv, c, "RUN", m->err.code, m->exit_code,
 			    m->err.msg, true);
 	} else if (c && m->has_err) {
 		/* The launch ends at exec, on the tracer thread: a program
@@ -140,7 +162,7 @@ static void mail_ended(struct server *srv, const struct shard_msg *m)
  * (SIGKILLed: 128 + 9), so that every session-start in the audit log has
  * its exit, whatever ended the session.
  */
-void read_last_mail(struct server *srv)
+void requests_read_last_mail(struct server *srv)
 {
 	for (struct shard_msg *m = mailbox_take(srv->mail), *next; m; m = next) {
 		next = m->next;
@@ -171,7 +193,7 @@ void read_last_mail(struct server *srv)
 static void mail_compiled(struct server *srv, struct shard_msg *m)
 {
 	struct session *x = m->x;
-	unsigned int shard = 0;
+	unsigned int shard;
 
 	if (!x->conn || x->killed) {
 		struct shard_msg done = { .kind = MSG_DONE, .x = x,
@@ -181,15 +203,7 @@ static void mail_compiled(struct server *srv, struct shard_msg *m)
 		shard_msg_free(m);
 		return;
 	}
-	/* A thread that serves only signal floods (shard.c) takes a new
-	 * session last: the session would keep it a normal thread. */
-	for (unsigned int i = 1; i < srv->n_shards; i++) {
-		bool idle = shard_idle(srv->shards[i]),
-		     best_idle = shard_idle(srv->shards[shard]);
-
-		if (idle != best_idle ? !idle : srv->load[i] < srv->load[shard])
-			shard = i;
-	}
+	shard = shard_pick(srv->shards, srv->load, srv->n_shards);
 	x->shard = shard;
 	x->launched = true;
 	srv->load[shard]++;
@@ -203,7 +217,7 @@ static void mail_compiled(struct server *srv, struct shard_msg *m)
 
 /* The tracer threads' and the compile stage's replies, in the order each
  * thread posted them. */
-void read_mail(struct server *srv)
+void requests_read_mail(struct server *srv)
 {
 	for (struct shard_msg *m = mailbox_take(srv->mail), *next; m; m = next) {
 		next = m->next;
@@ -213,6 +227,8 @@ void read_mail(struct server *srv)
 		}
 		if (m->kind == MSG_STARTED)
 			mail_started(srv, m->x, m->pid);
+		else if (m->kind == MSG_STOPPED)
+			mail_stopped(srv, m->x, m->sig);
 		else if (m->kind == MSG_FAILED || m->kind == MSG_DONE ||
 			 m->kind == MSG_COMPILED)
 			mail_ended(srv, m);
@@ -390,20 +406,20 @@ static void handle_run(struct server *srv, struct conn *c)
 	int client_nice;
 
 	if (c->session) {
-		reply_error(srv, c, "RUN", EBUSY, SW_EXIT_SYSWARD_ERROR,
+		conn_reply_error(srv, c, "RUN", EBUSY, SW_EXIT_SYSWARD_ERROR,
 			    "this connection already runs a session; "
 			    "open a new connection for each RUN", false);
-		close_fds(c);
+		conn_close_fds(c);
 		return;
 	}
 	if (run_vet_client(c, &pst, &client_nice, &rf) < 0 ||
 	    run_decode(srv, c, &q, &rf) < 0 ||
 	    run_check_privilege(c, &pst, &q, &rf) < 0 ||
 	    run_hand_off(srv, c, &q, client_nice, &rf) < 0)
-		reply_error(srv, c, "RUN", rf.err.code, rf.exit_code, rf.err.msg, true);
+		conn_reply_error(srv, c, "RUN", rf.err.code, rf.exit_code, rf.err.msg, true);
 	/* Not handed on: the daemon must not hold the client's pipes open
 	 * (its reader would never see EOF). */
-	close_fds(c);
+	conn_close_fds(c);
 	sw_run_request_clear(&q);
 }
 
@@ -423,12 +439,12 @@ static void handle_ps(struct server *srv, struct conn *c)
 	 * that, so it is refused the same way.
 	 */
 	if (peer_vet(c->fd, &c->peer, "PS", &st, &err) < 0) {
-		reply_error(srv, c, "PS", err.code, 1, err.msg, true);
+		conn_reply_error(srv, c, "PS", err.code, 1, err.msg, true);
 		return;
 	}
 	e = calloc(srv->n_sessions + 1, sizeof(*e));
 	if (!e) {
-		reply_error(srv, c, "PS", ENOMEM, 1, "syswardd: out of memory",
+		conn_reply_error(srv, c, "PS", ENOMEM, 1, "syswardd: out of memory",
 			    true);
 		return;
 	}
@@ -477,12 +493,12 @@ static void handle_kill(struct server *srv, struct conn *c)
 	 * it may not have the daemon kill sessions for it either. */
 	r = peer_vet(c->fd, &c->peer, "KILL", &st, &err);
 	if (r < 0) {
-		reply_error(srv, c, "KILL", -r, 1, err.msg, true);
+		conn_reply_error(srv, c, "KILL", -r, 1, err.msg, true);
 		return;
 	}
 	r = sw_msg_decode_kill(c->payload, c->h.length, &id, &err);
 	if (r < 0) {
-		reply_error(srv, c, "KILL", -r, 1, err.msg, true);
+		conn_reply_error(srv, c, "KILL", -r, 1, err.msg, true);
 		return;
 	}
 	x = session_by_id(srv, id);
@@ -491,11 +507,11 @@ static void handle_kill(struct server *srv, struct conn *c)
 		snprintf(msg, sizeof(msg),
 			 "no session %llu of uid %u (see 'sysward ps')",
 			 (unsigned long long)id, c->peer.uid);
-		reply_error(srv, c, "KILL", ESRCH, 1, msg, false);
+		conn_reply_error(srv, c, "KILL", ESRCH, 1, msg, false);
 		return;
 	}
 	if (!session_post(srv, x, MSG_KILL, 0)) {
-		reply_error(srv, c, "KILL", ENOMEM, 1,
+		conn_reply_error(srv, c, "KILL", ENOMEM, 1,
 			    "syswardd: out of memory", false);
 		return;
 	}
@@ -511,7 +527,7 @@ static void handle_signal(struct server *srv, struct conn *c)
 
 	r = sw_msg_decode_signal(c->payload, c->h.length, &sig, &err);
 	if (r < 0) {
-		reply_error(srv, c, "SIGNAL", -r, SW_EXIT_SYSWARD_ERROR,
+		conn_reply_error(srv, c, "SIGNAL", -r, SW_EXIT_SYSWARD_ERROR,
 			    err.msg, false);
 		return;
 	}
@@ -530,25 +546,25 @@ static void handle_record(struct server *srv, struct conn *c)
 	int r;
 
 	if (c->session || c->recording) {
-		reply_error(srv, c, "RECORD", EBUSY, SW_EXIT_SYSWARD_ERROR,
+		conn_reply_error(srv, c, "RECORD", EBUSY, SW_EXIT_SYSWARD_ERROR,
 			    "RECORD comes once, before the connection's RUN",
 			    true);
 		return;
 	}
 	r = sw_msg_decode_record(c->payload, c->h.length, &c->record, &err);
 	if (r < 0) {
-		reply_error(srv, c, "RECORD", -r, SW_EXIT_SYSWARD_ERROR,
+		conn_reply_error(srv, c, "RECORD", -r, SW_EXIT_SYSWARD_ERROR,
 			    err.msg, true);
 		return;
 	}
 	c->recording = true;
 }
 
-void handle_message(struct server *srv, struct conn *c)
+void requests_handle(struct server *srv, struct conn *c)
 {
 	if (c->n_fds && c->h.type != SW_MSG_RUN) {
-		close_fds(c);
-		reply_error(srv, c, sw_msg_type_name(c->h.type) ?: "?",
+		conn_close_fds(c);
+		conn_reply_error(srv, c, sw_msg_type_name(c->h.type) ?: "?",
 			    EBADMSG, SW_EXIT_SYSWARD_ERROR,
 			    "file descriptors may only come with a RUN request",
 			    true);

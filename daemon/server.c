@@ -28,21 +28,7 @@
 #include "sysward/policy.h"
 #include "sysward/proto.h"
 #include "syswardd.h"
-#include "server.h"
-
-void logf_(const char *fmt, ...)
-{
-	va_list ap;
-
-	/* One line at a time: the tracer threads log too. */
-	flockfile(stderr);
-	fputs("syswardd: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	funlockfile(stderr);
-}
+#include "loop.h"
 
 /* 1 if asked to stop (SIGTERM/SIGINT), with the signal in *sig. */
 static int read_signals(struct server *srv, int *sig)
@@ -83,6 +69,7 @@ int server_new(struct server **ret, int listen_fd, FILE *audit,
 	srv->max_sessions = o->max_sessions;
 	srv->max_conns = o->max_sessions + 64;
 	srv->request_timeout = o->request_timeout;
+	srv->conn_closed = requests_conn_closed;
 
 	/* SIGPIPE stays blocked too: a dead journal on stderr must not
 	 * kill the supervisor (and with it every program).  SIGCHLD is
@@ -152,6 +139,17 @@ fail:
 	return r;
 }
 
+/* c's requests that have arrived, READ_BUDGET bytes at most per turn. */
+static void serve(struct server *srv, struct conn *c)
+{
+	size_t budget = READ_BUDGET;
+
+	while (conn_read(srv, c, &budget)) {
+		requests_handle(srv, c);
+		conn_message_done(srv, c);
+	}
+}
+
 int server_run(struct server *srv, struct sw_error *err)
 {
 	struct epoll_event evs[MAX_EVENTS];
@@ -171,7 +169,7 @@ int server_run(struct server *srv, struct sw_error *err)
 			struct conn *c;
 
 			if (*k == K_LISTEN) {
-				do_accept(srv);
+				conn_accept(srv);
 				continue;
 			}
 			if (*k == K_SIGNAL) {
@@ -180,7 +178,7 @@ int server_run(struct server *srv, struct sw_error *err)
 				continue;
 			}
 			if (*k == K_MAIL) {
-				read_mail(srv);
+				requests_read_mail(srv);
 				continue;
 			}
 			c = (struct conn *)k;
@@ -196,11 +194,11 @@ int server_run(struct server *srv, struct sw_error *err)
 					 * means nobody will read it. */
 					conn_close(srv, c);
 				else
-					conn_read(srv, c);
+					serve(srv, c);
 			}
 		}
-		sweep(srv);
-		free_dead(srv);
+		conn_sweep(srv);
+		conn_free_dead(srv);
 	}
 }
 
@@ -232,7 +230,7 @@ void server_free(struct server *srv)
 	for (unsigned int i = 0; i < srv->n_shards; i++)
 		shard_free(srv->shards[i]);
 	if (srv->mail)
-		read_last_mail(srv);
+		requests_read_last_mail(srv);
 	free(srv->shards);
 	free(srv->load);
 	mailbox_free(srv->mail);
@@ -247,7 +245,7 @@ void server_free(struct server *srv)
 	}
 	while (srv->conns)
 		conn_close(srv, srv->conns);
-	free_dead(srv);
+	conn_free_dead(srv);
 	if (srv->epfd >= 0)
 		close(srv->epfd);
 	if (srv->sig_fd >= 0)

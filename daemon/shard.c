@@ -42,176 +42,15 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "sysward/caps.h"
 #include "sysward/cleanup.h"
+#include "sysward/clock.h"
 #include "sysward/engine.h"
 #include "sysward/policy.h"
 #include "syswardd.h"
-
-struct msgq {
-	pthread_mutex_t mu;
-	struct shard_msg *head, *tail;
-};
-
-static void msgq_init(struct msgq *q)
-{
-	pthread_mutex_init(&q->mu, NULL);
-	q->head = q->tail = NULL;
-}
-
-/* Returns whether the queue was empty. */
-static bool msgq_put(struct msgq *q, struct shard_msg *m)
-{
-	bool was_empty = !q->head;
-
-	m->next = NULL;
-	if (q->tail)
-		q->tail->next = m;
-	else
-		q->head = m;
-	q->tail = m;
-	return was_empty;
-}
-
-static struct shard_msg *msgq_take(struct msgq *q)
-{
-	struct shard_msg *m;
-
-	pthread_mutex_lock(&q->mu);
-	m = q->head;
-	q->head = q->tail = NULL;
-	pthread_mutex_unlock(&q->mu);
-	return m;
-}
-
-static void msgq_drop(struct msgq *q)
-{
-	for (struct shard_msg *m = msgq_take(q), *next; m; m = next) {
-		next = m->next;
-		shard_msg_free(m);
-	}
-	pthread_mutex_destroy(&q->mu);
-}
-
-/* ---- sessions and messages ---------------------------------------------- */
-
-struct session *session_ref(struct session *x)
-{
-	if (x)
-		__atomic_add_fetch(&x->refs, 1, __ATOMIC_RELAXED);
-	return x;
-}
-
-void session_unref(struct session *x)
-{
-	if (!x || __atomic_sub_fetch(&x->refs, 1, __ATOMIC_ACQ_REL) > 0)
-		return;
-	sw_policy_free(x->policy);
-	for (size_t i = 0; x->argv && x->argv[i]; i++)
-		free(x->argv[i]);
-	free(x->argv);
-	free(x);
-}
-
-static void launch_req_free(struct launch_req *l)
-{
-	if (!l)
-		return;
-	for (int i = 0; i < SW_PROTO_RUN_FDS; i++)
-		if (l->fds[i] >= 0)
-			close(l->fds[i]);
-	sw_run_request_clear(&l->q);
-	sw_prepared_free(l->prepared);
-	sw_policy_free(l->policy);
-	peer_clear(&l->peer);
-	free(l);
-}
-
-struct shard_msg *shard_msg_new(enum shard_msg_kind k, struct session *x)
-{
-	struct shard_msg *m = calloc(1, sizeof(*m));
-
-	if (!m)
-		return NULL;
-	m->kind = k;
-	m->x = session_ref(x);
-	return m;
-}
-
-void shard_msg_free(struct shard_msg *m)
-{
-	if (!m)
-		return;
-	launch_req_free(m->launch);
-	session_unref(m->x);
-	sw_report_reply_clear(&m->report);
-	free(m);
-}
-
-/* ---- the event loop's mailbox ------------------------------------------- */
-
-struct mailbox {
-	struct msgq q;
-	int efd;
-};
-
-int mailbox_new(struct mailbox **ret, struct sw_error *err)
-{
-	struct mailbox *mb = calloc(1, sizeof(*mb));
-
-	if (!mb)
-		return sw_error_set(err, ENOMEM, "out of memory");
-	mb->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (mb->efd < 0) {
-		int e = errno;
-
-		free(mb);
-		return sw_error_set_errno(err, e, "create an eventfd for the tracer threads' replies");
-	}
-	msgq_init(&mb->q);
-	*ret = mb;
-	return 0;
-}
-
-int mailbox_fd(const struct mailbox *mb)
-{
-	return mb->efd;
-}
-
-void mailbox_post(struct mailbox *mb, struct shard_msg *m)
-{
-	uint64_t one = 1;
-	bool wake;
-
-	pthread_mutex_lock(&mb->q.mu);
-	wake = msgq_put(&mb->q, m);
-	pthread_mutex_unlock(&mb->q.mu);
-	/* Only the first of a batch: the loop takes them all at once. */
-	if (wake)
-		(void)!write(mb->efd, &one, sizeof(one));
-}
-
-struct shard_msg *mailbox_take(struct mailbox *mb)
-{
-	uint64_t n;
-
-	/* Clear first: a message posted after this wakes us again. */
-	(void)!read(mb->efd, &n, sizeof(n));
-	return msgq_take(&mb->q);
-}
-
-void mailbox_free(struct mailbox *mb)
-{
-	if (!mb)
-		return;
-	msgq_drop(&mb->q);
-	close(mb->efd);
-	free(mb);
-}
 
 /* ---- a shard ------------------------------------------------------------ */
 
@@ -350,9 +189,9 @@ static void on_warning(struct sw_session *s, const char *msg, void *userdata)
 	struct session *x = s ? shard_find(sh, s) : NULL;
 
 	if (x)
-		logf_("session %llu: %s", (unsigned long long)x->id, msg);
+		swd_log("session %llu: %s", (unsigned long long)x->id, msg);
 	else
-		logf_("tracer thread %u: %s", sh->idx, msg);
+		swd_log("tracer thread %u: %s", sh->idx, msg);
 }
 
 static void reply_failed(struct shard *sh, struct session *x, int r,
@@ -369,39 +208,6 @@ static void reply_failed(struct shard *sh, struct session *x, int r,
 	 * fails ends the session instead (MSG_DONE, 126 or 127). */
 	m->exit_code = SW_EXIT_SYSWARD_ERROR;
 	mailbox_post(sh->out, m);
-}
-
-void launch_fill(const struct launch_req *q, uint64_t id, struct sw_launch *l)
-{
-	*l = (struct sw_launch){
-		.argv = q->q.argv,
-		.envp = q->q.envp,
-		.cwd = q->q.cwd,
-		.stdio = { q->fds[0], q->fds[1], q->fds[2] },
-		.uid = q->root_daemon ? q->peer.uid : (uid_t)-1,
-		.gid = q->root_daemon ? q->peer.gid : (gid_t)-1,
-		.groups = q->peer.groups,
-		.n_groups = q->peer.n_groups,
-		.set_groups = q->root_daemon,
-		/* Root gets what "sysward run --cap" would give it. */
-		.caps = q->peer.uid == 0 ? q->q.caps : 0,
-		.audit = q->audit,
-		.audit_format = SW_LOG_JSON,
-		.session_id = id,
-		/* A session of its own: the client's terminal (if any) is
-		 * the client's business, and kill(0, ...) or setpgid() must
-		 * not reach the daemon's or another session's group. */
-		.new_session = true,
-		.set_nice = true,
-		.nice = q->nice,
-		.set_umask = true,
-		.umask = (mode_t)q->q.umask,
-		.sig_ignored = q->q.sig_ignored,
-		.sig_blocked = q->q.sig_blocked,
-		.complain = q->recording &&
-			    (q->record.flags & SW_PROTO_RECORD_COMPLAIN),
-		.record = q->recording,
-	};
 }
 
 /* Fork and seize: the compile stage (compile.c) made everything else. */
@@ -452,18 +258,29 @@ static void do_launch(struct shard *sh, struct session *x,
  * A signal the client received, as the program's job would have: to the
  * program's whole group (timeout(1) or kill -TERM -PGID signal the
  * client's job, and the kernel cannot tell the client a group's signal
- * from its own).  Job-control stops excepted: the program's group is in
- * a session of its own, orphaned, where the kernel discards SIGTSTP,
- * SIGTTIN and SIGTTOU; sw_session_signal() stops every process instead.
+ * from its own).  Stop signals too: the group is not orphaned (its
+ * holder, its parent, is in another group of its session), so it stops unless
+ * the program handles or ignores them, as unconfined; its stop comes
+ * back to the client as STOPPED (on_job_stop).
  */
 static void forward(struct session *x, int sig)
 {
-	bool stop = sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
+	sw_session_group_signal(x->s, x->group_fd, sig);
+}
 
-	if (stop)
-		sw_session_signal(x->s, sig);
-	else
-		sw_session_group_signal(x->s, x->group_fd, sig);
+/* The program's main process stopped by a job-control signal: its
+ * client stops by it too, so that the client's shell sees its job
+ * stopped; the client's SIGCONT (fg, bg) then comes back as SIGNAL. */
+static void on_job_stop(struct sw_session *s, int sig, void *userdata)
+{
+	struct shard *sh = userdata;
+	struct session *x = shard_find(sh, s);
+	struct shard_msg *m = x ? shard_msg_new(MSG_STOPPED, x) : NULL;
+
+	if (!m)
+		return;	/* the client does not stop: the program still does */
+	m->sig = sig;
+	mailbox_post(sh->out, m);
 }
 
 /* One message from the event loop; the program's fds are closed after
@@ -533,6 +350,22 @@ static void start_report(struct shard *sh, int r, const struct sw_error *err)
 #define FLOOD_RATE 1000
 #define FLOOD_WINDOW_MS 100
 
+unsigned int shard_pick(struct shard *const *shards, const unsigned int *load,
+			unsigned int n)
+{
+	unsigned int best = 0;
+
+	/* A thread that serves only signal floods takes a new session
+	 * last: the session would keep it a normal thread. */
+	for (unsigned int i = 1; i < n; i++) {
+		bool idle = shard_idle(shards[i]), best_idle = shard_idle(shards[best]);
+
+		if (idle != best_idle ? !idle : load[i] < load[best])
+			best = i;
+	}
+	return best;
+}
+
 bool shard_idle(const struct shard *sh)
 {
 	return __atomic_load_n(&sh->idle, __ATOMIC_RELAXED);
@@ -551,7 +384,7 @@ static void switch_locked(struct shard *sh, pid_t tid, bool idle)
 		return;
 	}
 	if (__atomic_exchange_n(&sh->may_idle, false, __ATOMIC_RELAXED))
-		logf_("tracer thread %u: cannot switch to %s: %s; it stays as it is",
+		swd_log("tracer thread %u: cannot switch to %s: %s; it stays as it is",
 		      sh->idx, idle ? "SCHED_IDLE" : "SCHED_OTHER", strerror(errno));
 }
 
@@ -563,7 +396,7 @@ static void switch_locked(struct shard *sh, pid_t tid, bool idle)
  * floods slower than they come, and must not turn normal for that. */
 static void pace(struct shard *sh)
 {
-	long long now = now_ms(), span = now - sh->window_start;
+	long long now = sw_mono_ms(), span = now - sh->window_start;
 	bool may = __atomic_load_n(&sh->may_idle, __ATOMIC_RELAXED), want;
 
 	if (!may && !shard_idle(sh))
@@ -601,6 +434,7 @@ static void *shard_main(void *arg)
 	if (r >= 0) {
 		sw_supervisor_on_done(sh->sup, on_done, sh);
 		sw_supervisor_on_warning(sh->sup, on_warning, sh);
+		sw_supervisor_on_job_stop(sh->sup, on_job_stop, sh);
 		r = sw_supervisor_enable_wake(sh->sup, &err);
 	}
 	sh->tid = gettid();
@@ -621,7 +455,7 @@ static void *shard_main(void *arg)
 		 * meanwhile, rather than sleep where no message can wake
 		 * us (or spin: without tracees waitpid returns at once). */
 		if (sw_supervisor_enable_wake(sh->sup, &err) < 0) {
-			logf_("tracer thread %u: %s; trying again", sh->idx,
+			swd_log("tracer thread %u: %s; trying again", sh->idx,
 			      err.msg);
 			nanosleep(&(struct timespec){ 0, 100000000L }, NULL);
 			r = sw_supervisor_dispatch(sh->sup, false, &err);
@@ -629,7 +463,7 @@ static void *shard_main(void *arg)
 			r = sw_supervisor_dispatch(sh->sup, true, &err);
 		}
 		if (r < 0)
-			logf_("tracer thread %u: %s", sh->idx, err.msg);
+			swd_log("tracer thread %u: %s", sh->idx, err.msg);
 		publish(sh);
 		bury(sh);
 	}

@@ -1,24 +1,30 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * syswardd internals.  Module map:
+ * syswardd internals.  Module map, from the top; each file uses only
+ * those below it:
  *   main.c    command line, startup and shutdown
- *   listen.c  the listening socket: systemd activation or bind()
- *   peer.c    who the client is (SO_PEERCRED, SO_PEERGROUPS), whether it
- *             is confined (traced: SO_PEERPIDFD, /proc/<pid>/status) and
- *             whether it may execute its program (its own fs creds)
  *   server.c  the event loop: epoll set, signals, start and shutdown
- *   conn.c    connection framing: accept, bounded reads and replies
  *   requests.c RUN (checked step by step), PS, KILL, SIGNAL; sessions and
- *             the tracer threads' replies  (server.h: what these share)
+ *             the tracer threads' replies
+ *   conn.c    connection framing: accept, bounded reads and replies
+ *             (loop.h: what these three share)
  *   compile.c the compile stage: each RUN's policy parsed and compiled
  *             on worker threads, libseccomp in a killable process
  *   shard.c   the tracer threads: each launches and supervises the
  *             sessions it is given (ptrace ties a tracee to its thread)
+ *   mail.c    what these hand each other: sessions, messages, queues,
+ *             the event loop's mailbox, what a RUN's program gets
+ *   listen.c  the listening socket: systemd activation or bind()
+ *   peer.c    who the client is (SO_PEERCRED, SO_PEERGROUPS), whether it
+ *             is confined (traced: SO_PEERPIDFD, /proc/<pid>/status) and
+ *             whether it may execute its program (its own fs creds)
  *   audit.c   the daemon's own audit lines (session start/exit/refusal)
+ *   log.c     its messages on stderr
  */
 #ifndef SYSWARDD_H
 #define SYSWARDD_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -39,6 +45,11 @@ struct options {
 	unsigned int compile_queue;	/* RUNs queued or compiling, per uid */
 	int socket_mode;		/* -1 = default (0666 root, 0600 user) */
 };
+
+/* ---- log.c ------------------------------------------------------------- */
+
+/* "syswardd: " and one line on stderr, whole even between threads. */
+void swd_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- listen.c ---------------------------------------------------------- */
 
@@ -109,7 +120,7 @@ void audit_session_exit(FILE *f, uint64_t session, pid_t pid, int exit_code,
 void audit_refused(FILE *f, const struct peer *peer, const char *request,
 		   int code, const char *msg);
 
-/* ---- shard.c ----------------------------------------------------------- */
+/* ---- mail.c, shard.c ---------------------------------------------------- */
 
 /*
  * A session as the daemon knows it, shared by the event loop (server.c)
@@ -180,6 +191,7 @@ enum shard_msg_kind {
 	MSG_STARTED,
 	MSG_FAILED,	/* the launch failed: err, exit_code */
 	MSG_DONE,	/* exit_code, err if it never reached exec */
+	MSG_STOPPED,	/* the main process stopped by sig: the client stops */
 };
 
 struct shard_msg {
@@ -187,7 +199,7 @@ struct shard_msg {
 	struct session *x;		/* a reference of the message's */
 	struct shard_msg *next;
 	struct launch_req *launch;	/* MSG_COMPILE, _COMPILED, _LAUNCH */
-	int sig;			/* MSG_SIGNAL */
+	int sig;			/* MSG_SIGNAL, MSG_STOPPED */
 	pid_t pid;			/* MSG_STARTED */
 	int exit_code;			/* MSG_FAILED, MSG_DONE */
 	bool has_err;
@@ -197,6 +209,19 @@ struct shard_msg {
 	bool has_report;
 	struct sw_report_reply report;
 };
+
+/* A queue of messages under a lock (mail.c).  msgq_put() is called with
+ * mu held and returns whether the queue was empty; msgq_take() takes mu
+ * and returns the whole queue, in order. */
+struct msgq {
+	pthread_mutex_t mu;
+	struct shard_msg *head, *tail;
+};
+void msgq_init(struct msgq *q);
+bool msgq_put(struct msgq *q, struct shard_msg *m);
+struct shard_msg *msgq_take(struct msgq *q);
+/* Frees every message left, and the lock. */
+void msgq_drop(struct msgq *q);
 
 /* A message for x of kind k, holding a new reference to x. */
 struct shard_msg *shard_msg_new(enum shard_msg_kind k, struct session *x);
@@ -229,6 +254,10 @@ void shard_send(struct shard *sh, struct shard_msg *m);
 /* Whether the thread serves nothing but signal floods now, at idle
  * priority (shard.c): a new session goes to another one if it can. */
 bool shard_idle(const struct shard *sh);
+/* The thread for a new session, of n with load[i] sessions each: the
+ * least loaded of those not idle (shard_idle()), if any. */
+unsigned int shard_pick(struct shard *const *shards, const unsigned int *load,
+			unsigned int n);
 /* Have the thread kill and reap every program of the shard and end. */
 void shard_stop(struct shard *sh);
 /* Stop (if not yet), wait for the thread, free. */
@@ -256,7 +285,6 @@ void compiler_free(struct compiler *cc);
 
 struct server;
 
-void logf_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 int server_new(struct server **ret, int listen_fd, FILE *audit,
 	       const struct options *o, struct sw_error *err);

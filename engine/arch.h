@@ -107,6 +107,9 @@ struct sw_arch_filter_group {
 	uint32_t audit_arch;
 	unsigned int n_abis;
 	enum sw_abi abis[SW_ABI_COUNT];
+	/* with two ABIs: the nr bit set in abis[1]'s calls and clear in
+	 * abis[0]'s (x32's on x86-64); 0 with one */
+	uint32_t abi_bit;
 };
 extern const struct sw_arch_filter_group sw_arch_filter_groups[];
 extern const size_t sw_arch_n_filter_groups;

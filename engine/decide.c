@@ -345,6 +345,16 @@ void sw_decide(const struct sw_program *prog, uint32_t audit_arch, uint64_t nr, 
 		apply_action(prog, abi, r, r->action, r->errno_ret, mask, d);
 		goto out;
 	}
+	if (sw_prog_enosys(prog, abi, nr)) {
+		/* As the filter's prefix answers the calls it decides. */
+		d->action = SW_ACT_ERRNO;
+		d->why = "newer than every call the policy names (ENOSYS, as runc)";
+		set_errno(d, ENOSYS);
+		/* The policy's answer, as runc gives it: complain mode lets
+		 * such a call run too. */
+		d->refusal = true;
+		goto out;
+	}
 	apply_action(prog, abi, NULL, p->default_action, p->default_errno,
 		     mask, d);
 out:

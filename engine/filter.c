@@ -57,6 +57,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <seccomp.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -509,6 +510,132 @@ int sw_filter_export(void *ctx, void **ret_insns, size_t *ret_n,
 	}
 	*ret_insns = buf;
 	*ret_n = st.st_size / sizeof(struct sock_filter);
+	return 0;
+}
+
+/* ---- calls newer than the policy: ENOSYS ------------------------------ */
+
+/*
+ * sw_prog_enosys() as BPF, in front of the policy's filter (a prefix,
+ * like runc's stub: libseccomp cannot say "every number above N").  In
+ * the policy's own filter, not a third one: there an ERRNO(ENOSYS) stands
+ * where that filter would have said its default for the call (no rule
+ * names a newer one), and the defence filter's ERRNO for the refusals it
+ * keeps is never tied with it, since those numbers are left out here.
+ * Per AUDIT_ARCH group, per ABI (x32's calls have the group's abi_bit):
+ *   ld arch; jeq ARCH, 0, next group; ld nr; [jset abi_bit, abi 1, abi 0]
+ *   abi k: jeq EXEMPT, out ...; jgt MAX, 0, out; ret ERRNO(ENOSYS); out: ja filter
+ * Every conditional jump stays inside its group (a few dozen
+ * instructions); only the ja reaches the original program.
+ */
+#define ENOSYS_MAX_INSNS 160
+
+struct enosys_buf {
+	struct sock_filter f[ENOSYS_MAX_INSNS];
+	size_t n;
+	size_t to_filter[2 * SW_ABI_COUNT];	/* the ja instructions */
+	size_t n_to_filter;
+};
+
+static void enosys_abi(struct enosys_buf *b, const struct sw_program *prog,
+		       enum sw_abi abi)
+{
+	uint32_t above = prog->enosys_above[abi];
+	size_t exempt[SW_DENIAL_COUNT], n_exempt = 0;
+
+	if (above) {
+		/* The refusals in force keep their answer (sw_prog_enosys);
+		 * only those above the threshold can meet the jgt. */
+		for (int d = 0; d < SW_DENIAL_COUNT; d++) {
+			int nr = prog->denial_nr[abi][d];
+			bool dup = false;
+
+			if (nr < 0 || (uint32_t)nr <= above ||
+			    !sw_prog_denies_nr(prog, abi, (uint64_t)nr))
+				continue;
+			for (size_t e = 0; e < n_exempt; e++)
+				dup |= b->f[exempt[e]].k == (uint32_t)nr;
+			if (dup)
+				continue;
+			exempt[n_exempt++] = b->n;
+			b->f[b->n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+								   (uint32_t)nr, 0, 0);
+		}
+		b->f[b->n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K,
+							   above, 0, 1);
+		/* A refusal like the policy's others: a stop where the
+		 * supervisor must see it (enum sw_refusals), decided there
+		 * by the same rule (decide.c, sw_prog_enosys). */
+		b->f[b->n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+			prog->refusals != SW_REFUSALS_KERNEL
+			? SECCOMP_RET_TRACE | SW_HINT_NONE
+			: SECCOMP_RET_ERRNO | ENOSYS);
+	}
+	for (size_t e = 0; e < n_exempt; e++)
+		b->f[exempt[e]].jt = (uint8_t)(b->n - exempt[e] - 1);
+	b->to_filter[b->n_to_filter++] = b->n;
+	b->f[b->n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JA, 0, 0, 0);
+}
+
+int sw_filter_add_enosys(const struct sw_program *prog, void **insns, size_t *n,
+			 struct sw_error *err)
+{
+	struct enosys_buf b = { .n = 0 };
+	struct sock_filter *out;
+	bool any = false;
+
+	_Static_assert(ENOSYS_MAX_INSNS >= 1 + 2 * SW_ABI_COUNT * (4 + SW_DENIAL_COUNT),
+		       "room for every group");
+	for (int a = 0; a < SW_ABI_COUNT; a++)
+		any |= prog->enosys_above[a] != 0;
+	if (!any)
+		return 0;
+	b.f[b.n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+						  offsetof(struct seccomp_data, arch));
+	for (size_t g = 0; g < sw_arch_n_filter_groups; g++) {
+		const struct sw_arch_filter_group *grp = &sw_arch_filter_groups[g];
+		bool used = false;
+		size_t test, sel = 0;
+
+		for (unsigned int k = 0; k < grp->n_abis; k++)
+			used |= prog->enosys_above[grp->abis[k]] != 0;
+		if (!used)
+			continue;
+		test = b.n;
+		b.f[b.n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+							  grp->audit_arch, 0, 0);
+		b.f[b.n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+							  offsetof(struct seccomp_data, nr));
+		if (grp->n_abis > 1) {
+			sel = b.n;
+			b.f[b.n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K,
+								  grp->abi_bit, 0, 0);
+		}
+		for (unsigned int k = 0; k < grp->n_abis && k < 2; k++) {
+			if (k == 1)
+				b.f[sel].jt = (uint8_t)(b.n - sel - 1);
+			/* an ABI the filter leaves out: its own bad-arch
+			 * action, as before */
+			enosys_abi(&b, prog, grp->abis[k]);
+		}
+		/* Another AUDIT_ARCH: the next group, or the filter. */
+		b.f[test].jf = (uint8_t)(b.n - test - 1);
+	}
+	for (size_t i = 0; i < b.n_to_filter; i++)
+		b.f[b.to_filter[i]].k = (uint32_t)(b.n - b.to_filter[i] - 1);
+
+	if (*n + b.n > BPF_MAXINSNS)
+		return sw_error_set(err, E2BIG,
+				    "the filter has %zu instructions; the ENOSYS rule for newer calls needs %zu more than the kernel's limit of %d allows",
+				    *n, b.n, BPF_MAXINSNS);
+	out = malloc((*n + b.n) * sizeof(*out));
+	if (!out)
+		return sw_error_set_errno(err, ENOMEM, "add the ENOSYS rule to the filter");
+	memcpy(out, b.f, b.n * sizeof(*out));
+	memcpy(out + b.n, *insns, *n * sizeof(*out));
+	free(*insns);
+	*insns = out;
+	*n += b.n;
 	return 0;
 }
 

@@ -178,6 +178,9 @@ struct sw_program {
 	struct sw_prog_rule *rules;
 	bool needs_supervisor;		/* a policy rule (not a defence) traces */
 	bool restricts;			/* policy is not "allow everything" */
+	/* enosys_above[abi]: calls of this ABI with a greater number get
+	 * ENOSYS (sw_prog_enosys); 0: no such rule on this ABI */
+	uint32_t enosys_above[SW_ABI_COUNT];
 	enum sw_refusals refusals;	/* who decides a refusal (filter.c) */
 };
 
@@ -200,6 +203,23 @@ bool sw_prog_rule_names(const struct sw_program *prog, size_t i,
 /* Which of rule i's names is syscall nr on this ABI (its index), or -1. */
 int sw_prog_rule_name_at(const struct sw_program *prog, size_t i,
 			 enum sw_abi abi, uint64_t nr);
+/*
+ * Calls newer than every call the policy names fail with ENOSYS, as under
+ * runc (libcontainer/seccomp/patchbpf): a program that tries a new call
+ * first (glibc, Go, Rust) then falls back to an old one instead of taking
+ * the default's EPERM for a refusal.  The rule, per ABI: when the default
+ * action does not allow (SCMP_ACT_ERRNO other than ENOSYS, a kill, a
+ * trap), a call whose number is above the greatest number an applicable
+ * rule names on that ABI gets ENOSYS, whatever the rest of the policy;
+ * an ABI on which the policy names nothing has no such rule.  Unlike
+ * runc, a call that one of sysward's refusals in force covers
+ * (sw_denials: io_uring_*, pidfd_getfd, ...) keeps that refusal.
+ * The filter (sw_filter_add_enosys) and the supervisor ask this.
+ */
+bool sw_prog_enosys(const struct sw_program *prog, enum sw_abi abi, uint64_t nr);
+/* Does one of the refusals in force (sw_denials) cover syscall nr on this
+ * ABI, under some arguments? */
+bool sw_prog_denies_nr(const struct sw_program *prog, enum sw_abi abi, uint64_t nr);
 /* The first applicable rule naming nr on this ABI, or SW_HINT_NONE. */
 unsigned int sw_prog_first_rule(const struct sw_program *prog, enum sw_abi abi,
 				uint64_t nr);
@@ -219,6 +239,10 @@ int sw_filter_build_defences(const struct sw_program *prog, void **ret_ctx,
 			     struct sw_error *err);
 void sw_filter_free(void *ctx);
 /* Export as classic BPF into a malloc'ed array of struct sock_filter. */
+/* Put the ENOSYS rule (sw_prog_enosys) in front of the policy's exported
+ * filter; nothing if it has none.  0 or -errno. */
+int sw_filter_add_enosys(const struct sw_program *prog, void **insns, size_t *n,
+			 struct sw_error *err);
 int sw_filter_export(void *ctx, void **ret_insns, size_t *ret_n,
 		     struct sw_error *err);
 
@@ -478,6 +502,8 @@ struct sw_supervisor {
 	void *done_ud;
 	sw_warning_fn warn_fn;
 	void *warn_ud;
+	sw_job_stop_fn job_stop_fn;
+	void *job_stop_ud;
 	pid_t self;
 	bool probed;
 	struct sw_kernel_support ks;

@@ -13,8 +13,9 @@
  * is written as (stage, errno) to a CLOEXEC pipe, so the parent can say
  * "cannot execute 'foo': No such file or directory".
  *
- * The child gets a process group of its own (and a session of its own
- * when the caller asks, e.g. the daemon): kill(0, ...), a terminal's
+ * The child gets a process group of its own (and, when the caller asks,
+ * e.g. the daemon, a session of its own led by an untraced holder that
+ * is its parent: become_holder()): kill(0, ...), a terminal's
  * Ctrl-C and the kernel's job-control signals then reach the program's
  * processes and no others (signals.c keeps the program from joining a
  * group outside its tree).  A caller in the foreground of a terminal
@@ -38,16 +39,19 @@
 #include <termios.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
+#include "sysward/clock.h"
 #include "internal.h"
 
 extern char **environ;
 
 enum stage {
 	ST_NONE,
+	ST_HOLDER,
 	ST_PGRP,
 	ST_TTY,
 	ST_NICE,
@@ -67,7 +71,8 @@ enum stage {
 
 static const char *const stage_what[] = {
 	[ST_NONE] = "start",
-	[ST_PGRP] = "create its process group or session",
+	[ST_HOLDER] = "start the process that leads its session (setsid, fork)",
+	[ST_PGRP] = "create its process group (setpgid)",
 	[ST_TTY] = "become the terminal's foreground process group (tcsetpgrp)",
 	[ST_NICE] = "set its nice value (setpriority)",
 	[ST_STDIO] = "set up standard input/output",
@@ -225,8 +230,10 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	int last = cap_max_bits();
 
 	/* Its own job, before anything can fail: a kill(0, ...) of the
-	 * program must never reach the caller's process group. */
-	if (l->new_session ? setsid() < 0 : setpgid(0, 0) < 0)
+	 * program must never reach the caller's process group.  In the
+	 * caller's session or its holder's (become_holder()), where its
+	 * parent is in another group: not orphaned (engine.h). */
+	if (setpgid(0, 0) < 0)
 		child_fail(rep_fd, ST_PGRP);
 	if (l->foreground && l->tty_fd >= 0) {
 		sigset_t ttou;
@@ -333,8 +340,13 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	 * supervisor without CAP_SYS_PTRACE (sysward run by a normal user).
 	 * Only now may the parent seize us.  exec sets the flag anew. */
 	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
-	if (write(ready_fd, "r", 1) != 1)
-		_exit(SW_EXIT_SYSWARD_ERROR);
+	/* Our pid: under a holder the supervisor did not fork us. */
+	{
+		pid_t self = getpid();
+
+		if (write(ready_fd, &self, sizeof(self)) != sizeof(self))
+			_exit(SW_EXIT_SYSWARD_ERROR);
+	}
 	close(ready_fd);
 
 	/* Wait until the supervisor has seized us: from here on nothing
@@ -361,6 +373,68 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 			       &(struct exec_args){ l->argv,
 						    l->envp ? l->envp : environ });
 	child_fail(rep_fd, ST_EXEC);
+}
+
+/*
+ * new_session (engine.h): the program's parent leads a session of its
+ * own and does nothing but wait for it, so that the program's group is a
+ * job of that session, not orphaned: the kernel discards SIGTSTP, SIGTTIN
+ * and SIGTTOU sent to an orphaned group (will_become_orphaned_pgrp(): no
+ * member has a parent in another group of the same session), where the
+ * same program in a shell's job stops.  The supervisor's thread forks an
+ * intermediate process, which forks the holder and exits (the caller
+ * reaps it at once), so that the holder, reparented, is never a child of
+ * the tracer thread, whose waitpid(-1) takes every child's status as a
+ * tracee's (tracer.c).  The holder keeps the daemon's credentials
+ * (whoever could signal or trace it could signal or trace the daemon)
+ * and stays out of the program's Landlock domain, which scopes the
+ * program's signals and ptrace to the domain; it blocks every signal it
+ * can, closes every descriptor and, with holder_exec, executes a fresh
+ * image (sw_holder_main()): a fork of a daemon would keep a copy of every
+ * page the daemon writes afterwards, for as long as the session lives.
+ * It ends when the program has ended and been reaped (by the supervisor
+ * first: a tracee's exit goes to its tracer before its parent).
+ * Returns in the program's process only.
+ */
+static void become_holder(const struct sw_launch *l, int rep_fd)
+{
+	sigset_t all;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		child_fail(rep_fd, ST_HOLDER);
+	if (pid > 0)
+		_exit(0);
+	if (setsid() < 0)
+		child_fail(rep_fd, ST_HOLDER);
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);	/* child() sets the program's */
+	pid = fork();
+	if (pid < 0)
+		child_fail(rep_fd, ST_HOLDER);
+	if (pid == 0)
+		return;
+	if (syscall(SYS_close_range, 3u, ~0u, 0u) < 0)
+		for (int fd = 3; fd < 1024; fd++)
+			close(fd);
+	if (l->holder_exec)
+		execve("/proc/self/exe",
+		       (char *const[]){ (char *)SW_HOLDER_ARGV0, NULL },
+		       (char *const[]){ NULL });
+	/* No /proc here: wait in the fork (costs memory, not behaviour). */
+	_exit(sw_holder_main());
+}
+
+int sw_holder_main(void)
+{
+	/* Every signal it can block stays blocked (execve keeps the mask):
+	 * only SIGKILL and SIGSTOP reach it, from the daemon's uid.  Its
+	 * name for ps(1), whether executed or not. */
+	prctl(PR_SET_NAME, SW_HOLDER_ARGV0, 0, 0, 0);
+	while (wait(NULL) >= 0 || errno == EINTR)
+		;
+	return 0;
 }
 
 /* The capabilities the program may keep: asked for and held by us. */
@@ -460,6 +534,8 @@ static int build_filters(const struct sw_program *prog, struct sw_prepared *pr,
 	r = sw_filter_build(prog, &fctx, err);
 	if (r >= 0)
 		r = sw_filter_export(fctx, (void **)&pr->insns, &pr->n_insns, err);
+	if (r >= 0)
+		r = sw_filter_add_enosys(prog, (void **)&pr->insns, &pr->n_insns, err);
 	sw_filter_free(fctx);
 	fctx = NULL;
 	if (r >= 0)
@@ -520,13 +596,10 @@ static int read_by(int fd, void *buf, size_t n, long long deadline)
 
 	while (got < n) {
 		struct pollfd pfd = { fd, POLLIN, 0 };
-		struct timespec ts;
-		long long now;
+		long long now = sw_mono_ms();
 		ssize_t k;
 		int p;
 
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		now = ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 		if (now >= deadline)
 			return -ETIME;
 		p = poll(&pfd, 1, (int)(deadline - now));
@@ -582,15 +655,13 @@ static int build_filters_bounded(const struct sw_program *prog,
 	cleanup_close int rfd = -1;
 	struct bpf_reply rep = { 0 };
 	bool child_failed = false;
-	struct timespec ts;
 	long long deadline;
 	int fds[2], r;
 	pid_t pid;
 
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return sw_error_set_errno(err, errno, "create a pipe to the compile process");
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	deadline = ts.tv_sec * 1000LL + ts.tv_nsec / 1000000 + timeout_ms;
+	deadline = sw_mono_ms() + timeout_ms;
 	pid = fork();
 	if (pid < 0) {
 		r = errno;
@@ -819,19 +890,25 @@ static int pipes_open(struct launch_pipes *lp, struct sw_error *err)
  * calls), touching no path the caller chose (the chdir comes after the
  * seize) and no program code: the program does not exist yet.
  */
-static int wait_ready(pid_t pid, const char *prog, struct launch_pipes *lp,
-		      const struct sw_procns *procns, struct sw_error *err)
+static int wait_ready(pid_t *pid, bool holder, const char *prog,
+		      struct launch_pipes *lp, const struct sw_procns *procns,
+		      struct sw_error *err)
 {
 	struct report rep = { 0 };
+	pid_t ready = 0;
 	ssize_t n;
-	char c;
 
-	while ((n = read(lp->ready_r, &c, 1)) < 0 && errno == EINTR)
+	while ((n = read(lp->ready_r, &ready, sizeof(ready))) < 0 && errno == EINTR)
 		;
-	if (n == 1)
+	/* Under a holder the program is its child, else ours. */
+	if (n == sizeof(ready) && ready > 0 && (holder || ready == *pid)) {
+		*pid = ready;
 		return 0;
-	/* It is exiting (child_fail): bounded likewise. */
-	reap(pid);
+	}
+	/* It is exiting (child_fail): bounded likewise.  (Under a holder,
+	 * the holder reaps it; ours, the intermediate, is reaped.) */
+	if (!holder)
+		reap(*pid);
 	n = read(lp->rep_r, &rep, sizeof(rep));
 	if (n == sizeof(rep) && rep.stage == ST_PROCNS) {
 		char what[512];
@@ -930,14 +1007,18 @@ int sw_session_launch_prepared(struct sw_supervisor *sup,
 		close(lp.go_w);
 		close(lp.rep_r);
 		close(lp.ready_r);
+		if (l->new_session)
+			become_holder(l, lp.rep_w);
 		child(l, pr->caps, &dprog, &fprog, pr->landlock_fd, &pr->procns,
 		      lp.go_r, lp.ready_w, lp.rep_w);
 	}
 	close(TAKE_FD(lp.go_r));
 	close(TAKE_FD(lp.rep_w));
 	close(TAKE_FD(lp.ready_w));
+	if (l->new_session)
+		reap(pid);	/* the intermediate: it exits at once */
 
-	r = wait_ready(pid, l->argv[0], &lp, &pr->procns, err);
+	r = wait_ready(&pid, l->new_session, l->argv[0], &lp, &pr->procns, err);
 	if (r >= 0)
 		r = seize(sup, s, pid, l->argv[0], err);
 	if (r < 0)

@@ -175,6 +175,56 @@ void sw_program_free(struct sw_program *prog)
 	free(prog);
 }
 
+/*
+ * sw_prog_enosys's threshold per ABI (its comment has the rule).  runc
+ * skips the rule when the default allows (a new call is allowed anyway)
+ * and means to when the default errno is already ENOSYS (the same answer;
+ * skipping it keeps the filter short).  Only rules that apply count:
+ * Docker and Podman drop the others before runc sees the profile.
+ */
+static void enosys_plan(struct sw_program *prog)
+{
+	const struct sw_policy *p = prog->policy;
+
+	switch (p->default_action) {
+	case SW_ACT_ERRNO:
+		if (p->default_errno == ENOSYS)
+			return;
+		break;
+	case SW_ACT_KILL_PROCESS:
+	case SW_ACT_KILL_THREAD:
+	case SW_ACT_TRAP:
+		break;
+	default:
+		return;
+	}
+	for (int a = 0; a < SW_ABI_COUNT; a++) {
+		uint32_t max = 0;
+
+		if (!prog->abi_enabled[a])
+			continue;
+		for (size_t i = 0; i < prog->n_rules; i++) {
+			const struct sw_prog_rule *pr = &prog->rules[i];
+
+			if (!pr->applies)
+				continue;
+			for (size_t k = 0; k < pr->rule->n_names; k++) {
+				int nr = pr->nrs[a][k];
+
+				/* libseccomp's own number only, as runc
+				 * asks it: not resolve()'s fallback (i386's
+				 * direct socket calls, which libseccomp
+				 * names by socketcall pseudo-numbers). */
+				if (nr > 0 && (uint32_t)nr > max &&
+				    seccomp_syscall_resolve_name_arch(sw_abi_token(a),
+								      pr->rule->names[k]) == nr)
+					max = (uint32_t)nr;
+			}
+		}
+		prog->enosys_above[a] = max;
+	}
+}
+
 int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 		   const struct sw_policy_ctx *ctx, unsigned int defences_off,
 		   pid_t supervisor_pid, struct sw_error *err)
@@ -340,9 +390,29 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 	/* Both check targets against a supervisor's sessions. */
 	if (supervisor_pid <= 0)
 		prog->defences &= ~(SW_DEFENCE_SIGNAL_SUPERVISOR | SW_DEFENCE_PID_CALLS);
+	enosys_plan(prog);
 
 	*ret = prog;
 	return 0;
+}
+
+bool sw_prog_denies_nr(const struct sw_program *prog, enum sw_abi abi, uint64_t nr)
+{
+	for (int b = 0; b < SW_DENIAL_COUNT; b++)
+		if ((prog->defences & sw_denials[b].defence) &&
+		    prog->denial_nr[abi][b] >= 0 &&
+		    (uint64_t)prog->denial_nr[abi][b] == nr)
+			return true;
+	return false;
+}
+
+bool sw_prog_enosys(const struct sw_program *prog, enum sw_abi abi, uint64_t nr)
+{
+	uint32_t above = prog->enosys_above[abi];
+
+	/* The kernel's seccomp_data.nr is an int: compared as runc's BPF
+	 * does, unsigned 32 bits (so -1 is newer than everything). */
+	return above && (uint32_t)nr > above && !sw_prog_denies_nr(prog, abi, nr);
 }
 
 int sw_prog_rule_name_at(const struct sw_program *prog, size_t i,

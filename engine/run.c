@@ -156,7 +156,7 @@ static void job_stopped(const struct sw_launch *l, struct sw_session *s,
 
 	s->main_stopped = false;
 	if (!l->foreground) {
-		if (sig != SIGTSTP && sig != SIGTTIN && sig != SIGTTOU)
+		if (!sw_job_stop_signal(sig))
 			return;
 		stop_self(sig);
 		sw_session_group_signal(s, group_fd, SIGCONT);
@@ -190,7 +190,7 @@ int sw_run_recorded(const struct sw_policy *p, const struct sw_launch *l,
 	static const int sigs[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT };
 	/* Job control is ours to relay only in a job of a terminal's that
 	 * the program does not lead (see above). */
-	const int n_sigs = l->foreground || l->new_session ? 4 : 6;
+	const int n_sigs = l->foreground ? 4 : 6;
 	struct sigaction sa = { .sa_handler = on_signal }, old[6];
 	struct sw_supervisor *sup = NULL;
 	struct sw_session *s = NULL;

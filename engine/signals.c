@@ -25,9 +25,9 @@
  * program starts in a group (or session) of its own (launch.c), new
  * groups are created with the creator's pid, and setpgid(2) into a group
  * that is not the session's is refused here, so a tracee is never in
- * another group.  (Only processes of the same kernel session, which a
- * daemon's program has to itself, can join a group; the embedded
- * program's kernel session is its user's shell's.)
+ * another group.  (Only processes of the same kernel session can join a
+ * group: the embedded program's is its user's shell's; a daemon's
+ * program has one of its own, led by its holder, launch.c.)
  *
  * Calls whose target is behind a descriptor or in memory are rewritten
  * to the same effect with the checked target in registers, so that no
@@ -253,6 +253,13 @@ static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
 	bool thread;
 	int depth;
 
+	/* The kernel's order: the flags (at most one scope), then the fd. */
+	if ((flags & ~(SW_PIDFD_SIGNAL_THREAD | SW_PIDFD_SIGNAL_THREAD_GROUP |
+		       SW_PIDFD_SIGNAL_PROCESS_GROUP)) ||
+	    (flags & (flags - 1))) {
+		sw_refuse(d, EINVAL, "pidfd_send_signal: unknown flags");
+		return;
+	}
 	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", t->pid, fd);
 	if (fd < 0 || (!sw_reach_proc_field(path, "Pid", 10, 0, &pid) &&
 		       (pid = proc_dir_pid(t->pid, fd)) <= 0)) {
@@ -399,16 +406,21 @@ void sw_signals_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 		    : sw_reach_refusal(t->pid, sw_as_int(d->args[0]));
 	} else if (is(prog, abi, SW_SYS_TGKILL, nr) ||
 		   is(prog, abi, SW_SYS_RT_TGSIGQUEUEINFO, nr)) {
+		/* A tgid or tid <= 0 names no process: the kernel answers
+		 * (EINVAL; rt_tgsigqueueinfo reads its siginfo first, so
+		 * EFAULT for a bad pointer), as without sysward. */
 		int32_t tgid = sw_as_int(d->args[0]), tid = sw_as_int(d->args[1]);
 
-		e = tgid <= 0 || tid <= 0 ? EINVAL
+		e = tgid <= 0 || tid <= 0 ? 0
 		    : sw_reach_pid(sup, s, t->pid, tid) &&
 		      sw_reach_pid(sup, s, t->pid, tgid) ? 0 : EPERM;
 	} else if (is(prog, abi, SW_SYS_RT_SIGQUEUEINFO, nr)) {
-		/* Only a pid: 0 and negatives name nothing (ESRCH). */
+		/* Only a pid: 0 and negatives name no process, and the
+		 * kernel answers them (ESRCH, or EFAULT first for a bad
+		 * siginfo), as without sysward. */
 		int32_t pid = sw_as_int(d->args[0]);
 
-		e = pid <= 0 ? ESRCH : sw_reach_pid(sup, s, t->pid, pid) ? 0
+		e = pid <= 0 ? 0 : sw_reach_pid(sup, s, t->pid, pid) ? 0
 		    : sw_reach_refusal(t->pid, pid);
 	} else if (is(prog, abi, SW_SYS_PIDFD_OPEN, nr)) {
 		/* EPERM, not ESRCH: the same answer whether or not the pid

@@ -61,6 +61,7 @@
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
+#include "sysward/clock.h"
 #include "sysward/proc.h"
 #include "internal.h"
 #include "sys.h"
@@ -343,20 +344,12 @@ static void session_unlink(struct sw_supervisor *sup, struct sw_session *s)
  */
 #define SW_FREE_DEADLINE_MS 2000
 
-static long long mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 /* Reap the killed tracees of this thread until none is left (ECHILD) or
  * the deadline passes.  A tracee we never saw (a new child before its
  * first stop) reports that stop here: it is killed too. */
 static void reap_killed(struct sw_supervisor *sup)
 {
-	long long end = mono_ms() + SW_FREE_DEADLINE_MS;
+	long long end = sw_mono_ms() + SW_FREE_DEADLINE_MS;
 	unsigned int left;
 	char msg[160];
 
@@ -373,7 +366,7 @@ static void reap_killed(struct sw_supervisor *sup)
 			continue;
 		if (pid < 0)
 			return;		/* ECHILD: every one is gone */
-		if (mono_ms() >= end)
+		if (sw_mono_ms() >= end)
 			break;
 		nanosleep(&(struct timespec){ 0, 10 * 1000000L }, NULL);
 	}
@@ -423,6 +416,18 @@ void sw_supervisor_on_warning(struct sw_supervisor *sup, sw_warning_fn fn,
 {
 	sup->warn_fn = fn;
 	sup->warn_ud = userdata;
+}
+
+void sw_supervisor_on_job_stop(struct sw_supervisor *sup, sw_job_stop_fn fn,
+			       void *userdata)
+{
+	sup->job_stop_fn = fn;
+	sup->job_stop_ud = userdata;
+}
+
+bool sw_job_stop_signal(int sig)
+{
+	return sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU;
 }
 
 pid_t sw_session_pid(const struct sw_session *s)
@@ -877,11 +882,13 @@ static void handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 
 int sw_group_stop(struct sw_tracee *t, int sig)
 {
-	if (sig != SIGSTOP && sig != SIGTSTP && sig != SIGTTIN && sig != SIGTTOU)
+	if (sig != SIGSTOP && !sw_job_stop_signal(sig))
 		return 0;	/* PTRACE_INTERRUPT or SIGCONT's re-trap */
 	if (t->s && t->pid == t->s->pid) {
 		t->s->main_stopped = true;
 		t->s->main_stop_sig = sig;
+		if (sw_job_stop_signal(sig) && t->s->sup->job_stop_fn)
+			t->s->sup->job_stop_fn(t->s, sig, t->s->sup->job_stop_ud);
 	}
 	return sw_sys_ptrace(PTRACE_LISTEN, t->pid, 0L, 0L) < 0 ? -errno : 1;
 }

@@ -56,6 +56,7 @@ static const struct {
 	{ SW_MSG_ERROR, "ERROR", false, 12 + SW_PROTO_MAX_ERROR_MSG },
 	{ SW_MSG_PS_REPLY, "PS_REPLY", false, SW_PROTO_MAX_PS_REPLY },
 	{ SW_MSG_OK, "OK", false, 0 },
+	{ SW_MSG_STOPPED, "STOPPED", false, 4 },
 	{ SW_MSG_REPORT, "REPORT", false,
 	  8 + 4 + SW_PROTO_MAX_SUMMARY + 4 + SW_PROTO_MAX_REPORT },
 };
@@ -127,7 +128,7 @@ int sw_msg_header_decode(const uint8_t in[SW_PROTO_HEADER_SIZE],
 		return sw_error_set(err, EOPNOTSUPP,
 			"unknown message type 0x%x (expected %s)", h.type,
 			to_daemon ? "RUN, PS, KILL, SIGNAL or RECORD"
-				  : "STARTED, EXIT, ERROR, PS_REPLY, OK or REPORT");
+				  : "STARTED, EXIT, ERROR, PS_REPLY, OK, STOPPED or REPORT");
 	if (h.length > types[i].max)
 		return sw_error_set(err, EMSGSIZE,
 			"%s message of %u bytes exceeds the limit of %zu bytes",
@@ -537,6 +538,13 @@ int sw_msg_encode_signal(struct sw_buf *b, int sig, struct sw_error *err)
 	return sw_msg_finish(b, err);
 }
 
+int sw_msg_encode_stopped(struct sw_buf *b, int sig, struct sw_error *err)
+{
+	sw_msg_begin(b, SW_MSG_STOPPED);
+	sw_buf_put_u32(b, (uint32_t)sig);
+	return sw_msg_finish(b, err);
+}
+
 int sw_msg_encode_started(struct sw_buf *b, const struct sw_started *s,
 			  struct sw_error *err)
 {
@@ -652,22 +660,34 @@ int sw_msg_decode_kill(const uint8_t *p, size_t len, uint64_t *ret,
 	return sw_reader_u64(&rd, ret);
 }
 
-int sw_msg_decode_signal(const uint8_t *p, size_t len, int *ret,
-			 struct sw_error *err)
+/* A signal number, 1..64: signal 0 only probes, above 64 there is none. */
+static int decode_sig(const char *what, const uint8_t *p, size_t len,
+		      int *ret, struct sw_error *err)
 {
 	struct sw_reader rd = { p, len };
 	uint32_t sig = 0;
-	int r = exact_len("SIGNAL", len, 4, err);
+	int r = exact_len(what, len, 4, err);
 
 	if (r < 0)
 		return r;
 	sw_reader_u32(&rd, &sig);
-	/* Signal 0 only probes; above 64 there is no signal. */
 	if (sig < 1 || sig > 64)
 		return sw_error_set(err, EINVAL,
-			"SIGNAL message: signal %u out of range 1..64", sig);
+			"%s message: signal %u out of range 1..64", what, sig);
 	*ret = (int)sig;
 	return 0;
+}
+
+int sw_msg_decode_signal(const uint8_t *p, size_t len, int *ret,
+			 struct sw_error *err)
+{
+	return decode_sig("SIGNAL", p, len, ret, err);
+}
+
+int sw_msg_decode_stopped(const uint8_t *p, size_t len, int *ret,
+			  struct sw_error *err)
+{
+	return decode_sig("STOPPED", p, len, ret, err);
 }
 
 int sw_msg_decode_started(const uint8_t *p, size_t len, struct sw_started *ret,

@@ -242,8 +242,8 @@ const struct sw_arch_vetted sw_arch_vetted_nr[SW_ABI_COUNT] = {
 };
 
 const struct sw_arch_filter_group sw_arch_filter_groups[] = {
-	{ AUDIT_ARCH_X86_64, 2, { SW_ABI_X86_64, SW_ABI_X32 } },
-	{ AUDIT_ARCH_I386, 1, { SW_ABI_I386 } },
+	{ AUDIT_ARCH_X86_64, 2, { SW_ABI_X86_64, SW_ABI_X32 }, SW_X32_SYSCALL_BIT },
+	{ AUDIT_ARCH_I386, 1, { SW_ABI_I386 }, 0 },
 };
 const size_t sw_arch_n_filter_groups =
 	sizeof(sw_arch_filter_groups) / sizeof(sw_arch_filter_groups[0]);

@@ -124,14 +124,24 @@ struct sw_launch {
 	void (*warn)(const char *msg, void *userdata);
 	void *warn_userdata;
 	/* Job control.  The program always gets a process group of its own,
-	 * so that kill(0, ...) and a terminal's signals stay inside it; and
-	 * a session of its own with new_session (the daemon: a group in a
-	 * session of its own is orphaned, and the kernel then discards
-	 * SIGTSTP, SIGTTIN and SIGTTOU sent to it).  foreground: make that
+	 * so that kill(0, ...) and a terminal's signals stay inside it, and
+	 * setpgid() into another group is refused (route 11).  By default in
+	 * the caller's session.  new_session (syswardd): in a kernel session
+	 * of its own, whose leader is a small untraced holder process that
+	 * is the program's parent and only waits for it (launch.c).  Either
+	 * way the group is not orphaned (its leader's parent is in another
+	 * group of the same session), so the kernel does not discard
+	 * SIGTSTP, SIGTTIN and SIGTTOU sent to it, as in a shell's job; and
+	 * a session of its own keeps the program out of the caller's
+	 * groups and scheduler autogroup.  foreground: make that
 	 * group the foreground one of terminal tty_fd before the program
 	 * runs, as a shell does; sw_run() takes the terminal back when the program
 	 * stops (Ctrl-Z) or ends. */
 	bool new_session;
+	/* With new_session: the holder executes /proc/self/exe as
+	 * SW_HOLDER_ARGV0, whose main() must then return sw_holder_main()
+	 * (syswardd does); without, it waits in a fork of the caller. */
+	bool holder_exec;
 	bool foreground;
 	int tty_fd;
 	/* The program's nice value, set before its credentials change
@@ -286,6 +296,25 @@ typedef void (*sw_session_done_fn)(struct sw_session *s, int exit_code,
 				   void *userdata);
 void sw_supervisor_on_done(struct sw_supervisor *sup, sw_session_done_fn fn,
 			   void *userdata);
+
+/* A session's holder (sw_launch.new_session, holder_exec): the argv[0]
+ * it is executed with, and what main() returns for it.  It waits until
+ * it has no children left. */
+#define SW_HOLDER_ARGV0 "sysward-holder"
+int sw_holder_main(void);
+
+/* The session's main process entered a group-stop by a job-control
+ * signal (sw_job_stop_signal()): its caller stops as the program's job,
+ * as sw_run() does (syswardd: tells its client).  Called on the tracer
+ * thread, once per stop. */
+typedef void (*sw_job_stop_fn)(struct sw_session *s, int sig, void *userdata);
+void sw_supervisor_on_job_stop(struct sw_supervisor *sup, sw_job_stop_fn fn,
+			       void *userdata);
+/* SIGTSTP, SIGTTIN, SIGTTOU: "the job stops", undone by continuing the
+ * job.  A SIGSTOP is sent at a pid and undone at that pid: a caller that
+ * stopped for it would hold up the program's supervised calls until
+ * someone continued the caller too. */
+bool sw_job_stop_signal(int sig);
 
 /* Problems the supervisor met but that are no error of the caller's
  * ("failed to tamper with pid N: ..."); the affected program is killed

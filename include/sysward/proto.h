@@ -64,7 +64,8 @@ enum sw_msg_type {
 	SW_MSG_ERROR	= 0x83,
 	SW_MSG_PS_REPLY	= 0x84,
 	SW_MSG_OK	= 0x85,
-	SW_MSG_REPORT	= 0x86,	/* before EXIT, after a RECORD */
+	SW_MSG_STOPPED	= 0x86,
+	SW_MSG_REPORT	= 0x87,	/* before EXIT, after a RECORD */
 };
 
 struct sw_msg_header {
@@ -202,6 +203,9 @@ void sw_report_reply_clear(struct sw_report_reply *r);
 /* Fixed-size payloads: encode a whole message into b. */
 int sw_msg_encode_kill(struct sw_buf *b, uint64_t session_id, struct sw_error *err);
 int sw_msg_encode_signal(struct sw_buf *b, int sig, struct sw_error *err);
+/* The program's main process stopped by a job-control signal: the client
+ * stops by it too, as the shell's job (docs/protocol.md, STOPPED). */
+int sw_msg_encode_stopped(struct sw_buf *b, int sig, struct sw_error *err);
 int sw_msg_encode_started(struct sw_buf *b, const struct sw_started *s,
 			  struct sw_error *err);
 int sw_msg_encode_exit(struct sw_buf *b, int exit_code, struct sw_error *err);
@@ -215,6 +219,8 @@ int sw_msg_decode_kill(const uint8_t *p, size_t len, uint64_t *ret,
 		       struct sw_error *err);
 int sw_msg_decode_signal(const uint8_t *p, size_t len, int *ret,
 			 struct sw_error *err);
+int sw_msg_decode_stopped(const uint8_t *p, size_t len, int *ret,
+			  struct sw_error *err);
 int sw_msg_decode_started(const uint8_t *p, size_t len, struct sw_started *ret,
 			  struct sw_error *err);
 int sw_msg_decode_exit(const uint8_t *p, size_t len, int *ret,

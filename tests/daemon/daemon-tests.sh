@@ -324,11 +324,14 @@ kill other: 1"
 }
 
 t_groups_stay_in_session() {
-	# A program, as root and as uid 65534, tries to join the daemon's
-	# process group and another session's with setpgid(2), and signals
-	# them every other way (adv_signals targets): all refused (route 11;
-	# each program has a kernel session of its own, and the supervisor
-	# checks setpgid's group besides).
+	# Every program is a process group of its own in a kernel session of
+	# its own, led by its holder, its parent (so that it stops as a
+	# shell's job does).  A program, as root and as uid 65534, tries to
+	# join the daemon's process group and another session's with
+	# setpgid(2), and signals them every other way (adv_signals targets):
+	# all refused (route 11; the kernel refuses a group of another
+	# session, and the supervisor checks setpgid's group besides).
+	# (t_no_controlling_tty: and no terminal.)
 	local bg as other
 	chmod 0755 "$W"
 	mkdir -m 1777 "$W/pub"
@@ -337,6 +340,13 @@ t_groups_stay_in_session() {
 	bg=$!
 	wait_file "$W/pub/other.pid" 100 || { fail "the other session's program did not start"; kill -9 "$bg"; return; }
 	other=$(cat "$W/pub/other.pid")
+	# Control: the layout this test assumes.
+	local osid oppid
+	osid=$(ps -o sid= -p "$other" | tr -d ' ')
+	oppid=$(ps -o ppid= -p "$other" | tr -d ' ')
+	[ "$osid" != "$(ps -o sid= -p "$D_PID" | tr -d ' ')" ] && [ "$osid" = "$oppid" ] &&
+		[ "$(ps -o pgid= -p "$other" | tr -d ' ')" = "$other" ] ||
+		fail "control: the other session's program is not a group of its own under its session's leader (sid $osid, ppid $oppid)"
 	for as in root nobody; do
 		last_cmd=("$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_signals" targets "$other")
 		[ "$as" = nobody ] && last_cmd=("${NOBODY[@]}" "${last_cmd[@]}")
@@ -2097,6 +2107,72 @@ t_shutdown_exit_records() {
 	codes = sorted(l["exit_code"] for l in lines if l.get("event") == "session-exit")
 	assert codes == [0] * 3 + [137] * 5, codes
 	EOF
+}
+
+t_holder_out_of_reach() {
+	# The program's parent under syswardd is its session's holder
+	# (launch.c: it leads the session, so that the program's group is
+	# not orphaned), an untraced process with the daemon's credentials.
+	# Outside the tree: a program, as root and as uid 65534, tries every
+	# ptrace-mode access, every signal route and its oom_score_adj on
+	# it; all refused.  (Control: the parent is the session's leader.)
+	start_daemon || return
+	chmod 0755 "$W"
+	local as attack
+	for as in root nobody; do
+		for attack in "adv_reach attack-pid" "adv_signals targets" "adv_reach oom"; do
+			# shellcheck disable=SC2016,SC2086
+			last_cmd=("$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sh -c '
+				read -r _ _ _ ppid _ sid _ </proc/$$/stat
+				[ "$ppid" = "$sid" ] || { echo "control: parent $ppid is not the session leader $sid"; exit 2; }
+				exec "$@" "$ppid"' sh $ADV/$attack)
+			[ "$as" = nobody ] && last_cmd=("${NOBODY[@]}" "${last_cmd[@]}")
+			timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+			rc=$?
+			cat "$W/out" "$W/err"
+			expect_rc 0
+			grep -q '^verdict: contained' "$W/out" || fail "$attack reached its holder, as $as"
+		done
+	done
+	daemon_serves
+}
+
+t_holders_end() {
+	# Every session's holder (the program's parent, launch.c) ends with
+	# its session, however it ends: the program exits, its client goes
+	# away (the session is killed), or syswardd is stopped or killed
+	# (its tracees die with it: PTRACE_O_EXITKILL).  None is left behind.
+	local how bg pid holder holders=() i
+	for how in exit client term kill; do
+		start_daemon || return
+		rm -f "$W/pid"
+		if [ "$how" = exit ]; then
+			"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/pid" sleep 1 >/dev/null 2>&1 </dev/null &
+		else
+			"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/pid" sleep 60 >/dev/null 2>&1 </dev/null &
+		fi
+		bg=$!
+		wait_file "$W/pid" 100 || { fail "$how: the program did not start"; kill -9 "$bg"; return; }
+		pid=$(cat "$W/pid")
+		holder=$(ps -o ppid= -p "$pid" | tr -d ' ')
+		[ "$(ps -o comm= -p "$holder")" = sysward-holder ] ||
+			{ fail "$how: the program's parent ($holder) is not its holder: $(ps -o pid,sid,comm -p "$holder" | tail -1)"; kill -9 "$bg"; return; }
+		case $how in
+		client) kill -9 "$bg" ;;
+		term) kill -TERM "$D_PID" ;;
+		kill) kill -9 "$D_PID" ;;
+		esac
+		for ((i = 0; i < 100; i++)); do
+			kill -0 "$holder" 2>/dev/null || break
+			sleep 0.05
+		done
+		kill -0 "$holder" 2>/dev/null && fail "$how: the holder $holder still runs 5 s later"
+		kill -0 "$pid" 2>/dev/null && fail "$how: the program $pid still runs 5 s later"
+		wait "$bg" 2>/dev/null
+		[ "$how" = exit ] || [ "$how" = client ] && stop_daemon
+		wait "$D_PID" 2>/dev/null
+		D_PID=
+	done
 }
 
 t_reach_oom_beyond_session() {

@@ -31,6 +31,12 @@ static const struct {
 	{ SW_PROTO_MAGIC, 1, SW_MSG_KILL, 8, 0, true, 0, "" },
 	{ SW_PROTO_MAGIC, 1, SW_MSG_SIGNAL, 4, 0, true, 0, "" },
 	{ SW_PROTO_MAGIC, 1, SW_MSG_EXIT, 4, 0, false, 0, "" },
+	{ SW_PROTO_MAGIC, 1, SW_MSG_STOPPED, 4, 0, false, 0, "" },
+	{ SW_PROTO_MAGIC, 1, SW_MSG_STOPPED, 5, 0, false, EMSGSIZE,
+	  "STOPPED message of 5 bytes exceeds the limit of 4 bytes" },
+	/* A client never sends STOPPED. */
+	{ SW_PROTO_MAGIC, 1, SW_MSG_STOPPED, 4, 0, true, EOPNOTSUPP,
+	  "unknown message type 0x86" },
 	{ 0x54534547, 1, SW_MSG_RUN, 0, 0, true, EPROTO, "bad magic 0x54534547" },
 	{ SW_PROTO_MAGIC, 2, SW_MSG_RUN, 0, 0, true, EPROTO,
 	  "protocol version 2 not supported" },
@@ -320,6 +326,14 @@ START_TEST(test_small_messages)
 	ck_assert_int_eq(sw_msg_decode_signal(b.data + 16, 3, &v, &err), -EBADMSG);
 	ck_assert_str_eq(err.msg,
 		"SIGNAL message has 3 payload bytes (expected 4)");
+
+	ck_assert_int_eq(sw_msg_encode_stopped(&b, SIGTSTP, NULL), 0);
+	ck_assert_int_eq(sw_msg_header_decode(b.data, false, &h, NULL), 0);
+	ck_assert_int_eq(sw_msg_decode_stopped(b.data + 16, h.length, &v, NULL), 0);
+	ck_assert_int_eq(v, SIGTSTP);
+	ck_assert_int_eq(sw_msg_encode_stopped(&b, 65, NULL), 0);
+	ck_assert_int_eq(sw_msg_decode_stopped(b.data + 16, 4, &v, &err), -EINVAL);
+	ck_assert_str_eq(err.msg, "STOPPED message: signal 65 out of range 1..64");
 
 	ck_assert_int_eq(sw_msg_encode_started(&b,
 		&(struct sw_started){ 42, 1234 }, NULL), 0);

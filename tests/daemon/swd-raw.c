@@ -120,6 +120,10 @@ static void print_reply(int fd)
 	case SW_MSG_OK:
 		printf("OK\n");
 		break;
+	case SW_MSG_STOPPED:
+		sw_msg_decode_stopped(p, h.length, &code, NULL);
+		printf("STOPPED %d\n", code);
+		break;
 	case SW_MSG_REPORT: {
 		struct sw_report_reply r = { 0 };
 

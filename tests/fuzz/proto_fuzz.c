@@ -132,6 +132,11 @@ static void small_message(uint16_t type, const uint8_t *p, size_t len)
 	case SW_MSG_SIGNAL:
 		r = sw_msg_decode_signal(p, len, &v, &err);
 		break;
+	case SW_MSG_STOPPED:
+		r = sw_msg_decode_stopped(p, len, &v, &err);
+		if (r == 0)
+			check(v >= 1 && v <= 64);
+		break;
 	case SW_MSG_STARTED:
 		r = sw_msg_decode_started(p, len, &st, &err);
 		break;
@@ -264,6 +269,7 @@ int main(int argc, char **argv)
 	SEED("error", 1, sw_msg_encode_error(&b, 2, 127, "cannot execute 'x': No such file", &err));
 	SEED("ps-reply", 1, sw_msg_encode_ps_reply(&b, e, 2, &err));
 	SEED("ok", 1, sw_msg_encode_empty(&b, SW_MSG_OK, &err));
+	SEED("stopped", 1, sw_msg_encode_stopped(&b, 20, &err));
 	sw_buf_free(&b);
 	if (bad)
 		fprintf(stderr, "%s: cannot write the seeds into %s\n", argv[0], argv[1]);

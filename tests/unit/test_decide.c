@@ -81,6 +81,11 @@ static struct sw_policy pol_deny = {
 	.rules = rules, .n_rules = 1,
 };
 
+static struct sw_policy pol_eperm = {	/* newest call named: rule 0's */
+	.source = "eperm.json", .default_action = SW_ACT_ERRNO, .default_errno = EPERM,
+	.rules = rules, .n_rules = 1,
+};
+
 static int fake_read(void *ctx, uint64_t addr, char *buf, size_t size)
 {
 	const char *s;
@@ -281,6 +286,15 @@ static const struct row rows[] = {
 	R(&pol_deny, X64, "mkdir", .verdict = SW_V_RETURN,
 	  .rule = SW_RULE_DEFAULT, .retval = -ENOSYS, .is_error = true),
 	R(&pol_deny, X64, "getuid", .verdict = SW_V_RETURN, .rule = 0, .retval = 0),
+	/* a call newer than every call the policy names (one the path
+	 * guard's filter prefix sends here): ENOSYS, as the filter says
+	 * for the others; older ones get the default errno */
+	R(&pol_eperm, X64, "process_madvise", .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFAULT, .retval = -ENOSYS, .is_error = true),
+	R(&pol_eperm, X64, "mkdir", .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFAULT, .retval = -EPERM, .is_error = true),
+	R(&pol_eperm, X64, "io_uring_setup", .verdict = SW_V_RETURN,
+	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
 };
 
 static void decide_row(const struct row *r, struct sw_program *prog,
@@ -529,6 +543,11 @@ static const struct {
 	L(&pol, "close", 3, 0, true, SW_V_ALLOW, 0, SW_OUT_REFUSED, SW_OUT_WOULD_REFUSE),
 	L(&pol, "openat", -100, ADDR_ETC, true, SW_V_ALLOW, 0, SW_OUT_REFUSED, SW_OUT_WOULD_REFUSE),
 	L(&pol_deny, "mkdir", 0, 0, true, SW_V_ALLOW, 0, SW_OUT_REFUSED, SW_OUT_WOULD_REFUSE),
+	/* newer than every call the policy names: ENOSYS, as runc says */
+	L(&pol_eperm, "unshare", 0x10000000, 0, true, SW_V_ALLOW, 0, SW_OUT_REFUSED,
+	  SW_OUT_WOULD_REFUSE),
+	L(&pol_eperm, "mkdir", 0, 0, true, SW_V_ALLOW, 0, SW_OUT_REFUSED,
+	  SW_OUT_WOULD_REFUSE),
 	/* the defence's stripped flag stays stripped */
 	L(&pol_deny, "clone", CLONE_UNTRACED_ | 0x11, 0, true, SW_V_REWRITE, 0x11,
 	  SW_OUT_REFUSED, SW_OUT_WOULD_REFUSE),
@@ -558,6 +577,9 @@ START_TEST(test_decide_complain)
 	bool lifted;
 
 	decide_row(&r, prog, counters, &d);
+	/* The two answers of an EPERM default: ENOSYS above its rules. */
+	if (lift_rows[_i].p == &pol_eperm)
+		ck_assert_int_eq(d.retval, strcmp(r.sys, "unshare") ? -EPERM : -ENOSYS);
 	ck_assert_msg(sw_outcome_of(&d) == lift_rows[_i].enforce,
 		      "line %d: enforcing, outcome %s, expected %s", r.line,
 		      sw_outcome_name(sw_outcome_of(&d)),

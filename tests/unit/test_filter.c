@@ -115,6 +115,54 @@ static struct sw_policy pol_e = {	/* default ENOSYS: unknown syscalls */
 	.rules = rules_c, .n_rules = 1,
 };
 
+/* Calls newer than the newest one a policy names (runc's ENOSYS rule):
+ * a Docker/Podman-style allow-list whose newest call is epoll_pwait2
+ * (441 on x86_64 and i386, 0x40000000 | 441 on x32) */
+static struct sw_rule rules_n[] = {
+	/* 0 */ { RULE(SW_ACT_ALLOW, "read", "write", "exit_group", "getpid", "epoll_pwait2") },
+	/* 1 */ { RULE(SW_ACT_ERRNO, "mkdir"), .errno_ret = EACCES },
+};
+static struct sw_policy pol_n = {
+	.source = "n.json", .default_action = SW_ACT_ERRNO, .default_errno = EPERM,
+	.rules = rules_n, .n_rules = 2,
+};
+static struct sw_policy pol_p = {	/* pol_n on x86_64 alone */
+	.source = "p.json", .default_action = SW_ACT_ERRNO, .default_errno = EPERM,
+	.architectures = N("SCMP_ARCH_X86_64"), .n_architectures = 1,
+	.rules = rules_n, .n_rules = 2,
+};
+static struct sw_policy pol_k = {	/* pol_n killing by default */
+	.source = "k.json", .default_action = SW_ACT_KILL_PROCESS, .default_errno = EPERM,
+	.rules = rules_n, .n_rules = 2,
+};
+/* i386's socket calls: libseccomp names them by socketcall
+ * pseudo-numbers, so runc counts only getpid (20) there */
+static struct sw_rule rules_s[] = {
+	/* 0 */ { RULE(SW_ACT_ALLOW, "getpid", "socket", "exit_group") },
+};
+static struct sw_policy pol_s = {
+	.source = "s.json", .default_action = SW_ACT_ERRNO, .default_errno = EPERM,
+	.rules = rules_s, .n_rules = 1,
+};
+static struct sw_policy pol_q = {	/* an errno default and no rule */
+	.source = "q.json", .default_action = SW_ACT_ERRNO, .default_errno = EPERM,
+};
+/* newest call exit_group (231): the defences' calls are newer */
+static struct sw_rule rules_o[] = {
+	/* 0 */ { RULE(SW_ACT_ALLOW, "read", "write", "exit_group", "getpid") },
+	/* 1: does not apply (no CAP_SYS_ADMIN), so it does not count */
+	/* 1 */ { RULE(SW_ACT_ALLOW, "futex_waitv"),
+		  .has_includes = true, .includes = { .caps = 1ull << 21 } },
+};
+static struct sw_policy pol_o = {
+	.source = "o.json", .default_action = SW_ACT_ERRNO, .default_errno = EPERM,
+	.rules = rules_o, .n_rules = 2,
+};
+static struct sw_policy pol_oi = {	/* pol_o with "allowIoUring": true */
+	.source = "oi.json", .default_action = SW_ACT_ERRNO, .default_errno = EPERM,
+	.rules = rules_o, .n_rules = 2, .allow_io_uring = true,
+};
+
 enum { X64 = SW_ABI_X86_64, I386 = SW_ABI_I386, X32 = SW_ABI_X32, AARCH64 = 99 };
 
 struct row {
@@ -233,7 +281,9 @@ static const struct row rows[] = {
 	/* "allowIoUring": the policy decides io_uring; every other defence stays */
 	R(&pol_f, 0, X64, "io_uring_setup", 0, 0, 0, ALLOW),
 	R(&pol_f, 0, X32, "io_uring_setup", 0, 0, 0, ALLOW),
-	R(&pol_f, 0, X64, "io_uring_enter", 0, 0, 0, ERRNO(EPERM)),	/* default */
+	/* newer than io_uring_setup, the newest call f.json names: ENOSYS */
+	R(&pol_f, 0, X64, "io_uring_enter", 0, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_f, 0, X64, "mkdir", 0, 0, 0, ERRNO(EPERM)),	/* default */
 	R(&pol_f, 0, X64, "clone", 0, 0x00800011, 0, TRACE(SW_HINT_NONE)),
 	R(&pol_f, 0, X64, "kill", 0, SUP_PID, 0, TRACE(SW_HINT_NONE)),
 	R(&pol_g, 0, X64, "io_uring_enter", 0, 0, 0, ALLOW),
@@ -295,7 +345,9 @@ static const struct row rows[] = {
 	R(&pol_h, 0, X64, "getpid", 0, 0, 0, ERRNO(EACCES)),
 	/* rule 1 says what the default says: its NE on an int costs no stop */
 	R(&pol_h, 0, X64, "getpid", 0, 5 | 1ull << 32, 0, ERRNO(EACCES)),
-	R(&pol_c, SW_DEFENCE_CLONE3, X64, "clone3", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_n, SW_DEFENCE_CLONE3, X64, "clone3", 0, 0, 0, ERRNO(EPERM)),
+	/* ... unless it is newer than every call the policy names */
+	R(&pol_c, SW_DEFENCE_CLONE3, X64, "clone3", 0, 0, 0, ERRNO(ENOSYS)),
 	/* userfaultfds that take faults from the kernel (the supervisor's
 	 * process_vm_readv) are refused, on every ABI, under any policy while
 	 * a supervisor reads the program's memory; UFFD_USER_MODE_ONLY
@@ -364,6 +416,66 @@ static const struct row rows[] = {
 	/* unknown syscall numbers get the default errno (ENOSYS here) */
 	R(&pol_e, 0, X64, NULL, 1000, 0, 0, ERRNO(ENOSYS)),
 	R(&pol_e, 0, X64, "read", 0, 0, 0, ALLOW),
+	/* Calls newer than the newest one the policy names get ENOSYS, as
+	 * under runc (its patchbpf stub), whatever the default says, unless
+	 * the default allows; per ABI; calls up to that one get the default */
+	R(&pol_n, 0, X64, NULL, 1000, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_n, 0, X64, NULL, 442, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_n, 0, X64, NULL, 0x3fffffff, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_n, 0, X64, NULL, 0x80000000, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_n, 0, X64, "epoll_pwait2", 0, 0, 0, ALLOW),
+	R(&pol_n, 0, X64, NULL, 400, 0, 0, ERRNO(EPERM)),	/* a hole below */
+	R(&pol_n, 0, X64, "getuid", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_n, 0, X64, "mkdir", 0, 0, 0, ERRNO(EACCES)),
+	R(&pol_n, 0, X64, "futex_waitv", 0, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_n, 0, I386, NULL, 442, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_n, 0, I386, NULL, 1000, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_n, 0, I386, "epoll_pwait2", 0, 0, 0, ALLOW),
+	R(&pol_n, 0, I386, "getuid32", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_n, 0, X32, NULL, 0x40000000 | 1000, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_n, 0, X32, NULL, 0x40000000 | 442, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_n, 0, X32, NULL, 0xffffffff, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_n, 0, X32, "epoll_pwait2", 0, 0, 0, ALLOW),
+	R(&pol_n, 0, X32, "mkdir", 0, 0, 0, ERRNO(EACCES)),
+	R(&pol_n, 0, X32, "getuid", 0, 0, 0, ERRNO(EPERM)),
+	/* an ABI the policy leaves out stays killed */
+	R(&pol_p, 0, X64, NULL, 1000, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_p, 0, X32, NULL, 0x40000000 | 1000, 0, 0, KILLP),
+	R(&pol_p, 0, I386, NULL, 1000, 0, 0, KILLP),
+	R(&pol_p, 0, AARCH64, NULL, 1000, 0, 0, KILLP),
+	/* i386: newer than getpid and exit_group (252), whatever the direct
+	 * socket call's number (359): ENOSYS, the direct socket call too
+	 * (libc then uses socketcall, 102), as under runc */
+	R(&pol_s, 0, I386, NULL, 300, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_s, 0, I386, NULL, 359, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_s, 0, I386, "socketcall", 0, 1, 0, ALLOW),
+	R(&pol_s, 0, I386, NULL, 200, 0, 0, ERRNO(EPERM)),
+	R(&pol_s, 0, X64, NULL, 300, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_s, 0, X64, "socket", 0, 1, 0, ALLOW),
+	/* a kill default: new calls get ENOSYS instead, as under runc */
+	R(&pol_k, 0, X64, NULL, 1000, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_k, 0, X64, "getuid", 0, 0, 0, KILLP),
+	/* an allowing default, or no call named: no ENOSYS rule */
+	R(&pol_a, 0, X64, NULL, 1000, 0, 0, ALLOW),
+	R(&pol_q, 0, X64, NULL, 1000, 0, 0, ERRNO(EPERM)),
+	R(&pol_q, 0, I386, NULL, 1000, 0, 0, ERRNO(EPERM)),
+	/* sysward's refusals stay as they are, newer or not; other calls
+	 * newer than exit_group (231) get ENOSYS; a rule that does not
+	 * apply names nothing */
+	R(&pol_o, 0, X64, "io_uring_setup", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_o, 0, X64, "io_uring_enter", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_o, 0, X64, "pidfd_getfd", 0, 3, 4, ERRNO(EPERM)),
+	R(&pol_o, 0, X64, "userfaultfd", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_o, 0, X64, "clone3", 0, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_o, 0, I386, "io_uring_setup", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_o, 0, X32, "pidfd_getfd", 0, 3, 4, ERRNO(EPERM)),
+	R(&pol_o, 0, X64, "userfaultfd", 0, 1, 0, ERRNO(EPERM)),	/* the policy's: default */
+	R(&pol_o, 0, X64, "process_madvise", 0, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_o, 0, X64, "futex_waitv", 0, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_o, 0, X64, "pidfd_open", 0, SUP_PID, 0, ERRNO(ENOSYS)),
+	R(&pol_o, 0, X64, "getuid", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_oi, 0, X64, "io_uring_setup", 0, 0, 0, ERRNO(ENOSYS)),
+	R(&pol_oi, 0, X64, "pidfd_getfd", 0, 3, 4, ERRNO(EPERM)),
 	/* An audit log or a record sees the errno refusals: a stop, with
 	 * the hint of the rule (the default: none); conditions stay in BPF,
 	 * so only the refused calls stop.  Kill and trap stay the kernel's,
@@ -403,6 +515,10 @@ static const struct row rows[] = {
 	R(&pol_d, 0, X64, "getpid", 0, 0, 0, ALLOW, .refusals = SW_REFUSALS_COMPLAIN),
 	/* an ABI the filter does not cover is still killed by the kernel */
 	R(&pol_b, 0, I386, "getpid", 0, 0, 0, KILLP, .refusals = SW_REFUSALS_COMPLAIN),
+	/* calls newer than the policy: the ENOSYS prefix stops too */
+	R(&pol_n, 0, X64, NULL, 1000, 0, 0, TRACE(SW_HINT_NONE), .refusals = SW_REFUSALS_SEEN),
+	R(&pol_n, 0, X64, NULL, 1000, 0, 0, TRACE(SW_HINT_NONE), .refusals = SW_REFUSALS_COMPLAIN),
+	R(&pol_n, 0, X64, "epoll_pwait2", 0, 0, 0, ALLOW, .refusals = SW_REFUSALS_COMPLAIN),
 };
 
 /* The kernel runs every filter, newest first, and keeps the action of
@@ -414,7 +530,10 @@ static uint32_t combine(uint32_t older, uint32_t newer)
 		       ? older : newer;
 }
 
-static uint32_t run_one(void *fctx, const struct seccomp_data *d)
+/* prog: for the policy's filter, which gets the ENOSYS rule in front as
+ * at a launch; NULL for the defences' */
+static uint32_t run_one(void *fctx, const struct sw_program *prog,
+			const struct seccomp_data *d)
 {
 	struct sw_error err = { 0 };
 	struct sock_filter *insns = NULL;
@@ -423,6 +542,9 @@ static uint32_t run_one(void *fctx, const struct seccomp_data *d)
 
 	ck_assert_msg(sw_filter_export(fctx, (void **)&insns, &n, &err) == 0,
 		      "export: %s", err.msg);
+	if (prog)
+		ck_assert_msg(sw_filter_add_enosys(prog, (void **)&insns, &n, &err) == 0,
+			      "enosys: %s", err.msg);
 	ret = bpf_run(insns, n, d);
 	free(insns);
 	return ret;
@@ -461,7 +583,7 @@ static uint32_t run_row(const struct row *r)
 	d.args[1] = r->a1;
 	d.args[2] = r->a2;
 	/* The defence filter is loaded first (older), the policy's last. */
-	ret = combine(run_one(dctx, &d), run_one(fctx, &d));
+	ret = combine(run_one(dctx, NULL, &d), run_one(fctx, prog, &d));
 	sw_filter_free(fctx);
 	sw_filter_free(dctx);
 	sw_program_free(prog);
@@ -485,7 +607,8 @@ START_TEST(test_filter_loads_in_kernel_checker_limits)
 {
 	/* Every compiled policy fits the kernel's instruction limit and
 	 * ends in a return (the interpreter never falls off the end). */
-	const struct sw_policy *ps[] = { &pol_a, &pol_b, &pol_c, &pol_d, &pol_e };
+	const struct sw_policy *ps[] = { &pol_a, &pol_b, &pol_c, &pol_d, &pol_e,
+					 &pol_n, &pol_o, &pol_p, &pol_k, &pol_s };
 
 	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
 		struct sw_policy_ctx ctx = { .arch = SCMP_ARCH_X86_64 };
@@ -500,6 +623,9 @@ START_TEST(test_filter_loads_in_kernel_checker_limits)
 			ck_assert_int_eq(k ? sw_filter_build_defences(prog, &fctx, &err)
 					   : sw_filter_build(prog, &fctx, &err), 0);
 			ck_assert_int_eq(sw_filter_export(fctx, (void **)&insns, &n, &err), 0);
+			if (!k)
+				ck_assert_int_eq(sw_filter_add_enosys(prog, (void **)&insns,
+								      &n, &err), 0);
 			ck_assert_uint_gt(n, 0);
 			ck_assert_uint_le(n, BPF_MAXINSNS);
 			ck_assert_uint_eq(BPF_CLASS(insns[n - 1].code), BPF_RET);

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * syswardd's event loop, shared by its three files:
- *   server.c    the loop itself: epoll set, signals, start and shutdown
- *   conn.c      connection framing: accept, bounded reads and replies,
- *               deadlines, close
+ * The event loop's state, shared by its three files, each using only
+ * those below it:
+ *   server.c    the loop itself: epoll set, signals, start and shutdown;
+ *               hands each complete message to requests.c
  *   requests.c  the requests (RUN, PS, KILL, SIGNAL) and the tracer
  *               threads' replies
+ *   conn.c      connection framing: accept, bounded reads and replies,
+ *               deadlines, close; knows no request
  */
-#ifndef SYSWARDD_SERVER_H
-#define SYSWARDD_SERVER_H
+#ifndef SYSWARDD_LOOP_H
+#define SYSWARDD_LOOP_H
 
 #include <signal.h>
 #include <stdbool.h>
@@ -85,6 +87,9 @@ struct server {
 	size_t buffered;		/* payload bytes allocated, all conns */
 	bool accept_paused;		/* out of fds: listen fd not watched */
 	bool shutting_down;
+	/* A connection closed (conn_close()): what it was for goes too
+	 * (requests.c: a RUN's session is killed).  Set by server.c. */
+	void (*conn_closed)(struct server *srv, struct conn *c);
 };
 
 #define LIST_ADD(head, x) do {			\
@@ -107,24 +112,31 @@ struct server {
 
 /* conn.c */
 void conn_queue(struct server *srv, struct conn *c, const struct sw_buf *msg);
+/* Read from c, at most *budget bytes (what is read is taken off it),
+ * until a whole message is in c (true: c->h, c->payload, c->fds; call
+ * conn_message_done() after handling it) or no more can be read now. */
+bool conn_read(struct server *srv, struct conn *c, size_t *budget);
+void conn_message_done(struct server *srv, struct conn *c);
 void conn_finish(struct server *srv, struct conn *c);
 void conn_close(struct server *srv, struct conn *c);
-void reply_error(struct server *srv, struct conn *c, const char *req,
+void conn_reply_error(struct server *srv, struct conn *c, const char *req,
 		 int code, int exit_code, const char *msg, bool finish);
-void close_fds(struct conn *c);
+void conn_close_fds(struct conn *c);
 void conn_flush(struct server *srv, struct conn *c);
-void conn_read(struct server *srv, struct conn *c);
-void do_accept(struct server *srv);
-void sweep(struct server *srv);
-void free_dead(struct server *srv);
+void conn_accept(struct server *srv);
+void conn_sweep(struct server *srv);
+void conn_free_dead(struct server *srv);
 
 /* requests.c */
-void handle_message(struct server *srv, struct conn *c);
-void read_mail(struct server *srv);
+/* The whole message in c (conn_read()). */
+void requests_handle(struct server *srv, struct conn *c);
+/* c closed: a RUN's session is killed (server.conn_closed). */
+void requests_conn_closed(struct server *srv, struct conn *c);
+void requests_read_mail(struct server *srv);
 /* At shutdown, after the tracer threads ended: the last mail, and a
  * session-exit for every started session without one. */
-void read_last_mail(struct server *srv);
+void requests_read_last_mail(struct server *srv);
 bool session_post(struct server *srv, struct session *x,
 		  enum shard_msg_kind kind, int sig);
 
-#endif
+#endif /* SYSWARDD_LOOP_H */
