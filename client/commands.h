@@ -24,6 +24,8 @@ struct sw_command {
 
 int cmd_run(int argc, char **argv);
 void cmd_run_help(FILE *f);
+int cmd_learn(int argc, char **argv);		/* learn.c: write a policy */
+void cmd_learn_help(FILE *f);
 int cmd_check(int argc, char **argv);
 void cmd_check_help(FILE *f);
 int cmd_info(int argc, char **argv);

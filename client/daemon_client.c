@@ -32,6 +32,10 @@
 
 extern char **environ;
 
+/* on_reply() marks the status of an EXIT (the program ran) with this
+ * bit, out of the range of exit statuses. */
+#define EXIT_RAN 0x10000
+
 /* What a terminal or a job runner may send us that belongs to the
  * program.  The stop signals (Ctrl-Z) go to the program's group too;
  * when the program stops by one (STOPPED, also when it stops itself) the
@@ -143,8 +147,16 @@ static int lost(const struct sw_error *err)
 	return SW_EXIT_SYSWARD_ERROR;
 }
 
+/* The session's REPORT, when a RECORD asked for one. */
+struct record_state {
+	bool asked;
+	bool got;
+	struct sw_report_reply rep;
+};
+
 /* Handle one message; returns -1 to go on, else the exit code. */
-static int on_reply(const struct sw_msg_header *h, const uint8_t *p)
+static int on_reply(const struct sw_msg_header *h, const uint8_t *p,
+		    struct record_state *rs)
 {
 	struct sw_error err = { 0 };
 	struct sw_started st;
@@ -154,6 +166,15 @@ static int on_reply(const struct sw_msg_header *h, const uint8_t *p)
 	case SW_MSG_STARTED:
 		if (sw_msg_decode_started(p, h->length, &st, &err) < 0)
 			break;
+		return -1;
+	case SW_MSG_REPORT:
+		if (!rs->asked || rs->got) {
+			sw_error_set(&err, EBADMSG, "a REPORT nobody asked for");
+			break;
+		}
+		if (sw_msg_decode_report(p, h->length, &rs->rep, &err) < 0)
+			break;
+		rs->got = true;
 		return -1;
 	case SW_MSG_STOPPED:
 		if (sw_msg_decode_stopped(p, h->length, &sig, &err) < 0)
@@ -168,6 +189,7 @@ static int on_reply(const struct sw_msg_header *h, const uint8_t *p)
 	case SW_MSG_EXIT:
 		if (sw_msg_decode_exit(p, h->length, &code, &err) < 0)
 			break;
+		code |= EXIT_RAN;
 		return code;
 	case SW_MSG_ERROR:
 		code = sw_cli_reply_error(NULL, h, p, &err);
@@ -183,7 +205,7 @@ static int on_reply(const struct sw_msg_header *h, const uint8_t *p)
 	return SW_EXIT_SYSWARD_ERROR;
 }
 
-static int wait_reply(int fd)
+static int wait_reply(int fd, struct record_state *rs)
 {
 	cleanup_free uint8_t *payload = NULL;
 	struct sw_error err = { 0 };
@@ -193,7 +215,28 @@ static int wait_reply(int fd)
 		return err.code == ECONNRESET || err.code == EPIPE
 			? lost(&err) : (sw_cli_error("%s", err.msg),
 					SW_EXIT_SYSWARD_ERROR);
-	return on_reply(&h, payload);
+	return on_reply(&h, payload, rs);
+}
+
+/* The program ran and ended with code: what its REPORT says, as the
+ * embedded mode says it (run.c's words). */
+static int conclude(const struct run_options *o, struct record_state *rs,
+		    FILE *report, int code)
+{
+	if (!rs->got) {
+		sw_cli_error("syswardd sent no report of the session (out of memory?); the program exited with %d",
+			     code);
+		return SW_EXIT_SYSWARD_ERROR;
+	}
+	if (sw_run_say_refusals(o, rs->rep.policy_refusals))
+		fputs(rs->rep.summary, stderr);
+	if (report && (fputs(rs->rep.json, report) == EOF ||
+		       fflush(report) == EOF)) {
+		sw_cli_error("write the report to %s: %s", o->report_path,
+			     strerror(errno ? errno : EIO));
+		return SW_EXIT_SYSWARD_ERROR;
+	}
+	return sw_run_gate(o, rs->rep.policy_refusals, code);
 }
 
 int sw_run_daemon(const struct run_options *o)
@@ -211,6 +254,10 @@ int sw_run_daemon(const struct run_options *o)
 	size_t argc = 0, envc = 0;
 	mode_t cmask;
 	int r, code = SW_EXIT_SYSWARD_ERROR;
+	struct record_state rs = {
+		.asked = o->complain || o->report_path || o->gate };
+	cleanup_fclose FILE *report_file = NULL;
+	FILE *report = NULL;
 
 	if (o->log_path) {
 		sw_cli_error("--log is not available with --daemon: syswardd "
@@ -218,6 +265,9 @@ int sw_run_daemon(const struct run_options *o)
 			     "with --audit-log FILE)");
 		return SW_EXIT_USAGE;
 	}
+	/* As embedded: a report that cannot be written is said first. */
+	if (sw_run_open_report(o, &report_file, &report) < 0)
+		return SW_EXIT_SYSWARD_ERROR;
 	if (sw_policy_read_file(o->policy_path, &policy, &q.policy_len,
 				&err) < 0) {
 		sw_cli_error("%s", err.msg);
@@ -289,6 +339,26 @@ int sw_run_daemon(const struct run_options *o)
 		goto out;
 	if (stdio_fds(fds, opened) < 0)
 		goto out;
+	if (rs.asked) {
+		/* What the RUN keeps and sends back: the daemon makes the
+		 * summary and the report as the embedded mode does. */
+		struct sw_record_request rq = {
+			.flags = (o->complain ? SW_PROTO_RECORD_COMPLAIN : 0) |
+				 (o->report_path ? SW_PROTO_RECORD_REPORT : 0) |
+				 (!o->quiet ? SW_PROTO_RECORD_SUMMARY : 0),
+			.gate = (uint32_t)o->gate,
+		};
+		struct sw_buf rm = { 0 };
+
+		r = sw_msg_encode_record(&rm, &rq, &err);
+		if (r == 0)
+			r = sw_proto_send(fd, &rm, NULL, 0, &err);
+		sw_buf_free(&rm);
+		if (r < 0) {
+			code = wait_reply(fd, &rs) & ~EXIT_RAN;
+			goto out;
+		}
+	}
 	r = sw_proto_send(fd, &msg, fds, 3, &err);
 	for (int i = 0; i < 3; i++)
 		if (opened[i] >= 0)
@@ -296,7 +366,7 @@ int sw_run_daemon(const struct run_options *o)
 	if (r < 0) {
 		/* The daemon may have refused early and hung up: its
 		 * reply says why better than EPIPE. */
-		code = wait_reply(fd);
+		code = wait_reply(fd, &rs) & ~EXIT_RAN;
 		goto out;
 	}
 
@@ -323,12 +393,18 @@ int sw_run_daemon(const struct run_options *o)
 			sw_buf_free(&sm);
 		}
 		if (pf[0].revents) {
-			code = wait_reply(fd);
+			code = wait_reply(fd, &rs);
 			if (code >= 0)
 				break;
 		}
 	}
+	if (code >= 0 && (code & EXIT_RAN)) {
+		code &= ~EXIT_RAN;
+		if (rs.asked)
+			code = conclude(o, &rs, report, code);
+	}
 out:
+	sw_report_reply_clear(&rs.rep);
 	sw_buf_free(&msg);
 	return code;
 }

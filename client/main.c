@@ -22,6 +22,8 @@ static void cmd_help_help(FILE *f);
 
 static const struct sw_command commands[] = {
 	{ "run", "run a program under a policy", cmd_run, cmd_run_help },
+	{ "learn", "write a policy that allows what a program does",
+	  cmd_learn, cmd_learn_help },
 	{ "check", "validate policy files", cmd_check, cmd_check_help },
 	{ "info", "show what the running kernel supports", cmd_info,
 	  cmd_info_help },

@@ -48,6 +48,16 @@ void cmd_run_help(FILE *f)
 "      --kill-descendants   when PROGRAM exits, kill (SIGKILL) the processes\n"
 "                           it left running instead of waiting for them\n"
 "                           (embedded mode only)\n"
+"      --complain           run every call the policy refuses as if it were\n"
+"                           allowed, and report each (name, arguments, rule,\n"
+"                           count) at exit on standard error, in --log and\n"
+"                           in --report; sysward's own defences still hold\n"
+"      --report FILE        write a JSON summary of the supervised calls at\n"
+"                           exit (per syscall, rule and outcome, per program)\n"
+"                           to FILE ('-' = standard error); sorted, so two\n"
+"                           reports diff\n"
+"      --gate[=N]           exit with N (default %d) if the policy refused a\n"
+"                           call, or with --complain would have; for CI\n"
 "  -q, --quiet              print no warnings (the policy's, --cap's), only\n"
 "                           errors and what sysward did to the program\n"
 "  -h, --help               show this help and exit\n"
@@ -60,15 +70,22 @@ void cmd_run_help(FILE *f)
 "a kernel with PTRACE_SET_SYSCALL_INFO (Linux 6.16 or the patched 6.12);\n"
 "elsewhere it is refused and only plain seccomp policies run.\n"
 "\n"
+"With --log, --report or --gate, calls the policy refuses with an errno\n"
+"stop at the supervisor (which refuses them alike) so that they are seen.\n"
+"\n"
 "Exit status:\n"
 "  N        the program's exit status (128+N if killed by signal N)\n"
+"  %-3d      with --gate: the policy refused (or would have refused) a\n"
+"           call; sysward says so on standard error\n"
 "  125      sysward failed (bad policy, unsupported kernel, ...)\n"
 "  126      PROGRAM was found but cannot be executed\n"
 "  127      PROGRAM was not found\n"
 "\n"
-"Example:\n"
-"  %s run --policy policy/examples/fake-root.json -- id -u\n",
-		sw_program_name, sw_program_name);
+"Examples:\n"
+"  %s run --policy policy/examples/fake-root.json -- id -u\n"
+"  %s run --policy docker-default.json --complain --report r.json --gate -- make\n",
+		sw_program_name, SW_EXIT_GATE, SW_EXIT_GATE, sw_program_name,
+		sw_program_name);
 }
 
 static int check(const char *path, void *ud)
@@ -77,9 +94,27 @@ static int check(const char *path, void *ud)
 	return sw_exec_check(path);
 }
 
+/* --gate=N: a status the program could exit with, but none of sysward's
+ * own errors (which say the program did not run at all). */
+static int parse_gate(const char *text, int *ret)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(text, &end, 10);
+	if (errno || end == text || *end || n < 1 || n > 255 ||
+	    n == SW_EXIT_SYSWARD_ERROR || n == SW_EXIT_CANNOT_EXEC ||
+	    n == SW_EXIT_NOT_FOUND)
+		return -EINVAL;
+	*ret = (int)n;
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct run_options *o)
 {
-	enum { OPT_LOG_FORMAT = 0x100, OPT_KILL_DESCENDANTS };
+	enum { OPT_LOG_FORMAT = 0x100, OPT_KILL_DESCENDANTS, OPT_COMPLAIN,
+	       OPT_REPORT, OPT_GATE };
 	static const struct option options[] = {
 		{ "daemon", optional_argument, NULL, 'd' },
 		{ "policy", required_argument, NULL, 'p' },
@@ -87,6 +122,9 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 		{ "log-format", required_argument, NULL, OPT_LOG_FORMAT },
 		{ "cap", required_argument, NULL, 'c' },
 		{ "kill-descendants", no_argument, NULL, OPT_KILL_DESCENDANTS },
+		{ "complain", no_argument, NULL, OPT_COMPLAIN },
+		{ "report", required_argument, NULL, OPT_REPORT },
+		{ "gate", optional_argument, NULL, OPT_GATE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -124,6 +162,20 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 			break;
 		case OPT_KILL_DESCENDANTS:
 			o->kill_descendants = true;
+			break;
+		case OPT_COMPLAIN:
+			o->complain = true;
+			break;
+		case OPT_REPORT:
+			o->report_path = optarg;
+			break;
+		case OPT_GATE:
+			o->gate = SW_EXIT_GATE;
+			if (optarg && parse_gate(optarg, &o->gate) < 0)
+				return -sw_cli_usage("run",
+					"--gate=%s: expected an exit status "
+					"from 1 to 255 other than sysward's own "
+					"(125, 126, 127)", optarg);
 			break;
 		case 'd':
 			/* "" = the default socket (daemon_client.c) */
@@ -192,9 +244,35 @@ static int choose_job_control(struct sw_launch *l)
 	return fd;
 }
 
-static int run_embedded(const struct run_options *o)
+/*
+ * After the run: what the record says.  In complain mode the would-be
+ * refusals on standard error (unless -q), the report if asked, and the
+ * gate.  Returns the status to exit with.
+ */
+static int after_run(const struct run_options *o, const struct sw_policy *p,
+		     const struct sw_record *rec, FILE *report, int code)
 {
-	struct sw_policy *policy = NULL;
+	uint64_t n = sw_record_policy_refusals(rec);
+	bool tripped = o->gate && n > 0;
+	struct sw_report_info info = {
+		.policy = p, .argv = o->argv, .program_exit = code,
+		.exit_code = tripped ? o->gate : code,
+		.gate = o->gate != 0, .gate_tripped = tripped,
+	};
+
+	if (sw_run_say_refusals(o, n))
+		(void)sw_record_write_summary(rec, p, stderr, "  ", 40);
+	if (report && sw_record_write_json(rec, &info, report) < 0) {
+		sw_cli_error("write the report to %s: %s", o->report_path,
+			     strerror(errno ? errno : EIO));
+		return SW_EXIT_SYSWARD_ERROR;
+	}
+	return sw_run_gate(o, n, code);
+}
+
+int sw_run_embedded(const struct run_options *o, const struct sw_policy *policy,
+		    bool record, struct sw_record **ret_record)
+{
 	struct sw_error err = { 0 };
 	cleanup_fclose FILE *log_file = NULL;
 	cleanup_close int tty = -1;
@@ -207,18 +285,12 @@ static int run_embedded(const struct run_options *o)
 		.audit_format = o->log_format,
 		.warn = print_engine_warning,
 		.kill_descendants = o->kill_descendants,
+		.complain = o->complain,
+		.record = record,
 	};
 	int r, code, exit_code = SW_EXIT_SYSWARD_ERROR;
 
-	r = sw_policy_load_file(o->policy_path, &policy, &err);
-	if (r < 0) {
-		sw_cli_error("%s", err.msg);
-		return SW_EXIT_SYSWARD_ERROR;
-	}
-
-	if (!o->quiet)
-		sw_run_print_policy_warnings(policy);
-
+	*ret_record = NULL;
 	/* The engine checks the kernel: it refuses a policy that needs the
 	 * supervisor where PTRACE_SET_SYSCALL_INFO is missing, and runs one
 	 * the kernel enforces alone, exactly as syswardd does. */
@@ -227,8 +299,7 @@ static int run_embedded(const struct run_options *o)
 	if (code) {
 		sw_exec_error(&err, o->argv[0], code);
 		sw_cli_error("%s", err.msg);
-		exit_code = sw_exec_exit_code(code);
-		goto out;
+		return sw_exec_exit_code(code);
 	}
 
 	if (o->log_path) {
@@ -239,7 +310,7 @@ static int run_embedded(const struct run_options *o)
 			if (!log_file) {
 				sw_cli_error("open audit log %s: %s",
 					     o->log_path, strerror(errno));
-				goto out;
+				return SW_EXIT_SYSWARD_ERROR;
 			}
 			/* Whole lines reach the file even if we are killed. */
 			setvbuf(log_file, NULL, _IOLBF, 0);
@@ -250,12 +321,41 @@ static int run_embedded(const struct run_options *o)
 	tty = choose_job_control(&l);
 	/* Before sw_run() installs its handlers and blocks SIGTTOU. */
 	sw_signals_of_caller(&l.sig_ignored, &l.sig_blocked);
-	r = sw_run(policy, &l, &exit_code, &err);
+	r = sw_run_recorded(policy, &l, &exit_code, ret_record, &err);
 	/* exit_code is set either way: on error, 126/127 if the program
 	 * could not be exec'd, else 125. */
 	if (r < 0)
 		sw_cli_error("%s", err.msg);
+	return exit_code;
+}
+
+static int run_embedded(const struct run_options *o)
+{
+	struct sw_policy *policy = NULL;
+	struct sw_error err = { 0 };
+	cleanup_fclose FILE *report_file = NULL;
+	FILE *report = NULL;
+	struct sw_record *rec = NULL;
+	int exit_code = SW_EXIT_SYSWARD_ERROR;
+
+	if (sw_policy_load_file(o->policy_path, &policy, &err) < 0) {
+		sw_cli_error("%s", err.msg);
+		return SW_EXIT_SYSWARD_ERROR;
+	}
+	if (!o->quiet)
+		sw_run_print_policy_warnings(policy);
+
+	/* Opened now: a report that cannot be written is said before the
+	 * program runs, not after. */
+	if (sw_run_open_report(o, &report_file, &report) < 0)
+		goto out;
+
+	exit_code = sw_run_embedded(o, policy, o->complain || o->report_path || o->gate,
+				    &rec);
+	if (rec)
+		exit_code = after_run(o, policy, rec, report, exit_code);
 out:
+	sw_record_free(rec);
 	sw_policy_free(policy);
 	return exit_code;
 }

@@ -6,11 +6,23 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sysward/engine.h"
 #include "runopts.h"
 
-
+struct sw_policy;
+struct sw_record;
+/*
+ * The embedded run of o->argv under policy (loaded by the caller), as
+ * `sysward run` makes it: the program checked first, o's log, caps,
+ * complain mode and job control.  With record, the session's record is
+ * handed over in *ret_record (NULL if the program never ran).  Returns
+ * the exit code: the program's, or 125/126/127 (the error printed).
+ * `sysward learn` runs its program through it too.
+ */
+int sw_run_embedded(const struct run_options *o, const struct sw_policy *policy,
+		    bool record, struct sw_record **ret_record);
 
 
 /* Parse "CAP_SYS_ADMIN", "sys_admin", "net_raw,chown" or "all" into mask;

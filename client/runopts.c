@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* The policy's warnings "sysward run" shows (runopts.h). */
+/* What "sysward run" shows and decides in both ways of running
+ * (runopts.h): the policy's warnings, the refusals' words, the gate. */
+#include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "sysward/policy.h"
 #include "commands.h"
@@ -17,4 +21,49 @@ void sw_run_print_policy_warnings(const struct sw_policy *p)
 			continue;
 		sw_cli_error("warning: %s", p->warnings[i]);
 	}
+}
+
+bool sw_run_say_refusals(const struct run_options *o, uint64_t n)
+{
+	if (o->quiet || !(o->complain || (o->gate && n > 0)))
+		return false;
+	if (n == 0)
+		sw_cli_error("complain: the policy would have refused no call");
+	else
+		sw_cli_error("%s: the policy %s %llu %s:",
+			     o->complain ? "complain" : "gate",
+			     o->complain ? "would have refused" : "refused",
+			     (unsigned long long)n, n == 1 ? "call" : "calls");
+	return true;
+}
+
+int sw_run_gate(const struct run_options *o, uint64_t n, int code)
+{
+	if (!o->gate || n == 0)
+		return code;
+	sw_cli_error("gate: exit status %d instead of the program's %d: the policy %s %llu %s",
+		     o->gate, code,
+		     o->complain ? "would have refused" : "refused",
+		     (unsigned long long)n, n == 1 ? "call" : "calls");
+	return o->gate;
+}
+
+int sw_run_open_report(const struct run_options *o, FILE **ret_file,
+		       FILE **ret_stream)
+{
+	*ret_file = NULL;
+	*ret_stream = NULL;
+	if (!o->report_path)
+		return 0;
+	if (strcmp(o->report_path, "-") == 0) {
+		*ret_stream = stderr;
+		return 0;
+	}
+	*ret_file = fopen(o->report_path, "we");
+	if (!*ret_file) {
+		sw_cli_error("open report %s: %s", o->report_path, strerror(errno));
+		return -1;
+	}
+	*ret_stream = *ret_file;
+	return 0;
 }

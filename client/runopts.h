@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sysward/engine.h"
 
@@ -21,8 +22,29 @@ struct run_options {
 	const char *daemon_socket;	/* NULL = embedded (no daemon) */
 	bool kill_descendants;		/* SIGKILL them when PROGRAM exits */
 	bool quiet;			/* -q: print no warnings, only errors */
+	bool complain;			/* --complain: refusals run, reported */
+	const char *report_path;	/* --report FILE, "-" = stderr */
+	int gate;			/* --gate[=N]: N, 0 = no gate */
 	char **argv;			/* PROGRAM [ARGS...], NULL-ended */
 };
+
+/* `sysward run --gate`'s exit status when the policy refused (or, with
+ * --complain, would have refused) a call: outside sysward's own
+ * 125-127, the signals' 128+N and timeout(1)'s 124; --gate=N picks
+ * another (sysward(1), EXIT STATUS). */
+#define SW_EXIT_GATE	122
+
+/* After a run with a record, the words shared by the embedded and the
+ * daemon mode.  sw_run_say_refusals(): the line that heads the refused
+ * calls (complain mode, or a tripped gate), unless -q; true if the
+ * calls should follow.  sw_run_gate(): the status to exit with, given
+ * the policy's n refusals and the program's code, and the gate's word
+ * when it trips.  sw_run_open_report(): --report's stream (stderr for
+ * '-'; *ret_file, to close, for a file), or -1 with the error said. */
+bool sw_run_say_refusals(const struct run_options *o, uint64_t n);
+int sw_run_gate(const struct run_options *o, uint64_t n, int code);
+int sw_run_open_report(const struct run_options *o, FILE **ret_file,
+		       FILE **ret_stream);
 
 struct sw_policy;
 /* The policy's warnings that `sysward run` shows, embedded or through the

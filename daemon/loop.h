@@ -55,6 +55,8 @@ struct conn {
 	bool idle_peer;			/* failed peer_vet() when accepted */
 
 	struct session *session;	/* RUN connections */
+	bool recording;			/* a RECORD came, for the RUN */
+	struct sw_record_request record;
 	long long deadline;		/* ms: finish a request by then */
 };
 

@@ -72,6 +72,9 @@ void session_unref(struct session *x)
 	if (!x || __atomic_sub_fetch(&x->refs, 1, __ATOMIC_ACQ_REL) > 0)
 		return;
 	sw_policy_free(x->policy);
+	for (size_t i = 0; x->argv && x->argv[i]; i++)
+		free(x->argv[i]);
+	free(x->argv);
 	free(x);
 }
 
@@ -106,6 +109,7 @@ void shard_msg_free(struct shard_msg *m)
 		return;
 	launch_req_free(m->launch);
 	session_unref(m->x);
+	sw_report_reply_clear(&m->report);
 	free(m);
 }
 
@@ -200,5 +204,8 @@ void launch_fill(const struct launch_req *q, uint64_t id, struct sw_launch *l)
 		.umask = (mode_t)q->q.umask,
 		.sig_ignored = q->q.sig_ignored,
 		.sig_blocked = q->q.sig_blocked,
+		.complain = q->recording &&
+			    (q->record.flags & SW_PROTO_RECORD_COMPLAIN),
+		.record = q->recording,
 	};
 }

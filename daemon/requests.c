@@ -145,6 +145,11 @@ static void mail_ended(struct server *srv, const struct shard_msg *m)
 			conn_queue(srv, c, &b);
 		conn_finish(srv, c);
 	} else if (c) {
+		/* The record first: the client acts on it at EXIT. */
+		if (m->has_report &&
+		    sw_msg_encode_report(&b, &m->report, NULL) == 0)
+			conn_queue(srv, c, &b);
+		sw_buf_free(&b);
 		if (sw_msg_encode_exit(&b, m->exit_code, NULL) == 0)
 			conn_queue(srv, c, &b);
 		conn_finish(srv, c);
@@ -376,6 +381,8 @@ static int run_hand_off(struct server *srv, struct conn *c,
 	lr->root_daemon = geteuid() == 0;
 	lr->nice = client_nice;
 	lr->audit = srv->audit;
+	lr->recording = c->recording;
+	lr->record = c->record;
 	for (int i = 0; i < SW_PROTO_RUN_FDS; i++)
 		lr->fds[i] = c->fds[i];
 	m->launch = lr;
@@ -547,6 +554,28 @@ static void handle_signal(struct server *srv, struct conn *c)
 		session_post(srv, c->session, MSG_SIGNAL, sig);
 }
 
+/* RECORD: what the connection's RUN keeps and sends back (complain
+ * mode, its report, the gate).  Before the RUN, once. */
+static void handle_record(struct server *srv, struct conn *c)
+{
+	struct sw_error err = { 0 };
+	int r;
+
+	if (c->session || c->recording) {
+		conn_reply_error(srv, c, "RECORD", EBUSY, SW_EXIT_SYSWARD_ERROR,
+			    "RECORD comes once, before the connection's RUN",
+			    true);
+		return;
+	}
+	r = sw_msg_decode_record(c->payload, c->h.length, &c->record, &err);
+	if (r < 0) {
+		conn_reply_error(srv, c, "RECORD", -r, SW_EXIT_SYSWARD_ERROR,
+			    err.msg, true);
+		return;
+	}
+	c->recording = true;
+}
+
 void requests_handle(struct server *srv, struct conn *c)
 {
 	if (c->n_fds && c->h.type != SW_MSG_RUN) {
@@ -569,6 +598,9 @@ void requests_handle(struct server *srv, struct conn *c)
 		break;
 	case SW_MSG_SIGNAL:
 		handle_signal(srv, c);
+		break;
+	case SW_MSG_RECORD:
+		handle_record(srv, c);
 		break;
 	}
 }

@@ -105,6 +105,52 @@ static void group_close(struct session *x)
 	x->group_fd = -1;
 }
 
+/*
+ * A session with a RECORD: its report and summary, as `sysward run`
+ * makes them embedded (engine/record.c), with the gate the client asked
+ * for, for the REPORT that goes before its EXIT.  Out of memory, the
+ * client gets no REPORT (and says so).
+ */
+static void make_report(struct session *x, struct sw_session *s,
+			int exit_code, struct shard_msg *m)
+{
+	struct sw_record *rec = sw_session_take_record(s);
+	uint64_t n = sw_record_policy_refusals(rec);
+	bool tripped = x->record.gate && n > 0;
+	struct sw_report_info info = {
+		.policy = x->policy, .argv = x->argv, .program_exit = exit_code,
+		.exit_code = tripped ? (int)x->record.gate : exit_code,
+		.gate = x->record.gate != 0, .gate_tripped = tripped,
+	};
+	char *sum = NULL, *json = NULL;
+	size_t sum_len = 0, json_len = 0;
+	FILE *f;
+	bool ok = rec != NULL;
+
+	if (ok && (f = open_memstream(&sum, &sum_len))) {
+		if (x->record.flags & SW_PROTO_RECORD_SUMMARY)
+			ok = sw_record_write_summary(rec, x->policy, f, "  ", 40) == 0;
+		ok = fclose(f) == 0 && ok;
+	} else {
+		ok = false;
+	}
+	if (ok && (f = open_memstream(&json, &json_len))) {
+		if (x->record.flags & SW_PROTO_RECORD_REPORT)
+			ok = sw_record_write_json(rec, &info, f) == 0;
+		ok = fclose(f) == 0 && ok;
+	} else {
+		ok = false;
+	}
+	sw_record_free(rec);
+	if (!ok || sum_len > SW_PROTO_MAX_SUMMARY || json_len > SW_PROTO_MAX_REPORT) {
+		free(sum);
+		free(json);
+		return;
+	}
+	m->has_report = true;
+	m->report = (struct sw_report_reply){ n, sum, json };
+}
+
 static void on_done(struct sw_session *s, int exit_code, void *userdata)
 {
 	struct shard *sh = userdata;
@@ -123,6 +169,8 @@ static void on_done(struct sw_session *s, int exit_code, void *userdata)
 		if (le) {
 			m->has_err = true;
 			m->err = *le;
+		} else if (x->recording) {
+			make_report(x, s, exit_code, m);
 		}
 		mailbox_post(sh->out, m);
 	}
@@ -190,6 +238,13 @@ static void do_launch(struct shard *sh, struct session *x,
 	audit_session_start(q->audit, &(struct audit_start){
 		.session = x->id, .pid = sw_session_pid(x->s), .peer = &q->peer,
 		.argv = q->q.argv, .cwd = q->q.cwd, .policy = q->q.policy_name });
+	/* The report names the command: it outlives the request. */
+	if (q->recording) {
+		x->recording = true;
+		x->record = q->record;
+		x->argv = TAKE_PTR(q->q.argv);
+		q->q.argc = 0;
+	}
 	m = shard_msg_new(MSG_STARTED, x);
 	if (m) {
 		m->pid = sw_session_pid(x->s);

@@ -149,6 +149,9 @@ struct session {
 	struct sw_session *s;		/* NULL before launch and once done */
 	int group_fd;			/* the program's group (set with s) */
 	struct sw_policy *policy;	/* the engine points into it */
+	char **argv;			/* for the report (with RECORD) */
+	struct sw_record_request record;	/* RECORD, or 0: none */
+	bool recording;
 	struct session *snext;
 	uint64_t signal_stops;		/* at the start of its shard's window */
 	bool flooding;			/* shard.c: signal floods */
@@ -170,6 +173,9 @@ struct launch_req {
 	bool root_daemon;
 	int nice;
 	FILE *audit;
+	/* The connection's RECORD (complain, report, gate), if any. */
+	bool recording;
+	struct sw_record_request record;
 };
 
 enum shard_msg_kind {
@@ -199,6 +205,9 @@ struct shard_msg {
 	bool has_err;
 	struct sw_error err;
 	uint64_t decisions;		/* MSG_DONE */
+	/* MSG_DONE of a session with a RECORD: the REPORT to send. */
+	bool has_report;
+	struct sw_report_reply report;
 };
 
 /* A queue of messages under a lock (mail.c).  msgq_put() is called with

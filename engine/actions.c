@@ -155,17 +155,27 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		sw_decide(s->prog, info.arch,
 			  info.seccomp.nr, info.seccomp.args, sw_pathguard_read,
 			  &rd, s->counters, &sup->scratch, d);
+		if (s->complain)
+			sw_decision_lift(d, info.seccomp.nr, info.seccomp.args);
+		/* A call complain mode lets run is pinned like an allowed
+		 * one: it runs with the strings the report shows. */
 		sw_pathguard_pin(sup, s, t, abi, &rd, d);
 	} else {
 		sw_decide(s->prog, info.arch,
 			  info.seccomp.nr, info.seccomp.args, sw_read_tracee_string,
 			  &t->pid, s->counters, &sup->scratch, d);
+		if (s->complain)
+			sw_decision_lift(d, info.seccomp.nr, info.seccomp.args);
 	}
 	/* Signals stay inside the program's tree (signals.c), and so do
-	 * limits, priorities and scheduling (reach.c). */
+	 * limits, priorities and scheduling (reach.c): after complain
+	 * mode's lift, so that a call it lets run is contained too. */
 	sw_signals_contain(sup, t, abi, d);
 	sw_reach_contain(sup, t, abi, d);
 	s->decisions++;
+	if (s->record)
+		sw_record_call(s->record, t, abi, info.seccomp.nr,
+			       info.seccomp.args, d);
 
 	if (d->verdict != SW_V_KILL &&
 	    sw_arch_in_vsyscall(abi, info.instruction_pointer)) {

@@ -41,6 +41,8 @@
 uint32_t sw_abi_token(enum sw_abi abi);
 /* "x86_64", "i386", "x32". */
 const char *sw_abi_name(enum sw_abi abi);
+/* The OCI profile's spelling: "SCMP_ARCH_X86_64", "SCMP_ARCH_X86", ... */
+const char *sw_abi_oci_name(enum sw_abi abi);
 /* Width of a syscall argument as the BPF filter sees it (4 or 8). */
 unsigned int sw_abi_arg_bytes(enum sw_abi abi);
 /* ABI of a stop from the AUDIT_ARCH that GET reports and the nr (x32

@@ -410,6 +410,9 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 			rule_action_name(r), verdict_name(r));
 		if (d->why)
 			sw_jsonl_str(f, "why", d->why);
+		/* Complain mode let a refusal of the policy's run. */
+		if (d->lifted)
+			fputs(",\"would_refuse\":true", f);
 		if (only_pinned(r)) {
 			bool first = true;
 
@@ -462,6 +465,8 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 		fprintf(f, " rule=%d (", d->rule);
 		sw_text_str(f, rule_path(r));
 		fprintf(f, ") %s -> %s", rule_action_name(r), verdict_name(r));
+		if (d->lifted)
+			fputs(" (complain: would refuse)", f);
 		if (d->verdict == SW_V_REWRITE && new_name)
 			fprintf(f, " as %s", new_name);
 		else if (only_pinned(r))

@@ -123,16 +123,19 @@ static void apply_action(const struct sw_program *prog, enum sw_abi abi,
 		break;
 	case SW_ACT_ERRNO:
 		set_errno(d, errno_ret);
+		d->refusal = true;
 		break;
 	case SW_ACT_KILL_PROCESS:
 	case SW_ACT_KILL_THREAD:
 		/* Userspace cannot kill one thread with the kernel's SIGSYS
 		 * semantics; SIGKILL the process (fail closed). */
 		d->verdict = SW_V_KILL;
+		d->refusal = true;
 		break;
 	case SW_ACT_TRAP:
 		set_return(d, -ENOSYS, true);
 		d->signal = SIGSYS;
+		d->refusal = true;
 		break;
 	case SW_ACT_SKIP:
 	case SW_ACT_EMULATE:
@@ -347,6 +350,9 @@ void sw_decide(const struct sw_program *prog, uint32_t audit_arch, uint64_t nr, 
 		d->action = SW_ACT_ERRNO;
 		d->why = "newer than every call the policy names (ENOSYS, as runc)";
 		set_errno(d, ENOSYS);
+		/* The policy's answer, as runc gives it: complain mode lets
+		 * such a call run too. */
+		d->refusal = true;
 		goto out;
 	}
 	apply_action(prog, abi, NULL, p->default_action, p->default_errno,
@@ -356,4 +362,19 @@ out:
 	 * policy simply allows the call. */
 	if (d->verdict == SW_V_ALLOW && d->args[0] != orig0)
 		d->verdict = SW_V_REWRITE;
+}
+
+bool sw_decision_lift(struct sw_decision *d, uint64_t nr, const uint64_t args[6])
+{
+	if (!d->refusal || d->rule == SW_RULE_DEFENCE)
+		return false;
+	d->lifted = true;
+	d->retval = 0;
+	d->is_error = false;
+	d->signal = 0;
+	/* d->nr and d->args are the call as decide() would let it run: the
+	 * program's, but for a defence's change on the way. */
+	d->verdict = d->nr != nr || memcmp(d->args, args, sizeof(d->args))
+		     ? SW_V_REWRITE : SW_V_ALLOW;
+	return true;
 }

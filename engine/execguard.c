@@ -405,11 +405,34 @@ bool sw_execguard_exec(struct sw_supervisor *sup, struct sw_tracee *t)
 			    &d, &which);
 	if (d.verdict == SW_V_ALLOW || d.verdict == SW_V_REWRITE)
 		return false;
+	if (s->complain && sw_decision_lift(&d, t->stop_nr, t->stop_args)) {
+		/* The policy would refuse the file executed: report it, as
+		 * the exec call itself would have been, and let it run. */
+		d.path = nm->name[which];
+		if (s->record)
+			sw_record_call(s->record, t, t->stop_abi, t->stop_nr,
+				       t->stop_args, &d);
+		if (s->audit) {
+			struct sw_audit_rec rec = {
+				.session_id = s->id, .pid = t->pid,
+				.abi = t->stop_abi, .nr = t->stop_nr, .d = &d,
+				.prog = s->prog,
+			};
+
+			memcpy(rec.args, t->stop_args, sizeof(rec.args));
+			(void)sw_audit_write(s->audit, s->audit_format, &rec);
+		}
+		return false;
+	}
 	snprintf(msg, sizeof(msg), "pid %d killed: it executes %s%s%s%s, which %s%s denies to %s; the kernel opened it itself (a #! interpreter, a descriptor) and an exec cannot fail once the file is loaded",
 		 t->pid, nm->name[0], which ? " (as " : "", which ? nm->name[which] : "",
 		 which ? ")" : "",
 		 d.rule >= 0 ? "the policy's rule " : "the policy's default",
 		 d.rule >= 0 ? s->prog->rules[d.rule].rule->json_path : "", call);
+	d.path = nm->name[which];
+	if (s->record)
+		sw_record_call(s->record, t, t->stop_abi, t->stop_nr,
+			       t->stop_args, &d);
 	if (s->audit) {
 		struct sw_audit_rec rec = {
 			.session_id = s->id, .pid = t->pid, .abi = t->stop_abi,
@@ -417,7 +440,6 @@ bool sw_execguard_exec(struct sw_supervisor *sup, struct sw_tracee *t)
 			.error = msg,
 		};
 
-		d.path = nm->name[which];
 		d.verdict = SW_V_KILL;
 		memcpy(rec.args, t->stop_args, sizeof(rec.args));
 		(void)sw_audit_write(s->audit, s->audit_format, &rec);

@@ -77,24 +77,40 @@ struct cand {
 	const struct sw_arg_cond *args;
 };
 
-static uint32_t plain_act(enum sw_action a, int e)
+/*
+ * A plain action as the filter returns it: the action itself, or a stop
+ * where the launch wants the supervisor to see the policy's refusals
+ * (enum sw_refusals): errno ones when it logs or records, every one in
+ * complain mode.  decide.c then says what the policy says, from the same
+ * rules, and actions.c refuses the call (or, complaining, lets it run).
+ */
+static uint32_t plain_act(const struct sw_program *prog, enum sw_action a, int e)
 {
+	const uint32_t stop = SCMP_ACT_TRACE(SW_HINT_NONE);
+	bool complain = prog->refusals == SW_REFUSALS_COMPLAIN;
+
 	switch (a) {
 	case SW_ACT_ALLOW:
 		return SCMP_ACT_ALLOW;
 	case SW_ACT_ERRNO:
-		return SCMP_ACT_ERRNO((uint16_t)e);
+		return prog->refusals != SW_REFUSALS_KERNEL ? stop
+		       : SCMP_ACT_ERRNO((uint16_t)e);
 	case SW_ACT_KILL_PROCESS:
-		return SCMP_ACT_KILL_PROCESS;
+		return complain ? stop : SCMP_ACT_KILL_PROCESS;
 	case SW_ACT_KILL_THREAD:
-		return SCMP_ACT_KILL_THREAD;
+		return complain ? stop : SCMP_ACT_KILL_THREAD;
 	case SW_ACT_TRAP:
-		return SCMP_ACT_TRAP;
+		return complain ? stop : SCMP_ACT_TRAP;
 	case SW_ACT_KLOG:
 		return SCMP_ACT_LOG;
 	default:
-		return SCMP_ACT_TRACE(SW_HINT_NONE);
+		return stop;
 	}
+}
+
+static bool is_trace(uint32_t act)
+{
+	return (act & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_TRACE;
 }
 
 static uint32_t default_act(const struct sw_program *prog)
@@ -103,7 +119,7 @@ static uint32_t default_act(const struct sw_program *prog)
 
 	if (sw_action_needs_supervisor(p->default_action))
 		return SCMP_ACT_TRACE(SW_HINT_NONE);
-	return plain_act(p->default_action, p->default_errno);
+	return plain_act(prog, p->default_action, p->default_errno);
 }
 
 static int native_nr(const char *name)
@@ -258,19 +274,22 @@ static int compile_syscall(const struct sw_program *prog, scmp_filter_ctx ctx,
 			break;
 		c[n] = (struct cand){
 			.rule = (int)i, .traced = pr->traced,
-			.act = plain_act(pr->rule->action, pr->rule->errno_ret),
+			.act = plain_act(prog, pr->rule->action, pr->rule->errno_ret),
 			.n_args = pr->rule->n_args, .args = pr->rule->args };
 		cut = c[n].n_args == 0;
 		n++;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (c[i].traced)
-			c[i].act = SCMP_ACT_TRACE(hint);
-	/* Trailing plain rules with the default action change nothing. */
+	/* Trailing plain rules with the default action change nothing
+	 * (a refusal the supervisor sees is a stop like the default's). */
 	while (n && !c[n - 1].traced && c[n - 1].act == def)
 		n--;
 	if (!n)
 		return 0;
+	/* Every stop carries the same hint, so that rules which all stop
+	 * stay conditional BPF rules of one action. */
+	for (size_t i = 0; i < n; i++)
+		if (c[i].traced || is_trace(c[i].act))
+			c[i].act = SCMP_ACT_TRACE(hint);
 	/* A condition BPF cannot compare at the kernel's width: decide.c
 	 * does, so the syscall stops unconditionally. */
 	for (unsigned int k = 0; k < 6; k++)
@@ -318,8 +337,11 @@ static int clone3_enosys(const struct sw_program *prog, scmp_filter_ctx ctx)
 	const struct sw_policy *p = prog->policy;
 	int nr = native_nr("clone3");
 
+	/* In complain mode the defence stops (and is reported); the
+	 * policy's default stops too, so there is no ERRNO tie. */
 	if (!(prog->defences & SW_DEFENCE_CLONE3) || nr == __NR_SCMP_ERROR ||
-	    p->default_action != SW_ACT_ERRNO || p->default_errno == ENOSYS)
+	    p->default_action != SW_ACT_ERRNO || p->default_errno == ENOSYS ||
+	    prog->refusals == SW_REFUSALS_COMPLAIN)
 		return 0;
 	for (size_t i = 0; i < prog->n_rules; i++)
 		if (prog->rules[i].applies &&
@@ -541,8 +563,13 @@ static void enosys_abi(struct enosys_buf *b, const struct sw_program *prog,
 		}
 		b->f[b->n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K,
 							   above, 0, 1);
+		/* A refusal like the policy's others: a stop where the
+		 * supervisor must see it (enum sw_refusals), decided there
+		 * by the same rule (decide.c, sw_prog_enosys). */
 		b->f[b->n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-							   SECCOMP_RET_ERRNO | ENOSYS);
+			prog->refusals != SW_REFUSALS_KERNEL
+			? SECCOMP_RET_TRACE | SW_HINT_NONE
+			: SECCOMP_RET_ERRNO | ENOSYS);
 	}
 	for (size_t e = 0; e < n_exempt; e++)
 		b->f[exempt[e]].jt = (uint8_t)(b->n - exempt[e] - 1);
@@ -657,10 +684,18 @@ int sw_filter_build_defences(const struct sw_program *prog, void **ret_ctx,
 			r = 0;
 	}
 	/* The refusals (program.c's table): an ERRNO outranks the policy's
-	 * TRACE and ALLOW, whichever filter says them. */
+	 * TRACE and ALLOW, whichever filter says them.  In complain mode a
+	 * stop instead, so that each one is reported: decide.c checks the
+	 * same table first at every stop, and actions.c never lets a
+	 * defence's refusal run (a failed SET kills the program).  The
+	 * stop outranks the policy's ALLOW and the program's own filters'
+	 * ALLOW and LOG alike; what outranks it only fails the call. */
 	for (size_t b = 0; !r && b < SW_DENIAL_COUNT; b++)
 		if (on & sw_denials[b].defence)
-			r = def_rule_n(prog, ctx, SCMP_ACT_ERRNO((uint16_t)sw_denials[b].err),
+			r = def_rule_n(prog, ctx,
+				       prog->refusals == SW_REFUSALS_COMPLAIN
+				       ? SCMP_ACT_TRACE(SW_HINT_NONE)
+				       : SCMP_ACT_ERRNO((uint16_t)sw_denials[b].err),
 				       sw_denials[b].name, sw_denials[b].args,
 				       sw_denials[b].n_args);
 	if (on & SW_DEFENCE_SIGNAL_SUPERVISOR) {

@@ -12,6 +12,7 @@
  *   actions.c  apply a decision with PTRACE_SET_SYSCALL_INFO
  *   pathargs.c which syscall arguments are paths; when NULL is taken
  *   audit.c    one JSON (or text) line per supervisor decision; JSON lines
+ *   record.c   what a session's calls came to: fixed-size tables, the report
  *   launch.c   fork, credentials, no_new_privs, capabilities, seize, exec;
  *              the program lookup
  *   tracer.c   the supervisor: waitpid loop, dispatch, new tracees, exits
@@ -131,6 +132,27 @@ struct sw_denial {
 #define SW_DENIAL_COUNT 11
 extern const struct sw_denial sw_denials[SW_DENIAL_COUNT];
 
+/*
+ * Who decides the calls the policy refuses (its errno, kill and trap
+ * rules, its default action): the one switch filter.c reads.
+ *   SW_REFUSALS_KERNEL   the filter, with no stop (the fast path);
+ *   SW_REFUSALS_SEEN     errno refusals stop at the supervisor, which
+ *                        refuses them alike and can log and count them
+ *                        (an audit log or a record is kept); kill and
+ *                        trap stay the kernel's, whose SIGSYS a
+ *                        userspace stand-in would not give exactly;
+ *   SW_REFUSALS_COMPLAIN every refusal stops, the built-in defences'
+ *                        too, so that complain mode sees each one
+ *                        (actions.c lets the policy's run, and keeps
+ *                        the defences').
+ * Set by launch.c from the launch, before the filters are built.
+ */
+enum sw_refusals {
+	SW_REFUSALS_KERNEL,
+	SW_REFUSALS_SEEN,
+	SW_REFUSALS_COMPLAIN,
+};
+
 struct sw_prog_rule {
 	const struct sw_rule *rule;
 	bool applies;			/* includes/excludes hold */
@@ -163,6 +185,7 @@ struct sw_program {
 	/* enosys_above[abi]: calls of this ABI with a greater number get
 	 * ENOSYS (sw_prog_enosys); 0: no such rule on this ABI */
 	uint32_t enosys_above[SW_ABI_COUNT];
+	enum sw_refusals refusals;	/* who decides a refusal (filter.c) */
 };
 
 /*
@@ -249,6 +272,11 @@ struct sw_decision {
 	const char *path;		/* a string read for a condition */
 	const char *why;		/* defence name, or NULL */
 	uint8_t pinned;			/* args the path guard replaced */
+	/* The policy itself refuses the call: its rule's (or default)
+	 * action is errno, kill or trap (not a defence, not a fail-closed
+	 * case).  Complain mode lets exactly these run. */
+	bool refusal;
+	bool lifted;			/* complain mode let it run */
 };
 
 /* Reads the NUL-terminated string at addr into buf (size > 0).  Returns
@@ -271,6 +299,17 @@ struct sw_decide_scratch {
 void sw_decide(const struct sw_program *prog, uint32_t audit_arch, uint64_t nr, const uint64_t args[6],
 	       sw_read_str_fn read_str, void *read_ctx, uint32_t *counters,
 	       struct sw_decide_scratch *scratch, struct sw_decision *ret);
+
+/*
+ * Complain mode, at a stop whose decision is a refusal by the policy
+ * (d->refusal): let the call run as if allowed -- as called, or with
+ * what the decision changed on the way (a stripped CLONE_UNTRACED) --
+ * and mark it lifted.  What the policy says stays decide's to say; this
+ * only changes what is done with a refusal.  nr and args: the call as
+ * the program made it.  False (d untouched) for any other decision.
+ */
+bool sw_decision_lift(struct sw_decision *d, uint64_t nr,
+		      const uint64_t args[6]);
 
 /* Does a strace-style when=first..last+step select call number n (1-based)? */
 bool sw_when_selects(uint32_t first, uint32_t last, uint32_t step,
@@ -404,6 +443,9 @@ struct sw_tracee {
 	enum sw_abi stop_abi;
 	uint64_t stop_nr;
 	uint64_t stop_args[6];
+	/* record.c: the program this tracee runs, its index + 1 in the
+	 * session's record (0: none yet, or past the limit). */
+	uint16_t rec_prog;
 };
 
 /* A tid that exited before its parent's creation event was handled:
@@ -446,6 +488,8 @@ struct sw_session {
 	bool pathguard;		/* pin checked path strings (pathguard.c) */
 	uint8_t guard_warned;	/* pathguard.c: warnings said once */
 	struct sw_execguard *execguard;	/* execguard.c, from the first exec */
+	bool complain;		/* sw_launch.complain */
+	struct sw_record *record;	/* record.c, or NULL */
 };
 
 struct sw_supervisor {
@@ -511,6 +555,22 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t);
 void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t);
 /* Resume t, with PTRACE_SYSCALL if an exit stop is due. */
 void sw_resume(struct sw_tracee *t, int sig);
+
+/* ---- record.c: what a session's calls came to ------------------------- */
+
+struct sw_record *sw_record_new(bool complain);
+/* The outcome of a final decision (after the defences' containment). */
+enum sw_outcome sw_outcome_of(const struct sw_decision *d);
+/* Count one supervised call of t (abi, nr, args as the program made it)
+ * whose final decision is d (d->path: the string a path condition read,
+ * if any; else the report reads the first path argument itself). */
+void sw_record_call(struct sw_record *r, struct sw_tracee *t, enum sw_abi abi,
+		    uint64_t nr, const uint64_t args[6],
+		    const struct sw_decision *d);
+/* A new process or thread of the session (fork, clone, the main one). */
+void sw_record_task(struct sw_record *r);
+/* t executed the program at its /proc/<pid>/exe: t->rec_prog. */
+void sw_record_exec(struct sw_record *r, struct sw_tracee *t);
 
 /* ---- pathguard.c: race-free path conditions ------------------------- */
 

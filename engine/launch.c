@@ -737,6 +737,34 @@ static int build_filters_bounded(const struct sw_program *prog,
 	return r;
 }
 
+/*
+ * Who decides the policy's refusals for this launch (enum sw_refusals):
+ * complain mode must see every one; an audit log or a record wants the
+ * errno ones (a stop each: bench/complain-bench.sh measures it), where
+ * the kernel lets the supervisor refuse them (PTRACE_SET_SYSCALL_INFO);
+ * elsewhere an audit log goes without them, as it did before, and the
+ * program still runs under its policy.
+ */
+static int refusals_for(const struct sw_launch *l,
+			const struct sw_kernel_support *ks,
+			const struct sw_policy *p, enum sw_refusals *ret,
+			struct sw_error *err)
+{
+	const char *src = p->source ? p->source : "the policy";
+
+	*ret = SW_REFUSALS_KERNEL;
+	if ((l->complain || l->record) && !ks->set_syscall_info)
+		return sw_error_set(err, EOPNOTSUPP,
+				    "%s of %s needs the supervisor to see every call the policy refuses, but the running kernel %s lacks PTRACE_SET_SYSCALL_INFO (Linux 6.16 or later). Boot the patched kernel: `qemu-images/run-vm --kernel patched ...`",
+				    l->complain ? "complain mode" : "a report or gate",
+				    src, ks->release);
+	if (l->complain)
+		*ret = SW_REFUSALS_COMPLAIN;
+	else if ((l->audit || l->record) && ks->set_syscall_info)
+		*ret = SW_REFUSALS_SEEN;
+	return 0;
+}
+
 int sw_launch_prepare(const struct sw_kernel_support *ks,
 		      const struct sw_policy *p, const struct sw_launch *l,
 		      unsigned int timeout_ms, struct sw_prepared **ret,
@@ -767,6 +795,11 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 	pr->landlock_fd = -1;
 	pr->can_set = ks->set_syscall_info;
 	r = sw_program_new(&pr->prog, p, &ctx, l->defences_off, getpid(), err);
+	if (r < 0) {
+		sw_prepared_free(pr);
+		return r;
+	}
+	r = refusals_for(l, ks, p, &pr->prog->refusals, err);
 	if (r < 0) {
 		sw_prepared_free(pr);
 		return r;
@@ -838,7 +871,11 @@ static struct sw_session *session_new(struct sw_supervisor *sup,
 	s->pathguard = s->can_set && sw_pathguard_wanted(s->prog);
 	s->kill_descendants = l->kill_descendants;
 	s->launch_fd = -1;
-	if (l->cwd && !(s->launch_cwd = strdup(l->cwd))) {
+	s->complain = l->complain;
+	if ((l->cwd && !(s->launch_cwd = strdup(l->cwd))) ||
+	    (l->record && !(s->record = sw_record_new(l->complain)))) {
+		sw_record_free(s->record);
+		free(s->launch_cwd);
 		free(s->counters);
 		free(s);
 		return NULL;

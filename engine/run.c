@@ -40,6 +40,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "sysward/cleanup.h"
 #include "sysward/syscall_nr.h"
 #include "internal.h"
 
@@ -55,6 +56,7 @@ struct run_state {
 	int exit_code;
 	bool launch_failed;
 	struct sw_error launch_err;
+	struct sw_record *record;
 };
 
 static void on_warning(struct sw_session *s, const char *msg, void *ud)
@@ -72,6 +74,7 @@ static void on_done(struct sw_session *s, int exit_code, void *ud)
 
 	st->done = true;
 	st->exit_code = exit_code;
+	st->record = sw_session_take_record(s);
 	if (le) {
 		st->launch_failed = true;
 		st->launch_err = *le;
@@ -178,6 +181,13 @@ static void job_stopped(const struct sw_launch *l, struct sw_session *s,
 int sw_run(const struct sw_policy *p, const struct sw_launch *l,
 	   int *ret_exit, struct sw_error *err)
 {
+	return sw_run_recorded(p, l, ret_exit, NULL, err);
+}
+
+int sw_run_recorded(const struct sw_policy *p, const struct sw_launch *l,
+		    int *ret_exit, struct sw_record **ret_record,
+		    struct sw_error *err)
+{
 	static const int sigs[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT };
 	/* Job control is ours to relay only in a job of a terminal's that
 	 * the program does not lead (see above). */
@@ -233,6 +243,9 @@ int sw_run(const struct sw_policy *p, const struct sw_launch *l,
 	if (l->foreground && l->tty_fd >= 0)
 		(void)tcsetpgrp(l->tty_fd, getpgrp());
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);
+	if (ret_record)
+		*ret_record = st.launch_failed ? NULL : TAKE_PTR(st.record);
+	sw_record_free(st.record);
 	if (r >= 0 && st.launch_failed) {
 		/* The program never ran: an error, whose exit code
 		 * sw_launch_failed() chose from the failed stage. */

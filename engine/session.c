@@ -15,6 +15,7 @@
 #include <sys/ptrace.h>
 #include <unistd.h>
 
+#include "sysward/cleanup.h"
 #include "internal.h"
 #include "sys.h"
 
@@ -116,6 +117,8 @@ int sw_session_attach(struct sw_supervisor *sup, struct sw_session *s, pid_t pid
 	t->announced = true;
 	s->n_tracees = 1;
 	s->pid = pid;
+	if (s->record)
+		sw_record_task(s->record);
 	s->seq = ++sup->session_seq;
 	s->next = sup->sessions;
 	sup->sessions = s;
@@ -130,6 +133,7 @@ void sw_session_free(struct sw_session *s)
 		close(s->launch_fd);
 	sw_program_free(s->prog);
 	sw_execguard_free(s->execguard);
+	sw_record_free(s->record);
 	free(s->counters);
 	free(s->launch_cwd);
 	free(s);
@@ -158,6 +162,11 @@ uint64_t sw_session_signal_stops(const struct sw_session *s)
 void sw_session_mark_signalled(struct sw_session *s)
 {
 	s->signalled = true;
+}
+
+struct sw_record *sw_session_take_record(struct sw_session *s)
+{
+	return TAKE_PTR(s->record);
 }
 
 const struct sw_error *sw_session_launch_error(const struct sw_session *s)

@@ -60,6 +60,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sysward/cleanup.h"
 #include "sysward/clock.h"
 #include "sysward/proc.h"
 #include "internal.h"
@@ -392,6 +393,8 @@ static void join(struct sw_tracee *t, struct sw_session *s)
 {
 	t->s = s;
 	s->n_tracees++;
+	if (s->record)
+		sw_record_task(s->record);
 }
 
 /* The session of a tid whose creation event we have not seen, from /proc
@@ -419,6 +422,7 @@ static void new_child(struct sw_supervisor *sup, struct sw_tracee *parent)
 	struct sw_session *ps = parent->s;
 	struct sw_guard *pg = parent->guard;
 	uint8_t pgs = parent->guard_state;
+	uint16_t prec = parent->rec_prog;	/* it runs its parent's program */
 	pid_t ppid = parent->pid, cpid;
 	struct sw_tracee *c;
 	ssize_t tomb;
@@ -434,6 +438,7 @@ static void new_child(struct sw_supervisor *sup, struct sw_tracee *parent)
 	    (tomb < 0 || proc_child_of(cpid, ppid))) {
 		/* F came first and placed it here. */
 		c->announced = true;
+		c->rec_prog = prec;
 		sw_pathguard_inherit(c, pg, pgs);
 		return;
 	}
@@ -445,6 +450,7 @@ static void new_child(struct sw_supervisor *sup, struct sw_tracee *parent)
 	if (c && !c->s && c->state == SW_T_ORPHAN && proc_child_of(cpid, ppid)) {
 		join(c, ps);
 		c->announced = true;
+		c->rec_prog = prec;
 		c->state = SW_T_RUNNING;
 		sup->n_orphans--;
 		sw_pathguard_inherit(c, pg, pgs);
@@ -471,6 +477,7 @@ static void new_child(struct sw_supervisor *sup, struct sw_tracee *parent)
 	}
 	c->state = SW_T_FRESH;
 	c->announced = true;
+	c->rec_prog = prec;
 	sw_pathguard_inherit(c, pg, pgs);
 	join(c, ps);
 }
@@ -521,6 +528,8 @@ static void exec_event(struct sw_supervisor *sup, struct sw_tracee *t)
 		}
 		t = sw_tracee_find(sup, (pid_t)t->pid);
 	}
+	if (t && t->s && t->s->record)
+		sw_record_exec(t->s->record, t);
 	if (t && t->s && !t->s->exec_done) {
 		t->s->exec_done = true;
 		/* The launch is over: the child's report pipe closed with

@@ -50,12 +50,15 @@ static const struct {
 	{ SW_MSG_PS, "PS", true, 0 },
 	{ SW_MSG_KILL, "KILL", true, 8 },
 	{ SW_MSG_SIGNAL, "SIGNAL", true, 4 },
+	{ SW_MSG_RECORD, "RECORD", true, 8 },
 	{ SW_MSG_STARTED, "STARTED", false, 12 },
 	{ SW_MSG_EXIT, "EXIT", false, 4 },
 	{ SW_MSG_ERROR, "ERROR", false, 12 + SW_PROTO_MAX_ERROR_MSG },
 	{ SW_MSG_PS_REPLY, "PS_REPLY", false, SW_PROTO_MAX_PS_REPLY },
 	{ SW_MSG_OK, "OK", false, 0 },
 	{ SW_MSG_STOPPED, "STOPPED", false, 4 },
+	{ SW_MSG_REPORT, "REPORT", false,
+	  8 + 4 + SW_PROTO_MAX_SUMMARY + 4 + SW_PROTO_MAX_REPORT },
 };
 
 #define N_TYPES (sizeof(types) / sizeof(types[0]))
@@ -124,8 +127,8 @@ int sw_msg_header_decode(const uint8_t in[SW_PROTO_HEADER_SIZE],
 	if (i < 0 || types[i].to_daemon != to_daemon)
 		return sw_error_set(err, EOPNOTSUPP,
 			"unknown message type 0x%x (expected %s)", h.type,
-			to_daemon ? "RUN, PS, KILL or SIGNAL"
-				  : "STARTED, EXIT, ERROR, PS_REPLY, OK or STOPPED");
+			to_daemon ? "RUN, PS, KILL, SIGNAL or RECORD"
+				  : "STARTED, EXIT, ERROR, PS_REPLY, OK, STOPPED or REPORT");
 	if (h.length > types[i].max)
 		return sw_error_set(err, EMSGSIZE,
 			"%s message of %u bytes exceeds the limit of %zu bytes",
@@ -493,6 +496,33 @@ int sw_msg_encode_empty(struct sw_buf *b, uint16_t type, struct sw_error *err)
 	return sw_msg_finish(b, err);
 }
 
+int sw_msg_encode_record(struct sw_buf *b, const struct sw_record_request *q,
+			 struct sw_error *err)
+{
+	sw_msg_begin(b, SW_MSG_RECORD);
+	sw_buf_put_u32(b, q->flags);
+	sw_buf_put_u32(b, q->gate);
+	return sw_msg_finish(b, err);
+}
+
+int sw_msg_encode_report(struct sw_buf *b, const struct sw_report_reply *r,
+			 struct sw_error *err)
+{
+	size_t ls = strlen(r->summary), lj = strlen(r->json);
+
+	/* Cut, a JSON document would be no report: refuse instead. */
+	if (ls > SW_PROTO_MAX_SUMMARY || lj > SW_PROTO_MAX_REPORT)
+		return sw_error_set(err, EMSGSIZE,
+			"REPORT: summary of %zu bytes or report of %zu bytes over "
+			"the limits (%u, %u)", ls, lj, SW_PROTO_MAX_SUMMARY,
+			SW_PROTO_MAX_REPORT);
+	sw_msg_begin(b, SW_MSG_REPORT);
+	sw_buf_put_u64(b, r->policy_refusals);
+	sw_buf_put_str(b, r->summary, SW_PROTO_MAX_SUMMARY);
+	sw_buf_put_str(b, r->json, SW_PROTO_MAX_REPORT);
+	return sw_msg_finish(b, err);
+}
+
 int sw_msg_encode_kill(struct sw_buf *b, uint64_t session_id,
 		       struct sw_error *err)
 {
@@ -567,6 +597,55 @@ static int exact_len(const char *what, size_t len, size_t want,
 		return sw_error_set(err, EBADMSG,
 			"%s message has %zu payload bytes (expected %zu)",
 			what, len, want);
+	return 0;
+}
+
+int sw_msg_decode_record(const uint8_t *p, size_t len,
+			 struct sw_record_request *ret, struct sw_error *err)
+{
+	struct sw_reader rd = { p, len };
+	struct sw_record_request q = { 0 };
+	int r = exact_len("RECORD", len, 8, err);
+
+	if (r < 0)
+		return r;
+	sw_reader_u32(&rd, &q.flags);
+	sw_reader_u32(&rd, &q.gate);
+	if (q.flags & ~SW_PROTO_RECORD_FLAGS)
+		return sw_error_set(err, EBADMSG,
+			"RECORD request: unknown flags 0x%x", q.flags);
+	/* sysward's own statuses must keep their meaning (the program
+	 * did not run). */
+	if (q.gate > 255 || (q.gate >= 125 && q.gate <= 127))
+		return sw_error_set(err, EBADMSG,
+			"RECORD request: gate status %u is not 0..255 or is "
+			"sysward's own (125, 126, 127)", q.gate);
+	*ret = q;
+	return 0;
+}
+
+void sw_report_reply_clear(struct sw_report_reply *r)
+{
+	free(r->summary);
+	free(r->json);
+	r->summary = r->json = NULL;
+}
+
+int sw_msg_decode_report(const uint8_t *p, size_t len,
+			 struct sw_report_reply *ret, struct sw_error *err)
+{
+	struct sw_reader rd = { p, len };
+	struct sw_report_reply r = { 0 };
+
+	if (sw_reader_u64(&rd, &r.policy_refusals) < 0 ||
+	    sw_reader_str(&rd, SW_PROTO_MAX_SUMMARY, &r.summary, NULL) < 0 ||
+	    sw_reader_str(&rd, SW_PROTO_MAX_REPORT, &r.json, NULL) < 0 ||
+	    rd.left != 0) {
+		sw_report_reply_clear(&r);
+		return sw_error_set(err, EBADMSG,
+			"REPORT message of %zu bytes is malformed", len);
+	}
+	*ret = r;
 	return 0;
 }
 

@@ -17,7 +17,7 @@ _sysward()
 	local cur prev words cword split
 	_init_completion -s -n = || return
 
-	local commands="run check info ps kill help"
+	local commands="run learn check info ps kill help"
 	local i cmd="" cmd_at=0
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
@@ -43,7 +43,7 @@ _sysward()
 		while ((j < cword)); do
 			case ${words[j]} in
 			--) ((j++)); break ;;
-			-p|--policy|-l|--log|--log-format|-c|--cap) ((j += 2)) ;;
+			-p|--policy|-l|--log|--log-format|-c|--cap|--report) ((j += 2)) ;;
 			-*) ((j++)) ;;
 			*) break ;;
 			esac
@@ -56,7 +56,7 @@ _sysward()
 		-p|--policy)
 			_sysward_policy_files
 			return ;;
-		-l|--log)
+		-l|--log|--report)
 			_filedir
 			return ;;
 		--log-format)
@@ -77,11 +77,42 @@ _sysward()
 			return
 		fi
 		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "--policy --log --log-format --cap --daemon --daemon= --kill-descendants --quiet --help" -- "$cur"))
+			COMPREPLY=($(compgen -W "--policy --log --log-format --cap --daemon --daemon= --kill-descendants --complain --report --gate --gate= --quiet --help" -- "$cur"))
 			[[ ${COMPREPLY-} == *= ]] && compopt -o nospace
 			return
 		fi
 		# PROGRAM itself.
+		COMPREPLY=($(compgen -c -- "$cur"))
+		;;
+	learn)
+		local j=$((cmd_at + 1))
+		while ((j < cword)); do
+			case ${words[j]} in
+			--) ((j++)); break ;;
+			-o|--output|--format|-c|--cap) ((j += 2)) ;;
+			-*) ((j++)) ;;
+			*) break ;;
+			esac
+		done
+		if ((j < cword)); then
+			_command_offset "$j"
+			return
+		fi
+		case $prev in
+		-o|--output)
+			_filedir
+			return ;;
+		--format)
+			COMPREPLY=($(compgen -W "oci sysward" -- "$cur"))
+			return ;;
+		-c|--cap)
+			COMPREPLY=($(compgen -W "all CAP_NET_RAW CAP_NET_BIND_SERVICE CAP_CHOWN CAP_DAC_OVERRIDE CAP_FOWNER CAP_SETUID CAP_SETGID CAP_KILL CAP_SYS_ADMIN" -- "$cur"))
+			return ;;
+		esac
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "--output --format --cap --quiet --help" -- "$cur"))
+			return
+		fi
 		COMPREPLY=($(compgen -c -- "$cur"))
 		;;
 	check)

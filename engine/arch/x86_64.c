@@ -23,10 +23,11 @@ static const struct {
 	uint32_t token;
 	const char *name;
 	unsigned int arg_bytes;
+	const char *oci;
 } abis[SW_ABI_COUNT] = {
-	[SW_ABI_X86_64] = { SCMP_ARCH_X86_64, "x86_64", 8 },
-	[SW_ABI_I386] = { SCMP_ARCH_X86, "i386", 4 },
-	[SW_ABI_X32] = { SCMP_ARCH_X32, "x32", 4 },
+	[SW_ABI_X86_64] = { SCMP_ARCH_X86_64, "x86_64", 8, "SCMP_ARCH_X86_64" },
+	[SW_ABI_I386] = { SCMP_ARCH_X86, "i386", 4, "SCMP_ARCH_X86" },
+	[SW_ABI_X32] = { SCMP_ARCH_X32, "x32", 4, "SCMP_ARCH_X32" },
 };
 
 uint32_t sw_abi_token(enum sw_abi abi)
@@ -37,6 +38,11 @@ uint32_t sw_abi_token(enum sw_abi abi)
 const char *sw_abi_name(enum sw_abi abi)
 {
 	return abi >= 0 && abi < SW_ABI_COUNT ? abis[abi].name : "unknown";
+}
+
+const char *sw_abi_oci_name(enum sw_abi abi)
+{
+	return abi >= 0 && abi < SW_ABI_COUNT ? abis[abi].oci : NULL;
 }
 
 unsigned int sw_abi_arg_bytes(enum sw_abi abi)

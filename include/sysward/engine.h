@@ -164,6 +164,19 @@ struct sw_launch {
 	 * disposition (a daemon's ignored SIGPIPE is no program's). */
 	uint64_t sig_ignored;
 	uint64_t sig_blocked;
+	/* Complain mode: every call the policy refuses (its errno, kill and
+	 * trap rules, its default action) runs as if allowed, and is
+	 * reported as a would-be refusal (in the audit log and the record).
+	 * The filter sends those calls to the supervisor instead of deciding
+	 * them, so this needs PTRACE_SET_SYSCALL_INFO.  What the policy
+	 * emulates, skips or rewrites is still done; the built-in defences
+	 * (docs/security.md) stay enforced, and are reported too. */
+	bool complain;
+	/* Keep a record of the session's supervised calls (record.c): how
+	 * many per syscall, rule and outcome, and per program; for
+	 * `sysward run --report` and `--gate`.  sw_session_take_record()
+	 * hands it over in the done callback. */
+	bool record;
 };
 
 /* This process's ignored and blocked signals, as sw_launch wants them. */
@@ -348,11 +361,108 @@ int sw_session_signal(struct sw_session *s, int sig);
 int sw_session_group_open(const struct sw_session *s);
 int sw_session_group_signal(struct sw_session *s, int group_fd, int sig);
 
+/*
+ * The record of a session (engine/record.c): a fixed-size table, so a
+ * program cannot make it grow without bound.  Every call the supervisor
+ * decided is counted by outcome; the first SW_RECORD_CALLS distinct
+ * (ABI, syscall, rule, outcome) are itemised, each with up to
+ * SW_RECORD_SAMPLES distinct arguments (pointers left out, path strings
+ * in), and the first SW_RECORD_PROGRAMS distinct programs executed get
+ * counts of their own; past those limits calls and programs are only
+ * counted.  Calls the kernel decides alone (the fast path: an allow, and
+ * outside complain mode a kill or trap rule) are not seen.
+ */
+#define SW_RECORD_CALLS		1024
+#define SW_RECORD_SAMPLES	4
+#define SW_RECORD_PROGRAMS	128
+
+struct sw_record;
+
+/* What a supervised call came to, for the record. */
+enum sw_outcome {
+	SW_OUT_ALLOWED,		/* ran as called (allow, log) */
+	SW_OUT_REFUSED,		/* refused by the policy (errno, kill, trap) */
+	SW_OUT_WOULD_REFUSE,	/* complain mode: the policy would have
+				 * refused it; it ran */
+	SW_OUT_DEFENCE,		/* refused by sysward itself: a built-in
+				 * defence, or a fail-closed case (an
+				 * unreadable path argument) */
+	SW_OUT_EMULATED,	/* skipped with a value (skip, emulate) */
+	SW_OUT_REWRITTEN,	/* ran with other arguments or as another call */
+	SW_OUT_COUNT,
+};
+
+/* "allowed", "refused", "would_refuse", ... (the report's words). */
+const char *sw_outcome_name(enum sw_outcome o);
+
+/* The session's record, taken from it (NULL if it kept none); call it in
+ * the done callback.  Free with sw_record_free(). */
+struct sw_record *sw_session_take_record(struct sw_session *s);
+void sw_record_free(struct sw_record *r);
+/* Calls the policy refused, or in complain mode would have: the gate's
+ * count (the built-in defences' refusals are not the policy's). */
+uint64_t sw_record_policy_refusals(const struct sw_record *r);
+
+/* What the report says besides the record. */
+struct sw_report_info {
+	const struct sw_policy *policy;	/* the policy the record was made
+					 * under (names its rules) */
+	char *const *argv;		/* the command */
+	int exit_code;			/* what sysward exits with */
+	int program_exit;		/* the program's own status */
+	bool gate;			/* --gate given */
+	bool gate_tripped;
+};
+
+/*
+ * The report, one JSON document (sysward(1), REPORT): deterministic for a
+ * deterministic program -- every list sorted, no times, no pids, no
+ * addresses -- so that two reports diff meaningfully.  0 or -errno
+ * (-EIO: the write failed).
+ */
+int sw_record_write_json(const struct sw_record *r,
+			 const struct sw_report_info *info, FILE *f);
+
+/*
+ * The record's refusals for people: one line each (prefix first) for the
+ * calls the policy refused or would have refused and those sysward
+ * refused itself, sorted as in the report, at most max_lines of them
+ * and a line saying how many more.  0 or -ENOMEM.
+ */
+int sw_record_write_summary(const struct sw_record *r,
+			    const struct sw_policy *p, FILE *f,
+			    const char *prefix, unsigned int max_lines);
+
+/*
+ * `sysward learn`: a policy that allows exactly the calls of the record
+ * that ran (allowed, would_refuse, emulated, rewritten: not those
+ * refused by the policy or by sysward itself), in the OCI/Docker
+ * profile format that Docker, Podman and runc load: "defaultAction"
+ * SCMP_ACT_ERRNO with "defaultErrnoRet" EPERM, "architectures" the ABIs
+ * the program used (the native one always), one SCMP_ACT_ALLOW rule
+ * with the names sorted one a line; with oci_runtime a second ALLOW rule
+ * of the calls an OCI runtime (runc) makes itself between loading the
+ * filter and executing the program (record.c lists what was measured);
+ * and clone3 -> ENOSYS unless it was learned (so that libc falls back
+ * to clone, as under sysward, whose defence refuses clone3).
+ * Deterministic: the same calls give the same text.  *ret_unnamed: calls
+ * whose number no libseccomp name has (left out: a profile names calls).
+ * -E2BIG when the record could not itemise every call (the policy would
+ * miss some), -EIO if the write failed.
+ */
+int sw_record_write_policy(const struct sw_record *r, FILE *f,
+			   bool oci_runtime, uint64_t *ret_unnamed);
+
 /* Embedded mode: launch, supervise until the program exits, and return its
  * exit code (128+N for signal N) in *ret_exit.  On error (-errno, err
  * says why) *ret_exit is the code to exit with: 127 or 126 if the
  * program could not be exec'd (sw_exec_exit_code), else 125. */
 int sw_run(const struct sw_policy *p, const struct sw_launch *l,
 	   int *ret_exit, struct sw_error *err);
+/* The same, handing over the session's record (l->record) in *ret_record
+ * (NULL if the program never ran). */
+int sw_run_recorded(const struct sw_policy *p, const struct sw_launch *l,
+		    int *ret_exit, struct sw_record **ret_record,
+		    struct sw_error *err);
 
 #endif

@@ -41,6 +41,12 @@
 #define SW_PROTO_MAX_PS_REPLY	(4 + SW_PROTO_MAX_PS_ENTRIES * \
 				 (32 + 2 * (4 + SW_PROTO_MAX_PS_STRING)))
 #define SW_PROTO_RUN_FDS	3		/* stdin, stdout, stderr */
+/* REPORT: the complain summary's text and the report's JSON.  The record
+ * behind them has a fixed size (engine.h, SW_RECORD_*), so the JSON has a
+ * bound: 1024 items of at most 4 samples, each path at most 191 bytes
+ * written at most 8 bytes each (\u escapes and the _hex sibling). */
+#define SW_PROTO_MAX_SUMMARY	(64u << 10)
+#define SW_PROTO_MAX_REPORT	(8u << 20)
 /* RUN's signal masks: bit N-1 is signal N; SIGKILL (9) and SIGSTOP (19)
  * can be neither ignored nor blocked, so their bits are refused. */
 #define SW_PROTO_SIG_FIXED	((1ull << (9 - 1)) | (1ull << (19 - 1)))
@@ -51,6 +57,7 @@ enum sw_msg_type {
 	SW_MSG_PS	= 0x02,
 	SW_MSG_KILL	= 0x03,
 	SW_MSG_SIGNAL	= 0x04,
+	SW_MSG_RECORD	= 0x05,	/* before RUN: complain, report, gate */
 	/* daemon -> client */
 	SW_MSG_STARTED	= 0x81,
 	SW_MSG_EXIT	= 0x82,
@@ -58,6 +65,7 @@ enum sw_msg_type {
 	SW_MSG_PS_REPLY	= 0x84,
 	SW_MSG_OK	= 0x85,
 	SW_MSG_STOPPED	= 0x86,
+	SW_MSG_REPORT	= 0x87,	/* before EXIT, after a RECORD */
 };
 
 struct sw_msg_header {
@@ -162,6 +170,35 @@ struct sw_ps_entry {
 	char program[SW_PROTO_MAX_PS_STRING + 1];
 	char policy[SW_PROTO_MAX_PS_STRING + 1];
 };
+
+/* RECORD: what the next RUN of the connection keeps and says
+ * (`sysward run --complain, --report, --gate` through the daemon). */
+#define SW_PROTO_RECORD_COMPLAIN	(1u << 0)	/* complain mode */
+#define SW_PROTO_RECORD_REPORT		(1u << 1)	/* send the JSON */
+#define SW_PROTO_RECORD_SUMMARY		(1u << 2)	/* send the text */
+#define SW_PROTO_RECORD_FLAGS		0x7u
+struct sw_record_request {
+	uint32_t flags;		/* SW_PROTO_RECORD_* */
+	uint32_t gate;		/* --gate's status, 0: none */
+};
+
+/* REPORT: the session's record, before its EXIT. */
+struct sw_report_reply {
+	uint64_t policy_refusals;	/* the gate's count */
+	char *summary;			/* "" if not asked */
+	char *json;			/* "" if not asked */
+};
+
+int sw_msg_encode_record(struct sw_buf *b, const struct sw_record_request *q,
+			 struct sw_error *err);
+int sw_msg_decode_record(const uint8_t *p, size_t len,
+			 struct sw_record_request *ret, struct sw_error *err);
+int sw_msg_encode_report(struct sw_buf *b, const struct sw_report_reply *r,
+			 struct sw_error *err);
+/* On success free ret's strings with sw_report_reply_clear(). */
+int sw_msg_decode_report(const uint8_t *p, size_t len,
+			 struct sw_report_reply *ret, struct sw_error *err);
+void sw_report_reply_clear(struct sw_report_reply *r);
 
 /* Fixed-size payloads: encode a whole message into b. */
 int sw_msg_encode_kill(struct sw_buf *b, uint64_t session_id, struct sw_error *err);

@@ -28,21 +28,26 @@ static int row_cmp(const void *key, const void *elem)
 	return strcmp(key, ((const struct sw_argtypes_row *)elem)->name);
 }
 
-uint64_t sw_syscall_arg_mask(uint32_t arch, const char *name, unsigned int index)
+const char *sw_syscall_arg_types(uint32_t arch, const char *name)
 {
 	const struct sw_argtypes_row *row;
-	const char *types;
 
 	if (arch != SCMP_ARCH_X86_64 && arch != SCMP_ARCH_X32 &&
 	    arch != SCMP_ARCH_X86)
-		return ~0ull;
+		return NULL;
 	if (!name)
-		return ~0ull;
+		return NULL;
 	row = bsearch(name, argtypes, sizeof(argtypes) / sizeof(argtypes[0]),
 		      sizeof(argtypes[0]), row_cmp);
 	if (!row)
-		return ~0ull;
-	types = arch == SCMP_ARCH_X86 ? row->i386 : row->x86_64;
+		return NULL;
+	return arch == SCMP_ARCH_X86 ? row->i386 : row->x86_64;
+}
+
+uint64_t sw_syscall_arg_mask(uint32_t arch, const char *name, unsigned int index)
+{
+	const char *types = sw_syscall_arg_types(arch, name);
+
 	if (!types || index >= strlen(types))
 		return ~0ull;
 	switch (types[index]) {

@@ -518,6 +518,39 @@ t_daemon_terminated() {
 	grep -q "Terminated received, stopping" "$W/daemon.log" || fail "daemon log lacks the stop message"
 }
 
+t_record() {
+	# RECORD before RUN: the daemon keeps the session's record and sends
+	# its REPORT before EXIT (a program refused everything, complaining:
+	# it runs, every call a would-be refusal).  The client writes the
+	# report file itself, with its own rights: a uid that cannot write
+	# there is stopped before anything runs, and its file is its own.
+	start_daemon || return
+	local got
+	got=$(timeout 20 "$SWD_RAW" "$S" record-run 2>&1)
+	[[ $got == *STARTED*"REPORT refusals="[1-9]*"EXIT 0"* ]] ||
+		fail "record-run: expected STARTED, a REPORT with refusals, EXIT 0; got '$got'"
+	chmod 0755 "$W"
+	mkdir -m 0777 "$W/pub"
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(uid_policy 4242)"
+		  --complain --report "$W/r.json" -- "$PROBE" getuid)
+	timeout 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 125
+	expect_err "open report $W/r.json: Permission denied"
+	[ ! -s "$W/out" ] || fail "the program ran although its report cannot be written"
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(uid_policy 4242)"
+		  --report "$W/pub/r.json" --gate -- "$PROBE" getuid)
+	timeout 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 0
+	expect_output "getuid=4242"
+	[ "$(stat -c %u "$W/pub/r.json" 2>/dev/null)" = 65534 ] ||
+		fail "the report is not the client's (owner $(stat -c %u "$W/pub/r.json" 2>&1))"
+	grep -q '"emulated": 1' "$W/pub/r.json" ||
+		{ fail "the report does not count the emulated getuid"; cat "$W/pub/r.json" >&2; }
+	daemon_serves
+}
+
 t_bad_requests() {
 	# Each malformed, truncated or oversized request gets an error reply
 	# (or, when the client vanished mid-request, nothing), and the daemon
@@ -549,6 +582,10 @@ t_bad_requests() {
 	truncated-header|CLOSED
 	truncated-payload|CLOSED
 	run-ok|STARTED
+	record-bad-flags|ERROR errno=EBADMSG exit=125 msg=RECORD request: unknown flags 0x80
+	record-gate-126|ERROR errno=EBADMSG exit=125 msg=RECORD request: gate status 126 is not 0..255 or is sysward's own (125, 126, 127)
+	record-twice|ERROR errno=EBUSY exit=125 msg=RECORD comes once, before the connection's RUN
+	record-after-run|ERROR errno=EBUSY exit=125 msg=RECORD comes once, before the connection's RUN
 	EOF
 	# Random bytes, 400 connections: each gets an ERROR or a hang-up
 	# (a PS or SIGNAL that happens to be well-formed gets its reply).

@@ -357,6 +357,63 @@ START_TEST(test_small_messages)
 }
 END_TEST
 
+/* RECORD (client -> daemon) and REPORT (daemon -> client): round trips,
+ * directions, the closed set of flags, the gate's range, the bounds. */
+START_TEST(test_record_report)
+{
+	struct sw_buf b = { 0 };
+	struct sw_msg_header h;
+	struct sw_error err = { 0 };
+	struct sw_record_request rq;
+	struct sw_report_reply rr = { 0 };
+	char *big;
+
+	ck_assert_int_eq(sw_msg_encode_record(&b, &(struct sw_record_request){
+		SW_PROTO_RECORD_COMPLAIN | SW_PROTO_RECORD_REPORT, 122 }, NULL), 0);
+	ck_assert_int_eq(sw_msg_header_decode(b.data, true, &h, NULL), 0);
+	ck_assert_int_eq(sw_msg_header_decode(b.data, false, &h, &err), -EOPNOTSUPP);
+	ck_assert_int_eq(sw_msg_decode_record(b.data + 16, h.length, &rq, NULL), 0);
+	ck_assert_uint_eq(rq.flags, SW_PROTO_RECORD_COMPLAIN | SW_PROTO_RECORD_REPORT);
+	ck_assert_uint_eq(rq.gate, 122);
+	ck_assert_int_eq(sw_msg_decode_record(b.data + 16, 7, &rq, &err), -EBADMSG);
+	ck_assert_str_eq(err.msg, "RECORD message has 7 payload bytes (expected 8)");
+	for (uint32_t gate = 125; gate <= 256; gate += gate == 127 ? 129 : 1) {
+		ck_assert_int_eq(sw_msg_encode_record(&b, &(struct sw_record_request){
+			0, gate }, NULL), 0);
+		ck_assert_int_eq(sw_msg_decode_record(b.data + 16, 8, &rq, &err), -EBADMSG);
+	}
+	ck_assert_int_eq(sw_msg_encode_record(&b, &(struct sw_record_request){
+		0x8, 0 }, NULL), 0);
+	ck_assert_int_eq(sw_msg_decode_record(b.data + 16, 8, &rq, &err), -EBADMSG);
+	ck_assert_str_eq(err.msg, "RECORD request: unknown flags 0x8");
+
+	ck_assert_int_eq(sw_msg_encode_report(&b, &(struct sw_report_reply){
+		3, "  unshare ...\n", "{\"sysward_report\": 1}\n" }, NULL), 0);
+	ck_assert_int_eq(sw_msg_header_decode(b.data, false, &h, NULL), 0);
+	ck_assert_int_eq(sw_msg_header_decode(b.data, true, &h, &err), -EOPNOTSUPP);
+	ck_assert_int_eq(sw_msg_decode_report(b.data + 16, h.length, &rr, NULL), 0);
+	ck_assert_uint_eq(rr.policy_refusals, 3);
+	ck_assert_str_eq(rr.summary, "  unshare ...\n");
+	ck_assert_str_eq(rr.json, "{\"sysward_report\": 1}\n");
+	sw_report_reply_clear(&rr);
+	ck_assert_int_eq(sw_msg_decode_report(b.data + 16, h.length - 1, &rr, &err), -EBADMSG);
+	ck_assert_ptr_null(rr.summary);
+	/* A report over the bound is refused whole, never cut. */
+	big = malloc(SW_PROTO_MAX_REPORT + 2);
+	ck_assert_ptr_nonnull(big);
+	memset(big, 'x', SW_PROTO_MAX_REPORT + 1);
+	big[SW_PROTO_MAX_REPORT + 1] = '\0';
+	ck_assert_int_eq(sw_msg_encode_report(&b, &(struct sw_report_reply){
+		0, "", big }, &err), -EMSGSIZE);
+	big[SW_PROTO_MAX_REPORT] = '\0';
+	ck_assert_int_eq(sw_msg_encode_report(&b, &(struct sw_report_reply){
+		0, "", big }, NULL), 0);
+	ck_assert_int_eq(sw_msg_header_decode(b.data, false, &h, NULL), 0);
+	free(big);
+	sw_buf_free(&b);
+}
+END_TEST
+
 /* An error message longer than the cap is cut, never overflows. */
 START_TEST(test_error_capped)
 {
@@ -450,6 +507,7 @@ static Suite *proto_suite(void)
 	tcase_add_test(tc, test_run_bounds);
 	tcase_add_test(tc, test_run_encode_limits);
 	tcase_add_test(tc, test_small_messages);
+	tcase_add_test(tc, test_record_report);
 	tcase_add_test(tc, test_error_capped);
 	tcase_add_test(tc, test_error_errno_range);
 	tcase_add_test(tc, test_ps_roundtrip);

@@ -27,6 +27,19 @@
  * the same from a second thread, after the main thread, which connected,
  * has exited (the peer's /proc/<pid>/status is then a zombie's).
  *
+ *   swd-raw SOCKET record-bad-flags | record-gate-126 | record-twice |
+ *                  record-after-run
+ *
+ * a RECORD the daemon must refuse: unknown flags, sysward's own 126 as
+ * the gate status, two of them, or one after the connection's RUN (the
+ * last prints the RUN's replies too).
+ *
+ *   swd-raw SOCKET record-run
+ *
+ * RECORD (complain, report, summary, gate 7) then a RUN of /bin/true
+ * under a policy refusing everything: prints the REPORT ("REPORT
+ * refusals=N summary=BYTES json=BYTES") and EXIT.
+ *
  *   swd-raw SOCKET random:N
  *
  * sends N connections' worth of random bytes (half of them behind a
@@ -111,6 +124,19 @@ static void print_reply(int fd)
 		sw_msg_decode_stopped(p, h.length, &code, NULL);
 		printf("STOPPED %d\n", code);
 		break;
+	case SW_MSG_REPORT: {
+		struct sw_report_reply r = { 0 };
+
+		if (sw_msg_decode_report(p, h.length, &r, &err) < 0) {
+			printf("REPORT-BAD %s\n", err.msg);
+			break;
+		}
+		printf("REPORT refusals=%llu summary=%zu json=%zu\n",
+		       (unsigned long long)r.policy_refusals, strlen(r.summary),
+		       strlen(r.json));
+		sw_report_reply_clear(&r);
+		break;
+	}
 	default:
 		printf("TYPE 0x%x\n", h.type);
 	}
@@ -440,6 +466,40 @@ int main(int argc, char **argv)
 		/* The daemon, not only the client, judges the policy. */
 		good_run(&b, "{\"defaultAction\": ");
 		send_all(fd, &b, std, 3);
+		print_reply(fd);
+		return 0;
+	} else if (strncmp(mode, "record-", 7) == 0) {
+		struct sw_record_request rq = { SW_PROTO_RECORD_COMPLAIN |
+						SW_PROTO_RECORD_REPORT |
+						SW_PROTO_RECORD_SUMMARY, 7 };
+		struct sw_buf rb = { 0 };
+
+		if (strcmp(mode, "record-after-run") == 0) {
+			good_run(&b, allow);
+			send_all(fd, &b, std, 3);
+			print_reply(fd);	/* STARTED */
+			fflush(stdout);
+		}
+		if (strcmp(mode, "record-bad-flags") == 0) {
+			put_hdr(&rb, SW_PROTO_MAGIC, 1, SW_MSG_RECORD, 8, 0);
+			sw_buf_put_u32(&rb, 0x80);
+			sw_buf_put_u32(&rb, 0);
+		} else {
+			if (strcmp(mode, "record-gate-126") == 0)
+				rq.gate = 126;
+			sw_msg_encode_record(&rb, &rq, NULL);
+		}
+		send_all(fd, &rb, NULL, 0);
+		if (strcmp(mode, "record-twice") == 0)
+			send_all(fd, &rb, NULL, 0);
+		sw_buf_free(&rb);
+		if (strcmp(mode, "record-run") == 0) {
+			sw_buf_free(&b);
+			good_run(&b, "{\"defaultAction\":\"SCMP_ACT_ERRNO\"}");
+			send_all(fd, &b, std, 3);
+			print_reply(fd);	/* STARTED */
+			print_reply(fd);	/* REPORT */
+		}
 		print_reply(fd);
 		return 0;
 	} else if (strcmp(mode, "run-ok") == 0) {

@@ -152,6 +152,25 @@ static void small_message(uint16_t type, const uint8_t *p, size_t len)
 			check(er.code > 0 && er.exit_code <= 255);
 		}
 		break;
+	case SW_MSG_RECORD: {
+		struct sw_record_request rq;
+
+		r = sw_msg_decode_record(p, len, &rq, &err);
+		if (r == 0)
+			check(!(rq.flags & ~SW_PROTO_RECORD_FLAGS) && rq.gate <= 255 &&
+			      (rq.gate < 125 || rq.gate > 127));
+		break;
+	}
+	case SW_MSG_REPORT: {
+		struct sw_report_reply rr = { 0 };
+
+		r = sw_msg_decode_report(p, len, &rr, &err);
+		if (r == 0)
+			check(strlen(rr.summary) <= SW_PROTO_MAX_SUMMARY &&
+			      strlen(rr.json) <= SW_PROTO_MAX_REPORT);
+		sw_report_reply_clear(&rr);
+		break;
+	}
 	default:
 		return;
 	}

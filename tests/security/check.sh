@@ -30,10 +30,12 @@ skip() { echo "SKIP [$test]: $*" >&2; exit 77; }
 
 # run POLICY [SYSWARD-OPTIONS...] -- PROGRAM ARGS...: output in $out,
 # status in $rc, and both echoed for the test log.
+# RUN_OPTS: options run and run_nobody add (complain_*: --complain).
+RUN_OPTS=()
 run() {
 	local policy=$1; shift
-	echo "+ sysward run --policy $policy $*"
-	"$SYSWARD" run --policy "$policy" "$@" >"$out" 2>&1 </dev/null
+	echo "+ sysward run --policy $policy ${RUN_OPTS[*]} $*"
+	"$SYSWARD" run --policy "$policy" ${RUN_OPTS[@]+"${RUN_OPTS[@]}"} "$@" >"$out" 2>&1 </dev/null
 	rc=$?
 	cat "$out"
 	echo "+ exit status $rc"
@@ -94,9 +96,9 @@ stage_nobody() {
 
 # run_nobody ARGS...: like run, "sysward run ARGS" as uid/gid 65534.
 run_nobody() {
-	echo "+ (uid 65534) sysward run $*"
+	echo "+ (uid 65534) sysward run ${RUN_OPTS[*]} $*"
 	(cd / && setpriv --reuid 65534 --regid 65534 --clear-groups \
-		"$nb/sysward" run "$@") >"$out" 2>&1 </dev/null
+		"$nb/sysward" run ${RUN_OPTS[@]+"${RUN_OPTS[@]}"} "$@") >"$out" 2>&1 </dev/null
 	rc=$?
 	cat "$out"
 	echo "+ exit status $rc"
@@ -209,10 +211,10 @@ stage_reach() {
 # listening) starts sysward, whose program attacks it: the program's own
 # ancestry, as a shell that runs sysward.
 reach_from_parent() {
-	echo "+ (uid 65534) adv_reach witness $nb/d -- sysward run --policy $1 -- adv_reach attack $nb/d"
+	echo "+ (uid 65534) adv_reach witness $nb/d -- sysward run --policy $1 ${2:-} -- adv_reach attack $nb/d"
 	(cd / && SW_REACH_SECRET=witness-env-secret setpriv --reuid 65534 --regid 65534 --clear-groups \
 		"$nb/adv_reach" witness "$nb/d" -- \
-		"$nb/sysward" run --policy "$1" -- "$nb/adv_reach" attack "$nb/d") >"$out" 2>&1 </dev/null
+		"$nb/sysward" run --policy "$1" ${2:-} -- "$nb/adv_reach" attack "$nb/d") >"$out" 2>&1 </dev/null
 	rc=$?
 	cat "$out"
 	echo "+ exit status $rc"
@@ -319,6 +321,22 @@ exec_rules() {
 				fail "$v: killed without a warning naming the executed file"
 		fi
 	done
+}
+
+# complain REPORT: the next run complains, and writes its report to
+# $scratch/REPORT.json.
+complain() {
+	RUN_OPTS=(--complain --report "$scratch/$1.json")
+}
+
+# report_outcome REPORT SYSCALL OUTCOME: the report itemises SYSCALL with
+# OUTCOME (defence: sysward refused it whatever the policy).
+report_outcome() {
+	python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+sys.exit(0 if any(c["syscall"] == sys.argv[2] and c["outcome"] == sys.argv[3]
+                  for c in r["calls"]) else 1)' "$scratch/$1.json" "$2" "$3" ||
+		fail "the report does not list $2 as $3: $(cat "$scratch/$1.json")"
 }
 
 case $test in
@@ -928,6 +946,96 @@ unknown_syscall_newer)
 unknown_syscall_enosys)
 	run "$POL/unknown-errno38.json" -- "$ADV/adv_unknown" 38
 	expect_contained "unknown syscalls did not get defaultErrnoRet (ENOSYS)" ;;
+complain_supervisor_memory)
+	# Route 18: complain mode lets the policy's refusals run, never the
+	# defences'.  Under an allow-list whose default refuses everything
+	# else, the program's ptrace and process_vm_writev of its supervisor
+	# are still refused, and reported as sysward's own refusals.
+	complain r
+	run "$POL/errno-default.json" -- "$ADV/adv_supervisor" memory
+	expect_contained "complain mode let the tracee reach its supervisor"
+	report_outcome r ptrace defence
+	report_outcome r process_vm_writev defence ;;
+complain_io_uring)
+	complain r
+	run "$POL/errno-default.json" -- "$ADV/adv_io_uring" deny
+	expect_contained "complain mode made io_uring reachable"
+	report_outcome r io_uring_setup defence ;;
+complain_untraced_clone)
+	complain r
+	run "$POL/errno-default.json" -- "$ADV/adv_untraced" clone
+	expect_contained "complain mode let a CLONE_UNTRACED child run unsupervised" ;;
+complain_untraced_clone3)
+	complain r
+	run "$POL/errno-default.json" -- "$ADV/adv_untraced" clone3
+	expect_contained "complain mode let clone3 run"
+	report_outcome r clone3 defence ;;
+complain_own_filter_notify)
+	# The program's own listener would outrank the supervisor: the
+	# seccomp defence holds while the policy's refusals are lifted.
+	complain r
+	run "$GEN/own-filters.json" -- "$ADV/adv_own_filter" notify-uid
+	expect_contained "complain mode let a listener of the program's own run getuid past the supervisor" ;;
+complain_signals_targets)
+	start_witness
+	complain r
+	run "$POL/errno-default.json" -- "$ADV/adv_signals" targets "$witness"
+	expect_contained "complain mode let a signal reach a process outside the tree" ;;
+complain_pidcalls_outside)
+	# Docker's profile refuses some of these calls itself: lifted, they
+	# are still kept to the session.
+	complain r
+	pidcalls_outside root "$POL/../../../policy/examples/docker-default.json" ;;
+complain_reach_parent)
+	stage_reach
+	echo '{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [{"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242}]}' >"$nb/deny.json"
+	chmod 644 "$nb/deny.json"
+	reach_from_parent "$nb/deny.json" --complain
+	expect_contained "complain mode let the program reach a process outside the sandbox" ;;
+complain_report_bounded)
+	# Route 18: the record is made of the program's calls.  5,000
+	# distinct refused numbers, 50 processes of 100 more each, 200
+	# distinct programs executed: the report keeps at most its limits
+	# (1024 calls, 128 programs), counts the rest, and stays small.
+	complain r
+	run "$POL/unknown-errno1.json" -- "$ADV/adv_flood" numbers 5000
+	expect_contained "the flood of numbers did not complete under complain mode"
+	complain f
+	run "$POL/unknown-errno1.json" -- "$ADV/adv_flood" forks 50 100
+	expect_contained "the forks did not complete under complain mode"
+	mkdir -p "$scratch/links"
+	for i in $(seq 200); do ln "$ADV/adv_flood" "$scratch/links/l$i" 2>/dev/null ||
+		cp "$ADV/adv_flood" "$scratch/links/l$i"; done
+	complain c
+	run "$POL/unknown-errno1.json" -- "$ADV/adv_flood" chain "$scratch/links" 200
+	expect_contained "the exec chain did not complete under complain mode"
+	python3 - "$scratch" <<-'EOF' || fail "a report grew with the program's calls"
+	import json, os, sys
+	d = sys.argv[1]
+	for name, calls in (("r", 5000), ("f", 5000), ("c", 200)):
+	    path = os.path.join(d, name + ".json")
+	    r = json.load(open(path))
+	    size = os.path.getsize(path)
+	    items = len(r["calls"])
+	    print(f"{name}: {size} bytes, {items} items, {r['calls_not_itemised']} not itemised, "
+	          f"{len(r['programs'])} programs, {r['execs_not_itemised']} execs not itemised, "
+	          f"would_refuse {r['totals']['would_refuse']}, tasks {r['tasks']}")
+	    assert items <= 1024 and len(r["programs"]) <= 128, name
+	    assert r["totals"]["would_refuse"] >= calls, name
+	    assert sum(c["count"] for c in r["calls"]) + r["calls_not_itemised"] == \
+	        sum(r["totals"].values()), name
+	    assert size < 1024 * 1024, (name, size)
+	    for c in r["calls"]:
+	        assert len(c.get("samples", [])) <= 4, c
+	r = json.load(open(os.path.join(d, "r.json")))
+	assert r["calls_not_itemised"] >= 5000 - 1024
+	f = json.load(open(os.path.join(d, "f.json")))
+	assert f["tasks"] == 51, f["tasks"]
+	c = json.load(open(os.path.join(d, "c.json")))
+	assert len(c["programs"]) == 128 and c["execs_not_itemised"] >= 200 + 1 - 128, \
+	    (len(c["programs"]), c["execs_not_itemised"])
+	EOF
+	;;
 audit_log_json)
 	audit_log json ;;
 audit_log_text)

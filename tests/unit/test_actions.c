@@ -124,6 +124,27 @@ int sw_audit_write(FILE *f, enum sw_log_format fmt, const struct sw_audit_rec *r
 void sw_audit_strings_keep(struct sw_audit_strings *k, pid_t pid,
 			   enum sw_abi abi, uint64_t nr, const uint64_t args[6]) {}
 void sw_execguard_free(struct sw_execguard *eg) {}
+void sw_record_free(struct sw_record *r) {}
+void sw_record_task(struct sw_record *r) {}
+
+/* Complain mode (decide.c lifts, record.c counts): whether actions.c
+ * asks, and applies what comes back, is what is tested here. */
+static int lifts, records;
+
+bool sw_decision_lift(struct sw_decision *d, uint64_t nr, const uint64_t args[6])
+{
+	lifts++;
+	if (d->verdict != SW_V_RETURN)
+		return false;
+	d->verdict = SW_V_ALLOW;
+	return true;
+}
+
+void sw_record_call(struct sw_record *r, struct sw_tracee *t, enum sw_abi abi,
+		    uint64_t nr, const uint64_t args[6], const struct sw_decision *d)
+{
+	records++;
+}
 void sw_program_free(struct sw_program *prog) {}
 
 static void on_warning(struct sw_session *s, const char *msg, void *ud)
@@ -168,6 +189,7 @@ static void stage(uint64_t nr, struct sw_decision d, bool audit_on)
 	n_sets = n_calls = 0;
 	audits = audits_with_result = audits_with_error = 0;
 	warnings = 0;
+	lifts = records = 0;
 }
 
 /* At the syscall-exit stop the exit-stop work waited for. */
@@ -426,6 +448,28 @@ START_TEST(vsyscall_rewrite_to_another_call)
 }
 END_TEST
 
+START_TEST(complain_lifts_and_records)
+{
+	/* Complain mode: the refusal is lifted (decide.c says how) before
+	 * anything is done with it, and every stop goes to the record. */
+	static char rec;
+
+	stage(83, ret(-EROFS, true), false);
+	sess.complain = true;
+	sess.record = (struct sw_record *)&rec;
+	sw_seccomp_stop(&sup, t);
+	ck_assert_int_eq(lifts, 1);
+	ck_assert_int_eq(records, 1);
+	ck_assert_uint_eq(n_sets, 0);		/* it runs as called */
+	ck_assert(was(0, PTRACE_CONT, 0));
+	stage(83, ret(-EROFS, true), false);
+	sw_seccomp_stop(&sup, t);
+	ck_assert_int_eq(lifts, 0);		/* not complaining: enforced */
+	ck_assert_int_eq(records, 0);
+	ck_assert_uint_eq(n_sets, 1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("actions");
@@ -447,6 +491,7 @@ int main(void)
 	tcase_add_test(tc, not_a_seccomp_stop);
 	tcase_add_test(tc, resume_refused_fails_closed);
 	tcase_add_test(tc, vsyscall_rewrite_to_another_call);
+	tcase_add_test(tc, complain_lifts_and_records);
 	suite_add_tcase(s, tc);
 	return sw_check_run(s);
 }

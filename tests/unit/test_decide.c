@@ -519,6 +519,94 @@ START_TEST(test_decide_exec_names)
 }
 END_TEST
 
+/*
+ * Complain mode (sw_decision_lift): exactly the policy's own refusals --
+ * its errno, kill and trap rules and its default -- run, as called (or
+ * with a defence's change on the way); emulations, rewrites, the
+ * defences and the fail-closed cases stay.  And the outcome the record
+ * counts, enforcing and complaining.
+ */
+static const struct {
+	const struct sw_policy *p;
+	const char *sys;
+	uint64_t a0, a1;
+	bool lifted;
+	enum sw_verdict verdict;	/* after the lift */
+	uint64_t new_a0;		/* REWRITE after the lift */
+	enum sw_outcome enforce, complain;
+	int line;
+} lift_rows[] = {
+#define L(...) { __VA_ARGS__, .line = __LINE__ }
+	L(&pol, "mkdir", 0, 0, true, SW_V_ALLOW, 0, SW_OUT_REFUSED, SW_OUT_WOULD_REFUSE),
+	L(&pol, "uname", 0, 0, true, SW_V_ALLOW, 0, SW_OUT_REFUSED, SW_OUT_WOULD_REFUSE),
+	L(&pol, "read", 100, 0, true, SW_V_ALLOW, 0, SW_OUT_REFUSED, SW_OUT_WOULD_REFUSE),
+	L(&pol, "close", 3, 0, true, SW_V_ALLOW, 0, SW_OUT_REFUSED, SW_OUT_WOULD_REFUSE),
+	L(&pol, "openat", -100, ADDR_ETC, true, SW_V_ALLOW, 0, SW_OUT_REFUSED, SW_OUT_WOULD_REFUSE),
+	L(&pol_deny, "mkdir", 0, 0, true, SW_V_ALLOW, 0, SW_OUT_REFUSED, SW_OUT_WOULD_REFUSE),
+	/* newer than every call the policy names: ENOSYS, as runc says */
+	L(&pol_eperm, "unshare", 0x10000000, 0, true, SW_V_ALLOW, 0, SW_OUT_REFUSED,
+	  SW_OUT_WOULD_REFUSE),
+	L(&pol_eperm, "mkdir", 0, 0, true, SW_V_ALLOW, 0, SW_OUT_REFUSED,
+	  SW_OUT_WOULD_REFUSE),
+	/* the defence's stripped flag stays stripped */
+	L(&pol_deny, "clone", CLONE_UNTRACED_ | 0x11, 0, true, SW_V_REWRITE, 0x11,
+	  SW_OUT_REFUSED, SW_OUT_WOULD_REFUSE),
+	L(&pol, "read", 5, 0, false, SW_V_ALLOW, 0, SW_OUT_ALLOWED, SW_OUT_ALLOWED),
+	L(&pol, "getuid", 0, 0, false, SW_V_RETURN, 0, SW_OUT_EMULATED, SW_OUT_EMULATED),
+	L(&pol, "lseek", 0, 0, false, SW_V_RETURN, 0, SW_OUT_EMULATED, SW_OUT_EMULATED),
+	L(&pol, "getpid", 0, 0, false, SW_V_REWRITE, 0, SW_OUT_REWRITTEN, SW_OUT_REWRITTEN),
+	/* an unreadable path fails closed, as the kernel would fail it */
+	L(&pol, "openat", -100, 0x9999, false, SW_V_RETURN, 0, SW_OUT_DEFENCE, SW_OUT_DEFENCE),
+	/* the built-in defences hold */
+	L(&pol, "kill", SUP_PID, SIGSTOP, false, SW_V_RETURN, 0, SW_OUT_DEFENCE, SW_OUT_DEFENCE),
+	L(&pol, "ptrace", 0, 0, false, SW_V_RETURN, 0, SW_OUT_DEFENCE, SW_OUT_DEFENCE),
+	L(&pol, "process_vm_writev", 0, 0, false, SW_V_RETURN, 0, SW_OUT_DEFENCE, SW_OUT_DEFENCE),
+	L(&pol_deny, "clone3", 0, 0, false, SW_V_RETURN, 0, SW_OUT_DEFENCE, SW_OUT_DEFENCE),
+#undef L
+};
+
+START_TEST(test_decide_complain)
+{
+	struct sw_program *prog = program(lift_rows[_i].p);
+	struct row r = { .p = lift_rows[_i].p, .abi = X64, .sys = lift_rows[_i].sys,
+			 .a0 = lift_rows[_i].a0, .a1 = lift_rows[_i].a1,
+			 .line = lift_rows[_i].line };
+	uint64_t args[6] = { r.a0, r.a1, 0, 0, 0, 0 };
+	uint32_t counters[64] = { 0 };
+	struct sw_decision d;
+	bool lifted;
+
+	decide_row(&r, prog, counters, &d);
+	/* The two answers of an EPERM default: ENOSYS above its rules. */
+	if (lift_rows[_i].p == &pol_eperm)
+		ck_assert_int_eq(d.retval, strcmp(r.sys, "unshare") ? -EPERM : -ENOSYS);
+	ck_assert_msg(sw_outcome_of(&d) == lift_rows[_i].enforce,
+		      "line %d: enforcing, outcome %s, expected %s", r.line,
+		      sw_outcome_name(sw_outcome_of(&d)),
+		      sw_outcome_name(lift_rows[_i].enforce));
+	lifted = sw_decision_lift(&d, d.nr, args);
+	ck_assert_msg(lifted == lift_rows[_i].lifted && d.lifted == lifted,
+		      "line %d: lifted %d, expected %d", r.line, lifted,
+		      lift_rows[_i].lifted);
+	ck_assert_msg(d.verdict == lift_rows[_i].verdict,
+		      "line %d: verdict %d after the lift, expected %d", r.line,
+		      d.verdict, lift_rows[_i].verdict);
+	if (lifted) {
+		ck_assert_int_eq(d.signal, 0);
+		ck_assert_int_eq(d.retval, 0);
+	}
+	if (lifted && d.verdict == SW_V_REWRITE)
+		ck_assert_msg(d.args[0] == lift_rows[_i].new_a0,
+			      "line %d: arg0 %#llx", r.line,
+			      (unsigned long long)d.args[0]);
+	ck_assert_msg(sw_outcome_of(&d) == lift_rows[_i].complain,
+		      "line %d: complaining, outcome %s, expected %s", r.line,
+		      sw_outcome_name(sw_outcome_of(&d)),
+		      sw_outcome_name(lift_rows[_i].complain));
+	sw_program_free(prog);
+}
+END_TEST
+
 static Suite *decide_suite(void)
 {
 	Suite *s = suite_create("decide");
@@ -529,6 +617,8 @@ static Suite *decide_suite(void)
 	tcase_add_test(tc, test_decide_when_falls_through);
 	tcase_add_loop_test(tc, test_decide_when_selects, 0,
 			    sizeof(when_rows) / sizeof(when_rows[0]));
+	tcase_add_loop_test(tc, test_decide_complain, 0,
+			    sizeof(lift_rows) / sizeof(lift_rows[0]));
 	tcase_add_test(tc, test_decide_bad_abi);
 	tcase_add_test(tc, test_decide_i386_socket);
 	tcase_add_test(tc, test_decide_defence_opt_out);

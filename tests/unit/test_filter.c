@@ -175,6 +175,7 @@ struct row {
 	uint32_t expect;
 	int line;
 	uint64_t a2;
+	enum sw_refusals refusals;	/* who decides the policy's refusals */
 };
 
 #define TRACE(i) (SECCOMP_RET_TRACE | (i))
@@ -475,6 +476,49 @@ static const struct row rows[] = {
 	R(&pol_o, 0, X64, "getuid", 0, 0, 0, ERRNO(EPERM)),
 	R(&pol_oi, 0, X64, "io_uring_setup", 0, 0, 0, ERRNO(ENOSYS)),
 	R(&pol_oi, 0, X64, "pidfd_getfd", 0, 3, 4, ERRNO(EPERM)),
+	/* An audit log or a record sees the errno refusals: a stop, with
+	 * the hint of the rule (the default: none); conditions stay in BPF,
+	 * so only the refused calls stop.  Kill and trap stay the kernel's,
+	 * and so do the defences. */
+	R(&pol_a, 0, X64, "socket", 0, 2, 0, TRACE(1), .refusals = SW_REFUSALS_SEEN),
+	R(&pol_a, 0, X64, "socket", 0, 10, 0, ALLOW, .refusals = SW_REFUSALS_SEEN),
+	R(&pol_a, 0, X64, "close", 0, 0x35, 0, TRACE(11), .refusals = SW_REFUSALS_SEEN),
+	R(&pol_a, 0, X64, "close", 0, 0x45, 0, ALLOW, .refusals = SW_REFUSALS_SEEN),
+	R(&pol_a, 0, X64, "kill", 0, 1, 9, TRACE(7), .refusals = SW_REFUSALS_SEEN),
+	R(&pol_a, 0, X64, "mkdir", 0, 0, 0, KILLP, .refusals = SW_REFUSALS_SEEN),
+	R(&pol_a, 0, X64, "uname", 0, 0, 0, SECCOMP_RET_TRAP, .refusals = SW_REFUSALS_SEEN),
+	R(&pol_a, 0, X64, "getpid", 0, 0, 0, ALLOW, .refusals = SW_REFUSALS_SEEN),
+	R(&pol_a, 0, X64, "ptrace", 0, 0, 0, ERRNO(EPERM), .refusals = SW_REFUSALS_SEEN),
+	R(&pol_a, 0, X64, "clone3", 0, 0, 0, ERRNO(ENOSYS), .refusals = SW_REFUSALS_SEEN),
+	R(&pol_c, 0, X64, "mkdir", 0, 0, 0, TRACE(SW_HINT_NONE), .refusals = SW_REFUSALS_SEEN),
+	R(&pol_c, 0, X64, "getpid", 0, 0, 0, ALLOW, .refusals = SW_REFUSALS_SEEN),
+	R(&pol_c, 0, X64, "socketpair", 0, 40, 0, TRACE(SW_HINT_NONE), .refusals = SW_REFUSALS_SEEN),
+	R(&pol_c, 0, X64, "socketpair", 0, 41, 0, ALLOW, .refusals = SW_REFUSALS_SEEN),
+	R(&pol_c, 0, X64, "clone3", 0, 0, 0, ERRNO(ENOSYS), .refusals = SW_REFUSALS_SEEN),
+	R(&pol_e, 0, X64, NULL, 1000, 0, 0, TRACE(SW_HINT_NONE), .refusals = SW_REFUSALS_SEEN),
+	/* Complain mode sees every refusal, the defences' too; what the
+	 * policy allows stays on the fast path. */
+	R(&pol_a, 0, X64, "mkdir", 0, 0, 0, TRACE(6), .refusals = SW_REFUSALS_COMPLAIN),
+	R(&pol_a, 0, X64, "uname", 0, 0, 0, TRACE(12), .refusals = SW_REFUSALS_COMPLAIN),
+	R(&pol_a, 0, X64, "socket", 0, 2, 0, TRACE(1), .refusals = SW_REFUSALS_COMPLAIN),
+	R(&pol_a, 0, X64, "socket", 0, 10, 0, ALLOW, .refusals = SW_REFUSALS_COMPLAIN),
+	R(&pol_a, 0, X64, "getpid", 0, 0, 0, ALLOW, .refusals = SW_REFUSALS_COMPLAIN),
+	R(&pol_a, 0, X64, "ptrace", 0, 0, 0, TRACE(SW_HINT_NONE), .refusals = SW_REFUSALS_COMPLAIN),
+	R(&pol_a, 0, X64, "process_vm_writev", 0, 0, 0, TRACE(SW_HINT_NONE), .refusals = SW_REFUSALS_COMPLAIN),
+	R(&pol_a, 0, X64, "io_uring_setup", 0, 0, 0, TRACE(SW_HINT_NONE), .refusals = SW_REFUSALS_COMPLAIN),
+	R(&pol_a, 0, X64, "clone3", 0, 0, 0, TRACE(SW_HINT_NONE), .refusals = SW_REFUSALS_COMPLAIN),
+	R(&pol_a, 0, X64, "ioctl", 0, 0, 0x5412 /* TIOCSTI */, TRACE(SW_HINT_NONE), .refusals = SW_REFUSALS_COMPLAIN),
+	R(&pol_a, 0, X64, "ioctl", 0, 0, 0x541b /* FIONREAD */, ALLOW, .refusals = SW_REFUSALS_COMPLAIN),
+	R(&pol_c, 0, X64, "clone3", 0, 0, 0, TRACE(SW_HINT_NONE), .refusals = SW_REFUSALS_COMPLAIN),
+	R(&pol_c, 0, X64, "mkdir", 0, 0, 0, TRACE(SW_HINT_NONE), .refusals = SW_REFUSALS_COMPLAIN),
+	R(&pol_d, 0, X64, "ptrace", 0, 0, 0, TRACE(SW_HINT_NONE), .refusals = SW_REFUSALS_COMPLAIN),
+	R(&pol_d, 0, X64, "getpid", 0, 0, 0, ALLOW, .refusals = SW_REFUSALS_COMPLAIN),
+	/* an ABI the filter does not cover is still killed by the kernel */
+	R(&pol_b, 0, I386, "getpid", 0, 0, 0, KILLP, .refusals = SW_REFUSALS_COMPLAIN),
+	/* calls newer than the policy: the ENOSYS prefix stops too */
+	R(&pol_n, 0, X64, NULL, 1000, 0, 0, TRACE(SW_HINT_NONE), .refusals = SW_REFUSALS_SEEN),
+	R(&pol_n, 0, X64, NULL, 1000, 0, 0, TRACE(SW_HINT_NONE), .refusals = SW_REFUSALS_COMPLAIN),
+	R(&pol_n, 0, X64, "epoll_pwait2", 0, 0, 0, ALLOW, .refusals = SW_REFUSALS_COMPLAIN),
 };
 
 /* The kernel runs every filter, newest first, and keeps the action of
@@ -519,6 +563,7 @@ static uint32_t run_row(const struct row *r)
 
 	ck_assert_int_eq(sw_program_new(&prog, r->p, &ctx, r->defences_off,
 					SUP_PID, &err), 0);
+	prog->refusals = r->refusals;
 	ck_assert_msg(sw_filter_build(prog, &fctx, &err) == 0, "build: %s", err.msg);
 	ck_assert_msg(sw_filter_build_defences(prog, &dctx, &err) == 0, "build: %s",
 		      err.msg);

@@ -154,6 +154,9 @@ bool sw_bell_status(struct sw_supervisor *sup, pid_t pid, int status) { return f
 void sw_bell_stop(struct sw_supervisor *sup) {}
 int sw_launch_failed(struct sw_session *s) { return 127; }
 void sw_program_free(struct sw_program *prog) {}
+void sw_record_free(struct sw_record *r) {}
+void sw_record_task(struct sw_record *r) {}
+void sw_record_exec(struct sw_record *r, struct sw_tracee *t) {}
 
 /* ---- scripts ------------------------------------------------------------ */
 

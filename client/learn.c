@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * sysward learn: run a program with every call allowed and seen, then
+ * write a policy that allows exactly the calls it made.
+ *
+ * The run is complain mode (the engine's) under a policy that refuses
+ * everything: every call of the program stops at the supervisor, is
+ * counted in the session's record as one the policy would refuse, and
+ * runs.  So the learning run is confined as any complaining run is --
+ * the built-in defences hold, and what they refuse is not learned (the
+ * program never ran it) -- and the record, with its fixed size, is the
+ * one the report comes from (engine/record.c writes the policy).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sysward/cleanup.h"
+#include "sysward/engine.h"
+#include "sysward/policy.h"
+
+#include "commands.h"
+#include "run.h"
+
+/* What the program runs under while it is learned: every call refused,
+ * in complain mode (so every call stops and runs). */
+static const char learn_policy[] =
+	"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 1}";
+
+void cmd_learn_help(FILE *f)
+{
+	fprintf(f,
+"Usage: %s learn --output FILE [OPTIONS] [--] PROGRAM [ARGS...]\n"
+"Run PROGRAM with every system call allowed and seen, then write a policy\n"
+"that allows exactly the calls it (and every process it started) made.\n"
+"\n"
+"Options:\n"
+"  -o, --output FILE        where to write the policy ('-' = standard output,\n"
+"                           after the program has ended); required\n"
+"      --format FORMAT      'sysward' (default): exactly the calls seen, for\n"
+"                           sysward run; 'oci': the same plus the calls an\n"
+"                           OCI runtime (runc) makes itself before the\n"
+"                           program starts, for Docker, Podman and runc.\n"
+"                           Both are OCI/Docker seccomp profiles\n"
+"  -c, --cap CAP            let the program keep capability CAP, as run does\n"
+"  -q, --quiet              print no warnings, only errors\n"
+"  -h, --help               show this help and exit\n"
+"\n"
+"The policy refuses everything else with EPERM (clone3 with ENOSYS, so that\n"
+"libc falls back to clone), lists the program's system calls by name for\n"
+"the ABIs it used, and is the same text for the same calls, so two learned\n"
+"policies diff.  Every call stops at the supervisor while learning (a\n"
+"ptrace stop each: slower than a run).  sysward's own defences hold as in\n"
+"a run, and what they refuse is not learned.  Learn from a run that does\n"
+"everything the program will do: a call it did not make is refused later.\n"
+"\n"
+"Exit status: the program's (128+N if killed by signal N); 125 if sysward\n"
+"failed or the policy could not be written; 126, 127 as for run.\n"
+"\n"
+"Example:\n"
+"  %s learn -o ls.json -- ls /\n"
+"  %s run --policy ls.json --gate -- ls /\n"
+"  %s learn --format oci -o app.json -- ./app   # for runc, Podman, Docker\n",
+		sw_program_name, sw_program_name, sw_program_name, sw_program_name);
+}
+
+struct learn_options {
+	const char *output;
+	bool oci;			/* --format oci */
+	struct run_options run;
+};
+
+static int parse_options(int argc, char **argv, struct learn_options *o)
+{
+	enum { OPT_FORMAT = 0x100 };
+	static const struct option options[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "cap", required_argument, NULL, 'c' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	char bad[64];
+	int opt;
+
+	/* '+': stop at PROGRAM, so its own options stay its own. */
+	while ((opt = getopt_long(argc, argv, "+o:c:qh", options, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			o->output = optarg;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "oci") == 0)
+				o->oci = true;
+			else if (strcmp(optarg, "sysward") != 0)
+				return -sw_cli_usage("learn",
+					"unknown format '%s' (expected 'sysward' "
+					"or 'oci')", optarg);
+			break;
+		case 'c':
+			if (sw_parse_caps(optarg, &o->run.caps, &o->run.caps_all,
+					  bad, sizeof(bad)) < 0)
+				return -sw_cli_usage("learn",
+					"unknown capability '%s' in --cap %s "
+					"(expected a name such as CAP_NET_RAW, "
+					"see capabilities(7), or 'all')",
+					bad, optarg);
+			break;
+		case 'q':
+			o->run.quiet = true;
+			break;
+		case 'h':
+			cmd_learn_help(stdout);
+			return 1;
+		default:
+			fprintf(stderr, "Try '%s learn --help'.\n", sw_program_name);
+			return -SW_EXIT_USAGE;
+		}
+	}
+	if (!o->output)
+		return -sw_cli_usage("learn", "missing --output FILE");
+	if (optind >= argc)
+		return -sw_cli_usage("learn", "missing PROGRAM to run");
+	o->run.argv = argv + optind;
+	return 0;
+}
+
+int cmd_learn(int argc, char **argv)
+{
+	struct learn_options o = { .run = { .log_format = SW_LOG_JSON,
+					    .complain = true } };
+	cleanup_fclose FILE *out_file = NULL;
+	struct sw_policy *policy = NULL;
+	struct sw_record *rec = NULL;
+	struct sw_error err = { 0 };
+	uint64_t unnamed = 0;
+	FILE *out;
+	int r, code;
+
+	r = parse_options(argc, argv, &o);
+	if (r)
+		return r > 0 ? SW_EXIT_OK : -r;
+	if (sw_policy_load_string(learn_policy, sizeof(learn_policy) - 1,
+				  "learn", &policy, &err) < 0) {
+		sw_cli_error("%s", err.msg);
+		return SW_EXIT_SYSWARD_ERROR;
+	}
+	/* Opened now: a policy that cannot be written is said before the
+	 * program runs. */
+	if (strcmp(o.output, "-") == 0) {
+		out = stdout;
+	} else {
+		out_file = fopen(o.output, "we");
+		if (!out_file) {
+			sw_cli_error("open %s: %s", o.output, strerror(errno));
+			sw_policy_free(policy);
+			return SW_EXIT_SYSWARD_ERROR;
+		}
+		out = out_file;
+	}
+
+	code = sw_run_embedded(&o.run, policy, true, &rec);
+	if (!rec) {
+		/* It never ran: no policy, and no empty file left to load. */
+		if (out_file)
+			unlink(o.output);
+		sw_policy_free(policy);
+		return code;
+	}
+	r = sw_record_write_policy(rec, out, o.oci, &unnamed);
+	if (r == -E2BIG) {
+		sw_cli_error("the program made more distinct system calls than the record keeps (%u): the learned policy would miss some; nothing written",
+			     SW_RECORD_CALLS);
+		code = SW_EXIT_SYSWARD_ERROR;
+	} else if (r < 0) {
+		sw_cli_error("write the policy to %s: %s", o.output, strerror(-r));
+		code = SW_EXIT_SYSWARD_ERROR;
+	} else if (!o.run.quiet) {
+		if (unnamed)
+			sw_cli_error("warning: %llu calls of system call numbers no name is known for were not learned (a profile names calls)",
+				     (unsigned long long)unnamed);
+		if (code)
+			sw_cli_error("warning: the program exited with status %d: the policy allows what this run did",
+				     code);
+	}
+	if (r < 0 && out_file)
+		unlink(o.output);
+	sw_record_free(rec);
+	sw_policy_free(policy);
+	return code;
+}

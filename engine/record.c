@@ -1,0 +1,756 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The record of a session: what its supervised calls came to, for
+ * `sysward run --report` (a JSON summary written at exit) and `--gate`
+ * (an exit status saying the policy refused something).  In complain
+ * mode (actions.c) the record is where the calls the policy would have
+ * refused are counted.
+ *
+ * Everything here is counted from the program's own calls, so nothing
+ * grows with them: the tables are allocated once, at the session's
+ * start, with fixed sizes (SW_RECORD_* in engine.h).  A program that
+ * makes thousands of distinct calls, or executes thousands of distinct
+ * files, or forks without end, fills the tables and is then only
+ * counted (calls_not_itemised, execs_not_itemised); every total stays
+ * exact.  The strings kept (paths, program names) are cut at a fixed
+ * length.
+ *
+ * The report is for diffing: two runs of the same program under the
+ * same policy give the same text.  So it holds no times, pids or
+ * addresses: arguments the kernel reads as pointers are left out (null),
+ * other arguments are kept at the width the kernel reads them, and a
+ * path argument is kept as its string; every list is sorted by its text.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define REC_STR		192	/* a path or program name kept, cut there */
+#define REC_WHY		128
+
+struct rec_sample {
+	uint64_t args[6];	/* pointers as 0 (see ptrs) */
+	char path[REC_STR];
+	bool has_path;
+	bool path_cut;		/* longer than REC_STR - 1 bytes */
+};
+
+/* One itemised (ABI, syscall, rule, outcome). */
+struct rec_call {
+	uint8_t abi;
+	uint8_t outcome;
+	int32_t rule;
+	uint64_t nr;
+	enum sw_action action;
+	uint64_t count;
+	uint8_t n_samples;
+	bool more_samples;	/* other arguments were seen too */
+	char why[REC_WHY];	/* a defence's reason, or "" */
+	struct rec_sample samples[SW_RECORD_SAMPLES];
+};
+
+/* One program executed (its /proc/<pid>/exe). */
+struct rec_prog {
+	char path[REC_STR];
+	bool path_cut;
+	uint64_t execs;
+	uint64_t out[SW_OUT_COUNT];
+};
+
+/* Open addressing over the dense calls[]: slot = index + 1, 0 empty;
+ * twice as many slots as entries keeps the probes short. */
+#define REC_SLOTS	(2 * SW_RECORD_CALLS)
+_Static_assert((REC_SLOTS & (REC_SLOTS - 1)) == 0, "slots: a power of two");
+_Static_assert(SW_RECORD_CALLS < 0xffff && SW_RECORD_PROGRAMS < 0xffff,
+	       "indexes fit 16 bits");
+
+struct sw_record {
+	bool complain;
+	uint64_t totals[SW_OUT_COUNT];
+	uint64_t tasks;
+	uint64_t calls_dropped;		/* counted, not itemised */
+	uint64_t execs_dropped;
+	uint64_t out_no_program[SW_OUT_COUNT];	/* before the first exec */
+	size_t n_calls, n_progs;
+	uint16_t slot[REC_SLOTS];
+	struct rec_call calls[SW_RECORD_CALLS];
+	struct rec_prog progs[SW_RECORD_PROGRAMS];
+};
+
+static const char *const outcome_names[SW_OUT_COUNT] = {
+	[SW_OUT_ALLOWED] = "allowed",
+	[SW_OUT_REFUSED] = "refused",
+	[SW_OUT_WOULD_REFUSE] = "would_refuse",
+	[SW_OUT_DEFENCE] = "defence",
+	[SW_OUT_EMULATED] = "emulated",
+	[SW_OUT_REWRITTEN] = "rewritten",
+};
+
+const char *sw_outcome_name(enum sw_outcome o)
+{
+	return o < SW_OUT_COUNT ? outcome_names[o] : "?";
+}
+
+struct sw_record *sw_record_new(bool complain)
+{
+	/* calloc: the pages of the tables no call reaches are never
+	 * touched. */
+	struct sw_record *r = calloc(1, sizeof(*r));
+
+	if (r)
+		r->complain = complain;
+	return r;
+}
+
+void sw_record_free(struct sw_record *r)
+{
+	free(r);
+}
+
+uint64_t sw_record_policy_refusals(const struct sw_record *r)
+{
+	return r ? r->totals[SW_OUT_REFUSED] + r->totals[SW_OUT_WOULD_REFUSE] : 0;
+}
+
+enum sw_outcome sw_outcome_of(const struct sw_decision *d)
+{
+	bool runs = d->verdict == SW_V_ALLOW || d->verdict == SW_V_REWRITE;
+
+	if (d->rule == SW_RULE_DEFENCE && !runs)
+		return SW_OUT_DEFENCE;
+	if (d->lifted)
+		return SW_OUT_WOULD_REFUSE;
+	switch (d->verdict) {
+	case SW_V_ALLOW:
+		return SW_OUT_ALLOWED;
+	case SW_V_REWRITE:
+		/* The path guard's pins, a stripped CLONE_UNTRACED and the
+		 * signal defences' checked targets run the call as meant. */
+		return d->rule >= 0 && d->action == SW_ACT_REWRITE
+		       ? SW_OUT_REWRITTEN : SW_OUT_ALLOWED;
+	case SW_V_RETURN:
+		if (d->refusal)
+			return SW_OUT_REFUSED;
+		if (!d->why && d->rule >= 0 &&
+		    (d->action == SW_ACT_SKIP || d->action == SW_ACT_EMULATE))
+			return SW_OUT_EMULATED;
+		return SW_OUT_DEFENCE;
+	case SW_V_KILL:
+		return d->refusal ? SW_OUT_REFUSED : SW_OUT_DEFENCE;
+	}
+	return SW_OUT_DEFENCE;
+}
+
+static size_t hash(enum sw_abi abi, uint64_t nr, int rule, enum sw_outcome o)
+{
+	uint64_t h = nr * 0x9e3779b97f4a7c15ull;
+
+	h ^= ((uint64_t)(uint32_t)rule << 8 | (uint64_t)abi << 4 | o) *
+	     0xc2b2ae3d27d4eb4full;
+	return (size_t)(h >> 32) & (REC_SLOTS - 1);
+}
+
+/* The entry of the key, added if there is room; NULL when the table is
+ * full. */
+static struct rec_call *call_entry(struct sw_record *r, enum sw_abi abi,
+				   uint64_t nr, int rule, enum sw_outcome o)
+{
+	size_t i = hash(abi, nr, rule, o);
+
+	for (size_t n = 0; n < REC_SLOTS; n++, i = (i + 1) & (REC_SLOTS - 1)) {
+		struct rec_call *c;
+
+		if (!r->slot[i]) {
+			if (r->n_calls == SW_RECORD_CALLS)
+				return NULL;
+			c = &r->calls[r->n_calls];
+			c->abi = (uint8_t)abi;
+			c->nr = nr;
+			c->rule = rule;
+			c->outcome = (uint8_t)o;
+			r->slot[i] = (uint16_t)++r->n_calls;
+			return c;
+		}
+		c = &r->calls[r->slot[i] - 1];
+		if (c->abi == abi && c->nr == nr && c->rule == rule && c->outcome == o)
+			return c;
+	}
+	return NULL;
+}
+
+static void keep_str(char *dst, const char *src, bool *cut)
+{
+	size_t n = strlen(src);
+
+	*cut = n >= REC_STR;
+	if (*cut)
+		n = REC_STR - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/*
+ * Addresses the kernel declares as unsigned long, not as pointers (the
+ * memory calls take "unsigned long addr", arch_prctl(ARCH_SET_FS) its
+ * base): they move with ASLR from run to run, so the report leaves them
+ * out as it does pointers.  Bit i: argument i.
+ */
+static const struct {
+	const char *name;
+	uint8_t args;
+} address_args[] = {
+	{ "arch_prctl", 1u << 1 }, { "brk", 1u << 0 },
+	{ "madvise", 1u << 0 }, { "map_shadow_stack", 1u << 0 },
+	{ "mincore", 1u << 0 }, { "mlock", 1u << 0 }, { "mlock2", 1u << 0 },
+	{ "mmap", 1u << 0 }, { "mprotect", 1u << 0 },
+	{ "mremap", 1u << 0 | 1u << 4 }, { "mseal", 1u << 0 },
+	{ "msync", 1u << 0 }, { "munlock", 1u << 0 }, { "munmap", 1u << 0 },
+	{ "pkey_mprotect", 1u << 0 },
+};
+
+/* Arguments left out of the report: pointers and addresses. */
+static bool arg_is_address(const char *types, const char *name, unsigned int i)
+{
+	if (types && (i >= strlen(types) || types[i] == 'p'))
+		return true;
+	for (size_t k = 0; name && k < sizeof(address_args) / sizeof(address_args[0]); k++)
+		if (!strcmp(address_args[k].name, name))
+			return address_args[k].args & (1u << i);
+	return false;
+}
+
+/* The call's arguments as the report keeps them: at the width the kernel
+ * reads each, pointers and addresses as 0.  Returns the argument letters
+ * (NULL: not known, all six kept). */
+static const char *sample_args(enum sw_abi abi, const char *name,
+			       const uint64_t args[6], uint64_t out[6])
+{
+	const char *types = sw_syscall_arg_types(sw_abi_token(abi), name);
+	uint64_t width = sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
+
+	for (unsigned int i = 0; i < 6; i++) {
+		if (arg_is_address(types, name, i))
+			out[i] = 0;
+		else
+			out[i] = args[i] & sw_arg_mask(abi, name, i) & width;
+	}
+	return types;
+}
+
+static void add_sample(struct rec_call *c, pid_t pid, enum sw_abi abi,
+		       const char *name, const uint64_t args[6],
+		       const struct sw_decision *d)
+{
+	struct rec_sample s = { 0 };
+	uint8_t pargs = sw_path_args(name);
+	uint64_t mask = sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
+
+	sample_args(abi, name, args, s.args);
+	if (c->n_samples == SW_RECORD_SAMPLES) {
+		/* Full: no more reads of the program's memory for this
+		 * entry; say only that other arguments came. */
+		for (uint8_t k = 0; k < c->n_samples; k++)
+			if (!memcmp(c->samples[k].args, s.args, sizeof(s.args)))
+				return;
+		c->more_samples = true;
+		return;
+	}
+	/* The string a path condition read (the one the decision was made
+	 * on), else the first path argument, read for the report only. */
+	if (d->path) {
+		keep_str(s.path, d->path, &s.path_cut);
+		s.has_path = true;
+	} else {
+		for (unsigned int i = 0; i < 6 && pargs; i++) {
+			char buf[REC_STR + 1];
+
+			if (!(pargs & (1u << i)))
+				continue;
+			if (sw_read_tracee_string(&pid, args[i] & mask, buf,
+						  sizeof(buf)) >= 0) {
+				keep_str(s.path, buf, &s.path_cut);
+				s.has_path = true;
+			}
+			break;
+		}
+	}
+	for (uint8_t k = 0; k < c->n_samples; k++)
+		if (!memcmp(c->samples[k].args, s.args, sizeof(s.args)) &&
+		    c->samples[k].has_path == s.has_path &&
+		    !strcmp(c->samples[k].path, s.path))
+			return;
+	c->samples[c->n_samples++] = s;
+}
+
+void sw_record_call(struct sw_record *r, struct sw_tracee *t, enum sw_abi abi,
+		    uint64_t nr, const uint64_t args[6],
+		    const struct sw_decision *d)
+{
+	enum sw_outcome o = sw_outcome_of(d);
+	struct rec_call *c;
+	uint64_t *per_prog;
+
+	r->totals[o]++;
+	per_prog = t->rec_prog ? r->progs[t->rec_prog - 1].out : r->out_no_program;
+	per_prog[o]++;
+	c = call_entry(r, abi, nr, d->rule, o);
+	if (!c) {
+		r->calls_dropped++;
+		return;
+	}
+	if (!c->count++) {
+		c->action = d->action;
+		if (d->why)
+			snprintf(c->why, sizeof(c->why), "%s", d->why);
+	}
+	/* Arguments of what the policy did not simply allow. */
+	if (o != SW_OUT_ALLOWED) {
+		char *name = seccomp_syscall_resolve_num_arch(sw_abi_token(abi), (int)nr);
+
+		add_sample(c, t->pid, abi, name, args, d);
+		free(name);
+	}
+}
+
+void sw_record_task(struct sw_record *r)
+{
+	r->tasks++;
+}
+
+void sw_record_exec(struct sw_record *r, struct sw_tracee *t)
+{
+	char link[64], path[PATH_MAX];
+	bool cut;
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/%d/exe", t->pid);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n < 0) {
+		/* Gone, or not ours to read: its calls count under no
+		 * program rather than under the one it replaced. */
+		t->rec_prog = 0;
+		r->execs_dropped++;
+		return;
+	}
+	path[n] = '\0';
+	for (size_t i = 0; i < r->n_progs; i++) {
+		struct rec_prog *p = &r->progs[i];
+
+		if (strncmp(p->path, path, REC_STR - 1) == 0 &&
+		    p->path_cut == (n >= REC_STR)) {
+			p->execs++;
+			t->rec_prog = (uint16_t)(i + 1);
+			return;
+		}
+	}
+	if (r->n_progs == SW_RECORD_PROGRAMS) {
+		t->rec_prog = 0;
+		r->execs_dropped++;
+		return;
+	}
+	keep_str(r->progs[r->n_progs].path, path, &cut);
+	r->progs[r->n_progs].path_cut = cut;
+	r->progs[r->n_progs].execs = 1;
+	t->rec_prog = (uint16_t)++r->n_progs;
+}
+
+/* ---- the report ---------------------------------------------------------- */
+
+struct sorted_call {
+	const struct rec_call *c;
+	char *name;		/* "unshare", or "syscall_N" */
+};
+
+static int call_cmp(const void *a, const void *b)
+{
+	const struct sorted_call *x = a, *y = b;
+	int d = strcmp(x->name, y->name);
+
+	if (d)
+		return d;
+	if (x->c->abi != y->c->abi)
+		return x->c->abi < y->c->abi ? -1 : 1;
+	if (x->c->outcome != y->c->outcome)
+		return x->c->outcome < y->c->outcome ? -1 : 1;
+	if (x->c->rule != y->c->rule)
+		return x->c->rule < y->c->rule ? -1 : 1;
+	return 0;
+}
+
+static int sample_cmp(const void *a, const void *b)
+{
+	const struct rec_sample *x = a, *y = b;
+	int d = strcmp(x->path, y->path);
+
+	if (d)
+		return d;
+	if (x->has_path != y->has_path)
+		return x->has_path ? 1 : -1;
+	for (int i = 0; i < 6; i++)
+		if (x->args[i] != y->args[i])
+			return x->args[i] < y->args[i] ? -1 : 1;
+	return 0;
+}
+
+static int prog_cmp(const void *a, const void *b)
+{
+	const struct rec_prog *const *x = a, *const *y = b;
+
+	return strcmp((*x)->path, (*y)->path);
+}
+
+static const char *rule_words(const struct sw_policy *p, int rule)
+{
+	if (rule >= 0 && p && (size_t)rule < p->n_rules && p->rules[rule].json_path)
+		return p->rules[rule].json_path;
+	return rule == SW_RULE_DEFENCE ? "builtin" : "defaultAction";
+}
+
+static void write_outcomes(FILE *f, const uint64_t out[SW_OUT_COUNT])
+{
+	for (int o = 0; o < SW_OUT_COUNT; o++)
+		fprintf(f, "%s\"%s\": %llu", o ? ", " : "", outcome_names[o],
+			(unsigned long long)out[o]);
+}
+
+static void write_call(FILE *f, const struct sorted_call *sc,
+		       const struct sw_policy *p)
+{
+	const struct rec_call *c = sc->c;
+	struct rec_sample samples[SW_RECORD_SAMPLES];
+	const char *types;
+	uint64_t ignored[6];
+
+	fprintf(f, "    {\"syscall\": ");
+	sw_json_str(f, sc->name);
+	fprintf(f, ", \"arch\": \"%s\", \"nr\": %llu, \"outcome\": \"%s\", \"rule\": ",
+		sw_abi_name(c->abi), (unsigned long long)c->nr,
+		outcome_names[c->outcome]);
+	sw_json_str(f, rule_words(p, c->rule));
+	fprintf(f, ", \"action\": \"%s\", \"count\": %llu",
+		c->rule == SW_RULE_DEFENCE ? "SYSWARD_DEFENCE" : sw_action_name(c->action),
+		(unsigned long long)c->count);
+	if (c->why[0]) {
+		fputs(", \"why\": ", f);
+		sw_json_str(f, c->why);
+	}
+	if (c->n_samples) {
+		memcpy(samples, c->samples, sizeof(samples[0]) * c->n_samples);
+		qsort(samples, c->n_samples, sizeof(samples[0]), sample_cmp);
+		types = sample_args(c->abi, sc->name, (uint64_t[6]){ 0 }, ignored);
+		fputs(", \"samples\": [", f);
+		for (uint8_t k = 0; k < c->n_samples; k++) {
+			size_t n_args = types ? strlen(types) : 6;
+
+			fprintf(f, "%s{\"args\": [", k ? ", " : "");
+			for (size_t i = 0; i < n_args && i < 6; i++) {
+				if (arg_is_address(types, sc->name, i))
+					fprintf(f, "%snull", i ? ", " : "");
+				else
+					fprintf(f, "%s\"0x%llx\"", i ? ", " : "",
+						(unsigned long long)samples[k].args[i]);
+			}
+			fputc(']', f);
+			if (samples[k].has_path) {
+				/* ', "path": ...' with "path_hex" when not
+				 * UTF-8: the audit log's one rule. */
+				sw_jsonl_str(f, "path", samples[k].path);
+				if (samples[k].path_cut)
+					fputs(", \"path_cut\": true", f);
+			}
+			fputc('}', f);
+		}
+		fputc(']', f);
+		if (c->more_samples)
+			fputs(", \"more_samples\": true", f);
+	}
+	fputc('}', f);
+}
+
+/* The itemised calls sorted by name, ABI, outcome, rule: *ret (free
+ * with sorted_free()).  0 or -ENOMEM. */
+static int sorted_calls(const struct sw_record *r, struct sorted_call **ret)
+{
+	struct sorted_call *sc = calloc(r->n_calls ? r->n_calls : 1, sizeof(*sc));
+
+	if (!sc)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->n_calls; i++) {
+		const struct rec_call *c = &r->calls[i];
+		char *name = seccomp_syscall_resolve_num_arch(sw_abi_token(c->abi),
+							      (int)c->nr);
+
+		if (!name && asprintf(&name, "syscall_%llu",
+				      (unsigned long long)c->nr) < 0)
+			name = NULL;
+		sc[i] = (struct sorted_call){ c, name };
+		if (!name) {
+			for (size_t k = 0; k < i; k++)
+				free(sc[k].name);
+			free(sc);
+			return -ENOMEM;
+		}
+	}
+	qsort(sc, r->n_calls, sizeof(*sc), call_cmp);
+	*ret = sc;
+	return 0;
+}
+
+static void sorted_free(struct sorted_call *sc, size_t n)
+{
+	for (size_t i = 0; sc && i < n; i++)
+		free(sc[i].name);
+	free(sc);
+}
+
+/* The first sample's arguments, as the summary shows them. */
+static void write_sample_text(FILE *f, const struct sorted_call *sc)
+{
+	const struct rec_call *c = sc->c;
+	struct rec_sample samples[SW_RECORD_SAMPLES];
+	uint64_t ignored[6];
+	const char *types = sample_args(c->abi, sc->name, (uint64_t[6]){ 0 }, ignored);
+	size_t n_args = types ? strlen(types) : 6;
+
+	if (!c->n_samples)
+		return;
+	memcpy(samples, c->samples, sizeof(samples[0]) * c->n_samples);
+	qsort(samples, c->n_samples, sizeof(samples[0]), sample_cmp);
+	fprintf(f, ", e.g. %s(", sc->name);
+	for (size_t i = 0; i < n_args && i < 6; i++) {
+		fputs(i ? ", " : "", f);
+		if (types && types[i] == 'p' && samples[0].has_path &&
+		    (sw_path_args(sc->name) & (1u << i))) {
+			fputc('"', f);
+			sw_text_str(f, samples[0].path);
+			fputc('"', f);
+		} else if (arg_is_address(types, sc->name, i)) {
+			fputs("...", f);
+		} else {
+			fprintf(f, "0x%llx", (unsigned long long)samples[0].args[i]);
+		}
+	}
+	fputc(')', f);
+	if (c->n_samples > 1 || c->more_samples)
+		fputs(" and other arguments", f);
+}
+
+int sw_record_write_summary(const struct sw_record *r,
+			    const struct sw_policy *p, FILE *f,
+			    const char *prefix, unsigned int max_lines)
+{
+	struct sorted_call *sc = NULL;
+	unsigned int lines = 0, more = 0;
+	int ret = sorted_calls(r, &sc);
+
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < r->n_calls; i++) {
+		const struct rec_call *c = sc[i].c;
+		const char *what;
+
+		switch (c->outcome) {
+		case SW_OUT_REFUSED:
+			what = "refused by";
+			break;
+		case SW_OUT_WOULD_REFUSE:
+			what = "would be refused by";
+			break;
+		case SW_OUT_DEFENCE:
+			what = "refused by sysward itself";
+			break;
+		default:
+			continue;
+		}
+		if (lines == max_lines) {
+			more++;
+			continue;
+		}
+		lines++;
+		fprintf(f, "%s%s (%s): %llu %s %s", prefix, sc[i].name,
+			sw_abi_name(c->abi), (unsigned long long)c->count,
+			c->count == 1 ? "call" : "calls", what);
+		if (c->outcome == SW_OUT_DEFENCE) {
+			if (c->why[0]) {
+				fputs(" (", f);
+				sw_text_str(f, c->why);
+				fputc(')', f);
+			}
+		} else {
+			fputc(' ', f);
+			sw_text_str(f, rule_words(p, c->rule));
+			fprintf(f, " (%s)", sw_action_name(c->action));
+		}
+		write_sample_text(f, &sc[i]);
+		fputc('\n', f);
+	}
+	if (more)
+		fprintf(f, "%s... and %u more (--report FILE lists them all)\n",
+			prefix, more);
+	if (r->calls_dropped)
+		fprintf(f, "%s%llu more calls were counted but not itemised (more than %u distinct calls)\n",
+			prefix, (unsigned long long)r->calls_dropped, SW_RECORD_CALLS);
+	sorted_free(sc, r->n_calls);
+	return 0;
+}
+
+int sw_record_write_json(const struct sw_record *r,
+			 const struct sw_report_info *info, FILE *f)
+{
+	struct sorted_call *sc = NULL;
+	const struct rec_prog *progs[SW_RECORD_PROGRAMS];
+	const struct sw_policy *p = info->policy;
+	int ret = sorted_calls(r, &sc);
+
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < r->n_progs; i++)
+		progs[i] = &r->progs[i];
+	qsort(progs, r->n_progs, sizeof(progs[0]), prog_cmp);
+
+	fputs("{\n  \"sysward_report\": 1,\n", f);
+	fprintf(f, "  \"mode\": \"%s\",\n", r->complain ? "complain" : "enforce");
+	fputs("  \"policy\": ", f);
+	sw_json_str(f, p && p->source ? p->source : "");
+	fputs(",\n  \"command\": [", f);
+	for (size_t i = 0; info->argv && info->argv[i]; i++) {
+		fputs(i ? ", " : "", f);
+		sw_json_str(f, info->argv[i]);
+	}
+	fprintf(f, "],\n  \"program_exit\": %d,\n  \"exit\": %d,\n",
+		info->program_exit, info->exit_code);
+	fprintf(f, "  \"gate\": {\"policy_refusals\": %llu, \"enabled\": %s, \"tripped\": %s},\n",
+		(unsigned long long)sw_record_policy_refusals(r),
+		info->gate ? "true" : "false", info->gate_tripped ? "true" : "false");
+	fputs("  \"totals\": {", f);
+	write_outcomes(f, r->totals);
+	fprintf(f, "},\n  \"tasks\": %llu,\n  \"calls\": [\n", (unsigned long long)r->tasks);
+	for (size_t i = 0; i < r->n_calls; i++) {
+		write_call(f, &sc[i], p);
+		fputs(i + 1 < r->n_calls ? ",\n" : "\n", f);
+	}
+	fprintf(f, "  ],\n  \"calls_not_itemised\": %llu,\n  \"programs\": [\n",
+		(unsigned long long)r->calls_dropped);
+	for (size_t i = 0; i < r->n_progs; i++) {
+		fputs("    {\"program\": ", f);
+		sw_json_str(f, progs[i]->path);
+		if (progs[i]->path_cut)
+			fputs(", \"program_cut\": true", f);
+		fprintf(f, ", \"execs\": %llu, ", (unsigned long long)progs[i]->execs);
+		write_outcomes(f, progs[i]->out);
+		fputs(i + 1 < r->n_progs ? "},\n" : "}\n", f);
+	}
+	fprintf(f, "  ],\n  \"execs_not_itemised\": %llu,\n  \"outside_programs\": {",
+		(unsigned long long)r->execs_dropped);
+	write_outcomes(f, r->out_no_program);
+	fputs("}\n}\n", f);
+	if (fflush(f) == EOF || ferror(f))
+		ret = -EIO;
+	sorted_free(sc, r->n_calls);
+	return ret;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The calls an OCI runtime makes itself between installing the policy's
+ * filter and executing the program, which a policy for it must allow
+ * although the program never makes them.  Measured with strace on runc
+ * 1.1.5 (Debian 12), whose init is a Go program: after
+ * prctl(PR_SET_SECCOMP) its init thread closes and checks descriptors
+ * (close, fstatfs, getdents64, fcntl, epoll_ctl), opens and writes the
+ * exec FIFO (openat, write), reads its pid and name (getpid, prctl) and
+ * executes the program (execve); meanwhile Go's runtime on that thread
+ * may take its preemption signal and allocate (rt_sigreturn,
+ * sigaltstack, rt_sigprocmask, rt_sigaction, tgkill, gettid, futex,
+ * nanosleep, sched_yield, mmap, munmap, madvise, epoll_pwait, read,
+ * fstat, newfstatat, exit, exit_group).  Without them runc fails with
+ * "close log pipe fd 4: operation not permitted".  Sorted.
+ */
+static const char *const oci_runtime_calls[] = {
+	"close", "epoll_ctl", "epoll_pwait", "execve", "exit", "exit_group",
+	"fcntl", "fstat", "fstatfs", "futex", "getdents64", "getpid",
+	"gettid", "madvise", "mmap", "munmap", "nanosleep", "newfstatat",
+	"openat", "prctl", "read", "rt_sigaction", "rt_sigprocmask",
+	"rt_sigreturn", "sched_yield", "sigaltstack", "tgkill", "write",
+};
+
+int sw_record_write_policy(const struct sw_record *r, FILE *f,
+			   bool oci_runtime, uint64_t *ret_unnamed)
+{
+	char *names[SW_RECORD_CALLS];
+	bool abi_used[SW_ABI_COUNT] = { false };
+	size_t n = 0, k = 0;
+	bool clone3 = false, first = true;
+	int ret = 0;
+
+	*ret_unnamed = 0;
+	if (r->calls_dropped)
+		return -E2BIG;
+	abi_used[sw_abi_native()] = true;
+	for (size_t i = 0; i < r->n_calls; i++) {
+		const struct rec_call *c = &r->calls[i];
+		char *name;
+
+		if (c->outcome == SW_OUT_REFUSED || c->outcome == SW_OUT_DEFENCE)
+			continue;
+		name = seccomp_syscall_resolve_num_arch(sw_abi_token(c->abi), (int)c->nr);
+		if (!name) {
+			*ret_unnamed += c->count;
+			continue;
+		}
+		abi_used[c->abi] = true;
+		names[n++] = name;
+	}
+	qsort(names, n, sizeof(names[0]), str_cmp);
+	fputs("{\n  \"defaultAction\": \"SCMP_ACT_ERRNO\",\n  \"defaultErrnoRet\": 1,\n"
+	      "  \"architectures\": [", f);
+	for (int a = 0; a < SW_ABI_COUNT; a++) {
+		if (!abi_used[a])
+			continue;
+		fprintf(f, "%s\"%s\"", first ? "" : ", ", sw_abi_oci_name(a));
+		first = false;
+	}
+	fputs("],\n  \"syscalls\": [\n", f);
+	if (n) {
+		fputs("    {\n      \"names\": [\n", f);
+		for (size_t i = 0; i < n; i++) {
+			/* The same name from two ABIs, once. */
+			if (i && !strcmp(names[i], names[i - 1]))
+				continue;
+			clone3 |= !strcmp(names[i], "clone3");
+			fprintf(f, "%s        \"%s\"", k++ ? ",\n" : "", names[i]);
+		}
+		fputs("\n      ],\n      \"action\": \"SCMP_ACT_ALLOW\"\n    }", f);
+	}
+	if (oci_runtime) {
+		size_t m = 0;
+
+		fprintf(f, "%s    {\n      \"names\": [\n", n ? ",\n" : "");
+		for (size_t i = 0; i < sizeof(oci_runtime_calls) / sizeof(oci_runtime_calls[0]); i++)
+			fprintf(f, "%s        \"%s\"", m++ ? ",\n" : "",
+				oci_runtime_calls[i]);
+		fputs("\n      ],\n      \"action\": \"SCMP_ACT_ALLOW\",\n"
+		      "      \"comment\": \"the OCI runtime's own calls between loading this filter and executing the program (runc); not the program's\"\n    }", f);
+		n = n ? n : 1;
+	}
+	if (!clone3)
+		fprintf(f, "%s    {\n      \"names\": [\"clone3\"],\n"
+			"      \"action\": \"SCMP_ACT_ERRNO\",\n      \"errnoRet\": 38\n    }",
+			n ? ",\n" : "");
+	fputs("\n  ]\n}\n", f);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	if (fflush(f) == EOF || ferror(f))
+		ret = -EIO;
+	return ret;
+}
