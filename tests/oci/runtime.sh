@@ -276,6 +276,19 @@ open(/etc/motd,rdonly)=-EACCES"
 	cp "$W/out" "$W/state.rt"
 	runc --root "$W/state" state "$id" >"$W/state.runc"
 	expect_same "$W/state.runc" "$W/state.rt" "runc's state and the runtime's"
+	# The delegate's other commands on a sysward container.
+	rtc ps "$id"
+	expect_rc 0
+	expect_out_contains "/.sysward/sysward run -q --policy /.sysward/policy.json"
+	rtc events --stats "$id"
+	expect_rc 0
+	expect_out_contains '"type":"stats"'
+	rtc pause "$id"
+	expect_rc 0
+	[ "$(state_field "$id" status)" = paused ] || fail "pause: not paused"
+	rtc resume "$id"
+	expect_rc 0
+	[ "$(state_field "$id" status)" = running ] || fail "resume: not running"
 	# kill TERM: the program's trap decides the status.
 	rtc kill "$id" TERM
 	expect_rc 0
