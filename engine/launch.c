@@ -473,8 +473,17 @@ int sw_holder_main(void)
 	return 0;
 }
 
-/* The capabilities the program may keep: asked for and held by us. */
-static int prepare_caps(uint64_t want, cap_t *ret, struct sw_error *err)
+/*
+ * The capabilities the program may keep: asked for and held by us.  A
+ * program that runs as root keeps a capability inheritable only if we
+ * hold it so: root's permitted set after exec comes from the bounding set
+ * whatever the inheritable one says, so that set only carries over what
+ * the caller gave (a container runtime's process.capabilities.inheritable,
+ * which sysward-runtime's programs must see as runc gives it).  Another
+ * uid needs it inheritable to keep it ambient across exec.
+ */
+static int prepare_caps(uint64_t want, bool root_program, cap_t *ret,
+			struct sw_error *err)
 {
 	cap_t have = cap_get_proc(), caps = cap_init();
 	int last = cap_max_bits();
@@ -495,6 +504,9 @@ static int prepare_caps(uint64_t want, cap_t *ret, struct sw_error *err)
 			continue;
 		cap_set_flag(caps, CAP_PERMITTED, 1, &cv, CAP_SET);
 		cap_set_flag(caps, CAP_EFFECTIVE, 1, &cv, CAP_SET);
+		if (root_program &&
+		    (cap_get_flag(have, cv, CAP_INHERITABLE, &v) < 0 || v != CAP_SET))
+			continue;
 		cap_set_flag(caps, CAP_INHERITABLE, 1, &cv, CAP_SET);
 	}
 	cap_free(have);
@@ -819,7 +831,9 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 	else if (r >= 0 && ks->set_syscall_info && sw_pathguard_wanted(pr->prog))
 		r = sw_pathguard_patch_filter((void **)&pr->insns, &pr->n_insns, err);
 	if (r >= 0)
-		r = prepare_caps(l->caps, &pr->caps, err);
+		r = prepare_caps(l->caps,
+				 (l->uid == (uid_t)-1 ? geteuid() : l->uid) == 0,
+				 &pr->caps, err);
 	if (r < 0) {
 		sw_prepared_free(pr);
 		if (r == -EOPNOTSUPP)

@@ -32,6 +32,14 @@
  * program's group is in our session, its leader's parent (we) in
  * another group of it: not orphaned, so the kernel does not discard
  * SIGTSTP, SIGTTIN and SIGTTOU there, as for a shell's job.
+ *
+ * As the init of a pid namespace (l->init_signals: a container's process
+ * 1, where sysward-runtime puts us) all of that changes: the kernel
+ * drops a signal sent to an init from outside unless the init catches it
+ * (SIGNAL_UNKILLABLE), and a runtime's kill is aimed at the one process
+ * that would have been the init without us.  So every signal that can be
+ * sent is caught and forwarded to the program's main process alone, and
+ * its stops stay its own.
  */
 #include <errno.h>
 #include <signal.h>
@@ -49,6 +57,88 @@ static volatile sig_atomic_t forward_sig;
 static void on_signal(int sig)
 {
 	forward_sig = sig;
+}
+
+/*
+ * As a pid namespace's init (sw_launch.init_signals): the signals caught,
+ * bit N-1 for signal N, until the loop below forwards them.  A set, not
+ * one slot: a runtime may send several before we get to them, and each
+ * must arrive.
+ */
+static uint64_t init_pending;
+static pid_t init_self;
+
+static void on_init_signal(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	/* One we raised ourselves (the kernel's SIGPIPE for a write of ours
+	 * to a closed pipe names us as its sender) was sent to no one. */
+	if (si && si->si_pid == init_self)
+		return;
+	__atomic_fetch_or(&init_pending, UINT64_C(1) << (sig - 1),
+			  __ATOMIC_RELAXED);
+}
+
+/* What a container's init is sent that means something to its program:
+ * every signal but those the kernel raises for a fault of our own (a
+ * handler that returns would fault again), SIGCHLD (our children's),
+ * SIGTTOU (blocked while we supervise), SIGKILL and SIGSTOP (which no one
+ * can catch: they reach us, and our end ends the namespace, as the
+ * program's end would have). */
+static bool init_forwards(int sig)
+{
+	switch (sig) {
+	case SIGKILL: case SIGSTOP: case SIGCHLD: case SIGTTOU:
+	case SIGSEGV: case SIGBUS: case SIGFPE: case SIGILL: case SIGTRAP:
+	case SIGSYS:
+		return false;
+	default:
+		return true;
+	}
+}
+
+#define INIT_NSIG 65		/* signals 1..64 */
+
+static void init_catch(struct sigaction old[INIT_NSIG])
+{
+	struct sigaction sa = { .sa_sigaction = on_init_signal,
+				.sa_flags = SA_SIGINFO };
+
+	sigemptyset(&sa.sa_mask);
+	init_self = getpid();
+	__atomic_store_n(&init_pending, 0, __ATOMIC_RELAXED);
+	for (int sig = 1; sig < INIT_NSIG; sig++) {
+		old[sig].sa_handler = SIG_ERR;
+		/* glibc's own two (32, 33) refuse: they are not ours to
+		 * forward anyway. */
+		if (init_forwards(sig) && sigaction(sig, &sa, &old[sig]) < 0)
+			old[sig].sa_handler = SIG_ERR;
+	}
+}
+
+static void init_restore(const struct sigaction old[INIT_NSIG])
+{
+	for (int sig = 1; sig < INIT_NSIG; sig++)
+		if (old[sig].sa_handler != SIG_ERR)
+			sigaction(sig, &old[sig], NULL);
+}
+
+/* Forward what was caught to the main process alone, as the runtime's
+ * kill(2) of the container's init would have reached it without us;
+ * through its pidfd, so never to a pid reused after it. */
+static void init_forward(struct sw_session *s, int main_fd)
+{
+	uint64_t pend = __atomic_exchange_n(&init_pending, 0, __ATOMIC_RELAXED);
+
+	for (int sig = 1; pend && sig < INIT_NSIG; sig++) {
+		if (!(pend & (UINT64_C(1) << (sig - 1))))
+			continue;
+		pend &= ~(UINT64_C(1) << (sig - 1));
+		sw_session_mark_signalled(s);
+		if (main_fd < 0 ||
+		    syscall(SYS_pidfd_send_signal, main_fd, sig, NULL, 0) < 0)
+			(void)kill(s->pid, sig);
+	}
 }
 
 struct run_state {
@@ -193,6 +283,7 @@ int sw_run_recorded(const struct sw_policy *p, const struct sw_launch *l,
 	 * the program does not lead (see above). */
 	const int n_sigs = l->foreground ? 4 : 6;
 	struct sigaction sa = { .sa_handler = on_signal }, old[6];
+	struct sigaction init_old[INIT_NSIG];
 	struct sw_supervisor *sup = NULL;
 	struct sw_session *s = NULL;
 	struct run_state st = { .exit_code = SW_EXIT_SYSWARD_ERROR };
@@ -209,8 +300,11 @@ int sw_run_recorded(const struct sw_policy *p, const struct sw_launch *l,
 	if (l->warn)
 		sw_supervisor_on_warning(sup, on_warning, (void *)l);
 	sigemptyset(&sa.sa_mask);
-	for (int i = 0; i < n_sigs; i++)
-		sigaction(sigs[i], &sa, &old[i]);
+	if (l->init_signals)
+		init_catch(init_old);
+	else
+		for (int i = 0; i < n_sigs; i++)
+			sigaction(sigs[i], &sa, &old[i]);
 	forward_sig = 0;
 
 	r = sw_session_launch(sup, p, l, &s, err);
@@ -224,6 +318,15 @@ int sw_run_recorded(const struct sw_policy *p, const struct sw_launch *l,
 					 "lost track of the program (no child processes left)");
 			break;
 		}
+		if (l->init_signals) {
+			/* group_fd is the main process's pidfd too. */
+			if (!st.done)
+				init_forward(s, group_fd);
+			/* The program's stop is its own: an init's parent
+			 * is no shell waiting to see its job stop. */
+			s->main_stopped = false;
+			continue;
+		}
 		if (forward_sig && !st.done) {
 			int sig = forward_sig;
 
@@ -233,8 +336,11 @@ int sw_run_recorded(const struct sw_policy *p, const struct sw_launch *l,
 		if (!st.done && s->main_stopped)
 			job_stopped(l, s, group_fd);
 	}
-	for (int i = 0; i < n_sigs; i++)
-		sigaction(sigs[i], &old[i], NULL);
+	if (l->init_signals)
+		init_restore(init_old);
+	else
+		for (int i = 0; i < n_sigs; i++)
+			sigaction(sigs[i], &old[i], NULL);
 	sw_supervisor_free(sup);
 	if (group_fd >= 0)
 		close(group_fd);

@@ -177,6 +177,14 @@ struct sw_launch {
 	 * `sysward run --report` and `--gate`.  sw_session_take_record()
 	 * hands it over in the done callback. */
 	bool record;
+	/* sw_run() only: we are the init of a pid namespace (a container's
+	 * process 1, as sysward-runtime starts us).  The kernel then
+	 * delivers a signal sent from outside only if we catch it, and a
+	 * runtime's kill (runc kill) is meant for the one process it would
+	 * have reached without us: every signal that can be sent is caught
+	 * and forwarded to the program's main process alone (not its group),
+	 * and a stop of the program is not relayed as a stop of ours. */
+	bool init_signals;
 };
 
 /* This process's ignored and blocked signals, as sw_launch wants them. */

@@ -281,6 +281,18 @@ bool sw_args_contradict(const struct sw_arg_cond *args, size_t n,
  * right after "[" or "[!" is a member, "[:class:]" is one. */
 long sw_glob_unclosed_bracket(const char *pattern);
 
+/*
+ * What sysward adds to the OCI seccomp profile, by name, for a caller that
+ * must tell a sysward policy from a profile an OCI runtime can enforce
+ * without parsing it (sysward-runtime reads every container's
+ * linux.seccomp): an action name of sysward's own (SYSWARD_ACT_*: runc
+ * refuses them), a key of a rule that only sysward reads ("paths",
+ * "when", ...: runc drops them unread, and would enforce the rule
+ * without its conditions).
+ */
+bool sw_action_is_extension(const char *name);
+bool sw_rule_key_is_extension(const char *key);
+
 /* "SCMP_ACT_ALLOW", "SYSWARD_ACT_SKIP", ... for messages and audit. */
 const char *sw_action_name(enum sw_action a);
 

@@ -539,6 +539,14 @@ static const struct {
 	{ "SYSWARD_ACT_LOG", SW_ACT_AUDIT },
 };
 
+bool sw_action_is_extension(const char *name)
+{
+	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]); i++)
+		if (strcmp(actions[i].name, name) == 0)
+			return sw_action_needs_supervisor(actions[i].action);
+	return false;
+}
+
 const char *sw_action_name(enum sw_action a)
 {
 	switch (a) {

@@ -745,6 +745,20 @@ static int warn_pidfd_getfd(struct parser *ps, const char *path,
 	return 0;
 }
 
+/* The keys of a rule that sysward reads and an OCI runtime does not: all
+ * of them belong to the supervisor's actions and conditions. */
+static const char *const extension_keys[] = {
+	"return", "paths", "rewrite", "when", "log",
+};
+
+bool sw_rule_key_is_extension(const char *key)
+{
+	for (size_t i = 0; i < sizeof(extension_keys) / sizeof(extension_keys[0]); i++)
+		if (strcmp(extension_keys[i], key) == 0)
+			return true;
+	return false;
+}
+
 int sw_pol_parse_rule(struct parser *ps, size_t idx, struct json_object *o,
 		      struct sw_rule *rule)
 {

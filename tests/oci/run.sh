@@ -31,6 +31,7 @@ SRCDIR=${SRCDIR:-$(cd "$HERE/../.." && pwd)}
 PYTHON=$(command -v /usr/bin/python3 || command -v python3)
 
 . "$HERE/../lib/common.sh"
+. "$HERE/lib.sh"
 W=
 
 # The engines' default capability sets, from their code: Moby's
@@ -73,25 +74,11 @@ bundle() {
 	EOF
 }
 
-# container NAME BUNDLE: run it to completion; stdout in $W/NAME.out,
-# stderr in $W/NAME.err, status in $rc.
-container() {
-	last_cmd=(runc --root "$W/state" run --bundle "$2" "sysward-oci-$$-$1")
-	timeout -k 5 120 "${last_cmd[@]}" >"$W/$1.out" 2>"$W/$1.err" </dev/null
-	rc=$?
-	cp "$W/$1.out" "$W/out"
-	cp "$W/$1.err" "$W/err"
-}
-
 # A root filesystem of static binaries: the probe and busybox (for a
 # shell when a failure needs looking into).  /lib and /lib64 point into
 # the /usr bind, for a dynamically linked sysward.
 make_rootfs() {
-	mkdir -p "$W/rootfs/bin" "$W/rootfs/usr" || return 1
-	cp "$OCI_PROBE" "$W/rootfs/probe" || return 1
-	cp "$(command -v busybox)" "$W/rootfs/bin/busybox" || return 1
-	ln -s usr/lib "$W/rootfs/lib"
-	ln -s usr/lib64 "$W/rootfs/lib64"
+	oci_rootfs "$W/rootfs" "$OCI_PROBE"
 }
 
 # differential ENGINE CAPS PROFILE: the test itself.
@@ -162,30 +149,8 @@ if ! command -v busybox >/dev/null; then
 	exit 1
 fi
 
-# Skipped only when runc cannot run a container here: not installed, not
-# root, or a trivial container fails (said why).
-if ! command -v runc >/dev/null; then
-	echo "SKIP: runc is not installed (apt-get install runc)"
-	exit 77
-fi
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: runc containers need root here"
-	exit 77
-fi
-W=$(mktemp -d "${TMPDIR:-/tmp}/sysward-oci.runc-check.XXXXXX")
-# runc spec's own bundle, with nothing of ours but the probe.
-rc=1
-mkdir -p "$W/b/rootfs" && cp "$OCI_PROBE" "$W/b/rootfs/probe" &&
-	(cd "$W/b" && runc spec && "$PYTHON" -c '
-import json; s = json.load(open("config.json")); p = s["process"]
-p["terminal"] = False; p["args"] = ["/probe", "-l"]
-json.dump(s, open("config.json", "w"))') && container check "$W/b"
-if [ "$rc" -ne 0 ]; then
-	echo "SKIP: runc cannot run a container here: $(head -3 "$W/check.err")"
-	rm -rf "$W"
-	exit 77
-fi
-rm -rf "$W"
+# Skipped only when runc cannot run a container here (lib.sh says why).
+oci_skip_unless_runc "$OCI_PROBE" -l
 
 sw_run_scenarios oci "$@"
 exit $failed

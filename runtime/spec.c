@@ -1,0 +1,598 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The JSON side of the runtime, with no system call: whether a bundle
+ * asks for sysward, and the config.json (or exec process) that runs its
+ * processes under sysward.  Table-tested in tests/unit/test_runtime.c.
+ *
+ * A wrapped config.json differs from the bundle's own in four places,
+ * and nowhere else (every other member, known to us or not, is kept):
+ *   process.args   RT_SYSWARD_IN run -q --policy RT_POLICY_IN
+ *                  [--cap CAPS] [--kill-descendants] -- ARGS...
+ *   mounts         + the static sysward and the policy, read-only binds,
+ *                  appended last
+ *   linux.seccomp  removed: the policy is the container's filter
+ *   annotations    + io.sysward.runtime.wrapped: where the policy came from
+ * and rt_spec_unwrap() undoes exactly that.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+
+#include "sysward/policy.h"
+#include "runtime.h"
+
+/* Deeper than any config.json (about 8 levels) and any policy. */
+#define RT_JSON_DEPTH 64
+
+int rt_json_parse(const char *text, size_t len, const char *name,
+		  json_object **ret, struct sw_error *err)
+{
+	struct json_tokener *tok = json_tokener_new_ex(RT_JSON_DEPTH);
+	enum json_tokener_error e;
+	json_object *o;
+	size_t end;
+
+	if (!tok)
+		return sw_error_set(err, ENOMEM, "out of memory");
+	o = json_tokener_parse_ex(tok, text, (int)len);
+	e = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	if (!o || e != json_tokener_success) {
+		json_object_put(o);
+		return sw_error_set(err, EINVAL, "%s: not valid JSON (at byte %zu: %s)",
+				    name, end,
+				    e == json_tokener_continue ?
+				    "the text ends too early" :
+				    json_tokener_error_desc(e));
+	}
+	for (; end < len; end++) {
+		if (!strchr(" \t\r\n", text[end])) {
+			json_object_put(o);
+			return sw_error_set(err, EINVAL,
+					    "%s: not valid JSON (text after the object, at byte %zu)",
+					    name, end);
+		}
+	}
+	if (!json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		return sw_error_set(err, EINVAL, "%s: expected a JSON object", name);
+	}
+	*ret = o;
+	return 0;
+}
+
+const char *rt_json_text(json_object *o, size_t *ret_len)
+{
+	return json_object_to_json_string_length(o, JSON_C_TO_STRING_PRETTY |
+						 JSON_C_TO_STRING_SPACED |
+						 JSON_C_TO_STRING_NOSLASHESCAPE,
+						 ret_len);
+}
+
+/*
+ * runc decodes config.json with Go's encoding/json, which matches a key
+ * to a field without regard to case, by Unicode's simple folding: to runc
+ * "Process", "PROCESS" and "proce\u017fs" (U+017F folds to 's', as U+212A
+ * does to 'k') are all "process", and of two the later one wins.  A
+ * config.json with such a key beside the one we rewrite would have runc
+ * read the one we did not: refused.  (crun's parser is exact.)
+ */
+static bool go_fold_equal(const char *key, const char *name)
+{
+	const unsigned char *k = (const unsigned char *)key;
+
+	for (; *name; name++) {
+		char c;
+
+		if (k[0] == 0xc5 && k[1] == 0xbf) {		/* U+017F */
+			c = 's';
+			k += 2;
+		} else if (k[0] == 0xe2 && k[1] == 0x84 && k[2] == 0xaa) {
+			c = 'k';				/* U+212A */
+			k += 3;
+		} else if (*k) {
+			c = (char)(*k >= 'A' && *k <= 'Z' ? *k - 'A' + 'a' : *k);
+			k++;
+		} else {
+			return false;
+		}
+		if (c != *name)
+			return false;
+	}
+	return *k == '\0';
+}
+
+/* Refuse a key of o that runc reads as one of names but is not it. */
+static int check_keys(json_object *o, const char *const *names,
+		      const char *where, struct sw_error *err)
+{
+	if (!o || !json_object_is_type(o, json_type_object))
+		return 0;
+	json_object_object_foreach(o, key, val) {
+		(void)val;
+		for (size_t i = 0; names[i]; i++)
+			if (strcmp(key, names[i]) != 0 && go_fold_equal(key, names[i]))
+				return sw_error_set(err, EINVAL,
+						    "%s\"%s\": runc reads it as \"%s\" (Go matches JSON keys without regard to case), beside the one sysward-runtime rewrites; write it \"%s\"",
+						    where, key, names[i], names[i]);
+	}
+	return 0;
+}
+
+int rt_spec_check_keys(json_object *spec, struct sw_error *err)
+{
+	static const char *const top[] = {
+		"process", "mounts", "annotations", "linux", NULL };
+	static const char *const linux_keys[] = {
+		"seccomp", "namespaces", NULL };
+	json_object *v;
+	int r;
+
+	r = check_keys(spec, top, "", err);
+	if (r >= 0 && json_object_object_get_ex(spec, "process", &v))
+		r = rt_process_check_keys(v, err);
+	if (r >= 0 && json_object_object_get_ex(spec, "linux", &v))
+		r = check_keys(v, linux_keys, "linux.", err);
+	return r;
+}
+
+int rt_process_check_keys(json_object *process, struct sw_error *err)
+{
+	static const char *const keys[] = { "args", "capabilities", NULL };
+
+	return check_keys(process, keys, "process.", err);
+}
+
+/* o[key] if it is of type t, else NULL. */
+static json_object *member(json_object *o, const char *key, json_type t)
+{
+	json_object *v;
+
+	if (!o || !json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, t))
+		return NULL;
+	return v;
+}
+
+static bool is_extension_action(json_object *v)
+{
+	return v && json_object_is_type(v, json_type_string) &&
+	       sw_action_is_extension(json_object_get_string(v));
+}
+
+/* Does an OCI linux.seccomp section use what only sysward reads? */
+static bool seccomp_wants_sysward(json_object *seccomp)
+{
+	json_object *v, *rules;
+
+	if (json_object_object_get_ex(seccomp, "defaultAction", &v) &&
+	    is_extension_action(v))
+		return true;
+	rules = member(seccomp, "syscalls", json_type_array);
+	for (size_t i = 0; rules && i < json_object_array_length(rules); i++) {
+		json_object *r = json_object_array_get_idx(rules, i);
+
+		if (!json_object_is_type(r, json_type_object))
+			continue;
+		json_object_object_foreach(r, key, val) {
+			if (sw_rule_key_is_extension(key))
+				return true;
+			if (strcmp(key, "action") == 0 && is_extension_action(val))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* The members of o whose key runc reads as name (exactly or by Go's
+ * folding), calling fn on each until it returns nonzero. */
+static int each_folded(json_object *o, const char *name,
+		       int (*fn)(json_object *v, void *ud), void *ud)
+{
+	int r = 0;
+
+	if (!o || !json_object_is_type(o, json_type_object))
+		return 0;
+	json_object_object_foreach(o, key, val) {
+		if (go_fold_equal(key, name) && (r = fn(val, ud)))
+			return r;
+	}
+	return 0;
+}
+
+struct find_source {
+	enum rt_source source;
+	json_object *value;
+};
+
+static int seccomp_found(json_object *seccomp, void *ud)
+{
+	struct find_source *f = ud;
+
+	if (json_object_is_type(seccomp, json_type_object) &&
+	    seccomp_wants_sysward(seccomp))
+		f->source = RT_SOURCE_SECCOMP;
+	return f->source != RT_SOURCE_NONE;
+}
+
+static int linux_found(json_object *linux_o, void *ud)
+{
+	return each_folded(linux_o, "seccomp", seccomp_found, ud);
+}
+
+static int annotations_found(json_object *ann, void *ud)
+{
+	struct find_source *f = ud;
+	json_object *v;
+
+	if (!json_object_is_type(ann, json_type_object) ||
+	    !json_object_object_get_ex(ann, RT_ANNOTATION_POLICY, &v))
+		return 0;
+	f->source = RT_SOURCE_ANNOTATION;
+	f->value = v;
+	return 1;
+}
+
+int rt_spec_source(json_object *spec, enum rt_source *ret,
+		   const char **ret_value, struct sw_error *err)
+{
+	struct find_source f = { RT_SOURCE_NONE, NULL };
+
+	*ret = RT_SOURCE_NONE;
+	*ret_value = NULL;
+	/* Under any key runc reads as annotations or linux.seccomp: a
+	 * request for sysward is never missed; wrapping then refuses the
+	 * oddly spelled key (rt_spec_check_keys()).  A bundle that asks for
+	 * nothing is left alone, whatever its spelling. */
+	if (!each_folded(spec, "annotations", annotations_found, &f))
+		each_folded(spec, "linux", linux_found, &f);
+	if (f.source == RT_SOURCE_ANNOTATION &&
+	    (!json_object_is_type(f.value, json_type_string) ||
+	     json_object_get_string_len(f.value) == 0))
+		return sw_error_set(err, EINVAL,
+				    "annotations.%s: expected the path or the name of a policy file",
+				    RT_ANNOTATION_POLICY);
+	*ret = f.source;
+	if (f.source == RT_SOURCE_ANNOTATION)
+		*ret_value = json_object_get_string(f.value);
+	return f.source == RT_SOURCE_NONE ? 0 : rt_spec_check_keys(spec, err);
+}
+
+bool rt_spec_new_pid_ns(json_object *spec)
+{
+	json_object *ns = member(member(spec, "linux", json_type_object),
+				 "namespaces", json_type_array);
+
+	for (size_t i = 0; ns && i < json_object_array_length(ns); i++) {
+		json_object *n = json_object_array_get_idx(ns, i);
+		json_object *type = member(n, "type", json_type_string);
+		json_object *path = member(n, "path", json_type_string);
+
+		/* With a path it joins another's namespace, whose init is
+		 * not ours. */
+		if (type && strcmp(json_object_get_string(type), "pid") == 0)
+			return !path || json_object_get_string_len(path) == 0;
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------ capabilities */
+
+/*
+ * The capabilities a process of this spec holds, for sysward's --cap:
+ * every capability any of its five sets names.  What the process really
+ * gets from the kernel at exec is a subset (root: bounding and
+ * inheritable; another uid: ambient), and sysward keeps for its program
+ * only what it holds itself, so the union gives the program exactly what
+ * it would have had without sysward, whatever the sets say.  A name
+ * libcap does not know (a capability newer than it) is left out: sysward
+ * could not name it either.
+ */
+static void cap_add(const char *name, uint64_t *mask)
+{
+	char lower[64];
+	cap_value_t v;
+	size_t i;
+
+	/* libcap knows "cap_chown"; the spec writes "CAP_CHOWN". */
+	for (i = 0; name[i] && i < sizeof(lower) - 1; i++)
+		lower[i] = name[i] >= 'A' && name[i] <= 'Z' ?
+			   name[i] - 'A' + 'a' : name[i];
+	lower[i] = '\0';
+	if (cap_from_name(lower, &v) == 0 && v >= 0 && v < 64)
+		*mask |= UINT64_C(1) << v;
+}
+
+static void caps_of(json_object *list, uint64_t *mask)
+{
+	for (size_t i = 0; list && i < json_object_array_length(list); i++) {
+		json_object *c = json_object_array_get_idx(list, i);
+
+		if (json_object_is_type(c, json_type_string))
+			cap_add(json_object_get_string(c), mask);
+	}
+}
+
+static uint64_t process_caps(json_object *process, const char *const *extra,
+			     size_t n_extra)
+{
+	static const char *const sets[] = {
+		"bounding", "effective", "inheritable", "permitted", "ambient",
+	};
+	json_object *caps = member(process, "capabilities", json_type_object);
+	uint64_t mask = 0;
+
+	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
+		caps_of(member(caps, sets[i], json_type_array), &mask);
+	for (size_t i = 0; i < n_extra; i++)
+		cap_add(extra[i], &mask);
+	return mask;
+}
+
+/* "CAP_CHOWN,CAP_KILL,..." in capability order; "" for none. */
+static char *caps_text(uint64_t mask)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	bool first = true;
+
+	if (!m)
+		return NULL;
+	for (int c = 0; c < 64; c++) {
+		char *name;
+
+		if (!(mask & (UINT64_C(1) << c)))
+			continue;
+		name = cap_to_name(c);
+		if (!name)
+			continue;
+		fprintf(m, "%s", first ? "" : ",");
+		/* libcap names them "cap_chown"; runc's spelling. */
+		for (char *p = name; *p; p++)
+			fputc(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p, m);
+		cap_free(name);
+		first = false;
+	}
+	if (fclose(m) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* ------------------------------------------------------------ wrapping */
+
+static int push(json_object *a, const char *s)
+{
+	json_object *v = json_object_new_string(s);
+
+	if (!v || json_object_array_add(a, v) < 0) {
+		json_object_put(v);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int rt_process_wrap(json_object *process, const char *const *extra_caps,
+		    size_t n_extra, bool kill_descendants,
+		    struct sw_error *err)
+{
+	json_object *args = member(process, "args", json_type_array);
+	json_object *wrapped;
+	char *caps;
+	size_t n;
+	int r = 0;
+
+	r = rt_process_check_keys(process, err);
+	if (r < 0)
+		return r;
+	n = args ? json_object_array_length(args) : 0;
+	if (n == 0)
+		return sw_error_set(err, EINVAL,
+				    "process.args: expected the program to run (a non-empty array)");
+	for (size_t i = 0; i < n; i++)
+		if (!json_object_is_type(json_object_array_get_idx(args, i),
+					 json_type_string))
+			return sw_error_set(err, EINVAL,
+					    "process.args[%zu]: expected a string", i);
+	caps = caps_text(process_caps(process, extra_caps, n_extra));
+	wrapped = json_object_new_array();
+	if (!caps || !wrapped) {
+		free(caps);
+		json_object_put(wrapped);
+		return sw_error_set(err, ENOMEM, "out of memory");
+	}
+	/* -q: the policy's and --cap's warnings are for its author (sysward
+	 * check), not for every start of the container, on its stderr. */
+	r |= push(wrapped, RT_SYSWARD_IN);
+	r |= push(wrapped, "run");
+	r |= push(wrapped, "-q");
+	r |= push(wrapped, "--policy");
+	r |= push(wrapped, RT_POLICY_IN);
+	if (*caps) {
+		r |= push(wrapped, "--cap");
+		r |= push(wrapped, caps);
+	}
+	if (kill_descendants)
+		r |= push(wrapped, "--kill-descendants");
+	r |= push(wrapped, "--");
+	for (size_t i = 0; i < n; i++)
+		r |= push(wrapped, json_object_get_string(
+					json_object_array_get_idx(args, i)));
+	free(caps);
+	if (r) {
+		json_object_put(wrapped);
+		return sw_error_set(err, ENOMEM, "out of memory");
+	}
+	json_object_object_add(process, "args", wrapped);
+	return 0;
+}
+
+static json_object *bind_mount(const char *dest, const char *source,
+			       bool exec)
+{
+	json_object *m = json_object_new_object();
+	json_object *opts = json_object_new_array();
+
+	if (!m || !opts) {
+		json_object_put(m);
+		json_object_put(opts);
+		return NULL;
+	}
+	json_object_object_add(m, "destination", json_object_new_string(dest));
+	json_object_object_add(m, "type", json_object_new_string("bind"));
+	json_object_object_add(m, "source", json_object_new_string(source));
+	push(opts, "bind");
+	push(opts, "ro");
+	push(opts, "nosuid");
+	push(opts, "nodev");
+	if (!exec)
+		push(opts, "noexec");
+	json_object_object_add(m, "options", opts);
+	return m;
+}
+
+/* The object o[key] of type t, added empty if absent; NULL if o[key] is
+ * something else. */
+static json_object *member_add(json_object *o, const char *key, json_type t)
+{
+	json_object *v;
+
+	if (json_object_object_get_ex(o, key, &v) && v)
+		return json_object_is_type(v, t) ? v : NULL;
+	v = t == json_type_array ? json_object_new_array()
+				 : json_object_new_object();
+	if (!v)
+		return NULL;
+	json_object_object_add(o, key, v);
+	return v;
+}
+
+int rt_spec_wrap(json_object *spec, const struct rt_wrap *w,
+		 json_object **ret_replaced, struct sw_error *err)
+{
+	json_object *process = member(spec, "process", json_type_object);
+	json_object *linux_o = member(spec, "linux", json_type_object);
+	json_object *mounts, *ann, *seccomp, *m1, *m2;
+	int r;
+
+	*ret_replaced = NULL;
+	if (!process)
+		return sw_error_set(err, EINVAL,
+				    "process: missing (a container needs a process to run)");
+	mounts = member_add(spec, "mounts", json_type_array);
+	ann = member_add(spec, "annotations", json_type_object);
+	if (!mounts || !ann)
+		return sw_error_set(err, EINVAL,
+				    "%s: expected %s", mounts ? "annotations" : "mounts",
+				    mounts ? "an object" : "an array");
+	r = rt_process_wrap(process, NULL, 0, rt_spec_new_pid_ns(spec), err);
+	if (r < 0)
+		return r;
+	/* Last, so that no mount of the bundle's covers them (a tmpfs on
+	 * /.sysward, a bind over the binary): mounts are made in order. */
+	m1 = bind_mount(RT_SYSWARD_IN, w->sysward_host, true);
+	m2 = bind_mount(RT_POLICY_IN, w->policy_host, false);
+	if (!m1 || !m2 || json_object_array_add(mounts, m1) < 0 ||
+	    (m1 = NULL, json_object_array_add(mounts, m2) < 0)) {
+		json_object_put(m1);
+		json_object_put(m2);
+		return sw_error_set(err, ENOMEM, "out of memory");
+	}
+	seccomp = member(linux_o, "seccomp", json_type_object);
+	if (seccomp) {
+		*ret_replaced = json_object_get(seccomp);
+		json_object_object_del(linux_o, "seccomp");
+	}
+	json_object_object_add(ann, RT_ANNOTATION_WRAPPED,
+			       json_object_new_string(w->from));
+	return 0;
+}
+
+/* ------------------------------------------------------------ unwrapping */
+
+static bool str_at(json_object *a, size_t i, const char *s)
+{
+	json_object *v = json_object_array_get_idx(a, i);
+
+	return v && json_object_is_type(v, json_type_string) &&
+	       (!s || strcmp(json_object_get_string(v), s) == 0);
+}
+
+/* The index of the first argument after our prefix, or 0 if args do not
+ * start with one rt_process_wrap() makes. */
+static size_t prefix_end(json_object *args)
+{
+	size_t n = json_object_array_length(args), i = 2;
+
+	if (n < 6 || !str_at(args, 0, RT_SYSWARD_IN) || !str_at(args, 1, "run"))
+		return 0;
+	while (i < n) {
+		if (str_at(args, i, "--"))
+			return i + 1;
+		if (str_at(args, i, "-q") || str_at(args, i, "--kill-descendants"))
+			i++;
+		else if (str_at(args, i, "--policy") &&
+			 str_at(args, i + 1, RT_POLICY_IN))
+			i += 2;
+		else if (str_at(args, i, "--cap") && str_at(args, i + 1, NULL))
+			i += 2;
+		else
+			return 0;
+	}
+	return 0;
+}
+
+int rt_spec_unwrap(json_object *spec, const char **ret_from,
+		   struct sw_error *err)
+{
+	json_object *ann = member(spec, "annotations", json_type_object);
+	json_object *process = member(spec, "process", json_type_object);
+	json_object *args = member(process, "args", json_type_array);
+	json_object *mounts = member(spec, "mounts", json_type_array);
+	json_object *v, *orig;
+	const char *from;
+	size_t start, n;
+
+	*ret_from = NULL;
+	if (!ann || !json_object_object_get_ex(ann, RT_ANNOTATION_WRAPPED, &v))
+		return 0;
+	if (json_object_is_type(v, json_type_string) &&
+	    strcmp(json_object_get_string(v), RT_FROM_ANNOTATION) == 0)
+		from = RT_FROM_ANNOTATION;
+	else if (json_object_is_type(v, json_type_string) &&
+		 strcmp(json_object_get_string(v), RT_FROM_SECCOMP) == 0)
+		from = RT_FROM_SECCOMP;
+	else
+		return sw_error_set(err, EINVAL,
+				    "annotations.%s: expected \"%s\" or \"%s\"",
+				    RT_ANNOTATION_WRAPPED, RT_FROM_ANNOTATION,
+				    RT_FROM_SECCOMP);
+	start = args ? prefix_end(args) : 0;
+	if (!start)
+		return sw_error_set(err, EINVAL,
+				    "process.args: this config.json was rewritten by sysward-runtime (annotations.%s) but its arguments no longer start with sysward's; restore the bundle's own config.json",
+				    RT_ANNOTATION_WRAPPED);
+	orig = json_object_new_array();
+	if (!orig)
+		return sw_error_set(err, ENOMEM, "out of memory");
+	n = json_object_array_length(args);
+	for (size_t i = start; i < n; i++)
+		json_object_array_add(orig, json_object_get(
+					      json_object_array_get_idx(args, i)));
+	json_object_object_add(process, "args", orig);
+	for (size_t i = mounts ? json_object_array_length(mounts) : 0; i-- > 0;) {
+		json_object *d = member(json_object_array_get_idx(mounts, i),
+					"destination", json_type_string);
+
+		if (d && (strcmp(json_object_get_string(d), RT_SYSWARD_IN) == 0 ||
+			  strcmp(json_object_get_string(d), RT_POLICY_IN) == 0))
+			json_object_array_del_idx(mounts, i, 1);
+	}
+	json_object_object_del(ann, RT_ANNOTATION_WRAPPED);
+	*ret_from = from;
+	return 0;
+}

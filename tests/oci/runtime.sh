@@ -1,0 +1,835 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# sysward-runtime (runtime/) as the OCI runtime of real engines: runc with
+# hand-made bundles (rt-bundle.py), Podman with --runtime and --rootfs,
+# and containerd's runc shim, in a containerd of the scenario's own.  A
+# root file system is a directory of static binaries (busybox-static and
+# sw-probe, lib.sh): no image is downloaded.  Every scenario compares what
+# a program sees from inside a container through sysward-runtime with
+# what it sees under plain runc, the reference.
+#
+#   runtime.sh --list          print the scenario names (one CTest test each)
+#   runtime.sh SCENARIO...     run scenarios; exit 0 pass, 1 fail, 77 skipped
+#
+# Environment (set by CTest, see CMakeLists.txt):
+#   RUNTIME   sysward-runtime            SYSWARD  sysward (dynamic: info)
+#   PROBE     sw-probe (static)          SRCDIR   the source tree
+#
+# Skipped (77) only where the tool cannot run here: runc, Podman or
+# containerd missing or unable to start a plain container (the reason is
+# printed), or a kernel without PTRACE_SET_SYSCALL_INFO for the scenarios
+# that need sysward's supervisor.
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+SRCDIR=${SRCDIR:-$(cd "$HERE/../.." && pwd)}
+PYTHON=$(command -v /usr/bin/python3 || command -v python3)
+
+. "$HERE/../lib/common.sh"
+. "$HERE/lib.sh"
+W=
+
+# ---------------------------------------------------------------- helpers
+
+# The policy every "observed from inside" check uses: an emulated call, a
+# path rule, a rewrite (by path) and an errno rule.  Under it sw-probe
+# prints CONFINED; in the same container without it, PLAIN.
+PROBE_OPS=(getuid open /etc/motd rdonly open /tmp/new wronly,creat
+	   exists /tmp/new mkdir /tmp/d open /probe rdonly)
+CONFINED="getuid=4242
+open(/etc/motd,rdonly)=-EACCES
+open(/tmp/new,wronly,creat)=-ENOENT
+exists(/tmp/new)=no
+mkdir(/tmp/d)=-EXDEV
+open(/probe,rdonly)=ok"
+PLAIN="getuid=0
+open(/etc/motd,rdonly)=ok
+open(/tmp/new,wronly,creat)=ok
+exists(/tmp/new)=yes
+mkdir(/tmp/d)=ok
+open(/probe,rdonly)=ok"
+
+# rt_policy NAME <<JSON: a policy in the scenario's policy directory.
+rt_policy() {
+	cat >"$W/policies/.$1.tmp" && mv -f "$W/policies/.$1.tmp" "$W/policies/$1.json"
+}
+
+confine_policy() {
+	rt_policy confine <<-'EOF'
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [
+	   {"names": ["getuid", "geteuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242},
+	   {"names": ["openat", "open"], "action": "SCMP_ACT_ERRNO", "errno": "EACCES",
+	    "paths": [{"index": 1, "prefix": "/etc/"}]},
+	   {"names": ["openat"], "action": "SYSWARD_ACT_REWRITE",
+	    "rewrite": {"args": [{"index": 2, "and": "~O_CREAT"}]},
+	    "paths": [{"index": 1, "prefix": "/tmp/"}]},
+	   {"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO", "errno": "EXDEV"}]}
+	EOF
+}
+
+# A policy that changes nothing a test compares, with a supervisor rule
+# (so sysward's tracer is really there).
+log_policy() {
+	rt_policy log <<-'EOF'
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["sched_yield"], "action": "SYSWARD_ACT_LOG"}]}
+	EOF
+}
+
+# rt_setup: the root file system (with /etc/motd for the path rule), the
+# policy directory, and the runtime's settings pointing at them.
+rt_setup() {
+	oci_rootfs "$W/rootfs" "$PROBE" || return 1
+	mkdir -p "$W/rootfs/etc" "$W/rootfs/tmp" "$W/policies" "$W/state" || return 1
+	echo "welcome" >"$W/rootfs/etc/motd"
+	export SYSWARD_RUNTIME_POLICY_DIRS=$W/policies
+	confine_policy
+	log_policy
+}
+
+# mkbundle DIR [rt-bundle.py OPTIONS] -- ARGS...
+mkbundle() {
+	local dir=$1
+	shift
+	"$PYTHON" "$HERE/rt-bundle.py" "$dir" --rootfs "$W/rootfs" "$@" >/dev/null ||
+		fail "rt-bundle.py $dir $* failed"
+}
+
+# rtc ARGS...: sysward-runtime with the scenario's state root; captured
+# as common.sh's run does ($rc, $out, $err).
+rtc() {
+	run "$RUNTIME" --root "$W/state" "$@"
+}
+
+# needs_supervisor: the scenario's policies need PTRACE_SET_SYSCALL_INFO.
+needs_supervisor() {
+	if ! "$SYSWARD" info 2>/dev/null | grep -Fxq "PTRACE_SET_SYSCALL_INFO:  yes"; then
+		echo "SKIP: this kernel ($(uname -r)) lacks PTRACE_SET_SYSCALL_INFO (sysward info): sysward's supervisor cannot run here"
+		exit 77
+	fi
+}
+
+# bg_run NAME BUNDLE RUNTIME: "RUNTIME run" in the background, with the
+# scenario's state root; its status goes to $W/NAME.rc when it ends.
+bg_run() {
+	(
+		timeout -k 5 120 "$3" --root "$W/state" run --bundle "$2" "$1" \
+			>"$W/$1.out" 2>"$W/$1.err" </dev/null
+		echo $? >"$W/$1.rc.tmp" && mv "$W/$1.rc.tmp" "$W/$1.rc"
+	) &
+}
+
+# state_field ID FIELD: a field of runc's state of ID ("" if none).
+state_field() {
+	runc --root "$W/state" state "$1" 2>/dev/null |
+		"$PYTHON" -c 'import json, sys; print(json.load(sys.stdin).get(sys.argv[1], ""))' "$2" 2>/dev/null
+}
+
+# wait_status ID STATUS: up to 10 s for ID's state to be STATUS.
+wait_status() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[ "$(state_field "$1" status)" = "$2" ] && return 0
+		sleep 0.1
+	done
+	fail "container $1 did not become $2 (state: $(runc --root "$W/state" state "$1" 2>&1 | head -3))"
+	return 1
+}
+
+# wait_rc NAME: the status bg_run NAME left, into $rc (124: not in 20 s).
+wait_rc() {
+	if ! wait_file "$W/$1.rc" 200; then
+		rc=124
+		fail "$1 did not end"
+		return 1
+	fi
+	rc=$(cat "$W/$1.rc")
+	cp "$W/$1.out" "$W/out"
+	cp "$W/$1.err" "$W/err"
+	last_cmd=("run" "$1")
+}
+
+# wait_socket PATH TENTHS: up to TENTHS tenths of a second for a socket.
+wait_socket() {
+	local i
+	for ((i = 0; i < $2; i++)); do
+		[ -S "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# clean_tmp: empty the root file system's /tmp, which Podman and
+# containerd (no tmpfs of ours there) share between containers.
+clean_tmp() {
+	rm -rf "${W:?}/rootfs/tmp" && mkdir -m 1777 "$W/rootfs/tmp"
+}
+
+# expect_same A B WHAT: files A and B are identical.
+expect_same() {
+	if ! cmp -s "$1" "$2"; then
+		fail "$3 differ:"
+		diff -u "$1" "$2" >&2
+	fi
+}
+
+# ---------------------------------------------------------------- runc
+
+t_runtime_policy_inside() {
+	# The bundle names a policy; from inside the container, each kind
+	# of rule is observed, and the same container under plain runc
+	# (the bundle without the annotation) sees the real answers.
+	needs_supervisor
+	rt_setup || { fail "setup"; return; }
+	mkbundle "$W/sw" --annotation io.sysward.policy=confine -- /probe "${PROBE_OPS[@]}"
+	mkbundle "$W/plain" -- /probe "${PROBE_OPS[@]}"
+	container sw "$W/sw" "$RUNTIME"
+	expect_rc 0
+	expect_output "$CONFINED"
+	[ -s "$W/err" ] && fail "stderr: $(head -5 "$W/err")"
+	container plain "$W/plain" runc
+	expect_rc 0
+	expect_output "$PLAIN"
+	# The same by absolute path, and with ".json" left out (a name).
+	mkbundle "$W/abs" --annotation io.sysward.policy="$W/policies/confine.json" -- /probe getuid
+	container abs "$W/abs" "$RUNTIME"
+	expect_rc 0
+	expect_output "getuid=4242"
+	# The config.json now runs sysward first, and nothing of the host's
+	# layout but the two mount sources.
+	"$PYTHON" - "$W/sw/config.json" <<-'EOF' || fail "the rewritten config.json is not as expected"
+	import json, sys
+	s = json.load(open(sys.argv[1]))
+	a = s["process"]["args"]
+	assert a[:5] == ["/.sysward/sysward", "run", "-q", "--policy", "/.sysward/policy.json"], a
+	assert a[a.index("--") + 1:][:2] == ["/probe", "getuid"], a
+	m = [x for x in s["mounts"] if x["destination"].startswith("/.sysward")]
+	assert [x["destination"] for x in s["mounts"][-2:]] == ["/.sysward/sysward", "/.sysward/policy.json"], m
+	assert all("ro" in x["options"] for x in m), m
+	assert s["annotations"]["io.sysward.runtime.wrapped"] == "annotation"
+	EOF
+}
+
+t_runtime_pid1_exec() {
+	# A running container: sysward is its process 1 and traces the
+	# program; runtime exec (a command line, or --process as Podman and
+	# containerd give it) runs under sysward too, where a plain runc exec
+	# of the same container does not; sysward and the policy are
+	# read-only inside; state is runc's; kill TERM gives the program's
+	# status.
+	needs_supervisor
+	rt_setup || { fail "setup"; return; }
+	local id=rt-pid1 pid child tracer ok=1
+	mkbundle "$W/b" --annotation io.sysward.policy=confine -- \
+		/bin/sh -c 'trap "exit 42" TERM; echo started; while :; do /bin/busybox sleep 0.1; done'
+	bg_run "$id" "$W/b" "$RUNTIME"
+	wait_status "$id" running || return
+	pid=$(state_field "$id" pid)
+	if ! tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q '^/.sysward/sysward run '; then
+		fail "process 1 ($pid) is not sysward: $(tr '\0' ' ' <"/proc/$pid/cmdline")"
+	fi
+	for child in $(cat /proc/"$pid"/task/*/children 2>/dev/null); do
+		tracer=$(awk '/^TracerPid:/ {print $2}' "/proc/$child/status")
+		[ "$tracer" = "$pid" ] || { fail "process 1's child $child is traced by '$tracer', not by sysward ($pid)"; ok=0; }
+	done
+	[ -n "${child:-}" ] || fail "process 1 has no child"
+
+	rtc exec "$id" /probe getuid open /etc/motd rdonly
+	expect_rc 0
+	expect_output "getuid=4242
+open(/etc/motd,rdonly)=-EACCES"
+	# The control: runc's own exec into the same container is not
+	# supervised, which is why the runtime must do it.
+	run runc --root "$W/state" exec "$id" /probe getuid
+	expect_output "getuid=0"
+	# --process FILE: read, never written; the exec'd process is a
+	# tracee of its own sysward.
+	cat >"$W/process.json" <<-'EOF'
+	{"args": ["/bin/busybox", "sh", "-c", "/probe getuid; /bin/busybox grep -c '^TracerPid:[[:space:]]*[1-9]' /proc/self/status"],
+	 "cwd": "/", "env": ["PATH=/bin"], "user": {"uid": 0, "gid": 0}}
+	EOF
+	cp "$W/process.json" "$W/process.orig"
+	rtc exec --process "$W/process.json" "$id"
+	expect_rc 0
+	expect_output "getuid=4242
+1"
+	expect_same "$W/process.orig" "$W/process.json" "the --process file before and after"
+	rtc exec --process="$W/process.json" "$id"
+	expect_output "getuid=4242
+1"
+	# Read-only inside, even for root; the host's files unchanged.
+	local sum
+	sum=$(cksum <"$(dirname "$RUNTIME")/../libexec/sysward/sysward-static")
+	# (Writing the binary gives ETXTBSY before EROFS: it runs.)
+	rtc exec "$id" /bin/sh -c 'echo x >>/.sysward/policy.json; /bin/busybox rm -f /.sysward/sysward /.sysward/policy.json; /bin/busybox grep " /.sysward/" /proc/self/mounts'
+	expect_err "can't create /.sysward/policy.json: Read-only file system" \
+		"can't remove '/.sysward/sysward': Read-only file system" \
+		"can't remove '/.sysward/policy.json': Read-only file system"
+	[ "$(grep -c ' /.sysward/\(sysward\|policy.json\) [a-z0-9]* ro,' "$W/out")" = 2 ] ||
+		fail "sysward and the policy are not read-only mounts: $(cat "$W/out")"
+	[ "$(cksum <"$(dirname "$RUNTIME")/../libexec/sysward/sysward-static")" = "$sum" ] ||
+		fail "the static sysward changed"
+	# state: runc's answer, as runc gives it.
+	rtc state "$id"
+	cp "$W/out" "$W/state.rt"
+	runc --root "$W/state" state "$id" >"$W/state.runc"
+	expect_same "$W/state.runc" "$W/state.rt" "runc's state and the runtime's"
+	# The delegate's other commands on a sysward container.
+	rtc ps "$id"
+	expect_rc 0
+	expect_out_contains "/.sysward/sysward run -q --policy /.sysward/policy.json"
+	rtc events --stats "$id"
+	expect_rc 0
+	expect_out_contains '"type":"stats"'
+	rtc pause "$id"
+	expect_rc 0
+	[ "$(state_field "$id" status)" = paused ] || fail "pause: not paused"
+	rtc resume "$id"
+	expect_rc 0
+	[ "$(state_field "$id" status)" = running ] || fail "resume: not running"
+	# kill TERM: the program's trap decides the status.
+	rtc kill "$id" TERM
+	expect_rc 0
+	wait_rc "$id"
+	expect_rc 42
+	expect_output "started"
+}
+
+t_runtime_kill() {
+	# runc kill reaches the program as it reaches a container's process
+	# 1 under plain runc: a caught USR1 or TERM gives the program's
+	# status, with and without sysward.  (sysward, process 1, must catch
+	# and forward every signal: the kernel drops those an init does not
+	# catch.)
+	needs_supervisor
+	rt_setup || { fail "setup"; return; }
+	local prog='trap "exit 43" USR1; trap "exit 42" TERM; echo up; while :; do /bin/busybox sleep 0.1; done'
+	local rtime sig want
+	mkbundle "$W/sw" --annotation io.sysward.policy=log -- /bin/sh -c "$prog"
+	mkbundle "$W/plain" -- /bin/sh -c "$prog"
+	for sig in USR1 TERM; do
+		want=$([ $sig = USR1 ] && echo 43 || echo 42)
+		for rtime in "$RUNTIME" runc; do
+			local b=$([ "$rtime" = runc ] && echo plain || echo sw)
+			local id="k-$b-$sig"
+			bg_run "$id" "$W/$b" "$rtime"
+			wait_status "$id" running || continue
+			wait_file "$W/$id.out" 50 || fail "$id did not start"
+			"$rtime" --root "$W/state" kill "$id" "$sig" || fail "$rtime kill $id $sig failed"
+			wait_rc "$id"
+			[ "$rc" = "$want" ] || fail "$b: kill $sig gave status $rc, expected $want"
+			expect_output "up"
+		done
+	done
+}
+
+t_runtime_user_caps_terminal() {
+	# The user, groups, capabilities and no_new_privs a container's
+	# process gets are the same through sysward-runtime as under runc,
+	# for root with runc's default capabilities and for another user
+	# with capabilities (ambient); and a terminal container gets its
+	# terminal.
+	needs_supervisor
+	rt_setup || { fail "setup"; return; }
+	local ops=(/probe getuid getgid caps cwd env PATH exit 7) b
+	for b in root:: user:1000:1000:5,6; do
+		local name=${b%%:*} user=${b#*:}
+		local args=()
+		[ "$name" = user ] && args=(--user "${user}" --caps CAP_CHOWN,CAP_NET_RAW,CAP_KILL)
+		mkbundle "$W/$name-sw" "${args[@]}" --annotation io.sysward.policy=log -- "${ops[@]}"
+		mkbundle "$W/$name-plain" "${args[@]}" -- "${ops[@]}"
+		container "$name-sw" "$W/$name-sw" "$RUNTIME"
+		expect_rc 7
+		container "$name-plain" "$W/$name-plain" runc
+		expect_rc 7
+		expect_same "$W/$name-plain.out" "$W/$name-sw.out" "$name: the program's view (plain runc, then sysward-runtime)"
+		expect_same "$W/$name-plain.err" "$W/$name-sw.err" "$name: stderr"
+	done
+	grep -q '^CapEff: *0000000000000000' "$W/root-plain.out" &&
+		fail "runc gave root no capabilities: the comparison proves nothing"
+	grep -Fxq "getuid=1000" "$W/user-sw.out" || fail "the user's uid is not 1000"
+	# A terminal: the program's stdin and stdout are the terminal runc
+	# hands to the console socket.
+	local mode
+	for mode in sw plain; do
+		local rtime=$([ $mode = sw ] && echo "$RUNTIME" || echo runc)
+		local ann=()
+		[ $mode = sw ] && ann=(--annotation io.sysward.policy=log)
+		mkbundle "$W/tty-$mode" --terminal "${ann[@]}" -- \
+			/bin/sh -c '/bin/busybox tty; /bin/busybox stty size; /probe getgid'
+		timeout 60 "$PYTHON" "$HERE/console.py" "$W/console-$mode.sock" "$W/tty-$mode.out" &
+		wait_socket "$W/console-$mode.sock" 50 || fail "console.py did not start"
+		run "$rtime" --root "$W/state" run -d --console-socket "$W/console-$mode.sock" \
+			--bundle "$W/tty-$mode" "tty-$mode"
+		expect_rc 0
+		wait
+		tr -d '\r' <"$W/tty-$mode.out" >"$W/tty-$mode.txt"
+	done
+	expect_same "$W/tty-plain.txt" "$W/tty-sw.txt" "the terminal's output (plain runc, then sysward-runtime)"
+	grep -q '^/dev/pts/' "$W/tty-sw.txt" || fail "no terminal: $(cat "$W/tty-sw.txt")"
+}
+
+t_runtime_passthrough() {
+	# A bundle that does not ask for sysward: the runtime is runc.  The
+	# same output, errors and status, side by side; its config.json not
+	# touched, nothing written to the bundle; exec and state as runc's.
+	# With a plain seccomp profile too (runc enforces it).
+	rt_setup || { fail "setup"; return; }
+	cat >"$W/profile.json" <<-'EOF'
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 1}]}
+	EOF
+	local v
+	for v in noseccomp seccomp; do
+		local sc=()
+		[ $v = seccomp ] && sc=(--seccomp "$W/profile.json")
+		mkbundle "$W/$v-rt" "${sc[@]}" -- /probe getuid caps mkdir /tmp/d cwd open /nonexistent rdonly exit 3
+		mkbundle "$W/$v-runc" "${sc[@]}" -- /probe getuid caps mkdir /tmp/d cwd open /nonexistent rdonly exit 3
+		cp "$W/$v-rt/config.json" "$W/$v.before"
+		container "$v-rt" "$W/$v-rt" "$RUNTIME"
+		expect_rc 3
+		container "$v-runc" "$W/$v-runc" runc
+		expect_rc 3
+		expect_same "$W/$v-runc.out" "$W/$v-rt.out" "$v: stdout (runc, then sysward-runtime)"
+		expect_same "$W/$v-runc.err" "$W/$v-rt.err" "$v: stderr"
+		expect_same "$W/$v.before" "$W/$v-rt/config.json" "$v: config.json before and after"
+		[ -e "$W/$v-rt/sysward-policy.json" ] && fail "$v: a policy was written to the bundle"
+	done
+	grep -Fxq "mkdir(/tmp/d)=-EPERM" "$W/seccomp-rt.out" || fail "the profile was not enforced"
+	grep -Fxq "mkdir(/tmp/d)=ok" "$W/noseccomp-rt.out" || fail "mkdir failed without a profile"
+	# A program that is not there: runc's error and status.
+	mkbundle "$W/nx-rt" -- /nonexistent
+	mkbundle "$W/nx-runc" -- /nonexistent
+	container nx-rt "$W/nx-rt" "$RUNTIME"
+	local rc_rt=$rc
+	container nx-runc "$W/nx-runc" runc
+	[ "$rc_rt" = "$rc" ] || fail "a missing program: status $rc_rt, runc's $rc"
+	sed 's/sysward-oci-[0-9]*-nx-\(rt\|runc\)/ID/' "$W/nx-rt.err" >"$W/nx-rt.e"
+	sed 's/sysward-oci-[0-9]*-nx-\(rt\|runc\)/ID/' "$W/nx-runc.err" >"$W/nx-runc.e"
+	expect_same "$W/nx-runc.e" "$W/nx-rt.e" "a missing program's error"
+	# exec and state of a running plain container.
+	mkbundle "$W/run" -- /bin/busybox sleep 30
+	bg_run pt "$W/run" "$RUNTIME"
+	wait_status pt running || return
+	rtc exec pt /probe getuid
+	expect_output "getuid=0"
+	rtc state pt
+	cp "$W/out" "$W/pt.rt"
+	runc --root "$W/state" state pt >"$W/pt.runc"
+	expect_same "$W/pt.runc" "$W/pt.rt" "state"
+	rtc kill pt KILL
+	wait_rc pt
+	expect_rc 137
+}
+
+t_runtime_seccomp_section() {
+	# A linux.seccomp section with sysward's actions asks for sysward
+	# with no annotation (runc refuses that bundle); a Docker-style
+	# profile beside the annotation is replaced by the policy, and the
+	# runtime log says so.
+	needs_supervisor
+	rt_setup || { fail "setup"; return; }
+	mkbundle "$W/sw" --seccomp "$W/policies/confine.json" -- /probe "${PROBE_OPS[@]}"
+	cp -r "$W/sw" "$W/runc"
+	container sw "$W/sw" "$RUNTIME"
+	expect_rc 0
+	expect_output "$CONFINED"
+	"$PYTHON" -c 'import json,sys; s=json.load(open(sys.argv[1])); assert "seccomp" not in s["linux"]; assert s["annotations"]["io.sysward.runtime.wrapped"] == "linux.seccomp"' \
+		"$W/sw/config.json" || fail "linux.seccomp was not moved into the policy"
+	container runc "$W/runc" runc
+	[ "$rc" -ne 0 ] || fail "runc accepted sysward's actions: the test proves nothing"
+	# Run again: the section comes back from the policy's copy.
+	container sw2 "$W/sw" "$RUNTIME"
+	expect_rc 0
+	expect_output "$CONFINED"
+
+	cat >"$W/docker.json" <<-'EOF'
+	{"defaultAction": "SCMP_ACT_ERRNO", "defaultErrnoRet": 1,
+	 "syscalls": [{"names": ["read", "write", "exit", "exit_group", "execve", "brk",
+	   "arch_prctl", "mmap", "munmap", "rt_sigaction", "rt_sigprocmask", "getuid",
+	   "openat", "close", "fstat", "newfstatat", "set_tid_address", "uname", "readlink",
+	   "prlimit64", "getpid", "getppid", "futex", "mprotect", "set_robust_list", "rseq"],
+	   "action": "SCMP_ACT_ALLOW"}]}
+	EOF
+	mkbundle "$W/both" --seccomp "$W/docker.json" --annotation io.sysward.policy=confine -- \
+		/probe getuid mkdir /tmp/d
+	run "$RUNTIME" --root "$W/state" --log "$W/rt.log" --log-format json run --bundle "$W/both" both
+	expect_rc 0
+	expect_output "getuid=4242
+mkdir(/tmp/d)=-EXDEV"
+	"$PYTHON" - "$W/rt.log" <<-'EOF' || fail "no log line about the replaced profile: $(cat "$W/rt.log")"
+	import json, sys
+	lines = [json.loads(l) for l in open(sys.argv[1])]
+	assert any(l["level"] == "info" and "linux.seccomp (1 rules, defaultAction SCMP_ACT_ERRNO) is replaced by the policy" in l["msg"] for l in lines), lines
+	EOF
+}
+
+# refused BUNDLE WHAT...: create of BUNDLE fails with status 1 and each
+# WHAT on stderr, leaves its config.json as it was, writes nothing to it,
+# and creates no container; its program never ran.
+refused() {
+	local b=$1 id=ref-$RANDOM
+	shift
+	cp "$b/config.json" "$W/refused.before"
+	rm -f "$W/ran/x"
+	rtc create --bundle "$b" "$id"
+	expect_rc 1
+	expect_err "$@"
+	expect_same "$W/refused.before" "$b/config.json" "config.json of a refused bundle"
+	[ -e "$b/sysward-policy.json" ] && fail "a refused bundle got a policy copy"
+	runc --root "$W/state" state "$id" >/dev/null 2>&1 && fail "a refused bundle's container exists"
+	[ -e "$W/ran/x" ] && fail "a refused bundle's program ran"
+	return 0
+}
+
+t_runtime_refusals() {
+	# What a bundle may not do, and what the runtime refuses rather than
+	# run a container that asked for sysward without it.
+	rt_setup || { fail "setup"; return; }
+	mkdir -p "$W/ran" "$W/outside"
+	local args=(--bind "$W/ran:/ran" -- /bin/sh -c 'echo ran >/ran/x')
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$W/outside/permissive.json"
+	ln -s "$W/outside/permissive.json" "$W/policies/escape.json"
+	printf '{"defaultAction": "SCMP_ACT_ALLOW",\n "syscalls": [{"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": }]}\n' \
+		>"$W/policies/broken.json"
+	mkbundle "$W/b" --annotation io.sysward.policy=/etc/hostname "${args[@]}"
+	refused "$W/b" "is not in a policy directory ($W/policies)"
+	mkbundle "$W/b" --annotation io.sysward.policy="$W/outside/permissive.json" "${args[@]}"
+	refused "$W/b" "is not in a policy directory"
+	mkbundle "$W/b" --annotation io.sysward.policy=escape "${args[@]}"
+	refused "$W/b" "escape.json is not in a policy directory"
+	# Refused before any open: the file outside is never opened (a
+	# device's open alone may act).
+	if command -v strace >/dev/null; then
+		run strace -f -qq -e trace=open,openat,openat2 -o "$W/strace" \
+			"$RUNTIME" --root "$W/state" create --bundle "$W/b" traced
+		expect_rc 1
+		grep -F "permissive.json" "$W/strace" | grep -q 'open' &&
+			fail "a policy outside the policy directories was opened: $(grep -F permissive.json "$W/strace")"
+		grep -q 'openat' "$W/strace" || fail "strace saw no open at all: the check proves nothing"
+	fi
+	mkbundle "$W/b" --annotation io.sysward.policy=../outside/permissive "${args[@]}"
+	refused "$W/b" "is neither an absolute path nor a policy's name"
+	mkbundle "$W/b" --annotation 'io.sysward.policy={"defaultAction": "SCMP_ACT_ALLOW"}' "${args[@]}"
+	refused "$W/b" "inline JSON is not accepted"
+	mkbundle "$W/b" --annotation io.sysward.policy=nosuch "${args[@]}"
+	refused "$W/b" "no policy 'nosuch' (nor 'nosuch.json') in the policy directories"
+	mkbundle "$W/b" --annotation io.sysward.policy=broken "${args[@]}"
+	refused "$W/b" "broken.json:2:"
+	mkbundle "$W/b" --annotation io.sysward.policy= "${args[@]}"
+	refused "$W/b" "annotations.io.sysward.policy: expected the path or the name of a policy file"
+	# No static sysward, a dynamic one, a kernel without the request.
+	mkbundle "$W/b" --annotation io.sysward.policy=confine "${args[@]}"
+	SYSWARD_RUNTIME_SYSWARD=/nonexistent/sysward refused "$W/b" \
+		"open the static sysward /nonexistent/sysward"
+	SYSWARD_RUNTIME_SYSWARD=$SYSWARD refused "$W/b" "is dynamically linked"
+	SYSWARD_PRETEND_NO_SET_SYSCALL_INFO=1 refused "$W/b" "lacks PTRACE_SET_SYSCALL_INFO"
+	# A config.json we rewrote whose arguments were changed since.
+	rtc create --bundle "$W/b" made
+	expect_rc 0
+	rtc delete -f made
+	"$PYTHON" -c 'import json,sys; p=sys.argv[1]; s=json.load(open(p)); s["process"]["args"]=["/bin/sh","-c","echo ran >/ran/x"]; json.dump(s,open(p,"w"))' \
+		"$W/b/config.json"
+	rm -f "$W/b/sysward-policy.json"
+	refused "$W/b" "its arguments no longer start with sysward's"
+	# restore of a sysward bundle; crun's --config.
+	mkbundle "$W/b" --annotation io.sysward.policy=confine "${args[@]}"
+	rtc restore --image-path "$W/nowhere" --bundle "$W/b" rest
+	expect_rc 1
+	expect_err "a container under sysward cannot be restored"
+	rtc create --config "$W/b/config.json" --bundle "$W/b" cfg
+	expect_rc 1
+	expect_err "--config is not supported"
+	[ -e "$W/ran/x" ] && fail "a refused program ran"
+	return 0
+}
+
+t_runtime_bundle_writes() {
+	# The runtime writes into the bundle only, and never through a link
+	# planted there; a mount of the bundle's over /.sysward cannot cover
+	# sysward (ours come last); a second create of the same bundle wraps
+	# the bundle's own process once; a wrapped config.json whose
+	# annotation is removed runs unconfined, as the bundle now asks.
+	needs_supervisor
+	rt_setup || { fail "setup"; return; }
+	mkdir -p "$W/outside"
+	echo "victim" >"$W/outside/victim"
+	mkbundle "$W/b" --annotation io.sysward.policy=confine --tmpfs /.sysward -- /probe getuid
+	ln -s "$W/outside/victim" "$W/b/sysward-policy.json"
+	mv "$W/b/config.json" "$W/outside/config.json"
+	ln -s "$W/outside/config.json" "$W/b/config.json"
+	cp "$W/outside/config.json" "$W/outside/config.orig"
+	container one "$W/b" "$RUNTIME"
+	expect_rc 0
+	expect_output "getuid=4242"
+	[ "$(cat "$W/outside/victim")" = victim ] || fail "a file outside the bundle was written through a link"
+	expect_same "$W/outside/config.orig" "$W/outside/config.json" "config.json outside the bundle"
+	[ -L "$W/b/config.json" ] || [ -L "$W/b/sysward-policy.json" ] &&
+		fail "a link in the bundle is still there"
+	ls -a "$W/b" | grep -v '^\.\.\?$' | sort >"$W/listing"
+	printf 'config.json\nsysward-policy.json\n' >"$W/listing.want"
+	expect_same "$W/listing.want" "$W/listing" "the bundle's files"
+	container two "$W/b" "$RUNTIME"
+	expect_rc 0
+	expect_output "getuid=4242"
+	"$PYTHON" -c 'import json,sys; a=json.load(open(sys.argv[1]))["process"]["args"]; assert a.count("/.sysward/sysward") == 1 and a.count("--") == 1, a' \
+		"$W/b/config.json" || fail "a second create wrapped the process twice"
+	"$PYTHON" -c 'import json,sys; p=sys.argv[1]; s=json.load(open(p)); del s["annotations"]["io.sysward.policy"]; json.dump(s,open(p,"w"))' \
+		"$W/b/config.json"
+	container three "$W/b" "$RUNTIME"
+	expect_rc 0
+	expect_output "getuid=0"
+	"$PYTHON" -c 'import json,sys; s=json.load(open(sys.argv[1])); assert s["process"]["args"] == ["/probe", "getuid"], s["process"]["args"]; assert "io.sysward.runtime.wrapped" not in s["annotations"]' \
+		"$W/b/config.json" || fail "the unwrapped config.json is not the bundle's own"
+}
+
+t_runtime_cli() {
+	# runc's command line: --version (runc's first), features (runc's,
+	# with sysward's actions), --help, list; errors in --log as runc
+	# writes them; the delegate chosen by SYSWARD_RUNTIME_DELEGATE.
+	rt_setup || { fail "setup"; return; }
+	rtc --version
+	expect_rc 0
+	[ "$(head -1 "$W/out")" = "$(runc --version | head -1)" ] || fail "--version does not start with runc's"
+	expect_out_contains "sysward-runtime version"
+	rtc features
+	expect_rc 0
+	"$PYTHON" - "$W/out" <<-'EOF' || fail "features lacks sysward's additions"
+	import json, sys
+	f = json.load(open(sys.argv[1]))
+	assert "SYSWARD_ACT_EMULATE" in f["linux"]["seccomp"]["actions"]
+	assert "SCMP_ACT_ERRNO" in f["linux"]["seccomp"]["actions"]
+	assert f["annotations"]["io.sysward.runtime.policy-annotation"] == "io.sysward.policy"
+	EOF
+	rtc --help
+	expect_rc 0
+	expect_out_contains "io.sysward.policy" "sysward-runtime(8)"
+	rtc list
+	expect_rc 0
+	runc --root "$W/state" list >"$W/list.runc"
+	expect_same "$W/list.runc" "$W/out" "list"
+	rtc --bogus list
+	expect_rc 1
+	expect_err "unknown option '--bogus'"
+	mkbundle "$W/b" --annotation io.sysward.policy=/etc/hostname -- /probe getuid
+	run "$RUNTIME" --root "$W/state" --log "$W/log.json" --log-format json create --bundle "$W/b" x
+	expect_rc 1
+	"$PYTHON" - "$W/log.json" <<-'EOF' || fail "the error is not in the JSON log: $(cat "$W/log.json")"
+	import json, sys
+	l = [json.loads(x) for x in open(sys.argv[1])]
+	assert l[-1]["level"] == "error" and "not in a policy directory" in l[-1]["msg"], l
+	EOF
+	run "$RUNTIME" --root "$W/state" --log "$W/log.txt" create --bundle "$W/b" x
+	grep -q '^time="[^"]*" level=error msg="create x: annotations.io.sysward.policy: /etc/hostname is not' "$W/log.txt" ||
+		fail "the error is not in the text log: $(cat "$W/log.txt")"
+	# The delegate: crun (if installed), and never ourselves.
+	if command -v crun >/dev/null; then
+		SYSWARD_RUNTIME_DELEGATE=crun rtc --version
+		expect_rc 0
+		[ "$(head -1 "$W/out")" = "$(crun --version | head -1)" ] || fail "crun is not the delegate"
+	fi
+	SYSWARD_RUNTIME_DELEGATE=$RUNTIME rtc state x
+	expect_rc 1
+	expect_err "is sysward-runtime itself"
+	SYSWARD_RUNTIME_DELEGATE=nosuch-runtime rtc state x
+	expect_rc 1
+	expect_err "delegate runtime 'nosuch-runtime' not found in PATH"
+}
+
+# ---------------------------------------------------------------- Podman
+
+# A wrapper registered as Podman's runtime: conmon runs the runtime with
+# an environment of its own, so the settings go in the script.
+rt_wrapper() {
+	cat >"$W/sysward-runtime" <<-EOF
+	#!/bin/sh
+	export SYSWARD_RUNTIME_POLICY_DIRS='$W/policies'
+	exec '$RUNTIME' "\$@"
+	EOF
+	chmod 0755 "$W/sysward-runtime"
+}
+
+t_runtime_podman() {
+	# Podman with --runtime and --rootfs: the policy's rules observed
+	# from inside, exec under sysward, stop's exit code, a terminal, and
+	# a container without a policy exactly as under plain runc.
+	if ! command -v podman >/dev/null; then
+		echo "SKIP: podman is not installed (apt-get install podman)"
+		exit 77
+	fi
+	needs_supervisor
+	rt_setup || { fail "setup"; return; }
+	rt_wrapper
+	# Storage of the scenario's own (no image is pulled: --rootfs); this
+	# machine's hard limits are below Podman's defaults (nofile 1048576,
+	# nproc 1048576) and root here cannot raise them (no
+	# CAP_SYS_RESOURCE): runc would fail "error setting rlimit".
+	local pm=(podman --root "$W/storage" --runroot "$W/runroot" --storage-driver vfs
+		  --cgroup-manager cgroupfs --events-backend file)
+	local opts=(--ulimit "nofile=$(ulimit -Hn):$(ulimit -Hn)" --ulimit nproc=4096:4096 --rootfs "$W/rootfs")
+	run "${pm[@]}" --runtime "$(command -v runc)" run --rm "${opts[@]}" /probe getuid
+	if [ "$rc" -ne 0 ]; then
+		echo "SKIP: podman cannot run a plain container with runc here: $(head -3 "$W/err")"
+		exit 77
+	fi
+	clean_tmp
+	run "${pm[@]}" --runtime "$W/sysward-runtime" run --rm \
+		--annotation io.sysward.policy=confine "${opts[@]}" /probe "${PROBE_OPS[@]}"
+	expect_rc 0
+	expect_output "$CONFINED"
+	# No policy: Podman's own seccomp profile, capabilities and files,
+	# through the runtime and through runc.
+	local ops=(/probe getuid getgid caps cwd mkdir /tmp/d open /etc/hostname rdonly exit 5)
+	clean_tmp
+	run "${pm[@]}" --runtime "$(command -v runc)" run --rm "${opts[@]}" "${ops[@]}"
+	expect_rc 5
+	cp "$W/out" "$W/plain.out"
+	clean_tmp
+	run "${pm[@]}" --runtime "$W/sysward-runtime" run --rm "${opts[@]}" "${ops[@]}"
+	expect_rc 5
+	expect_same "$W/plain.out" "$W/out" "a container without a policy (runc, then sysward-runtime)"
+	# The same user, groups and capabilities with a policy, as root and
+	# as another user; but no_new_privs, which sysward always sets
+	# (Podman does not by default; docs/sysward-runtime.8).
+	local u uops=(/probe getuid getgid caps)
+	for u in 0:0 1000:1000; do
+		run "${pm[@]}" --runtime "$(command -v runc)" run --rm --user $u "${opts[@]}" "${uops[@]}"
+		grep -v '^NoNewPrivs:' "$W/out" >"$W/uplain.out"
+		run "${pm[@]}" --runtime "$W/sysward-runtime" run --rm --user $u \
+			--annotation io.sysward.policy=log "${opts[@]}" "${uops[@]}"
+		expect_rc 0
+		expect_line "NoNewPrivs: 1"
+		grep -v '^NoNewPrivs:' "$W/out" >"$W/usw.out"
+		expect_same "$W/uplain.out" "$W/usw.out" "--user $u (runc, then sysward-runtime with a policy)"
+	done
+	# A terminal.
+	run "${pm[@]}" --runtime "$(command -v runc)" run --rm -t "${opts[@]}" /bin/busybox tty
+	tr -d '\r' <"$W/out" >"$W/tty.plain"
+	run "${pm[@]}" --runtime "$W/sysward-runtime" run --rm -t \
+		--annotation io.sysward.policy=log "${opts[@]}" /bin/busybox tty
+	expect_rc 0
+	tr -d '\r' <"$W/out" >"$W/tty.sw"
+	expect_same "$W/tty.plain" "$W/tty.sw" "podman run -t: the terminal"
+	# exec and stop.
+	run "${pm[@]}" --runtime "$W/sysward-runtime" run -d --name "rt-$$" \
+		--annotation io.sysward.policy=confine "${opts[@]}" \
+		/bin/sh -c 'trap "exit 42" TERM; while :; do /bin/busybox sleep 0.1; done'
+	expect_rc 0
+	run "${pm[@]}" exec "rt-$$" /probe getuid open /etc/motd rdonly
+	expect_rc 0
+	expect_output "getuid=4242
+open(/etc/motd,rdonly)=-EACCES"
+	run "${pm[@]}" stop -t 20 "rt-$$"
+	expect_rc 0
+	run "${pm[@]}" inspect --format '{{.State.ExitCode}}' "rt-$$"
+	expect_output "42"
+	"${pm[@]}" rm -f "rt-$$" >/dev/null 2>&1
+}
+
+# ---------------------------------------------------------------- containerd
+
+t_runtime_containerd() {
+	# containerd's runc shim (io.containerd.runc.v2) with the runtime as
+	# its runc binary, in a containerd of the scenario's own: the rules
+	# observed from inside, task exec under sysward, kill's status, and a
+	# container without a policy as under plain runc.
+	local tool
+	for tool in containerd ctr containerd-shim-runc-v2; do
+		if ! command -v $tool >/dev/null; then
+			echo "SKIP: $tool is not installed (apt-get install containerd)"
+			exit 77
+		fi
+	done
+	needs_supervisor
+	rt_setup || { fail "setup"; return; }
+	rt_wrapper
+	local c=$W/ctd
+	mkdir -p "$c"
+	cat >"$c/config.toml" <<-EOF
+	version = 2
+	root = "$c/root"
+	state = "$c/state"
+	disabled_plugins = ["io.containerd.grpc.v1.cri", "io.containerd.tracing.processor.v1.otlp",
+	  "io.containerd.snapshotter.v1.aufs", "io.containerd.snapshotter.v1.btrfs",
+	  "io.containerd.snapshotter.v1.devmapper", "io.containerd.snapshotter.v1.zfs"]
+	[grpc]
+	  address = "$c/sock"
+	[ttrpc]
+	  address = "$c/sock.ttrpc"
+	[debug]
+	  address = ""
+	[metrics]
+	  address = ""
+	EOF
+	containerd --config "$c/config.toml" >"$c/log" 2>&1 &
+	local cpid=$!
+	if ! wait_socket "$c/sock" 100; then
+		kill "$cpid" 2>/dev/null
+		echo "SKIP: containerd does not start here: $(tail -3 "$c/log")"
+		exit 77
+	fi
+	local ctr=(ctr -a "$c/sock")
+	run "${ctr[@]}" run --rm --runc-binary "$(command -v runc)" --rootfs "$W/rootfs" plain-check /probe getuid
+	if [ "$rc" -ne 0 ]; then
+		kill "$cpid"
+		echo "SKIP: containerd cannot run a plain container with runc here: $(head -3 "$W/err")"
+		exit 77
+	fi
+	clean_tmp
+	run "${ctr[@]}" run --rm --runc-binary "$W/sysward-runtime" \
+		--annotation io.sysward.policy=confine --rootfs "$W/rootfs" c1 /probe "${PROBE_OPS[@]}"
+	expect_rc 0
+	expect_output "$CONFINED"
+	local ops=(/probe getuid getgid caps cwd mkdir /tmp/d exit 6)
+	clean_tmp
+	run "${ctr[@]}" run --rm --runc-binary "$(command -v runc)" --rootfs "$W/rootfs" c2 "${ops[@]}"
+	expect_rc 6
+	cp "$W/out" "$W/plain.out"
+	clean_tmp
+	run "${ctr[@]}" run --rm --runc-binary "$W/sysward-runtime" --rootfs "$W/rootfs" c3 "${ops[@]}"
+	expect_rc 6
+	expect_same "$W/plain.out" "$W/out" "a container without a policy (runc, then sysward-runtime)"
+	# task exec, then kill TERM: ctr run's status is the program's.
+	(
+		"${ctr[@]}" run --rm --runc-binary "$W/sysward-runtime" \
+			--annotation io.sysward.policy=confine --rootfs "$W/rootfs" c4 \
+			/bin/sh -c 'trap "exit 42" TERM; echo up; while :; do /bin/busybox sleep 0.1; done' \
+			>"$W/c4.out" 2>"$W/c4.err" </dev/null
+		echo $? >"$W/c4.rc.tmp" && mv "$W/c4.rc.tmp" "$W/c4.rc"
+	) &
+	wait_file "$W/c4.out" 100 || fail "c4 did not start"
+	run "${ctr[@]}" task exec --exec-id e1 c4 /probe getuid open /etc/motd rdonly
+	expect_rc 0
+	expect_output "getuid=4242
+open(/etc/motd,rdonly)=-EACCES"
+	run "${ctr[@]}" task kill -s TERM c4
+	expect_rc 0
+	wait_rc c4
+	expect_rc 42
+	kill "$cpid"
+	wait "$cpid" 2>/dev/null
+}
+
+if [ "${1:-}" = --list ]; then
+	sw_scenarios
+	exit 0
+fi
+if [ $# -eq 0 ]; then
+	echo "usage: $0 --list | SCENARIO..." >&2
+	exit 2
+fi
+: "${RUNTIME:?RUNTIME must name the sysward-runtime binary}"
+: "${SYSWARD:?SYSWARD must name the sysward binary}"
+: "${PROBE:?PROBE must name the sw-probe binary}"
+RUNTIME=$(realpath "$RUNTIME") && SYSWARD=$(realpath "$SYSWARD") &&
+	PROBE=$(realpath "$PROBE") || exit 1
+if ! command -v busybox >/dev/null; then
+	echo "FAIL: busybox is not installed (scripts/install-deps: busybox-static)"
+	exit 1
+fi
+oci_skip_unless_runc "$PROBE" getuid
+
+sw_run_scenarios oci "$@"
+exit $failed
