@@ -14,7 +14,7 @@
 #
 # Environment (set by CTest, see CMakeLists.txt):
 #   SYSWARD    the sysward binary       OCI_PROBE  sw-oci-probe (static)
-#   SRCDIR     the source tree
+#   SYSWARDD   the syswardd binary      SRCDIR     the source tree
 #
 # Both sides run in runc containers of the same hand-made bundle (runc
 # spec; a root of the static probe, busybox-static and read-only binds of
@@ -133,6 +133,65 @@ t_differential_docker_labs() {
 	differential moby "$MOBY_CAPS" "$HERE/profiles/docker-labs-default-no-chmod.json"
 }
 
+# inside ENGINE PROFILE UID: sysward and syswardd inside a container of
+# runc's default spec (runc spec: capabilities AUDIT_WRITE, KILL and
+# NET_BIND_SERVICE, so no CAP_SETPCAP, CAP_SETUID or CAP_SETGID;
+# no_new_privs; here a read-only root and no /run), under PROFILE as
+# ENGINE hands it to runc, as UID: an emulated getuid, embedded and
+# through a syswardd started in the container.
+inside() {
+	local engine=$1 profile=$2 uid=$3 caps=CAP_AUDIT_WRITE,CAP_KILL,CAP_NET_BIND_SERVICE
+	make_rootfs || { fail "cannot make the root filesystem"; return; }
+	"$PYTHON" "$HERE/oci-seccomp.py" --engine "$engine" --cap "$caps" \
+		"$profile" >"$W/seccomp.json" ||
+		{ fail "oci-seccomp.py could not convert $profile"; return; }
+	cat >"$W/profile.json" <<-'EOF'
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["getuid", "geteuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242}]}
+	EOF
+	# shellcheck disable=SC2016
+	local b=$W/b-$engine-$uid
+	bundle "$b" "$W/seccomp.json" "$caps" /bin/sh -c '
+		/syswardd --socket /dev/shm/s.sock 2>/dev/shm/d.err &
+		for i in 1 2 3 4 5 6 7 8 9 10; do [ -S /dev/shm/s.sock ] && break; sleep 0.2; done
+		/sysward run --policy /profile.json -- /bin/busybox id -u; echo "embedded $?"
+		/sysward run --daemon=/dev/shm/s.sock --policy /profile.json -- /bin/busybox id -u; echo "daemon $?"
+		cat /dev/shm/d.err >&2' ||
+		{ fail "cannot make the bundle"; return; }
+	"$PYTHON" - "$b/config.json" "$uid" "$SYSWARDD" <<-'EOF'
+	import json, sys
+	path, uid, syswardd = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+	spec = json.load(open(path))
+	spec["process"]["user"] = {"uid": uid, "gid": uid}
+	if uid:
+	    spec["process"]["capabilities"] = {"bounding": spec["process"]["capabilities"]["bounding"]}
+	spec["mounts"] = [m for m in spec["mounts"] if m["destination"] != "/run"]
+	spec["mounts"].append({"destination": "/syswardd", "type": "bind", "source": syswardd,
+	                       "options": ["rbind", "ro", "nosuid", "nodev"]})
+	json.dump(spec, open(path, "w"), indent=1)
+	EOF
+	container "inside-$engine-$uid" "$b"
+	cat "$W/out" "$W/err"
+	expect_rc 0
+	expect_output "4242
+embedded 0
+4242
+daemon 0"
+}
+
+t_inside_default_spec_moby() {
+	# Inside a container (issue 24): Moby's profile, as root and as
+	# uid 65534.  (As root before 6c5d9e3: syswardd's every RUN 125.)
+	inside moby "$HERE/profiles/moby-default.json" 0
+	inside moby "$HERE/profiles/moby-default.json" 65534
+}
+
+t_inside_default_spec_podman() {
+	# The same under Podman's profile.
+	inside podman "$HERE/profiles/podman-default.json" 0
+	inside podman "$HERE/profiles/podman-default.json" 65534
+}
+
 if [ "${1:-}" = --list ]; then
 	sw_scenarios
 	exit 0
@@ -143,7 +202,9 @@ if [ $# -eq 0 ]; then
 fi
 : "${SYSWARD:?SYSWARD must name the sysward binary}"
 : "${OCI_PROBE:?OCI_PROBE must name the sw-oci-probe binary}"
-SYSWARD=$(realpath "$SYSWARD") && OCI_PROBE=$(realpath "$OCI_PROBE") || exit 1
+: "${SYSWARDD:?SYSWARDD must name the syswardd binary}"
+SYSWARD=$(realpath "$SYSWARD") && OCI_PROBE=$(realpath "$OCI_PROBE") &&
+	SYSWARDD=$(realpath "$SYSWARDD") || exit 1
 if ! command -v busybox >/dev/null; then
 	echo "FAIL: busybox is not installed (scripts/install-deps: busybox-static)"
 	exit 1
