@@ -45,6 +45,10 @@ void cmd_learn_help(FILE *f)
 "                           OCI runtime (runc) makes itself before the\n"
 "                           program starts, for Docker, Podman and runc.\n"
 "                           Both are OCI/Docker seccomp profiles\n"
+"      --args               also the values of a call's selector argument\n"
+"                           (socket's family, ioctl's request, prctl's and\n"
+"                           fcntl's command, clone's flags ...) where the\n"
+"                           run used at most 4: one rule per value\n"
 "  -c, --cap CAP            let the program keep capability CAP, as run does\n"
 "  -q, --quiet              print no warnings, only errors\n"
 "  -h, --help               show this help and exit\n"
@@ -70,15 +74,17 @@ void cmd_learn_help(FILE *f)
 struct learn_options {
 	const char *output;
 	bool oci;			/* --format oci */
+	bool args;			/* --args */
 	struct run_options run;
 };
 
 static int parse_options(int argc, char **argv, struct learn_options *o)
 {
-	enum { OPT_FORMAT = 0x100 };
+	enum { OPT_FORMAT = 0x100, OPT_ARGS };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "args", no_argument, NULL, OPT_ARGS },
 		{ "cap", required_argument, NULL, 'c' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -100,6 +106,9 @@ static int parse_options(int argc, char **argv, struct learn_options *o)
 				return -sw_cli_usage("learn",
 					"unknown format '%s' (expected 'sysward' "
 					"or 'oci')", optarg);
+			break;
+		case OPT_ARGS:
+			o->args = true;
 			break;
 		case 'c':
 			if (sw_parse_caps(optarg, &o->run.caps, &o->run.caps_all,
@@ -171,7 +180,9 @@ int cmd_learn(int argc, char **argv)
 		sw_policy_free(policy);
 		return code;
 	}
-	r = sw_record_write_policy(rec, out, o.oci, &unnamed);
+	r = sw_record_write_policy(rec, out,
+				   (o.oci ? SW_LEARN_OCI_RUNTIME : 0) |
+				   (o.args ? SW_LEARN_ARGS : 0), &unnamed);
 	if (r == -E2BIG) {
 		sw_cli_error("the program made more distinct system calls than the record keeps (%u): the learned policy would miss some; nothing written",
 			     SW_RECORD_CALLS);

@@ -29,6 +29,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sysward/cleanup.h"
 #include "internal.h"
 
 #define REC_STR		192	/* a path or program name kept, cut there */
@@ -684,9 +685,83 @@ static const char *const oci_runtime_calls[] = {
 	"rt_sigreturn", "sched_yield", "sigaltstack", "tgkill", "write",
 };
 
-int sw_record_write_policy(const struct sw_record *r, FILE *f,
-			   bool oci_runtime, uint64_t *ret_unnamed)
+/*
+ * --args: the one argument of a call that says what the call does (a
+ * family, a request, a command, flags), whose values a program uses few
+ * of; the other arguments (descriptors, sizes, addresses) vary from run
+ * to run.  Where every sample of the call (SW_RECORD_SAMPLES at most,
+ * and no other seen) has one of at most that many values there, the
+ * learned policy allows the call with those values only.
+ */
+static const struct {
+	const char *name;
+	uint8_t index;
+} selectors[] = {
+	{ "arch_prctl", 0 }, { "bpf", 0 }, { "clone", 0 }, { "fcntl", 1 },
+	{ "fcntl64", 1 }, { "flock", 1 }, { "ioctl", 1 }, { "keyctl", 0 },
+	{ "madvise", 2 }, { "personality", 0 }, { "prctl", 0 },
+	{ "ptrace", 0 }, { "seccomp", 0 }, { "setns", 1 }, { "socket", 0 },
+	{ "socketpair", 0 }, { "unshare", 0 },
+};
+
+/* The selector values of every sample of name (sorted, distinct), or
+ * -1 when the call has no selector or took other values too. */
+static int selector_values(const struct sw_record *r, const char *name,
+			   uint8_t *ret_index, uint64_t values[SW_RECORD_SAMPLES])
 {
+	int n = 0, sel = -1;
+
+	for (size_t k = 0; k < sizeof(selectors) / sizeof(selectors[0]); k++)
+		if (!strcmp(selectors[k].name, name))
+			sel = (int)k;
+	if (sel < 0)
+		return -1;
+	*ret_index = selectors[sel].index;
+	for (size_t i = 0; i < r->n_calls; i++) {
+		const struct rec_call *c = &r->calls[i];
+		char *cname;
+		bool same;
+
+		if (c->outcome == SW_OUT_REFUSED || c->outcome == SW_OUT_DEFENCE)
+			continue;
+		cname = seccomp_syscall_resolve_num_arch(sw_abi_token(c->abi), (int)c->nr);
+		same = cname && !strcmp(cname, name);
+		free(cname);
+		if (!same)
+			continue;
+		if (c->more_samples || !c->n_samples)
+			return -1;
+		for (uint8_t s = 0; s < c->n_samples; s++) {
+			uint64_t v = c->samples[s].args[*ret_index];
+			int j = 0;
+
+			while (j < n && values[j] < v)
+				j++;
+			if (j < n && values[j] == v)
+				continue;
+			if (n == SW_RECORD_SAMPLES)
+				return -1;
+			memmove(&values[j + 1], &values[j], (size_t)(n - j) * sizeof(values[0]));
+			values[j] = v;
+			n++;
+		}
+	}
+	return n;
+}
+
+int sw_record_write_policy(const struct sw_record *r, FILE *f,
+			   unsigned int flags, uint64_t *ret_unnamed)
+{
+	bool oci_runtime = flags & SW_LEARN_OCI_RUNTIME;
+	bool args = flags & SW_LEARN_ARGS;
+	/* On the heap: static TLS comes out of every thread's stack, the
+	 * memory readers' 64 KiB too (strings.c), and a large __thread
+	 * array makes their pthread_create() fail (EINVAL). */
+	cleanup_free uint64_t (*values)[SW_RECORD_SAMPLES] =
+		calloc(SW_RECORD_CALLS, sizeof(*values));
+	uint8_t index[SW_RECORD_CALLS];
+	int nvals[SW_RECORD_CALLS];
+	size_t n_rules;
 	char *names[SW_RECORD_CALLS];
 	bool abi_used[SW_ABI_COUNT] = { false };
 	size_t n = 0, k = 0;
@@ -696,6 +771,8 @@ int sw_record_write_policy(const struct sw_record *r, FILE *f,
 	*ret_unnamed = 0;
 	if (r->calls_dropped)
 		return -E2BIG;
+	if (!values)
+		return -ENOMEM;
 	abi_used[sw_abi_native()] = true;
 	for (size_t i = 0; i < r->n_calls; i++) {
 		const struct rec_call *c = &r->calls[i];
@@ -721,32 +798,49 @@ int sw_record_write_policy(const struct sw_record *r, FILE *f,
 		first = false;
 	}
 	fputs("],\n  \"syscalls\": [\n", f);
-	if (n) {
-		fputs("    {\n      \"names\": [\n", f);
-		for (size_t i = 0; i < n; i++) {
-			/* The same name from two ABIs, once. */
-			if (i && !strcmp(names[i], names[i - 1]))
-				continue;
-			clone3 |= !strcmp(names[i], "clone3");
-			fprintf(f, "%s        \"%s\"", k++ ? ",\n" : "", names[i]);
+	/* Each name once (the same name from two ABIs), and with --args
+	 * the values of its selector where the run used few. */
+	for (size_t i = 0; i < n; i++) {
+		if (i && !strcmp(names[i], names[i - 1])) {
+			nvals[i] = -2;		/* a duplicate: skipped */
+			continue;
 		}
-		fputs("\n      ],\n      \"action\": \"SCMP_ACT_ALLOW\"\n    }", f);
+		nvals[i] = args ? selector_values(r, names[i], &index[i], values[i]) : -1;
+		clone3 |= !strcmp(names[i], "clone3");
 	}
+	for (size_t i = 0; i < n; i++) {
+		if (nvals[i] != -1 && nvals[i] != 0)
+			continue;
+		if (!k++)
+			fputs("    {\n      \"names\": [\n", f);
+		else
+			fputs(",\n", f);
+		fprintf(f, "        \"%s\"", names[i]);
+	}
+	if (k)
+		fputs("\n      ],\n      \"action\": \"SCMP_ACT_ALLOW\"\n    }", f);
+	for (size_t i = 0; i < n; i++)
+		for (int v = 0; v < nvals[i]; v++)
+			fprintf(f, "%s    {\n      \"names\": [\"%s\"],\n"
+				"      \"action\": \"SCMP_ACT_ALLOW\",\n"
+				"      \"args\": [{\"index\": %u, \"value\": %llu, \"op\": \"SCMP_CMP_EQ\"}]\n    }",
+				k++ ? ",\n" : "", names[i], index[i],
+				(unsigned long long)values[i][v]);
+	n_rules = k;
 	if (oci_runtime) {
 		size_t m = 0;
 
-		fprintf(f, "%s    {\n      \"names\": [\n", n ? ",\n" : "");
+		fprintf(f, "%s    {\n      \"names\": [\n", n_rules++ ? ",\n" : "");
 		for (size_t i = 0; i < sizeof(oci_runtime_calls) / sizeof(oci_runtime_calls[0]); i++)
 			fprintf(f, "%s        \"%s\"", m++ ? ",\n" : "",
 				oci_runtime_calls[i]);
 		fputs("\n      ],\n      \"action\": \"SCMP_ACT_ALLOW\",\n"
 		      "      \"comment\": \"the OCI runtime's own calls between loading this filter and executing the program (runc); not the program's\"\n    }", f);
-		n = n ? n : 1;
 	}
 	if (!clone3)
 		fprintf(f, "%s    {\n      \"names\": [\"clone3\"],\n"
 			"      \"action\": \"SCMP_ACT_ERRNO\",\n      \"errnoRet\": 38\n    }",
-			n ? ",\n" : "");
+			n_rules ? ",\n" : "");
 	fputs("\n  ]\n}\n", f);
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);

@@ -255,6 +255,10 @@ static struct reader *reader_new(void)
 	r->state = MEM_IDLE;
 	pthread_attr_init(&ta);
 	pthread_attr_setdetachstate(&ta, PTHREAD_CREATE_DETACHED);
+	/* Every __thread variable of the process comes out of this stack
+	 * too (glibc's static TLS): keep them small (a 40 KiB one made
+	 * this pthread_create() fail with EINVAL, and every read of a
+	 * tracee's memory with it). */
 	pthread_attr_setstacksize(&ta, 64 * 1024);
 	/* Signals stay with the supervisor's thread (signalfd, sigwait). */
 	sigfillset(&all);

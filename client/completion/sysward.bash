@@ -110,7 +110,7 @@ _sysward()
 			return ;;
 		esac
 		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "--output --format --cap --quiet --help" -- "$cur"))
+			COMPREPLY=($(compgen -W "--output --format --args --cap --quiet --help" -- "$cur"))
 			return
 		fi
 		COMPREPLY=($(compgen -c -- "$cur"))

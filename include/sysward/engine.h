@@ -458,8 +458,11 @@ int sw_record_write_summary(const struct sw_record *r,
  * -E2BIG when the record could not itemise every call (the policy would
  * miss some), -EIO if the write failed.
  */
+/* flags: */
+#define SW_LEARN_OCI_RUNTIME	(1u << 0)	/* the runtime's own calls too */
+#define SW_LEARN_ARGS		(1u << 1)	/* selector arguments (record.c) */
 int sw_record_write_policy(const struct sw_record *r, FILE *f,
-			   bool oci_runtime, uint64_t *ret_unnamed);
+			   unsigned int flags, uint64_t *ret_unnamed);
 
 /* Embedded mode: launch, supervise until the program exits, and return its
  * exit code (128+N for signal N) in *ret_exit.  On error (-errno, err

@@ -1317,6 +1317,31 @@ open(/dev/null,wronly)=ok write=ok"
 }
 
 # tags: other-command
+t_learn_args() {
+	# learn --args: a call's selector argument (socket's family here)
+	# is learned with the values the run used: a Unix socket learned,
+	# an Internet one refused (the gate says so); learned by name only,
+	# both pass.  Deterministic, and check accepts it.
+	cli learn --args -o "$W/a.json" -- "$PROBE" net-unix
+	expect_rc 0
+	grep -q '"args": \[{"index": 0, "value": 1, "op": "SCMP_CMP_EQ"}\]' "$W/a.json" ||
+		{ fail "no rule for socket(AF_UNIX):"; cat "$W/a.json" >&2; }
+	cli check "$W/a.json"
+	expect_rc 0
+	sw "$W/a.json" --gate -- "$PROBE" net-unix
+	expect_rc 0
+	sw "$W/a.json" --gate -- "$PROBE" net-inet
+	expect_rc 122
+	expect_line "socket(inet)=-EPERM"
+	cli learn -o "$W/b.json" -- "$PROBE" net-unix
+	expect_rc 0
+	sw "$W/b.json" --gate -- "$PROBE" net-inet
+	expect_rc 0
+	cli learn --args -o "$W/c.json" -- "$PROBE" net-unix
+	diff -u "$W/a.json" "$W/c.json" >&2 || fail "two policies learned with --args differ (diff above)"
+}
+
+# tags: other-command
 t_learn_real_programs() {
 	# Issue 25 on real programs: tar of a source tree, a make -j2 build
 	# (two compilers at once), git on a scratch repository.  Each is

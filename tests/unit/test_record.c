@@ -144,7 +144,7 @@ START_TEST(test_record_policy)
 	d = lifted(100000);
 	sw_record_call(r, &t, SW_ABI_X86_64, 100000, args, &d);
 	f = open_memstream(&buf, &len);
-	ck_assert_int_eq(sw_record_write_policy(r, f, false, &unnamed), 0);
+	ck_assert_int_eq(sw_record_write_policy(r, f, 0, &unnamed), 0);
 	fclose(f);
 	ck_assert_uint_eq(unnamed, 1);
 	ck_assert_str_eq(buf,
@@ -175,7 +175,7 @@ START_TEST(test_record_policy)
 	}
 	buf = NULL;
 	f = open_memstream(&buf, &len);
-	ck_assert_int_eq(sw_record_write_policy(r, f, false, &unnamed), -E2BIG);
+	ck_assert_int_eq(sw_record_write_policy(r, f, 0, &unnamed), -E2BIG);
 	fclose(f);
 	free(buf);
 	sw_record_free(r);
