@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,94 @@
 static const char learn_policy[] =
 	"{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"defaultErrnoRet\": 1}";
 
+static void json_putp(struct json_object **o)
+{
+	json_object_put(*o);
+}
+#define cleanup_json __attribute__((cleanup(json_putp)))
+
+/*
+ * --merge BASE: the learned rules added to BASE without widening what it
+ * denies.  A name BASE has a rule for (any action, any condition) keeps
+ * BASE's treatment: it is left out of the learned rules, so neither
+ * sysward (first match wins) nor libseccomp (which would see two actions
+ * for one call) meets a second rule for it.  Only calls BASE leaves to
+ * its default action are allowed.  The learned rules follow BASE's, and
+ * its architectures are extended by the learned ones, if it lists any.
+ */
+static bool base_names(struct json_object *base, const char *name)
+{
+	struct json_object *rules, *rule, *names, *one;
+
+	if (!json_object_object_get_ex(base, "syscalls", &rules) ||
+	    !json_object_is_type(rules, json_type_array))
+		return false;
+	for (size_t i = 0; i < json_object_array_length(rules); i++) {
+		rule = json_object_array_get_idx(rules, i);
+		if (json_object_object_get_ex(rule, "name", &one) &&
+		    !strcmp(json_object_get_string(one), name))
+			return true;
+		if (!json_object_object_get_ex(rule, "names", &names) ||
+		    !json_object_is_type(names, json_type_array))
+			continue;
+		for (size_t k = 0; k < json_object_array_length(names); k++)
+			if (!strcmp(json_object_get_string(json_object_array_get_idx(names, k)), name))
+				return true;
+	}
+	return false;
+}
+
+static int merge_into(struct json_object *base, const char *learned_text,
+		      FILE *out, struct sw_error *err)
+{
+	cleanup_json struct json_object *learned = json_tokener_parse(learned_text);
+	struct json_object *rules, *brules, *arches, *barches;
+
+	if (!learned || !json_object_object_get_ex(learned, "syscalls", &rules))
+		return sw_error_set(err, EINVAL, "the learned policy does not parse");
+	if (!json_object_object_get_ex(base, "syscalls", &brules)) {
+		brules = json_object_new_array();
+		json_object_object_add(base, "syscalls", brules);
+	}
+	for (size_t i = 0; i < json_object_array_length(rules); i++) {
+		struct json_object *rule = json_object_array_get_idx(rules, i);
+		struct json_object *names, *kept = json_object_new_array();
+
+		json_object_object_get_ex(rule, "names", &names);
+		for (size_t k = 0; k < json_object_array_length(names); k++) {
+			struct json_object *n = json_object_array_get_idx(names, k);
+
+			if (!base_names(base, json_object_get_string(n)))
+				json_object_array_add(kept, json_object_get(n));
+		}
+		if (!json_object_array_length(kept)) {
+			json_object_put(kept);
+			continue;
+		}
+		json_object_object_add(rule, "names", kept);
+		json_object_object_add(rule, "comment",
+				       json_object_new_string("learned by sysward learn"));
+		json_object_array_add(brules, json_object_get(rule));
+	}
+	if (json_object_object_get_ex(base, "architectures", &barches) &&
+	    json_object_object_get_ex(learned, "architectures", &arches)) {
+		for (size_t i = 0; i < json_object_array_length(arches); i++) {
+			struct json_object *a = json_object_array_get_idx(arches, i);
+			bool have = false;
+
+			for (size_t k = 0; k < json_object_array_length(barches); k++)
+				have |= !strcmp(json_object_get_string(json_object_array_get_idx(barches, k)),
+						json_object_get_string(a));
+			if (!have)
+				json_object_array_add(barches, json_object_get(a));
+		}
+	}
+	fprintf(out, "%s\n", json_object_to_json_string_ext(base,
+		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+		JSON_C_TO_STRING_NOSLASHESCAPE));
+	return fflush(out) == EOF || ferror(out) ? sw_error_set(err, EIO, "write the policy") : 0;
+}
+
 void cmd_learn_help(FILE *f)
 {
 	fprintf(f,
@@ -45,6 +134,9 @@ void cmd_learn_help(FILE *f)
 "                           OCI runtime (runc) makes itself before the\n"
 "                           program starts, for Docker, Podman and runc.\n"
 "                           Both are OCI/Docker seccomp profiles\n"
+"      --merge BASE         add the learned rules to the policy BASE, for\n"
+"                           the calls BASE leaves to its default action only\n"
+"                           (a call BASE names keeps BASE's rule)\n"
 "      --args               also the values of a call's selector argument\n"
 "                           (socket's family, ioctl's request, prctl's and\n"
 "                           fcntl's command, clone's flags ...) where the\n"
@@ -75,16 +167,18 @@ struct learn_options {
 	const char *output;
 	bool oci;			/* --format oci */
 	bool args;			/* --args */
+	const char *merge;		/* --merge BASE */
 	struct run_options run;
 };
 
 static int parse_options(int argc, char **argv, struct learn_options *o)
 {
-	enum { OPT_FORMAT = 0x100, OPT_ARGS };
+	enum { OPT_FORMAT = 0x100, OPT_ARGS, OPT_MERGE };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "args", no_argument, NULL, OPT_ARGS },
+		{ "merge", required_argument, NULL, OPT_MERGE },
 		{ "cap", required_argument, NULL, 'c' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -109,6 +203,9 @@ static int parse_options(int argc, char **argv, struct learn_options *o)
 			break;
 		case OPT_ARGS:
 			o->args = true;
+			break;
+		case OPT_MERGE:
+			o->merge = optarg;
 			break;
 		case 'c':
 			if (sw_parse_caps(optarg, &o->run.caps, &o->run.caps_all,
@@ -146,13 +243,32 @@ int cmd_learn(int argc, char **argv)
 	struct sw_policy *policy = NULL;
 	struct sw_record *rec = NULL;
 	struct sw_error err = { 0 };
+	cleanup_json struct json_object *base = NULL;
+	cleanup_free char *learned = NULL;
+	size_t learned_len = 0;
 	uint64_t unnamed = 0;
-	FILE *out;
+	FILE *out, *to;
 	int r, code;
 
 	r = parse_options(argc, argv, &o);
 	if (r)
 		return r > 0 ? SW_EXIT_OK : -r;
+	/* Read before --output is opened: it may be the same file. */
+	if (o.merge) {
+		struct sw_policy *check = NULL;
+
+		if (sw_policy_load_file(o.merge, &check, &err) < 0) {
+			sw_cli_error("--merge: %s", err.msg);
+			return SW_EXIT_SYSWARD_ERROR;
+		}
+		sw_policy_free(check);
+		base = json_object_from_file(o.merge);
+		if (!base || !json_object_is_type(base, json_type_object)) {
+			sw_cli_error("--merge: read %s: %s", o.merge,
+				     json_util_get_last_err() ?: "not a JSON object");
+			return SW_EXIT_SYSWARD_ERROR;
+		}
+	}
 	if (sw_policy_load_string(learn_policy, sizeof(learn_policy) - 1,
 				  "learn", &policy, &err) < 0) {
 		sw_cli_error("%s", err.msg);
@@ -180,14 +296,23 @@ int cmd_learn(int argc, char **argv)
 		sw_policy_free(policy);
 		return code;
 	}
-	r = sw_record_write_policy(rec, out,
-				   (o.oci ? SW_LEARN_OCI_RUNTIME : 0) |
-				   (o.args ? SW_LEARN_ARGS : 0), &unnamed);
+	to = base ? open_memstream(&learned, &learned_len) : out;
+	r = to ? sw_record_write_policy(rec, to,
+					(o.oci ? SW_LEARN_OCI_RUNTIME : 0) |
+					(o.args ? SW_LEARN_ARGS : 0), &unnamed)
+	       : -ENOMEM;
+	if (base && to && fclose(to) == EOF && r >= 0)
+		r = -ENOMEM;
+	if (base && r >= 0 && merge_into(base, learned, out, &err) < 0) {
+		sw_cli_error("--merge %s: %s", o.merge, err.msg);
+		r = -ECANCELED;		/* said */
+		code = SW_EXIT_SYSWARD_ERROR;
+	}
 	if (r == -E2BIG) {
 		sw_cli_error("the program made more distinct system calls than the record keeps (%u): the learned policy would miss some; nothing written",
 			     SW_RECORD_CALLS);
 		code = SW_EXIT_SYSWARD_ERROR;
-	} else if (r < 0) {
+	} else if (r < 0 && r != -ECANCELED) {
 		sw_cli_error("write the policy to %s: %s", o.output, strerror(-r));
 		code = SW_EXIT_SYSWARD_ERROR;
 	} else if (!o.run.quiet) {

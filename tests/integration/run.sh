@@ -1317,6 +1317,43 @@ open(/dev/null,wronly)=ok write=ok"
 }
 
 # tags: other-command
+t_learn_merge() {
+	# learn --merge BASE adds what the run made to BASE without widening
+	# what BASE denies: its mkdir rule (EACCES) stays first and alone,
+	# getuid (left to BASE's default) is allowed; the run under the
+	# merged policy passes the gate but for mkdir; BASE may be the
+	# output file; a BASE that does not load is refused before the run.
+	cat >"$W/base.json" <<-'EOF'
+	{"defaultAction": "SCMP_ACT_ERRNO", "defaultErrnoRet": 1,
+	 "syscalls": [{"names": ["mkdir"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13, "comment": "no new directories"}]}
+	EOF
+	cp "$W/base.json" "$W/same.json"
+	cli learn --merge "$W/base.json" -o "$W/m.json" -- "$PROBE" getuid mkdir "$W/d1"
+	expect_rc 0
+	[ "$(grep -c '"mkdir"' "$W/m.json")" -eq 1 ] || { fail "mkdir named twice in the merged policy:"; cat "$W/m.json" >&2; }
+	grep -q '"no new directories"' "$W/m.json" || fail "BASE's rule was not kept"
+	cli check "$W/m.json"
+	expect_rc 0
+	sw "$W/m.json" --gate -- "$PROBE" getuid
+	expect_rc 0
+	expect_output "getuid=0"
+	sw "$W/m.json" --gate -- "$PROBE" getuid mkdir "$W/d2"
+	expect_rc 122
+	expect_line "mkdir($W/d2)=-EACCES"
+	cli learn --merge "$W/same.json" -o "$W/same.json" -- "$PROBE" getuid
+	expect_rc 0
+	grep -q '"getuid"' "$W/same.json" && grep -q '"no new directories"' "$W/same.json" ||
+		{ fail "merging into BASE itself lost BASE or the learned rules:"; cat "$W/same.json" >&2; }
+	echo '{"defaultAction": "SCMP_ACT_NOPE"}' >"$W/bad.json"
+	cli learn --merge "$W/bad.json" -o "$W/x.json" -- "$PROBE" mkdir "$W/d3"
+	expect_rc 125
+	expect_err "--merge: "
+	[ -e "$W/d3" ] && fail "the program ran although --merge's BASE does not load"
+	[ -e "$W/x.json" ] && fail "an output file was left for a refused --merge"
+	true
+}
+
+# tags: other-command
 t_learn_args() {
 	# learn --args: a call's selector argument (socket's family here)
 	# is learned with the values the run used: a Unix socket learned,
