@@ -134,6 +134,10 @@ void cmd_learn_help(FILE *f)
 "                           OCI runtime (runc) makes itself before the\n"
 "                           program starts, for Docker, Podman and runc.\n"
 "                           Both are OCI/Docker seccomp profiles\n"
+"  -p, --policy BASE        run the program under BASE (its emulations and\n"
+"                           rewrites apply), recording what BASE would refuse\n"
+"                           instead of refusing it; the policy written is\n"
+"                           BASE with the learned rules merged (--merge)\n"
 "      --merge BASE         add the learned rules to the policy BASE, for\n"
 "                           the calls BASE leaves to its default action only\n"
 "                           (a call BASE names keeps BASE's rule)\n"
@@ -168,6 +172,7 @@ struct learn_options {
 	bool oci;			/* --format oci */
 	bool args;			/* --args */
 	const char *merge;		/* --merge BASE */
+	const char *base;		/* --policy BASE */
 	struct run_options run;
 };
 
@@ -179,6 +184,7 @@ static int parse_options(int argc, char **argv, struct learn_options *o)
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "args", no_argument, NULL, OPT_ARGS },
 		{ "merge", required_argument, NULL, OPT_MERGE },
+		{ "policy", required_argument, NULL, 'p' },
 		{ "cap", required_argument, NULL, 'c' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -188,7 +194,7 @@ static int parse_options(int argc, char **argv, struct learn_options *o)
 	int opt;
 
 	/* '+': stop at PROGRAM, so its own options stay its own. */
-	while ((opt = getopt_long(argc, argv, "+o:c:qh", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+o:p:c:qh", options, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			o->output = optarg;
@@ -206,6 +212,9 @@ static int parse_options(int argc, char **argv, struct learn_options *o)
 			break;
 		case OPT_MERGE:
 			o->merge = optarg;
+			break;
+		case 'p':
+			o->base = optarg;
 			break;
 		case 'c':
 			if (sw_parse_caps(optarg, &o->run.caps, &o->run.caps_all,
@@ -254,6 +263,8 @@ int cmd_learn(int argc, char **argv)
 	if (r)
 		return r > 0 ? SW_EXIT_OK : -r;
 	/* Read before --output is opened: it may be the same file. */
+	if (o.base && !o.merge)
+		o.merge = o.base;
 	if (o.merge) {
 		struct sw_policy *check = NULL;
 
@@ -269,8 +280,9 @@ int cmd_learn(int argc, char **argv)
 			return SW_EXIT_SYSWARD_ERROR;
 		}
 	}
-	if (sw_policy_load_string(learn_policy, sizeof(learn_policy) - 1,
-				  "learn", &policy, &err) < 0) {
+	if (o.base ? sw_policy_load_file(o.base, &policy, &err) < 0
+		   : sw_policy_load_string(learn_policy, sizeof(learn_policy) - 1,
+					   "learn", &policy, &err) < 0) {
 		sw_cli_error("%s", err.msg);
 		return SW_EXIT_SYSWARD_ERROR;
 	}

@@ -89,7 +89,7 @@ _sysward()
 		while ((j < cword)); do
 			case ${words[j]} in
 			--) ((j++)); break ;;
-			-o|--output|--format|--merge|-c|--cap) ((j += 2)) ;;
+			-o|--output|--format|--merge|-p|--policy|-c|--cap) ((j += 2)) ;;
 			-*) ((j++)) ;;
 			*) break ;;
 			esac
@@ -99,7 +99,7 @@ _sysward()
 			return
 		fi
 		case $prev in
-		-o|--output|--merge)
+		-o|--output|--merge|-p|--policy)
 			_filedir
 			return ;;
 		--format)
@@ -110,7 +110,7 @@ _sysward()
 			return ;;
 		esac
 		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "--output --format --args --merge --cap --quiet --help" -- "$cur"))
+			COMPREPLY=($(compgen -W "--output --policy --format --args --merge --cap --quiet --help" -- "$cur"))
 			return
 		fi
 		COMPREPLY=($(compgen -c -- "$cur"))

@@ -1317,6 +1317,32 @@ open(/dev/null,wronly)=ok write=ok"
 }
 
 # tags: other-command
+t_learn_under_policy() {
+	# learn --policy BASE: the run is under BASE (its emulation applies:
+	# getuid says 4242), what BASE would refuse is recorded instead of
+	# refused (mkdir runs), and the policy written is BASE with the
+	# learned rules merged: the same run then passes the gate.
+	cat >"$W/base.json" <<-'EOF'
+	{"defaultAction": "SCMP_ACT_ERRNO", "defaultErrnoRet": 1,
+	 "syscalls": [{"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242}]}
+	EOF
+	cli learn --policy "$W/base.json" -o "$W/p.json" -- "$PROBE" getuid mkdir "$W/d1"
+	expect_rc 0
+	expect_output "getuid=4242
+mkdir($W/d1)=ok"
+	grep -q '"SYSWARD_ACT_EMULATE"' "$W/p.json" || { fail "BASE's emulation rule was lost:"; cat "$W/p.json" >&2; }
+	sw "$W/p.json" --gate -- "$PROBE" getuid mkdir "$W/d2"
+	expect_rc 0
+	expect_output "getuid=4242
+mkdir($W/d2)=ok"
+	# Control: BASE alone refuses even the exec.
+	sw "$W/base.json" --gate -- "$PROBE" getuid mkdir "$W/d3"
+	expect_rc 125
+	[ -e "$W/d3" ] && fail "control: the program ran under BASE alone"
+	true
+}
+
+# tags: other-command
 t_learn_merge() {
 	# learn --merge BASE adds what the run made to BASE without widening
 	# what BASE denies: its mkdir rule (EACCES) stays first and alone,
@@ -1681,7 +1707,7 @@ sysward run --policy a.json --co|--complain
 sysward run --policy a.json --report |a.json b.json notes.txt sub 
 sysward run --policy a.json --report r.json ech|echo 
 sysward run --policy a.json --ga|--gate --gate= 
-sysward learn --|--cap --format --help --output --quiet 
+sysward learn --|--args --cap --format --help --merge --output --policy --quiet 
 sysward learn -o |a.json b.json notes.txt sub 
 sysward learn --format |oci sysward 
 sysward learn -o p.json ech|echo "
