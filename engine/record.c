@@ -675,14 +675,22 @@ static int str_cmp(const void *a, const void *b)
  * sigaltstack, rt_sigprocmask, rt_sigaction, tgkill, gettid, futex,
  * nanosleep, sched_yield, mmap, munmap, madvise, epoll_pwait, read,
  * fstat, newfstatat, exit, exit_group).  Without them runc fails with
- * "close log pipe fd 4: operation not permitted".  Sorted.
+ * "close log pipe fd 4: operation not permitted".  Without
+ * no_new_privs (Podman's and Docker's default) runc loads the filter
+ * earlier, before it sets the process's credentials and capabilities
+ * and looks the program up: capget, capset, setgroups, setgid, setuid,
+ * chdir, getcwd, faccessat2 and getppid too (strace of runc 1.1.5 under
+ * Podman 4.3.1; without them "runc create failed: unable to start
+ * container process: operation not permitted").  Sorted.
  */
 static const char *const oci_runtime_calls[] = {
-	"close", "epoll_ctl", "epoll_pwait", "execve", "exit", "exit_group",
-	"fcntl", "fstat", "fstatfs", "futex", "getdents64", "getpid",
+	"capget", "capset", "chdir", "close", "epoll_ctl", "epoll_pwait",
+	"execve", "exit", "exit_group", "faccessat2", "fcntl", "fstat",
+	"fstatfs", "futex", "getcwd", "getdents64", "getpid", "getppid",
 	"gettid", "madvise", "mmap", "munmap", "nanosleep", "newfstatat",
 	"openat", "prctl", "read", "rt_sigaction", "rt_sigprocmask",
-	"rt_sigreturn", "sched_yield", "sigaltstack", "tgkill", "write",
+	"rt_sigreturn", "sched_yield", "setgid", "setgroups", "setuid",
+	"sigaltstack", "tgkill", "write",
 };
 
 /*

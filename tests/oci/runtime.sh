@@ -651,6 +651,44 @@ rt_wrapper() {
 	chmod 0755 "$W/sysward-runtime"
 }
 
+t_runtime_learn_podman() {
+	# Issue 25: a policy learned with --format oci loads and enforces in
+	# Podman unchanged (--security-opt seccomp=FILE, plain runc): the
+	# learned call runs, a call the learning run never made (mkdir)
+	# gets EPERM.
+	if ! command -v podman >/dev/null; then
+		echo "SKIP: podman is not installed (apt-get install podman)"
+		exit 77
+	fi
+	needs_supervisor
+	rt_setup || { fail "setup"; return; }
+	# Podman wants a run root of at most 50 characters.
+	local rr
+	rr=$(mktemp -d /tmp/swlp.XXXXXX) || { fail "mktemp"; return; }
+	local pm=(podman --root "$W/storage" --runroot "$rr" --storage-driver vfs
+		  --cgroup-manager cgroupfs --events-backend file)
+	local opts=(--ulimit "nofile=$(ulimit -Hn):$(ulimit -Hn)" --ulimit nproc=4096:4096 --rootfs "$W/rootfs")
+	run "${pm[@]}" --runtime "$(command -v runc)" run --rm "${opts[@]}" /probe getuid
+	if [ "$rc" -ne 0 ]; then
+		echo "SKIP: podman cannot run a plain container with runc here: $(head -3 "$W/err")"
+		exit 77
+	fi
+	run "$SYSWARD" learn --format oci -o "$W/learned.json" -- "$W/rootfs/probe" getuid open /etc/hostname rdonly
+	expect_rc 0
+	clean_tmp
+	run "${pm[@]}" --runtime "$(command -v runc)" run --rm \
+		--security-opt seccomp="$W/learned.json" "${opts[@]}" /probe getuid open /etc/hostname rdonly
+	expect_rc 0
+	expect_output "getuid=0
+open(/etc/hostname,rdonly)=ok"
+	clean_tmp
+	run "${pm[@]}" --runtime "$(command -v runc)" run --rm \
+		--security-opt seccomp="$W/learned.json" "${opts[@]}" /probe getuid mkdir /tmp/d
+	expect_output "getuid=0
+mkdir(/tmp/d)=-EPERM"
+	rm -rf "$rr"
+}
+
 t_runtime_podman() {
 	# Podman with --runtime and --rootfs: the policy's rules observed
 	# from inside, exec under sysward, stop's exit code, a terminal, and
