@@ -1404,6 +1404,55 @@ t_learn_args() {
 	diff -u "$W/a.json" "$W/c.json" >&2 || fail "two policies learned with --args differ (diff above)"
 }
 
+# tags: other-command needs-python
+t_learn_http() {
+	# Issue 25's last real program: a local HTTP server and client
+	# (Python's http.server and urllib), each learned while talking to
+	# the other unconfined, then both under their learned policies with
+	# --gate: the page arrives and neither gate trips.
+	cat >"$W/server.py" <<-'EOF'
+	import http.server, sys
+	class H(http.server.BaseHTTPRequestHandler):
+	    def do_GET(self):
+	        self.send_response(200); self.end_headers(); self.wfile.write(b"hello\n")
+	    def log_message(self, *a):
+	        pass
+	s = http.server.HTTPServer(("127.0.0.1", 0), H)
+	open(sys.argv[1] + ".tmp", "w").write(str(s.server_address[1]))
+	__import__("os").rename(sys.argv[1] + ".tmp", sys.argv[1])
+	s.handle_request()
+	EOF
+	cat >"$W/client.py" <<-'EOF'
+	import sys, urllib.request
+	port = open(sys.argv[1]).read()
+	print(urllib.request.urlopen("http://127.0.0.1:%s/" % port, timeout=20).read().decode().strip())
+	EOF
+	local bg
+	# serve SIDE PORTFILE [SYSWARD-ARGS...]: the server in the background.
+	serve() {
+		local portfile=$1
+		shift
+		rm -f "$portfile"
+		timeout -k 5 60 "$@" "$PYTHON" "$W/server.py" "$portfile" >"$W/server.out" 2>&1 </dev/null &
+		bg=$!
+		wait_file "$portfile" 100 || { fail "the server did not start: $(cat "$W/server.out")"; kill "$bg"; return 1; }
+	}
+	serve "$W/p1" "$SYSWARD" learn -o "$W/srv.json" -- || return
+	"$PYTHON" "$W/client.py" "$W/p1" >"$W/out" 2>&1
+	expect_output "hello"
+	wait "$bg" || fail "learning the server: exit $? ($(cat "$W/server.out"))"
+	serve "$W/p2" || return
+	cli learn -o "$W/cli.json" -- "$PYTHON" "$W/client.py" "$W/p2"
+	expect_rc 0
+	expect_output "hello"
+	wait "$bg"
+	serve "$W/p3" "$SYSWARD" run --gate --policy "$W/srv.json" -- || return
+	sw "$W/cli.json" --gate -- "$PYTHON" "$W/client.py" "$W/p3"
+	expect_rc 0
+	expect_output "hello"
+	wait "$bg" || fail "the server under its learned policy: exit $? ($(cat "$W/server.out"))"
+}
+
 # tags: other-command
 t_learn_real_programs() {
 	# Issue 25 on real programs: tar of a source tree, a make -j2 build
