@@ -362,6 +362,30 @@ static int names_of(struct sw_execguard *eg, pid_t pid, struct names *nm)
 	return 0;
 }
 
+/* The decision on the file t executed, in the record and the audit log
+ * as its exec call's own would be; with error, the audit line says the
+ * process was killed for it (the record counts the refusal). */
+static void report_exec(struct sw_session *s, struct sw_tracee *t,
+			const struct sw_decision *d, const char *error)
+{
+	struct sw_decision logged = *d;
+	struct sw_audit_rec rec = {
+		.session_id = s->id, .pid = t->pid, .abi = t->stop_abi,
+		.nr = t->stop_nr, .d = &logged, .prog = s->prog,
+		.error = error,
+	};
+
+	if (s->record)
+		sw_record_call(s->record, t, t->stop_abi, t->stop_nr,
+			       t->stop_args, d);
+	if (!s->audit)
+		return;
+	if (error)
+		logged.verdict = SW_V_KILL;
+	memcpy(rec.args, t->stop_args, sizeof(rec.args));
+	(void)sw_audit_write(s->audit, s->audit_format, &rec);
+}
+
 bool sw_execguard_exec(struct sw_supervisor *sup, struct sw_tracee *t)
 {
 	struct sw_session *s = t->s;
@@ -409,19 +433,7 @@ bool sw_execguard_exec(struct sw_supervisor *sup, struct sw_tracee *t)
 		/* The policy would refuse the file executed: report it, as
 		 * the exec call itself would have been, and let it run. */
 		d.path = nm->name[which];
-		if (s->record)
-			sw_record_call(s->record, t, t->stop_abi, t->stop_nr,
-				       t->stop_args, &d);
-		if (s->audit) {
-			struct sw_audit_rec rec = {
-				.session_id = s->id, .pid = t->pid,
-				.abi = t->stop_abi, .nr = t->stop_nr, .d = &d,
-				.prog = s->prog,
-			};
-
-			memcpy(rec.args, t->stop_args, sizeof(rec.args));
-			(void)sw_audit_write(s->audit, s->audit_format, &rec);
-		}
+		report_exec(s, t, &d, NULL);
 		return false;
 	}
 	snprintf(msg, sizeof(msg), "pid %d killed: it executes %s%s%s%s, which %s%s denies to %s; the kernel opened it itself (a #! interpreter, a descriptor) and an exec cannot fail once the file is loaded",
@@ -430,20 +442,7 @@ bool sw_execguard_exec(struct sw_supervisor *sup, struct sw_tracee *t)
 		 d.rule >= 0 ? "the policy's rule " : "the policy's default",
 		 d.rule >= 0 ? s->prog->rules[d.rule].rule->json_path : "", call);
 	d.path = nm->name[which];
-	if (s->record)
-		sw_record_call(s->record, t, t->stop_abi, t->stop_nr,
-			       t->stop_args, &d);
-	if (s->audit) {
-		struct sw_audit_rec rec = {
-			.session_id = s->id, .pid = t->pid, .abi = t->stop_abi,
-			.nr = t->stop_nr, .d = &d, .prog = s->prog,
-			.error = msg,
-		};
-
-		d.verdict = SW_V_KILL;
-		memcpy(rec.args, t->stop_args, sizeof(rec.args));
-		(void)sw_audit_write(s->audit, s->audit_format, &rec);
-	}
+	report_exec(s, t, &d, msg);
 	sw_warn(s, "%s", msg);
 	kill(t->pid, SIGKILL);
 	return true;
