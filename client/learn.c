@@ -141,6 +141,10 @@ void cmd_learn_help(FILE *f)
 "      --merge BASE         add the learned rules to the policy BASE, for\n"
 "                           the calls BASE leaves to its default action only\n"
 "                           (a call BASE names keeps BASE's rule)\n"
+"      --paths              also the paths a call's first path argument\n"
+"                           named, each as its directory as written\n"
+"                           (\"/usr/lib/x/libc.so.6\" -> prefix \"/usr/lib/x/\");\n"
+"                           a name without a slash exactly (sysward only)\n"
 "      --args               also the values of a call's selector argument\n"
 "                           (socket's family, ioctl's request, prctl's and\n"
 "                           fcntl's command, clone's flags ...) where the\n"
@@ -171,6 +175,7 @@ struct learn_options {
 	const char *output;
 	bool oci;			/* --format oci */
 	bool args;			/* --args */
+	bool paths;			/* --paths */
 	const char *merge;		/* --merge BASE */
 	const char *base;		/* --policy BASE */
 	struct run_options run;
@@ -178,11 +183,12 @@ struct learn_options {
 
 static int parse_options(int argc, char **argv, struct learn_options *o)
 {
-	enum { OPT_FORMAT = 0x100, OPT_ARGS, OPT_MERGE };
+	enum { OPT_FORMAT = 0x100, OPT_ARGS, OPT_MERGE, OPT_PATHS };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "args", no_argument, NULL, OPT_ARGS },
+		{ "paths", no_argument, NULL, OPT_PATHS },
 		{ "merge", required_argument, NULL, OPT_MERGE },
 		{ "policy", required_argument, NULL, 'p' },
 		{ "cap", required_argument, NULL, 'c' },
@@ -209,6 +215,9 @@ static int parse_options(int argc, char **argv, struct learn_options *o)
 			break;
 		case OPT_ARGS:
 			o->args = true;
+			break;
+		case OPT_PATHS:
+			o->paths = true;
 			break;
 		case OPT_MERGE:
 			o->merge = optarg;
@@ -238,6 +247,10 @@ static int parse_options(int argc, char **argv, struct learn_options *o)
 	}
 	if (!o->output)
 		return -sw_cli_usage("learn", "missing --output FILE");
+	if (o->paths && o->oci)
+		return -sw_cli_usage("learn", "--paths writes sysward's own "
+				     "path conditions, which runc, Podman and "
+				     "Docker do not know: not with --format oci");
 	if (optind >= argc)
 		return -sw_cli_usage("learn", "missing PROGRAM to run");
 	o->run.argv = argv + optind;
@@ -300,6 +313,7 @@ int cmd_learn(int argc, char **argv)
 		out = out_file;
 	}
 
+	o.run.record_paths = o.paths;
 	code = sw_run_embedded(&o.run, policy, true, &rec);
 	if (!rec) {
 		/* It never ran: no policy, and no empty file left to load. */
@@ -311,7 +325,8 @@ int cmd_learn(int argc, char **argv)
 	to = base ? open_memstream(&learned, &learned_len) : out;
 	r = to ? sw_record_write_policy(rec, to,
 					(o.oci ? SW_LEARN_OCI_RUNTIME : 0) |
-					(o.args ? SW_LEARN_ARGS : 0), &unnamed)
+					(o.args ? SW_LEARN_ARGS : 0) |
+					(o.paths ? SW_LEARN_PATHS : 0), &unnamed)
 	       : -ENOMEM;
 	if (base && to && fclose(to) == EOF && r >= 0)
 		r = -ENOMEM;

@@ -25,6 +25,7 @@ struct run_options {
 	bool complain;			/* --complain: refusals run, reported */
 	const char *report_path;	/* --report FILE, "-" = stderr */
 	int gate;			/* --gate[=N]: N, 0 = no gate */
+	bool record_paths;		/* learn --paths: the record keeps paths */
 	char **argv;			/* PROGRAM [ARGS...], NULL-ended */
 };
 

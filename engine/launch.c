@@ -887,7 +887,7 @@ static struct sw_session *session_new(struct sw_supervisor *sup,
 	s->launch_fd = -1;
 	s->complain = l->complain;
 	if ((l->cwd && !(s->launch_cwd = strdup(l->cwd))) ||
-	    (l->record && !(s->record = sw_record_new(l->complain)))) {
+	    (l->record && !(s->record = sw_record_new(l->complain, l->record_paths)))) {
 		sw_record_free(s->record);
 		free(s->launch_cwd);
 		free(s->counters);

@@ -52,6 +52,7 @@ struct rec_call {
 	uint64_t count;
 	uint8_t n_samples;
 	bool more_samples;	/* other arguments were seen too */
+	bool paths_lost;	/* a path did not fit the path table */
 	char why[REC_WHY];	/* a defence's reason, or "" */
 	struct rec_sample samples[SW_RECORD_SAMPLES];
 };
@@ -71,8 +72,17 @@ _Static_assert((REC_SLOTS & (REC_SLOTS - 1)) == 0, "slots: a power of two");
 _Static_assert(SW_RECORD_CALLS < 0xffff && SW_RECORD_PROGRAMS < 0xffff,
 	       "indexes fit 16 bits");
 
+/* A path a call named (--paths): its call entry, the string as written. */
+struct rec_path {
+	uint16_t call;		/* index + 1 in calls[] */
+	bool cut;
+	char path[REC_STR];
+};
+
 struct sw_record {
 	bool complain;
+	struct rec_path *paths;	/* SW_RECORD_PATHS, or NULL: not kept */
+	size_t n_paths;
 	uint64_t totals[SW_OUT_COUNT];
 	uint64_t tasks;
 	uint64_t calls_dropped;		/* counted, not itemised */
@@ -98,19 +108,26 @@ const char *sw_outcome_name(enum sw_outcome o)
 	return o < SW_OUT_COUNT ? outcome_names[o] : "?";
 }
 
-struct sw_record *sw_record_new(bool complain)
+struct sw_record *sw_record_new(bool complain, bool paths)
 {
 	/* calloc: the pages of the tables no call reaches are never
 	 * touched. */
 	struct sw_record *r = calloc(1, sizeof(*r));
 
-	if (r)
-		r->complain = complain;
+	if (!r)
+		return NULL;
+	r->complain = complain;
+	if (paths && !(r->paths = calloc(SW_RECORD_PATHS, sizeof(*r->paths)))) {
+		free(r);
+		return NULL;
+	}
 	return r;
 }
 
 void sw_record_free(struct sw_record *r)
 {
+	if (r)
+		free(r->paths);
 	free(r);
 }
 
@@ -289,6 +306,58 @@ static void add_sample(struct rec_call *c, pid_t pid, enum sw_abi abi,
 	c->samples[c->n_samples++] = s;
 }
 
+/* --paths: the string c's first path argument named, once per call
+ * entry; a path that does not fit marks the entry (no path rule for it
+ * then: the call is learned by name). */
+static void add_path(struct sw_record *r, struct rec_call *c, pid_t pid,
+		     enum sw_abi abi, const char *name, const uint64_t args[6],
+		     const struct sw_decision *d)
+{
+	uint8_t pargs = sw_path_args(name);
+	uint64_t mask = sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
+	uint16_t call = (uint16_t)(c - r->calls + 1);
+	char buf[REC_STR + 1], path[REC_STR];
+	bool cut = false;
+	unsigned int i;
+
+	if (!pargs || c->paths_lost)
+		return;
+	for (i = 0; !(pargs & (1u << i)); i++)
+		;
+	if (d->path && d->pinned & (1u << i)) {
+		keep_str(path, d->path, &cut);
+	} else if (sw_read_tracee_string(&pid, args[i] & mask, buf, sizeof(buf)) >= 0) {
+		keep_str(path, buf, &cut);
+	} else {
+		c->paths_lost = true;	/* unreadable: learned by name */
+		return;
+	}
+	/* An empty path names the descriptor (AT_EMPTY_PATH), which no path
+	 * rule can say: by name.  A path rule must say the very bytes; a
+	 * policy is UTF-8 JSON, and only ASCII is sure to come back
+	 * unchanged: others by name too. */
+	if (!path[0]) {
+		c->paths_lost = true;
+		return;
+	}
+	for (const char *p = path; *p; p++)
+		if ((unsigned char)*p >= 0x80) {
+			c->paths_lost = true;
+			return;
+		}
+	for (size_t k = 0; k < r->n_paths; k++)
+		if (r->paths[k].call == call && !strcmp(r->paths[k].path, path))
+			return;
+	if (r->n_paths == SW_RECORD_PATHS) {
+		c->paths_lost = true;
+		return;
+	}
+	r->paths[r->n_paths].call = call;
+	r->paths[r->n_paths].cut = cut;
+	memcpy(r->paths[r->n_paths].path, path, sizeof(path));
+	r->n_paths++;
+}
+
 void sw_record_call(struct sw_record *r, struct sw_tracee *t, enum sw_abi abi,
 		    uint64_t nr, const uint64_t args[6],
 		    const struct sw_decision *d)
@@ -311,10 +380,13 @@ void sw_record_call(struct sw_record *r, struct sw_tracee *t, enum sw_abi abi,
 			snprintf(c->why, sizeof(c->why), "%s", d->why);
 	}
 	/* Arguments of what the policy did not simply allow. */
-	if (o != SW_OUT_ALLOWED) {
+	if (o != SW_OUT_ALLOWED || r->paths) {
 		char *name = seccomp_syscall_resolve_num_arch(sw_abi_token(abi), (int)nr);
 
-		add_sample(c, t->pid, abi, name, args, d);
+		if (o != SW_OUT_ALLOWED)
+			add_sample(c, t->pid, abi, name, args, d);
+		if (r->paths && name)
+			add_path(r, c, t->pid, abi, name, args, d);
 		free(name);
 	}
 }
@@ -757,16 +829,103 @@ static int selector_values(const struct sw_record *r, const char *name,
 	return n;
 }
 
+/*
+ * --paths: a call's first path argument, learned as conditions.  The
+ * rule: each string the run named is generalised to its directory as
+ * written, with the slash ("/usr/lib/x86_64-linux-gnu/libc.so.6" ->
+ * prefix "/usr/lib/x86_64-linux-gnu/", "src/a.c" -> prefix "src/"); a
+ * string with no slash is kept exact ("a.c", ".", ""); a prefix covered
+ * by a shorter one, and an exact string a prefix covers, are dropped.
+ * Strings are matched as written (sysward-policy(5)): a later run that
+ * names the same files another way ("./src/a.c") is refused.  A call
+ * with more than LEARN_PATHS_MAX conditions, or a path the record could
+ * not keep, is learned by name.
+ */
+#define LEARN_PATHS_MAX 16
+
+struct path_cond {
+	bool prefix;
+	char s[REC_STR];
+};
+
+static int cond_cmp(const void *a, const void *b)
+{
+	const struct path_cond *x = a, *y = b;
+	int c = strcmp(x->s, y->s);
+
+	return c ? c : (int)x->prefix - (int)y->prefix;
+}
+
+static bool cond_covers(const struct path_cond *by, const struct path_cond *c)
+{
+	size_t n = strlen(by->s);
+
+	return by != c && by->prefix && !strncmp(c->s, by->s, n) &&
+	       (!c->prefix || strlen(c->s) > n);
+}
+
+static int path_conditions(const struct sw_record *r, char *const *entry_name,
+			   const char *name, uint8_t *ret_index,
+			   struct path_cond out[LEARN_PATHS_MAX])
+{
+	uint8_t pargs = sw_path_args(name);
+	struct path_cond all[LEARN_PATHS_MAX];
+	int n = 0, kept = 0;
+
+	if (!pargs || !r->paths)
+		return -1;
+	for (*ret_index = 0; !(pargs & (1u << *ret_index)); (*ret_index)++)
+		;
+	for (size_t i = 0; i < r->n_calls; i++)
+		if (entry_name[i] && !strcmp(entry_name[i], name) &&
+		    r->calls[i].paths_lost)
+			return -1;
+	for (size_t k = 0; k < r->n_paths; k++) {
+		const struct rec_path *p = &r->paths[k];
+		const char *en = entry_name[p->call - 1];
+		struct path_cond c = { 0 };
+		const char *slash;
+		bool dup = false;
+
+		if (!en || strcmp(en, name))
+			continue;	/* another call's, or a refused one's */
+		slash = strrchr(p->path, '/');
+		c.prefix = slash || p->cut;
+		snprintf(c.s, sizeof(c.s), "%.*s",
+			 slash ? (int)(slash - p->path + 1) : (int)strlen(p->path), p->path);
+		for (int j = 0; j < n && !dup; j++)
+			dup = !cond_cmp(&all[j], &c);
+		if (dup)
+			continue;
+		if (n == LEARN_PATHS_MAX)
+			return -1;
+		all[n++] = c;
+	}
+	qsort(all, (size_t)n, sizeof(all[0]), cond_cmp);
+	for (int j = 0; j < n; j++) {
+		bool covered = false;
+
+		for (int i = 0; i < n && !covered; i++)
+			covered = cond_covers(&all[i], &all[j]);
+		if (!covered)
+			out[kept++] = all[j];
+	}
+	return kept;
+}
+
 int sw_record_write_policy(const struct sw_record *r, FILE *f,
 			   unsigned int flags, uint64_t *ret_unnamed)
 {
 	bool oci_runtime = flags & SW_LEARN_OCI_RUNTIME;
-	bool args = flags & SW_LEARN_ARGS;
+	bool args = flags & SW_LEARN_ARGS, paths = flags & SW_LEARN_PATHS;
 	/* On the heap: static TLS comes out of every thread's stack, the
 	 * memory readers' 64 KiB too (strings.c), and a large __thread
 	 * array makes their pthread_create() fail (EINVAL). */
 	cleanup_free uint64_t (*values)[SW_RECORD_SAMPLES] =
 		calloc(SW_RECORD_CALLS, sizeof(*values));
+	cleanup_free char **entry_name = calloc(SW_RECORD_CALLS, sizeof(*entry_name));
+	struct path_cond conds[LEARN_PATHS_MAX];
+	uint8_t pindex;
 	uint8_t index[SW_RECORD_CALLS];
 	int nvals[SW_RECORD_CALLS];
 	size_t n_rules;
@@ -779,13 +938,14 @@ int sw_record_write_policy(const struct sw_record *r, FILE *f,
 	*ret_unnamed = 0;
 	if (r->calls_dropped)
 		return -E2BIG;
-	if (!values)
+	if (!values || !entry_name)
 		return -ENOMEM;
 	abi_used[sw_abi_native()] = true;
 	for (size_t i = 0; i < r->n_calls; i++) {
 		const struct rec_call *c = &r->calls[i];
 		char *name;
 
+		entry_name[i] = NULL;
 		if (c->outcome == SW_OUT_REFUSED || c->outcome == SW_OUT_DEFENCE)
 			continue;
 		name = seccomp_syscall_resolve_num_arch(sw_abi_token(c->abi), (int)c->nr);
@@ -795,6 +955,7 @@ int sw_record_write_policy(const struct sw_record *r, FILE *f,
 		}
 		abi_used[c->abi] = true;
 		names[n++] = name;
+		entry_name[i] = name;	/* the same string, freed with names[] */
 	}
 	qsort(names, n, sizeof(names[0]), str_cmp);
 	fputs("{\n  \"defaultAction\": \"SCMP_ACT_ERRNO\",\n  \"defaultErrnoRet\": 1,\n"
@@ -813,7 +974,11 @@ int sw_record_write_policy(const struct sw_record *r, FILE *f,
 			nvals[i] = -2;		/* a duplicate: skipped */
 			continue;
 		}
-		nvals[i] = args ? selector_values(r, names[i], &index[i], values[i]) : -1;
+		/* -3: path conditions (--paths) */
+		if (paths && path_conditions(r, entry_name, names[i], &pindex, conds) > 0)
+			nvals[i] = -3;
+		else
+			nvals[i] = args ? selector_values(r, names[i], &index[i], values[i]) : -1;
 		clone3 |= !strcmp(names[i], "clone3");
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -834,6 +999,22 @@ int sw_record_write_policy(const struct sw_record *r, FILE *f,
 				"      \"args\": [{\"index\": %u, \"value\": %llu, \"op\": \"SCMP_CMP_EQ\"}]\n    }",
 				k++ ? ",\n" : "", names[i], index[i],
 				(unsigned long long)values[i][v]);
+	for (size_t i = 0; i < n; i++) {
+		int nc;
+
+		if (nvals[i] != -3)
+			continue;
+		nc = path_conditions(r, entry_name, names[i], &pindex, conds);
+		for (int j = 0; j < nc; j++) {
+			fprintf(f, "%s    {\n      \"names\": [\"%s\"],\n"
+				"      \"action\": \"SCMP_ACT_ALLOW\",\n"
+				"      \"paths\": [{\"index\": %u, \"%s\": ",
+				k++ ? ",\n" : "", names[i], pindex,
+				conds[j].prefix ? "prefix" : "exact");
+			sw_json_str(f, conds[j].s);
+			fputs("}]\n    }", f);
+		}
+	}
 	n_rules = k;
 	if (oci_runtime) {
 		size_t m = 0;

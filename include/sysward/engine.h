@@ -177,6 +177,9 @@ struct sw_launch {
 	 * `sysward run --report` and `--gate`.  sw_session_take_record()
 	 * hands it over in the done callback. */
 	bool record;
+	/* With record: also keep every path a call with a path argument
+	 * named (SW_RECORD_PATHS at most), for sysward learn --paths. */
+	bool record_paths;
 	/* sw_run() only: we are the init of a pid namespace (a container's
 	 * process 1, as sysward-runtime starts us).  The kernel then
 	 * delivers a signal sent from outside only if we catch it, and a
@@ -382,6 +385,7 @@ int sw_session_group_signal(struct sw_session *s, int group_fd, int sig);
  */
 #define SW_RECORD_CALLS		1024
 #define SW_RECORD_SAMPLES	4
+#define SW_RECORD_PATHS		1024
 #define SW_RECORD_PROGRAMS	128
 
 struct sw_record;
@@ -461,6 +465,7 @@ int sw_record_write_summary(const struct sw_record *r,
 /* flags: */
 #define SW_LEARN_OCI_RUNTIME	(1u << 0)	/* the runtime's own calls too */
 #define SW_LEARN_ARGS		(1u << 1)	/* selector arguments (record.c) */
+#define SW_LEARN_PATHS		(1u << 2)	/* path prefixes (record.c) */
 int sw_record_write_policy(const struct sw_record *r, FILE *f,
 			   unsigned int flags, uint64_t *ret_unnamed);
 

@@ -1380,6 +1380,32 @@ t_learn_merge() {
 }
 
 # tags: other-command
+t_learn_paths() {
+	# learn --paths: a call's path learned as its directory as written
+	# (sysward-policy's prefix): another file of the same directory
+	# passes the gate, a file elsewhere is refused (122); check accepts
+	# the policy; deterministic; not with --format oci (runc has no
+	# path conditions).
+	mkdir -p "$W/d" && echo a >"$W/d/a.txt" && echo b >"$W/d/b.txt"
+	cli learn --paths -o "$W/p.json" -- "$PROBE" open "$W/d/a.txt" rdonly
+	expect_rc 0
+	grep -Fq "\"prefix\": \"$W/d/\"" "$W/p.json" || { fail "no prefix rule for $W/d/:"; cat "$W/p.json" >&2; }
+	cli check "$W/p.json"
+	expect_rc 0
+	sw "$W/p.json" --gate -- "$PROBE" open "$W/d/b.txt" rdonly
+	expect_rc 0
+	expect_output "open($W/d/b.txt,rdonly)=ok"
+	sw "$W/p.json" --gate -- "$PROBE" open /etc/hostname rdonly
+	expect_rc 122
+	expect_output "open(/etc/hostname,rdonly)=-EPERM"
+	cli learn --paths -o "$W/p2.json" -- "$PROBE" open "$W/d/a.txt" rdonly
+	diff -u "$W/p.json" "$W/p2.json" >&2 || fail "two policies learned with --paths differ (diff above)"
+	cli learn --paths --format oci -o "$W/x.json" -- "$PROBE" getuid
+	expect_rc 2
+	expect_err "not with --format oci"
+}
+
+# tags: other-command
 t_learn_args() {
 	# learn --args: a call's selector argument (socket's family here)
 	# is learned with the values the run used: a Unix socket learned,
@@ -1756,7 +1782,7 @@ sysward run --policy a.json --co|--complain
 sysward run --policy a.json --report |a.json b.json notes.txt sub 
 sysward run --policy a.json --report r.json ech|echo 
 sysward run --policy a.json --ga|--gate --gate= 
-sysward learn --|--args --cap --format --help --merge --output --policy --quiet 
+sysward learn --|--args --cap --format --help --merge --output --paths --policy --quiet 
 sysward learn -o |a.json b.json notes.txt sub 
 sysward learn --format |oci sysward 
 sysward learn -o p.json ech|echo "

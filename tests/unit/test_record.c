@@ -59,7 +59,7 @@ static char *report(const struct sw_record *r)
 
 START_TEST(test_record_bounded)
 {
-	struct sw_record *r = sw_record_new(true);
+	struct sw_record *r = sw_record_new(true, false);
 	struct sw_tracee t = { .pid = 0 };
 	struct sw_decision d;
 	uint64_t args[6] = { 0 };
@@ -82,7 +82,7 @@ START_TEST(test_record_bounded)
 	free(text);
 	sw_record_free(r);
 
-	r = sw_record_new(true);
+	r = sw_record_new(true, false);
 	for (uint64_t a = 0; a < 100; a++)
 		call(r, &t, "unshare", a, NULL);
 	text = report(r);
@@ -99,7 +99,7 @@ START_TEST(test_record_deterministic)
 {
 	/* The same calls in two orders, from two programs' worth of pids:
 	 * the same report, sorted by name, no pointer in it. */
-	struct sw_record *a = sw_record_new(true), *b = sw_record_new(true);
+	struct sw_record *a = sw_record_new(true, false), *b = sw_record_new(true, false);
 	struct sw_tracee t1 = { .pid = 0 }, t2 = { .pid = 0 };
 	static const char *const names[] = { "unshare", "mkdir", "getppid", "chroot" };
 	char *ta, *tb;
@@ -127,7 +127,7 @@ START_TEST(test_record_policy)
 {
 	/* A learned policy: the calls that ran, sorted, once each; what a
 	 * defence refused is not learned; clone3 gets ENOSYS. */
-	struct sw_record *r = sw_record_new(true);
+	struct sw_record *r = sw_record_new(true, false);
 	struct sw_tracee t = { .pid = 0 };
 	int nr = seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86_64, "ptrace");
 	struct sw_decision d = { .verdict = SW_V_RETURN, .rule = SW_RULE_DEFENCE,
