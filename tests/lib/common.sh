@@ -96,9 +96,12 @@ expect_out_contains() {
 # the background may be reading the previous copy), readable by every
 # uid, and print its path.
 policy() {
-	cat >"$W/.$1.json.tmp"
-	chmod 0644 "$W/.$1.json.tmp"
-	mv -f "$W/.$1.json.tmp" "$W/$1.json"
+	# A temporary file of this (sub)shell's own: scenarios call this
+	# from background commands at once ("--policy "$(allow_policy)" &").
+	local tmp=$W/.$1.json.tmp.$BASHPID
+	cat >"$tmp"
+	chmod 0644 "$tmp"
+	mv -f "$tmp" "$W/$1.json"
 	echo "$W/$1.json"
 }
 
