@@ -651,28 +651,38 @@ rt_wrapper() {
 	chmod 0755 "$W/sysward-runtime"
 }
 
-t_runtime_learn_podman() {
-	# Issue 25: a policy learned with --format oci loads and enforces in
-	# Podman unchanged (--security-opt seccomp=FILE, plain runc): the
-	# learned call runs, a call the learning run never made (mkdir)
-	# gets EPERM.
+# podman_setup RUNROOT: skip (77) unless Podman is installed, the kernel
+# has the supervisor and Podman runs a plain container with runc here;
+# then the root filesystem (rt_setup), pm_runroot, and pm (podman with storage of the
+# scenario's own, no image pulled: --rootfs) and opts (its run options).
+# This machine's hard limits are below Podman's defaults (nofile and
+# nproc 1048576) and root here cannot raise them (no CAP_SYS_RESOURCE):
+# runc would fail "error setting rlimit".  Podman wants RUNROOT at most
+# 50 characters long.
+podman_setup() {
 	if ! command -v podman >/dev/null; then
 		echo "SKIP: podman is not installed (apt-get install podman)"
 		exit 77
 	fi
 	needs_supervisor
-	rt_setup || { fail "setup"; return; }
-	# Podman wants a run root of at most 50 characters.
-	local rr
-	rr=$(mktemp -d /tmp/swlp.XXXXXX) || { fail "mktemp"; return; }
-	local pm=(podman --root "$W/storage" --runroot "$rr" --storage-driver vfs
-		  --cgroup-manager cgroupfs --events-backend file)
-	local opts=(--ulimit "nofile=$(ulimit -Hn):$(ulimit -Hn)" --ulimit nproc=4096:4096 --rootfs "$W/rootfs")
+	rt_setup || { fail "setup"; return 1; }
+	pm_runroot=$1
+	pm=(podman --root "$W/storage" --runroot "$1" --storage-driver vfs
+	    --cgroup-manager cgroupfs --events-backend file)
+	opts=(--ulimit "nofile=$(ulimit -Hn):$(ulimit -Hn)" --ulimit nproc=4096:4096 --rootfs "$W/rootfs")
 	run "${pm[@]}" --runtime "$(command -v runc)" run --rm "${opts[@]}" /probe getuid
 	if [ "$rc" -ne 0 ]; then
 		echo "SKIP: podman cannot run a plain container with runc here: $(head -3 "$W/err")"
 		exit 77
 	fi
+}
+
+t_runtime_learn_podman() {
+	# Issue 25: a policy learned with --format oci loads and enforces in
+	# Podman unchanged (--security-opt seccomp=FILE, plain runc): the
+	# learned call runs, a call the learning run never made (mkdir)
+	# gets EPERM.
+	podman_setup "$(mktemp -d /tmp/swlp.XXXXXX)" || return
 	run "$SYSWARD" learn --format oci -o "$W/learned.json" -- "$W/rootfs/probe" getuid open /etc/hostname rdonly
 	expect_rc 0
 	clean_tmp
@@ -686,32 +696,15 @@ open(/etc/hostname,rdonly)=ok"
 		--security-opt seccomp="$W/learned.json" "${opts[@]}" /probe getuid mkdir /tmp/d
 	expect_output "getuid=0
 mkdir(/tmp/d)=-EPERM"
-	rm -rf "$rr"
+	rm -rf "$pm_runroot"
 }
 
 t_runtime_podman() {
 	# Podman with --runtime and --rootfs: the policy's rules observed
 	# from inside, exec under sysward, stop's exit code, a terminal, and
 	# a container without a policy exactly as under plain runc.
-	if ! command -v podman >/dev/null; then
-		echo "SKIP: podman is not installed (apt-get install podman)"
-		exit 77
-	fi
-	needs_supervisor
-	rt_setup || { fail "setup"; return; }
+	podman_setup "$W/runroot" || return
 	rt_wrapper
-	# Storage of the scenario's own (no image is pulled: --rootfs); this
-	# machine's hard limits are below Podman's defaults (nofile 1048576,
-	# nproc 1048576) and root here cannot raise them (no
-	# CAP_SYS_RESOURCE): runc would fail "error setting rlimit".
-	local pm=(podman --root "$W/storage" --runroot "$W/runroot" --storage-driver vfs
-		  --cgroup-manager cgroupfs --events-backend file)
-	local opts=(--ulimit "nofile=$(ulimit -Hn):$(ulimit -Hn)" --ulimit nproc=4096:4096 --rootfs "$W/rootfs")
-	run "${pm[@]}" --runtime "$(command -v runc)" run --rm "${opts[@]}" /probe getuid
-	if [ "$rc" -ne 0 ]; then
-		echo "SKIP: podman cannot run a plain container with runc here: $(head -3 "$W/err")"
-		exit 77
-	fi
 	clean_tmp
 	run "${pm[@]}" --runtime "$W/sysward-runtime" run --rm \
 		--annotation io.sysward.policy=confine "${opts[@]}" /probe "${PROBE_OPS[@]}"
