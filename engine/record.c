@@ -786,8 +786,9 @@ static const struct {
 
 /* The selector values of every sample of name (sorted, distinct), or
  * -1 when the call has no selector or took other values too. */
-static int selector_values(const struct sw_record *r, const char *name,
-			   uint8_t *ret_index, uint64_t values[SW_RECORD_SAMPLES])
+static int selector_values(const struct sw_record *r, char *const *entry_name,
+			   const char *name, uint8_t *ret_index,
+			   uint64_t values[SW_RECORD_SAMPLES])
 {
 	int n = 0, sel = -1;
 
@@ -799,15 +800,9 @@ static int selector_values(const struct sw_record *r, const char *name,
 	*ret_index = selectors[sel].index;
 	for (size_t i = 0; i < r->n_calls; i++) {
 		const struct rec_call *c = &r->calls[i];
-		char *cname;
-		bool same;
 
-		if (c->outcome == SW_OUT_REFUSED || c->outcome == SW_OUT_DEFENCE)
-			continue;
-		cname = seccomp_syscall_resolve_num_arch(sw_abi_token(c->abi), (int)c->nr);
-		same = cname && !strcmp(cname, name);
-		free(cname);
-		if (!same)
+		/* entry_name: NULL for refused entries and unnamed numbers. */
+		if (!entry_name[i] || strcmp(entry_name[i], name))
 			continue;
 		if (c->more_samples || !c->n_samples)
 			return -1;
@@ -978,7 +973,7 @@ int sw_record_write_policy(const struct sw_record *r, FILE *f,
 		if (paths && path_conditions(r, entry_name, names[i], &pindex, conds) > 0)
 			nvals[i] = -3;
 		else
-			nvals[i] = args ? selector_values(r, names[i], &index[i], values[i]) : -1;
+			nvals[i] = args ? selector_values(r, entry_name, names[i], &index[i], values[i]) : -1;
 		clone3 |= !strcmp(names[i], "clone3");
 	}
 	for (size_t i = 0; i < n; i++) {
