@@ -34,6 +34,7 @@
 #include "sysward/proc.h"
 #include "sysward/syscall_nr.h"
 #include "pathguard.h"
+#include "sys.h"
 
 /* ---- mapping the guard into a fresh image --------------------------------- */
 
@@ -114,17 +115,17 @@ static void give_up(struct sw_session *s, struct sw_tracee *t,
 	if (e == -ESRCH)
 		return;		/* it died meanwhile: its exit will come */
 	if (e == -EPERM && sw_pathguard_explain_unreadable(s, t->pid)) {
-		kill(t->pid, SIGKILL);
+		sw_sys_kill(t->pid, SIGKILL);
 		return;
 	}
 	sw_warn(s, "path guard: cannot set up race-free path checks in pid %d (%s: %s); killing it",
 		t->pid, step, strerror(-e));
-	kill(t->pid, SIGKILL);
+	sw_sys_kill(t->pid, SIGKILL);
 }
 
 static int gs_resume(pid_t pid, int sig)
 {
-	return ptrace(PTRACE_SYSCALL, pid, 0L, (long)sig) < 0 ? -errno : 0;
+	return sw_sys_ptrace(PTRACE_SYSCALL, pid, 0L, (void *)(long)sig) < 0 ? -errno : 0;
 }
 
 /*
@@ -172,8 +173,8 @@ static int guard_new(struct sw_guard **ret, int *ret_fd)
 	struct stat st;
 	int e;
 
-	fd = (int)syscall(SYS_memfd_create, "sysward-pathguard",
-			  MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	fd = sw_sys_memfd_create("sysward-pathguard",
+				 MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (fd < 0)
 		return -errno;
 	if (ftruncate(fd, SW_GUARD_SIZE) < 0 || fstat(fd, &st) < 0)
@@ -222,10 +223,10 @@ static int send_guard(pid_t pid, int tsock, int mfd)
 	};
 	struct cmsghdr *c;
 
-	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	pidfd = sw_sys_pidfd_open(pid, 0);
 	if (pidfd < 0)
 		return -errno;
-	sock = (int)syscall(SYS_pidfd_getfd, pidfd, tsock, 0);
+	sock = sw_sys_pidfd_getfd(pidfd, tsock, 0);
 	if (sock < 0)
 		return -errno;
 	memset(&ctl, 0, sizeof(ctl));
@@ -234,7 +235,7 @@ static int send_guard(pid_t pid, int tsock, int mfd)
 	c->cmsg_type = SCM_RIGHTS;
 	c->cmsg_len = CMSG_LEN(sizeof(int));
 	memcpy(CMSG_DATA(c), &mfd, sizeof(int));
-	if (sendmsg(sock, &msg, MSG_DONTWAIT | MSG_NOSIGNAL) != 1)
+	if (sw_sys_sendmsg(sock, &msg, MSG_DONTWAIT | MSG_NOSIGNAL) != 1)
 		return errno ? -errno : -EIO;
 	return 0;
 }
@@ -408,8 +409,8 @@ static int gs_syscall_stop(struct sw_tracee *t)
 	struct sw_guard_setup *gs = t->gs;
 	struct sw_ptrace_syscall_info info;
 
-	if (ptrace((enum __ptrace_request)SW_PTRACE_GET_SYSCALL_INFO, t->pid,
-		   (void *)sizeof(info), &info) < 0)
+	if (sw_sys_ptrace(SW_PTRACE_GET_SYSCALL_INFO, t->pid,
+			  (void *)sizeof(info), &info) < 0)
 		return -errno;
 	switch (gs->step) {
 	case GS_EXEC_EXIT:
