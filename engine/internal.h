@@ -731,8 +731,6 @@ int sw_landlock_ruleset(int abi, int *ret_fd, struct sw_error *err);
  * ruleset.  Async-signal-safe.  0 or -errno. */
 int sw_landlock_enter(int ruleset_fd);
 
-#endif
-
 /* ---- procns.c: the session's own /proc (route 16) ---------------------- */
 
 #define SW_PROCNS_MAX		16	/* procfs instances replaced */
@@ -793,3 +791,5 @@ int sw_procns_enter(const struct sw_procns *p, struct sw_procns_where *where);
 /* In the parent: what failed at *where, naming the mount. */
 void sw_procns_explain(const struct sw_procns *p, const struct sw_procns_where *w,
 		       char *buf, size_t size);
+
+#endif
