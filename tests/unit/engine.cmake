@@ -16,8 +16,9 @@ endif()
 # (fake_kernel.c): the whole engine built with SW_SYS_FAKE
 # (sysward-engine-fake, engine/sys.h), no engine function stubbed.
 #   tracer_events: the supervisor's bookkeeping under every event order
+#   actions: every PTRACE_SET_SYSCALL_INFO a decision makes, and refusals
 if(TARGET PkgConfig::CHECK AND TARGET sysward-engine-fake)
-  foreach(name tracer_events)
+  foreach(name tracer_events actions)
     add_executable(test_${name} ${CMAKE_CURRENT_LIST_DIR}/test_${name}.c
                    ${CMAKE_CURRENT_LIST_DIR}/fake_kernel.c)
     target_include_directories(test_${name} PRIVATE ${PROJECT_SOURCE_DIR}/engine
@@ -26,25 +27,6 @@ if(TARGET PkgConfig::CHECK AND TARGET sysward-engine-fake)
     add_test(NAME unit.${name} COMMAND test_${name})
     set_tests_properties(unit.${name} PROPERTIES LABELS unit)
   endforeach()
-endif()
-
-# The stop handler that applies decisions (engine/actions.c) against a
-# scripted fake kernel: which PTRACE_SET_SYSCALL_INFO it makes, how it
-# resumes, and that every refusal fails closed.  actions.c and the tables
-# it uses (session.c, warn.c) with SW_SYS_FAKE; the test defines the rest.
-if(TARGET PkgConfig::CHECK AND TARGET sysward-engine)
-  add_executable(test_actions ${CMAKE_CURRENT_LIST_DIR}/test_actions.c
-                 ${PROJECT_SOURCE_DIR}/engine/actions.c
-                 ${PROJECT_SOURCE_DIR}/engine/session.c
-                 ${PROJECT_SOURCE_DIR}/engine/warn.c)
-  target_compile_definitions(test_actions PRIVATE SW_SYS_FAKE)
-  target_compile_options(test_actions PRIVATE -Wno-unused-parameter)
-  target_include_directories(test_actions PRIVATE ${PROJECT_SOURCE_DIR}/engine
-                             ${PROJECT_SOURCE_DIR}/include ${CMAKE_CURRENT_LIST_DIR})
-  target_link_libraries(test_actions PRIVATE sysward-policy sysward-common
-                        PkgConfig::SECCOMP PkgConfig::CHECK pthread)
-  add_test(NAME unit.actions COMMAND test_actions)
-  set_tests_properties(unit.actions PROPERTIES LABELS unit)
 endif()
 
 # The audit log's strings (engine/audit.c): the JSON and text rules.
