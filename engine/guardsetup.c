@@ -99,7 +99,7 @@ struct sw_guard_setup {
 	int64_t tfd;			/* the memfd, received in the tracee */
 };
 
-static void gs_end(struct sw_tracee *t)
+void sw_pathguard_setup_end(struct sw_tracee *t)
 {
 	if (t->gs && t->gs->mfd >= 0)
 		close(t->gs->mfd);
@@ -110,7 +110,7 @@ static void gs_end(struct sw_tracee *t)
 static void give_up(struct sw_session *s, struct sw_tracee *t,
 		    const char *step, int e)
 {
-	gs_end(t);
+	sw_pathguard_setup_end(t);
 	sw_pathguard_forget(t);
 	if (e == -ESRCH)
 		return;		/* it died meanwhile: its exit will come */
@@ -244,7 +244,7 @@ static int send_guard(pid_t pid, int tsock, int mfd)
 static void gs_finish(struct sw_tracee *t)
 {
 	(void)sw_tracee_resume(t, false, 0);
-	gs_end(t);
+	sw_pathguard_setup_end(t);
 }
 
 /* At the first syscall-entry stop of the image: start injecting. */

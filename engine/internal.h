@@ -608,6 +608,9 @@ bool sw_pathguard_exec(struct sw_supervisor *sup, struct sw_tracee *t);
  * guard's setup one step and resume it.  Never waits. */
 void sw_pathguard_setup_stop(struct sw_supervisor *sup, struct sw_tracee *t,
 			     int sig, int ev);
+/* End t's setup, if any: its state and our memfd not yet handed over
+ * (the tracee gone, or the setup done or given up). */
+void sw_pathguard_setup_end(struct sw_tracee *t);
 /* At the syscall-exit stop of t's call: give the program back the
  * argument registers it passed (the kernel keeps them across a syscall,
  * and a restart re-enters the call with them), then free the slots. */
