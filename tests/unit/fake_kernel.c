@@ -420,6 +420,8 @@ long sw_sys_ptrace(int req, pid_t pid, void *addr, void *data)
 		if (!t)
 			break;
 		memcpy(&t->regs, data, sizeof(t->regs));
+		ck_assert_uint_lt(t->n_setregs, sizeof(t->setregs) / sizeof(t->setregs[0]));
+		t->setregs[t->n_setregs++] = t->regs;
 		return 0;
 	case PTRACE_POKEUSER:
 		if (!t || (size_t)addr + 8 > sizeof(t->regs))
@@ -475,6 +477,11 @@ static int our_fd(int fd, pid_t pid)
 	fds[n_fds].fd = fd;
 	fds[n_fds++].pid = pid;
 	return dup(fd);
+}
+
+size_t fk_fds_held(void)
+{
+	return n_fds;
 }
 
 static pid_t whose(int fd)

@@ -54,6 +54,8 @@ struct fk_task {
 	struct sw_ptrace_syscall_info info;	/* what GET answers */
 	struct sw_ptrace_syscall_info sets[8];	/* what SET was given */
 	size_t n_sets;
+	struct user_regs_struct setregs[16];	/* what SETREGS was given */
+	size_t n_setregs;
 	uint64_t mem_base;			/* its memory: a window */
 	unsigned char mem[16384];
 	int next_fd;				/* its descriptor table */
@@ -96,6 +98,10 @@ void fk_exit(pid_t pid);
 /* At a SECCOMP stop of nr(a...) of ABI audit_arch, at ip. */
 void fk_seccomp(pid_t pid, uint32_t audit_arch, uint64_t nr,
 		const uint64_t a[6], uint64_t ip);
+
+/* Descriptors of ours the fake holds (standing for a pidfd or a
+ * tracee's socket), open until fk_reset(). */
+size_t fk_fds_held(void);
 
 /* The log. */
 size_t fk_count(long req, pid_t pid);
