@@ -71,10 +71,10 @@ static const char *const gs_what[] = {
 
 /*
  * What the injected socketpair and recvmsg read and write, in the
- * tracee's memory (as the same x86_64 layout: only 64-bit images get a
- * guard), well below its stack pointer: far below the 128-byte red zone,
- * nothing live is there during a syscall, and a fresh image's stack is
- * set up 128 KiB deep.
+ * tracee's memory, laid out as the supervisor lays it out (only images of
+ * SW_ABI_GUARD, the ABI sysward itself runs, get a guard: arch.h), in the
+ * scratch memory the architecture finds below the stack pointer
+ * (sw_arch_scratch).
  */
 struct gs_scratch {
 	int sv[2];
@@ -87,8 +87,7 @@ struct gs_scratch {
 	} ctl;
 };
 
-#define GS_SCRATCH_BELOW_SP 4096u
-_Static_assert(sizeof(struct gs_scratch) < GS_SCRATCH_BELOW_SP - 128, "below the red zone");
+_Static_assert(sizeof(struct gs_scratch) <= SW_ARCH_SCRATCH_MAX, "fits the scratch memory");
 
 struct sw_guard_setup {
 	uint8_t step;
@@ -147,7 +146,7 @@ static int inject(struct sw_tracee *t, bool at_entry, long nr,
 
 static uint64_t scratch_addr(const struct sw_guard_setup *gs)
 {
-	return (sw_arch_stack_pointer(&gs->r0) - GS_SCRATCH_BELOW_SP) & ~(uint64_t)15;
+	return sw_arch_scratch(&gs->r0);
 }
 
 static int scratch_io(pid_t pid, uint64_t at, struct gs_scratch *sc, bool write)

@@ -198,9 +198,21 @@ int sw_arch_guard_entry_check(const struct sw_arch_regs *r0)
 	return 0;
 }
 
-uint64_t sw_arch_stack_pointer(const struct sw_arch_regs *r0)
+/*
+ * A page below rsp, 16-byte aligned: the System V ABI lets a leaf
+ * function keep data in the 128 bytes below rsp (the red zone) without
+ * moving it, nothing else is live below that during a syscall, and a
+ * fresh image's stack is set up 128 KiB deep (so the page is mapped).
+ * The area [scratch, scratch + SW_ARCH_SCRATCH_MAX) ends below the red
+ * zone.
+ */
+#define SW_RED_ZONE		128u
+#define SW_SCRATCH_BELOW_SP	4096u
+_Static_assert(SW_ARCH_SCRATCH_MAX <= SW_SCRATCH_BELOW_SP - SW_RED_ZONE, "below the red zone");
+
+uint64_t sw_arch_scratch(const struct sw_arch_regs *r0)
 {
-	return r0->r.rsp;
+	return (r0->r.rsp - SW_SCRATCH_BELOW_SP) & ~(uint64_t)15;
 }
 
 int sw_arch_inject(pid_t pid, const struct sw_arch_regs *r0, bool at_entry,
