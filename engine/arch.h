@@ -19,7 +19,6 @@
  *   - SW_ARCH_SCRATCH_MAX: the bytes sw_arch_scratch() gives;
  *   - struct sw_arch_regs: a register snapshot (PTRACE_GETREGS or
  *     GETREGSET NT_PRSTATUS);
- *   - SW_NR_MSEAL: mseal's number on SW_ABI_GUARD;
  *   - sw_arch_nr_index(nr): a stop's nr without ABI flag bits (x32's);
  * and in arch/<arch>.c every function below, plus the tables
  * sw_arch_vetted_nr[] and sw_arch_filter_groups[].  A hook that the

@@ -374,7 +374,7 @@ static int gs_injected_exit(struct sw_tracee *t, int64_t rv)
 		a[0] = SW_GUARD_ADDR;
 		a[1] = SW_GUARD_SIZE;
 		gs->step = GS_MSEAL;
-		return inject(t, false, SW_NR_MSEAL, a);
+		return inject(t, false, SYS_mseal, a);
 	case GS_MSEAL:
 		if (rv != 0)
 			return (int)rv;

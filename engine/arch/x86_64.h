@@ -28,8 +28,6 @@ enum sw_abi {
 
 #define SW_X32_SYSCALL_BIT	0x40000000u
 
-#define SW_NR_MSEAL		462	/* x86_64; libseccomp 2.5 predates it */
-
 /* A 64-bit tracer sees every tracee (i386 and x32 too) through the 64-bit
  * struct user_regs_struct. */
 struct sw_arch_regs {

@@ -276,7 +276,7 @@ static int64_t emulate(struct fk_task *t)
 			return -EBADF;
 		t->guard_mapped = true;
 		return (int64_t)r->rdi;
-	case SW_NR_MSEAL:
+	case SYS_mseal:
 		t->guard_sealed = t->guard_mapped && r->rdi == SW_GUARD_ADDR;
 		return t->guard_sealed ? 0 : -EINVAL;
 	case -1:

@@ -28,6 +28,7 @@
 #include "check_run.h"
 #include "fake_kernel.h"
 #include "pathguard.h"
+#include "sysward/syscall_nr.h"
 
 #define PA	10000100	/* the program whose image gets a guard */
 #define PB	10000200	/* another session's */
@@ -227,7 +228,7 @@ static void check_setup_done(void)
 	ck_assert_uint_eq(s[4].rax, __NR_mmap);
 	ck_assert_uint_eq(s[4].rdi, SW_GUARD_ADDR);
 	ck_assert_uint_eq(s[4].r8, (uint64_t)ft->guard_tfd);
-	ck_assert_uint_eq(s[5].rax, SW_NR_MSEAL);
+	ck_assert_uint_eq(s[5].rax, SYS_mseal);
 	ck_assert_uint_eq(s[6].rax, __NR_close);
 	ck_assert_uint_eq(s[6].rdi, (uint64_t)ft->guard_tfd);
 	/* the program's own brk, from its instruction, with its arguments */
