@@ -325,23 +325,26 @@ static bool writes_regs(int k)
 	return k == EV_FIRST_ENTRY || (k >= EV_SOCKETPAIR_EXIT && k % 2);
 }
 
+/* Request req (of whom: 0 for the supervisor's own memfd) refused with
+ * EIO at event k: fails closed. */
+static void refuse_at(int k, long req, pid_t whom)
+{
+	run(0, k);
+	fk_fail(req, whom, EIO, false);
+	event(k);
+	check_failed_closed();
+}
+
 START_TEST(refused_first_request)
 {
-	run(0, _i);
-	fk_fail(first_request(_i), PA, EIO, false);
-	event(_i);
-	check_failed_closed();
+	refuse_at(_i, first_request(_i), PA);
 }
 END_TEST
 
 START_TEST(refused_setregs)
 {
-	if (!writes_regs(_i))
-		return;
-	run(0, _i);
-	fk_fail(PTRACE_SETREGS, PA, EIO, false);
-	event(_i);
-	check_failed_closed();
+	if (writes_regs(_i))
+		refuse_at(_i, PTRACE_SETREGS, PA);
 }
 END_TEST
 
@@ -349,12 +352,8 @@ START_TEST(refused_resume)
 {
 	/* The PTRACE_SYSCALL that lets the injected call run; the last
 	 * event's resume is the program's, not the setup's. */
-	if (_i == EV_CLOSE_EXIT)
-		return;
-	run(0, _i);
-	fk_fail(PTRACE_SYSCALL, PA, EIO, false);
-	event(_i);
-	check_failed_closed();
+	if (_i != EV_CLOSE_EXIT)
+		refuse_at(_i, PTRACE_SYSCALL, PA);
 }
 END_TEST
 
@@ -374,10 +373,7 @@ START_TEST(refused_other)
 		{ EV_MSEAL_EXIT, FK_FOPEN },
 	};
 
-	run(0, r[_i].k);
-	fk_fail(r[_i].req, r[_i].req == FK_MEMFD ? 0 : PA, EIO, false);
-	event(r[_i].k);
-	check_failed_closed();
+	refuse_at(r[_i].k, r[_i].req, r[_i].req == FK_MEMFD ? 0 : PA);
 }
 END_TEST
 
