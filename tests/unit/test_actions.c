@@ -26,6 +26,7 @@
 
 #define PID	10000100
 #define VSYSCALL_GETTIMEOFDAY 0xffffffffff600000ull
+#define VSYSCALL_TIME	0xffffffffff600400ull
 
 #define N(...) ((char *[]){ __VA_ARGS__, NULL })
 #define NN(...) (sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *))
@@ -42,6 +43,7 @@ static struct sw_rule rules[] = {
 	{ RULE(SW_ACT_REWRITE, "dup"), SET_ARG0(7), .audit = true },
 	{ RULE(SW_ACT_KILL_PROCESS, "rmdir") },
 	{ RULE(SW_ACT_REWRITE, "gettimeofday"), .new_syscall = "getpid" },
+	{ RULE(SW_ACT_REWRITE, "time"), SET_ARG0(0) },
 };
 
 static const struct sw_policy pol = {
@@ -404,6 +406,32 @@ START_TEST(vsyscall_rewrite_to_another_call)
 }
 END_TEST
 
+START_TEST(vsyscall_rewrite_arguments)
+{
+	/* The same call with new arguments: SET in its one stop, no exit
+	 * stop; refused, it fails closed; without SET, too. */
+	stage_at(__NR_time, false, VSYSCALL_TIME);
+	seccomp_stop();
+	ck_assert_uint_eq(ft->n_sets, 1);
+	ck_assert_int_eq(ft->sets[0].op, SW_PTRACE_SYSCALL_INFO_SECCOMP);
+	ck_assert_uint_eq(ft->sets[0].seccomp.nr, __NR_time);
+	ck_assert_uint_eq(ft->sets[0].seccomp.args[0], 0);
+	ck_assert(was(0, PTRACE_CONT, 0));
+	ck_assert_uint_eq(acts(), 1);
+	stage_at(__NR_time, false, VSYSCALL_TIME);
+	fk_fail(SW_PTRACE_SET_SYSCALL_INFO, PID, EIO, false);
+	seccomp_stop();
+	ck_assert(was(0, FK_KILL, SIGKILL));
+	ck_assert_uint_eq(acts(), 1);
+	ck_assert_int_eq(warnings, 1);
+	stage_at(__NR_time, false, VSYSCALL_TIME);
+	sess->can_set = false;
+	seccomp_stop();
+	ck_assert(was(0, FK_KILL, SIGKILL));
+	ck_assert_uint_eq(ft->n_sets, 0);
+}
+END_TEST
+
 START_TEST(complain_lifts_and_records)
 {
 	/* Complain mode: the refusal is lifted before anything is done with
@@ -446,6 +474,7 @@ int main(void)
 	tcase_add_test(tc, not_a_seccomp_stop);
 	tcase_add_test(tc, resume_refused_fails_closed);
 	tcase_add_test(tc, vsyscall_rewrite_to_another_call);
+	tcase_add_test(tc, vsyscall_rewrite_arguments);
 	tcase_add_test(tc, complain_lifts_and_records);
 	tcase_add_checked_fixture(tc, NULL, unstage);
 	suite_add_tcase(s, tc);
