@@ -220,6 +220,14 @@ ssize_t sw_sys_process_vm_writev(pid_t pid, const struct iovec *local,
 	return vm_io(FK_WRITEV, pid, local, remote, true);
 }
 
+void fk_poke(pid_t pid, uint64_t addr, const void *buf, size_t len)
+{
+	void *p = mem_at(fk_task(pid), addr, len);
+
+	ck_assert_ptr_nonnull(p);
+	memcpy(p, buf, len);
+}
+
 /* ---- the syscalls the guard's setup injects, emulated ------------------- */
 
 static int64_t emulate_recvmsg(struct fk_task *t)

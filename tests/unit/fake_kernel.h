@@ -95,6 +95,8 @@ void fk_next_entry(pid_t pid);
 /* The call of orig_rax runs (the guard setup's calls are emulated, the
  * rest return 0) and the task stops at its exit. */
 void fk_exit(pid_t pid);
+/* Write len bytes into pid's memory window at addr (the program's data). */
+void fk_poke(pid_t pid, uint64_t addr, const void *buf, size_t len);
 /* At a SECCOMP stop of nr(a...) of ABI audit_arch, at ip. */
 void fk_seccomp(pid_t pid, uint32_t audit_arch, uint64_t nr,
 		const uint64_t a[6], uint64_t ip);

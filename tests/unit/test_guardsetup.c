@@ -50,6 +50,18 @@ enum {
 
 static const uint64_t brk_args[6] = { 0, 1, 2, 3, 4, 5 };
 
+/* Session A's policy: a path condition, which the guard pins. */
+static struct sw_rule rules[] = {
+	{ .names = (char *[]){ "openat", NULL }, .n_names = 1, .action = SW_ACT_ERRNO,
+	  .errno_ret = EACCES,
+	  .paths = (struct sw_path_cond[]){ { 1, SW_MATCH_PREFIX, "/etc/", false } },
+	  .n_paths = 1 },
+};
+static const struct sw_policy pol = {
+	.source = "guard.json", .default_action = SW_ACT_ALLOW, .default_errno = EPERM,
+	.rules = rules, .n_rules = 1,
+};
+
 static struct sw_supervisor *sup;
 static struct sw_session *sa, *sb;
 static struct fk_task *ft;
@@ -97,7 +109,7 @@ static void setup(void)
 	ck_assert_int_eq(sw_supervisor_new(&sup, &err), 0);
 	sw_supervisor_on_warning(sup, on_warning, NULL);
 	sw_supervisor_on_done(sup, on_done, NULL);
-	sa = fk_session_new(sup, 1, PA, NULL);
+	sa = fk_session_new(sup, 1, PA, &pol);
 	sa->pathguard = true;
 	sb = fk_session_new(sup, 2, PB, NULL);
 	ft = fk_task(PA);
@@ -309,6 +321,66 @@ START_TEST(int80_first_call)
 }
 END_TEST
 
+/* ---- the guard in use ---------------------------------------------------- */
+
+/* After the setup, openat(AT_FDCWD, path) at a SECCOMP stop. */
+static uint64_t openat_stop(const char *path)
+{
+	uint64_t at = ft->mem_base + 256, a[6] = { (uint64_t)-100, at, 0, 0, 0, 0 };
+
+	fk_poke(PA, at, path, strlen(path) + 1);
+	fk_seccomp(PA, 0xc000003e /* AUDIT_ARCH_X86_64 */, __NR_openat, a, r0.rip + 64);
+	dispatch(PA, FK_STOPPED(SIGTRAP, PTRACE_EVENT_SECCOMP));
+	return at;
+}
+
+START_TEST(pinned_after_setup)
+{
+	/* The path checked is the path the kernel reads: copied into a
+	 * guard slot, the argument pointed there (SET), the program's own
+	 * pointer given back at the exit stop (POKEUSER), the slot freed. */
+	uint64_t at, pin;
+
+	run(0, N_EV);
+	at = openat_stop("/home/x");
+	ck_assert_uint_eq(ft->n_sets, 1);
+	ck_assert_uint_eq(ft->sets[0].seccomp.nr, __NR_openat);
+	pin = ft->sets[0].seccomp.args[1];
+	ck_assert_uint_ge(pin, SW_GUARD_ADDR);
+	ck_assert_uint_lt(pin, SW_GUARD_ADDR + SW_GUARD_SIZE);
+	ck_assert_str_eq(ta()->guard->map + (pin - SW_GUARD_ADDR), "/home/x");
+	ck_assert_int_eq(fk_last(PTRACE_SYSCALL, PA), (long)fk_n_calls - 1);
+	ck_assert_uint_eq(ta()->n_pins, 1);
+	fk_exit(PA);
+	dispatch_queued();
+	ck_assert(fk_called(PTRACE_POKEUSER, PA, at));
+	ck_assert_uint_eq(ft->regs.rsi, at);
+	ck_assert_uint_eq(ta()->n_pins, 0);
+	ck_assert_int_eq(fk_last(PTRACE_CONT, PA), (long)fk_n_calls - 1);
+	ck_assert_int_eq(warnings, 0);
+}
+END_TEST
+
+START_TEST(pinned_refused_and_released)
+{
+	/* A refused path is not pinned (one stop); a pin whose register
+	 * cannot be given back fails closed. */
+	run(0, N_EV);
+	openat_stop("/etc/passwd");
+	ck_assert_uint_eq(ft->n_sets, 0);
+	ck_assert_uint_eq(ft->regs.orig_rax, (uint64_t)-1);
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EACCES);
+	ck_assert_uint_eq(ta()->n_pins, 0);
+	openat_stop("/home/x");
+	ck_assert_uint_eq(ta()->n_pins, 1);
+	fk_fail(PTRACE_POKEUSER, PA, EIO, false);
+	fk_exit(PA);
+	dispatch_queued();
+	ck_assert(killed(PA));
+	ck_assert_int_eq(warnings, 1);
+}
+END_TEST
+
 /* ---- every step refused ------------------------------------------------ */
 
 /* The request each event makes first: the resume at the exec, GET at
@@ -517,6 +589,8 @@ int main(void)
 	tcase_add_test(tc, seccomp_stop_before_first_entry);
 	tcase_add_test(tc, non_64bit_image);
 	tcase_add_loop_test(tc, int80_first_call, 0, 2);
+	tcase_add_test(tc, pinned_after_setup);
+	tcase_add_test(tc, pinned_refused_and_released);
 	tcase_add_loop_test(tc, refused_first_request, 0, N_EV);
 	tcase_add_loop_test(tc, refused_setregs, 0, N_EV);
 	tcase_add_loop_test(tc, refused_resume, 0, N_EV);
