@@ -12,10 +12,13 @@
  * arch/<arch>.h:
  *   - enum sw_abi: the ABIs its kernel may run for one process, numbered
  *     from 0, then SW_ABI_COUNT and SW_ABI_NONE = -1;
- *   - SW_ABI_GUARD: the ABI whose code the path guard can inject into;
+ *   - SW_ABI_GUARD: the ABI whose code the path guard can inject into,
+ *     which must be the ABI sysward itself is built for (the setup's
+ *     syscall numbers are <sys/syscall.h>'s, the msghdr it writes into
+ *     the tracee is laid out as the supervisor's);
+ *   - SW_ARCH_SCRATCH_MAX: the bytes sw_arch_scratch() gives;
  *   - struct sw_arch_regs: a register snapshot (PTRACE_GETREGS or
  *     GETREGSET NT_PRSTATUS);
- *   - SW_NR_MSEAL: mseal's number on SW_ABI_GUARD;
  *   - sw_arch_nr_index(nr): a stop's nr without ABI flag bits (x32's);
  * and in arch/<arch>.c every function below, plus the tables
  * sw_arch_vetted_nr[] and sw_arch_filter_groups[].  A hook that the
@@ -82,8 +85,12 @@ int sw_arch_get_regs(pid_t pid, struct sw_arch_regs *r);
  * goes without); -ENOEXEC: the stop is of an ABI whose syscall
  * instruction a rewind would not replay. */
 int sw_arch_guard_entry_check(const struct sw_arch_regs *r0);
-/* The stack pointer of the snapshot. */
-uint64_t sw_arch_stack_pointer(const struct sw_arch_regs *r0);
+/* Where the setup may write up to SW_ARCH_SCRATCH_MAX bytes in the
+ * tracee stopped with registers r0 at a syscall stop: memory nothing
+ * live uses during the syscall (below the stack pointer and whatever the
+ * ABI lets a function keep there), mapped in a fresh image, aligned for
+ * any structure. */
+uint64_t sw_arch_scratch(const struct sw_arch_regs *r0);
 /* From the registers r0 of the first entry stop, make the tracee run
  * syscall nr(a...) of SW_ABI_GUARD: at an entry stop in place of the
  * pending call, at an exit stop by rewinding to the syscall instruction.

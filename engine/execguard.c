@@ -61,6 +61,7 @@
 
 #include "sysward/cleanup.h"
 #include "internal.h"
+#include "sys.h"
 
 /* How long the supervisor waits for the patterns to resolve, once per
  * session, and how many resolvers may be left behind past it. */
@@ -326,7 +327,7 @@ static int names_of(struct sw_execguard *eg, pid_t pid, struct names *nm)
 	ssize_t len;
 
 	snprintf(exe, sizeof(exe), "/proc/%d/exe", pid);
-	len = readlink(exe, nm->buf[0], sizeof(nm->buf[0]) - 1);
+	len = sw_sys_readlink(exe, nm->buf[0], sizeof(nm->buf[0]) - 1);
 	if (len < 0)
 		return -errno;
 	nm->buf[0][len] = '\0';
@@ -421,7 +422,7 @@ bool sw_execguard_exec(struct sw_supervisor *sup, struct sw_tracee *t)
 		snprintf(msg, sizeof(msg), "cannot tell which file pid %d executes (readlink /proc/%d/exe: %s), so the policy's %s path rules cannot be checked for it; killing it",
 			 t->pid, t->pid, strerror(-e), call);
 		sw_warn(s, "%s", msg);
-		kill(t->pid, SIGKILL);
+		sw_sys_kill(t->pid, SIGKILL);
 		return true;
 	}
 	sw_execguard_decide(s->prog, t->stop_abi, t->stop_nr, t->stop_args,
@@ -444,6 +445,6 @@ bool sw_execguard_exec(struct sw_supervisor *sup, struct sw_tracee *t)
 	d.path = nm->name[which];
 	report_exec(s, t, &d, msg);
 	sw_warn(s, "%s", msg);
-	kill(t->pid, SIGKILL);
+	sw_sys_kill(t->pid, SIGKILL);
 	return true;
 }

@@ -32,6 +32,7 @@
 #include "sysward/cleanup.h"
 #include "sysward/ptrace_abi.h"
 #include "sysward/proc.h"
+#include "sysward/syscall_nr.h"
 #include "pathguard.h"
 
 /* ---- pure helpers ---------------------------------------------------- */
@@ -136,7 +137,7 @@ int sw_pathguard_patch_filter(void **insns, size_t *n, struct sw_error *err)
 		if (guard_abi) {
 			emit_trace_if(&b, __NR_socketpair, pair, 3);
 			emit_trace_if(&b, __NR_recvmsg, recv, 1);
-			emit_trace_if(&b, SW_NR_MSEAL, NULL, 0);
+			emit_trace_if(&b, SYS_mseal, NULL, 0);
 			emit_trace_if(&b, __NR_mmap, at_guard, 2);
 		}
 		for (unsigned int k = 0; k < grp->n_abis; k++)

@@ -34,6 +34,7 @@
 #include "sysward/proc.h"
 #include "sysward/syscall_nr.h"
 #include "pathguard.h"
+#include "sys.h"
 
 /* ---- mapping the guard into a fresh image --------------------------------- */
 
@@ -70,10 +71,10 @@ static const char *const gs_what[] = {
 
 /*
  * What the injected socketpair and recvmsg read and write, in the
- * tracee's memory (as the same x86_64 layout: only 64-bit images get a
- * guard), well below its stack pointer: far below the 128-byte red zone,
- * nothing live is there during a syscall, and a fresh image's stack is
- * set up 128 KiB deep.
+ * tracee's memory, laid out as the supervisor lays it out (only images of
+ * SW_ABI_GUARD, the ABI sysward itself runs, get a guard: arch.h), in the
+ * scratch memory the architecture finds below the stack pointer
+ * (sw_arch_scratch).
  */
 struct gs_scratch {
 	int sv[2];
@@ -86,8 +87,7 @@ struct gs_scratch {
 	} ctl;
 };
 
-#define GS_SCRATCH_BELOW_SP 4096u
-_Static_assert(sizeof(struct gs_scratch) < GS_SCRATCH_BELOW_SP - 128, "below the red zone");
+_Static_assert(sizeof(struct gs_scratch) <= SW_ARCH_SCRATCH_MAX, "fits the scratch memory");
 
 struct sw_guard_setup {
 	uint8_t step;
@@ -98,7 +98,7 @@ struct sw_guard_setup {
 	int64_t tfd;			/* the memfd, received in the tracee */
 };
 
-static void gs_end(struct sw_tracee *t)
+void sw_pathguard_setup_end(struct sw_tracee *t)
 {
 	if (t->gs && t->gs->mfd >= 0)
 		close(t->gs->mfd);
@@ -109,22 +109,22 @@ static void gs_end(struct sw_tracee *t)
 static void give_up(struct sw_session *s, struct sw_tracee *t,
 		    const char *step, int e)
 {
-	gs_end(t);
+	sw_pathguard_setup_end(t);
 	sw_pathguard_forget(t);
 	if (e == -ESRCH)
 		return;		/* it died meanwhile: its exit will come */
 	if (e == -EPERM && sw_pathguard_explain_unreadable(s, t->pid)) {
-		kill(t->pid, SIGKILL);
+		sw_sys_kill(t->pid, SIGKILL);
 		return;
 	}
 	sw_warn(s, "path guard: cannot set up race-free path checks in pid %d (%s: %s); killing it",
 		t->pid, step, strerror(-e));
-	kill(t->pid, SIGKILL);
+	sw_sys_kill(t->pid, SIGKILL);
 }
 
 static int gs_resume(pid_t pid, int sig)
 {
-	return ptrace(PTRACE_SYSCALL, pid, 0L, (long)sig) < 0 ? -errno : 0;
+	return sw_sys_ptrace(PTRACE_SYSCALL, pid, 0L, (void *)(long)sig) < 0 ? -errno : 0;
 }
 
 /*
@@ -146,7 +146,7 @@ static int inject(struct sw_tracee *t, bool at_entry, long nr,
 
 static uint64_t scratch_addr(const struct sw_guard_setup *gs)
 {
-	return (sw_arch_stack_pointer(&gs->r0) - GS_SCRATCH_BELOW_SP) & ~(uint64_t)15;
+	return sw_arch_scratch(&gs->r0);
 }
 
 static int scratch_io(pid_t pid, uint64_t at, struct gs_scratch *sc, bool write)
@@ -172,8 +172,8 @@ static int guard_new(struct sw_guard **ret, int *ret_fd)
 	struct stat st;
 	int e;
 
-	fd = (int)syscall(SYS_memfd_create, "sysward-pathguard",
-			  MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	fd = sw_sys_memfd_create("sysward-pathguard",
+				 MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (fd < 0)
 		return -errno;
 	if (ftruncate(fd, SW_GUARD_SIZE) < 0 || fstat(fd, &st) < 0)
@@ -222,10 +222,10 @@ static int send_guard(pid_t pid, int tsock, int mfd)
 	};
 	struct cmsghdr *c;
 
-	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	pidfd = sw_sys_pidfd_open(pid, 0);
 	if (pidfd < 0)
 		return -errno;
-	sock = (int)syscall(SYS_pidfd_getfd, pidfd, tsock, 0);
+	sock = sw_sys_pidfd_getfd(pidfd, tsock, 0);
 	if (sock < 0)
 		return -errno;
 	memset(&ctl, 0, sizeof(ctl));
@@ -234,7 +234,7 @@ static int send_guard(pid_t pid, int tsock, int mfd)
 	c->cmsg_type = SCM_RIGHTS;
 	c->cmsg_len = CMSG_LEN(sizeof(int));
 	memcpy(CMSG_DATA(c), &mfd, sizeof(int));
-	if (sendmsg(sock, &msg, MSG_DONTWAIT | MSG_NOSIGNAL) != 1)
+	if (sw_sys_sendmsg(sock, &msg, MSG_DONTWAIT | MSG_NOSIGNAL) != 1)
 		return errno ? -errno : -EIO;
 	return 0;
 }
@@ -243,7 +243,7 @@ static int send_guard(pid_t pid, int tsock, int mfd)
 static void gs_finish(struct sw_tracee *t)
 {
 	(void)sw_tracee_resume(t, false, 0);
-	gs_end(t);
+	sw_pathguard_setup_end(t);
 }
 
 /* At the first syscall-entry stop of the image: start injecting. */
@@ -374,7 +374,7 @@ static int gs_injected_exit(struct sw_tracee *t, int64_t rv)
 		a[0] = SW_GUARD_ADDR;
 		a[1] = SW_GUARD_SIZE;
 		gs->step = GS_MSEAL;
-		return inject(t, false, SW_NR_MSEAL, a);
+		return inject(t, false, SYS_mseal, a);
 	case GS_MSEAL:
 		if (rv != 0)
 			return (int)rv;
@@ -408,8 +408,8 @@ static int gs_syscall_stop(struct sw_tracee *t)
 	struct sw_guard_setup *gs = t->gs;
 	struct sw_ptrace_syscall_info info;
 
-	if (ptrace((enum __ptrace_request)SW_PTRACE_GET_SYSCALL_INFO, t->pid,
-		   (void *)sizeof(info), &info) < 0)
+	if (sw_sys_ptrace(SW_PTRACE_GET_SYSCALL_INFO, t->pid,
+			  (void *)sizeof(info), &info) < 0)
 		return -errno;
 	switch (gs->step) {
 	case GS_EXEC_EXIT:

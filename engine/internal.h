@@ -608,6 +608,9 @@ bool sw_pathguard_exec(struct sw_supervisor *sup, struct sw_tracee *t);
  * guard's setup one step and resume it.  Never waits. */
 void sw_pathguard_setup_stop(struct sw_supervisor *sup, struct sw_tracee *t,
 			     int sig, int ev);
+/* End t's setup, if any: its state and our memfd not yet handed over
+ * (the tracee gone, or the setup done or given up). */
+void sw_pathguard_setup_end(struct sw_tracee *t);
 /* At the syscall-exit stop of t's call: give the program back the
  * argument registers it passed (the kernel keeps them across a syscall,
  * and a restart re-enters the call with them), then free the slots. */
@@ -731,8 +734,6 @@ int sw_landlock_ruleset(int abi, int *ret_fd, struct sw_error *err);
  * ruleset.  Async-signal-safe.  0 or -errno. */
 int sw_landlock_enter(int ruleset_fd);
 
-#endif
-
 /* ---- procns.c: the session's own /proc (route 16) ---------------------- */
 
 #define SW_PROCNS_MAX		16	/* procfs instances replaced */
@@ -793,3 +794,5 @@ int sw_procns_enter(const struct sw_procns *p, struct sw_procns_where *where);
 /* In the parent: what failed at *where, naming the mount. */
 void sw_procns_explain(const struct sw_procns *p, const struct sw_procns_where *w,
 		       char *buf, size_t size);
+
+#endif

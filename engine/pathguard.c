@@ -101,6 +101,7 @@
 #include "sysward/ptrace_abi.h"
 #include "sysward/proc.h"
 #include "pathguard.h"
+#include "sys.h"
 
 /* ---- guard objects ----------------------------------------------------- */
 
@@ -150,7 +151,7 @@ void sw_pathguard_release(struct sw_tracee *t)
 			/* Never free a slot a live register may name. */
 			sw_warn(t->s, "path guard: cannot restore the argument registers of pid %d (PTRACE_POKEUSER: %s); killing it",
 				t->pid, strerror(-e));
-			kill(t->pid, SIGKILL);
+			sw_sys_kill(t->pid, SIGKILL);
 			break;
 		}
 	}
@@ -231,7 +232,7 @@ static void adopt_from_proc(struct sw_supervisor *sup, struct sw_tracee *t)
 {
 	pid_t ids[2];	/* Tgid, PPid; 0 where unknown */
 
-	(void)sw_proc_ids(t->pid, &ids[0], &ids[1]);
+	(void)sw_sys_proc_ids(t->pid, &ids[0], &ids[1]);
 	for (int i = 0; i < 2; i++) {
 		struct sw_tracee *o;
 
@@ -265,7 +266,7 @@ int sw_guard_intact(pid_t pid, struct sw_guard *g)
 	int e;
 
 	snprintf(path, sizeof(path), "/proc/%d/smaps", pid);
-	f = fopen(path, "re");
+	f = sw_sys_fopen(path, "re");
 	if (!f)
 		return -errno;
 	while (!bad && fgets(line, sizeof(line), f)) {
@@ -323,14 +324,14 @@ static void verify_inherited(struct sw_supervisor *sup, struct sw_tracee *t)
 	pid_t ids[2];	/* Tgid, PPid; 0 where unknown */
 	int e;
 
-	(void)sw_proc_ids(t->pid, &ids[0], &ids[1]);
+	(void)sw_sys_proc_ids(t->pid, &ids[0], &ids[1]);
 	for (int i = 0; i < 2; i++) {
 		struct sw_tracee *o = ids[i] > 0 && ids[i] != t->pid
 					      ? sw_tracee_find(sup, ids[i]) : NULL;
 
 		if (!o || o->guard != t->guard || o->guard_state != SW_GUARD_MAPPED)
 			continue;
-		if (i == 0 || syscall(SYS_kcmp, t->pid, o->pid, KCMP_VM, 0L, 0L) == 0) {
+		if (i == 0 || sw_sys_kcmp(t->pid, o->pid, KCMP_VM, 0L, 0L) == 0) {
 			t->guard_state = SW_GUARD_MAPPED;
 			return;
 		}
@@ -390,7 +391,7 @@ static void comm_of(pid_t pid, char *buf, size_t size)
 
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
 	buf[0] = '\0';
-	f = fopen(path, "re");
+	f = sw_sys_fopen(path, "re");
 	if (f) {
 		if (fgets(buf, (int)size, f))
 			buf[strcspn(buf, "\n")] = '\0';
@@ -559,7 +560,7 @@ bool sw_pathguard_explain_unreadable(struct sw_session *s, pid_t pid)
 	if (st.st_uid != 0 || uid == 0)
 		return false;
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
-	f = fopen(path, "re");
+	f = sw_sys_fopen(path, "re");
 	if (f) {
 		size_t n = fread(arg0, 1, sizeof(arg0) - 1, f);
 

@@ -75,6 +75,7 @@
 
 #include "sysward/proc.h"
 #include "internal.h"
+#include "sys.h"
 
 const struct sw_pid_call sw_pid_calls[SW_PID_CALL_COUNT] = {
 	{ SW_SYS_PRLIMIT64, "prlimit64", 0, -1, { 0 } },
@@ -244,7 +245,7 @@ int sw_reach_refusal(pid_t caller, int32_t id)
 	if (id == 0 || id == -1 ||
 	    sw_reach_ns_depth(caller) != own_ns_depth())
 		return EPERM;
-	return kill(id, 0) < 0 && errno == ESRCH ? ESRCH : EPERM;
+	return sw_sys_kill(id, 0) < 0 && errno == ESRCH ? ESRCH : EPERM;
 }
 
 bool sw_reach_group(struct sw_supervisor *sup, struct sw_session *s,

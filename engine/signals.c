@@ -52,6 +52,7 @@
 
 #include "sysward/proc.h"
 #include "internal.h"
+#include "sys.h"
 
 #ifndef F_SETOWN_EX
 #define F_SETOWN_EX 15
@@ -221,7 +222,7 @@ static long proc_dir_pid(pid_t tid, int32_t fd)
 	long pid;
 
 	snprintf(link, sizeof(link), "/proc/%d/fd/%d", tid, fd);
-	n = readlink(link, target, sizeof(target) - 1);
+	n = sw_sys_readlink(link, target, sizeof(target) - 1);
 	if (n <= 0)
 		return 0;
 	target[n] = '\0';

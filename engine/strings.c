@@ -50,6 +50,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "sys.h"
 
 #define SW_PAGE 4096u
 
@@ -180,7 +181,7 @@ static int read_string(pid_t pid, uint64_t addr, char *buf, size_t size)
 			chunk = size - 1 - got;
 		local = (struct iovec){ buf + got, chunk };
 		remote = (struct iovec){ (void *)(uintptr_t)(addr + got), chunk };
-		n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
+		n = sw_sys_process_vm_readv(pid, &local, 1, &remote, 1, 0);
 		if (n <= 0)
 			return n < 0 ? -errno : -EFAULT;
 		nul = memchr(buf + got, '\0', (size_t)n);
@@ -203,8 +204,8 @@ static int mem_access(struct reader *r)
 
 	if (r->op == MEM_STRING)
 		return read_string(r->pid, r->addr, r->buf, r->len);
-	n = r->op == MEM_WRITE ? process_vm_writev(r->pid, &l, 1, &rm, 1, 0)
-			       : process_vm_readv(r->pid, &l, 1, &rm, 1, 0);
+	n = r->op == MEM_WRITE ? sw_sys_process_vm_writev(r->pid, &l, 1, &rm, 1, 0)
+			       : sw_sys_process_vm_readv(r->pid, &l, 1, &rm, 1, 0);
 	return n < 0 ? -errno : (int)n;
 }
 
@@ -280,7 +281,7 @@ static struct reader *reader_new(void)
  * leave its pid for the dispatch loop, which kills its session. */
 static int stall(pid_t pid)
 {
-	kill(pid, SIGKILL);
+	sw_sys_kill(pid, SIGKILL);
 	stalled = pid;
 	return -ETIMEDOUT;
 }

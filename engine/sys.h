@@ -1,36 +1,58 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The kernel as the supervisor's loop and stop handlers see it (tracer.c,
- * session.c, actions.c): waitpid, ptrace, kill and the /proc status read
- * that places a tid.  In the product these are inline
- * wrappers that compile to the very calls they name (no table, no
- * indirect call in the dispatch loop).
+ * The kernel as the supervisor's loop and stop handlers see it: every
+ * call that tracer.c, session.c, actions.c, guardsetup.c, pathguard.c,
+ * execguard.c, signals.c, reach.c, strings.c and the arch hooks
+ * (arch/x86_64.c) make to reach a tracee.  In the product these are
+ * inline wrappers that compile to the very calls they name (no table, no
+ * indirect call in the dispatch loop).  Only kernel calls are seams here,
+ * never engine functions: a test replaces the kernel, not the engine.
  *
  * Why a seam at all: the tracer's bookkeeping must be exact for every
  * order in which a creation event, the child's first stop and its exit
  * reach waitpid (tracer.c, "Event order"), and real processes racing
  * cannot force a given order; and every way the kernel can refuse a
- * PTRACE_SET_SYSCALL_INFO must fail closed, which a live kernel rarely
- * shows.  tests/unit/test_tracer_events.c (tracer.c) and test_actions.c
- * (actions.c) compile them with SW_SYS_FAKE defined: these become plain
- * declarations, and each test defines them as a scripted fake kernel
- * (compile-time substitution, so nothing is paid at run time).
+ * PTRACE_SET_SYSCALL_INFO, or one step of the guard's injection, must
+ * fail closed, which a live kernel rarely shows.  The engine compiled
+ * with SW_SYS_FAKE (the sysward-engine-fake library, engine/CMakeLists.txt)
+ * turns these into plain declarations, which tests/unit/fake_kernel.c
+ * defines as a scripted fake kernel (compile-time substitution, so
+ * nothing is paid at run time).
  */
 #ifndef SW_ENGINE_SYS_H
 #define SW_ENGINE_SYS_H
 
 #include <signal.h>
+#include <stdio.h>
 #include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "sysward/proc.h"
+#include "sysward/syscall_nr.h"
 
 #ifdef SW_SYS_FAKE
 pid_t sw_sys_waitpid(pid_t pid, int *status, int options);
 long sw_sys_ptrace(int req, pid_t pid, void *addr, void *data);
 int sw_sys_kill(pid_t pid, int sig);
 int sw_sys_proc_ids(pid_t tid, pid_t *tgid, pid_t *ppid);
+ssize_t sw_sys_process_vm_readv(pid_t pid, const struct iovec *local,
+				unsigned long n_local, const struct iovec *remote,
+				unsigned long n_remote, unsigned long flags);
+ssize_t sw_sys_process_vm_writev(pid_t pid, const struct iovec *local,
+				 unsigned long n_local, const struct iovec *remote,
+				 unsigned long n_remote, unsigned long flags);
+int sw_sys_memfd_create(const char *name, unsigned int flags);
+int sw_sys_pidfd_open(pid_t pid, unsigned int flags);
+int sw_sys_pidfd_getfd(int pidfd, int fd, unsigned int flags);
+ssize_t sw_sys_sendmsg(int sock, const struct msghdr *msg, int flags);
+long sw_sys_kcmp(pid_t a, pid_t b, int type, unsigned long x, unsigned long y);
+FILE *sw_sys_fopen(const char *path, const char *mode);
+ssize_t sw_sys_readlink(const char *path, char *buf, size_t size);
 #else
 static inline pid_t sw_sys_waitpid(pid_t pid, int *status, int options)
 {
@@ -50,6 +72,60 @@ static inline int sw_sys_kill(pid_t pid, int sig)
 static inline int sw_sys_proc_ids(pid_t tid, pid_t *tgid, pid_t *ppid)
 {
 	return sw_proc_ids(tid, tgid, ppid);
+}
+
+static inline ssize_t sw_sys_process_vm_readv(pid_t pid, const struct iovec *local,
+					      unsigned long n_local,
+					      const struct iovec *remote,
+					      unsigned long n_remote, unsigned long flags)
+{
+	return process_vm_readv(pid, local, n_local, remote, n_remote, flags);
+}
+
+static inline ssize_t sw_sys_process_vm_writev(pid_t pid, const struct iovec *local,
+					       unsigned long n_local,
+					       const struct iovec *remote,
+					       unsigned long n_remote, unsigned long flags)
+{
+	return process_vm_writev(pid, local, n_local, remote, n_remote, flags);
+}
+
+static inline int sw_sys_memfd_create(const char *name, unsigned int flags)
+{
+	return (int)syscall(SYS_memfd_create, name, flags);
+}
+
+static inline int sw_sys_pidfd_open(pid_t pid, unsigned int flags)
+{
+	return (int)syscall(SYS_pidfd_open, pid, flags);
+}
+
+static inline int sw_sys_pidfd_getfd(int pidfd, int fd, unsigned int flags)
+{
+	return (int)syscall(SYS_pidfd_getfd, pidfd, fd, flags);
+}
+
+static inline ssize_t sw_sys_sendmsg(int sock, const struct msghdr *msg, int flags)
+{
+	return sendmsg(sock, msg, flags);
+}
+
+static inline long sw_sys_kcmp(pid_t a, pid_t b, int type, unsigned long x,
+			       unsigned long y)
+{
+	return syscall(SYS_kcmp, a, b, type, x, y);
+}
+
+/* /proc/<pid>/ files (smaps, comm, cmdline). */
+static inline FILE *sw_sys_fopen(const char *path, const char *mode)
+{
+	return fopen(path, mode);
+}
+
+/* /proc/<pid>/exe and /proc/<pid>/fd/<n>. */
+static inline ssize_t sw_sys_readlink(const char *path, char *buf, size_t size)
+{
+	return readlink(path, buf, size);
 }
 #endif
 

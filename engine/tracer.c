@@ -67,9 +67,11 @@
 #include "sys.h"
 
 /* A tracee has gone (exited, or replaced by its exec): its guard state
- * with it, then its slot. */
+ * with it (a setup under way too: our memfd, if not yet sent), then its
+ * slot. */
 static void tracee_gone(struct sw_supervisor *sup, struct sw_tracee *t)
 {
+	sw_pathguard_setup_end(t);
 	sw_pathguard_forget(t);
 	sw_tracee_del(sup, t);
 }

@@ -18,6 +18,7 @@
 #include <sys/user.h>
 
 #include "../internal.h"
+#include "../sys.h"
 
 static const struct {
 	uint32_t token;
@@ -145,10 +146,10 @@ int sw_arch_return_at_entry(pid_t pid, int64_t rval)
 	/* orig_rax = -1 is the skip; rax
 	 * is what the program gets, as the kernel leaves it for a skipped
 	 * call. */
-	if (ptrace(PTRACE_POKEUSER, pid,
-		   (void *)offsetof(struct user_regs_struct, orig_rax), (void *)-1L) < 0 ||
-	    ptrace(PTRACE_POKEUSER, pid,
-		   (void *)offsetof(struct user_regs_struct, rax), (void *)rval) < 0)
+	if (sw_sys_ptrace(PTRACE_POKEUSER, pid,
+			  (void *)offsetof(struct user_regs_struct, orig_rax), (void *)-1L) < 0 ||
+	    sw_sys_ptrace(PTRACE_POKEUSER, pid,
+			  (void *)offsetof(struct user_regs_struct, rax), (void *)rval) < 0)
 		return -errno;
 	return 0;
 }
@@ -175,15 +176,15 @@ int sw_arch_set_arg(pid_t pid, enum sw_abi abi, unsigned int i, uint64_t val)
 {
 	if (i >= 6)
 		return -EINVAL;
-	if (ptrace(PTRACE_POKEUSER, pid, (void *)(uintptr_t)arg_reg[abi == SW_ABI_I386][i],
-		   (void *)(uintptr_t)val) < 0)
+	if (sw_sys_ptrace(PTRACE_POKEUSER, pid, (void *)(uintptr_t)arg_reg[abi == SW_ABI_I386][i],
+			  (void *)(uintptr_t)val) < 0)
 		return -errno;
 	return 0;
 }
 
 int sw_arch_get_regs(pid_t pid, struct sw_arch_regs *r)
 {
-	return ptrace(PTRACE_GETREGS, pid, 0L, &r->r) < 0 ? -errno : 0;
+	return sw_sys_ptrace(PTRACE_GETREGS, pid, 0L, &r->r) < 0 ? -errno : 0;
 }
 
 int sw_arch_guard_entry_check(const struct sw_arch_regs *r0)
@@ -197,9 +198,21 @@ int sw_arch_guard_entry_check(const struct sw_arch_regs *r0)
 	return 0;
 }
 
-uint64_t sw_arch_stack_pointer(const struct sw_arch_regs *r0)
+/*
+ * A page below rsp, 16-byte aligned: the System V ABI lets a leaf
+ * function keep data in the 128 bytes below rsp (the red zone) without
+ * moving it, nothing else is live below that during a syscall, and a
+ * fresh image's stack is set up 128 KiB deep (so the page is mapped).
+ * The area [scratch, scratch + SW_ARCH_SCRATCH_MAX) ends below the red
+ * zone.
+ */
+#define SW_RED_ZONE		128u
+#define SW_SCRATCH_BELOW_SP	4096u
+_Static_assert(SW_ARCH_SCRATCH_MAX <= SW_SCRATCH_BELOW_SP - SW_RED_ZONE, "below the red zone");
+
+uint64_t sw_arch_scratch(const struct sw_arch_regs *r0)
 {
-	return r0->r.rsp;
+	return (r0->r.rsp - SW_SCRATCH_BELOW_SP) & ~(uint64_t)15;
 }
 
 int sw_arch_inject(pid_t pid, const struct sw_arch_regs *r0, bool at_entry,
@@ -220,7 +233,7 @@ int sw_arch_inject(pid_t pid, const struct sw_arch_regs *r0, bool at_entry,
 	r.r10 = a[3];
 	r.r8 = a[4];
 	r.r9 = a[5];
-	return ptrace(PTRACE_SETREGS, pid, 0L, &r) < 0 ? -errno : 0;
+	return sw_sys_ptrace(PTRACE_SETREGS, pid, 0L, &r) < 0 ? -errno : 0;
 }
 
 int sw_arch_replay(pid_t pid, const struct sw_arch_regs *r0)
@@ -229,7 +242,7 @@ int sw_arch_replay(pid_t pid, const struct sw_arch_regs *r0)
 
 	r.rip = r0->r.rip - SW_SYSCALL_INSN_LEN;
 	r.rax = r0->r.orig_rax;
-	return ptrace(PTRACE_SETREGS, pid, 0L, &r) < 0 ? -errno : 0;
+	return sw_sys_ptrace(PTRACE_SETREGS, pid, 0L, &r) < 0 ? -errno : 0;
 }
 
 /* x32 calls report AUDIT_ARCH_X86_64 with nr | 0x40000000; i386 (int

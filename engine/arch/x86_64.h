@@ -15,12 +15,18 @@ enum sw_abi {
 	SW_ABI_NONE = -1,
 };
 
-/* The guard injects 64-bit calls (no mseal in compat mode). */
+/* The guard injects 64-bit calls (no mseal in compat mode), with the
+ * numbers and structure layouts of sysward's own x86_64 build. */
 #define SW_ABI_GUARD		SW_ABI_X86_64
+#if defined(__ILP32__)
+#error "the path guard's setup writes x86_64 structures: build sysward for x86_64, not x32"
+#endif
+
+/* The setup's scratch memory (sw_arch_scratch): a page below the stack
+ * pointer, less the red zone. */
+#define SW_ARCH_SCRATCH_MAX	(4096u - 128u)
 
 #define SW_X32_SYSCALL_BIT	0x40000000u
-
-#define SW_NR_MSEAL		462	/* x86_64; libseccomp 2.5 predates it */
 
 /* A 64-bit tracer sees every tracee (i386 and x32 too) through the 64-bit
  * struct user_regs_struct. */

@@ -14,13 +14,8 @@
 #include <stdint.h>
 #include <sys/syscall.h>
 
+#include "sysward/syscall_nr.h"
 #include "adv.h"
-
-#ifndef __NR_io_uring_setup
-#define __NR_io_uring_setup	425
-#define __NR_io_uring_enter	426
-#define __NR_io_uring_register	427
-#endif
 
 int main(int argc, char **argv)
 {
@@ -31,7 +26,7 @@ int main(int argc, char **argv)
 	int e, escaped = 0;
 
 	TRIED("io_uring_setup(8, &params)");
-	r = syscall(__NR_io_uring_setup, 8, params);
+	r = syscall(SYS_io_uring_setup, 8, params);
 	e = errno;
 	RESULT("io_uring_setup = %s", RET(r, e));
 	if (r >= 0) {
@@ -40,7 +35,7 @@ int main(int argc, char **argv)
 	}
 
 	TRIED("io_uring_enter(-1, 1, 0, 0, NULL, 0)");
-	r = syscall(__NR_io_uring_enter, -1, 1, 0, 0, NULL, 0);
+	r = syscall(SYS_io_uring_enter, -1, 1, 0, 0, NULL, 0);
 	e = errno;
 	RESULT("io_uring_enter = %s%s", RET(r, e),
 	       e == EBADF ? " (EBADF: the kernel ran it)" : "");
@@ -48,7 +43,7 @@ int main(int argc, char **argv)
 		escaped = 1;
 
 	TRIED("io_uring_register(-1, 0, NULL, 0)");
-	r = syscall(__NR_io_uring_register, -1, 0, NULL, 0);
+	r = syscall(SYS_io_uring_register, -1, 0, NULL, 0);
 	e = errno;
 	RESULT("io_uring_register = %s%s", RET(r, e),
 	       e == EBADF ? " (EBADF: the kernel ran it)" : "");

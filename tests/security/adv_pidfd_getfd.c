@@ -28,16 +28,11 @@
 #include <sys/uio.h>
 #include <sys/un.h>
 
+#include "sysward/syscall_nr.h"
 #include "adv.h"
 
 #ifndef SO_PEERPIDFD
 #define SO_PEERPIDFD 77
-#endif
-#ifndef __NR_pidfd_getfd
-#define __NR_pidfd_getfd 438
-#endif
-#ifndef __NR_process_madvise
-#define __NR_process_madvise 440
 #endif
 #ifndef MADV_COLD
 #define MADV_COLD 20
@@ -109,7 +104,7 @@ static void use(int pidfd, long wpid, int wfd, const char *how)
 
 	tried++;
 	TRIED("[%s] pidfd_getfd(pidfd of outside pid %ld, %d, 0)", how, wpid, wfd);
-	r = syscall(__NR_pidfd_getfd, pidfd, wfd, 0);
+	r = syscall(SYS_pidfd_getfd, pidfd, wfd, 0);
 	e = errno;
 	if (r >= 0 && pread((int)r, c, sizeof(c) - 1, 0) > 0) {
 		c[strcspn(c, "\n")] = '\0';
@@ -123,7 +118,7 @@ static void use(int pidfd, long wpid, int wfd, const char *how)
 	{
 		struct iovec iov = { mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), 4096 };
 
-		r = syscall(__NR_process_madvise, pidfd, &iov, 1, MADV_COLD, 0);
+		r = syscall(SYS_process_madvise, pidfd, &iov, 1, MADV_COLD, 0);
 		FACT("[%s] process_madvise(MADV_COLD) = %s", how, RET(r, errno));
 	}
 	r = setns(pidfd, CLONE_NEWUTS);

@@ -12,42 +12,22 @@ if(TARGET PkgConfig::CHECK AND TARGET sysward-engine)
   endforeach()
 endif()
 
-# The supervisor's state machine (engine/tracer.c) against a scripted
-# fake kernel: tracer.c and the tables it keeps (session.c, warn.c) are
-# compiled in with SW_SYS_FAKE (engine/sys.h),
-# and the test defines the rest of the engine that tracer.c calls, so
-# sysward-engine (whose tracer.o and actions.o would clash) is not linked.
-if(TARGET PkgConfig::CHECK AND TARGET sysward-engine)
-  add_executable(test_tracer_events ${CMAKE_CURRENT_LIST_DIR}/test_tracer_events.c
-                 ${PROJECT_SOURCE_DIR}/engine/tracer.c
-                 ${PROJECT_SOURCE_DIR}/engine/session.c
-                 ${PROJECT_SOURCE_DIR}/engine/warn.c)
-  target_compile_definitions(test_tracer_events PRIVATE SW_SYS_FAKE)
-  target_include_directories(test_tracer_events PRIVATE ${PROJECT_SOURCE_DIR}/engine
-                             ${PROJECT_SOURCE_DIR}/include ${CMAKE_CURRENT_LIST_DIR})
-  target_link_libraries(test_tracer_events PRIVATE sysward-policy sysward-common
-                        PkgConfig::SECCOMP PkgConfig::CHECK pthread)
-  add_test(NAME unit.tracer_events COMMAND test_tracer_events)
-  set_tests_properties(unit.tracer_events PROPERTIES LABELS unit)
-endif()
-
-# The stop handler that applies decisions (engine/actions.c) against a
-# scripted fake kernel: which PTRACE_SET_SYSCALL_INFO it makes, how it
-# resumes, and that every refusal fails closed.  actions.c and the tables
-# it uses (session.c, warn.c) with SW_SYS_FAKE; the test defines the rest.
-if(TARGET PkgConfig::CHECK AND TARGET sysward-engine)
-  add_executable(test_actions ${CMAKE_CURRENT_LIST_DIR}/test_actions.c
-                 ${PROJECT_SOURCE_DIR}/engine/actions.c
-                 ${PROJECT_SOURCE_DIR}/engine/session.c
-                 ${PROJECT_SOURCE_DIR}/engine/warn.c)
-  target_compile_definitions(test_actions PRIVATE SW_SYS_FAKE)
-  target_compile_options(test_actions PRIVATE -Wno-unused-parameter)
-  target_include_directories(test_actions PRIVATE ${PROJECT_SOURCE_DIR}/engine
-                             ${PROJECT_SOURCE_DIR}/include ${CMAKE_CURRENT_LIST_DIR})
-  target_link_libraries(test_actions PRIVATE sysward-policy sysward-common
-                        PkgConfig::SECCOMP PkgConfig::CHECK pthread)
-  add_test(NAME unit.actions COMMAND test_actions)
-  set_tests_properties(unit.actions PROPERTIES LABELS unit)
+# The real engine's stop handlers against a scripted fake kernel
+# (fake_kernel.c): the whole engine built with SW_SYS_FAKE
+# (sysward-engine-fake, engine/sys.h), no engine function stubbed.
+#   tracer_events: the supervisor's bookkeeping under every event order
+#   actions: every PTRACE_SET_SYSCALL_INFO a decision makes, and refusals
+#   guardsetup: the path guard's injection, one stop at a time
+if(TARGET PkgConfig::CHECK AND TARGET sysward-engine-fake)
+  foreach(name tracer_events actions guardsetup)
+    add_executable(test_${name} ${CMAKE_CURRENT_LIST_DIR}/test_${name}.c
+                   ${CMAKE_CURRENT_LIST_DIR}/fake_kernel.c)
+    target_include_directories(test_${name} PRIVATE ${PROJECT_SOURCE_DIR}/engine
+                               ${CMAKE_CURRENT_LIST_DIR})
+    target_link_libraries(test_${name} PRIVATE sysward-engine-fake PkgConfig::CHECK)
+    add_test(NAME unit.${name} COMMAND test_${name})
+    set_tests_properties(unit.${name} PROPERTIES LABELS unit)
+  endforeach()
 endif()
 
 # The audit log's strings (engine/audit.c): the JSON and text rules.

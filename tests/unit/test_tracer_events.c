@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The supervisor's bookkeeping (engine/tracer.c) under every order of
- * ptrace events, from scripts.  tracer.c is compiled into this test with
- * SW_SYS_FAKE (engine/sys.h): its waitpid, ptrace, kill and /proc reads
- * are the fake kernel below, which hands out scripted waitpid results,
- * answers PTRACE_GETEVENTMSG and /proc (Tgid, PPid) from the script, and
- * records every request.  Real processes racing (tests/security/
- * adv_events.c) cannot force an order; a script can.
+ * ptrace events, from scripts.  The whole engine is the real one, built
+ * with SW_SYS_FAKE (sysward-engine-fake): its waitpid, ptrace, kill and
+ * /proc reads are the fake kernel of fake_kernel.c, which hands out
+ * scripted waitpid results, answers PTRACE_GETEVENTMSG and /proc (Tgid,
+ * PPid) from the script, and logs every request; no engine function is
+ * stubbed (a fork's child is resumed by the real sw_resume(), an exec
+ * goes through the real exec and path guards).  Real processes racing
+ * (tests/security/adv_events.c) cannot force an order; a script can.
  *
  * E = the parent's PTRACE_EVENT_FORK/CLONE naming the child, F = the
  * child's first stop, X = its exit (see "Event order" in tracer.c).  Each
@@ -26,137 +28,10 @@
 #include <sys/wait.h>
 
 #include "internal.h"
-#include "sys.h"
 #include "check_run.h"
+#include "fake_kernel.h"
 
-/* ---- the fake kernel ---------------------------------------------------- */
-
-#define REQ_KILL	(-1)	/* kill(pid, arg) */
-#define REQ_RESUME	(-2)	/* sw_resume(t, arg) (actions.c) */
-
-struct call { int req; pid_t pid; long arg; };
-struct proc { pid_t tid, tgid, ppid; };
-
-static struct { pid_t pid; int status; } queue[4];
-static size_t n_queue;
-static struct { pid_t pid; unsigned long msg; } evmsg[64];
-static size_t n_evmsg;
-static struct proc procs[64];
-static size_t n_procs;
-static struct call calls[4096];
-static size_t n_calls;
-/* PTRACE_CONT and PTRACE_SYSCALL of cont_fail_pid fail with this errno. */
-static pid_t cont_fail_pid;
-static int cont_fail_errno;
 static int n_warnings;
-
-static void record(int req, pid_t pid, long arg)
-{
-	if (n_calls < sizeof(calls) / sizeof(calls[0]))
-		calls[n_calls++] = (struct call){ req, pid, arg };
-}
-
-pid_t sw_sys_waitpid(pid_t pid, int *status, int options)
-{
-	if (!n_queue) {
-		errno = ECHILD;
-		return -1;
-	}
-	*status = queue[0].status;
-	pid = queue[0].pid;
-	memmove(&queue[0], &queue[1], --n_queue * sizeof(queue[0]));
-	return pid;
-}
-
-long sw_sys_ptrace(int req, pid_t pid, void *addr, void *data)
-{
-	if (req == PTRACE_GETEVENTMSG) {
-		for (size_t i = 0; i < n_evmsg; i++)
-			if (evmsg[i].pid == pid) {
-				*(unsigned long *)data = evmsg[i].msg;
-				return 0;
-			}
-		errno = ESRCH;
-		return -1;
-	}
-	record(req, pid, (long)data);
-	if ((req == PTRACE_CONT || req == PTRACE_SYSCALL) && pid == cont_fail_pid) {
-		errno = cont_fail_errno;
-		return -1;
-	}
-	return 0;
-}
-
-int sw_sys_kill(pid_t pid, int sig)
-{
-	record(REQ_KILL, pid, sig);
-	return 0;
-}
-
-int sw_sys_proc_ids(pid_t tid, pid_t *tgid, pid_t *ppid)
-{
-	*tgid = *ppid = 0;
-	for (size_t i = 0; i < n_procs; i++)
-		if (procs[i].tid == tid) {
-			*tgid = procs[i].tgid;
-			*ppid = procs[i].ppid;
-			return 0;
-		}
-	return -ENOENT;
-}
-
-static void proc_set(pid_t tid, pid_t tgid, pid_t ppid)
-{
-	for (size_t i = 0; i < n_procs; i++)
-		if (procs[i].tid == tid) {
-			procs[i] = (struct proc){ tid, tgid, ppid };
-			return;
-		}
-	ck_assert_uint_lt(n_procs, sizeof(procs) / sizeof(procs[0]));
-	procs[n_procs++] = (struct proc){ tid, tgid, ppid };
-}
-
-static void proc_gone(pid_t tid)
-{
-	for (size_t i = 0; i < n_procs; i++)
-		if (procs[i].tid == tid) {
-			procs[i] = procs[--n_procs];
-			return;
-		}
-}
-
-static void evmsg_set(pid_t pid, unsigned long msg)
-{
-	for (size_t i = 0; i < n_evmsg; i++)
-		if (evmsg[i].pid == pid) {
-			evmsg[i].msg = msg;
-			return;
-		}
-	ck_assert_uint_lt(n_evmsg, sizeof(evmsg) / sizeof(evmsg[0]));
-	evmsg[n_evmsg++] = (typeof(evmsg[0])){ pid, msg };
-}
-
-/* ---- the rest of the engine, as far as tracer.c calls it ---------------- */
-
-void sw_resume(struct sw_tracee *t, int sig) { record(REQ_RESUME, t->pid, sig); }
-void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t) { sw_resume(t, 0); }
-void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t) { sw_resume(t, 0); }
-void sw_pathguard_forget(struct sw_tracee *t) {}
-void sw_pathguard_inherit(struct sw_tracee *child, struct sw_guard *g, uint8_t state) {}
-bool sw_pathguard_exec(struct sw_supervisor *sup, struct sw_tracee *t) { return false; }
-bool sw_execguard_exec(struct sw_supervisor *sup, struct sw_tracee *t) { return false; }
-void sw_execguard_free(struct sw_execguard *eg) {}
-void sw_pathguard_setup_stop(struct sw_supervisor *sup, struct sw_tracee *t, int sig, int ev) {}
-void sw_tracee_mem_owner(uid_t uid) {}
-void sw_tracee_mem_release(void) {}
-pid_t sw_tracee_mem_stalled(void) { return 0; }
-bool sw_bell_status(struct sw_supervisor *sup, pid_t pid, int status) { return false; }
-void sw_bell_stop(struct sw_supervisor *sup) {}
-int sw_launch_failed(struct sw_session *s) { return 127; }
-void sw_program_free(struct sw_program *prog) {}
-void sw_record_free(struct sw_record *r) {}
-void sw_record_task(struct sw_record *r) {}
-void sw_record_exec(struct sw_record *r, struct sw_tracee *t) {}
 
 /* ---- scripts ------------------------------------------------------------ */
 
@@ -182,10 +57,10 @@ enum op {
 	OP_DONE,	/* session a ended (once) with exit code b */
 	OP_KILLED,	/* a was sent SIGKILL */
 	OP_NOKILL,	/* a was not */
-	OP_CONTD,	/* a was resumed with PTRACE_CONT (not via sw_resume) */
+	OP_CONTD,	/* a was resumed with PTRACE_CONT */
 	OP_NOCONT,	/* a was not */
 	OP_LISTEN,	/* a was resumed with PTRACE_LISTEN */
-	OP_RESUMED,	/* a was resumed by sw_resume with signal b */
+	OP_RESUMED,	/* a was resumed (PTRACE_CONT or SYSCALL) with signal b */
 	OP_TOMBS,	/* sup->n_tombs == a */
 	OP_ORPHANS,	/* sup->n_orphans == a */
 	OP_SIGSTOPS,	/* sw_session_signal_stops(session a) == b */
@@ -225,7 +100,8 @@ struct step { enum op op; long a, b, c; };
 #define CONTFAIL(t, e)	{ OP_CONTFAIL, (t), (e), 0 }
 #define WARNINGS(n)	{ OP_WARNINGS, (n), 0, 0 }
 
-/* Sessions A, B, C; their main pids; children.  Far above pid_max. */
+/* Sessions A, B, C; their main pids; children.  Far above pid_max
+ * (fake_kernel.h). */
 enum { A = 1, B, C, N_SESS };
 #define PA	10000100
 #define PB	10000200
@@ -308,50 +184,36 @@ static void check_invariants(const char *name, size_t k)
 		ck_assert_int_le(done_count[i], 1);
 }
 
-static bool called(int req, pid_t pid, long arg, bool any_arg)
+static bool resumed(pid_t pid, long sig)
 {
-	for (size_t i = 0; i < n_calls; i++)
-		if (calls[i].req == req && calls[i].pid == pid &&
-		    (any_arg || calls[i].arg == arg))
-			return true;
-	return false;
+	return fk_called(PTRACE_CONT, pid, (uint64_t)sig) ||
+	       fk_called(PTRACE_SYSCALL, pid, (uint64_t)sig);
 }
 
 static void deliver(pid_t pid, int status)
 {
 	struct sw_error err = { 0 };
 
-	queue[n_queue++] = (typeof(queue[0])){ pid, status };
+	fk_queue(pid, status);
 	ck_assert_int_eq(sw_supervisor_dispatch(sup, false, &err), 1);
 }
 
-#define STOPPED(sig, ev) (0x7f | (sig) << 8 | (ev) << 16)
+#define STOPPED FK_STOPPED
 
 static void new_session(int i, pid_t pid)
 {
-	struct sw_session *s = calloc(1, sizeof(*s));
-
-	/* What launch.c's seize() leaves (sw_session_attach), after the
-	 * exec. */
-	ck_assert_ptr_nonnull(s);
-	s->sup = sup;
-	s->id = (uint64_t)i;
-	s->launch_fd = -1;
-	s->exec_done = true;
-	ck_assert_int_eq(sw_session_attach(sup, s, pid), 0);
-	sess[i] = s;
-	proc_set(pid, pid, INIT);
+	sess[i] = fk_session_new(sup, (uint64_t)i, pid, NULL);
+	fk_proc(pid, pid, INIT);
 }
 
 static void run_case(const struct ev_case *c)
 {
 	struct sw_error err = { 0 };
 
-	n_queue = n_evmsg = n_procs = n_calls = 0;
+	fk_reset();
 	memset(sess, 0, sizeof(sess));
 	memset(done_count, 0, sizeof(done_count));
 	memset(done_code, 0, sizeof(done_code));
-	cont_fail_pid = 0;
 	n_warnings = 0;
 	ck_assert_int_eq(sw_supervisor_new(&sup, &err), 0);
 	sw_supervisor_on_done(sup, on_done, NULL);
@@ -367,13 +229,13 @@ static void run_case(const struct ev_case *c)
 			new_session((int)st->a, (pid_t)st->b);
 			break;
 		case OP_PROC:
-			proc_set(a, (pid_t)st->b, (pid_t)st->c);
+			fk_proc(a, (pid_t)st->b, (pid_t)st->c);
 			break;
 		case OP_GONE:
-			proc_gone(a);
+			fk_proc_gone(a);
 			break;
 		case OP_EV:
-			evmsg_set(a, (unsigned long)st->b);
+			fk_evmsg(a, (unsigned long)st->b);
 			deliver(a, STOPPED(SIGTRAP, (int)st->c));
 			break;
 		case OP_FIRST:
@@ -386,7 +248,7 @@ static void run_case(const struct ev_case *c)
 			deliver(a, (int)st->b);
 			break;
 		case OP_EXEC:
-			evmsg_set(a, (unsigned long)st->b);
+			fk_evmsg(a, (unsigned long)st->b);
 			deliver(a, STOPPED(SIGTRAP, PTRACE_EVENT_EXEC));
 			break;
 		case OP_STOP:
@@ -398,9 +260,9 @@ static void run_case(const struct ev_case *c)
 		case OP_XMANY:
 			for (long i = 0; i < st->b; i++) {
 				if (st->c)
-					proc_set(a + (pid_t)i, a + (pid_t)i, (pid_t)st->c);
+					fk_proc(a + (pid_t)i, a + (pid_t)i, (pid_t)st->c);
 				deliver(a + (pid_t)i, 0);
-				proc_gone(a + (pid_t)i);
+				fk_proc_gone(a + (pid_t)i);
 			}
 			break;
 		case OP_IN:
@@ -428,22 +290,22 @@ static void run_case(const struct ev_case *c)
 			break;
 		case OP_KILLED:
 		case OP_NOKILL:
-			ck_assert_msg(called(REQ_KILL, a, SIGKILL, false) == (st->op == OP_KILLED),
+			ck_assert_msg(fk_called(FK_KILL, a, SIGKILL) == (st->op == OP_KILLED),
 				      "%s step %zu: tid %d %skilled", c->name, k, a,
 				      st->op == OP_KILLED ? "not " : "");
 			break;
 		case OP_CONTD:
 		case OP_NOCONT:
-			ck_assert_msg(called(PTRACE_CONT, a, 0, true) == (st->op == OP_CONTD),
+			ck_assert_msg((fk_count(PTRACE_CONT, a) > 0) == (st->op == OP_CONTD),
 				      "%s step %zu: tid %d %scontinued", c->name, k, a,
 				      st->op == OP_CONTD ? "not " : "");
 			break;
 		case OP_LISTEN:
-			ck_assert_msg(called(PTRACE_LISTEN, a, 0, true),
+			ck_assert_msg(fk_count(PTRACE_LISTEN, a) > 0,
 				      "%s step %zu: tid %d not listening", c->name, k, a);
 			break;
 		case OP_RESUMED:
-			ck_assert_msg(called(REQ_RESUME, a, st->b, false),
+			ck_assert_msg(resumed(a, st->b),
 				      "%s step %zu: tid %d not resumed with %ld", c->name, k, a, st->b);
 			break;
 		case OP_TOMBS:
@@ -451,8 +313,8 @@ static void run_case(const struct ev_case *c)
 				      c->name, k, sup->n_tombs, st->a);
 			break;
 		case OP_CONTFAIL:
-			cont_fail_pid = a;
-			cont_fail_errno = (int)st->b;
+			fk_fail(PTRACE_CONT, a, (int)st->b, true);
+			fk_fail(PTRACE_SYSCALL, a, (int)st->b, true);
 			break;
 		case OP_WARNINGS:
 			ck_assert_msg(n_warnings == st->a, "%s step %zu: %d warnings, want %ld",

@@ -1,0 +1,635 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The fake kernel of fake_kernel.h: every sw_sys_* seam of engine/sys.h,
+ * defined over scripted state.  Only kernel calls live here; the engine
+ * under test is the real one (sysward-engine-fake).
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "fake_kernel.h"
+#include "pathguard.h"
+#include "sys.h"
+
+#define FK_RSP		0x7ffc00100000ull
+#define FK_RIP		0x401000ull
+#define FK_CS		0x33
+
+struct fk_call fk_calls[FK_MAX_CALLS];
+size_t fk_n_calls;
+
+static struct fk_task tasks[16];
+static size_t n_tasks;
+static struct { pid_t pid; int status; } queue[16];
+static size_t n_queue;
+static struct { pid_t pid; unsigned long msg; } evmsg[64];
+static size_t n_evmsg;
+static struct { pid_t tid, tgid, ppid; } procs[64];
+static size_t n_procs;
+static struct { long req; pid_t pid; int e; bool always; } fails[8];
+static size_t n_fails;
+/* Our real descriptors the fake hands out, and whose they stand for. */
+static struct { int fd; pid_t pid; } fds[16];
+static size_t n_fds;
+
+void fk_reset(void)
+{
+	for (size_t i = 0; i < n_fds; i++)
+		close(fds[i].fd);
+	n_tasks = n_queue = n_evmsg = n_procs = n_fails = n_fds = fk_n_calls = 0;
+	memset(tasks, 0, sizeof(tasks));
+}
+
+static struct fk_task *task_find(pid_t pid)
+{
+	for (size_t i = 0; i < n_tasks; i++)
+		if (tasks[i].pid == pid)
+			return &tasks[i];
+	return NULL;
+}
+
+struct fk_task *fk_task(pid_t pid)
+{
+	struct fk_task *t = task_find(pid);
+
+	if (t)
+		return t;
+	ck_assert_uint_lt(n_tasks, sizeof(tasks) / sizeof(tasks[0]));
+	t = &tasks[n_tasks++];
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->regs.rsp = FK_RSP;
+	t->regs.rip = FK_RIP;
+	t->regs.cs = FK_CS;
+	t->mem_base = FK_RSP - sizeof(t->mem);
+	t->next_fd = 3;
+	return t;
+}
+
+void fk_proc(pid_t tid, pid_t tgid, pid_t ppid)
+{
+	for (size_t i = 0; i < n_procs; i++)
+		if (procs[i].tid == tid) {
+			procs[i].tgid = tgid;
+			procs[i].ppid = ppid;
+			return;
+		}
+	ck_assert_uint_lt(n_procs, sizeof(procs) / sizeof(procs[0]));
+	procs[n_procs].tid = tid;
+	procs[n_procs].tgid = tgid;
+	procs[n_procs++].ppid = ppid;
+}
+
+void fk_proc_gone(pid_t tid)
+{
+	for (size_t i = 0; i < n_procs; i++)
+		if (procs[i].tid == tid) {
+			procs[i] = procs[--n_procs];
+			return;
+		}
+}
+
+void fk_evmsg(pid_t pid, unsigned long msg)
+{
+	for (size_t i = 0; i < n_evmsg; i++)
+		if (evmsg[i].pid == pid) {
+			evmsg[i].msg = msg;
+			return;
+		}
+	ck_assert_uint_lt(n_evmsg, sizeof(evmsg) / sizeof(evmsg[0]));
+	evmsg[n_evmsg].pid = pid;
+	evmsg[n_evmsg++].msg = msg;
+}
+
+void fk_queue(pid_t pid, int status)
+{
+	ck_assert_uint_lt(n_queue, sizeof(queue) / sizeof(queue[0]));
+	queue[n_queue].pid = pid;
+	queue[n_queue++].status = status;
+}
+
+void fk_fail(long req, pid_t pid, int e, bool always)
+{
+	ck_assert_uint_lt(n_fails, sizeof(fails) / sizeof(fails[0]));
+	fails[n_fails].req = req;
+	fails[n_fails].pid = pid;
+	fails[n_fails].e = e;
+	fails[n_fails++].always = always;
+}
+
+/* Log a request; true (errno set) if it is to fail. */
+static bool request(long req, pid_t pid, uint64_t addr, uint64_t data)
+{
+	if (fk_n_calls < FK_MAX_CALLS)
+		fk_calls[fk_n_calls++] = (struct fk_call){ req, pid, addr, data };
+	for (size_t i = 0; i < n_fails; i++) {
+		if (fails[i].req != req || fails[i].pid != pid)
+			continue;
+		errno = fails[i].e;
+		if (!fails[i].always)
+			fails[i] = fails[--n_fails];
+		return true;
+	}
+	return false;
+}
+
+size_t fk_count(long req, pid_t pid)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < fk_n_calls; i++)
+		n += fk_calls[i].req == req && fk_calls[i].pid == pid;
+	return n;
+}
+
+bool fk_called(long req, pid_t pid, uint64_t data)
+{
+	for (size_t i = 0; i < fk_n_calls; i++)
+		if (fk_calls[i].req == req && fk_calls[i].pid == pid &&
+		    fk_calls[i].data == data)
+			return true;
+	return false;
+}
+
+long fk_last(long req, pid_t pid)
+{
+	for (size_t i = fk_n_calls; i-- > 0;)
+		if (fk_calls[i].req == req && fk_calls[i].pid == pid)
+			return (long)i;
+	return -1;
+}
+
+/* ---- memory ------------------------------------------------------------ */
+
+static void *mem_at(struct fk_task *t, uint64_t addr, size_t len)
+{
+	if (!t || addr < t->mem_base || addr + len > t->mem_base + sizeof(t->mem) ||
+	    addr + len < addr)
+		return NULL;
+	return t->mem + (addr - t->mem_base);
+}
+
+static ssize_t vm_io(long req, pid_t pid, const struct iovec *local,
+		     const struct iovec *remote, bool write)
+{
+	void *p;
+
+	if (request(req, pid, (uint64_t)(uintptr_t)remote->iov_base, remote->iov_len))
+		return -1;
+	p = mem_at(task_find(pid), (uint64_t)(uintptr_t)remote->iov_base,
+		   remote->iov_len);
+	if (!p) {
+		errno = task_find(pid) ? EFAULT : ESRCH;
+		return -1;
+	}
+	if (write)
+		memcpy(p, local->iov_base, remote->iov_len);
+	else
+		memcpy(local->iov_base, p, remote->iov_len);
+	return (ssize_t)remote->iov_len;
+}
+
+ssize_t sw_sys_process_vm_readv(pid_t pid, const struct iovec *local,
+				unsigned long n_local, const struct iovec *remote,
+				unsigned long n_remote, unsigned long flags)
+{
+	(void)n_local;
+	(void)n_remote;
+	(void)flags;
+	return vm_io(FK_READV, pid, local, remote, false);
+}
+
+ssize_t sw_sys_process_vm_writev(pid_t pid, const struct iovec *local,
+				 unsigned long n_local, const struct iovec *remote,
+				 unsigned long n_remote, unsigned long flags)
+{
+	(void)n_local;
+	(void)n_remote;
+	(void)flags;
+	return vm_io(FK_WRITEV, pid, local, remote, true);
+}
+
+void fk_poke(pid_t pid, uint64_t addr, const void *buf, size_t len)
+{
+	void *p = mem_at(fk_task(pid), addr, len);
+
+	ck_assert_ptr_nonnull(p);
+	memcpy(p, buf, len);
+}
+
+/* ---- the syscalls the guard's setup injects, emulated ------------------- */
+
+static int64_t emulate_recvmsg(struct fk_task *t)
+{
+	struct msghdr *m = mem_at(t, t->regs.rsi, sizeof(*m));
+	struct cmsghdr *c;
+	struct iovec *iov;
+	char *byte;
+	int fd;
+
+	if (!m)
+		return -EFAULT;
+	if (!t->guard_sent)
+		return -EAGAIN;
+	iov = mem_at(t, (uint64_t)(uintptr_t)m->msg_iov, sizeof(*iov));
+	byte = iov ? mem_at(t, (uint64_t)(uintptr_t)iov->iov_base, 1) : NULL;
+	c = mem_at(t, (uint64_t)(uintptr_t)m->msg_control, CMSG_SPACE(sizeof(int)));
+	if (!byte || !c || m->msg_controllen < CMSG_SPACE(sizeof(int)))
+		return -EFAULT;
+	*byte = 'g';
+	t->guard_sent = false;
+	fd = t->guard_tfd = t->next_fd++;
+	m->msg_flags = t->recv == FK_RECV_CTRUNC ? MSG_CTRUNC : 0;
+	if (t->recv == FK_RECV_NO_FD) {
+		m->msg_controllen = 0;
+		return 1;
+	}
+	if (t->recv == FK_RECV_BAD_FD)
+		fd = -1;
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	m->msg_controllen = CMSG_SPACE(sizeof(int));
+	return 1;
+}
+
+static int64_t emulate(struct fk_task *t)
+{
+	const struct user_regs_struct *r = &t->regs;
+	int *sv;
+
+	switch ((long)r->orig_rax) {
+	case __NR_socketpair:
+		if (!(sv = mem_at(t, r->r10, 2 * sizeof(int))))
+			return -EFAULT;
+		sv[0] = t->next_fd++;
+		sv[1] = t->next_fd++;
+		return 0;
+	case __NR_recvmsg:
+		return emulate_recvmsg(t);
+	case __NR_mmap:
+		if (r->r8 != (uint64_t)t->guard_tfd)
+			return -EBADF;
+		t->guard_mapped = true;
+		return (int64_t)r->rdi;
+	case SYS_mseal:
+		t->guard_sealed = t->guard_mapped && r->rdi == SW_GUARD_ADDR;
+		return t->guard_sealed ? 0 : -EINVAL;
+	case -1:
+		return -ENOSYS;		/* skipped: what the kernel leaves */
+	default:
+		return 0;
+	}
+}
+
+static void syscall_stop(pid_t pid)
+{
+	fk_queue(pid, FK_STOPPED(SIGTRAP | 0x80, 0));
+}
+
+static void entry_info(struct fk_task *t)
+{
+	const struct user_regs_struct *r = &t->regs;
+
+	memset(&t->info, 0, sizeof(t->info));
+	t->info.op = SW_PTRACE_SYSCALL_INFO_ENTRY;
+	t->info.arch = 0xc000003e;	/* AUDIT_ARCH_X86_64 */
+	t->info.instruction_pointer = r->rip;
+	t->info.stack_pointer = r->rsp;
+	t->info.entry.nr = r->orig_rax;
+	t->info.entry.args[0] = r->rdi;
+	t->info.entry.args[1] = r->rsi;
+	t->info.entry.args[2] = r->rdx;
+	t->info.entry.args[3] = r->r10;
+	t->info.entry.args[4] = r->r8;
+	t->info.entry.args[5] = r->r9;
+	syscall_stop(t->pid);
+}
+
+void fk_entry(pid_t pid, long nr, const uint64_t a[6])
+{
+	struct fk_task *t = fk_task(pid);
+	struct user_regs_struct *r = &t->regs;
+
+	r->rip += 16;		/* another instruction, past its syscall */
+	r->orig_rax = (uint64_t)nr;
+	r->rax = (uint64_t)-ENOSYS;
+	r->rdi = a[0];
+	r->rsi = a[1];
+	r->rdx = a[2];
+	r->r10 = a[3];
+	r->r8 = a[4];
+	r->r9 = a[5];
+	entry_info(t);
+}
+
+void fk_next_entry(pid_t pid)
+{
+	struct fk_task *t = fk_task(pid);
+
+	/* The syscall instruction (2 bytes) runs: nr from rax. */
+	t->regs.rip += 2;
+	t->regs.orig_rax = t->regs.rax;
+	t->regs.rax = (uint64_t)-ENOSYS;
+	entry_info(t);
+}
+
+void fk_exit(pid_t pid)
+{
+	struct fk_task *t = fk_task(pid);
+	int64_t rv = t->rval_forced ? t->rval : emulate(t);
+
+	t->rval_forced = false;
+	t->regs.rax = (uint64_t)rv;
+	memset(&t->info, 0, sizeof(t->info));
+	t->info.op = SW_PTRACE_SYSCALL_INFO_EXIT;
+	t->info.arch = 0xc000003e;
+	t->info.instruction_pointer = t->regs.rip;
+	t->info.exit.rval = rv;
+	t->info.exit.is_error = rv < 0 && rv >= -4095;
+	syscall_stop(pid);
+}
+
+void fk_seccomp(pid_t pid, uint32_t audit_arch, uint64_t nr,
+		const uint64_t a[6], uint64_t ip)
+{
+	struct fk_task *t = fk_task(pid);
+
+	memset(&t->info, 0, sizeof(t->info));
+	t->info.op = SW_PTRACE_SYSCALL_INFO_SECCOMP;
+	t->info.arch = audit_arch;
+	t->info.instruction_pointer = ip;
+	t->info.seccomp.nr = nr;
+	memcpy(t->info.seccomp.args, a, sizeof(t->info.seccomp.args));
+	t->regs.orig_rax = nr;
+	t->regs.rip = ip;
+}
+
+/* ---- ptrace, wait, kill ------------------------------------------------- */
+
+static void set_info(struct fk_task *t, const struct sw_ptrace_syscall_info *in)
+{
+	ck_assert_uint_lt(t->n_sets, sizeof(t->sets) / sizeof(t->sets[0]));
+	t->sets[t->n_sets++] = *in;
+	if (in->op == SW_PTRACE_SYSCALL_INFO_SECCOMP) {
+		t->regs.orig_rax = in->seccomp.nr;
+		t->info.seccomp = in->seccomp;
+	} else if (in->op == SW_PTRACE_SYSCALL_INFO_EXIT) {
+		t->regs.rax = (uint64_t)in->exit.rval;
+		t->info.exit = in->exit;
+	}
+}
+
+long sw_sys_ptrace(int req, pid_t pid, void *addr, void *data)
+{
+	struct fk_task *t;
+
+	if (request(req, pid, (uint64_t)(uintptr_t)addr, (uint64_t)(uintptr_t)data))
+		return -1;
+	t = task_find(pid);
+	switch (req) {
+	case PTRACE_GETEVENTMSG:
+		for (size_t i = 0; i < n_evmsg; i++)
+			if (evmsg[i].pid == pid) {
+				*(unsigned long *)data = evmsg[i].msg;
+				return 0;
+			}
+		break;
+	case SW_PTRACE_GET_SYSCALL_INFO:
+		if (!t)
+			break;
+		memcpy(data, &t->info, (size_t)addr < sizeof(t->info) ?
+				       (size_t)addr : sizeof(t->info));
+		return sizeof(t->info);
+	case SW_PTRACE_SET_SYSCALL_INFO:
+		ck_assert_uint_eq((size_t)addr, sizeof(struct sw_ptrace_syscall_info));
+		if (!t)
+			break;
+		set_info(t, data);
+		return 0;
+	case PTRACE_GETREGS:
+		if (!t)
+			break;
+		memcpy(data, &t->regs, sizeof(t->regs));
+		return 0;
+	case PTRACE_SETREGS:
+		if (!t)
+			break;
+		memcpy(&t->regs, data, sizeof(t->regs));
+		ck_assert_uint_lt(t->n_setregs, sizeof(t->setregs) / sizeof(t->setregs[0]));
+		t->setregs[t->n_setregs++] = t->regs;
+		return 0;
+	case PTRACE_POKEUSER:
+		if (!t || (size_t)addr + 8 > sizeof(t->regs))
+			break;
+		memcpy((char *)&t->regs + (size_t)addr, &data, 8);
+		return 0;
+	default:
+		/* CONT, SYSCALL, LISTEN: logged, the script says what next. */
+		return 0;
+	}
+	errno = ESRCH;
+	return -1;
+}
+
+pid_t sw_sys_waitpid(pid_t pid, int *status, int options)
+{
+	(void)options;
+	if (!n_queue) {
+		errno = ECHILD;
+		return -1;
+	}
+	*status = queue[0].status;
+	pid = queue[0].pid;
+	memmove(&queue[0], &queue[1], --n_queue * sizeof(queue[0]));
+	return pid;
+}
+
+int sw_sys_kill(pid_t pid, int sig)
+{
+	return request(FK_KILL, pid, 0, (uint64_t)sig) ? -1 : 0;
+}
+
+int sw_sys_proc_ids(pid_t tid, pid_t *tgid, pid_t *ppid)
+{
+	*tgid = *ppid = 0;
+	for (size_t i = 0; i < n_procs; i++)
+		if (procs[i].tid == tid) {
+			*tgid = procs[i].tgid;
+			*ppid = procs[i].ppid;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+/* ---- descriptors: real ones of ours, standing for the tracee's ---------- */
+
+static int our_fd(int fd, pid_t pid)
+{
+	if (fd < 0)
+		return -1;
+	ck_assert_uint_lt(n_fds, sizeof(fds) / sizeof(fds[0]));
+	/* dup: the engine closes what it gets, fk_reset closes ours */
+	fds[n_fds].fd = fd;
+	fds[n_fds++].pid = pid;
+	return dup(fd);
+}
+
+size_t fk_fds_held(void)
+{
+	return n_fds;
+}
+
+static pid_t whose(int fd)
+{
+	struct stat a, b;
+
+	if (fstat(fd, &a) < 0)
+		return 0;
+	for (size_t i = 0; i < n_fds; i++)
+		if (fstat(fds[i].fd, &b) == 0 && a.st_ino == b.st_ino &&
+		    a.st_dev == b.st_dev)
+			return fds[i].pid;
+	return 0;
+}
+
+int sw_sys_memfd_create(const char *name, unsigned int flags)
+{
+	if (request(FK_MEMFD, 0, 0, flags))
+		return -1;
+	/* A real one: the engine maps and writes the guard it makes. */
+	return (int)syscall(SYS_memfd_create, name, flags);
+}
+
+int sw_sys_pidfd_open(pid_t pid, unsigned int flags)
+{
+	if (request(FK_PIDFD_OPEN, pid, 0, flags))
+		return -1;
+	if (!task_find(pid)) {
+		errno = ESRCH;
+		return -1;
+	}
+	return our_fd(open("/dev/null", O_RDONLY | O_CLOEXEC), pid);
+}
+
+int sw_sys_pidfd_getfd(int pidfd, int fd, unsigned int flags)
+{
+	pid_t pid = whose(pidfd);
+
+	(void)flags;
+	if (request(FK_GETFD, pid, (uint64_t)fd, 0))
+		return -1;
+	return our_fd(socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0), pid);
+}
+
+ssize_t sw_sys_sendmsg(int sock, const struct msghdr *msg, int flags)
+{
+	struct cmsghdr *c = CMSG_FIRSTHDR(msg);
+	struct fk_task *t = task_find(whose(sock));
+	struct stat st;
+	int fd = -1;
+
+	(void)flags;
+	if (c && c->cmsg_type == SCM_RIGHTS)
+		memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	if (request(FK_SENDMSG, t ? t->pid : 0, 0, (uint64_t)fd))
+		return -1;
+	if (!t || fstat(fd, &st) < 0) {
+		errno = EBADF;
+		return -1;
+	}
+	t->guard_sent = true;
+	t->guard_ino = (unsigned long)st.st_ino;
+	t->guard_maj = major(st.st_dev);
+	t->guard_min = minor(st.st_dev);
+	return 1;
+}
+
+long sw_sys_kcmp(pid_t a, pid_t b, int type, unsigned long x, unsigned long y)
+{
+	(void)type;
+	(void)x;
+	(void)y;
+	if (request(FK_KCMP, a, 0, (uint64_t)b))
+		return -1;
+	return 1;	/* two mms */
+}
+
+/* /proc/<pid>/smaps as the guard's mapping leaves it; nothing else. */
+FILE *sw_sys_fopen(const char *path, const char *mode)
+{
+	struct fk_task *t;
+	int pid = 0;
+	char name[16] = "";
+
+	if (sscanf(path, "/proc/%d/%15s", &pid, name) != 2)
+		pid = 0;
+	if (request(FK_FOPEN, pid, 0, 0))
+		return NULL;
+	t = task_find(pid);
+	if (!t || strcmp(name, "smaps")) {
+		errno = ENOENT;
+		return NULL;
+	}
+	if (t->guard_mapped)
+		snprintf(t->smaps, sizeof(t->smaps),
+			 "%llx-%llx r--s 00000000 %02x:%02x %lu /memfd:sysward-pathguard (deleted)\n"
+			 "Size: %u kB\nVmFlags: rd sh mr%s\n",
+			 SW_GUARD_ADDR, SW_GUARD_ADDR + SW_GUARD_SIZE, t->guard_maj,
+			 t->guard_min, t->guard_ino, SW_GUARD_SIZE / 1024,
+			 t->guard_sealed ? " sl" : "");
+	else
+		snprintf(t->smaps, sizeof(t->smaps), "%s", "00400000-00401000 r-xp 00000000 08:01 12 /bin/x\n");
+	return fmemopen(t->smaps, strlen(t->smaps), mode[0] == 'r' ? "r" : mode);
+}
+
+ssize_t sw_sys_readlink(const char *path, char *buf, size_t size)
+{
+	(void)path;
+	(void)buf;
+	(void)size;
+	request(FK_READLINK, 0, 0, 0);
+	errno = ENOENT;
+	return -1;
+}
+
+/* ---- the session a launch leaves ---------------------------------------- */
+
+static const struct sw_policy allow_all = {
+	.source = "fake.json", .default_action = SW_ACT_ALLOW, .default_errno = EPERM,
+};
+
+struct sw_session *fk_session_new(struct sw_supervisor *sup, uint64_t id,
+				  pid_t pid, const struct sw_policy *p)
+{
+	struct sw_policy_ctx ctx = { .arch = 0xc000003e, .kernel = 0x61000 };
+	struct sw_session *s = calloc(1, sizeof(*s));
+	struct sw_error err = { 0 };
+
+	ck_assert_ptr_nonnull(s);
+	ck_assert_msg(sw_program_new(&s->prog, p ? p : &allow_all, &ctx, 0,
+				     getpid(), &err) == 0, "%s", err.msg);
+	s->counters = calloc(s->prog->n_rules ? s->prog->n_rules : 1,
+			     sizeof(*s->counters));
+	ck_assert_ptr_nonnull(s->counters);
+	s->sup = sup;
+	s->id = id;
+	s->launch_fd = -1;
+	s->exec_done = true;
+	s->can_set = true;
+	ck_assert_int_eq(sw_session_attach(sup, s, pid), 0);
+	fk_proc(pid, pid, 1);
+	return s;
+}

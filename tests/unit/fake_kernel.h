@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * A scripted fake kernel for the real engine (sysward-engine-fake, every
+ * kernel call of engine/sys.h left to this file): waitpid results from a
+ * queue, a register file, a PTRACE_GET_SYSCALL_INFO state and a window of
+ * memory per tracee, the few syscalls the path guard's setup injects run
+ * on them, a log of every request, and errors injected per request.
+ *
+ * The fake pids are far above any pid_max (2^22), so a call that slipped
+ * past the fake would fail with ESRCH instead of touching a process.
+ */
+#ifndef SW_TEST_FAKE_KERNEL_H
+#define SW_TEST_FAKE_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/user.h>
+
+#include "sysward/ptrace_abi.h"
+#include "internal.h"
+
+/* The log's names for the calls that are not ptrace requests. */
+enum {
+	FK_KILL = -1,		/* kill(pid, data) */
+	FK_READV = -2,		/* process_vm_readv(pid) at addr, data bytes */
+	FK_WRITEV = -3,		/* process_vm_writev(pid) at addr, data bytes */
+	FK_MEMFD = -4,
+	FK_PIDFD_OPEN = -5,
+	FK_GETFD = -6,		/* pidfd_getfd: addr the tracee's fd */
+	FK_SENDMSG = -7,	/* data: the descriptor passed */
+	FK_KCMP = -8,
+	FK_FOPEN = -9,
+	FK_READLINK = -10,
+};
+
+struct fk_call {
+	long req;		/* PTRACE_* or FK_* */
+	pid_t pid;
+	uint64_t addr, data;
+};
+
+#define FK_MAX_CALLS 8192
+extern struct fk_call fk_calls[FK_MAX_CALLS];
+extern size_t fk_n_calls;
+
+/* What the setup's recvmsg delivers. */
+enum fk_recv { FK_RECV_FD, FK_RECV_CTRUNC, FK_RECV_NO_FD, FK_RECV_BAD_FD };
+
+struct fk_task {
+	pid_t pid;
+	struct user_regs_struct regs;
+	struct sw_ptrace_syscall_info info;	/* what GET answers */
+	struct sw_ptrace_syscall_info sets[8];	/* what SET was given */
+	size_t n_sets;
+	struct user_regs_struct setregs[16];	/* what SETREGS was given */
+	size_t n_setregs;
+	uint64_t mem_base;			/* its memory: a window */
+	unsigned char mem[16384];
+	int next_fd;				/* its descriptor table */
+	bool rval_forced;			/* the next call returns rval */
+	int64_t rval;
+	enum fk_recv recv;
+	/* the guard as the fake mm holds it */
+	bool guard_sent, guard_mapped, guard_sealed;
+	int guard_tfd;
+	unsigned long guard_ino;
+	unsigned int guard_maj, guard_min;
+	char smaps[512];
+};
+
+/* Forget every task, queued status, failure and logged call. */
+void fk_reset(void);
+/* The task pid: a 64-bit process stopped somewhere in its first image
+ * (rsp, rip and cs of x86-64 user code).  Created on first use. */
+struct fk_task *fk_task(pid_t pid);
+/* /proc/<tid>/status shows Tgid, PPid; or the tid is gone. */
+void fk_proc(pid_t tid, pid_t tgid, pid_t ppid);
+void fk_proc_gone(pid_t tid);
+/* PTRACE_GETEVENTMSG of pid answers msg. */
+void fk_evmsg(pid_t pid, unsigned long msg);
+/* waitpid() returns (pid, status) next. */
+void fk_queue(pid_t pid, int status);
+/* The next request req (PTRACE_* or FK_*) about pid fails with errno e;
+ * always: every one from now on. */
+void fk_fail(long req, pid_t pid, int e, bool always);
+
+/* Syscall stops, as PTRACE_O_TRACESYSGOOD reports them.  Entry of call
+ * nr(a...) of the program (at a fresh instruction): */
+void fk_entry(pid_t pid, long nr, const uint64_t a[6]);
+/* Entry of whatever the registers make run next: a call injected by
+ * rewinding (rip two bytes back, nr in rax), or the program's own. */
+void fk_next_entry(pid_t pid);
+/* The call of orig_rax runs (the guard setup's calls are emulated, the
+ * rest return 0) and the task stops at its exit. */
+void fk_exit(pid_t pid);
+/* Write len bytes into pid's memory window at addr (the program's data). */
+void fk_poke(pid_t pid, uint64_t addr, const void *buf, size_t len);
+/* At a SECCOMP stop of nr(a...) of ABI audit_arch, at ip. */
+void fk_seccomp(pid_t pid, uint32_t audit_arch, uint64_t nr,
+		const uint64_t a[6], uint64_t ip);
+
+/* Descriptors of ours the fake holds (standing for a pidfd or a
+ * tracee's socket), open until fk_reset(). */
+size_t fk_fds_held(void);
+
+/* The log. */
+size_t fk_count(long req, pid_t pid);
+bool fk_called(long req, pid_t pid, uint64_t data);
+/* Index of the last req about pid, or -1. */
+long fk_last(long req, pid_t pid);
+
+/* The session a launch leaves after the exec (sw_session_attach), under
+ * the compiled program of policy p (NULL: allow everything). */
+struct sw_session *fk_session_new(struct sw_supervisor *sup, uint64_t id,
+				  pid_t pid, const struct sw_policy *p);
+
+#define FK_STOPPED(sig, ev) (0x7f | (sig) << 8 | (ev) << 16)
+
+#endif
