@@ -59,10 +59,7 @@ stop_daemon() {
 swd() {
 	local policy=$1
 	shift
-	last_cmd=("$SYSWARD" run --daemon="$S" --policy "$policy" -- "$@")
-	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
-	rc=$?
-	[ "$rc" -ne 124 ] || fail "timed out: ${last_cmd[*]}"
+	sw_capture "$SYSWARD" run --daemon="$S" --policy "$policy" -- "$@"
 }
 
 # "${NOBODY[@]}" COMMAND...: run as uid/gid 65534, no supplementary groups.
