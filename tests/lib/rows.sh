@@ -4,19 +4,25 @@
 # t_NAME, run by sw_row.  tests/integration/run.sh sources it for its
 # table tests/integration/run.rows (so its --list, and every runner that
 # replays its scenarios, has the rows too: the daemon tests through
-# syswardd, the QEMU guest).
+# syswardd, the QEMU guest), tests/daemon/daemon-tests.sh for
+# tests/daemon/daemon-tests.rows.
 #
 # A block is the scenario NAME, then its steps, one a line; a line that
 # starts with a blank continues the line above (a policy's JSON), "#"
 # starts a comment, and "# tags: ..." just above "[NAME]" tags it as in
 # common.sh.  Commands are bash words and TEXT is expanded as in a here
-# document: both see $W (the work directory), $PROBE, $SYSWARD, $EXAMPLES.
+# document: both see $W (the work directory), $PROBE, $SYSWARD, $EXAMPLES,
+# $TAB (a tab).
 #
 #   policy NAME       its JSON on the lines below: $W/NAME.json
+#   daemon [OPTIONS]  start_daemon OPTIONS (tests/daemon/daemon-tests.sh:
+#                     a private syswardd on $S); the run steps after it
+#                     run through it (sysward run --daemon=$S)
 #   sh CODE           bash: a setup step, or a check that calls fail
-#   run POLICY ARGS   sysward run --policy POLICY ARGS; POLICY "allow" or
-#                     "uid" is common.sh's, another word without "/" a
-#                     policy of the block, else a path
+#   run POLICY ARGS   sysward run --policy POLICY ARGS; POLICY "allow",
+#                     "uid" or "uidN" is common.sh's allow_policy,
+#                     uid_policy or uid_policy N, another word without
+#                     "/" a policy of the block, else a path
 #   run-nobody POLICY ARGS   the same as uid/gid 65534
 #   cli ARGS          sysward ARGS
 #   cmd ARGS          ARGS, unconfined
@@ -34,6 +40,8 @@
 #   log-lacks RE      no line of it does
 # TEXT runs to the end of the line, blanks included.
 
+TAB=$'\t'
+
 # sw_row_text TEXT: TEXT expanded as in a here document.
 sw_row_text() {
 	eval "cat <<__SW_ROW_END__
@@ -45,7 +53,7 @@ __SW_ROW_END__"
 sw_row_policy() {
 	case $1 in
 	allow) allow_policy ;;
-	uid) uid_policy ;;
+	uid | uid[0-9]*) uid_policy "${1#uid}" ;;
 	*/*) sw_row_text "$1" ;;
 	*) echo "$W/$1.json" ;;
 	esac
@@ -62,12 +70,16 @@ sw_row_step() {
 	policy)
 		sw_row_text "${row_arg#*$'\n'}" | policy "${row_arg%%$'\n'*}" >/dev/null ;;
 	sh) eval "$row_arg" ;;
-	run | run-nobody | cli | cmd)
+	daemon | run | run-nobody | cli | cmd)
 		eval "row_words=($row_arg)" || { fail "bad words: $row_arg"; return; }
 		case $row_key in
+		daemon)
+			start_daemon "${row_words[@]}" || return
+			row_daemon=--daemon=$S
+			return ;;
 		run | run-nobody)
 			row_p=$(sw_row_policy "${row_words[0]}")
-			row_words=("$SYSWARD" run --policy "$row_p" "${row_words[@]:1}") ;;&
+			row_words=("$SYSWARD" run ${row_daemon:+"$row_daemon"} --policy "$row_p" "${row_words[@]:1}") ;;&
 		run-nobody)
 			chmod 0755 "$W"
 			row_words=(setpriv --reuid=65534 --regid=65534 --clear-groups "${row_words[@]}") ;;
@@ -124,6 +136,7 @@ sw_row_steps() {
 sw_row() {
 	local row_step
 	unset row_out
+	row_daemon=
 	while IFS= read -r -d '' row_step; do
 		[[ $row_step == *' '* ]] || row_step+=' '
 		sw_row_step "${row_step%% *}" "${row_step#* }" || return

@@ -93,7 +93,7 @@ boot() {
 	mkdir -p "$stage/src/tests/integration" "$stage/src/tests/daemon" "$stage/src/tests/vm" "$stage/src/tests/lib" \
 		 "$stage/src/policy" "$stage/src/tests/security/adv"
 	cp "$SRC/tests/integration/run.sh" "$SRC/tests/integration/run.rows" "$stage/src/tests/integration/"
-	cp "$SRC/tests/daemon/daemon-tests.sh" "$stage/src/tests/daemon/"
+	cp "$SRC/tests/daemon/daemon-tests.sh" "$SRC/tests/daemon/daemon-tests.rows" "$stage/src/tests/daemon/"
 	cp "$SRC/tests/lib/common.sh" "$SRC/tests/lib/rows.sh" "$SRC/tests/lib/stage.sh" \
 	   "$SRC/tests/lib/audit-check.py" "$stage/src/tests/lib/"
 	cp "$HERE/guest-examples.sh" "$HERE/guest-unpatched.sh" "$stage/src/tests/vm/"
