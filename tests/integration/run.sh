@@ -200,35 +200,6 @@ line two"
 	[ "$(wc -l <"$W/out")" -eq 100000 ] || fail "seq output truncated: $(wc -l <"$W/out") lines"
 }
 
-t_capabilities_without_setpcap() {
-	# In a container of runc's default spec, or under Kubernetes' drop:
-	# ALL, root lacks CAP_SETPCAP, and the bounding set cannot shrink.
-	# The launch goes on: under no_new_privs an exec gains no capability
-	# beyond the permitted set, which is emptied (CapPrm, CapEff 0: the
-	# kernel, not the bounding set, keeps them away); chown stays
-	# refused.  Also with an empty bounding set, with --cap, and with
-	# no_new_privs already set.
-	local pre
-	echo x >"$W/f"
-	for pre in "--bounding-set=-setpcap" "--bounding-set=-all" "--bounding-set=-setpcap --no-new-privs"; do
-		# shellcheck disable=SC2206
-		last_cmd=(setpriv $pre "$SYSWARD" run --policy "$(uid_policy)" -- "$PROBE" caps chown "$W/f" 65534 65534)
-		timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
-		rc=$?
-		expect_rc 0
-		expect_line "CapInh: 0000000000000000" "CapPrm: 0000000000000000" \
-			"CapEff: 0000000000000000" "CapAmb: 0000000000000000" \
-			"NoNewPrivs: 1" "chown($W/f,65534,65534)=-EPERM"
-	done
-	[ "$(stat -c %u "$W/f")" = 0 ] || fail "the file changed owner"
-	last_cmd=(setpriv --bounding-set=-setpcap "$SYSWARD" run --policy "$(uid_policy)" --cap CAP_CHOWN -- "$PROBE" caps chown "$W/f" 65534 65534)
-	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
-	rc=$?
-	expect_rc 0
-	expect_line "CapPrm: 0000000000000001" "CapEff: 0000000000000001" \
-		"NoNewPrivs: 1" "chown($W/f,65534,65534)=ok"
-}
-
 t_tracer_killed() {
 	# SIGKILL sysward: the program and its child must die with it
 	# (PTRACE_O_EXITKILL) instead of running on unsupervised.
