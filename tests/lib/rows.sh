@@ -18,12 +18,13 @@
 #   daemon [OPTIONS]  start_daemon OPTIONS (tests/daemon/daemon-tests.sh:
 #                     a private syswardd on $S); the run steps after it
 #                     run through it (sysward run --daemon=$S)
-#   sh CODE           bash: a setup step, or a check that calls fail
+#   sh CODE           bash: a setup step, or a check that calls fail;
+#                     the variables it sets are the later steps' too
 #   run POLICY ARGS   sysward run --policy POLICY ARGS; POLICY "allow",
 #                     "uid" or "uidN" is common.sh's allow_policy,
 #                     uid_policy or uid_policy N, another word without
 #                     "/" a policy of the block, else a path
-#   run-nobody POLICY ARGS   the same as uid/gid 65534
+#   run-nobody POLICY ARGS   the same as uid/gid 65534 ($W made 0755)
 #   cli ARGS          sysward ARGS
 #   cmd ARGS          ARGS, unconfined
 # and what the last command did:
@@ -31,7 +32,6 @@
 #   out [TEXT]        the out lines, in order, are the whole of stdout
 #                     (one "out" without TEXT: stdout is empty)
 #   line TEXT         TEXT is a whole line of stdout
-#   no-line TEXT      ... is not
 #   has TEXT          stdout contains TEXT
 #   err [TEXT]        stderr contains TEXT (without TEXT: stderr is empty)
 #   err-lacks TEXT    stderr does not contain TEXT
@@ -95,7 +95,6 @@ sw_row_step() {
 	out)
 		row_out=${row_out+$row_out$'\n'}$(sw_row_text "$row_arg") ;;
 	line) expect_line "$(sw_row_text "$row_arg")" ;;
-	no-line) expect_no_line "$(sw_row_text "$row_arg")" ;;
 	has) expect_out_contains "$(sw_row_text "$row_arg")" ;;
 	err)
 		if [ -z "$row_arg" ]; then
