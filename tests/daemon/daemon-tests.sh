@@ -5,6 +5,9 @@
 # its own daemon on a temporary socket and asserts what clients and their
 # programs observe: exit codes, output, error text, who may see and kill
 # which session, and that no confined program outlives its supervisor.
+# The scenarios that are rows (a daemon, commands through it, what they
+# must do) are in the table daemon-tests.rows (tests/lib/rows.sh); the
+# functions t_NAME here are programs.
 #
 #   daemon-tests.sh --list        scenario names (one CTest test each)
 #   daemon-tests.sh SCENARIO...   exit 0 pass, 1 fail, 77 skipped
@@ -21,6 +24,7 @@ SRCDIR=${SRCDIR:-$(cd "$HERE/../.." && pwd)}
 PYTHON=$(command -v /usr/bin/python3 || command -v python3)
 
 . "$HERE/../lib/common.sh"
+. "$HERE/../lib/rows.sh"
 W=
 D_PID=
 S=
@@ -59,10 +63,7 @@ stop_daemon() {
 swd() {
 	local policy=$1
 	shift
-	last_cmd=("$SYSWARD" run --daemon="$S" --policy "$policy" -- "$@")
-	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
-	rc=$?
-	[ "$rc" -ne 124 ] || fail "timed out: ${last_cmd[*]}"
+	sw_capture "$SYSWARD" run --daemon="$S" --policy "$policy" -- "$@"
 }
 
 # "${NOBODY[@]}" COMMAND...: run as uid/gid 65534, no supplementary groups.
@@ -123,51 +124,6 @@ xyz"
 	PATH=$W/bin:$PATH swd "$(allow_policy)" sw-only-here
 	expect_rc 0
 	expect_output "from-client-path"
-}
-
-t_exit_codes() {
-	start_daemon || return
-	local n
-	for n in 0 1 42 255; do
-		swd "$(uid_policy 1)" "$PROBE" exit $n
-		expect_rc $n
-	done
-	# Killed by a signal: 128+N.
-	swd "$(uid_policy 1)" "$PROBE" raise 9
-	expect_rc 137
-	swd "$(uid_policy 1)" "$PROBE" raise 15
-	expect_rc 143
-	# Not found: 127 with the embedded mode's words.
-	swd "$(uid_policy 1)" sw-no-such-program-xyz
-	expect_rc 127
-	expect_err "sysward: sw-no-such-program-xyz: command not found"
-	swd "$(uid_policy 1)" "$W/missing/prog"
-	expect_rc 127
-	expect_err "$W/missing/prog" "No such file or directory"
-	# Not executable: 126.
-	echo 'echo hi' >"$W/noexec"
-	chmod 0644 "$W/noexec"
-	swd "$(uid_policy 1)" "$W/noexec"
-	expect_rc 126
-	expect_err "sysward: cannot run $W/noexec: Permission denied"
-	# A bad policy: 125 and the parser's file:line:col message.
-	printf '{"defaultAction": "SCMP_ACT_ALLOW",\n "syscalls": [ {"names": ["getuid"] "action": "SCMP_ACT_ALLOW"} ]}\n' >"$W/bad.json"
-	swd "$W/bad.json" "$PROBE" getuid
-	expect_rc 125
-	expect_output ""
-	expect_err "sysward: $W/bad.json:2:"
-	# A misspelt name in an allow rule: dropped with the embedded mode's
-	# warning, and the program runs.
-	printf '{"defaultAction": "SCMP_ACT_ALLOW",\n "syscalls": [ {"names": ["getuidd"], "action": "SCMP_ACT_ALLOW"} ]}\n' >"$W/warn.json"
-	swd "$W/warn.json" "$PROBE" getuid
-	expect_rc 0
-	expect_output "getuid=0"
-	expect_err "sysward: warning: $W/warn.json: syscalls[0].names[0]:" '"getuidd"'
-	# A policy file the client cannot read: 125, nothing sent.
-	swd "$W/does-not-exist.json" "$PROBE" getuid
-	expect_rc 125
-	expect_err "$W/does-not-exist.json"
-	daemon_serves
 }
 
 t_checks_as_client() {
@@ -795,20 +751,6 @@ NoNewPrivs:	1"
 	daemon_serves
 }
 
-t_root_caps() {
-	# A root client gets exactly the capabilities it asks for, as with
-	# "sysward run --cap"; by default none.
-	start_daemon || return
-	swd "$(allow_policy)" sh -c 'grep ^CapEff /proc/self/status'
-	expect_rc 0
-	expect_output "CapEff:	0000000000000000"
-	last_cmd=("$SYSWARD" run --daemon="$S" --cap CAP_NET_RAW --policy "$(allow_policy)" -- sh -c 'grep ^CapEff /proc/self/status')
-	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
-	rc=$?
-	expect_rc 0
-	expect_output "CapEff:	0000000000002000"
-}
-
 # Confused deputy: a program confined by sysward that can reach the
 # daemon's socket must not get a session outside its own policy, nor
 # capabilities it lacks, nor have the daemon kill sessions for it.  Every
@@ -862,21 +804,6 @@ t_session_client_run() {
 	start_daemon || return
 	nested_client "$SYSWARD" run --daemon="$S" --policy "$(uid_policy 4242)" --
 	daemon_serves
-}
-
-t_client_nice() {
-	# The program runs at its client's nice value, not at the daemon's
-	# (which raises its own priority when it may: syswardd.8 NOTES).
-	start_daemon || return
-	local want
-	for want in 0 7; do
-		last_cmd=(nice -n "$want" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" --
-			  sh -c 'read -r s </proc/self/stat; set -- ${s##*) }; echo "${17}"')
-		timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
-		rc=$?
-		expect_rc 0
-		expect_output "$want"
-	done
 }
 
 t_caps_beyond_client() {
@@ -2043,34 +1970,6 @@ t_socket_activation() {
 	D_PID=
 }
 
-t_usage() {
-	last_cmd=("$SYSWARDD" --help)
-	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
-	rc=$?
-	expect_rc 0
-	grep -q -- "--max-sessions" "$W/out" || fail "syswardd --help lacks --max-sessions"
-	last_cmd=("$SYSWARDD" --max-sessions 0)
-	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
-	rc=$?
-	expect_rc 2
-	expect_err "syswardd: invalid --max-sessions '0'" "Try 'syswardd --help'."
-	last_cmd=("$SYSWARD" ps --daemon="$W/nothing.sock")
-	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
-	rc=$?
-	expect_rc 1
-	expect_err "sysward: cannot reach syswardd: connect to $W/nothing.sock: No such file or directory"
-	last_cmd=("$SYSWARD" kill --daemon="$W/nothing.sock" abc)
-	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
-	rc=$?
-	expect_rc 2
-	expect_err "invalid session ID 'abc'"
-	last_cmd=("$SYSWARD" run --daemon="$W/nothing.sock" --log "$W/l" --policy /dev/null -- true)
-	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
-	rc=$?
-	expect_rc 2
-	expect_err "--log is not available with --daemon"
-}
-
 t_reach_beyond_session() {
 	# Route 16: a program (uid 65534) tries ptrace-mode accesses
 	# (/proc/<pid>/mem read-write, environ, fd, cwd, root,
@@ -2278,6 +2177,7 @@ run_embedded() {
 	return 0
 }
 
+sw_rows "$HERE/daemon-tests.rows" || exit 2
 if [ "${1:-}" = --list ]; then
 	sw_scenarios
 	embedded_list || exit 1

@@ -92,6 +92,15 @@ expect_out_contains() {
 	done
 }
 
+# sw_capture CMD...: run CMD (60 s at most) as the last command: $rc,
+# $W/out, $W/err, last_cmd.
+sw_capture() {
+	last_cmd=("$@")
+	timeout -k 5 60 "$@" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	[ "$rc" -ne 124 ] || fail "timed out: ${last_cmd[*]}"
+}
+
 # policy NAME <<JSON: write $W/NAME.json atomically (clients started in
 # the background may be reading the previous copy), readable by every
 # uid, and print its path.
@@ -174,11 +183,13 @@ want_err() { [[ $err == *"$1"* ]] || { fail "${last_cmd[*]}: stderr lacks '$1'";
 # ---------------------------------------------------------------- scenarios
 #
 # A runner's scenarios are its functions t_NAME (in
-# tests/security/check.sh, the labels "NAME)" of its case statement).  What a scenario needs beyond a
-# plain run is declared on the line just above it:
+# tests/security/check.sh, the labels "NAME)" of its case statement), and
+# the blocks "[NAME]" of its table of rows, RUNNER.rows beside RUNNER.sh
+# (tests/lib/rows.sh).  What a scenario needs beyond a plain run is
+# declared on the line just above it:
 #
 #   # tags: needs-log needs-tmux
-#   t_NAME() {
+#   t_NAME() {          (or "[NAME]" in a table)
 #
 # Tags, and who reads them:
 #   needs-log       uses "sysward run --log"; the daemon writes the audit
@@ -213,16 +224,20 @@ sw_scenarios() {
 SW_KNOWN_TAGS="needs-log needs-pretend other-command client-group needs-kill-descendants"
 SW_KNOWN_TAGS+=" needs-systemd needs-smp needs-tmux needs-python"
 
-# sw_tags FILE: "NAME TAG..." for every tagged scenario of FILE.  A tag
-# not listed above, or a tags line that is not just above a scenario, is
-# an error (so that a typo cannot quietly run a scenario where it fails).
+# sw_tags FILE: "NAME TAG..." for every tagged scenario of FILE and of its
+# table FILE.rows (FILE without .sh), if any.  A tag not listed above, or
+# a tags line that is not just above a scenario, is an error (so that a
+# typo cannot quietly run a scenario where it fails).
 sw_tags() {
-	awk -v known=" $SW_KNOWN_TAGS " -v file="$1" '
-	function bad(why) { printf "%s:%d: %s\n", file, NR, why > "/dev/stderr"; err = 1 }
+	local files=("$1")
+	[ ! -f "${1%.sh}.rows" ] || files+=("${1%.sh}.rows")
+	awk -v known=" $SW_KNOWN_TAGS " '
+	function bad(why) { printf "%s:%d: %s\n", FILENAME, FNR, why > "/dev/stderr"; err = 1 }
 	tags != "" {
 		name = ""
 		if ($0 ~ /^t_[A-Za-z0-9_]+\(\) \{$/) { name = $0; sub(/^t_/, "", name); sub(/\(\) \{$/, "", name) }
 		else if ($0 ~ /^[a-z0-9_]+\)$/) { name = $0; sub(/\)$/, "", name) }
+		else if ($0 ~ /^\[[a-z0-9_]+\]$/) { name = substr($0, 2, length($0) - 2) }
 		if (name == "") bad("a tags line must stand just above its scenario")
 		else print name " " tags
 		tags = ""
@@ -232,7 +247,7 @@ sw_tags() {
 		n = split(tags, t, " ")
 		for (i = 1; i <= n; i++) if (!index(known, " " t[i] " ")) bad("unknown tag " t[i])
 	}
-	END { exit err }' "$1"
+	END { exit err }' "${files[@]}"
 }
 
 # sw_untagged FILE TAG...: FILE's scenarios (its --list) that have none of

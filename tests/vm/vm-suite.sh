@@ -20,7 +20,8 @@
 # of it and exits with its status (0 pass, 77 skipped, else fail).
 #
 # Scenarios on the patched kernel: every scenario of
-# tests/integration/run.sh and tests/daemon/daemon-tests.sh (which replays
+# tests/integration/run.sh (its functions and the rows of its run.rows)
+# and tests/daemon/daemon-tests.sh (which replays
 # the integration scenarios through syswardd), except those tagged with
 # what the guest lacks (GUEST_LACKS below), plus tests/vm/guest-examples.sh and
 # every adversarial test of tests/security/check.sh (the int $0x80 ones
@@ -91,9 +92,10 @@ boot() {
 	rm -rf "$stage"
 	mkdir -p "$stage/src/tests/integration" "$stage/src/tests/daemon" "$stage/src/tests/vm" "$stage/src/tests/lib" \
 		 "$stage/src/policy" "$stage/src/tests/security/adv"
-	cp "$SRC/tests/integration/run.sh" "$stage/src/tests/integration/"
-	cp "$SRC/tests/daemon/daemon-tests.sh" "$stage/src/tests/daemon/"
-	cp "$SRC/tests/lib/common.sh" "$SRC/tests/lib/stage.sh" "$SRC/tests/lib/audit-check.py" "$stage/src/tests/lib/"
+	cp "$SRC/tests/integration/run.sh" "$SRC/tests/integration/run.rows" "$stage/src/tests/integration/"
+	cp "$SRC/tests/daemon/daemon-tests.sh" "$SRC/tests/daemon/daemon-tests.rows" "$stage/src/tests/daemon/"
+	cp "$SRC/tests/lib/common.sh" "$SRC/tests/lib/rows.sh" "$SRC/tests/lib/stage.sh" \
+	   "$SRC/tests/lib/audit-check.py" "$stage/src/tests/lib/"
 	cp "$HERE/guest-examples.sh" "$HERE/guest-unpatched.sh" "$stage/src/tests/vm/"
 	cp -r "$SRC/policy/examples" "$stage/src/policy/"
 	cp "$SRC/tests/security/check.sh" "$stage/src/tests/security/"
