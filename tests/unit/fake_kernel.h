@@ -128,6 +128,10 @@ bool fk_called(long req, pid_t pid, uint64_t data);
 /* Index of the last req about pid, or -1. */
 long fk_last(long req, pid_t pid);
 
+/* sw_supervisor_on_warning()'s callback for a test: counts the warnings
+ * in the int ud points to. */
+void fk_count_warning(struct sw_session *s, const char *msg, void *ud);
+
 /* The session a launch leaves after the exec (sw_session_attach), under
  * the compiled program of policy p (NULL: allow everything). */
 struct sw_session *fk_session_new(struct sw_supervisor *sup, uint64_t id,

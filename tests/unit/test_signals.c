@@ -83,14 +83,6 @@ static struct sw_supervisor *sup;
 static struct sw_session *sa, *sb;
 static int warnings;
 
-static void on_warning(struct sw_session *s, const char *msg, void *ud)
-{
-	(void)s;
-	(void)msg;
-	(void)ud;
-	warnings++;
-}
-
 static void unstage(void)
 {
 	if (sup)
@@ -121,7 +113,7 @@ static void stage(void)
 	unstage();
 	warnings = 0;
 	ck_assert_int_eq(sw_supervisor_new(&sup, &err), 0);
-	sw_supervisor_on_warning(sup, on_warning, NULL);
+	sw_supervisor_on_warning(sup, fk_count_warning, &warnings);
 	sa = fk_session_new(sup, 1, PID, NULL);
 	sb = fk_session_new(sup, 2, OTHER, NULL);
 	tracee(sa, KID, KID, PID, PID);
