@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include <linux/nsfs.h>
 
 #include "fake_kernel.h"
 #include "pathguard.h"
@@ -754,6 +755,19 @@ static unsigned long ns_id(const struct fk_proc *p, int level)
 	return level > 0 ? p->ns : FK_NS_ROOT;
 }
 
+/* The level of p's own pid namespace. */
+static int own_level(const struct fk_proc *p)
+{
+	return p->ns ? 1 : 0;
+}
+
+/* What follows /proc/<pid> in path ("" for the directory itself). */
+static void proc_rest(const char *path, char rest[32])
+{
+	rest[0] = '\0';
+	sscanf(path, "/proc/%*d%31s", rest);
+}
+
 #define FK_NSFS_DEV	0xfe01
 #define FK_PROC_DEV	0xfe02
 
@@ -773,19 +787,17 @@ int sw_sys_stat(const char *path, struct stat *st)
 
 	if (request(FK_STAT, path_pid(path), 0, 0))
 		return -1;
-	if (f) {
+	if (f)
 		p = proc_find(f->target);
-		rest[0] = '\0';
-	} else if (p) {
-		sscanf(path, "/proc/%*d%31s", rest);
-	}
+	else
+		proc_rest(path, rest);
 	errno = ENOENT;
 	if (!p)
 		return -1;
 	if (!rest[0])		/* /proc/<pid>, or a descriptor of it */
 		ident(st, FK_PROC_DEV, (unsigned long)p->tid, S_IFDIR | 0555);
 	else if (!strcmp(rest, "/ns/pid"))
-		ident(st, FK_NSFS_DEV, ns_id(p, p->ns ? 1 : 0), S_IFREG | 0444);
+		ident(st, FK_NSFS_DEV, ns_id(p, own_level(p)), S_IFREG | 0444);
 	else if (!strcmp(rest, "/status"))
 		ident(st, FK_PROC_DEV, (unsigned long)p->tid << 8, S_IFREG | 0444);
 	else
@@ -828,13 +840,14 @@ int sw_sys_open(const char *path, int flags)
 	char rest[32] = "";
 
 	(void)flags;
-	if (request(FK_STAT, path_pid(path), 0, 0))
+	if (request(FK_OPEN, path_pid(path), 0, 0))
 		return -1;
-	if (!p || sscanf(path, "/proc/%*d%31s", rest) != 1 || strcmp(rest, "/ns/pid")) {
+	proc_rest(path, rest);
+	if (!p || strcmp(rest, "/ns/pid")) {
 		errno = ENOENT;
 		return -1;
 	}
-	return ns_fd(p->tid, p->ns ? 1 : 0);
+	return ns_fd(p->tid, own_level(p));
 }
 
 int sw_sys_fstat(int fd, struct stat *st)
@@ -853,7 +866,7 @@ int sw_sys_ioctl(int fd, unsigned long req)
 {
 	int i = ns_find(fd);
 
-	(void)req;
+	ck_assert_uint_eq(req, NS_GET_PARENT);
 	if (i < 0)
 		return -1;
 	if (nsfds[i].level == 0) {

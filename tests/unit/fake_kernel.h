@@ -36,6 +36,7 @@ enum {
 	FK_PROC_READ = -11,	/* /proc/<pid>/...: pid */
 	FK_STAT = -12,		/* stat of /proc/<pid>/...: pid */
 	FK_GETPGID = -13,
+	FK_OPEN = -14,		/* open of /proc/<pid>/ns/pid: pid */
 };
 
 struct fk_call {

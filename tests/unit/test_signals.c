@@ -330,6 +330,8 @@ static const struct row rows[] = {
 	{ "fiosetown_unreadable", CALL(__NR_ioctl, 4, FIOSETOWN, BAD_ADDR), REFUSED(EFAULT) },
 	{ "other_ioctl_left_alone", CALL(__NR_ioctl, 4, 0x5401, BAD_ADDR) },
 	/* reach.c's pid calls: EPERM outside (ESRCH for no such process) */
+	{ "prlimit_0_self", CALL(__NR_prlimit64, 0, RLIMIT_CPU, ADDR, 0) },
+	{ "setpriority_0_own_group", CALL(__NR_setpriority, PRIO_PGRP, 0, 5) },
 	{ "prlimit_kid", CALL(__NR_prlimit64, KID, RLIMIT_CPU, ADDR, 0) },
 	{ "prlimit_other", CALL(__NR_prlimit64, OTHER, RLIMIT_CPU, ADDR, 0), REFUSED(EPERM) },
 	{ "prlimit_gone", CALL(__NR_prlimit64, GONE, RLIMIT_CPU, ADDR, 0), REFUSED(ESRCH) },
