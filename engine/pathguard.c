@@ -553,9 +553,9 @@ bool sw_pathguard_explain_unreadable(struct sw_session *s, pid_t pid)
 	/* The files of /proc/<pid> (not the directory) of a non-dumpable
 	 * process belong to root. */
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	if (stat(path, &st) < 0)
+	if (sw_sys_stat(path, &st) < 0)
 		return false;
-	if (sw_proc_read(path, text, sizeof(text)) >= 0)
+	if (sw_sys_proc_read(path, text, sizeof(text)) >= 0)
 		sw_proc_number(text, "Uid", 10, 0, &uid);
 	if (st.st_uid != 0 || uid == 0)
 		return false;

@@ -94,7 +94,7 @@ bool sw_reach_proc_field(const char *path, const char *key, int base,
 {
 	char text[SW_PROC_TEXT_MAX];
 
-	return sw_proc_read(path, text, sizeof(text)) >= 0 &&
+	return sw_sys_proc_read(path, text, sizeof(text)) >= 0 &&
 	       sw_proc_number(text, key, base, index, ret);
 }
 
@@ -103,7 +103,7 @@ int sw_reach_ns_depth(pid_t pid)
 	char path[64], text[SW_PROC_TEXT_MAX];
 
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	if (sw_proc_read(path, text, sizeof(text)) < 0)
+	if (sw_sys_proc_read(path, text, sizeof(text)) < 0)
 		return -1;
 	return sw_proc_count(text, "NSpid");
 }
@@ -126,18 +126,18 @@ bool sw_reach_sees(pid_t caller, int caller_depth, pid_t pid)
 	if (caller_depth <= 0 || depth < caller_depth)
 		return false;
 	snprintf(path, sizeof(path), "/proc/%d/ns/pid", caller);
-	if (stat(path, &a) < 0)
+	if (sw_sys_stat(path, &a) < 0)
 		return false;
 	snprintf(path, sizeof(path), "/proc/%d/ns/pid", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = sw_sys_open(path, O_RDONLY | O_CLOEXEC);
 	for (int i = depth; fd >= 0 && i > caller_depth; i--) {
-		up = ioctl(fd, NS_GET_PARENT);
+		up = sw_sys_ioctl(fd, NS_GET_PARENT);
 		close(fd);
 		fd = up;
 	}
 	if (fd < 0)
 		return false;
-	if (fstat(fd, &b) < 0) {
+	if (sw_sys_fstat(fd, &b) < 0) {
 		close(fd);
 		return false;
 	}
@@ -206,7 +206,7 @@ static bool zombie_of_session(struct sw_supervisor *sup, struct sw_session *s,
 	if (sw_reach_ns_depth(caller) != own_ns_depth())
 		return false;
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	if (sw_proc_read(path, text, sizeof(text)) < 0)
+	if (sw_sys_proc_read(path, text, sizeof(text)) < 0)
 		return false;
 	state = sw_proc_field(text, "State");
 	while (state && (*state == ' ' || *state == '\t'))
@@ -257,11 +257,11 @@ bool sw_reach_group(struct sw_supervisor *sup, struct sw_session *s,
 		return false;
 	/* Usually its leader is alive and ours. */
 	t = sw_tracee_find(sup, pgid);
-	if (t && t->s == s && getpgid(pgid) == pgid)
+	if (t && t->s == s && sw_sys_getpgid(pgid) == pgid)
 		return true;
 	for (size_t i = 0; i < sup->tab_size; i++)
 		if (sup->tab[i].pid > 0 && sup->tab[i].s == s &&
-		    getpgid(sup->tab[i].pid) == pgid)
+		    sw_sys_getpgid(sup->tab[i].pid) == pgid)
 			return true;
 	return nested_in_session(sup, s, caller, pgid, "NSpgid");
 }

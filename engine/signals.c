@@ -193,7 +193,7 @@ static bool same_dir(const char *a_path, const char *b_path)
 {
 	struct stat a, b;
 
-	return stat(a_path, &a) == 0 && stat(b_path, &b) == 0 &&
+	return sw_sys_stat(a_path, &a) == 0 && sw_sys_stat(b_path, &b) == 0 &&
 	       S_ISDIR(a.st_mode) && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
@@ -205,8 +205,8 @@ static bool same_nspid(const char *a_dir, const char *b_dir)
 
 	snprintf(a_path, sizeof(a_path), "%s/status", a_dir);
 	snprintf(b_path, sizeof(b_path), "%s/status", b_dir);
-	if (sw_proc_read(a_path, a, sizeof(a)) < 0 ||
-	    sw_proc_read(b_path, b, sizeof(b)) < 0)
+	if (sw_sys_proc_read(a_path, a, sizeof(a)) < 0 ||
+	    sw_sys_proc_read(b_path, b, sizeof(b)) < 0)
 		return false;
 	na = sw_proc_field(a, "NSpid");
 	nb = sw_proc_field(b, "NSpid");

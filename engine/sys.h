@@ -3,7 +3,9 @@
  * The kernel as the supervisor's loop and stop handlers see it: every
  * call that tracer.c, session.c, actions.c, guardsetup.c, pathguard.c,
  * execguard.c, signals.c, reach.c, strings.c and the arch hooks
- * (arch/x86_64.c) make to reach a tracee.  In the product these are
+ * (arch/x86_64.c) make to reach a tracee, or to learn who a pid, a
+ * group or a descriptor of its is (/proc, stat, the pid namespace
+ * walk, getpgid: signals.c's and reach.c's "is this the session's?").  In the product these are
  * inline wrappers that compile to the very calls they name (no table, no
  * indirect call in the dispatch loop).  Only kernel calls are seams here,
  * never engine functions: a test replaces the kernel, not the engine.
@@ -24,8 +26,11 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -53,6 +58,12 @@ ssize_t sw_sys_sendmsg(int sock, const struct msghdr *msg, int flags);
 long sw_sys_kcmp(pid_t a, pid_t b, int type, unsigned long x, unsigned long y);
 FILE *sw_sys_fopen(const char *path, const char *mode);
 ssize_t sw_sys_readlink(const char *path, char *buf, size_t size);
+ssize_t sw_sys_proc_read(const char *path, char *buf, size_t size);
+int sw_sys_stat(const char *path, struct stat *st);
+int sw_sys_open(const char *path, int flags);
+int sw_sys_fstat(int fd, struct stat *st);
+int sw_sys_ioctl(int fd, unsigned long req);
+pid_t sw_sys_getpgid(pid_t pid);
 #else
 static inline pid_t sw_sys_waitpid(pid_t pid, int *status, int options)
 {
@@ -126,6 +137,43 @@ static inline FILE *sw_sys_fopen(const char *path, const char *mode)
 static inline ssize_t sw_sys_readlink(const char *path, char *buf, size_t size)
 {
 	return readlink(path, buf, size);
+}
+
+/* /proc/<pid>/status and /proc/<tid>/fdinfo/<fd>: who a pid, a tid or a
+ * pidfd is (Tgid, PPid, State, NSpid/NStgid/NSpgid, Uid; Pid, flags). */
+static inline ssize_t sw_sys_proc_read(const char *path, char *buf, size_t size)
+{
+	return sw_proc_read(path, buf, size);
+}
+
+/* Identities compared by device and inode: /proc/<pid>/ns/pid, a
+ * /proc/<pid> directory, /proc/<pid>/status's owner. */
+static inline int sw_sys_stat(const char *path, struct stat *st)
+{
+	return stat(path, st);
+}
+
+/* /proc/<pid>/ns/pid, walked up with sw_sys_ioctl(NS_GET_PARENT). */
+static inline int sw_sys_open(const char *path, int flags)
+{
+	return open(path, flags);
+}
+
+static inline int sw_sys_fstat(int fd, struct stat *st)
+{
+	return fstat(fd, st);
+}
+
+/* Argument-less requests only (NS_GET_PARENT). */
+static inline int sw_sys_ioctl(int fd, unsigned long req)
+{
+	return ioctl(fd, req);
+}
+
+/* Which process group a tracee is in. */
+static inline pid_t sw_sys_getpgid(pid_t pid)
+{
+	return getpgid(pid);
 }
 #endif
 

@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include <linux/nsfs.h>
 
 #include "fake_kernel.h"
 #include "pathguard.h"
@@ -35,8 +36,28 @@ static struct { pid_t pid; int status; } queue[16];
 static size_t n_queue;
 static struct { pid_t pid; unsigned long msg; } evmsg[64];
 static size_t n_evmsg;
-static struct { pid_t tid, tgid, ppid; } procs[64];
+/* The fake /proc: one entry per tid. */
+struct fk_proc {
+	pid_t tid, tgid, ppid, pgid;
+	char state;
+	pid_t inner;		/* its number in ns, if nested */
+	unsigned long ns;	/* 0: the root pid namespace only */
+};
+static struct fk_proc procs[64];
 static size_t n_procs;
+/* The tracees' descriptors the fake /proc describes. */
+static struct fk_tfd {
+	pid_t tid;
+	int fd;
+	pid_t target;
+	unsigned int flags;	/* pidfd_open's */
+	bool dir;		/* /proc/<target>, not a pidfd */
+} tfds[16];
+static size_t n_tfds;
+/* Our real descriptors standing for /proc/<pid>/ns/pid (level: which
+ * namespace of pid's chain, 0 the root), as NS_GET_PARENT walks up. */
+static struct { int fd; pid_t pid; int level; } nsfds[32];
+static size_t n_nsfds;
 static struct { long req; pid_t pid; int e; bool always; } fails[8];
 static size_t n_fails;
 /* Our real descriptors the fake hands out, and whose they stand for. */
@@ -48,7 +69,9 @@ void fk_reset(void)
 	for (size_t i = 0; i < n_fds; i++)
 		close(fds[i].fd);
 	n_tasks = n_queue = n_evmsg = n_procs = n_fails = n_fds = fk_n_calls = 0;
+	n_tfds = n_nsfds = 0;
 	memset(tasks, 0, sizeof(tasks));
+	fk_proc(getpid(), getpid(), 1);
 }
 
 static struct fk_task *task_find(pid_t pid)
@@ -77,27 +100,76 @@ struct fk_task *fk_task(pid_t pid)
 	return t;
 }
 
-void fk_proc(pid_t tid, pid_t tgid, pid_t ppid)
+static struct fk_proc *proc_find(pid_t tid)
 {
 	for (size_t i = 0; i < n_procs; i++)
-		if (procs[i].tid == tid) {
-			procs[i].tgid = tgid;
-			procs[i].ppid = ppid;
-			return;
-		}
-	ck_assert_uint_lt(n_procs, sizeof(procs) / sizeof(procs[0]));
-	procs[n_procs].tid = tid;
-	procs[n_procs].tgid = tgid;
-	procs[n_procs++].ppid = ppid;
+		if (procs[i].tid == tid)
+			return &procs[i];
+	return NULL;
+}
+
+/* An existing entry must be there: a test names who it changes. */
+static struct fk_proc *proc_of(pid_t tid)
+{
+	struct fk_proc *p = proc_find(tid);
+
+	ck_assert_ptr_nonnull(p);
+	return p;
+}
+
+void fk_proc(pid_t tid, pid_t tgid, pid_t ppid)
+{
+	struct fk_proc *p = proc_find(tid);
+
+	if (!p) {
+		ck_assert_uint_lt(n_procs, sizeof(procs) / sizeof(procs[0]));
+		p = &procs[n_procs++];
+		*p = (struct fk_proc){ .tid = tid, .pgid = tgid, .state = 'S' };
+	}
+	p->tgid = tgid;
+	p->ppid = ppid;
+}
+
+void fk_proc_pgid(pid_t tid, pid_t pgid)
+{
+	proc_of(tid)->pgid = pgid;
+}
+
+void fk_proc_zombie(pid_t tid)
+{
+	proc_of(tid)->state = 'Z';
+}
+
+void fk_proc_nested(pid_t tid, pid_t inner, unsigned long ns)
+{
+	struct fk_proc *p = proc_of(tid);
+
+	p->inner = inner;
+	p->ns = ns;
+}
+
+static void tfd(pid_t tid, int fd, pid_t target, unsigned int flags, bool dir)
+{
+	ck_assert_uint_lt(n_tfds, sizeof(tfds) / sizeof(tfds[0]));
+	tfds[n_tfds++] = (struct fk_tfd){ tid, fd, target, flags, dir };
+}
+
+void fk_pidfd(pid_t tid, int fd, pid_t target, unsigned int flags)
+{
+	tfd(tid, fd, target, flags, false);
+}
+
+void fk_procdir_fd(pid_t tid, int fd, pid_t target)
+{
+	tfd(tid, fd, target, 0, true);
 }
 
 void fk_proc_gone(pid_t tid)
 {
-	for (size_t i = 0; i < n_procs; i++)
-		if (procs[i].tid == tid) {
-			procs[i] = procs[--n_procs];
-			return;
-		}
+	struct fk_proc *p = proc_find(tid);
+
+	if (p)
+		*p = procs[--n_procs];
 }
 
 void fk_evmsg(pid_t pid, unsigned long msg)
@@ -457,21 +529,36 @@ pid_t sw_sys_waitpid(pid_t pid, int *status, int options)
 	return pid;
 }
 
+/* Does a process pid (> 0), or a group -pid (< 0), exist? */
+static bool exists(pid_t pid)
+{
+	if (pid > 0)
+		return proc_find(pid) || task_find(pid);
+	for (size_t i = 0; i < n_procs; i++)
+		if (procs[i].pgid == -pid)
+			return true;
+	return false;
+}
+
 int sw_sys_kill(pid_t pid, int sig)
 {
-	return request(FK_KILL, pid, 0, (uint64_t)sig) ? -1 : 0;
+	if (request(FK_KILL, pid, 0, (uint64_t)sig))
+		return -1;
+	/* Signal 0 asks whether the target exists (reach.c's refusal). */
+	if (sig == 0 && !exists(pid)) {
+		errno = ESRCH;
+		return -1;
+	}
+	return 0;
 }
 
 int sw_sys_proc_ids(pid_t tid, pid_t *tgid, pid_t *ppid)
 {
-	*tgid = *ppid = 0;
-	for (size_t i = 0; i < n_procs; i++)
-		if (procs[i].tid == tid) {
-			*tgid = procs[i].tgid;
-			*ppid = procs[i].ppid;
-			return 0;
-		}
-	return -ENOENT;
+	const struct fk_proc *p = proc_find(tid);
+
+	*tgid = p ? p->tgid : 0;
+	*ppid = p ? p->ppid : 0;
+	return p ? 0 : -ENOENT;
 }
 
 /* ---- descriptors: real ones of ours, standing for the tracee's ---------- */
@@ -595,17 +682,235 @@ FILE *sw_sys_fopen(const char *path, const char *mode)
 	return fmemopen(t->smaps, strlen(t->smaps), mode[0] == 'r' ? "r" : mode);
 }
 
-ssize_t sw_sys_readlink(const char *path, char *buf, size_t size)
+/* ---- the fake /proc ------------------------------------------------------ */
+
+/* The tracee's descriptor /proc/<tid>/<kind>/<fd> names, or NULL. */
+static const struct fk_tfd *tfd_path(const char *path, const char *kind, bool dir)
 {
-	(void)path;
-	(void)buf;
-	(void)size;
-	request(FK_READLINK, 0, 0, 0);
+	char k[16];
+	int tid, fd, end = 0;
+
+	if (sscanf(path, "/proc/%d/%15[a-z]/%d%n", &tid, k, &fd, &end) != 3 ||
+	    path[end] || strcmp(k, kind))
+		return NULL;
+	for (size_t i = 0; i < n_tfds; i++)
+		if (tfds[i].tid == tid && tfds[i].fd == fd && tfds[i].dir == dir)
+			return &tfds[i];
+	return NULL;
+}
+
+/* The pid a /proc path is about; 0 if none. */
+static pid_t path_pid(const char *path)
+{
+	int pid;
+
+	return sscanf(path, "/proc/%d", &pid) == 1 ? pid : 0;
+}
+
+/* "key:\tN[\tM]": pid's number, and its inner one if it is nested. */
+static int ns_line(char *buf, size_t size, const char *key, const struct fk_proc *p,
+		   pid_t of)
+{
+	const struct fk_proc *o = proc_find(of);
+
+	if (!p->ns)
+		return snprintf(buf, size, "%s:\t%d\n", key, of);
+	return snprintf(buf, size, "%s:\t%d\t%d\n", key, of, o ? o->inner : 0);
+}
+
+static ssize_t status_text(const struct fk_proc *p, char *buf, size_t size)
+{
+	size_t n = (size_t)snprintf(buf, size, "State:\t%c\nTgid:\t%d\nPPid:\t%d\n",
+				    p->state, p->tgid, p->ppid);
+
+	n += (size_t)ns_line(buf + n, size - n, "NStgid", p, p->tgid);
+	n += (size_t)ns_line(buf + n, size - n, "NSpid", p, p->tid);
+	n += (size_t)ns_line(buf + n, size - n, "NSpgid", p, p->pgid);
+	ck_assert_uint_lt(n, size);
+	return (ssize_t)n;
+}
+
+ssize_t sw_sys_proc_read(const char *path, char *buf, size_t size)
+{
+	const struct fk_proc *p = proc_find(path_pid(path));
+	const struct fk_tfd *f;
+	char name[16] = "";
+
+	buf[0] = '\0';
+	if (request(FK_PROC_READ, path_pid(path), 0, 0))
+		return -errno;
+	if ((f = tfd_path(path, "fdinfo", false)))
+		return snprintf(buf, size, "pos:\t0\nflags:\t%o\nmnt_id:\t15\nino:\t1\nPid:\t%d\n",
+				f->flags | O_RDWR, f->target);
+	if ((f = tfd_path(path, "fdinfo", true)))
+		return snprintf(buf, size, "pos:\t0\nflags:\t%o\n", O_DIRECTORY);
+	if (p && sscanf(path, "/proc/%*d/%15s", name) == 1 && !strcmp(name, "status"))
+		return status_text(p, buf, size);
+	return -ENOENT;
+}
+
+/* The id of pid's pid namespace level (0 the root one). */
+static unsigned long ns_id(const struct fk_proc *p, int level)
+{
+	return level > 0 ? p->ns : FK_NS_ROOT;
+}
+
+/* The level of p's own pid namespace. */
+static int own_level(const struct fk_proc *p)
+{
+	return p->ns ? 1 : 0;
+}
+
+/* What follows /proc/<pid> in path ("" for the directory itself). */
+static void proc_rest(const char *path, char rest[32])
+{
+	rest[0] = '\0';
+	sscanf(path, "/proc/%*d%31s", rest);
+}
+
+#define FK_NSFS_DEV	0xfe01
+#define FK_PROC_DEV	0xfe02
+
+static void ident(struct stat *st, dev_t dev, unsigned long ino, mode_t mode)
+{
+	memset(st, 0, sizeof(*st));
+	st->st_dev = dev;
+	st->st_ino = ino;
+	st->st_mode = mode;
+}
+
+int sw_sys_stat(const char *path, struct stat *st)
+{
+	const struct fk_proc *p = proc_find(path_pid(path));
+	const struct fk_tfd *f = tfd_path(path, "fd", true);
+	char rest[32] = "";
+
+	if (request(FK_STAT, path_pid(path), 0, 0))
+		return -1;
+	if (f)
+		p = proc_find(f->target);
+	else
+		proc_rest(path, rest);
 	errno = ENOENT;
+	if (!p)
+		return -1;
+	if (!rest[0])		/* /proc/<pid>, or a descriptor of it */
+		ident(st, FK_PROC_DEV, (unsigned long)p->tid, S_IFDIR | 0555);
+	else if (!strcmp(rest, "/ns/pid"))
+		ident(st, FK_NSFS_DEV, ns_id(p, own_level(p)), S_IFREG | 0444);
+	else if (!strcmp(rest, "/status"))
+		ident(st, FK_PROC_DEV, (unsigned long)p->tid << 8, S_IFREG | 0444);
+	else
+		return -1;
+	return 0;
+}
+
+static int ns_fd(pid_t pid, int level)
+{
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	ck_assert_int_ge(fd, 0);
+	/* The engine closes it; its number may come back. */
+	for (size_t i = 0; i < n_nsfds; i++)
+		if (nsfds[i].fd == fd) {
+			nsfds[i].pid = pid;
+			nsfds[i].level = level;
+			return fd;
+		}
+	ck_assert_uint_lt(n_nsfds, sizeof(nsfds) / sizeof(nsfds[0]));
+	nsfds[n_nsfds].fd = fd;
+	nsfds[n_nsfds].pid = pid;
+	nsfds[n_nsfds++].level = level;
+	return fd;
+}
+
+static int ns_find(int fd)
+{
+	for (size_t i = 0; i < n_nsfds; i++)
+		if (nsfds[i].fd == fd && proc_find(nsfds[i].pid))
+			return (int)i;
+	errno = EBADF;
 	return -1;
 }
 
+/* /proc/<pid>/ns/pid only. */
+int sw_sys_open(const char *path, int flags)
+{
+	const struct fk_proc *p = proc_find(path_pid(path));
+	char rest[32] = "";
+
+	(void)flags;
+	if (request(FK_OPEN, path_pid(path), 0, 0))
+		return -1;
+	proc_rest(path, rest);
+	if (!p || strcmp(rest, "/ns/pid")) {
+		errno = ENOENT;
+		return -1;
+	}
+	return ns_fd(p->tid, own_level(p));
+}
+
+int sw_sys_fstat(int fd, struct stat *st)
+{
+	int i = ns_find(fd);
+
+	if (i < 0)
+		return -1;
+	ident(st, FK_NSFS_DEV, ns_id(proc_find(nsfds[i].pid), nsfds[i].level),
+	      S_IFREG | 0444);
+	return 0;
+}
+
+/* NS_GET_PARENT: the root namespace has none (the kernel: EPERM). */
+int sw_sys_ioctl(int fd, unsigned long req)
+{
+	int i = ns_find(fd);
+
+	ck_assert_uint_eq(req, NS_GET_PARENT);
+	if (i < 0)
+		return -1;
+	if (nsfds[i].level == 0) {
+		errno = EPERM;
+		return -1;
+	}
+	return ns_fd(nsfds[i].pid, nsfds[i].level - 1);
+}
+
+pid_t sw_sys_getpgid(pid_t pid)
+{
+	const struct fk_proc *p = proc_find(pid);
+
+	if (request(FK_GETPGID, pid, 0, 0))
+		return -1;
+	if (!p) {
+		errno = ESRCH;
+		return -1;
+	}
+	return p->pgid;
+}
+
+/* /proc/<tid>/fd/<n> of a /proc/<pid> directory; nothing else. */
+ssize_t sw_sys_readlink(const char *path, char *buf, size_t size)
+{
+	const struct fk_tfd *f = tfd_path(path, "fd", true);
+
+	if (request(FK_READLINK, path_pid(path), 0, 0))
+		return -1;
+	if (!f) {
+		errno = ENOENT;
+		return -1;
+	}
+	return snprintf(buf, size, "/proc/%d", f->target);
+}
+
 /* ---- the session a launch leaves ---------------------------------------- */
+
+void fk_count_warning(struct sw_session *s, const char *msg, void *ud)
+{
+	(void)s;
+	(void)msg;
+	++*(int *)ud;
+}
 
 static const struct sw_policy allow_all = {
 	.source = "fake.json", .default_action = SW_ACT_ALLOW, .default_errno = EPERM,

@@ -33,6 +33,10 @@ enum {
 	FK_KCMP = -8,
 	FK_FOPEN = -9,
 	FK_READLINK = -10,
+	FK_PROC_READ = -11,	/* /proc/<pid>/...: pid */
+	FK_STAT = -12,		/* stat of /proc/<pid>/...: pid */
+	FK_GETPGID = -13,
+	FK_OPEN = -14,		/* open of /proc/<pid>/ns/pid: pid */
 };
 
 struct fk_call {
@@ -75,9 +79,23 @@ void fk_reset(void);
 /* The task pid: a 64-bit process stopped somewhere in its first image
  * (rsp, rip and cs of x86-64 user code).  Created on first use. */
 struct fk_task *fk_task(pid_t pid);
-/* /proc/<tid>/status shows Tgid, PPid; or the tid is gone. */
+/* /proc/<tid>/status shows Tgid, PPid; or the tid is gone.  A new tid
+ * is in group tgid (NSpgid, getpgid), running (State S), in the root pid
+ * namespace (NSpid one number, ns/pid FK_NS_ROOT).  reset() shows the
+ * supervisor itself (getpid()) so: reach.c's own namespace depth. */
 void fk_proc(pid_t tid, pid_t tgid, pid_t ppid);
 void fk_proc_gone(pid_t tid);
+void fk_proc_pgid(pid_t tid, pid_t pgid);
+void fk_proc_zombie(pid_t tid);
+/* tid lives in a child pid namespace ns of the root one, as inner: its
+ * NS* lines have two numbers (the second those of inner processes). */
+void fk_proc_nested(pid_t tid, pid_t inner, unsigned long ns);
+#define FK_NS_ROOT	0xeffff001ul
+/* The tracee tid's descriptor fd is a pidfd of target (-1: of a process
+ * gone) with pidfd_open's flags; or /proc/<target> as a directory
+ * (fdinfo shows no Pid, readlink the path, stat the directory's id). */
+void fk_pidfd(pid_t tid, int fd, pid_t target, unsigned int flags);
+void fk_procdir_fd(pid_t tid, int fd, pid_t target);
 /* PTRACE_GETEVENTMSG of pid answers msg. */
 void fk_evmsg(pid_t pid, unsigned long msg);
 /* waitpid() returns (pid, status) next. */
@@ -110,6 +128,10 @@ size_t fk_count(long req, pid_t pid);
 bool fk_called(long req, pid_t pid, uint64_t data);
 /* Index of the last req about pid, or -1. */
 long fk_last(long req, pid_t pid);
+
+/* sw_supervisor_on_warning()'s callback for a test: counts the warnings
+ * in the int ud points to. */
+void fk_count_warning(struct sw_session *s, const char *msg, void *ud);
 
 /* The session a launch leaves after the exec (sw_session_attach), under
  * the compiled program of policy p (NULL: allow everything). */

@@ -61,14 +61,6 @@ static size_t log_len;
 static FILE *log_f;
 static int warnings;
 
-static void on_warning(struct sw_session *s, const char *msg, void *ud)
-{
-	(void)s;
-	(void)msg;
-	(void)ud;
-	warnings++;
-}
-
 static void unstage(void)
 {
 	if (sup)
@@ -92,7 +84,7 @@ static void stage_at(long nr, bool audit_on, uint64_t ip)
 	unstage();
 	warnings = 0;
 	ck_assert_int_eq(sw_supervisor_new(&sup, &err), 0);
-	sw_supervisor_on_warning(sup, on_warning, NULL);
+	sw_supervisor_on_warning(sup, fk_count_warning, &warnings);
 	sess = fk_session_new(sup, 1, PID, &pol);
 	if (audit_on) {
 		log_f = open_memstream(&log_buf, &log_len);

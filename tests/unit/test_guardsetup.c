@@ -81,14 +81,6 @@ static int open_fds(void)
 	return n - (int)fk_fds_held();
 }
 
-static void on_warning(struct sw_session *s, const char *msg, void *ud)
-{
-	(void)s;
-	(void)ud;
-	(void)msg;
-	warnings++;
-}
-
 static void on_done(struct sw_session *s, int code, void *ud)
 {
 	(void)code;
@@ -107,7 +99,7 @@ static void setup(void)
 	fds_before = open_fds();
 	warnings = done_a = 0;
 	ck_assert_int_eq(sw_supervisor_new(&sup, &err), 0);
-	sw_supervisor_on_warning(sup, on_warning, NULL);
+	sw_supervisor_on_warning(sup, fk_count_warning, &warnings);
 	sw_supervisor_on_done(sup, on_done, NULL);
 	sa = fk_session_new(sup, 1, PA, &pol);
 	sa->pathguard = true;

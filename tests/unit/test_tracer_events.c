@@ -133,14 +133,6 @@ static void on_done(struct sw_session *s, int code, void *ud)
 	sess[s->id] = NULL;
 }
 
-static void on_warning(struct sw_session *s, const char *msg, void *ud)
-{
-	(void)s;
-	(void)msg;
-	(void)ud;
-	n_warnings++;
-}
-
 static bool is_live(const struct sw_session *s)
 {
 	for (struct sw_session *l = sup->sessions; l; l = l->next)
@@ -217,7 +209,7 @@ static void run_case(const struct ev_case *c)
 	n_warnings = 0;
 	ck_assert_int_eq(sw_supervisor_new(&sup, &err), 0);
 	sw_supervisor_on_done(sup, on_done, NULL);
-	sw_supervisor_on_warning(sup, on_warning, NULL);
+	sw_supervisor_on_warning(sup, fk_count_warning, &n_warnings);
 
 	for (size_t k = 0; c->steps[k].op != OP_END; k++) {
 		const struct step *st = &c->steps[k];
