@@ -277,8 +277,13 @@ static void pidfd_send(struct sw_supervisor *sup, struct sw_tracee *t,
 	}
 	depth = sw_reach_ns_depth(t->pid);
 	if (!sw_reach_sees(t->pid, depth, (pid_t)pid)) {
-		/* What the kernel says (access_pidfd_pidns). */
-		sw_refuse(d, EINVAL, "pidfd_send_signal: the process is not in the caller's pid namespace");
+		/* Gone since its fdinfo was read: the kernel's ESRCH, as
+		 * above.  Otherwise what the kernel says of a process it
+		 * cannot see (access_pidfd_pidns). */
+		if (sw_reach_ns_depth((pid_t)pid) < 0)
+			sw_refuse(d, ESRCH, "pidfd_send_signal: the process is gone");
+		else
+			sw_refuse(d, EINVAL, "pidfd_send_signal: the process is not in the caller's pid namespace");
 		return;
 	}
 	thread = sw_reach_proc_field(path, "flags", 8, 0, &fl) && (fl & SW_PIDFD_THREAD);

@@ -268,7 +268,7 @@ static const struct row rows[] = {
 	{ "pidfd_high_bits_fd", CALL(__NR_pidfd_send_signal, HI | FD_KID, SIGTERM, 0, 0),
 	  REWRITTEN(__NR_kill, KID, SIGTERM) },
 	{ "pidfd_target_vanishes", CALL(__NR_pidfd_send_signal, FD_KID, SIGTERM, 0, 0),
-	  .before = kid_status_gone, REFUSED(EINVAL) },
+	  .before = kid_status_gone, REFUSED(ESRCH) },
 	/* a child pid namespace: its numbers, the NS_GET_PARENT walk */
 	{ "nested_kill_sibling", BY(NEST), CALL(__NR_kill, KIDN_IN_NEST, SIGTERM) },
 	{ "nested_kill_own_group", BY(NEST), CALL(__NR_kill, NEG(IN_NEST), SIGTERM) },
