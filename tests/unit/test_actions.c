@@ -146,6 +146,9 @@ void sw_record_call(struct sw_record *r, struct sw_tracee *t, enum sw_abi abi,
 	records++;
 }
 void sw_program_free(struct sw_program *prog) {}
+bool sw_filter_kill_by_kernel(const struct sw_program *prog, pid_t pid,
+			      struct sw_ptrace_syscall_info *info,
+			      const struct sw_decision *d) { return false; }
 
 static void on_warning(struct sw_session *s, const char *msg, void *ud)
 {

@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# The record of a session (engine/record.c): what --report, --gate and
+# sysward learn make of a run.  Same conventions as run.sh (one CTest test
+# per scenario, integration.NAME; exit 0 pass, 1 fail, 77 skipped), kept
+# apart so that these scenarios do not wait on that runner's rework.
+#
+#   record.sh --list        print the scenario names
+#   record.sh SCENARIO...   run scenarios
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+SRCDIR=${SRCDIR:-$(cd "$HERE/../.." && pwd)}
+PYTHON=$(command -v /usr/bin/python3 || command -v python3)
+
+. "$HERE/../lib/common.sh"
+W=
+
+sw() {
+	local policy=$1
+	shift
+	last_cmd=("$SYSWARD" run --policy "$policy" "$@")
+	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	[ "$rc" -ne 124 ] || fail "timed out: ${last_cmd[*]}"
+}
+
+cli() {
+	last_cmd=("$SYSWARD" "$@")
+	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+}
+
+# report_calls FILE: "syscall outcome rule action count" per item, sorted.
+report_calls() {
+	"$PYTHON" -c 'import json, sys
+for c in json.load(open(sys.argv[1]))["calls"]:
+    print(c["syscall"], c["outcome"], c["rule"], c["action"], c["count"])' "$1"
+}
+
+t_report_enforce_refusals() {
+	# Enforcing (no --complain), --report and --gate count every
+	# refusal the session made: an errno rule, a kill rule (the kernel
+	# still kills: SIGSYS, 159, as without the report), a trap rule and
+	# a built-in defence (io_uring_setup, nr 425 on x86-64; kill of the
+	# supervisor).  The gate trips on the policy's; the defence's are
+	# reported but do not trip it (sysward(1) --gate).
+	local p
+	p=$(policy refuse <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["geteuid"], "action": "SCMP_ACT_ERRNO", "errnoRet": 1},
+	              {"names": ["sched_yield"], "action": "SCMP_ACT_KILL_PROCESS"},
+	              {"names": ["getppid"], "action": "SCMP_ACT_TRAP"}]}
+	EOF
+	)
+	[ "$(uname -m)" = x86_64 ] || { echo "SKIP: x86-64 syscall numbers"; exit 77; }
+	sw "$p" -- "$PROBE" sys:sched_yield
+	expect_rc 159
+	sw "$p" --report "$W/k.json" -- "$PROBE" sys:geteuid sys:425 sys:sched_yield
+	expect_rc 159
+	expect_output "geteuid=-EPERM
+425=-EPERM"
+	diff -u <(printf '%s\n' "geteuid refused syscalls[0] SCMP_ACT_ERRNO 1" \
+		"io_uring_setup defence builtin SYSWARD_DEFENCE 1" \
+		"sched_yield refused syscalls[1] SCMP_ACT_KILL_PROCESS 1") \
+		<(report_calls "$W/k.json") >&2 ||
+		fail "the enforcing report lacks the kill or the defence (diff above)"
+	sw "$p" --gate --report "$W/t.json" -- "$PROBE" sys:getppid
+	expect_rc 122
+	expect_err "getppid (x86_64): 1 call refused by syscalls[2] (SCMP_ACT_TRAP)"
+	grep -q '"program_exit": 159' "$W/t.json" || fail "the trapped program did not die of SIGSYS"
+	# A defence alone: reported, the gate stays shut.
+	sw "$p" --gate --report "$W/d.json" -- "$PROBE" sys:425
+	expect_rc 0
+	report_calls "$W/d.json" | grep -qx "io_uring_setup defence builtin SYSWARD_DEFENCE 1" ||
+		{ fail "no io_uring_setup defence in the report"; cat "$W/d.json" >&2; }
+}
+
+if [ "${1:-}" = --list ]; then
+	sw_scenarios
+	exit 0
+fi
+if [ $# -eq 0 ]; then
+	echo "usage: $0 --list | SCENARIO..." >&2
+	exit 2
+fi
+: "${SYSWARD:?SYSWARD must name the sysward binary}"
+: "${PROBE:?PROBE must name the sw-probe binary}"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "SKIP: integration tests trace programs: run them as root"
+	exit 77
+fi
+sw_run_scenarios rec "$@"
+exit $failed
