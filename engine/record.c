@@ -17,8 +17,9 @@
  *
  * The report is for diffing: two runs of the same program under the
  * same policy give the same text.  So it holds no times, pids or
- * addresses: arguments the kernel reads as pointers are left out (null),
- * other arguments are kept at the width the kernel reads them, and a
+ * addresses: arguments the kernel reads as pointers, and the addresses,
+ * pids and words that run_args[] names, are left out (null); other
+ * arguments are kept at the width the kernel reads them, and a
  * path argument is kept as its string; every list is sorted by its text.
  */
 #include <errno.h>
@@ -36,7 +37,8 @@
 #define REC_WHY		128
 
 struct rec_sample {
-	uint64_t args[6];	/* pointers as 0 (see ptrs) */
+	uint64_t args[6];	/* those left out as 0 */
+	uint8_t hidden;		/* bit i: argument i left out (left_out()) */
 	char path[REC_STR];
 	bool has_path;
 	bool path_cut;		/* longer than REC_STR - 1 bytes */
@@ -214,46 +216,100 @@ static void keep_str(char *dst, const char *src, bool *cut)
 }
 
 /*
- * Addresses the kernel declares as unsigned long, not as pointers (the
- * memory calls take "unsigned long addr", arch_prctl(ARCH_SET_FS) its
- * base): they move with ASLR from run to run, so the report leaves them
- * out as it does pointers.  Bit i: argument i.
+ * Arguments that differ from run to run although the kernel does not
+ * declare them as pointers: the one table of them (what argtypes.h, from
+ * the kernel's prototypes, calls a pointer is left out too).  One letter
+ * per argument from the first, '.' kept:
+ *   'a' an address declared unsigned long (the memory calls' addr,
+ *       arch_prctl(ARCH_SET_FS)'s base, clone's stack and TLS, the
+ *       unsigned long that ioctl, fcntl, prctl and keyctl take for a
+ *       pointer as often as not, an AIO context): it moves with ASLR;
+ *   'p' a process, thread or group id: kept only as 0 or -1, which name
+ *       no one process ("the caller", "every child"), else left out;
+ *   'v' a word a run sets up (futex's expected value: often a tid).
+ * i386 gives its own row where its arguments differ (clone's order).
+ * Sorted by name (bsearch).
  */
-static const struct {
+static const struct run_args {
 	const char *name;
-	uint8_t args;
-} address_args[] = {
-	{ "arch_prctl", 1u << 1 }, { "brk", 1u << 0 },
-	{ "madvise", 1u << 0 }, { "map_shadow_stack", 1u << 0 },
-	{ "mincore", 1u << 0 }, { "mlock", 1u << 0 }, { "mlock2", 1u << 0 },
-	{ "mmap", 1u << 0 }, { "mprotect", 1u << 0 },
-	{ "mremap", 1u << 0 | 1u << 4 }, { "mseal", 1u << 0 },
-	{ "msync", 1u << 0 }, { "munlock", 1u << 0 }, { "munmap", 1u << 0 },
-	{ "pkey_mprotect", 1u << 0 },
+	const char *args;	/* x86_64, x32 */
+	const char *args32;	/* i386, or NULL: the same */
+} run_args[] = {
+	{ "arch_prctl", ".a", NULL }, { "brk", "a", NULL },
+	{ "clone", ".a..a", ".a.a" }, { "fcntl", "..a", NULL },
+	{ "fcntl64", "..a", NULL }, { "futex", "..v", NULL },
+	{ "get_mempolicy", "...a", NULL }, { "get_robust_list", "p", NULL },
+	{ "getpgid", "p", NULL }, { "getpriority", ".p", NULL },
+	{ "getsid", "p", NULL }, { "io_cancel", "a", NULL },
+	{ "io_destroy", "a", NULL }, { "io_getevents", "a", NULL },
+	{ "io_pgetevents", "a", NULL }, { "io_submit", "a", NULL },
+	{ "ioctl", "..a", NULL }, { "ioprio_get", ".p", NULL },
+	{ "ioprio_set", ".p", NULL }, { "kcmp", "pp", NULL },
+	{ "keyctl", ".aaaa", NULL }, { "kill", "p", NULL },
+	{ "madvise", "a", NULL }, { "map_shadow_stack", "a", NULL },
+	{ "mbind", "a", NULL }, { "migrate_pages", "p", NULL },
+	{ "mincore", "a", NULL }, { "mlock", "a", NULL },
+	{ "mlock2", "a", NULL }, { "mmap", "a", NULL },
+	{ "move_pages", "p", NULL }, { "mprotect", "a", NULL },
+	{ "mremap", "a...a", NULL }, { "mseal", "a", NULL },
+	{ "msync", "a", NULL }, { "munlock", "a", NULL },
+	{ "munmap", "a", NULL }, { "perf_event_open", ".p", NULL },
+	{ "pidfd_open", "p", NULL }, { "pkey_mprotect", "a", NULL },
+	{ "prctl", ".aaaa", NULL }, { "prlimit64", "p", NULL },
+	{ "process_vm_readv", "p", NULL }, { "process_vm_writev", "p", NULL },
+	{ "ptrace", ".paa", NULL }, { "remap_file_pages", "a", NULL },
+	{ "rt_sigqueueinfo", "p", NULL }, { "rt_tgsigqueueinfo", "pp", NULL },
+	{ "sched_getaffinity", "p", NULL }, { "sched_getattr", "p", NULL },
+	{ "sched_getparam", "p", NULL }, { "sched_getscheduler", "p", NULL },
+	{ "sched_rr_get_interval", "p", NULL }, { "sched_setaffinity", "p", NULL },
+	{ "sched_setattr", "p", NULL }, { "sched_setparam", "p", NULL },
+	{ "sched_setscheduler", "p", NULL }, { "set_mempolicy_home_node", "a", NULL },
+	{ "setpgid", "pp", NULL }, { "setpriority", ".p", NULL },
+	{ "tgkill", "pp", NULL }, { "tkill", "p", NULL },
+	{ "wait4", "p", NULL }, { "waitid", ".p", NULL },
 };
 
-/* Arguments left out of the report: pointers and addresses. */
-static bool arg_is_address(const char *types, const char *name, unsigned int i)
+static int run_args_cmp(const void *key, const void *elem)
 {
-	if (types && (i >= strlen(types) || types[i] == 'p'))
-		return true;
-	for (size_t k = 0; name && k < sizeof(address_args) / sizeof(address_args[0]); k++)
-		if (!strcmp(address_args[k].name, name))
-			return address_args[k].args & (1u << i);
-	return false;
+	return strcmp(key, ((const struct run_args *)elem)->name);
+}
+
+/* The arguments the report leaves out of a call's sample (bit i:
+ * argument i): pointers, and those run_args[] says of these values. */
+static uint8_t left_out(enum sw_abi abi, const char *types, const char *name,
+			const uint64_t args[6])
+{
+	const struct run_args *row = name ?
+		bsearch(name, run_args, sizeof(run_args) / sizeof(run_args[0]),
+			sizeof(run_args[0]), run_args_cmp) : NULL;
+	const char *ra = row && abi == SW_ABI_I386 && row->args32 ? row->args32
+		       : row ? row->args : "";
+	uint8_t out = 0;
+
+	for (unsigned int i = 0; i < 6; i++) {
+		char k = i < strlen(ra) ? ra[i] : '.';
+		int32_t v = (int32_t)args[i];	/* a pid_t */
+
+		if ((types && (i >= strlen(types) || types[i] == 'p')) ||
+		    k == 'a' || k == 'v' || (k == 'p' && v != 0 && v != -1))
+			out |= (uint8_t)(1u << i);
+	}
+	return out;
 }
 
 /* The call's arguments as the report keeps them: at the width the kernel
- * reads each, pointers and addresses as 0.  Returns the argument letters
- * (NULL: not known, all six kept). */
+ * reads each, those left out (*hidden) as 0.  Returns the argument
+ * letters (NULL: not known, all six shown). */
 static const char *sample_args(enum sw_abi abi, const char *name,
-			       const uint64_t args[6], uint64_t out[6])
+			       const uint64_t args[6], uint64_t out[6],
+			       uint8_t *hidden)
 {
 	const char *types = sw_syscall_arg_types(sw_abi_token(abi), name);
 	uint64_t width = sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
 
+	*hidden = left_out(abi, types, name, args);
 	for (unsigned int i = 0; i < 6; i++) {
-		if (arg_is_address(types, name, i))
+		if (*hidden & (1u << i))
 			out[i] = 0;
 		else
 			out[i] = args[i] & sw_arg_mask(abi, name, i) & width;
@@ -269,12 +325,13 @@ static void add_sample(struct rec_call *c, pid_t pid, enum sw_abi abi,
 	uint8_t pargs = sw_path_args(name);
 	uint64_t mask = sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
 
-	sample_args(abi, name, args, s.args);
+	sample_args(abi, name, args, s.args, &s.hidden);
 	if (c->n_samples == SW_RECORD_SAMPLES) {
 		/* Full: no more reads of the program's memory for this
 		 * entry; say only that other arguments came. */
 		for (uint8_t k = 0; k < c->n_samples; k++)
-			if (!memcmp(c->samples[k].args, s.args, sizeof(s.args)))
+			if (!memcmp(c->samples[k].args, s.args, sizeof(s.args)) &&
+			    c->samples[k].hidden == s.hidden)
 				return;
 		c->more_samples = true;
 		return;
@@ -300,6 +357,7 @@ static void add_sample(struct rec_call *c, pid_t pid, enum sw_abi abi,
 	}
 	for (uint8_t k = 0; k < c->n_samples; k++)
 		if (!memcmp(c->samples[k].args, s.args, sizeof(s.args)) &&
+		    c->samples[k].hidden == s.hidden &&
 		    c->samples[k].has_path == s.has_path &&
 		    !strcmp(c->samples[k].path, s.path))
 			return;
@@ -468,6 +526,8 @@ static int sample_cmp(const void *a, const void *b)
 	for (int i = 0; i < 6; i++)
 		if (x->args[i] != y->args[i])
 			return x->args[i] < y->args[i] ? -1 : 1;
+	if (x->hidden != y->hidden)
+		return x->hidden < y->hidden ? -1 : 1;
 	return 0;
 }
 
@@ -498,7 +558,6 @@ static void write_call(FILE *f, const struct sorted_call *sc,
 	const struct rec_call *c = sc->c;
 	struct rec_sample samples[SW_RECORD_SAMPLES];
 	const char *types;
-	uint64_t ignored[6];
 
 	fprintf(f, "    {\"syscall\": ");
 	sw_json_str(f, sc->name);
@@ -516,14 +575,14 @@ static void write_call(FILE *f, const struct sorted_call *sc,
 	if (c->n_samples) {
 		memcpy(samples, c->samples, sizeof(samples[0]) * c->n_samples);
 		qsort(samples, c->n_samples, sizeof(samples[0]), sample_cmp);
-		types = sample_args(c->abi, sc->name, (uint64_t[6]){ 0 }, ignored);
+		types = sw_syscall_arg_types(sw_abi_token(c->abi), sc->name);
 		fputs(", \"samples\": [", f);
 		for (uint8_t k = 0; k < c->n_samples; k++) {
 			size_t n_args = types ? strlen(types) : 6;
 
 			fprintf(f, "%s{\"args\": [", k ? ", " : "");
 			for (size_t i = 0; i < n_args && i < 6; i++) {
-				if (arg_is_address(types, sc->name, i))
+				if (samples[k].hidden & (1u << i))
 					fprintf(f, "%snull", i ? ", " : "");
 				else
 					fprintf(f, "%s\"0x%llx\"", i ? ", " : "",
@@ -587,8 +646,7 @@ static void write_sample_text(FILE *f, const struct sorted_call *sc)
 {
 	const struct rec_call *c = sc->c;
 	struct rec_sample samples[SW_RECORD_SAMPLES];
-	uint64_t ignored[6];
-	const char *types = sample_args(c->abi, sc->name, (uint64_t[6]){ 0 }, ignored);
+	const char *types = sw_syscall_arg_types(sw_abi_token(c->abi), sc->name);
 	size_t n_args = types ? strlen(types) : 6;
 
 	if (!c->n_samples)
@@ -603,7 +661,7 @@ static void write_sample_text(FILE *f, const struct sorted_call *sc)
 			fputc('"', f);
 			sw_text_str(f, samples[0].path);
 			fputc('"', f);
-		} else if (arg_is_address(types, sc->name, i)) {
+		} else if (samples[0].hidden & (1u << i)) {
 			fputs("...", f);
 		} else {
 			fprintf(f, "0x%llx", (unsigned long long)samples[0].args[i]);
