@@ -106,6 +106,30 @@ assert all(s["args"][0] in (None, "0xffffffff") for s in calls["wait4"]["samples
 		{ fail "a pid or address is in the report, or kill(0) lost its 0"; cat "$W/r1.json" >&2; }
 }
 
+t_learn_paths_relative() {
+	# learn --paths on a program that changes directory and opens a
+	# relative name: learned as written ("foo", exact), as sysward run's
+	# path conditions match (decide.c path_holds; sysward-policy(5):
+	# "matched as written, not resolved").  Learning the resolved
+	# "/.../d/foo" would refuse the very run it was learned from.  The
+	# same run passes the gate; a relative name outside it trips it.
+	mkdir -p "$W/d" && echo hi >"$W/d/foo"
+	cli learn --paths -o "$W/p.json" -- sh -c 'cd "$1" && cat foo' sh "$W/d"
+	expect_rc 0
+	expect_output "hi"
+	"$PYTHON" -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+c = [x["paths"] for x in r["syscalls"] if "openat" in x["names"] and "paths" in x]
+assert [{"index": 1, "exact": "foo"}] in c, c' "$W/p.json" ||
+		{ fail "openat of foo not learned as written"; cat "$W/p.json" >&2; }
+	sw "$W/p.json" --gate -- sh -c 'cd "$1" && cat foo' sh "$W/d"
+	expect_rc 0
+	expect_output "hi"
+	sw "$W/p.json" --gate -- sh -c 'cd "$1" && cat ../../../../../../etc/hostname' sh "$W/d"
+	expect_rc 122
+	expect_err 'openat(0xffffff9c, "../../../../../../etc/hostname"'
+}
+
 if [ "${1:-}" = --list ]; then
 	sw_scenarios
 	exit 0
