@@ -576,6 +576,8 @@ void sw_resume(struct sw_tracee *t, int sig);
 
 /* paths: keep the paths calls named too (sysward learn --paths). */
 struct sw_record *sw_record_new(bool complain, bool paths);
+/* The bytes r holds (its tables as they have grown, its samples). */
+size_t sw_record_bytes(const struct sw_record *r);
 /* The outcome of a final decision (after the defences' containment). */
 enum sw_outcome sw_outcome_of(const struct sw_decision *d);
 /* Count one supervised call of t (abi, nr, args as the program made it)

@@ -7,13 +7,17 @@
  * refused are counted.
  *
  * Everything here is counted from the program's own calls, so nothing
- * grows with them: the tables are allocated once, at the session's
- * start, with fixed sizes (SW_RECORD_* in engine.h).  A program that
- * makes thousands of distinct calls, or executes thousands of distinct
- * files, or forks without end, fills the tables and is then only
- * counted (calls_not_itemised, execs_not_itemised); every total stays
- * exact.  The strings kept (paths, program names) are cut at a fixed
- * length.
+ * grows past a fixed bound: the tables start small and double as
+ * distinct calls, programs and paths come, up to their sizes
+ * (SW_RECORD_* in engine.h); an item's samples and its reason are
+ * allocated when it first has one.  A session that makes a few kinds of
+ * call costs a few KiB, not the 1.2 MiB the full tables take (a
+ * syswardd holds one per session that asked for a report).  A program
+ * that makes thousands of distinct calls, or executes thousands of
+ * distinct files, or forks without end, fills the tables and is then
+ * only counted (calls_not_itemised, execs_not_itemised); so is a call
+ * whose table could not grow (no memory): every total stays exact.  The
+ * strings kept (paths, program names) are cut at a fixed length.
  *
  * The report is for diffing: two runs of the same program under the
  * same policy give the same text.  So it holds no times, pids or
@@ -55,8 +59,9 @@ struct rec_call {
 	uint8_t n_samples;
 	bool more_samples;	/* other arguments were seen too */
 	bool paths_lost;	/* a path did not fit the path table */
-	char why[REC_WHY];	/* a defence's reason, or "" */
-	struct rec_sample samples[SW_RECORD_SAMPLES];
+	char *why;		/* a defence's reason (REC_WHY - 1 bytes at
+				 * most), or NULL */
+	struct rec_sample *samples;	/* SW_RECORD_SAMPLES, from the first */
 };
 
 /* One program executed (its /proc/<pid>/exe). */
@@ -68,9 +73,14 @@ struct rec_prog {
 };
 
 /* Open addressing over the dense calls[]: slot = index + 1, 0 empty;
- * twice as many slots as entries keeps the probes short. */
-#define REC_SLOTS	(2 * SW_RECORD_CALLS)
-_Static_assert((REC_SLOTS & (REC_SLOTS - 1)) == 0, "slots: a power of two");
+ * twice as many slots as the room for entries keeps the probes short
+ * (rebuilt as calls[] grows).  The first sizes: a short run's. */
+#define REC_CALLS_FIRST		16
+#define REC_PROGS_FIRST		4
+#define REC_PATHS_FIRST		16
+_Static_assert((SW_RECORD_CALLS & (SW_RECORD_CALLS - 1)) == 0 &&
+	       (REC_CALLS_FIRST & (REC_CALLS_FIRST - 1)) == 0,
+	       "slots: a power of two");
 _Static_assert(SW_RECORD_CALLS < 0xffff && SW_RECORD_PROGRAMS < 0xffff,
 	       "indexes fit 16 bits");
 
@@ -83,17 +93,19 @@ struct rec_path {
 
 struct sw_record {
 	bool complain;
-	struct rec_path *paths;	/* SW_RECORD_PATHS, or NULL: not kept */
-	size_t n_paths;
+	bool keep_paths;		/* --paths */
+	struct rec_path *paths;		/* cap_paths, up to SW_RECORD_PATHS */
+	size_t n_paths, cap_paths;
 	uint64_t totals[SW_OUT_COUNT];
 	uint64_t tasks;
 	uint64_t calls_dropped;		/* counted, not itemised */
 	uint64_t execs_dropped;
 	uint64_t out_no_program[SW_OUT_COUNT];	/* before the first exec */
 	size_t n_calls, n_progs;
-	uint16_t slot[REC_SLOTS];
-	struct rec_call calls[SW_RECORD_CALLS];
-	struct rec_prog progs[SW_RECORD_PROGRAMS];
+	size_t cap_calls, cap_progs;	/* up to SW_RECORD_CALLS, _PROGRAMS */
+	uint16_t *slot;			/* 2 * cap_calls */
+	struct rec_call *calls;
+	struct rec_prog *progs;
 };
 
 static const char *const outcome_names[SW_OUT_COUNT] = {
@@ -112,15 +124,19 @@ const char *sw_outcome_name(enum sw_outcome o)
 
 struct sw_record *sw_record_new(bool complain, bool paths)
 {
-	/* calloc: the pages of the tables no call reaches are never
-	 * touched. */
 	struct sw_record *r = calloc(1, sizeof(*r));
 
 	if (!r)
 		return NULL;
 	r->complain = complain;
-	if (paths && !(r->paths = calloc(SW_RECORD_PATHS, sizeof(*r->paths)))) {
-		free(r);
+	r->keep_paths = paths;
+	r->cap_calls = REC_CALLS_FIRST;
+	r->cap_progs = REC_PROGS_FIRST;
+	r->calls = calloc(r->cap_calls, sizeof(*r->calls));
+	r->slot = calloc(2 * r->cap_calls, sizeof(*r->slot));
+	r->progs = calloc(r->cap_progs, sizeof(*r->progs));
+	if (!r->calls || !r->slot || !r->progs) {
+		sw_record_free(r);
 		return NULL;
 	}
 	return r;
@@ -128,9 +144,51 @@ struct sw_record *sw_record_new(bool complain, bool paths)
 
 void sw_record_free(struct sw_record *r)
 {
-	if (r)
-		free(r->paths);
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n_calls; i++) {
+		free(r->calls[i].why);
+		free(r->calls[i].samples);
+	}
+	free(r->calls);
+	free(r->slot);
+	free(r->progs);
+	free(r->paths);
 	free(r);
+}
+
+size_t sw_record_bytes(const struct sw_record *r)
+{
+	size_t n = sizeof(*r) + r->cap_calls * sizeof(*r->calls) +
+		   2 * r->cap_calls * sizeof(*r->slot) +
+		   r->cap_progs * sizeof(*r->progs) +
+		   r->cap_paths * sizeof(*r->paths);
+
+	for (size_t i = 0; i < r->n_calls; i++) {
+		if (r->calls[i].why)
+			n += strlen(r->calls[i].why) + 1;
+		if (r->calls[i].samples)
+			n += SW_RECORD_SAMPLES * sizeof(*r->calls[i].samples);
+	}
+	return n;
+}
+
+/* Double a table of *cap elements of size each, up to max; the new part
+ * zeroed.  0, or -ENOMEM (also at max: the caller counts only). */
+static int grow(void **tab, size_t *cap, size_t size, size_t max)
+{
+	size_t n = *cap * 2 > max ? max : *cap * 2;
+	char *p;
+
+	if (*cap >= max)
+		return -ENOMEM;
+	p = realloc(*tab, n * size);
+	if (!p)
+		return -ENOMEM;
+	memset(p + *cap * size, 0, (n - *cap) * size);
+	*tab = p;
+	*cap = n;
+	return 0;
 }
 
 uint64_t sw_record_policy_refusals(const struct sw_record *r)
@@ -167,13 +225,44 @@ enum sw_outcome sw_outcome_of(const struct sw_decision *d)
 	return SW_OUT_DEFENCE;
 }
 
-static size_t hash(enum sw_abi abi, uint64_t nr, int rule, enum sw_outcome o)
+static size_t hash(enum sw_abi abi, uint64_t nr, int rule, enum sw_outcome o,
+		   size_t n_slots)
 {
 	uint64_t h = nr * 0x9e3779b97f4a7c15ull;
 
 	h ^= ((uint64_t)(uint32_t)rule << 8 | (uint64_t)abi << 4 | o) *
 	     0xc2b2ae3d27d4eb4full;
-	return (size_t)(h >> 32) & (REC_SLOTS - 1);
+	return (size_t)(h >> 32) & (n_slots - 1);
+}
+
+/* calls[] full: double it and rebuild the slots for the new size.
+ * 0 or -ENOMEM (the table stays as it was). */
+static int grow_calls(struct sw_record *r)
+{
+	size_t cap = r->cap_calls, n_slots;
+	uint16_t *slot;
+
+	if (cap >= SW_RECORD_CALLS)
+		return -ENOMEM;
+	n_slots = 4 * cap;
+	slot = calloc(n_slots, sizeof(*slot));
+	if (!slot || grow((void **)&r->calls, &cap, sizeof(*r->calls),
+			  SW_RECORD_CALLS) < 0) {
+		free(slot);
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < r->n_calls; k++) {
+		const struct rec_call *c = &r->calls[k];
+		size_t i = hash(c->abi, c->nr, c->rule, c->outcome, n_slots);
+
+		while (slot[i])
+			i = (i + 1) & (n_slots - 1);
+		slot[i] = (uint16_t)(k + 1);
+	}
+	free(r->slot);
+	r->slot = slot;
+	r->cap_calls = cap;
+	return 0;
 }
 
 /* The entry of the key, added if there is room; NULL when the table is
@@ -181,14 +270,19 @@ static size_t hash(enum sw_abi abi, uint64_t nr, int rule, enum sw_outcome o)
 static struct rec_call *call_entry(struct sw_record *r, enum sw_abi abi,
 				   uint64_t nr, int rule, enum sw_outcome o)
 {
-	size_t i = hash(abi, nr, rule, o);
+	size_t n_slots = 2 * r->cap_calls;
+	size_t i = hash(abi, nr, rule, o, n_slots);
 
-	for (size_t n = 0; n < REC_SLOTS; n++, i = (i + 1) & (REC_SLOTS - 1)) {
+	for (size_t n = 0; n < n_slots; n++, i = (i + 1) & (n_slots - 1)) {
 		struct rec_call *c;
 
 		if (!r->slot[i]) {
-			if (r->n_calls == SW_RECORD_CALLS)
-				return NULL;
+			if (r->n_calls == r->cap_calls) {
+				/* The slots move: look the key up anew. */
+				if (grow_calls(r) < 0)
+					return NULL;
+				return call_entry(r, abi, nr, rule, o);
+			}
 			c = &r->calls[r->n_calls];
 			c->abi = (uint8_t)abi;
 			c->nr = nr;
@@ -326,6 +420,11 @@ static void add_sample(struct rec_call *c, pid_t pid, enum sw_abi abi,
 	uint64_t mask = sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
 
 	sample_args(abi, name, args, s.args, &s.hidden);
+	if (!c->samples &&
+	    !(c->samples = calloc(SW_RECORD_SAMPLES, sizeof(*c->samples)))) {
+		c->more_samples = true;		/* no memory: none kept */
+		return;
+	}
 	if (c->n_samples == SW_RECORD_SAMPLES) {
 		/* Full: no more reads of the program's memory for this
 		 * entry; say only that other arguments came. */
@@ -364,6 +463,19 @@ static void add_sample(struct rec_call *c, pid_t pid, enum sw_abi abi,
 	c->samples[c->n_samples++] = s;
 }
 
+/* The path table: REC_PATHS_FIRST at the first path, then doubled. */
+static int grow_paths(struct sw_record *r)
+{
+	if (r->cap_paths)
+		return grow((void **)&r->paths, &r->cap_paths, sizeof(*r->paths),
+			    SW_RECORD_PATHS);
+	r->paths = calloc(REC_PATHS_FIRST, sizeof(*r->paths));
+	if (!r->paths)
+		return -ENOMEM;
+	r->cap_paths = REC_PATHS_FIRST;
+	return 0;
+}
+
 /* --paths: the string c's first path argument named, once per call
  * entry; a path that does not fit marks the entry (no path rule for it
  * then: the call is learned by name). */
@@ -378,7 +490,7 @@ static void add_path(struct sw_record *r, struct rec_call *c, pid_t pid,
 	bool cut = false;
 	unsigned int i;
 
-	if (!pargs || c->paths_lost)
+	if (!pargs || c->paths_lost || !r->keep_paths)
 		return;
 	for (i = 0; !(pargs & (1u << i)); i++)
 		;
@@ -406,8 +518,8 @@ static void add_path(struct sw_record *r, struct rec_call *c, pid_t pid,
 	for (size_t k = 0; k < r->n_paths; k++)
 		if (r->paths[k].call == call && !strcmp(r->paths[k].path, path))
 			return;
-	if (r->n_paths == SW_RECORD_PATHS) {
-		c->paths_lost = true;
+	if (r->n_paths == r->cap_paths && grow_paths(r) < 0) {
+		c->paths_lost = true;	/* full: learned by name */
 		return;
 	}
 	r->paths[r->n_paths].call = call;
@@ -435,15 +547,15 @@ void sw_record_call(struct sw_record *r, struct sw_tracee *t, enum sw_abi abi,
 	if (!c->count++) {
 		c->action = d->action;
 		if (d->why)
-			snprintf(c->why, sizeof(c->why), "%s", d->why);
+			c->why = strndup(d->why, REC_WHY - 1);	/* NULL: none */
 	}
 	/* Arguments of what the policy did not simply allow. */
-	if (o != SW_OUT_ALLOWED || r->paths) {
+	if (o != SW_OUT_ALLOWED || r->keep_paths) {
 		char *name = seccomp_syscall_resolve_num_arch(sw_abi_token(abi), (int)nr);
 
 		if (o != SW_OUT_ALLOWED)
 			add_sample(c, t->pid, abi, name, args, d);
-		if (r->paths && name)
+		if (r->keep_paths && name)
 			add_path(r, c, t->pid, abi, name, args, d);
 		free(name);
 	}
@@ -480,8 +592,10 @@ void sw_record_exec(struct sw_record *r, struct sw_tracee *t)
 			return;
 		}
 	}
-	if (r->n_progs == SW_RECORD_PROGRAMS) {
-		t->rec_prog = 0;
+	if (r->n_progs == r->cap_progs &&
+	    grow((void **)&r->progs, &r->cap_progs, sizeof(*r->progs),
+		 SW_RECORD_PROGRAMS) < 0) {
+		t->rec_prog = 0;	/* full: counted under no program */
 		r->execs_dropped++;
 		return;
 	}
@@ -568,7 +682,7 @@ static void write_call(FILE *f, const struct sorted_call *sc,
 	fprintf(f, ", \"action\": \"%s\", \"count\": %llu",
 		c->rule == SW_RULE_DEFENCE ? "SYSWARD_DEFENCE" : sw_action_name(c->action),
 		(unsigned long long)c->count);
-	if (c->why[0]) {
+	if (c->why) {
 		fputs(", \"why\": ", f);
 		sw_json_str(f, c->why);
 	}
@@ -708,7 +822,7 @@ int sw_record_write_summary(const struct sw_record *r,
 			sw_abi_name(c->abi), (unsigned long long)c->count,
 			c->count == 1 ? "call" : "calls", what);
 		if (c->outcome == SW_OUT_DEFENCE) {
-			if (c->why[0]) {
+			if (c->why) {
 				fputs(" (", f);
 				sw_text_str(f, c->why);
 				fputc(')', f);
@@ -925,7 +1039,7 @@ static int path_conditions(const struct sw_record *r, char *const *entry_name,
 	struct path_cond all[LEARN_PATHS_MAX];
 	int n = 0, kept = 0;
 
-	if (!pargs || !r->paths)
+	if (!pargs || !r->keep_paths)
 		return -1;
 	for (*ret_index = 0; !(pargs & (1u << *ret_index)); (*ret_index)++)
 		;
