@@ -16,21 +16,7 @@ PYTHON=$(command -v /usr/bin/python3 || command -v python3)
 
 . "$HERE/../lib/common.sh"
 W=
-
-sw() {
-	local policy=$1
-	shift
-	last_cmd=("$SYSWARD" run --policy "$policy" "$@")
-	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
-	rc=$?
-	[ "$rc" -ne 124 ] || fail "timed out: ${last_cmd[*]}"
-}
-
-cli() {
-	last_cmd=("$SYSWARD" "$@")
-	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
-	rc=$?
-}
+# sw and cli: common.sh's.
 
 # report_calls FILE: "syscall outcome rule action count" per item, sorted.
 report_calls() {

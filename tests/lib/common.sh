@@ -92,6 +92,26 @@ expect_out_contains() {
 	done
 }
 
+# sw POLICY [SYSWARD-RUN-OPTIONS...] -- PROGRAM [ARGS...]
+# Runs "sysward run --policy POLICY ..." with a timeout; sets $rc and
+# leaves stdout in $W/out, stderr in $W/err.  (The runners' one home of
+# it; tests/integration/run.sh still has a copy of its own.)
+sw() {
+	local policy=$1
+	shift
+	last_cmd=("$SYSWARD" run --policy "$policy" "$@")
+	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	[ "$rc" -ne 124 ] || fail "timed out: ${last_cmd[*]}"
+}
+
+# cli ARGS...: plain "sysward ARGS...", same capture as sw.
+cli() {
+	last_cmd=("$SYSWARD" "$@")
+	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+}
+
 # policy NAME <<JSON: write $W/NAME.json atomically (clients started in
 # the background may be reading the previous copy), readable by every
 # uid, and print its path.
