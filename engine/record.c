@@ -318,8 +318,9 @@ static void keep_str(char *dst, const char *src, bool *cut)
  *       arch_prctl(ARCH_SET_FS)'s base, clone's stack and TLS, the
  *       unsigned long that ioctl, fcntl, prctl and keyctl take for a
  *       pointer as often as not, an AIO context): it moves with ASLR;
- *   'p' a process, thread or group id: kept only as 0 or -1, which name
- *       no one process ("the caller", "every child"), else left out;
+ *   'p' a process, thread or group id: kept only as 0, -1 or 1, which
+ *       are the same in every run ("the caller", "every child", init),
+ *       else left out;
  *   'v' a word a run sets up (futex's expected value: often a tid).
  * i386 gives its own row where its arguments differ (clone's order).
  * Sorted by name (bsearch).
@@ -385,7 +386,7 @@ static uint8_t left_out(enum sw_abi abi, const char *types, const char *name,
 		int32_t v = (int32_t)args[i];	/* a pid_t */
 
 		if ((types && (i >= strlen(types) || types[i] == 'p')) ||
-		    k == 'a' || k == 'v' || (k == 'p' && v != 0 && v != -1))
+		    k == 'a' || k == 'v' || (k == 'p' && v != 0 && v != -1 && v != 1))
 			out |= (uint8_t)(1u << i);
 	}
 	return out;
