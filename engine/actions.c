@@ -191,6 +191,11 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		return;
 	case SW_V_KILL:
 		audit(s, t, abi, info.seccomp.nr, info.seccomp.args, d, false, 0, NULL);
+		/* A kill the filter would have made: the kernel's own. */
+		if (sw_filter_kill_by_kernel(s->prog, pid, &info, d)) {
+			(void)sw_tracee_resume(t, false, 0);
+			return;
+		}
 		/* SIGKILL to any thread takes the whole thread group. */
 		sw_sys_kill(pid, SIGKILL);
 		return;

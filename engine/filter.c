@@ -65,7 +65,9 @@
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
+#include "sysward/ptrace_abi.h"
 #include "internal.h"
+#include "sys.h"
 
 
 /* One candidate rule for one syscall. */
@@ -87,20 +89,23 @@ struct cand {
 static uint32_t plain_act(const struct sw_program *prog, enum sw_action a, int e)
 {
 	const uint32_t stop = SCMP_ACT_TRACE(SW_HINT_NONE);
-	bool complain = prog->refusals == SW_REFUSALS_COMPLAIN;
+	bool seen = prog->refusals != SW_REFUSALS_KERNEL;
+	bool counted = prog->refusals >= SW_REFUSALS_RECORDED;
 
 	switch (a) {
 	case SW_ACT_ALLOW:
 		return SCMP_ACT_ALLOW;
 	case SW_ACT_ERRNO:
-		return prog->refusals != SW_REFUSALS_KERNEL ? stop
-		       : SCMP_ACT_ERRNO((uint16_t)e);
+		return seen ? stop : SCMP_ACT_ERRNO((uint16_t)e);
+	/* Kills and traps stop too where a record counts every refusal:
+	 * the supervisor has the kernel kill exactly
+	 * (sw_filter_kill_by_kernel) and raises a trap's SIGSYS itself. */
 	case SW_ACT_KILL_PROCESS:
-		return complain ? stop : SCMP_ACT_KILL_PROCESS;
+		return counted ? stop : SCMP_ACT_KILL_PROCESS;
 	case SW_ACT_KILL_THREAD:
-		return complain ? stop : SCMP_ACT_KILL_THREAD;
+		return counted ? stop : SCMP_ACT_KILL_THREAD;
 	case SW_ACT_TRAP:
-		return complain ? stop : SCMP_ACT_TRAP;
+		return counted ? stop : SCMP_ACT_TRAP;
 	case SW_ACT_KLOG:
 		return SCMP_ACT_LOG;
 	default:
@@ -337,11 +342,12 @@ static int clone3_enosys(const struct sw_program *prog, scmp_filter_ctx ctx)
 	const struct sw_policy *p = prog->policy;
 	int nr = native_nr("clone3");
 
-	/* In complain mode the defence stops (and is reported); the
-	 * policy's default stops too, so there is no ERRNO tie. */
+	/* Where every refusal is counted (complain mode, a record) the
+	 * defence stops; the policy's default stops too, so there is no
+	 * ERRNO tie. */
 	if (!(prog->defences & SW_DEFENCE_CLONE3) || nr == __NR_SCMP_ERROR ||
 	    p->default_action != SW_ACT_ERRNO || p->default_errno == ENOSYS ||
-	    prog->refusals == SW_REFUSALS_COMPLAIN)
+	    prog->refusals >= SW_REFUSALS_RECORDED)
 		return 0;
 	for (size_t i = 0; i < prog->n_rules; i++)
 		if (prog->rules[i].applies &&
@@ -577,21 +583,79 @@ static void enosys_abi(struct enosys_buf *b, const struct sw_program *prog,
 	b->f[b->n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JA, 0, 0, 0);
 }
 
+/*
+ * The policy's kills where a record counts them (enum sw_refusals): the
+ * call stops so that it is counted, and the kernel must still kill as
+ * the filter would have (SIGSYS, a core dump, one thread for
+ * KILL_THREAD), which no signal sent from userspace does exactly.  After
+ * a TRACE stop the kernel runs the filters again on the call as the
+ * tracer left it; the supervisor sets its number to one of these, and
+ * the prefix below (in front of the policy's filter, before any other
+ * test) answers with the kill itself.  No ABI has a call near 2^30 (nor
+ * is it x32's bit): a program that makes one itself only kills itself.
+ */
+#define SW_NR_KERNEL_KILL_PROCESS	0x3ffffffeu
+#define SW_NR_KERNEL_KILL_THREAD	0x3ffffffdu
+
+bool sw_filter_kill_by_kernel(const struct sw_program *prog, pid_t pid,
+			      struct sw_ptrace_syscall_info *info,
+			      const struct sw_decision *d)
+{
+	bool kernel_rule;
+
+	if (prog->refusals != SW_REFUSALS_RECORDED || d->why || d->lifted ||
+	    (d->action != SW_ACT_KILL_PROCESS && d->action != SW_ACT_KILL_THREAD))
+		return false;
+	/* Only a kill the filter would have made alone: a rule the
+	 * supervisor decides (paths, when, log) kills with SIGKILL as
+	 * sysward-policy(5) says, with or without a record. */
+	if (d->rule >= 0)
+		kernel_rule = (size_t)d->rule < prog->n_rules &&
+			      !prog->rules[d->rule].traced;
+	else
+		kernel_rule = d->rule == SW_RULE_DEFAULT &&
+			      !sw_action_needs_supervisor(prog->policy->default_action);
+	if (!kernel_rule)
+		return false;
+	info->seccomp.nr = d->action == SW_ACT_KILL_THREAD
+			   ? SW_NR_KERNEL_KILL_THREAD : SW_NR_KERNEL_KILL_PROCESS;
+	info->flags = 0;
+	info->reserved = 0;
+	return sw_sys_ptrace(SW_PTRACE_SET_SYSCALL_INFO, pid,
+			     (void *)sizeof(*info), info) == 0;
+}
+
 int sw_filter_add_enosys(const struct sw_program *prog, void **insns, size_t *n,
 			 struct sw_error *err)
 {
 	struct enosys_buf b = { .n = 0 };
 	struct sock_filter *out;
-	bool any = false;
+	bool any = false, kills = prog->refusals == SW_REFUSALS_RECORDED;
 
-	_Static_assert(ENOSYS_MAX_INSNS >= 1 + 2 * SW_ABI_COUNT * (4 + SW_DENIAL_COUNT),
+	_Static_assert(ENOSYS_MAX_INSNS >= 5 + 1 + 2 * SW_ABI_COUNT * (4 + SW_DENIAL_COUNT),
 		       "room for every group");
 	for (int a = 0; a < SW_ABI_COUNT; a++)
 		any |= prog->enosys_above[a] != 0;
-	if (!any)
+	if (!any && !kills)
 		return 0;
-	b.f[b.n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-						  offsetof(struct seccomp_data, arch));
+	if (kills) {
+		/* ld nr; jeq KP, 0, 1; ret KILL_PROCESS; jeq KT, 0, 1;
+		 * ret KILL_THREAD; then the ENOSYS groups or the filter,
+		 * each of which loads what it tests. */
+		b.f[b.n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+							  offsetof(struct seccomp_data, nr));
+		b.f[b.n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+							  SW_NR_KERNEL_KILL_PROCESS, 0, 1);
+		b.f[b.n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+							  SECCOMP_RET_KILL_PROCESS);
+		b.f[b.n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+							  SW_NR_KERNEL_KILL_THREAD, 0, 1);
+		b.f[b.n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+							  SECCOMP_RET_KILL_THREAD);
+	}
+	if (any)
+		b.f[b.n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+							  offsetof(struct seccomp_data, arch));
 	for (size_t g = 0; g < sw_arch_n_filter_groups; g++) {
 		const struct sw_arch_filter_group *grp = &sw_arch_filter_groups[g];
 		bool used = false;
@@ -684,7 +748,8 @@ int sw_filter_build_defences(const struct sw_program *prog, void **ret_ctx,
 			r = 0;
 	}
 	/* The refusals (program.c's table): an ERRNO outranks the policy's
-	 * TRACE and ALLOW, whichever filter says them.  In complain mode a
+	 * TRACE and ALLOW, whichever filter says them.  Where every
+	 * refusal is counted (complain mode, a record: enum sw_refusals) a
 	 * stop instead, so that each one is reported: decide.c checks the
 	 * same table first at every stop, and actions.c never lets a
 	 * defence's refusal run (a failed SET kills the program).  The
@@ -693,7 +758,7 @@ int sw_filter_build_defences(const struct sw_program *prog, void **ret_ctx,
 	for (size_t b = 0; !r && b < SW_DENIAL_COUNT; b++)
 		if (on & sw_denials[b].defence)
 			r = def_rule_n(prog, ctx,
-				       prog->refusals == SW_REFUSALS_COMPLAIN
+				       prog->refusals >= SW_REFUSALS_RECORDED
 				       ? SCMP_ACT_TRACE(SW_HINT_NONE)
 				       : SCMP_ACT_ERRNO((uint16_t)sw_denials[b].err),
 				       sw_denials[b].name, sw_denials[b].args,

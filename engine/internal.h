@@ -137,10 +137,16 @@ extern const struct sw_denial sw_denials[SW_DENIAL_COUNT];
  * rules, its default action): the one switch filter.c reads.
  *   SW_REFUSALS_KERNEL   the filter, with no stop (the fast path);
  *   SW_REFUSALS_SEEN     errno refusals stop at the supervisor, which
- *                        refuses them alike and can log and count them
- *                        (an audit log or a record is kept); kill and
- *                        trap stay the kernel's, whose SIGSYS a
- *                        userspace stand-in would not give exactly;
+ *                        refuses them alike and logs them (an audit
+ *                        log is kept); kill and trap stay the kernel's,
+ *                        and the built-in defences' refusals too;
+ *   SW_REFUSALS_RECORDED a record is kept (--report, --gate, learn):
+ *                        every refusal stops so that it is counted --
+ *                        errno, kill and trap rules, the built-in
+ *                        defences; the supervisor refuses each alike,
+ *                        a kill the filter would have made through the
+ *                        kernel itself (sw_filter_kill_by_kernel), a
+ *                        trap with its own SIGSYS;
  *   SW_REFUSALS_COMPLAIN every refusal stops, the built-in defences'
  *                        too, so that complain mode sees each one
  *                        (actions.c lets the policy's run, and keeps
@@ -150,6 +156,7 @@ extern const struct sw_denial sw_denials[SW_DENIAL_COUNT];
 enum sw_refusals {
 	SW_REFUSALS_KERNEL,
 	SW_REFUSALS_SEEN,
+	SW_REFUSALS_RECORDED,
 	SW_REFUSALS_COMPLAIN,
 };
 
@@ -247,6 +254,15 @@ void sw_filter_free(void *ctx);
  * filter; nothing if it has none.  0 or -errno. */
 int sw_filter_add_enosys(const struct sw_program *prog, void **insns, size_t *n,
 			 struct sw_error *err);
+/* At the SECCOMP stop of a call decision d kills: where the refusals
+ * are seen and the filter alone would have killed it, set the call so
+ * that the kernel kills it on resuming, as it would have without the
+ * stop (SIGSYS).  true: done, resume it; false: kill it some other way. */
+struct sw_ptrace_syscall_info;
+struct sw_decision;
+bool sw_filter_kill_by_kernel(const struct sw_program *prog, pid_t pid,
+			      struct sw_ptrace_syscall_info *info,
+			      const struct sw_decision *d);
 int sw_filter_export(void *ctx, void **ret_insns, size_t *ret_n,
 		     struct sw_error *err);
 
@@ -560,6 +576,8 @@ void sw_resume(struct sw_tracee *t, int sig);
 
 /* paths: keep the paths calls named too (sysward learn --paths). */
 struct sw_record *sw_record_new(bool complain, bool paths);
+/* The bytes r holds (its tables as they have grown, its samples). */
+size_t sw_record_bytes(const struct sw_record *r);
 /* The outcome of a final decision (after the defences' containment). */
 enum sw_outcome sw_outcome_of(const struct sw_decision *d);
 /* Count one supervised call of t (abi, nr, args as the program made it)

@@ -772,7 +772,9 @@ static int refusals_for(const struct sw_launch *l,
 				    src, ks->release);
 	if (l->complain)
 		*ret = SW_REFUSALS_COMPLAIN;
-	else if ((l->audit || l->record) && ks->set_syscall_info)
+	else if (l->record)
+		*ret = SW_REFUSALS_RECORDED;	/* every refusal counted */
+	else if (l->audit && ks->set_syscall_info)
 		*ret = SW_REFUSALS_SEEN;
 	return 0;
 }

@@ -7,18 +7,23 @@
  * refused are counted.
  *
  * Everything here is counted from the program's own calls, so nothing
- * grows with them: the tables are allocated once, at the session's
- * start, with fixed sizes (SW_RECORD_* in engine.h).  A program that
- * makes thousands of distinct calls, or executes thousands of distinct
- * files, or forks without end, fills the tables and is then only
- * counted (calls_not_itemised, execs_not_itemised); every total stays
- * exact.  The strings kept (paths, program names) are cut at a fixed
- * length.
+ * grows past a fixed bound: the tables start small and double as
+ * distinct calls, programs and paths come, up to their sizes
+ * (SW_RECORD_* in engine.h); an item's samples and its reason are
+ * allocated when it first has one.  A session that makes a few kinds of
+ * call costs a few KiB, not the 1.2 MiB the full tables take (a
+ * syswardd holds one per session that asked for a report).  A program
+ * that makes thousands of distinct calls, or executes thousands of
+ * distinct files, or forks without end, fills the tables and is then
+ * only counted (calls_not_itemised, execs_not_itemised); so is a call
+ * whose table could not grow (no memory): every total stays exact.  The
+ * strings kept (paths, program names) are cut at a fixed length.
  *
  * The report is for diffing: two runs of the same program under the
  * same policy give the same text.  So it holds no times, pids or
- * addresses: arguments the kernel reads as pointers are left out (null),
- * other arguments are kept at the width the kernel reads them, and a
+ * addresses: arguments the kernel reads as pointers, and the addresses,
+ * pids and words that run_args[] names, are left out (null); other
+ * arguments are kept at the width the kernel reads them, and a
  * path argument is kept as its string; every list is sorted by its text.
  */
 #include <errno.h>
@@ -36,7 +41,8 @@
 #define REC_WHY		128
 
 struct rec_sample {
-	uint64_t args[6];	/* pointers as 0 (see ptrs) */
+	uint64_t args[6];	/* those left out as 0 */
+	uint8_t hidden;		/* bit i: argument i left out (left_out()) */
 	char path[REC_STR];
 	bool has_path;
 	bool path_cut;		/* longer than REC_STR - 1 bytes */
@@ -53,8 +59,9 @@ struct rec_call {
 	uint8_t n_samples;
 	bool more_samples;	/* other arguments were seen too */
 	bool paths_lost;	/* a path did not fit the path table */
-	char why[REC_WHY];	/* a defence's reason, or "" */
-	struct rec_sample samples[SW_RECORD_SAMPLES];
+	char *why;		/* a defence's reason (REC_WHY - 1 bytes at
+				 * most), or NULL */
+	struct rec_sample *samples;	/* SW_RECORD_SAMPLES, from the first */
 };
 
 /* One program executed (its /proc/<pid>/exe). */
@@ -66,9 +73,14 @@ struct rec_prog {
 };
 
 /* Open addressing over the dense calls[]: slot = index + 1, 0 empty;
- * twice as many slots as entries keeps the probes short. */
-#define REC_SLOTS	(2 * SW_RECORD_CALLS)
-_Static_assert((REC_SLOTS & (REC_SLOTS - 1)) == 0, "slots: a power of two");
+ * twice as many slots as the room for entries keeps the probes short
+ * (rebuilt as calls[] grows).  The first sizes: a short run's. */
+#define REC_CALLS_FIRST		16
+#define REC_PROGS_FIRST		4
+#define REC_PATHS_FIRST		16
+_Static_assert((SW_RECORD_CALLS & (SW_RECORD_CALLS - 1)) == 0 &&
+	       (REC_CALLS_FIRST & (REC_CALLS_FIRST - 1)) == 0,
+	       "slots: a power of two");
 _Static_assert(SW_RECORD_CALLS < 0xffff && SW_RECORD_PROGRAMS < 0xffff,
 	       "indexes fit 16 bits");
 
@@ -81,17 +93,19 @@ struct rec_path {
 
 struct sw_record {
 	bool complain;
-	struct rec_path *paths;	/* SW_RECORD_PATHS, or NULL: not kept */
-	size_t n_paths;
+	bool keep_paths;		/* --paths */
+	struct rec_path *paths;		/* cap_paths, up to SW_RECORD_PATHS */
+	size_t n_paths, cap_paths;
 	uint64_t totals[SW_OUT_COUNT];
 	uint64_t tasks;
 	uint64_t calls_dropped;		/* counted, not itemised */
 	uint64_t execs_dropped;
 	uint64_t out_no_program[SW_OUT_COUNT];	/* before the first exec */
 	size_t n_calls, n_progs;
-	uint16_t slot[REC_SLOTS];
-	struct rec_call calls[SW_RECORD_CALLS];
-	struct rec_prog progs[SW_RECORD_PROGRAMS];
+	size_t cap_calls, cap_progs;	/* up to SW_RECORD_CALLS, _PROGRAMS */
+	uint16_t *slot;			/* 2 * cap_calls */
+	struct rec_call *calls;
+	struct rec_prog *progs;
 };
 
 static const char *const outcome_names[SW_OUT_COUNT] = {
@@ -110,15 +124,19 @@ const char *sw_outcome_name(enum sw_outcome o)
 
 struct sw_record *sw_record_new(bool complain, bool paths)
 {
-	/* calloc: the pages of the tables no call reaches are never
-	 * touched. */
 	struct sw_record *r = calloc(1, sizeof(*r));
 
 	if (!r)
 		return NULL;
 	r->complain = complain;
-	if (paths && !(r->paths = calloc(SW_RECORD_PATHS, sizeof(*r->paths)))) {
-		free(r);
+	r->keep_paths = paths;
+	r->cap_calls = REC_CALLS_FIRST;
+	r->cap_progs = REC_PROGS_FIRST;
+	r->calls = calloc(r->cap_calls, sizeof(*r->calls));
+	r->slot = calloc(2 * r->cap_calls, sizeof(*r->slot));
+	r->progs = calloc(r->cap_progs, sizeof(*r->progs));
+	if (!r->calls || !r->slot || !r->progs) {
+		sw_record_free(r);
 		return NULL;
 	}
 	return r;
@@ -126,9 +144,51 @@ struct sw_record *sw_record_new(bool complain, bool paths)
 
 void sw_record_free(struct sw_record *r)
 {
-	if (r)
-		free(r->paths);
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n_calls; i++) {
+		free(r->calls[i].why);
+		free(r->calls[i].samples);
+	}
+	free(r->calls);
+	free(r->slot);
+	free(r->progs);
+	free(r->paths);
 	free(r);
+}
+
+size_t sw_record_bytes(const struct sw_record *r)
+{
+	size_t n = sizeof(*r) + r->cap_calls * sizeof(*r->calls) +
+		   2 * r->cap_calls * sizeof(*r->slot) +
+		   r->cap_progs * sizeof(*r->progs) +
+		   r->cap_paths * sizeof(*r->paths);
+
+	for (size_t i = 0; i < r->n_calls; i++) {
+		if (r->calls[i].why)
+			n += strlen(r->calls[i].why) + 1;
+		if (r->calls[i].samples)
+			n += SW_RECORD_SAMPLES * sizeof(*r->calls[i].samples);
+	}
+	return n;
+}
+
+/* Double a table of *cap elements of size each, up to max; the new part
+ * zeroed.  0, or -ENOMEM (also at max: the caller counts only). */
+static int grow(void **tab, size_t *cap, size_t size, size_t max)
+{
+	size_t n = *cap * 2 > max ? max : *cap * 2;
+	char *p;
+
+	if (*cap >= max)
+		return -ENOMEM;
+	p = realloc(*tab, n * size);
+	if (!p)
+		return -ENOMEM;
+	memset(p + *cap * size, 0, (n - *cap) * size);
+	*tab = p;
+	*cap = n;
+	return 0;
 }
 
 uint64_t sw_record_policy_refusals(const struct sw_record *r)
@@ -165,13 +225,44 @@ enum sw_outcome sw_outcome_of(const struct sw_decision *d)
 	return SW_OUT_DEFENCE;
 }
 
-static size_t hash(enum sw_abi abi, uint64_t nr, int rule, enum sw_outcome o)
+static size_t hash(enum sw_abi abi, uint64_t nr, int rule, enum sw_outcome o,
+		   size_t n_slots)
 {
 	uint64_t h = nr * 0x9e3779b97f4a7c15ull;
 
 	h ^= ((uint64_t)(uint32_t)rule << 8 | (uint64_t)abi << 4 | o) *
 	     0xc2b2ae3d27d4eb4full;
-	return (size_t)(h >> 32) & (REC_SLOTS - 1);
+	return (size_t)(h >> 32) & (n_slots - 1);
+}
+
+/* calls[] full: double it and rebuild the slots for the new size.
+ * 0 or -ENOMEM (the table stays as it was). */
+static int grow_calls(struct sw_record *r)
+{
+	size_t cap = r->cap_calls, n_slots;
+	uint16_t *slot;
+
+	if (cap >= SW_RECORD_CALLS)
+		return -ENOMEM;
+	n_slots = 4 * cap;
+	slot = calloc(n_slots, sizeof(*slot));
+	if (!slot || grow((void **)&r->calls, &cap, sizeof(*r->calls),
+			  SW_RECORD_CALLS) < 0) {
+		free(slot);
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < r->n_calls; k++) {
+		const struct rec_call *c = &r->calls[k];
+		size_t i = hash(c->abi, c->nr, c->rule, c->outcome, n_slots);
+
+		while (slot[i])
+			i = (i + 1) & (n_slots - 1);
+		slot[i] = (uint16_t)(k + 1);
+	}
+	free(r->slot);
+	r->slot = slot;
+	r->cap_calls = cap;
+	return 0;
 }
 
 /* The entry of the key, added if there is room; NULL when the table is
@@ -179,14 +270,19 @@ static size_t hash(enum sw_abi abi, uint64_t nr, int rule, enum sw_outcome o)
 static struct rec_call *call_entry(struct sw_record *r, enum sw_abi abi,
 				   uint64_t nr, int rule, enum sw_outcome o)
 {
-	size_t i = hash(abi, nr, rule, o);
+	size_t n_slots = 2 * r->cap_calls;
+	size_t i = hash(abi, nr, rule, o, n_slots);
 
-	for (size_t n = 0; n < REC_SLOTS; n++, i = (i + 1) & (REC_SLOTS - 1)) {
+	for (size_t n = 0; n < n_slots; n++, i = (i + 1) & (n_slots - 1)) {
 		struct rec_call *c;
 
 		if (!r->slot[i]) {
-			if (r->n_calls == SW_RECORD_CALLS)
-				return NULL;
+			if (r->n_calls == r->cap_calls) {
+				/* The slots move: look the key up anew. */
+				if (grow_calls(r) < 0)
+					return NULL;
+				return call_entry(r, abi, nr, rule, o);
+			}
 			c = &r->calls[r->n_calls];
 			c->abi = (uint8_t)abi;
 			c->nr = nr;
@@ -214,46 +310,101 @@ static void keep_str(char *dst, const char *src, bool *cut)
 }
 
 /*
- * Addresses the kernel declares as unsigned long, not as pointers (the
- * memory calls take "unsigned long addr", arch_prctl(ARCH_SET_FS) its
- * base): they move with ASLR from run to run, so the report leaves them
- * out as it does pointers.  Bit i: argument i.
+ * Arguments that differ from run to run although the kernel does not
+ * declare them as pointers: the one table of them (what argtypes.h, from
+ * the kernel's prototypes, calls a pointer is left out too).  One letter
+ * per argument from the first, '.' kept:
+ *   'a' an address declared unsigned long (the memory calls' addr,
+ *       arch_prctl(ARCH_SET_FS)'s base, clone's stack and TLS, the
+ *       unsigned long that ioctl, fcntl, prctl and keyctl take for a
+ *       pointer as often as not, an AIO context): it moves with ASLR;
+ *   'p' a process, thread or group id: kept only as 0, -1 or 1, which
+ *       are the same in every run ("the caller", "every child", init),
+ *       else left out;
+ *   'v' a word a run sets up (futex's expected value: often a tid).
+ * i386 gives its own row where its arguments differ (clone's order).
+ * Sorted by name (bsearch).
  */
-static const struct {
+static const struct run_args {
 	const char *name;
-	uint8_t args;
-} address_args[] = {
-	{ "arch_prctl", 1u << 1 }, { "brk", 1u << 0 },
-	{ "madvise", 1u << 0 }, { "map_shadow_stack", 1u << 0 },
-	{ "mincore", 1u << 0 }, { "mlock", 1u << 0 }, { "mlock2", 1u << 0 },
-	{ "mmap", 1u << 0 }, { "mprotect", 1u << 0 },
-	{ "mremap", 1u << 0 | 1u << 4 }, { "mseal", 1u << 0 },
-	{ "msync", 1u << 0 }, { "munlock", 1u << 0 }, { "munmap", 1u << 0 },
-	{ "pkey_mprotect", 1u << 0 },
+	const char *args;	/* x86_64, x32 */
+	const char *args32;	/* i386, or NULL: the same */
+} run_args[] = {
+	{ "arch_prctl", ".a", NULL }, { "brk", "a", NULL },
+	{ "clone", ".a..a", ".a.a" }, { "fcntl", "..a", NULL },
+	{ "fcntl64", "..a", NULL }, { "futex", "..v", NULL },
+	{ "get_mempolicy", "...a", NULL }, { "get_robust_list", "p", NULL },
+	{ "getpgid", "p", NULL }, { "getpriority", ".p", NULL },
+	{ "getsid", "p", NULL }, { "io_cancel", "a", NULL },
+	{ "io_destroy", "a", NULL }, { "io_getevents", "a", NULL },
+	{ "io_pgetevents", "a", NULL }, { "io_submit", "a", NULL },
+	{ "ioctl", "..a", NULL }, { "ioprio_get", ".p", NULL },
+	{ "ioprio_set", ".p", NULL }, { "kcmp", "pp", NULL },
+	{ "keyctl", ".aaaa", NULL }, { "kill", "p", NULL },
+	{ "madvise", "a", NULL }, { "map_shadow_stack", "a", NULL },
+	{ "mbind", "a", NULL }, { "migrate_pages", "p", NULL },
+	{ "mincore", "a", NULL }, { "mlock", "a", NULL },
+	{ "mlock2", "a", NULL }, { "mmap", "a", NULL },
+	{ "move_pages", "p", NULL }, { "mprotect", "a", NULL },
+	{ "mremap", "a...a", NULL }, { "mseal", "a", NULL },
+	{ "msync", "a", NULL }, { "munlock", "a", NULL },
+	{ "munmap", "a", NULL }, { "perf_event_open", ".p", NULL },
+	{ "pidfd_open", "p", NULL }, { "pkey_mprotect", "a", NULL },
+	{ "prctl", ".aaaa", NULL }, { "prlimit64", "p", NULL },
+	{ "process_vm_readv", "p", NULL }, { "process_vm_writev", "p", NULL },
+	{ "ptrace", ".paa", NULL }, { "remap_file_pages", "a", NULL },
+	{ "rt_sigqueueinfo", "p", NULL }, { "rt_tgsigqueueinfo", "pp", NULL },
+	{ "sched_getaffinity", "p", NULL }, { "sched_getattr", "p", NULL },
+	{ "sched_getparam", "p", NULL }, { "sched_getscheduler", "p", NULL },
+	{ "sched_rr_get_interval", "p", NULL }, { "sched_setaffinity", "p", NULL },
+	{ "sched_setattr", "p", NULL }, { "sched_setparam", "p", NULL },
+	{ "sched_setscheduler", "p", NULL }, { "set_mempolicy_home_node", "a", NULL },
+	{ "setpgid", "pp", NULL }, { "setpriority", ".p", NULL },
+	{ "tgkill", "pp", NULL }, { "tkill", "p", NULL },
+	{ "wait4", "p", NULL }, { "waitid", ".p", NULL },
 };
 
-/* Arguments left out of the report: pointers and addresses. */
-static bool arg_is_address(const char *types, const char *name, unsigned int i)
+static int run_args_cmp(const void *key, const void *elem)
 {
-	if (types && (i >= strlen(types) || types[i] == 'p'))
-		return true;
-	for (size_t k = 0; name && k < sizeof(address_args) / sizeof(address_args[0]); k++)
-		if (!strcmp(address_args[k].name, name))
-			return address_args[k].args & (1u << i);
-	return false;
+	return strcmp(key, ((const struct run_args *)elem)->name);
+}
+
+/* The arguments the report leaves out of a call's sample (bit i:
+ * argument i): pointers, and those run_args[] says of these values. */
+static uint8_t left_out(enum sw_abi abi, const char *types, const char *name,
+			const uint64_t args[6])
+{
+	const struct run_args *row = name ?
+		bsearch(name, run_args, sizeof(run_args) / sizeof(run_args[0]),
+			sizeof(run_args[0]), run_args_cmp) : NULL;
+	const char *ra = row && abi == SW_ABI_I386 && row->args32 ? row->args32
+		       : row ? row->args : "";
+	uint8_t out = 0;
+
+	for (unsigned int i = 0; i < 6; i++) {
+		char k = i < strlen(ra) ? ra[i] : '.';
+		int32_t v = (int32_t)args[i];	/* a pid_t */
+
+		if ((types && (i >= strlen(types) || types[i] == 'p')) ||
+		    k == 'a' || k == 'v' || (k == 'p' && v != 0 && v != -1 && v != 1))
+			out |= (uint8_t)(1u << i);
+	}
+	return out;
 }
 
 /* The call's arguments as the report keeps them: at the width the kernel
- * reads each, pointers and addresses as 0.  Returns the argument letters
- * (NULL: not known, all six kept). */
+ * reads each, those left out (*hidden) as 0.  Returns the argument
+ * letters (NULL: not known, all six shown). */
 static const char *sample_args(enum sw_abi abi, const char *name,
-			       const uint64_t args[6], uint64_t out[6])
+			       const uint64_t args[6], uint64_t out[6],
+			       uint8_t *hidden)
 {
 	const char *types = sw_syscall_arg_types(sw_abi_token(abi), name);
 	uint64_t width = sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
 
+	*hidden = left_out(abi, types, name, args);
 	for (unsigned int i = 0; i < 6; i++) {
-		if (arg_is_address(types, name, i))
+		if (*hidden & (1u << i))
 			out[i] = 0;
 		else
 			out[i] = args[i] & sw_arg_mask(abi, name, i) & width;
@@ -269,12 +420,18 @@ static void add_sample(struct rec_call *c, pid_t pid, enum sw_abi abi,
 	uint8_t pargs = sw_path_args(name);
 	uint64_t mask = sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
 
-	sample_args(abi, name, args, s.args);
+	sample_args(abi, name, args, s.args, &s.hidden);
+	if (!c->samples &&
+	    !(c->samples = calloc(SW_RECORD_SAMPLES, sizeof(*c->samples)))) {
+		c->more_samples = true;		/* no memory: none kept */
+		return;
+	}
 	if (c->n_samples == SW_RECORD_SAMPLES) {
 		/* Full: no more reads of the program's memory for this
 		 * entry; say only that other arguments came. */
 		for (uint8_t k = 0; k < c->n_samples; k++)
-			if (!memcmp(c->samples[k].args, s.args, sizeof(s.args)))
+			if (!memcmp(c->samples[k].args, s.args, sizeof(s.args)) &&
+			    c->samples[k].hidden == s.hidden)
 				return;
 		c->more_samples = true;
 		return;
@@ -300,10 +457,24 @@ static void add_sample(struct rec_call *c, pid_t pid, enum sw_abi abi,
 	}
 	for (uint8_t k = 0; k < c->n_samples; k++)
 		if (!memcmp(c->samples[k].args, s.args, sizeof(s.args)) &&
+		    c->samples[k].hidden == s.hidden &&
 		    c->samples[k].has_path == s.has_path &&
 		    !strcmp(c->samples[k].path, s.path))
 			return;
 	c->samples[c->n_samples++] = s;
+}
+
+/* The path table: REC_PATHS_FIRST at the first path, then doubled. */
+static int grow_paths(struct sw_record *r)
+{
+	if (r->cap_paths)
+		return grow((void **)&r->paths, &r->cap_paths, sizeof(*r->paths),
+			    SW_RECORD_PATHS);
+	r->paths = calloc(REC_PATHS_FIRST, sizeof(*r->paths));
+	if (!r->paths)
+		return -ENOMEM;
+	r->cap_paths = REC_PATHS_FIRST;
+	return 0;
 }
 
 /* --paths: the string c's first path argument named, once per call
@@ -320,7 +491,7 @@ static void add_path(struct sw_record *r, struct rec_call *c, pid_t pid,
 	bool cut = false;
 	unsigned int i;
 
-	if (!pargs || c->paths_lost)
+	if (!pargs || c->paths_lost || !r->keep_paths)
 		return;
 	for (i = 0; !(pargs & (1u << i)); i++)
 		;
@@ -348,8 +519,8 @@ static void add_path(struct sw_record *r, struct rec_call *c, pid_t pid,
 	for (size_t k = 0; k < r->n_paths; k++)
 		if (r->paths[k].call == call && !strcmp(r->paths[k].path, path))
 			return;
-	if (r->n_paths == SW_RECORD_PATHS) {
-		c->paths_lost = true;
+	if (r->n_paths == r->cap_paths && grow_paths(r) < 0) {
+		c->paths_lost = true;	/* full: learned by name */
 		return;
 	}
 	r->paths[r->n_paths].call = call;
@@ -377,15 +548,15 @@ void sw_record_call(struct sw_record *r, struct sw_tracee *t, enum sw_abi abi,
 	if (!c->count++) {
 		c->action = d->action;
 		if (d->why)
-			snprintf(c->why, sizeof(c->why), "%s", d->why);
+			c->why = strndup(d->why, REC_WHY - 1);	/* NULL: none */
 	}
 	/* Arguments of what the policy did not simply allow. */
-	if (o != SW_OUT_ALLOWED || r->paths) {
+	if (o != SW_OUT_ALLOWED || r->keep_paths) {
 		char *name = seccomp_syscall_resolve_num_arch(sw_abi_token(abi), (int)nr);
 
 		if (o != SW_OUT_ALLOWED)
 			add_sample(c, t->pid, abi, name, args, d);
-		if (r->paths && name)
+		if (r->keep_paths && name)
 			add_path(r, c, t->pid, abi, name, args, d);
 		free(name);
 	}
@@ -422,8 +593,10 @@ void sw_record_exec(struct sw_record *r, struct sw_tracee *t)
 			return;
 		}
 	}
-	if (r->n_progs == SW_RECORD_PROGRAMS) {
-		t->rec_prog = 0;
+	if (r->n_progs == r->cap_progs &&
+	    grow((void **)&r->progs, &r->cap_progs, sizeof(*r->progs),
+		 SW_RECORD_PROGRAMS) < 0) {
+		t->rec_prog = 0;	/* full: counted under no program */
 		r->execs_dropped++;
 		return;
 	}
@@ -468,6 +641,8 @@ static int sample_cmp(const void *a, const void *b)
 	for (int i = 0; i < 6; i++)
 		if (x->args[i] != y->args[i])
 			return x->args[i] < y->args[i] ? -1 : 1;
+	if (x->hidden != y->hidden)
+		return x->hidden < y->hidden ? -1 : 1;
 	return 0;
 }
 
@@ -498,7 +673,6 @@ static void write_call(FILE *f, const struct sorted_call *sc,
 	const struct rec_call *c = sc->c;
 	struct rec_sample samples[SW_RECORD_SAMPLES];
 	const char *types;
-	uint64_t ignored[6];
 
 	fprintf(f, "    {\"syscall\": ");
 	sw_json_str(f, sc->name);
@@ -509,21 +683,21 @@ static void write_call(FILE *f, const struct sorted_call *sc,
 	fprintf(f, ", \"action\": \"%s\", \"count\": %llu",
 		c->rule == SW_RULE_DEFENCE ? "SYSWARD_DEFENCE" : sw_action_name(c->action),
 		(unsigned long long)c->count);
-	if (c->why[0]) {
+	if (c->why) {
 		fputs(", \"why\": ", f);
 		sw_json_str(f, c->why);
 	}
 	if (c->n_samples) {
 		memcpy(samples, c->samples, sizeof(samples[0]) * c->n_samples);
 		qsort(samples, c->n_samples, sizeof(samples[0]), sample_cmp);
-		types = sample_args(c->abi, sc->name, (uint64_t[6]){ 0 }, ignored);
+		types = sw_syscall_arg_types(sw_abi_token(c->abi), sc->name);
 		fputs(", \"samples\": [", f);
 		for (uint8_t k = 0; k < c->n_samples; k++) {
 			size_t n_args = types ? strlen(types) : 6;
 
 			fprintf(f, "%s{\"args\": [", k ? ", " : "");
 			for (size_t i = 0; i < n_args && i < 6; i++) {
-				if (arg_is_address(types, sc->name, i))
+				if (samples[k].hidden & (1u << i))
 					fprintf(f, "%snull", i ? ", " : "");
 				else
 					fprintf(f, "%s\"0x%llx\"", i ? ", " : "",
@@ -587,8 +761,7 @@ static void write_sample_text(FILE *f, const struct sorted_call *sc)
 {
 	const struct rec_call *c = sc->c;
 	struct rec_sample samples[SW_RECORD_SAMPLES];
-	uint64_t ignored[6];
-	const char *types = sample_args(c->abi, sc->name, (uint64_t[6]){ 0 }, ignored);
+	const char *types = sw_syscall_arg_types(sw_abi_token(c->abi), sc->name);
 	size_t n_args = types ? strlen(types) : 6;
 
 	if (!c->n_samples)
@@ -603,7 +776,7 @@ static void write_sample_text(FILE *f, const struct sorted_call *sc)
 			fputc('"', f);
 			sw_text_str(f, samples[0].path);
 			fputc('"', f);
-		} else if (arg_is_address(types, sc->name, i)) {
+		} else if (samples[0].hidden & (1u << i)) {
 			fputs("...", f);
 		} else {
 			fprintf(f, "0x%llx", (unsigned long long)samples[0].args[i]);
@@ -650,7 +823,7 @@ int sw_record_write_summary(const struct sw_record *r,
 			sw_abi_name(c->abi), (unsigned long long)c->count,
 			c->count == 1 ? "call" : "calls", what);
 		if (c->outcome == SW_OUT_DEFENCE) {
-			if (c->why[0]) {
+			if (c->why) {
 				fputs(" (", f);
 				sw_text_str(f, c->why);
 				fputc(')', f);
@@ -867,7 +1040,7 @@ static int path_conditions(const struct sw_record *r, char *const *entry_name,
 	struct path_cond all[LEARN_PATHS_MAX];
 	int n = 0, kept = 0;
 
-	if (!pargs || !r->paths)
+	if (!pargs || !r->keep_paths)
 		return -1;
 	for (*ret_index = 0; !(pargs & (1u << *ret_index)); (*ret_index)++)
 		;

@@ -402,19 +402,22 @@ static void join(struct sw_tracee *t, struct sw_session *s)
 /* The session of a tid whose creation event we have not seen, from /proc
  * (thread group, else parent), so that a creator that dies before its
  * event reaches us cannot leave the child stopped.  Also answers for a
- * zombie (an exit of a tid killed before its first stop). */
-static struct sw_session *session_from_proc(struct sw_supervisor *sup, pid_t pid)
+ * zombie (an exit of a tid killed before its first stop).  *ret_prog:
+ * the program that one runs (the record's), which the tid runs too. */
+static struct sw_session *session_from_proc(struct sw_supervisor *sup, pid_t pid,
+					    uint16_t *ret_prog)
 {
 	pid_t tgid, ppid;
 	struct sw_tracee *p;
 
+	*ret_prog = 0;
 	if (sw_sys_proc_ids(pid, &tgid, &ppid) < 0)
 		return NULL;
-	if (tgid != pid && (p = sw_tracee_find(sup, tgid)) && p->s)
-		return p->s;
-	if (ppid && (p = sw_tracee_find(sup, ppid)) && p->s)
-		return p->s;
-	return NULL;
+	if (!(tgid != pid && (p = sw_tracee_find(sup, tgid)) && p->s) &&
+	    !(ppid && (p = sw_tracee_find(sup, ppid)) && p->s))
+		return NULL;
+	*ret_prog = p->rec_prog;
+	return p->s;
 }
 
 /* PTRACE_EVENT_FORK/VFORK/CLONE of parent: see "Event order" above. */
@@ -555,7 +558,9 @@ static void on_exit_status(struct sw_supervisor *sup, struct sw_tracee *t,
 	if (!t) {
 		/* Killed before its first stop; its creation event may
 		 * still come.  A zombie still shows its parent. */
-		tomb_add(sup, pid, session_from_proc(sup, pid));
+		uint16_t prog;
+
+		tomb_add(sup, pid, session_from_proc(sup, pid, &prog));
 		return;
 	}
 	s = t->s;
@@ -585,7 +590,8 @@ static void on_exit_status(struct sw_supervisor *sup, struct sw_tracee *t,
 /* The first stop of a tid no creation event has named yet. */
 static struct sw_tracee *place_unknown(struct sw_supervisor *sup, pid_t pid)
 {
-	struct sw_session *s = session_from_proc(sup, pid);
+	uint16_t prog;
+	struct sw_session *s = session_from_proc(sup, pid, &prog);
 	struct sw_tracee *t;
 
 	/* With one session ever, the tid can only be its own. */
@@ -599,6 +605,10 @@ static struct sw_tracee *place_unknown(struct sw_supervisor *sup, pid_t pid)
 	if (s) {
 		join(t, s);
 		t->state = SW_T_RUNNING;
+		/* Its calls before the creation event count under its
+		 * parent's program, as after it (record.c: the report must
+		 * not depend on which stop the kernel reports first). */
+		t->rec_prog = prog;
 	} else {
 		t->state = SW_T_ORPHAN;
 		t->orphan_seq = sup->session_seq;

@@ -36,17 +36,7 @@ PYTHON=$(command -v /usr/bin/python3 || command -v python3)
 . "$HERE/../lib/rows.sh"
 W=
 
-# sw POLICY [SYSWARD-RUN-OPTIONS...] -- PROGRAM [ARGS...]
-# Runs "sysward run --policy POLICY ..." with a timeout; sets $rc and
-# leaves stdout in $W/out, stderr in $W/err.
-sw() {
-	local policy=$1
-	shift
-	sw_capture "$SYSWARD" run --policy "$policy" "$@"
-}
-
-# cli ARGS...: plain "sysward ARGS...", same capture as sw.
-cli() { sw_capture "$SYSWARD" "$@"; }
+# sw and cli: common.sh's.
 
 # ---------------------------------------------------------------- scenarios
 

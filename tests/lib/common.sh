@@ -101,6 +101,18 @@ sw_capture() {
 	[ "$rc" -ne 124 ] || fail "timed out: ${last_cmd[*]}"
 }
 
+# sw POLICY [SYSWARD-RUN-OPTIONS...] -- PROGRAM [ARGS...]
+# Runs "sysward run --policy POLICY ..." with a timeout; sets $rc and
+# leaves stdout in $W/out, stderr in $W/err.  The runners' one home of it.
+sw() {
+	local policy=$1
+	shift
+	sw_capture "$SYSWARD" run --policy "$policy" "$@"
+}
+
+# cli ARGS...: plain "sysward ARGS...", same capture as sw.
+cli() { sw_capture "$SYSWARD" "$@"; }
+
 # policy NAME <<JSON: write $W/NAME.json atomically (clients started in
 # the background may be reading the previous copy), readable by every
 # uid, and print its path.

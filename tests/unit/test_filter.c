@@ -479,7 +479,7 @@ static const struct row rows[] = {
 	/* An audit log or a record sees the errno refusals: a stop, with
 	 * the hint of the rule (the default: none); conditions stay in BPF,
 	 * so only the refused calls stop.  Kill and trap stay the kernel's,
-	 * and so do the defences. */
+	 * and so do the defences (an audit log alone: SEEN). */
 	R(&pol_a, 0, X64, "socket", 0, 2, 0, TRACE(1), .refusals = SW_REFUSALS_SEEN),
 	R(&pol_a, 0, X64, "socket", 0, 10, 0, ALLOW, .refusals = SW_REFUSALS_SEEN),
 	R(&pol_a, 0, X64, "close", 0, 0x35, 0, TRACE(11), .refusals = SW_REFUSALS_SEEN),
@@ -496,6 +496,25 @@ static const struct row rows[] = {
 	R(&pol_c, 0, X64, "socketpair", 0, 41, 0, ALLOW, .refusals = SW_REFUSALS_SEEN),
 	R(&pol_c, 0, X64, "clone3", 0, 0, 0, ERRNO(ENOSYS), .refusals = SW_REFUSALS_SEEN),
 	R(&pol_e, 0, X64, NULL, 1000, 0, 0, TRACE(SW_HINT_NONE), .refusals = SW_REFUSALS_SEEN),
+	/* A record (--report, --gate) sees every refusal too, kill and
+	 * trap rules and the defences' (no clone3 ERRNO in the policy's
+	 * filter then: the defence stops); a kill the supervisor hands back
+	 * to the kernel is its sentinel number, which the prefix kills
+	 * (filter.c, sw_filter_kill_by_kernel) -- only there. */
+	R(&pol_a, 0, X64, "mkdir", 0, 0, 0, TRACE(6), .refusals = SW_REFUSALS_RECORDED),
+	R(&pol_a, 0, X64, "uname", 0, 0, 0, TRACE(12), .refusals = SW_REFUSALS_RECORDED),
+	R(&pol_a, 0, X64, "socket", 0, 2, 0, TRACE(1), .refusals = SW_REFUSALS_RECORDED),
+	R(&pol_a, 0, X64, "socket", 0, 10, 0, ALLOW, .refusals = SW_REFUSALS_RECORDED),
+	R(&pol_a, 0, X64, "getpid", 0, 0, 0, ALLOW, .refusals = SW_REFUSALS_RECORDED),
+	R(&pol_a, 0, X64, "ptrace", 0, 0, 0, TRACE(SW_HINT_NONE), .refusals = SW_REFUSALS_RECORDED),
+	R(&pol_a, 0, X64, "io_uring_setup", 0, 0, 0, TRACE(SW_HINT_NONE), .refusals = SW_REFUSALS_RECORDED),
+	R(&pol_a, 0, X64, "clone3", 0, 0, 0, TRACE(SW_HINT_NONE), .refusals = SW_REFUSALS_RECORDED),
+	R(&pol_c, 0, X64, "clone3", 0, 0, 0, TRACE(SW_HINT_NONE), .refusals = SW_REFUSALS_RECORDED),
+	R(&pol_a, 0, X64, NULL, 0x3ffffffe, 0, 0, KILLP, .refusals = SW_REFUSALS_RECORDED),
+	R(&pol_a, 0, I386, NULL, 0x3ffffffe, 0, 0, KILLP, .refusals = SW_REFUSALS_RECORDED),
+	R(&pol_a, 0, X64, NULL, 0x3ffffffd, 0, 0, SECCOMP_RET_KILL_THREAD, .refusals = SW_REFUSALS_RECORDED),
+	R(&pol_a, 0, X64, NULL, 0x3ffffffe, 0, 0, ALLOW, .refusals = SW_REFUSALS_SEEN),
+	R(&pol_a, 0, X64, NULL, 0x3ffffffe, 0, 0, ALLOW),
 	/* Complain mode sees every refusal, the defences' too; what the
 	 * policy allows stays on the fast path. */
 	R(&pol_a, 0, X64, "mkdir", 0, 0, 0, TRACE(6), .refusals = SW_REFUSALS_COMPLAIN),

@@ -1,0 +1,136 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# The record of a session (engine/record.c): what --report, --gate and
+# sysward learn make of a run.  Same conventions as run.sh (one CTest test
+# per scenario, integration.NAME; exit 0 pass, 1 fail, 77 skipped), kept
+# apart so that these scenarios do not wait on that runner's rework.
+#
+#   record.sh --list        print the scenario names
+#   record.sh SCENARIO...   run scenarios
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+SRCDIR=${SRCDIR:-$(cd "$HERE/../.." && pwd)}
+PYTHON=$(command -v /usr/bin/python3 || command -v python3)
+
+. "$HERE/../lib/common.sh"
+W=
+# sw and cli: common.sh's.
+
+# report_calls FILE: "syscall outcome rule action count" per item, sorted.
+report_calls() {
+	"$PYTHON" -c 'import json, sys
+for c in json.load(open(sys.argv[1]))["calls"]:
+    print(c["syscall"], c["outcome"], c["rule"], c["action"], c["count"])' "$1"
+}
+
+t_report_enforce_refusals() {
+	# Enforcing (no --complain), --report and --gate count every
+	# refusal the session made: an errno rule, a kill rule (the kernel
+	# still kills: SIGSYS, 159, as without the report), a trap rule and
+	# a built-in defence (io_uring_setup, nr 425 on x86-64; kill of the
+	# supervisor).  The gate trips on the policy's; the defence's are
+	# reported but do not trip it (sysward(1) --gate).
+	local p
+	p=$(policy refuse <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["geteuid"], "action": "SCMP_ACT_ERRNO", "errnoRet": 1},
+	              {"names": ["sched_yield"], "action": "SCMP_ACT_KILL_PROCESS"},
+	              {"names": ["getppid"], "action": "SCMP_ACT_TRAP"}]}
+	EOF
+	)
+	[ "$(uname -m)" = x86_64 ] || { echo "SKIP: x86-64 syscall numbers"; exit 77; }
+	sw "$p" -- "$PROBE" sys:sched_yield
+	expect_rc 159
+	sw "$p" --report "$W/k.json" -- "$PROBE" sys:geteuid sys:425 sys:sched_yield
+	expect_rc 159
+	expect_output "geteuid=-EPERM
+425=-EPERM"
+	diff -u <(printf '%s\n' "geteuid refused syscalls[0] SCMP_ACT_ERRNO 1" \
+		"io_uring_setup defence builtin SYSWARD_DEFENCE 1" \
+		"sched_yield refused syscalls[1] SCMP_ACT_KILL_PROCESS 1") \
+		<(report_calls "$W/k.json") >&2 ||
+		fail "the enforcing report lacks the kill or the defence (diff above)"
+	sw "$p" --gate --report "$W/t.json" -- "$PROBE" sys:getppid
+	expect_rc 122
+	expect_err "getppid (x86_64): 1 call refused by syscalls[2] (SCMP_ACT_TRAP)"
+	grep -q '"program_exit": 159' "$W/t.json" || fail "the trapped program did not die of SIGSYS"
+	# A defence alone: reported, the gate stays shut.
+	sw "$p" --gate --report "$W/d.json" -- "$PROBE" sys:425
+	expect_rc 0
+	report_calls "$W/d.json" | grep -qx "io_uring_setup defence builtin SYSWARD_DEFENCE 1" ||
+		{ fail "no io_uring_setup defence in the report"; cat "$W/d.json" >&2; }
+}
+
+t_report_no_addresses() {
+	# Two runs of one deterministic program, with ASLR on, give
+	# byte-identical reports although it passes addresses the kernel
+	# declares unsigned long (ioctl's argument, clone's stack and TLS)
+	# and pids (kill $$, wait4 of its child): record.c's run_args[]
+	# leaves them out (null), and keeps kill(0)'s 0 and kill(1)'s 1 (the
+	# same in every run).
+	local p script='ls / >/dev/null; kill -0 $$; kill -0 0; kill -0 1; "$0" threads 1 fork'
+	[ "$(cat /proc/sys/kernel/randomize_va_space 2>/dev/null)" = 2 ] ||
+		{ echo "SKIP: ASLR is off (kernel.randomize_va_space)"; exit 77; }
+	p=$(policy deny <<-EOF
+	{"defaultAction": "SCMP_ACT_ERRNO",
+	 "syscalls": [{"names": ["read", "write", "futex", "exit", "exit_group"], "action": "SCMP_ACT_ALLOW"}]}
+	EOF
+	)
+	sw "$p" --complain --report "$W/r1.json" -- sh -c "$script" "$PROBE"
+	expect_rc 0
+	sw "$p" --complain --report "$W/r2.json" -- sh -c "$script" "$PROBE"
+	expect_rc 0
+	diff -u "$W/r1.json" "$W/r2.json" >&2 || fail "two runs of one program gave different reports (diff above)"
+	"$PYTHON" -c 'import json, sys
+items = json.load(open(sys.argv[1]))["calls"]
+calls = {c["syscall"]: c for c in items}
+k = sorted((c["outcome"], s["args"][0] or "") for c in items if c["syscall"] == "kill" for s in c["samples"])
+assert k == [("defence", "0x1"), ("would_refuse", ""), ("would_refuse", "0x0")], k
+assert all(s["args"][1] is None and s["args"][4] is None for s in calls["clone"]["samples"]), calls["clone"]
+assert all(s["args"][2] is None for s in calls["ioctl"]["samples"]), calls["ioctl"]
+assert all(s["args"][0] in (None, "0xffffffff") for s in calls["wait4"]["samples"]), calls["wait4"]' "$W/r1.json" ||
+		{ fail "a pid or address is in the report, or kill(0) lost its 0"; cat "$W/r1.json" >&2; }
+}
+
+t_learn_paths_relative() {
+	# learn --paths on a program that changes directory and opens a
+	# relative name: learned as written ("foo", exact), as sysward run's
+	# path conditions match (decide.c path_holds; sysward-policy(5):
+	# "matched as written, not resolved").  Learning the resolved
+	# "/.../d/foo" would refuse the very run it was learned from.  The
+	# same run passes the gate; a relative name outside it trips it.
+	mkdir -p "$W/d" && echo hi >"$W/d/foo"
+	cli learn --paths -o "$W/p.json" -- sh -c 'cd "$1" && cat foo' sh "$W/d"
+	expect_rc 0
+	expect_output "hi"
+	"$PYTHON" -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+c = [x["paths"] for x in r["syscalls"] if "openat" in x["names"] and "paths" in x]
+assert [{"index": 1, "exact": "foo"}] in c, c' "$W/p.json" ||
+		{ fail "openat of foo not learned as written"; cat "$W/p.json" >&2; }
+	sw "$W/p.json" --gate -- sh -c 'cd "$1" && cat foo' sh "$W/d"
+	expect_rc 0
+	expect_output "hi"
+	sw "$W/p.json" --gate -- sh -c 'cd "$1" && cat ../../../../../../etc/hostname' sh "$W/d"
+	expect_rc 122
+	expect_err 'openat(0xffffff9c, "../../../../../../etc/hostname"'
+}
+
+if [ "${1:-}" = --list ]; then
+	sw_scenarios
+	exit 0
+fi
+if [ $# -eq 0 ]; then
+	echo "usage: $0 --list | SCENARIO..." >&2
+	exit 2
+fi
+: "${SYSWARD:?SYSWARD must name the sysward binary}"
+: "${PROBE:?PROBE must name the sw-probe binary}"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "SKIP: integration tests trace programs: run them as root"
+	exit 77
+fi
+sw_run_scenarios rec "$@"
+exit $failed
