@@ -9,7 +9,7 @@
 #   ...the runner's stdout and stderr...
 #   @@VM-END SUITE:NAME rc=N secs=S
 #
-# SUITE: integration (tests/integration/run.sh), daemon
+# SUITE: integration (tests/integration/run.sh), record (record.sh), daemon
 # (tests/daemon/daemon-tests.sh), examples (tests/vm/guest-examples.sh),
 # unpatched (tests/vm/guest-unpatched.sh), security
 # (tests/security/check.sh, programs in src/tests/security/adv). The
@@ -51,6 +51,7 @@ while IFS= read -r id; do
 	name=${id#*:}
 	case $suite in
 	integration) runner=$SRCDIR/tests/integration/run.sh ;;
+	record) runner=$SRCDIR/tests/integration/record.sh ;;
 	daemon) runner=$SRCDIR/tests/daemon/daemon-tests.sh ;;
 	examples) runner=$SRCDIR/tests/vm/guest-examples.sh ;;
 	unpatched) runner=$SRCDIR/tests/vm/guest-unpatched.sh ;;

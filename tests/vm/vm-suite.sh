@@ -20,7 +20,8 @@
 # of it and exits with its status (0 pass, 77 skipped, else fail).
 #
 # Scenarios on the patched kernel: every scenario of
-# tests/integration/run.sh (its functions and the rows of its run.rows)
+# tests/integration/run.sh (its functions and the rows of its run.rows),
+# tests/integration/record.sh (--report, --gate, learn)
 # and tests/daemon/daemon-tests.sh (which replays
 # the integration scenarios through syswardd), except those tagged with
 # what the guest lacks (GUEST_LACKS below), plus tests/vm/guest-examples.sh and
@@ -63,6 +64,7 @@ list() {
 	case $1 in
 	patched)
 		suite integration "$SRC/tests/integration/run.sh"
+		suite record "$SRC/tests/integration/record.sh"
 		suite daemon "$SRC/tests/daemon/daemon-tests.sh"
 		suite examples "$HERE/guest-examples.sh"
 		suite security "$SRC/tests/security/check.sh"
@@ -92,7 +94,8 @@ boot() {
 	rm -rf "$stage"
 	mkdir -p "$stage/src/tests/integration" "$stage/src/tests/daemon" "$stage/src/tests/vm" "$stage/src/tests/lib" \
 		 "$stage/src/policy" "$stage/src/tests/security/adv"
-	cp "$SRC/tests/integration/run.sh" "$SRC/tests/integration/run.rows" "$stage/src/tests/integration/"
+	cp "$SRC/tests/integration/run.sh" "$SRC/tests/integration/run.rows" \
+	   "$SRC/tests/integration/record.sh" "$stage/src/tests/integration/"
 	cp "$SRC/tests/daemon/daemon-tests.sh" "$SRC/tests/daemon/daemon-tests.rows" "$stage/src/tests/daemon/"
 	cp "$SRC/tests/lib/common.sh" "$SRC/tests/lib/rows.sh" "$SRC/tests/lib/stage.sh" \
 	   "$SRC/tests/lib/audit-check.py" "$stage/src/tests/lib/"
