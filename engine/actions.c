@@ -245,7 +245,9 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 				return;
 			}
 		}
-		t->nr = c.nr;
+		/* Its exit stop reports this call, and puts back from it
+		 * any argument register the path guard pinned. */
+		keep_for_exit(&c);
 		info.seccomp.nr = (uint64_t)-1;
 		if (set_info(pid, &info) < 0) {
 			tamper_failed(&c, errno, "skip the syscall");
