@@ -175,7 +175,7 @@ void mailbox_free(struct mailbox *mb)
 }
 
 /* The program is a process group of its own in a session of its own,
- * led by its holder, its parent (launch.c): it stops as a shell's job does
+ * led by its holder, its parent (launchchild.c): it stops as a shell's job does
  * (engine.h); kill(0, ...) and setpgid() stay in it (route 11); it has no
  * terminal; its CPU is its session's scheduler autogroup's, not the
  * daemon's (route 13). */

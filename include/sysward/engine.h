@@ -128,9 +128,9 @@ struct sw_launch {
 	 * setpgid() into another group is refused (route 11).  By default in
 	 * the caller's session.  new_session (syswardd): in a kernel session
 	 * of its own, whose leader is a small untraced holder process that
-	 * is the program's parent and only waits for it (launch.c).  Either
-	 * way the group is not orphaned (its leader's parent is in another
-	 * group of the same session), so the kernel does not discard
+	 * is the program's parent and only waits for it (launchchild.c).
+	 * Either way the group is not orphaned (its leader's parent is in
+	 * another group of the same session), so the kernel does not discard
 	 * SIGTSTP, SIGTTIN and SIGTTOU sent to it, as in a shell's job; and
 	 * a session of its own keeps the program out of the caller's
 	 * groups and scheduler autogroup.  foreground: make that
@@ -355,7 +355,7 @@ void sw_session_kill(struct sw_session *s);
  * SIGSTOP), SIGCONT continues them all. */
 int sw_session_signal(struct sw_session *s, int sig);
 /*
- * The program's process group, as its caller's job: launch.c makes the
+ * The program's process group, as its caller's job: launchchild.c makes the
  * main process lead a group of its own, and what reaches the caller's
  * job (timeout(1), kill -TERM -PGID, a CI runner ending a step) must
  * reach that group, not only the main process.  sw_session_group_open()
