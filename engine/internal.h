@@ -466,6 +466,7 @@ struct sw_tomb {
 struct sw_session {
 	struct sw_supervisor *sup;
 	struct sw_session *next;
+	void *userdata;		/* sw_launch.userdata: the caller's */
 	pid_t pid;
 	struct sw_program *prog;
 	uint32_t *counters;

@@ -61,6 +61,7 @@ static struct sw_session *session_new(struct sw_supervisor *sup,
 		return NULL;
 	}
 	s->sup = sup;
+	s->userdata = l->userdata;
 	s->prog = TAKE_PTR(pr->prog);
 	s->audit = l->audit;
 	s->audit_format = l->audit_format;

@@ -112,6 +112,9 @@ struct sw_launch {
 	FILE *audit;			/* NULL = no audit log */
 	enum sw_log_format audit_format;
 	uint64_t session_id;		/* written into audit lines if != 0 */
+	/* The caller's own state for this session, handed back by
+	 * sw_session_userdata() (syswardd: its tracer thread's). */
+	void *userdata;
 	/* Built-in defences (docs/security.md) are all on unless a bit
 	 * below is set here: an explicit opt-out, e.g. from a policy. */
 	unsigned int defences_off;
@@ -339,6 +342,9 @@ void sw_supervisor_on_warning(struct sw_supervisor *sup, sw_warning_fn fn,
 /* The session pointer is valid until its done callback returns. */
 pid_t sw_session_pid(const struct sw_session *s);
 uint64_t sw_session_decisions(const struct sw_session *s);
+/* sw_launch.userdata: in a callback, the caller's state for s without a
+ * search. */
+void *sw_session_userdata(const struct sw_session *s);
 /* How many stops the session's programs took for signals (delivery and
  * group stops): work a program can make its supervisor do without any
  * system call of its own (a child that stops and continues its parent),
