@@ -71,10 +71,6 @@ void session_unref(struct session *x)
 {
 	if (!x || __atomic_sub_fetch(&x->refs, 1, __ATOMIC_ACQ_REL) > 0)
 		return;
-	sw_policy_free(x->policy);
-	for (size_t i = 0; x->argv && x->argv[i]; i++)
-		free(x->argv[i]);
-	free(x->argv);
 	free(x);
 }
 

@@ -11,7 +11,8 @@
  *   compile.c the compile stage: each RUN's policy parsed and compiled
  *             on worker threads, libseccomp in a killable process
  *   shard.c   the tracer threads: each launches and supervises the
- *             sessions it is given (ptrace ties a tracee to its thread)
+ *             sessions it is given, and owns its side of them (ptrace
+ *             ties a tracee to its thread)
  *   mail.c    what these hand each other: sessions, messages, queues,
  *             the event loop's mailbox, what a RUN's program gets
  *   listen.c  the listening socket: systemd activation or bind()
@@ -123,14 +124,15 @@ void audit_refused(FILE *f, const struct peer *peer, const char *request,
 /* ---- mail.c, shard.c ---------------------------------------------------- */
 
 /*
- * A session as the daemon knows it, shared by the event loop (server.c)
- * and the tracer thread that runs it (shard.c): each field has one owner,
- * and the two hand it over only through messages (struct shard_msg).  It
- * lives until both are done with it (refs).
+ * A session as the event loop knows it (requests.c), shared with the
+ * compile stage and the tracer thread that runs it (shard.c) through
+ * messages (struct shard_msg), which hold references: it lives until all
+ * are done with it (refs).  The tracer thread's own state for a running
+ * session (the engine's session, the policy, the program's group) is
+ * shard.c's, never seen here.
  */
 struct conn;
 struct sw_policy;
-struct sw_session;
 struct session {
 	/* Event loop only. */
 	uint64_t id;
@@ -145,16 +147,6 @@ struct session {
 	bool launched;			/* handed to shard (compile done) */
 	bool killed;			/* KILL, or client gone, before that */
 	uint64_t pending_sigs;		/* SIGNALs before that, a bit each */
-	/* Tracer thread only. */
-	struct sw_session *s;		/* NULL before launch and once done */
-	int group_fd;			/* the program's group (set with s) */
-	struct sw_policy *policy;	/* the engine points into it */
-	char **argv;			/* for the report (with RECORD) */
-	struct sw_record_request record;	/* RECORD, or 0: none */
-	bool recording;
-	struct session *snext;
-	uint64_t signal_stops;		/* at the start of its shard's window */
-	bool flooding;			/* shard.c: signal floods */
 	/* Both. */
 	unsigned int refs;		/* __atomic */
 	uint64_t decisions;		/* __atomic: written by the tracer */
