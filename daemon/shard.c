@@ -65,12 +65,12 @@ struct shard {
 	bool idle;
 	long long window_start;		/* ms */
 	struct mailbox *out;
-	struct msgq in;
+	struct mailq in;
 	struct sw_supervisor *sup;	/* its thread's */
 	struct shard_session *sessions;	/* running */
 	struct shard_session *graveyard;	/* done: freed after dispatch */
 	bool stopping;			/* its thread's: MSG_STOP seen */
-	struct shard_msg *stop;		/* MSG_STOP, made beforehand */
+	struct mail *stop;		/* MSG_STOP, made beforehand */
 	/* Start-up: the thread reports whether its supervisor works. */
 	pthread_mutex_t start_mu;
 	pthread_cond_t start_cv;
@@ -149,7 +149,7 @@ static void shard_session_free(struct shard_session *ss)
  * client gets no REPORT (and says so).
  */
 static void make_report(struct shard_session *ss, int exit_code,
-			struct shard_msg *m)
+			struct mail *m)
 {
 	struct sw_record *rec = sw_session_take_record(ss->s);
 	uint64_t n = sw_record_policy_refusals(rec);
@@ -193,13 +193,13 @@ static void on_done(struct sw_session *s, int exit_code, void *userdata)
 	struct shard *sh = userdata;
 	struct shard_session *ss = sw_session_userdata(s);
 	const struct sw_error *le = sw_session_launch_error(s);
-	struct shard_msg *m;
+	struct mail *m;
 
 	if (!ss)
 		return;
 	shard_unlink(sh, ss);
 	sh->flood = false;	/* the next window judges those left */
-	m = shard_msg_new(MSG_DONE, ss->x);
+	m = mail_new(MSG_DONE, ss->x);
 	if (m) {
 		m->exit_code = exit_code;
 		m->decisions = sw_session_decisions(s);
@@ -233,7 +233,7 @@ static void on_warning(struct sw_session *s, const char *msg, void *userdata)
 static void reply_failed(struct shard *sh, struct session *x, int r,
 			 const struct sw_error *err)
 {
-	struct shard_msg *m = shard_msg_new(MSG_FAILED, x);
+	struct mail *m = mail_new(MSG_FAILED, x);
 
 	if (!m)
 		return;		/* the client sees its connection close */
@@ -252,7 +252,7 @@ static void do_launch(struct shard *sh, struct session *x,
 {
 	struct shard_session *ss = calloc(1, sizeof(*ss));
 	struct sw_error err = { 0 };
-	struct shard_msg *m;
+	struct mail *m;
 	struct sw_launch l;
 	int r;
 
@@ -290,7 +290,7 @@ static void do_launch(struct shard *sh, struct session *x,
 		ss->argv = TAKE_PTR(q->q.argv);
 		q->q.argc = 0;
 	}
-	m = shard_msg_new(MSG_STARTED, x);
+	m = mail_new(MSG_STARTED, x);
 	if (m) {
 		m->pid = sw_session_pid(ss->s);
 		mailbox_post(sh->out, m);
@@ -320,7 +320,7 @@ static void on_job_stop(struct sw_session *s, int sig, void *userdata)
 {
 	struct shard *sh = userdata;
 	struct shard_session *ss = sw_session_userdata(s);
-	struct shard_msg *m = ss ? shard_msg_new(MSG_STOPPED, ss->x) : NULL;
+	struct mail *m = ss ? mail_new(MSG_STOPPED, ss->x) : NULL;
 
 	if (!m)
 		return;	/* the client does not stop: the program still does */
@@ -331,7 +331,7 @@ static void on_job_stop(struct sw_session *s, int sig, void *userdata)
 /* One message from the event loop; the program's fds are closed after
  * its launch: the daemon must not hold the client's pipes open (its
  * reader would never see EOF). */
-static void handle(struct shard *sh, struct shard_msg *m)
+static void handle(struct shard *sh, struct mail *m)
 {
 	struct shard_session *ss;
 
@@ -353,7 +353,7 @@ static void handle(struct shard *sh, struct shard_msg *m)
 	default:
 		break;
 	}
-	shard_msg_free(m);
+	mail_free(m);
 }
 
 static void bury(struct shard *sh)
@@ -487,7 +487,7 @@ static void *shard_main(void *arg)
 		return NULL;	/* shard_start frees what we made */
 
 	while (!sh->stopping) {
-		for (struct shard_msg *m = msgq_take(&sh->in), *next; m; m = next) {
+		for (struct mail *m = mailq_take(&sh->in), *next; m; m = next) {
 			next = m->next;
 			handle(sh, m);
 		}
@@ -538,12 +538,12 @@ int shard_start(struct shard **ret, unsigned int idx, struct mailbox *mb,
 	sh->idx = idx;
 	sh->out = mb;
 	sh->may_idle = sw_cap_effective(CAP_SYS_NICE);
-	sh->stop = shard_msg_new(MSG_STOP, NULL);
+	sh->stop = mail_new(MSG_STOP, NULL);
 	if (!sh->stop) {
 		free(sh);
 		return sw_error_set(err, ENOMEM, "out of memory");
 	}
-	msgq_init(&sh->in);
+	mailq_init(&sh->in);
 	pthread_mutex_init(&sh->start_mu, NULL);
 	pthread_cond_init(&sh->start_cv, NULL);
 	/* Signals are the event loop's (its signalfd). */
@@ -552,8 +552,8 @@ int shard_start(struct shard **ret, unsigned int idx, struct mailbox *mb,
 	e = pthread_create(&sh->thread, NULL, shard_main, sh);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (e) {
-		msgq_drop(&sh->in);
-		shard_msg_free(sh->stop);
+		mailq_drop(&sh->in);
+		mail_free(sh->stop);
 		free(sh);
 		return sw_error_set_errno(err, e, "start tracer thread %u", idx);
 	}
@@ -567,8 +567,8 @@ int shard_start(struct shard **ret, unsigned int idx, struct mailbox *mb,
 		sw_error_wrap(err, "start tracer thread %u", idx);
 		e = sh->start_r;
 		sw_supervisor_free(sh->sup);
-		msgq_drop(&sh->in);
-		shard_msg_free(sh->stop);
+		mailq_drop(&sh->in);
+		mail_free(sh->stop);
 		free(sh);
 		return e;
 	}
@@ -576,12 +576,12 @@ int shard_start(struct shard **ret, unsigned int idx, struct mailbox *mb,
 	return 0;
 }
 
-void shard_send(struct shard *sh, struct shard_msg *m)
+void shard_send(struct shard *sh, struct mail *m)
 {
 	pthread_mutex_lock(&sh->in.mu);
 	if (sh->idle)
 		switch_locked(sh, sh->tid, false);
-	msgq_put(&sh->in, m);
+	mailq_put(&sh->in, m);
 	/* Every time: the thread may be asleep in waitpid with a queue it
 	 * has not looked at since; a ring it finds nothing for is cheap.
 	 * Under the lock: the thread takes MSG_STOP (and then frees its
@@ -602,7 +602,7 @@ void shard_free(struct shard *sh)
 		return;
 	shard_stop(sh);
 	pthread_join(sh->thread, NULL);
-	msgq_drop(&sh->in);
+	mailq_drop(&sh->in);
 	pthread_mutex_destroy(&sh->start_mu);
 	pthread_cond_destroy(&sh->start_cv);
 	free(sh);
