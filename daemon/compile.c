@@ -31,7 +31,7 @@
 struct compiler {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	struct shard_msg *head;		/* queued, oldest first */
+	struct mail *head;		/* queued, oldest first */
 	unsigned int n_workers, n_started;
 	pthread_t *threads;
 	uid_t *busy;			/* busy[i]: uid worker i compiles for */
@@ -54,16 +54,16 @@ static unsigned int count_uid_locked(const struct compiler *cc, uid_t uid,
 			*running = true;
 			n++;
 		}
-	for (const struct shard_msg *m = cc->head; m; m = m->next)
+	for (const struct mail *m = cc->head; m; m = m->next)
 		n += m->x->uid == uid;
 	return n;
 }
 
 /* Under mu: the oldest queued job whose uid has no compile running. */
-static struct shard_msg *pick_locked(struct compiler *cc)
+static struct mail *pick_locked(struct compiler *cc)
 {
-	for (struct shard_msg **pp = &cc->head; *pp; pp = &(*pp)->next) {
-		struct shard_msg *m = *pp;
+	for (struct mail **pp = &cc->head; *pp; pp = &(*pp)->next) {
+		struct mail *m = *pp;
 		bool running;
 
 		count_uid_locked(cc, m->x->uid, &running);
@@ -78,7 +78,7 @@ static struct shard_msg *pick_locked(struct compiler *cc)
 
 /* Parse and compile m's policy; m goes back to the event loop as
  * MSG_COMPILED, with the launch ready or the error. */
-static void compile_one(struct compiler *cc, struct shard_msg *m)
+static void compile_one(struct compiler *cc, struct mail *m)
 {
 	struct launch_req *lr = m->launch;
 	struct sw_error err = { 0 };
@@ -124,7 +124,7 @@ static void *worker_main(void *arg)
 	free(wa);
 	pthread_mutex_lock(&cc->mu);
 	for (;;) {
-		struct shard_msg *m = NULL;
+		struct mail *m = NULL;
 
 		while (!cc->stopping && !(m = pick_locked(cc)))
 			pthread_cond_wait(&cc->cv, &cc->mu);
@@ -198,7 +198,7 @@ int compiler_start(struct compiler **ret, unsigned int n_workers,
 	return 0;
 }
 
-int compiler_submit(struct compiler *cc, struct shard_msg *m)
+int compiler_submit(struct compiler *cc, struct mail *m)
 {
 	bool running;
 
@@ -209,7 +209,7 @@ int compiler_submit(struct compiler *cc, struct shard_msg *m)
 	}
 	m->next = NULL;
 	{
-		struct shard_msg **pp = &cc->head;
+		struct mail **pp = &cc->head;
 
 		while (*pp)
 			pp = &(*pp)->next;
@@ -227,7 +227,7 @@ unsigned int compiler_per_uid(const struct compiler *cc)
 
 void compiler_free(struct compiler *cc)
 {
-	struct shard_msg *m;
+	struct mail *m;
 
 	if (!cc)
 		return;
@@ -240,7 +240,7 @@ void compiler_free(struct compiler *cc)
 		pthread_join(cc->threads[i], NULL);
 	while ((m = cc->head)) {
 		cc->head = m->next;
-		shard_msg_free(m);
+		mail_free(m);
 	}
 	free(cc->threads);
 	free(cc->busy);

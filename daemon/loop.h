@@ -136,7 +136,5 @@ void requests_read_mail(struct server *srv);
 /* At shutdown, after the tracer threads ended: the last mail, and a
  * session-exit for every started session without one. */
 void requests_read_last_mail(struct server *srv);
-bool session_post(struct server *srv, struct session *x,
-		  enum shard_msg_kind kind, int sig);
 
 #endif /* SYSWARDD_LOOP_H */

@@ -253,7 +253,7 @@ static void drop_controlling_tty(void)
  * that keeps it busy (a stop flood) takes its CPU too: each program we
  * resume wakes up on our CPU and runs ahead of us.  So the daemon runs at
  * a higher priority than the programs it serves (which get their client's
- * nice value back, launch.c), as far as it may (CAP_SYS_NICE) and unless
+ * nice value back, launchchild.c), as far as it may (CAP_SYS_NICE) and unless
  * it was started with a nice value of its own choosing.
  */
 #define SYSWARDD_NICE (-10)
@@ -281,7 +281,7 @@ int main(int argc, char **argv)
 	bool activated = false;
 	int fd = -1, r;
 
-	/* A session's holder, executed by launch.c: before anything else
+	/* A session's holder, executed by launchchild.c: before anything else
 	 * (no option parsing, no logging: it only waits). */
 	if (argc >= 1 && strcmp(argv[0], SW_HOLDER_ARGV0) == 0)
 		return sw_holder_main();

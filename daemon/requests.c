@@ -47,10 +47,10 @@ static struct session *session_by_id(struct server *srv, uint64_t id)
 
 /* Hand x's tracer thread a message; false if out of memory.  Before its
  * compile is done x has no thread: a kill or signal waits in x. */
-bool session_post(struct server *srv, struct session *x,
-			 enum shard_msg_kind kind, int sig)
+static bool session_post(struct server *srv, struct session *x,
+			 enum mail_type kind, int sig)
 {
-	struct shard_msg *m;
+	struct mail *m;
 
 	if (!x->launched) {
 		if (kind == MSG_KILL)
@@ -59,7 +59,7 @@ bool session_post(struct server *srv, struct session *x,
 			x->pending_sigs |= 1ull << sig;
 		return true;
 	}
-	m = shard_msg_new(kind, x);
+	m = mail_new(kind, x);
 
 	if (!m) {
 		swd_log("session %llu: out of memory for a message to its "
@@ -119,7 +119,7 @@ static void mail_stopped(struct server *srv, struct session *x, int sig)
 	sw_buf_free(&b);
 }
 
-static void mail_ended(struct server *srv, const struct shard_msg *m)
+static void mail_ended(struct server *srv, const struct mail *m)
 {
 	struct session *x = m->x;
 	struct conn *c = x->conn;
@@ -167,7 +167,7 @@ static void mail_ended(struct server *srv, const struct shard_msg *m)
  */
 void requests_read_last_mail(struct server *srv)
 {
-	for (struct shard_msg *m = mailbox_take(srv->mail), *next; m; m = next) {
+	for (struct mail *m = mailbox_take(srv->mail), *next; m; m = next) {
 		next = m->next;
 		if (m->kind == MSG_STARTED) {
 			m->x->pid = m->pid;
@@ -176,7 +176,7 @@ void requests_read_last_mail(struct server *srv)
 					   m->exit_code, m->decisions);
 			m->x->pid = 0;	/* recorded */
 		}
-		shard_msg_free(m);
+		mail_free(m);
 	}
 	for (struct session *x = srv->sessions; x; x = x->next)
 		if (x->pid)
@@ -193,17 +193,17 @@ void requests_read_last_mail(struct server *srv)
  * killed, 137, as a program killed at once); signals sent meanwhile
  * follow it.
  */
-static void mail_compiled(struct server *srv, struct shard_msg *m)
+static void mail_compiled(struct server *srv, struct mail *m)
 {
 	struct session *x = m->x;
 	unsigned int shard;
 
 	if (!x->conn || x->killed) {
-		struct shard_msg done = { .kind = MSG_DONE, .x = x,
-					  .exit_code = 128 + SIGKILL };
+		struct mail done = { .kind = MSG_DONE, .x = x,
+				     .exit_code = 128 + SIGKILL };
 
 		mail_ended(srv, &done);
-		shard_msg_free(m);
+		mail_free(m);
 		return;
 	}
 	shard = shard_pick(srv->shards, srv->load, srv->n_shards);
@@ -222,7 +222,7 @@ static void mail_compiled(struct server *srv, struct shard_msg *m)
  * thread posted them. */
 void requests_read_mail(struct server *srv)
 {
-	for (struct shard_msg *m = mailbox_take(srv->mail), *next; m; m = next) {
+	for (struct mail *m = mailbox_take(srv->mail), *next; m; m = next) {
 		next = m->next;
 		if (m->kind == MSG_COMPILED && !m->has_err) {
 			mail_compiled(srv, m);
@@ -235,7 +235,7 @@ void requests_read_mail(struct server *srv)
 		else if (m->kind == MSG_FAILED || m->kind == MSG_DONE ||
 			 m->kind == MSG_COMPILED)
 			mail_ended(srv, m);
-		shard_msg_free(m);
+		mail_free(m);
 	}
 }
 
@@ -360,18 +360,18 @@ static int run_hand_off(struct server *srv, struct conn *c,
 {
 	struct session *x = calloc(1, sizeof(*x));
 	struct launch_req *lr = calloc(1, sizeof(*lr));
-	struct shard_msg *m = NULL;
+	struct mail *m = NULL;
 
 	if (x) {
 		x->refs = 1;	/* ours */
 		x->uid = c->peer.uid;
 	}
-	m = x ? shard_msg_new(MSG_COMPILE, x) : NULL;
+	m = x ? mail_new(MSG_COMPILE, x) : NULL;
 	if (!x || !lr || !m || peer_copy(&lr->peer, &c->peer) < 0) {
 		if (lr)
 			peer_clear(&lr->peer);
 		free(lr);
-		shard_msg_free(m);
+		mail_free(m);
 		session_unref(x);
 		return refuse(rf, ENOMEM, SW_EXIT_SYSWARD_ERROR,
 			      "syswardd: out of memory");
@@ -391,7 +391,7 @@ static int run_hand_off(struct server *srv, struct conn *c,
 		lr->q = (struct sw_run_request){ 0 };
 		for (int i = 0; i < SW_PROTO_RUN_FDS; i++)
 			lr->fds[i] = -1;
-		shard_msg_free(m);
+		mail_free(m);
 		session_unref(x);
 		return refuse(rf, EAGAIN, SW_EXIT_SYSWARD_ERROR,
 			      "uid %u already has %u policies waiting to be "

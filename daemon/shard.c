@@ -65,12 +65,12 @@ struct shard {
 	bool idle;
 	long long window_start;		/* ms */
 	struct mailbox *out;
-	struct msgq in;
+	struct mailq in;
 	struct sw_supervisor *sup;	/* its thread's */
-	struct session *sessions;	/* running (x->s set) */
-	struct session *graveyard;	/* done: unref after dispatch */
+	struct shard_session *sessions;	/* running */
+	struct shard_session *graveyard;	/* done: freed after dispatch */
 	bool stopping;			/* its thread's: MSG_STOP seen */
-	struct shard_msg *stop;		/* MSG_STOP, made beforehand */
+	struct mail *stop;		/* MSG_STOP, made beforehand */
 	/* Start-up: the thread reports whether its supervisor works. */
 	pthread_mutex_t start_mu;
 	pthread_cond_t start_cv;
@@ -79,30 +79,67 @@ struct shard {
 	struct sw_error start_err;
 };
 
-static struct session *shard_find(struct shard *sh, struct sw_session *s)
+/*
+ * A session as its tracer thread runs it, this thread's alone: the
+ * engine's session and what the engine points into, from MSG_LAUNCH
+ * until the dispatch in which it ended is over.  x is the event loop's
+ * side (a reference), which the two share only through messages; the
+ * engine hands this back in its callbacks (sw_session_userdata()).
+ */
+struct shard_session {
+	struct session *x;
+	struct sw_session *s;		/* NULL once done */
+	int group_fd;			/* the program's group (set with s) */
+	struct sw_policy *policy;	/* the engine points into it */
+	char **argv;			/* for the report (with RECORD) */
+	bool recording;
+	struct sw_record_request record;	/* RECORD, or 0: none */
+	uint64_t signal_stops;		/* at the start of the window */
+	bool flooding;			/* signal floods (pace()) */
+	struct shard_session *next;
+};
+
+/* The running session of x (a KILL or SIGNAL for it), or NULL once done:
+ * a thread runs a few sessions, and such messages are rare. */
+static struct shard_session *shard_session_of(struct shard *sh,
+					      const struct session *x)
 {
-	for (struct session *x = sh->sessions; x; x = x->snext)
-		if (x->s == s)
-			return x;
+	for (struct shard_session *ss = sh->sessions; ss; ss = ss->next)
+		if (ss->x == x)
+			return ss;
 	return NULL;
 }
 
-static void shard_unlink(struct shard *sh, struct session *x)
+static void shard_unlink(struct shard *sh, struct shard_session *ss)
 {
-	for (struct session **pp = &sh->sessions; *pp; pp = &(*pp)->snext) {
-		if (*pp == x) {
-			*pp = x->snext;
-			x->snext = NULL;
+	for (struct shard_session **pp = &sh->sessions; *pp; pp = &(*pp)->next) {
+		if (*pp == ss) {
+			*pp = ss->next;
+			ss->next = NULL;
 			return;
 		}
 	}
 }
 
-static void group_close(struct session *x)
+static void group_close(struct shard_session *ss)
 {
-	if (x->group_fd >= 0)
-		close(x->group_fd);
-	x->group_fd = -1;
+	if (ss->group_fd >= 0)
+		close(ss->group_fd);
+	ss->group_fd = -1;
+}
+
+/* After the engine is done with it: the policy it pointed into goes. */
+static void shard_session_free(struct shard_session *ss)
+{
+	if (!ss)
+		return;
+	group_close(ss);
+	sw_policy_free(ss->policy);
+	for (size_t i = 0; ss->argv && ss->argv[i]; i++)
+		free(ss->argv[i]);
+	free(ss->argv);
+	session_unref(ss->x);
+	free(ss);
 }
 
 /*
@@ -111,16 +148,16 @@ static void group_close(struct session *x)
  * for, for the REPORT that goes before its EXIT.  Out of memory, the
  * client gets no REPORT (and says so).
  */
-static void make_report(struct session *x, struct sw_session *s,
-			int exit_code, struct shard_msg *m)
+static void make_report(struct shard_session *ss, int exit_code,
+			struct mail *m)
 {
-	struct sw_record *rec = sw_session_take_record(s);
+	struct sw_record *rec = sw_session_take_record(ss->s);
 	uint64_t n = sw_record_policy_refusals(rec);
-	bool tripped = x->record.gate && n > 0;
+	bool tripped = ss->record.gate && n > 0;
 	struct sw_report_info info = {
-		.policy = x->policy, .argv = x->argv, .program_exit = exit_code,
-		.exit_code = tripped ? (int)x->record.gate : exit_code,
-		.gate = x->record.gate != 0, .gate_tripped = tripped,
+		.policy = ss->policy, .argv = ss->argv, .program_exit = exit_code,
+		.exit_code = tripped ? (int)ss->record.gate : exit_code,
+		.gate = ss->record.gate != 0, .gate_tripped = tripped,
 	};
 	char *sum = NULL, *json = NULL;
 	size_t sum_len = 0, json_len = 0;
@@ -128,14 +165,14 @@ static void make_report(struct session *x, struct sw_session *s,
 	bool ok = rec != NULL;
 
 	if (ok && (f = open_memstream(&sum, &sum_len))) {
-		if (x->record.flags & SW_PROTO_RECORD_SUMMARY)
-			ok = sw_record_write_summary(rec, x->policy, f, "  ", 40) == 0;
+		if (ss->record.flags & SW_PROTO_RECORD_SUMMARY)
+			ok = sw_record_write_summary(rec, ss->policy, f, "  ", 40) == 0;
 		ok = fclose(f) == 0 && ok;
 	} else {
 		ok = false;
 	}
 	if (ok && (f = open_memstream(&json, &json_len))) {
-		if (x->record.flags & SW_PROTO_RECORD_REPORT)
+		if (ss->record.flags & SW_PROTO_RECORD_REPORT)
 			ok = sw_record_write_json(rec, &info, f) == 0;
 		ok = fclose(f) == 0 && ok;
 	} else {
@@ -154,42 +191,41 @@ static void make_report(struct session *x, struct sw_session *s,
 static void on_done(struct sw_session *s, int exit_code, void *userdata)
 {
 	struct shard *sh = userdata;
-	struct session *x = shard_find(sh, s);
+	struct shard_session *ss = sw_session_userdata(s);
 	const struct sw_error *le = sw_session_launch_error(s);
-	struct shard_msg *m;
+	struct mail *m;
 
-	if (!x)
+	if (!ss)
 		return;
-	shard_unlink(sh, x);
+	shard_unlink(sh, ss);
 	sh->flood = false;	/* the next window judges those left */
-	m = shard_msg_new(MSG_DONE, x);
+	m = mail_new(MSG_DONE, ss->x);
 	if (m) {
 		m->exit_code = exit_code;
 		m->decisions = sw_session_decisions(s);
 		if (le) {
 			m->has_err = true;
 			m->err = *le;
-		} else if (x->recording) {
-			make_report(x, s, exit_code, m);
+		} else if (ss->recording) {
+			make_report(ss, exit_code, m);
 		}
 		mailbox_post(sh->out, m);
 	}
 	/* Valid only until this callback returns; the engine may still look
-	 * at the policy on its way out of this dispatch: drop our reference
-	 * (and with the last one the policy) after it. */
-	x->s = NULL;
-	group_close(x);
-	x->snext = sh->graveyard;
-	sh->graveyard = x;
+	 * at the policy on its way out of this dispatch: free it after. */
+	ss->s = NULL;
+	group_close(ss);
+	ss->next = sh->graveyard;
+	sh->graveyard = ss;
 }
 
 static void on_warning(struct sw_session *s, const char *msg, void *userdata)
 {
 	struct shard *sh = userdata;
-	struct session *x = s ? shard_find(sh, s) : NULL;
+	struct shard_session *ss = s ? sw_session_userdata(s) : NULL;
 
-	if (x)
-		swd_log("session %llu: %s", (unsigned long long)x->id, msg);
+	if (ss)
+		swd_log("session %llu: %s", (unsigned long long)ss->x->id, msg);
 	else
 		swd_log("tracer thread %u: %s", sh->idx, msg);
 }
@@ -197,7 +233,7 @@ static void on_warning(struct sw_session *s, const char *msg, void *userdata)
 static void reply_failed(struct shard *sh, struct session *x, int r,
 			 const struct sw_error *err)
 {
-	struct shard_msg *m = shard_msg_new(MSG_FAILED, x);
+	struct mail *m = mail_new(MSG_FAILED, x);
 
 	if (!m)
 		return;		/* the client sees its connection close */
@@ -214,43 +250,52 @@ static void reply_failed(struct shard *sh, struct session *x, int r,
 static void do_launch(struct shard *sh, struct session *x,
 		      struct launch_req *q)
 {
+	struct shard_session *ss = calloc(1, sizeof(*ss));
 	struct sw_error err = { 0 };
-	struct shard_msg *m;
+	struct mail *m;
 	struct sw_launch l;
 	int r;
 
+	if (!ss) {
+		reply_failed(sh, x, sw_error_set(&err, ENOMEM, "out of memory"),
+			     &err);
+		return;
+	}
+	/* Before the launch: the engine may warn about the session then. */
+	ss->x = session_ref(x);
+	ss->group_fd = -1;
 	launch_fill(q, x->id, &l);
-	r = sw_session_launch_prepared(sh->sup, &q->prepared, &l, &x->s, &err);
+	l.userdata = ss;
+	r = sw_session_launch_prepared(sh->sup, &q->prepared, &l, &ss->s, &err);
 	if (r < 0) {
-		x->s = NULL;
+		shard_session_free(ss);
 		reply_failed(sh, x, r, &err);
 		return;
 	}
 	/* What the client receives for its job goes to the program's group
 	 * (engine.h); without a handle, to the session's processes. */
-	x->group_fd = sw_session_group_open(x->s);
+	ss->group_fd = sw_session_group_open(ss->s);
 	/* The engine points into the policy: it lives with the session. */
-	x->policy = q->policy;
-	q->policy = NULL;
-	x->snext = sh->sessions;
-	sh->sessions = session_ref(x);
+	ss->policy = TAKE_PTR(q->policy);
+	ss->next = sh->sessions;
+	sh->sessions = ss;
 	sh->flood = false;	/* no flood until a window says so */
 	audit_session_start(q->audit, &(struct audit_start){
-		.session = x->id, .pid = sw_session_pid(x->s), .peer = &q->peer,
+		.session = x->id, .pid = sw_session_pid(ss->s), .peer = &q->peer,
 		.argv = q->q.argv, .cwd = q->q.cwd, .policy = q->q.policy_name });
 	/* The report names the command: it outlives the request. */
 	if (q->recording) {
-		x->recording = true;
-		x->record = q->record;
-		x->argv = TAKE_PTR(q->q.argv);
+		ss->recording = true;
+		ss->record = q->record;
+		ss->argv = TAKE_PTR(q->q.argv);
 		q->q.argc = 0;
 	}
-	m = shard_msg_new(MSG_STARTED, x);
+	m = mail_new(MSG_STARTED, x);
 	if (m) {
-		m->pid = sw_session_pid(x->s);
+		m->pid = sw_session_pid(ss->s);
 		mailbox_post(sh->out, m);
 	} else {
-		sw_session_kill(x->s);	/* nobody could be told it runs */
+		sw_session_kill(ss->s);	/* nobody could be told it runs */
 	}
 }
 
@@ -263,9 +308,9 @@ static void do_launch(struct shard *sh, struct session *x,
  * the program handles or ignores them, as unconfined; its stop comes
  * back to the client as STOPPED (on_job_stop).
  */
-static void forward(struct session *x, int sig)
+static void forward(struct shard_session *ss, int sig)
 {
-	sw_session_group_signal(x->s, x->group_fd, sig);
+	sw_session_group_signal(ss->s, ss->group_fd, sig);
 }
 
 /* The program's main process stopped by a job-control signal: its
@@ -274,8 +319,8 @@ static void forward(struct session *x, int sig)
 static void on_job_stop(struct sw_session *s, int sig, void *userdata)
 {
 	struct shard *sh = userdata;
-	struct session *x = shard_find(sh, s);
-	struct shard_msg *m = x ? shard_msg_new(MSG_STOPPED, x) : NULL;
+	struct shard_session *ss = sw_session_userdata(s);
+	struct mail *m = ss ? mail_new(MSG_STOPPED, ss->x) : NULL;
 
 	if (!m)
 		return;	/* the client does not stop: the program still does */
@@ -286,21 +331,21 @@ static void on_job_stop(struct sw_session *s, int sig, void *userdata)
 /* One message from the event loop; the program's fds are closed after
  * its launch: the daemon must not hold the client's pipes open (its
  * reader would never see EOF). */
-static void handle(struct shard *sh, struct shard_msg *m)
+static void handle(struct shard *sh, struct mail *m)
 {
-	struct session *x = m->x;
+	struct shard_session *ss;
 
 	switch (m->kind) {
 	case MSG_LAUNCH:
-		do_launch(sh, x, m->launch);
+		do_launch(sh, m->x, m->launch);
 		break;
 	case MSG_KILL:
-		if (x->s)
-			sw_session_kill(x->s);
+		if ((ss = shard_session_of(sh, m->x)))
+			sw_session_kill(ss->s);
 		break;
 	case MSG_SIGNAL:
-		if (x->s)
-			forward(x, m->sig);
+		if ((ss = shard_session_of(sh, m->x)))
+			forward(ss, m->sig);
 		break;
 	case MSG_STOP:
 		sh->stopping = true;
@@ -308,25 +353,24 @@ static void handle(struct shard *sh, struct shard_msg *m)
 	default:
 		break;
 	}
-	shard_msg_free(m);
+	mail_free(m);
 }
 
 static void bury(struct shard *sh)
 {
 	while (sh->graveyard) {
-		struct session *x = sh->graveyard;
+		struct shard_session *ss = sh->graveyard;
 
-		sh->graveyard = x->snext;
-		x->snext = NULL;
-		session_unref(x);
+		sh->graveyard = ss->next;
+		shard_session_free(ss);
 	}
 }
 
 /* What "sysward ps" shows, readable by the event loop at any time. */
 static void publish(struct shard *sh)
 {
-	for (struct session *x = sh->sessions; x; x = x->snext)
-		__atomic_store_n(&x->decisions, sw_session_decisions(x->s),
+	for (struct shard_session *ss = sh->sessions; ss; ss = ss->next)
+		__atomic_store_n(&ss->x->decisions, sw_session_decisions(ss->s),
 				 __ATOMIC_RELAXED);
 }
 
@@ -405,13 +449,13 @@ static void pace(struct shard *sh)
 		bool flood = sh->sessions != NULL;
 
 		sh->window_start = now;
-		for (struct session *x = sh->sessions; x; x = x->snext) {
-			uint64_t n = sw_session_signal_stops(x->s),
-				 per_s = (n - x->signal_stops) * 1000 / (uint64_t)span;
+		for (struct shard_session *ss = sh->sessions; ss; ss = ss->next) {
+			uint64_t n = sw_session_signal_stops(ss->s),
+				 per_s = (n - ss->signal_stops) * 1000 / (uint64_t)span;
 
-			x->signal_stops = n;
-			x->flooding = per_s >= (x->flooding ? FLOOD_RATE / 10 : FLOOD_RATE);
-			flood = flood && x->flooding;
+			ss->signal_stops = n;
+			ss->flooding = per_s >= (ss->flooding ? FLOOD_RATE / 10 : FLOOD_RATE);
+			flood = flood && ss->flooding;
 		}
 		sh->flood = flood;
 	}
@@ -443,7 +487,7 @@ static void *shard_main(void *arg)
 		return NULL;	/* shard_start frees what we made */
 
 	while (!sh->stopping) {
-		for (struct shard_msg *m = msgq_take(&sh->in), *next; m; m = next) {
+		for (struct mail *m = mailq_take(&sh->in), *next; m; m = next) {
 			next = m->next;
 			handle(sh, m);
 		}
@@ -472,13 +516,11 @@ static void *shard_main(void *arg)
 	sw_supervisor_free(sh->sup);
 	sh->sup = NULL;
 	while (sh->sessions) {
-		struct session *x = sh->sessions;
+		struct shard_session *ss = sh->sessions;
 
-		sh->sessions = x->snext;
-		x->snext = NULL;
-		x->s = NULL;
-		group_close(x);
-		session_unref(x);
+		sh->sessions = ss->next;
+		ss->s = NULL;
+		shard_session_free(ss);
 	}
 	bury(sh);
 	return NULL;
@@ -496,12 +538,12 @@ int shard_start(struct shard **ret, unsigned int idx, struct mailbox *mb,
 	sh->idx = idx;
 	sh->out = mb;
 	sh->may_idle = sw_cap_effective(CAP_SYS_NICE);
-	sh->stop = shard_msg_new(MSG_STOP, NULL);
+	sh->stop = mail_new(MSG_STOP, NULL);
 	if (!sh->stop) {
 		free(sh);
 		return sw_error_set(err, ENOMEM, "out of memory");
 	}
-	msgq_init(&sh->in);
+	mailq_init(&sh->in);
 	pthread_mutex_init(&sh->start_mu, NULL);
 	pthread_cond_init(&sh->start_cv, NULL);
 	/* Signals are the event loop's (its signalfd). */
@@ -510,8 +552,8 @@ int shard_start(struct shard **ret, unsigned int idx, struct mailbox *mb,
 	e = pthread_create(&sh->thread, NULL, shard_main, sh);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (e) {
-		msgq_drop(&sh->in);
-		shard_msg_free(sh->stop);
+		mailq_drop(&sh->in);
+		mail_free(sh->stop);
 		free(sh);
 		return sw_error_set_errno(err, e, "start tracer thread %u", idx);
 	}
@@ -525,8 +567,8 @@ int shard_start(struct shard **ret, unsigned int idx, struct mailbox *mb,
 		sw_error_wrap(err, "start tracer thread %u", idx);
 		e = sh->start_r;
 		sw_supervisor_free(sh->sup);
-		msgq_drop(&sh->in);
-		shard_msg_free(sh->stop);
+		mailq_drop(&sh->in);
+		mail_free(sh->stop);
 		free(sh);
 		return e;
 	}
@@ -534,12 +576,12 @@ int shard_start(struct shard **ret, unsigned int idx, struct mailbox *mb,
 	return 0;
 }
 
-void shard_send(struct shard *sh, struct shard_msg *m)
+void shard_send(struct shard *sh, struct mail *m)
 {
 	pthread_mutex_lock(&sh->in.mu);
 	if (sh->idle)
 		switch_locked(sh, sh->tid, false);
-	msgq_put(&sh->in, m);
+	mailq_put(&sh->in, m);
 	/* Every time: the thread may be asleep in waitpid with a queue it
 	 * has not looked at since; a ring it finds nothing for is cheap.
 	 * Under the lock: the thread takes MSG_STOP (and then frees its
@@ -560,7 +602,7 @@ void shard_free(struct shard *sh)
 		return;
 	shard_stop(sh);
 	pthread_join(sh->thread, NULL);
-	msgq_drop(&sh->in);
+	mailq_drop(&sh->in);
 	pthread_mutex_destroy(&sh->start_mu);
 	pthread_cond_destroy(&sh->start_cv);
 	free(sh);

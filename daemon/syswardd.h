@@ -11,9 +11,13 @@
  *   compile.c the compile stage: each RUN's policy parsed and compiled
  *             on worker threads, libseccomp in a killable process
  *   shard.c   the tracer threads: each launches and supervises the
- *             sessions it is given (ptrace ties a tracee to its thread)
- *   mail.c    what these hand each other: sessions, messages, queues,
- *             the event loop's mailbox, what a RUN's program gets
+ *             sessions it is given, and owns its side of them (ptrace
+ *             ties a tracee to its thread)
+ *   mail.c    what these hand each other: messages, their queues, the
+ *             event loop's mailbox
+ *   launch.c  what a RUN's program gets: the request a message carries,
+ *             the engine's launch made from it
+ *   session.c a session as the event loop knows it, shared and counted
  *   listen.c  the listening socket: systemd activation or bind()
  *   peer.c    who the client is (SO_PEERCRED, SO_PEERGROUPS), whether it
  *             is confined (traced: SO_PEERPIDFD, /proc/<pid>/status) and
@@ -120,17 +124,18 @@ void audit_session_exit(FILE *f, uint64_t session, pid_t pid, int exit_code,
 void audit_refused(FILE *f, const struct peer *peer, const char *request,
 		   int code, const char *msg);
 
-/* ---- mail.c, shard.c ---------------------------------------------------- */
+/* ---- session.c ---------------------------------------------------------- */
 
 /*
- * A session as the daemon knows it, shared by the event loop (server.c)
- * and the tracer thread that runs it (shard.c): each field has one owner,
- * and the two hand it over only through messages (struct shard_msg).  It
- * lives until both are done with it (refs).
+ * A session as the event loop knows it (requests.c), shared with the
+ * compile stage and the tracer thread that runs it (shard.c) through
+ * messages (struct mail), which hold references: it lives until all
+ * are done with it (refs).  The tracer thread's own state for a running
+ * session (the engine's session, the policy, the program's group) is
+ * shard.c's, never seen here.
  */
 struct conn;
 struct sw_policy;
-struct sw_session;
 struct session {
 	/* Event loop only. */
 	uint64_t id;
@@ -145,16 +150,6 @@ struct session {
 	bool launched;			/* handed to shard (compile done) */
 	bool killed;			/* KILL, or client gone, before that */
 	uint64_t pending_sigs;		/* SIGNALs before that, a bit each */
-	/* Tracer thread only. */
-	struct sw_session *s;		/* NULL before launch and once done */
-	int group_fd;			/* the program's group (set with s) */
-	struct sw_policy *policy;	/* the engine points into it */
-	char **argv;			/* for the report (with RECORD) */
-	struct sw_record_request record;	/* RECORD, or 0: none */
-	bool recording;
-	struct session *snext;
-	uint64_t signal_stops;		/* at the start of its shard's window */
-	bool flooding;			/* shard.c: signal floods */
 	/* Both. */
 	unsigned int refs;		/* __atomic */
 	uint64_t decisions;		/* __atomic: written by the tracer */
@@ -162,6 +157,8 @@ struct session {
 
 struct session *session_ref(struct session *x);
 void session_unref(struct session *x);
+
+/* ---- launch.c ----------------------------------------------------------- */
 
 /* What the tracer thread needs to launch a RUN: the message owns it. */
 struct launch_req {
@@ -178,7 +175,18 @@ struct launch_req {
 	struct sw_record_request record;
 };
 
-enum shard_msg_kind {
+/* Closes its descriptors, frees the rest. */
+void launch_req_free(struct launch_req *l);
+
+/* The launch of q as session id: the one home of what the program gets
+ * (credentials, capabilities, nice, umask), read by its compile and by
+ * its launch.  l points into q. */
+struct sw_launch;
+void launch_fill(const struct launch_req *q, uint64_t id, struct sw_launch *l);
+
+/* ---- mail.c ------------------------------------------------------------- */
+
+enum mail_type {
 	/* to the compile stage */
 	MSG_COMPILE,
 	/* to a tracer thread */
@@ -194,10 +202,10 @@ enum shard_msg_kind {
 	MSG_STOPPED,	/* the main process stopped by sig: the client stops */
 };
 
-struct shard_msg {
-	enum shard_msg_kind kind;
+struct mail {
+	enum mail_type kind;
 	struct session *x;		/* a reference of the message's */
-	struct shard_msg *next;
+	struct mail *next;
 	struct launch_req *launch;	/* MSG_COMPILE, _COMPILED, _LAUNCH */
 	int sig;			/* MSG_SIGNAL, MSG_STOPPED */
 	pid_t pid;			/* MSG_STARTED */
@@ -210,22 +218,22 @@ struct shard_msg {
 	struct sw_report_reply report;
 };
 
-/* A queue of messages under a lock (mail.c).  msgq_put() is called with
- * mu held and returns whether the queue was empty; msgq_take() takes mu
+/* A queue of messages under a lock (mail.c).  mailq_put() is called with
+ * mu held and returns whether the queue was empty; mailq_take() takes mu
  * and returns the whole queue, in order. */
-struct msgq {
+struct mailq {
 	pthread_mutex_t mu;
-	struct shard_msg *head, *tail;
+	struct mail *head, *tail;
 };
-void msgq_init(struct msgq *q);
-bool msgq_put(struct msgq *q, struct shard_msg *m);
-struct shard_msg *msgq_take(struct msgq *q);
+void mailq_init(struct mailq *q);
+bool mailq_put(struct mailq *q, struct mail *m);
+struct mail *mailq_take(struct mailq *q);
 /* Frees every message left, and the lock. */
-void msgq_drop(struct msgq *q);
+void mailq_drop(struct mailq *q);
 
 /* A message for x of kind k, holding a new reference to x. */
-struct shard_msg *shard_msg_new(enum shard_msg_kind k, struct session *x);
-void shard_msg_free(struct shard_msg *m);
+struct mail *mail_new(enum mail_type k, struct session *x);
+void mail_free(struct mail *m);
 
 /* Where a tracer thread's replies go: the event loop's mailbox, which
  * wakes it through an eventfd. */
@@ -233,16 +241,12 @@ struct mailbox;
 int mailbox_new(struct mailbox **ret, struct sw_error *err);
 int mailbox_fd(const struct mailbox *mb);
 /* Post m (any thread); wakes the event loop. */
-void mailbox_post(struct mailbox *mb, struct shard_msg *m);
+void mailbox_post(struct mailbox *mb, struct mail *m);
 /* All messages in the order they were posted (clears the eventfd). */
-struct shard_msg *mailbox_take(struct mailbox *mb);
+struct mail *mailbox_take(struct mailbox *mb);
 void mailbox_free(struct mailbox *mb);
 
-/* The launch of q as session id: the one home of what the program gets
- * (credentials, capabilities, nice, umask), read by its compile and by
- * its launch.  l points into q. */
-struct sw_launch;
-void launch_fill(const struct launch_req *q, uint64_t id, struct sw_launch *l);
+/* ---- shard.c ------------------------------------------------------------ */
 
 struct shard;
 /* Start tracer thread idx; replies go to mb.  Warnings are logged. */
@@ -250,7 +254,7 @@ int shard_start(struct shard **ret, unsigned int idx, struct mailbox *mb,
 		struct sw_error *err);
 /* Hand m to the tracer thread (which frees it); never blocks on it.  A
  * thread at idle priority is made a normal one first. */
-void shard_send(struct shard *sh, struct shard_msg *m);
+void shard_send(struct shard *sh, struct mail *m);
 /* Whether the thread serves nothing but signal floods now, at idle
  * priority (shard.c): a new session goes to another one if it can. */
 bool shard_idle(const struct shard *sh);
@@ -263,9 +267,6 @@ void shard_stop(struct shard *sh);
 /* Stop (if not yet), wait for the thread, free. */
 void shard_free(struct shard *sh);
 
-/* CLOCK_MONOTONIC in ms, for deadlines and windows (conn.c). */
-long long now_ms(void);
-
 /* ---- compile.c --------------------------------------------------------- */
 
 struct compiler;
@@ -276,7 +277,7 @@ int compiler_start(struct compiler **ret, unsigned int n_workers,
 		   struct mailbox *out, struct sw_error *err);
 /* Queue m (MSG_COMPILE, its launch with the request); -EAGAIN if its
  * uid has compiler_per_uid() compiles queued or running already. */
-int compiler_submit(struct compiler *cc, struct shard_msg *m);
+int compiler_submit(struct compiler *cc, struct mail *m);
 unsigned int compiler_per_uid(const struct compiler *cc);
 /* Waits for running compiles (each at most its limit); drops the queue. */
 void compiler_free(struct compiler *cc);

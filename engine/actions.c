@@ -29,38 +29,59 @@ void sw_resume(struct sw_tracee *t, int sig)
 	(void)sw_tracee_resume(t, t->exit_pending, sig);
 }
 
-static void audit(struct sw_session *s, struct sw_tracee *t, enum sw_abi abi,
-		  uint64_t nr, const uint64_t args[6],
-		  const struct sw_decision *d, bool has_result, int64_t result,
+/*
+ * One syscall stop as the audit line and the tamper failure see it: the
+ * call as the program made it (before any rewrite) and the decision on
+ * it.  Built once per stop: at a SECCOMP stop from its registers, at an
+ * exit stop from what the entry kept in the tracee.
+ */
+struct stop {
+	struct sw_session *s;
+	struct sw_tracee *t;
+	struct sw_decision *d;
+	enum sw_abi abi;
+	uint64_t nr;
+	uint64_t args[6];
+};
+
+static void audit(const struct stop *c, bool has_result, int64_t result,
 		  const char *error)
 {
+	struct sw_session *s = c->s;
 	struct sw_audit_rec rec = {
-		.session_id = s->id, .pid = t->pid, .abi = abi, .nr = nr,
-		.d = d, .prog = s->prog, .has_result = has_result,
-		.result = result, .error = error,
-		.kept = t->kept.kept ? &t->kept : NULL,
+		.session_id = s->id, .pid = c->t->pid, .abi = c->abi,
+		.nr = c->nr, .d = c->d, .prog = s->prog,
+		.has_result = has_result, .result = result, .error = error,
+		.kept = c->t->kept.kept ? &c->t->kept : NULL,
 	};
 
 	if (!s->audit)
 		return;
-	memcpy(rec.args, args, sizeof(rec.args));
+	memcpy(rec.args, c->args, sizeof(rec.args));
 	(void)sw_audit_write(s->audit, s->audit_format, &rec);
 }
 
 /* The tampering failed: say so, log it, and fail closed. */
-static void tamper_failed(struct sw_session *s, struct sw_tracee *t,
-			  enum sw_abi abi, uint64_t nr, const uint64_t args[6],
-			  const struct sw_decision *d, int e, const char *what)
+static void tamper_failed(const struct stop *c, int e, const char *what)
 {
 	char msg[256];
 
 	if (e == ESRCH)		/* it died (SIGKILL) while stopped */
 		return;
 	snprintf(msg, sizeof(msg), "failed to tamper with pid %d (%s): %s; killing it",
-		 t->pid, what, strerror(e));
-	audit(s, t, abi, nr, args, d, false, 0, msg);
-	sw_warn(s, "%s", msg);
-	sw_sys_kill(t->pid, SIGKILL);
+		 c->t->pid, what, strerror(e));
+	audit(c, false, 0, msg);
+	sw_warn(c->s, "%s", msg);
+	sw_sys_kill(c->t->pid, SIGKILL);
+}
+
+/* The call the exit stop finishes: what its audit line and a failure
+ * there report. */
+static void keep_for_exit(const struct stop *c)
+{
+	c->t->abi = c->abi;
+	c->t->nr = c->nr;
+	memcpy(c->t->args, c->args, sizeof(c->t->args));
 }
 
 static long set_info(pid_t pid, struct sw_ptrace_syscall_info *info)
@@ -77,17 +98,15 @@ static long set_info(pid_t pid, struct sw_ptrace_syscall_info *info)
  * with new arguments; a different syscall cannot be run from there (the
  * kernel kills the process), so a rewrite to one fails with ENOSYS.
  */
-static void one_stop(struct sw_session *s, struct sw_tracee *t, enum sw_abi abi,
-		     struct sw_ptrace_syscall_info *info, struct sw_decision *d)
+static void one_stop(const struct stop *c, struct sw_ptrace_syscall_info *info)
 {
-	const uint64_t nr = info->seccomp.nr;
-	uint64_t args[6];
+	struct sw_tracee *t = c->t;
+	struct sw_decision *d = c->d;
 	int r;
 
-	memcpy(args, info->seccomp.args, sizeof(args));
 	/* No exit stop will free what the path guard pinned. */
 	sw_pathguard_release(t);
-	if (d->verdict == SW_V_REWRITE && d->nr != nr) {
+	if (d->verdict == SW_V_REWRITE && d->nr != c->nr) {
 		d->verdict = SW_V_RETURN;
 		d->retval = -ENOSYS;
 		d->is_error = true;
@@ -96,24 +115,23 @@ static void one_stop(struct sw_session *s, struct sw_tracee *t, enum sw_abi abi,
 	if (d->verdict == SW_V_RETURN) {
 		r = sw_arch_return_at_entry(t->pid, d->retval);
 		if (r < 0) {
-			tamper_failed(s, t, abi, nr, args, d, -r,
+			tamper_failed(c, -r,
 				      "skip the vsyscall and set its return value");
 			return;
 		}
-		audit(s, t, abi, nr, args, d, true, d->retval, NULL);
+		audit(c, true, d->retval, NULL);
 		/* TRAP: the kernel's SIGSYS cannot be raised from here; the
 		 * call still fails with ENOSYS. */
 	} else if (d->verdict == SW_V_REWRITE) {
 		memcpy(info->seccomp.args, d->args, sizeof(d->args));
-		if (!s->can_set || set_info(t->pid, info) < 0) {
-			tamper_failed(s, t, abi, nr, args, d,
-				      s->can_set ? errno : EOPNOTSUPP,
+		if (!c->s->can_set || set_info(t->pid, info) < 0) {
+			tamper_failed(c, c->s->can_set ? errno : EOPNOTSUPP,
 				      "rewrite the vsyscall's arguments");
 			return;
 		}
-		audit(s, t, abi, nr, args, d, false, 0, NULL);
+		audit(c, false, 0, NULL);
 	} else {
-		audit(s, t, abi, nr, args, d, false, 0, NULL);
+		audit(c, false, 0, NULL);
 	}
 	(void)sw_tracee_resume(t, false, 0);
 }
@@ -124,6 +142,7 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	struct sw_ptrace_syscall_info info;
 	struct sw_decision *d = &t->d;
 	pid_t pid = t->pid;
+	struct stop c;
 	enum sw_abi abi;
 	long r;
 
@@ -177,20 +196,25 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		sw_record_call(s->record, t, abi, info.seccomp.nr,
 			       info.seccomp.args, d);
 
+	/* The call as made: info's nr and arguments change below when it
+	 * is skipped or rewritten. */
+	c = (struct stop){ .s = s, .t = t, .d = d, .abi = abi,
+			   .nr = info.seccomp.nr };
+	memcpy(c.args, info.seccomp.args, sizeof(c.args));
 	if (d->verdict != SW_V_KILL &&
 	    sw_arch_in_vsyscall(abi, info.instruction_pointer)) {
-		one_stop(s, t, abi, &info, d);
+		one_stop(&c, &info);
 		return;
 	}
 	switch (d->verdict) {
 	case SW_V_ALLOW:
 		if (d->audit && s->audit)
 			goto audit_at_exit;
-		audit(s, t, abi, info.seccomp.nr, info.seccomp.args, d, false, 0, NULL);
+		audit(&c, false, 0, NULL);
 		(void)sw_tracee_resume(t, false, 0);
 		return;
 	case SW_V_KILL:
-		audit(s, t, abi, info.seccomp.nr, info.seccomp.args, d, false, 0, NULL);
+		audit(&c, false, 0, NULL);
 		/* A kill the filter would have made: the kernel's own. */
 		if (sw_filter_kill_by_kernel(s->prog, pid, &info, d)) {
 			(void)sw_tracee_resume(t, false, 0);
@@ -201,12 +225,11 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		return;
 	case SW_V_RETURN:
 		if (!s->can_set) {
-			tamper_failed(s, t, abi, info.seccomp.nr, info.seccomp.args,
-				      d, EOPNOTSUPP, "skip: kernel lacks PTRACE_SET_SYSCALL_INFO");
+			tamper_failed(&c, EOPNOTSUPP,
+				      "skip: kernel lacks PTRACE_SET_SYSCALL_INFO");
 			return;
 		}
-		audit(s, t, abi, info.seccomp.nr, info.seccomp.args, d, true,
-		      d->retval, NULL);
+		audit(&c, true, d->retval, NULL);
 		/*
 		 * One stop where the architecture has the hook: skipped here
 		 * with the return register set, the call returns that value
@@ -222,17 +245,17 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 				return;
 			}
 			if (r != -EOPNOTSUPP) {
-				tamper_failed(s, t, abi, info.seccomp.nr,
-					      info.seccomp.args, d, (int)-r,
+				tamper_failed(&c, (int)-r,
 					      "skip the syscall and set its return value");
 				return;
 			}
 		}
-		t->nr = info.seccomp.nr;
+		/* Its exit stop reports this call, and puts back from it
+		 * any argument register the path guard pinned. */
+		keep_for_exit(&c);
 		info.seccomp.nr = (uint64_t)-1;
 		if (set_info(pid, &info) < 0) {
-			tamper_failed(s, t, abi, t->nr, info.seccomp.args,
-				      d, errno, "skip the syscall");
+			tamper_failed(&c, errno, "skip the syscall");
 			return;
 		}
 		t->exit_pending = true;
@@ -245,56 +268,51 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		return;
 	case SW_V_REWRITE:
 		if (!s->can_set) {
-			tamper_failed(s, t, abi, info.seccomp.nr, info.seccomp.args,
-				      d, EOPNOTSUPP, "rewrite: kernel lacks PTRACE_SET_SYSCALL_INFO");
+			tamper_failed(&c, EOPNOTSUPP,
+				      "rewrite: kernel lacks PTRACE_SET_SYSCALL_INFO");
 			return;
 		}
-		t->abi = abi;
-		t->nr = info.seccomp.nr;
-		memcpy(t->args, info.seccomp.args, sizeof(t->args));
+		keep_for_exit(&c);
 		info.seccomp.nr = d->nr;
 		memcpy(info.seccomp.args, d->args, sizeof(d->args));
 		if (set_info(pid, &info) < 0) {
-			tamper_failed(s, t, abi, t->nr, t->args, d, errno,
-				      "rewrite the syscall");
+			tamper_failed(&c, errno, "rewrite the syscall");
 			return;
 		}
 		if (t->n_pins || (d->audit && s->audit)) {
 			/* Pinned strings stay until the exit stop. */
 			if (!(d->audit && s->audit))
-				audit(s, t, abi, t->nr, t->args, d, false, 0, NULL);
+				audit(&c, false, 0, NULL);
 			t->exit_pending = true;
 			t->exit_set = false;
 			t->exit_audit = d->audit && s->audit;
 			if (t->exit_audit)
-				sw_audit_strings_keep(&t->kept, pid, abi, t->nr, t->args);
+				sw_audit_strings_keep(&t->kept, pid, abi, c.nr, c.args);
 			t->inject_sig = 0;
 			(void)sw_tracee_resume(t, true, 0);
 			return;
 		}
-		audit(s, t, abi, t->nr, t->args, d, false, 0, NULL);
+		audit(&c, false, 0, NULL);
 		(void)sw_tracee_resume(t, false, 0);
 		return;
 	}
 	return;
 
 audit_at_exit:
-	t->abi = abi;
-	t->nr = info.seccomp.nr;
-	memcpy(t->args, info.seccomp.args, sizeof(t->args));
+	keep_for_exit(&c);
 	t->exit_pending = true;
 	t->exit_set = false;
 	t->exit_audit = true;
-	sw_audit_strings_keep(&t->kept, pid, abi, t->nr, t->args);
+	sw_audit_strings_keep(&t->kept, pid, abi, c.nr, c.args);
 	t->inject_sig = 0;
 	(void)sw_tracee_resume(t, true, 0);
 }
 
 void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 {
-	struct sw_session *s = t->s;
 	struct sw_ptrace_syscall_info info;
 	int sig = t->inject_sig;
+	struct stop c;
 
 	(void)sup;
 	sw_pathguard_release(t);
@@ -302,6 +320,10 @@ void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		(void)sw_tracee_resume(t, false, 0);
 		return;
 	}
+	/* The call its SECCOMP stop kept for this one (keep_for_exit()). */
+	c = (struct stop){ .s = t->s, .t = t, .d = &t->d, .abi = t->abi,
+			   .nr = t->nr };
+	memcpy(c.args, t->args, sizeof(c.args));
 	t->exit_pending = false;
 	t->inject_sig = 0;
 	if (t->exit_set) {
@@ -310,8 +332,7 @@ void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		info.exit.rval = t->rval;
 		info.exit.is_error = t->is_error;
 		if (set_info(t->pid, &info) < 0) {
-			tamper_failed(s, t, t->abi, t->nr, t->args, &t->d, errno,
-				      "set the return value");
+			tamper_failed(&c, errno, "set the return value");
 			return;
 		}
 	} else if (t->exit_audit) {
@@ -319,10 +340,9 @@ void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 				       (void *)sizeof(info), &info);
 
 		if (r >= 0 && info.op == SW_PTRACE_SYSCALL_INFO_EXIT)
-			audit(s, t, t->abi, t->nr, t->args, &t->d, true,
-			      info.exit.rval, NULL);
+			audit(&c, true, info.exit.rval, NULL);
 		else
-			audit(s, t, t->abi, t->nr, t->args, &t->d, false, 0, NULL);
+			audit(&c, false, 0, NULL);
 	}
 	sw_audit_strings_clear(&t->kept);
 	/* A signal passed when resuming from a syscall stop is sent to the

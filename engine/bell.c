@@ -107,8 +107,7 @@ static int bell_start(struct sw_supervisor *sup, struct sw_error *err)
 	close(go[1]);
 	if (e) {
 		kill(pid, SIGKILL);
-		while (waitpid(pid, NULL, __WALL) < 0 && errno == EINTR)
-			;
+		sw_reap(pid);
 		return sw_error_set_errno(err, e, "trace the bell %d (PTRACE_SEIZE)", pid);
 	}
 	/* Our unreaped child: the pid cannot be reused under us. */
@@ -116,8 +115,7 @@ static int bell_start(struct sw_supervisor *sup, struct sw_error *err)
 	if (fd < 0) {
 		e = errno;
 		kill(pid, SIGKILL);
-		while (waitpid(pid, NULL, __WALL) < 0 && errno == EINTR)
-			;
+		sw_reap(pid);
 		return sw_error_set_errno(err, e, "open a pidfd of the bell %d", pid);
 	}
 	pthread_mutex_lock(&sup->bell_mu);
@@ -180,6 +178,5 @@ void sw_bell_stop(struct sw_supervisor *sup)
 	if (pid <= 0)
 		return;
 	kill(pid, SIGKILL);
-	while (waitpid(pid, NULL, __WALL) < 0 && errno == EINTR)
-		;
+	sw_reap(pid);
 }

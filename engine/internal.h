@@ -13,8 +13,14 @@
  *   pathargs.c which syscall arguments are paths; when NULL is taken
  *   audit.c    one JSON (or text) line per supervisor decision; JSON lines
  *   record.c   what a session's calls came to: fixed-size tables, the report
- *   launch.c   fork, credentials, no_new_privs, capabilities, seize, exec;
- *              the program lookup
+ *   launch.c   a launch step by step: prepare, fork, wait, seize, go
+ *   prepare.c  before the fork: the policy compiled, its BPF (libseccomp in
+ *              a killable process), capabilities, Landlock ruleset, /proc
+ *   launchchild.c the child from fork to exec: group, holder, credentials,
+ *              capabilities, no_new_privs, Landlock, filters
+ *   launchreport.c the child's (stage, errno) report and its words
+ *   exec.c     the program lookup, the exec, what its failure means
+ *   groups.c   supplementary groups within the client's
  *   tracer.c   the supervisor: waitpid loop, dispatch, new tracees, exits
  *   session.c  the tracee and session tables, the main process's group-stop
  *   warn.c     sw_warn(): warnings to the supervisor's caller
@@ -34,6 +40,7 @@
 #ifndef SYSWARD_ENGINE_INTERNAL_H
 #define SYSWARD_ENGINE_INTERNAL_H
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 
 #include "sysward/engine.h"
 #include "sysward/limits.h"
@@ -151,7 +159,7 @@ extern const struct sw_denial sw_denials[SW_DENIAL_COUNT];
  *                        too, so that complain mode sees each one
  *                        (actions.c lets the policy's run, and keeps
  *                        the defences').
- * Set by launch.c from the launch, before the filters are built.
+ * Set by prepare.c from the launch, before the filters are built.
  */
 enum sw_refusals {
 	SW_REFUSALS_KERNEL,
@@ -474,6 +482,7 @@ struct sw_tomb {
 struct sw_session {
 	struct sw_supervisor *sup;
 	struct sw_session *next;
+	void *userdata;		/* sw_launch.userdata: the caller's */
 	pid_t pid;
 	struct sw_program *prog;
 	uint32_t *counters;
@@ -562,7 +571,7 @@ int sw_tracee_resume(struct sw_tracee *t, bool to_exit, int sig);
 void sw_warn(struct sw_session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The session's main process died before exec: fill s->launch_err from
- * the child's report and return the exit code (launch.c). */
+ * the child's report and return the exit code (launchreport.c). */
 int sw_launch_failed(struct sw_session *s);
 
 /* actions.c: at a SECCOMP stop of t (stopped), decide and resume. */
@@ -812,5 +821,69 @@ int sw_procns_enter(const struct sw_procns *p, struct sw_procns_where *where);
 /* In the parent: what failed at *where, naming the mount. */
 void sw_procns_explain(const struct sw_procns *p, const struct sw_procns_where *w,
 		       char *buf, size_t size);
+
+/* ---- the launch: launch.c and the files below it ---------------------- */
+
+/*
+ * The launch child's steps, in the order it takes them: the one it failed
+ * at is what its report (launchreport.c) names.
+ */
+enum sw_stage {
+	SW_STAGE_NONE,
+	SW_STAGE_HOLDER,
+	SW_STAGE_PGRP,
+	SW_STAGE_TTY,
+	SW_STAGE_NICE,
+	SW_STAGE_STDIO,
+	SW_STAGE_PROCNS,
+	SW_STAGE_CHDIR,
+	SW_STAGE_GROUPS,
+	SW_STAGE_GID,
+	SW_STAGE_UID,
+	SW_STAGE_BOUNDING,
+	SW_STAGE_CAPS,
+	SW_STAGE_NNP,
+	SW_STAGE_LANDLOCK,
+	SW_STAGE_SECCOMP,
+	SW_STAGE_EXEC,
+};
+
+/* launchreport.c: in the launch child, report (stage, errno) on fd and
+ * exit; where says which /proc step failed (SW_STAGE_PROCNS), or NULL.
+ * Async-signal-safe. */
+_Noreturn void sw_launch_fail_at(int fd, enum sw_stage stage,
+				 const struct sw_procns_where *where);
+_Noreturn void sw_launch_fail(int fd, enum sw_stage stage);
+/* launchreport.c: in the parent, the child died before it was ready to be
+ * seized: err says why, from its report on fd (procns names the mount). */
+int sw_launch_report_early(int fd, const char *prog,
+			   const struct sw_procns *procns,
+			   struct sw_error *err);
+
+/* launchchild.c: the launch child from its fork to its exec (its holder
+ * first, with l->new_session): go_fd says it is seized, ready_fd takes
+ * its pid, rep_fd a failure's report (then it exits). */
+struct sw_prepared;
+_Noreturn void sw_launch_child(const struct sw_launch *l,
+			       const struct sw_prepared *pr, int go_fd,
+			       int ready_fd, int rep_fd);
+
+/* exec.c: in the launch child, execute argv[0] as looked up in envp's
+ * PATH (sw_exec_search; envp NULL: this process's environment), with
+ * envp.  Returns only on failure: the errno of the lookup. */
+int sw_exec_program(char *const *argv, char *const *envp);
+
+/* groups.c: setgroups(2) to target, where the process may keep no group
+ * outside bound (groups.c says why).  Async-signal-safe: -1 with errno. */
+int sw_set_groups_within(const gid_t *target, size_t n_target,
+			 const gid_t *bound, size_t n_bound);
+
+/* Wait for a child that is ending (SIGKILLed, or exiting on its own):
+ * bounded, whatever it did. */
+static inline void sw_reap(pid_t pid)
+{
+	while (waitpid(pid, NULL, __WALL) < 0 && errno == EINTR)
+		;
+}
 
 #endif

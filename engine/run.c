@@ -3,7 +3,7 @@
  * sw_run(): the embedded mode of `sysward run`.  One supervisor, one
  * session, supervised until the whole process tree is gone.
  *
- * The program runs in a process group of its own (launch.c).  In the
+ * The program runs in a process group of its own (launchchild.c).  In the
  * foreground of a terminal (l->foreground) it gets the terminal, so that
  * Ctrl-C and Ctrl-Z reach it and not us; when it stops we take the
  * terminal back and stop ourselves, so that our shell sees the job
@@ -22,7 +22,7 @@
  * have received a group's signal in every process: so the group it is.
  * We catch them, and do not die of them, to report the program's status
  * (dying would SIGKILL it through PTRACE_O_EXITKILL before it could
- * clean up); a handler is reset by execve, and launch.c gives the
+ * clean up); a handler is reset by execve, and launchchild.c gives the
  * program the caller's dispositions and mask, not ours.  Without a
  * terminal that the program owns (a pipeline, the background, no
  * terminal), SIGTSTP and SIGCONT are forwarded too, and when the main

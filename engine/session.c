@@ -154,6 +154,11 @@ uint64_t sw_session_decisions(const struct sw_session *s)
 	return s->decisions;
 }
 
+void *sw_session_userdata(const struct sw_session *s)
+{
+	return s->userdata;
+}
+
 uint64_t sw_session_signal_stops(const struct sw_session *s)
 {
 	return s->signal_stops;

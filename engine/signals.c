@@ -22,12 +22,12 @@
  *   < -1          a process group that holds a tracee of the session
  *
  * A group that holds a tracee of the session is the session's own: every
- * program starts in a group (or session) of its own (launch.c), new
+ * program starts in a group (or session) of its own (launchchild.c), new
  * groups are created with the creator's pid, and setpgid(2) into a group
  * that is not the session's is refused here, so a tracee is never in
  * another group.  (Only processes of the same kernel session can join a
  * group: the embedded program's is its user's shell's; a daemon's
- * program has one of its own, led by its holder, launch.c.)
+ * program has one of its own, led by its holder, launchchild.c.)
  *
  * Calls whose target is behind a descriptor or in memory are rewritten
  * to the same effect with the checked target in registers, so that no

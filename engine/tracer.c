@@ -333,9 +333,10 @@ int sw_session_signal(struct sw_session *s, int sig)
 	/*
 	 * Job control acts on the whole job, as a terminal's does on its
 	 * foreground process group.  The daemon's programs are in a session
-	 * of their own (launch.c), with no terminal: their group is orphaned,
-	 * and the kernel discards SIGTSTP, SIGTTIN and SIGTTOU there:
-	 * stop them with SIGSTOP, and continue them all with SIGCONT.
+	 * of their own (launchchild.c), with no terminal: their group is
+	 * orphaned, and the kernel discards SIGTSTP, SIGTTIN and SIGTTOU
+	 * there: stop them with SIGSTOP, and continue them all with
+	 * SIGCONT.
 	 */
 	if (sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
 		session_signal_all(s, SIGSTOP);

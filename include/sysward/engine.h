@@ -112,6 +112,9 @@ struct sw_launch {
 	FILE *audit;			/* NULL = no audit log */
 	enum sw_log_format audit_format;
 	uint64_t session_id;		/* written into audit lines if != 0 */
+	/* The caller's own state for this session, handed back by
+	 * sw_session_userdata() (syswardd: its tracer thread's). */
+	void *userdata;
 	/* Built-in defences (docs/security.md) are all on unless a bit
 	 * below is set here: an explicit opt-out, e.g. from a policy. */
 	unsigned int defences_off;
@@ -128,9 +131,9 @@ struct sw_launch {
 	 * setpgid() into another group is refused (route 11).  By default in
 	 * the caller's session.  new_session (syswardd): in a kernel session
 	 * of its own, whose leader is a small untraced holder process that
-	 * is the program's parent and only waits for it (launch.c).  Either
-	 * way the group is not orphaned (its leader's parent is in another
-	 * group of the same session), so the kernel does not discard
+	 * is the program's parent and only waits for it (launchchild.c).
+	 * Either way the group is not orphaned (its leader's parent is in
+	 * another group of the same session), so the kernel does not discard
 	 * SIGTSTP, SIGTTIN and SIGTTOU sent to it, as in a shell's job; and
 	 * a session of its own keeps the program out of the caller's
 	 * groups and scheduler autogroup.  foreground: make that
@@ -339,6 +342,9 @@ void sw_supervisor_on_warning(struct sw_supervisor *sup, sw_warning_fn fn,
 /* The session pointer is valid until its done callback returns. */
 pid_t sw_session_pid(const struct sw_session *s);
 uint64_t sw_session_decisions(const struct sw_session *s);
+/* sw_launch.userdata: in a callback, the caller's state for s without a
+ * search. */
+void *sw_session_userdata(const struct sw_session *s);
 /* How many stops the session's programs took for signals (delivery and
  * group stops): work a program can make its supervisor do without any
  * system call of its own (a child that stops and continues its parent),
@@ -355,7 +361,7 @@ void sw_session_kill(struct sw_session *s);
  * SIGSTOP), SIGCONT continues them all. */
 int sw_session_signal(struct sw_session *s, int sig);
 /*
- * The program's process group, as its caller's job: launch.c makes the
+ * The program's process group, as its caller's job: launchchild.c makes the
  * main process lead a group of its own, and what reaches the caller's
  * job (timeout(1), kill -TERM -PGID, a CI runner ending a step) must
  * reach that group, not only the main process.  sw_session_group_open()

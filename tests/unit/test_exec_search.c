@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The one program lookup (sw_exec_search, launch.c): the candidates it
+ * The one program lookup (sw_exec_search, exec.c): the candidates it
  * tries and what it returns, from tables; try() is a fake that answers
  * from the table instead of the file system.
  */

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The launch child, from its fork to its exec; only async-signal-safe
+ * calls (the daemon may have threads: everything that allocates was
+ * prepared before the fork, prepare.c).  In order: its own process group
+ * (and, when the caller asks, a session of its own led by an untraced
+ * holder that is its parent: become_holder()), the caller's terminal and
+ * signal state, nice, stdio, its own /proc (procns.c), groups/gid/uid,
+ * bounding set + capabilities (libcap), no_new_privs, a Landlock domain
+ * of its own (landlock.c), then wait on a pipe until the parent has
+ * PTRACE_SEIZEd it, enter the working directory, load the filters and
+ * exec (exec.c).  Any failure is reported as (stage, errno) on a CLOEXEC
+ * pipe (launchreport.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/seccomp.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "prepare.h"
+
+static _Noreturn void child(const struct sw_launch *l, cap_t caps,
+			    const struct sock_fprog *dprog,
+			    const struct sock_fprog *fprog, int landlock_fd,
+			    const struct sw_procns *procns,
+			    int go_fd, int ready_fd, int rep_fd)
+{
+	sigset_t mask;
+	char c;
+	int last = cap_max_bits();
+
+	/* Its own job, before anything can fail: a kill(0, ...) of the
+	 * program must never reach the caller's process group.  In the
+	 * caller's session or its holder's (become_holder()), where its
+	 * parent is in another group: not orphaned (engine.h). */
+	if (setpgid(0, 0) < 0)
+		sw_launch_fail(rep_fd, SW_STAGE_PGRP);
+	if (l->foreground && l->tty_fd >= 0) {
+		sigset_t ttou;
+
+		/* From a background group tcsetpgrp() raises SIGTTOU unless
+		 * it is blocked.  Before exec, so that the program never
+		 * reads the terminal as a background job. */
+		sigemptyset(&ttou);
+		sigaddset(&ttou, SIGTTOU);
+		sigprocmask(SIG_BLOCK, &ttou, NULL);
+		if (tcsetpgrp(l->tty_fd, getpid()) < 0)
+			sw_launch_fail(rep_fd, SW_STAGE_TTY);
+	}
+	/* The caller's signal state, as execve keeps it unconfined: its
+	 * ignored signals stay ignored (nohup, trap '' INT), every other
+	 * one goes back to its default action (not ours: our handlers, or
+	 * a daemon's SIG_IGN), and its mask is the program's. */
+	sigemptyset(&mask);
+	for (int sig = 1; sig < NSIG && sig <= 64; sig++) {
+		struct sigaction sa = { .sa_handler = SIG_DFL };
+
+		if (l->sig_ignored & (1ull << (sig - 1)))
+			sa.sa_handler = SIG_IGN;
+		/* SIGKILL, SIGSTOP and glibc's own two refuse: theirs stay. */
+		(void)sigaction(sig, &sa, NULL);
+		if (l->sig_blocked & (1ull << (sig - 1)))
+			sigaddset(&mask, sig);
+	}
+	sigprocmask(SIG_SETMASK, &mask, NULL);
+	/* Never run at the daemon's priority: a program that could not be
+	 * given its client's fails to start rather than run above it. */
+	if (l->set_nice && setpriority(PRIO_PROCESS, 0, l->nice) < 0)
+		sw_launch_fail(rep_fd, SW_STAGE_NICE);
+
+	for (int i = 0; i < 3; i++) {
+		if (l->stdio[i] >= 0 && l->stdio[i] != i) {
+			if (dup2(l->stdio[i], i) < 0)
+				sw_launch_fail(rep_fd, SW_STAGE_STDIO);
+		} else if (l->stdio[i] == i) {
+			int fl = fcntl(i, F_GETFD);
+
+			if (fl >= 0)
+				fcntl(i, F_SETFD, fl & ~FD_CLOEXEC);
+		}
+	}
+	/* While it still holds CAP_SYS_ADMIN (procns.c, route 16): the
+	 * Landlock domain below then hides every process outside. */
+	{
+		struct sw_procns_where where;
+
+		errno = -sw_procns_enter(procns, &where);
+		if (errno)
+			sw_launch_fail_at(rep_fd, SW_STAGE_PROCNS, &where);
+	}
+	if (l->set_groups &&
+	    sw_set_groups_within(l->groups, l->n_groups, l->groups, l->n_groups) < 0)
+		sw_launch_fail(rep_fd, SW_STAGE_GROUPS);
+	if (l->gid != (gid_t)-1 && setresgid(l->gid, l->gid, l->gid) < 0)
+		sw_launch_fail(rep_fd, SW_STAGE_GID);
+	if (l->uid != (uid_t)-1) {
+		if (l->caps)
+			prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0);
+		if (setresuid(l->uid, l->uid, l->uid) < 0)
+			sw_launch_fail(rep_fd, SW_STAGE_UID);
+	}
+	for (int cap = 0; cap < last; cap++) {
+		if (l->caps & (1ull << cap))
+			continue;
+		if (!CAP_IS_SUPPORTED(cap))
+			continue;
+		if (cap_drop_bound(cap) < 0) {
+			/* EPERM is the kernel's answer to a caller without
+			 * CAP_SETPCAP (cap_prctl_drop(), whatever the cap):
+			 * an unprivileged caller, or root in a container of
+			 * runc's default spec or Kubernetes' drop: ALL.  The
+			 * bounding set stays, and grants nothing: under
+			 * no_new_privs (below, before any exec) an exec
+			 * never gains a capability beyond the permitted set
+			 * (cap_bprm_creds_from_file()), which cap_set_proc()
+			 * empties of all but l->caps. */
+			if (errno == EPERM)
+				break;
+			sw_launch_fail(rep_fd, SW_STAGE_BOUNDING);
+		}
+	}
+	if (cap_set_proc(caps) < 0)
+		sw_launch_fail(rep_fd, SW_STAGE_CAPS);
+	if (geteuid() != 0)
+		for (int cap = 0; cap < last && cap < 64; cap++)
+			if (l->caps & (1ull << cap))
+				(void)cap_set_ambient(cap, CAP_SET);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		sw_launch_fail(rep_fd, SW_STAGE_NNP);
+	/* A domain of its own (landlock.c, route 16): from here on the
+	 * kernel refuses it ptrace-mode access, signals and abstract
+	 * sockets to anything outside the session.  Before "ready", so that
+	 * no program code ever runs outside it; the supervisor, outside,
+	 * still seizes it (outside -> inside passes). */
+	errno = -sw_landlock_enter(landlock_fd);
+	if (errno)
+		sw_launch_fail(rep_fd, SW_STAGE_LANDLOCK);
+	close(landlock_fd);
+	/* We inherited the supervisor's non-dumpable flag, and any change
+	 * of uid above resets it too: either forbids PTRACE_SEIZE to a
+	 * supervisor without CAP_SYS_PTRACE (sysward run by a normal user).
+	 * Only now may the parent seize us.  exec sets the flag anew. */
+	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+	/* Our pid: under a holder the supervisor did not fork us. */
+	{
+		pid_t self = getpid();
+
+		if (write(ready_fd, &self, sizeof(self)) != sizeof(self))
+			_exit(SW_EXIT_SYSWARD_ERROR);
+	}
+	close(ready_fd);
+
+	/* Wait until the supervisor has seized us: from here on nothing
+	 * runs unsupervised. */
+	if (read(go_fd, &c, 1) != 1)
+		_exit(SW_EXIT_SYSWARD_ERROR);
+	close(go_fd);
+	/* Only as the program's own user: a daemon must not enter, for a
+	 * client, a directory the client itself could not (no check-then-use
+	 * race between syswardd's access check and this chdir).  After the
+	 * seize: a path the client chose may block (a stalled FUSE or NFS
+	 * mount), and the supervisor waits for nothing from here on. */
+	if (l->cwd && chdir(l->cwd) < 0)
+		sw_launch_fail(rep_fd, SW_STAGE_CHDIR);
+	if (l->set_umask)
+		umask(l->umask);
+	/* Defences first: on a tie the newer filter's TRACE data wins,
+	 * and that must be the policy's rule hint (filter.c). */
+	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, dprog) < 0)
+		sw_launch_fail(rep_fd, SW_STAGE_SECCOMP);
+	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, fprog) < 0)
+		sw_launch_fail(rep_fd, SW_STAGE_SECCOMP);
+	errno = sw_exec_program(l->argv, l->envp);
+	sw_launch_fail(rep_fd, SW_STAGE_EXEC);
+}
+
+/*
+ * new_session (engine.h): the program's parent leads a session of its
+ * own and does nothing but wait for it, so that the program's group is a
+ * job of that session, not orphaned: the kernel discards SIGTSTP, SIGTTIN
+ * and SIGTTOU sent to an orphaned group (will_become_orphaned_pgrp(): no
+ * member has a parent in another group of the same session), where the
+ * same program in a shell's job stops.  The supervisor's thread forks an
+ * intermediate process, which forks the holder and exits (the caller
+ * reaps it at once), so that the holder, reparented, is never a child of
+ * the tracer thread, whose waitpid(-1) takes every child's status as a
+ * tracee's (tracer.c).  The holder keeps the daemon's credentials
+ * (whoever could signal or trace it could signal or trace the daemon)
+ * and stays out of the program's Landlock domain, which scopes the
+ * program's signals and ptrace to the domain; it blocks every signal it
+ * can, closes every descriptor and, with holder_exec, executes a fresh
+ * image (sw_holder_main()): a fork of a daemon would keep a copy of every
+ * page the daemon writes afterwards, for as long as the session lives.
+ * It ends when the program has ended and been reaped (by the supervisor
+ * first: a tracee's exit goes to its tracer before its parent).
+ * Returns in the program's process only.
+ */
+static void become_holder(const struct sw_launch *l, int rep_fd)
+{
+	sigset_t all;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		sw_launch_fail(rep_fd, SW_STAGE_HOLDER);
+	if (pid > 0)
+		_exit(0);
+	if (setsid() < 0)
+		sw_launch_fail(rep_fd, SW_STAGE_HOLDER);
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);	/* child() sets the program's */
+	pid = fork();
+	if (pid < 0)
+		sw_launch_fail(rep_fd, SW_STAGE_HOLDER);
+	if (pid == 0)
+		return;
+	if (syscall(SYS_close_range, 3u, ~0u, 0u) < 0)
+		for (int fd = 3; fd < 1024; fd++)
+			close(fd);
+	if (l->holder_exec)
+		execve("/proc/self/exe",
+		       (char *const[]){ (char *)SW_HOLDER_ARGV0, NULL },
+		       (char *const[]){ NULL });
+	/* No /proc here: wait in the fork (costs memory, not behaviour). */
+	_exit(sw_holder_main());
+}
+
+int sw_holder_main(void)
+{
+	/* Every signal it can block stays blocked (execve keeps the mask):
+	 * only SIGKILL and SIGSTOP reach it, from the daemon's uid.  Its
+	 * name for ps(1), whether executed or not. */
+	prctl(PR_SET_NAME, SW_HOLDER_ARGV0, 0, 0, 0);
+	while (wait(NULL) >= 0 || errno == EINTR)
+		;
+	return 0;
+}
+
+_Noreturn void sw_launch_child(const struct sw_launch *l,
+			       const struct sw_prepared *pr, int go_fd,
+			       int ready_fd, int rep_fd)
+{
+	const struct sock_fprog fprog = { (unsigned short)pr->n_insns, pr->insns };
+	const struct sock_fprog dprog = { (unsigned short)pr->n_dinsns, pr->dinsns };
+
+	if (l->new_session)
+		become_holder(l, rep_fd);
+	child(l, pr->caps, &dprog, &fprog, pr->landlock_fd, &pr->procns,
+	      go_fd, ready_fd, rep_fd);
+}

@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Step 2 of a launch, before its fork, on any thread (syswardd compiles
+ * on worker threads of its own): the policy compiled for this launch
+ * (program.c), its two filters as BPF (filter.c; libseccomp in a process
+ * of its own, killed at a deadline, when the caller sets one), who
+ * decides its refusals, the capabilities the program may keep, the
+ * session's Landlock ruleset and its own /proc.  The child then makes
+ * only async-signal-safe calls (launchchild.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "sysward/cleanup.h"
+#include "sysward/clock.h"
+#include "prepare.h"
+
+/*
+ * The capabilities the program may keep: asked for and held by us.  A
+ * program that runs as root keeps a capability inheritable only if we
+ * hold it so: root's permitted set after exec comes from the bounding set
+ * whatever the inheritable one says, so that set only carries over what
+ * the caller gave (a container runtime's process.capabilities.inheritable,
+ * which sysward-runtime's programs must see as runc gives it).  Another
+ * uid needs it inheritable to keep it ambient across exec.
+ */
+static int prepare_caps(uint64_t want, bool root_program, cap_t *ret,
+			struct sw_error *err)
+{
+	cap_t have = cap_get_proc(), caps = cap_init();
+	int last = cap_max_bits();
+
+	if (!have || !caps) {
+		cap_free(have);
+		cap_free(caps);
+		return sw_error_set_errno(err, errno ? errno : ENOMEM,
+					  "read this process's capabilities");
+	}
+	for (int c = 0; c < last && c < 64; c++) {
+		cap_flag_value_t v = CAP_CLEAR;
+		cap_value_t cv = c;
+
+		if (!(want & (1ull << c)))
+			continue;
+		if (cap_get_flag(have, cv, CAP_PERMITTED, &v) < 0 || v != CAP_SET)
+			continue;
+		cap_set_flag(caps, CAP_PERMITTED, 1, &cv, CAP_SET);
+		cap_set_flag(caps, CAP_EFFECTIVE, 1, &cv, CAP_SET);
+		if (root_program &&
+		    (cap_get_flag(have, cv, CAP_INHERITABLE, &v) < 0 || v != CAP_SET))
+			continue;
+		cap_set_flag(caps, CAP_INHERITABLE, 1, &cv, CAP_SET);
+	}
+	cap_free(have);
+	*ret = caps;
+	return 0;
+}
+
+static bool filter_traces(const struct sock_filter *insns, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (BPF_CLASS(insns[i].code) == BPF_RET &&
+		    BPF_RVAL(insns[i].code) == BPF_K &&
+		    (insns[i].k & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_TRACE)
+			return true;
+	return false;
+}
+void sw_prepared_free(struct sw_prepared *pr)
+{
+	if (!pr)
+		return;
+	sw_program_free(pr->prog);
+	free(pr->insns);
+	free(pr->dinsns);
+	if (pr->caps)
+		cap_free(pr->caps);
+	if (pr->landlock_fd >= 0)
+		close(pr->landlock_fd);
+	sw_procns_free(&pr->procns);
+	free(pr);
+}
+
+/* The libseccomp step: the policy's filter and the defences' as BPF. */
+static int build_filters(const struct sw_program *prog, struct sw_prepared *pr,
+			 struct sw_error *err)
+{
+	void *fctx = NULL;
+	int r;
+
+	r = sw_filter_build(prog, &fctx, err);
+	if (r >= 0)
+		r = sw_filter_export(fctx, (void **)&pr->insns, &pr->n_insns, err);
+	if (r >= 0)
+		r = sw_filter_add_enosys(prog, (void **)&pr->insns, &pr->n_insns, err);
+	sw_filter_free(fctx);
+	fctx = NULL;
+	if (r >= 0)
+		r = sw_filter_build_defences(prog, &fctx, err);
+	if (r >= 0)
+		r = sw_filter_export(fctx, (void **)&pr->dinsns, &pr->n_dinsns, err);
+	sw_filter_free(fctx);
+	return r;
+}
+
+/* What a compile process sends back: this, then the two programs. */
+struct bpf_reply {
+	int r;
+	uint32_t n_insns, n_dinsns;
+	struct sw_error err;
+};
+
+static _Noreturn void compile_child(const struct sw_program *prog,
+				    const struct sw_launch *l, int fd)
+{
+	struct sw_prepared pr = { 0 };
+	struct bpf_reply rep = { 0 };
+
+	/* Never outlive the thread that waits for us; and never hold the
+	 * caller's other descriptors (a client's pipes) open meanwhile. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	if (dup2(fd, 3) < 0)
+		_exit(SW_EXIT_SYSWARD_ERROR);
+	close_range(4, ~0u, 0);
+	/* The caller's CPU, at the program's priority, not a daemon's; and
+	 * the program's credentials, so that a policy crafted against
+	 * libseccomp works as its client at most (one thread here: the
+	 * set*id calls need no broadcast). */
+	if (l->set_nice)
+		(void)setpriority(PRIO_PROCESS, 0, l->nice);
+	if ((l->set_groups &&
+	     sw_set_groups_within(NULL, 0, l->groups, l->n_groups) < 0) ||
+	    (l->gid != (gid_t)-1 && setresgid(l->gid, l->gid, l->gid) < 0) ||
+	    (l->uid != (uid_t)-1 && setresuid(l->uid, l->uid, l->uid) < 0))
+		_exit(SW_EXIT_SYSWARD_ERROR);
+	rep.r = build_filters(prog, &pr, &rep.err);
+	rep.n_insns = (uint32_t)pr.n_insns;
+	rep.n_dinsns = (uint32_t)pr.n_dinsns;
+	if (write(3, &rep, sizeof(rep)) != sizeof(rep) ||
+	    (rep.r >= 0 &&
+	     (write(3, pr.insns, pr.n_insns * sizeof(*pr.insns)) !=
+		      (ssize_t)(pr.n_insns * sizeof(*pr.insns)) ||
+	      write(3, pr.dinsns, pr.n_dinsns * sizeof(*pr.dinsns)) !=
+		      (ssize_t)(pr.n_dinsns * sizeof(*pr.dinsns)))))
+		_exit(SW_EXIT_SYSWARD_ERROR);
+	_exit(0);
+}
+
+/* Read n bytes from fd by deadline (CLOCK_MONOTONIC ms): 0, -ETIME, or
+ * -EPIPE if the writer is gone first. */
+static int read_by(int fd, void *buf, size_t n, long long deadline)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		long long now = sw_mono_ms();
+		ssize_t k;
+		int p;
+
+		if (now >= deadline)
+			return -ETIME;
+		p = poll(&pfd, 1, (int)(deadline - now));
+		if (p < 0 && errno != EINTR)
+			return -errno;
+		if (p <= 0)
+			continue;
+		k = read(fd, (char *)buf + got, n - got);
+		if (k < 0 && errno != EINTR && errno != EAGAIN)
+			return -errno;
+		if (k == 0)
+			return -EPIPE;
+		if (k > 0)
+			got += (size_t)k;
+	}
+	return 0;
+}
+
+static int read_bpf(int fd, struct sock_filter **ret, size_t n,
+		    long long deadline)
+{
+	struct sock_filter *f;
+	int r;
+
+	if (n == 0 || n > BPF_MAXINSNS)
+		return -EBADMSG;
+	f = calloc(n, sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	r = read_by(fd, f, n * sizeof(*f), deadline);
+	if (r < 0) {
+		free(f);
+		return r;
+	}
+	*ret = f;
+	return 0;
+}
+
+/*
+ * The libseccomp step in a process of its own, killed at the deadline:
+ * libseccomp's time grows much faster than the policy (measured: 100
+ * rules of four calls with two argument conditions 0.2 s, 300 rules 3.6
+ * s, 700 rules 40 s, before its refusal as too big), it cannot be
+ * interrupted, and a thread cannot be killed.  The child is forked from
+ * the calling thread, so only that thread waits for it (and reaps it: a
+ * tracer thread's waitpid(-1, __WNOTHREAD) never sees it).
+ */
+static int build_filters_bounded(const struct sw_program *prog,
+				 const struct sw_launch *l,
+				 struct sw_prepared *pr, unsigned int timeout_ms,
+				 struct sw_error *err)
+{
+	cleanup_close int rfd = -1;
+	struct bpf_reply rep = { 0 };
+	bool child_failed = false;
+	long long deadline;
+	int fds[2], r;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return sw_error_set_errno(err, errno, "create a pipe to the compile process");
+	deadline = sw_mono_ms() + timeout_ms;
+	pid = fork();
+	if (pid < 0) {
+		r = errno;
+		close(fds[0]);
+		close(fds[1]);
+		return sw_error_set_errno(err, r, "fork a compile process");
+	}
+	if (pid == 0)
+		compile_child(prog, l, fds[1]);
+	close(fds[1]);
+	rfd = fds[0];
+	r = read_by(rfd, &rep, sizeof(rep), deadline);
+	if (r >= 0 && rep.r < 0) {
+		*err = rep.err;
+		r = rep.r;
+		child_failed = true;
+	} else if (r >= 0) {
+		r = read_bpf(rfd, &pr->insns, rep.n_insns, deadline);
+		if (r >= 0) {
+			pr->n_insns = rep.n_insns;
+			r = read_bpf(rfd, &pr->dinsns, rep.n_dinsns, deadline);
+		}
+		if (r >= 0)
+			pr->n_dinsns = rep.n_dinsns;
+	}
+	/* Done or not, it goes: bounded, SIGKILL ends a process that is
+	 * not traced whatever it does. */
+	kill(pid, SIGKILL);
+	sw_reap(pid);
+	if (r == -ETIME)
+		return sw_error_set(err, ETIME,
+				    "libseccomp took longer than the limit of %u ms to compile the filter",
+				    timeout_ms);
+	if (r < 0 && !child_failed)
+		return sw_error_set_errno(err, -r, "read the filter from the compile process");
+	return r;
+}
+
+/*
+ * Who decides the policy's refusals for this launch (enum sw_refusals):
+ * complain mode must see every one; an audit log or a record wants the
+ * errno ones (a stop each: bench/complain-bench.sh measures it), where
+ * the kernel lets the supervisor refuse them (PTRACE_SET_SYSCALL_INFO);
+ * elsewhere an audit log goes without them, as it did before, and the
+ * program still runs under its policy.
+ */
+static int refusals_for(const struct sw_launch *l,
+			const struct sw_kernel_support *ks,
+			const struct sw_policy *p, enum sw_refusals *ret,
+			struct sw_error *err)
+{
+	const char *src = p->source ? p->source : "the policy";
+
+	*ret = SW_REFUSALS_KERNEL;
+	if ((l->complain || l->record) && !ks->set_syscall_info)
+		return sw_error_set(err, EOPNOTSUPP,
+				    "%s of %s needs the supervisor to see every call the policy refuses, but the running kernel %s lacks PTRACE_SET_SYSCALL_INFO (Linux 6.16 or later). Boot the patched kernel: `qemu-images/run-vm --kernel patched ...`",
+				    l->complain ? "complain mode" : "a report or gate",
+				    src, ks->release);
+	if (l->complain)
+		*ret = SW_REFUSALS_COMPLAIN;
+	else if (l->record)
+		*ret = SW_REFUSALS_RECORDED;	/* every refusal counted */
+	else if (l->audit && ks->set_syscall_info)
+		*ret = SW_REFUSALS_SEEN;
+	return 0;
+}
+
+int sw_launch_prepare(const struct sw_kernel_support *ks,
+		      const struct sw_policy *p, const struct sw_launch *l,
+		      unsigned int timeout_ms, struct sw_prepared **ret,
+		      struct sw_error *err)
+{
+	struct sw_policy_ctx ctx = {
+		.caps = l->caps,
+		.arch = seccomp_arch_native(),
+		.kernel = sw_kernel_version_now(),
+	};
+	struct sw_prepared *pr;
+	int r;
+
+	if (!ks->seccomp_filter)
+		return sw_error_set(err, EOPNOTSUPP,
+				    "the running kernel (%s) has no seccomp filter support (CONFIG_SECCOMP_FILTER)",
+				    ks->release);
+	/* Fail closed: without a domain of its own a program reaches every
+	 * process of its uid (route 16); no policy can say otherwise. */
+	if (ks->landlock_abi < 1)
+		return sw_error_set(err, EOPNOTSUPP,
+				    "the running kernel (%s) has no Landlock: %s. sysward needs it to keep a program from reaching processes outside its session (/proc/PID/mem, /proc/PID/fd, process_vm_readv, ...). Boot a kernel built with CONFIG_SECURITY_LANDLOCK=y with landlock in its LSM list (e.g. lsm=landlock,... on the kernel command line, or CONFIG_LSM)",
+				    ks->release, sw_landlock_missing_why(ks->landlock_err));
+	pr = calloc(1, sizeof(*pr));
+	if (!pr)
+		return sw_error_set_errno(err, ENOMEM, "compile %s",
+					  p->source ? p->source : "the policy");
+	pr->landlock_fd = -1;
+	pr->can_set = ks->set_syscall_info;
+	r = sw_program_new(&pr->prog, p, &ctx, l->defences_off, getpid(), err);
+	if (r < 0) {
+		sw_prepared_free(pr);
+		return r;
+	}
+	r = refusals_for(l, ks, p, &pr->prog->refusals, err);
+	if (r < 0) {
+		sw_prepared_free(pr);
+		return r;
+	}
+	r = timeout_ms ? build_filters_bounded(pr->prog, l, pr, timeout_ms, err)
+			       : build_filters(pr->prog, pr, err);
+	/* The policy needs the supervisor if its rules do, or if the
+	 * compiler had to trace a syscall to keep first-match semantics:
+	 * either way its filter returns SECCOMP_RET_TRACE somewhere. */
+	if (r >= 0 && (pr->prog->needs_supervisor || filter_traces(pr->insns, pr->n_insns)) &&
+	    !ks->set_syscall_info && !l->allow_without_set_syscall_info)
+		r = sw_error_set(err, EOPNOTSUPP,
+				 "%s needs the supervisor (to skip, emulate, rewrite, log or check paths), but the running kernel %s lacks PTRACE_SET_SYSCALL_INFO (Linux 6.16 or later): only policies of plain seccomp actions run on it. Boot the patched kernel: `qemu-images/run-vm --kernel patched ...`",
+				 p->source ? p->source : "the policy", ks->release);
+	/* Race-free path conditions (pathguard.c) need PTRACE_SET_SYSCALL_INFO
+	 * to point arguments at the sealed copies. */
+	else if (r >= 0 && ks->set_syscall_info && sw_pathguard_wanted(pr->prog))
+		r = sw_pathguard_patch_filter((void **)&pr->insns, &pr->n_insns, err);
+	if (r >= 0)
+		r = prepare_caps(l->caps,
+				 (l->uid == (uid_t)-1 ? geteuid() : l->uid) == 0,
+				 &pr->caps, err);
+	if (r < 0) {
+		sw_prepared_free(pr);
+		if (r == -EOPNOTSUPP)
+			return r;
+		return sw_error_wrap(err, "compile %s", p->source ? p->source : "the policy");
+	}
+	/* One ruleset per launch; each restrict_self makes a new domain. */
+	r = sw_landlock_ruleset(ks->landlock_abi, &pr->landlock_fd, err);
+	if (r < 0) {
+		sw_prepared_free(pr);
+		return sw_error_wrap(err, "prepare the session's Landlock domain");
+	}
+	r = sw_procns_plan(&pr->procns, err);
+	if (r < 0) {
+		sw_prepared_free(pr);
+		return sw_error_wrap(err, "prepare the session's own /proc");
+	}
+	*ret = pr;
+	return 0;
+}
+
+void sw_prepared_overridden(const struct sw_prepared *pr, sw_overridden_fn fn,
+			    void *ud)
+{
+	sw_program_overridden(pr->prog, fn, ud);
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What a launch prepares before it forks (prepare.c), so that the child
+ * makes only async-signal-safe calls: a policy compiled for one launch,
+ * read by the launch (launch.c) and its child (launchchild.c).
+ */
+#ifndef SYSWARD_ENGINE_PREPARE_H
+#define SYSWARD_ENGINE_PREPARE_H
+
+#include <linux/filter.h>
+#include <sys/capability.h>
+
+#include "internal.h"
+
+struct sw_prepared {
+	struct sw_program *prog;
+	struct sock_filter *insns, *dinsns;	/* the policy's, the defences' */
+	size_t n_insns, n_dinsns;
+	cap_t caps;
+	bool can_set;		/* the kernel it was made for has SET_SYSCALL_INFO */
+	int landlock_fd;	/* the session's ruleset (landlock.c), or -1 */
+	struct sw_procns procns;	/* its own /proc (procns.c) */
+};
+
+#endif
