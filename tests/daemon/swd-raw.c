@@ -143,18 +143,25 @@ static void print_reply(int fd)
 	free(p);
 }
 
-static void run_in(struct sw_buf *b, const char *policy, const char *cwd)
+static void run_argv(struct sw_buf *b, const char *policy, const char *cwd,
+		     char **argv)
 {
-	char *argv[] = { "/bin/true", NULL };
 	char *envp[] = { "PATH=/usr/bin:/bin", NULL };
 	struct sw_run_request q = {
-		.argv = argv, .argc = 1, .envp = envp, .envc = 1, .cwd = (char *)cwd,
+		.argv = argv, .envp = envp, .envc = 1, .cwd = (char *)cwd,
 		.policy_name = "raw.json", .policy_text = (char *)policy,
 		.policy_len = strlen(policy),
 	};
 
+	while (argv[q.argc])
+		q.argc++;
 	if (sw_run_request_encode(b, &q, NULL) < 0)
 		abort();
+}
+
+static void run_in(struct sw_buf *b, const char *policy, const char *cwd)
+{
+	run_argv(b, policy, cwd, (char *[]){ "/bin/true", NULL });
 }
 
 static void good_run(struct sw_buf *b, const char *policy)
@@ -475,7 +482,10 @@ int main(int argc, char **argv)
 		struct sw_buf rb = { 0 };
 
 		if (strcmp(mode, "record-after-run") == 0) {
-			good_run(&b, allow);
+			/* A program that outlives the RECORD: one that exited
+			 * could have its EXIT read before the RECORD's ERROR.
+			 * It ends with this connection. */
+			run_argv(&b, allow, "/", (char *[]){ "/bin/sleep", "60", NULL });
 			send_all(fd, &b, std, 3);
 			print_reply(fd);	/* STARTED */
 			fflush(stdout);
