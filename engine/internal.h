@@ -12,7 +12,8 @@
  *   actions.c  apply a decision with PTRACE_SET_SYSCALL_INFO
  *   pathargs.c which syscall arguments are paths; when NULL is taken
  *   audit.c    one JSON (or text) line per supervisor decision; JSON lines
- *   record.c   what a session's calls came to: fixed-size tables, the report
+ *   record.c   what a session's calls came to (recreport.c writes the
+ *              report, reclearn.c the learned policy)
  *   launch.c   a launch step by step: prepare, fork, wait, seize, go
  *   prepare.c  before the fork: the policy compiled, its BPF (libseccomp in
  *              a killable process), capabilities, Landlock ruleset, /proc

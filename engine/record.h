@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The record's tables, as record.c keeps them and as the two writers
+ * read them: recreport.c (the --report JSON and the summary) and
+ * reclearn.c (sysward learn's policy).  Private to those three files.
+ */
+#ifndef SW_ENGINE_RECORD_H
+#define SW_ENGINE_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+#define REC_STR		192	/* a path or program name kept, cut there */
+#define REC_WHY		128
+
+struct rec_sample {
+	uint64_t args[6];	/* those left out as 0 */
+	uint8_t hidden;		/* bit i: argument i left out (left_out()) */
+	char path[REC_STR];
+	bool has_path;
+	bool path_cut;		/* longer than REC_STR - 1 bytes */
+};
+
+/* One itemised (ABI, syscall, rule, outcome). */
+struct rec_call {
+	uint8_t abi;
+	uint8_t outcome;
+	int32_t rule;
+	uint64_t nr;
+	enum sw_action action;
+	uint64_t count;
+	uint8_t n_samples;
+	bool more_samples;	/* other arguments were seen too */
+	bool paths_lost;	/* a path did not fit the path table */
+	char *why;		/* a defence's reason (REC_WHY - 1 bytes at
+				 * most), or NULL */
+	struct rec_sample *samples;	/* SW_RECORD_SAMPLES, from the first */
+};
+
+/* One program executed (its /proc/<pid>/exe). */
+struct rec_prog {
+	char path[REC_STR];
+	bool path_cut;
+	uint64_t execs;
+	uint64_t out[SW_OUT_COUNT];
+};
+
+/* Open addressing over the dense calls[]: slot = index + 1, 0 empty;
+ * twice as many slots as the room for entries keeps the probes short
+ * (rebuilt as calls[] grows).  The first sizes: a short run's. */
+#define REC_CALLS_FIRST		16
+#define REC_PROGS_FIRST		4
+#define REC_PATHS_FIRST		16
+_Static_assert((SW_RECORD_CALLS & (SW_RECORD_CALLS - 1)) == 0 &&
+	       (REC_CALLS_FIRST & (REC_CALLS_FIRST - 1)) == 0,
+	       "slots: a power of two");
+_Static_assert(SW_RECORD_CALLS < 0xffff && SW_RECORD_PROGRAMS < 0xffff,
+	       "indexes fit 16 bits");
+
+/* A path a call named (--paths): its call entry, the string as written. */
+struct rec_path {
+	uint16_t call;		/* index + 1 in calls[] */
+	bool cut;
+	char path[REC_STR];
+};
+
+struct sw_record {
+	bool complain;
+	bool keep_paths;		/* --paths */
+	struct rec_path *paths;		/* cap_paths, up to SW_RECORD_PATHS */
+	size_t n_paths, cap_paths;
+	uint64_t totals[SW_OUT_COUNT];
+	uint64_t tasks;
+	uint64_t calls_dropped;		/* counted, not itemised */
+	uint64_t execs_dropped;
+	uint64_t out_no_program[SW_OUT_COUNT];	/* before the first exec */
+	size_t n_calls, n_progs;
+	size_t cap_calls, cap_progs;	/* up to SW_RECORD_CALLS, _PROGRAMS */
+	uint16_t *slot;			/* 2 * cap_calls */
+	struct rec_call *calls;
+	struct rec_prog *progs;
+};
+
+#endif
