@@ -349,6 +349,24 @@ START_TEST(exit_set_refused_fails_closed)
 }
 END_TEST
 
+START_TEST(exit_failure_reports_its_call)
+{
+	/* A skip finished at its exit stop (TRAP) reports, there, the call
+	 * of its own SECCOMP stop: ABI, number and arguments kept for the
+	 * exit (they also say which registers a pin gives back). */
+	stage(__NR_uname, true);
+	seccomp_stop();
+	fk_fail(SW_PTRACE_SET_SYSCALL_INFO, PID, EIO, false);
+	exit_stop();
+	ck_assert(was(1, FK_KILL, SIGKILL));
+	/* the entry's line and the exit's failure, both of this call */
+	ck_assert_int_eq(lines(NULL), 2);
+	ck_assert_int_eq(lines("\"arch\":\"x86_64\",\"syscall\":\"uname\",\"nr\":63,"
+			       "\"args\":[\"0x64\",\"0x65\",\"0x66\",\"0x67\",\"0x68\",\"0x69\"]"), 2);
+	ck_assert_int_eq(lines("failed to tamper"), 1);
+}
+END_TEST
+
 START_TEST(get_refused)
 {
 	stage(__NR_read, false);
@@ -462,6 +480,7 @@ int main(void)
 	tcase_add_test(tc, hook_refused_fails_closed);
 	tcase_add_test(tc, no_set_on_this_kernel);
 	tcase_add_test(tc, exit_set_refused_fails_closed);
+	tcase_add_test(tc, exit_failure_reports_its_call);
 	tcase_add_test(tc, get_refused);
 	tcase_add_test(tc, not_a_seccomp_stop);
 	tcase_add_test(tc, resume_refused_fails_closed);
