@@ -205,13 +205,8 @@ fi
 : "${SYSWARDD:?SYSWARDD must name the syswardd binary}"
 SYSWARD=$(realpath "$SYSWARD") && OCI_PROBE=$(realpath "$OCI_PROBE") &&
 	SYSWARDD=$(realpath "$SYSWARDD") || exit 1
-if ! command -v busybox >/dev/null; then
-	echo "FAIL: busybox is not installed (scripts/install-deps: busybox-static)"
-	exit 1
-fi
-
 # Skipped only when runc cannot run a container here (lib.sh says why).
-oci_skip_unless_runc "$OCI_PROBE" -l
+oci_preflight "$OCI_PROBE" -l
 
 sw_run_scenarios oci "$@"
 exit $failed

@@ -856,11 +856,7 @@ fi
 : "${PROBE:?PROBE must name the sw-probe binary}"
 RUNTIME=$(realpath "$RUNTIME") && SYSWARD=$(realpath "$SYSWARD") &&
 	PROBE=$(realpath "$PROBE") || exit 1
-if ! command -v busybox >/dev/null; then
-	echo "FAIL: busybox is not installed (scripts/install-deps: busybox-static)"
-	exit 1
-fi
-oci_skip_unless_runc "$PROBE" getuid
+oci_preflight "$PROBE" getuid
 
 sw_run_scenarios oci "$@"
 exit $failed
