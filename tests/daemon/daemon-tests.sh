@@ -20,8 +20,6 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-SRCDIR=${SRCDIR:-$(cd "$HERE/../.." && pwd)}
-PYTHON=$(command -v /usr/bin/python3 || command -v python3)
 
 . "$HERE/../lib/common.sh"
 . "$HERE/../lib/rows.sh"
@@ -2178,22 +2176,11 @@ run_embedded() {
 }
 
 sw_rows "$HERE/daemon-tests.rows" || exit 2
-if [ "${1:-}" = --list ]; then
-	sw_scenarios
-	embedded_list || exit 1
-	exit 0
-fi
-if [ $# -eq 0 ]; then
-	echo "usage: $0 --list | SCENARIO..." >&2
-	exit 2
-fi
+sw_command_line --list-also embedded_list "$@"
 : "${SYSWARD:?SYSWARD must name the sysward binary}"
 : "${SYSWARDD:?SYSWARDD must name the syswardd binary}"
 : "${PROBE:?PROBE must name the sw-probe binary}"
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: daemon tests trace programs and switch users: run them as root"
-	exit 77
-fi
+sw_skip_unless_root "daemon tests trace programs and switch users"
 
 # Clients run as uid 65534 need the binaries where that uid can reach
 # them, wherever the checkout is.

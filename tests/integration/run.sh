@@ -26,14 +26,12 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-SRCDIR=${SRCDIR:-$(cd "$HERE/../.." && pwd)}
-EXAMPLES=$SRCDIR/policy/examples
-PYTHON=$(command -v /usr/bin/python3 || command -v python3)
 
 # ---------------------------------------------------------------- helpers
 
 . "$HERE/../lib/common.sh"
 . "$HERE/../lib/rows.sh"
+EXAMPLES=$SRCDIR/policy/examples
 W=
 
 # sw and cli: common.sh's.
@@ -1286,20 +1284,10 @@ t_fidelity_stop() {
 }
 
 sw_rows "$HERE/run.rows" || exit 2
-if [ "${1:-}" = --list ]; then
-	sw_scenarios
-	exit 0
-fi
-if [ $# -eq 0 ]; then
-	echo "usage: $0 --list | SCENARIO..." >&2
-	exit 2
-fi
+sw_command_line "$@"
 : "${SYSWARD:?SYSWARD must name the sysward binary}"
 : "${PROBE:?PROBE must name the sw-probe binary}"
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: integration tests trace programs and switch users: run them as root"
-	exit 77
-fi
+sw_skip_unless_root "integration tests trace programs and switch users"
 
 # Scenarios that drop to uid 65534 need the binaries and the examples
 # where that uid can reach them, wherever the checkout is.

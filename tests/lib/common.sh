@@ -12,6 +12,11 @@
 
 failed=0
 
+# The source tree (CTest sets SRCDIR; else the one this file is in) and
+# the python3 the runners call.
+SRCDIR=${SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+PYTHON=$(command -v /usr/bin/python3 || command -v python3)
+
 fail() {
 	echo "FAIL: $*" >&2
 	failed=1
@@ -273,6 +278,36 @@ sw_untagged() {
 	for s in $(bash "$file" --list); do
 		[[ $'\n'$drop$'\n' == *$'\n'$s$'\n'* ]] || echo "$s"
 	done
+}
+
+# sw_command_line [--list-also CMD] "$@": a runner's command line, read
+# once its scenarios are defined: --list prints them (sw_scenarios, then
+# CMD's) and exits 0; no scenario at all is a usage error (exit 2);
+# otherwise it returns, for the runner to set up and run "$@".
+sw_command_line() {
+	local also=
+	if [ "${1:-}" = --list-also ]; then
+		also=$2
+		shift 2
+	fi
+	if [ "${1:-}" = --list ]; then
+		sw_scenarios
+		[ -z "$also" ] || $also || exit 1
+		exit 0
+	fi
+	if [ $# -eq 0 ]; then
+		echo "usage: $0 --list | SCENARIO..." >&2
+		exit 2
+	fi
+}
+
+# sw_skip_unless_root WHY: exit 77 (skipped) unless root, saying "WHY:
+# run them as root".
+sw_skip_unless_root() {
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "SKIP: $1: run them as root"
+		exit 77
+	fi
 }
 
 # sw_run_scenarios PREFIX NAME...: the usual runner's main loop: each

@@ -27,8 +27,6 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-SRCDIR=${SRCDIR:-$(cd "$HERE/../.." && pwd)}
-PYTHON=$(command -v /usr/bin/python3 || command -v python3)
 
 . "$HERE/../lib/common.sh"
 . "$HERE/lib.sh"
@@ -192,14 +190,7 @@ t_inside_default_spec_podman() {
 	inside podman "$HERE/profiles/podman-default.json" 65534
 }
 
-if [ "${1:-}" = --list ]; then
-	sw_scenarios
-	exit 0
-fi
-if [ $# -eq 0 ]; then
-	echo "usage: $0 --list | SCENARIO..." >&2
-	exit 2
-fi
+sw_command_line "$@"
 : "${SYSWARD:?SYSWARD must name the sysward binary}"
 : "${OCI_PROBE:?OCI_PROBE must name the sw-oci-probe binary}"
 : "${SYSWARDD:?SYSWARDD must name the syswardd binary}"
