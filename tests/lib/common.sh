@@ -40,26 +40,27 @@ expect_rc() {
 	fi
 }
 
-# expect_line LINE...: each LINE is a whole line of stdout.
-expect_line() {
-	local l
-	for l in "$@"; do
-		if ! grep -Fxq -- "$l" "$W/out"; then
-			fail "expected output line '$l'"
+# sw_expect_each FOUND GREP-OPTS FILE MESSAGE TEXT...: for each TEXT,
+# "grep GREP-OPTS -- TEXT FILE" must find it (FOUND yes) or not (no);
+# otherwise fail with MESSAGE, a printf format of TEXT.  The one loop of
+# the expect_* checks below.
+sw_expect_each() {
+	local found=$1 opts=$2 file=$3 msg=$4 t hit
+	shift 4
+	for t in "$@"; do
+		hit=no
+		grep "$opts" -- "$t" "$file" && hit=yes
+		if [ "$hit" != "$found" ]; then
+			# shellcheck disable=SC2059 # the caller's format
+			fail "$(printf "$msg" "$t")"
 			dump_last
 		fi
 	done
 }
 
-expect_no_line() {
-	local l
-	for l in "$@"; do
-		if grep -Fxq -- "$l" "$W/out"; then
-			fail "unexpected output line '$l'"
-			dump_last
-		fi
-	done
-}
+# expect_line LINE...: each LINE is a whole line of stdout.
+expect_line() { sw_expect_each yes -Fxq "$W/out" "expected output line '%s'" "$@"; }
+expect_no_line() { sw_expect_each no -Fxq "$W/out" "unexpected output line '%s'" "$@"; }
 
 # expect_output TEXT: stdout is exactly TEXT (lines in order).
 expect_output() {
@@ -77,25 +78,8 @@ expect_output() {
 }
 
 # expect_err TEXT...: stderr contains each TEXT (fixed string).
-expect_err() {
-	local t
-	for t in "$@"; do
-		if ! grep -Fq -- "$t" "$W/err"; then
-			fail "expected '$t' on stderr"
-			dump_last
-		fi
-	done
-}
-
-expect_out_contains() {
-	local t
-	for t in "$@"; do
-		if ! grep -Fq -- "$t" "$W/out"; then
-			fail "expected '$t' on stdout"
-			dump_last
-		fi
-	done
-}
+expect_err() { sw_expect_each yes -Fq "$W/err" "expected '%s' on stderr" "$@"; }
+expect_out_contains() { sw_expect_each yes -Fq "$W/out" "expected '%s' on stdout" "$@"; }
 
 # sw_capture CMD...: run CMD (60 s at most) as the last command: $rc,
 # $W/out, $W/err, last_cmd.
@@ -153,16 +137,20 @@ uid_policy() {
 	EOF
 }
 
-# wait_file FILE TENTHS: wait up to TENTHS tenths of a second for FILE to
-# exist and be non-empty.
-wait_file() {
+# sw_wait_until TEST FILE TENTHS: wait up to TENTHS tenths of a second
+# for "[ TEST FILE ]" (-s, -S, -e...) to hold.
+sw_wait_until() {
 	local i
-	for ((i = 0; i < $2; i++)); do
-		[ -s "$1" ] && return 0
+	for ((i = 0; i < $3; i++)); do
+		[ "$1" "$2" ] && return 0
 		sleep 0.1
 	done
 	return 1
 }
+
+# wait_file FILE TENTHS: wait up to TENTHS tenths of a second for FILE to
+# exist and be non-empty.
+wait_file() { sw_wait_until -s "$@"; }
 
 # proc_state PID: the state letter in /proc/PID/stat (T stopped, t traced
 # and stopped, Z zombie), or nothing once it is gone.

@@ -150,14 +150,7 @@ wait_rc() {
 }
 
 # wait_socket PATH TENTHS: up to TENTHS tenths of a second for a socket.
-wait_socket() {
-	local i
-	for ((i = 0; i < $2; i++)); do
-		[ -S "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
+wait_socket() { sw_wait_until -S "$@"; }
 
 # clean_tmp: empty the root file system's /tmp, which Podman and
 # containerd (no tmpfs of ours there) share between containers.
