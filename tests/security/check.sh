@@ -41,6 +41,24 @@ run() {
 	echo "+ exit status $rc"
 }
 
+# run_bg POLICY -- PROGRAM ARGS...: run's command in the background, its
+# pid in $pid; wait_bg: wait for it, then as run ($rc, output echoed).
+run_bg() {
+	local policy=$1; shift
+	echo "+ sysward run --policy $policy $* &"
+	"$SYSWARD" run --policy "$policy" "$@" >"$out" 2>&1 </dev/null &
+	pid=$!
+}
+wait_bg() {
+	wait "$pid"; rc=$?
+	cat "$out"
+	echo "+ exit status $rc"
+}
+
+# proc_state PID: the state letter of /proc/PID/stat (T stopped, Z
+# zombie), or nothing once it is gone.
+proc_state() { awk '{print $3}' "/proc/$1/stat" 2>/dev/null; }
+
 # $scratch/policy.json: getuid emulated as 4242, openat of $1/file-D
 # refused with EACCES by path.
 uid_path_policy() {
@@ -493,22 +511,18 @@ supervisor_ptrace_with_cap)
 	run "$POL/emulate-uid.json" --cap CAP_SYS_PTRACE -- "$ADV/adv_supervisor" ptrace
 	expect_contained "with CAP_SYS_PTRACE the tracee reached its supervisor" ;;
 supervisor_signal)
-	echo "+ sysward run --policy $POL/emulate-uid.json -- adv_supervisor signal"
-	"$SYSWARD" run --policy "$POL/emulate-uid.json" -- "$ADV/adv_supervisor" signal >"$out" 2>&1 </dev/null &
-	pid=$!
+	run_bg "$POL/emulate-uid.json" -- "$ADV/adv_supervisor" signal
 	stopped=0
 	for _ in $(seq 50); do
 		kill -0 "$pid" 2>/dev/null || break
-		state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)
-		if [ "$state" = T ]; then
+		if [ "$(proc_state "$pid")" = T ]; then
 			stopped=1
 			echo "+ sysward (pid $pid) is STOPPED: sending SIGCONT"
 			kill -CONT "$pid"
 		fi
 		sleep 0.1
 	done
-	wait "$pid"; rc=$?
-	cat "$out"; echo "+ exit status $rc"
+	wait_bg
 	[ $stopped -eq 0 ] || fail "the tracee signal-stopped its supervisor"
 	expect_contained "a signal reached the supervisor" ;;
 supervisor_stopped_fails_closed)
@@ -516,12 +530,10 @@ supervisor_stopped_fails_closed)
 	# as a pidfd) is refused (signals_targets); should one get through,
 	# while the supervisor is stopped a supervised syscall must wait,
 	# not run.
-	echo "+ sysward run --policy $POL/emulate-uid.json -- adv_supervisor procfd"
-	"$SYSWARD" run --policy "$POL/emulate-uid.json" -- "$ADV/adv_supervisor" procfd >"$out" 2>&1 </dev/null &
-	pid=$!
+	run_bg "$POL/emulate-uid.json" -- "$ADV/adv_supervisor" procfd
 	stopped=0
 	for _ in $(seq 50); do
-		[ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" = T ] && { stopped=1; break; }
+		[ "$(proc_state "$pid")" = T ] && { stopped=1; break; }
 		sleep 0.1
 	done
 	if [ $stopped -eq 1 ]; then
@@ -534,8 +546,7 @@ supervisor_stopped_fails_closed)
 		echo "+ supervisor stopped, getuid() still waiting after 1 s: sending SIGCONT"
 		kill -CONT "$pid"
 	fi
-	wait "$pid"; rc=$?
-	cat "$out"; echo "+ exit status $rc"
+	wait_bg
 	expect_contained "a supervised call ran without its supervisor" ;;
 supervisor_kill_inside)
 	run "$POL/emulate-uid.json" -- "$ADV/adv_supervisor" kill "$scratch/survived"
@@ -545,9 +556,8 @@ supervisor_kill_inside)
 	[ "$rc" -eq 0 ] || [ "$rc" -eq 137 ] || fail "unexpected exit $rc"
 	[ "$rc" -eq 137 ] || expect_contained "SIGKILL to the supervisor" ;;
 supervisor_killed_outside)
-	echo "+ sysward run --policy $POL/emulate-uid.json -- adv_tree &; SIGKILL sysward"
-	"$SYSWARD" run --policy "$POL/emulate-uid.json" -- "$ADV/adv_tree" >"$out" 2>&1 </dev/null &
-	pid=$!
+	run_bg "$POL/emulate-uid.json" -- "$ADV/adv_tree"
+	echo "+ then SIGKILL sysward"
 	for _ in $(seq 50); do grep -q '^ready' "$out" && break; sleep 0.1; done
 	cat "$out"
 	grep -q '^ready' "$out" || { kill -9 $pid; fail "adv_tree never got ready"; }
@@ -557,7 +567,7 @@ supervisor_killed_outside)
 	t0=$(date +%s%N)
 	sleep 1
 	for p in $pids; do
-		st=$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null || true)
+		st=$(proc_state "$p" || true)
 		if [ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]; then
 			kill -9 "$p"
 			fail "confined pid $p still alive (state $st) 1 s after its supervisor was SIGKILLed"
