@@ -922,6 +922,11 @@ t_bash_completion() {
 		complete "sysward learn -o "
 		complete "sysward learn --format "
 		complete "sysward learn -o p.json ech"
+		complete "sysward learn --cap CAP_SYS_T"
+		complete "sysward run --cap CAP_SYS_T"
+		complete "sysward ps --daemon=s"
+		complete "sysward run --daemon=s"
+		complete "sysward run --policy=a"
 	' sh "$bc" "$SRCDIR/client/completion/sysward.bash") >"$W/out" 2>"$W/err"
 	rc=$?
 	expect_rc 0
@@ -943,7 +948,12 @@ sysward run --policy a.json --ga|--gate --gate=
 sysward learn --|--args --cap --format --help --merge --output --paths --policy --quiet 
 sysward learn -o |a.json b.json notes.txt sub 
 sysward learn --format |oci sysward 
-sysward learn -o p.json ech|echo "
+sysward learn -o p.json ech|echo 
+sysward learn --cap CAP_SYS_T|CAP_SYS_TIME CAP_SYS_TTY_CONFIG 
+sysward run --cap CAP_SYS_T|CAP_SYS_TIME CAP_SYS_TTY_CONFIG 
+sysward ps --daemon=s|sub 
+sysward run --daemon=s|sub 
+sysward run --policy=a|a.json "
 	# Installed where bash-completion looks for it.
 	grep -q 'share/bash-completion/completions' "$SRCDIR/client/CMakeLists.txt" ||
 		fail "client/CMakeLists.txt does not install the completion"
