@@ -36,24 +36,34 @@ W=
 
 # sw and cli: common.sh's.
 
+# start_bg PIDFILE CMD...: CMD, the last command, in the background (its
+# pid in $bg, stdout in $W/out, stderr in $W/err), then up to 10 s for
+# PIDFILE (where the probe's "pidfile" puts the program's pid).  If it
+# never comes: fail, kill CMD, return 1.
+start_bg() {
+	local pidfile=$1
+	shift
+	last_cmd=("$@")
+	"$@" >"$W/out" 2>"$W/err" </dev/null &
+	bg=$!
+	wait_file "$pidfile" 100 && return 0
+	fail "the program never wrote its pid file"
+	kill -9 "$bg"; wait "$bg"
+	return 1
+}
+
 # ---------------------------------------------------------------- scenarios
 
 t_stop_from_outside() {
 	# SIGSTOP from outside really stops the program (group-stop kept by
 	# the tracer) until SIGCONT.
-	local pidfile=$W/pid pid state i
-	last_cmd=("$SYSWARD" run --policy "$(uid_policy)" -- "$PROBE" pidfile "$pidfile" sleep 1 getuid)
-	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null &
-	local bg=$!
-	if ! wait_file "$pidfile" 100; then
-		fail "the program never wrote its pid file"
-		kill -9 $bg; wait $bg
-		return
-	fi
+	local pidfile=$W/pid pid state i bg
+	start_bg "$pidfile" timeout -k 5 60 "$SYSWARD" run --policy "$(uid_policy)" -- \
+		"$PROBE" pidfile "$pidfile" sleep 1 getuid || return
 	pid=$(cat "$pidfile")
 	kill -STOP "$pid"
 	for ((i = 0; i < 50; i++)); do
-		state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)
+		state=$(proc_state "$pid")
 		[ "$state" = T ] || [ "$state" = t ] && break
 		sleep 0.1
 	done
@@ -76,14 +86,8 @@ t_signal_storm() {
 	# interrupting a stop must not lose the tampering), and the
 	# handler runs.
 	local pidfile=$W/pid pid bg i
-	last_cmd=("$SYSWARD" run --policy "$(uid_policy)" -- "$PROBE" pidfile "$pidfile" sigstorm 20000)
-	timeout -k 5 100 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null &
-	bg=$!
-	if ! wait_file "$pidfile" 100; then
-		fail "the program never wrote its pid file"
-		kill -9 $bg; wait $bg
-		return
-	fi
+	start_bg "$pidfile" timeout -k 5 100 "$SYSWARD" run --policy "$(uid_policy)" -- \
+		"$PROBE" pidfile "$pidfile" sigstorm 20000 || return
 	pid=$(cat "$pidfile")
 	for ((i = 0; i < 200; i++)); do
 		kill -USR1 "$pid" 2>/dev/null || break
@@ -101,14 +105,8 @@ t_stop_threads_from_outside() {
 	# thread's group-stop is kept by the tracer), SIGCONT resumes them
 	# all; no call escapes the emulation meanwhile.
 	local pidfile=$W/pid pid bg i states stopped
-	last_cmd=("$SYSWARD" run --policy "$(uid_policy)" -- "$PROBE" pidfile "$pidfile" spin-threads 4 3)
-	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null &
-	bg=$!
-	if ! wait_file "$pidfile" 100; then
-		fail "the program never wrote its pid file"
-		kill -9 $bg; wait $bg
-		return
-	fi
+	start_bg "$pidfile" timeout -k 5 60 "$SYSWARD" run --policy "$(uid_policy)" -- \
+		"$PROBE" pidfile "$pidfile" spin-threads 4 3 || return
 	pid=$(cat "$pidfile")
 	sleep 0.5
 	kill -STOP "$pid"
@@ -140,28 +138,16 @@ t_ctrl_c_and_term() {
 	local pidfile=$W/pid bg pgid
 	# env: bash starts a background command with SIGINT ignored, which
 	# the program now inherits, as it would unconfined.
-	last_cmd=(env --default-signal=INT setsid -w "$SYSWARD" run --policy "$(uid_policy)" -- "$PROBE" pidfile "$pidfile" sleep 30)
-	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null &
-	bg=$!
-	if ! wait_file "$pidfile" 100; then
-		fail "the program never wrote its pid file"
-		kill -9 $bg; wait $bg
-		return
-	fi
+	start_bg "$pidfile" env --default-signal=INT setsid -w "$SYSWARD" run \
+		--policy "$(uid_policy)" -- "$PROBE" pidfile "$pidfile" sleep 30 || return
 	pgid=$(ps -o pgid= -p "$(cat "$pidfile")" | tr -d ' ')
 	kill -INT -- "-$pgid"
 	wait $bg
 	rc=$?
 	expect_rc 130
 	rm -f "$pidfile"
-	last_cmd=("$SYSWARD" run --policy "$(uid_policy)" -- "$PROBE" pidfile "$pidfile" sleep 30)
-	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null &
-	bg=$!
-	if ! wait_file "$pidfile" 100; then
-		fail "the program never wrote its pid file"
-		kill -9 $bg; wait $bg
-		return
-	fi
+	start_bg "$pidfile" "$SYSWARD" run --policy "$(uid_policy)" -- \
+		"$PROBE" pidfile "$pidfile" sleep 30 || return
 	kill -TERM $bg
 	wait $bg
 	rc=$?
