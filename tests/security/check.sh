@@ -55,6 +55,30 @@ wait_bg() {
 	echo "+ exit status $rc"
 }
 
+# run_repeatedly N SECS PROGRAM ARGS...: up to N runs of PROGRAM under
+# emulate-uid.json, 30 s each, none started after SECS seconds (0: no
+# limit); $runs counts them, $bad those that did not exit 0 contained
+# (each one's output is shown).
+run_repeatedly() {
+	local n=$1 secs=$2 end i
+	shift 2
+	end=$((SECONDS + secs))
+	bad=0 runs=0
+	echo "+ $n x sysward run --policy $POL/emulate-uid.json -- ${1##*/} ${*:2}"
+	for i in $(seq "$n"); do
+		[ "$secs" -eq 0 ] || [ "$SECONDS" -lt "$end" ] || break
+		runs=$i
+		timeout -k 5 30 "$SYSWARD" run --policy "$POL/emulate-uid.json" -- \
+			"$@" >"$out" 2>&1 </dev/null
+		rc=$?
+		if [ "$rc" -ne 0 ] || ! grep -q '^verdict: contained' "$out"; then
+			bad=$((bad + 1))
+			echo "run $i: exit status $rc"
+			cat "$out"
+		fi
+	done
+}
+
 # proc_state PID: the state letter of /proc/PID/stat (T stopped, Z
 # zombie), or nothing once it is gone.
 proc_state() { awk '{print $3}' "/proc/$1/stat" 2>/dev/null; }
@@ -894,20 +918,7 @@ events_fork_storm)
 	# workers each; every one must return the program's own status (0),
 	# never "lost track" (125) nor a hang.
 	# At most 90 s (a slow guest runs fewer; at least 10).
-	bad=0 runs=0 end=$((SECONDS + 90))
-	echo "+ 100 x sysward run --policy $POL/emulate-uid.json -- adv_events storm 5 4"
-	for i in $(seq 100); do
-		[ "$SECONDS" -lt "$end" ] || break
-		runs=$i
-		timeout -k 5 30 "$SYSWARD" run --policy "$POL/emulate-uid.json" -- \
-			"$ADV/adv_events" storm 5 4 >"$out" 2>&1 </dev/null
-		rc=$?
-		if [ "$rc" -ne 0 ] || ! grep -q '^verdict: contained' "$out"; then
-			bad=$((bad + 1))
-			echo "run $i: exit status $rc"
-			cat "$out"
-		fi
-	done
+	run_repeatedly 100 90 "$ADV/adv_events" storm 5 4
 	echo "+ $bad of $runs runs failed"
 	[ "$runs" -ge 10 ] || fail "only $runs runs in 90 s"
 	[ "$bad" -eq 0 ] || fail "$bad of $runs runs did not return the program's status" ;;
@@ -915,18 +926,8 @@ events_parent_dies)
 	# Creators killed (exit_group of their process) in the middle of a
 	# fork: the fork event never comes; their children must neither run
 	# unsupervised nor stay stopped forever (the run must end).
-	bad=0
-	echo "+ 30 x sysward run --policy $POL/emulate-uid.json -- adv_events parentdies 10"
-	for i in $(seq 30); do
-		timeout -k 5 30 "$SYSWARD" run --policy "$POL/emulate-uid.json" -- \
-			"$ADV/adv_events" parentdies 10 >"$out" 2>&1 </dev/null
-		rc=$?
-		if [ "$rc" -ne 0 ] || ! grep -q '^verdict: contained' "$out"; then
-			bad=$((bad + 1))
-			echo "run $i: exit status $rc"
-			cat "$out"
-		fi
-	done
+	run_repeatedly 30 0 "$ADV/adv_events" parentdies 10
+	[ "$runs" -eq 30 ] || fail "only $runs of 30 runs"
 	[ "$bad" -eq 0 ] || fail "$bad of 30 runs did not return the program's status" ;;
 pidcalls_outside)
 	# Route 16: prlimit64, setpriority, ioprio_set, sched_set* at a
