@@ -88,6 +88,20 @@ term_beside() {
 	wait "$2"
 }
 
+# session_bg NAME SECS WHAT: a session (allow policy) of the probe
+# sleeping SECS in the background, its client's pid in $bg; waits for the
+# program's pid in $W/NAME.pid.  If it never comes: fail "WHAT did not
+# start", kill the client, return 1.
+session_bg() {
+	"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" \
+		pidfile "$W/$1.pid" sleep "$2" >/dev/null 2>&1 </dev/null &
+	bg=$!
+	wait_file "$W/$1.pid" 100 && return 0
+	fail "$3 did not start"
+	kill -9 "$bg"
+	return 1
+}
+
 # ---------------------------------------------------------------- scenarios
 
 t_run_basics() {
@@ -324,9 +338,7 @@ t_pidcalls_stay_in_session() {
 	# accepting clients).  Refused: both keep their limits and run.
 	start_daemon || return
 	local bg other before
-	"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/other.pid" sleep 3 >/dev/null 2>&1 </dev/null &
-	bg=$!
-	wait_file "$W/other.pid" 100 || { fail "the other session's program did not start"; kill -9 "$bg"; return; }
+	session_bg other 3 "the other session's program" || return
 	other=$(cat "$W/other.pid")
 	before=$(grep -E '^Max (cpu time|open files)' "/proc/$D_PID/limits" "/proc/$other/limits")
 	swd "$(allow_policy)" sh -c "prlimit --pid $D_PID --cpu=1:1 --nofile=3:3; echo \"daemon: \$?\"; prlimit --pid $other --cpu=1:1; echo \"other: \$?\""
@@ -583,9 +595,7 @@ t_ps_json() {
 	# with the fields of the text table, as numbers and strings.
 	start_daemon || return
 	local bg
-	"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/p.pid" sleep 60 >/dev/null 2>&1 </dev/null &
-	bg=$!
-	wait_file "$W/p.pid" 100 || fail "the program did not start"
+	session_bg p 60 "the program" || return
 	last_cmd=("$SYSWARD" ps --daemon="$S" --json)
 	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
 	rc=$?
@@ -622,10 +632,9 @@ t_other_uid() {
 	# nobody; root sees and may kill everything.
 	start_daemon || return
 	chmod 0755 "$W"
-	local root_bg nobody_bg root_id nobody_id
-	"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/root.pid" sleep 60 >/dev/null 2>&1 </dev/null &
-	root_bg=$!
-	wait_file "$W/root.pid" 100 || fail "root's program did not start"
+	local bg root_bg nobody_bg root_id nobody_id
+	session_bg root 60 "root's program" || return
+	root_bg=$bg
 	"${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sh -c 'id -u; id -g; sleep 60' >"$W/nobody.out" 2>"$W/nobody.err" </dev/null &
 	nobody_bg=$!
 	# Both lines: the first alone would race the second id(1).
@@ -848,9 +857,7 @@ t_confined_client_kill() {
 	# session, are refused; the victim session lives.
 	start_daemon || return
 	local bg id outer
-	"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/victim.pid" sleep 60 >/dev/null 2>&1 </dev/null &
-	bg=$!
-	wait_file "$W/victim.pid" 100 || { fail "the victim did not start"; kill -9 "$bg"; return; }
+	session_bg victim 60 "the victim" || return
 	id=$("$SYSWARD" ps --daemon="$S" | awk -v p="$PROBE" '$NF == p {print $1}')
 	[ -n "$id" ] || { fail "sysward ps does not list the victim"; kill -9 "$bg"; return; }
 	for outer in embedded session; do
@@ -2111,9 +2118,7 @@ t_reach_oom_beyond_session() {
 	start_daemon || return
 	chmod 0755 "$W"
 	local bg other as
-	"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/other.pid" sleep 20 >/dev/null 2>&1 </dev/null &
-	bg=$!
-	wait_file "$W/other.pid" 100 || { fail "the other session's program did not start"; kill -9 "$bg"; return; }
+	session_bg other 20 "the other session's program" || return
 	other=$(cat "$W/other.pid")
 	for as in root nobody; do
 		if [ "$as" = root ]; then
