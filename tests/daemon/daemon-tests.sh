@@ -102,6 +102,20 @@ session_bg() {
 	return 1
 }
 
+# kill_session ID CLIENT [AS...]: "sysward kill ID" (run through the
+# command AS, e.g. "${NOBODY[@]}") succeeds, and CLIENT, the pid of the
+# session's client, ends with 137 (its program's SIGKILL).
+kill_session() {
+	last_cmd=("${@:3}" "$SYSWARD" kill --daemon="$S" "$1")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	wait "$2"
+	rc=$?
+	last_cmd=("the client of session $1 after kill")
+	expect_rc 137
+}
+
 # ---------------------------------------------------------------- scenarios
 
 t_run_basics() {
@@ -670,21 +684,8 @@ t_other_uid() {
 	expect_rc 125
 	expect_err "uid 65534 may not keep capabilities"
 	# nobody kills its own session; root kills root's.
-	last_cmd=("${NOBODY[@]}" "$SYSWARD" kill --daemon="$S" "$nobody_id")
-	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
-	rc=$?
-	expect_rc 0
-	wait "$nobody_bg"
-	rc=$?
-	last_cmd=("nobody's client after kill")
-	expect_rc 137
-	last_cmd=("$SYSWARD" kill --daemon="$S" "$root_id")
-	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
-	rc=$?
-	expect_rc 0
-	wait "$root_bg"
-	rc=$?
-	expect_rc 137
+	kill_session "$nobody_id" "$nobody_bg" "${NOBODY[@]}"
+	kill_session "$root_id" "$root_bg"
 }
 
 t_no_controlling_tty() {
@@ -874,14 +875,7 @@ ps: 1"
 		running "$(cat "$W/victim.pid")" || fail "$outer: the victim session was killed by a confined program"
 	done
 	# The normal path: an untraced client lists and kills it.
-	last_cmd=("$SYSWARD" kill --daemon="$S" "$id")
-	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
-	rc=$?
-	expect_rc 0
-	wait "$bg"
-	rc=$?
-	last_cmd=("the victim's client after kill")
-	expect_rc 137
+	kill_session "$id" "$bg"
 }
 
 t_client_gone() {
