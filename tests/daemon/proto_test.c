@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sysward/proto.h"
+#include "../unit/check_run.h"
 
 static void hdr(uint8_t *h, uint32_t magic, uint16_t ver, uint16_t type,
 		uint32_t len, uint32_t flags)
@@ -489,11 +490,5 @@ static Suite *proto_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(proto_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return sw_check_run(proto_suite());
 }
