@@ -102,6 +102,17 @@ session_bg() {
 	return 1
 }
 
+# run_contained WHY: last_cmd (60 s at most), its output shown; the
+# adversarial program in it must exit 0 with "verdict: contained", else
+# fail "WHY".
+run_contained() {
+	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	cat "$W/out" "$W/err"
+	expect_rc 0
+	grep -q '^verdict: contained' "$W/out" || fail "$1"
+}
+
 # kill_session ID CLIENT [AS...]: "sysward kill ID" (run through the
 # command AS, e.g. "${NOBODY[@]}") succeeds, and CLIENT, the pid of the
 # session's client, ends with 137 (its program's SIGKILL).
@@ -332,11 +343,7 @@ t_groups_stay_in_session() {
 	for as in root nobody; do
 		last_cmd=("$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_signals" targets "$other")
 		[ "$as" = nobody ] && last_cmd=("${NOBODY[@]}" "${last_cmd[@]}")
-		timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
-		rc=$?
-		cat "$W/out"
-		expect_rc 0
-		grep -q '^verdict: contained' "$W/out" || fail "a $as program reached a group outside its session"
+		run_contained "a $as program reached a group outside its session"
 		grep -q '^result: setpgid into the outside group = -1 EPERM' "$W/out" ||
 			fail "a $as program's setpgid into another session's group was not refused with EPERM"
 	done
@@ -1990,11 +1997,7 @@ t_reach_beyond_session() {
 		else
 			last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_reach" attack-pid "$(cat "$W/pub/other.pid")")
 		fi
-		timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
-		rc=$?
-		cat "$W/out"
-		expect_rc 0
-		grep -q '^verdict: contained' "$W/out" || fail "the program reached $target"
+		run_contained "the program reached $target"
 	done
 	kill -9 "$bg" 2>/dev/null
 	wait "$bg" 2>/dev/null
@@ -2054,11 +2057,7 @@ t_holder_out_of_reach() {
 				[ "$ppid" = "$sid" ] || { echo "control: parent $ppid is not the session leader $sid"; exit 2; }
 				exec "$@" "$ppid"' sh $ADV/$attack)
 			[ "$as" = nobody ] && last_cmd=("${NOBODY[@]}" "${last_cmd[@]}")
-			timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
-			rc=$?
-			cat "$W/out" "$W/err"
-			expect_rc 0
-			grep -q '^verdict: contained' "$W/out" || fail "$attack reached its holder, as $as"
+			run_contained "$attack reached its holder, as $as"
 		done
 	done
 	daemon_serves
@@ -2121,11 +2120,7 @@ t_reach_oom_beyond_session() {
 		else
 			last_cmd=("${NOBODY[@]}" sh -c 'exec "$@" "$$"' sh "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_reach" oom)
 		fi
-		timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
-		rc=$?
-		cat "$W/out"
-		expect_rc 0
-		grep -q '^verdict: contained' "$W/out" || fail "a $as session raised an outside process's oom_score_adj"
+		run_contained "a $as session raised an outside process's oom_score_adj"
 	done
 	last_cmd=("$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_reach" oom-child)
 	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
