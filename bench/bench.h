@@ -1,18 +1,23 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * What every benchmark program here needs: a monotonic clock in ns, a
- * fatal error that names the program and the failed step, and an order
- * for qsort of times.  Header-only: each benchmark is one .c file.
+ * fatal error that names the program and the failed step, an order
+ * for qsort of times, its own path and a work directory, policy files
+ * in it, and a syswardd to start and stop.  Header-only: each benchmark
+ * is one .c file.
  */
 #ifndef SYSWARD_BENCH_H
 #define SYSWARD_BENCH_H
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -37,6 +42,47 @@ static inline int cmp_ll(const void *a, const void *b)
 	long long x = *(const long long *)a, y = *(const long long *)b;
 
 	return (x > y) - (x < y);
+}
+
+/* Sort v (n times) and return its median. */
+static inline long long median_ll(long long *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_ll);
+	return v[n / 2];
+}
+
+/*
+ * The program's own path into self (the benchmarks run themselves as the
+ * confined program) and a fresh work directory from the mkdtemp template
+ * dir.  Exits on failure.
+ */
+static inline void bench_setup(char self[PATH_MAX], char *dir)
+{
+	if (!realpath("/proc/self/exe", self))
+		die("realpath /proc/self/exe");
+	if (!mkdtemp(dir))
+		die("mkdtemp");
+}
+
+/* Write the printf-formatted text to dir/name and its path into path.
+ * Exits on failure. */
+__attribute__((format(printf, 4, 5)))
+static inline void bench_put_file(char path[PATH_MAX], const char *dir,
+				  const char *name, const char *fmt, ...)
+{
+	va_list ap;
+	FILE *f;
+	int r;
+
+	snprintf(path, PATH_MAX, "%s/%s", dir, name);
+	f = fopen(path, "we");
+	if (!f)
+		die(path);
+	va_start(ap, fmt);
+	r = vfprintf(f, fmt, ap);
+	va_end(ap);
+	if (fclose(f) != 0 || r < 0)
+		die(path);
 }
 
 /*
@@ -104,6 +150,15 @@ static inline pid_t start_syswardd(const char *syswardd, const char *sock,
 		program_invocation_short_name, syswardd, sock);
 	kill(p, SIGKILL);
 	exit(1);
+}
+
+/* SIGTERM to a syswardd from start_syswardd, wait for it, remove its
+ * socket. */
+static inline void stop_syswardd(pid_t p, const char *sock)
+{
+	kill(p, SIGTERM);
+	waitpid(p, NULL, 0);
+	unlink(sock);
 }
 
 #endif

@@ -80,13 +80,9 @@ static void write_policies(int rules)
 		"\"SYSWARD_ACT_EMULATE\", \"return\": 4242}";
 	FILE *f;
 
-	snprintf(uid_policy, sizeof(uid_policy), "%s/uid.json", dir);
 	snprintf(big_policy, sizeof(big_policy), "%s/big.json", dir);
-	f = fopen(uid_policy, "w");
-	if (!f)
-		die(uid_policy);
-	fprintf(f, "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [%s]}\n", emulate);
-	fclose(f);
+	bench_put_file(uid_policy, dir, "uid.json",
+		       "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [%s]}\n", emulate);
 	f = fopen(big_policy, "w");
 	if (!f)
 		die(big_policy);
@@ -178,8 +174,7 @@ int main(int argc, char **argv)
 			"[--shards K]\n", MAX_ROUNDS);
 		return 2;
 	}
-	if (!realpath("/proc/self/exe", self) || !mkdtemp(dir))
-		die("set up");
+	bench_setup(self, dir);
 	write_policies(rules);
 	nd = daemons[1] ? 2 : 1;
 	for (int d = 0; d < nd; d++) {
@@ -200,22 +195,16 @@ int main(int argc, char **argv)
 	for (int d = 0; d < nd; d++) {
 		long long m[4];
 
-		for (int j = 0; j < 4; j++) {
-			qsort(v[d][j], rounds, sizeof(long long), cmp_ll);
-			m[j] = v[d][j][rounds / 2];
-		}
+		for (int j = 0; j < 4; j++)
+			m[j] = median_ll(v[d][j], rounds);
 		printf("  %-9s quiet p99 %6.1f us max %7.1f ms | compile p99 %6.1f us max %7.1f ms | x%.2f p99, x%.1f max\n",
 		       d ? "baseline" : "syswardd", m[0] / 1e3, m[1] / 1e6, m[2] / 1e3,
 		       m[3] / 1e6, (double)m[2] / m[0], (double)m[3] / m[1]);
 	}
-	for (int d = 0; d < nd; d++) {
-		kill(pids[d], SIGTERM);
-		waitpid(pids[d], NULL, 0);
-	}
+	for (int d = 0; d < nd; d++)
+		stop_syswardd(pids[d], socks[d]);
 	unlink(uid_policy);
 	unlink(big_policy);
-	for (int d = 0; d < nd; d++)
-		unlink(socks[d]);
 	rmdir(dir);
 	return 0;
 }

@@ -203,7 +203,6 @@ int main(int argc, char **argv)
 	int runs = 100, parallel = 8, opt;
 	long long *raw, *dcli, *ecli;
 	pid_t dpid;
-	FILE *f;
 
 	while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
 		switch (opt) {
@@ -231,15 +230,9 @@ int main(int argc, char **argv)
 			"PATH [--runs N>=10] [--parallel P]\n");
 		return 2;
 	}
-	if (!realpath("/proc/self/exe", self))
-		die("realpath /proc/self/exe");
-	if (!mkdtemp(dir))
-		die("mkdtemp");
-	snprintf(policy_path, sizeof(policy_path), "%s/bench.json", dir);
+	bench_setup(self, dir);
 	snprintf(sock, sizeof(sock), "%s/sock", dir);
-	f = fopen(policy_path, "w");
-	if (!f || fputs(policy_text, f) < 0 || fclose(f) != 0)
-		die("write policy");
+	bench_put_file(policy_path, dir, "bench.json", "%s", policy_text);
 
 	dpid = start_syswardd(syswardd, sock,
 			      (const char *[]){ "--max-sessions", "1024", NULL });
@@ -281,8 +274,7 @@ int main(int argc, char **argv)
 		       "   ratio %.2f\n", parallel, dp, ep, dp / ep);
 	}
 
-	kill(dpid, SIGTERM);
-	waitpid(dpid, NULL, 0);
+	stop_syswardd(dpid, sock);
 	unlink(policy_path);
 	rmdir(dir);
 	return 0;

@@ -260,8 +260,7 @@ static long long median_field(const struct figures *v, int n, size_t off)
 
 	for (int i = 0; i < n; i++)
 		x[i] = *(const long long *)((const char *)&v[i] + off);
-	qsort(x, (size_t)n, sizeof(x[0]), cmp_ll);
-	return x[n / 2];
+	return median_ll(x, (size_t)n);
 }
 
 static void median_of(const struct figures *v, int n, struct figures *f)
@@ -278,16 +277,6 @@ static void median_of(const struct figures *v, int n, struct figures *f)
 			f->term = v[i].term;
 		f->ps_timeouts += v[i].ps_timeouts;
 	}
-}
-
-static void put_policy(char *path, const char *name, const char *text)
-{
-	FILE *fp;
-
-	snprintf(path, PATH_MAX, "%s/%s", dir, name);
-	fp = fopen(path, "we");
-	if (!fp || fputs(text, fp) < 0 || fclose(fp) != 0)
-		die(path);
 }
 
 static void us(long long ns, char *buf, size_t size)
@@ -364,18 +353,15 @@ int main(int argc, char **argv)
 			MAX_SESSIONS, MAX_ROUNDS);
 		return 2;
 	}
-	if (!realpath("/proc/self/exe", self))
-		die("realpath /proc/self/exe");
-	if (!mkdtemp(dir))
-		die("mkdtemp");
+	bench_setup(self, dir);
 	snprintf(sock, sizeof(sock), "%s/sock", dir);
 	/* The hostile sessions run under a path rule (a path guard to set
 	 * up at the first call after exec); the measured one emulates. */
-	put_policy(pol_guard, "guard.json",
+	bench_put_file(pol_guard, dir, "guard.json", "%s",
 		   "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [\n"
 		   " {\"names\": [\"openat\"], \"action\": \"SCMP_ACT_ERRNO\",\n"
 		   "  \"errnoRet\": 13, \"paths\": [{\"index\": 1, \"prefix\": \"/etc/shadow\"}]}]}\n");
-	put_policy(pol_calls, "calls.json",
+	bench_put_file(pol_calls, dir, "calls.json", "%s",
 		   "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [\n"
 		   " {\"names\": [\"getuid\"], \"action\": \"SYSWARD_ACT_EMULATE\", \"return\": 4242}]}\n");
 	signal(SIGPIPE, SIG_IGN);

@@ -93,13 +93,6 @@ static long long daemon_cpu_ns(pid_t d)
 	return sum;
 }
 
-static void daemon_stop(pid_t d)
-{
-	kill(d, SIGTERM);
-	waitpid(d, NULL, 0);
-	unlink(sock);
-}
-
 struct figure {
 	double calls_per_s;
 	double cpu_us_per_call;
@@ -203,7 +196,6 @@ int main(int argc, char **argv)
 	int rounds = 3, opt;
 	/* [config][S index][round] */
 	struct figure fig[2][3][MAX_ROUNDS];
-	FILE *f;
 
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
@@ -237,18 +229,12 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (!realpath("/proc/self/exe", self))
-		die("realpath /proc/self/exe");
-	if (!mkdtemp(dir))
-		die("mkdtemp");
+	bench_setup(self, dir);
 	snprintf(sock, sizeof(sock), "%s/sock", dir);
-	snprintf(policy, sizeof(policy), "%s/calls.json", dir);
-	f = fopen(policy, "we");
-	if (!f || fprintf(f, "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": "
-			  "[{\"names\": [\"getuid\"], \"action\": "
-			  "\"SYSWARD_ACT_EMULATE\", \"return\": %d}]}\n",
-			  EMULATED_UID) < 0 || fclose(f) != 0)
-		die(policy);
+	bench_put_file(policy, dir, "calls.json",
+		       "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": "
+		       "[{\"names\": [\"getuid\"], \"action\": "
+		       "\"SYSWARD_ACT_EMULATE\", \"return\": %d}]}\n", EMULATED_UID);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("shard-bench: %ld emulated getuid() calls per session, %ld online "
 	       "CPUs, medians of %d rounds\n", n, sysconf(_SC_NPROCESSORS_ONLN),
@@ -262,7 +248,7 @@ int main(int argc, char **argv)
 
 			for (int i = 0; i < 3; i++)
 				measure(d, sessions[i], n, &fig[c][i][r]);
-			daemon_stop(d);
+			stop_syswardd(d, sock);
 		}
 	}
 

@@ -56,6 +56,8 @@
 
 #include <seccomp.h>
 
+#include "bench.h"
+
 #include "sysward/cleanup.h"
 #include "sysward/engine.h"
 #include "sysward/policy.h"
@@ -72,14 +74,6 @@ struct loop_result {
 	uint64_t neg;		/* calls that failed (skipped with an errno) */
 	uint64_t calls;		/* calls made in all, warm-up included */
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 #define WARM_UP 100
 
@@ -102,9 +96,9 @@ static struct loop_result loop(uint64_t n)
 	uint64_t t0;
 
 	calls(WARM_UP, getpid(), &warm);	/* warm caches and the path */
-	t0 = now_ns();
+	t0 = (uint64_t)now_ns();
 	calls(n, getpid(), &r);
-	r.ns = now_ns() - t0;
+	r.ns = (uint64_t)now_ns() - t0;
 	r.calls += warm.calls;
 	return r;
 }
@@ -157,7 +151,7 @@ static int threads_loop(unsigned int t, uint64_t n, struct loop_result *r)
 		_exit(1);
 	}
 	pthread_barrier_wait(&go);
-	t0 = now_ns();
+	t0 = (uint64_t)now_ns();
 	for (unsigned int i = 0; i < t; i++) {
 		pthread_join(tid[i], NULL);
 		r->zero += w[i].r.zero;
@@ -165,7 +159,7 @@ static int threads_loop(unsigned int t, uint64_t n, struct loop_result *r)
 		r->neg += w[i].r.neg;
 		r->calls += w[i].r.calls;
 	}
-	r->ns = now_ns() - t0;
+	r->ns = (uint64_t)now_ns() - t0;
 	r->calls += warm.calls;
 	pthread_attr_destroy(&attr);
 	free(w);
@@ -187,24 +181,66 @@ static int parse_result(const char *buf, struct loop_result *r)
 		      &r->ns, &r->zero, &r->self, &r->neg, &r->calls) == 5 ? 0 : -EINVAL;
 }
 
-/* Read a child's one-line result from fd until EOF. */
-static int read_result(int fd, struct loop_result *r)
+/* Read fd until EOF (or size - 1 bytes) into buf, NUL-terminated. */
+static int read_all(int fd, char *buf, size_t size)
 {
-	char buf[256];
 	size_t len = 0;
 	ssize_t n;
 
-	while (len < sizeof(buf) - 1 &&
-	       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) != 0) {
+	while (len < size - 1 &&
+	       (n = read(fd, buf + len, size - 1 - len)) != 0) {
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
+			buf[len] = '\0';
 			return -errno;
 		}
 		len += (size_t)n;
 	}
 	buf[len] = '\0';
-	return parse_result(buf, r);
+	return 0;
+}
+
+/* Read a child's one-line result from fd until EOF. */
+static int read_result(int fd, struct loop_result *r)
+{
+	char buf[256];
+	int e = read_all(fd, buf, sizeof(buf));
+
+	return e < 0 ? e : parse_result(buf, r);
+}
+
+/*
+ * pipe + fork for a child that reports on the pipe: in the child
+ * (returns 0) *fd is the write end, in the parent (returns the child's
+ * pid) the read end; the other end is closed.  -errno on failure.
+ */
+static pid_t fork_reporting(int *fd)
+{
+	int p[2];
+	pid_t c;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	c = fork();
+	if (c < 0) {
+		c = -errno;
+		close(p[0]);
+		close(p[1]);
+		return c;
+	}
+	close(p[c == 0 ? 0 : 1]);
+	*fd = p[c == 0 ? 1 : 0];
+	return c;
+}
+
+/* The parent's side: the child's result from rfd, then reap it. */
+static int reap_result(pid_t c, int rfd, struct loop_result *res)
+{
+	int st = read_result(rfd, res);
+
+	waitpid(c, NULL, 0);
+	return st;
 }
 
 /* ------------------------------------------------------------------ b */
@@ -238,29 +274,20 @@ static int bench_bpf(uint32_t getppid_action, uint64_t n,
 		     struct loop_result *res)
 {
 	cleanup_close int rfd = -1;
-	int p[2], st;
-	pid_t c;
+	pid_t c = fork_reporting(&rfd);
 
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return -errno;
-	c = fork();
 	if (c < 0)
-		return -errno;
+		return c;
 	if (c == 0) {
 		struct loop_result r;
 
-		close(p[0]);
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
 		    load_filter(getppid_action) < 0)
 			_exit(1);
 		r = loop(n);
-		_exit(print_result(p[1], &r) < 0 ? 1 : 0);
+		_exit(print_result(rfd, &r) < 0 ? 1 : 0);
 	}
-	close(p[1]);
-	rfd = p[0];
-	st = read_result(rfd, res);
-	waitpid(c, NULL, 0);
-	return st;
+	return reap_result(c, rfd, res);
 }
 
 /* ------------------------------------------------------------------ d */
@@ -274,22 +301,22 @@ static int bench_ptrace_floor(uint64_t n, struct loop_result *res,
 			      uint64_t *ret_stops)
 {
 	cleanup_close int rfd = -1;
-	int p[2], go[2], st, r = 0;
+	int go[2], st, r = 0;
 	uint64_t stops = 0;
 	pid_t c;
 
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return -errno;
 	if (pipe2(go, O_CLOEXEC) < 0)
 		return -errno;
-	c = fork();
-	if (c < 0)
-		return -errno;
+	c = fork_reporting(&rfd);
+	if (c < 0) {
+		close(go[0]);
+		close(go[1]);
+		return c;
+	}
 	if (c == 0) {
 		struct loop_result lr;
 		char x;
 
-		close(p[0]);
 		close(go[1]);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		/* Wait until the parent has seized us. */
@@ -299,11 +326,9 @@ static int bench_ptrace_floor(uint64_t n, struct loop_result *res,
 		    load_filter(SCMP_ACT_TRACE(1)) < 0)
 			_exit(1);
 		lr = loop(n);
-		_exit(print_result(p[1], &lr) < 0 ? 1 : 0);
+		_exit(print_result(rfd, &lr) < 0 ? 1 : 0);
 	}
-	close(p[1]);
 	close(go[0]);
-	rfd = p[0];
 	if (ptrace(PTRACE_SEIZE, c, 0,
 		   PTRACE_O_TRACESECCOMP | PTRACE_O_EXITKILL) < 0) {
 		r = -errno;
@@ -486,32 +511,15 @@ static int bench_sysward(const char *policy_text, char *const *argv,
 {
 	cleanup_close int rfd = -1;
 	char buf[SW_ERROR_MSG_MAX + 64];
-	size_t len = 0;
-	ssize_t n;
-	int p[2];
 	pid_t c;
 
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return -errno;
 	fflush(stdout);
-	c = fork();
+	c = fork_reporting(&rfd);
 	if (c < 0)
-		return -errno;
-	if (c == 0) {
-		close(p[0]);
-		_exit(supervise(policy_text, argv, audit, p[1]));
-	}
-	close(p[1]);
-	rfd = p[0];
-	while (len < sizeof(buf) - 1 &&
-	       (n = read(rfd, buf + len, sizeof(buf) - 1 - len)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			break;
-		len += (size_t)n;
-	}
-	buf[len] = '\0';
+		return c;
+	if (c == 0)
+		_exit(supervise(policy_text, argv, audit, rfd));
+	read_all(rfd, buf, sizeof(buf));
 	waitpid(c, NULL, 0);
 	if (!strncmp(buf, "error: ", 7)) {
 		size_t m = strcspn(buf + 7, "\n");
@@ -540,19 +548,17 @@ static int bench_strace(const char *strace, const char *self, uint64_t n,
 {
 	cleanup_close int rfd = -1;
 	char nbuf[32];
-	int p[2], st;
+	int st;
 	pid_t c;
 
 	snprintf(nbuf, sizeof(nbuf), "%" PRIu64, n);
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return -errno;
-	c = fork();
+	c = fork_reporting(&rfd);
 	if (c < 0)
-		return -errno;
+		return c;
 	if (c == 0) {
 		int devnull = open("/dev/null", O_WRONLY);
 
-		dup2(p[1], 1);
+		dup2(rfd, 1);
 		if (devnull >= 0)
 			dup2(devnull, 2);
 		execl(strace, strace, "-f", "--seccomp-bpf",
@@ -561,10 +567,7 @@ static int bench_strace(const char *strace, const char *self, uint64_t n,
 		      (char *)NULL);
 		_exit(127);
 	}
-	close(p[1]);
-	rfd = p[0];
-	st = read_result(rfd, res);
-	waitpid(c, NULL, 0);
+	st = reap_result(c, rfd, res);
 	if (st < 0)
 		snprintf(why, why_size, "%s gave no result (does it support "
 			 "--seccomp-bpf with inject?)", strace);

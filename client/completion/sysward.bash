@@ -12,6 +12,41 @@ _sysward_policy_files()
 	[ ${#COMPREPLY[@]} -eq 0 ] && _filedir
 }
 
+# What run's and learn's --cap take (both with sw_parse_caps).
+_sysward_caps="all CAP_CHOWN CAP_DAC_OVERRIDE CAP_DAC_READ_SEARCH CAP_FOWNER CAP_FSETID CAP_KILL CAP_SETGID CAP_SETUID CAP_SETPCAP CAP_NET_BIND_SERVICE CAP_NET_BROADCAST CAP_NET_ADMIN CAP_NET_RAW CAP_IPC_LOCK CAP_IPC_OWNER CAP_SYS_MODULE CAP_SYS_RAWIO CAP_SYS_CHROOT CAP_SYS_PTRACE CAP_SYS_PACCT CAP_SYS_ADMIN CAP_SYS_BOOT CAP_SYS_NICE CAP_SYS_RESOURCE CAP_SYS_TIME CAP_SYS_TTY_CONFIG CAP_MKNOD CAP_LEASE CAP_AUDIT_WRITE CAP_AUDIT_CONTROL CAP_SETFCAP CAP_MAC_OVERRIDE CAP_MAC_ADMIN CAP_SYSLOG CAP_WAKE_ALARM CAP_BLOCK_SUSPEND CAP_AUDIT_READ CAP_PERFMON CAP_BPF CAP_CHECKPOINT_RESTORE"
+
+# _sysward_program_word FIRST OPTS: the index of PROGRAM, the first word
+# from FIRST on that is not an option (or that follows "--"), skipping the
+# argument of each option in OPTS ("|"-separated); cword if none yet.
+_sysward_program_word()
+{
+	local j=$1 w
+	while ((j < cword)); do
+		w=${words[j]}
+		if [ "$w" = -- ]; then
+			((j++))
+			break
+		elif [[ "|$2|" == *"|$w|"* ]]; then
+			((j += 2))
+		elif [[ $w == -* ]]; then
+			((j++))
+		else
+			break
+		fi
+	done
+	echo "$j"
+}
+
+# _sysward_daemon_socket: after --daemon=, complete the socket's path
+# (_init_completion -s has split "--daemon=PATH" into prev and cur; its
+# argument is optional, so "--daemon PATH" is not one).
+_sysward_daemon_socket()
+{
+	[ "$split" = true ] && [ "$prev" = --daemon ] || return 1
+	_filedir
+	return 0
+}
+
 _sysward()
 {
 	local cur prev words cword split
@@ -39,15 +74,8 @@ _sysward()
 	run)
 		# The first word that is not an option (or follows "--") is
 		# PROGRAM: from there on, its own completion.
-		local j=$((cmd_at + 1))
-		while ((j < cword)); do
-			case ${words[j]} in
-			--) ((j++)); break ;;
-			-p|--policy|-l|--log|--log-format|-c|--cap|--report) ((j += 2)) ;;
-			-*) ((j++)) ;;
-			*) break ;;
-			esac
-		done
+		local j
+		j=$(_sysward_program_word $((cmd_at + 1)) "-p|--policy|-l|--log|--log-format|-c|--cap|--report")
 		if ((j < cword)); then
 			_command_offset "$j"
 			return
@@ -63,19 +91,10 @@ _sysward()
 			COMPREPLY=($(compgen -W "json text" -- "$cur"))
 			return ;;
 		-c|--cap)
-			COMPREPLY=($(compgen -W "all CAP_CHOWN CAP_DAC_OVERRIDE CAP_DAC_READ_SEARCH CAP_FOWNER CAP_FSETID CAP_KILL CAP_SETGID CAP_SETUID CAP_SETPCAP CAP_NET_BIND_SERVICE CAP_NET_BROADCAST CAP_NET_ADMIN CAP_NET_RAW CAP_IPC_LOCK CAP_IPC_OWNER CAP_SYS_MODULE CAP_SYS_RAWIO CAP_SYS_CHROOT CAP_SYS_PTRACE CAP_SYS_PACCT CAP_SYS_ADMIN CAP_SYS_BOOT CAP_SYS_NICE CAP_SYS_RESOURCE CAP_SYS_TIME CAP_SYS_TTY_CONFIG CAP_MKNOD CAP_LEASE CAP_AUDIT_WRITE CAP_AUDIT_CONTROL CAP_SETFCAP CAP_MAC_OVERRIDE CAP_MAC_ADMIN CAP_SYSLOG CAP_WAKE_ALARM CAP_BLOCK_SUSPEND CAP_AUDIT_READ CAP_PERFMON CAP_BPF CAP_CHECKPOINT_RESTORE" -- "$cur"))
+			COMPREPLY=($(compgen -W "$_sysward_caps" -- "$cur"))
 			return ;;
 		esac
-		if [[ $cur == --daemon=* ]]; then
-			cur=${cur#--daemon=}
-			_filedir
-			return
-		fi
-		if [[ $cur == --policy=* ]]; then
-			cur=${cur#--policy=}
-			_sysward_policy_files
-			return
-		fi
+		_sysward_daemon_socket && return
 		if [[ $cur == -* ]]; then
 			COMPREPLY=($(compgen -W "--policy --log --log-format --cap --daemon --daemon= --kill-descendants --complain --report --gate --gate= --quiet --help" -- "$cur"))
 			[[ ${COMPREPLY-} == *= ]] && compopt -o nospace
@@ -85,15 +104,8 @@ _sysward()
 		COMPREPLY=($(compgen -c -- "$cur"))
 		;;
 	learn)
-		local j=$((cmd_at + 1))
-		while ((j < cword)); do
-			case ${words[j]} in
-			--) ((j++)); break ;;
-			-o|--output|--format|--merge|-p|--policy|-c|--cap) ((j += 2)) ;;
-			-*) ((j++)) ;;
-			*) break ;;
-			esac
-		done
+		local j
+		j=$(_sysward_program_word $((cmd_at + 1)) "-o|--output|--format|--merge|-p|--policy|-c|--cap")
 		if ((j < cword)); then
 			_command_offset "$j"
 			return
@@ -106,7 +118,7 @@ _sysward()
 			COMPREPLY=($(compgen -W "oci sysward" -- "$cur"))
 			return ;;
 		-c|--cap)
-			COMPREPLY=($(compgen -W "all CAP_NET_RAW CAP_NET_BIND_SERVICE CAP_CHOWN CAP_DAC_OVERRIDE CAP_FOWNER CAP_SETUID CAP_SETGID CAP_KILL CAP_SYS_ADMIN" -- "$cur"))
+			COMPREPLY=($(compgen -W "$_sysward_caps" -- "$cur"))
 			return ;;
 		esac
 		if [[ $cur == -* ]]; then
@@ -126,11 +138,7 @@ _sysward()
 		COMPREPLY=($(compgen -W "--json --help" -- "$cur"))
 		;;
 	ps|kill)
-		if [[ $cur == --daemon=* ]]; then
-			cur=${cur#--daemon=}
-			_filedir
-			return
-		fi
+		_sysward_daemon_socket && return
 		local opts="--daemon --daemon= --help"
 		[ "$cmd" = ps ] && opts="$opts --json"
 		COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -20,8 +20,6 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-SRCDIR=${SRCDIR:-$(cd "$HERE/../.." && pwd)}
-PYTHON=$(command -v /usr/bin/python3 || command -v python3)
 
 . "$HERE/../lib/common.sh"
 . "$HERE/../lib/rows.sh"
@@ -88,6 +86,45 @@ term_beside() {
 	timeout "${3:-10}" tail --pid="$2" -f /dev/null ||
 		{ fail "a client still runs ${3:-10} s after the daemon's SIGTERM $1"; kill -9 "$2"; }
 	wait "$2"
+}
+
+# session_bg NAME SECS WHAT: a session (allow policy) of the probe
+# sleeping SECS in the background, its client's pid in $bg; waits for the
+# program's pid in $W/NAME.pid.  If it never comes: fail "WHAT did not
+# start", kill the client, return 1.
+session_bg() {
+	"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" \
+		pidfile "$W/$1.pid" sleep "$2" >/dev/null 2>&1 </dev/null &
+	bg=$!
+	wait_file "$W/$1.pid" 100 && return 0
+	fail "$3 did not start"
+	kill -9 "$bg"
+	return 1
+}
+
+# run_contained WHY: last_cmd (60 s at most), its output shown; the
+# adversarial program in it must exit 0 with "verdict: contained", else
+# fail "WHY".
+run_contained() {
+	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	cat "$W/out" "$W/err"
+	expect_rc 0
+	grep -q '^verdict: contained' "$W/out" || fail "$1"
+}
+
+# kill_session ID CLIENT [AS...]: "sysward kill ID" (run through the
+# command AS, e.g. "${NOBODY[@]}") succeeds, and CLIENT, the pid of the
+# session's client, ends with 137 (its program's SIGKILL).
+kill_session() {
+	last_cmd=("${@:3}" "$SYSWARD" kill --daemon="$S" "$1")
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	wait "$2"
+	rc=$?
+	last_cmd=("the client of session $1 after kill")
+	expect_rc 137
 }
 
 # ---------------------------------------------------------------- scenarios
@@ -306,11 +343,7 @@ t_groups_stay_in_session() {
 	for as in root nobody; do
 		last_cmd=("$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_signals" targets "$other")
 		[ "$as" = nobody ] && last_cmd=("${NOBODY[@]}" "${last_cmd[@]}")
-		timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
-		rc=$?
-		cat "$W/out"
-		expect_rc 0
-		grep -q '^verdict: contained' "$W/out" || fail "a $as program reached a group outside its session"
+		run_contained "a $as program reached a group outside its session"
 		grep -q '^result: setpgid into the outside group = -1 EPERM' "$W/out" ||
 			fail "a $as program's setpgid into another session's group was not refused with EPERM"
 	done
@@ -326,9 +359,7 @@ t_pidcalls_stay_in_session() {
 	# accepting clients).  Refused: both keep their limits and run.
 	start_daemon || return
 	local bg other before
-	"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/other.pid" sleep 3 >/dev/null 2>&1 </dev/null &
-	bg=$!
-	wait_file "$W/other.pid" 100 || { fail "the other session's program did not start"; kill -9 "$bg"; return; }
+	session_bg other 3 "the other session's program" || return
 	other=$(cat "$W/other.pid")
 	before=$(grep -E '^Max (cpu time|open files)' "/proc/$D_PID/limits" "/proc/$other/limits")
 	swd "$(allow_policy)" sh -c "prlimit --pid $D_PID --cpu=1:1 --nofile=3:3; echo \"daemon: \$?\"; prlimit --pid $other --cpu=1:1; echo \"other: \$?\""
@@ -585,9 +616,7 @@ t_ps_json() {
 	# with the fields of the text table, as numbers and strings.
 	start_daemon || return
 	local bg
-	"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/p.pid" sleep 60 >/dev/null 2>&1 </dev/null &
-	bg=$!
-	wait_file "$W/p.pid" 100 || fail "the program did not start"
+	session_bg p 60 "the program" || return
 	last_cmd=("$SYSWARD" ps --daemon="$S" --json)
 	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
 	rc=$?
@@ -624,10 +653,9 @@ t_other_uid() {
 	# nobody; root sees and may kill everything.
 	start_daemon || return
 	chmod 0755 "$W"
-	local root_bg nobody_bg root_id nobody_id
-	"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/root.pid" sleep 60 >/dev/null 2>&1 </dev/null &
-	root_bg=$!
-	wait_file "$W/root.pid" 100 || fail "root's program did not start"
+	local bg root_bg nobody_bg root_id nobody_id
+	session_bg root 60 "root's program" || return
+	root_bg=$bg
 	"${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sh -c 'id -u; id -g; sleep 60' >"$W/nobody.out" 2>"$W/nobody.err" </dev/null &
 	nobody_bg=$!
 	# Both lines: the first alone would race the second id(1).
@@ -663,21 +691,8 @@ t_other_uid() {
 	expect_rc 125
 	expect_err "uid 65534 may not keep capabilities"
 	# nobody kills its own session; root kills root's.
-	last_cmd=("${NOBODY[@]}" "$SYSWARD" kill --daemon="$S" "$nobody_id")
-	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
-	rc=$?
-	expect_rc 0
-	wait "$nobody_bg"
-	rc=$?
-	last_cmd=("nobody's client after kill")
-	expect_rc 137
-	last_cmd=("$SYSWARD" kill --daemon="$S" "$root_id")
-	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
-	rc=$?
-	expect_rc 0
-	wait "$root_bg"
-	rc=$?
-	expect_rc 137
+	kill_session "$nobody_id" "$nobody_bg" "${NOBODY[@]}"
+	kill_session "$root_id" "$root_bg"
 }
 
 t_no_controlling_tty() {
@@ -850,9 +865,7 @@ t_confined_client_kill() {
 	# session, are refused; the victim session lives.
 	start_daemon || return
 	local bg id outer
-	"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/victim.pid" sleep 60 >/dev/null 2>&1 </dev/null &
-	bg=$!
-	wait_file "$W/victim.pid" 100 || { fail "the victim did not start"; kill -9 "$bg"; return; }
+	session_bg victim 60 "the victim" || return
 	id=$("$SYSWARD" ps --daemon="$S" | awk -v p="$PROBE" '$NF == p {print $1}')
 	[ -n "$id" ] || { fail "sysward ps does not list the victim"; kill -9 "$bg"; return; }
 	for outer in embedded session; do
@@ -869,14 +882,7 @@ ps: 1"
 		running "$(cat "$W/victim.pid")" || fail "$outer: the victim session was killed by a confined program"
 	done
 	# The normal path: an untraced client lists and kills it.
-	last_cmd=("$SYSWARD" kill --daemon="$S" "$id")
-	"${last_cmd[@]}" >"$W/out" 2>"$W/err"
-	rc=$?
-	expect_rc 0
-	wait "$bg"
-	rc=$?
-	last_cmd=("the victim's client after kill")
-	expect_rc 137
+	kill_session "$id" "$bg"
 }
 
 t_client_gone() {
@@ -1991,11 +1997,7 @@ t_reach_beyond_session() {
 		else
 			last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_reach" attack-pid "$(cat "$W/pub/other.pid")")
 		fi
-		timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
-		rc=$?
-		cat "$W/out"
-		expect_rc 0
-		grep -q '^verdict: contained' "$W/out" || fail "the program reached $target"
+		run_contained "the program reached $target"
 	done
 	kill -9 "$bg" 2>/dev/null
 	wait "$bg" 2>/dev/null
@@ -2055,11 +2057,7 @@ t_holder_out_of_reach() {
 				[ "$ppid" = "$sid" ] || { echo "control: parent $ppid is not the session leader $sid"; exit 2; }
 				exec "$@" "$ppid"' sh $ADV/$attack)
 			[ "$as" = nobody ] && last_cmd=("${NOBODY[@]}" "${last_cmd[@]}")
-			timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
-			rc=$?
-			cat "$W/out" "$W/err"
-			expect_rc 0
-			grep -q '^verdict: contained' "$W/out" || fail "$attack reached its holder, as $as"
+			run_contained "$attack reached its holder, as $as"
 		done
 	done
 	daemon_serves
@@ -2113,9 +2111,7 @@ t_reach_oom_beyond_session() {
 	start_daemon || return
 	chmod 0755 "$W"
 	local bg other as
-	"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/other.pid" sleep 20 >/dev/null 2>&1 </dev/null &
-	bg=$!
-	wait_file "$W/other.pid" 100 || { fail "the other session's program did not start"; kill -9 "$bg"; return; }
+	session_bg other 20 "the other session's program" || return
 	other=$(cat "$W/other.pid")
 	for as in root nobody; do
 		if [ "$as" = root ]; then
@@ -2124,11 +2120,7 @@ t_reach_oom_beyond_session() {
 		else
 			last_cmd=("${NOBODY[@]}" sh -c 'exec "$@" "$$"' sh "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_reach" oom)
 		fi
-		timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
-		rc=$?
-		cat "$W/out"
-		expect_rc 0
-		grep -q '^verdict: contained' "$W/out" || fail "a $as session raised an outside process's oom_score_adj"
+		run_contained "a $as session raised an outside process's oom_score_adj"
 	done
 	last_cmd=("$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_reach" oom-child)
 	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
@@ -2178,22 +2170,11 @@ run_embedded() {
 }
 
 sw_rows "$HERE/daemon-tests.rows" || exit 2
-if [ "${1:-}" = --list ]; then
-	sw_scenarios
-	embedded_list || exit 1
-	exit 0
-fi
-if [ $# -eq 0 ]; then
-	echo "usage: $0 --list | SCENARIO..." >&2
-	exit 2
-fi
+sw_command_line --list-also embedded_list "$@"
 : "${SYSWARD:?SYSWARD must name the sysward binary}"
 : "${SYSWARDD:?SYSWARDD must name the syswardd binary}"
 : "${PROBE:?PROBE must name the sw-probe binary}"
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: daemon tests trace programs and switch users: run them as root"
-	exit 77
-fi
+sw_skip_unless_root "daemon tests trace programs and switch users"
 
 # Clients run as uid 65534 need the binaries where that uid can reach
 # them, wherever the checkout is.

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sysward/proto.h"
+#include "../unit/check_run.h"
 
 static void hdr(uint8_t *h, uint32_t magic, uint16_t ver, uint16_t type,
 		uint32_t len, uint32_t flags)
@@ -169,117 +170,88 @@ START_TEST(test_run_truncated)
 }
 END_TEST
 
-/* Payloads built by hand: each field out of bounds, with the message. */
-static void put32(struct sw_buf *b, uint32_t v) { sw_buf_put_u32(b, v); }
+/*
+ * Payloads built by hand: each field out of bounds, with the message.  A
+ * row's payload: id 0, umask, the two signal masks, argc, envc, then
+ * strs (each as sw_buf_put_str), then, if has_len, a u32 len, then bytes.
+ */
+#define SIG(s) (1ull << ((s) - 1))
+static const struct {
+	const char *what;
+	uint32_t umask;
+	uint64_t ignored, blocked;
+	uint32_t argc, envc;
+	const char *strs[3];
+	bool has_len;
+	uint32_t len;
+	const char *bytes;
+	size_t nbytes;
+	int code;
+	const char *msg;	/* the whole message, or NULL */
+	const char *part;	/* a part of it, or NULL */
+} bounds_cases[] = {
+	{ "argc 0", 022, 0, 0, 0, 0, { 0 }, false, 0, NULL, 0, E2BIG,
+	  "RUN request: argc 0 out of range 1..4096", NULL },
+	{ "argc over the limit", 022, 0, 0, 100000, 0, { 0 }, false, 0, NULL, 0,
+	  E2BIG, NULL, "argc 100000 out of range" },
+	{ "a huge count that cannot fit in the payload: no allocation",
+	  022, 0, 0, 4000, 4000, { 0 }, false, 0, NULL, 0, EBADMSG,
+	  NULL, "do not fit" },
+	{ "a string claiming more than MAX_STRING", 022, 0, 0, 1, 0, { 0 },
+	  true, SW_PROTO_MAX_STRING + 1, NULL, 0, EMSGSIZE,
+	  "RUN request: argv[0] is longer than 131072 bytes", NULL },
+	{ "NUL inside a string", 022, 0, 0, 1, 0, { 0 }, true, 3, "a\0b", 3,
+	  EBADMSG, "RUN request: argv[0] is truncated or contains a NUL byte",
+	  NULL },
+	{ "relative cwd", 022, 0, 0, 1, 0, { "true", "tmp" }, false, 0, NULL, 0,
+	  EBADMSG, "RUN request: cwd \"tmp\" is not an absolute path", NULL },
+	{ "policy over 1 MiB", 022, 0, 0, 1, 0, { "true", "/", "p" },
+	  true, SW_PROTO_MAX_POLICY + 1, NULL, 0, EFBIG,
+	  "RUN request: policy of 1048577 bytes exceeds the limit of 1048576 "
+	  "bytes", NULL },
+	{ "trailing garbage after the policy", 022, 0, 0, 1, 0,
+	  { "true", "/", "p" }, true, 2, "{}xx", 4, EBADMSG,
+	  "RUN request: policy length 2 but 4 bytes remain", NULL },
+	{ "umask out of range", 01000, 0, 0, 1, 0, { 0 }, false, 0, NULL, 0,
+	  EINVAL, "RUN request: umask 01000 out of range 0..0777", NULL },
+	/* SIGKILL or SIGSTOP ignored or blocked: no process has them so */
+	{ "SIGKILL ignored", 022, SIG(SIGKILL), 0, 1, 0, { 0 }, false, 0, NULL,
+	  0, EINVAL, "RUN request: SIGKILL or SIGSTOP ignored or blocked (no "
+	  "process can have them so)", NULL },
+	{ "SIGSTOP blocked", 022, 0, SIG(SIGSTOP), 1, 0, { 0 }, false, 0, NULL,
+	  0, EINVAL, "RUN request: SIGKILL or SIGSTOP ignored or blocked (no "
+	  "process can have them so)", NULL },
+};
 
 START_TEST(test_run_bounds)
 {
+	const __typeof__(bounds_cases[0]) *c = &bounds_cases[_i];
 	struct sw_buf b = { 0 };
 	struct sw_run_request q;
 	struct sw_error err = { 0 };
 	int r;
 
-	/* argc 0 */
-	sw_buf_put_u64(&b, 0); put32(&b, 022); put_sigs(&b, 0, 0);
-	put32(&b, 0); put32(&b, 0);
-	r = sw_run_request_decode(b.data, b.len, &q, &err);
-	ck_assert_int_eq(r, -E2BIG);
-	ck_assert_str_eq(err.msg, "RUN request: argc 0 out of range 1..4096");
-
-	/* argc over the limit */
-	b.len = 0;
-	sw_buf_put_u64(&b, 0); put32(&b, 022); put_sigs(&b, 0, 0);
-	put32(&b, 100000); put32(&b, 0);
-	r = sw_run_request_decode(b.data, b.len, &q, &err);
-	ck_assert_int_eq(r, -E2BIG);
-
-	/* a huge count that cannot fit in the payload: no allocation */
-	b.len = 0;
-	sw_buf_put_u64(&b, 0); put32(&b, 022); put_sigs(&b, 0, 0);
-	put32(&b, 4000); put32(&b, 4000);
-	r = sw_run_request_decode(b.data, b.len, &q, &err);
-	ck_assert_int_eq(r, -EBADMSG);
-	ck_assert_msg(strstr(err.msg, "do not fit"), "%s", err.msg);
-
-	/* a string claiming more than MAX_STRING */
-	b.len = 0;
-	sw_buf_put_u64(&b, 0); put32(&b, 022); put_sigs(&b, 0, 0);
-	put32(&b, 1); put32(&b, 0);
-	put32(&b, SW_PROTO_MAX_STRING + 1);
-	r = sw_run_request_decode(b.data, b.len, &q, &err);
-	ck_assert_int_eq(r, -EMSGSIZE);
-	ck_assert_str_eq(err.msg,
-		"RUN request: argv[0] is longer than 131072 bytes");
-
-	/* NUL inside a string */
-	b.len = 0;
-	sw_buf_put_u64(&b, 0); put32(&b, 022); put_sigs(&b, 0, 0);
-	put32(&b, 1); put32(&b, 0);
-	put32(&b, 3); sw_buf_put_bytes(&b, "a\0b", 3);
-	r = sw_run_request_decode(b.data, b.len, &q, &err);
-	ck_assert_int_eq(r, -EBADMSG);
-	ck_assert_str_eq(err.msg,
-		"RUN request: argv[0] is truncated or contains a NUL byte");
-
-	/* relative cwd */
-	b.len = 0;
-	sw_buf_put_u64(&b, 0); put32(&b, 022); put_sigs(&b, 0, 0);
-	put32(&b, 1); put32(&b, 0);
-	sw_buf_put_str(&b, "true", 100);
-	sw_buf_put_str(&b, "tmp", 100);
-	r = sw_run_request_decode(b.data, b.len, &q, &err);
-	ck_assert_int_eq(r, -EBADMSG);
-	ck_assert_str_eq(err.msg,
-		"RUN request: cwd \"tmp\" is not an absolute path");
-
-	/* policy over 1 MiB */
-	b.len = 0;
-	sw_buf_put_u64(&b, 0); put32(&b, 022); put_sigs(&b, 0, 0);
-	put32(&b, 1); put32(&b, 0);
-	sw_buf_put_str(&b, "true", 100);
-	sw_buf_put_str(&b, "/", 100);
-	sw_buf_put_str(&b, "p", 100);
-	put32(&b, SW_PROTO_MAX_POLICY + 1);
-	r = sw_run_request_decode(b.data, b.len, &q, &err);
-	ck_assert_int_eq(r, -EFBIG);
-	ck_assert_str_eq(err.msg, "RUN request: policy of 1048577 bytes "
-		"exceeds the limit of 1048576 bytes");
-
-	/* trailing garbage after the policy */
-	b.len = 0;
-	sw_buf_put_u64(&b, 0); put32(&b, 022); put_sigs(&b, 0, 0);
-	put32(&b, 1); put32(&b, 0);
-	sw_buf_put_str(&b, "true", 100);
-	sw_buf_put_str(&b, "/", 100);
-	sw_buf_put_str(&b, "p", 100);
-	put32(&b, 2); sw_buf_put_bytes(&b, "{}xx", 4);
-	r = sw_run_request_decode(b.data, b.len, &q, &err);
-	ck_assert_int_eq(r, -EBADMSG);
-	ck_assert_str_eq(err.msg,
-		"RUN request: policy length 2 but 4 bytes remain");
-
-	/* umask out of range */
-	b.len = 0;
-	sw_buf_put_u64(&b, 0); put32(&b, 01000); put_sigs(&b, 0, 0);
-	put32(&b, 1); put32(&b, 0);
-	r = sw_run_request_decode(b.data, b.len, &q, &err);
-	ck_assert_int_eq(r, -EINVAL);
-	ck_assert_str_eq(err.msg, "RUN request: umask 01000 out of range 0..0777");
-
-	/* SIGKILL or SIGSTOP ignored or blocked: no process has them so */
-	for (int i = 0; i < 2; i++) {
-		b.len = 0;
-		sw_buf_put_u64(&b, 0); put32(&b, 022);
-		put_sigs(&b, i ? 0 : 1ull << (SIGKILL - 1),
-			 i ? 1ull << (SIGSTOP - 1) : 0);
-		put32(&b, 1); put32(&b, 0);
-		r = sw_run_request_decode(b.data, b.len, &q, &err);
-		ck_assert_int_eq(r, -EINVAL);
-		ck_assert_str_eq(err.msg, "RUN request: SIGKILL or SIGSTOP "
-				 "ignored or blocked (no process can have them so)");
-	}
-
+	sw_buf_put_u64(&b, 0);
+	sw_buf_put_u32(&b, c->umask);
+	put_sigs(&b, c->ignored, c->blocked);
+	sw_buf_put_u32(&b, c->argc);
+	sw_buf_put_u32(&b, c->envc);
+	for (int i = 0; i < 3 && c->strs[i]; i++)
+		sw_buf_put_str(&b, c->strs[i], 100);
+	if (c->has_len)
+		sw_buf_put_u32(&b, c->len);
+	if (c->nbytes)
+		sw_buf_put_bytes(&b, c->bytes, c->nbytes);
 	ck_assert(!b.oom);
+	r = sw_run_request_decode(b.data, b.len, &q, &err);
+	ck_assert_msg(r == -c->code, "%s: %d, expected %d (%s)", c->what, r,
+		      -c->code, err.msg);
+	if (c->msg)
+		ck_assert_msg(!strcmp(err.msg, c->msg), "%s: \"%s\", expected "
+			      "\"%s\"", c->what, err.msg, c->msg);
+	if (c->part)
+		ck_assert_msg(strstr(err.msg, c->part), "%s: \"%s\" lacks \"%s\"",
+			      c->what, err.msg, c->part);
 	sw_buf_free(&b);
 }
 END_TEST
@@ -448,8 +420,8 @@ START_TEST(test_error_errno_range)
 		uint32_t code = ok ? good[i - sizeof(bad) / sizeof(bad[0])] : bad[i];
 		struct sw_buf b = { 0 };
 
-		put32(&b, code);
-		put32(&b, 125);
+		sw_buf_put_u32(&b, code);
+		sw_buf_put_u32(&b, 125);
 		sw_buf_put_str(&b, "m", SW_PROTO_MAX_ERROR_MSG);
 		ck_assert(!b.oom);
 		sw_error_clear(&err);
@@ -504,7 +476,8 @@ static Suite *proto_suite(void)
 	tcase_add_test(tc, test_header_roundtrip);
 	tcase_add_test(tc, test_run_roundtrip);
 	tcase_add_test(tc, test_run_truncated);
-	tcase_add_test(tc, test_run_bounds);
+	tcase_add_loop_test(tc, test_run_bounds, 0,
+			    sizeof(bounds_cases) / sizeof(bounds_cases[0]));
 	tcase_add_test(tc, test_run_encode_limits);
 	tcase_add_test(tc, test_small_messages);
 	tcase_add_test(tc, test_record_report);
@@ -517,11 +490,5 @@ static Suite *proto_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(proto_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return sw_check_run(proto_suite());
 }

@@ -11,8 +11,6 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-SRCDIR=${SRCDIR:-$(cd "$HERE/../.." && pwd)}
-PYTHON=$(command -v /usr/bin/python3 || command -v python3)
 
 . "$HERE/../lib/common.sh"
 W=
@@ -118,19 +116,9 @@ assert [{"index": 1, "exact": "foo"}] in c, c' "$W/p.json" ||
 	expect_err 'openat(0xffffff9c, "../../../../../../etc/hostname"'
 }
 
-if [ "${1:-}" = --list ]; then
-	sw_scenarios
-	exit 0
-fi
-if [ $# -eq 0 ]; then
-	echo "usage: $0 --list | SCENARIO..." >&2
-	exit 2
-fi
+sw_command_line "$@"
 : "${SYSWARD:?SYSWARD must name the sysward binary}"
 : "${PROBE:?PROBE must name the sw-probe binary}"
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: integration tests trace programs: run them as root"
-	exit 77
-fi
+sw_skip_unless_root "integration tests trace programs"
 sw_run_scenarios rec "$@"
 exit $failed

@@ -26,36 +26,44 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-SRCDIR=${SRCDIR:-$(cd "$HERE/../.." && pwd)}
-EXAMPLES=$SRCDIR/policy/examples
-PYTHON=$(command -v /usr/bin/python3 || command -v python3)
 
 # ---------------------------------------------------------------- helpers
 
 . "$HERE/../lib/common.sh"
 . "$HERE/../lib/rows.sh"
+EXAMPLES=$SRCDIR/policy/examples
 W=
 
 # sw and cli: common.sh's.
+
+# start_bg PIDFILE CMD...: CMD, the last command, in the background (its
+# pid in $bg, stdout in $W/out, stderr in $W/err), then up to 10 s for
+# PIDFILE (where the probe's "pidfile" puts the program's pid).  If it
+# never comes: fail, kill CMD, return 1.
+start_bg() {
+	local pidfile=$1
+	shift
+	last_cmd=("$@")
+	"$@" >"$W/out" 2>"$W/err" </dev/null &
+	bg=$!
+	wait_file "$pidfile" 100 && return 0
+	fail "the program never wrote its pid file"
+	kill -9 "$bg"; wait "$bg"
+	return 1
+}
 
 # ---------------------------------------------------------------- scenarios
 
 t_stop_from_outside() {
 	# SIGSTOP from outside really stops the program (group-stop kept by
 	# the tracer) until SIGCONT.
-	local pidfile=$W/pid pid state i
-	last_cmd=("$SYSWARD" run --policy "$(uid_policy)" -- "$PROBE" pidfile "$pidfile" sleep 1 getuid)
-	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null &
-	local bg=$!
-	if ! wait_file "$pidfile" 100; then
-		fail "the program never wrote its pid file"
-		kill -9 $bg; wait $bg
-		return
-	fi
+	local pidfile=$W/pid pid state i bg
+	start_bg "$pidfile" timeout -k 5 60 "$SYSWARD" run --policy "$(uid_policy)" -- \
+		"$PROBE" pidfile "$pidfile" sleep 1 getuid || return
 	pid=$(cat "$pidfile")
 	kill -STOP "$pid"
 	for ((i = 0; i < 50; i++)); do
-		state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)
+		state=$(proc_state "$pid")
 		[ "$state" = T ] || [ "$state" = t ] && break
 		sleep 0.1
 	done
@@ -78,14 +86,8 @@ t_signal_storm() {
 	# interrupting a stop must not lose the tampering), and the
 	# handler runs.
 	local pidfile=$W/pid pid bg i
-	last_cmd=("$SYSWARD" run --policy "$(uid_policy)" -- "$PROBE" pidfile "$pidfile" sigstorm 20000)
-	timeout -k 5 100 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null &
-	bg=$!
-	if ! wait_file "$pidfile" 100; then
-		fail "the program never wrote its pid file"
-		kill -9 $bg; wait $bg
-		return
-	fi
+	start_bg "$pidfile" timeout -k 5 100 "$SYSWARD" run --policy "$(uid_policy)" -- \
+		"$PROBE" pidfile "$pidfile" sigstorm 20000 || return
 	pid=$(cat "$pidfile")
 	for ((i = 0; i < 200; i++)); do
 		kill -USR1 "$pid" 2>/dev/null || break
@@ -103,14 +105,8 @@ t_stop_threads_from_outside() {
 	# thread's group-stop is kept by the tracer), SIGCONT resumes them
 	# all; no call escapes the emulation meanwhile.
 	local pidfile=$W/pid pid bg i states stopped
-	last_cmd=("$SYSWARD" run --policy "$(uid_policy)" -- "$PROBE" pidfile "$pidfile" spin-threads 4 3)
-	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null &
-	bg=$!
-	if ! wait_file "$pidfile" 100; then
-		fail "the program never wrote its pid file"
-		kill -9 $bg; wait $bg
-		return
-	fi
+	start_bg "$pidfile" timeout -k 5 60 "$SYSWARD" run --policy "$(uid_policy)" -- \
+		"$PROBE" pidfile "$pidfile" spin-threads 4 3 || return
 	pid=$(cat "$pidfile")
 	sleep 0.5
 	kill -STOP "$pid"
@@ -142,28 +138,16 @@ t_ctrl_c_and_term() {
 	local pidfile=$W/pid bg pgid
 	# env: bash starts a background command with SIGINT ignored, which
 	# the program now inherits, as it would unconfined.
-	last_cmd=(env --default-signal=INT setsid -w "$SYSWARD" run --policy "$(uid_policy)" -- "$PROBE" pidfile "$pidfile" sleep 30)
-	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null &
-	bg=$!
-	if ! wait_file "$pidfile" 100; then
-		fail "the program never wrote its pid file"
-		kill -9 $bg; wait $bg
-		return
-	fi
+	start_bg "$pidfile" env --default-signal=INT setsid -w "$SYSWARD" run \
+		--policy "$(uid_policy)" -- "$PROBE" pidfile "$pidfile" sleep 30 || return
 	pgid=$(ps -o pgid= -p "$(cat "$pidfile")" | tr -d ' ')
 	kill -INT -- "-$pgid"
 	wait $bg
 	rc=$?
 	expect_rc 130
 	rm -f "$pidfile"
-	last_cmd=("$SYSWARD" run --policy "$(uid_policy)" -- "$PROBE" pidfile "$pidfile" sleep 30)
-	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null &
-	bg=$!
-	if ! wait_file "$pidfile" 100; then
-		fail "the program never wrote its pid file"
-		kill -9 $bg; wait $bg
-		return
-	fi
+	start_bg "$pidfile" "$SYSWARD" run --policy "$(uid_policy)" -- \
+		"$PROBE" pidfile "$pidfile" sleep 30 || return
 	kill -TERM $bg
 	wait $bg
 	rc=$?
@@ -819,7 +803,10 @@ t_learn_runc() {
 	# sysward format lacks the runtime's own calls: runc cannot start the
 	# program under it (the control that the oci format's rule matters).
 	local bb=/bin/busybox b=$W/bundle
-	command -v runc >/dev/null || { echo "SKIP: runc is not installed"; exit 77; }
+	# Skipped unless runc can run a container here at all (not in every
+	# container: systemd-nspawn's read-only cgroup tree stops it).
+	. "$HERE/../oci/lib.sh" || exit 1
+	oci_skip_unless_runc "$W" "$PROBE" getuid
 	[ -x "$bb" ] && ! LC_ALL=C readelf -l "$bb" 2>/dev/null | grep -q interpreter ||
 		{ echo "SKIP: no static busybox ($bb)"; exit 77; }
 	mkdir -p "$b/rootfs/bin" "$b/rootfs/tmp" "$b/rootfs/proc"
@@ -848,14 +835,6 @@ t_learn_runc() {
 		timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
 		rc=$?
 	}
-	# Control: runc runs a container here at all (not in every
-	# container: systemd-nspawn's read-only cgroup tree stops it).
-	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$W/allow.json"
-	runc_with "$W/allow.json" /bin/busybox true
-	if [ "$rc" -ne 0 ]; then
-		echo "SKIP: runc cannot run a container here: $(grep -m1 level=error "$W/err" || head -1 "$W/err")"
-		exit 77
-	fi
 	runc_with "$W/oci.json" /bin/busybox sh -c 'echo hi'
 	expect_rc 0
 	expect_output "hi"
@@ -929,6 +908,11 @@ t_bash_completion() {
 		complete "sysward learn -o "
 		complete "sysward learn --format "
 		complete "sysward learn -o p.json ech"
+		complete "sysward learn --cap CAP_SYS_T"
+		complete "sysward run --cap CAP_SYS_T"
+		complete "sysward ps --daemon=s"
+		complete "sysward run --daemon=s"
+		complete "sysward run --policy=a"
 	' sh "$bc" "$SRCDIR/client/completion/sysward.bash") >"$W/out" 2>"$W/err"
 	rc=$?
 	expect_rc 0
@@ -950,7 +934,12 @@ sysward run --policy a.json --ga|--gate --gate=
 sysward learn --|--args --cap --format --help --merge --output --paths --policy --quiet 
 sysward learn -o |a.json b.json notes.txt sub 
 sysward learn --format |oci sysward 
-sysward learn -o p.json ech|echo "
+sysward learn -o p.json ech|echo 
+sysward learn --cap CAP_SYS_T|CAP_SYS_TIME CAP_SYS_TTY_CONFIG 
+sysward run --cap CAP_SYS_T|CAP_SYS_TIME CAP_SYS_TTY_CONFIG 
+sysward ps --daemon=s|sub 
+sysward run --daemon=s|sub 
+sysward run --policy=a|a.json "
 	# Installed where bash-completion looks for it.
 	grep -q 'share/bash-completion/completions' "$SRCDIR/client/CMakeLists.txt" ||
 		fail "client/CMakeLists.txt does not install the completion"
@@ -1291,20 +1280,10 @@ t_fidelity_stop() {
 }
 
 sw_rows "$HERE/run.rows" || exit 2
-if [ "${1:-}" = --list ]; then
-	sw_scenarios
-	exit 0
-fi
-if [ $# -eq 0 ]; then
-	echo "usage: $0 --list | SCENARIO..." >&2
-	exit 2
-fi
+sw_command_line "$@"
 : "${SYSWARD:?SYSWARD must name the sysward binary}"
 : "${PROBE:?PROBE must name the sw-probe binary}"
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: integration tests trace programs and switch users: run them as root"
-	exit 77
-fi
+sw_skip_unless_root "integration tests trace programs and switch users"
 
 # Scenarios that drop to uid 65534 need the binaries and the examples
 # where that uid can reach them, wherever the checkout is.

@@ -12,6 +12,11 @@
 
 failed=0
 
+# The source tree (CTest sets SRCDIR; else the one this file is in) and
+# the python3 the runners call.
+SRCDIR=${SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+PYTHON=$(command -v /usr/bin/python3 || command -v python3)
+
 fail() {
 	echo "FAIL: $*" >&2
 	failed=1
@@ -35,26 +40,27 @@ expect_rc() {
 	fi
 }
 
-# expect_line LINE...: each LINE is a whole line of stdout.
-expect_line() {
-	local l
-	for l in "$@"; do
-		if ! grep -Fxq -- "$l" "$W/out"; then
-			fail "expected output line '$l'"
+# sw_expect_each FOUND GREP-OPTS FILE MESSAGE TEXT...: for each TEXT,
+# "grep GREP-OPTS -- TEXT FILE" must find it (FOUND yes) or not (no);
+# otherwise fail with MESSAGE, a printf format of TEXT.  The one loop of
+# the expect_* checks below.
+sw_expect_each() {
+	local found=$1 opts=$2 file=$3 msg=$4 t hit
+	shift 4
+	for t in "$@"; do
+		hit=no
+		grep "$opts" -- "$t" "$file" && hit=yes
+		if [ "$hit" != "$found" ]; then
+			# shellcheck disable=SC2059 # the caller's format
+			fail "$(printf "$msg" "$t")"
 			dump_last
 		fi
 	done
 }
 
-expect_no_line() {
-	local l
-	for l in "$@"; do
-		if grep -Fxq -- "$l" "$W/out"; then
-			fail "unexpected output line '$l'"
-			dump_last
-		fi
-	done
-}
+# expect_line LINE...: each LINE is a whole line of stdout.
+expect_line() { sw_expect_each yes -Fxq "$W/out" "expected output line '%s'" "$@"; }
+expect_no_line() { sw_expect_each no -Fxq "$W/out" "unexpected output line '%s'" "$@"; }
 
 # expect_output TEXT: stdout is exactly TEXT (lines in order).
 expect_output() {
@@ -72,25 +78,8 @@ expect_output() {
 }
 
 # expect_err TEXT...: stderr contains each TEXT (fixed string).
-expect_err() {
-	local t
-	for t in "$@"; do
-		if ! grep -Fq -- "$t" "$W/err"; then
-			fail "expected '$t' on stderr"
-			dump_last
-		fi
-	done
-}
-
-expect_out_contains() {
-	local t
-	for t in "$@"; do
-		if ! grep -Fq -- "$t" "$W/out"; then
-			fail "expected '$t' on stdout"
-			dump_last
-		fi
-	done
-}
+expect_err() { sw_expect_each yes -Fq "$W/err" "expected '%s' on stderr" "$@"; }
+expect_out_contains() { sw_expect_each yes -Fq "$W/out" "expected '%s' on stdout" "$@"; }
 
 # sw_capture CMD...: run CMD (60 s at most) as the last command: $rc,
 # $W/out, $W/err, last_cmd.
@@ -148,16 +137,20 @@ uid_policy() {
 	EOF
 }
 
-# wait_file FILE TENTHS: wait up to TENTHS tenths of a second for FILE to
-# exist and be non-empty.
-wait_file() {
+# sw_wait_until TEST FILE TENTHS: wait up to TENTHS tenths of a second
+# for "[ TEST FILE ]" (-s, -S, -e...) to hold.
+sw_wait_until() {
 	local i
-	for ((i = 0; i < $2; i++)); do
-		[ -s "$1" ] && return 0
+	for ((i = 0; i < $3; i++)); do
+		[ "$1" "$2" ] && return 0
 		sleep 0.1
 	done
 	return 1
 }
+
+# wait_file FILE TENTHS: wait up to TENTHS tenths of a second for FILE to
+# exist and be non-empty.
+wait_file() { sw_wait_until -s "$@"; }
 
 # proc_state PID: the state letter in /proc/PID/stat (T stopped, t traced
 # and stopped, Z zombie), or nothing once it is gone.
@@ -273,6 +266,36 @@ sw_untagged() {
 	for s in $(bash "$file" --list); do
 		[[ $'\n'$drop$'\n' == *$'\n'$s$'\n'* ]] || echo "$s"
 	done
+}
+
+# sw_command_line [--list-also CMD] "$@": a runner's command line, read
+# once its scenarios are defined: --list prints them (sw_scenarios, then
+# CMD's) and exits 0; no scenario at all is a usage error (exit 2);
+# otherwise it returns, for the runner to set up and run "$@".
+sw_command_line() {
+	local also=
+	if [ "${1:-}" = --list-also ]; then
+		also=$2
+		shift 2
+	fi
+	if [ "${1:-}" = --list ]; then
+		sw_scenarios
+		[ -z "$also" ] || $also || exit 1
+		exit 0
+	fi
+	if [ $# -eq 0 ]; then
+		echo "usage: $0 --list | SCENARIO..." >&2
+		exit 2
+	fi
+}
+
+# sw_skip_unless_root WHY: exit 77 (skipped) unless root, saying "WHY:
+# run them as root".
+sw_skip_unless_root() {
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "SKIP: $1: run them as root"
+		exit 77
+	fi
 }
 
 # sw_run_scenarios PREFIX NAME...: the usual runner's main loop: each

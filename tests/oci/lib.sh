@@ -30,11 +30,14 @@ container() {
 	cp "$W/$1.err" "$W/err"
 }
 
-# oci_skip_unless_runc PROBE ARG...: exit 77 (skipped, with the reason)
-# unless runc can run a container here: installed, root, and runc spec's
-# own bundle with nothing of ours but PROBE ARG... runs.
+# oci_skip_unless_runc DIR PROBE ARG...: exit 77 (skipped, with the
+# reason) unless runc can run a container here: installed, root, and runc
+# spec's own bundle with nothing of ours but PROBE ARG... (a static
+# program) runs.  The bundle, runc's state and the output go in DIR, the
+# caller's work directory, which the caller removes.
 oci_skip_unless_runc() {
-	local python
+	local W=$1 python	# container() works in $W
+	shift
 	python=$(command -v /usr/bin/python3 || command -v python3)
 	if ! command -v runc >/dev/null; then
 		echo "SKIP: runc is not installed (apt-get install runc)"
@@ -44,21 +47,33 @@ oci_skip_unless_runc() {
 		echo "SKIP: runc containers need root here"
 		exit 77
 	fi
-	W=$(mktemp -d "${TMPDIR:-/tmp}/sysward-oci.runc-check.XXXXXX")
 	rc=1
-	mkdir -p "$W/b/rootfs" && cp "$1" "$W/b/rootfs/probe" &&
-		(cd "$W/b" && runc spec && "$python" - "${@:2}" <<-'PY'
+	mkdir -p "$W/runc-check/rootfs" && cp "$1" "$W/runc-check/rootfs/probe" &&
+		(cd "$W/runc-check" && runc spec && "$python" - "${@:2}" <<-'PY'
 		import json, sys
 		s = json.load(open("config.json")); p = s["process"]
 		p["terminal"] = False; p["args"] = ["/probe"] + sys.argv[1:]
 		json.dump(s, open("config.json", "w"))
 		PY
-		) && container check "$W/b"
+		) && container runc-check "$W/runc-check"
 	if [ "$rc" -ne 0 ]; then
-		echo "SKIP: runc cannot run a container here: $(head -3 "$W/check.err")"
-		rm -rf "$W"
+		echo "SKIP: runc cannot run a container here: $(head -3 "$W/runc-check.err" 2>/dev/null)"
 		exit 77
 	fi
-	rm -rf "$W"
-	W=
+}
+
+# oci_preflight PROBE ARG...: what a runner here needs before any
+# scenario: busybox-static (missing: FAIL, exit 1) and runc able to run
+# a container (oci_skip_unless_runc, in a directory of its own, removed).
+oci_preflight() {
+	local dir r
+	if ! command -v busybox >/dev/null; then
+		echo "FAIL: busybox is not installed (scripts/install-deps: busybox-static)"
+		exit 1
+	fi
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/sysward-oci.runc-check.XXXXXX") || exit 1
+	(oci_skip_unless_runc "$dir" "$@")
+	r=$?
+	rm -rf "$dir"
+	[ "$r" -eq 0 ] || exit "$r"
 }

@@ -27,8 +27,6 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-SRCDIR=${SRCDIR:-$(cd "$HERE/../.." && pwd)}
-PYTHON=$(command -v /usr/bin/python3 || command -v python3)
 
 . "$HERE/../lib/common.sh"
 . "$HERE/lib.sh"
@@ -192,26 +190,14 @@ t_inside_default_spec_podman() {
 	inside podman "$HERE/profiles/podman-default.json" 65534
 }
 
-if [ "${1:-}" = --list ]; then
-	sw_scenarios
-	exit 0
-fi
-if [ $# -eq 0 ]; then
-	echo "usage: $0 --list | SCENARIO..." >&2
-	exit 2
-fi
+sw_command_line "$@"
 : "${SYSWARD:?SYSWARD must name the sysward binary}"
 : "${OCI_PROBE:?OCI_PROBE must name the sw-oci-probe binary}"
 : "${SYSWARDD:?SYSWARDD must name the syswardd binary}"
 SYSWARD=$(realpath "$SYSWARD") && OCI_PROBE=$(realpath "$OCI_PROBE") &&
 	SYSWARDD=$(realpath "$SYSWARDD") || exit 1
-if ! command -v busybox >/dev/null; then
-	echo "FAIL: busybox is not installed (scripts/install-deps: busybox-static)"
-	exit 1
-fi
-
 # Skipped only when runc cannot run a container here (lib.sh says why).
-oci_skip_unless_runc "$OCI_PROBE" -l
+oci_preflight "$OCI_PROBE" -l
 
 sw_run_scenarios oci "$@"
 exit $failed

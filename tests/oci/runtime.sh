@@ -23,8 +23,6 @@
 set -u
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-SRCDIR=${SRCDIR:-$(cd "$HERE/../.." && pwd)}
-PYTHON=$(command -v /usr/bin/python3 || command -v python3)
 
 . "$HERE/../lib/common.sh"
 . "$HERE/lib.sh"
@@ -152,14 +150,7 @@ wait_rc() {
 }
 
 # wait_socket PATH TENTHS: up to TENTHS tenths of a second for a socket.
-wait_socket() {
-	local i
-	for ((i = 0; i < $2; i++)); do
-		[ -S "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
+wait_socket() { sw_wait_until -S "$@"; }
 
 # clean_tmp: empty the root file system's /tmp, which Podman and
 # containerd (no tmpfs of ours there) share between containers.
@@ -843,24 +834,13 @@ open(/etc/motd,rdonly)=-EACCES"
 	wait "$cpid" 2>/dev/null
 }
 
-if [ "${1:-}" = --list ]; then
-	sw_scenarios
-	exit 0
-fi
-if [ $# -eq 0 ]; then
-	echo "usage: $0 --list | SCENARIO..." >&2
-	exit 2
-fi
+sw_command_line "$@"
 : "${RUNTIME:?RUNTIME must name the sysward-runtime binary}"
 : "${SYSWARD:?SYSWARD must name the sysward binary}"
 : "${PROBE:?PROBE must name the sw-probe binary}"
 RUNTIME=$(realpath "$RUNTIME") && SYSWARD=$(realpath "$SYSWARD") &&
 	PROBE=$(realpath "$PROBE") || exit 1
-if ! command -v busybox >/dev/null; then
-	echo "FAIL: busybox is not installed (scripts/install-deps: busybox-static)"
-	exit 1
-fi
-oci_skip_unless_runc "$PROBE" getuid
+oci_preflight "$PROBE" getuid
 
 sw_run_scenarios oci "$@"
 exit $failed

@@ -22,6 +22,15 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Newer than some build hosts' headers (include adv.h after the system
+ * headers, so that theirs, the same values, come first). */
+#ifndef SO_PEERPIDFD
+#define SO_PEERPIDFD 77
+#endif
+#ifndef MADV_COLD
+#define MADV_COLD 20
+#endif
+
 #define ADV_CONTAINED	0
 #define ADV_ESCAPED	1
 #define ADV_CANNOT	2

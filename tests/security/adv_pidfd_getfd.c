@@ -31,13 +31,6 @@
 #include "sysward/syscall_nr.h"
 #include "adv.h"
 
-#ifndef SO_PEERPIDFD
-#define SO_PEERPIDFD 77
-#endif
-#ifndef MADV_COLD
-#define MADV_COLD 20
-#endif
-
 static long fd_pid(int fd)
 {
 	char p[64], l[128];

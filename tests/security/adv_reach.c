@@ -52,12 +52,6 @@
 
 #include "adv.h"
 
-#ifndef SO_PEERPIDFD
-#define SO_PEERPIDFD 77
-#endif
-#ifndef MADV_COLD
-#define MADV_COLD 20
-#endif
 #define KCMP_VM 1
 
 /* Landlock's uapi (include/uapi/linux/landlock.h; Debian 12's header

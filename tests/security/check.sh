@@ -41,6 +41,48 @@ run() {
 	echo "+ exit status $rc"
 }
 
+# run_bg POLICY -- PROGRAM ARGS...: run's command in the background, its
+# pid in $pid; wait_bg: wait for it, then as run ($rc, output echoed).
+run_bg() {
+	local policy=$1; shift
+	echo "+ sysward run --policy $policy $* &"
+	"$SYSWARD" run --policy "$policy" "$@" >"$out" 2>&1 </dev/null &
+	pid=$!
+}
+wait_bg() {
+	wait "$pid"; rc=$?
+	cat "$out"
+	echo "+ exit status $rc"
+}
+
+# run_repeatedly N SECS PROGRAM ARGS...: up to N runs of PROGRAM under
+# emulate-uid.json, 30 s each, none started after SECS seconds (0: no
+# limit); $runs counts them, $bad those that did not exit 0 contained
+# (each one's output is shown).
+run_repeatedly() {
+	local n=$1 secs=$2 end i
+	shift 2
+	end=$((SECONDS + secs))
+	bad=0 runs=0
+	echo "+ $n x sysward run --policy $POL/emulate-uid.json -- ${1##*/} ${*:2}"
+	for i in $(seq "$n"); do
+		[ "$secs" -eq 0 ] || [ "$SECONDS" -lt "$end" ] || break
+		runs=$i
+		timeout -k 5 30 "$SYSWARD" run --policy "$POL/emulate-uid.json" -- \
+			"$@" >"$out" 2>&1 </dev/null
+		rc=$?
+		if [ "$rc" -ne 0 ] || ! grep -q '^verdict: contained' "$out"; then
+			bad=$((bad + 1))
+			echo "run $i: exit status $rc"
+			cat "$out"
+		fi
+	done
+}
+
+# proc_state PID: the state letter of /proc/PID/stat (T stopped, Z
+# zombie), or nothing once it is gone.
+proc_state() { awk '{print $3}' "/proc/$1/stat" 2>/dev/null; }
+
 # $scratch/policy.json: getuid emulated as 4242, openat of $1/file-D
 # refused with EACCES by path.
 uid_path_policy() {
@@ -493,22 +535,18 @@ supervisor_ptrace_with_cap)
 	run "$POL/emulate-uid.json" --cap CAP_SYS_PTRACE -- "$ADV/adv_supervisor" ptrace
 	expect_contained "with CAP_SYS_PTRACE the tracee reached its supervisor" ;;
 supervisor_signal)
-	echo "+ sysward run --policy $POL/emulate-uid.json -- adv_supervisor signal"
-	"$SYSWARD" run --policy "$POL/emulate-uid.json" -- "$ADV/adv_supervisor" signal >"$out" 2>&1 </dev/null &
-	pid=$!
+	run_bg "$POL/emulate-uid.json" -- "$ADV/adv_supervisor" signal
 	stopped=0
 	for _ in $(seq 50); do
 		kill -0 "$pid" 2>/dev/null || break
-		state=$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)
-		if [ "$state" = T ]; then
+		if [ "$(proc_state "$pid")" = T ]; then
 			stopped=1
 			echo "+ sysward (pid $pid) is STOPPED: sending SIGCONT"
 			kill -CONT "$pid"
 		fi
 		sleep 0.1
 	done
-	wait "$pid"; rc=$?
-	cat "$out"; echo "+ exit status $rc"
+	wait_bg
 	[ $stopped -eq 0 ] || fail "the tracee signal-stopped its supervisor"
 	expect_contained "a signal reached the supervisor" ;;
 supervisor_stopped_fails_closed)
@@ -516,12 +554,10 @@ supervisor_stopped_fails_closed)
 	# as a pidfd) is refused (signals_targets); should one get through,
 	# while the supervisor is stopped a supervised syscall must wait,
 	# not run.
-	echo "+ sysward run --policy $POL/emulate-uid.json -- adv_supervisor procfd"
-	"$SYSWARD" run --policy "$POL/emulate-uid.json" -- "$ADV/adv_supervisor" procfd >"$out" 2>&1 </dev/null &
-	pid=$!
+	run_bg "$POL/emulate-uid.json" -- "$ADV/adv_supervisor" procfd
 	stopped=0
 	for _ in $(seq 50); do
-		[ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" = T ] && { stopped=1; break; }
+		[ "$(proc_state "$pid")" = T ] && { stopped=1; break; }
 		sleep 0.1
 	done
 	if [ $stopped -eq 1 ]; then
@@ -534,8 +570,7 @@ supervisor_stopped_fails_closed)
 		echo "+ supervisor stopped, getuid() still waiting after 1 s: sending SIGCONT"
 		kill -CONT "$pid"
 	fi
-	wait "$pid"; rc=$?
-	cat "$out"; echo "+ exit status $rc"
+	wait_bg
 	expect_contained "a supervised call ran without its supervisor" ;;
 supervisor_kill_inside)
 	run "$POL/emulate-uid.json" -- "$ADV/adv_supervisor" kill "$scratch/survived"
@@ -545,9 +580,8 @@ supervisor_kill_inside)
 	[ "$rc" -eq 0 ] || [ "$rc" -eq 137 ] || fail "unexpected exit $rc"
 	[ "$rc" -eq 137 ] || expect_contained "SIGKILL to the supervisor" ;;
 supervisor_killed_outside)
-	echo "+ sysward run --policy $POL/emulate-uid.json -- adv_tree &; SIGKILL sysward"
-	"$SYSWARD" run --policy "$POL/emulate-uid.json" -- "$ADV/adv_tree" >"$out" 2>&1 </dev/null &
-	pid=$!
+	run_bg "$POL/emulate-uid.json" -- "$ADV/adv_tree"
+	echo "+ then SIGKILL sysward"
 	for _ in $(seq 50); do grep -q '^ready' "$out" && break; sleep 0.1; done
 	cat "$out"
 	grep -q '^ready' "$out" || { kill -9 $pid; fail "adv_tree never got ready"; }
@@ -557,7 +591,7 @@ supervisor_killed_outside)
 	t0=$(date +%s%N)
 	sleep 1
 	for p in $pids; do
-		st=$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null || true)
+		st=$(proc_state "$p" || true)
 		if [ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]; then
 			kill -9 "$p"
 			fail "confined pid $p still alive (state $st) 1 s after its supervisor was SIGKILLed"
@@ -884,20 +918,7 @@ events_fork_storm)
 	# workers each; every one must return the program's own status (0),
 	# never "lost track" (125) nor a hang.
 	# At most 90 s (a slow guest runs fewer; at least 10).
-	bad=0 runs=0 end=$((SECONDS + 90))
-	echo "+ 100 x sysward run --policy $POL/emulate-uid.json -- adv_events storm 5 4"
-	for i in $(seq 100); do
-		[ "$SECONDS" -lt "$end" ] || break
-		runs=$i
-		timeout -k 5 30 "$SYSWARD" run --policy "$POL/emulate-uid.json" -- \
-			"$ADV/adv_events" storm 5 4 >"$out" 2>&1 </dev/null
-		rc=$?
-		if [ "$rc" -ne 0 ] || ! grep -q '^verdict: contained' "$out"; then
-			bad=$((bad + 1))
-			echo "run $i: exit status $rc"
-			cat "$out"
-		fi
-	done
+	run_repeatedly 100 90 "$ADV/adv_events" storm 5 4
 	echo "+ $bad of $runs runs failed"
 	[ "$runs" -ge 10 ] || fail "only $runs runs in 90 s"
 	[ "$bad" -eq 0 ] || fail "$bad of $runs runs did not return the program's status" ;;
@@ -905,18 +926,8 @@ events_parent_dies)
 	# Creators killed (exit_group of their process) in the middle of a
 	# fork: the fork event never comes; their children must neither run
 	# unsupervised nor stay stopped forever (the run must end).
-	bad=0
-	echo "+ 30 x sysward run --policy $POL/emulate-uid.json -- adv_events parentdies 10"
-	for i in $(seq 30); do
-		timeout -k 5 30 "$SYSWARD" run --policy "$POL/emulate-uid.json" -- \
-			"$ADV/adv_events" parentdies 10 >"$out" 2>&1 </dev/null
-		rc=$?
-		if [ "$rc" -ne 0 ] || ! grep -q '^verdict: contained' "$out"; then
-			bad=$((bad + 1))
-			echo "run $i: exit status $rc"
-			cat "$out"
-		fi
-	done
+	run_repeatedly 30 0 "$ADV/adv_events" parentdies 10
+	[ "$runs" -eq 30 ] || fail "only $runs of 30 runs"
 	[ "$bad" -eq 0 ] || fail "$bad of 30 runs did not return the program's status" ;;
 pidcalls_outside)
 	# Route 16: prlimit64, setpriority, ioprio_set, sched_set* at a

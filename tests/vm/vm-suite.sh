@@ -93,9 +93,11 @@ boot() {
 	[ -x "$st/client/sysward" ] || die "$st has no static sysward: run 'vm-suite.sh prepare $b' (CTest does, in vm.prepare)"
 	rm -rf "$stage"
 	mkdir -p "$stage/src/tests/integration" "$stage/src/tests/daemon" "$stage/src/tests/vm" "$stage/src/tests/lib" \
+		 "$stage/src/tests/oci" \
 		 "$stage/src/policy" "$stage/src/tests/security/adv"
 	cp "$SRC/tests/integration/run.sh" "$SRC/tests/integration/run.rows" \
 	   "$SRC/tests/integration/record.sh" "$stage/src/tests/integration/"
+	cp "$SRC/tests/oci/lib.sh" "$stage/src/tests/oci/"	# t_learn_runc's runc check
 	cp "$SRC/tests/daemon/daemon-tests.sh" "$SRC/tests/daemon/daemon-tests.rows" "$stage/src/tests/daemon/"
 	cp "$SRC/tests/lib/common.sh" "$SRC/tests/lib/rows.sh" "$SRC/tests/lib/stage.sh" \
 	   "$SRC/tests/lib/audit-check.py" "$stage/src/tests/lib/"
