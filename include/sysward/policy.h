@@ -164,6 +164,10 @@ enum sw_policy_warning_kind {
 	SW_POLICY_WARN_SYSCALL_NEWER,
 };
 
+/* "other", "syscall-newer": the kind as `sysward check
+ * --json` names it; NULL for a value the enum does not have. */
+const char *sw_policy_warning_kind_name(enum sw_policy_warning_kind kind);
+
 struct sw_policy {
 	char *source;		/* file name used in messages */
 	enum sw_action default_action;
@@ -260,11 +264,13 @@ const char *sw_syscall_arg_types(uint32_t arch, const char *name);
  * names an earlier unconditional rule decides, a name decided that way
  * with another action, a name given twice, "args" that contradict each
  * other, a "glob" whose '[' opens no bracket expression.  fn gets the
- * JSON path ("syscalls[3].args") and the message, in rule order, and
- * stops the walk by returning < 0, which is then returned.  The one
- * home of these judgements: `sysward check` prints them as warnings.
+ * kind (SW_POLICY_WARN_OTHER for these), the JSON path
+ * ("syscalls[3].args") and the message, in rule order, and stops the
+ * walk by returning < 0, which is then returned.  The one home of these
+ * judgements: `sysward check` prints them as warnings.
  */
-typedef int (*sw_lint_fn)(const char *path, const char *msg, void *ud);
+typedef int (*sw_lint_fn)(enum sw_policy_warning_kind kind, const char *path,
+			  const char *msg, void *ud);
 int sw_policy_lint(const struct sw_policy *p, sw_lint_fn fn, void *ud);
 
 /* Pure: can args[0..n) (all must hold) never hold together?  Two

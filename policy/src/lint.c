@@ -160,7 +160,7 @@ static int lint_args(const struct sw_rule *r, sw_lint_fn fn, void *ud)
 			 "never matches: args[%zu] (%s) and args[%zu] (%s) cannot both hold",
 			 a, x, b, y);
 	}
-	return fn(path, msg, ud);
+	return fn(SW_POLICY_WARN_OTHER, path, msg, ud);
 }
 
 static int lint_globs(const struct sw_rule *r, sw_lint_fn fn, void *ud)
@@ -181,7 +181,7 @@ static int lint_globs(const struct sw_rule *r, sw_lint_fn fn, void *ud)
 		snprintf(msg, sizeof(msg),
 			 "\"%.*s\": the '[' at byte %ld opens no bracket expression (no closing ']'), so it matches only a literal '[' (write \"\\\\[\" to say so, or close the set)",
 			 256, c->pattern, off);
-		e = fn(path, msg, ud);
+		e = fn(SW_POLICY_WARN_OTHER, path, msg, ud);
 		if (e < 0)
 			return e;
 	}
@@ -205,7 +205,7 @@ static int lint_names(const struct sw_policy *p, size_t i, sw_lint_fn fn,
 			snprintf(msg, sizeof(msg),
 				 "\"%s\" is already named by names[%zu]: the duplicate changes nothing",
 				 r->names[k], d);
-			e = fn(path, msg, ud);
+			e = fn(SW_POLICY_WARN_OTHER, path, msg, ud);
 			if (e < 0)
 				return e;
 			break;
@@ -226,7 +226,7 @@ static int lint_names(const struct sw_policy *p, size_t i, sw_lint_fn fn,
 			 "never applies: every syscall it names is already decided by %s, which comes first and has no conditions",
 			 p->rules[first].json_path ? p->rules[first].json_path
 						   : "an earlier rule");
-		return fn(jpath(r), msg, ud);
+		return fn(SW_POLICY_WARN_OTHER, jpath(r), msg, ud);
 	}
 	/* Else each hidden name that this rule would decide otherwise. */
 	for (k = 0; k < r->n_names; k++) {
@@ -239,7 +239,7 @@ static int lint_names(const struct sw_policy *p, size_t i, sw_lint_fn fn,
 			 "\"%s\" never reaches this rule: %s (%s), which comes first and has no conditions, decides every call of it",
 			 r->names[k], jpath(&p->rules[j]),
 			 sw_action_name(p->rules[j].action));
-		e = fn(path, msg, ud);
+		e = fn(SW_POLICY_WARN_OTHER, path, msg, ud);
 		if (e < 0)
 			return e;
 	}

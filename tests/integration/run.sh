@@ -989,8 +989,8 @@ t_check_json() {
 	got = json.load(open(out))
 	want = [
 	    {"file": good, "ok": True, "errors": [], "warnings": [
-	        {"path": "syscalls[0].names[0]", "message": good + ': syscalls[0].names[0]: unknown system call "getuidd" ignored (did you mean "getuid"?)'},
-	        {"path": "syscalls[1].args", "message": good + ": syscalls[1].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold"}]},
+	        {"path": "syscalls[0].names[0]", "kind": "other", "message": good + ': syscalls[0].names[0]: unknown system call "getuidd" ignored (did you mean "getuid"?)'},
+	        {"path": "syscalls[1].args", "kind": "other", "message": good + ": syscalls[1].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold"}]},
 	    {"file": syntax, "ok": False, "warnings": [], "errors": [
 	        {"errno": "EINVAL", "line": 2, "column": 15, "path": None,
 	         "message": syntax + ":2:15: unexpected '}'"}]},

@@ -81,11 +81,16 @@ struct lint_out {
 	char text[4096];
 };
 
-static int collect_lint(const char *path, const char *msg, void *ud)
+/* "path: msg", after "(kind) " for a kind other than "other". */
+static int collect_lint(enum sw_policy_warning_kind kind, const char *path,
+			const char *msg, void *ud)
 {
 	struct lint_out *o = ud;
 	size_t len = strlen(o->text);
 
+	if (kind != SW_POLICY_WARN_OTHER)
+		len += (size_t)snprintf(o->text + len, sizeof(o->text) - len,
+					"(%s) ", sw_policy_warning_kind_name(kind));
 	snprintf(o->text + len, sizeof(o->text) - len, "%s: %s\n", path, msg);
 	return 0;
 }
