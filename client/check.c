@@ -41,7 +41,7 @@ void cmd_check_help(FILE *f)
 "                per FILE, {file, ok, errors, warnings}; each error has\n"
 "                message, errno, line, column, path (null when unknown),\n"
 "                each warning message, path and kind (\"other\",\n"
-"                \"syscall-newer\"; all of them, even with -q)\n"
+"                \"syscall-newer\", \"not-a-path\"; all of them, even with -q)\n"
 "  -h, --help    show this help and exit\n"
 "\n"
 "Exit status: 0 all valid, 1 some policy is invalid, 2 usage error.\n",

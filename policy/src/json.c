@@ -554,6 +554,8 @@ const char *sw_policy_warning_kind_name(enum sw_policy_warning_kind kind)
 		return "other";
 	case SW_POLICY_WARN_SYSCALL_NEWER:
 		return "syscall-newer";
+	case SW_POLICY_WARN_NOT_A_PATH:
+		return "not-a-path";
 	}
 	return NULL;
 }

@@ -966,7 +966,9 @@ t_check_json() {
 	 "syscalls": [{"names": ["getuidd"], "action": "SCMP_ACT_ALLOW"},
 	              {"names": ["write"], "action": "SCMP_ACT_ERRNO",
 	               "args": [{"index": 0, "value": 1, "op": "SCMP_CMP_EQ"},
-	                        {"index": 0, "value": 2, "op": "SCMP_CMP_EQ"}]}]}
+	                        {"index": 0, "value": 2, "op": "SCMP_CMP_EQ"}]},
+	              {"names": ["open"], "action": "SCMP_ACT_ERRNO",
+	               "paths": [{"index": 1, "prefix": "/etc/"}]}]}
 	EOF
 	)
 	syntax=$(policy syntax <<-EOF
@@ -990,7 +992,8 @@ t_check_json() {
 	want = [
 	    {"file": good, "ok": True, "errors": [], "warnings": [
 	        {"path": "syscalls[0].names[0]", "kind": "other", "message": good + ': syscalls[0].names[0]: unknown system call "getuidd" ignored (did you mean "getuid"?)'},
-	        {"path": "syscalls[1].args", "kind": "other", "message": good + ": syscalls[1].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold"}]},
+	        {"path": "syscalls[1].args", "kind": "other", "message": good + ": syscalls[1].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold"},
+	        {"path": "syscalls[2].paths[0]", "kind": "not-a-path", "message": good + ': syscalls[2].paths[0]: argument 1 of "open" is not a path (open\'s path is argument 0): the supervisor reads a string at the number there, and the calls this rule sees fail with EFAULT ("path argument unreadable"); use index 0'}]},
 	    {"file": syntax, "ok": False, "warnings": [], "errors": [
 	        {"errno": "EINVAL", "line": 2, "column": 15, "path": None,
 	         "message": syntax + ":2:15: unexpected '}'"}]},
@@ -1008,7 +1011,8 @@ t_check_json() {
 	expect_rc 0
 	expect_output "$good: OK
 warning: $good: syscalls[0].names[0]: unknown system call \"getuidd\" ignored (did you mean \"getuid\"?)
-warning: $good: syscalls[1].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold"
+warning: $good: syscalls[1].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold
+warning: $good: syscalls[2].paths[0]: argument 1 of \"open\" is not a path (open's path is argument 0): the supervisor reads a string at the number there, and the calls this rule sees fail with EFAULT (\"path argument unreadable\"); use index 0"
 }
 
 # tags: other-command
