@@ -67,8 +67,10 @@ trap cleanup EXIT
 cat >"$work/allow-supervised.json" <<'EOF'
 {"defaultAction": "SCMP_ACT_ALLOW",
  "syscalls": [
-   {"names": ["openat", "open"], "action": "SCMP_ACT_ERRNO", "errno": "EACCES",
-    "paths": [{"index": 1, "prefix": "/sysward-denied/"}]}]}
+   {"names": ["openat"], "action": "SCMP_ACT_ERRNO", "errno": "EACCES",
+    "paths": [{"index": 1, "prefix": "/sysward-denied/"}]},
+   {"names": ["open"], "action": "SCMP_ACT_ERRNO", "errno": "EACCES",
+    "paths": [{"index": 0, "prefix": "/sysward-denied/"}]}]}
 EOF
 [ -f "$work/allow-supervised.json" ] || exit 2
 chmod 0644 "$work/allow-supervised.json"

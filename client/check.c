@@ -40,7 +40,8 @@ void cmd_check_help(FILE *f)
 "  -j, --json    print one JSON document on stdout instead: an array with,\n"
 "                per FILE, {file, ok, errors, warnings}; each error has\n"
 "                message, errno, line, column, path (null when unknown),\n"
-"                each warning message and path (all of them, even with -q)\n"
+"                each warning message, path and kind (\"other\",\n"
+"                \"syscall-newer\", \"not-a-path\"; all of them, even with -q)\n"
 "  -h, --help    show this help and exit\n"
 "\n"
 "Exit status: 0 all valid, 1 some policy is invalid, 2 usage error.\n",
@@ -54,6 +55,7 @@ struct finding {
 	char *path;		/* JSON path, NULL = none */
 	unsigned int line, col;	/* 0 = unknown */
 	int code;		/* errors: the errno; 0 for warnings */
+	enum sw_policy_warning_kind kind;	/* warnings: what about */
 };
 
 struct report {
@@ -127,11 +129,13 @@ static int add_error(struct report *rep, const struct sw_error *err)
 }
 
 /* A lint (policy.h: sw_policy_lint()) as a warning. */
-static int on_lint(const char *path, const char *msg, void *ud)
+static int on_lint(enum sw_policy_warning_kind kind, const char *path,
+		   const char *msg, void *ud)
 {
 	struct report *rep = ud;
 
-	return add_warning(rep, &(struct finding){ .path = (char *)path },
+	return add_warning(rep, &(struct finding){ .path = (char *)path,
+						   .kind = kind },
 			   "%s: %s: %s", rep->file, path, msg);
 }
 
@@ -230,6 +234,8 @@ static int check_file(struct report *rep, struct kernel *k)
 	for (size_t i = 0; i < p->n_warnings; i++) {
 		struct finding where = {
 			.path = p->warning_paths ? p->warning_paths[i] : NULL,
+			.kind = p->warning_kinds ? p->warning_kinds[i]
+						 : SW_POLICY_WARN_OTHER,
 		};
 
 		r = add_warning(rep, &where, "%s", p->warnings[i]);
@@ -283,6 +289,9 @@ static json_object *json_findings(const struct finding *v, size_t n,
 					       json_uint_or_null(v[i].col));
 		}
 		json_object_object_add(o, "path", json_str_or_null(v[i].path));
+		if (!errors)
+			json_object_object_add(o, "kind", json_str_or_null(
+				sw_policy_warning_kind_name(v[i].kind)));
 		json_object_array_add(a, o);
 	}
 	return a;

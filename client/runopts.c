@@ -10,6 +10,16 @@
 #include "commands.h"
 #include "runopts.h"
 
+static int on_lint(enum sw_policy_warning_kind kind, const char *path,
+		   const char *msg, void *ud)
+{
+	const struct sw_policy *p = ud;
+
+	if (kind == SW_POLICY_WARN_NOT_A_PATH)
+		sw_cli_error("warning: %s: %s: %s", p->source, path, msg);
+	return 0;
+}
+
 void sw_run_print_policy_warnings(const struct sw_policy *p)
 {
 	for (size_t i = 0; i < p->n_warnings; i++) {
@@ -21,6 +31,11 @@ void sw_run_print_policy_warnings(const struct sw_policy *p)
 			continue;
 		sw_cli_error("warning: %s", p->warnings[i]);
 	}
+	/* Of the lints, only the one that changes what calls get: a path
+	 * condition on no path fails them with EFAULT, and a log line per
+	 * call is no way to learn why.  The others (dead rules, duplicate
+	 * names) change nothing at run time; `sysward check` has them. */
+	sw_policy_lint(p, on_lint, (void *)p);
 }
 
 bool sw_run_say_refusals(const struct run_options *o, uint64_t n)

@@ -51,7 +51,9 @@ struct sw_policy;
 /* The policy's warnings that `sysward run` shows, embedded or through the
  * daemon: all but those about real system calls the installed libseccomp
  * does not know (runc ignores those names silently; `sysward check`
- * lists them). */
+ * lists them), and of the lints those of kind SW_POLICY_WARN_NOT_A_PATH
+ * (the calls fail with EFAULT; the other lints change nothing at run
+ * time, `sysward check` lists them). */
 void sw_run_print_policy_warnings(const struct sw_policy *p);
 
 #endif

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "sysward/cleanup.h"
+#include "sysward/pathargs.h"
 #include "internal.h"
 
 /*

@@ -24,6 +24,7 @@
 #include <signal.h>
 #include <string.h>
 
+#include "sysward/pathargs.h"
 #include "internal.h"
 
 
@@ -305,7 +306,8 @@ void sw_decide(const struct sw_program *prog, uint32_t audit_arch, uint64_t nr, 
 			int len = -EINVAL;
 
 			if (c->index < 6 && !(d->args[c->index] & mask) &&
-			    sw_path_null_ok(abi, nr, c->index, d->args)) {
+			    sw_path_null_ok(sw_abi_token(abi), nr, c->index,
+					    d->args)) {
 				/* NULL where the kernel acts on a descriptor
 				 * instead (utimensat(fd, NULL), statx with
 				 * AT_EMPTY_PATH, ...): no name, so no path

@@ -10,7 +10,6 @@
  *   decide.c   pure decision at a SECCOMP stop
  *   strings.c  every access to a tracee's memory, with a deadline
  *   actions.c  apply a decision with PTRACE_SET_SYSCALL_INFO
- *   pathargs.c which syscall arguments are paths; when NULL is taken
  *   audit.c    one JSON (or text) line per supervisor decision; JSON lines
  *   record.c   what a session's calls came to (recreport.c writes the
  *              report, reclearn.c the learned policy)
@@ -361,16 +360,6 @@ void sw_tracee_mem_release(void);
 /* The uid whose program this thread's next accesses are for: a read left
  * behind past the deadline is charged to it ((uid_t)-1: unknown). */
 void sw_tracee_mem_owner(uid_t uid);
-
-/* ---- pathargs.c: which arguments are paths ---------------------------- */
-
-/* Bit i set: argument i of syscall `name` is a path (0: none known). */
-uint8_t sw_path_args(const char *name);
-/* Does the kernel take a NULL pointer for path argument `index` of this
- * call (then it acts on a file descriptor, or on nothing), rather than
- * fail with EFAULT?  Table and measurements: pathargs.c. */
-bool sw_path_null_ok(enum sw_abi abi, uint64_t nr, unsigned int index,
-		     const uint64_t args[6]);
 
 /* ---- audit.c -------------------------------------------------------- */
 

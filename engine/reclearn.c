@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
+#include "sysward/pathargs.h"
 #include "record.h"
 
 static int str_cmp(const void *a, const void *b)

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
+#include "sysward/pathargs.h"
 #include "record.h"
 
 static const char *const outcome_names[SW_OUT_COUNT] = {

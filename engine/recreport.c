@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
+#include "sysward/pathargs.h"
 #include "record.h"
 
 struct sorted_call {

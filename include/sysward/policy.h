@@ -162,7 +162,16 @@ enum sw_policy_warning_kind {
 	 * count of warnings past the limit has this kind when every one it
 	 * counts has. */
 	SW_POLICY_WARN_SYSCALL_NEWER,
+	/* A lint (sw_policy_lint): a "paths" condition whose index is no
+	 * path argument of a call the rule names (the table of path
+	 * arguments, sysward/pathargs.h): the supervisor reads a string at
+	 * a number there, and those calls fail with EFAULT. */
+	SW_POLICY_WARN_NOT_A_PATH,
 };
+
+/* "other", "syscall-newer", "not-a-path": the kind as `sysward check
+ * --json` names it; NULL for a value the enum does not have. */
+const char *sw_policy_warning_kind_name(enum sw_policy_warning_kind kind);
 
 struct sw_policy {
 	char *source;		/* file name used in messages */
@@ -256,15 +265,19 @@ const char *sw_syscall_arg_types(uint32_t arch, const char *name);
 
 /*
  * Lints (policy/src/lint.c): what leaves a policy valid but a rule, one
- * of its names or its conditions dead -- a rule every call of whose
- * names an earlier unconditional rule decides, a name decided that way
- * with another action, a name given twice, "args" that contradict each
- * other, a "glob" whose '[' opens no bracket expression.  fn gets the
- * JSON path ("syscalls[3].args") and the message, in rule order, and
- * stops the walk by returning < 0, which is then returned.  The one
- * home of these judgements: `sysward check` prints them as warnings.
+ * of its names or its conditions dead or wrong -- a rule every call of
+ * whose names an earlier unconditional rule decides, a name decided that
+ * way with another action, a name given twice, "args" that contradict
+ * each other, a "glob" whose '[' opens no bracket expression, a "paths"
+ * condition on an argument that is no path of a call the rule names
+ * (SW_POLICY_WARN_NOT_A_PATH; the others are SW_POLICY_WARN_OTHER).  fn
+ * gets the kind, the JSON path ("syscalls[3].args") and the message, in
+ * rule order, and stops the walk by returning < 0, which is then
+ * returned.  The one home of these judgements: `sysward check` prints
+ * them as warnings, `sysward run` those of kind NOT_A_PATH.
  */
-typedef int (*sw_lint_fn)(const char *path, const char *msg, void *ud);
+typedef int (*sw_lint_fn)(enum sw_policy_warning_kind kind, const char *path,
+			  const char *msg, void *ud);
 int sw_policy_lint(const struct sw_policy *p, sw_lint_fn fn, void *ud);
 
 /* Pure: can args[0..n) (all must hold) never hold together?  Two

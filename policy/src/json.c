@@ -547,6 +547,19 @@ bool sw_action_is_extension(const char *name)
 	return false;
 }
 
+const char *sw_policy_warning_kind_name(enum sw_policy_warning_kind kind)
+{
+	switch (kind) {
+	case SW_POLICY_WARN_OTHER:
+		return "other";
+	case SW_POLICY_WARN_SYSCALL_NEWER:
+		return "syscall-newer";
+	case SW_POLICY_WARN_NOT_A_PATH:
+		return "not-a-path";
+	}
+	return NULL;
+}
+
 const char *sw_action_name(enum sw_action a)
 {
 	switch (a) {

@@ -2,13 +2,16 @@
 /*
  * Lints: judgements on a valid policy that point at dead rules, names
  * and conditions (policy.h, sw_policy_lint()).  Nothing here refuses a
- * policy: each is legal, and almost certainly not what the author meant.
+ * policy: each is legal, and almost certainly not what the author meant
+ * (a "paths" condition on no path argument is worse: it makes calls
+ * fail; it stays a warning for the reasons lint_path_args gives).
  * Gates (includes/excludes) make a rule conditional here, since whether
  * it applies depends on the launch.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "sysward/pathargs.h"
 #include "sysward/policy.h"
 
 bool sw_args_contradict(const struct sw_arg_cond *args, size_t n,
@@ -160,7 +163,7 @@ static int lint_args(const struct sw_rule *r, sw_lint_fn fn, void *ud)
 			 "never matches: args[%zu] (%s) and args[%zu] (%s) cannot both hold",
 			 a, x, b, y);
 	}
-	return fn(path, msg, ud);
+	return fn(SW_POLICY_WARN_OTHER, path, msg, ud);
 }
 
 static int lint_globs(const struct sw_rule *r, sw_lint_fn fn, void *ud)
@@ -181,7 +184,7 @@ static int lint_globs(const struct sw_rule *r, sw_lint_fn fn, void *ud)
 		snprintf(msg, sizeof(msg),
 			 "\"%.*s\": the '[' at byte %ld opens no bracket expression (no closing ']'), so it matches only a literal '[' (write \"\\\\[\" to say so, or close the set)",
 			 256, c->pattern, off);
-		e = fn(path, msg, ud);
+		e = fn(SW_POLICY_WARN_OTHER, path, msg, ud);
 		if (e < 0)
 			return e;
 	}
@@ -205,7 +208,7 @@ static int lint_names(const struct sw_policy *p, size_t i, sw_lint_fn fn,
 			snprintf(msg, sizeof(msg),
 				 "\"%s\" is already named by names[%zu]: the duplicate changes nothing",
 				 r->names[k], d);
-			e = fn(path, msg, ud);
+			e = fn(SW_POLICY_WARN_OTHER, path, msg, ud);
 			if (e < 0)
 				return e;
 			break;
@@ -226,7 +229,7 @@ static int lint_names(const struct sw_policy *p, size_t i, sw_lint_fn fn,
 			 "never applies: every syscall it names is already decided by %s, which comes first and has no conditions",
 			 p->rules[first].json_path ? p->rules[first].json_path
 						   : "an earlier rule");
-		return fn(jpath(r), msg, ud);
+		return fn(SW_POLICY_WARN_OTHER, jpath(r), msg, ud);
 	}
 	/* Else each hidden name that this rule would decide otherwise. */
 	for (k = 0; k < r->n_names; k++) {
@@ -239,9 +242,158 @@ static int lint_names(const struct sw_policy *p, size_t i, sw_lint_fn fn,
 			 "\"%s\" never reaches this rule: %s (%s), which comes first and has no conditions, decides every call of it",
 			 r->names[k], jpath(&p->rules[j]),
 			 sw_action_name(p->rules[j].action));
-		e = fn(path, msg, ud);
+		e = fn(SW_POLICY_WARN_OTHER, path, msg, ud);
 		if (e < 0)
 			return e;
+	}
+	return 0;
+}
+
+/* The argument types ('l' 'i' 'h' 'p', argtypes.c) of name on the first
+ * of the policy's ABIs that has it, or NULL. */
+static const char *arg_types(const struct sw_policy *p, const char *name)
+{
+	uint32_t def[SW_DEFAULT_ARCHES_MAX];
+	const uint32_t *tokens = p->arch_tokens;
+	size_t n = p->n_architectures;
+
+	if (!tokens || !n) {
+		n = sw_default_arches(def);
+		tokens = def;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *t = sw_syscall_arg_types(tokens[i], name);
+
+		if (t)
+			return t;
+	}
+	return NULL;
+}
+
+/* "open's path is argument 0", "rename's paths are arguments 0 and 1". */
+static void describe_paths(char *buf, size_t len, const char *name,
+			   uint8_t pargs)
+{
+	unsigned int idx[6], n = 0;
+	int w;
+
+	for (unsigned int i = 0; i < 6; i++)
+		if (pargs & (1u << i))
+			idx[n++] = i;
+	if (n == 1) {
+		snprintf(buf, len, "%s's path is argument %u", name, idx[0]);
+		return;
+	}
+	w = snprintf(buf, len, "%s's paths are arguments", name);
+	for (unsigned int i = 0; i < n && w > 0 && (size_t)w < len; i++)
+		w += snprintf(buf + w, len - (size_t)w, "%s %u",
+			      i == 0 ? "" : i + 1 == n ? " and" : ",", idx[i]);
+}
+
+/* What is wrong with a path condition on argument idx of name, and
+ * what to do (lint_path_args says when). */
+static void path_arg_msg(char *msg, size_t len, const struct sw_rule *r,
+			 const char *name, unsigned int idx, uint8_t pargs,
+			 const char *types)
+{
+	/* What decide.c then does: read a string at the register's value.
+	 * A number (open's flags: 0 for O_RDONLY) is no address; a register
+	 * the call does not read holds what the caller left there. */
+	static const char number[] =
+		"the supervisor reads a string at the number there, and the calls this rule sees fail with EFAULT (\"path argument unreadable\")";
+	static const char garbage[] =
+		"the supervisor reads a string at whatever the register holds: the condition compares garbage, or the call fails with EFAULT (\"path argument unreadable\")";
+	bool has = types && idx < strlen(types);
+	char what[96], todo[128];
+
+	/* Another name of the rule may want the condition as it is. */
+	if (r->n_names > 1)
+		snprintf(todo, sizeof(todo), "give %s a rule of its own%s", name,
+			 pargs ? "" : " without the condition");
+	else
+		snprintf(todo, sizeof(todo), "%s",
+			 pargs ? "" : has ? "name the argument that holds the path"
+					  : "drop the condition");
+	if (pargs) {
+		char use[160];
+
+		describe_paths(what, sizeof(what), name, pargs);
+		snprintf(use, sizeof(use), "use index %u%s%s",
+			 (unsigned int)__builtin_ctz(pargs), *todo ? ", or " : "",
+			 todo);
+		if (has && types[idx] == 'p')
+			snprintf(msg, len,
+				 "argument %u of \"%s\" is not a path (%s): the condition reads whatever it points to as a string, and a NULL there fails the call with EFAULT; %s",
+				 idx, name, what, use);
+		else if (has)
+			snprintf(msg, len,
+				 "argument %u of \"%s\" is not a path (%s): %s; %s",
+				 idx, name, what, number, use);
+		else
+			snprintf(msg, len,
+				 "argument %u of \"%s\" is not a path (%s): %s; %s",
+				 idx, name, what, garbage, use);
+	} else if (!strchr(types, 'p')) {
+		snprintf(msg, len,
+			 "\"%s\" has no path argument (it takes %s): %s; %s",
+			 name, *types ? "no pointer" : "no argument",
+			 has ? number : garbage, todo);
+	} else {
+		snprintf(msg, len,
+			 "argument %u of \"%s\" is not a path (%s): %s; %s",
+			 idx, name, has ? "it is a number" : "the call has no such argument",
+			 has ? number : garbage, todo);
+	}
+}
+
+/*
+ * A "paths" condition reads a NUL-terminated string at the address its
+ * argument holds (decide.c).  On an argument that holds a number (open's
+ * flags: 0 for O_RDONLY), there is no string: every call the condition
+ * sees fails with EFAULT, "path argument unreadable".  Two tables say
+ * which argument is what: the path arguments (pathargs.c) and the
+ * argument types (argtypes.c).  Warned about, per name of the rule:
+ *   - a call the path table lists, at an index that is none of its paths
+ *     (whatever the argument is: a number, a buffer, a struct);
+ *   - a call it does not list, at an index the types call a number or
+ *     the call does not have (getpid: no argument at all).
+ * A pointer argument of a call the path table does not list is left
+ * alone: the table lists the calls whose paths sysward decodes, not
+ * every string a call takes (getxattr's path, memfd_create's name), and
+ * a condition there may well be right.
+ *
+ * A warning, not a refusal: a rule that names several calls (["openat",
+ * "open"] with index 1) is right for the others, the tables know the
+ * kernel they were made from and a call may change (a newer kernel, a
+ * call they do not have yet), and what happens is an errno, which the
+ * author sees in check, at every run and in the audit log.
+ */
+static int lint_path_args(const struct sw_policy *p, const struct sw_rule *r,
+			  sw_lint_fn fn, void *ud)
+{
+	char path[128], msg[SW_ERROR_MSG_MAX];
+
+	for (size_t i = 0; i < r->n_paths; i++) {
+		unsigned int idx = r->paths[i].index;
+
+		for (size_t k = 0; k < r->n_names; k++) {
+			const char *name = r->names[k];
+			uint8_t pargs = sw_path_args(name);
+			const char *types = arg_types(p, name);
+			int e;
+
+			if (pargs & (1u << idx))
+				continue;
+			/* Not listed: only a number or no argument is sure. */
+			if (!pargs && (!types || (idx < strlen(types) &&
+						  types[idx] == 'p')))
+				continue;
+			snprintf(path, sizeof(path), "%s.paths[%zu]", jpath(r), i);
+			path_arg_msg(msg, sizeof(msg), r, name, idx, pargs, types);
+			e = fn(SW_POLICY_WARN_NOT_A_PATH, path, msg, ud);
+			if (e < 0)
+				return e;
+		}
 	}
 	return 0;
 }
@@ -257,6 +409,8 @@ int sw_policy_lint(const struct sw_policy *p, sw_lint_fn fn, void *ud)
 			e = lint_args(r, fn, ud);
 		if (e >= 0)
 			e = lint_globs(r, fn, ud);
+		if (e >= 0)
+			e = lint_path_args(p, r, fn, ud);
 		if (e < 0)
 			return e;
 	}

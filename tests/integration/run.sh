@@ -225,10 +225,15 @@ t_i386_program() {
 	   {"names": ["getuid32", "geteuid32", "getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242},
 	   {"names": ["getpid"], "action": "SYSWARD_ACT_REWRITE", "rewrite": {"syscall": "getppid"}},
 	   {"names": ["mkdir"], "action": "SCMP_ACT_ERRNO", "errnoRet": 30},
-	   {"names": ["openat", "open"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
-	    "paths": [{"index": 1, "prefix": "/etc/"}]}]}
+	   {"names": ["openat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	    "paths": [{"index": 1, "prefix": "/etc/"}]},
+	   {"names": ["open"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	    "paths": [{"index": 0, "prefix": "/etc/"}]}]}
 	EOF
 	)
+	# Two rules: each call's path is its own argument (openat's 1,
+	# open's 0; `sysward check` warns about one rule with index 1 for
+	# both, which fails every open with EFAULT).
 	sw "$p" -- "$PROBE32" arch getuid geteuid sys:getuid pid-is-ppid mkdir "$W/d" \
 		open /etc/passwd rdonly open "$W" rdonly fork getuid
 	expect_rc 0
@@ -955,7 +960,9 @@ t_check_json() {
 	 "syscalls": [{"names": ["getuidd"], "action": "SCMP_ACT_ALLOW"},
 	              {"names": ["write"], "action": "SCMP_ACT_ERRNO",
 	               "args": [{"index": 0, "value": 1, "op": "SCMP_CMP_EQ"},
-	                        {"index": 0, "value": 2, "op": "SCMP_CMP_EQ"}]}]}
+	                        {"index": 0, "value": 2, "op": "SCMP_CMP_EQ"}]},
+	              {"names": ["open"], "action": "SCMP_ACT_ERRNO",
+	               "paths": [{"index": 1, "prefix": "/etc/"}]}]}
 	EOF
 	)
 	syntax=$(policy syntax <<-EOF
@@ -978,8 +985,9 @@ t_check_json() {
 	got = json.load(open(out))
 	want = [
 	    {"file": good, "ok": True, "errors": [], "warnings": [
-	        {"path": "syscalls[0].names[0]", "message": good + ': syscalls[0].names[0]: unknown system call "getuidd" ignored (did you mean "getuid"?)'},
-	        {"path": "syscalls[1].args", "message": good + ": syscalls[1].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold"}]},
+	        {"path": "syscalls[0].names[0]", "kind": "other", "message": good + ': syscalls[0].names[0]: unknown system call "getuidd" ignored (did you mean "getuid"?)'},
+	        {"path": "syscalls[1].args", "kind": "other", "message": good + ": syscalls[1].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold"},
+	        {"path": "syscalls[2].paths[0]", "kind": "not-a-path", "message": good + ': syscalls[2].paths[0]: argument 1 of "open" is not a path (open\'s path is argument 0): the supervisor reads a string at the number there, and the calls this rule sees fail with EFAULT ("path argument unreadable"); use index 0'}]},
 	    {"file": syntax, "ok": False, "warnings": [], "errors": [
 	        {"errno": "EINVAL", "line": 2, "column": 15, "path": None,
 	         "message": syntax + ":2:15: unexpected '}'"}]},
@@ -997,7 +1005,8 @@ t_check_json() {
 	expect_rc 0
 	expect_output "$good: OK
 warning: $good: syscalls[0].names[0]: unknown system call \"getuidd\" ignored (did you mean \"getuid\"?)
-warning: $good: syscalls[1].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold"
+warning: $good: syscalls[1].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold
+warning: $good: syscalls[2].paths[0]: argument 1 of \"open\" is not a path (open's path is argument 0): the supervisor reads a string at the number there, and the calls this rule sees fail with EFAULT (\"path argument unreadable\"); use index 0"
 }
 
 # tags: other-command

@@ -58,8 +58,10 @@ confine_policy() {
 	{"defaultAction": "SCMP_ACT_ALLOW",
 	 "syscalls": [
 	   {"names": ["getuid", "geteuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242},
-	   {"names": ["openat", "open"], "action": "SCMP_ACT_ERRNO", "errno": "EACCES",
+	   {"names": ["openat"], "action": "SCMP_ACT_ERRNO", "errno": "EACCES",
 	    "paths": [{"index": 1, "prefix": "/etc/"}]},
+	   {"names": ["open"], "action": "SCMP_ACT_ERRNO", "errno": "EACCES",
+	    "paths": [{"index": 0, "prefix": "/etc/"}]},
 	   {"names": ["openat"], "action": "SYSWARD_ACT_REWRITE",
 	    "rewrite": {"args": [{"index": 2, "and": "~O_CREAT"}]},
 	    "paths": [{"index": 1, "prefix": "/tmp/"}]},

@@ -262,7 +262,7 @@ static const struct row rows[] = {
 	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
 	R(&pol, I386, "pidfd_getfd", 3, 4, 0, .verdict = SW_V_RETURN,
 	  .rule = SW_RULE_DEFENCE, .retval = -EPERM, .is_error = true),
-	/* NULL paths as the kernel takes them (engine/pathargs.c):
+	/* NULL paths as the kernel takes them (policy/src/pathargs.c):
 	 * where NULL names a descriptor no path condition holds, negated
 	 * ones included; elsewhere the kernel's EFAULT */
 	R(&pol, X64, "utimensat", 3, 0, .verdict = SW_V_ALLOW, .rule = SW_RULE_DEFAULT),

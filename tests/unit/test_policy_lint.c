@@ -81,14 +81,23 @@ struct lint_out {
 	char text[4096];
 };
 
-static int collect_lint(const char *path, const char *msg, void *ud)
+/* "path: msg", after "(kind) " for a kind other than "other". */
+static int collect_lint(enum sw_policy_warning_kind kind, const char *path,
+			const char *msg, void *ud)
 {
 	struct lint_out *o = ud;
 	size_t len = strlen(o->text);
 
+	if (kind != SW_POLICY_WARN_OTHER)
+		len += (size_t)snprintf(o->text + len, sizeof(o->text) - len,
+					"(%s) ", sw_policy_warning_kind_name(kind));
 	snprintf(o->text + len, sizeof(o->text) - len, "%s: %s\n", path, msg);
 	return 0;
 }
+
+/* What a path condition on no path does at run time (lint.c). */
+#define NUMBER "the supervisor reads a string at the number there, and the calls this rule sees fail with EFAULT (\"path argument unreadable\")"
+#define GARBAGE "the supervisor reads a string at whatever the register holds: the condition compares garbage, or the call fails with EFAULT (\"path argument unreadable\")"
 
 static const struct lint_case {
 	const char *json;
@@ -120,6 +129,48 @@ static const struct lint_case {
 	{ ALLOW "{\"names\": [\"openat\"], \"action\": \"SCMP_ACT_ERRNO\","
 	  " \"paths\": [{\"index\": 1, \"glob\": \"/etc/[ab\"}]}" END,
 	  "syscalls[0].paths[0].glob: \"/etc/[ab\": the '[' at byte 5 opens no bracket expression (no closing ']'), so it matches only a literal '[' (write \"\\\\[\" to say so, or close the set)\n" },
+	/* "paths" on an argument that is no path (sysward/pathargs.h) */
+	{ ALLOW "{\"names\": [\"open\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 13,"
+	  " \"paths\": [{\"index\": 1, \"prefix\": \"/etc/\"}]}" END,
+	  "(not-a-path) syscalls[0].paths[0]: argument 1 of \"open\" is not a path (open's path is argument 0): " NUMBER "; use index 0\n" },
+	{ ALLOW "{\"names\": [\"open\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 13,"
+	  " \"paths\": [{\"index\": 0, \"prefix\": \"/etc/\"}]}" END, "" },
+	/* right for openat, wrong for open: one warning, for open */
+	{ ALLOW "{\"names\": [\"openat\", \"open\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 13,"
+	  " \"paths\": [{\"index\": 1, \"prefix\": \"/etc/\"}]}" END,
+	  "(not-a-path) syscalls[0].paths[0]: argument 1 of \"open\" is not a path (open's path is argument 0): " NUMBER "; use index 0, or give open a rule of its own\n" },
+	/* rename's second path; its third argument is none */
+	{ ALLOW "{\"names\": [\"rename\"], \"action\": \"SCMP_ACT_ERRNO\","
+	  " \"paths\": [{\"index\": 1, \"prefix\": \"/etc/\"}]}" END, "" },
+	{ ALLOW "{\"names\": [\"rename\"], \"action\": \"SCMP_ACT_ERRNO\","
+	  " \"paths\": [{\"index\": 2, \"prefix\": \"/etc/\"}]}" END,
+	  "(not-a-path) syscalls[0].paths[0]: argument 2 of \"rename\" is not a path (rename's paths are arguments 0 and 1): " GARBAGE "; use index 0\n" },
+	/* a call with no path argument at all */
+	{ ALLOW "{\"names\": [\"getpid\"], \"action\": \"SCMP_ACT_ERRNO\","
+	  " \"paths\": [{\"index\": 0, \"prefix\": \"/\"}]}" END,
+	  "(not-a-path) syscalls[0].paths[0]: \"getpid\" has no path argument (it takes no argument): " GARBAGE "; drop the condition\n" },
+	{ ALLOW "{\"names\": [\"kill\", \"unlink\"], \"action\": \"SCMP_ACT_ERRNO\","
+	  " \"paths\": [{\"index\": 0, \"prefix\": \"/\"}]}" END,
+	  "(not-a-path) syscalls[0].paths[0]: \"kill\" has no path argument (it takes no pointer): " NUMBER "; give kill a rule of its own without the condition\n" },
+	/* a path the kernel may take as NULL (utimensat(fd, NULL)) is one */
+	{ ALLOW "{\"names\": [\"utimensat\"], \"action\": \"SCMP_ACT_ERRNO\","
+	  " \"paths\": [{\"index\": 1, \"prefix\": \"/etc/\"}]}" END, "" },
+	/* a pointer that is no path of a listed call: its bytes as a string */
+	{ ALLOW "{\"names\": [\"openat2\"], \"action\": \"SCMP_ACT_ERRNO\","
+	  " \"paths\": [{\"index\": 2, \"prefix\": \"/etc/\"}]}" END,
+	  "(not-a-path) syscalls[0].paths[0]: argument 2 of \"openat2\" is not a path (openat2's path is argument 1): the condition reads whatever it points to as a string, and a NULL there fails the call with EFAULT; use index 1\n" },
+	/* a call the table does not list: a number is sure, a pointer not
+	 * (getxattr's path, memfd_create's name: strings the table lacks) */
+	{ ALLOW "{\"names\": [\"write\"], \"action\": \"SCMP_ACT_ERRNO\","
+	  " \"paths\": [{\"index\": 0, \"prefix\": \"/\"}]}" END,
+	  "(not-a-path) syscalls[0].paths[0]: argument 0 of \"write\" is not a path (it is a number): " NUMBER "; name the argument that holds the path\n" },
+	{ ALLOW "{\"names\": [\"getxattr\", \"memfd_create\"], \"action\": \"SCMP_ACT_ERRNO\","
+	  " \"paths\": [{\"index\": 0, \"prefix\": \"/\"}]}" END, "" },
+	/* several conditions, several names: each wrong pair once */
+	{ ALLOW "{\"names\": [\"unlink\", \"unlinkat\"], \"action\": \"SCMP_ACT_ERRNO\","
+	  " \"paths\": [{\"index\": 0, \"prefix\": \"/\"}, {\"index\": 1, \"prefix\": \"/\"}]}" END,
+	  "(not-a-path) syscalls[0].paths[0]: argument 0 of \"unlinkat\" is not a path (unlinkat's path is argument 1): " NUMBER "; use index 1, or give unlinkat a rule of its own\n"
+	  "(not-a-path) syscalls[0].paths[1]: argument 1 of \"unlink\" is not a path (unlink's path is argument 0): " GARBAGE "; use index 0, or give unlink a rule of its own\n" },
 };
 
 START_TEST(test_lint)

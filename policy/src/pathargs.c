@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Which syscall arguments are paths, and when the kernel takes NULL for
- * one: the one table that audit.c (decoding path arguments) and decide.c
- * (a path condition on a NULL pointer) read.
+ * one: the one table (sysward/pathargs.h).  The policy's lint reads it (a
+ * "paths" condition on an argument that is no path), and so does the
+ * engine: audit.c (decoding path arguments), record.c and its report and
+ * learned policy, decide.c (a path condition on a NULL pointer).  It is
+ * here, not in the engine, because the engine links this library.
  *
  * NULL is no path: the kernel either fails the call with EFAULT (it reads
  * a string from address 0) or, for a few calls, acts on a file descriptor
@@ -28,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "sysward/pathargs.h"
 
 #ifndef AT_EMPTY_PATH
 #define AT_EMPTY_PATH 0x1000
@@ -99,16 +102,16 @@ uint8_t sw_path_args(const char *name)
 	return i < 0 ? 0 : path_syscalls[i].args;
 }
 
-bool sw_path_null_ok(enum sw_abi abi, uint64_t nr, unsigned int index,
+bool sw_path_null_ok(uint32_t arch, uint64_t nr, unsigned int index,
 		     const uint64_t args[6])
 {
 	char *name;
 	int i;
 
-	if (abi == SW_ABI_NONE || index >= 6)
+	if (!arch || index >= 6)
 		return false;
 	/* Only ever asked for a NULL argument, never on the hot path. */
-	name = seccomp_syscall_resolve_num_arch(sw_abi_token(abi), (int)nr);
+	name = seccomp_syscall_resolve_num_arch(arch, (int)nr);
 	i = find(name);
 	free(name);
 	if (i < 0 || path_syscalls[i].null_arg != index)
