@@ -260,7 +260,7 @@ int sw_guard_intact(pid_t pid, struct sw_guard *g)
 {
 	const unsigned long gs = SW_GUARD_ADDR, ge = SW_GUARD_ADDR + SW_GUARD_SIZE;
 	unsigned long cover = gs;
-	bool in_guard = false, sealed = false, bad = false;
+	bool in_guard = false, sealed = false, bad = false, any = false;
 	char path[64], line[512];
 	FILE *f;
 	int e;
@@ -276,6 +276,7 @@ int sw_guard_intact(pid_t pid, struct sw_guard *g)
 
 		if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu", &start, &end, perms,
 			   &off, &maj, &min, &ino) == 7) {
+			any = true;
 			if (in_guard && !sealed)
 				bad = true;
 			if (bad || start >= ge)
@@ -305,6 +306,11 @@ int sw_guard_intact(pid_t pid, struct sw_guard *g)
 		return e;
 	}
 	fclose(f);
+	/* No mapping at all: no address space, so the process is exiting
+	 * (exit_mm() ran; SIGKILL woke it from its stop).  Nothing was
+	 * removed: its call is refused, and it never returns to run. */
+	if (!any)
+		return -ESRCH;
 	if (in_guard && !sealed)
 		bad = true;
 	return bad || cover < ge ? -ENOENT : 0;

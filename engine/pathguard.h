@@ -50,7 +50,8 @@ _Static_assert(SW_GUARD_ADDR + SW_GUARD_SIZE <= 0xffffffffull,
 #define SW_PR_SET_DUMPABLE	4u
 
 /* Is the mapping at SW_GUARD_ADDR in pid's mm our memfd g, whole,
- * read-only, shared and sealed?  0, or -errno (pathguard.c). */
+ * read-only, shared and sealed?  0; -ENOENT if not; -ESRCH if pid has
+ * no address space (it is exiting); else -errno (pathguard.c). */
 int sw_guard_intact(pid_t pid, struct sw_guard *g);
 
 #endif
