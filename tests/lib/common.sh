@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Sourced by the shell test runners (tests/integration/run.sh and
-# vm-tests.sh, tests/daemon/daemon-tests.sh, tests/vm/guest-*.sh): the one
+# Sourced by the shell test runners (tests/integration/run.sh and record.sh,
+# tests/daemon/daemon-tests.sh, tests/vm/guest-*.sh): the one
 # home of the helpers they share.
 # tests/vm/vm-suite.sh stages this file into the QEMU guest with the
 # runners, at the same place relative to them (src/tests/lib/).
