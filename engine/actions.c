@@ -24,6 +24,12 @@
 #include "internal.h"
 #include "sys.h"
 
+/* si_code of a seccomp trap's SIGSYS (<asm-generic/siginfo.h>, which
+ * clashes with glibc's <signal.h>). */
+#ifndef SYS_SECCOMP
+#define SYS_SECCOMP 1
+#endif
+
 void sw_resume(struct sw_tracee *t, int sig)
 {
 	(void)sw_tracee_resume(t, t->exit_pending, sig);
@@ -264,6 +270,10 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		t->rval = d->retval;
 		t->is_error = d->is_error;
 		t->inject_sig = d->signal;
+		/* A trap's SIGSYS tells its handler where the call was made
+		 * (sw_trap_signal_stop). */
+		t->trap_arch = info.arch;
+		t->trap_ip = info.instruction_pointer;
 		(void)sw_tracee_resume(t, true, 0);
 		return;
 	case SW_V_REWRITE:
@@ -346,6 +356,57 @@ void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	}
 	sw_audit_strings_clear(&t->kept);
 	/* A signal passed when resuming from a syscall stop is sent to the
-	 * tracee (TRAP emulated in userspace). */
+	 * tracee (TRAP emulated in userspace); its delivery stop comes next
+	 * (sw_trap_signal_stop). */
+	t->trap_pending = sig == SIGSYS;
 	(void)sw_tracee_resume(t, false, sig);
+}
+
+/*
+ * The SIGSYS of a trap the supervisor decided (a trap rule with path or
+ * when conditions, or one counted for --report) is sent by the kernel
+ * for our resume from the call's exit stop: as any signal sent by the
+ * kernel, with si_code SI_KERNEL and nothing else.  The kernel's own
+ * trap (SECCOMP_RET_TRAP, force_sig_seccomp) says SYS_SECCOMP, the
+ * call's address, number and AUDIT_ARCH, and leaves the number in the
+ * return register; a program's SIGSYS handler reads those (to emulate
+ * the call, or to report it).  At the signal's delivery stop, before the
+ * handler runs, they are made the kernel's: PTRACE_SETSIGINFO and the
+ * register.  Any other SIGSYS (sent by a process, or raised by the
+ * kernel's own filter) is left as it is.  A failure here is warned
+ * about and the signal delivered as it is: the call was refused either
+ * way.
+ */
+void sw_trap_signal_stop(struct sw_tracee *t)
+{
+	siginfo_t si;
+	int e;
+
+	if (!t->trap_pending)
+		return;
+	t->trap_pending = false;
+	if (sw_sys_ptrace(PTRACE_GETSIGINFO, t->pid, NULL, &si) < 0) {
+		e = errno;
+		goto failed;
+	}
+	if (si.si_signo != SIGSYS || si.si_code != SI_KERNEL)
+		return;
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGSYS;
+	si.si_code = SYS_SECCOMP;
+	si.si_errno = 0;	/* SECCOMP_RET_TRAP's data: a policy's is 0 */
+	si.si_call_addr = (void *)(uintptr_t)t->trap_ip;
+	si.si_syscall = (int)t->nr;
+	si.si_arch = t->trap_arch;
+	if (sw_sys_ptrace(PTRACE_SETSIGINFO, t->pid, NULL, &si) < 0) {
+		e = errno;
+		goto failed;
+	}
+	e = -sw_arch_trap_regs(t->pid, t->nr);
+	if (e == 0)
+		return;
+failed:
+	if (e != ESRCH)
+		sw_warn(t->s, "pid %d: cannot give its SIGSYS the trap's details: %s; it gets a plain SIGSYS",
+			t->pid, strerror(e));
 }

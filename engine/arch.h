@@ -72,6 +72,11 @@ bool sw_arch_in_vsyscall(enum sw_abi abi, uint64_t ip);
  * this one stop (no exit stop needed).  0 or -errno; -EOPNOTSUPP on an
  * architecture without the hook (the caller takes the exit stop). */
 int sw_arch_return_at_entry(pid_t pid, int64_t rval);
+/* At the delivery stop of a SIGSYS standing in for a seccomp trap of
+ * call nr: the registers the handler's context shows, as the kernel's
+ * trap leaves them (it rolls the call back: the return register holds
+ * nr).  0 or -errno. */
+int sw_arch_trap_regs(pid_t pid, uint64_t nr);
 
 /* ---- the path guard's injection -------------------------------------- */
 

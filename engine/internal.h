@@ -436,6 +436,13 @@ struct sw_tracee {
 	bool is_error;
 	int inject_sig;
 	int64_t rval;
+	/* A trap the supervisor raises (inject_sig SIGSYS): what the
+	 * kernel's own SIGSYS would say of the call (actions.c,
+	 * sw_trap_signal_stop); pending from the exit stop that raises it
+	 * to the signal's delivery stop. */
+	bool trap_pending;
+	uint32_t trap_arch;
+	uint64_t trap_ip;
 	struct sw_session *s;
 	/* The decision awaiting its exit stop (for the audit line). */
 	enum sw_abi abi;
@@ -568,6 +575,10 @@ int sw_launch_failed(struct sw_session *s);
 void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t);
 /* actions.c: at a syscall-exit stop. */
 void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t);
+/* actions.c: at the delivery stop of a SIGSYS, before it is delivered:
+ * if it is a trap the supervisor raised, make its siginfo and registers
+ * the kernel's. */
+void sw_trap_signal_stop(struct sw_tracee *t);
 /* Resume t, with PTRACE_SYSCALL if an exit stop is due. */
 void sw_resume(struct sw_tracee *t, int sig);
 

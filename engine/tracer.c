@@ -723,8 +723,11 @@ static void handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 			sw_resume(t, 0);
 		return;
 	case 0:
-		/* Signal-delivery stop: deliver it. */
+		/* Signal-delivery stop: deliver it (a trap we raised, with
+		 * the kernel's details). */
 		t->s->signal_stops++;
+		if (sig == SIGSYS)
+			sw_trap_signal_stop(t);
 		sw_resume(t, sig);
 		return;
 	default:

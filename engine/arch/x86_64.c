@@ -154,6 +154,17 @@ int sw_arch_return_at_entry(pid_t pid, int64_t rval)
 	return 0;
 }
 
+int sw_arch_trap_regs(pid_t pid, uint64_t nr)
+{
+	/* syscall_rollback(): ax = orig_ax, the call's number.  orig_rax
+	 * itself is in no signal frame, and with rax not an -ERESTART*
+	 * value no restart is made of it. */
+	if (sw_sys_ptrace(PTRACE_POKEUSER, pid,
+			  (void *)offsetof(struct user_regs_struct, rax), (void *)nr) < 0)
+		return -errno;
+	return 0;
+}
+
 /* ---- the path guard's injection ---------------------------------------- */
 
 #define SW_X86_64_CS		0x33	/* 64-bit user code segment */

@@ -61,6 +61,35 @@ t_report_enforce_refusals() {
 		{ fail "no io_uring_setup defence in the report"; cat "$W/d.json" >&2; }
 }
 
+t_report_trap_as_kernel() {
+	# A trap the supervisor raises (here: counted for --report, which
+	# makes every refusal stop at the supervisor) is the kernel's trap to
+	# the program's SIGSYS handler: si_code SYS_SECCOMP, the call's
+	# number, AUDIT_ARCH and address, and the number left in the return
+	# register (the probe's sigsys: prints them), for x86-64 and i386
+	# code.  Reference: the same run without --report, where the
+	# kernel's filter traps.  (Before: SI_KERNEL, no number, no arch,
+	# and -ENOSYS returned.)
+	local p probe want
+	p=$(policy trap <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["getppid"], "action": "SCMP_ACT_TRAP"}]}
+	EOF
+	)
+	for probe in "$PROBE" ${PROBE32:+"$PROBE32"}; do
+		[ "$probe" != "${PROBE32:-}" ] || "$probe" arch >/dev/null 2>&1 || continue
+		sw "$p" -- "$probe" sigsys:getppid
+		expect_rc 0
+		want=$(cat "$W/out")
+		[[ $want == *" code=1 "* ]] ||
+			{ fail "the kernel's trap was not SYS_SECCOMP: $want"; continue; }
+		sw "$p" --report "$W/r.json" -- "$probe" sigsys:getppid
+		expect_rc 0
+		[ "$(cat "$W/out")" = "$want" ] ||
+			fail "$(basename "$probe"): the handler saw \"$(cat "$W/out")\" under --report, \"$want\" from the kernel"
+	done
+}
+
 t_report_no_addresses() {
 	# Two runs of one deterministic program, with ASLR on, give
 	# byte-identical reports although it passes addresses the kernel

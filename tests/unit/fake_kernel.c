@@ -503,6 +503,17 @@ long sw_sys_ptrace(int req, pid_t pid, void *addr, void *data)
 		ck_assert_uint_lt(t->n_setregs, sizeof(t->setregs) / sizeof(t->setregs[0]));
 		t->setregs[t->n_setregs++] = t->regs;
 		return 0;
+	case PTRACE_GETSIGINFO:
+		if (!t)
+			break;
+		memcpy(data, &t->si, sizeof(t->si));
+		return 0;
+	case PTRACE_SETSIGINFO:
+		if (!t)
+			break;
+		memcpy(&t->set_si, data, sizeof(t->set_si));
+		t->n_setsi++;
+		return 0;
 	case PTRACE_POKEUSER:
 		if (!t || (size_t)addr + 8 > sizeof(t->regs))
 			break;

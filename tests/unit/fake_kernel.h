@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <signal.h>
 #include <sys/user.h>
 
 #include "sysward/ptrace_abi.h"
@@ -72,6 +73,11 @@ struct fk_task {
 	unsigned long guard_ino;
 	unsigned int guard_maj, guard_min;
 	char smaps[512];
+	/* the signal at its delivery stop: what GETSIGINFO answers, what
+	 * SETSIGINFO was given */
+	siginfo_t si;
+	siginfo_t set_si;
+	size_t n_setsi;
 };
 
 /* Forget every task, queued status, failure and logged call. */

@@ -367,6 +367,75 @@ START_TEST(exit_failure_reports_its_call)
 }
 END_TEST
 
+/* TRAP: the SIGSYS raised from the exit stop reaches its delivery
+ * stop; si_code SI_KERNEL unless the supervisor mends it. */
+static void trap_delivery_stop(int si_code)
+{
+	stage(__NR_uname, false);
+	seccomp_stop();
+	exit_stop();
+	ck_assert(was(1, PTRACE_CONT, SIGSYS));
+	memset(&ft->si, 0, sizeof(ft->si));
+	ft->si.si_signo = SIGSYS;
+	ft->si.si_code = si_code;
+	fk_queue(PID, FK_STOPPED(SIGSYS, 0));
+	dispatch();
+}
+
+START_TEST(trap_signal_as_kernel)
+{
+	/* The handler is told what the kernel's trap tells it: SYS_SECCOMP,
+	 * the call's number, AUDIT_ARCH and address (after the syscall
+	 * instruction: the stop's ip), the number in the return register. */
+	trap_delivery_stop(SI_KERNEL);
+	ck_assert_uint_eq(ft->n_setsi, 1);
+	ck_assert_int_eq(ft->set_si.si_signo, SIGSYS);
+	ck_assert_int_eq(ft->set_si.si_code, 1 /* SYS_SECCOMP */);
+	ck_assert_int_eq(ft->set_si.si_errno, 0);
+	ck_assert_int_eq(ft->set_si.si_syscall, __NR_uname);
+	ck_assert_uint_eq(ft->set_si.si_arch, 0xc000003e);
+	ck_assert_ptr_eq(ft->set_si.si_call_addr, (void *)0x401000);
+	ck_assert_uint_eq(ft->regs.rax, __NR_uname);
+	ck_assert(was(2, PTRACE_POKEUSER, __NR_uname));
+	ck_assert(was(3, PTRACE_CONT, SIGSYS));
+	ck_assert_int_eq(warnings, 0);
+}
+END_TEST
+
+START_TEST(trap_signal_others_untouched)
+{
+	/* A SIGSYS another process sent (SI_USER) is delivered as sent;
+	 * so is a second one after ours. */
+	trap_delivery_stop(SI_USER);
+	ck_assert_uint_eq(ft->n_setsi, 0);
+	ck_assert(was(2, PTRACE_CONT, SIGSYS));
+	ft->si.si_code = SI_KERNEL;
+	fk_queue(PID, FK_STOPPED(SIGSYS, 0));
+	dispatch();
+	ck_assert_uint_eq(ft->n_setsi, 0);
+	ck_assert(was(3, PTRACE_CONT, SIGSYS));
+}
+END_TEST
+
+START_TEST(trap_signal_refused)
+{
+	/* SETSIGINFO refused: said, and the signal delivered as it is (the
+	 * call was refused either way); ESRCH (gone) is quiet. */
+	static const int errs[] = { EIO, ESRCH };
+
+	stage(__NR_uname, false);
+	seccomp_stop();
+	exit_stop();
+	fk_fail(PTRACE_SETSIGINFO, PID, errs[_i], false);
+	ft->si.si_signo = SIGSYS;
+	ft->si.si_code = SI_KERNEL;
+	fk_queue(PID, FK_STOPPED(SIGSYS, 0));
+	dispatch();
+	ck_assert(was(2, PTRACE_CONT, SIGSYS));
+	ck_assert_int_eq(warnings, errs[_i] == EIO);
+}
+END_TEST
+
 START_TEST(get_refused)
 {
 	stage(__NR_read, false);
@@ -481,6 +550,9 @@ int main(void)
 	tcase_add_test(tc, no_set_on_this_kernel);
 	tcase_add_test(tc, exit_set_refused_fails_closed);
 	tcase_add_test(tc, exit_failure_reports_its_call);
+	tcase_add_test(tc, trap_signal_as_kernel);
+	tcase_add_test(tc, trap_signal_others_untouched);
+	tcase_add_loop_test(tc, trap_signal_refused, 0, 2);
 	tcase_add_test(tc, get_refused);
 	tcase_add_test(tc, not_a_seccomp_stop);
 	tcase_add_test(tc, resume_refused_fails_closed);

@@ -19,6 +19,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,8 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <sys/auxv.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 static char prefix[128];
@@ -140,6 +143,29 @@ static long raw_noarg(const char *name, bool *known)
 	nr = strtol(name, &end, 0);
 	*known = *name >= '0' && *name <= '9' && !*end;
 	return *known ? syscall(nr, 0, 0, 0, 0, 0, 0) : -1;
+}
+
+/* --- a trap's SIGSYS -------------------------------------------------- */
+
+/* What a SIGSYS handler is told: the siginfo and the return register of
+ * the interrupted context (which the kernel's trap leaves holding the
+ * call's number). */
+static volatile sig_atomic_t sigsys_seen;
+static siginfo_t sigsys_info;
+static long sigsys_ret_reg;
+
+static void on_sigsys(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+
+	(void)sig;
+	sigsys_info = *si;
+#if defined(__x86_64__)
+	sigsys_ret_reg = (long)uc->uc_mcontext.gregs[REG_RAX];
+#elif defined(__i386__)
+	sigsys_ret_reg = (long)uc->uc_mcontext.gregs[REG_EAX];
+#endif
+	sigsys_seen = 1;
 }
 
 /* --- threads ----------------------------------------------------------- */
@@ -379,7 +405,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 "usage: sw-probe OP...\n"
-"  getuid geteuid getgid arch pid-is-ppid sys:NAME sys:NUMBER\n"
+"  getuid geteuid getgid arch pid-is-ppid sys:NAME sys:NUMBER sigsys:NAME\n"
 "  open PATH FLAGS   openwrite PATH FLAGS   exists PATH   mkdir PATH\n"
 "  chown PATH UID GID   owner PATH   writes N   net-inet net-unix\n"
 "  unshare-user   threads N   fork (rest runs in the child)   detach\n"
@@ -468,6 +494,45 @@ int main(int argc, char **argv)
 				_exit(97);
 			}
 			say("%s=%s", op + 4, val(r, errno));
+		} else if (strncmp(op, "sigsys:", 7) == 0) {
+			/* sys:NAME with a SIGSYS handler: what it is told */
+			struct sigaction sa = { .sa_sigaction = on_sigsys,
+						.sa_flags = SA_SIGINFO };
+			bool known;
+
+			sigaction(SIGSYS, &sa, NULL);
+			sigsys_seen = 0;
+			errno = 0;
+			r = raw_noarg(op + 7, &known);
+			if (!known) {
+				say("probe: unknown syscall %s", op + 7);
+				_exit(97);
+			}
+			if (!sigsys_seen) {
+				say("sigsys(%s)=%s no signal", op + 7, val(r, errno));
+			} else {
+				/* The call's address, where it is the same in
+				 * every run: in libc's syscall(), or (i386) in
+				 * the vDSO's entry. */
+				uintptr_t at = (uintptr_t)sigsys_info.si_call_addr;
+				uintptr_t sc = (uintptr_t)syscall;
+				uintptr_t vdso = getauxval(AT_SYSINFO_EHDR);
+				char where[64];
+
+				if (at - sc < 0x10000)
+					snprintf(where, sizeof(where), "syscall+%#lx",
+						 (unsigned long)(at - sc));
+				else if (vdso && at - vdso < 0x10000)
+					snprintf(where, sizeof(where), "vdso+%#lx",
+						 (unsigned long)(at - vdso));
+				else
+					snprintf(where, sizeof(where), "%s", at ? "elsewhere" : "0");
+				say("sigsys(%s)=%s code=%d errno=%d syscall=%d arch=%#x addr=%s ret_reg=%ld",
+				    op + 7, val(r, errno), sigsys_info.si_code,
+				    sigsys_info.si_errno, sigsys_info.si_syscall,
+				    sigsys_info.si_arch, where, sigsys_ret_reg);
+			}
+			signal(SIGSYS, SIG_DFL);
 		} else if (strcmp(op, "open") == 0) {
 			NEED(2);
 			r = openat(AT_FDCWD, a1, parse_flags(a2) | O_CLOEXEC,
