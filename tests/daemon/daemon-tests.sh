@@ -2063,6 +2063,39 @@ t_holder_out_of_reach() {
 	daemon_serves
 }
 
+t_guard_setup_deaths_leak_nothing() {
+	# A program whose children die during their path guard's setup
+	# (killed between the image's first syscall and the guard's
+	# handover) must leave syswardd nothing: each child's sealed memfd
+	# was kept open in the daemon for good, so a hostile program could
+	# exhaust its descriptors for every session.  The daemon's
+	# descriptors after the sessions equal those before.  (Before the
+	# fix: 11 -> 224 after 3 such runs, 213 of them memfds.)
+	start_daemon || return
+	local p n0 n1 k
+	p=$(policy guarded <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["openat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	               "paths": [{"index": 1, "prefix": "/nonexistent-secret/"}]}]}
+	EOF
+	)
+	n0=$(ls "/proc/$D_PID/fd" | wc -l)
+	for k in 1 2 3; do
+		swd "$p" sh -c 'sleep 0.2; i=0; while [ $i -lt 1000 ]; do /bin/true & kill -9 $! 2>/dev/null; i=$((i+1)); done; wait'
+		expect_rc 0
+	done
+	# The last session's end is the daemon's to finish.
+	for k in $(seq 50); do
+		n1=$(ls "/proc/$D_PID/fd" | wc -l)
+		[ "$n1" -le "$n0" ] && break
+		sleep 0.1
+	done
+	echo "syswardd's descriptors: $n0 before, $n1 after 3,000 children killed"
+	[ "$n1" -le "$n0" ] ||
+		fail "syswardd keeps $((n1 - n0)) more descriptors ($(ls -l "/proc/$D_PID/fd" | grep -c memfd) memfds) after its sessions ended"
+	stop_daemon
+}
+
 t_holders_end() {
 	# Every session's holder (the program's parent, launch.c) ends with
 	# its session, however it ends: the program exits, its client goes
