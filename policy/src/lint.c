@@ -251,6 +251,23 @@ static int lint_names(const struct sw_policy *p, size_t i, sw_lint_fn fn,
 
 /* The argument types ('l' 'i' 'h' 'p', argtypes.c) of name on the first
  * of the policy's ABIs that has it, or NULL. */
+/* The policy's ABIs' path arguments of `name`: a path on any of them. */
+static uint8_t path_args(const struct sw_policy *p, const char *name)
+{
+	uint32_t def[SW_DEFAULT_ARCHES_MAX];
+	const uint32_t *tokens = p->arch_tokens;
+	size_t n = p->n_architectures;
+	uint8_t args = 0;
+
+	if (!tokens || !n) {
+		n = sw_default_arches(def);
+		tokens = def;
+	}
+	for (size_t i = 0; i < n; i++)
+		args |= sw_path_args(tokens[i], name);
+	return args;
+}
+
 static const char *arg_types(const struct sw_policy *p, const char *name)
 {
 	uint32_t def[SW_DEFAULT_ARCHES_MAX];
@@ -378,7 +395,7 @@ static int lint_path_args(const struct sw_policy *p, const struct sw_rule *r,
 
 		for (size_t k = 0; k < r->n_names; k++) {
 			const char *name = r->names[k];
-			uint8_t pargs = sw_path_args(name);
+			uint8_t pargs = path_args(p, name);
 			const char *types = arg_types(p, name);
 			int e;
 
