@@ -375,9 +375,11 @@ static void path_arg_msg(char *msg, size_t len, const struct sw_rule *r,
  *   - a call it does not list, at an index the types call a number or
  *     the call does not have (getpid: no argument at all).
  * A pointer argument of a call the path table does not list is left
- * alone: the table lists the calls whose paths sysward decodes, not
- * every string a call takes (getxattr's path, memfd_create's name), and
- * a condition there may well be right.
+ * alone: the table lists the path names of the kernel it was made from,
+ * not every string a call takes (memfd_create's name) nor a newer
+ * kernel's calls, and a condition there may well be right.  The path
+ * table is asked per ABI of the policy: a path on any of them is one
+ * (fanotify_mark's is argument 4, on i386 5).
  *
  * A warning, not a refusal: a rule that names several calls (["openat",
  * "open"] with index 1) is right for the others, the tables know the
