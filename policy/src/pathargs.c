@@ -15,8 +15,11 @@
  * yet is never asked about, and costs nothing here.  Strings that are no
  * path are not listed: xattr names, fsconfig keys and values, fsopen's
  * filesystem type, mount's type, mq_open's queue name, memfd and key
- * descriptions, module names and arguments.  Nor is quotactl's addr: a
- * path for Q_QUOTAON only, a struct for every other command.
+ * descriptions, module names and arguments.  Nor are two arguments that
+ * are a path for one command only: quotactl's addr (Q_QUOTAON; a struct
+ * for the others) and fsconfig's value (FSCONFIG_SET_PATH and
+ * _SET_PATH_EMPTY; a string or a blob for the others).  A bit here is
+ * for every call of the name, and the audit log would decode a struct.
  *
  * The index is the same in every ABI but for fanotify_mark: i386 splits
  * its 64-bit mask over two arguments, moving dfd and pathname one on.
