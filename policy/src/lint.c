@@ -249,35 +249,40 @@ static int lint_names(const struct sw_policy *p, size_t i, sw_lint_fn fn,
 	return 0;
 }
 
-/* The argument types ('l' 'i' 'h' 'p', argtypes.c) of name on the first
- * of the policy's ABIs that has it, or NULL. */
+/* The policy's ABIs (SCMP_ARCH_* tokens), or the default ones; `def`
+ * holds those. */
+static const uint32_t *policy_arches(const struct sw_policy *p,
+				     uint32_t def[SW_DEFAULT_ARCHES_MAX], size_t *n)
+{
+	if (p->arch_tokens && p->n_architectures) {
+		*n = p->n_architectures;
+		return p->arch_tokens;
+	}
+	*n = sw_default_arches(def);
+	return def;
+}
+
 /* The policy's ABIs' path arguments of `name`: a path on any of them. */
 static uint8_t path_args(const struct sw_policy *p, const char *name)
 {
 	uint32_t def[SW_DEFAULT_ARCHES_MAX];
-	const uint32_t *tokens = p->arch_tokens;
-	size_t n = p->n_architectures;
+	size_t n;
+	const uint32_t *tokens = policy_arches(p, def, &n);
 	uint8_t args = 0;
 
-	if (!tokens || !n) {
-		n = sw_default_arches(def);
-		tokens = def;
-	}
 	for (size_t i = 0; i < n; i++)
 		args |= sw_path_args(tokens[i], name);
 	return args;
 }
 
+/* The argument types ('l' 'i' 'h' 'p', argtypes.c) of name on the first
+ * of the policy's ABIs that has it, or NULL. */
 static const char *arg_types(const struct sw_policy *p, const char *name)
 {
 	uint32_t def[SW_DEFAULT_ARCHES_MAX];
-	const uint32_t *tokens = p->arch_tokens;
-	size_t n = p->n_architectures;
+	size_t n;
+	const uint32_t *tokens = policy_arches(p, def, &n);
 
-	if (!tokens || !n) {
-		n = sw_default_arches(def);
-		tokens = def;
-	}
 	for (size_t i = 0; i < n; i++) {
 		const char *t = sw_syscall_arg_types(tokens[i], name);
 
