@@ -319,7 +319,7 @@ void sw_audit_strings_keep(struct sw_audit_strings *k, pid_t pid,
 {
 	char *name = seccomp_syscall_resolve_num_arch(sw_abi_token(abi), (int)nr);
 	uint64_t mask = sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
-	uint8_t pargs = sw_path_args(name);
+	uint8_t pargs = sw_path_args(sw_abi_token(abi), name);
 	char buf[4096];
 
 	free(name);
@@ -357,7 +357,7 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 	unsigned int width = sw_abi_arg_bytes(r->abi);
 	uint64_t mask = width == 4 ? 0xffffffffull : ~0ull;
 	/* Decode path arguments (the condition's string is shown as is). */
-	uint8_t pargs = sw_path_args(name);
+	uint8_t pargs = sw_path_args(tok, name);
 	char sbuf[4096];
 	int ret;
 

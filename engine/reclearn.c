@@ -150,10 +150,22 @@ static int path_conditions(const struct sw_record *r, char *const *entry_name,
 			   const char *name, uint8_t *ret_index,
 			   struct path_cond out[LEARN_PATHS_MAX])
 {
-	uint8_t pargs = sw_path_args(name);
+	uint8_t pargs = 0;
 	struct path_cond all[LEARN_PATHS_MAX];
 	int n = 0, kept = 0;
 
+	/* One rule names one index: learn by name alone where the call's
+	 * ABIs put the path in different places (fanotify_mark, i386). */
+	for (size_t i = 0; i < r->n_calls; i++) {
+		uint8_t a;
+
+		if (!entry_name[i] || strcmp(entry_name[i], name))
+			continue;
+		a = sw_path_args(sw_abi_token(r->calls[i].abi), name);
+		if (pargs && a != pargs)
+			return -1;
+		pargs = a;
+	}
 	if (!pargs || !r->keep_paths)
 		return -1;
 	for (*ret_index = 0; !(pargs & (1u << *ret_index)); (*ret_index)++)

@@ -347,7 +347,7 @@ static void add_sample(struct rec_call *c, pid_t pid, enum sw_abi abi,
 		       const struct sw_decision *d)
 {
 	struct rec_sample s = { 0 };
-	uint8_t pargs = sw_path_args(name);
+	uint8_t pargs = sw_path_args(sw_abi_token(abi), name);
 	uint64_t mask = sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
 
 	sample_args(abi, name, args, s.args, &s.hidden);
@@ -414,7 +414,7 @@ static void add_path(struct sw_record *r, struct rec_call *c, pid_t pid,
 		     enum sw_abi abi, const char *name, const uint64_t args[6],
 		     const struct sw_decision *d)
 {
-	uint8_t pargs = sw_path_args(name);
+	uint8_t pargs = sw_path_args(sw_abi_token(abi), name);
 	uint64_t mask = sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
 	uint16_t call = (uint16_t)(c - r->calls + 1);
 	char buf[REC_STR + 1], path[REC_STR];

@@ -13,9 +13,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Bit i set: argument i of syscall `name` is a path (0: none known, or a
- * call the table does not list). */
-uint8_t sw_path_args(const char *name);
+/* Bit i set: argument i of syscall `name` on arch (a SCMP_ARCH_* token)
+ * is a path (0: none known, or a call the table does not list).  arch 0:
+ * on any x86 ABI (the index differs by ABI for fanotify_mark alone). */
+uint8_t sw_path_args(uint32_t arch, const char *name);
 
 /* Does the kernel take a NULL pointer for path argument `index` of call
  * `nr` on arch (a SCMP_ARCH_* token; 0: none) -- then it acts on a file

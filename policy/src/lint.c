@@ -249,18 +249,40 @@ static int lint_names(const struct sw_policy *p, size_t i, sw_lint_fn fn,
 	return 0;
 }
 
+/* The policy's ABIs (SCMP_ARCH_* tokens), or the default ones; `def`
+ * holds those. */
+static const uint32_t *policy_arches(const struct sw_policy *p,
+				     uint32_t def[SW_DEFAULT_ARCHES_MAX], size_t *n)
+{
+	if (p->arch_tokens && p->n_architectures) {
+		*n = p->n_architectures;
+		return p->arch_tokens;
+	}
+	*n = sw_default_arches(def);
+	return def;
+}
+
+/* The policy's ABIs' path arguments of `name`: a path on any of them. */
+static uint8_t path_args(const struct sw_policy *p, const char *name)
+{
+	uint32_t def[SW_DEFAULT_ARCHES_MAX];
+	size_t n;
+	const uint32_t *tokens = policy_arches(p, def, &n);
+	uint8_t args = 0;
+
+	for (size_t i = 0; i < n; i++)
+		args |= sw_path_args(tokens[i], name);
+	return args;
+}
+
 /* The argument types ('l' 'i' 'h' 'p', argtypes.c) of name on the first
  * of the policy's ABIs that has it, or NULL. */
 static const char *arg_types(const struct sw_policy *p, const char *name)
 {
 	uint32_t def[SW_DEFAULT_ARCHES_MAX];
-	const uint32_t *tokens = p->arch_tokens;
-	size_t n = p->n_architectures;
+	size_t n;
+	const uint32_t *tokens = policy_arches(p, def, &n);
 
-	if (!tokens || !n) {
-		n = sw_default_arches(def);
-		tokens = def;
-	}
 	for (size_t i = 0; i < n; i++) {
 		const char *t = sw_syscall_arg_types(tokens[i], name);
 
@@ -358,9 +380,11 @@ static void path_arg_msg(char *msg, size_t len, const struct sw_rule *r,
  *   - a call it does not list, at an index the types call a number or
  *     the call does not have (getpid: no argument at all).
  * A pointer argument of a call the path table does not list is left
- * alone: the table lists the calls whose paths sysward decodes, not
- * every string a call takes (getxattr's path, memfd_create's name), and
- * a condition there may well be right.
+ * alone: the table lists the path names of the kernel it was made from,
+ * not every string a call takes (memfd_create's name) nor a newer
+ * kernel's calls, and a condition there may well be right.  The path
+ * table is asked per ABI of the policy: a path on any of them is one
+ * (fanotify_mark's is argument 4, on i386 5).
  *
  * A warning, not a refusal: a rule that names several calls (["openat",
  * "open"] with index 1) is right for the others, the tables know the
@@ -378,7 +402,7 @@ static int lint_path_args(const struct sw_policy *p, const struct sw_rule *r,
 
 		for (size_t k = 0; k < r->n_names; k++) {
 			const char *name = r->names[k];
-			uint8_t pargs = sw_path_args(name);
+			uint8_t pargs = path_args(p, name);
 			const char *types = arg_types(p, name);
 			int e;
 

@@ -4,10 +4,12 @@
  * from tables.
  */
 #include <check.h>
+#include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sysward/pathargs.h"
 #include "sysward/policy.h"
 #include "test_policy.h"
 
@@ -160,12 +162,29 @@ static const struct lint_case {
 	  " \"paths\": [{\"index\": 2, \"prefix\": \"/etc/\"}]}" END,
 	  "(not-a-path) syscalls[0].paths[0]: argument 2 of \"openat2\" is not a path (openat2's path is argument 1): the condition reads whatever it points to as a string, and a NULL there fails the call with EFAULT; use index 1\n" },
 	/* a call the table does not list: a number is sure, a pointer not
-	 * (getxattr's path, memfd_create's name: strings the table lacks) */
+	 * (memfd_create's name, mq_unlink's queue: strings that are no
+	 * path, and a call newer than the table would look the same) */
 	{ ALLOW "{\"names\": [\"write\"], \"action\": \"SCMP_ACT_ERRNO\","
 	  " \"paths\": [{\"index\": 0, \"prefix\": \"/\"}]}" END,
 	  "(not-a-path) syscalls[0].paths[0]: argument 0 of \"write\" is not a path (it is a number): " NUMBER "; name the argument that holds the path\n" },
-	{ ALLOW "{\"names\": [\"getxattr\", \"memfd_create\"], \"action\": \"SCMP_ACT_ERRNO\","
+	{ ALLOW "{\"names\": [\"mq_unlink\", \"memfd_create\"], \"action\": \"SCMP_ACT_ERRNO\","
 	  " \"paths\": [{\"index\": 0, \"prefix\": \"/\"}]}" END, "" },
+	/* getxattr's path is argument 0; argument 1 is the attribute's name */
+	{ ALLOW "{\"names\": [\"getxattr\"], \"action\": \"SCMP_ACT_ERRNO\","
+	  " \"paths\": [{\"index\": 0, \"prefix\": \"/\"}]}" END, "" },
+	{ ALLOW "{\"names\": [\"getxattr\"], \"action\": \"SCMP_ACT_ERRNO\","
+	  " \"paths\": [{\"index\": 1, \"prefix\": \"user.\"}]}" END,
+	  "(not-a-path) syscalls[0].paths[0]: argument 1 of \"getxattr\" is not a path (getxattr's path is argument 0): the condition reads whatever it points to as a string, and a NULL there fails the call with EFAULT; use index 0\n" },
+	/* fanotify_mark's path: argument 4, on i386 5 (the split mask) */
+	{ ALLOW "{\"names\": [\"fanotify_mark\"], \"action\": \"SCMP_ACT_ERRNO\","
+	  " \"paths\": [{\"index\": 4, \"prefix\": \"/\"}]}" END, "" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"architectures\": [\"SCMP_ARCH_X86\"],"
+	  " \"syscalls\": [{\"names\": [\"fanotify_mark\"], \"action\": \"SCMP_ACT_ERRNO\","
+	  " \"paths\": [{\"index\": 5, \"prefix\": \"/\"}]}" END, "" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"architectures\": [\"SCMP_ARCH_X86_64\"],"
+	  " \"syscalls\": [{\"names\": [\"fanotify_mark\"], \"action\": \"SCMP_ACT_ERRNO\","
+	  " \"paths\": [{\"index\": 5, \"prefix\": \"/\"}]}" END,
+	  "(not-a-path) syscalls[0].paths[0]: argument 5 of \"fanotify_mark\" is not a path (fanotify_mark's path is argument 4): " GARBAGE "; use index 4\n" },
 	/* several conditions, several names: each wrong pair once */
 	{ ALLOW "{\"names\": [\"unlink\", \"unlinkat\"], \"action\": \"SCMP_ACT_ERRNO\","
 	  " \"paths\": [{\"index\": 0, \"prefix\": \"/\"}, {\"index\": 1, \"prefix\": \"/\"}]}" END,
@@ -189,9 +208,111 @@ START_TEST(test_lint)
 }
 END_TEST
 
+/* sysward/pathargs.h: a sample of the table, from the kernel's
+ * SYSCALL_DEFINEs (policy/src/pathargs.c says which), by libseccomp's
+ * names and per ABI; 0 for strings that are no path. */
+static const struct path_args_case {
+	uint32_t arch;
+	const char *name;
+	uint8_t want;
+} path_args_cases[] = {
+	{ SCMP_ARCH_X86_64, "openat", 1 << 1 },
+	{ SCMP_ARCH_X86_64, "getxattr", 1 << 0 },
+	{ SCMP_ARCH_X86_64, "lremovexattr", 1 << 0 },
+	{ SCMP_ARCH_X86_64, "fgetxattr", 0 },		/* fd and a name */
+	{ SCMP_ARCH_X86_64, "getxattrat", 1 << 1 },
+	{ SCMP_ARCH_X86_64, "inotify_add_watch", 1 << 1 },
+	{ SCMP_ARCH_X86_64, "name_to_handle_at", 1 << 1 },
+	{ SCMP_ARCH_X86_64, "move_mount", (1 << 1) | (1 << 3) },
+	{ SCMP_ARCH_X86_64, "mount_setattr", 1 << 1 },
+	{ SCMP_ARCH_X86_64, "open_tree", 1 << 1 },
+	{ SCMP_ARCH_X86_64, "fspick", 1 << 1 },
+	{ SCMP_ARCH_X86_64, "quotactl", 1 << 1 },
+	{ SCMP_ARCH_X86_64, "swapoff", 1 << 0 },
+	{ SCMP_ARCH_X86_64, "pivot_root", (1 << 0) | (1 << 1) },
+	{ SCMP_ARCH_X86_64, "fanotify_mark", 1 << 4 },
+	{ SCMP_ARCH_X32, "fanotify_mark", 1 << 4 },
+	{ SCMP_ARCH_X86, "fanotify_mark", 1 << 5 },	/* mask split in two */
+	{ 0, "fanotify_mark", (1 << 4) | (1 << 5) },	/* any ABI */
+	{ SCMP_ARCH_X86, "chown32", 1 << 0 },
+	{ SCMP_ARCH_X86, "truncate64", 1 << 0 },
+	{ SCMP_ARCH_X86, "statfs64", 1 << 0 },
+	{ SCMP_ARCH_X86, "oldlstat", 1 << 0 },
+	{ SCMP_ARCH_X86, "umount", 1 << 0 },
+	{ SCMP_ARCH_X86, "utimensat_time64", 1 << 1 },
+	{ SCMP_ARCH_X86_64, "fsconfig", 0 },		/* key and value */
+	{ SCMP_ARCH_X86_64, "fsopen", 0 },		/* a filesystem type */
+	{ SCMP_ARCH_X86_64, "memfd_create", 0 },
+	{ SCMP_ARCH_X86_64, "mq_open", 0 },		/* a queue's name */
+	{ SCMP_ARCH_X86_64, "add_key", 0 },
+	{ SCMP_ARCH_X86_64, NULL, 0 },
+};
+
+START_TEST(test_path_args)
+{
+	const struct path_args_case *c = &path_args_cases[_i];
+
+	ck_assert_msg(sw_path_args(c->arch, c->name) == c->want,
+		      "%s on %#x: %#x, want %#x", c->name, c->arch,
+		      sw_path_args(c->arch, c->name), c->want);
+}
+END_TEST
+
+#define FDCWD ((uint64_t)(uint32_t)-100)
+
+/* When the kernel takes a NULL path: measured on Linux 6.18 (pathargs.c) */
+static const struct path_null_case {
+	uint32_t arch;
+	const char *name;
+	unsigned int index;
+	uint64_t args[6];
+	bool want;
+} path_null_cases[] = {
+	/* move_mount(from_dfd, from, to_dfd, to, flags): each its own flag */
+	{ SCMP_ARCH_X86_64, "move_mount", 1, { 3, 0, FDCWD, 0x1000, 0x4 }, true },
+	{ SCMP_ARCH_X86_64, "move_mount", 1, { 3, 0, FDCWD, 0x1000, 0x40 }, false },
+	{ SCMP_ARCH_X86_64, "move_mount", 3, { 3, 0x1000, 4, 0, 0x40 }, true },
+	{ SCMP_ARCH_X86_64, "move_mount", 3, { 3, 0x1000, 4, 0, 0x4 }, false },
+	{ SCMP_ARCH_X86, "move_mount", 3, { 3, 0x1000, 4, 0, 0x44 }, true },
+	/* fanotify_mark(fan, flags, mask, dfd, NULL): dfd's file */
+	{ SCMP_ARCH_X86_64, "fanotify_mark", 4, { 3, 1, 0x20, 4, 0 }, true },
+	{ SCMP_ARCH_X86, "fanotify_mark", 5, { 3, 1, 0x20, 0, 4, 0 }, true },
+	{ SCMP_ARCH_X86, "fanotify_mark", 4, { 3, 1, 0x20, 0, 0, 0 }, false },
+	/* quotactl(Q_SYNC, NULL, ...): every filesystem */
+	{ SCMP_ARCH_X86_64, "quotactl", 1, { 0x800001, 0, 0, 0 }, true },
+	/* EFAULT: the string is copied whatever the flags say */
+	{ SCMP_ARCH_X86_64, "open_tree", 1, { 3, 0, 0x1000 }, false },
+	{ SCMP_ARCH_X86_64, "mount_setattr", 1, { 3, 0, 0x1000 }, false },
+	{ SCMP_ARCH_X86_64, "fspick", 1, { 3, 0, 0x8 }, false },
+	{ SCMP_ARCH_X86_64, "name_to_handle_at", 1, { 3, 0, 0, 0, 0x1000 }, false },
+	{ SCMP_ARCH_X86_64, "inotify_add_watch", 1, { 3, 0, 0x20 }, false },
+	{ SCMP_ARCH_X86_64, "getxattr", 0, { 0 }, false },
+	{ SCMP_ARCH_X86_64, "swapoff", 0, { 0 }, false },
+	/* the rows before these, unchanged */
+	{ SCMP_ARCH_X86_64, "statx", 1, { 3, 0, 0x1000 }, true },
+	{ SCMP_ARCH_X86_64, "statx", 1, { 3, 0, 0 }, false },
+	{ SCMP_ARCH_X86, "utimensat_time64", 1, { 3, 0, 0, 0 }, true },
+	{ SCMP_ARCH_X86, "utimensat_time64", 1, { FDCWD, 0, 0, 0 }, false },
+	{ SCMP_ARCH_X86_64, "acct", 0, { 0 }, true },
+};
+
+START_TEST(test_path_null)
+{
+	const struct path_null_case *c = &path_null_cases[_i];
+	int nr = seccomp_syscall_resolve_name_arch(c->arch, c->name);
+
+	ck_assert_msg(nr >= 0, "%s: not a call on %#x", c->name, c->arch);
+	ck_assert_msg(sw_path_null_ok(c->arch, (uint64_t)nr, c->index, c->args) == c->want,
+		      "%s(arg %u NULL) on %#x: want %d", c->name, c->index,
+		      c->arch, c->want);
+}
+END_TEST
+
 /* The error object says where, for readers that must not parse msg. */
 void policy_lint_tests(TCase *tc)
 {
+	tcase_add_loop_test(tc, test_path_args, 0, (int)N_ELEMENTS(path_args_cases));
+	tcase_add_loop_test(tc, test_path_null, 0, (int)N_ELEMENTS(path_null_cases));
 	tcase_add_loop_test(tc, test_args_contradict, 0, (int)N_ELEMENTS(contradict_cases));
 	tcase_add_loop_test(tc, test_glob_unclosed_bracket, 0, (int)N_ELEMENTS(glob_cases));
 	tcase_add_loop_test(tc, test_lint, 0, (int)N_ELEMENTS(lint_cases));
