@@ -256,6 +256,21 @@ static void adopt_from_proc(struct sw_supervisor *sup, struct sw_tracee *t)
  * "sl" in VmFlags), stopping at the first mapping past the guard.
  * 0: intact; -ENOENT: missing or altered; else an error reading.
  */
+/* Does the smaps file at path show a mapping now?  Past exit_mm() it
+ * reads empty; once reaped it is gone. */
+static bool has_mm(const char *path)
+{
+	char line[512];
+	FILE *f = sw_sys_fopen(path, "re");
+	bool any;
+
+	if (!f)
+		return false;
+	any = fgets(line, sizeof(line), f) != NULL;
+	fclose(f);
+	return any;
+}
+
 int sw_guard_intact(pid_t pid, struct sw_guard *g)
 {
 	const unsigned long gs = SW_GUARD_ADDR, ge = SW_GUARD_ADDR + SW_GUARD_SIZE;
@@ -306,13 +321,21 @@ int sw_guard_intact(pid_t pid, struct sw_guard *g)
 		return e;
 	}
 	fclose(f);
-	/* No mapping at all: no address space, so the process is exiting
-	 * (exit_mm() ran; SIGKILL woke it from its stop).  Nothing was
-	 * removed: its call is refused, and it never returns to run. */
+	/*
+	 * A process that SIGKILL woke from its stop may be exiting while we
+	 * read: with no mapping at all (exit_mm() ran), or with the file cut
+	 * short (the kernel takes the mm again for each read(2), and the
+	 * last reference went between two: exit_mmap()).  Neither is a
+	 * guard removed; the call is refused all the same (the guard stays
+	 * unverified) and never returns.  A live process always has
+	 * mappings, so asking again tells the two apart.
+	 */
 	if (!any)
 		return -ESRCH;
 	if (in_guard && !sealed)
 		bad = true;
+	if ((bad || cover < ge) && !has_mm(path))
+		return -ESRCH;
 	return bad || cover < ge ? -ENOENT : 0;
 }
 
