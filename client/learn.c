@@ -196,8 +196,7 @@ static int parse_options(int argc, char **argv, struct learn_options *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	char bad[64];
-	int opt;
+	int opt, r;
 
 	/* '+': stop at PROGRAM, so its own options stay its own. */
 	while ((opt = getopt_long(argc, argv, "+o:p:c:qh", options, NULL)) != -1) {
@@ -226,13 +225,9 @@ static int parse_options(int argc, char **argv, struct learn_options *o)
 			o->base = optarg;
 			break;
 		case 'c':
-			if (sw_parse_caps(optarg, &o->run.caps, &o->run.caps_all,
-					  bad, sizeof(bad)) < 0)
-				return -sw_cli_usage("learn",
-					"unknown capability '%s' in --cap %s "
-					"(expected a name such as CAP_NET_RAW, "
-					"see capabilities(7), or 'all')",
-					bad, optarg);
+			r = sw_run_cap_option("learn", optarg, &o->run);
+			if (r < 0)
+				return r;
 			break;
 		case 'q':
 			o->run.quiet = true;

@@ -129,8 +129,7 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	char bad[64];
-	int opt;
+	int opt, r;
 
 	/* '+': stop at PROGRAM, so its own options stay its own. */
 	while ((opt = getopt_long(argc, argv, "+p:l:c:d::qh", options, NULL)) != -1) {
@@ -152,13 +151,9 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 					"'json' or 'text')", optarg);
 			break;
 		case 'c':
-			if (sw_parse_caps(optarg, &o->caps, &o->caps_all, bad,
-					  sizeof(bad)) < 0)
-				return -sw_cli_usage("run",
-					"unknown capability '%s' in --cap %s "
-					"(expected a name such as CAP_NET_RAW, "
-					"see capabilities(7), or 'all')",
-					bad, optarg);
+			r = sw_run_cap_option("run", optarg, o);
+			if (r < 0)
+				return r;
 			break;
 		case OPT_KILL_DESCENDANTS:
 			o->kill_descendants = true;

@@ -8,6 +8,7 @@
 
 #include "sysward/policy.h"
 #include "commands.h"
+#include "run.h"
 #include "runopts.h"
 
 static int on_lint(enum sw_policy_warning_kind kind, const char *path,
@@ -80,5 +81,17 @@ int sw_run_open_report(const struct run_options *o, FILE **ret_file,
 		return -1;
 	}
 	*ret_stream = *ret_file;
+	return 0;
+}
+
+int sw_run_cap_option(const char *cmd, const char *arg, struct run_options *o)
+{
+	char bad[64];
+
+	if (sw_parse_caps(arg, &o->caps, &o->caps_all, bad, sizeof(bad)) < 0)
+		return -sw_cli_usage(cmd,
+			"unknown capability '%s' in --cap %s "
+			"(expected a name such as CAP_NET_RAW, "
+			"see capabilities(7), or 'all')", bad, arg);
 	return 0;
 }

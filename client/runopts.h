@@ -47,6 +47,10 @@ int sw_run_gate(const struct run_options *o, uint64_t n, int code);
 int sw_run_open_report(const struct run_options *o, FILE **ret_file,
 		       FILE **ret_stream);
 
+/* --cap ARG of `sysward CMD` (run, learn) into o: 0, or the usage
+ * error said and its -status. */
+int sw_run_cap_option(const char *cmd, const char *arg, struct run_options *o);
+
 struct sw_policy;
 /* The policy's warnings that `sysward run` shows, embedded or through the
  * daemon: all but those about real system calls the installed libseccomp
