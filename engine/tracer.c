@@ -414,8 +414,10 @@ static struct sw_session *session_from_proc(struct sw_supervisor *sup, pid_t pid
 	*ret_prog = 0;
 	if (sw_sys_proc_ids(pid, &tgid, &ppid) < 0)
 		return NULL;
-	if (!(tgid != pid && (p = sw_tracee_find(sup, tgid)) && p->s) &&
-	    !(ppid && (p = sw_tracee_find(sup, ppid)) && p->s))
+	p = tgid != pid ? sw_tracee_find(sup, tgid) : NULL;
+	if ((!p || !p->s) && ppid)
+		p = sw_tracee_find(sup, ppid);
+	if (!p || !p->s)
 		return NULL;
 	*ret_prog = p->rec_prog;
 	return p->s;
