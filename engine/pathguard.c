@@ -275,7 +275,7 @@ int sw_guard_intact(pid_t pid, struct sw_guard *g)
 {
 	const unsigned long gs = SW_GUARD_ADDR, ge = SW_GUARD_ADDR + SW_GUARD_SIZE;
 	unsigned long cover = gs;
-	bool in_guard = false, sealed = false, bad = false, any = false;
+	bool in_guard = false, sealed = false, bad = false;
 	char path[64], line[512];
 	FILE *f;
 	int e;
@@ -291,7 +291,6 @@ int sw_guard_intact(pid_t pid, struct sw_guard *g)
 
 		if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu", &start, &end, perms,
 			   &off, &maj, &min, &ino) == 7) {
-			any = true;
 			if (in_guard && !sealed)
 				bad = true;
 			if (bad || start >= ge)
@@ -330,8 +329,6 @@ int sw_guard_intact(pid_t pid, struct sw_guard *g)
 	 * unverified) and never returns.  A live process always has
 	 * mappings, so asking again tells the two apart.
 	 */
-	if (!any)
-		return -ESRCH;
 	if (in_guard && !sealed)
 		bad = true;
 	if ((bad || cover < ge) && !has_mm(path))
