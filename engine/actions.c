@@ -221,8 +221,10 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		return;
 	case SW_V_KILL:
 		audit(&c, false, 0, NULL);
-		/* A kill the filter would have made: the kernel's own. */
-		if (sw_filter_kill_by_kernel(s->prog, pid, &info, d)) {
+		/* A kill the filter would have made: the kernel's own, on
+		 * its recheck of the number the filter's prefix kills. */
+		info.seccomp.nr = sw_filter_kernel_kill_nr(s->prog, d);
+		if (info.seccomp.nr && set_info(pid, &info) == 0) {
 			(void)sw_tracee_resume(t, false, 0);
 			return;
 		}

@@ -65,9 +65,7 @@
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
-#include "sysward/ptrace_abi.h"
 #include "internal.h"
-#include "sys.h"
 
 
 /* One candidate rule for one syscall. */
@@ -99,7 +97,7 @@ static uint32_t plain_act(const struct sw_program *prog, enum sw_action a, int e
 		return seen ? stop : SCMP_ACT_ERRNO((uint16_t)e);
 	/* Kills and traps stop too where a record counts every refusal:
 	 * the supervisor has the kernel kill exactly
-	 * (sw_filter_kill_by_kernel) and raises a trap's SIGSYS itself. */
+	 * (sw_filter_kernel_kill_nr) and raises a trap's SIGSYS itself. */
 	case SW_ACT_KILL_PROCESS:
 		return counted ? stop : SCMP_ACT_KILL_PROCESS;
 	case SW_ACT_KILL_THREAD:
@@ -597,15 +595,14 @@ static void enosys_abi(struct enosys_buf *b, const struct sw_program *prog,
 #define SW_NR_KERNEL_KILL_PROCESS	0x3ffffffeu
 #define SW_NR_KERNEL_KILL_THREAD	0x3ffffffdu
 
-bool sw_filter_kill_by_kernel(const struct sw_program *prog, pid_t pid,
-			      struct sw_ptrace_syscall_info *info,
-			      const struct sw_decision *d)
+uint32_t sw_filter_kernel_kill_nr(const struct sw_program *prog,
+				  const struct sw_decision *d)
 {
 	bool kernel_rule;
 
 	if (prog->refusals != SW_REFUSALS_RECORDED || d->why || d->lifted ||
 	    (d->action != SW_ACT_KILL_PROCESS && d->action != SW_ACT_KILL_THREAD))
-		return false;
+		return 0;
 	/* Only a kill the filter would have made alone: a rule the
 	 * supervisor decides (paths, when, log) kills with SIGKILL as
 	 * sysward-policy(5) says, with or without a record. */
@@ -616,13 +613,9 @@ bool sw_filter_kill_by_kernel(const struct sw_program *prog, pid_t pid,
 		kernel_rule = d->rule == SW_RULE_DEFAULT &&
 			      !sw_action_needs_supervisor(prog->policy->default_action);
 	if (!kernel_rule)
-		return false;
-	info->seccomp.nr = d->action == SW_ACT_KILL_THREAD
-			   ? SW_NR_KERNEL_KILL_THREAD : SW_NR_KERNEL_KILL_PROCESS;
-	info->flags = 0;
-	info->reserved = 0;
-	return sw_sys_ptrace(SW_PTRACE_SET_SYSCALL_INFO, pid,
-			     (void *)sizeof(*info), info) == 0;
+		return 0;
+	return d->action == SW_ACT_KILL_THREAD ? SW_NR_KERNEL_KILL_THREAD
+					       : SW_NR_KERNEL_KILL_PROCESS;
 }
 
 int sw_filter_add_enosys(const struct sw_program *prog, void **insns, size_t *n,

@@ -153,7 +153,7 @@ extern const struct sw_denial sw_denials[SW_DENIAL_COUNT];
  *                        errno, kill and trap rules, the built-in
  *                        defences; the supervisor refuses each alike,
  *                        a kill the filter would have made through the
- *                        kernel itself (sw_filter_kill_by_kernel), a
+ *                        kernel itself (sw_filter_kernel_kill_nr), a
  *                        trap with its own SIGSYS;
  *   SW_REFUSALS_COMPLAIN every refusal stops, the built-in defences'
  *                        too, so that complain mode sees each one
@@ -263,14 +263,13 @@ void sw_filter_free(void *ctx);
 int sw_filter_add_enosys(const struct sw_program *prog, void **insns, size_t *n,
 			 struct sw_error *err);
 /* At the SECCOMP stop of a call decision d kills: where the refusals
- * are seen and the filter alone would have killed it, set the call so
- * that the kernel kills it on resuming, as it would have without the
- * stop (SIGSYS).  true: done, resume it; false: kill it some other way. */
-struct sw_ptrace_syscall_info;
+ * are seen and the filter alone would have killed it, the number to set
+ * the call to so that the kernel kills it on its recheck after the stop,
+ * as it would have without the stop (SIGSYS; the prefix of
+ * sw_filter_add_enosys answers it); else 0: kill it some other way. */
 struct sw_decision;
-bool sw_filter_kill_by_kernel(const struct sw_program *prog, pid_t pid,
-			      struct sw_ptrace_syscall_info *info,
-			      const struct sw_decision *d);
+uint32_t sw_filter_kernel_kill_nr(const struct sw_program *prog,
+				  const struct sw_decision *d);
 int sw_filter_export(void *ctx, void **ret_insns, size_t *ret_n,
 		     struct sw_error *err);
 

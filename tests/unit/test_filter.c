@@ -500,7 +500,7 @@ static const struct row rows[] = {
 	 * trap rules and the defences' (no clone3 ERRNO in the policy's
 	 * filter then: the defence stops); a kill the supervisor hands back
 	 * to the kernel is its sentinel number, which the prefix kills
-	 * (filter.c, sw_filter_kill_by_kernel) -- only there. */
+	 * (filter.c, sw_filter_kernel_kill_nr) -- only there. */
 	R(&pol_a, 0, X64, "mkdir", 0, 0, 0, TRACE(6), .refusals = SW_REFUSALS_RECORDED),
 	R(&pol_a, 0, X64, "uname", 0, 0, 0, TRACE(12), .refusals = SW_REFUSALS_RECORDED),
 	R(&pol_a, 0, X64, "socket", 0, 2, 0, TRACE(1), .refusals = SW_REFUSALS_RECORDED),
