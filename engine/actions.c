@@ -142,6 +142,16 @@ static void one_stop(const struct stop *c, struct sw_ptrace_syscall_info *info)
 	(void)sw_tracee_resume(t, false, 0);
 }
 
+/* From the SECCOMP stop of a call that runs, to its exit stop: a checked
+ * call's way (resultcheck.c), or straight on. */
+static void resume_to_exit(struct sw_supervisor *sup, struct sw_tracee *t)
+{
+	if (t->rc)
+		sw_rc_go(sup, t);
+	else
+		(void)sw_tracee_resume(t, true, 0);
+}
+
 void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 {
 	struct sw_session *s = t->s;
@@ -166,6 +176,10 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		sw_resume(t, 0);
 		return;
 	}
+	/* A call injected after a checked one, stopped by a filter that
+	 * traces it: ours, it runs (resultcheck.c). */
+	if (t->rc && sw_rc_seccomp_stop(t, info.seccomp.nr))
+		return;
 	abi = sw_abi_of(info.arch, info.seccomp.nr);
 	/* An exec event that follows comes from this call (execguard.c). */
 	t->stop_abi = abi;
@@ -197,6 +211,13 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	 * mode's lift, so that a call it lets run is contained too. */
 	sw_signals_contain(sup, t, abi, d);
 	sw_reach_contain(sup, t, abi, d);
+	/* And the uid's kernel objects (objects.c): it may ask to see the
+	 * call's result (t->rc). */
+	sw_objects_contain(sup, t, abi, d);
+	if (t->rc && d->verdict != SW_V_ALLOW && d->verdict != SW_V_REWRITE) {
+		free(t->rc);
+		t->rc = NULL;
+	}
 	s->decisions++;
 	if (s->record)
 		sw_record_call(s->record, t, abi, info.seccomp.nr,
@@ -214,8 +235,8 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	}
 	switch (d->verdict) {
 	case SW_V_ALLOW:
-		if (d->audit && s->audit)
-			goto audit_at_exit;
+		if ((d->audit && s->audit) || t->rc)
+			goto to_exit;
 		audit(&c, false, 0, NULL);
 		(void)sw_tracee_resume(t, false, 0);
 		return;
@@ -291,8 +312,9 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 			tamper_failed(&c, errno, "rewrite the syscall");
 			return;
 		}
-		if (t->n_pins || (d->audit && s->audit)) {
-			/* Pinned strings stay until the exit stop. */
+		if (t->n_pins || (d->audit && s->audit) || t->rc) {
+			/* Pinned strings stay until the exit stop; a checked
+			 * call is decided there. */
 			if (!(d->audit && s->audit))
 				audit(&c, false, 0, NULL);
 			t->exit_pending = true;
@@ -301,7 +323,7 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 			if (t->exit_audit)
 				sw_audit_strings_keep(&t->kept, pid, abi, c.nr, c.args);
 			t->inject_sig = 0;
-			(void)sw_tracee_resume(t, true, 0);
+			resume_to_exit(sup, t);
 			return;
 		}
 		audit(&c, false, 0, NULL);
@@ -310,14 +332,17 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	}
 	return;
 
-audit_at_exit:
+to_exit:
 	keep_for_exit(&c);
 	t->exit_pending = true;
 	t->exit_set = false;
-	t->exit_audit = true;
-	sw_audit_strings_keep(&t->kept, pid, abi, c.nr, c.args);
+	t->exit_audit = d->audit && s->audit;
+	if (t->exit_audit)
+		sw_audit_strings_keep(&t->kept, pid, abi, c.nr, c.args);
+	else
+		audit(&c, false, 0, NULL);
 	t->inject_sig = 0;
-	(void)sw_tracee_resume(t, true, 0);
+	resume_to_exit(sup, t);
 }
 
 void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t)
@@ -326,8 +351,11 @@ void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	int sig = t->inject_sig;
 	struct stop c;
 
-	(void)sup;
 	sw_pathguard_release(t);
+	/* A checked call: its result decided, maybe undone, with calls
+	 * injected after it (resultcheck.c). */
+	if (t->rc && sw_rc_syscall_stop(sup, t))
+		return;
 	if (!t->exit_pending) {
 		(void)sw_tracee_resume(t, false, 0);
 		return;

@@ -32,6 +32,11 @@
  *   signals.c  signals stay inside the program's process tree
  *   reach.c    which pids and groups are the session's; pid-taking calls
  *              (prlimit64, priorities, scheduling) act only on those
+ *   objects.c  the uid's kernel objects outside the session: /proc,
+ *              sysctl, cgroupfs and sysfs writes (route 19)
+ *   resultcheck.c a call decided on what it returns: to its exit stop
+ *              with its descriptor table's other users held, calls
+ *              injected after it
  *   probe.c    kernel support probe with a short-lived traced child
  *   landlock.c every session a Landlock domain of its own (route 16)
  *   procns.c   the session's own /proc: outsiders' pids hidden (route 16)
@@ -111,6 +116,14 @@ enum sw_def_sys {
 	SW_SYS_SCHED_SETPARAM,
 	SW_SYS_SCHED_SETATTR,
 	SW_SYS_SCHED_SETAFFINITY,
+	/* objects.c: calls on the uid's kernel objects; resultcheck.c's
+	 * injected close */
+	SW_SYS_CLOSE,
+	SW_SYS_OPEN,
+	SW_SYS_OPENAT,
+	SW_SYS_CREAT,
+	SW_SYS_OPENAT2,
+	SW_SYS_OPEN_BY_HANDLE_AT,
 	SW_SYS_COUNT,
 };
 
@@ -184,6 +197,10 @@ struct sw_program {
 	struct sw_policy_ctx ctx;
 	bool abi_enabled[SW_ABI_COUNT];
 	unsigned int defences;		/* SW_DEFENCE_* in force */
+	unsigned int contained;		/* SW_CONTAINED_*: the launch's own views */
+	bool excl_creates_new;		/* the program can never be uid 0: an
+					 * exclusive create needs no check
+					 * (filter.c, objects.c) */
 	pid_t supervisor_pid;		/* for SW_DEFENCE_SIGNAL_SUPERVISOR */
 	int sys[SW_ABI_COUNT][SW_SYS_COUNT];
 	uint64_t sys_mask[SW_ABI_COUNT][SW_SYS_COUNT][6];
@@ -466,6 +483,16 @@ struct sw_tracee {
 	/* record.c: the program this tracee runs, its index + 1 in the
 	 * session's record (0: none yet, or past the limit). */
 	uint16_t rec_prog;
+	/* resultcheck.c: a call decided on what it returns (NULL when
+	 * none is under way); its thread group (0: not read yet); held:
+	 * a stop kept for later while another tracee of the session runs
+	 * a checked call (held_status), hold_wait: interrupted for that
+	 * and not stopped yet. */
+	struct sw_rc *rc;
+	pid_t tgid;
+	bool held;
+	bool hold_wait;
+	int held_status;
 };
 
 /* A tid that exited before its parent's creation event was handled:
@@ -511,6 +538,16 @@ struct sw_session {
 	struct sw_execguard *execguard;	/* execguard.c, from the first exec */
 	bool complain;		/* sw_launch.complain */
 	struct sw_record *record;	/* record.c, or NULL */
+	/* objects.c: what the session made of the uid's kernel objects */
+	struct sw_objects *objects;
+	/* resultcheck.c: the tracee whose checked call holds the session's
+	 * other stops (0: none), the sharers of its descriptor table not
+	 * stopped yet, and whether two processes of the session share one
+	 * (clone(CLONE_FILES) without CLONE_THREAD) */
+	pid_t holder;
+	unsigned int hold_waiting;
+	bool files_shared;
+	bool threads;		/* a PTRACE_EVENT_CLONE was seen */
 };
 
 struct sw_supervisor {
@@ -533,10 +570,17 @@ struct sw_supervisor {
 	bool probed;
 	struct sw_kernel_support ks;
 	struct sw_decide_scratch scratch;
+	/* resultcheck.c: sessions held for a checked call, and the first
+	 * stops of new tids of those sessions, kept until it is done */
+	unsigned int n_holds;
+	bool rc_replay;		/* a hold ended: sw_rc_replay() is due */
+	struct sw_deferred_status *deferred;
+	size_t n_deferred, cap_deferred;
 	/* bell.c: how other threads wake this tracer thread. */
 	pthread_mutex_t bell_mu;
 	pid_t bell_pid;		/* 0: none */
 	int bell_fd;		/* pidfd of bell_pid, under bell_mu */
+	bool bell_alarm;	/* an alarm is on its way */
 };
 
 struct sw_tracee *sw_tracee_find(struct sw_supervisor *sup, pid_t pid);
@@ -546,8 +590,18 @@ struct sw_tracee *sw_tracee_add(struct sw_supervisor *sup, pid_t pid);
  * unit test builds its sessions with it).  -ENOMEM, or 0. */
 int sw_session_attach(struct sw_supervisor *sup, struct sw_session *s, pid_t pid);
 void sw_tracee_del(struct sw_supervisor *sup, struct sw_tracee *t);
-/* bell.c: true if pid is the bell (its status is handled). */
+/* tracer.c: the session of a tid whose creation event has not been seen,
+ * from /proc (its thread group, else its parent): NULL if none; what the
+ * record says that one runs in *ret_prog. */
+struct sw_session *sw_session_from_proc(struct sw_supervisor *sup, pid_t pid,
+					uint16_t *ret_prog);
+/* bell.c: true if pid is the bell (its status is handled): a wake, its
+ * alarm ringing or being armed. */
 bool sw_bell_status(struct sw_supervisor *sup, pid_t pid, int status);
+/* bell.c: ring this tracer thread in about SW_BELL_ALARM_MS (the bell
+ * started here if it was not; one alarm at a time). */
+#define SW_BELL_ALARM_MS	20
+void sw_bell_alarm(struct sw_supervisor *sup);
 void sw_bell_stop(struct sw_supervisor *sup);
 /* The one teardown of a session the supervisor no longer lists. */
 void sw_session_free(struct sw_session *s);
@@ -742,6 +796,112 @@ void sw_refuse(struct sw_decision *d, int e, const char *why);
  */
 void sw_reach_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 		      enum sw_abi abi, struct sw_decision *d);
+
+/* ---- objects.c: the uid's kernel objects outside the session ------------ */
+
+/* The defences (SW_DEFENCE_*) a launch needs no supervisor for, from the
+ * views it contains by namespaces of its own (SW_CONTAINED_*): the one
+ * switch.  prepare.c adds them to the launch's defences_off. */
+unsigned int sw_objects_defences_off(unsigned int contained);
+
+struct sw_objects;
+struct sw_objects *sw_objects_new(void);
+void sw_objects_free(struct sw_objects *o);
+
+/*
+ * At a SECCOMP stop whose decision lets a call run (d->verdict ALLOW or
+ * REWRITE), after the other containments: ask resultcheck.c to check
+ * what an open that can write opened (sw_rc_want).
+ */
+void sw_objects_contain(struct sw_supervisor *sup, struct sw_tracee *t,
+			enum sw_abi abi, struct sw_decision *d);
+
+/* ---- resultcheck.c: a call decided on what it returns ------------------- */
+
+enum sw_rc_kind {
+	SW_RC_OPEN,		/* an open that can write: its descriptor */
+};
+
+/* A checked call of a tracee (t->rc), from its SECCOMP stop to the end
+ * of what resultcheck.c injects after it. */
+struct sw_rc {
+	uint8_t kind;		/* enum sw_rc_kind */
+	uint8_t step;		/* resultcheck.c's */
+	bool entered;		/* an injected call's entry stop seen */
+	bool mask_saved;	/* sigmask holds the program's signal mask */
+	uint8_t injected;	/* what runs now: close, or the call again */
+	/* what objects.c wants remembered */
+	int8_t flags_arg;	/* which argument holds the flags (-1 none,
+				 * -2 in memory) */
+	/* the call as it runs */
+	enum sw_abi abi;
+	uint64_t nr;
+	uint64_t args[6];
+	/* at the call's exit stop */
+	struct sw_arch_regs r0;
+	uint64_t sigmask;
+	int64_t value;		/* what the call returns in the end */
+	int fd;			/* a descriptor being closed */
+	long long since_ms;	/* when it was let run under a hold */
+	const char *why;
+};
+
+/* What to do with a checked call's result: objects.c decides,
+ * resultcheck.c does it. */
+enum sw_rc_next {
+	SW_RC_KEEP,		/* the result stands */
+	SW_RC_RETURN,		/* the call returns out->value instead */
+	SW_RC_CLOSE,		/* close out->fd in the tracee, then return
+				 * out->value */
+	SW_RC_INJECT,		/* run out->nr(out->args) in the tracee, then
+				 * decide again on its result */
+};
+
+struct sw_rc_out {
+	int64_t value;
+	int fd;
+	uint64_t nr;
+	uint64_t args[6];
+	const char *why;
+};
+
+enum sw_rc_next sw_objects_result(struct sw_supervisor *sup, struct sw_tracee *t,
+				  struct sw_rc *rc, int64_t rval,
+				  struct sw_rc_out *out);
+
+/* At a SECCOMP stop, for a call about to run as d says: check what it
+ * returns.  t->rc is set (0), or -ENOMEM. */
+int sw_rc_want(struct sw_tracee *t, uint8_t kind, enum sw_abi abi,
+	       const struct sw_decision *d);
+/* Resume t from the SECCOMP stop of its checked call, to its exit stop:
+ * for a call that returns a descriptor, once every other task sharing
+ * t's descriptor table is stopped (they are held until the result is
+ * decided). */
+void sw_rc_go(struct sw_supervisor *sup, struct sw_tracee *t);
+/* A syscall stop (entry or exit) of t while t->rc is set: true if handled
+ * here (t resumed, or killed). */
+bool sw_rc_syscall_stop(struct sw_supervisor *sup, struct sw_tracee *t);
+/* A SECCOMP stop of t while it runs a call injected here: true if
+ * handled (it is ours: let through). */
+bool sw_rc_seccomp_stop(struct sw_tracee *t, uint64_t nr);
+/* tracer.c, for each status while some session is held: true if the
+ * status is kept for later (a stop of a tracee of a held session other
+ * than its holder, or the first stop of a new tid of one). */
+bool sw_rc_hold_status(struct sw_supervisor *sup, pid_t pid, int status);
+/* t goes (exited, or replaced by a multithreaded exec's thread): its
+ * checked call and any hold it made end with it. */
+void sw_rc_forget(struct sw_supervisor *sup, struct sw_tracee *t);
+/* A creation event: does the child share its creator's descriptor table
+ * as another process (clone(CLONE_FILES) without CLONE_THREAD)? */
+void sw_rc_new_child(struct sw_supervisor *sup, struct sw_session *s,
+		     pid_t parent, pid_t child, int ev);
+/* After a status that ended a hold (sup->rc_replay): the stops it kept,
+ * handled now. */
+void sw_rc_replay(struct sw_supervisor *sup);
+/* The dispatch loop, every millisecond while a session is held: a hold
+ * whose call waits for a partner on a FIFO (which no write to a kernel
+ * object does) is let go. */
+void sw_rc_tick(struct sw_supervisor *sup);
 
 /* ---- probe.c: policy context helpers ---------------------------------- */
 

@@ -73,7 +73,9 @@ static struct sw_session *session_new(struct sw_supervisor *sup,
 	s->launch_fd = -1;
 	s->complain = l->complain;
 	if ((l->cwd && !(s->launch_cwd = strdup(l->cwd))) ||
-	    (l->record && !(s->record = sw_record_new(l->complain, l->record_paths)))) {
+	    (l->record && !(s->record = sw_record_new(l->complain, l->record_paths))) ||
+	    !(s->objects = sw_objects_new())) {
+		sw_objects_free(s->objects);
 		sw_record_free(s->record);
 		free(s->launch_cwd);
 		free(s->counters);

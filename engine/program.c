@@ -39,6 +39,12 @@ static const char *const def_sys_names[SW_SYS_COUNT] = {
 	[SW_SYS_SCHED_SETPARAM] = "sched_setparam",
 	[SW_SYS_SCHED_SETATTR] = "sched_setattr",
 	[SW_SYS_SCHED_SETAFFINITY] = "sched_setaffinity",
+	[SW_SYS_CLOSE] = "close",
+	[SW_SYS_OPEN] = "open",
+	[SW_SYS_OPENAT] = "openat",
+	[SW_SYS_CREAT] = "creat",
+	[SW_SYS_OPENAT2] = "openat2",
+	[SW_SYS_OPEN_BY_HANDLE_AT] = "open_by_handle_at",
 };
 
 /*
@@ -368,12 +374,19 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 			  SW_DEFENCE_VM_WRITEV | SW_DEFENCE_CLONE_UNTRACED |
 			  SW_DEFENCE_CLONE3 | SW_DEFENCE_SIGNAL_SUPERVISOR |
 			  SW_DEFENCE_SECCOMP_LISTENER | SW_DEFENCE_USERFAULTFD |
-			  SW_DEFENCE_PIDFD_GETFD | SW_DEFENCE_PID_CALLS) &
+			  SW_DEFENCE_PIDFD_GETFD | SW_DEFENCE_PID_CALLS |
+			  SW_DEFENCE_OBJECT_OPENS) &
 			 ~defences_off;
+	/* These check targets and objects against a supervisor's sessions. */
+	if (supervisor_pid <= 0)
+		prog->defences &= ~(SW_DEFENCE_SIGNAL_SUPERVISOR | SW_DEFENCE_PID_CALLS |
+				    SW_DEFENCE_OBJECT_OPENS);
 	/* io_uring operations bypass seccomp entirely; they only matter when
-	 * the policy restricts something, and a policy may opt in to them
-	 * ("allowIoUring": true; the parser warns about it). */
-	if (!prog->restricts || p->allow_io_uring)
+	 * the policy restricts something, or when an open must be checked
+	 * (IORING_OP_OPENAT would not be: objects.c); a policy may opt in
+	 * to them ("allowIoUring": true; the parser warns about it). */
+	if ((!prog->restricts && !(prog->defences & SW_DEFENCE_OBJECT_OPENS)) ||
+	    p->allow_io_uring)
 		prog->defences &= ~SW_DEFENCE_IO_URING;
 	/* A kernel-fault userfaultfd stalls whoever reads the program's
 	 * memory: on wherever a supervisor may (path and audit rules, and
@@ -382,14 +395,15 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 	 * client's policy must not let its program stop the others'. */
 	if (!prog->restricts && !prog->needs_supervisor && supervisor_pid <= 0)
 		prog->defences &= ~SW_DEFENCE_USERFAULTFD;
-	/* pidfd_getfd only matters when the policy restricts something; a
-	 * policy may let it run by naming it in a rule that allows it (the
-	 * parser warns about such a rule). */
-	if (!prog->restricts || policy_allows_by_name(prog, "pidfd_getfd"))
+	/* pidfd_getfd only matters when the policy restricts something, or
+	 * when opens are checked: a descriptor objects.c refuses is in the
+	 * program's table until it is closed, and another process of the
+	 * session could copy it meanwhile.  A policy may let it run by
+	 * naming it in a rule that allows it (the parser warns about such
+	 * a rule). */
+	if ((!prog->restricts && !(prog->defences & SW_DEFENCE_OBJECT_OPENS)) ||
+	    policy_allows_by_name(prog, "pidfd_getfd"))
 		prog->defences &= ~SW_DEFENCE_PIDFD_GETFD;
-	/* Both check targets against a supervisor's sessions. */
-	if (supervisor_pid <= 0)
-		prog->defences &= ~(SW_DEFENCE_SIGNAL_SUPERVISOR | SW_DEFENCE_PID_CALLS);
 	enosys_plan(prog);
 
 	*ret = prog;

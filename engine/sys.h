@@ -2,10 +2,11 @@
 /*
  * The kernel as the supervisor's loop and stop handlers see it: every
  * call that tracer.c, session.c, actions.c, guardsetup.c, pathguard.c,
- * execguard.c, signals.c, reach.c, strings.c and the arch hooks
- * (arch/x86_64.c) make to reach a tracee, or to learn who a pid, a
- * group or a descriptor of its is (/proc, stat, the pid namespace
- * walk, getpgid: signals.c's and reach.c's "is this the session's?").  In the product these are
+ * execguard.c, signals.c, reach.c, objects.c, resultcheck.c, strings.c
+ * and the arch hooks (arch/x86_64.c) make to reach a tracee, or to learn
+ * who a pid, a group or a descriptor of its is (/proc, stat, the pid
+ * namespace walk, getpgid: signals.c's and reach.c's "is this the
+ * session's?"; statfs, stat and readlink of a descriptor: objects.c's).  In the product these are
  * inline wrappers that compile to the very calls they name (no table, no
  * indirect call in the dispatch loop).  Only kernel calls are seams here,
  * never engine functions: a test replaces the kernel, not the engine.
@@ -31,6 +32,7 @@
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -64,6 +66,7 @@ int sw_sys_open(const char *path, int flags);
 int sw_sys_fstat(int fd, struct stat *st);
 int sw_sys_ioctl(int fd, unsigned long req);
 pid_t sw_sys_getpgid(pid_t pid);
+int sw_sys_statfs(const char *path, struct statfs *st);
 #else
 static inline pid_t sw_sys_waitpid(pid_t pid, int *status, int options)
 {
@@ -174,6 +177,13 @@ static inline int sw_sys_ioctl(int fd, unsigned long req)
 static inline pid_t sw_sys_getpgid(pid_t pid)
 {
 	return getpgid(pid);
+}
+
+/* What file system a tracee's descriptor is on: /proc/<tid>/fd/<n>
+ * (objects.c). */
+static inline int sw_sys_statfs(const char *path, struct statfs *st)
+{
+	return statfs(path, st);
 }
 #endif
 

@@ -209,6 +209,24 @@ void sw_signals_of_caller(uint64_t *ret_ignored, uint64_t *ret_blocked);
 #define SW_DEFENCE_PIDFD_GETFD		(1u << 8)	/* pidfd_getfd -> EPERM */
 #define SW_DEFENCE_PID_CALLS		(1u << 9)	/* prlimit64, priorities, scheduling
 							 * only on the session (reach.c) */
+#define SW_DEFENCE_OBJECT_OPENS	(1u << 10)	/* an open that can write is
+							 * refused on a kernel object outside the
+							 * session: another process's /proc files,
+							 * sysctls, cgroupfs, sysfs (objects.c) */
+
+/*
+ * What a launch contains by namespaces of its own (sw_prepared; set by
+ * prepare.c from what the launch child will enter): a view the session
+ * has of its own needs no supervisor check, and objects.c turns off the
+ * defence that stands in for it (sw_objects_defences_off(), the one
+ * switch the filter and the supervisor both read).
+ */
+#define SW_CONTAINED_PIDS	(1u << 0)	/* its own /proc: outsiders' pid
+						 * directories gone (procns.c) */
+#define SW_CONTAINED_SYSCTL	(1u << 1)	/* /proc/sys read-only */
+#define SW_CONTAINED_SYSFS	(1u << 2)	/* /sys read-only */
+#define SW_CONTAINED_CGROUP	(1u << 3)	/* a cgroup namespace and a cgroupfs
+						 * that shows only its own */
 
 /* Support of the running kernel, probed once with a traced child. */
 struct sw_kernel_support {

@@ -262,6 +262,44 @@ reach_from_parent() {
 	echo "+ exit status $rc"
 }
 
+# Route 19 (docs/security.md): kernel objects of the uid outside the
+# session.  objects_stage PROGRAM: stage_nobody PROGRAM, $nb/allow.json and
+# $nb/docker.json, $nb/w writable by uid 65534, and a witness of uid 65534
+# outside the sandbox ($witness), in a cgroup v2 owned by uid 65534 as
+# systemd delegates user@UID.service ($cg; empty where no cgroup2 is
+# mounted writable).  Both removed on exit.
+objects_stage() {
+	local root
+	stage_nobody "$1"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$nb/allow.json"
+	cp "$POL/../../../policy/examples/docker-default.json" "$nb/docker.json" || fail "staging"
+	chmod 644 "$nb/allow.json" "$nb/docker.json"
+	mkdir -m 777 "$nb/w"
+	setpriv --reuid 65534 --regid 65534 --clear-groups sleep 120 </dev/null >/dev/null 2>&1 &
+	witness=$!
+	cg=
+	root=$(awk '$9 == "cgroup2" {print $5; exit}' /proc/self/mountinfo)
+	if [ -n "$root" ] && mkdir "$root/sysward-test-$test-$$" 2>/dev/null; then
+		cg=$root/sysward-test-$test-$$
+		chown -R 65534:65534 "$cg" && echo "$witness" >"$cg/cgroup.procs" ||
+			cg=
+	fi
+	trap 'kill "$witness" 2>/dev/null; [ -z "$cg" ] || { echo 0 >"$cg/cgroup.freeze"; sleep 0.2; rmdir "$cg"; }; rm -rf "$nb"' EXIT
+	echo "+ witness $witness (uid 65534, outside), cgroup ${cg:-none}"
+}
+
+# objects_witness_intact: the witness lives, runs, and its oom_score_adj
+# and cgroup are as they were.
+objects_witness_intact() {
+	local state oom
+	state=$(proc_state "$witness")
+	oom=$(cat "/proc/$witness/oom_score_adj" 2>/dev/null)
+	echo "+ witness: state ${state:-gone}, oom_score_adj ${oom:-?}${cg:+, frozen $(cat "$cg/cgroup.freeze")}"
+	[ -n "$state" ] && [ "$state" != Z ] || fail "the witness outside the sandbox was killed"
+	[ "$oom" = 0 ] || fail "the witness's oom_score_adj was changed to $oom"
+	[ -z "$cg" ] || [ "$(cat "$cg/cgroup.freeze")" = 0 ] || fail "the witness's cgroup was frozen"
+}
+
 # i386 syscalls exist only if the kernel runs 32-bit code for this machine
 # (ia32_emulation); probe with an unconfined int $0x80.
 ia32_works() { "$ADV/adv_int80_probe" >/dev/null 2>&1; }
@@ -484,11 +522,13 @@ pidfd_getfd_opt_in)
 	[ "$rc" -eq 1 ] && grep -q '^result: \[SO_PEERPIDFD\] pidfd_getfd = [0-9]*, and it reads "denied"' "$out" ||
 		fail "pidfd_getfd did not work although a rule allows it (exit $rc)" ;;
 io_uring_unrestricted)
-	# Control: a policy that restricts nothing has nothing to bypass, so
-	# the defence is off and the probe must see io_uring working (this
-	# proves io_uring_denied can fail).
-	run "$POL/log-only.json" -- "$ADV/adv_io_uring" allow
-	expect_contained "io_uring unusable although the policy restricts nothing" ;;
+	# A policy that restricts nothing: io_uring is refused all the same
+	# where opens that can write are checked on what they open (route
+	# 19: IORING_OP_OPENAT would not be), as in every session without
+	# namespaces of its own for /proc, sysfs and cgroupfs.  (The control
+	# that io_uring_denied can fail: io_uring_opt_in.)
+	run "$POL/log-only.json" -- "$ADV/adv_io_uring" deny
+	expect_contained "io_uring usable where the opens it makes would go unchecked" ;;
 io_uring_opt_in)
 	# "allowIoUring": true under a policy that restricts (emulates getuid,
 	# denies mkdir): io_uring is the policy's to decide, so it must work;
@@ -1051,6 +1091,69 @@ audit_log_json)
 	audit_log json ;;
 audit_log_text)
 	audit_log text ;;
+objects_proc_writes)
+	# Route 19: as uid 65534 under an allow-all policy, the writes a
+	# same-uid process may make of another's kernel objects, with no
+	# ptrace-mode check: the witness's /proc files (oom_score_adj raised,
+	# oom_adj, coredump_filter, clear_refs, sched, autogroup), by name,
+	# by a read-only descriptor reopened through /proc/self/fd and by a
+	# bind mount of /proc/PID in a mount namespace of the program's own;
+	# a sysctl; cgroup.freeze, cgroup.kill, cgroup.procs of the witness's
+	# cgroup (owned by the uid, as systemd delegates user@UID.service).
+	objects_stage adv_objwrite
+	run_nobody --policy "$nb/allow.json" -- "$nb/adv_objwrite" attack "$witness" "$cg" "$nb/w"
+	objects_witness_intact
+	expect_contained "a kernel object outside the sandbox was written (allow-all)" ;;
+objects_proc_writes_docker)
+	# The same under Docker's default profile.
+	objects_stage adv_objwrite
+	run_nobody --policy "$nb/docker.json" -- "$nb/adv_objwrite" attack "$witness" "$cg" "$nb/w"
+	objects_witness_intact
+	expect_contained "a kernel object outside the sandbox was written (docker-default)" ;;
+objects_proc_writes_root)
+	# As root, whose session has its own /proc (route 16: the witness's
+	# directory is gone), but whose program, root with no capability,
+	# may write a sysctl by its mode bits (kernel.core_pattern would run
+	# a program of its choice as root with every capability).
+	[ "$(id -u)" = 0 ] || skip "needs root"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	mkdir -p "$scratch/w"
+	start_witness
+	run "$scratch/allow.json" -- "$ADV/adv_objwrite" attack "$witness" "" "$scratch/w"
+	expect_contained "a root program wrote a kernel object outside its session" ;;
+objects_write_race)
+	# Route 19: the descriptor of a refused open is in the program's
+	# table from the kernel's fd_install() until the supervisor closes
+	# it; three threads write "1000" into every descriptor number it may
+	# get while a fourth opens the witness's oom_score_adj, 3 s.
+	objects_stage adv_objwrite
+	run_nobody --policy "$nb/allow.json" -- "$nb/adv_objwrite" race "$witness" 3
+	objects_witness_intact
+	grep -q '^result: [1-9][0-9]* opens' "$out" || fail "the race did not run"
+	expect_contained "another thread wrote through a descriptor before it was closed" ;;
+objects_own_writes)
+	# Control: what the program writes of its own works as unconfined:
+	# its oom_score_adj, a child's, a thread's comm, the uid_map of a
+	# user namespace it made (unshare -Ur), /proc/self of a procfs it
+	# mounted in pid and user namespaces of its own, a FIFO opened for
+	# writing by one thread before another opens it for reading (held
+	# threads would never read), a file of its own.  As uid 65534; and
+	# as root (its own /proc), where it must see what a root process
+	# without capabilities sees unconfined (which may not map uid 0 in a
+	# user namespace: CAP_SETFCAP, Linux 5.12).
+	objects_stage adv_objwrite
+	run_nobody --policy "$nb/allow.json" -- "$nb/adv_objwrite" control "$nb/w"
+	[ "$rc" -eq 0 ] && grep -qx 'control: all worked' "$out" ||
+		fail "as uid 65534, the program could not write what is its own (exit $rc)"
+	[ "$(id -u)" = 0 ] || exit 0
+	mkdir -p "$scratch/w"
+	echo "+ (root, no capability, unconfined) adv_objwrite control"
+	setpriv --inh-caps=-all --bounding-set=-all --no-new-privs \
+		"$ADV/adv_objwrite" control "$scratch/w" >"$scratch/plain" 2>&1 </dev/null
+	cat "$scratch/plain"
+	run "$nb/allow.json" -- "$ADV/adv_objwrite" control "$scratch/w"
+	cmp -s "$scratch/plain" "$out" ||
+		fail "as root, the program's own writes differ from a root process's without capabilities" ;;
 reach_parent)
 	# Route 16: the program reaches its unconfined ancestor (the process
 	# that started sysward, of the same uid) with ptrace-mode accesses:
@@ -1097,11 +1200,16 @@ reach_other_session)
 reach_own_child)
 	# Control: the same calls on the program's own child work, also after
 	# the program made a Landlock domain of its own (nested below ours).
+	# pidfd_getfd is refused wherever opens are checked (route 19: a
+	# descriptor being refused must not be copied) unless a rule names
+	# it: this policy does.
 	stage_reach
-	run_nobody --policy "$nb/allow.json" -- "$nb/adv_reach" control "$nb/d"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["pidfd_getfd"], "action": "SCMP_ACT_ALLOW"}]}' >"$nb/getfd.json"
+	chmod 644 "$nb/getfd.json"
+	run_nobody --policy "$nb/getfd.json" -- "$nb/adv_reach" control "$nb/d"
 	[ "$rc" -eq 0 ] && grep -q '^control: reached' "$out" ||
 		fail "the program could not reach its own child (exit $rc)"
-	run_nobody --policy "$nb/allow.json" -- "$nb/adv_reach" control "$nb/d" nest
+	run_nobody --policy "$nb/getfd.json" -- "$nb/adv_reach" control "$nb/d" nest
 	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
 	[ "$rc" -eq 0 ] && grep -q '^control: reached' "$out" ||
 		fail "in a Landlock domain of its own, the program could not reach its own child (exit $rc)" ;;

@@ -38,6 +38,7 @@ enum {
 	FK_STAT = -12,		/* stat of /proc/<pid>/...: pid */
 	FK_GETPGID = -13,
 	FK_OPEN = -14,		/* open of /proc/<pid>/ns/pid: pid */
+	FK_STATFS = -15,	/* statfs of /proc/<pid>/fd/<n>: pid */
 };
 
 struct fk_call {
@@ -78,6 +79,9 @@ struct fk_task {
 	siginfo_t si;
 	siginfo_t set_si;
 	size_t n_setsi;
+	/* its blocked signals (GETSIGMASK/SETSIGMASK) */
+	uint64_t sigmask;
+	size_t n_setmask;
 };
 
 /* Forget every task, queued status, failure and logged call. */
@@ -102,6 +106,22 @@ void fk_proc_nested(pid_t tid, pid_t inner, unsigned long ns);
  * (fdinfo shows no Pid, readlink the path, stat the directory's id). */
 void fk_pidfd(pid_t tid, int fd, pid_t target, unsigned int flags);
 void fk_procdir_fd(pid_t tid, int fd, pid_t target);
+/* The tracee tid's descriptor fd holds a file of file system fs (the
+ * statfs magic), which /proc/<tid>/fd/<fd> links to as link, with
+ * identity (dev, ino) (dev 0: procfs's if fs is, else another).  The
+ * same (dev, ino) at a path: fk_path.  fk_file_gone: the descriptor
+ * closed. */
+void fk_file(pid_t tid, int fd, unsigned long fs, const char *link,
+	     unsigned long ino);
+void fk_file_gone(pid_t tid, int fd);
+void fk_path(const char *path, unsigned long fs, unsigned long ino);
+#define FK_PROC_MAGIC	0x9fa0ul
+#define FK_EXT4_MAGIC	0xef53ul
+#define FK_CGROUP2_MAGIC 0x63677270ul
+/* /proc/<tid>/status says Threads: n (1 by default); /proc/<tid>/wchan
+ * says what it sleeps in ("" by default: absent). */
+void fk_proc_threads(pid_t tid, int n);
+void fk_proc_wchan(pid_t tid, const char *wchan);
 /* PTRACE_GETEVENTMSG of pid answers msg. */
 void fk_evmsg(pid_t pid, unsigned long msg);
 /* waitpid() returns (pid, status) next. */

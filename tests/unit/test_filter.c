@@ -7,6 +7,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -176,6 +177,7 @@ struct row {
 	int line;
 	uint64_t a2;
 	enum sw_refusals refusals;	/* who decides the policy's refusals */
+	bool non_root;			/* the program can never be uid 0 */
 };
 
 #define TRACE(i) (SECCOMP_RET_TRACE | (i))
@@ -292,10 +294,38 @@ static const struct row rows[] = {
 	R(&pol_g, 0, X64, "process_vm_writev", 0, 0, 0, ERRNO(EPERM)),
 	R(&pol_g, 0, X64, "clone3", 0, 0, 0, ERRNO(ENOSYS)),
 	R(&pol_g, 0, X64, "getuid", 0, 0, 0, TRACE(0)),
-	/* a policy that restricts nothing keeps io_uring, not ptrace */
-	R(&pol_d, 0, X64, "io_uring_setup", 0, 0, 0, ALLOW),
+	/* a policy that restricts nothing keeps io_uring, not ptrace, where
+	 * opens need no check (a session with views of its own); where
+	 * they do, an IORING_OP_OPENAT would not be seen: refused */
+	R(&pol_d, SW_DEFENCE_OBJECT_OPENS, X64, "io_uring_setup", 0, 0, 0, ALLOW),
+	R(&pol_d, 0, X64, "io_uring_setup", 0, 0, 0, ERRNO(EPERM)),
 	R(&pol_d, 0, X64, "ptrace", 0, 0, 0, ERRNO(EPERM)),
 	R(&pol_d, 0, X64, "getpid", 0, 0, 0, ALLOW),
+	/* objects.c (route 19): an open that can write stops, to be
+	 * checked on what it opened; one that only reads does not */
+	R(&pol_d, 0, X64, "openat", 0, 3, 0, ALLOW, .a2 = O_RDONLY | O_CLOEXEC),
+	R(&pol_d, 0, X64, "openat", 0, 3, 0, TRACE(SW_HINT_NONE), .a2 = O_WRONLY),
+	R(&pol_d, 0, X64, "openat", 0, 3, 0, TRACE(SW_HINT_NONE), .a2 = O_RDWR | O_CLOEXEC),
+	R(&pol_d, 0, X64, "openat", 0, 3, 0, TRACE(SW_HINT_NONE), .a2 = O_RDONLY | O_CREAT),
+	R(&pol_d, 0, X64, "openat", 0, 3, 0, TRACE(SW_HINT_NONE), .a2 = O_RDONLY | O_TRUNC),
+	R(&pol_d, 0, X64, "openat", 0, 3, 0, ALLOW, .a2 = O_RDONLY | (1ull << 32)),
+	R(&pol_d, 0, X64, "open", 0, 0, O_WRONLY | O_APPEND, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X64, "open", 0, 0, O_RDONLY | O_DIRECTORY, ALLOW),
+	R(&pol_d, 0, X64, "creat", 0, 0, 0644, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X64, "openat2", 0, 3, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X64, "open_by_handle_at", 0, 3, 0, TRACE(SW_HINT_NONE), .a2 = O_WRONLY),
+	R(&pol_d, 0, I386, "openat", 0, 3, 0, TRACE(SW_HINT_NONE), .a2 = O_WRONLY),
+	R(&pol_d, 0, X32, "openat", 0, 3, 0, TRACE(SW_HINT_NONE), .a2 = O_WRONLY),
+	R(&pol_d, SW_DEFENCE_OBJECT_OPENS, X64, "openat", 0, 3, 0, ALLOW, .a2 = O_WRONLY),
+	/* a program that can never be root: an exclusive create makes a
+	 * new file, no kernel object; root's is checked */
+	R(&pol_d, 0, X64, "openat", 0, 3, 0, ALLOW, .a2 = O_WRONLY | O_CREAT | O_EXCL, .non_root = true),
+	R(&pol_d, 0, X64, "openat", 0, 3, 0, TRACE(SW_HINT_NONE), .a2 = O_WRONLY | O_CREAT, .non_root = true),
+	R(&pol_d, 0, X64, "openat", 0, 3, 0, TRACE(SW_HINT_NONE), .a2 = O_RDWR, .non_root = true),
+	R(&pol_d, 0, X64, "openat", 0, 3, 0, TRACE(SW_HINT_NONE), .a2 = O_RDONLY | O_TRUNC, .non_root = true),
+	R(&pol_d, 0, X64, "openat", 0, 3, 0, ALLOW, .a2 = O_RDONLY, .non_root = true),
+	R(&pol_d, 0, X64, "open", 0, 0, O_RDWR | O_CREAT | O_EXCL, ALLOW, .non_root = true),
+	R(&pol_d, 0, X64, "openat", 0, 3, 0, TRACE(SW_HINT_NONE), .a2 = O_WRONLY | O_CREAT | O_EXCL),
 	/* argument widths (docs/security.md, route 9): EQ and MASKED_EQ compare the
 	 * bits the kernel reads; other operators on a narrow argument, or an
 	 * argument ABIs read at different widths, go to the supervisor */
@@ -382,7 +412,10 @@ static const struct row rows[] = {
 	R(&pol_c, 0, X64, "pidfd_getfd", 0, 3, 4, ERRNO(EPERM)),
 	R(&pol_i, 0, X64, "pidfd_getfd", 0, 3, 4, ALLOW),	/* named, allowed */
 	R(&pol_i, 0, X64, "ptrace", 0, 0, 0, ERRNO(EPERM)),
-	R(&pol_d, 0, X64, "pidfd_getfd", 0, 3, 4, ALLOW),	/* restricts nothing */
+	/* restricts nothing, no open checked */
+	R(&pol_d, SW_DEFENCE_OBJECT_OPENS, X64, "pidfd_getfd", 0, 3, 4, ALLOW),
+	/* opens checked: a refused descriptor must not be copied meanwhile */
+	R(&pol_d, 0, X64, "pidfd_getfd", 0, 3, 4, ERRNO(EPERM)),
 	R(&pol_a, SW_DEFENCE_PIDFD_GETFD, X64, "pidfd_getfd", 0, 3, 4, ALLOW),
 	/* pid-taking calls (reach.c): the caller itself (0) never stops;
 	 * any other target does, and so does a "which" meaning a uid */
@@ -583,6 +616,7 @@ static uint32_t run_row(const struct row *r)
 	ck_assert_int_eq(sw_program_new(&prog, r->p, &ctx, r->defences_off,
 					SUP_PID, &err), 0);
 	prog->refusals = r->refusals;
+	prog->excl_creates_new = r->non_root;
 	ck_assert_msg(sw_filter_build(prog, &fctx, &err) == 0, "build: %s", err.msg);
 	ck_assert_msg(sw_filter_build_defences(prog, &dctx, &err) == 0, "build: %s",
 		      err.msg);
@@ -689,10 +723,11 @@ static const struct overridden_row {
 	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"allowIoUring\":true,\"syscalls\":["
 	  "{\"names\":[\"mkdir\"],\"action\":\"SCMP_ACT_ERRNO\"},"
 	  "{\"names\":[\"io_uring_setup\"],\"action\":\"SCMP_ACT_ALLOW\"}]}", "" },
-	/* restricts nothing: the io_uring defence is off, ptrace's is not */
+	/* restricts nothing: the io_uring defence is on only because opens
+	 * are checked (objects.c); ptrace's always */
 	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":["
 	  "{\"names\":[\"io_uring_setup\",\"ptrace\"],\"action\":\"SCMP_ACT_ALLOW\"}]}",
-	  "0.1 ptrace 4 -;" },
+	  "0.1 ptrace 4 -;0.0 io_uring_setup 2 \"allowIoUring\": true;" },
 	/* a refusing rule is not overridden; a supervised one is */
 	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":["
 	  "{\"names\":[\"clone3\"],\"action\":\"SCMP_ACT_ERRNO\"},"
