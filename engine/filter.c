@@ -58,6 +58,7 @@
 #include <linux/seccomp.h>
 #include <seccomp.h>
 #include <stddef.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -837,6 +838,25 @@ int sw_filter_build_defences(const struct sw_program *prog, void **ret_ctx,
 			r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), "creat", NULL);
 		if (!r)
 			r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), "openat2", NULL);
+	}
+	if (!r && (on & SW_DEFENCE_IPC)) {
+		/* Every call on a System V object or a message queue, and the
+		 * calls that can leave the launch's IPC namespace (objects.c). */
+		static const char *const ipc[] = {
+			"shmget", "shmat", "shmctl", "semget", "semop", "semtimedop",
+			"semtimedop_time64", "semctl", "msgget", "msgsnd", "msgrcv",
+			"msgctl", "ipc", "mq_open", "mq_unlink", "mq_timedsend",
+			"mq_timedsend_time64", "mq_timedreceive",
+			"mq_timedreceive_time64", "mq_notify", "mq_getsetattr",
+			"setns" };
+		struct sw_arg_cond newipc = { 0, SW_CMP_MASKED_EQ, CLONE_NEWIPC, CLONE_NEWIPC };
+
+		for (size_t i = 0; !r && i < sizeof(ipc) / sizeof(ipc[0]); i++)
+			r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), ipc[i], NULL);
+		if (!r)
+			r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), "unshare", &newipc);
+		if (!r)
+			r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), "clone", &newipc);
 	}
 	if (!r && (on & SW_DEFENCE_CLONE_UNTRACED)) {
 		struct sw_arg_cond c = { 0, SW_CMP_MASKED_EQ, CLONE_UNTRACED,

@@ -33,7 +33,8 @@
  *   reach.c    which pids and groups are the session's; pid-taking calls
  *              (prlimit64, priorities, scheduling) act only on those
  *   objects.c  the uid's kernel objects outside the session: /proc,
- *              sysctl, cgroupfs and sysfs writes (route 19)
+ *              sysctl, cgroupfs and sysfs writes, IPC ids and queues
+ *              (route 19)
  *   resultcheck.c a call decided on what it returns: to its exit stop
  *              with its descriptor table's other users held, calls
  *              injected after it
@@ -124,6 +125,29 @@ enum sw_def_sys {
 	SW_SYS_CREAT,
 	SW_SYS_OPENAT2,
 	SW_SYS_OPEN_BY_HANDLE_AT,
+	SW_SYS_SHMGET,
+	SW_SYS_SHMAT,
+	SW_SYS_SHMCTL,
+	SW_SYS_SEMGET,
+	SW_SYS_SEMOP,
+	SW_SYS_SEMTIMEDOP,
+	SW_SYS_SEMTIMEDOP_TIME64,
+	SW_SYS_SEMCTL,
+	SW_SYS_MSGGET,
+	SW_SYS_MSGSND,
+	SW_SYS_MSGRCV,
+	SW_SYS_MSGCTL,
+	SW_SYS_IPC,
+	SW_SYS_MQ_OPEN,
+	SW_SYS_MQ_UNLINK,
+	SW_SYS_MQ_TIMEDSEND,
+	SW_SYS_MQ_TIMEDSEND_TIME64,
+	SW_SYS_MQ_TIMEDRECEIVE,
+	SW_SYS_MQ_TIMEDRECEIVE_TIME64,
+	SW_SYS_MQ_NOTIFY,
+	SW_SYS_MQ_GETSETATTR,
+	SW_SYS_UNSHARE,
+	SW_SYS_SETNS,
 	SW_SYS_COUNT,
 };
 
@@ -807,11 +831,17 @@ unsigned int sw_objects_defences_off(unsigned int contained);
 struct sw_objects;
 struct sw_objects *sw_objects_new(void);
 void sw_objects_free(struct sw_objects *o);
+/* The session's main process pid was seized, before its exec: its IPC
+ * namespace is the one the session's bookkeeping is for. */
+void sw_objects_launched(struct sw_objects *o, pid_t pid);
 
 /*
  * At a SECCOMP stop whose decision lets a call run (d->verdict ALLOW or
- * REWRITE), after the other containments: ask resultcheck.c to check
- * what an open that can write opened (sw_rc_want).
+ * REWRITE), after the other containments: refuse a call that names an
+ * object of the uid's outside the session (an IPC id), make a get
+ * exclusive, and ask resultcheck.c to
+ * check what the call returns (sw_rc_want: an open that can write, a
+ * get, mq_open).
  */
 void sw_objects_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 			enum sw_abi abi, struct sw_decision *d);
@@ -820,6 +850,9 @@ void sw_objects_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 
 enum sw_rc_kind {
 	SW_RC_OPEN,		/* an open that can write: its descriptor */
+	SW_RC_MQ_OPEN,		/* mq_open: the queue of its descriptor */
+	SW_RC_IPC_GET,		/* shmget, semget, msgget: the id */
+	SW_RC_IPC_RMID,		/* a removal: the id is gone */
 };
 
 /* A checked call of a tracee (t->rc), from its SECCOMP stop to the end
@@ -830,9 +863,15 @@ struct sw_rc {
 	bool entered;		/* an injected call's entry stop seen */
 	bool mask_saved;	/* sigmask holds the program's signal mask */
 	uint8_t injected;	/* what runs now: close, or the call again */
+	uint8_t tries;
 	/* what objects.c wants remembered */
+	uint8_t ipc;		/* SysV kind */
 	int8_t flags_arg;	/* which argument holds the flags (-1 none,
 				 * -2 in memory) */
+	bool created;		/* success means the object was made now */
+	bool forced;		/* an exclusive create we asked for */
+	uint64_t orig_flags;	/* the program's own */
+	uint32_t id;		/* IPC_RMID's */
 	/* the call as it runs */
 	enum sw_abi abi;
 	uint64_t nr;

@@ -241,6 +241,7 @@ int sw_session_launch_prepared(struct sw_supervisor *sup,
 		r = seize(sup, s, pid, l->argv[0], err);
 	if (r < 0)
 		goto fail;
+	sw_objects_launched(s->objects, pid);
 
 	/* From here on the dispatch loop supervises the launch: the chdir,
 	 * the filters and the exec (which may block on a path the caller

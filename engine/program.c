@@ -45,6 +45,29 @@ static const char *const def_sys_names[SW_SYS_COUNT] = {
 	[SW_SYS_CREAT] = "creat",
 	[SW_SYS_OPENAT2] = "openat2",
 	[SW_SYS_OPEN_BY_HANDLE_AT] = "open_by_handle_at",
+	[SW_SYS_SHMGET] = "shmget",
+	[SW_SYS_SHMAT] = "shmat",
+	[SW_SYS_SHMCTL] = "shmctl",
+	[SW_SYS_SEMGET] = "semget",
+	[SW_SYS_SEMOP] = "semop",
+	[SW_SYS_SEMTIMEDOP] = "semtimedop",
+	[SW_SYS_SEMTIMEDOP_TIME64] = "semtimedop_time64",
+	[SW_SYS_SEMCTL] = "semctl",
+	[SW_SYS_MSGGET] = "msgget",
+	[SW_SYS_MSGSND] = "msgsnd",
+	[SW_SYS_MSGRCV] = "msgrcv",
+	[SW_SYS_MSGCTL] = "msgctl",
+	[SW_SYS_IPC] = "ipc",
+	[SW_SYS_MQ_OPEN] = "mq_open",
+	[SW_SYS_MQ_UNLINK] = "mq_unlink",
+	[SW_SYS_MQ_TIMEDSEND] = "mq_timedsend",
+	[SW_SYS_MQ_TIMEDSEND_TIME64] = "mq_timedsend_time64",
+	[SW_SYS_MQ_TIMEDRECEIVE] = "mq_timedreceive",
+	[SW_SYS_MQ_TIMEDRECEIVE_TIME64] = "mq_timedreceive_time64",
+	[SW_SYS_MQ_NOTIFY] = "mq_notify",
+	[SW_SYS_MQ_GETSETATTR] = "mq_getsetattr",
+	[SW_SYS_UNSHARE] = "unshare",
+	[SW_SYS_SETNS] = "setns",
 };
 
 /*
@@ -375,12 +398,12 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 			  SW_DEFENCE_CLONE3 | SW_DEFENCE_SIGNAL_SUPERVISOR |
 			  SW_DEFENCE_SECCOMP_LISTENER | SW_DEFENCE_USERFAULTFD |
 			  SW_DEFENCE_PIDFD_GETFD | SW_DEFENCE_PID_CALLS |
-			  SW_DEFENCE_OBJECT_OPENS) &
+			  SW_DEFENCE_OBJECT_OPENS | SW_DEFENCE_IPC) &
 			 ~defences_off;
 	/* These check targets and objects against a supervisor's sessions. */
 	if (supervisor_pid <= 0)
 		prog->defences &= ~(SW_DEFENCE_SIGNAL_SUPERVISOR | SW_DEFENCE_PID_CALLS |
-				    SW_DEFENCE_OBJECT_OPENS);
+				    SW_DEFENCE_OBJECT_OPENS | SW_DEFENCE_IPC);
 	/* io_uring operations bypass seccomp entirely; they only matter when
 	 * the policy restricts something, or when an open must be checked
 	 * (IORING_OP_OPENAT would not be: objects.c); a policy may opt in

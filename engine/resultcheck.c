@@ -100,7 +100,7 @@ int sw_rc_want(struct sw_tracee *t, uint8_t kind, enum sw_abi abi,
 
 static bool returns_fd(const struct sw_rc *rc)
 {
-	return rc->kind == SW_RC_OPEN;
+	return rc->kind == SW_RC_OPEN || rc->kind == SW_RC_MQ_OPEN;
 }
 
 /* ---- who shares a descriptor table ------------------------------------- */
@@ -144,7 +144,7 @@ void sw_rc_new_child(struct sw_supervisor *sup, struct sw_session *s,
 
 	(void)sup;
 	if (!s || ev == PTRACE_EVENT_VFORK ||
-	    !(s->prog->defences & SW_DEFENCE_OBJECT_OPENS))
+	    !(s->prog->defences & (SW_DEFENCE_OBJECT_OPENS | SW_DEFENCE_IPC)))
 		return;
 	/* A thread, or a clone that is none (its exit signal not SIGCHLD):
 	 * from now on a write-open asks how many threads its caller has. */

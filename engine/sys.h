@@ -6,7 +6,8 @@
  * and the arch hooks (arch/x86_64.c) make to reach a tracee, or to learn
  * who a pid, a group or a descriptor of its is (/proc, stat, the pid
  * namespace walk, getpgid: signals.c's and reach.c's "is this the
- * session's?"; statfs, stat and readlink of a descriptor: objects.c's).  In the product these are
+ * session's?"; statfs, stat and readlink of a descriptor, a message queue
+ * opened and removed: objects.c's).  In the product these are
  * inline wrappers that compile to the very calls they name (no table, no
  * indirect call in the dispatch loop).  Only kernel calls are seams here,
  * never engine functions: a test replaces the kernel, not the engine.
@@ -67,6 +68,8 @@ int sw_sys_fstat(int fd, struct stat *st);
 int sw_sys_ioctl(int fd, unsigned long req);
 pid_t sw_sys_getpgid(pid_t pid);
 int sw_sys_statfs(const char *path, struct statfs *st);
+int sw_sys_mq_open(const char *name, int flags);
+int sw_sys_mq_unlink(const char *name);
 #else
 static inline pid_t sw_sys_waitpid(pid_t pid, int *status, int options)
 {
@@ -184,6 +187,19 @@ static inline pid_t sw_sys_getpgid(pid_t pid)
 static inline int sw_sys_statfs(const char *path, struct statfs *st)
 {
 	return statfs(path, st);
+}
+
+/* The message queue a tracee's mq_unlink names, opened and removed as
+ * the kernel's call would (objects.c): names as the system call takes
+ * them (no leading slash, unlike mq_open(3)). */
+static inline int sw_sys_mq_open(const char *name, int flags)
+{
+	return (int)syscall(SYS_mq_open, name, flags, 0, NULL);
+}
+
+static inline int sw_sys_mq_unlink(const char *name)
+{
+	return (int)syscall(SYS_mq_unlink, name);
 }
 #endif
 

@@ -213,6 +213,8 @@ void sw_signals_of_caller(uint64_t *ret_ignored, uint64_t *ret_blocked);
 							 * refused on a kernel object outside the
 							 * session: another process's /proc files,
 							 * sysctls, cgroupfs, sysfs (objects.c) */
+#define SW_DEFENCE_IPC			(1u << 11)	/* System V IPC and POSIX message
+							 * queues: only the session's (objects.c) */
 
 /*
  * What a launch contains by namespaces of its own (sw_prepared; set by
@@ -227,6 +229,7 @@ void sw_signals_of_caller(uint64_t *ret_ignored, uint64_t *ret_blocked);
 #define SW_CONTAINED_SYSFS	(1u << 2)	/* /sys read-only */
 #define SW_CONTAINED_CGROUP	(1u << 3)	/* a cgroup namespace and a cgroupfs
 						 * that shows only its own */
+#define SW_CONTAINED_IPC	(1u << 4)	/* an IPC namespace of its own */
 
 /* Support of the running kernel, probed once with a traced child. */
 struct sw_kernel_support {

@@ -300,6 +300,55 @@ objects_witness_intact() {
 	[ -z "$cg" ] || [ "$(cat "$cg/cgroup.freeze")" = 0 ] || fail "the witness's cgroup was frozen"
 }
 
+# objects_attack PROGRAM NAME AS POLICY WHAT: PROGRAM (adv_ipc)
+# as AS (nobody or root) under $nb/POLICY at the objects a witness of that
+# uid keeps outside the sandbox (replacing objects_stage's); the witness
+# says it started in $nb/w/NAME.info, and on SIGUSR1 checks its objects
+# and writes "intact" or what changed to $nb/w/NAME.check.  WHAT: the
+# escape expect_contained names.
+objects_attack() {
+	local as=(setpriv --reuid 65534 --regid 65534 --clear-groups)
+	objects_stage "$1"
+	kill "$witness"
+	[ "$3" = root ] && as=()
+	"${as[@]}" "$nb/$1" witness "$nb/w" </dev/null >/dev/null 2>&1 &
+	witness=$!
+	wait_for "[ -s '$nb/w/$2.info' ]" || fail "the witness did not start"
+	if [ "$3" = root ]; then
+		run "$nb/$4" -- "$ADV/$1" attack "$nb/w"
+	else
+		run_nobody --policy "$nb/$4" -- "$nb/$1" attack "$nb/w"
+	fi
+	kill -USR1 "$witness"
+	wait_for "[ -s '$nb/w/$2.check' ]" || fail "the witness did not check its objects"
+	echo "+ the witness's objects: $(cat "$nb/w/$2.check")"
+	grep -qx intact "$nb/w/$2.check" || fail "the witness's objects were touched: $(cat "$nb/w/$2.check")"
+	expect_contained "$5"
+}
+
+# objects_ipc_attack POLICY: adv_ipc as uid 65534 under $nb/POLICY.
+objects_ipc_attack() {
+	[ -e /proc/sysvipc/shm ] && [ -d /proc/sys/fs/mqueue ] ||
+		skip "this kernel has no System V IPC or no POSIX message queues"
+	objects_attack adv_ipc ipc nobody "$1" "an IPC object outside the sandbox was reached"
+}
+
+# objects_own PROGRAM WHAT: PROGRAM's controls (the program's own objects)
+# as uid 65534 and, when root, as root, under an allow-all policy (after
+# objects_stage PROGRAM); every one must work, and as uid 65534 print
+# what $scratch/plain holds where there is one (the run unconfined).
+objects_own() {
+	run_nobody --policy "$nb/allow.json" -- "$nb/$1" control
+	[ "$rc" -eq 0 ] && grep -qx 'control: all worked' "$out" ||
+		fail "as uid 65534, $2 did not work (exit $rc)"
+	[ ! -e "$scratch/plain" ] || cmp -s "$scratch/plain" "$out" ||
+		fail "as uid 65534, $2 did not work as unconfined"
+	[ "$(id -u)" = 0 ] || exit 0
+	run "$nb/allow.json" -- "$ADV/$1" control
+	[ "$rc" -eq 0 ] && grep -qx 'control: all worked' "$out" ||
+		fail "as root, $2 did not work (exit $rc)"
+}
+
 # i386 syscalls exist only if the kernel runs 32-bit code for this machine
 # (ia32_emulation); probe with an unconfined int $0x80.
 ia32_works() { "$ADV/adv_int80_probe" >/dev/null 2>&1; }
@@ -1154,6 +1203,29 @@ objects_own_writes)
 	run "$nb/allow.json" -- "$ADV/adv_objwrite" control "$scratch/w"
 	cmp -s "$scratch/plain" "$out" ||
 		fail "as root, the program's own writes differ from a root process's without capabilities" ;;
+objects_ipc)
+	# Route 19: System V IPC objects and a POSIX message queue of a
+	# process of uid 65534 outside the sandbox (mode 0600: the uid's),
+	# by key, by id and by name: get, attach (its secret read, written
+	# over), semop, semctl SETVAL, msgrcv, msgsnd, mq_open + mq_receive,
+	# mq_unlink, msgctl IPC_RMID.  The witness checks its objects after.
+	objects_ipc_attack allow.json ;;
+objects_ipc_docker)
+	# The same under Docker's default profile (which allows them all).
+	objects_ipc_attack docker.json ;;
+objects_ipc_own)
+	# Control: the program's own objects work as unconfined (a key made,
+	# got again, IPC_EXCL, a child's get and attach, semaphores, messages,
+	# a queue made, opened again and removed, IPC_INFO), as uid 65534 and
+	# as root.
+	[ -e /proc/sysvipc/shm ] && [ -d /proc/sys/fs/mqueue ] ||
+		skip "this kernel has no System V IPC or no POSIX message queues"
+	objects_stage adv_ipc
+	echo "+ (uid 65534, unconfined) adv_ipc control"
+	setpriv --reuid 65534 --regid 65534 --clear-groups "$nb/adv_ipc" control >"$scratch/plain" 2>&1 </dev/null
+	cat "$scratch/plain"
+	grep -qx 'control: all worked' "$scratch/plain" || skip "the calls do not work here unconfined"
+	objects_own adv_ipc "the program's own IPC objects" ;;
 reach_parent)
 	# Route 16: the program reaches its unconfined ancestor (the process
 	# that started sysward, of the same uid) with ptrace-mode accesses:

@@ -68,6 +68,10 @@ static struct fk_fdfile {
 	char link[128];
 } files[32];
 static size_t n_files;
+static struct { char name[64]; unsigned long ino; } mqs[8];
+static size_t n_mqs;
+static struct { char kind[4]; char text[256]; } sysvipc[3];
+static size_t n_sysvipc;
 static struct { long req; pid_t pid; int e; bool always; } fails[8];
 static size_t n_fails;
 /* Our real descriptors the fake hands out, and whose they stand for. */
@@ -79,7 +83,7 @@ void fk_reset(void)
 	for (size_t i = 0; i < n_fds; i++)
 		close(fds[i].fd);
 	n_tasks = n_queue = n_evmsg = n_procs = n_fails = n_fds = fk_n_calls = 0;
-	n_tfds = n_nsfds = n_files = 0;
+	n_tfds = n_nsfds = n_files = n_mqs = n_sysvipc = 0;
 	memset(tasks, 0, sizeof(tasks));
 	fk_proc(getpid(), getpid(), 1);
 }
@@ -160,6 +164,21 @@ void fk_proc_wchan(pid_t tid, const char *wchan)
 	snprintf(proc_of(tid)->wchan, sizeof(proc_of(tid)->wchan), "%s", wchan);
 }
 
+void fk_sysvipc(const char *kind, const int *ids, size_t n)
+{
+	size_t len;
+
+	ck_assert_uint_lt(n_sysvipc, sizeof(sysvipc) / sizeof(sysvipc[0]));
+	snprintf(sysvipc[n_sysvipc].kind, sizeof(sysvipc[0].kind), "%s", kind);
+	len = (size_t)snprintf(sysvipc[n_sysvipc].text, sizeof(sysvipc[0].text),
+			       "       key      id  perms\n");
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)snprintf(sysvipc[n_sysvipc].text + len,
+					sizeof(sysvipc[0].text) - len,
+					"%10d %7d    600\n", 0x5000 + ids[i], ids[i]);
+	n_sysvipc++;
+}
+
 void fk_proc_nested(pid_t tid, pid_t inner, unsigned long ns)
 {
 	struct fk_proc *p = proc_of(tid);
@@ -204,6 +223,13 @@ void fk_file_gone(pid_t tid, int fd)
 void fk_path(const char *path, unsigned long fs, unsigned long ino)
 {
 	fk_file(0, -1, fs, path, ino);
+}
+
+void fk_mq(const char *name, unsigned long ino)
+{
+	ck_assert_uint_lt(n_mqs, sizeof(mqs) / sizeof(mqs[0]));
+	snprintf(mqs[n_mqs].name, sizeof(mqs[0].name), "%s", name);
+	mqs[n_mqs++].ino = ino;
 }
 
 /* The file /proc/<tid>/fd/<fd>, or a path fk_path named, or NULL. */
@@ -748,6 +774,13 @@ FILE *sw_sys_fopen(const char *path, const char *mode)
 		pid = 0;
 	if (request(FK_FOPEN, pid, 0, 0))
 		return NULL;
+	if (!strncmp(path, "/proc/sysvipc/", 14)) {
+		for (size_t i = 0; i < n_sysvipc; i++)
+			if (!strcmp(sysvipc[i].kind, path + 14))
+				return fmemopen(sysvipc[i].text, strlen(sysvipc[i].text), "r");
+		errno = ENOENT;
+		return NULL;
+	}
 	t = task_find(pid);
 	if (!t || strcmp(name, "smaps")) {
 		errno = ENOENT;
@@ -951,7 +984,15 @@ int sw_sys_open(const char *path, int flags)
 
 int sw_sys_fstat(int fd, struct stat *st)
 {
-	int i = ns_find(fd);
+	int i;
+
+	/* a message queue the supervisor opened (sw_sys_mq_open) */
+	for (size_t k = 0; k < n_files; k++)
+		if (files[k].tid == -fd - 1 && files[k].fd == fd) {
+			ident(st, fs_dev(files[k].fs), files[k].ino, S_IFREG | 0600);
+			return 0;
+		}
+	i = ns_find(fd);
 
 	if (i < 0)
 		return -1;
@@ -1001,6 +1042,33 @@ int sw_sys_statfs(const char *path, struct statfs *st)
 	memset(st, 0, sizeof(*st));
 	st->f_type = (__fsword_t)ff->fs;
 	return 0;
+}
+
+int sw_sys_mq_open(const char *name, int flags)
+{
+	(void)flags;
+	for (size_t i = 0; i < n_mqs; i++)
+		if (!strcmp(mqs[i].name, name)) {
+			/* a descriptor of ours whose fstat the fake answers */
+			int fd = our_fd(open("/dev/null", O_RDONLY | O_CLOEXEC), 0);
+
+			fk_file(-fd - 1, fd, FK_MQUEUE_MAGIC, name, mqs[i].ino);
+			return fd;
+		}
+	errno = ENOENT;
+	return -1;
+}
+
+int sw_sys_mq_unlink(const char *name)
+{
+	for (size_t i = 0; i < n_mqs; i++)
+		if (!strcmp(mqs[i].name, name)) {
+			request(FK_MQ_UNLINK, 0, 0, mqs[i].ino);
+			mqs[i] = mqs[--n_mqs];
+			return 0;
+		}
+	errno = ENOENT;
+	return -1;
 }
 
 /* /proc/<tid>/fd/<n> of a /proc/<pid> directory or of a file fk_file

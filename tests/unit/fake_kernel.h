@@ -39,6 +39,7 @@ enum {
 	FK_GETPGID = -13,
 	FK_OPEN = -14,		/* open of /proc/<pid>/ns/pid: pid */
 	FK_STATFS = -15,	/* statfs of /proc/<pid>/fd/<n>: pid */
+	FK_MQ_UNLINK = -16,	/* the supervisor's mq_unlink: data the ino */
 };
 
 struct fk_call {
@@ -118,6 +119,12 @@ void fk_path(const char *path, unsigned long fs, unsigned long ino);
 #define FK_PROC_MAGIC	0x9fa0ul
 #define FK_EXT4_MAGIC	0xef53ul
 #define FK_CGROUP2_MAGIC 0x63677270ul
+#define FK_MQUEUE_MAGIC	0x19800202ul
+/* A message queue the supervisor's mq_open finds by name. */
+void fk_mq(const char *name, unsigned long ino);
+/* /proc/sysvipc/<kind> ("shm", "sem", "msg") lists these ids (none:
+ * absent, as without CONFIG_SYSVIPC). */
+void fk_sysvipc(const char *kind, const int *ids, size_t n);
 /* /proc/<tid>/status says Threads: n (1 by default); /proc/<tid>/wchan
  * says what it sleeps in ("" by default: absent). */
 void fk_proc_threads(pid_t tid, int n);

@@ -326,6 +326,20 @@ static const struct row rows[] = {
 	R(&pol_d, 0, X64, "openat", 0, 3, 0, ALLOW, .a2 = O_RDONLY, .non_root = true),
 	R(&pol_d, 0, X64, "open", 0, 0, O_RDWR | O_CREAT | O_EXCL, ALLOW, .non_root = true),
 	R(&pol_d, 0, X64, "openat", 0, 3, 0, TRACE(SW_HINT_NONE), .a2 = O_WRONLY | O_CREAT | O_EXCL),
+	/* System V IPC and message queues: every call on one stops; so do
+	 * the calls that can leave the launch's IPC namespace */
+	R(&pol_d, 0, X64, "shmget", 0, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X64, "semop", 0, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X64, "msgrcv", 0, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X64, "mq_open", 0, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X64, "mq_unlink", 0, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, I386, NULL, 117 /* ipc */, 23, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, I386, NULL, 395 /* shmget */, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, I386, NULL, 420 /* semtimedop_time64 */, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X64, "unshare", 0, 0x08000000 /* CLONE_NEWIPC */, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X64, "unshare", 0, 0x00020000 /* CLONE_NEWNS */, 0, ALLOW),
+	R(&pol_d, 0, X64, "setns", 0, 3, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, SW_DEFENCE_IPC, X64, "shmget", 0, 0, 0, ALLOW),
 	/* argument widths (docs/security.md, route 9): EQ and MASKED_EQ compare the
 	 * bits the kernel reads; other operators on a narrow argument, or an
 	 * argument ABIs read at different widths, go to the supervisor */

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * engine/objects.c and engine/resultcheck.c against the scripted fake
- * kernel: a call checked on what it returns (an open that can write),
- * every request made at its SECCOMP stop, its exit stop
+ * kernel: a call checked on what it returns (an open that can write, a
+ * System V get), every request made at its SECCOMP stop, its exit stop
  * and the calls injected after it, in order; the descriptor table's other
  * users held meanwhile; and what goes wrong on the way: the tracee killed
  * during the injected close, a stop signal, the kernel refusing a request,
- * a multithreaded exec.  The engine is the real one (sysward-engine-fake);
+ * a multithreaded exec.  Also the checks made at the SECCOMP stop alone
+ * (IPC ids).  The engine is the real one (sysward-engine-fake);
  * only the kernel is fake (fake_kernel.c).
  */
 #include <check.h>
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ipc.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 
@@ -429,6 +431,67 @@ START_TEST(fifo_partner_lets_go)
 }
 END_TEST
 
+/* ---- System V IPC --------------------------------------------------------- */
+
+START_TEST(ipc_get_made_exclusive)
+{
+	/* shmget(key, IPC_CREAT) runs exclusive; EEXIST: got again as asked,
+	 * without IPC_CREAT (the injected call passes our own filter's stop),
+	 * and an id the session did not make is refused (EACCES). */
+	int listed[] = { 123 };
+
+	stage();
+	fk_sysvipc("shm", listed, 1);
+	seccomp(__NR_shmget, 0x1234, 4096, IPC_CREAT | 0600, 0);
+	ck_assert_uint_eq(ft->n_sets, 1);
+	ck_assert_uint_eq(ft->sets[0].seccomp.args[2], IPC_CREAT | IPC_EXCL | 0600);
+	exits(-EEXIST);
+	ck_assert_uint_eq(ft->n_setregs, 1);
+	ck_assert_uint_eq(ft->setregs[0].rax, __NR_shmget);
+	ck_assert_uint_eq(ft->setregs[0].rdi, 0x1234);
+	ck_assert_uint_eq(ft->setregs[0].rdx, 0600);
+	fk_next_entry(PID);
+	dispatch();
+	fk_seccomp(PID, X86_64, __NR_shmget, (uint64_t[6]){ 0x1234, 4096, 0600 }, IP + 14);
+	fk_queue(PID, FK_STOPPED(SIGTRAP, PTRACE_EVENT_SECCOMP));
+	dispatch();
+	ck_assert_uint_eq(ft->n_sets, 1);		/* ours: let through */
+	ft->rval_forced = true;
+	ft->rval = 123;
+	fk_exit(PID);
+	dispatch();
+	ck_assert_int_eq((int64_t)ft->setregs[1].rax, -EACCES);
+	/* the id refused by id too; one nobody has gets the kernel's answer */
+	seccomp(__NR_shmat, 123, 0, 0, 0);
+	ck_assert_int_ge(last(PTRACE_POKEUSER, PID), 0);
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EACCES);
+	seccomp(__NR_shmat, 124, 0, 0, 0);
+	ck_assert_int_eq(ft->regs.orig_rax, __NR_shmat);
+}
+END_TEST
+
+START_TEST(ipc_own_ids)
+{
+	/* IPC_PRIVATE: the id returned is the session's; semctl IPC_RMID of
+	 * it forgets it once done; IPC_INFO names no object. */
+	int listed[] = { 77 };
+
+	stage();
+	fk_sysvipc("sem", listed, 1);
+	seccomp(__NR_semget, IPC_PRIVATE, 1, 0600, 0);
+	exits(77);
+	seccomp(__NR_semop, 77, 0x7000, 1, 0);
+	ck_assert_int_ge(last(PTRACE_CONT, PID), 0);
+	ck_assert_int_eq(ft->regs.orig_rax, __NR_semop);
+	seccomp(__NR_semctl, 77, 0, IPC_RMID, 0);
+	exits(0);
+	seccomp(__NR_semop, 77, 0x7000, 1, 0);
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EACCES);
+	seccomp(__NR_semctl, 0, 0, 3 /* IPC_INFO */, 0);
+	ck_assert_int_eq(ft->regs.orig_rax, __NR_semctl);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("objects");
@@ -448,6 +511,8 @@ int main(void)
 	tcase_add_test(tc, new_thread_held_until_done);
 	tcase_add_test(tc, exec_by_other_thread);
 	tcase_add_test(tc, fifo_partner_lets_go);
+	tcase_add_test(tc, ipc_get_made_exclusive);
+	tcase_add_test(tc, ipc_own_ids);
 	tcase_add_checked_fixture(tc, NULL, unstage);
 	suite_add_tcase(s, tc);
 	return sw_check_run(s);
