@@ -858,6 +858,12 @@ int sw_filter_build_defences(const struct sw_program *prog, void **ret_ctx,
 		if (!r)
 			r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), "clone", &newipc);
 	}
+	if (!r && (on & SW_DEFENCE_KEYRINGS)) {
+		static const char *const keys[] = { "keyctl", "add_key", "request_key" };
+
+		for (size_t i = 0; !r && i < sizeof(keys) / sizeof(keys[0]); i++)
+			r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), keys[i], NULL);
+	}
 	if (!r && (on & SW_DEFENCE_CLONE_UNTRACED)) {
 		struct sw_arg_cond c = { 0, SW_CMP_MASKED_EQ, CLONE_UNTRACED,
 					 CLONE_UNTRACED };

@@ -33,8 +33,8 @@
  *   reach.c    which pids and groups are the session's; pid-taking calls
  *              (prlimit64, priorities, scheduling) act only on those
  *   objects.c  the uid's kernel objects outside the session: /proc,
- *              sysctl, cgroupfs and sysfs writes, IPC ids and queues
- *              (route 19)
+ *              sysctl, cgroupfs and sysfs writes, IPC ids and queues,
+ *              keyrings (route 19)
  *   resultcheck.c a call decided on what it returns: to its exit stop
  *              with its descriptor table's other users held, calls
  *              injected after it
@@ -146,6 +146,9 @@ enum sw_def_sys {
 	SW_SYS_MQ_TIMEDRECEIVE_TIME64,
 	SW_SYS_MQ_NOTIFY,
 	SW_SYS_MQ_GETSETATTR,
+	SW_SYS_KEYCTL,
+	SW_SYS_ADD_KEY,
+	SW_SYS_REQUEST_KEY,
 	SW_SYS_UNSHARE,
 	SW_SYS_SETNS,
 	SW_SYS_COUNT,
@@ -828,9 +831,16 @@ void sw_reach_contain(struct sw_supervisor *sup, struct sw_tracee *t,
  * switch.  prepare.c adds them to the launch's defences_off. */
 unsigned int sw_objects_defences_off(unsigned int contained);
 
+/* The keyrings a session's program must not reach besides @u and @us by
+ * their special ids: user, user session and persistent, by serial (0:
+ * none), as its launch child learned them. */
+#define SW_OBJECTS_KEYRINGS	3
+
 struct sw_objects;
 struct sw_objects *sw_objects_new(void);
 void sw_objects_free(struct sw_objects *o);
+void sw_objects_set_keyrings(struct sw_objects *o,
+			     const int32_t serials[SW_OBJECTS_KEYRINGS]);
 /* The session's main process pid was seized, before its exec: its IPC
  * namespace is the one the session's bookkeeping is for. */
 void sw_objects_launched(struct sw_objects *o, pid_t pid);
@@ -838,8 +848,8 @@ void sw_objects_launched(struct sw_objects *o, pid_t pid);
 /*
  * At a SECCOMP stop whose decision lets a call run (d->verdict ALLOW or
  * REWRITE), after the other containments: refuse a call that names an
- * object of the uid's outside the session (an IPC id), make a get
- * exclusive, and ask resultcheck.c to
+ * object of the uid's outside the session (a keyring, an IPC id), cut a
+ * request_key upcall, make a get exclusive, and ask resultcheck.c to
  * check what the call returns (sw_rc_want: an open that can write, a
  * get, mq_open).
  */
@@ -1039,6 +1049,7 @@ enum sw_stage {
 	SW_STAGE_GROUPS,
 	SW_STAGE_GID,
 	SW_STAGE_UID,
+	SW_STAGE_KEYRING,
 	SW_STAGE_BOUNDING,
 	SW_STAGE_CAPS,
 	SW_STAGE_NNP,
@@ -1059,9 +1070,17 @@ int sw_launch_report_early(int fd, const char *prog,
 			   const struct sw_procns *procns,
 			   struct sw_error *err);
 
+/* What the launch child tells its parent when it is ready to be seized:
+ * its pid (under a holder the parent did not fork it), and the serials
+ * of the uid's keyrings it learned as the program's uid (objects.c). */
+struct sw_launch_ready {
+	pid_t pid;
+	int32_t keyring[SW_OBJECTS_KEYRINGS];
+};
+
 /* launchchild.c: the launch child from its fork to its exec (its holder
  * first, with l->new_session): go_fd says it is seized, ready_fd takes
- * its pid, rep_fd a failure's report (then it exits). */
+ * its struct sw_launch_ready, rep_fd a failure's report (then it exits). */
 struct sw_prepared;
 _Noreturn void sw_launch_child(const struct sw_launch *l,
 			       const struct sw_prepared *pr, int go_fd,

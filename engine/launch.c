@@ -131,16 +131,17 @@ static int pipes_open(struct launch_pipes *lp, struct sw_error *err)
  */
 static int wait_ready(pid_t *pid, bool holder, const char *prog,
 		      struct launch_pipes *lp, const struct sw_procns *procns,
-		      struct sw_error *err)
+		      struct sw_objects *objects, struct sw_error *err)
 {
-	pid_t ready = 0;
+	struct sw_launch_ready ready = { 0 };
 	ssize_t n;
 
 	while ((n = read(lp->ready_r, &ready, sizeof(ready))) < 0 && errno == EINTR)
 		;
 	/* Under a holder the program is its child, else ours. */
-	if (n == sizeof(ready) && ready > 0 && (holder || ready == *pid)) {
-		*pid = ready;
+	if (n == sizeof(ready) && ready.pid > 0 && (holder || ready.pid == *pid)) {
+		*pid = ready.pid;
+		sw_objects_set_keyrings(objects, ready.keyring);
 		return 0;
 	}
 	/* It is exiting (sw_launch_fail): bounded likewise.  (Under a
@@ -236,7 +237,8 @@ int sw_session_launch_prepared(struct sw_supervisor *sup,
 	if (l->new_session)
 		sw_reap(pid);	/* the intermediate: it exits at once */
 
-	r = wait_ready(&pid, l->new_session, l->argv[0], &lp, &pr->procns, err);
+	r = wait_ready(&pid, l->new_session, l->argv[0], &lp, &pr->procns,
+		       s->objects, err);
 	if (r >= 0)
 		r = seize(sup, s, pid, l->argv[0], err);
 	if (r < 0)

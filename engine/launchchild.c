@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/keyctl.h>
 #include <linux/seccomp.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -25,12 +26,59 @@
 
 #include "prepare.h"
 
+/*
+ * A session keyring of the program's own (docs/security.md, route 19):
+ * without it the program's session keyring is its launcher's (a login's,
+ * which links the user keyring) or, with none, the user session keyring,
+ * and the program possesses @u through it.  A new anonymous keyring
+ * (KEYCTL_JOIN_SESSION_KEYRING with no name) owned by the program's uid:
+ * after the uid changed.  Then, as that uid, the serials of the keyrings
+ * the supervisor refuses by number (objects.c): the user keyring, the
+ * user session keyring (both made if the uid has none yet, as any
+ * reference does) and the persistent keyring (made as keyctl
+ * get_persistent does, linked into ours for a moment only).  A kernel
+ * without keys (ENOSYS) has nothing to keep out of reach; any other
+ * failure (EDQUOT: the uid's key quota full) fails the launch, rather
+ * than run the program in the launcher's keyring.  Async-signal-safe:
+ * raw system calls.
+ */
+static void own_keyring(int rep_fd, int32_t serials[SW_OBJECTS_KEYRINGS])
+{
+	long r = syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, 0L, 0L, 0L, 0L);
+
+	if (r < 0 && errno == ENOSYS)
+		return;
+	if (r < 0)
+		sw_launch_fail(rep_fd, SW_STAGE_KEYRING);
+	r = syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, (long)KEY_SPEC_USER_KEYRING, 1L, 0L, 0L);
+	if (r < 0)
+		sw_launch_fail(rep_fd, SW_STAGE_KEYRING);
+	serials[0] = (int32_t)r;
+	r = syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, (long)KEY_SPEC_USER_SESSION_KEYRING,
+		    1L, 0L, 0L);
+	if (r < 0)
+		sw_launch_fail(rep_fd, SW_STAGE_KEYRING);
+	serials[1] = (int32_t)r;
+	/* EOPNOTSUPP: a kernel without persistent keyrings. */
+	r = syscall(SYS_keyctl, KEYCTL_GET_PERSISTENT, -1L, (long)KEY_SPEC_SESSION_KEYRING,
+		    0L, 0L);
+	if (r > 0) {
+		serials[2] = (int32_t)r;
+		if (syscall(SYS_keyctl, KEYCTL_UNLINK, r, (long)KEY_SPEC_SESSION_KEYRING,
+			    0L, 0L) < 0)
+			sw_launch_fail(rep_fd, SW_STAGE_KEYRING);
+	} else if (errno != EOPNOTSUPP) {
+		sw_launch_fail(rep_fd, SW_STAGE_KEYRING);
+	}
+}
+
 static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 			    const struct sock_fprog *dprog,
 			    const struct sock_fprog *fprog, int landlock_fd,
-			    const struct sw_procns *procns,
+			    const struct sw_procns *procns, bool pr_keyrings,
 			    int go_fd, int ready_fd, int rep_fd)
 {
+	struct sw_launch_ready ready = { 0 };
 	sigset_t mask;
 	char c;
 	int last = cap_max_bits();
@@ -105,6 +153,8 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 		if (setresuid(l->uid, l->uid, l->uid) < 0)
 			sw_launch_fail(rep_fd, SW_STAGE_UID);
 	}
+	if (pr_keyrings)
+		own_keyring(rep_fd, ready.keyring);
 	for (int cap = 0; cap < last; cap++) {
 		if (l->caps & (1ull << cap))
 			continue;
@@ -148,12 +198,9 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	 * Only now may the parent seize us.  exec sets the flag anew. */
 	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
 	/* Our pid: under a holder the supervisor did not fork us. */
-	{
-		pid_t self = getpid();
-
-		if (write(ready_fd, &self, sizeof(self)) != sizeof(self))
-			_exit(SW_EXIT_SYSWARD_ERROR);
-	}
+	ready.pid = getpid();
+	if (write(ready_fd, &ready, sizeof(ready)) != sizeof(ready))
+		_exit(SW_EXIT_SYSWARD_ERROR);
 	close(ready_fd);
 
 	/* Wait until the supervisor has seized us: from here on nothing
@@ -252,5 +299,5 @@ _Noreturn void sw_launch_child(const struct sw_launch *l,
 	if (l->new_session)
 		become_holder(l, rep_fd);
 	child(l, pr->caps, &dprog, &fprog, pr->landlock_fd, &pr->procns,
-	      go_fd, ready_fd, rep_fd);
+	      pr->own_keyring, go_fd, ready_fd, rep_fd);
 }

@@ -26,6 +26,20 @@
  *     permission (EACCES, EPERM for the ctl calls that change or remove).
  *     A get that may create is made exclusive, so that its success means
  *     "made now" and an EEXIST is looked up again, as the program asked.
+ *   - Keyrings: the user keyring (@u, KEY_SPEC_USER_KEYRING) and the user
+ *     session keyring (@us) are the uid's, reachable by their special ids
+ *     (lookup_user_key() makes them possessed: every key in them readable),
+ *     by their serials (KEYCTL_LINK into a keyring of the program's own
+ *     makes them possessed), by name (KEYCTL_JOIN_SESSION_KEYRING
+ *     "_uid.<uid>": find_keyring_by_name() only asks for search
+ *     permission, which the owner has) and as request_key's default
+ *     destination; the persistent keyring by KEYCTL_GET_PERSISTENT and by
+ *     serial.  The launch child joins a session keyring of its own (so
+ *     the program no longer possesses @us, and through it @u) and learns
+ *     the three serials as the program's uid; every keyctl, add_key and
+ *     request_key naming one of them is refused here (EACCES), and
+ *     request_key's upcall is cut (its callout: /sbin/request-key would
+ *     run as root, outside the sandbox, for the program).
  *
  * Where the session has a view of its own (a namespace: its own /proc,
  * IPC namespace, ...), the defence that stands in for it is off:
@@ -35,6 +49,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/keyctl.h>
 #include <linux/magic.h>
 #include <sched.h>
 #include <stdio.h>
@@ -114,6 +129,8 @@ unsigned int sw_objects_defences_off(unsigned int contained)
 		off |= SW_DEFENCE_OBJECT_OPENS;
 	if (contained & SW_CONTAINED_IPC)
 		off |= SW_DEFENCE_IPC;
+	/* Keyrings are per uid in every namespace but a user namespace of
+	 * the program's own: always on. */
 	return off;
 }
 
@@ -222,6 +239,8 @@ static void idset_del(struct sw_idset *s, uint64_t key)
 enum { SW_IPC_SHM, SW_IPC_SEM, SW_IPC_MSG, SW_IPC_KINDS };
 
 struct sw_objects {
+	/* the keyrings its program must not reach (0: none) */
+	int32_t keyring[SW_OBJECTS_KEYRINGS];
 	/* ids of the System V objects the session made, per kind, and the
 	 * inode numbers of its message queues */
 	struct sw_idset ipc[SW_IPC_KINDS];
@@ -251,6 +270,12 @@ void sw_objects_free(struct sw_objects *o)
 		free(o->ipc[k].v);
 	free(o->mq.v);
 	free(o);
+}
+
+void sw_objects_set_keyrings(struct sw_objects *o,
+			     const int32_t serials[SW_OBJECTS_KEYRINGS])
+{
+	memcpy(o->keyring, serials, sizeof(o->keyring));
 }
 
 void sw_objects_launched(struct sw_objects *o, pid_t pid)
@@ -561,6 +586,125 @@ static int fd_verdict(struct sw_supervisor *sup, struct sw_tracee *t, int fd,
 		return proc_file_of_session(sup, s, &st, link) ? 0 : EACCES;
 	}
 	return foreign_proc_pid_file(t->pid, &st, link) ? 0 : EACCES;
+}
+
+/* ---- keyrings ------------------------------------------------------------- */
+
+/* Where a keyctl command takes key ids: bit i for argument i (1-4;
+ * argument 0 is the command). */
+static const uint8_t keyctl_ids[] = {
+	[KEYCTL_GET_KEYRING_ID] = 1u << 1,
+	[KEYCTL_UPDATE] = 1u << 1,
+	[KEYCTL_REVOKE] = 1u << 1,
+	[KEYCTL_CHOWN] = 1u << 1,
+	[KEYCTL_SETPERM] = 1u << 1,
+	[KEYCTL_DESCRIBE] = 1u << 1,
+	[KEYCTL_CLEAR] = 1u << 1,
+	[KEYCTL_LINK] = 1u << 1 | 1u << 2,
+	[KEYCTL_UNLINK] = 1u << 1 | 1u << 2,
+	[KEYCTL_SEARCH] = 1u << 1 | 1u << 4,
+	[KEYCTL_READ] = 1u << 1,
+	[KEYCTL_INSTANTIATE] = 1u << 1 | 1u << 4,
+	[KEYCTL_NEGATE] = 1u << 1 | 1u << 3,
+	[KEYCTL_SET_TIMEOUT] = 1u << 1,
+	[KEYCTL_ASSUME_AUTHORITY] = 1u << 1,
+	[KEYCTL_GET_SECURITY] = 1u << 1,
+	[KEYCTL_REJECT] = 1u << 1 | 1u << 4,
+	[KEYCTL_INSTANTIATE_IOV] = 1u << 1 | 1u << 4,
+	[KEYCTL_INVALIDATE] = 1u << 1,
+	[24 /* KEYCTL_PKEY_QUERY */] = 1u << 1,
+	[25 /* KEYCTL_PKEY_ENCRYPT: params in memory */] = 0,
+	[29 /* KEYCTL_RESTRICT_KEYRING */] = 1u << 1,
+	[30 /* KEYCTL_MOVE */] = 1u << 1 | 1u << 2 | 1u << 3,
+	[32 /* KEYCTL_WATCH_KEY */] = 1u << 1,
+};
+
+static bool keyring_refused(const struct sw_objects *o, uint64_t arg)
+{
+	int32_t id = sw_as_int(arg);	/* key_serial_t */
+
+	if (id == KEY_SPEC_USER_KEYRING || id == KEY_SPEC_USER_SESSION_KEYRING)
+		return true;
+	for (int i = 0; id > 0 && i < SW_OBJECTS_KEYRINGS; i++)
+		if (o->keyring[i] == id)
+			return true;
+	return false;
+}
+
+static void keys_contain(struct sw_supervisor *sup, struct sw_tracee *t,
+			 const struct sw_program *prog, enum sw_abi abi,
+			 struct sw_decision *d)
+{
+	const struct sw_objects *o = t->s->objects;
+	const char *why = "the uid's user, user session and persistent keyrings are outside the session";
+	uint64_t nr = d->nr;
+
+	if ((uint64_t)prog->sys[abi][SW_SYS_ADD_KEY] == nr) {
+		if (keyring_refused(o, d->args[4]))
+			sw_refuse(d, EACCES, why);
+		return;
+	}
+	if ((uint64_t)prog->sys[abi][SW_SYS_REQUEST_KEY] == nr) {
+		if (keyring_refused(o, d->args[3])) {
+			sw_refuse(d, EACCES, why);
+			return;
+		}
+		/* No upcall: /sbin/request-key runs as root, outside the
+		 * sandbox.  Without callout information the kernel only
+		 * searches the caller's keyrings (ENOKEY if not found), as on
+		 * a system without request-key. */
+		if (d->args[2]) {
+			d->verdict = SW_V_REWRITE;
+			d->args[2] = 0;
+			d->why = "request_key's upcall cut (it would run /sbin/request-key outside the sandbox)";
+		}
+		return;
+	}
+	if ((uint64_t)prog->sys[abi][SW_SYS_KEYCTL] != nr)
+		return;
+	switch ((int)sw_as_int(d->args[0])) {
+	case KEYCTL_JOIN_SESSION_KEYRING:
+		/* A name finds any keyring of that name the uid may search:
+		 * "_uid.<uid>" is the user keyring itself.  The anonymous
+		 * form (NULL) makes a new one. */
+		if (d->args[1])
+			sw_refuse(d, EPERM, "joining a session keyring by name refused: the name may be the uid's user keyring's");
+		return;
+	case KEYCTL_SET_REQKEY_KEYRING: {
+		int32_t to = sw_as_int(d->args[1]);
+
+		if (to == KEY_REQKEY_DEFL_USER_KEYRING ||
+		    to == KEY_REQKEY_DEFL_USER_SESSION_KEYRING)
+			sw_refuse(d, EACCES, why);
+		return;
+	}
+	case KEYCTL_GET_PERSISTENT:
+		/* As a kernel without CONFIG_PERSISTENT_KEYRINGS. */
+		sw_refuse(d, EOPNOTSUPP, "the uid's persistent keyring is outside the session");
+		return;
+	case KEYCTL_SESSION_TO_PARENT: {
+		pid_t tgid, ppid;
+
+		/* The caller's parent outside the tree (sysward itself, a
+		 * daemon session's holder) would get its session keyring. */
+		if (sw_sys_proc_ids(t->pid, &tgid, &ppid) < 0 ||
+		    !tracee_of(sup, t->s, ppid))
+			sw_refuse(d, EPERM, "changing the session keyring of a process outside the session refused");
+		return;
+	}
+	default:
+		break;
+	}
+	{
+		uint64_t cmd = (uint64_t)sw_as_int(d->args[0]);
+		uint8_t ids = cmd < sizeof(keyctl_ids) ? keyctl_ids[cmd] : 0;
+
+		for (int i = 1; i <= 4; i++)
+			if ((ids & (1u << i)) && keyring_refused(o, d->args[i])) {
+				sw_refuse(d, EACCES, why);
+				return;
+			}
+	}
 }
 
 /* ---- System V IPC and message queues: the session's own ----------------------- */
@@ -907,13 +1051,16 @@ void sw_objects_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 {
 	const struct sw_program *prog = t->s->prog;
 	unsigned int on = prog->defences &
-		(SW_DEFENCE_OBJECT_OPENS | SW_DEFENCE_IPC);
+		(SW_DEFENCE_OBJECT_OPENS | SW_DEFENCE_IPC | SW_DEFENCE_KEYRINGS);
 	struct ipc_call c;
 
 	if (!on || !t->s->objects || abi == SW_ABI_NONE ||
 	    (d->verdict != SW_V_ALLOW && d->verdict != SW_V_REWRITE))
 		return;
-	(void)sup;
+	if (on & SW_DEFENCE_KEYRINGS)
+		keys_contain(sup, t, prog, abi, d);
+	if (d->verdict != SW_V_ALLOW && d->verdict != SW_V_REWRITE)
+		return;
 	if (on & SW_DEFENCE_IPC) {
 		/* A call that can leave the launch's IPC namespace: from now
 		 * on each IPC call asks which namespace its caller is in. */

@@ -345,6 +345,7 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 	/* Not root, no capability to become root (--cap CAP_SETUID). */
 	pr->prog->excl_creates_new = (l->uid == (uid_t)-1 ? geteuid() : l->uid) != 0 &&
 				     !l->caps;
+	pr->own_keyring = pr->prog->defences & SW_DEFENCE_KEYRINGS;
 	r = refusals_for(l, ks, p, &pr->prog->refusals, err);
 	if (r < 0) {
 		sw_prepared_free(pr);

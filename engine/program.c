@@ -66,6 +66,9 @@ static const char *const def_sys_names[SW_SYS_COUNT] = {
 	[SW_SYS_MQ_TIMEDRECEIVE_TIME64] = "mq_timedreceive_time64",
 	[SW_SYS_MQ_NOTIFY] = "mq_notify",
 	[SW_SYS_MQ_GETSETATTR] = "mq_getsetattr",
+	[SW_SYS_KEYCTL] = "keyctl",
+	[SW_SYS_ADD_KEY] = "add_key",
+	[SW_SYS_REQUEST_KEY] = "request_key",
 	[SW_SYS_UNSHARE] = "unshare",
 	[SW_SYS_SETNS] = "setns",
 };
@@ -398,12 +401,14 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 			  SW_DEFENCE_CLONE3 | SW_DEFENCE_SIGNAL_SUPERVISOR |
 			  SW_DEFENCE_SECCOMP_LISTENER | SW_DEFENCE_USERFAULTFD |
 			  SW_DEFENCE_PIDFD_GETFD | SW_DEFENCE_PID_CALLS |
-			  SW_DEFENCE_OBJECT_OPENS | SW_DEFENCE_IPC) &
+			  SW_DEFENCE_OBJECT_OPENS | SW_DEFENCE_IPC |
+			  SW_DEFENCE_KEYRINGS) &
 			 ~defences_off;
 	/* These check targets and objects against a supervisor's sessions. */
 	if (supervisor_pid <= 0)
 		prog->defences &= ~(SW_DEFENCE_SIGNAL_SUPERVISOR | SW_DEFENCE_PID_CALLS |
-				    SW_DEFENCE_OBJECT_OPENS | SW_DEFENCE_IPC);
+				    SW_DEFENCE_OBJECT_OPENS | SW_DEFENCE_IPC |
+				    SW_DEFENCE_KEYRINGS);
 	/* io_uring operations bypass seccomp entirely; they only matter when
 	 * the policy restricts something, or when an open must be checked
 	 * (IORING_OP_OPENAT would not be: objects.c); a policy may opt in

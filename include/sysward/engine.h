@@ -215,6 +215,9 @@ void sw_signals_of_caller(uint64_t *ret_ignored, uint64_t *ret_blocked);
 							 * sysctls, cgroupfs, sysfs (objects.c) */
 #define SW_DEFENCE_IPC			(1u << 11)	/* System V IPC and POSIX message
 							 * queues: only the session's (objects.c) */
+#define SW_DEFENCE_KEYRINGS		(1u << 12)	/* the uid's user, user session and
+							 * persistent keyrings out of reach
+							 * (objects.c) */
 
 /*
  * What a launch contains by namespaces of its own (sw_prepared; set by

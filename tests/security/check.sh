@@ -300,7 +300,7 @@ objects_witness_intact() {
 	[ -z "$cg" ] || [ "$(cat "$cg/cgroup.freeze")" = 0 ] || fail "the witness's cgroup was frozen"
 }
 
-# objects_attack PROGRAM NAME AS POLICY WHAT: PROGRAM (adv_ipc)
+# objects_attack PROGRAM NAME AS POLICY WHAT: PROGRAM (adv_ipc, adv_keys)
 # as AS (nobody or root) under $nb/POLICY at the objects a witness of that
 # uid keeps outside the sandbox (replacing objects_stage's); the witness
 # says it started in $nb/w/NAME.info, and on SIGUSR1 checks its objects
@@ -331,6 +331,12 @@ objects_ipc_attack() {
 	[ -e /proc/sysvipc/shm ] && [ -d /proc/sys/fs/mqueue ] ||
 		skip "this kernel has no System V IPC or no POSIX message queues"
 	objects_attack adv_ipc ipc nobody "$1" "an IPC object outside the sandbox was reached"
+}
+
+# objects_keys_attack AS: adv_keys as AS (nobody or root), allow-all.
+objects_keys_attack() {
+	[ -e /proc/keys ] || skip "this kernel has no keys (CONFIG_KEYS)"
+	objects_attack adv_keys keys "$1" allow.json "a keyring of the uid's outside the sandbox was reached"
 }
 
 # objects_own PROGRAM WHAT: PROGRAM's controls (the program's own objects)
@@ -1226,6 +1232,27 @@ objects_ipc_own)
 	cat "$scratch/plain"
 	grep -qx 'control: all worked' "$scratch/plain" || skip "the calls do not work here unconfined"
 	objects_own adv_ipc "the program's own IPC objects" ;;
+objects_keys)
+	# Route 19: a key a process of uid 65534 outside the sandbox keeps in
+	# the uid's user keyring (@u), from the program's own keyrings, by
+	# @u's special id (search, search linking into its own keyring, its
+	# list, add_key into it), by @u's serial linked into its own
+	# keyring, by name (joining "_uid.65534"), the persistent keyring,
+	# request_key's default keyring; read, and replaced.
+	objects_keys_attack nobody ;;
+objects_keys_root)
+	# The same as root, whose user keyring every root process of the
+	# machine shares (a root service's keys).
+	[ "$(id -u)" = 0 ] || skip "needs root"
+	objects_keys_attack root ;;
+objects_keys_own)
+	# Control: keys of the program's own work as unconfined (a key added
+	# to its session keyring, read, found by request_key, a keyring of
+	# its own, link, search, describe, an anonymous session keyring),
+	# as uid 65534 and as root.
+	[ -e /proc/keys ] || skip "this kernel has no keys (CONFIG_KEYS)"
+	objects_stage adv_keys
+	objects_own adv_keys "the program's own keys" ;;
 reach_parent)
 	# Route 16: the program reaches its unconfined ancestor (the process
 	# that started sysward, of the same uid) with ptrace-mode accesses:

@@ -340,6 +340,11 @@ static const struct row rows[] = {
 	R(&pol_d, 0, X64, "unshare", 0, 0x00020000 /* CLONE_NEWNS */, 0, ALLOW),
 	R(&pol_d, 0, X64, "setns", 0, 3, 0, TRACE(SW_HINT_NONE)),
 	R(&pol_d, SW_DEFENCE_IPC, X64, "shmget", 0, 0, 0, ALLOW),
+	/* keyrings: every keyring call stops */
+	R(&pol_d, 0, X64, "keyctl", 0, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X64, "add_key", 0, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X64, "request_key", 0, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, SW_DEFENCE_KEYRINGS, X64, "keyctl", 0, 0, 0, ALLOW),
 	/* argument widths (docs/security.md, route 9): EQ and MASKED_EQ compare the
 	 * bits the kernel reads; other operators on a narrow argument, or an
 	 * argument ABIs read at different widths, go to the supervisor */

@@ -7,12 +7,13 @@
  * users held meanwhile; and what goes wrong on the way: the tracee killed
  * during the injected close, a stop signal, the kernel refusing a request,
  * a multithreaded exec.  Also the checks made at the SECCOMP stop alone
- * (IPC ids).  The engine is the real one (sysward-engine-fake);
+ * (keyrings, IPC ids).  The engine is the real one (sysward-engine-fake);
  * only the kernel is fake (fake_kernel.c).
  */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/keyctl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -492,6 +493,43 @@ START_TEST(ipc_own_ids)
 }
 END_TEST
 
+/* ---- keyrings -------------------------------------------------------------- */
+
+START_TEST(keyrings_refused)
+{
+	const int32_t serials[SW_OBJECTS_KEYRINGS] = { 1111, 2222, 3333 };
+
+	stage();
+	sw_objects_set_keyrings(sess->objects, serials);
+	/* by special id, by serial, as a destination, by name */
+	seccomp(__NR_keyctl, KEYCTL_GET_KEYRING_ID, (uint64_t)KEY_SPEC_USER_KEYRING, 1, 0);
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EACCES);
+	seccomp(__NR_keyctl, KEYCTL_LINK, 2222, (uint64_t)KEY_SPEC_SESSION_KEYRING, 0);
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EACCES);
+	seccomp(__NR_keyctl, KEYCTL_SEARCH, (uint64_t)KEY_SPEC_SESSION_KEYRING, 0x7000, 0x7100);
+	ck_assert_int_eq(ft->regs.orig_rax, __NR_keyctl);	/* its own: runs */
+	fk_seccomp(PID, X86_64, __NR_add_key, (uint64_t[6]){ 0x7000, 0x7100, 0, 0, 3333 }, IP);
+	fk_queue(PID, FK_STOPPED(SIGTRAP, PTRACE_EVENT_SECCOMP));
+	dispatch();
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EACCES);
+	seccomp(__NR_keyctl, KEYCTL_JOIN_SESSION_KEYRING, 0x7000, 0, 0);
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EPERM);
+	seccomp(__NR_keyctl, KEYCTL_JOIN_SESSION_KEYRING, 0, 0, 0);
+	ck_assert_int_eq(ft->regs.orig_rax, __NR_keyctl);
+	seccomp(__NR_keyctl, KEYCTL_GET_PERSISTENT, (uint64_t)-1, (uint64_t)KEY_SPEC_SESSION_KEYRING, 0);
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EOPNOTSUPP);
+	seccomp(__NR_keyctl, KEYCTL_SET_REQKEY_KEYRING, KEY_REQKEY_DEFL_USER_KEYRING, 0, 0);
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EACCES);
+	/* its parent, sysward, is no tracee of the session */
+	seccomp(__NR_keyctl, KEYCTL_SESSION_TO_PARENT, 0, 0, 0);
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EPERM);
+	/* request_key's upcall cut, the call runs */
+	seccomp(__NR_request_key, 0x7000, 0x7100, 0x7200, 0);
+	ck_assert_uint_eq(ft->sets[ft->n_sets - 1].seccomp.args[2], 0);
+	ck_assert_int_eq(warnings, 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("objects");
@@ -513,6 +551,7 @@ int main(void)
 	tcase_add_test(tc, fifo_partner_lets_go);
 	tcase_add_test(tc, ipc_get_made_exclusive);
 	tcase_add_test(tc, ipc_own_ids);
+	tcase_add_test(tc, keyrings_refused);
 	tcase_add_checked_fixture(tc, NULL, unstage);
 	suite_add_tcase(s, tc);
 	return sw_check_run(s);
