@@ -1253,6 +1253,25 @@ objects_keys_own)
 	[ -e /proc/keys ] || skip "this kernel has no keys (CONFIG_KEYS)"
 	objects_stage adv_keys
 	objects_own adv_keys "the program's own keys" ;;
+objects_userns)
+	# Route 19, namespaces of the uid: a process of uid 65534 outside the
+	# sandbox with user, mount and network namespaces of its own (as a
+	# rootless container's); the uid owns that user namespace, so the
+	# kernel lets any process of the uid join it, and from there its
+	# mount namespace.  A handle on them by pidfd_open, pidfs file
+	# handles of nearby ids, PIDFD_GET_USER_NAMESPACE, /proc/PID/ns,
+	# nsfs file handles (none on 6.18): refused, by signals.c and the
+	# session's Landlock domain (ptrace_may_access in validate_nsset,
+	# pidfd_ioctl and /proc/PID/ns).
+	objects_stage adv_userns
+	kill "$witness"
+	setpriv --reuid 65534 --regid 65534 --clear-groups "$nb/adv_userns" witness "$nb/w" </dev/null >/dev/null 2>&1 &
+	witness=$!
+	wait_for "[ -s '$nb/w/userns.info' ]" || skip "no user namespace of its own for the witness here"
+	echo "+ (uid 65534, unconfined) adv_userns attack"
+	setpriv --reuid 65534 --regid 65534 --clear-groups "$nb/adv_userns" attack "$nb/w" </dev/null 2>&1 | grep -v '^tried'
+	run_nobody --policy "$nb/allow.json" -- "$nb/adv_userns" attack "$nb/w"
+	expect_contained "a namespace of a process outside the sandbox was entered" ;;
 reach_parent)
 	# Route 16: the program reaches its unconfined ancestor (the process
 	# that started sysward, of the same uid) with ptrace-mode accesses:
