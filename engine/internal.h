@@ -362,6 +362,10 @@ void sw_tracee_mem_owner(uid_t uid);
 
 /* ---- audit.c -------------------------------------------------------- */
 
+/* s is well-formed UTF-8 (what a JSON string can carry exactly: the
+ * audit log's and a learned policy's rule). */
+bool sw_utf8_valid(const char *s);
+
 /* The string arguments of a call whose audit line waits for its exit
  * stop, read at its entry: an execve that succeeds has replaced the
  * memory they were in by then, and another thread may rewrite them

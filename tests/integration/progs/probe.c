@@ -406,7 +406,8 @@ static void usage(void)
 	fprintf(stderr,
 "usage: sw-probe OP...\n"
 "  getuid geteuid getgid arch pid-is-ppid sys:NAME sys:NUMBER sigsys:NAME\n"
-"  open PATH FLAGS   openwrite PATH FLAGS   exists PATH   mkdir PATH\n"
+"  open PATH FLAGS   openwrite PATH FLAGS   open-badptr   fstat-null\n"
+"  exists PATH   mkdir PATH\n"
 "  chown PATH UID GID   owner PATH   writes N   net-inet net-unix\n"
 "  unshare-user   threads N   fork (rest runs in the child)   detach\n"
 "  vfork (rest runs in an exec'd child)   exec PATH ARGS...   thread-exec OPS...\n"
@@ -541,6 +542,22 @@ int main(int argc, char **argv)
 			if (r >= 0)
 				close(r);
 			i += 2;
+		} else if (strcmp(op, "open-badptr") == 0) {
+			/* a path the kernel cannot read: EFAULT */
+			r = syscall(SYS_openat, AT_FDCWD, (const char *)1,
+				    O_RDONLY | O_CLOEXEC);
+			say("open(badptr)=%s", res(r, errno));
+		} else if (strcmp(op, "fstat-null") == 0) {
+			/* newfstatat(0, NULL, AT_EMPTY_PATH): the descriptor
+			 * itself (Linux 6.11+) */
+			struct stat st;
+
+#ifdef SYS_newfstatat
+			r = syscall(SYS_newfstatat, 0, NULL, &st, AT_EMPTY_PATH);
+#else
+			r = syscall(SYS_fstatat64, 0, NULL, &st, AT_EMPTY_PATH);
+#endif
+			say("fstat-null=%s", res(r, errno));
 		} else if (strcmp(op, "exists") == 0) {
 			struct stat st;
 
