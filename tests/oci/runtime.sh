@@ -15,6 +15,8 @@
 # Environment (set by CTest, see CMakeLists.txt):
 #   RUNTIME   sysward-runtime            SYSWARD  sysward (dynamic: info)
 #   PROBE     sw-probe (static)          SRCDIR   the source tree
+#   PRETEND   sw-pretend (tests/lib/pretend.c): a command as on an older
+#             kernel
 #
 # Skipped (77) only where the tool cannot run here: runc, Podman or
 # containerd missing or unable to start a plain container (the reason is
@@ -98,9 +100,11 @@ mkbundle() {
 }
 
 # rtc ARGS...: sysward-runtime with the scenario's state root; captured
-# as common.sh's run does ($rc, $out, $err).
+# as common.sh's run does ($rc, $out, $err).  RT_KERNEL: a command line
+# it runs under (sw-pretend's, for an older kernel), else none.
+RT_KERNEL=()
 rtc() {
-	run "$RUNTIME" --root "$W/state" "$@"
+	run ${RT_KERNEL[@]+"${RT_KERNEL[@]}"} "$RUNTIME" --root "$W/state" "$@"
 }
 
 # needs_supervisor: the scenario's policies need PTRACE_SET_SYSCALL_INFO.
@@ -518,7 +522,9 @@ t_runtime_refusals() {
 	SYSWARD_RUNTIME_SYSWARD=/nonexistent/sysward refused "$W/b" \
 		"open the static sysward /nonexistent/sysward"
 	SYSWARD_RUNTIME_SYSWARD=$SYSWARD refused "$W/b" "is dynamically linked"
-	SYSWARD_PRETEND_NO_SET_SYSCALL_INFO=1 refused "$W/b" "lacks PTRACE_SET_SYSCALL_INFO"
+	RT_KERNEL=("$PRETEND" --no-set-syscall-info --)
+	refused "$W/b" "lacks PTRACE_SET_SYSCALL_INFO"
+	RT_KERNEL=()
 	# A config.json we rewrote whose arguments were changed since.
 	rtc create --bundle "$W/b" made
 	expect_rc 0
@@ -840,8 +846,9 @@ sw_command_line "$@"
 : "${RUNTIME:?RUNTIME must name the sysward-runtime binary}"
 : "${SYSWARD:?SYSWARD must name the sysward binary}"
 : "${PROBE:?PROBE must name the sw-probe binary}"
+: "${PRETEND:?PRETEND must name the sw-pretend binary}"
 RUNTIME=$(realpath "$RUNTIME") && SYSWARD=$(realpath "$SYSWARD") &&
-	PROBE=$(realpath "$PROBE") || exit 1
+	PROBE=$(realpath "$PROBE") && PRETEND=$(realpath "$PRETEND") || exit 1
 oci_preflight "$PROBE" getuid
 
 sw_run_scenarios oci "$@"
