@@ -16,6 +16,8 @@ Options:
   --tmpfs DEST            a tmpfs at DEST (repeatable; /tmp always has one)
   --bind SRC:DEST         a read-write bind mount (repeatable)
   --env NAME=VALUE        add to process.env (PATH=/bin is there)
+  --host-netns            no network namespace of its own (the host's: its
+                          abstract unix sockets are the host's)
 """
 import argparse
 import json
@@ -36,6 +38,7 @@ def main():
     ap.add_argument("--tmpfs", action="append", default=[])
     ap.add_argument("--bind", action="append", default=[])
     ap.add_argument("--env", action="append", default=[])
+    ap.add_argument("--host-netns", action="store_true")
     ap.add_argument("args", nargs="+")
     a = ap.parse_args()
 
@@ -75,6 +78,9 @@ def main():
         for kv in a.annotation:
             k, v = kv.split("=", 1)
             ann[k] = v
+    if a.host_netns:
+        spec["linux"]["namespaces"] = [n for n in spec["linux"]["namespaces"]
+                                       if n["type"] != "network"]
     if a.seccomp:
         with open(a.seccomp) as f:
             spec["linux"]["seccomp"] = json.load(f)

@@ -545,6 +545,53 @@ t_runtime_refusals() {
 	return 0
 }
 
+t_runtime_env_knobs() {
+	# Issue 32: nothing in a bundle's process.env (a pod's "env:" can set
+	# it), which is sysward's own environment as the container's process
+	# 1, nor in the runtime's environment, changes a defence.  The names
+	# the engine once read as test knobs (SYSWARD_PRETEND_*): the program
+	# still cannot connect to a host abstract unix socket (Landlock's
+	# scope, ABI 6 and later), and a supervisor policy still runs.  The
+	# control, the same container under plain runc, connects.
+	needs_supervisor
+	rt_setup || { fail "setup"; return; }
+	local name=sysward-oci-knob-$$ knobs
+	knobs=(--env SYSWARD_PRETEND_LANDLOCK_ABI=5 --env SYSWARD_PRETEND_NO_SET_SYSCALL_INFO=1)
+	"$PYTHON" -c 'import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.bind("\0" + sys.argv[1]); s.listen(16)
+open(sys.argv[2], "w").write("up"); time.sleep(120)' "$name" "$W/listener.up" &
+	local lpid=$!
+	wait_file "$W/listener.up" 50 || { fail "the host's listener did not start"; kill "$lpid"; return; }
+	mkbundle "$W/plain" --host-netns "${knobs[@]}" -- /probe getuid connect-abstract "$name"
+	container plain "$W/plain" runc
+	expect_rc 0
+	expect_output "getuid=0
+connect(@$name)=ok"
+	mkbundle "$W/sw" --host-netns "${knobs[@]}" --annotation io.sysward.policy=confine -- \
+		/probe getuid connect-abstract "$name" env SYSWARD_PRETEND_LANDLOCK_ABI
+	container sw "$W/sw" "$RUNTIME"
+	expect_rc 0
+	expect_output "getuid=4242
+connect(@$name)=-EPERM
+env SYSWARD_PRETEND_LANDLOCK_ABI=5"
+	# In the runtime's own environment (an engine's, a wrapper's): its
+	# kernel check is not fooled either.
+	mkbundle "$W/rt" --host-netns --annotation io.sysward.policy=confine -- \
+		/probe getuid connect-abstract "$name"
+	SYSWARD_PRETEND_NO_SET_SYSCALL_INFO=1 SYSWARD_PRETEND_LANDLOCK_ABI=0 \
+		rtc run --bundle "$W/rt" "knob-rt-$$"
+	expect_rc 0
+	expect_output "getuid=4242
+connect(@$name)=-EPERM"
+	kill "$lpid"
+	wait "$lpid" 2>/dev/null
+	# Nor is the name anywhere in the runtime or the static sysward.
+	local bin
+	for bin in "$RUNTIME" "$(dirname "$RUNTIME")/../libexec/sysward/sysward-static"; do
+		! grep -q SYSWARD_PRETEND "$bin" || fail "$bin names SYSWARD_PRETEND: a test knob in a shipped binary"
+	done
+}
+
 t_runtime_bundle_writes() {
 	# The runtime writes into the bundle only, and never through a link
 	# planted there; a mount of the bundle's over /.sysward cannot cover

@@ -1126,6 +1126,49 @@ reach_parent_abi5)
 	mkdir -m 777 "$nb/d/a" "$nb/d/b"
 	run_nobody --policy "$nb/allow.json" -- sh -c "echo x >$nb/d/a/f && ln $nb/d/a/f $nb/d/b/f && echo linked"
 	[ "$rc" -eq 0 ] && grep -qx linked "$out" || fail "under ABI 5 a link into another directory failed (exit $rc)" ;;
+pretend_env_ignored)
+	# Issue 32: the shipped binaries read no test knob from their
+	# environment, which is not always their operator's (a container's
+	# process.env is its process 1's, sysward-runtime's sysward).  The
+	# names the engine once honoured, SYSWARD_PRETEND_LANDLOCK_ABI=5 and
+	# SYSWARD_PRETEND_NO_SET_SYSCALL_INFO=1, set for sysward and for
+	# syswardd: the abstract socket scope holds (reach_parent's witness
+	# attacked from sysward's program, embedded and through the daemon),
+	# a supervisor policy runs, and "sysward info" shows this kernel.
+	: "${SYSWARDD:?}"
+	stage_reach
+	cp "$SYSWARDD" "$nb/syswardd" || fail "staging"
+	env -u SYSWARD_PRETEND_LANDLOCK_ABI -u SYSWARD_PRETEND_NO_SET_SYSCALL_INFO \
+		"$SYSWARD" info >"$scratch/info.real" 2>&1
+	export SYSWARD_PRETEND_LANDLOCK_ABI=5 SYSWARD_PRETEND_NO_SET_SYSCALL_INFO=1
+	"$SYSWARD" info >"$out" 2>&1
+	cat "$out"
+	grep -q '^PTRACE_SET_SYSCALL_INFO:  yes' "$scratch/info.real" &&
+		grep -q '^Landlock: *ABI \([6-9]\|[1-9][0-9]\)$' "$scratch/info.real" ||
+		skip "this kernel has no PTRACE_SET_SYSCALL_INFO or Landlock ABI 6: $(grep -E '^(PTRACE_SET|Landlock)' "$scratch/info.real" | tr '\n' ' ')"
+	diff -u "$scratch/info.real" "$out" || fail "sysward info changes with the variables"
+	run "$POL/emulate-uid.json" -- sh -c 'id -ru'
+	[ "$rc" -eq 0 ] && grep -qx 4242 "$out" || fail "a supervisor policy did not run (exit $rc)"
+	reach_from_parent "$nb/allow.json"
+	expect_contained "embedded, with the variables set, a process outside the sandbox was reached"
+	# syswardd, the variables in its own environment (and the client's).
+	setsid "$nb/syswardd" --socket "$nb/sock" --socket-mode 0666 2>"$scratch/daemon.log" &
+	dpid=$!
+	trap 'kill "$dpid" 2>/dev/null; rm -rf "$nb"' EXIT
+	wait_for "[ -S '$nb/sock' ]" || fail "syswardd did not start: $(cat "$scratch/daemon.log")"
+	reach_from_parent "$nb/allow.json" "--daemon=$nb/sock"
+	expect_contained "through syswardd, with the variables set, a process outside the sandbox was reached"
+	echo "+ (uid 65534) sysward run --daemon --policy emulate-uid.json -- id -ru"
+	cp "$POL/emulate-uid.json" "$nb/emulate.json" && chmod 644 "$nb/emulate.json"
+	(cd / && setpriv --reuid 65534 --regid 65534 --clear-groups "$nb/sysward" run \
+		--daemon="$nb/sock" --policy "$nb/emulate.json" -- sh -c 'id -ru') >"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	[ "$rc" -eq 0 ] && grep -qx 4242 "$out" || fail "through syswardd a supervisor policy did not run (exit $rc)"
+	# Nor is the name anywhere in them.
+	for bin in "$SYSWARD" "$SYSWARDD"; do
+		! grep -q SYSWARD_PRETEND "$bin" || fail "$bin names SYSWARD_PRETEND: a test knob in a shipped binary"
+	done ;;
 landlock_missing)
 	# A kernel without Landlock (pretended: sw-pretend fails the Landlock
 	# calls as a kernel that did not enable it at boot does): sysward
