@@ -592,6 +592,54 @@ connect(@$name)=-EPERM"
 	done
 }
 
+t_runtime_sysward_handoff() {
+	# sysward's end of the hand-off (sysward run --policy-fd N --keep-fds
+	# K), alone: only a sealed memory file is read as the policy (a
+	# regular file or a memfd that can still change is refused, and the
+	# program does not run); the program starts with descriptors 0 to K-1;
+	# neither option with --daemon.
+	rt_setup || { fail "setup"; return; }
+	local kind
+	for kind in sealed unsealed file; do
+		"$PYTHON" - "$kind" "$W/policies/log.json" "$SYSWARD" "$PROBE" \
+			>"$W/out" 2>"$W/err" <<-'EOF'
+		import fcntl, os, sys
+		kind, policy, sysward, probe = sys.argv[1:]
+		text = open(policy, "rb").read()
+		if kind == "file":
+		    fd = os.open(policy, os.O_RDONLY)
+		else:
+		    fd = os.memfd_create("p", os.MFD_ALLOW_SEALING)
+		    os.write(fd, text)
+		    if kind == "sealed":
+		        fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_WRITE |
+		                    fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW)
+		os.dup2(fd, 7)
+		for n in (3, 4, 5):
+		    os.dup2(os.open("/dev/null", os.O_RDONLY), n)
+		os.execv(sysward, [sysward, "run", "--policy-fd", "7", "--keep-fds", "4",
+		                   "--", probe, "getuid", "fds"])
+		EOF
+		rc=$?
+		last_cmd=(sysward run --policy-fd 7 "($kind)" --keep-fds 4 -- sw-probe getuid fds)
+		if [ "$kind" = sealed ]; then
+			expect_rc 0
+			expect_output "getuid=0
+fd 0: pipe
+fd 1: $W/out
+fd 2: $W/err
+fd 3: /dev/null"
+		else
+			expect_rc 125
+			expect_err "policy descriptor 7: not a sealed memory file"
+			[ -s "$W/out" ] && fail "$kind: the program ran"
+		fi
+	done
+	run "$SYSWARD" run --daemon=/nonexistent --policy-fd 7 -- true
+	expect_rc 2
+	expect_err "--policy-fd and --keep-fds are not available with --daemon"
+}
+
 t_runtime_bundle_writes() {
 	# The runtime writes into the bundle only, and never through a link
 	# planted there; a mount of the bundle's over /.sysward cannot cover
