@@ -18,6 +18,15 @@ Options:
   --env NAME=VALUE        add to process.env (PATH=/bin is there)
   --host-netns            no network namespace of its own (the host's: its
                           abstract unix sockets are the host's)
+  --mask PATH             add PATH to linux.maskedPaths (repeatable)
+  --readonly PATH         add PATH to linux.readonlyPaths (repeatable)
+  --no-dev                no tmpfs on /dev: runc makes its device nodes in
+                          the root file system's /dev, and keeps a file
+                          already there (a /dev/null that is a regular
+                          file); the root is then writable (runc 1.1.5
+                          cannot remount it read-only: EBUSY)
+  --no-proc               no proc mount
+  --sysctl KEY=VALUE      linux.sysctl[KEY] = VALUE (repeatable)
 """
 import argparse
 import json
@@ -39,6 +48,11 @@ def main():
     ap.add_argument("--bind", action="append", default=[])
     ap.add_argument("--env", action="append", default=[])
     ap.add_argument("--host-netns", action="store_true")
+    ap.add_argument("--mask", action="append", default=[])
+    ap.add_argument("--readonly", action="append", default=[])
+    ap.add_argument("--no-dev", action="store_true")
+    ap.add_argument("--no-proc", action="store_true")
+    ap.add_argument("--sysctl", action="append", default=[])
     ap.add_argument("args", nargs="+")
     a = ap.parse_args()
 
@@ -78,6 +92,16 @@ def main():
         for kv in a.annotation:
             k, v = kv.split("=", 1)
             ann[k] = v
+    if a.no_dev:
+        spec["mounts"] = [m for m in spec["mounts"] if m["destination"] != "/dev"]
+        spec["root"]["readonly"] = False
+    if a.no_proc:
+        spec["mounts"] = [m for m in spec["mounts"] if m["destination"] != "/proc"]
+    spec["linux"].setdefault("maskedPaths", []).extend(a.mask)
+    spec["linux"].setdefault("readonlyPaths", []).extend(a.readonly)
+    for kv in a.sysctl:
+        k, v = kv.split("=", 1)
+        spec["linux"].setdefault("sysctl", {})[k] = v
     if a.host_netns:
         spec["linux"]["namespaces"] = [n for n in spec["linux"]["namespaces"]
                                        if n["type"] != "network"]
