@@ -51,8 +51,10 @@
  * reads the latter back from the container's state. */
 #define RT_ANNOTATION_POLICY	"io.sysward.policy"
 #define RT_ANNOTATION_WRAPPED	"io.sysward.runtime.wrapped"
-/* Also added by wrapping, for unwrapping: how many mounts it appended. */
+/* Also added by wrapping, for unwrapping: how many mounts it appended,
+ * and the bundle's own startContainer hooks (JSON). */
 #define RT_ANNOTATION_MOUNTS	"io.sysward.runtime.mounts"
+#define RT_ANNOTATION_HOOKS	"io.sysward.runtime.start-hooks"
 #define RT_FROM_ANNOTATION	"annotation"
 #define RT_FROM_SECCOMP		"linux.seccomp"
 
@@ -200,8 +202,9 @@ int rt_spec_unwrap(json_object *spec, const char **ret_from,
  * Put sysward in front of spec's process: process.args prefixed with
  * sysward's command line (rt_process_wrap()), a proc mount on /proc
  * appended last (the one sysward is executed through: no mount of the
- * bundle's comes after it), linux.seccomp removed (the policy replaces
- * it), RT_ANNOTATION_WRAPPED set.  A container without a
+ * bundle's comes after it), every startContainer hook under a sysward of
+ * its own, a createContainer hook refused, linux.seccomp removed (the
+ * policy replaces it), RT_ANNOTATION_WRAPPED set.  A container without a
  * mount namespace is refused.  *ret_replaced: the linux.seccomp section
  * that was dropped (a new reference, or NULL).
  */

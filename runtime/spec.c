@@ -11,10 +11,13 @@
  *                  (K: handoff.c's descriptors, for this create)
  *   mounts         + a proc mount on /proc, last (and copies of the
  *                  bundle's mounts below /proc after it)
+ *   hooks.startContainer   each under sysward, as process.args
  *   linux.seccomp  removed: the policy is the container's filter
  *   annotations    + io.sysward.runtime.wrapped: where the policy came
- *                  from; .mounts: how many mounts were appended
- * and rt_spec_unwrap() undoes exactly that.
+ *                  from; .mounts: how many mounts were appended;
+ *                  .start-hooks: the startContainer hooks as they were
+ * and rt_spec_unwrap() undoes exactly that.  A createContainer hook is
+ * refused.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -135,7 +138,9 @@ static int check_keys(json_object *o, const char *const *names,
 int rt_spec_check_keys(json_object *spec, struct sw_error *err)
 {
 	static const char *const top[] = {
-		"process", "mounts", "annotations", "linux", NULL };
+		"process", "mounts", "annotations", "linux", "hooks", NULL };
+	static const char *const hook_keys[] = {
+		"startContainer", "createContainer", NULL };
 	static const char *const linux_keys[] = {
 		"seccomp", "namespaces", NULL };
 	json_object *v;
@@ -146,6 +151,8 @@ int rt_spec_check_keys(json_object *spec, struct sw_error *err)
 		r = rt_process_check_keys(v, err);
 	if (r >= 0 && json_object_object_get_ex(spec, "linux", &v))
 		r = check_keys(v, linux_keys, "linux.", err);
+	if (r >= 0 && json_object_object_get_ex(spec, "hooks", &v))
+		r = check_keys(v, hook_keys, "hooks.", err);
 	return r;
 }
 
@@ -592,6 +599,108 @@ static int add_proc(json_object *mounts, size_t *ret_added,
 	return 0;
 }
 
+/*
+ * OCI hooks (runc 1.1.5: where each kind runs, as whose child):
+ *   prestart, createRuntime  runc create, on the host (the runtime's
+ *                            namespaces), once the container's exist
+ *                            (process_linux.go)
+ *   poststart                runc start or run, on the host, once
+ *                            process 1 runs (container_linux.go)
+ *   poststop                 runc delete, on the host (state_linux.go)
+ *   createContainer          runc init, in the container's namespaces,
+ *                            with all of runc's capabilities, before
+ *                            pivot_root: its path is the host's
+ *                            (rootfs_linux.go prepareRootfs)
+ *   startContainer           runc init, in the container, as its user
+ *                            with its capabilities, after pivot_root,
+ *                            just before it executes process 1: its path
+ *                            is the container's (standard_init_linux.go)
+ * The first four are the runtime's: programs of the operator's, on the
+ * host.  The last two run in the container before process 1 is sysward,
+ * outside its supervision: a startContainer hook (a program of the
+ * image's) left a process in the container that nothing traced (issue
+ * 32).  startContainer hooks run under a sysward of their own, as an exec
+ * does, with --kill-descendants: runc waits for a hook, not for what it
+ * leaves behind.  createContainer hooks are refused: they run with all
+ * of runc's privileges and can change every mount, and a policy with the
+ * process's capabilities would break them while one with runc's would
+ * confine nothing (route 5).
+ */
+static int wrap_hooks(json_object *spec, json_object *ann, int keep,
+		      const char *caps, struct sw_error *err)
+{
+	json_object *hooks = member(spec, "hooks", json_type_object);
+	json_object *start, *created, *wrapped;
+	size_t n;
+	int r;
+
+	if (!hooks)
+		return 0;
+	created = member(hooks, "createContainer", json_type_array);
+	if (created && json_object_array_length(created) > 0)
+		return sw_error_set(err, EPERM,
+				    "hooks.createContainer: such a hook runs in the container's namespaces with all of runc's privileges before sysward is its process 1, where no policy can confine it: sysward-runtime refuses it (sysward-runtime(8), HOOKS)");
+	start = member(hooks, "startContainer", json_type_array);
+	n = start ? json_object_array_length(start) : 0;
+	if (n == 0)
+		return 0;
+	wrapped = json_object_new_array();
+	if (!wrapped)
+		return sw_error_set(err, ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		json_object *h = json_object_array_get_idx(start, i);
+		json_object *path = member(h, "path", json_type_string);
+		json_object *args = member(h, "args", json_type_array);
+		json_object *nh, *na;
+		char where[64], exe[64];
+
+		snprintf(where, sizeof(where), "hooks.startContainer[%zu]", i);
+		if (!path || json_object_get_string(path)[0] != '/') {
+			json_object_put(wrapped);
+			return sw_error_set(err, EINVAL, "%s.path: expected an absolute path", where);
+		}
+		strcat(where, ".args");
+		r = check_strings(args, where, err);
+		if (r < 0) {
+			json_object_put(wrapped);
+			return r;
+		}
+		nh = json_object_new_object();
+		na = json_object_new_array();
+		if (!nh || !na) {
+			json_object_put(nh);
+			json_object_put(na);
+			json_object_put(wrapped);
+			return sw_error_set(err, ENOMEM, "out of memory");
+		}
+		/* env and timeout as they are: runc kills the hook, sysward,
+		 * at its timeout, and PTRACE_O_EXITKILL what it runs. */
+		json_object_object_foreach(h, key, val) {
+			if (strcmp(key, "path") != 0 && strcmp(key, "args") != 0)
+				json_object_object_add(nh, key, json_object_get(val));
+		}
+		snprintf(exe, sizeof(exe), RT_EXE_FMT, keep);
+		/* PROGRAM's argv[0] is its path: sysward has no other. */
+		r = prefix(na, keep, caps, true);
+		r |= push(na, json_object_get_string(path));
+		for (size_t k = 1; args && k < json_object_array_length(args); k++)
+			r |= push(na, json_object_get_string(
+					  json_object_array_get_idx(args, k)));
+		json_object_object_add(nh, "path", json_object_new_string(exe));
+		json_object_object_add(nh, "args", na);
+		if (r || json_object_array_add(wrapped, nh) < 0) {
+			json_object_put(nh);
+			json_object_put(wrapped);
+			return sw_error_set(err, ENOMEM, "out of memory");
+		}
+	}
+	json_object_object_add(ann, RT_ANNOTATION_HOOKS, json_object_new_string(
+		json_object_to_json_string_ext(start, JSON_C_TO_STRING_PLAIN |
+					       JSON_C_TO_STRING_NOSLASHESCAPE)));
+	json_object_object_add(hooks, "startContainer", wrapped);
+	return 0;
+}
+
 /* Does spec give its container a mount namespace (new or joined)? */
 static bool has_mount_ns(json_object *spec)
 {
@@ -630,7 +739,7 @@ int rt_spec_wrap(json_object *spec, const struct rt_wrap *w,
 	json_object *process = member(spec, "process", json_type_object);
 	json_object *linux_o = member(spec, "linux", json_type_object);
 	json_object *mounts, *ann, *seccomp;
-	char count[32];
+	char *caps, count[32];
 	size_t added = 0;
 	int r;
 
@@ -647,6 +756,13 @@ int rt_spec_wrap(json_object *spec, const struct rt_wrap *w,
 		return sw_error_set(err, EINVAL,
 				    "%s: expected %s", mounts ? "annotations" : "mounts",
 				    mounts ? "an object" : "an array");
+	caps = caps_text(process_caps(process, NULL, 0));
+	if (!caps)
+		return sw_error_set(err, ENOMEM, "out of memory");
+	r = wrap_hooks(spec, ann, w->keep, caps, err);
+	free(caps);
+	if (r < 0)
+		return r;
 	r = rt_process_wrap(process, NULL, 0, rt_spec_new_pid_ns(spec), w->keep,
 			    err);
 	if (r < 0)
@@ -718,12 +834,15 @@ static size_t prefix_end(json_object *args)
 	return 0;
 }
 
-/* Take back the mounts wrapping added: the annotation says how many. */
-static int unwrap_mounts(json_object *spec, json_object *ann,
-			 struct sw_error *err)
+/* Take back the mounts and hooks wrapping added: the annotations say
+ * what. */
+static int unwrap_mounts_hooks(json_object *spec, json_object *ann,
+			       struct sw_error *err)
 {
 	json_object *mounts = member(spec, "mounts", json_type_array);
 	json_object *count = member(ann, RT_ANNOTATION_MOUNTS, json_type_string);
+	json_object *hooks_text = member(ann, RT_ANNOTATION_HOOKS, json_type_string);
+	json_object *hooks, *orig = NULL;
 	size_t n = mounts ? json_object_array_length(mounts) : 0, k;
 	const char *c = count ? json_object_get_string(count) : "";
 
@@ -735,6 +854,20 @@ static int unwrap_mounts(json_object *spec, json_object *ann,
 	if (k > 0)
 		json_object_array_del_idx(mounts, n - k, k);
 	json_object_object_del(ann, RT_ANNOTATION_MOUNTS);
+	if (!hooks_text)
+		return 0;
+	if (parse_typed(json_object_get_string(hooks_text),
+			(size_t)json_object_get_string_len(hooks_text),
+			"annotations." RT_ANNOTATION_HOOKS, json_type_array,
+			&orig, err) < 0)
+		return -EINVAL;
+	hooks = member_add(spec, "hooks", json_type_object);
+	if (!hooks) {
+		json_object_put(orig);
+		return sw_error_set(err, EINVAL, "hooks: expected an object");
+	}
+	json_object_object_add(hooks, "startContainer", orig);
+	json_object_object_del(ann, RT_ANNOTATION_HOOKS);
 	return 0;
 }
 
@@ -768,7 +901,7 @@ int rt_spec_unwrap(json_object *spec, const char **ret_from,
 		return sw_error_set(err, EINVAL,
 				    "process.args: this config.json was rewritten by sysward-runtime (annotations.%s) but its arguments no longer start with sysward's; restore the bundle's own config.json",
 				    RT_ANNOTATION_WRAPPED);
-	r = unwrap_mounts(spec, ann, err);
+	r = unwrap_mounts_hooks(spec, ann, err);
 	if (r < 0)
 		return r;
 	orig = json_object_new_array();

@@ -26,6 +26,8 @@ Options:
                           file); the root is then writable (runc 1.1.5
                           cannot remount it read-only: EBUSY)
   --no-proc               no proc mount
+  --hook KIND=JSON        add the hook JSON ({"path": ..., "args": [...]})
+                          to hooks.KIND (repeatable)
   --sysctl KEY=VALUE      linux.sysctl[KEY] = VALUE (repeatable)
 """
 import argparse
@@ -52,6 +54,7 @@ def main():
     ap.add_argument("--readonly", action="append", default=[])
     ap.add_argument("--no-dev", action="store_true")
     ap.add_argument("--no-proc", action="store_true")
+    ap.add_argument("--hook", action="append", default=[])
     ap.add_argument("--sysctl", action="append", default=[])
     ap.add_argument("args", nargs="+")
     a = ap.parse_args()
@@ -99,6 +102,9 @@ def main():
         spec["mounts"] = [m for m in spec["mounts"] if m["destination"] != "/proc"]
     spec["linux"].setdefault("maskedPaths", []).extend(a.mask)
     spec["linux"].setdefault("readonlyPaths", []).extend(a.readonly)
+    for h in a.hook:
+        kind, text = h.split("=", 1)
+        spec.setdefault("hooks", {}).setdefault(kind, []).append(json.loads(text))
     for kv in a.sysctl:
         k, v = kv.split("=", 1)
         spec["linux"].setdefault("sysctl", {})[k] = v

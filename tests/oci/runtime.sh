@@ -860,6 +860,67 @@ fd 3: /dev/null"
 	expect_err "--policy-fd and --keep-fds are not available with --daemon"
 }
 
+t_runtime_hooks() {
+	# Issue 32: hooks that run in the container before sysward is its
+	# process 1.  A startContainer hook (a program of the image's, run by
+	# runc's init as the container's user just before process 1) that
+	# leaves a process behind: under plain runc that process runs on
+	# untraced (TracerPid 0), the real uid, the file the policy denies
+	# read; through sysward-runtime the hook runs under a sysward of its
+	# own (the policy holds for it) and what it leaves is killed when it
+	# returns.  A createContainer hook is refused.  The runtime's own
+	# hooks (prestart, createRuntime, poststart, poststop) run on the
+	# host, as runc runs them, unchanged.
+	needs_supervisor
+	rt_setup || { fail "setup"; return; }
+	local bg hook h
+	bg='(/bin/busybox sleep 0.5; { /probe getuid open /etc/motd rdonly; /bin/busybox grep TracerPid: /proc/self/status; } >/dev/shm/bg.out 2>&1) </dev/null >/dev/null 2>&1 &'
+	hook=$(printf '{"path": "/bin/sh", "args": ["sh", "-c", "%s /probe getuid open /etc/motd rdonly >/dev/shm/hook.out"], "env": ["PATH=/bin"]}' "$bg")
+	# (Each reads the state runc writes to it: runc forwards the SIGPIPE
+	# it gets otherwise to process 1, and sysward, which catches every
+	# signal, to the program, where runc's init would drop it: see
+	# sysward-runtime(8), DIFFERENCES FROM RUNC.)
+	local host_hooks=()
+	for h in prestart createRuntime poststart poststop; do
+		host_hooks+=(--hook "$h={\"path\": \"/bin/sh\", \"args\": [\"sh\", \"-c\", \"cat >/dev/null; echo ran >$W/host-$h\"]}")
+	done
+	mkbundle "$W/plain" --hook "startContainer=$hook" -- \
+		/bin/sh -c '/bin/busybox sleep 1.5; /bin/busybox cat /dev/shm/hook.out /dev/shm/bg.out'
+	container plain "$W/plain" runc
+	expect_rc 0
+	expect_output "getuid=0
+open(/etc/motd,rdonly)=ok
+getuid=0
+open(/etc/motd,rdonly)=ok
+TracerPid:	0"
+	mkbundle "$W/sw" --annotation io.sysward.policy=confine --hook "startContainer=$hook" \
+		"${host_hooks[@]}" -- \
+		/bin/sh -c '/bin/busybox sleep 1.5; /bin/busybox cat /dev/shm/hook.out /dev/shm/bg.out'
+	container sw "$W/sw" "$RUNTIME"
+	expect_rc 1
+	expect_output "getuid=4242
+open(/etc/motd,rdonly)=-EACCES"
+	expect_err "can't open '/dev/shm/bg.out': No such file or directory"
+	for h in prestart createRuntime poststart; do
+		[ "$(cat "$W/host-$h" 2>/dev/null)" = ran ] || fail "the $h hook did not run on the host"
+	done
+	rtc delete "sysward-oci-$$-sw"
+	[ "$(cat "$W/host-poststop" 2>/dev/null)" = ran ] || fail "the poststop hook did not run on the host"
+	# The hook's config.json entry, and back as it was at the next create.
+	"$PYTHON" - "$W/sw/config.json" <<-'EOF' || fail "the startContainer hook is not under sysward"
+	import json, sys
+	s = json.load(open(sys.argv[1]))
+	h = s["hooks"]["startContainer"][0]
+	assert h["path"] == "/proc/self/fd/3" and h["args"][:7] == ["/proc/self/fd/3", "run", "-q", "--policy-fd", "4", "--keep-fds", "3"], h
+	assert h["args"][h["args"].index("--") + 1:][:2] == ["/bin/sh", "-c"], h
+	assert "--kill-descendants" in h["args"] and h["env"] == ["PATH=/bin"], h
+	assert s["hooks"]["prestart"][0]["path"] == "/bin/sh", s["hooks"]
+	EOF
+	mkbundle "$W/cc" --annotation io.sysward.policy=confine \
+		--hook 'createContainer={"path": "/bin/sh", "args": ["sh", "-c", "echo ran >/tmp/x"]}' -- /probe getuid
+	refused "$W/cc" "hooks.createContainer: such a hook runs in the container's namespaces"
+}
+
 t_runtime_bundle_writes() {
 	# The runtime writes into the bundle only, and never through a link
 	# planted there (config.json, and the copy of a linux.seccomp policy

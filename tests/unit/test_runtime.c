@@ -305,12 +305,70 @@ START_TEST(test_wrap_proc)
 }
 END_TEST
 
+static const char hooks_spec[] =
+	"{\"process\": {\"args\": [\"x\"], \"capabilities\": {\"bounding\": [\"CAP_KILL\"]}},"
+	" \"linux\": {\"namespaces\": [{\"type\": \"mount\"}]},"
+	" \"hooks\": {\"prestart\": [{\"path\": \"/usr/bin/host-hook\"}],"
+	"  \"startContainer\": [{\"path\": \"/bin/hook\", \"args\": [\"name\", \"a\", \"b\"],"
+	"   \"env\": [\"A=1\"], \"timeout\": 5}, {\"path\": \"/bin/other\"}],"
+	"  \"poststop\": [{\"path\": \"/usr/bin/host-hook\"}]},"
+	" \"mounts\": [], \"annotations\": {}}";
+
+START_TEST(test_wrap_hooks)
+{
+	json_object *spec = parse(hooks_spec), *orig = parse(hooks_spec);
+	json_object *replaced = NULL, *hooks, *start, *h, *v;
+	struct rt_wrap w = { 7, RT_FROM_ANNOTATION };
+	struct sw_error err = { 0 };
+	const char *from;
+
+	ck_assert_msg(rt_spec_wrap(spec, &w, &replaced, &err) == 0, "%s", err.msg);
+	json_object_object_get_ex(spec, "hooks", &hooks);
+	json_object_object_get_ex(hooks, "startContainer", &start);
+	h = json_object_array_get_idx(start, 0);
+	ck_assert_str_eq(json_object_to_json_string_ext(h, JSON_C_TO_STRING_PLAIN |
+						       JSON_C_TO_STRING_NOSLASHESCAPE),
+			 "{\"env\":[\"A=1\"],\"timeout\":5,\"path\":\"/proc/self/fd/7\","
+			 "\"args\":[\"/proc/self/fd/7\",\"run\",\"-q\",\"--policy-fd\",\"8\","
+			 "\"--keep-fds\",\"7\",\"--cap\",\"CAP_KILL\",\"--kill-descendants\","
+			 "\"--\",\"/bin/hook\",\"a\",\"b\"]}");
+	json_object_object_get_ex(json_object_array_get_idx(start, 1), "args", &v);
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(v, 10)), "--");
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(v, 11)), "/bin/other");
+	ck_assert_ptr_null(json_object_array_get_idx(v, 12));
+	/* The runtime's own hooks as they were. */
+	json_object_object_get_ex(hooks, "prestart", &v);
+	ck_assert_str_eq(json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN |
+						       JSON_C_TO_STRING_NOSLASHESCAPE),
+			 "[{\"path\":\"/usr/bin/host-hook\"}]");
+	ck_assert_int_eq(rt_spec_unwrap(spec, &from, &err), 0);
+	ck_assert_msg(json_object_equal(spec, orig), "%s", json_object_to_json_string(spec));
+	json_object_put(spec);
+	json_object_put(orig);
+}
+END_TEST
+
 static const struct {
 	const char *spec;
 	const char *message;
 } wrap_refused[] = {
+	{ "{\"process\": {\"args\": [\"x\"]}, \"hooks\": {\"createContainer\":"
+	  " [{\"path\": \"/usr/bin/h\"}]}, \"linux\": {\"namespaces\": [{\"type\": \"mount\"}]}}",
+	  "hooks.createContainer: such a hook runs in the container's namespaces" },
 	{ "{\"process\": {\"args\": [\"x\"]}, \"linux\": {\"namespaces\": [{\"type\": \"pid\"}]}}",
 	  "a container under sysward needs a mount namespace" },
+	{ "{\"process\": {\"args\": [\"x\"]}, \"hooks\": {\"startContainer\":"
+	  " [{\"path\": \"hook\"}]}, \"linux\": {\"namespaces\": [{\"type\": \"mount\"}]}}",
+	  "hooks.startContainer[0].path: expected an absolute path" },
+	{ "{\"process\": {\"args\": [\"x\"]}, \"hooks\": {\"startContainer\":"
+	  " [{\"path\": \"/h\", \"args\": [\"h\", 3]}]}, \"linux\": {\"namespaces\": [{\"type\": \"mount\"}]}}",
+	  "hooks.startContainer[0].args[1]: expected a string" },
+	/* runc reads them as the hooks it reads. */
+	{ "{\"process\": {\"args\": [\"x\"]}, \"Hooks\": {}, \"annotations\": {\"io.sysward.policy\": \"p\"}}",
+	  "runc reads it as \"hooks\"" },
+	{ "{\"process\": {\"args\": [\"x\"]}, \"hooks\": {\"CreateContainer\": []},"
+	  " \"annotations\": {\"io.sysward.policy\": \"p\"}}",
+	  "hooks.\"CreateContainer\": runc reads it as \"createContainer\"" },
 };
 
 START_TEST(test_wrap_refused)
@@ -456,6 +514,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, test_source, 0, sizeof(sources) / sizeof(sources[0]));
 	tcase_add_test(t, test_wrap_unwrap);
 	tcase_add_loop_test(t, test_wrap_proc, 0, sizeof(procs_added) / sizeof(procs_added[0]));
+	tcase_add_test(t, test_wrap_hooks);
 	tcase_add_loop_test(t, test_wrap_refused, 0, sizeof(wrap_refused) / sizeof(wrap_refused[0]));
 	tcase_add_test(t, test_unwrap_tampered);
 	tcase_add_loop_test(t, test_pidns, 0, sizeof(pidns) / sizeof(pidns[0]));
