@@ -754,8 +754,8 @@ unsigned int sw_kernel_version_now(void);
 /* ---- landlock.c: every session a Landlock domain of its own ------------ */
 
 /* The running kernel's Landlock ABI (>= 1), or -ENOSYS (not built),
- * -EOPNOTSUPP (not enabled at boot).  SYSWARD_PRETEND_LANDLOCK_ABI=N
- * lowers it to N (0: none), for tests of older kernels' paths. */
+ * -EOPNOTSUPP (not enabled at boot).  As the kernel says: nothing of
+ * the process's (its environment) changes it. */
 int sw_landlock_abi(void);
 /* A ruleset (CLOEXEC fd in *ret_fd) whose domain changes nothing the
  * program can see but who it can reach: scopes on ABI >= 6, else a right

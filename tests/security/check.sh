@@ -9,7 +9,8 @@
 #
 # Environment (set by CMakeLists.txt): SYSWARD (the CLI), ADV (directory of
 # the adversarial programs), POL (policies), GEN (generated policies and
-# scratch space).  Exit 0: contained; 1: escaped or wrong; 77: this kernel
+# scratch space), PRETEND (sw-pretend, tests/lib/pretend.c: a command run
+# as on an older kernel).  Exit 0: contained; 1: escaped or wrong; 77: this kernel
 # cannot run the test (reported by CTest as skipped, never as passed).
 set -uo pipefail
 
@@ -20,7 +21,7 @@ if [ "$test" = --list ]; then
 	     on && /^[a-z0-9_]+\)$/ {sub(/\)$/, ""); print}' "$0"
 	exit 0
 fi
-: "${SYSWARD:?}" "${ADV:?}" "${POL:?}" "${GEN:?}"
+: "${SYSWARD:?}" "${ADV:?}" "${POL:?}" "${GEN:?}" "${PRETEND:?}"
 scratch=$GEN/scratch.$test
 rm -rf "$scratch" && mkdir -p "$scratch"
 out=$scratch/out
@@ -31,11 +32,14 @@ skip() { echo "SKIP [$test]: $*" >&2; exit 77; }
 # run POLICY [SYSWARD-OPTIONS...] -- PROGRAM ARGS...: output in $out,
 # status in $rc, and both echoed for the test log.
 # RUN_OPTS: options run and run_nobody add (complain_*: --complain).
+# KERNEL: the command line run, run_nobody and reach_from_parent run
+# sysward under: sw-pretend's for an older kernel, else none.
 RUN_OPTS=()
+KERNEL=()
 run() {
 	local policy=$1; shift
-	echo "+ sysward run --policy $policy ${RUN_OPTS[*]} $*"
-	"$SYSWARD" run --policy "$policy" ${RUN_OPTS[@]+"${RUN_OPTS[@]}"} "$@" >"$out" 2>&1 </dev/null
+	echo "+ ${KERNEL[*]} sysward run --policy $policy ${RUN_OPTS[*]} $*"
+	${KERNEL[@]+"${KERNEL[@]}"} "$SYSWARD" run --policy "$policy" ${RUN_OPTS[@]+"${RUN_OPTS[@]}"} "$@" >"$out" 2>&1 </dev/null
 	rc=$?
 	cat "$out"
 	echo "+ exit status $rc"
@@ -138,8 +142,8 @@ stage_nobody() {
 
 # run_nobody ARGS...: like run, "sysward run ARGS" as uid/gid 65534.
 run_nobody() {
-	echo "+ (uid 65534) sysward run ${RUN_OPTS[*]} $*"
-	(cd / && setpriv --reuid 65534 --regid 65534 --clear-groups \
+	echo "+ ${KERNEL[*]} (uid 65534) sysward run ${RUN_OPTS[*]} $*"
+	(cd / && ${KERNEL[@]+"${KERNEL[@]}"} setpriv --reuid 65534 --regid 65534 --clear-groups \
 		"$nb/sysward" run ${RUN_OPTS[@]+"${RUN_OPTS[@]}"} "$@") >"$out" 2>&1 </dev/null
 	rc=$?
 	cat "$out"
@@ -253,8 +257,9 @@ stage_reach() {
 # listening) starts sysward, whose program attacks it: the program's own
 # ancestry, as a shell that runs sysward.
 reach_from_parent() {
-	echo "+ (uid 65534) adv_reach witness $nb/d -- sysward run --policy $1 ${2:-} -- adv_reach attack $nb/d"
-	(cd / && SW_REACH_SECRET=witness-env-secret setpriv --reuid 65534 --regid 65534 --clear-groups \
+	echo "+ ${KERNEL[*]} (uid 65534) adv_reach witness $nb/d -- sysward run --policy $1 ${2:-} -- adv_reach attack $nb/d"
+	(cd / && SW_REACH_SECRET=witness-env-secret ${KERNEL[@]+"${KERNEL[@]}"} \
+		setpriv --reuid 65534 --regid 65534 --clear-groups \
 		"$nb/adv_reach" witness "$nb/d" -- \
 		"$nb/sysward" run --policy "$1" ${2:-} -- "$nb/adv_reach" attack "$nb/d") >"$out" 2>&1 </dev/null
 	rc=$?
@@ -1107,12 +1112,13 @@ reach_own_child)
 		fail "in a Landlock domain of its own, the program could not reach its own child (exit $rc)" ;;
 reach_parent_abi5)
 	# A kernel with Landlock ABI 1-5 (Linux 5.13-6.11), pretended on this
-	# one: the domain handles MAKE_BLOCK and REFER, granted beneath /.
-	# Every ptrace-mode access is still refused; abstract unix sockets
-	# cannot be scoped before ABI 6; files behave as before (a hard link
-	# into another directory: REFER).
+	# one (sw-pretend: the version query answers 5): the domain handles
+	# MAKE_BLOCK and REFER, granted beneath /.  Every ptrace-mode access
+	# is still refused; abstract unix sockets cannot be scoped before ABI
+	# 6; files behave as before (a hard link into another directory:
+	# REFER).
 	stage_reach
-	export SYSWARD_PRETEND_LANDLOCK_ABI=5
+	KERNEL=("$PRETEND" --landlock-abi 5 --)
 	reach_from_parent "$nb/allow.json"
 	[ "$rc" -eq 1 ] && [ "$(grep -c 'REACHED' "$out")" -eq 1 ] &&
 		grep -q '^result: abstract unix connect: REACHED' "$out" ||
@@ -1120,14 +1126,59 @@ reach_parent_abi5)
 	mkdir -m 777 "$nb/d/a" "$nb/d/b"
 	run_nobody --policy "$nb/allow.json" -- sh -c "echo x >$nb/d/a/f && ln $nb/d/a/f $nb/d/b/f && echo linked"
 	[ "$rc" -eq 0 ] && grep -qx linked "$out" || fail "under ABI 5 a link into another directory failed (exit $rc)" ;;
+pretend_env_ignored)
+	# Issue 32: the shipped binaries read no test knob from their
+	# environment, which is not always their operator's (a container's
+	# process.env is its process 1's, sysward-runtime's sysward).  The
+	# names the engine once honoured, SYSWARD_PRETEND_LANDLOCK_ABI=5 and
+	# SYSWARD_PRETEND_NO_SET_SYSCALL_INFO=1, set for sysward and for
+	# syswardd: the abstract socket scope holds (reach_parent's witness
+	# attacked from sysward's program, embedded and through the daemon),
+	# a supervisor policy runs, and "sysward info" shows this kernel.
+	: "${SYSWARDD:?}"
+	stage_reach
+	cp "$SYSWARDD" "$nb/syswardd" || fail "staging"
+	env -u SYSWARD_PRETEND_LANDLOCK_ABI -u SYSWARD_PRETEND_NO_SET_SYSCALL_INFO \
+		"$SYSWARD" info >"$scratch/info.real" 2>&1
+	export SYSWARD_PRETEND_LANDLOCK_ABI=5 SYSWARD_PRETEND_NO_SET_SYSCALL_INFO=1
+	"$SYSWARD" info >"$out" 2>&1
+	cat "$out"
+	grep -q '^PTRACE_SET_SYSCALL_INFO:  yes' "$scratch/info.real" &&
+		grep -q '^Landlock: *ABI \([6-9]\|[1-9][0-9]\)$' "$scratch/info.real" ||
+		skip "this kernel has no PTRACE_SET_SYSCALL_INFO or Landlock ABI 6: $(grep -E '^(PTRACE_SET|Landlock)' "$scratch/info.real" | tr '\n' ' ')"
+	diff -u "$scratch/info.real" "$out" || fail "sysward info changes with the variables"
+	run "$POL/emulate-uid.json" -- sh -c 'id -ru'
+	[ "$rc" -eq 0 ] && grep -qx 4242 "$out" || fail "a supervisor policy did not run (exit $rc)"
+	reach_from_parent "$nb/allow.json"
+	expect_contained "embedded, with the variables set, a process outside the sandbox was reached"
+	# syswardd, the variables in its own environment (and the client's).
+	setsid "$nb/syswardd" --socket "$nb/sock" --socket-mode 0666 2>"$scratch/daemon.log" &
+	dpid=$!
+	trap 'kill "$dpid" 2>/dev/null; rm -rf "$nb"' EXIT
+	wait_for "[ -S '$nb/sock' ]" || fail "syswardd did not start: $(cat "$scratch/daemon.log")"
+	reach_from_parent "$nb/allow.json" "--daemon=$nb/sock"
+	expect_contained "through syswardd, with the variables set, a process outside the sandbox was reached"
+	echo "+ (uid 65534) sysward run --daemon --policy emulate-uid.json -- id -ru"
+	cp "$POL/emulate-uid.json" "$nb/emulate.json" && chmod 644 "$nb/emulate.json"
+	(cd / && setpriv --reuid 65534 --regid 65534 --clear-groups "$nb/sysward" run \
+		--daemon="$nb/sock" --policy "$nb/emulate.json" -- sh -c 'id -ru') >"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	[ "$rc" -eq 0 ] && grep -qx 4242 "$out" || fail "through syswardd a supervisor policy did not run (exit $rc)"
+	# Nor is the name anywhere in them.
+	for bin in "$SYSWARD" "$SYSWARDD"; do
+		! grep -q SYSWARD_PRETEND "$bin" || fail "$bin names SYSWARD_PRETEND: a test knob in a shipped binary"
+	done ;;
 landlock_missing)
-	# A kernel without Landlock (pretended): sysward refuses to run the
-	# program (fail closed, 125) and says what to do.
-	SYSWARD_PRETEND_LANDLOCK_ABI=0 run "$POL/log-only.json" -- true
+	# A kernel without Landlock (pretended: sw-pretend fails the Landlock
+	# calls as a kernel that did not enable it at boot does): sysward
+	# refuses to run the program (fail closed, 125) and says what to do.
+	KERNEL=("$PRETEND" --landlock-abi 0 --)
+	run "$POL/log-only.json" -- true
 	[ "$rc" -eq 125 ] || fail "expected 125 without Landlock, got $rc"
 	grep -q "^sysward: .*has no Landlock: built in but not enabled at boot .*Boot a kernel built with CONFIG_SECURITY_LANDLOCK=y with landlock in its LSM list" "$out" ||
 		fail "no message saying Landlock is missing and what to do"
-	SYSWARD_PRETEND_LANDLOCK_ABI=0 "$SYSWARD" info >"$out" 2>&1
+	"${KERNEL[@]}" "$SYSWARD" info >"$out" 2>&1
 	cat "$out"
 	grep -q '^Landlock: *no (built in but not enabled at boot' "$out" || fail "sysward info does not say Landlock is missing" ;;
 exec_rules_direct)

@@ -110,6 +110,7 @@ boot() {
 	want=$(wc -l <"$stage/scenarios")
 	local adds=(--add "$st/client/sysward" --add "$st/daemon/syswardd"
 		    --add "$st/tests/integration/sw-probe" --add "$st/tests/daemon/swd-raw"
+		    --add "$st/tests/sw-pretend"
 		    --add "$stage/src" --add "$stage/scenarios" --add "$HERE/guest-run.sh")
 	[ -x "$st/tests/integration/sw-probe32" ] && adds+=(--add "$st/tests/integration/sw-probe32")
 	echo "vm-suite: booting the $kernel kernel to run $want scenarios (TCG: this takes minutes)" >&2

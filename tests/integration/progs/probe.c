@@ -399,6 +399,52 @@ static void op_net(bool inet)
 	close(l);
 }
 
+/* connect-abstract NAME: a client of the abstract unix socket @NAME,
+ * served by whoever listens on it (outside, for route 16's scope). */
+static void op_connect_abstract(const char *name)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	size_t n = strlen(name);
+	int c, r;
+
+	if (n >= sizeof(sun.sun_path) - 1)
+		die("abstract name too long");
+	memcpy(sun.sun_path + 1, name, n);
+	c = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (c < 0)
+		die("socket");
+	r = connect(c, (struct sockaddr *)&sun,
+		    (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n));
+	say("connect(@%s)=%s", name, res(r, errno));
+	close(c);
+}
+
+/* fds: every descriptor open at this point, one line each, "fd N: WHAT"
+ * (its /proc/self/fd link; "anon_inode:..." and "memfd:..." name what a
+ * runtime or a supervisor could have left). */
+static void op_fds(void)
+{
+	for (int fd = 0; fd < 1024; fd++) {
+		char path[64], target[512];
+		ssize_t n;
+
+		if (fcntl(fd, F_GETFD) < 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n < 0)
+			snprintf(target, sizeof(target), "? (%s)", strerror(errno));
+		else
+			target[n] = '\0';
+		/* A pipe's or socket's inode number differs run to run. */
+		if (strncmp(target, "pipe:", 5) == 0)
+			snprintf(target, sizeof(target), "pipe");
+		else if (strncmp(target, "socket:", 7) == 0)
+			snprintf(target, sizeof(target), "socket");
+		say("fd %d: %s", fd, target);
+	}
+}
+
 /* --- main ---------------------------------------------------------------- */
 
 static void usage(void)
@@ -409,6 +455,7 @@ static void usage(void)
 "  open PATH FLAGS   openwrite PATH FLAGS   open-badptr   fstat-null\n"
 "  exists PATH   mkdir PATH\n"
 "  chown PATH UID GID   owner PATH   writes N   net-inet net-unix\n"
+"  connect-abstract NAME   fds\n"
 "  unshare-user   threads N   fork (rest runs in the child)   detach\n"
 "  vfork (rest runs in an exec'd child)   exec PATH ARGS...   thread-exec OPS...\n"
 "  sigusr1   stopcont   raise SIG   exit N   sleep SECONDS   sigstorm N\n"
@@ -694,6 +741,12 @@ int main(int argc, char **argv)
 			NEED(2);
 			op_spin_threads(atoi(a1), atoi(a2));
 			i += 2;
+		} else if (strcmp(op, "connect-abstract") == 0) {
+			NEED(1);
+			op_connect_abstract(a1);
+			i++;
+		} else if (strcmp(op, "fds") == 0) {
+			op_fds();
 		} else if (strcmp(op, "cat") == 0) {
 			/* stdin to stdout, to check the plumbing */
 			char buf[4096];
