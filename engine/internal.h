@@ -35,6 +35,7 @@
  *   probe.c    kernel support probe with a short-lived traced child
  *   landlock.c every session a Landlock domain of its own (route 16)
  *   procns.c   the session's own /proc: outsiders' pids hidden (route 16)
+ *   mountinfo.c a mount table, for the plan of procns.c
  *   run.c      sw_run(), the embedded helper
  */
 #ifndef SYSWARD_ENGINE_INTERNAL_H
@@ -761,6 +762,43 @@ int sw_landlock_ruleset(int abi, int *ret_fd, struct sw_error *err);
  * ruleset.  Async-signal-safe.  0 or -errno. */
 int sw_landlock_enter(int ruleset_fd);
 
+/* ---- mountinfo.c: a mount table, for the plans below ------------------- */
+
+/* One line of a mountinfo file; the strings point into its table. */
+struct sw_mnt {
+	int id, parent;
+	char *root, *point, *fstype;
+	char *super;		/* the superblock's options */
+	unsigned long flags;	/* MS_* of the per-mount options */
+};
+
+struct sw_mnt_table {
+	struct sw_mnt *m;
+	size_t n;		/* in the file's order: the order of attaching */
+	char *text;
+};
+
+int sw_mnt_table_read(const char *mountinfo, struct sw_mnt_table *ret,
+		      struct sw_error *err);
+void sw_mnt_table_free(struct sw_mnt_table *t);
+/* MS_* of a per-mount option list ("rw,nosuid,relatime"). */
+unsigned long sw_mnt_flags(const char *opts);
+/* Option name in a comma list ("size=10M,mode=1777"): its value (not
+ * NUL-terminated: *ret_len bytes; 0 for a bare flag) if present. */
+bool sw_mnt_option(const char *opts, const char *name, const char **ret_value,
+		   size_t *ret_len);
+/* Something mounted over m at its very path. */
+bool sw_mnt_covered(const struct sw_mnt_table *t, size_t m);
+/* A mount of the same parent over a directory above m, or at m's path
+ * after it: no path reaches m. */
+bool sw_mnt_hidden(const struct sw_mnt_table *t, size_t m);
+/* What a path walk sees at m's mount point: m, or the last of those
+ * mounted on top of it there. */
+size_t sw_mnt_stack_top(const struct sw_mnt_table *t, size_t m);
+/* Neither m nor a mount it is beneath covered or hidden: a path reaches
+ * it. */
+bool sw_mnt_visible(const struct sw_mnt_table *t, size_t m);
+
 /* ---- procns.c: the session's own /proc (route 16) ---------------------- */
 
 #define SW_PROCNS_MAX		16	/* procfs instances replaced */
@@ -788,8 +826,10 @@ struct sw_procns {
 };
 
 int sw_procns_plan(struct sw_procns *ret, struct sw_error *err);
-/* The same from a mountinfo file, whatever this process's capabilities
- * (for tests). */
+/* The same from a mount table, whatever this process's capabilities. */
+int sw_procns_plan_table(const struct sw_mnt_table *t, struct sw_procns *ret,
+			 struct sw_error *err);
+/* The same from a mountinfo file (for tests). */
 int sw_procns_plan_from(const char *mountinfo, struct sw_procns *ret,
 			struct sw_error *err);
 void sw_procns_free(struct sw_procns *p);

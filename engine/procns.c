@@ -61,137 +61,11 @@
 #define STATX_MNT_ID 0x00001000U
 #endif
 
-/* One line of /proc/self/mountinfo, the fields we use. */
-struct mnt {
-	int id, parent;
-	char *root, *point, *fstype;
-	unsigned long flags;	/* MS_* of the per-mount options */
-	bool subset_pid;	/* the superblock shows only pid directories */
-};
-
-/* "\040" (space), "\011", "\012", "\134" in place. */
-static void unescape(char *s)
-{
-	char *o = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
-		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*o++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
-			s += 3;
-		} else {
-			*o++ = *s;
-		}
-	}
-	*o = '\0';
-}
-
-static unsigned long mount_flags(const char *opts)
-{
-	static const struct {
-		const char *name;
-		unsigned long flag;
-	} f[] = {
-		{ "ro", MS_RDONLY },         { "nosuid", MS_NOSUID },
-		{ "nodev", MS_NODEV },       { "noexec", MS_NOEXEC },
-		{ "noatime", MS_NOATIME },   { "nodiratime", MS_NODIRATIME },
-		{ "relatime", MS_RELATIME }, { "strictatime", MS_STRICTATIME },
-	};
-	unsigned long flags = 0;
-	size_t len;
-
-	for (const char *p = opts; *p; p += len + (p[len] == ',')) {
-		len = strcspn(p, ",");
-		for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-			if (strlen(f[i].name) == len && !strncmp(p, f[i].name, len))
-				flags |= f[i].flag;
-	}
-	return flags;
-}
-
-/* Parse one mountinfo line (modified in place; m points into it). */
-static int parse_line(char *line, struct mnt *m)
-{
-	char *field[16], *save = NULL;
-	int total = 0, n;
-
-	for (char *t = strtok_r(line, " \n", &save); t && total < 16;
-	     t = strtok_r(NULL, " \n", &save))
-		field[total++] = t;
-	/* id parent major:minor root point options [optional...] - type
-	 * source superoptions: n, the type's index */
-	for (n = 6; n < total && strcmp(field[n], "-"); n++)
-		;
-	n++;
-	if (n + 2 >= total)
-		return -EINVAL;
-	m->id = atoi(field[0]);
-	m->parent = atoi(field[1]);
-	m->root = field[3];
-	m->point = field[4];
-	m->flags = mount_flags(field[5]);
-	m->fstype = field[n];
-	m->subset_pid = strstr(field[n + 2], "subset=pid") != NULL;
-	unescape(m->root);
-	unescape(m->point);
-	return 0;
-}
-
 /* A procfs mount that shows processes: its root is "/" or a pid's. */
-static bool shows_pids(const struct mnt *m)
+static bool shows_pids(const struct sw_mnt *m)
 {
 	return !strcmp(m->fstype, "proc") &&
 	       (!strcmp(m->root, "/") || (m->root[1] >= '0' && m->root[1] <= '9'));
-}
-
-static bool covered(const struct mnt *t, size_t n, const struct mnt *m)
-{
-	for (size_t i = 0; i < n; i++)
-		if (t[i].parent == m->id && !strcmp(t[i].point, m->point))
-			return true;
-	return false;
-}
-
-/* A submount of the same parent over a directory above m (a recursive
- * read-only bind of /proc/sys over binfmt_misc, as systemd's
- * ProtectKernelTunables makes; systemd-nspawn's /proc/sys over its own
- * boot_id file) hides m from every path, whichever was attached first:
- * a path walk enters the upper one first.  At m's very path the later
- * one hides it (the table lists a namespace's mounts in the order they
- * were attached).  A hidden mount is cloned with the one that hides it,
- * or not at all. */
-static bool hidden(const struct mnt *t, size_t n, size_t m)
-{
-	for (size_t k = 0; k < n; k++) {
-		size_t len = strlen(t[k].point);
-
-		if (k == m || t[k].parent != t[m].parent ||
-		    strncmp(t[m].point, t[k].point, len))
-			continue;
-		if (t[m].point[len] == '/' || (t[m].point[len] == '\0' && k > m))
-			return true;
-	}
-	return false;
-}
-
-/* The mount a path walk sees at m's mount point: m, or the last of those
- * mounted on top of it there (a mount whose parent is the one below and
- * whose mount point is the same path).  At most n steps: a table with a
- * loop (no kernel writes one) ends the walk. */
-static size_t stack_top(const struct mnt *t, size_t n, size_t m)
-{
-	for (size_t steps = 0; steps < n; steps++) {
-		size_t k;
-
-		for (k = 0; k < n; k++)
-			if (k != m && t[k].parent == t[m].id &&
-			    !strcmp(t[k].point, t[m].point))
-				break;
-		if (k == n)
-			break;
-		m = k;
-	}
-	return m;
 }
 
 void sw_procns_free(struct sw_procns *p)
@@ -205,16 +79,19 @@ void sw_procns_free(struct sw_procns *p)
 	*p = (struct sw_procns){ 0 };
 }
 
-static int plan_table(struct mnt *t, size_t n, struct sw_procns *p,
+static int plan_table(const struct sw_mnt_table *tab, struct sw_procns *p,
 		      struct sw_error *err)
 {
+	const struct sw_mnt *t = tab->m;
+	size_t n = tab->n;
+
 	for (size_t i = 0; i < n; i++) {
 		struct sw_procns_proc *pp;
 
 		/* The instances that show processes and are seen: their
 		 * root is "/" and nothing is mounted over them. */
 		if (strcmp(t[i].fstype, "proc") || strcmp(t[i].root, "/") ||
-		    covered(t, n, &t[i]))
+		    sw_mnt_covered(tab, i))
 			continue;
 		if (p->n_proc == SW_PROCNS_MAX)
 			return sw_error_set(err, E2BIG, "more than %d proc mounts to replace", SW_PROCNS_MAX);
@@ -222,7 +99,7 @@ static int plan_table(struct mnt *t, size_t n, struct sw_procns *p,
 		*pp = (struct sw_procns_proc){
 			.path = strdup(t[i].point),
 			.flags = t[i].flags,
-			.subset_pid = t[i].subset_pid,
+			.subset_pid = strstr(t[i].super, "subset=pid") != NULL,
 			.first_sub = p->n_sub,
 		};
 		if (!pp->path)
@@ -233,11 +110,11 @@ static int plan_table(struct mnt *t, size_t n, struct sw_procns *p,
 		for (size_t j = 0; j < n; j++) {
 			size_t top;
 
-			if (t[j].parent != t[i].id || j == i || hidden(t, n, j))
+			if (t[j].parent != t[i].id || j == i || sw_mnt_hidden(tab, j))
 				continue;
 			/* What the path shows is what is cloned (and what
 			 * the child checks): the top of a stack there. */
-			top = stack_top(t, n, j);
+			top = sw_mnt_stack_top(tab, j);
 			if (shows_pids(&t[top]))
 				return sw_error_set(err, EPERM,
 						    "%s, beneath %s, is a proc mount that shows processes (root %s); putting it back would show the session the processes outside it. Unmount it, or bind a subdirectory that is not a process's",
@@ -259,54 +136,15 @@ static int plan_table(struct mnt *t, size_t n, struct sw_procns *p,
 	return 0;
 }
 
-int sw_procns_plan_from(const char *mountinfo, struct sw_procns *ret,
-			struct sw_error *err)
+int sw_procns_plan_table(const struct sw_mnt_table *t, struct sw_procns *ret,
+			 struct sw_error *err)
 {
-	cleanup_fclose FILE *f = fopen(mountinfo, "re");
-	cleanup_free struct mnt *t = NULL;
-	cleanup_free char *lines = NULL;
 	struct sw_procns p = { 0 };
-	size_t n = 0, used = 0, lcap = 0;
-	char *line = NULL;
-	size_t llen = 0;
-	ssize_t len;
 	int r;
 
-	if (!f)
-		return sw_error_set_errno(err, errno, "open %s (to give the session its own /proc)", mountinfo);
-	/* Read it whole first: the struct mnt fields point into lines. */
-	while ((len = getline(&line, &llen, f)) > 0) {
-		if (used + (size_t)len + 1 > lcap) {
-			char *nl = realloc(lines, lcap = 2 * (used + (size_t)len + 1));
-
-			if (!nl) {
-				free(line);
-				return sw_error_set_errno(err, ENOMEM, "read %s", mountinfo);
-			}
-			lines = nl;
-		}
-		memcpy(lines + used, line, (size_t)len + 1);
-		used += (size_t)len + 1;
-		n++;
-	}
-	free(line);
-	t = calloc(n ? n : 1, sizeof(*t));
 	p.proc = calloc(SW_PROCNS_MAX, sizeof(*p.proc));
 	p.sub = calloc(SW_PROCNS_MAX_SUB, sizeof(*p.sub));
-	if (!t || !p.proc || !p.sub) {
-		sw_procns_free(&p);
-		return sw_error_set_errno(err, ENOMEM, "plan the session's own /proc");
-	}
-	for (size_t off = 0, i = 0; i < n; i++) {
-		char *l = lines + off;
-
-		off += strlen(l) + 1;
-		if (parse_line(l, &t[i]) < 0) {
-			sw_procns_free(&p);
-			return sw_error_set(err, EINVAL, "%s: cannot parse line %zu", mountinfo, i + 1);
-		}
-	}
-	r = plan_table(t, n, &p, err);
+	r = p.proc && p.sub ? plan_table(t, &p, err) : -ENOMEM;
 	if (r < 0) {
 		sw_procns_free(&p);
 		if (r == -ENOMEM)
@@ -315,6 +153,20 @@ int sw_procns_plan_from(const char *mountinfo, struct sw_procns *ret,
 	}
 	*ret = p;
 	return 0;
+}
+
+int sw_procns_plan_from(const char *mountinfo, struct sw_procns *ret,
+			struct sw_error *err)
+{
+	struct sw_mnt_table t;
+	int r;
+
+	r = sw_mnt_table_read(mountinfo, &t, err);
+	if (r < 0)
+		return r;
+	r = sw_procns_plan_table(&t, ret, err);
+	sw_mnt_table_free(&t);
+	return r;
 }
 
 int sw_procns_plan(struct sw_procns *ret, struct sw_error *err)
