@@ -34,8 +34,10 @@
  *              (prlimit64, priorities, scheduling) act only on those
  *   probe.c    kernel support probe with a short-lived traced child
  *   landlock.c every session a Landlock domain of its own (route 16)
+ *   nsbox.c    the session's own namespaces (mount, IPC), the one
+ *              step of the launch child that makes them (route 16c)
  *   procns.c   the session's own /proc: outsiders' pids hidden (route 16)
- *   mountinfo.c a mount table, for the plan of procns.c
+ *   mountinfo.c a mount table, for the plans of nsbox.c and procns.c
  *   run.c      sw_run(), the embedded helper
  */
 #ifndef SYSWARD_ENGINE_INTERNAL_H
@@ -799,6 +801,27 @@ size_t sw_mnt_stack_top(const struct sw_mnt_table *t, size_t m);
  * it. */
 bool sw_mnt_visible(const struct sw_mnt_table *t, size_t m);
 
+/* ---- nsbox.c's steps: where the launch child failed -------------------- */
+
+/* Where sw_nsbox_enter() failed: a step and the index of what it was
+ * doing (a procns.c step: in proc[] for SW_NSBOX_PROC_MOUNT, in sub[]
+ * otherwise; nsbox.c's: in its mounts[]; -1: none). */
+enum sw_nsbox_step {
+	SW_NSBOX_NONE,
+	SW_NSBOX_PROC_CHECK,	/* sub[i]'s path shows another mount now */
+	SW_NSBOX_UNSHARE,	/* the namespaces */
+	SW_NSBOX_PROC_CLONE,	/* open_tree of sub[i] */
+	SW_NSBOX_PROC_MOUNT,	/* the new instance over proc[i] */
+	SW_NSBOX_PROC_PUT_BACK,	/* sub[i] moved over the new instance */
+	SW_NSBOX_PROC_COPY,	/* a copy of sub[i], whose file was removed */
+	SW_NSBOX_MOUNT,		/* a new instance over mounts[i] */
+};
+
+struct sw_nsbox_where {
+	int step;		/* enum sw_nsbox_step */
+	int index;
+};
+
 /* ---- procns.c: the session's own /proc (route 16) ---------------------- */
 
 #define SW_PROCNS_MAX		16	/* procfs instances replaced */
@@ -816,8 +839,8 @@ struct sw_procns_sub {
 	int mnt_id;		/* mountinfo's id: the child checks it */
 };
 
-/* What the launch child mounts: no procfs instance (n_proc 0) when this
- * process lacks CAP_SYS_ADMIN.  Made before fork (it allocates). */
+/* What the launch child mounts (part of nsbox.c's plan).  Made before
+ * fork (it allocates). */
 struct sw_procns {
 	struct sw_procns_proc *proc;
 	size_t n_proc;
@@ -825,8 +848,6 @@ struct sw_procns {
 	size_t n_sub;
 };
 
-int sw_procns_plan(struct sw_procns *ret, struct sw_error *err);
-/* The same from a mount table, whatever this process's capabilities. */
 int sw_procns_plan_table(const struct sw_mnt_table *t, struct sw_procns *ret,
 			 struct sw_error *err);
 /* The same from a mountinfo file (for tests). */
@@ -837,30 +858,63 @@ void sw_procns_free(struct sw_procns *p);
  * file's content is copied up to this size (procns.c, copy_mask). */
 #define SW_PROCNS_COPY_MAX	(1 << 20)	/* "1 MiB" in sw_procns_explain() */
 
-/* Where sw_procns_enter() failed: a step and the index, in proc[] for
- * SW_PROCNS_MOUNT and in sub[] otherwise (-1: none). */
-enum sw_procns_step {
-	SW_PROCNS_NONE,
-	SW_PROCNS_CHECK,	/* sub[i]'s path shows another mount now */
-	SW_PROCNS_UNSHARE,	/* the mount namespace */
-	SW_PROCNS_CLONE,	/* open_tree of sub[i] */
-	SW_PROCNS_MOUNT,	/* the new instance over proc[i] */
-	SW_PROCNS_PUT_BACK,	/* sub[i] moved over the new instance */
-	SW_PROCNS_COPY,		/* a copy of sub[i], whose file was removed */
-};
-
-struct sw_procns_where {
-	int step;		/* enum sw_procns_step */
-	int index;
-};
-
-/* In the launch child, before privileges are dropped: a mount namespace
- * with the plan's instances.  Async-signal-safe.  0 or -errno, and
- * *where says which step failed. */
-int sw_procns_enter(const struct sw_procns *p, struct sw_procns_where *where);
-/* In the parent: what failed at *where, naming the mount. */
-void sw_procns_explain(const struct sw_procns *p, const struct sw_procns_where *w,
+/* In the launch child, async-signal-safe, 0 or -errno with *where set:
+ * before its mount namespace, that each path still shows the mount the
+ * plan names; in it (nsbox.c made it), the plan's instances. */
+int sw_procns_check(const struct sw_procns *p, struct sw_nsbox_where *where);
+int sw_procns_mount(const struct sw_procns *p, struct sw_nsbox_where *where);
+/* In the parent: what failed at *where (a procns step), naming the
+ * mount; false if *where is not one of its steps. */
+bool sw_procns_explain(const struct sw_procns *p, const struct sw_nsbox_where *w,
 		       char *buf, size_t size);
+
+/* ---- nsbox.c: the session's own namespaces (route 16c) ---------------- */
+
+#define SW_NSBOX_MAX_MOUNTS	32	/* new instances over mount points */
+#define SW_NSBOX_MAX_OPTS	4	/* options of one new instance */
+
+/* A new instance of fstype mounted over path. */
+struct sw_nsbox_mount {
+	char *path;
+	const char *fstype;	/* a string of nsbox.c's */
+	char *opts[SW_NSBOX_MAX_OPTS];	/* "key=value" or "flag" */
+	size_t n_opts;
+	unsigned int attr;	/* MOUNT_ATTR_* */
+};
+
+/* What the launch child makes.  on is false where the launcher lacks
+ * CAP_SYS_ADMIN (unprivileged `sysward run`): nothing is made. */
+struct sw_nsbox {
+	bool on;
+	int unshare;		/* CLONE_NEW* */
+	struct sw_procns proc;
+	struct sw_nsbox_mount *mounts;
+	size_t n_mounts;
+};
+
+/* What the plan takes from the launch. */
+struct sw_nsbox_ctx {
+	const char *filesystems;	/* /proc/filesystems (tests: a file) */
+	const char *ns_dir;	/* /proc/self/ns: the namespaces it has */
+	/* /dev/shm: given a tmpfs of the session's even where it is no
+	 * mount point (NULL: not) */
+	const char *shm_dir;
+};
+
+/* In the parent, before fork. */
+int sw_nsbox_plan(const struct sw_launch *l, struct sw_nsbox *ret,
+		  struct sw_error *err);
+/* The same from a mount table, whatever this process's capabilities
+ * (for tests). */
+int sw_nsbox_plan_table(const struct sw_mnt_table *t, const struct sw_nsbox_ctx *ctx,
+			struct sw_nsbox *ret, struct sw_error *err);
+void sw_nsbox_free(struct sw_nsbox *p);
+/* In the launch child, before privileges are dropped: the one entry.
+ * Async-signal-safe.  0 or -errno with *where set. */
+int sw_nsbox_enter(const struct sw_nsbox *p, struct sw_nsbox_where *where);
+/* In the parent: what failed at *where, naming what it was doing. */
+void sw_nsbox_explain(const struct sw_nsbox *p, const struct sw_nsbox_where *w,
+		      char *buf, size_t size);
 
 /* ---- the launch: launch.c and the files below it ---------------------- */
 
@@ -875,7 +929,7 @@ enum sw_stage {
 	SW_STAGE_TTY,
 	SW_STAGE_NICE,
 	SW_STAGE_STDIO,
-	SW_STAGE_PROCNS,
+	SW_STAGE_NSBOX,
 	SW_STAGE_CHDIR,
 	SW_STAGE_GROUPS,
 	SW_STAGE_GID,
@@ -889,15 +943,15 @@ enum sw_stage {
 };
 
 /* launchreport.c: in the launch child, report (stage, errno) on fd and
- * exit; where says which /proc step failed (SW_STAGE_PROCNS), or NULL.
- * Async-signal-safe. */
+ * exit; where says which step of the session's namespaces failed
+ * (SW_STAGE_NSBOX), or NULL.  Async-signal-safe. */
 _Noreturn void sw_launch_fail_at(int fd, enum sw_stage stage,
-				 const struct sw_procns_where *where);
+				 const struct sw_nsbox_where *where);
 _Noreturn void sw_launch_fail(int fd, enum sw_stage stage);
 /* launchreport.c: in the parent, the child died before it was ready to be
- * seized: err says why, from its report on fd (procns names the mount). */
+ * seized: err says why, from its report on fd (nsbox names the mount). */
 int sw_launch_report_early(int fd, const char *prog,
-			   const struct sw_procns *procns,
+			   const struct sw_nsbox *nsbox,
 			   struct sw_error *err);
 
 /* launchchild.c: the launch child from its fork to its exec (its holder

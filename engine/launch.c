@@ -123,12 +123,12 @@ static int pipes_open(struct launch_pipes *lp, struct sw_error *err)
  * final credentials and is dumpable again (or has failed on the way).  A
  * blocking wait, but bounded independently of the program and of the
  * client: until "ready" the child runs only our own code on its own state
- * (sigprocmask, dup2 of descriptors we hold, set*id, capability and prctl
- * calls), touching no path the caller chose (the chdir comes after the
+ * (sigprocmask, dup2 of descriptors we hold, its namespaces and mounts,
+ * set*id, capability and prctl calls), touching no path the caller chose (the chdir comes after the
  * seize) and no program code: the program does not exist yet.
  */
 static int wait_ready(pid_t *pid, bool holder, const char *prog,
-		      struct launch_pipes *lp, const struct sw_procns *procns,
+		      struct launch_pipes *lp, const struct sw_nsbox *nsbox,
 		      struct sw_error *err)
 {
 	pid_t ready = 0;
@@ -145,7 +145,7 @@ static int wait_ready(pid_t *pid, bool holder, const char *prog,
 	 * holder, the holder reaps it; ours, the intermediate, is reaped.) */
 	if (!holder)
 		sw_reap(*pid);
-	return sw_launch_report_early(lp->rep_r, prog, procns, err);
+	return sw_launch_report_early(lp->rep_r, prog, nsbox, err);
 }
 
 /* Step 5: seize the ready child and make it the session's first tracee. */
@@ -234,7 +234,7 @@ int sw_session_launch_prepared(struct sw_supervisor *sup,
 	if (l->new_session)
 		sw_reap(pid);	/* the intermediate: it exits at once */
 
-	r = wait_ready(&pid, l->new_session, l->argv[0], &lp, &pr->procns, err);
+	r = wait_ready(&pid, l->new_session, l->argv[0], &lp, &pr->nsbox, err);
 	if (r >= 0)
 		r = seize(sup, s, pid, l->argv[0], err);
 	if (r < 0)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * A mount table (/proc/<pid>/mountinfo) read whole, for the plan of the
- * session's own /proc (procns.c), which the launcher makes before its
- * fork.  The questions they ask of it are here too: what a
+ * A mount table (/proc/<pid>/mountinfo) read whole, for the plans of the
+ * session's own namespaces (nsbox.c, procns.c), which the launcher makes
+ * before its fork.  The questions they ask of it are here too: what a
  * path walk sees at a mount point (the top of a stack of mounts on one
  * path), and which mounts nothing shows any more (covered at their path,
  * or hidden beneath a mount over a directory above them).

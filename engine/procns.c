@@ -15,8 +15,9 @@
  *
  * Where the launcher holds CAP_SYS_ADMIN (syswardd, `sysward run` as
  * root), the launch child, before it drops its privileges, makes a mount
- * namespace of its own, turns every mount into a slave (the host's
- * mounts still propagate in; nothing propagates out) and mounts a new
+ * namespace of its own with every mount a slave (the host's mounts still
+ * propagate in; nothing propagates out: nsbox.c, the session's
+ * namespaces, of which this is one step) and mounts a new
  * proc instance with hidepid=ptraceable over every procfs mount point,
  * with the original's nosuid/nodev/noexec/ro/atime flags.  What was
  * mounted beneath the old instance (binfmt_misc, and in a container the
@@ -33,8 +34,8 @@
  * mount_too_revealing), the program keeps the launcher's /proc: the
  * documented limit.
  *
- * The mount table is read here, in the parent (the launch child makes
- * only async-signal-safe calls): sw_procns_plan().  A mount added beneath
+ * The mount table is read in the parent (the launch child makes only
+ * async-signal-safe calls): sw_procns_plan_table().  A mount added beneath
  * /proc between that read and the child's overmount is left hidden under
  * the new instance; the child checks that each path still shows the
  * mount the plan names, so a mount added over one fails the launch
@@ -43,11 +44,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/capability.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -167,22 +166,6 @@ int sw_procns_plan_from(const char *mountinfo, struct sw_procns *ret,
 	r = sw_procns_plan_table(&t, ret, err);
 	sw_mnt_table_free(&t);
 	return r;
-}
-
-int sw_procns_plan(struct sw_procns *ret, struct sw_error *err)
-{
-	cap_t caps = cap_get_proc();
-	cap_flag_value_t v = CAP_CLEAR;
-
-	*ret = (struct sw_procns){ 0 };
-	if (!caps)
-		return sw_error_set_errno(err, errno, "read this process's capabilities");
-	(void)cap_get_flag(caps, CAP_SYS_ADMIN, CAP_EFFECTIVE, &v);
-	cap_free(caps);
-	/* Without it no mount namespace can be made: today's /proc. */
-	if (v != CAP_SET)
-		return 0;
-	return sw_procns_plan_from("/proc/self/mountinfo", ret, err);
 }
 
 /* Async-signal-safe from here on: the launch child. */
@@ -332,42 +315,41 @@ static int put_back(int from, const char *path, int *step)
 {
 	struct stat st;
 
-	*step = SW_PROCNS_PUT_BACK;
+	*step = SW_NSBOX_PROC_PUT_BACK;
 	if (move_mount(from, "", AT_FDCWD, path, MOVE_MOUNT_F_EMPTY_PATH) == 0)
 		return 0;
 	/* ENOENT for an unlinked source (nlink 0), which is the kernel's
 	 * rule; for a path missing in the new instance, a failure. */
 	if (errno != ENOENT || fstat(from, &st) < 0 || st.st_nlink != 0)
 		return -errno;
-	*step = SW_PROCNS_COPY;
+	*step = SW_NSBOX_PROC_COPY;
 	return copy_mask(from, path);
 }
 
-int sw_procns_enter(const struct sw_procns *p, struct sw_procns_where *where)
+int sw_procns_check(const struct sw_procns *p, struct sw_nsbox_where *where)
 {
-	int fds[SW_PROCNS_MAX_SUB];
-	int r = 0;
-
-	*where = (struct sw_procns_where){ SW_PROCNS_NONE, -1 };
-	if (!p->n_proc)
-		return 0;
 	/* Each path must still show the mount the plan names, not one
 	 * mounted over it since.  Here: a new namespace renumbers them. */
 	for (size_t s = 0; s < p->n_sub; s++) {
 		uint64_t id = 0;
+		int r;
 
-		*where = (struct sw_procns_where){ SW_PROCNS_CHECK, (int)s };
+		*where = (struct sw_nsbox_where){ SW_NSBOX_PROC_CHECK, (int)s };
 		r = mount_id_of(p->sub[s].path, &id);
 		if (r < 0)
 			return r;
 		if (id != (uint64_t)p->sub[s].mnt_id)
 			return -EBUSY;
 	}
-	*where = (struct sw_procns_where){ SW_PROCNS_UNSHARE, -1 };
-	if (unshare(CLONE_NEWNS) < 0)
-		return -errno;
-	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0)
-		return -errno;
+	*where = (struct sw_nsbox_where){ SW_NSBOX_NONE, -1 };
+	return 0;
+}
+
+int sw_procns_mount(const struct sw_procns *p, struct sw_nsbox_where *where)
+{
+	int fds[SW_PROCNS_MAX_SUB];
+	int r = 0;
+
 	for (size_t s = 0; s < p->n_sub; s++)
 		fds[s] = -1;
 	for (size_t i = 0; i < p->n_proc && r == 0; i++) {
@@ -375,7 +357,7 @@ int sw_procns_enter(const struct sw_procns *p, struct sw_procns_where *where)
 		size_t s, end = pp->first_sub + pp->n_sub;
 
 		for (s = pp->first_sub; s < end && r == 0; s++) {
-			*where = (struct sw_procns_where){ SW_PROCNS_CLONE, (int)s };
+			*where = (struct sw_nsbox_where){ SW_NSBOX_PROC_CLONE, (int)s };
 			fds[s] = open_tree(AT_FDCWD, p->sub[s].path,
 					   OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
 					   AT_RECURSIVE | AT_SYMLINK_NOFOLLOW |
@@ -385,7 +367,7 @@ int sw_procns_enter(const struct sw_procns *p, struct sw_procns_where *where)
 		}
 		if (r < 0)
 			break;
-		*where = (struct sw_procns_where){ SW_PROCNS_MOUNT, (int)i };
+		*where = (struct sw_nsbox_where){ SW_NSBOX_PROC_MOUNT, (int)i };
 		if (mount("proc", pp->path, "proc", pp->flags,
 			  pp->subset_pid ? "hidepid=ptraceable,subset=pid"
 					 : "hidepid=ptraceable") < 0) {
@@ -406,7 +388,7 @@ int sw_procns_enter(const struct sw_procns *p, struct sw_procns_where *where)
 		if (fds[s] >= 0)
 			close(fds[s]);
 	if (r == 0)
-		*where = (struct sw_procns_where){ SW_PROCNS_NONE, -1 };
+		*where = (struct sw_nsbox_where){ SW_NSBOX_NONE, -1 };
 	return r;
 }
 
@@ -416,26 +398,26 @@ int sw_procns_enter(const struct sw_procns *p, struct sw_procns_where *where)
 static const struct {
 	const char *before, *after;
 } step_words[] = {
-	[SW_PROCNS_CHECK] = { "", " shows another mount than when the mount table was read (something was mounted there meanwhile; start it again)" },
-	[SW_PROCNS_CLONE] = { "copy the mount at ", " (open_tree) to put it back over the new proc instance" },
-	[SW_PROCNS_MOUNT] = { "mount a proc instance with hidepid=ptraceable over ", "" },
-	[SW_PROCNS_PUT_BACK] = { "put the mount at ", " back over the new proc instance (move_mount); a mask is never lifted" },
-	[SW_PROCNS_COPY] = { "put a copy of the mask at ", ", whose file was removed, over the new proc instance (a FIFO, a regular file of at most 1 MiB or a directory; a mask is never lifted)" },
+	[SW_NSBOX_PROC_CHECK] = { "", " shows another mount than when the mount table was read (something was mounted there meanwhile; start it again)" },
+	[SW_NSBOX_PROC_CLONE] = { "copy the mount at ", " (open_tree) to put it back over the new proc instance" },
+	[SW_NSBOX_PROC_MOUNT] = { "mount a proc instance with hidepid=ptraceable over ", "" },
+	[SW_NSBOX_PROC_PUT_BACK] = { "put the mount at ", " back over the new proc instance (move_mount); a mask is never lifted" },
+	[SW_NSBOX_PROC_COPY] = { "put a copy of the mask at ", ", whose file was removed, over the new proc instance (a FIFO, a regular file of at most 1 MiB or a directory; a mask is never lifted)" },
 };
 
-void sw_procns_explain(const struct sw_procns *p, const struct sw_procns_where *w,
+bool sw_procns_explain(const struct sw_procns *p, const struct sw_nsbox_where *w,
 		       char *buf, size_t size)
 {
 	const char *path = NULL;
 
-	if (w->index >= 0 && w->step == SW_PROCNS_MOUNT && (size_t)w->index < p->n_proc)
+	if (w->step <= 0 || (size_t)w->step >= sizeof(step_words) / sizeof(step_words[0]) ||
+	    !step_words[w->step].before)
+		return false;
+	if (w->index >= 0 && w->step == SW_NSBOX_PROC_MOUNT && (size_t)w->index < p->n_proc)
 		path = p->proc[w->index].path;
-	else if (w->index >= 0 && w->step != SW_PROCNS_MOUNT && (size_t)w->index < p->n_sub)
+	else if (w->index >= 0 && w->step != SW_NSBOX_PROC_MOUNT && (size_t)w->index < p->n_sub)
 		path = p->sub[w->index].path;
-	if (path && w->step > 0 && (size_t)w->step < sizeof(step_words) / sizeof(step_words[0]) &&
-	    step_words[w->step].before)
-		snprintf(buf, size, "%s%s%s", step_words[w->step].before, path,
-			 step_words[w->step].after);
-	else
-		snprintf(buf, size, "make a mount namespace of its own (unshare CLONE_NEWNS) with every mount a slave");
+	snprintf(buf, size, "give it a /proc of its own: %s%s%s", step_words[w->step].before,
+		 path ? path : "?", step_words[w->step].after);
+	return true;
 }

@@ -2166,6 +2166,40 @@ t_reach_oom_beyond_session() {
 	daemon_serves
 }
 
+# Route 16c: the session's own namespaces, which syswardd (a privileged
+# launcher) gives every session.  nsbox_attack WHY PROGRAM ARGS...: the
+# adversarial program as a client of uid 65534, under allow-all and
+# Docker's default profile; contained under both.
+nsbox_attack() {
+	local why=$1 p
+	shift
+	for p in "$(allow_policy)" "$SRCDIR/policy/examples/docker-default.json"; do
+		last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$p" -- "$@")
+		run_contained "$why (${p##*/})"
+	done
+}
+
+t_nsbox_ipc_beyond_session() {
+	# A witness of uid 65534 outside the session holds one IPC object of
+	# each kind (SysV shm, sem, msg; POSIX mq, shm, named semaphore),
+	# mode 0600; a session of the same uid may reach none of them, and
+	# its own objects still work.
+	local wit
+	start_daemon || return
+	chmod 0755 "$W"
+	mkdir -m 0777 "$W/ipc"
+	"${NOBODY[@]}" "$ADV/adv_ipc" witness "$W/ipc" $$ </dev/null >/dev/null 2>&1 &
+	wit=$!
+	wait_file "$W/ipc/wit.info" 100 || { fail "the witness did not start"; kill "$wit"; return; }
+	nsbox_attack "an IPC object of the uid outside the session was reached" "$ADV/adv_ipc" attack "$W/ipc"
+	"${NOBODY[@]}" "$ADV/adv_ipc" check "$W/ipc" || fail "the witness's IPC objects were changed from inside the session"
+	kill "$wit"
+	"${NOBODY[@]}" "$ADV/adv_ipc" remove "$W/ipc"
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_ipc" own)
+	run_contained "the session's own IPC objects do not work"
+	daemon_serves
+}
+
 # The integration scenarios replayed through the daemon: all but those
 # tagged (tests/lib/common.sh) with what the daemon does not do.
 EMBEDDED_ONLY_TAGS="needs-log needs-pretend needs-kill-descendants other-command client-group"

@@ -381,6 +381,29 @@ sys.exit(0 if any(c["syscall"] == sys.argv[2] and c["outcome"] == sys.argv[3]
 		fail "the report does not list $2 as $3: $(cat "$scratch/$1.json")"
 }
 
+# Route 16c (docs/security.md): the session's own namespaces, which a
+# privileged launch gives (as root here).  nsbox_beside WITNESS-PROGRAM
+# WITNESS-ARGS... -- ATTACK-ARGS...: the adversarial program as a witness
+# outside the session (root, like the program), then under allow-all and
+# Docker's default profile as the attacker; contained under both.
+nsbox_beside() {
+	local prog=$1 wargs=() a
+	shift
+	while [ "$1" != -- ]; do wargs+=("$1"); shift; done
+	shift
+	[ "$(id -u)" = 0 ] || skip "needs root (a launcher with CAP_SYS_ADMIN)"
+	"$ADV/$prog" witness "${wargs[@]}" </dev/null >/dev/null 2>&1 &
+	wit=$!
+	trap 'kill "$wit" 2>/dev/null; nsbox_undo' EXIT
+	wait_for "[ -s '$scratch/wit.info' ]" || fail "the witness did not start"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	for a in "$scratch/allow.json" "$POL/../../../policy/examples/docker-default.json"; do
+		run "$a" -- "$ADV/$prog" attack "$@"
+		expect_contained "$prog: an object outside the session was reached under ${a##*/}"
+	done
+}
+nsbox_undo() { :; }
+
 case $test in
 untraced_clone)
 	run "$POL/emulate-uid.json" -- "$ADV/adv_untraced" clone
@@ -1334,6 +1357,39 @@ procns_refuses_revealing_submount)
 	[ "$rc" -eq 125 ] || fail "the program ran with every process in /proc/acpi (exit $rc)"
 	grep -q "^sysward: .*/proc/acpi, beneath /proc, is a proc mount that shows processes" "$out" ||
 		fail "no message naming the mount" ;;
+nsbox_ipc_outside_root)
+	# Route 16c: System V shm, sem and msg, POSIX message queues (also
+	# through an mqueue mount) and /dev/shm's POSIX shm and named
+	# semaphores of a root process outside: the session has an IPC
+	# namespace, an mqueue mount and a /dev/shm of its own.  Under
+	# allow-all and Docker's default profile; the witness's objects
+	# must be as it left them.
+	[ "$(id -u)" = 0 ] || skip "needs root (a launcher with CAP_SYS_ADMIN)"
+	mkdir -p "$scratch/mq"
+	# (A kernel without POSIX message queues, the guest's: the rest.)
+	grep -qw mqueue /proc/filesystems && mq=mqueue || mq=
+	in_own_mounts "an mqueue mount on $scratch/mq; witness; sysward run -- adv_ipc attack (x2); adv_ipc check" '
+		[ -z "$7" ] || mount -t mqueue mqueue "$3" || exit 2
+		"$4" witness "$5" $$ </dev/null >/dev/null 2>&1 &
+		w=$!
+		for i in $(seq 100); do [ -s "$5/wit.info" ] && break; sleep 0.1; done
+		for p in "$2" "$6"; do
+			"$1" run --policy "$p" -- "$4" attack "$5" "$3"
+			echo "+ exit status $?"
+		done
+		"$4" check "$5"; c=$?
+		kill $w; "$4" remove "$5"
+		exit $c' "$scratch/mq" "$ADV/adv_ipc" "$scratch" "$POL/../../../policy/examples/docker-default.json" "$mq"
+	[ "$rc" -eq 0 ] || fail "the witness's IPC objects were changed from inside the session (exit $rc)"
+	[ "$(grep -c '^verdict: contained' "$out")" -eq 2 ] && [ "$(grep -c '^+ exit status 0$' "$out")" -eq 2 ] ||
+		fail "an IPC object outside the session was reached" ;;
+nsbox_ipc_own)
+	# Control: the program's own IPC objects of every kind work between
+	# its processes (as root: in the session's IPC namespace).
+	[ "$(id -u)" = 0 ] || skip "needs root (a launcher with CAP_SYS_ADMIN)"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	run "$scratch/allow.json" -- "$ADV/adv_ipc" own
+	[ "$rc" -eq 0 ] && grep -qx 'control: own ipc works' "$out" || fail "the program's own IPC does not work (exit $rc)" ;;
 *)
 	echo "check.sh: unknown test '$test'" >&2; exit 2 ;;
 esac

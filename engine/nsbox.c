@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The session's own namespaces (docs/security.md, route 16c): the one
+ * step of the launch child that makes them, where the launcher holds
+ * CAP_SYS_ADMIN (syswardd for every session, `sysward run` as root),
+ * and its plan, made by the launcher before the fork (the child makes
+ * only async-signal-safe calls).  Without CAP_SYS_ADMIN (unprivileged
+ * `sysward run`) nothing here applies: a mount, IPC or cgroup namespace
+ * needs it, or a user namespace that would change the program's view of
+ * its uid and capabilities.
+ *
+ * Same-uid processes share kernel objects that no ptrace-mode check
+ * guards, so the session's Landlock domain (landlock.c) does not keep a
+ * program from them; each is the kernel's per-namespace or per-instance
+ * object, so a namespace or an instance of the session's own does:
+ *
+ *   - System V shared memory, semaphores and message queues, and POSIX
+ *     message queues, reached by key, id or name with permission bits
+ *     alone (ipcperms(), ipc/util.c): an IPC namespace of its own, and a
+ *     new mqueue instance (which shows the mounter's IPC namespace,
+ *     ipc/mqueue.c) over every mqueue mount;
+ *   - POSIX shared memory and named semaphores, files of /dev/shm: a
+ *     tmpfs of its own there, with the original's size and mode.
+ *
+ * Order in the child: the /proc plan checked against what the paths
+ * show (procns.c); unshare; every mount a slave; the session's /proc
+ * (procns.c); then the new instances.
+ *
+ * The program cannot undo any of it: umount, mount and setns need
+ * CAP_SYS_ADMIN in the initial user namespace, and what a user namespace
+ * of its own copies is locked (MNT_LOCKED, MNT_LOCK_READONLY).
+ */
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sysward/cleanup.h"
+#include "internal.h"
+
+void sw_nsbox_free(struct sw_nsbox *p)
+{
+	sw_procns_free(&p->proc);
+	for (size_t i = 0; i < p->n_mounts; i++) {
+		free(p->mounts[i].path);
+		for (size_t k = 0; k < p->mounts[i].n_opts; k++)
+			free(p->mounts[i].opts[k]);
+	}
+	free(p->mounts);
+	*p = (struct sw_nsbox){ 0 };
+}
+
+static unsigned int attr_of(unsigned long ms)
+{
+	static const struct {
+		unsigned long ms;
+		unsigned int attr;
+	} map[] = {
+		{ MS_RDONLY, MOUNT_ATTR_RDONLY },	{ MS_NOSUID, MOUNT_ATTR_NOSUID },
+		{ MS_NODEV, MOUNT_ATTR_NODEV },		{ MS_NOEXEC, MOUNT_ATTR_NOEXEC },
+		{ MS_NODIRATIME, MOUNT_ATTR_NODIRATIME },
+	};
+	unsigned int a = 0;
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (ms & map[i].ms)
+			a |= map[i].attr;
+	/* One atime mode; relatime is 0. */
+	if (ms & MS_NOATIME)
+		a |= MOUNT_ATTR_NOATIME;
+	else if (ms & MS_STRICTATIME)
+		a |= MOUNT_ATTR_STRICTATIME;
+	return a;
+}
+
+static struct sw_nsbox_mount *add_mount(struct sw_nsbox *p, const char *path,
+					const char *fstype, unsigned int attr)
+{
+	struct sw_nsbox_mount *m;
+
+	if (p->n_mounts == SW_NSBOX_MAX_MOUNTS)
+		return NULL;
+	m = &p->mounts[p->n_mounts];
+	*m = (struct sw_nsbox_mount){ .path = strdup(path), .fstype = fstype, .attr = attr };
+	if (!m->path)
+		return NULL;
+	p->n_mounts++;
+	return m;
+}
+
+/* name=value (value of len bytes) or, with value NULL, name. */
+static int add_opt(struct sw_nsbox_mount *m, const char *name, const char *value,
+		   size_t len)
+{
+	char *o;
+
+	if (m->n_opts == SW_NSBOX_MAX_OPTS)
+		return -E2BIG;
+	if (value ? asprintf(&o, "%s=%.*s", name, (int)len, value) < 0 :
+		    !(o = strdup(name)))
+		return -ENOMEM;
+	m->opts[m->n_opts++] = o;
+	return 0;
+}
+
+/* The original's option name, if it has one, else dflt (NULL: none). */
+static int copy_opt(struct sw_nsbox_mount *m, const char *super, const char *name,
+		    const char *dflt)
+{
+	const char *v;
+	size_t len;
+
+	if (sw_mnt_option(super, name, &v, &len) && len)
+		return add_opt(m, name, v, len);
+	return dflt ? add_opt(m, name, dflt, strlen(dflt)) : 0;
+}
+
+/* A word of /proc/filesystems ("nodev\tmqueue"). */
+static bool has_fs(const char *filesystems, const char *name)
+{
+	char line[128];
+	bool found = false;
+	FILE *f = fopen(filesystems, "re");
+
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		char *w = strrchr(line, '\t');
+
+		w = w ? w + 1 : line;
+		w[strcspn(w, "\n")] = '\0';
+		found = !strcmp(w, name);
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+static bool has_ns(const char *ns_dir, const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", ns_dir, name);
+	return access(path, F_OK) == 0;
+}
+
+static int plan_mounts(const struct sw_mnt_table *t, const struct sw_nsbox_ctx *ctx,
+		       struct sw_nsbox *p)
+{
+	bool shm_seen = false;
+	struct stat st;
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < t->n; i++) {
+		const struct sw_mnt *m = &t->m[i];
+		unsigned int attr = attr_of(m->flags);
+		struct sw_nsbox_mount *nm = NULL;
+
+		if (!sw_mnt_visible(t, i))
+			continue;
+		if (!strcmp(m->fstype, "mqueue") && (p->unshare & CLONE_NEWIPC)) {
+			nm = add_mount(p, m->point, "mqueue", attr);
+		} else if (!strcmp(m->point, "/dev/shm") && !strcmp(m->fstype, "tmpfs")) {
+			shm_seen = true;
+			nm = add_mount(p, m->point, "tmpfs", attr);
+			if (nm)
+				r = copy_opt(nm, m->super, "size", NULL) ?:
+				    copy_opt(nm, m->super, "nr_inodes", NULL) ?:
+				    copy_opt(nm, m->super, "mode", "1777");
+		} else {
+			continue;
+		}
+		if (!nm)
+			return p->n_mounts == SW_NSBOX_MAX_MOUNTS ? -E2BIG : -ENOMEM;
+	}
+	/* glibc's shm_open and sem_open use /dev/shm, mounted or not. */
+	if (r == 0 && !shm_seen && ctx->shm_dir && stat(ctx->shm_dir, &st) == 0 &&
+	    S_ISDIR(st.st_mode)) {
+		struct sw_nsbox_mount *nm = add_mount(p, ctx->shm_dir, "tmpfs",
+						      MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+
+		r = nm ? add_opt(nm, "mode", "1777", 4) : -ENOMEM;
+	}
+	return r;
+}
+
+int sw_nsbox_plan_table(const struct sw_mnt_table *t, const struct sw_nsbox_ctx *ctx,
+			struct sw_nsbox *ret, struct sw_error *err)
+{
+	struct sw_nsbox p = { .on = true, .unshare = CLONE_NEWNS };
+	int r;
+
+	*ret = (struct sw_nsbox){ 0 };
+	if (has_ns(ctx->ns_dir, "ipc"))
+		p.unshare |= CLONE_NEWIPC;
+	else if (has_fs(ctx->filesystems, "mqueue") || access("/proc/sysvipc", F_OK) == 0)
+		return sw_error_set(err, EOPNOTSUPP,
+				    "the running kernel has System V IPC or POSIX message queues but no IPC namespaces (CONFIG_IPC_NS): a program could reach the IPC objects of every process of its uid. Boot a kernel built with CONFIG_IPC_NS=y");
+	p.mounts = calloc(SW_NSBOX_MAX_MOUNTS, sizeof(*p.mounts));
+	if (!p.mounts) {
+		sw_nsbox_free(&p);
+		return sw_error_set_errno(err, ENOMEM, "plan the session's namespaces");
+	}
+	r = sw_procns_plan_table(t, &p.proc, err);
+	if (r < 0) {
+		sw_nsbox_free(&p);
+		return r;
+	}
+	if (r == 0)
+		r = plan_mounts(t, ctx, &p);
+	if (r < 0) {
+		sw_nsbox_free(&p);
+		if (r == -E2BIG)
+			return sw_error_set(err, E2BIG,
+					    "more than %d mounts to replace for the session's namespaces",
+					    SW_NSBOX_MAX_MOUNTS);
+		return sw_error_set_errno(err, -r, "plan the session's namespaces");
+	}
+	*ret = p;
+	return 0;
+}
+
+int sw_nsbox_plan(const struct sw_launch *l, struct sw_nsbox *ret,
+		  struct sw_error *err)
+{
+	struct sw_nsbox_ctx ctx = {
+		.filesystems = "/proc/filesystems",
+		.ns_dir = "/proc/self/ns",
+		.shm_dir = "/dev/shm",
+	};
+	struct sw_mnt_table t;
+	cap_t caps = cap_get_proc();
+	cap_flag_value_t v = CAP_CLEAR;
+	int r;
+
+	*ret = (struct sw_nsbox){ 0 };
+	if (!caps)
+		return sw_error_set_errno(err, errno, "read this process's capabilities");
+	(void)cap_get_flag(caps, CAP_SYS_ADMIN, CAP_EFFECTIVE, &v);
+	cap_free(caps);
+	/* Without it no namespace can be made: the launcher's. */
+	if (v != CAP_SET)
+		return 0;
+	r = sw_mnt_table_read("/proc/self/mountinfo", &t, err);
+	if (r < 0)
+		return r;
+	r = sw_nsbox_plan_table(&t, &ctx, ret, err);
+	sw_mnt_table_free(&t);
+	return r;
+}
+
+/* Async-signal-safe from here on: the launch child. */
+
+static int new_instance(const struct sw_nsbox_mount *m)
+{
+	int fs, mnt = -1, r = 0;
+
+	fs = fsopen(m->fstype, FSOPEN_CLOEXEC);
+	if (fs < 0)
+		return -errno;
+	for (size_t k = 0; r == 0 && k < m->n_opts; k++) {
+		char key[64];
+		const char *eq = strchr(m->opts[k], '=');
+		size_t len = eq ? (size_t)(eq - m->opts[k]) : 0;
+
+		if (!eq) {
+			r = fsconfig(fs, FSCONFIG_SET_FLAG, m->opts[k], NULL, 0);
+		} else if (len < sizeof(key)) {
+			memcpy(key, m->opts[k], len);
+			key[len] = '\0';
+			r = fsconfig(fs, FSCONFIG_SET_STRING, key, eq + 1, 0);
+		} else {
+			errno = EINVAL;
+			r = -1;
+		}
+	}
+	if (r == 0 && fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0 &&
+	    (mnt = fsmount(fs, FSMOUNT_CLOEXEC, m->attr)) >= 0 &&
+	    move_mount(mnt, "", AT_FDCWD, m->path, MOVE_MOUNT_F_EMPTY_PATH) == 0)
+		r = 0;
+	else
+		r = -errno;
+	if (mnt >= 0)
+		close(mnt);
+	close(fs);
+	return r;
+}
+
+int sw_nsbox_enter(const struct sw_nsbox *p, struct sw_nsbox_where *where)
+{
+	int r;
+
+	*where = (struct sw_nsbox_where){ SW_NSBOX_NONE, -1 };
+	if (!p->on)
+		return 0;
+	r = sw_procns_check(&p->proc, where);
+	if (r < 0)
+		return r;
+	*where = (struct sw_nsbox_where){ SW_NSBOX_UNSHARE, -1 };
+	if (unshare(p->unshare) < 0)
+		return -errno;
+	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0)
+		return -errno;
+	r = sw_procns_mount(&p->proc, where);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < p->n_mounts; i++) {
+		*where = (struct sw_nsbox_where){ SW_NSBOX_MOUNT, (int)i };
+		r = new_instance(&p->mounts[i]);
+		if (r < 0)
+			return r;
+	}
+	*where = (struct sw_nsbox_where){ SW_NSBOX_NONE, -1 };
+	return 0;
+}
+
+void sw_nsbox_explain(const struct sw_nsbox *p, const struct sw_nsbox_where *w,
+		      char *buf, size_t size)
+{
+	const char *path = "?";
+
+	if (sw_procns_explain(&p->proc, w, buf, size))
+		return;
+	if (w->step == SW_NSBOX_MOUNT && w->index >= 0 && (size_t)w->index < p->n_mounts)
+		path = p->mounts[w->index].path;
+	switch (w->step) {
+	case SW_NSBOX_UNSHARE:
+		snprintf(buf, size, "give it namespaces of its own: unshare (mount%s) with every mount a slave",
+			 p->unshare & CLONE_NEWIPC ? ", IPC" : "");
+		break;
+	case SW_NSBOX_MOUNT:
+		snprintf(buf, size, "give it namespaces of its own: mount a new %s instance over %s",
+			 w->index >= 0 && (size_t)w->index < p->n_mounts ? p->mounts[w->index].fstype : "?",
+			 path);
+		break;
+	default:
+		snprintf(buf, size, "give it namespaces of its own");
+	}
+}
