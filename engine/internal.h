@@ -34,9 +34,10 @@
  *              (prlimit64, priorities, scheduling) act only on those
  *   probe.c    kernel support probe with a short-lived traced child
  *   landlock.c every session a Landlock domain of its own (route 16)
- *   nsbox.c    the session's own namespaces (mount, IPC), the one
+ *   nsbox.c    the session's own namespaces (mount, IPC, cgroup), the one
  *              step of the launch child that makes them (route 16c)
  *   procns.c   the session's own /proc: outsiders' pids hidden (route 16)
+ *   cgroup.c   the session's own cgroup: made, handed over, removed
  *   mountinfo.c a mount table, for the plans of nsbox.c and procns.c
  *   run.c      sw_run(), the embedded helper
  */
@@ -478,6 +479,14 @@ struct sw_tomb {
 	struct sw_session *s;	/* NULL: the session was unknown */
 };
 
+/* cgroup.c: the session's cgroup as its launcher holds it: the
+ * directory it is in, and its name there (dir_fd -1: none). */
+#define SW_CGROUP_NAME_MAX	64
+struct sw_cgroup {
+	int dir_fd;
+	char name[SW_CGROUP_NAME_MAX];
+};
+
 struct sw_session {
 	struct sw_supervisor *sup;
 	struct sw_session *next;
@@ -514,6 +523,7 @@ struct sw_session {
 	struct sw_execguard *execguard;	/* execguard.c, from the first exec */
 	bool complain;		/* sw_launch.complain */
 	struct sw_record *record;	/* record.c, or NULL */
+	struct sw_cgroup cgroup;	/* cgroup.c: its own, removed with it */
 };
 
 struct sw_supervisor {
@@ -540,6 +550,11 @@ struct sw_supervisor {
 	pthread_mutex_t bell_mu;
 	pid_t bell_pid;		/* 0: none */
 	int bell_fd;		/* pidfd of bell_pid, under bell_mu */
+	/* cgroup.c: session cgroups whose removal waits for what is left
+	 * in them to end (at most SW_CGROUP_PENDING_MAX). */
+	struct sw_cgroup *cg_pending;
+	size_t n_cg_pending;
+	long long cg_retry_ms;	/* the last try (CLOCK_MONOTONIC ms) */
 };
 
 struct sw_tracee *sw_tracee_find(struct sw_supervisor *sup, pid_t pid);
@@ -814,6 +829,11 @@ enum sw_nsbox_step {
 	SW_NSBOX_PROC_MOUNT,	/* the new instance over proc[i] */
 	SW_NSBOX_PROC_PUT_BACK,	/* sub[i] moved over the new instance */
 	SW_NSBOX_PROC_COPY,	/* a copy of sub[i], whose file was removed */
+	SW_NSBOX_CGROUP_MAKE,	/* the session's cgroup: mkdir */
+	SW_NSBOX_CGROUP_HAND,	/* ... handed to the launcher */
+	SW_NSBOX_CGROUP_LIMIT,	/* ... its limits */
+	SW_NSBOX_CGROUP_DELEGATE, /* ... the program's cgroup, the uid's */
+	SW_NSBOX_CGROUP_MOVE,	/* ... the child moved in */
 	SW_NSBOX_MOUNT,		/* a new instance over mounts[i] */
 };
 
@@ -868,6 +888,55 @@ int sw_procns_mount(const struct sw_procns *p, struct sw_nsbox_where *where);
 bool sw_procns_explain(const struct sw_procns *p, const struct sw_nsbox_where *w,
 		       char *buf, size_t size);
 
+/* ---- cgroup.c: the session's own cgroup (route 16c) ------------------- */
+
+#define SW_CGROUP_DELEGATE_MAX	8
+/* Bounds the launch child sets on the session's cgroup, above the
+ * program's (out of its reach), so that removing what the program made
+ * below is bounded work: cgroup.max.descendants and cgroup.max.depth.
+ * The program's cgroup counts as one. */
+#define SW_CGROUP_MAX_DESCENDANTS	1024
+#define SW_CGROUP_MAX_DEPTH		32
+/* The program's cgroup, below the session's. */
+#define SW_CGROUP_PROGRAM	"program"
+/* Session cgroups left for a later removal, per supervisor. */
+#define SW_CGROUP_PENDING_MAX	64
+
+struct sw_cgroup_plan {
+	bool on;		/* make one (the kernel has cgroup namespaces) */
+	char name[SW_CGROUP_NAME_MAX];	/* "sysward-session-..." */
+	uid_t uid;		/* the program's: its cgroup is the uid's
+				 * where the launcher's is (delegated) */
+	gid_t gid;
+	/* /sys/kernel/cgroup/delegate: the files a delegation hands over */
+	char delegate[SW_CGROUP_DELEGATE_MAX][32];
+	size_t n_delegate;
+};
+
+/* In the parent: the plan (no allocation). */
+int sw_cgroup_plan(uid_t uid, gid_t gid, struct sw_cgroup_plan *ret,
+		   struct sw_error *err);
+/* In the launch child, async-signal-safe: make the session's cgroup
+ * below the cgroup the child is in, hand the directory it is in to the
+ * launcher over hand_fd (SCM_RIGHTS, before anything else can fail, so
+ * that the launcher removes it whatever happens next), and move the
+ * child into its program cgroup.  0, or -errno with *step set (enum
+ * sw_nsbox_step). */
+int sw_cgroup_enter(const struct sw_cgroup_plan *p, int hand_fd, int *step);
+
+struct msghdr;
+/* In the launcher: take the handed-over directory from a message of the
+ * launch child (a control message with SCM_RIGHTS): true if it was one. */
+bool sw_cgroup_take(struct sw_cgroup *cg, const char *name, struct msghdr *msg);
+/* When the session ends (its processes gone): remove its cgroup and what
+ * the program made below it.  What holds processes still (none of the
+ * session's: something that moved itself in) is killed (cgroup.kill)
+ * and the removal retried later by sw_cgroup_retry().  Never blocks. */
+void sw_cgroup_release(struct sw_supervisor *sup, struct sw_cgroup *cg);
+/* Retry the removals left pending; with wait_ms, until they are done or
+ * that much time has passed (the supervisor's end). */
+void sw_cgroup_retry(struct sw_supervisor *sup, int wait_ms);
+
 /* ---- nsbox.c: the session's own namespaces (route 16c) ---------------- */
 
 #define SW_NSBOX_MAX_MOUNTS	32	/* new instances over mount points */
@@ -888,12 +957,15 @@ struct sw_nsbox {
 	bool on;
 	int unshare;		/* CLONE_NEW* */
 	struct sw_procns proc;
+	struct sw_cgroup_plan cg;
 	struct sw_nsbox_mount *mounts;
 	size_t n_mounts;
 };
 
 /* What the plan takes from the launch. */
 struct sw_nsbox_ctx {
+	uid_t uid;		/* the program's */
+	gid_t gid;
 	const char *filesystems;	/* /proc/filesystems (tests: a file) */
 	const char *ns_dir;	/* /proc/self/ns: the namespaces it has */
 	/* /dev/shm: given a tmpfs of the session's even where it is no
@@ -911,7 +983,8 @@ int sw_nsbox_plan_table(const struct sw_mnt_table *t, const struct sw_nsbox_ctx 
 void sw_nsbox_free(struct sw_nsbox *p);
 /* In the launch child, before privileges are dropped: the one entry.
  * Async-signal-safe.  0 or -errno with *where set. */
-int sw_nsbox_enter(const struct sw_nsbox *p, struct sw_nsbox_where *where);
+int sw_nsbox_enter(const struct sw_nsbox *p, int hand_fd,
+		   struct sw_nsbox_where *where);
 /* In the parent: what failed at *where, naming what it was doing. */
 void sw_nsbox_explain(const struct sw_nsbox *p, const struct sw_nsbox_where *w,
 		      char *buf, size_t size);

@@ -5,8 +5,8 @@
  * prepared before the fork, prepare.c).  In order: its own process group
  * (and, when the caller asks, a session of its own led by an untraced
  * holder that is its parent: become_holder()), the caller's terminal and
- * signal state, nice, stdio, its own namespaces and /proc (nsbox.c),
- * groups/gid/uid,
+ * signal state, nice, stdio, its own namespaces, cgroup and /proc
+ * (nsbox.c), groups/gid/uid,
  * bounding set + capabilities (libcap), no_new_privs, a Landlock domain
  * of its own (landlock.c), then wait on a pipe until the parent has
  * PTRACE_SEIZEd it, enter the working directory, load the filters and
@@ -87,12 +87,13 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 		}
 	}
 	/* While it still holds CAP_SYS_ADMIN (nsbox.c, route 16c): its
-	 * own IPC and mount namespaces (its /proc: the Landlock domain
-	 * below then hides every process outside). */
+	 * own cgroup, IPC and mount namespaces (its /proc: the Landlock
+	 * domain below then hides every process outside).  Its cgroup goes
+	 * to the launcher over ready_fd, to be removed with the session. */
 	{
 		struct sw_nsbox_where where;
 
-		errno = -sw_nsbox_enter(nsbox, &where);
+		errno = -sw_nsbox_enter(nsbox, ready_fd, &where);
 		if (errno)
 			sw_launch_fail_at(rep_fd, SW_STAGE_NSBOX, &where);
 	}

@@ -20,10 +20,18 @@
  *     new mqueue instance (which shows the mounter's IPC namespace,
  *     ipc/mqueue.c) over every mqueue mount;
  *   - POSIX shared memory and named semaphores, files of /dev/shm: a
- *     tmpfs of its own there, with the original's size and mode.
+ *     tmpfs of its own there, with the original's size and mode;
+ *   - cgroupfs, whose files are checked by mode bits alone (kernfs): a
+ *     cgroup of its own (cgroup.c), a cgroup namespace rooted there, a
+ *     new cgroup2 mount (rooted at the namespace's root) over every
+ *     cgroup2 mount, and every cgroup v1 hierarchy mounted again, as the
+ *     namespace shows it and read-only (v1 checks a migration by uid
+ *     alone: __cgroup1_procs_write(), kernel/cgroup/cgroup-v1.c);
  *
  * Order in the child: the /proc plan checked against what the paths
- * show (procns.c); unshare; every mount a slave; the session's /proc
+ * show (procns.c); the cgroup made and the child moved in (cgroup.c),
+ * before the cgroup namespace, which is rooted at the cgroup the
+ * unsharer is in; unshare; every mount a slave; the session's /proc
  * (procns.c); then the new instances.
  *
  * The program cannot undo any of it: umount, mount and setns need
@@ -42,6 +50,16 @@
 
 #include "sysward/cleanup.h"
 #include "internal.h"
+
+/* cgroup v1 controllers (and "none"): what a hierarchy is mounted by
+ * again; every other superblock option is either the hierarchy's own
+ * (xattr, noprefix, clone_children, ignored on a second mount) or not
+ * to be set (release_agent). */
+static const char *const v1_controllers[] = {
+	"cpu", "cpuacct", "cpuset", "memory", "devices", "freezer", "net_cls",
+	"blkio", "perf_event", "net_prio", "hugetlb", "pids", "rdma", "misc",
+	"debug", "none",
+};
 
 void sw_nsbox_free(struct sw_nsbox *p)
 {
@@ -120,6 +138,21 @@ static int copy_opt(struct sw_nsbox_mount *m, const char *super, const char *nam
 	return dflt ? add_opt(m, name, dflt, strlen(dflt)) : 0;
 }
 
+/* A v1 hierarchy, mounted again by what names it. */
+static int v1_opts(struct sw_nsbox_mount *m, const char *super)
+{
+	const char *v;
+	size_t len;
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < sizeof(v1_controllers) / sizeof(v1_controllers[0]); i++)
+		if (sw_mnt_option(super, v1_controllers[i], &v, &len) && !len)
+			r = add_opt(m, v1_controllers[i], NULL, 0);
+	if (r == 0 && sw_mnt_option(super, "name", &v, &len) && len)
+		r = add_opt(m, "name", v, len);
+	return r;
+}
+
 /* A word of /proc/filesystems ("nodev\tmqueue"). */
 static bool has_fs(const char *filesystems, const char *name)
 {
@@ -161,7 +194,12 @@ static int plan_mounts(const struct sw_mnt_table *t, const struct sw_nsbox_ctx *
 
 		if (!sw_mnt_visible(t, i))
 			continue;
-		if (!strcmp(m->fstype, "mqueue") && (p->unshare & CLONE_NEWIPC)) {
+		if (!strcmp(m->fstype, "cgroup2") && (p->unshare & CLONE_NEWCGROUP)) {
+			nm = add_mount(p, m->point, "cgroup2", attr);
+		} else if (!strcmp(m->fstype, "cgroup") && (p->unshare & CLONE_NEWCGROUP)) {
+			nm = add_mount(p, m->point, "cgroup", attr | MOUNT_ATTR_RDONLY);
+			r = nm ? v1_opts(nm, m->super) : r;
+		} else if (!strcmp(m->fstype, "mqueue") && (p->unshare & CLONE_NEWIPC)) {
 			nm = add_mount(p, m->point, "mqueue", attr);
 		} else if (!strcmp(m->point, "/dev/shm") && !strcmp(m->fstype, "tmpfs")) {
 			shm_seen = true;
@@ -199,6 +237,10 @@ int sw_nsbox_plan_table(const struct sw_mnt_table *t, const struct sw_nsbox_ctx 
 	else if (has_fs(ctx->filesystems, "mqueue") || access("/proc/sysvipc", F_OK) == 0)
 		return sw_error_set(err, EOPNOTSUPP,
 				    "the running kernel has System V IPC or POSIX message queues but no IPC namespaces (CONFIG_IPC_NS): a program could reach the IPC objects of every process of its uid. Boot a kernel built with CONFIG_IPC_NS=y");
+	/* No cgroup namespaces: no cgroups (CONFIG_CGROUPS), none to
+	 * reach. */
+	if (has_ns(ctx->ns_dir, "cgroup") && has_fs(ctx->filesystems, "cgroup2"))
+		p.unshare |= CLONE_NEWCGROUP;
 	p.mounts = calloc(SW_NSBOX_MAX_MOUNTS, sizeof(*p.mounts));
 	if (!p.mounts) {
 		sw_nsbox_free(&p);
@@ -209,6 +251,8 @@ int sw_nsbox_plan_table(const struct sw_mnt_table *t, const struct sw_nsbox_ctx 
 		sw_nsbox_free(&p);
 		return r;
 	}
+	if (p.unshare & CLONE_NEWCGROUP)
+		r = sw_cgroup_plan(ctx->uid, ctx->gid, &p.cg, err);
 	if (r == 0)
 		r = plan_mounts(t, ctx, &p);
 	if (r < 0) {
@@ -227,6 +271,8 @@ int sw_nsbox_plan(const struct sw_launch *l, struct sw_nsbox *ret,
 		  struct sw_error *err)
 {
 	struct sw_nsbox_ctx ctx = {
+		.uid = l->uid != (uid_t)-1 ? l->uid : geteuid(),
+		.gid = l->gid != (gid_t)-1 ? l->gid : getegid(),
 		.filesystems = "/proc/filesystems",
 		.ns_dir = "/proc/self/ns",
 		.shm_dir = "/dev/shm",
@@ -289,7 +335,8 @@ static int new_instance(const struct sw_nsbox_mount *m)
 	return r;
 }
 
-int sw_nsbox_enter(const struct sw_nsbox *p, struct sw_nsbox_where *where)
+int sw_nsbox_enter(const struct sw_nsbox *p, int hand_fd,
+		   struct sw_nsbox_where *where)
 {
 	int r;
 
@@ -297,6 +344,10 @@ int sw_nsbox_enter(const struct sw_nsbox *p, struct sw_nsbox_where *where)
 	if (!p->on)
 		return 0;
 	r = sw_procns_check(&p->proc, where);
+	if (r < 0)
+		return r;
+	/* Before the cgroup namespace: rooted where the unsharer is. */
+	r = sw_cgroup_enter(&p->cg, hand_fd, &where->step);
 	if (r < 0)
 		return r;
 	*where = (struct sw_nsbox_where){ SW_NSBOX_UNSHARE, -1 };
@@ -317,19 +368,60 @@ int sw_nsbox_enter(const struct sw_nsbox *p, struct sw_nsbox_where *where)
 	return 0;
 }
 
+/* The cgroup this process is in (the launch child was, before it made
+ * its own: the same, unless the launch moved it first). */
+static void own_cgroup(char *buf, size_t size)
+{
+	char line[1024];
+	FILE *f = fopen("/proc/self/cgroup", "re");
+
+	snprintf(buf, size, "?");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "0::", 3)) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(buf, size, "%.480s", line + 3);
+		}
+	if (f)
+		fclose(f);
+}
+
 void sw_nsbox_explain(const struct sw_nsbox *p, const struct sw_nsbox_where *w,
 		      char *buf, size_t size)
 {
+	static const char what_to_do[] =
+		"; a session runs only in a cgroup of its own (docs/security.md, route 16c): start the launcher in a cgroup2 cgroup where it may make one (systemd: Delegate=yes)";
+	char where[512];
 	const char *path = "?";
 
 	if (sw_procns_explain(&p->proc, w, buf, size))
 		return;
+	own_cgroup(where, sizeof(where));
 	if (w->step == SW_NSBOX_MOUNT && w->index >= 0 && (size_t)w->index < p->n_mounts)
 		path = p->mounts[w->index].path;
 	switch (w->step) {
+	case SW_NSBOX_CGROUP_MAKE:
+		snprintf(buf, size, "give it a cgroup of its own: make the cgroup %s below %s (cgroup2, as /proc/self/cgroup names it) with %s below it%s",
+			 p->cg.name, where, SW_CGROUP_PROGRAM, what_to_do);
+		break;
+	case SW_NSBOX_CGROUP_HAND:
+		snprintf(buf, size, "give it a cgroup of its own: hand the cgroup %s over to the launcher (sendmsg)", p->cg.name);
+		break;
+	case SW_NSBOX_CGROUP_LIMIT:
+		snprintf(buf, size, "give it a cgroup of its own: set cgroup.max.descendants and cgroup.max.depth of %s below %s%s",
+			 p->cg.name, where, what_to_do);
+		break;
+	case SW_NSBOX_CGROUP_DELEGATE:
+		snprintf(buf, size, "give it a cgroup of its own: give %s/%s and its files to uid %u, as the cgroup %s it was in is",
+			 p->cg.name, SW_CGROUP_PROGRAM, (unsigned int)p->cg.uid, where);
+		break;
+	case SW_NSBOX_CGROUP_MOVE:
+		snprintf(buf, size, "give it a cgroup of its own: move it into %s/%s below %s (cgroup.procs)%s",
+			 p->cg.name, SW_CGROUP_PROGRAM, where, what_to_do);
+		break;
 	case SW_NSBOX_UNSHARE:
-		snprintf(buf, size, "give it namespaces of its own: unshare (mount%s) with every mount a slave",
-			 p->unshare & CLONE_NEWIPC ? ", IPC" : "");
+		snprintf(buf, size, "give it namespaces of its own: unshare (mount%s%s) with every mount a slave",
+			 p->unshare & CLONE_NEWIPC ? ", IPC" : "",
+			 p->unshare & CLONE_NEWCGROUP ? ", cgroup" : "");
 		break;
 	case SW_NSBOX_MOUNT:
 		snprintf(buf, size, "give it namespaces of its own: mount a new %s instance over %s",

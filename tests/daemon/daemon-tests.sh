@@ -23,6 +23,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 
 . "$HERE/../lib/common.sh"
 . "$HERE/../lib/rows.sh"
+. "$HERE/../lib/nsbox.sh"
 W=
 D_PID=
 S=
@@ -2198,6 +2199,75 @@ t_nsbox_ipc_beyond_session() {
 	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_ipc" own)
 	run_contained "the session's own IPC objects do not work"
 	daemon_serves
+}
+
+t_nsbox_cgroup_beyond_session() {
+	# A witness of uid 65534 in a cgroup delegated to that uid as
+	# systemd delegates user@UID.service (and in v1 pids and freezer
+	# cgroups, root's as systemd leaves them, where the host mounts
+	# them): a session of the
+	# same uid may not limit, freeze, move or kill it through any cgroup
+	# file, also through cgroup2 and v1 mounts made in a user and cgroup
+	# namespace of its own; its own cgroup still reads.
+	local r before after p
+	start_daemon || return
+	chmod 0755 "$W"
+	mkdir -m 0777 "$W/mnt"
+	nsbox_cg_stage 65534; r=$?
+	[ "$r" -eq 77 ] && { nsbox_cg_cleanup; return 77; }
+	[ "$r" -eq 0 ] || { fail "cannot make the witness's cgroups"; nsbox_cg_cleanup; return; }
+	nsbox_cg_witness 65534 || { fail "cannot place the witness"; nsbox_cg_cleanup; return; }
+	before=$(nsbox_cg_state)
+	for p in "$(allow_policy)" "$SRCDIR/policy/examples/docker-default.json"; do
+		last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$p" -- "$ADV/adv_cgroup" attack "$nsbox_wit" "$NSBOX_CG" "$NSBOX_TRAP" "$W/mnt" $NSBOX_V1)
+		run_contained "a cgroup outside the session was written (${p##*/})"
+		after=$(nsbox_cg_state)
+		printf 'witness %s before:\n%s\nafter:\n%s\n' "$nsbox_wit" "$before" "$after"
+		[ "$before" = "$after" ] || fail "the witness outside the session was changed through its cgroup (${p##*/})"
+	done
+	nsbox_cg_cleanup
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_cgroup" own)
+	run_contained "the session's own cgroup does not read"
+	daemon_serves
+}
+
+t_nsbox_cgroups_left() {
+	# Each session's cgroup goes with it: 60 sessions as root and as uid
+	# 65534, then 4 running when the daemon gets SIGTERM: no session
+	# cgroup left below the daemon's (a test cgroup of root's, so that
+	# concurrent tests do not count).
+	local cg2 t i pids=()
+	cg2=$(nsbox_cg2)
+	[ -n "$cg2" ] || return 77
+	t=/sysward-test.$$
+	mkdir "$cg2$t" || { fail "mkdir $cg2$t"; return; }
+	local DAEMON_AS=(sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg2$t")
+	start_daemon || { rmdir "$cg2$t"; return; }
+	chmod 0755 "$W"
+	for ((i = 0; i < 30; i++)); do
+		swd "$(allow_policy)" true
+		expect_rc 0
+		last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- true)
+		"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+		rc=$?
+		expect_rc 0
+	done
+	echo "session cgroups left after 60 sessions: $(nsbox_session_cgroups "$t" | wc -l)"
+	[ -z "$(nsbox_session_cgroups "$t")" ] || fail "session cgroups left behind: $(nsbox_session_cgroups "$t")"
+	for ((i = 0; i < 4; i++)); do
+		"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sleep 30 >/dev/null 2>&1 </dev/null &
+		pids+=($!)
+	done
+	for ((i = 0; i < 100; i++)); do
+		[ "$(nsbox_session_cgroups "$t" | wc -l)" -ge 4 ] && break
+		sleep 0.1
+	done
+	[ "$i" -lt 100 ] || fail "the 4 sessions did not start"
+	term_beside "with 4 sessions running" "${pids[0]}"
+	wait
+	echo "session cgroups left after the daemon's SIGTERM: $(nsbox_session_cgroups "$t" | wc -l)"
+	[ -z "$(nsbox_session_cgroups "$t")" ] || fail "session cgroups left behind after SIGTERM: $(nsbox_session_cgroups "$t")"
+	rmdir "$cg2$t" 2>/dev/null
 }
 
 # The integration scenarios replayed through the daemon: all but those

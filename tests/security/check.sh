@@ -26,6 +26,8 @@ rm -rf "$scratch" && mkdir -p "$scratch"
 out=$scratch/out
 
 fail() { echo "FAIL [$test]: $*" >&2; exit 1; }
+# The session-namespace tests' cgroups (route 16c).
+. "$(dirname "$0")/../lib/nsbox.sh"
 skip() { echo "SKIP [$test]: $*" >&2; exit 77; }
 
 # run POLICY [SYSWARD-OPTIONS...] -- PROGRAM ARGS...: output in $out,
@@ -403,6 +405,17 @@ nsbox_beside() {
 	done
 }
 nsbox_undo() { :; }
+
+# nsbox_test_cgroup: as root, $cg2/sysward-test.PID, a cgroup of root's
+# (removed on exit), and $scratch/allow.json.
+nsbox_test_cgroup() {
+	[ "$(id -u)" = 0 ] || skip "needs root (a launcher with CAP_SYS_ADMIN)"
+	cg2=$(nsbox_cg2)
+	[ -n "$cg2" ] || skip "no cgroup2 mount here"
+	mkdir "$cg2/sysward-test.$$" || fail "mkdir"
+	trap 'rmdir "$cg2/sysward-test.$$"' EXIT
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+}
 
 case $test in
 untraced_clone)
@@ -1390,6 +1403,108 @@ nsbox_ipc_own)
 	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
 	run "$scratch/allow.json" -- "$ADV/adv_ipc" own
 	[ "$rc" -eq 0 ] && grep -qx 'control: own ipc works' "$out" || fail "the program's own IPC does not work (exit $rc)" ;;
+nsbox_cgroup_outside_root)
+	# Route 16c: a root process outside in a cgroup of its own (and in
+	# v1 pids and freezer cgroups where the host mounts them): the root
+	# program may not limit, freeze, move or kill it through any cgroup
+	# file; the session sees its own cgroup only.
+	[ "$(id -u)" = 0 ] || skip "needs root (a launcher with CAP_SYS_ADMIN)"
+	trap 'nsbox_cg_cleanup' EXIT
+	nsbox_cg_stage 0; r=$?
+	[ "$r" -eq 77 ] && skip "no cgroup2 mount here"
+	[ "$r" -eq 0 ] || fail "cannot make the witness's cgroups"
+	nsbox_cg_witness 0 || fail "cannot place the witness in its cgroups"
+	before=$(nsbox_cg_state)
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	mkdir -p "$scratch/mnt"
+	for a in "$scratch/allow.json" "$POL/../../../policy/examples/docker-default.json"; do
+		run "$a" -- "$ADV/adv_cgroup" attack "$nsbox_wit" "$NSBOX_CG" "$NSBOX_TRAP" "$scratch/mnt" $NSBOX_V1
+		after=$(nsbox_cg_state)
+		printf 'witness %s before:\n%s\nafter:\n%s\n' "$nsbox_wit" "$before" "$after"
+		[ "$before" = "$after" ] || fail "the witness outside the session was changed through its cgroup (${a##*/})"
+		expect_contained "a cgroup outside the session was written (${a##*/})"
+	done ;;
+nsbox_cgroup_own)
+	# Control: the program's own cgroup, as /proc/self/cgroup names it,
+	# lists it and reads; as a capability-less root it still makes a
+	# sub-cgroup, moves a child of its own there and removes it, as the
+	# same program does unconfined in the cgroup sysward was started in
+	# (a test cgroup of root's: the root cgroup's directory is 0555).
+	nsbox_test_cgroup
+	for how in unconfined confined; do
+		echo "+ (in $cg2/sysward-test.$$) $how: adv_cgroup own write"
+		if [ $how = unconfined ]; then
+			set -- setpriv --inh-caps=-all --bounding-set=-all "$ADV/adv_cgroup" own write
+		else
+			set -- "$SYSWARD" run --policy "$scratch/allow.json" -- "$ADV/adv_cgroup" own write
+		fi
+		sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg2/sysward-test.$$" "$@" >"$out" 2>&1 </dev/null
+		rc=$?
+		cat "$out"
+		[ "$rc" -eq 0 ] && grep -qx 'control: own cgroup works' "$out" || fail "$how, the program's own cgroup does not work (exit $rc)"
+	done ;;
+nsbox_cgroups_left_root)
+	# The session's cgroup goes with the session: 100 sessions, one
+	# that makes sub-cgroups and leaves one, and one whose cgroup an
+	# outside process moved itself into (it ends with the session, as a
+	# unit's processes do): no session cgroup left below the cgroup the
+	# launches ran in (a test cgroup of root's), nor one a killed
+	# launcher left there.
+	nsbox_test_cgroup
+	t=/sysward-test.$$
+	# What a launcher killed by SIGKILL leaves (a pid that is gone, made
+	# long ago): removed when a session beside it ends; a live
+	# launcher's stays whatever its state.
+	dead=$$
+	while kill -0 "$dead" 2>/dev/null; do dead=$((dead + 7919)); done
+	mkdir -p "$cg2$t/sysward-session-$dead-1-1/program" "$cg2$t/sysward-session-$$-1-1/program" || fail "mkdir"
+	trap 'rmdir "$cg2$t"/*/program "$cg2$t"/* "$cg2$t" 2>/dev/null' EXIT
+	echo "+ (in $cg2$t, beside sysward-session-$dead-1-1 and sysward-session-$$-1-1) 100 x sysward run -- true"
+	sh -c 'echo $$ >"$1/cgroup.procs" && for i in $(seq 100); do "$2" run --policy "$3" -- true || exit 1; done' sh \
+		"$cg2$t" "$SYSWARD" "$scratch/allow.json" || fail "a run failed"
+	[ ! -e "$cg2$t/sysward-session-$dead-1-1" ] || fail "a killed launcher's session cgroup was left"
+	rmdir "$cg2$t/sysward-session-$$-1-1/program" "$cg2$t/sysward-session-$$-1-1" ||
+		fail "a live launcher's session cgroup was removed"
+	echo "session cgroups left: $(nsbox_session_cgroups "$t" | wc -l)"
+	[ -z "$(nsbox_session_cgroups "$t")" ] || fail "session cgroups left behind: $(nsbox_session_cgroups "$t")"
+	echo "+ (in $cg2$t) sysward run -- sh -c 'adv_cgroup own write; mkdir OWN/left OWN/left/deeper'"
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" run --policy "$3" -- sh -c "\"\$0\" own write && d=\$(awk \"/ - cgroup2 / {d = \\\$5} END {print d}\" /proc/self/mountinfo) && mkdir \"\$d/left/\" \"\$d/left/deeper\" && echo left" "$4"' sh \
+		"$cg2$t" "$SYSWARD" "$scratch/allow.json" "$ADV/adv_cgroup" >"$out" 2>&1 </dev/null
+	cat "$out"
+	grep -qx left "$out" || fail "the session could not make sub-cgroups of its own"
+	[ -z "$(nsbox_session_cgroups "$t")" ] || fail "session cgroups left behind: $(nsbox_session_cgroups "$t")"
+	echo "+ (in $cg2$t) sysward run -- sh -c 'echo \$\$ >prog.pid; sleep 2' &"
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" run --policy "$3" -- sh -c "echo \$\$ >\"\$0\"; sleep 2" "$4"' sh \
+		"$cg2$t" "$SYSWARD" "$scratch/allow.json" "$scratch/prog.pid" >"$out" 2>&1 </dev/null &
+	pid=$!
+	wait_for "[ -s '$scratch/prog.pid' ]" || fail "the program did not start"
+	scg=$(sed -n 's/^0:://p' "/proc/$(cat "$scratch/prog.pid")/cgroup")
+	sleep 60 </dev/null >/dev/null 2>&1 &
+	intruder=$!
+	trap 'kill "$intruder" 2>/dev/null; rmdir "$cg2$t"' EXIT
+	echo "+ the outside process $intruder moves itself into the session's cgroup $scg"
+	echo "$intruder" >"$cg2$scg/cgroup.procs" || fail "cannot move into the session's cgroup"
+	wait_bg
+	wait_for "! kill -0 $intruder" || fail "a process in the session's cgroup outlived the session"
+	echo "session cgroups left: $(nsbox_session_cgroups "$t" | wc -l)"
+	[ -z "$(nsbox_session_cgroups "$t")" ] || fail "session cgroups left behind: $(nsbox_session_cgroups "$t")" ;;
+nsbox_cgroup_refused_root)
+	# Where no session cgroup can be made (here: the cgroup sysward
+	# runs in allows no descendant), nothing runs: 125 and a message
+	# naming the cgroup and what to do.  A read-only view would leave a
+	# program that mounts cgroup2 in namespaces of its own the cgroup it
+	# shares with outsiders.
+	nsbox_test_cgroup
+	echo 0 >"$cg2/sysward-test.$$/cgroup.max.descendants"
+	echo "+ (in $cg2/sysward-test.$$, no descendant allowed) sysward run -- true"
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" run --policy "$3" -- true' sh \
+		"$cg2/sysward-test.$$" "$SYSWARD" "$scratch/allow.json" >"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	echo "+ exit status $rc"
+	[ "$rc" -eq 125 ] || fail "the program ran without a cgroup of its own (exit $rc)"
+	grep -q "^sysward: cannot start 'true': give it a cgroup of its own: make the cgroup sysward-session-.* below /sysward-test.$$ .*: Resource temporarily unavailable" "$out" ||
+		fail "no message naming the cgroup" ;;
 *)
 	echo "check.sh: unknown test '$test'" >&2; exit 2 ;;
 esac
