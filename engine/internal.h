@@ -820,7 +820,7 @@ bool sw_mnt_visible(const struct sw_mnt_table *t, size_t m);
 
 /* Where sw_nsbox_enter() failed: a step and the index of what it was
  * doing (a procns.c step: in proc[] for SW_NSBOX_PROC_MOUNT, in sub[]
- * otherwise; nsbox.c's: in its mounts[]; -1: none). */
+ * otherwise; nsbox.c's: in its mounts[] or ro[]; -1: none). */
 enum sw_nsbox_step {
 	SW_NSBOX_NONE,
 	SW_NSBOX_PROC_CHECK,	/* sub[i]'s path shows another mount now */
@@ -834,6 +834,7 @@ enum sw_nsbox_step {
 	SW_NSBOX_CGROUP_LIMIT,	/* ... its limits */
 	SW_NSBOX_CGROUP_DELEGATE, /* ... the program's cgroup, the uid's */
 	SW_NSBOX_CGROUP_MOVE,	/* ... the child moved in */
+	SW_NSBOX_READ_ONLY,	/* ro[i] made read-only */
 	SW_NSBOX_MOUNT,		/* a new instance over mounts[i] */
 };
 
@@ -940,6 +941,7 @@ void sw_cgroup_retry(struct sw_supervisor *sup, int wait_ms);
 /* ---- nsbox.c: the session's own namespaces (route 16c) ---------------- */
 
 #define SW_NSBOX_MAX_MOUNTS	32	/* new instances over mount points */
+#define SW_NSBOX_MAX_RO		32	/* paths made read-only */
 #define SW_NSBOX_MAX_OPTS	4	/* options of one new instance */
 
 /* A new instance of fstype mounted over path. */
@@ -951,6 +953,14 @@ struct sw_nsbox_mount {
 	unsigned int attr;	/* MOUNT_ATTR_* */
 };
 
+/* A path made read-only, with everything beneath it: a mount point
+ * (sysfs: its own mount, made private too) or a file or directory of
+ * /proc (a recursive bind of it, over it). */
+struct sw_nsbox_ro {
+	char *path;
+	bool bind;
+};
+
 /* What the launch child makes.  on is false where the launcher lacks
  * CAP_SYS_ADMIN (unprivileged `sysward run`): nothing is made. */
 struct sw_nsbox {
@@ -958,6 +968,8 @@ struct sw_nsbox {
 	int unshare;		/* CLONE_NEW* */
 	struct sw_procns proc;
 	struct sw_cgroup_plan cg;
+	struct sw_nsbox_ro *ro;
+	size_t n_ro;
 	struct sw_nsbox_mount *mounts;
 	size_t n_mounts;
 };
@@ -966,6 +978,7 @@ struct sw_nsbox {
 struct sw_nsbox_ctx {
 	uid_t uid;		/* the program's */
 	gid_t gid;
+	uint64_t caps;		/* it keeps */
 	const char *filesystems;	/* /proc/filesystems (tests: a file) */
 	const char *ns_dir;	/* /proc/self/ns: the namespaces it has */
 	/* /dev/shm: given a tmpfs of the session's even where it is no

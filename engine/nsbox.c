@@ -27,12 +27,26 @@
  *     cgroup2 mount, and every cgroup v1 hierarchy mounted again, as the
  *     namespace shows it and read-only (v1 checks a migration by uid
  *     alone: __cgroup1_procs_write(), kernel/cgroup/cgroup-v1.c);
+ *   - for a program that runs as root or keeps a capability, the
+ *     settings root owns by mode bits alone (proc_sys_permission() gives
+ *     a capability-less root the owner's bits; most sysfs stores check
+ *     nothing more): /sys read-only (recursively, and private, so that
+ *     nothing mounted later beneath it on the host comes in writable),
+ *     and /proc/sys, sysrq-trigger, irq, bus, fs and acpi read-only as
+ *     runc's readonlyPaths make them.  Not for other uids: those files
+ *     are root's, and a read-only submount of /proc would make the
+ *     kernel refuse a proc instance of the program's own user and pid
+ *     namespaces (mount_too_revealing(): a locked submount that covers
+ *     more than an empty directory), which a capability-less root cannot
+ *     make anyway (it cannot map uid 0 in a user namespace without
+ *     CAP_SETFCAP: verify_root_map(), kernel/user_namespace.c).
  *
  * Order in the child: the /proc plan checked against what the paths
  * show (procns.c); the cgroup made and the child moved in (cgroup.c),
  * before the cgroup namespace, which is rooted at the cgroup the
  * unsharer is in; unshare; every mount a slave; the session's /proc
- * (procns.c); then the new instances.
+ * (procns.c); the read-only paths; then the new instances, whose own
+ * flags are not touched by the read-only pass over /sys.
  *
  * The program cannot undo any of it: umount, mount and setns need
  * CAP_SYS_ADMIN in the initial user namespace, and what a user namespace
@@ -51,6 +65,11 @@
 #include "sysward/cleanup.h"
 #include "internal.h"
 
+/* The /proc entries a root session may not write (runc's readonlyPaths,
+ * and acpi, whose wakeup file takes a write from any root). */
+static const char *const ro_proc[] = { "sys", "sysrq-trigger", "irq", "bus",
+				       "fs", "acpi" };
+
 /* cgroup v1 controllers (and "none"): what a hierarchy is mounted by
  * again; every other superblock option is either the hierarchy's own
  * (xattr, noprefix, clone_children, ignored on a second mount) or not
@@ -64,11 +83,14 @@ static const char *const v1_controllers[] = {
 void sw_nsbox_free(struct sw_nsbox *p)
 {
 	sw_procns_free(&p->proc);
+	for (size_t i = 0; i < p->n_ro; i++)
+		free(p->ro[i].path);
 	for (size_t i = 0; i < p->n_mounts; i++) {
 		free(p->mounts[i].path);
 		for (size_t k = 0; k < p->mounts[i].n_opts; k++)
 			free(p->mounts[i].opts[k]);
 	}
+	free(p->ro);
 	free(p->mounts);
 	*p = (struct sw_nsbox){ 0 };
 }
@@ -94,6 +116,17 @@ static unsigned int attr_of(unsigned long ms)
 	else if (ms & MS_STRICTATIME)
 		a |= MOUNT_ATTR_STRICTATIME;
 	return a;
+}
+
+static int add_ro(struct sw_nsbox *p, const char *path, bool bind)
+{
+	if (p->n_ro == SW_NSBOX_MAX_RO)
+		return -E2BIG;
+	p->ro[p->n_ro] = (struct sw_nsbox_ro){ strdup(path), bind };
+	if (!p->ro[p->n_ro].path)
+		return -ENOMEM;
+	p->n_ro++;
+	return 0;
 }
 
 static struct sw_nsbox_mount *add_mount(struct sw_nsbox *p, const char *path,
@@ -225,6 +258,23 @@ static int plan_mounts(const struct sw_mnt_table *t, const struct sw_nsbox_ctx *
 	return r;
 }
 
+static int plan_ro(const struct sw_mnt_table *t, struct sw_nsbox *p)
+{
+	char path[4096];
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < t->n; i++)
+		if (!strcmp(t->m[i].fstype, "sysfs") && sw_mnt_visible(t, i))
+			r = add_ro(p, t->m[i].point, false);
+	for (size_t i = 0; r == 0 && i < p->proc.n_proc; i++)
+		for (size_t k = 0; r == 0 && k < sizeof(ro_proc) / sizeof(ro_proc[0]); k++) {
+			snprintf(path, sizeof(path), "%s/%s", p->proc.proc[i].path, ro_proc[k]);
+			if (access(path, F_OK) == 0)
+				r = add_ro(p, path, true);
+		}
+	return r;
+}
+
 int sw_nsbox_plan_table(const struct sw_mnt_table *t, const struct sw_nsbox_ctx *ctx,
 			struct sw_nsbox *ret, struct sw_error *err)
 {
@@ -241,8 +291,9 @@ int sw_nsbox_plan_table(const struct sw_mnt_table *t, const struct sw_nsbox_ctx 
 	 * reach. */
 	if (has_ns(ctx->ns_dir, "cgroup") && has_fs(ctx->filesystems, "cgroup2"))
 		p.unshare |= CLONE_NEWCGROUP;
+	p.ro = calloc(SW_NSBOX_MAX_RO, sizeof(*p.ro));
 	p.mounts = calloc(SW_NSBOX_MAX_MOUNTS, sizeof(*p.mounts));
-	if (!p.mounts) {
+	if (!p.ro || !p.mounts) {
 		sw_nsbox_free(&p);
 		return sw_error_set_errno(err, ENOMEM, "plan the session's namespaces");
 	}
@@ -253,14 +304,16 @@ int sw_nsbox_plan_table(const struct sw_mnt_table *t, const struct sw_nsbox_ctx 
 	}
 	if (p.unshare & CLONE_NEWCGROUP)
 		r = sw_cgroup_plan(ctx->uid, ctx->gid, &p.cg, err);
+	if (r == 0 && (ctx->uid == 0 || ctx->caps))
+		r = plan_ro(t, &p);
 	if (r == 0)
 		r = plan_mounts(t, ctx, &p);
 	if (r < 0) {
 		sw_nsbox_free(&p);
 		if (r == -E2BIG)
 			return sw_error_set(err, E2BIG,
-					    "more than %d mounts to replace for the session's namespaces",
-					    SW_NSBOX_MAX_MOUNTS);
+					    "more than %d mounts to replace or %d paths to make read-only for the session's namespaces",
+					    SW_NSBOX_MAX_MOUNTS, SW_NSBOX_MAX_RO);
 		return sw_error_set_errno(err, -r, "plan the session's namespaces");
 	}
 	*ret = p;
@@ -273,6 +326,7 @@ int sw_nsbox_plan(const struct sw_launch *l, struct sw_nsbox *ret,
 	struct sw_nsbox_ctx ctx = {
 		.uid = l->uid != (uid_t)-1 ? l->uid : geteuid(),
 		.gid = l->gid != (gid_t)-1 ? l->gid : getegid(),
+		.caps = l->caps,
 		.filesystems = "/proc/filesystems",
 		.ns_dir = "/proc/self/ns",
 		.shm_dir = "/dev/shm",
@@ -299,6 +353,30 @@ int sw_nsbox_plan(const struct sw_launch *l, struct sw_nsbox *ret,
 }
 
 /* Async-signal-safe from here on: the launch child. */
+
+static int make_ro(const struct sw_nsbox_ro *ro)
+{
+	struct mount_attr a = { .attr_set = MOUNT_ATTR_RDONLY };
+	int fd, r = 0;
+
+	if (!ro->bind) {
+		/* The mount and all beneath it, in this namespace only;
+		 * private: a mount the host adds beneath later does not
+		 * come in writable. */
+		a.propagation = MS_PRIVATE;
+		return mount_setattr(AT_FDCWD, ro->path, AT_RECURSIVE | AT_SYMLINK_NOFOLLOW,
+				     &a, sizeof(a)) < 0 ? -errno : 0;
+	}
+	fd = open_tree(AT_FDCWD, ro->path, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+			       AT_RECURSIVE | AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT);
+	if (fd < 0)
+		return -errno;
+	if (mount_setattr(fd, "", AT_EMPTY_PATH | AT_RECURSIVE, &a, sizeof(a)) < 0 ||
+	    move_mount(fd, "", AT_FDCWD, ro->path, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
 
 static int new_instance(const struct sw_nsbox_mount *m)
 {
@@ -358,6 +436,12 @@ int sw_nsbox_enter(const struct sw_nsbox *p, int hand_fd,
 	r = sw_procns_mount(&p->proc, where);
 	if (r < 0)
 		return r;
+	for (size_t i = 0; i < p->n_ro; i++) {
+		*where = (struct sw_nsbox_where){ SW_NSBOX_READ_ONLY, (int)i };
+		r = make_ro(&p->ro[i]);
+		if (r < 0)
+			return r;
+	}
 	for (size_t i = 0; i < p->n_mounts; i++) {
 		*where = (struct sw_nsbox_where){ SW_NSBOX_MOUNT, (int)i };
 		r = new_instance(&p->mounts[i]);
@@ -396,6 +480,8 @@ void sw_nsbox_explain(const struct sw_nsbox *p, const struct sw_nsbox_where *w,
 	if (sw_procns_explain(&p->proc, w, buf, size))
 		return;
 	own_cgroup(where, sizeof(where));
+	if (w->step == SW_NSBOX_READ_ONLY && w->index >= 0 && (size_t)w->index < p->n_ro)
+		path = p->ro[w->index].path;
 	if (w->step == SW_NSBOX_MOUNT && w->index >= 0 && (size_t)w->index < p->n_mounts)
 		path = p->mounts[w->index].path;
 	switch (w->step) {
@@ -422,6 +508,9 @@ void sw_nsbox_explain(const struct sw_nsbox *p, const struct sw_nsbox_where *w,
 		snprintf(buf, size, "give it namespaces of its own: unshare (mount%s%s) with every mount a slave",
 			 p->unshare & CLONE_NEWIPC ? ", IPC" : "",
 			 p->unshare & CLONE_NEWCGROUP ? ", cgroup" : "");
+		break;
+	case SW_NSBOX_READ_ONLY:
+		snprintf(buf, size, "give it namespaces of its own: make %s read-only (a root session writes no host setting)", path);
 		break;
 	case SW_NSBOX_MOUNT:
 		snprintf(buf, size, "give it namespaces of its own: mount a new %s instance over %s",

@@ -2231,6 +2231,18 @@ t_nsbox_cgroup_beyond_session() {
 	daemon_serves
 }
 
+t_nsbox_hostwrite_root_session() {
+	# A root client's program (no capability) writes no host setting
+	# (sysctl, sysfs, /proc) by mode bits.
+	local p
+	start_daemon || return
+	for p in "$(allow_policy)" "$SRCDIR/policy/examples/docker-default.json"; do
+		last_cmd=("$SYSWARD" run --daemon="$S" --policy "$p" -- "$ADV/adv_hostwrite" attack)
+		run_contained "a root session wrote a host setting (${p##*/})"
+	done
+	daemon_serves
+}
+
 t_nsbox_cgroups_left() {
 	# Each session's cgroup goes with it: 60 sessions as root and as uid
 	# 65534, then 4 running when the daemon gets SIGTERM: no session

@@ -1443,6 +1443,16 @@ nsbox_cgroup_own)
 		cat "$out"
 		[ "$rc" -eq 0 ] && grep -qx 'control: own cgroup works' "$out" || fail "$how, the program's own cgroup does not work (exit $rc)"
 	done ;;
+nsbox_hostwrite_root)
+	# Route 16c: a capability-less root session writes no sysctl, sysfs
+	# or /proc setting of the host by mode bits (each write puts back
+	# the value read: a change would be none, the write is the reach).
+	[ "$(id -u)" = 0 ] || skip "needs root"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	for a in "$scratch/allow.json" "$POL/../../../policy/examples/docker-default.json"; do
+		run "$a" -- "$ADV/adv_hostwrite" attack
+		expect_contained "a root session wrote a host setting (${a##*/})"
+	done ;;
 nsbox_cgroups_left_root)
 	# The session's cgroup goes with the session: 100 sessions, one
 	# that makes sub-cgroups and leaves one, and one whose cgroup an
