@@ -979,6 +979,9 @@ struct sw_nsbox_ctx {
 	uid_t uid;		/* the program's */
 	gid_t gid;
 	uint64_t caps;		/* it keeps */
+	/* Its standard streams and terminal: a terminal of the launcher's
+	 * devpts instance among them keeps that instance (nsbox.c). */
+	int fds[4];
 	const char *filesystems;	/* /proc/filesystems (tests: a file) */
 	const char *ns_dir;	/* /proc/self/ns: the namespaces it has */
 	/* /dev/shm: given a tmpfs of the session's even where it is no

@@ -27,6 +27,15 @@
  *     cgroup2 mount, and every cgroup v1 hierarchy mounted again, as the
  *     namespace shows it and read-only (v1 checks a migration by uid
  *     alone: __cgroup1_procs_write(), kernel/cgroup/cgroup-v1.c);
+ *   - terminals: a pseudo-terminal's slave belongs to the uid that opened
+ *     its master; a new devpts instance (each mount is one since Linux
+ *     4.7) over every devpts mount, whose ptmx /dev/ptmx then opens
+ *     (devpts_mntget() looks up "pts" beside the ptmx node), unless one
+ *     of the program's standard streams is a terminal of the launcher's
+ *     instance: glibc's ttyname() would then find no name for it
+ *     (is_mytty(): /dev/pts/N of another instance has another st_dev),
+ *     and `tty`, screen and GPG_TTY=$(tty) with it (the limit, in the
+ *     docs);
  *   - for a program that runs as root or keeps a capability, the
  *     settings root owns by mode bits alone (proc_sys_permission() gives
  *     a capability-less root the owner's bits; most sysfs stores check
@@ -60,10 +69,15 @@
 #include <sys/capability.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
 #include "internal.h"
+
+#ifndef DEVPTS_SUPER_MAGIC
+#define DEVPTS_SUPER_MAGIC 0x1cd1
+#endif
 
 /* The /proc entries a root session may not write (runc's readonlyPaths,
  * and acpi, whose wakeup file takes a write from any root). */
@@ -186,6 +200,19 @@ static int v1_opts(struct sw_nsbox_mount *m, const char *super)
 	return r;
 }
 
+/* One of fds is a terminal of a devpts instance: its name must stay. */
+static bool has_terminal(const int fds[4])
+{
+	for (int i = 0; i < 4; i++) {
+		struct statfs sf;
+
+		if (fds[i] >= 0 && fstatfs(fds[i], &sf) == 0 &&
+		    sf.f_type == DEVPTS_SUPER_MAGIC)
+			return true;
+	}
+	return false;
+}
+
 /* A word of /proc/filesystems ("nodev\tmqueue"). */
 static bool has_fs(const char *filesystems, const char *name)
 {
@@ -216,7 +243,7 @@ static bool has_ns(const char *ns_dir, const char *name)
 static int plan_mounts(const struct sw_mnt_table *t, const struct sw_nsbox_ctx *ctx,
 		       struct sw_nsbox *p)
 {
-	bool shm_seen = false;
+	bool shm_seen = false, devpts = !has_terminal(ctx->fds);
 	struct stat st;
 	int r = 0;
 
@@ -234,6 +261,13 @@ static int plan_mounts(const struct sw_mnt_table *t, const struct sw_nsbox_ctx *
 			r = nm ? v1_opts(nm, m->super) : r;
 		} else if (!strcmp(m->fstype, "mqueue") && (p->unshare & CLONE_NEWIPC)) {
 			nm = add_mount(p, m->point, "mqueue", attr);
+		} else if (!strcmp(m->fstype, "devpts") && devpts) {
+			nm = add_mount(p, m->point, "devpts", attr);
+			/* ptmxmode: /dev/ptmx may be a link to it. */
+			if (nm)
+				r = copy_opt(nm, m->super, "gid", NULL) ?:
+				    copy_opt(nm, m->super, "mode", "620") ?:
+				    add_opt(nm, "ptmxmode", "0666", 4);
 		} else if (!strcmp(m->point, "/dev/shm") && !strcmp(m->fstype, "tmpfs")) {
 			shm_seen = true;
 			nm = add_mount(p, m->point, "tmpfs", attr);
@@ -327,6 +361,10 @@ int sw_nsbox_plan(const struct sw_launch *l, struct sw_nsbox *ret,
 		.uid = l->uid != (uid_t)-1 ? l->uid : geteuid(),
 		.gid = l->gid != (gid_t)-1 ? l->gid : getegid(),
 		.caps = l->caps,
+		.fds = { l->stdio[0] >= 0 ? l->stdio[0] : 0,
+			 l->stdio[1] >= 0 ? l->stdio[1] : 1,
+			 l->stdio[2] >= 0 ? l->stdio[2] : 2,
+			 l->foreground ? l->tty_fd : -1 },
 		.filesystems = "/proc/filesystems",
 		.ns_dir = "/proc/self/ns",
 		.shm_dir = "/dev/shm",

@@ -2243,6 +2243,27 @@ t_nsbox_hostwrite_root_session() {
 	daemon_serves
 }
 
+t_nsbox_tty_beyond_session() {
+	# A terminal of uid 65534 outside the session (a pty it opened):
+	# the session has a devpts instance of its own, and its own
+	# pseudo-terminals work.
+	local wit
+	"$ADV/adv_tty" own >/dev/null 2>&1 || return 77	# no pseudo-terminals here
+	start_daemon || return
+	chmod 0755 "$W"
+	mkdir -m 0777 "$W/tty"
+	"${NOBODY[@]}" "$ADV/adv_tty" witness "$W/tty" </dev/null >/dev/null 2>&1 &
+	wit=$!
+	wait_file "$W/tty/wit.info" 100 || { fail "the witness did not start"; kill "$wit"; return; }
+	nsbox_attack "a terminal of the uid outside the session was opened" "$ADV/adv_tty" attack "$W/tty"
+	sleep 0.3
+	[ -e "$W/tty/wit.seen" ] && fail "SPOOF reached the witness's terminal"
+	kill "$wit"
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_tty" own)
+	run_contained "the session's own pseudo-terminal does not work"
+	daemon_serves
+}
+
 t_nsbox_cgroups_left() {
 	# Each session's cgroup goes with it: 60 sessions as root and as uid
 	# 65534, then 4 running when the daemon gets SIGTERM: no session

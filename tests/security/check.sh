@@ -1453,6 +1453,12 @@ nsbox_hostwrite_root)
 		run "$a" -- "$ADV/adv_hostwrite" attack
 		expect_contained "a root session wrote a host setting (${a##*/})"
 	done ;;
+nsbox_tty_outside_root)
+	# Route 16c: a terminal of root's outside the session (a pty whose
+	# slave root owns): the session has a devpts instance of its own.
+	"$ADV/adv_tty" own >/dev/null 2>&1 || skip "no pseudo-terminals here"
+	nsbox_beside adv_tty "$scratch" -- "$scratch"
+	[ -e "$scratch/wit.seen" ] && fail "SPOOF reached the witness's terminal" ;;
 nsbox_cgroups_left_root)
 	# The session's cgroup goes with the session: 100 sessions, one
 	# that makes sub-cgroups and leaves one, and one whose cgroup an
