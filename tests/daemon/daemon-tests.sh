@@ -2264,6 +2264,42 @@ t_nsbox_tty_beyond_session() {
 	daemon_serves
 }
 
+# tags: needs-python
+t_nsbox_programs_beyond_session() {
+	# Compatibility, as uid 65534 through syswardd: ps lists the
+	# session; unshare -Ur gives uid 0; a cgroup2 mount in a user and
+	# cgroup namespace of its own works (rooted at the session); Python's
+	# multiprocessing (named semaphores in /dev/shm) works; script gets a
+	# terminal of the session's devpts.
+	local py n
+	py=$(command -v /usr/bin/python3 || command -v python3) || return 77
+	start_daemon || return
+	chmod 0755 "$W"
+	mkdir -m 0777 "$W/mnt"
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sh -c '
+		echo "ps: $(ps -e -o pid= | wc -l) processes"
+		unshare -Ur id -u
+		unshare -Urm --cgroup sh -c "mount -t cgroup2 none \"\$0\" && grep -c . \"\$0/cgroup.procs\" >/dev/null && echo own-cgroup2" "$2"
+		grep "^0::" /proc/self/cgroup
+		"$1" -c "
+import multiprocessing as mp
+def sq(x): return x * x
+if __name__ == \"__main__\":
+    with mp.Pool(2) as p: print(\"multiprocessing\", sum(p.map(sq, range(10))))
+"
+		script -qec "tty; echo script-ran" /dev/null </dev/null | tr -d "\r"' sh "$py" "$W/mnt")
+	timeout 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	cat "$W/out" "$W/err"
+	expect_rc 0
+	expect_line 0 own-cgroup2 "multiprocessing 285" script-ran
+	[ -z "$(nsbox_cg2)" ] || expect_line "0::/"
+	grep -qx '/dev/pts/[0-9]*' "$W/out" || fail "script's terminal has no name in the session's devpts"
+	n=$(sed -n 's/^ps: \([0-9]*\) processes$/\1/p' "$W/out")
+	[ -n "$n" ] && [ "$n" -le 8 ] || fail "ps lists processes outside the session ($n)"
+	daemon_serves
+}
+
 t_nsbox_cgroups_left() {
 	# Each session's cgroup goes with it: 60 sessions as root and as uid
 	# 65534, then 4 running when the daemon gets SIGTERM: no session

@@ -1459,6 +1459,37 @@ nsbox_tty_outside_root)
 	"$ADV/adv_tty" own >/dev/null 2>&1 || skip "no pseudo-terminals here"
 	nsbox_beside adv_tty "$scratch" -- "$scratch"
 	[ -e "$scratch/wit.seen" ] && fail "SPOOF reached the witness's terminal" ;;
+nsbox_programs_root)
+	# Compatibility in a root session with its own namespaces: ps lists
+	# the session, Python's multiprocessing (named semaphores in
+	# /dev/shm) works, a pseudo-terminal of its own works (script), and
+	# its /proc/self/cgroup is its namespace's root.
+	[ "$(id -u)" = 0 ] || skip "needs root (a launcher with CAP_SYS_ADMIN)"
+	py=$(command -v /usr/bin/python3 || command -v python3) || skip "no python3"
+	"$py" -c 'import multiprocessing' 2>/dev/null || skip "python3 has no multiprocessing here"
+	"$ADV/adv_tty" own >/dev/null 2>&1 || skip "no pseudo-terminals here"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	run "$scratch/allow.json" -- sh -c '
+		echo "ps: $(ps -e -o pid= | wc -l) processes"
+		"$1" -c "
+import multiprocessing as mp
+def sq(x): return x * x
+if __name__ == \"__main__\":
+    l = mp.Lock()
+    with l: pass
+    with mp.Pool(2) as p: print(\"multiprocessing\", sum(p.map(sq, range(10))))
+"
+		script -qec "tty; echo script-ran" /dev/null </dev/null | tr -d "\r"
+		grep "^0::" /proc/self/cgroup
+		"$2" own' sh "$py" "$ADV/adv_tty"
+	[ "$rc" -eq 0 ] || fail "a program failed in the session (exit $rc)"
+	for want in "multiprocessing 285" script-ran "control: own pty works"; do
+		grep -qx "$want" "$out" || fail "missing: $want"
+	done
+	grep -qx '/dev/pts/[0-9]*' "$out" || fail "script's terminal has no name in the session's devpts"
+	n=$(sed -n 's/^ps: \([0-9]*\) processes$/\1/p' "$out")
+	[ -n "$n" ] && [ "$n" -le 8 ] || fail "ps lists processes outside the session ($n)"
+	[ -z "$(nsbox_cg2)" ] || grep -qx '0::/' "$out" || fail "/proc/self/cgroup is not rooted at the session" ;;
 nsbox_cgroups_left_root)
 	# The session's cgroup goes with the session: 100 sessions, one
 	# that makes sub-cgroups and leaves one, and one whose cgroup an
