@@ -281,8 +281,7 @@ static int attack(int argc, char **argv)
 
 /* The directory of this process's cgroup2 cgroup under the mount it
  * sees, from /proc/self/cgroup and the mount's root: the last such mount
- * listed (an earlier one at the same place is covered, as the JVM's
- * reading of mountinfo also takes the last). */
+ * listed (an earlier one at the same place is covered). */
 static int own_dir(char *out, size_t n)
 {
 	char line[1024], path[1024] = "";
