@@ -2189,14 +2189,14 @@ t_nsbox_ipc_beyond_session() {
 	start_daemon || return
 	chmod 0755 "$W"
 	mkdir -m 0777 "$W/ipc"
-	"${NOBODY[@]}" "$ADV/adv_ipc" witness "$W/ipc" $$ </dev/null >/dev/null 2>&1 &
+	"${NOBODY[@]}" "$ADV/adv_nsbox_ipc" witness "$W/ipc" $$ </dev/null >/dev/null 2>&1 &
 	wit=$!
 	wait_file "$W/ipc/wit.info" 100 || { fail "the witness did not start"; kill "$wit"; return; }
-	nsbox_attack "an IPC object of the uid outside the session was reached" "$ADV/adv_ipc" attack "$W/ipc"
-	"${NOBODY[@]}" "$ADV/adv_ipc" check "$W/ipc" || fail "the witness's IPC objects were changed from inside the session"
+	nsbox_attack "an IPC object of the uid outside the session was reached" "$ADV/adv_nsbox_ipc" attack "$W/ipc"
+	"${NOBODY[@]}" "$ADV/adv_nsbox_ipc" check "$W/ipc" || fail "the witness's IPC objects were changed from inside the session"
 	kill "$wit"
-	"${NOBODY[@]}" "$ADV/adv_ipc" remove "$W/ipc"
-	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_ipc" own)
+	"${NOBODY[@]}" "$ADV/adv_nsbox_ipc" remove "$W/ipc"
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_nsbox_ipc" own)
 	run_contained "the session's own IPC objects do not work"
 	daemon_serves
 }
@@ -2219,14 +2219,14 @@ t_nsbox_cgroup_beyond_session() {
 	nsbox_cg_witness 65534 || { fail "cannot place the witness"; nsbox_cg_cleanup; return; }
 	before=$(nsbox_cg_state)
 	for p in "$(allow_policy)" "$SRCDIR/policy/examples/docker-default.json"; do
-		last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$p" -- "$ADV/adv_cgroup" attack "$nsbox_wit" "$NSBOX_CG" "$NSBOX_TRAP" "$W/mnt" $NSBOX_V1)
+		last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$p" -- "$ADV/adv_nsbox_cgroup" attack "$nsbox_wit" "$NSBOX_CG" "$NSBOX_TRAP" "$W/mnt" $NSBOX_V1)
 		run_contained "a cgroup outside the session was written (${p##*/})"
 		after=$(nsbox_cg_state)
 		printf 'witness %s before:\n%s\nafter:\n%s\n' "$nsbox_wit" "$before" "$after"
 		[ "$before" = "$after" ] || fail "the witness outside the session was changed through its cgroup (${p##*/})"
 	done
 	nsbox_cg_cleanup
-	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_cgroup" own)
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_nsbox_cgroup" own)
 	run_contained "the session's own cgroup does not read"
 	daemon_serves
 }
@@ -2237,7 +2237,7 @@ t_nsbox_hostwrite_root_session() {
 	local p
 	start_daemon || return
 	for p in "$(allow_policy)" "$SRCDIR/policy/examples/docker-default.json"; do
-		last_cmd=("$SYSWARD" run --daemon="$S" --policy "$p" -- "$ADV/adv_hostwrite" attack)
+		last_cmd=("$SYSWARD" run --daemon="$S" --policy "$p" -- "$ADV/adv_nsbox_hostwrite" attack)
 		run_contained "a root session wrote a host setting (${p##*/})"
 	done
 	daemon_serves
@@ -2248,18 +2248,18 @@ t_nsbox_tty_beyond_session() {
 	# the session has a devpts instance of its own, and its own
 	# pseudo-terminals work.
 	local wit
-	"$ADV/adv_tty" own >/dev/null 2>&1 || return 77	# no pseudo-terminals here
+	"$ADV/adv_nsbox_tty" own >/dev/null 2>&1 || return 77	# no pseudo-terminals here
 	start_daemon || return
 	chmod 0755 "$W"
 	mkdir -m 0777 "$W/tty"
-	"${NOBODY[@]}" "$ADV/adv_tty" witness "$W/tty" </dev/null >/dev/null 2>&1 &
+	"${NOBODY[@]}" "$ADV/adv_nsbox_tty" witness "$W/tty" </dev/null >/dev/null 2>&1 &
 	wit=$!
 	wait_file "$W/tty/wit.info" 100 || { fail "the witness did not start"; kill "$wit"; return; }
-	nsbox_attack "a terminal of the uid outside the session was opened" "$ADV/adv_tty" attack "$W/tty"
+	nsbox_attack "a terminal of the uid outside the session was opened" "$ADV/adv_nsbox_tty" attack "$W/tty"
 	sleep 0.3
 	[ -e "$W/tty/wit.seen" ] && fail "SPOOF reached the witness's terminal"
 	kill "$wit"
-	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_tty" own)
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_nsbox_tty" own)
 	run_contained "the session's own pseudo-terminal does not work"
 	daemon_serves
 }

@@ -1381,7 +1381,7 @@ nsbox_ipc_outside_root)
 	mkdir -p "$scratch/mq"
 	# (A kernel without POSIX message queues, the guest's: the rest.)
 	grep -qw mqueue /proc/filesystems && mq=mqueue || mq=
-	in_own_mounts "an mqueue mount on $scratch/mq; witness; sysward run -- adv_ipc attack (x2); adv_ipc check" '
+	in_own_mounts "an mqueue mount on $scratch/mq; witness; sysward run -- adv_nsbox_ipc attack (x2); adv_nsbox_ipc check" '
 		[ -z "$7" ] || mount -t mqueue mqueue "$3" || exit 2
 		"$4" witness "$5" $$ </dev/null >/dev/null 2>&1 &
 		w=$!
@@ -1392,7 +1392,7 @@ nsbox_ipc_outside_root)
 		done
 		"$4" check "$5"; c=$?
 		kill $w; "$4" remove "$5"
-		exit $c' "$scratch/mq" "$ADV/adv_ipc" "$scratch" "$POL/../../../policy/examples/docker-default.json" "$mq"
+		exit $c' "$scratch/mq" "$ADV/adv_nsbox_ipc" "$scratch" "$POL/../../../policy/examples/docker-default.json" "$mq"
 	[ "$rc" -eq 0 ] || fail "the witness's IPC objects were changed from inside the session (exit $rc)"
 	[ "$(grep -c '^verdict: contained' "$out")" -eq 2 ] && [ "$(grep -c '^+ exit status 0$' "$out")" -eq 2 ] ||
 		fail "an IPC object outside the session was reached" ;;
@@ -1401,7 +1401,7 @@ nsbox_ipc_own)
 	# its processes (as root: in the session's IPC namespace).
 	[ "$(id -u)" = 0 ] || skip "needs root (a launcher with CAP_SYS_ADMIN)"
 	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
-	run "$scratch/allow.json" -- "$ADV/adv_ipc" own
+	run "$scratch/allow.json" -- "$ADV/adv_nsbox_ipc" own
 	[ "$rc" -eq 0 ] && grep -qx 'control: own ipc works' "$out" || fail "the program's own IPC does not work (exit $rc)" ;;
 nsbox_cgroup_outside_root)
 	# Route 16c: a root process outside in a cgroup of its own (and in
@@ -1418,7 +1418,7 @@ nsbox_cgroup_outside_root)
 	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
 	mkdir -p "$scratch/mnt"
 	for a in "$scratch/allow.json" "$POL/../../../policy/examples/docker-default.json"; do
-		run "$a" -- "$ADV/adv_cgroup" attack "$nsbox_wit" "$NSBOX_CG" "$NSBOX_TRAP" "$scratch/mnt" $NSBOX_V1
+		run "$a" -- "$ADV/adv_nsbox_cgroup" attack "$nsbox_wit" "$NSBOX_CG" "$NSBOX_TRAP" "$scratch/mnt" $NSBOX_V1
 		after=$(nsbox_cg_state)
 		printf 'witness %s before:\n%s\nafter:\n%s\n' "$nsbox_wit" "$before" "$after"
 		[ "$before" = "$after" ] || fail "the witness outside the session was changed through its cgroup (${a##*/})"
@@ -1432,11 +1432,11 @@ nsbox_cgroup_own)
 	# (a test cgroup of root's: the root cgroup's directory is 0555).
 	nsbox_test_cgroup
 	for how in unconfined confined; do
-		echo "+ (in $cg2/sysward-test.$$) $how: adv_cgroup own write"
+		echo "+ (in $cg2/sysward-test.$$) $how: adv_nsbox_cgroup own write"
 		if [ $how = unconfined ]; then
-			set -- setpriv --inh-caps=-all --bounding-set=-all "$ADV/adv_cgroup" own write
+			set -- setpriv --inh-caps=-all --bounding-set=-all "$ADV/adv_nsbox_cgroup" own write
 		else
-			set -- "$SYSWARD" run --policy "$scratch/allow.json" -- "$ADV/adv_cgroup" own write
+			set -- "$SYSWARD" run --policy "$scratch/allow.json" -- "$ADV/adv_nsbox_cgroup" own write
 		fi
 		sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg2/sysward-test.$$" "$@" >"$out" 2>&1 </dev/null
 		rc=$?
@@ -1450,14 +1450,14 @@ nsbox_hostwrite_root)
 	[ "$(id -u)" = 0 ] || skip "needs root"
 	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
 	for a in "$scratch/allow.json" "$POL/../../../policy/examples/docker-default.json"; do
-		run "$a" -- "$ADV/adv_hostwrite" attack
+		run "$a" -- "$ADV/adv_nsbox_hostwrite" attack
 		expect_contained "a root session wrote a host setting (${a##*/})"
 	done ;;
 nsbox_tty_outside_root)
 	# Route 16c: a terminal of root's outside the session (a pty whose
 	# slave root owns): the session has a devpts instance of its own.
-	"$ADV/adv_tty" own >/dev/null 2>&1 || skip "no pseudo-terminals here"
-	nsbox_beside adv_tty "$scratch" -- "$scratch"
+	"$ADV/adv_nsbox_tty" own >/dev/null 2>&1 || skip "no pseudo-terminals here"
+	nsbox_beside adv_nsbox_tty "$scratch" -- "$scratch"
 	[ -e "$scratch/wit.seen" ] && fail "SPOOF reached the witness's terminal" ;;
 nsbox_programs_root)
 	# Compatibility in a root session with its own namespaces: ps lists
@@ -1467,7 +1467,7 @@ nsbox_programs_root)
 	[ "$(id -u)" = 0 ] || skip "needs root (a launcher with CAP_SYS_ADMIN)"
 	py=$(command -v /usr/bin/python3 || command -v python3) || skip "no python3"
 	"$py" -c 'import multiprocessing' 2>/dev/null || skip "python3 has no multiprocessing here"
-	"$ADV/adv_tty" own >/dev/null 2>&1 || skip "no pseudo-terminals here"
+	"$ADV/adv_nsbox_tty" own >/dev/null 2>&1 || skip "no pseudo-terminals here"
 	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
 	run "$scratch/allow.json" -- sh -c '
 		echo "ps: $(ps -e -o pid= | wc -l) processes"
@@ -1481,7 +1481,7 @@ if __name__ == \"__main__\":
 "
 		script -qec "tty; echo script-ran" /dev/null </dev/null | tr -d "\r"
 		grep "^0::" /proc/self/cgroup
-		"$2" own' sh "$py" "$ADV/adv_tty"
+		"$2" own' sh "$py" "$ADV/adv_nsbox_tty"
 	[ "$rc" -eq 0 ] || fail "a program failed in the session (exit $rc)"
 	for want in "multiprocessing 285" script-ran "control: own pty works"; do
 		grep -qx "$want" "$out" || fail "missing: $want"
@@ -1514,9 +1514,9 @@ nsbox_cgroups_left_root)
 		fail "a live launcher's session cgroup was removed"
 	echo "session cgroups left: $(nsbox_session_cgroups "$t" | wc -l)"
 	[ -z "$(nsbox_session_cgroups "$t")" ] || fail "session cgroups left behind: $(nsbox_session_cgroups "$t")"
-	echo "+ (in $cg2$t) sysward run -- sh -c 'adv_cgroup own write; mkdir OWN/left OWN/left/deeper'"
+	echo "+ (in $cg2$t) sysward run -- sh -c 'adv_nsbox_cgroup own write; mkdir OWN/left OWN/left/deeper'"
 	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" run --policy "$3" -- sh -c "\"\$0\" own write && d=\$(awk \"/ - cgroup2 / {d = \\\$5} END {print d}\" /proc/self/mountinfo) && mkdir \"\$d/left/\" \"\$d/left/deeper\" && echo left" "$4"' sh \
-		"$cg2$t" "$SYSWARD" "$scratch/allow.json" "$ADV/adv_cgroup" >"$out" 2>&1 </dev/null
+		"$cg2$t" "$SYSWARD" "$scratch/allow.json" "$ADV/adv_nsbox_cgroup" >"$out" 2>&1 </dev/null
 	cat "$out"
 	grep -qx left "$out" || fail "the session could not make sub-cgroups of its own"
 	[ -z "$(nsbox_session_cgroups "$t")" ] || fail "session cgroups left behind: $(nsbox_session_cgroups "$t")"

@@ -8,18 +8,18 @@
  * their permission bits alone (ipcperms(), ipc/util.c; mode 0600 is its
  * own), with no ptrace-mode check, so a Landlock domain does not stop it.
  *
- *   adv_ipc witness DIR TAG   outside sysward: make one object of each
+ *   adv_nsbox_ipc witness DIR TAG   outside sysward: make one object of each
  *       kind, mode 0600, holding a secret (SysV keys and POSIX names from
  *       TAG), write DIR/wit.info, and wait (at most 120 s)
- *   adv_ipc attack DIR [MQDIR]   under sysward: reach each of the
+ *   adv_nsbox_ipc attack DIR [MQDIR]   under sysward: reach each of the
  *       witness's objects (by key, by id, by name, through /proc/sysvipc
  *       and the mqueue mount MQDIR, default /dev/mqueue); contained when
  *       none is reached
- *   adv_ipc check DIR         outside, after attack: each of the
+ *   adv_nsbox_ipc check DIR         outside, after attack: each of the
  *       witness's objects as it left it (exit 0), else exit 1
- *   adv_ipc own               under sysward (control): the program's own
+ *   adv_nsbox_ipc own               under sysward (control): the program's own
  *       objects of every kind work between its processes, and go away
- *   adv_ipc remove DIR        outside: remove the witness's objects
+ *   adv_nsbox_ipc remove DIR        outside: remove the witness's objects
  */
 #include <fcntl.h>
 #include <mqueue.h>
@@ -75,7 +75,7 @@ static int witness(const char *dir, const char *tag)
 	int id, fd;
 	FILE *f;
 
-	in.key = (key_t)(0x53570000 | (strtoul(tag, NULL, 10) & 0xffff));
+	in.key = (key_t)(0x4e420000 | (strtoul(tag, NULL, 10) & 0xffff));
 	snprintf(in.name, sizeof(in.name), "/sysward-adv-%s", tag);
 	id = shmget(in.key, 4096, IPC_CREAT | IPC_EXCL | 0600);
 	if (id < 0 || (p = shmat(id, NULL, 0)) == (void *)-1)
@@ -427,6 +427,6 @@ int main(int argc, char **argv)
 		return remove_all(argv[2]);
 	if (argc == 2 && !strcmp(argv[1], "own"))
 		return own();
-	fprintf(stderr, "usage: adv_ipc witness DIR TAG | attack DIR [MQDIR] | check DIR | remove DIR | own\n");
+	fprintf(stderr, "usage: adv_nsbox_ipc witness DIR TAG | attack DIR [MQDIR] | check DIR | remove DIR | own\n");
 	return 2;
 }

@@ -10,7 +10,7 @@
  * session, by the cgroup's path; and, in a user and cgroup namespace of
  * its own, through a cgroup2 or v1 mount it makes itself.
  *
- *   adv_cgroup attack PID CGPATH TRAP DIR [CTRL:PATH...]   under sysward:
+ *   adv_nsbox_cgroup attack PID CGPATH TRAP DIR [CTRL:PATH...]   under sysward:
  *       PID is the witness, in the cgroup2 cgroup CGPATH (its path from
  *       the cgroup2 root); TRAP a cgroup2 cgroup to move it into; each
  *       CTRL:PATH a v1 hierarchy (pids, freezer) and its cgroup there.
@@ -19,7 +19,7 @@
  *       cgroup namespace of its own (DIR: a directory to mount on).
  *       Contained when no write succeeded; the caller checks the
  *       witness from outside too.
- *   adv_cgroup own [write]   under sysward (control): its own cgroup, as
+ *   adv_nsbox_cgroup own [write]   under sysward (control): its own cgroup, as
  *       /proc/self/cgroup names it under the cgroup2 mount it sees, lists
  *       it and reads; with "write", a sub-cgroup it makes takes a child
  *       of its own and goes away.
@@ -404,6 +404,6 @@ int main(int argc, char **argv)
 		return attack(argc, argv);
 	if (argc >= 2 && !strcmp(argv[1], "own"))
 		return own(argc > 2 && !strcmp(argv[2], "write"));
-	fprintf(stderr, "usage: adv_cgroup attack PID CGPATH TRAP DIR [CTRL:PATH...] | own [write]\n");
+	fprintf(stderr, "usage: adv_nsbox_cgroup attack PID CGPATH TRAP DIR [CTRL:PATH...] | own [write]\n");
 	return 2;
 }

@@ -9,9 +9,9 @@
  * (a "|/path" is run as root with every capability on the next crash),
  * fs.protected_symlinks, CPUs taken offline, the page cache's and the
  * scheduler's settings, IRQ affinity.  (cgroupfs, the same by its
- * mode bits: adv_cgroup.)
+ * mode bits: adv_nsbox_cgroup.)
  *
- *   adv_hostwrite attack   write back, to each file of the table, the
+ *   adv_nsbox_hostwrite attack   write back, to each file of the table, the
  *       value it holds (a write that changes nothing, "_" for
  *       sysrq-trigger, which does nothing with it); contained when no
  *       write succeeded.  Files this kernel lacks are said and skipped.
@@ -115,7 +115,7 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (argc != 2 || strcmp(argv[1], "attack")) {
-		fprintf(stderr, "usage: adv_hostwrite attack\n");
+		fprintf(stderr, "usage: adv_nsbox_hostwrite attack\n");
 		return 2;
 	}
 	FACT("euid %u, CapEff %s", (unsigned)geteuid(),

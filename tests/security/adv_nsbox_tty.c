@@ -7,13 +7,13 @@
  * there (before the shell does) and writes to the screen as if the
  * terminal's program had.
  *
- *   adv_tty witness DIR   outside sysward: a pseudo-terminal whose
+ *   adv_nsbox_tty witness DIR   outside sysward: a pseudo-terminal whose
  *       slave it names in DIR/wit.info; "typed-secret" typed into it;
  *       whatever reaches its screen containing "SPOOF" makes DIR/wit.seen;
  *       at most 120 s
- *   adv_tty attack DIR    under sysward: open that slave, read what was
+ *   adv_nsbox_tty attack DIR    under sysward: open that slave, read what was
  *       typed, write "SPOOF"; contained when it cannot be opened
- *   adv_tty own           under sysward (control): a pseudo-terminal of
+ *   adv_nsbox_tty own           under sysward (control): a pseudo-terminal of
  *       its own (posix_openpt), its name (ptsname, ttyname) and a line
  *       through it
  */
@@ -139,6 +139,6 @@ int main(int argc, char **argv)
 		return attack(argv[2]);
 	if (argc == 2 && !strcmp(argv[1], "own"))
 		return own();
-	fprintf(stderr, "usage: adv_tty witness DIR | attack DIR | own\n");
+	fprintf(stderr, "usage: adv_nsbox_tty witness DIR | attack DIR | own\n");
 	return 2;
 }
