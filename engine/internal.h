@@ -987,6 +987,10 @@ struct sw_nsbox_ctx {
 	/* /dev/shm: given a tmpfs of the session's even where it is no
 	 * mount point (NULL: not) */
 	const char *shm_dir;
+	/* The launcher's CAP_SYS_ADMIN is not over its cgroup namespace (a
+	 * user namespace's only): no cgroup of the session's, as for an
+	 * unprivileged launcher. */
+	bool no_cgroup_privilege;
 };
 
 /* In the parent, before fork. */

@@ -323,7 +323,8 @@ int sw_nsbox_plan_table(const struct sw_mnt_table *t, const struct sw_nsbox_ctx 
 				    "the running kernel has System V IPC or POSIX message queues but no IPC namespaces (CONFIG_IPC_NS): a program could reach the IPC objects of every process of its uid. Boot a kernel built with CONFIG_IPC_NS=y");
 	/* No cgroup namespaces: no cgroups (CONFIG_CGROUPS), none to
 	 * reach. */
-	if (has_ns(ctx->ns_dir, "cgroup") && has_fs(ctx->filesystems, "cgroup2"))
+	if (has_ns(ctx->ns_dir, "cgroup") && has_fs(ctx->filesystems, "cgroup2") &&
+	    !ctx->no_cgroup_privilege)
 		p.unshare |= CLONE_NEWCGROUP;
 	p.ro = calloc(SW_NSBOX_MAX_RO, sizeof(*p.ro));
 	p.mounts = calloc(SW_NSBOX_MAX_MOUNTS, sizeof(*p.mounts));
@@ -354,6 +355,30 @@ int sw_nsbox_plan_table(const struct sw_mnt_table *t, const struct sw_nsbox_ctx 
 	return 0;
 }
 
+/*
+ * Whether this process may mount cgroup2 (which the launch child does
+ * to make the session's cgroup): CAP_SYS_ADMIN over the user namespace
+ * that owns its cgroup namespace (cgroup_get_tree(),
+ * kernel/cgroup/cgroup.c).  Not so for a launcher that is root only in a
+ * user namespace of its own (`unshare -Ur sysward run`, a rootless
+ * container without a cgroup namespace of its own): it has no more
+ * authority over cgroups than an unprivileged launcher, and is treated
+ * as one there (no session cgroup; the limit in the docs).  A detached
+ * mount, made and dropped.
+ */
+static bool can_mount_cgroup2(void)
+{
+	int fs = fsopen("cgroup2", FSOPEN_CLOEXEC), mnt = -1;
+
+	if (fs >= 0 && fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
+		mnt = fsmount(fs, FSMOUNT_CLOEXEC, 0);
+	if (mnt >= 0)
+		close(mnt);
+	if (fs >= 0)
+		close(fs);
+	return mnt >= 0 || (fs < 0 && errno == ENODEV);
+}
+
 int sw_nsbox_plan(const struct sw_launch *l, struct sw_nsbox *ret,
 		  struct sw_error *err)
 {
@@ -382,6 +407,7 @@ int sw_nsbox_plan(const struct sw_launch *l, struct sw_nsbox *ret,
 	/* Without it no namespace can be made: the launcher's. */
 	if (v != CAP_SET)
 		return 0;
+	ctx.no_cgroup_privilege = !can_mount_cgroup2();
 	r = sw_mnt_table_read("/proc/self/mountinfo", &t, err);
 	if (r < 0)
 		return r;

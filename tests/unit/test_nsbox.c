@@ -57,7 +57,8 @@
 #define PURE_V2 ROOT PROC SYS DEV PTS SHM MQ \
 	"530 510 0:27 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime shared:9 - cgroup2 cgroup2 rw,nsdelegate,memory_recursiveprot\n"
 
-enum { T_CGROUPNS = 1, T_IPCNS = 2, T_TERMINAL = 4, T_SHM_DIR = 8, T_MQUEUE = 16 };
+enum { T_CGROUPNS = 1, T_IPCNS = 2, T_TERMINAL = 4, T_SHM_DIR = 8, T_MQUEUE = 16,
+       T_USERNS_ROOT = 32 /* CAP_SYS_ADMIN not over the cgroup namespace */ };
 
 static const struct {
 	const char *name, *table;
@@ -103,6 +104,13 @@ static const struct {
 	  "tmpfs:/dev/shm size=65536k,mode=1777; "
 	  "mqueue:/dev/mqueue",
 	  "", false },
+	{ "root of a user namespace only: no cgroup, as an unprivileged launcher",
+	  PURE_V2, 0, 0, T_CGROUPNS | T_IPCNS | T_MQUEUE | T_USERNS_ROOT, 0, NULL,
+	  CLONE_NEWNS | CLONE_NEWIPC,
+	  "devpts:/dev/pts gid=5,mode=620,ptmxmode=0666; "
+	  "tmpfs:/dev/shm size=65536k,mode=1777; "
+	  "mqueue:/dev/mqueue",
+	  "/sys", true },
 	{ "no IPC namespaces but POSIX message queues: refused",
 	  PURE_V2, 1000, 0, T_CGROUPNS | T_MQUEUE, -EOPNOTSUPP,
 	  "the running kernel has System V IPC or POSIX message queues but no IPC namespaces",
@@ -209,6 +217,7 @@ START_TEST(test_plan)
 			.uid = cases[_i].uid, .gid = cases[_i].uid, .caps = cases[_i].caps,
 			.fds = { -1, term, -1, -1 }, .filesystems = fs, .ns_dir = ns,
 			.shm_dir = kernel & T_SHM_DIR ? shm : NULL,
+			.no_cgroup_privilege = kernel & T_USERNS_ROOT,
 		};
 
 		ck_assert_int_eq(sw_mnt_table_read(path, &t, &err), 0);
