@@ -669,6 +669,8 @@ mask_case() {
 			rc=$?
 			[ "$rc" -eq 0 ] || kill %% 2>/dev/null
 			wait %% 2>/dev/null
+			# Detached: its state and cgroups stay until deleted.
+			"$RUNTIME" --root "$W/state" delete -f "$id" >/dev/null 2>&1
 			tr -d '\r' <"$W/tty.out" >"$W/seen" 2>/dev/null
 		fi
 		[ ! -f "$root/dev/null" ] || cmp -s "$root/dev/null" "$W/devnull.before" ||
