@@ -36,6 +36,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "sysward/engine.h"
 #include "sysward/error.h"
 #include "sysward/proto.h"
 
@@ -150,6 +151,8 @@ struct session {
 	bool launched;			/* handed to shard (compile done) */
 	bool killed;			/* KILL, or client gone, before that */
 	uint64_t pending_sigs;		/* SIGNALs before that, a bit each */
+	size_t fds_held;		/* its RUN's descriptors, until its
+					 * program has them */
 	/* Both. */
 	unsigned int refs;		/* __atomic */
 	uint64_t decisions;		/* __atomic: written by the tracer */
@@ -165,7 +168,10 @@ struct launch_req {
 	struct sw_run_request q;
 	struct sw_policy *policy;	/* compile.c: parsed */
 	struct sw_prepared *prepared;	/* compile.c: compiled */
-	int fds[SW_PROTO_RUN_FDS];
+	/* The client's descriptors (ours, received), each with its number
+	 * in the client: what the program starts with, and nothing else. */
+	struct sw_fd_place fds[SW_PROTO_MAX_FDS];
+	size_t n_fds;
 	struct peer peer;		/* its groups: the client's */
 	bool root_daemon;
 	int nice;

@@ -19,6 +19,8 @@
  *   launchchild.c the child from fork to exec: group, holder, credentials,
  *              capabilities, no_new_privs, Landlock, filters
  *   launchreport.c the child's (stage, errno) report and its words
+ *   fds.c      the descriptors a program starts with, exactly those handed
+ *              over (syswardd: its client's), nothing else of ours
  *   exec.c     the program lookup, the exec, what its failure means
  *   groups.c   supplementary groups within the client's
  *   tracer.c   the supervisor: waitpid loop, dispatch, new tracees, exits
@@ -835,6 +837,7 @@ enum sw_stage {
 	SW_STAGE_TTY,
 	SW_STAGE_NICE,
 	SW_STAGE_STDIO,
+	SW_STAGE_FDS,
 	SW_STAGE_PROCNS,
 	SW_STAGE_CHDIR,
 	SW_STAGE_GROUPS,
@@ -867,6 +870,15 @@ struct sw_prepared;
 _Noreturn void sw_launch_child(const struct sw_launch *l,
 			       const struct sw_prepared *pr, int go_fd,
 			       int ready_fd, int rep_fd);
+
+/* fds.c: in the launch child (async-signal-safe): the n descriptors of p
+ * at their numbers, and every other descriptor of the process marked
+ * close-on-exec, so that the exec passes on p's and nothing else.  own
+ * are the child's own descriptors it needs until then: each is moved
+ * above the numbers placed if it is below one (*own[i] updated; -1
+ * skipped).  0 or -errno. */
+int sw_fds_place(const struct sw_fd_place *p, size_t n, int *const own[],
+		 size_t n_own);
 
 /* exec.c: in the launch child, execute argv[0] as looked up in envp's
  * PATH (sw_exec_search; envp NULL: this process's environment), with

@@ -5,7 +5,8 @@
  * prepared before the fork, prepare.c).  In order: its own process group
  * (and, when the caller asks, a session of its own led by an untraced
  * holder that is its parent: become_holder()), the caller's terminal and
- * signal state, nice, stdio, its own /proc (procns.c), groups/gid/uid,
+ * signal state, nice, its descriptors (stdio, or exactly those handed
+ * over: fds.c), its own /proc (procns.c), groups/gid/uid,
  * bounding set + capabilities (libcap), no_new_privs, a Landlock domain
  * of its own (landlock.c), then wait on a pipe until the parent has
  * PTRACE_SEIZEd it, enter the working directory, load the filters and
@@ -74,15 +75,26 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	if (l->set_nice && setpriority(PRIO_PROCESS, 0, l->nice) < 0)
 		sw_launch_fail(rep_fd, SW_STAGE_NICE);
 
-	for (int i = 0; i < 3; i++) {
-		if (l->stdio[i] >= 0 && l->stdio[i] != i) {
-			if (dup2(l->stdio[i], i) < 0)
-				sw_launch_fail(rep_fd, SW_STAGE_STDIO);
-		} else if (l->stdio[i] == i) {
-			int fl = fcntl(i, F_GETFD);
+	if (l->exact_fds) {
+		/* What was handed over and nothing else of ours (fds.c):
+		 * before anything below opens a descriptor of its own. */
+		int *const own[] = { &go_fd, &ready_fd, &rep_fd, &landlock_fd };
 
-			if (fl >= 0)
-				fcntl(i, F_SETFD, fl & ~FD_CLOEXEC);
+		errno = -sw_fds_place(l->fds, l->n_fds, own,
+				      sizeof(own) / sizeof(own[0]));
+		if (errno)
+			sw_launch_fail(rep_fd, SW_STAGE_FDS);
+	} else {
+		for (int i = 0; i < 3; i++) {
+			if (l->stdio[i] >= 0 && l->stdio[i] != i) {
+				if (dup2(l->stdio[i], i) < 0)
+					sw_launch_fail(rep_fd, SW_STAGE_STDIO);
+			} else if (l->stdio[i] == i) {
+				int fl = fcntl(i, F_GETFD);
+
+				if (fl >= 0)
+					fcntl(i, F_SETFD, fl & ~FD_CLOEXEC);
+			}
 		}
 	}
 	/* While it still holds CAP_SYS_ADMIN (procns.c, route 16): the

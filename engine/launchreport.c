@@ -22,6 +22,7 @@ static const char *const stage_what[] = {
 	[SW_STAGE_TTY] = "become the terminal's foreground process group (tcsetpgrp)",
 	[SW_STAGE_NICE] = "set its nice value (setpriority)",
 	[SW_STAGE_STDIO] = "set up standard input/output",
+	[SW_STAGE_FDS] = "give it the descriptors handed over, at their numbers, and close every other one",
 	[SW_STAGE_PROCNS] = "give it a /proc of its own (a mount namespace, proc mounted with hidepid=ptraceable over each proc mount and the mounts beneath put back)",
 	[SW_STAGE_CHDIR] = "change to the working directory",
 	[SW_STAGE_GROUPS] = "set supplementary groups",

@@ -95,11 +95,28 @@ struct sw_session;
 
 enum sw_log_format { SW_LOG_JSON, SW_LOG_TEXT };
 
+/* A descriptor the program starts with: the caller's descriptor from, at
+ * number to. */
+struct sw_fd_place {
+	int from;
+	int to;
+};
+
 struct sw_launch {
 	char *const *argv;		/* argv[0] resolved with PATH */
 	char *const *envp;		/* NULL = inherit; its PATH finds argv[0] */
 	const char *cwd;		/* NULL = inherit */
-	int stdio[3];			/* -1 = inherit */
+	int stdio[3];			/* -1 = inherit; not read with exact_fds */
+	/* exact_fds (syswardd): the program starts with exactly the n_fds
+	 * descriptors of fds (at most SW_LIMIT_FDS, no two at one number)
+	 * and nothing else of the caller's, whatever it holds or inherited
+	 * without FD_CLOEXEC (launchchild.c).  Without it the program
+	 * inherits what the caller's exec would pass on: its descriptors
+	 * without FD_CLOEXEC (the engine opens every one of its own with
+	 * it), stdio[] placed first. */
+	const struct sw_fd_place *fds;
+	size_t n_fds;
+	bool exact_fds;
 	/* Credentials for the program (daemon: the client's).  uid/gid -1 =
 	 * keep.  Never more than the caller already checked it may have. */
 	uid_t uid;

@@ -562,8 +562,8 @@ t_bad_requests() {
 	oversized-kill|ERROR errno=EMSGSIZE exit=125 msg=KILL message of 9 bytes exceeds the limit of 8 bytes
 	malformed-run|ERROR errno=E2BIG exit=125 msg=RUN request: argc 0 out of range 1..4096
 	short-kill|ERROR errno=EBADMSG exit=1 msg=KILL message has 4 payload bytes (expected 8)
-	run-no-fds|ERROR errno=EBADMSG exit=125 msg=RUN request carries 0 file descriptors (expected 3
-	run-one-fd|ERROR errno=EBADMSG exit=125 msg=RUN request carries 1 file descriptors
+	run-no-fds|ERROR errno=EBADMSG exit=125 msg=RUN request carries 0 file descriptors and names 3
+	run-one-fd|ERROR errno=EBADMSG exit=125 msg=RUN request carries 1 file descriptors and names 3
 	ps-with-fds|ERROR errno=EBADMSG exit=125 msg=file descriptors may only come with a RUN request
 	bad-policy|exit=125 msg=raw.json:1:
 	truncated-header|CLOSED
@@ -2002,6 +2002,143 @@ t_reach_beyond_session() {
 	kill -9 "$bg" 2>/dev/null
 	wait "$bg" 2>/dev/null
 	daemon_serves
+}
+
+# fd_view COMMAND...: COMMAND with the descriptors of the scenarios
+# below (stdin /dev/null, 3 a file read, 7 a file appended to, stdout in
+# $W/out, stderr in $W/err), status in $rc.
+fd_view() {
+	last_cmd=("$@")
+	timeout -k 5 60 "$@" 3<"$W/three" 7>>"$W/seven" </dev/null >"$W/out" 2>"$W/err"
+	rc=$?
+}
+
+t_descriptors_exactly_clients() {
+	# Route 14: a program starts with exactly what its client would
+	# pass on to it, the client's descriptors without close-on-exec at
+	# their numbers (here 0-2, 3 read, 7 appended, and whatever the
+	# harness left), as the same program run by the client itself and
+	# run embedded, and nothing of syswardd's: started from a shell
+	# holding a root-only file as fd 9 (`syswardd 9<file &`), the daemon
+	# gave fd 9 to every program (uid 65534 read the file), and the
+	# client's fd 3 and 7 never arrived.  A closed stdin stays closed.
+	local who as kind
+	chmod 0755 "$W"
+	echo "root's secret" >"$W/secret"
+	chmod 0600 "$W/secret"
+	: >"$W/three"
+	: >"$W/seven"
+	chmod 0666 "$W/three" "$W/seven"
+	exec 9<"$W/secret"
+	start_daemon
+	exec 9<&-
+	[ -n "$D_PID" ] || return
+	# nobody first: the daemon's fd 9 is one open file, read to its end
+	# by whoever reads it first.
+	for who in nobody root; do
+		as=()
+		[ "$who" = nobody ] && as=("${NOBODY[@]}")
+		: >"$W/log.$who"
+		: >"$W/report.$who"
+		chmod 0666 "$W/log.$who" "$W/report.$who"
+		fd_view "${as[@]}" "$PROBE" fds
+		cp "$W/out" "$W/fds.unconfined"
+		grep -q '^fd 3=.*/three r$' "$W/out" && grep -q '^fd 7=.*/seven wa$' "$W/out" ||
+			{ fail "the unconfined probe lacks fd 3 or 7"; cat "$W/out" >&2; }
+		for kind in daemon embedded; do
+			# Embedded with an audit log and a report: sysward's
+			# own descriptors, none of them the program's.
+			if [ "$kind" = daemon ]; then
+				fd_view "${as[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" fds
+			else
+				fd_view "${as[@]}" "$SYSWARD" run --policy "$(allow_policy)" --log "$W/log.$who" \
+					--report "$W/report.$who" -- "$PROBE" fds
+			fi
+			expect_rc 0
+			diff -u "$W/fds.unconfined" "$W/out" >&2 ||
+				fail "as $who, $kind: the program's descriptors differ from the same program's run by its client (diff above)"
+		done
+		fd_view "${as[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sh -c 'cat <&9'
+		grep -q secret "$W/out" && fail "as $who: the program read the daemon's fd 9"
+		expect_err "Bad file descriptor"
+		# A closed stdin, as the client has it (not /dev/null).
+		last_cmd=("${as[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" fds)
+		timeout 60 "${last_cmd[@]}" <&- >"$W/out" 2>"$W/err"
+		rc=$?
+		expect_rc 0
+		grep -q '^fd 0=' "$W/out" && { fail "as $who: the program got an fd 0 its client did not have"; dump_last; }
+	done
+	daemon_serves
+}
+
+t_descriptors_bounded() {
+	# A RUN carries at most 253 descriptors (one SCM_RIGHTS message):
+	# a client with more to hand over is refused with the reason, never
+	# cut short; 253 arrive whole, at their numbers.
+	start_daemon || return
+	local n
+	# Nothing but 0-2 and 3..n-1 (bash -c 'exec 3<f 4<f ...' leaves
+	# some out: one at a time).
+	for n in 253 254; do
+		last_cmd=(bash -c 'for f in /proc/$$/fd/*; do f=${f##*/}; [ "$f" -gt 2 ] && [ -e "/proc/$$/fd/$f" ] && eval "exec $f>&-"; done
+				   for ((i = 3; i < $0; i++)); do eval "exec $i</dev/null"; done; exec "$@"'
+			  "$n" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" fds)
+		timeout 60 "${last_cmd[@]}" </dev/null >"$W/out" 2>"$W/err"
+		rc=$?
+		if [ "$n" = 253 ]; then
+			expect_rc 0
+			[ "$(grep -c '^fd [0-9]*=/dev/null r$' "$W/out")" -ge 251 ] &&
+				grep -q '^fd 252=/dev/null r$' "$W/out" ||
+				{ fail "253 descriptors did not all arrive"; dump_last; }
+		else
+			expect_rc 125
+			expect_output ""
+			expect_err "254 descriptors without close-on-exec would be inherited by the program, and syswardd takes at most 253"
+		fi
+	done
+	daemon_serves
+}
+
+t_jobserver() {
+	# make's jobserver reaches a recursive make through syswardd: the
+	# sub-make's two jobs run at once under -j2, as embedded and
+	# unconfined, with no "jobserver unavailable" (before: the program
+	# got descriptors 0-2 only, the sub-make ran its jobs one at a time
+	# and each waited for the other in vain).  As root and uid 65534.
+	start_daemon || return
+	local who as how
+	chmod 0755 "$W"
+	mkdir -m 0777 "$W/mk"
+	command -v make >/dev/null || { echo "SKIP: no make here"; return 77; }
+	# Each job waits up to 10 s for the other to start: in parallel
+	# both see each other at once; one at a time, the first gives up.
+	printf '%s\n' 'all: a b' 'a b:' \
+		'	@touch $@.on; for i in $$(seq 100); do [ -e $(if $(filter a,$@),b,a).on ] && exit 0; sleep 0.1; done; echo "$@ ran alone"; exit 1' \
+		>"$W/mk/sub.mk"
+	for who in root nobody; do
+		as=()
+		[ "$who" = nobody ] && as=("${NOBODY[@]}")
+		for how in unconfined embedded daemon; do
+			rm -f "$W/mk/a.on" "$W/mk/b.on"
+			case $how in
+			unconfined) printf 'all:
+	+$(MAKE) -f sub.mk
+' ;;
+			embedded) printf 'all:
+	+%s run --policy %s -- $(MAKE) -f sub.mk
+' "$SYSWARD" "$(allow_policy)" ;;
+			daemon) printf 'all:
+	+%s run --daemon=%s --policy %s -- $(MAKE) -f sub.mk
+' "$SYSWARD" "$S" "$(allow_policy)" ;;
+			esac >"$W/mk/Makefile"
+			last_cmd=("${as[@]}" make -s -C "$W/mk" -j2)
+			timeout -k 5 60 "${last_cmd[@]}" </dev/null >"$W/out" 2>"$W/err"
+			rc=$?
+			expect_rc 0
+			! grep -q 'jobserver unavailable' "$W/err" ||
+				{ fail "as $who, $how: the sub-make had no jobserver"; dump_last; }
+		done
+	done
 }
 
 t_shutdown_exit_records() {

@@ -399,6 +399,52 @@ static void op_net(bool inet)
 	close(l);
 }
 
+/* Every descriptor open in this process, by number: "fd N=TARGET MODE"
+ * with the file it names and its access mode and O_APPEND, and whether
+ * it is close-on-exec ("cloexec"), the reader's own left out. */
+static void op_fds(void)
+{
+	int dfd = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char buf[8192];
+	long n;
+
+	if (dfd < 0)
+		die("open /proc/self/fd");
+	/* Numbers in increasing order: /proc lists them so. */
+	while ((n = syscall(SYS_getdents64, dfd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n;) {
+			struct {
+				uint64_t ino;
+				int64_t off;
+				unsigned short reclen;
+				unsigned char type;
+				char name[];
+			} *d = (void *)(buf + off);
+			char link[64], target[512];
+			int fd, fl, fdfl;
+			ssize_t len;
+
+			off += d->reclen;
+			if (d->name[0] == '.')
+				continue;
+			fd = atoi(d->name);
+			if (fd == dfd)
+				continue;
+			snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+			len = readlink(link, target, sizeof(target) - 1);
+			target[len < 0 ? 0 : len] = '\0';
+			fl = fcntl(fd, F_GETFL);
+			fdfl = fcntl(fd, F_GETFD);
+			say("fd %d=%s %s%s%s", fd, target,
+			    (fl & O_ACCMODE) == O_RDONLY ? "r" :
+			    (fl & O_ACCMODE) == O_WRONLY ? "w" : "rw",
+			    fl & O_APPEND ? "a" : "",
+			    fdfl >= 0 && (fdfl & FD_CLOEXEC) ? " cloexec" : "");
+		}
+	}
+	close(dfd);
+}
+
 /* --- main ---------------------------------------------------------------- */
 
 static void usage(void)
@@ -411,7 +457,7 @@ static void usage(void)
 "  unshare-user   threads N   fork (rest runs in the child)   detach\n"
 "  vfork (rest runs in an exec'd child)   exec PATH ARGS...   thread-exec OPS...\n"
 "  sigusr1   stopcont   raise SIG   exit N   sleep SECONDS   sigstorm N\n"
-"  spin-threads N SECONDS   cat   env NAME   cwd   caps\n"
+"  spin-threads N SECONDS   cat   env NAME   cwd   caps   fds\n"
 "  pidfile PATH   spawn-sleeper PIDFILE   prefix:TEXT\n");
 	exit(2);
 }
@@ -709,6 +755,8 @@ int main(int argc, char **argv)
 					say("%s", line);
 				}
 			fclose(f);
+		} else if (strcmp(op, "fds") == 0) {
+			op_fds();
 		} else if (strcmp(op, "cwd") == 0) {
 			char buf[4096];
 
