@@ -17,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -401,6 +403,16 @@ int sw_run_daemon(const struct run_options *o)
 	fd = sw_daemon_connect(o->daemon_socket, path, sizeof(path));
 	if (fd < 0)
 		goto out;
+	/* The daemon checks whether we are in a Landlock domain by tracing
+	 * us for a moment (engine/clientprobe.c); under Yama's
+	 * ptrace_scope 1 only a tracer we name may (elsewhere: EINVAL). */
+	{
+		struct ucred uc;
+		socklen_t len = sizeof(uc);
+
+		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &uc, &len) == 0 && uc.pid > 0)
+			(void)prctl(PR_SET_PTRACER, (unsigned long)uc.pid, 0, 0, 0);
+	}
 	if (rs.asked) {
 		/* What the RUN keeps and sends back: the daemon makes the
 		 * summary and the report as the embedded mode does. */

@@ -269,15 +269,16 @@ static int refuse(struct refusal *rf, int code, int exit_code,
 	return -1;
 }
 
-/* The client: not a confined program (peer_vet()), and its nice value,
- * which its program gets instead of ours. */
+/* The client: not a confined program (peer_vet()), pinned by *pidfd for
+ * the compile stage to read its context (clientctx.c in the engine), and
+ * its nice value, which its program gets instead of ours. */
 static int run_vet_client(struct conn *c, struct peer_state *pst,
-			  int *client_nice, struct refusal *rf)
+			  int *pidfd, int *client_nice, struct refusal *rf)
 {
 	struct sw_error err = { 0 };
 	int r;
 
-	r = peer_vet(c->fd, &c->peer, "RUN", pst, &err);
+	r = peer_vet_pinned(c->fd, &c->peer, "RUN", pst, pidfd, &err);
 	if (r < 0)
 		return refuse(rf, -r, SW_EXIT_SYSWARD_ERROR, "%s", err.msg);
 	errno = 0;
@@ -393,8 +394,8 @@ static int run_check_privilege(struct conn *c, const struct peer_state *pst,
  * a thread gets to it.
  */
 static int run_hand_off(struct server *srv, struct conn *c,
-			struct sw_run_request *q, int client_nice,
-			struct refusal *rf)
+			struct sw_run_request *q, const struct peer_state *pst,
+			int *pidfd, int client_nice, struct refusal *rf)
 {
 	struct session *x = calloc(1, sizeof(*x));
 	struct launch_req *lr = calloc(1, sizeof(*lr));
@@ -415,6 +416,8 @@ static int run_hand_off(struct server *srv, struct conn *c,
 			      "syswardd: out of memory");
 	}
 	x->id = srv->next_id + 1;
+	lr->client_pid = pst->pid;
+	lr->client_pidfd = TAKE_FD(*pidfd);
 	lr->q = *q;
 	lr->root_daemon = geteuid() == 0;
 	lr->nice = client_nice;
@@ -431,6 +434,7 @@ static int run_hand_off(struct server *srv, struct conn *c,
 		/* The request and descriptors are still the caller's. */
 		lr->q = (struct sw_run_request){ 0 };
 		lr->n_fds = 0;
+		*pidfd = TAKE_FD(lr->client_pidfd);
 		mail_free(m);
 		session_unref(x);
 		return refuse(rf, EAGAIN, SW_EXIT_SYSWARD_ERROR,
@@ -459,6 +463,7 @@ static int run_hand_off(struct server *srv, struct conn *c,
 static void handle_run(struct server *srv, struct conn *c)
 {
 	struct sw_run_request q = { 0 };
+	cleanup_close int pidfd = -1;
 	struct peer_state pst;
 	struct refusal rf;
 	int client_nice;
@@ -470,10 +475,10 @@ static void handle_run(struct server *srv, struct conn *c)
 		conn_close_fds(c);
 		return;
 	}
-	if (run_vet_client(c, &pst, &client_nice, &rf) < 0 ||
+	if (run_vet_client(c, &pst, &pidfd, &client_nice, &rf) < 0 ||
 	    run_decode(srv, c, &q, &rf) < 0 ||
 	    run_check_privilege(c, &pst, &q, &rf) < 0 ||
-	    run_hand_off(srv, c, &q, client_nice, &rf) < 0)
+	    run_hand_off(srv, c, &q, &pst, &pidfd, client_nice, &rf) < 0)
 		conn_reply_error(srv, c, "RUN", rf.err.code, rf.exit_code, rf.err.msg, true);
 	/* Not handed on: the daemon must not hold the client's pipes open
 	 * (its reader would never see EOF). */

@@ -129,7 +129,7 @@ static int pipes_open(struct launch_pipes *lp, struct sw_error *err)
  */
 static int wait_ready(pid_t *pid, bool holder, const char *prog,
 		      struct launch_pipes *lp, const struct sw_procns *procns,
-		      struct sw_error *err)
+		      const struct sw_client *client, struct sw_error *err)
 {
 	pid_t ready = 0;
 	ssize_t n;
@@ -145,7 +145,7 @@ static int wait_ready(pid_t *pid, bool holder, const char *prog,
 	 * holder, the holder reaps it; ours, the intermediate, is reaped.) */
 	if (!holder)
 		sw_reap(*pid);
-	return sw_launch_report_early(lp->rep_r, prog, procns, err);
+	return sw_launch_report_early(lp->rep_r, prog, procns, client, err);
 }
 
 /* Step 5: seize the ready child and make it the session's first tracee. */
@@ -205,6 +205,11 @@ int sw_session_launch_prepared(struct sw_supervisor *sup,
 		sw_prepared_free(pr);
 		return sw_error_set(err, EINVAL, pr ? "no program to run" : "no compiled policy");
 	}
+	/* Its pid namespace is for the holder to enter (launchchild.c). */
+	if (l->client && !l->new_session) {
+		sw_prepared_free(pr);
+		return sw_error_set(err, EINVAL, "a client's context needs a session of its own");
+	}
 	s = session_new(sup, l, pr);
 	if (!s) {
 		sw_prepared_free(pr);
@@ -234,7 +239,8 @@ int sw_session_launch_prepared(struct sw_supervisor *sup,
 	if (l->new_session)
 		sw_reap(pid);	/* the intermediate: it exits at once */
 
-	r = wait_ready(&pid, l->new_session, l->argv[0], &lp, &pr->procns, err);
+	r = wait_ready(&pid, l->new_session, l->argv[0], &lp, &pr->procns,
+		       l->client, err);
 	if (r >= 0)
 		r = seize(sup, s, pid, l->argv[0], err);
 	if (r < 0)

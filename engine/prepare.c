@@ -365,7 +365,9 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 		sw_prepared_free(pr);
 		return sw_error_wrap(err, "prepare the session's Landlock domain");
 	}
-	r = sw_procns_plan(&pr->procns, err);
+	/* A client's program sees the client's mounts from its root
+	 * (clientctx.c): the plan is made from them. */
+	r = sw_procns_plan(sw_client_mountinfo(l->client), &pr->procns, err);
 	if (r < 0) {
 		sw_prepared_free(pr);
 		return sw_error_wrap(err, "prepare the session's own /proc");

@@ -317,7 +317,8 @@ int sw_procns_plan_from(const char *mountinfo, struct sw_procns *ret,
 	return 0;
 }
 
-int sw_procns_plan(struct sw_procns *ret, struct sw_error *err)
+int sw_procns_plan(const char *mountinfo, struct sw_procns *ret,
+		   struct sw_error *err)
 {
 	cap_t caps = cap_get_proc();
 	cap_flag_value_t v = CAP_CLEAR;
@@ -330,7 +331,8 @@ int sw_procns_plan(struct sw_procns *ret, struct sw_error *err)
 	/* Without it no mount namespace can be made: today's /proc. */
 	if (v != CAP_SET)
 		return 0;
-	return sw_procns_plan_from("/proc/self/mountinfo", ret, err);
+	return sw_procns_plan_from(mountinfo ? mountinfo : "/proc/self/mountinfo",
+				   ret, err);
 }
 
 /* Async-signal-safe from here on: the launch child. */
