@@ -474,9 +474,9 @@ static int read_process(struct sw_client *c, struct sw_error *err)
 	}
 	if (sched_getaffinity(c->pid, sizeof(c->cpus), &c->cpus) < 0)
 		return sw_error_set_errno(err, errno, "read the client's CPU affinity");
-	errno = 0;
+	/* No I/O priorities without a block layer (CONFIG_BLOCK): -1. */
 	c->ioprio = (int)syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, c->pid);
-	if (c->ioprio < 0)
+	if (c->ioprio < 0 && errno != ENOSYS)
 		return sw_error_set_errno(err, errno, "read the client's I/O priority");
 	c->oom_score_adj = 0;
 	if ((r = read_number(c->pid, "oom_score_adj", 10, &v, err)) < 0)
@@ -713,7 +713,7 @@ int sw_client_enter(const struct sw_client *c, struct sw_client_where *w)
 		FAIL(SW_CLIENT_STEP_SCHED, 0);
 	if (sched_setaffinity(0, sizeof(c->cpus), &c->cpus) < 0)
 		FAIL(SW_CLIENT_STEP_AFFINITY, 0);
-	if (syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, 0) != c->ioprio &&
+	if (c->ioprio >= 0 && syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, 0) != c->ioprio &&
 	    syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0, c->ioprio) < 0)
 		FAIL(SW_CLIENT_STEP_IOPRIO, 0);
 	if (prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0) != (int)c->thp_disable &&
