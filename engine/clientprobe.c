@@ -48,7 +48,8 @@
  *
  * Runs on a thread that may wait (syswardd's compile stage): the waits
  * for the client are bounded (PROBE_MS each), and its stops are this
- * thread's alone (the tracer threads wait with __WNOTHREAD).
+ * thread's alone (the tracer threads wait with __WNOTHREAD).  About 1 ms
+ * a client (docs/security.md, route 14).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -80,24 +81,27 @@
 #endif
 #define PROBE_MS 1000
 
-/* The witness: w1 forks it (in the client's pid namespace), traces it,
- * and keeps it stopped at its exec until ctl closes. */
+/* The witness: w1 forks it (in the client's pid namespace) and traces
+ * it, stopped at its exec, until we kill w1. */
 struct witness {
 	pid_t w1;
-	int ctl;		/* our end: w1 ends when it closes */
 	pid_t vpid;		/* its number in the client's pid namespace */
 };
 
+/*
+ * Killed, never told: a pipe's end of file would wait for every copy of
+ * its other end, and a fork on another of our threads (a compile
+ * process, which lives for seconds) holds one until it exits.  The
+ * witness dies with w1 (PR_SET_PDEATHSIG), and w1 with the thread that
+ * forked it.
+ */
 static void witness_end(struct witness *w)
 {
-	if (w->ctl >= 0)
-		close(w->ctl);
-	w->ctl = -1;
-	/* w1 was waiting for that EOF: it kills the witness, reaps it and
-	 * exits at once. */
-	if (w->w1 > 0)
+	if (w->w1 > 0) {
+		kill(w->w1, SIGKILL);
 		while (waitpid(w->w1, NULL, 0) < 0 && errno == EINTR)
 			;
+	}
 	w->w1 = 0;
 }
 
@@ -173,7 +177,10 @@ static _Noreturn void witness(int img, int userns, int mntns, int root,
 	    (caps_to(1u << CAP_SYS_ADMIN, 1u << CAP_SYS_ADMIN) < 0 ||
 	     setns(userns, CLONE_NEWUSER) < 0))
 		_exit(5);
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || caps_to(0, 0) < 0)
+	/* Dead with w1.  Last: a change of ids clears it (commit_creds());
+	 * w1 is killed only once it told about our stop, after this. */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || caps_to(0, 0) < 0 ||
+	    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
 		_exit(3);
 	syscall(SYS_execveat, img, "", (char *const[]){ NULL },
 		(char *const[]){ NULL }, AT_EMPTY_PATH);
@@ -184,14 +191,14 @@ static int witness_start(pid_t client, uid_t uid, gid_t gid, struct witness *w,
 			 struct sw_error *err)
 {
 	char path[64], status[SW_PROC_TEXT_MAX];
-	int up[2] = { -1, -1 }, down[2] = { -1, -1 }, n;
+	int up[2] = { -1, -1 }, n;
 	int img = -1, pidns = -1, userns = -1, mntns = -1, root = -1, r = 0;
 	const unsigned char *bytes;
 	pid_t got[2] = { 0, 0 };	/* its pid (ours), its wait status */
 	size_t len;
 	long v;
 
-	*w = (struct witness){ 0, -1, 0 };
+	*w = (struct witness){ 0, 0 };
 	bytes = sw_arch_witness_image(&len);
 	img = sw_sys_memfd_create("sysward-witness", MFD_CLOEXEC);
 	if (img < 0 || write(img, bytes, len) != (ssize_t)len)
@@ -203,41 +210,29 @@ static int witness_start(pid_t client, uid_t uid, gid_t gid, struct witness *w,
 		r = sw_error_set_errno(err, -(pidns < -1 ? pidns : userns < -1 ? userns :
 					      mntns < -1 ? mntns : root),
 				       "open the client's namespaces and root (/proc/%d)", (int)client);
-	if (r >= 0 && (pipe2(up, O_CLOEXEC) < 0 || pipe2(down, O_CLOEXEC) < 0))
+	if (r >= 0 && pipe2(up, O_CLOEXEC) < 0)
 		r = sw_error_set_errno(err, errno, "create a pipe to the probe's witness");
 	if (r >= 0 && (w->w1 = fork()) == 0) {
-		/* Async-signal-safe from here: we may have threads. */
-		int st = 0;
-		pid_t wit;
-		char c;
+		/* Async-signal-safe from here: we may have threads.  Every
+		 * way out writes its word, so our read never waits for an
+		 * end of file. */
+		int st = 1 << 8;	/* "exited 1" */
 
-		/* Only our ends: the daemon's closing down[1] is our EOF. */
 		close(up[0]);
-		close(down[1]);
-		if (pidns >= 0 && setns(pidns, CLONE_NEWPID) < 0)
-			_exit(1);
-		wit = fork();
-		if (wit == 0)
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == 0 &&
+		    (pidns < 0 || setns(pidns, CLONE_NEWPID) == 0) &&
+		    (got[0] = fork()) == 0)
 			witness(img, userns, mntns, root, uid, gid);
 		/* Stopped at its exec (SIGTRAP, PTRACE_TRACEME), or dead. */
-		if (wit < 0 || waitpid(wit, &st, __WALL) != wit)
-			_exit(1);
-		got[0] = wit;
+		if (got[0] > 0 && waitpid(got[0], &st, __WALL) != got[0])
+			st = 1 << 8;
 		got[1] = st;
-		if (write(up[1], got, sizeof(got)) != sizeof(got))
-			st = -1;
-		while (st != -1 && WIFSTOPPED(st) && read(down[0], &c, 1) < 0 && errno == EINTR)
-			;
-		kill(wit, SIGKILL);
-		while (waitpid(wit, NULL, __WALL) < 0 && errno == EINTR)
-			;
-		_exit(0);
+		(void)!write(up[1], got, sizeof(got));
+		for (;;)
+			pause();	/* until we kill it */
 	}
 	if (up[1] >= 0)
 		close(up[1]);
-	if (down[0] >= 0)
-		close(down[0]);
-	w->ctl = down[1];
 	if (r >= 0 && w->w1 < 0) {
 		w->w1 = 0;
 		r = sw_error_set_errno(err, errno, "fork the probe's witness");
