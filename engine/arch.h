@@ -106,6 +106,13 @@ int sw_arch_inject(pid_t pid, const struct sw_arch_regs *r0, bool at_entry,
  * first syscall runs again from its instruction.  0 or -errno. */
 int sw_arch_replay(pid_t pid, const struct sw_arch_regs *r0);
 
+/* ---- the Landlock probe's witness (clientprobe.c) ----------------------- */
+
+/* A minimal static executable of the machine: loaded by the kernel
+ * alone (no interpreter), never run (the witness stops at its exec).
+ * Its bytes and their length. */
+const unsigned char *sw_arch_witness_image(size_t *ret_len);
+
 /* Numbers of the calls the guard vets (see pathguard.c), per ABI. */
 struct sw_arch_vetted {
 	uint32_t madvise, process_madvise, prctl;
