@@ -5,7 +5,9 @@
  * prepared before the fork, prepare.c).  In order: its own process group
  * (and, when the caller asks, a session of its own led by an untraced
  * holder that is its parent: become_holder()), the caller's terminal and
- * signal state, nice, stdio, its own /proc (procns.c), groups/gid/uid,
+ * signal state, nice, its descriptors (stdio, or exactly those handed
+ * over: fds.c), a client's context (clientctx.c), its own namespaces,
+ * cgroup and /proc (nsbox.c), groups/gid/uid,
  * bounding set + capabilities (libcap), no_new_privs, a Landlock domain
  * of its own (landlock.c), then wait on a pipe until the parent has
  * PTRACE_SEIZEd it, enter the working directory, load the filters and
@@ -16,6 +18,7 @@
 #include <fcntl.h>
 #include <linux/keyctl.h>
 #include <linux/seccomp.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -39,12 +42,15 @@
  * get_persistent does, linked into ours for a moment only).  A kernel
  * without keys (ENOSYS) has nothing to keep out of reach; any other
  * failure (EDQUOT: the uid's key quota full) fails the launch, rather
- * than run the program in the launcher's keyring.  Async-signal-safe:
- * raw system calls.
+ * than run the program in the launcher's keyring.  A client's program has
+ * joined one of its own already (clientctx.c, in the client's user
+ * namespace): join false.  Async-signal-safe: raw system calls.
  */
-static void own_keyring(int rep_fd, int32_t serials[SW_OBJECTS_KEYRINGS])
+static void own_keyring(int rep_fd, bool join, int32_t serials[SW_OBJECTS_KEYRINGS])
 {
-	long r = syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, 0L, 0L, 0L, 0L);
+	long r = join ? syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, 0L, 0L, 0L, 0L) :
+			syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, (long)KEY_SPEC_SESSION_KEYRING,
+				0L, 0L, 0L);
 
 	if (r < 0 && errno == ENOSYS)
 		return;
@@ -72,13 +78,34 @@ static void own_keyring(int rep_fd, int32_t serials[SW_OBJECTS_KEYRINGS])
 	}
 }
 
+/* Our pid as the supervisor knows it.  In a client's pid namespace
+ * (clientctx.c) getpid() answers in that namespace; /proc/self, still
+ * the daemon's procfs before the client's mount namespace is joined,
+ * names us in the daemon's (fs/proc/self.c). */
+static pid_t own_pid(const struct sw_client *cl)
+{
+	char buf[16];
+	ssize_t n;
+
+	if (!cl || cl->fd[SW_CLIENT_FD_NS + SW_CLIENT_NS_PID] < 0)
+		return getpid();
+	n = readlink("/proc/self", buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return (pid_t)strtol(buf, NULL, 10);
+}
+
 static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 			    const struct sock_fprog *dprog,
 			    const struct sock_fprog *fprog, int landlock_fd,
-			    const struct sw_procns *procns, bool pr_keyrings,
+			    const struct sw_nsbox *nsbox, bool pr_keyrings,
 			    int go_fd, int ready_fd, int rep_fd)
 {
-	struct sw_launch_ready ready = { 0 };
+	/* Ours to move out of the way of the descriptors handed over. */
+	struct sw_client cl = l->client ? *l->client : (struct sw_client){ 0 };
+	struct sw_client_where where = { -1, -1 };
+	struct sw_launch_ready ready = { .pid = own_pid(l->client) };
 	sigset_t mask;
 	char c;
 	int last = cap_max_bits();
@@ -122,25 +149,48 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	if (l->set_nice && setpriority(PRIO_PROCESS, 0, l->nice) < 0)
 		sw_launch_fail(rep_fd, SW_STAGE_NICE);
 
-	for (int i = 0; i < 3; i++) {
-		if (l->stdio[i] >= 0 && l->stdio[i] != i) {
-			if (dup2(l->stdio[i], i) < 0)
-				sw_launch_fail(rep_fd, SW_STAGE_STDIO);
-		} else if (l->stdio[i] == i) {
-			int fl = fcntl(i, F_GETFD);
+	if (l->exact_fds) {
+		/* What was handed over and nothing else of ours (fds.c):
+		 * before anything below opens a descriptor of its own. */
+		int *own[4 + SW_CLIENT_FDS] = { &go_fd, &ready_fd, &rep_fd, &landlock_fd };
+		size_t n_own = 4;
 
-			if (fl >= 0)
-				fcntl(i, F_SETFD, fl & ~FD_CLOEXEC);
+		if (l->client)
+			for (int i = 0; i < SW_CLIENT_FDS; i++)
+				own[n_own++] = &cl.fd[i];
+		errno = -sw_fds_place(l->fds, l->n_fds, own, n_own);
+		if (errno)
+			sw_launch_fail(rep_fd, SW_STAGE_FDS);
+	} else {
+		for (int i = 0; i < 3; i++) {
+			if (l->stdio[i] >= 0 && l->stdio[i] != i) {
+				if (dup2(l->stdio[i], i) < 0)
+					sw_launch_fail(rep_fd, SW_STAGE_STDIO);
+			} else if (l->stdio[i] == i) {
+				int fl = fcntl(i, F_GETFD);
+
+				if (fl >= 0)
+					fcntl(i, F_SETFD, fl & ~FD_CLOEXEC);
+			}
 		}
 	}
-	/* While it still holds CAP_SYS_ADMIN (procns.c, route 16): the
-	 * Landlock domain below then hides every process outside. */
+	/* The client's context, before anything the session makes for
+	 * itself: its namespaces, root, cgroups, limits, ... (clientctx.c;
+	 * its pid namespace is the holder's to enter, its user namespace
+	 * comes with its uid below). */
+	if (l->client && sw_client_enter(&cl, &where) < 0)
+		sw_launch_fail_client(rep_fd, &where);
+	/* While it still holds CAP_SYS_ADMIN (nsbox.c, route 16c): its
+	 * own cgroup (below the one it is in now: the client's), IPC and
+	 * mount namespaces (its /proc: the Landlock domain below then
+	 * hides every process outside).  Its cgroup goes to the launcher
+	 * over ready_fd, to be removed with the session. */
 	{
-		struct sw_procns_where where;
+		struct sw_nsbox_where where;
 
-		errno = -sw_procns_enter(procns, &where);
+		errno = -sw_nsbox_enter(nsbox, ready_fd, &where);
 		if (errno)
-			sw_launch_fail_at(rep_fd, SW_STAGE_PROCNS, &where);
+			sw_launch_fail_at(rep_fd, SW_STAGE_NSBOX, &where);
 	}
 	if (l->set_groups &&
 	    sw_set_groups_within(l->groups, l->n_groups, l->groups, l->n_groups) < 0)
@@ -148,13 +198,18 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	if (l->gid != (gid_t)-1 && setresgid(l->gid, l->gid, l->gid) < 0)
 		sw_launch_fail(rep_fd, SW_STAGE_GID);
 	if (l->uid != (uid_t)-1) {
-		if (l->caps)
+		if (l->caps || sw_client_has_userns(l->client))
 			prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0);
 		if (setresuid(l->uid, l->uid, l->uid) < 0)
 			sw_launch_fail(rep_fd, SW_STAGE_UID);
 	}
+	/* The client's user namespace once its ids are set in ours, and a
+	 * session keyring of its own (clientctx.c). */
+	if (l->client && sw_client_enter_user(&cl, &where) < 0)
+		sw_launch_fail_client(rep_fd, &where);
+	/* A session keyring of its own, and the uid's serials (objects.c). */
 	if (pr_keyrings)
-		own_keyring(rep_fd, ready.keyring);
+		own_keyring(rep_fd, !l->client, ready.keyring);
 	for (int cap = 0; cap < last; cap++) {
 		if (l->caps & (1ull << cap))
 			continue;
@@ -198,7 +253,6 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	 * Only now may the parent seize us.  exec sets the flag anew. */
 	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
 	/* Our pid: under a holder the supervisor did not fork us. */
-	ready.pid = getpid();
 	if (write(ready_fd, &ready, sizeof(ready)) != sizeof(ready))
 		_exit(SW_EXIT_SYSWARD_ERROR);
 	close(ready_fd);
@@ -262,6 +316,11 @@ static void become_holder(const struct sw_launch *l, int rep_fd)
 		sw_launch_fail(rep_fd, SW_STAGE_HOLDER);
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);	/* child() sets the program's */
+	/* The program is born in the client's pid namespace; the holder
+	 * stays in ours (clientctx.c). */
+	if (l->client && sw_client_enter_pidns(l->client) < 0)
+		sw_launch_fail_client(rep_fd, &(struct sw_client_where){
+					      SW_CLIENT_STEP_PIDNS, 0 });
 	pid = fork();
 	if (pid < 0)
 		sw_launch_fail(rep_fd, SW_STAGE_HOLDER);
@@ -298,6 +357,6 @@ _Noreturn void sw_launch_child(const struct sw_launch *l,
 
 	if (l->new_session)
 		become_holder(l, rep_fd);
-	child(l, pr->caps, &dprog, &fprog, pr->landlock_fd, &pr->procns,
+	child(l, pr->caps, &dprog, &fprog, pr->landlock_fd, &pr->nsbox,
 	      pr->own_keyring, go_fd, ready_fd, rep_fd);
 }

@@ -20,6 +20,24 @@
 #include "sysward/error.h"
 #include "sysward/policy.h"
 
+/*
+ * A client's context, for a program started for it by a daemon
+ * (sw_launch.client): read from /proc/<pid> and by pid while pidfd pins
+ * the client, on any thread that may wait (a /proc read can wait for the
+ * client's exec); uid and gid are its own (SO_PEERCRED).  0, or -errno
+ * with err saying why: -EPERM for a client whose restrictions a daemon
+ * cannot carry over (a seccomp filter, a Landlock domain, another LSM
+ * label than ours) or whose namespaces, root or cgroups we cannot enter;
+ * -ESRCH if it exited meanwhile.  The Landlock check traces the client
+ * for a moment (clientprobe.c).  sw_client_alive() checks
+ * again that it lives (after other reads of its /proc).
+ */
+struct sw_client;
+int sw_client_read(int pidfd, pid_t pid, uid_t uid, gid_t gid,
+		   struct sw_client **ret, struct sw_error *err);
+int sw_client_alive(const struct sw_client *c, struct sw_error *err);
+void sw_client_free(struct sw_client *c);
+
 /* Exit codes shared by sysward run (embedded and daemon mode). */
 #define SW_EXIT_SYSWARD_ERROR	125
 #define SW_EXIT_CANNOT_EXEC	126
@@ -95,11 +113,33 @@ struct sw_session;
 
 enum sw_log_format { SW_LOG_JSON, SW_LOG_TEXT };
 
+/* A descriptor the program starts with: the caller's descriptor from, at
+ * number to. */
+struct sw_fd_place {
+	int from;
+	int to;
+};
+
 struct sw_launch {
 	char *const *argv;		/* argv[0] resolved with PATH */
 	char *const *envp;		/* NULL = inherit; its PATH finds argv[0] */
 	const char *cwd;		/* NULL = inherit */
-	int stdio[3];			/* -1 = inherit */
+	int stdio[3];			/* -1 = inherit; not read with exact_fds */
+	/* exact_fds (syswardd): the program starts with exactly the n_fds
+	 * descriptors of fds (at most SW_LIMIT_FDS, no two at one number)
+	 * and nothing else of the caller's, whatever it holds or inherited
+	 * without FD_CLOEXEC (launchchild.c).  Without it the program
+	 * inherits what the caller's exec would pass on: its descriptors
+	 * without FD_CLOEXEC (the engine opens every one of its own with
+	 * it), stdio[] placed first. */
+	const struct sw_fd_place *fds;
+	size_t n_fds;
+	bool exact_fds;
+	/* syswardd: the client the program is started for (sw_client_read()),
+	 * whose context it gets instead of the caller's: namespaces, root
+	 * directory, cgroups, resource limits, scheduling, ... (clientctx.c).
+	 * Needs new_session (its pid namespace is entered by the holder). */
+	const struct sw_client *client;
 	/* Credentials for the program (daemon: the client's).  uid/gid -1 =
 	 * keep.  Never more than the caller already checked it may have. */
 	uid_t uid;
@@ -220,16 +260,17 @@ void sw_signals_of_caller(uint64_t *ret_ignored, uint64_t *ret_blocked);
 							 * (objects.c) */
 
 /*
- * What a launch contains by namespaces of its own (sw_prepared; set by
- * prepare.c from what the launch child will enter): a view the session
- * has of its own needs no supervisor check, and objects.c turns off the
- * defence that stands in for it (sw_objects_defences_off(), the one
- * switch the filter and the supervisor both read).
+ * What a launch contains by namespaces of its own (nsbox.c's plan says,
+ * from what the launch child will make; prepare.c reads it): a view the
+ * session has of its own needs no supervisor check, and objects.c turns
+ * off the defence that stands in for it (sw_objects_defences_off(), the
+ * one switch the filter and the supervisor both read).
  */
 #define SW_CONTAINED_PIDS	(1u << 0)	/* its own /proc: outsiders' pid
 						 * directories gone (procns.c) */
 #define SW_CONTAINED_SYSCTL	(1u << 1)	/* /proc/sys read-only */
-#define SW_CONTAINED_SYSFS	(1u << 2)	/* /sys read-only */
+#define SW_CONTAINED_SYSFS	(1u << 2)	/* /sys and every kernel settings
+						 * file system read-only */
 #define SW_CONTAINED_CGROUP	(1u << 3)	/* a cgroup namespace and a cgroupfs
 						 * that shows only its own */
 #define SW_CONTAINED_IPC	(1u << 4)	/* an IPC namespace of its own */
@@ -415,7 +456,7 @@ int sw_session_group_signal(struct sw_session *s, int group_fd, int sig);
  */
 #define SW_RECORD_CALLS		1024
 #define SW_RECORD_SAMPLES	4
-#define SW_RECORD_PATHS		1024
+#define SW_RECORD_PATHS		1024	/* sw_learn_why_str() says the number */
 #define SW_RECORD_PROGRAMS	128
 
 struct sw_record;
@@ -489,15 +530,53 @@ int sw_record_write_summary(const struct sw_record *r,
  * to clone, as under sysward, whose defence refuses clone3).
  * Deterministic: the same calls give the same text.  *ret_unnamed: calls
  * whose number no libseccomp name has (left out: a profile names calls).
- * -E2BIG when the record could not itemise every call (the policy would
+ * *ret_notes (may be NULL): the calls below whose paths were not all
+ * learned.  -E2BIG when the record could not itemise every call (the policy would
  * miss some), -EIO if the write failed.
  */
 /* flags: */
 #define SW_LEARN_OCI_RUNTIME	(1u << 0)	/* the runtime's own calls too */
 #define SW_LEARN_ARGS		(1u << 1)	/* selector arguments (record.c) */
 #define SW_LEARN_PATHS		(1u << 2)	/* path prefixes (record.c) */
+#define SW_LEARN_CATCH_ALL	(1u << 3)	/* with PATHS: a rule allowing every
+						 * path where some could not be
+						 * learned (below) */
+
+/*
+ * With SW_LEARN_PATHS, a call some of whose paths no rule can say is
+ * learned with the rules for the paths that could be said, never by
+ * name alone (which would allow every path, silently): the learned
+ * policy refuses the others, unless SW_LEARN_CATCH_ALL adds, after
+ * them, one rule that allows the call whatever its path, with a
+ * "comment" that says why.  Each such call is a note for the caller to
+ * say.  (A path the program could not pass, EFAULT, needs no rule: the
+ * learned path rules answer EFAULT as the kernel does, decide.c.)
+ */
+enum sw_learn_why {
+	SW_LEARN_NOT_UTF8 = 1,	/* a directory (or name) that is not UTF-8:
+				 * a policy is UTF-8 JSON */
+	SW_LEARN_TABLE_FULL,	/* more paths than the record keeps
+				 * (SW_RECORD_PATHS) */
+	SW_LEARN_ABIS_DIFFER,	/* the call's path is another argument on
+				 * another ABI: one rule names one index */
+};
+#define SW_LEARN_NOTES	16
+struct sw_learn_notes {
+	size_t n, more;			/* more: calls past SW_LEARN_NOTES */
+	struct {
+		char call[40];		/* the system call's name */
+		enum sw_learn_why why;
+		uint64_t calls;		/* how many of its paths (not
+					 * ABIS_DIFFER: 0) */
+		bool catch_all;		/* the rule was written */
+	} v[SW_LEARN_NOTES];
+};
+/* The reason as words: "not UTF-8, which a policy ... cannot say", ... */
+const char *sw_learn_why_str(enum sw_learn_why why);
+
 int sw_record_write_policy(const struct sw_record *r, FILE *f,
-			   unsigned int flags, uint64_t *ret_unnamed);
+			   unsigned int flags, uint64_t *ret_unnamed,
+			   struct sw_learn_notes *ret_notes);
 
 /* Embedded mode: launch, supervise until the program exits, and return its
  * exit code (128+N for signal N) in *ret_exit.  On error (-errno, err
