@@ -933,9 +933,11 @@ int sw_cgroup_plan(uid_t uid, gid_t gid, struct sw_cgroup_plan *ret,
  * below the cgroup the child is in, hand the directory it is in to the
  * launcher over hand_fd (SCM_RIGHTS, before anything else can fail, so
  * that the launcher removes it whatever happens next), and move the
- * child into its program cgroup.  0, or -errno with *step set (enum
- * sw_nsbox_step). */
-int sw_cgroup_enter(const struct sw_cgroup_plan *p, int hand_fd, int *step);
+ * child into its program cgroup.  self_fd: its /proc/<pid> directory,
+ * opened before it entered a client's root, where /proc may be none
+ * (-1: /proc/self).  0, or -errno with *step set (enum sw_nsbox_step). */
+int sw_cgroup_enter(const struct sw_cgroup_plan *p, int hand_fd, int self_fd,
+		    int *step);
 
 struct msghdr;
 /* In the launcher: take the handed-over directory from a message of the
@@ -1014,8 +1016,9 @@ int sw_nsbox_plan_table(const struct sw_mnt_table *t, const struct sw_nsbox_ctx 
 			struct sw_nsbox *ret, struct sw_error *err);
 void sw_nsbox_free(struct sw_nsbox *p);
 /* In the launch child, before privileges are dropped: the one entry.
- * Async-signal-safe.  0 or -errno with *where set. */
-int sw_nsbox_enter(const struct sw_nsbox *p, int hand_fd,
+ * Async-signal-safe.  self_fd: sw_cgroup_enter()'s.  0 or -errno with
+ * *where set. */
+int sw_nsbox_enter(const struct sw_nsbox *p, int hand_fd, int self_fd,
 		   struct sw_nsbox_where *where);
 /* In the parent: what failed at *where, naming what it was doing. */
 void sw_nsbox_explain(const struct sw_nsbox *p, const struct sw_nsbox_where *w,

@@ -56,6 +56,7 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	struct sw_client cl = l->client ? *l->client : (struct sw_client){ 0 };
 	struct sw_client_where where = { -1, -1 };
 	pid_t self = own_pid(l->client);
+	int self_fd = -1;
 	sigset_t mask;
 	char c;
 	int last = cap_max_bits();
@@ -128,6 +129,10 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	 * itself: its namespaces, root, cgroups, limits, ... (clientctx.c;
 	 * its pid namespace is the holder's to enter, its user namespace
 	 * comes with its uid below). */
+	if (nsbox->on && l->client)
+		/* Its /proc/<pid>, for its cgroup's path (cgroup.c): the
+		 * client's root may have no /proc. */
+		self_fd = open("/proc/self", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (l->client && sw_client_enter(&cl, &where) < 0)
 		sw_launch_fail_client(rep_fd, &where);
 	/* While it still holds CAP_SYS_ADMIN (nsbox.c, route 16c): its
@@ -138,9 +143,11 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	{
 		struct sw_nsbox_where where;
 
-		errno = -sw_nsbox_enter(nsbox, ready_fd, &where);
+		errno = -sw_nsbox_enter(nsbox, ready_fd, self_fd, &where);
 		if (errno)
 			sw_launch_fail_at(rep_fd, SW_STAGE_NSBOX, &where);
+		if (self_fd >= 0)
+			close(self_fd);
 	}
 	if (l->set_groups &&
 	    sw_set_groups_within(l->groups, l->n_groups, l->groups, l->n_groups) < 0)
