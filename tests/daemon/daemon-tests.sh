@@ -2170,7 +2170,9 @@ context_pair() {
 	rc=$?
 	cp "$W/out" "$W/ctx.$name"
 	expect_rc 0
-	diff -u "$W/ctx.$name.unconfined" "$W/ctx.$name" >&2 ||
+	# Its cgroup is a session's own below the client's, which its cgroup
+	# namespace shows as / (route 16c): t_client_cgroup looks from outside.
+	diff -u <(grep -v '^cgroup ' "$W/ctx.$name.unconfined") <(grep -v '^cgroup ' "$W/ctx.$name") >&2 ||
 		fail "$name: the program's context differs from its client's own run (diff above)"
 }
 
@@ -2229,7 +2231,7 @@ t_client_cgroup() {
 	# apply).  Cgroups made for the test, the client moved into them;
 	# the probe's cgroup lines as the client's own run.
 	start_daemon || return
-	local v2 v1 who as name=sysward-dt-$$
+	local v2 v1 who as bg name=sysward-dt-$$
 	v2=$(awk '$9 == "cgroup2" {print $5; exit}' FS=' ' /proc/self/mountinfo)
 	v1=$(awk '$9 == "cgroup" && $NF ~ /(^|,)pids(,|$)/ {print $5; exit}' /proc/self/mountinfo)
 	[ -n "$v2$v1" ] || { echo "SKIP: no cgroup mounted"; return 77; }
@@ -2244,6 +2246,23 @@ t_client_cgroup() {
 			sh ${v2:+"$v2/$name"} ${v1:+"$v1/$name"} -- "${as[@]}"
 		grep -q "^cgroup .*:/$name\$" "$W/ctx.$who.cgroup.unconfined" ||
 			fail "$who: the client was not in the test's cgroup (the scenario tests nothing)"
+		# Seen from outside, where the cgroup namespace of its session
+		# does not hide the path: below the client's (v2: in the
+		# session's own, route 16c), in the client's (v1).
+		mkdir -p -m 1777 "$W/pub"
+		rm -f "$W/pub/pid.$who"
+		sh -c 'for d in "$@"; do [ "$d" = -- ] && break; echo $$ >"$d/cgroup.procs" || exit 1; shift; done; shift; exec "$@"' \
+			sh ${v2:+"$v2/$name"} ${v1:+"$v1/$name"} -- "${as[@]}" \
+			"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/pub/pid.$who" sleep 3 \
+			</dev/null >/dev/null 2>"$W/err" &
+		bg=$!
+		wait_file "$W/pub/pid.$who" 100 || { fail "$who: the program did not start"; wait $bg; continue; }
+		cp "/proc/$(cat "$W/pub/pid.$who")/cgroup" "$W/cg.$who"
+		wait $bg
+		[ -z "$v2" ] || grep -q "^0::/$name/sysward-session-[^/]*/program\$" "$W/cg.$who" ||
+			fail "$who: the program's cgroup2 cgroup is not its session's below its client's: $(grep '^0::' "$W/cg.$who")"
+		[ -z "$v1" ] || grep -q "^[0-9]*:pids:/$name\$" "$W/cg.$who" ||
+			fail "$who: the program is not in its client's v1 pids cgroup: $(grep ':pids:' "$W/cg.$who")"
 	done
 	for d in ${v2:+"$v2/$name"} ${v1:+"$v1/$name"}; do
 		rmdir "$d" 2>/dev/null
@@ -2270,6 +2289,16 @@ t_client_chroot() {
 	echo only-in-the-chroot >"$R/only-here"
 	chmod -R a+rX "$R"
 	ln "$S" "$R/sock" || { fail "cannot link the daemon's socket into the chroot"; return; }
+	# A root that is no mount point: the session's namespaces could not
+	# keep their mounts from propagating out of it (clientctx.c): refused,
+	# saying what to do.
+	last_cmd=(chroot "$R" /bin/sysward run --daemon=/sock --policy /allow.json -- /bin/sw-probe getuid)
+	timeout 60 "${last_cmd[@]}" </dev/null >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 125
+	expect_err "root directory is no mount point" "mount --bind DIR DIR"
+	# As a container runtime makes one: a mount of its own.
+	mount --bind "$R" "$R" || { fail "cannot bind the chroot onto itself"; return; }
 	for who in nobody root; do
 		as=()
 		[ "$who" = nobody ] && as=(--userspec=65534:65534)
@@ -2285,6 +2314,7 @@ t_client_chroot() {
 			fail "$who: the chrooted client's program is not in its root (diff above)"
 		grep -qx 'exists(/only-here)=yes' "$W/out" || { fail "$who: the program did not see the chroot's file"; dump_last; }
 	done
+	umount "$R"
 	daemon_serves
 }
 
@@ -2670,20 +2700,24 @@ if __name__ == \"__main__\":
 t_nsbox_cgroups_left() {
 	# Each session's cgroup goes with it: 60 sessions as root and as uid
 	# 65534, then 4 running when the daemon gets SIGTERM: no session
-	# cgroup left below the daemon's (a test cgroup of root's, so that
-	# concurrent tests do not count).
+	# cgroup left below the clients' (a test cgroup of root's, where the
+	# clients and the daemon run, so that concurrent tests do not count;
+	# a session's cgroup is made below its client's, route 14).
 	local cg2 t i pids=()
 	cg2=$(nsbox_cg2)
 	[ -n "$cg2" ] || return 77
 	t=/sysward-test.$$
 	mkdir "$cg2$t" || { fail "mkdir $cg2$t"; return; }
-	local DAEMON_AS=(sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg2$t")
+	local in_t=(sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg2$t")
+	local DAEMON_AS=("${in_t[@]}")
 	start_daemon || { rmdir "$cg2$t"; return; }
 	chmod 0755 "$W"
 	for ((i = 0; i < 30; i++)); do
-		swd "$(allow_policy)" true
+		last_cmd=("${in_t[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- true)
+		"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+		rc=$?
 		expect_rc 0
-		last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- true)
+		last_cmd=("${in_t[@]}" "${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- true)
 		"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
 		rc=$?
 		expect_rc 0
@@ -2691,7 +2725,7 @@ t_nsbox_cgroups_left() {
 	echo "session cgroups left after 60 sessions: $(nsbox_session_cgroups "$t" | wc -l)"
 	[ -z "$(nsbox_session_cgroups "$t")" ] || fail "session cgroups left behind: $(nsbox_session_cgroups "$t")"
 	for ((i = 0; i < 4; i++)); do
-		"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sleep 30 >/dev/null 2>&1 </dev/null &
+		"${in_t[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sleep 30 >/dev/null 2>&1 </dev/null &
 		pids+=($!)
 	done
 	for ((i = 0; i < 100; i++)); do
