@@ -262,16 +262,20 @@ static const uint32_t *policy_arches(const struct sw_policy *p,
 	return def;
 }
 
-/* The policy's ABIs' path arguments of `name`: a path on any of them. */
+/* The policy's ABIs' arguments of `name` a "paths" condition can read:
+ * a path, or a unix socket address, on any of them. */
 static uint8_t path_args(const struct sw_policy *p, const char *name)
 {
 	uint32_t def[SW_DEFAULT_ARCHES_MAX];
 	size_t n;
 	const uint32_t *tokens = policy_arches(p, def, &n);
+	struct sw_addr_arg a;
 	uint8_t args = 0;
 
 	for (size_t i = 0; i < n; i++)
 		args |= sw_path_args(tokens[i], name);
+	if (sw_addr_arg(name, &a))
+		args |= (uint8_t)(1u << a.index);
 	return args;
 }
 
@@ -292,13 +296,20 @@ static const char *arg_types(const struct sw_policy *p, const char *name)
 	return NULL;
 }
 
-/* "open's path is argument 0", "rename's paths are arguments 0 and 1". */
+/* "open's path is argument 0", "rename's paths are arguments 0 and 1",
+ * "connect's unix address is argument 1". */
 static void describe_paths(char *buf, size_t len, const char *name,
 			   uint8_t pargs)
 {
 	unsigned int idx[6], n = 0;
+	struct sw_addr_arg a;
 	int w;
 
+	if (sw_addr_arg(name, &a) && pargs == (1u << a.index)) {
+		snprintf(buf, len, "%s's unix address is argument %u%s", name,
+			 a.index, a.kind == SW_ARG_MSGHDR ? ", in its msg_name" : "");
+		return;
+	}
 	for (unsigned int i = 0; i < 6; i++)
 		if (pargs & (1u << i))
 			idx[n++] = i;
