@@ -187,7 +187,7 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		sw_pathguard_pin(sup, s, t, abi, &rd, d);
 	} else {
 		sw_decide(s->prog, info.arch,
-			  info.seccomp.nr, info.seccomp.args, sw_read_tracee_string,
+			  info.seccomp.nr, info.seccomp.args, sw_read_tracee_arg,
 			  &t->pid, s->counters, &sup->scratch, d);
 		if (s->complain)
 			sw_decision_lift(d, info.seccomp.nr, info.seccomp.args);

@@ -247,7 +247,7 @@ eperm:
 }
 
 void sw_decide(const struct sw_program *prog, uint32_t audit_arch, uint64_t nr, const uint64_t args[6],
-	       sw_read_str_fn read_str, void *read_ctx, uint32_t *counters,
+	       sw_read_arg_fn read_arg, void *read_ctx, uint32_t *counters,
 	       struct sw_decide_scratch *scratch, struct sw_decision *d)
 {
 	const struct sw_policy *p = prog->policy;
@@ -315,9 +315,27 @@ void sw_decide(const struct sw_program *prog, uint32_t audit_arch, uint64_t nr, 
 				ok = false;
 				break;
 			}
-			if (c->index < 6 && read_str)
-				len = read_str(read_ctx, d->args[c->index] & m[c->index],
-					       scratch->path, sizeof(scratch->path));
+			if (c->index < 6 && read_arg) {
+				uint8_t kind = pr->kinds[abi][at * 6 + c->index];
+				struct sw_arg_read a = {
+					.kind = kind & 0xf, .abi = abi,
+					.addr = d->args[c->index] & m[c->index],
+				};
+
+				/* A sockaddr's length is the kernel's int. */
+				if (a.kind == SW_ARG_SOCKADDR)
+					a.len = (int32_t)d->args[kind >> 4];
+				len = read_arg(read_ctx, &a, scratch->path,
+					       sizeof(scratch->path));
+			}
+			if (len == -ENODATA) {
+				/* No unix address (another family, NULL, a
+				 * length the kernel refuses): as a NULL path,
+				 * no condition holds, negated ones included;
+				 * the kernel has the last word on the call. */
+				ok = false;
+				break;
+			}
 			if (len < 0) {
 				/* Unreadable string: the kernel would fail
 				 * with EFAULT too; never run it unchecked. */

@@ -52,6 +52,7 @@
 
 #include "sysward/engine.h"
 #include "sysward/limits.h"
+#include "sysward/pathargs.h"
 
 /* Older userspace headers: the values are the kernel's ABI. */
 #ifndef CLONE_UNTRACED
@@ -177,6 +178,10 @@ struct sw_prog_rule {
 	/* masks[abi][k * 6 + index]: the bits of argument `index` of the
 	 * k-th name the kernel reads on that ABI (sw_arg_mask). */
 	uint64_t *masks[SW_ABI_COUNT];
+	/* kinds[abi][k * 6 + index]: what a "paths" condition reads there
+	 * (enum sw_arg_kind), and for SW_ARG_SOCKADDR the argument of its
+	 * length in the high four bits (sysward/pathargs.h). */
+	uint8_t *kinds[SW_ABI_COUNT];
 };
 
 struct sw_program {
@@ -302,10 +307,26 @@ struct sw_decision {
 	bool lifted;			/* complain mode let it run */
 };
 
-/* Reads the NUL-terminated string at addr into buf (size > 0).  Returns
- * its length (truncated to size-1) or -errno. */
-typedef int (*sw_read_str_fn)(void *ctx, uint64_t addr, char *buf,
-			      size_t size);
+/*
+ * What a "paths" condition reads at an argument (sysward/pathargs.h says
+ * which kind each argument is): the path name at addr, or a unix socket
+ * address -- a sockaddr of len bytes at addr (len: its length argument,
+ * the kernel's int), or a msghdr at addr laid out as abi's, whose
+ * msg_name is the address.
+ */
+struct sw_arg_read {
+	uint8_t kind;		/* enum sw_arg_kind; SW_ARG_NONE: a string */
+	enum sw_abi abi;
+	uint64_t addr;
+	int64_t len;		/* SW_ARG_SOCKADDR */
+};
+
+/* Reads what a condition sees at an argument, spelled into buf (size >
+ * SW_UNIX_ADDR_MAX): its length (truncated to size-1); -ENODATA for no
+ * unix address (another family, NULL, a length the kernel refuses),
+ * which meets no condition; or -errno. */
+typedef int (*sw_read_arg_fn)(void *ctx, const struct sw_arg_read *a,
+			      char *buf, size_t size);
 
 /* Scratch a decision may keep path strings in (one per path condition
  * checked last; reused from stop to stop, no allocation). */
@@ -320,7 +341,7 @@ struct sw_decide_scratch {
  * the program's to forge (see decide.c).
  */
 void sw_decide(const struct sw_program *prog, uint32_t audit_arch, uint64_t nr, const uint64_t args[6],
-	       sw_read_str_fn read_str, void *read_ctx, uint32_t *counters,
+	       sw_read_arg_fn read_arg, void *read_ctx, uint32_t *counters,
 	       struct sw_decide_scratch *scratch, struct sw_decision *ret);
 
 /*
@@ -347,8 +368,34 @@ bool sw_when_selects(uint32_t first, uint32_t last, uint32_t step,
  * killed, the access fails with -ETIMEDOUT, and sw_tracee_mem_stalled()
  * names the tracee, whose session the dispatch loop then kills.
  */
-/* A sw_read_str_fn; pidp points to a pid_t.  Length or -errno. */
+/* The NUL-terminated string at addr; pidp points to a pid_t.  Length or
+ * -errno. */
 int sw_read_tracee_string(void *pidp, uint64_t addr, char *buf, size_t size);
+/* A sw_read_arg_fn (pidp points to a pid_t): a path with
+ * sw_read_tracee_string(), an address with sw_tracee_read_addr(). */
+int sw_read_tracee_arg(void *pidp, const struct sw_arg_read *a, char *buf,
+		       size_t size);
+/* String argument i of pid's call name(args) on abi (sw_string_args()
+ * says which): a path, or a unix address spelled.  Length, -ENODATA for
+ * no unix address, or -errno. */
+int sw_read_tracee_string_arg(pid_t pid, enum sw_abi abi, const char *name,
+			      unsigned int i, const uint64_t args[6], char *buf,
+			      size_t size);
+/* The bytes the kernel copies for a unix address argument: the sockaddr
+ * (SW_ARG_SOCKADDR), or the msghdr and then its msg_name's bytes
+ * (SW_ARG_MSGHDR).  What the path guard pins. */
+#define SW_MSGHDR_MAX		56	/* struct msghdr, x86_64 */
+#define SW_SOCKADDR_MAX		128	/* struct sockaddr_storage */
+struct sw_addr_bytes {
+	uint8_t hdr_len;	/* the msghdr's bytes, 0 for a sockaddr */
+	uint8_t name_len;	/* the address's bytes after it (0: none) */
+	unsigned char b[SW_MSGHDR_MAX + SW_SOCKADDR_MAX];
+};
+/* Read a unix address argument (a->kind SW_ARG_SOCKADDR or _MSGHDR) of
+ * pid: its bytes into *raw (whatever they name: an address of another
+ * family is pinned too), spelled into buf as sw_read_arg_fn says. */
+int sw_tracee_read_addr(pid_t pid, const struct sw_arg_read *a,
+			struct sw_addr_bytes *raw, char *buf, size_t size);
 /* process_vm_readv/writev of len <= 4096 bytes: bytes done, or -errno. */
 int sw_tracee_read(pid_t pid, uint64_t addr, void *buf, size_t len);
 int sw_tracee_write(pid_t pid, uint64_t addr, const void *buf, size_t len);
@@ -606,13 +653,18 @@ void sw_record_exec(struct sw_record *r, struct sw_tracee *t);
 #define SW_GUARD_ADDR		0xa5e00000ull
 #define SW_PATHGUARD_MAX_READS	6
 
-/* The strings one SECCOMP stop read, each read once. */
+/* What one SECCOMP stop read for conditions, each argument once: a
+ * string (kind SW_ARG_PATH or _NONE) as read, an address spelled with
+ * the bytes the kernel copies (raw). */
 struct sw_pathguard_reads {
 	pid_t pid;
 	unsigned int n;
 	uint64_t addr[SW_PATHGUARD_MAX_READS];
+	uint8_t kind[SW_PATHGUARD_MAX_READS];
+	int64_t alen[SW_PATHGUARD_MAX_READS];	/* SW_ARG_SOCKADDR's length */
 	int len[SW_PATHGUARD_MAX_READS];
 	char str[SW_PATHGUARD_MAX_READS][4096];
+	struct sw_addr_bytes raw[SW_PATHGUARD_MAX_READS];
 };
 
 /* Does this program check paths (and so want the guard)? */
@@ -620,8 +672,9 @@ bool sw_pathguard_wanted(const struct sw_program *prog);
 /* Put the guard's TRACE rules in front of an exported filter
  * (struct sock_filter array, reallocated). */
 int sw_pathguard_patch_filter(void **insns, size_t *n, struct sw_error *err);
-/* A sw_read_str_fn for sw_decide; ctx is a struct sw_pathguard_reads. */
-int sw_pathguard_read(void *ctx, uint64_t addr, char *buf, size_t size);
+/* A sw_read_arg_fn for sw_decide; ctx is a struct sw_pathguard_reads. */
+int sw_pathguard_read(void *ctx, const struct sw_arg_read *a, char *buf,
+		      size_t size);
 /* After sw_decide: point checked string arguments at sealed copies. */
 void sw_pathguard_pin(struct sw_supervisor *sup, struct sw_session *s,
 		      struct sw_tracee *t, enum sw_abi abi,

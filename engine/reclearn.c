@@ -122,6 +122,16 @@ static int selector_values(const struct sw_record *r, char *const *entry_name,
  * names the same files another way ("./src/a.c") is refused.  A call
  * with more than LEARN_PATHS_MAX conditions, or a path the record could
  * not keep, is learned by name.
+ *
+ * connect's unix addresses are learned exact, each a rule of its own
+ * that grants its peer (docs/security.md, route 19), followed by connect
+ * allowed by name: connects to other families name no unix address, and
+ * the default check still keeps every same-uid service outside the
+ * session that no rule grants out of reach.  A socket's name is an
+ * endpoint, not a directory of files: its directory as a prefix would
+ * grant every service bound beside it (tmux's and ssh-agent's sockets
+ * share /tmp).  The other calls that take an address (bind, sendto,
+ * sendmsg) are learned by name.
  */
 #define LEARN_PATHS_MAX 16
 
@@ -154,6 +164,15 @@ static int path_conditions(const struct sw_record *r, char *const *entry_name,
 	struct path_cond all[LEARN_PATHS_MAX];
 	int n = 0, kept = 0;
 
+	struct sw_addr_arg addr;
+	bool exact = false;
+
+	/* An address: connect's (grants), exact; the others' by name. */
+	if (sw_addr_arg(name, &addr)) {
+		if (strcmp(name, "connect"))
+			return -1;
+		exact = true;
+	}
 	/* One rule names one index: learn by name alone where the call's
 	 * ABIs put the path in different places (fanotify_mark, i386). */
 	for (size_t i = 0; i < r->n_calls; i++) {
@@ -161,7 +180,7 @@ static int path_conditions(const struct sw_record *r, char *const *entry_name,
 
 		if (!entry_name[i] || strcmp(entry_name[i], name))
 			continue;
-		a = sw_path_args(sw_abi_token(r->calls[i].abi), name);
+		a = sw_string_args(sw_abi_token(r->calls[i].abi), name);
 		if (pargs && a != pargs)
 			return -1;
 		pargs = a;
@@ -183,7 +202,7 @@ static int path_conditions(const struct sw_record *r, char *const *entry_name,
 
 		if (!en || strcmp(en, name))
 			continue;	/* another call's, or a refused one's */
-		slash = strrchr(p->path, '/');
+		slash = exact ? NULL : strrchr(p->path, '/');
 		c.prefix = slash || p->cut;
 		snprintf(c.s, sizeof(c.s), "%.*s",
 			 slash ? (int)(slash - p->path + 1) : (int)strlen(p->path), p->path);
@@ -294,6 +313,7 @@ int sw_record_write_policy(const struct sw_record *r, FILE *f,
 				k++ ? ",\n" : "", names[i], index[i],
 				(unsigned long long)values[i][v]);
 	for (size_t i = 0; i < n; i++) {
+		struct sw_addr_arg addr;
 		int nc;
 
 		if (nvals[i] != -3)
@@ -308,6 +328,13 @@ int sw_record_write_policy(const struct sw_record *r, FILE *f,
 			sw_json_str(f, conds[j].s);
 			fputs("}]\n    }", f);
 		}
+		/* connect: its grants, then the call itself (other families,
+		 * sockets no grant is needed for). */
+		if (nc > 0 && sw_addr_arg(names[i], &addr))
+			fprintf(f, ",\n    {\n      \"names\": [\"%s\"],\n"
+				"      \"action\": \"SCMP_ACT_ALLOW\",\n"
+				"      \"comment\": \"every connect; the unix addresses above are granted: a same-uid service outside the session that no rule names stays refused\"\n    }",
+				names[i]);
 	}
 	n_rules = k;
 	if (oci_runtime) {

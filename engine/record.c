@@ -347,8 +347,7 @@ static void add_sample(struct rec_call *c, pid_t pid, enum sw_abi abi,
 		       const struct sw_decision *d)
 {
 	struct rec_sample s = { 0 };
-	uint8_t pargs = sw_path_args(sw_abi_token(abi), name);
-	uint64_t mask = sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
+	uint8_t pargs = sw_string_args(sw_abi_token(abi), name);
 
 	sample_args(abi, name, args, s.args, &s.hidden);
 	if (!c->samples &&
@@ -377,8 +376,8 @@ static void add_sample(struct rec_call *c, pid_t pid, enum sw_abi abi,
 
 			if (!(pargs & (1u << i)))
 				continue;
-			if (sw_read_tracee_string(&pid, args[i] & mask, buf,
-						  sizeof(buf)) >= 0) {
+			if (sw_read_tracee_string_arg(pid, abi, name, i, args, buf,
+						      sizeof(buf)) >= 0) {
 				keep_str(s.path, buf, &s.path_cut);
 				s.has_path = true;
 			}
@@ -407,19 +406,20 @@ static int grow_paths(struct sw_record *r)
 	return 0;
 }
 
-/* --paths: the string c's first path argument named, once per call
- * entry; a path that does not fit marks the entry (no path rule for it
- * then: the call is learned by name). */
+/* --paths: the string c's first path argument named (for connect, the
+ * unix address it named), once per call entry; a path that does not fit
+ * marks the entry (no path rule for it then: the call is learned by
+ * name).  A connect to no unix address names none. */
 static void add_path(struct sw_record *r, struct rec_call *c, pid_t pid,
 		     enum sw_abi abi, const char *name, const uint64_t args[6],
 		     const struct sw_decision *d)
 {
-	uint8_t pargs = sw_path_args(sw_abi_token(abi), name);
-	uint64_t mask = sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
+	uint8_t pargs = sw_string_args(sw_abi_token(abi), name);
 	uint16_t call = (uint16_t)(c - r->calls + 1);
 	char buf[REC_STR + 1], path[REC_STR];
 	bool cut = false;
 	unsigned int i;
+	int n;
 
 	if (!pargs || c->paths_lost || !r->keep_paths)
 		return;
@@ -427,8 +427,11 @@ static void add_path(struct sw_record *r, struct rec_call *c, pid_t pid,
 		;
 	if (d->path && d->pinned & (1u << i)) {
 		keep_str(path, d->path, &cut);
-	} else if (sw_read_tracee_string(&pid, args[i] & mask, buf, sizeof(buf)) >= 0) {
+	} else if ((n = sw_read_tracee_string_arg(pid, abi, name, i, args, buf,
+						  sizeof(buf))) >= 0) {
 		keep_str(path, buf, &cut);
+	} else if (n == -ENODATA) {
+		return;			/* another family: no address */
 	} else {
 		c->paths_lost = true;	/* unreadable: learned by name */
 		return;

@@ -52,6 +52,11 @@ struct sw_addr_arg {
  * true and *ret, else false. */
 bool sw_addr_arg(const char *name, struct sw_addr_arg *ret);
 
+/* The arguments of `name` on arch (0: any x86 ABI) that a "paths"
+ * condition reads, the audit log decodes and the record keeps as
+ * strings: its path arguments and its unix address, bit i for argument i. */
+uint8_t sw_string_args(uint32_t arch, const char *name);
+
 /* What kind of argument `index` of `name` is on arch (0: any x86 ABI), for
  * a "paths" condition: SW_ARG_PATH, SW_ARG_SOCKADDR, SW_ARG_MSGHDR, or
  * SW_ARG_NONE (a condition there reads nothing sensible). */

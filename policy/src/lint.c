@@ -269,13 +269,10 @@ static uint8_t path_args(const struct sw_policy *p, const char *name)
 	uint32_t def[SW_DEFAULT_ARCHES_MAX];
 	size_t n;
 	const uint32_t *tokens = policy_arches(p, def, &n);
-	struct sw_addr_arg a;
 	uint8_t args = 0;
 
 	for (size_t i = 0; i < n; i++)
-		args |= sw_path_args(tokens[i], name);
-	if (sw_addr_arg(name, &a))
-		args |= (uint8_t)(1u << a.index);
+		args |= sw_string_args(tokens[i], name);
 	return args;
 }
 

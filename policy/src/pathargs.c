@@ -264,6 +264,16 @@ bool sw_addr_arg(const char *name, struct sw_addr_arg *ret)
 	return false;
 }
 
+uint8_t sw_string_args(uint32_t arch, const char *name)
+{
+	struct sw_addr_arg a;
+	uint8_t args = sw_path_args(arch, name);
+
+	if (sw_addr_arg(name, &a))
+		args |= (uint8_t)(1u << a.index);
+	return args;
+}
+
 enum sw_arg_kind sw_cond_arg_kind(uint32_t arch, const char *name,
 				  unsigned int index)
 {
