@@ -384,6 +384,37 @@ out:
 		d->verdict = SW_V_REWRITE;
 }
 
+bool sw_rule_grants(const struct sw_program *prog, int rule, enum sw_abi abi,
+		    uint64_t nr, const char *name)
+{
+	const struct sw_prog_rule *pr;
+	const struct sw_rule *r;
+	unsigned int n = 0;
+	int at;
+
+	if (rule < 0 || (size_t)rule >= prog->n_rules)
+		return false;
+	pr = &prog->rules[rule];
+	r = pr->rule;
+	if (!pr->applies || (r->action != SW_ACT_ALLOW && r->action != SW_ACT_KLOG &&
+			     r->action != SW_ACT_AUDIT) ||
+	    (at = sw_prog_rule_name_at(prog, (size_t)rule, abi, nr)) < 0)
+		return false;
+	/* Every condition on the address, as for the address the call
+	 * named; the rule's others held at the stop. */
+	for (size_t k = 0; k < r->n_paths; k++) {
+		const struct sw_path_cond *c = &r->paths[k];
+		uint8_t kind = c->index < 6 ? pr->kinds[abi][at * 6 + c->index] & 0xf : 0;
+
+		if (kind != SW_ARG_SOCKADDR && kind != SW_ARG_MSGHDR)
+			continue;
+		n++;
+		if (!path_holds(c, name))
+			return false;
+	}
+	return n > 0;
+}
+
 bool sw_decision_lift(struct sw_decision *d, uint64_t nr, const uint64_t args[6])
 {
 	if (!d->refusal || d->rule == SW_RULE_DEFENCE)

@@ -112,6 +112,9 @@ enum sw_def_sys {
 	SW_SYS_SCHED_SETPARAM,
 	SW_SYS_SCHED_SETATTR,
 	SW_SYS_SCHED_SETAFFINITY,
+	/* peers.c: a unix connection's peer, a session's listeners */
+	SW_SYS_CONNECT,
+	SW_SYS_LISTEN,
 	SW_SYS_COUNT,
 };
 
@@ -513,6 +516,16 @@ struct sw_tracee {
 	/* record.c: the program this tracee runs, its index + 1 in the
 	 * session's record (0: none yet, or past the limit). */
 	uint16_t rec_prog;
+	/* peers.c: the connect whose peer is checked at this tracee's exit
+	 * stop (NULL: none); where it stands while a connect of its
+	 * session's holds the others (enum sw_hold), and the stop it is
+	 * held at. */
+	struct sw_peer_check *pc;
+	uint8_t hold;
+	int held_status;
+	/* In a group-stop, PTRACE_LISTEN'd (session.c): it runs no code
+	 * until SIGCONT makes it stop again. */
+	bool listening;
 };
 
 /* A tid that exited before its parent's creation event was handled:
@@ -558,6 +571,7 @@ struct sw_session {
 	struct sw_execguard *execguard;	/* execguard.c, from the first exec */
 	bool complain;		/* sw_launch.complain */
 	struct sw_record *record;	/* record.c, or NULL */
+	struct sw_peers *peers;	/* peers.c, from its first connect or listen */
 };
 
 struct sw_supervisor {
@@ -584,6 +598,10 @@ struct sw_supervisor {
 	pthread_mutex_t bell_mu;
 	pid_t bell_pid;		/* 0: none */
 	int bell_fd;		/* pidfd of bell_pid, under bell_mu */
+	/* peers.c: tracees whose held stop is handled once the current one
+	 * is (sw_peers_replay). */
+	pid_t *replay;
+	size_t n_replay, cap_replay;
 };
 
 struct sw_tracee *sw_tracee_find(struct sw_supervisor *sup, pid_t pid);
@@ -795,6 +813,60 @@ void sw_refuse(struct sw_decision *d, int e, const char *why);
  */
 void sw_reach_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 		      enum sw_abi abi, struct sw_decision *d);
+
+/* ---- peers.c: unix peers outside the session (route 19) ---------------- */
+
+struct sw_peer_check;
+struct sw_peers;
+struct sw_ptrace_syscall_info;
+
+/* Where a tracee stands while a connect of its session holds the others
+ * (struct sw_tracee's hold). */
+enum sw_hold {
+	SW_HOLD_NONE,
+	SW_HOLD_WAIT,		/* interrupted; its stop is awaited */
+	SW_HOLD_QUIET,		/* runs no code of the program before a stop
+				 * (a first stop due, a group-stop, a call
+				 * that sends nothing): not awaited */
+	SW_HOLD_HELD,		/* stopped; its stop kept in held_status */
+	SW_HOLD_REPLAY,		/* released: its stop is handled next */
+};
+
+/*
+ * At a SECCOMP stop of i386's socketcall(2) carrying connect or listen:
+ * the call as its direct form, with the arguments read from memory
+ * once, into info (the decision then runs it as that, SET).  True if
+ * it did.
+ */
+bool sw_peers_socketcall(struct sw_session *s, struct sw_tracee *t,
+			 enum sw_abi abi, struct sw_ptrace_syscall_info *info);
+/*
+ * At a SECCOMP stop whose decision lets a call run: a listen is
+ * remembered (its process's pid, the session's listener); a connect of
+ * a unix socket is checked at its exit stop (t->pc; the caller resumes
+ * t to its exit stop through sw_peers_go()); a connect the supervisor
+ * cannot check is refused (d).
+ */
+void sw_peers_contain(struct sw_supervisor *sup, struct sw_tracee *t,
+		      enum sw_abi abi, struct sw_decision *d);
+/* Resume t (with t->pc) into its connect once the session is held. */
+void sw_peers_go(struct sw_supervisor *sup, struct sw_tracee *t);
+/* At t's exit stop of its checked connect: judge its peer, undo a
+ * refused connection, end the hold.  True if it resumed t itself. */
+bool sw_peers_exit(struct sw_supervisor *sup, struct sw_tracee *t);
+/* A stop of a tracee whose session is held: kept (true) until the
+ * hold ends, when sw_peers_replay() gives it back. */
+bool sw_peers_held(struct sw_supervisor *sup, struct sw_tracee *t, int status);
+/* The next held stop to handle (after the current one), or false. */
+bool sw_peers_replay(struct sw_supervisor *sup, pid_t *pid, int *status);
+/* t is gone (exited, or replaced by an exec): its check and hold. */
+void sw_peers_gone(struct sw_supervisor *sup, struct sw_tracee *t);
+void sw_peers_free(struct sw_peers *p);
+/* Does rule i (it let the call nr run) grant a unix peer whose bound
+ * name is name: a rule whose action lets it run, with a condition on
+ * the call's address, each of which holds for name (decide.c)? */
+bool sw_rule_grants(const struct sw_program *prog, int rule, enum sw_abi abi,
+		    uint64_t nr, const char *name);
 
 /* ---- probe.c: policy context helpers ---------------------------------- */
 

@@ -39,6 +39,8 @@ static const char *const def_sys_names[SW_SYS_COUNT] = {
 	[SW_SYS_SCHED_SETPARAM] = "sched_setparam",
 	[SW_SYS_SCHED_SETATTR] = "sched_setattr",
 	[SW_SYS_SCHED_SETAFFINITY] = "sched_setaffinity",
+	[SW_SYS_CONNECT] = "connect",
+	[SW_SYS_LISTEN] = "listen",
 };
 
 /*
@@ -390,12 +392,18 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 			  SW_DEFENCE_VM_WRITEV | SW_DEFENCE_CLONE_UNTRACED |
 			  SW_DEFENCE_CLONE3 | SW_DEFENCE_SIGNAL_SUPERVISOR |
 			  SW_DEFENCE_SECCOMP_LISTENER | SW_DEFENCE_USERFAULTFD |
-			  SW_DEFENCE_PIDFD_GETFD | SW_DEFENCE_PID_CALLS) &
+			  SW_DEFENCE_PIDFD_GETFD | SW_DEFENCE_PID_CALLS |
+			  SW_DEFENCE_UNIX_PEERS) &
 			 ~defences_off;
+	/* Checked against a supervisor's sessions. */
+	if (supervisor_pid <= 0)
+		prog->defences &= ~SW_DEFENCE_UNIX_PEERS;
 	/* io_uring operations bypass seccomp entirely; they only matter when
-	 * the policy restricts something, and a policy may opt in to them
-	 * ("allowIoUring": true; the parser warns about it). */
-	if (!prog->restricts || p->allow_io_uring)
+	 * the policy restricts something or a connection's peer is checked
+	 * (IORING_OP_CONNECT is no connect(2)), and a policy may opt in to
+	 * them ("allowIoUring": true; the parser warns about it). */
+	if ((!prog->restricts && !(prog->defences & SW_DEFENCE_UNIX_PEERS)) ||
+	    p->allow_io_uring)
 		prog->defences &= ~SW_DEFENCE_IO_URING;
 	/* A kernel-fault userfaultfd stalls whoever reads the program's
 	 * memory: on wherever a supervisor may (path and audit rules, and

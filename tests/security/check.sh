@@ -239,12 +239,22 @@ ctrl_z_fg() {
 
 # Route 16 (docs/security.md).  After stage_nobody adv_reach: $nb/d
 # writable by uid 65534, and $nb/allow.json (restricts nothing: every
-# built-in defence that follows the policy is off) and $nb/docker.json.
+# built-in defence that follows the policy is off) and $nb/docker.json
+# (Docker's default profile), each granting the witness's socket
+# $nb/d/wit.sock (route 19), so that its peer's pidfd (SO_PEERPIDFD) is
+# the program's to try pidfd_getfd and process_madvise on.
 stage_reach() {
+	local grant
 	stage_nobody adv_reach
 	chown 65534:65534 "$nb/d"
-	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$nb/allow.json"
-	cp "$POL/../../../policy/examples/docker-default.json" "$nb/docker.json" || fail "staging"
+	grant="{\"names\": [\"connect\"], \"action\": \"SCMP_ACT_ALLOW\", \"paths\": [{\"index\": 1, \"exact\": \"$nb/d/wit.sock\"}]}"
+	echo "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [$grant]}" >"$nb/allow.json"
+	python3 - "$POL/../../../policy/examples/docker-default.json" "$nb/docker.json" "$grant" <<-'EOF' || fail "staging"
+	import json, sys
+	p = json.load(open(sys.argv[1]))
+	p["syscalls"].insert(0, json.loads(sys.argv[3]))
+	json.dump(p, open(sys.argv[2], "w"))
+	EOF
 	chmod 644 "$nb/allow.json" "$nb/docker.json"
 }
 
@@ -483,12 +493,13 @@ pidfd_getfd_opt_in)
 		fail "sysward run did not warn about the rule allowing pidfd_getfd"
 	[ "$rc" -eq 1 ] && grep -q '^result: \[SO_PEERPIDFD\] pidfd_getfd = [0-9]*, and it reads "denied"' "$out" ||
 		fail "pidfd_getfd did not work although a rule allows it (exit $rc)" ;;
-io_uring_unrestricted)
-	# Control: a policy that restricts nothing has nothing to bypass, so
-	# the defence is off and the probe must see io_uring working (this
-	# proves io_uring_denied can fail).
-	run "$POL/log-only.json" -- "$ADV/adv_io_uring" allow
-	expect_contained "io_uring unusable although the policy restricts nothing" ;;
+io_uring_allow_all)
+	# A policy that restricts nothing still has a connection's peer
+	# checked (route 19), which a ring's IORING_OP_CONNECT would pass
+	# by: io_uring is refused there too (io_uring_opt_in is the control
+	# that the probe sees a ring that works).
+	run "$POL/log-only.json" -- "$ADV/adv_io_uring" deny
+	expect_contained "io_uring is reachable under an allow-all policy, past route 19's check" ;;
 io_uring_opt_in)
 	# "allowIoUring": true under a policy that restricts (emulates getuid,
 	# denies mkdir): io_uring is the policy's to decide, so it must work;
@@ -1109,14 +1120,15 @@ reach_parent_abi5)
 	# A kernel with Landlock ABI 1-5 (Linux 5.13-6.11), pretended on this
 	# one: the domain handles MAKE_BLOCK and REFER, granted beneath /.
 	# Every ptrace-mode access is still refused; abstract unix sockets
-	# cannot be scoped before ABI 6; files behave as before (a hard link
-	# into another directory: REFER).
+	# cannot be scoped before ABI 6, so route 19's check refuses the
+	# connect to the parent's (EACCES, where the scope says EPERM); files
+	# behave as before (a hard link into another directory: REFER).
 	stage_reach
 	export SYSWARD_PRETEND_LANDLOCK_ABI=5
 	reach_from_parent "$nb/allow.json"
-	[ "$rc" -eq 1 ] && [ "$(grep -c 'REACHED' "$out")" -eq 1 ] &&
-		grep -q '^result: abstract unix connect: REACHED' "$out" ||
-		fail "under ABI 5 a ptrace-mode access reached the parent (exit $rc)"
+	expect_contained "under ABI 5 the parent was reached"
+	grep -q '^result: abstract unix connect: refused (-1 EACCES' "$out" ||
+		fail "under ABI 5 the abstract connect was not refused by route 19's check (EACCES)"
 	mkdir -m 777 "$nb/d/a" "$nb/d/b"
 	run_nobody --policy "$nb/allow.json" -- sh -c "echo x >$nb/d/a/f && ln $nb/d/a/f $nb/d/b/f && echo linked"
 	[ "$rc" -eq 0 ] && grep -qx linked "$out" || fail "under ABI 5 a link into another directory failed (exit $rc)" ;;
