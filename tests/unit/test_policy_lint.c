@@ -187,10 +187,25 @@ static const struct lint_case {
 	  "(not-a-path) syscalls[0].paths[0]: argument 5 of \"fanotify_mark\" is not a path (fanotify_mark's path is argument 4): " GARBAGE "; use index 4\n" },
 	/* a unix address: connect's, bind's and sendto's sockaddr, sendmsg's
 	 * msghdr (its msg_name) */
-	{ ALLOW "{\"names\": [\"connect\", \"bind\", \"sendmsg\"], \"action\": \"SCMP_ACT_ERRNO\","
+	{ ALLOW "{\"names\": [\"connect\", \"bind\", \"sendmsg\", \"sendmmsg\"], \"action\": \"SCMP_ACT_ERRNO\","
 	  " \"paths\": [{\"index\": 1, \"prefix\": \"/tmp/\"}]}" END, "" },
+	/* datagrams decided by address, sendmmsg left to the default */
 	{ ALLOW "{\"names\": [\"sendto\"], \"action\": \"SCMP_ACT_ERRNO\","
-	  " \"paths\": [{\"index\": 4, \"exact\": \"@name\"}]}" END, "" },
+	  " \"paths\": [{\"index\": 4, \"exact\": \"@name\"}]}" END,
+	  "syscalls[0]: decides datagrams' destinations by their unix address, but sendmmsg, which no rule names, sends to addresses no condition reads (the kernel writes its array back: no pinned copy), wherever they say; give sendmmsg a rule of its own (refusing it also refuses glibc's DNS queries, sent with it)\n" },
+	{ ALLOW "{\"names\": [\"sendto\"], \"action\": \"SCMP_ACT_ERRNO\","
+	  " \"paths\": [{\"index\": 4, \"exact\": \"@name\"}]},"
+	  " {\"names\": [\"sendmmsg\"], \"action\": \"SCMP_ACT_ERRNO\"}" END, "" },
+	/* what a rule letting connect run by address grants (route 19) */
+	{ ALLOW "{\"names\": [\"connect\"], \"action\": \"SCMP_ACT_ALLOW\","
+	  " \"paths\": [{\"index\": 1, \"exact\": \"/run/user/1000/ssh-agent\"}]}" END,
+	  "(grant) syscalls[0].paths[0]: grants connect to the unix socket \"/run/user/1000/ssh-agent\", also where its service is a process of the program's uid outside its session (the name the service bound must be that too)\n" },
+	{ ALLOW "{\"names\": [\"connect\"], \"action\": \"SYSWARD_ACT_LOG\","
+	  " \"paths\": [{\"index\": 1, \"prefix\": \"@dbus\"}]}" END,
+	  "(grant) syscalls[0].paths[0]: grants connect to every unix socket whose address matches prefix \"@dbus\", also where its service is a process of the program's uid outside its session (the name the service bound must match too); an abstract name outside the session stays refused on Landlock ABI 6 and later (Linux 6.12), whose domain scopes abstract sockets whatever the policy\n" },
+	/* a refusal, or a negated condition, grants nothing */
+	{ ALLOW "{\"names\": [\"connect\"], \"action\": \"SCMP_ACT_ALLOW\","
+	  " \"paths\": [{\"index\": 1, \"prefix\": \"/tmp/\", \"not\": true}]}" END, "" },
 	{ ALLOW "{\"names\": [\"connect\"], \"action\": \"SCMP_ACT_ERRNO\","
 	  " \"paths\": [{\"index\": 0, \"prefix\": \"/tmp/\"}]}" END,
 	  "(not-a-path) syscalls[0].paths[0]: argument 0 of \"connect\" is not a path (connect's unix address is argument 1): " NUMBER "; use index 1\n" },

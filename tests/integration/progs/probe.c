@@ -359,6 +359,45 @@ static void op_stopcont(void)
 
 /* --- network ----------------------------------------------------------- */
 
+/* A sockaddr_un for NAME: a path, or "@name" an abstract one. */
+static socklen_t unix_addr(struct sockaddr_un *a, const char *name)
+{
+	size_t n = strlen(name);
+
+	memset(a, 0, sizeof(*a));
+	a->sun_family = AF_UNIX;
+	if (n >= sizeof(a->sun_path))
+		n = sizeof(a->sun_path) - 1;
+	memcpy(a->sun_path, name, n);
+	if (name[0] == '@')
+		a->sun_path[0] = '\0';
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n +
+			   (name[0] == '@' ? 0 : 1));
+}
+
+/* connect-unix NAME: a stream socket connected to NAME, "hi" sent;
+ * sendto-unix NAME: a datagram "hi" sent to NAME. */
+static void op_unix(const char *name, bool stream)
+{
+	struct sockaddr_un a;
+	socklen_t len = unix_addr(&a, name);
+	int s = socket(AF_UNIX, (stream ? SOCK_STREAM : SOCK_DGRAM) | SOCK_CLOEXEC, 0);
+	ssize_t r;
+
+	if (s < 0)
+		die("socket");
+	if (stream) {
+		r = connect(s, (struct sockaddr *)&a, len);
+		say("connect(%s)=%s", name, res((int)r, errno));
+		if (r == 0)
+			(void)!write(s, "hi\n", 3);
+	} else {
+		r = sendto(s, "hi\n", 3, 0, (struct sockaddr *)&a, len);
+		say("sendto(%s)=%s", name, res(r < 0 ? -1 : 0, errno));
+	}
+	close(s);
+}
+
 static void op_net(bool inet)
 {
 	const char *fam = inet ? "inet" : "unix";
@@ -408,6 +447,7 @@ static void usage(void)
 "  getuid geteuid getgid arch pid-is-ppid sys:NAME sys:NUMBER sigsys:NAME\n"
 "  open PATH FLAGS   openwrite PATH FLAGS   exists PATH   mkdir PATH\n"
 "  chown PATH UID GID   owner PATH   writes N   net-inet net-unix\n"
+"  connect-unix NAME   sendto-unix NAME (NAME a path, or @name)\n"
 "  unshare-user   threads N   fork (rest runs in the child)   detach\n"
 "  vfork (rest runs in an exec'd child)   exec PATH ARGS...   thread-exec OPS...\n"
 "  sigusr1   stopcont   raise SIG   exit N   sleep SECONDS   sigstorm N\n"
@@ -613,6 +653,14 @@ int main(int argc, char **argv)
 			op_net(true);
 		} else if (strcmp(op, "net-unix") == 0) {
 			op_net(false);
+		} else if (strcmp(op, "connect-unix") == 0) {
+			NEED(1);
+			op_unix(a1, true);
+			i++;
+		} else if (strcmp(op, "sendto-unix") == 0) {
+			NEED(1);
+			op_unix(a1, false);
+			i++;
 		} else if (strcmp(op, "unshare-user") == 0) {
 			r = unshare(CLONE_NEWUSER);
 			say("unshare(CLONE_NEWUSER)=%s", res(r, errno));
