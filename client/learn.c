@@ -96,8 +96,10 @@ static int merge_into(struct json_object *base, const char *learned_text,
 			continue;
 		}
 		json_object_object_add(rule, "names", kept);
-		json_object_object_add(rule, "comment",
-				       json_object_new_string("learned by sysward learn"));
+		/* A rule's own comment (a catch-all's reason) is kept. */
+		if (!json_object_object_get_ex(rule, "comment", NULL))
+			json_object_object_add(rule, "comment",
+					       json_object_new_string("learned by sysward learn"));
 		json_object_array_add(brules, json_object_get(rule));
 	}
 	if (json_object_object_get_ex(base, "architectures", &barches) &&
@@ -144,7 +146,12 @@ void cmd_learn_help(FILE *f)
 "      --paths              also the paths a call's first path argument\n"
 "                           named, each as its directory as written\n"
 "                           (\"/usr/lib/x/libc.so.6\" -> prefix \"/usr/lib/x/\");\n"
-"                           a name without a slash exactly (sysward only)\n"
+"                           a name without a slash exactly (sysward only).\n"
+"                           A path no rule can say (not UTF-8, more than\n"
+"                           the record keeps) is refused later, and said\n"
+"      --catch-all          with --paths: where a call named such a path,\n"
+"                           add a rule that allows it every path, after\n"
+"                           the paths learned (marked with a comment)\n"
 "      --args               also the values of a call's selector argument\n"
 "                           (socket's family, ioctl's request, prctl's and\n"
 "                           fcntl's command, clone's flags ...) where the\n"
@@ -176,6 +183,7 @@ struct learn_options {
 	bool oci;			/* --format oci */
 	bool args;			/* --args */
 	bool paths;			/* --paths */
+	bool catch_all;			/* --catch-all */
 	const char *merge;		/* --merge BASE */
 	const char *base;		/* --policy BASE */
 	struct run_options run;
@@ -183,12 +191,13 @@ struct learn_options {
 
 static int parse_options(int argc, char **argv, struct learn_options *o)
 {
-	enum { OPT_FORMAT = 0x100, OPT_ARGS, OPT_MERGE, OPT_PATHS };
+	enum { OPT_FORMAT = 0x100, OPT_ARGS, OPT_MERGE, OPT_PATHS, OPT_CATCH_ALL };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "args", no_argument, NULL, OPT_ARGS },
 		{ "paths", no_argument, NULL, OPT_PATHS },
+		{ "catch-all", no_argument, NULL, OPT_CATCH_ALL },
 		{ "merge", required_argument, NULL, OPT_MERGE },
 		{ "policy", required_argument, NULL, 'p' },
 		{ "cap", required_argument, NULL, 'c' },
@@ -218,6 +227,9 @@ static int parse_options(int argc, char **argv, struct learn_options *o)
 		case OPT_PATHS:
 			o->paths = true;
 			break;
+		case OPT_CATCH_ALL:
+			o->catch_all = true;
+			break;
 		case OPT_MERGE:
 			o->merge = optarg;
 			break;
@@ -242,6 +254,9 @@ static int parse_options(int argc, char **argv, struct learn_options *o)
 	}
 	if (!o->output)
 		return -sw_cli_usage("learn", "missing --output FILE");
+	if (o->catch_all && !o->paths)
+		return -sw_cli_usage("learn", "--catch-all is about the paths "
+				     "--paths learns: give both");
 	if (o->paths && o->oci)
 		return -sw_cli_usage("learn", "--paths writes sysward's own "
 				     "path conditions, which runc, Podman and "
@@ -250,6 +265,26 @@ static int parse_options(int argc, char **argv, struct learn_options *o)
 		return -sw_cli_usage("learn", "missing PROGRAM to run");
 	o->run.argv = argv + optind;
 	return 0;
+}
+
+/* learn never widens without saying so: each call whose paths were
+ * not all learned, and what the policy does about it. */
+static void say_notes(const struct sw_learn_notes *notes)
+{
+	for (size_t i = 0; i < notes->n; i++) {
+		char what[64] = "";
+
+		if (notes->v[i].calls)
+			snprintf(what, sizeof(what), "%llu path%s not learned, ",
+				 (unsigned long long)notes->v[i].calls,
+				 notes->v[i].calls == 1 ? "" : "s");
+		sw_cli_error(notes->v[i].catch_all
+			     ? "warning: --paths: %s: %s%s; its last rule, a catch-all, allows it every path (delete that rule to allow only the paths learned)"
+			     : "warning: --paths: %s: %s%s; the policy allows only the paths learned (--catch-all would allow it every path)",
+			     notes->v[i].call, what, sw_learn_why_str(notes->v[i].why));
+	}
+	if (notes->more)
+		sw_cli_error("warning: --paths: %zu more calls whose paths were not all learned", notes->more);
 }
 
 int cmd_learn(int argc, char **argv)
@@ -264,6 +299,7 @@ int cmd_learn(int argc, char **argv)
 	cleanup_free char *learned = NULL;
 	size_t learned_len = 0;
 	uint64_t unnamed = 0;
+	struct sw_learn_notes notes;
 	FILE *out, *to;
 	int r, code;
 
@@ -321,7 +357,9 @@ int cmd_learn(int argc, char **argv)
 	r = to ? sw_record_write_policy(rec, to,
 					(o.oci ? SW_LEARN_OCI_RUNTIME : 0) |
 					(o.args ? SW_LEARN_ARGS : 0) |
-					(o.paths ? SW_LEARN_PATHS : 0), &unnamed)
+					(o.paths ? SW_LEARN_PATHS : 0) |
+					(o.catch_all ? SW_LEARN_CATCH_ALL : 0),
+					&unnamed, &notes)
 	       : -ENOMEM;
 	if (base && to && fclose(to) == EOF && r >= 0)
 		r = -ENOMEM;
@@ -338,6 +376,7 @@ int cmd_learn(int argc, char **argv)
 		sw_cli_error("write the policy to %s: %s", o.output, strerror(-r));
 		code = SW_EXIT_SYSWARD_ERROR;
 	} else if (!o.run.quiet) {
+		say_notes(&notes);
 		if (unnamed)
 			sw_cli_error("warning: %llu calls of system call numbers no name is known for were not learned (a profile names calls)",
 				     (unsigned long long)unnamed);

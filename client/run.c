@@ -34,7 +34,13 @@ void cmd_run_help(FILE *f)
 "Run PROGRAM under the syscall policy FILE and exit with its status.\n"
 "\n"
 "Options:\n"
-"  -p, --policy FILE        JSON policy to enforce (required)\n"
+"  -p, --policy FILE        JSON policy to enforce (this or --policy-fd)\n"
+"      --policy-fd N        the policy from descriptor N, a sealed memory\n"
+"                           file (sysward-runtime's hand-off); kept open,\n"
+"                           close-on-exec\n"
+"      --keep-fds N         the program starts with descriptors 0 to N-1 only:\n"
+"                           every other one is closed first (by default it\n"
+"                           inherits all of ours)\n"
 "  -l, --log FILE           append an audit record of every supervisor\n"
 "                           decision to FILE ('-' = standard error)\n"
 "      --log-format FORMAT  'json' (one object per line, default) or 'text'\n"
@@ -111,13 +117,29 @@ static int parse_gate(const char *text, int *ret)
 	return 0;
 }
 
+/* A descriptor number, or a count of them, from min up. */
+static int parse_fd(const char *text, int min, int *ret)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(text, &end, 10);
+	if (errno || end == text || *end || n < min || n > (1 << 20))
+		return -EINVAL;
+	*ret = (int)n;
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct run_options *o)
 {
 	enum { OPT_LOG_FORMAT = 0x100, OPT_KILL_DESCENDANTS, OPT_COMPLAIN,
-	       OPT_REPORT, OPT_GATE };
+	       OPT_REPORT, OPT_GATE, OPT_POLICY_FD, OPT_KEEP_FDS };
 	static const struct option options[] = {
 		{ "daemon", optional_argument, NULL, 'd' },
 		{ "policy", required_argument, NULL, 'p' },
+		{ "policy-fd", required_argument, NULL, OPT_POLICY_FD },
+		{ "keep-fds", required_argument, NULL, OPT_KEEP_FDS },
 		{ "log", required_argument, NULL, 'l' },
 		{ "log-format", required_argument, NULL, OPT_LOG_FORMAT },
 		{ "cap", required_argument, NULL, 'c' },
@@ -136,6 +158,18 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 		switch (opt) {
 		case 'p':
 			o->policy_path = optarg;
+			break;
+		case OPT_POLICY_FD:
+			if (parse_fd(optarg, 0, &o->policy_fd) < 0)
+				return -sw_cli_usage("run",
+					"--policy-fd %s: expected a descriptor number",
+					optarg);
+			break;
+		case OPT_KEEP_FDS:
+			if (parse_fd(optarg, 3, &o->keep_fds) < 0)
+				return -sw_cli_usage("run",
+					"--keep-fds %s: expected a number of descriptors, 3 or more (stdin, stdout and stderr stay)",
+					optarg);
 			break;
 		case 'l':
 			o->log_path = optarg;
@@ -188,8 +222,15 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 			return -SW_EXIT_USAGE;
 		}
 	}
-	if (!o->policy_path)
+	if (!o->policy_path && o->policy_fd < 0)
 		return -sw_cli_usage("run", "missing --policy FILE");
+	if (o->policy_path && o->policy_fd >= 0)
+		return -sw_cli_usage("run", "--policy and --policy-fd: give one");
+	if (o->daemon_socket && (o->policy_fd >= 0 || o->keep_fds >= 0))
+		return -sw_cli_usage("run", "--policy-fd and --keep-fds are not "
+				     "available with --daemon (they are "
+				     "sysward-runtime's, for a container's "
+				     "process 1)");
 	if (o->kill_descendants && o->daemon_socket)
 		return -sw_cli_usage("run", "--kill-descendants is not available "
 				     "with --daemon (syswardd waits for every "
@@ -338,7 +379,21 @@ static int run_embedded(const struct run_options *o)
 	struct sw_record *rec = NULL;
 	int exit_code = SW_EXIT_SYSWARD_ERROR;
 
-	if (sw_policy_load_file(o->policy_path, &policy, &err) < 0) {
+	/* First: nothing of ours is open yet that the program must keep. */
+	if (o->keep_fds >= 0 && sw_run_keep_fds(o->keep_fds, o->policy_fd, &err) < 0) {
+		sw_cli_error("%s", err.msg);
+		return SW_EXIT_SYSWARD_ERROR;
+	}
+	if (o->policy_fd >= 0) {
+		cleanup_free char *text = NULL, *name = NULL;
+		size_t len;
+
+		if (sw_run_read_policy_fd(o->policy_fd, &text, &len, &name, &err) < 0 ||
+		    sw_policy_load_string(text, len, name, &policy, &err) < 0) {
+			sw_cli_error("%s", err.msg);
+			return SW_EXIT_SYSWARD_ERROR;
+		}
+	} else if (sw_policy_load_file(o->policy_path, &policy, &err) < 0) {
 		sw_cli_error("%s", err.msg);
 		return SW_EXIT_SYSWARD_ERROR;
 	}
@@ -373,7 +428,9 @@ static void warn_caps(uint64_t caps)
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_options o = { .log_format = SW_LOG_JSON };
+	struct run_options o = {
+		.log_format = SW_LOG_JSON, .policy_fd = -1, .keep_fds = -1,
+	};
 	int r;
 
 	r = parse_options(argc, argv, &o);

@@ -2,10 +2,16 @@
 /* What "sysward run" shows and decides in both ways of running
  * (runopts.h): the policy's warnings, the refusals' words, the gate. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include "sysward/cleanup.h"
+#include "sysward/error.h"
 #include "sysward/policy.h"
 #include "commands.h"
 #include "run.h"
@@ -81,6 +87,58 @@ int sw_run_open_report(const struct run_options *o, FILE **ret_file,
 		return -1;
 	}
 	*ret_stream = *ret_file;
+	return 0;
+}
+
+/*
+ * The policy of sysward-runtime's hand-off to a container's process 1:
+ * only a sealed memory file is read (the policy library says why).  It
+ * stays open, close-on-exec, so that sysward-runtime finds the very
+ * policy of process 1 in /proc/<pid>/fd/N for an exec.
+ */
+int sw_run_read_policy_fd(int fd, char **ret_text, size_t *ret_len,
+			  char **ret_name, struct sw_error *err)
+{
+	cleanup_free char *text = NULL, *name = NULL;
+	int r;
+
+	if (asprintf(&name, "policy descriptor %d", fd) < 0) {
+		name = NULL;
+		return sw_error_set(err, ENOMEM, "out of memory");
+	}
+	r = sw_policy_read_sealed_fd(fd, &text, ret_len, err);
+	if (r < 0)
+		return r;
+	if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
+		return sw_error_set_errno(err, errno, "--policy-fd %d: make it close-on-exec", fd);
+	*ret_text = TAKE_PTR(text);
+	*ret_name = TAKE_PTR(name);
+	return 0;
+}
+
+/*
+ * What sysward-runtime asks its processes to keep: the descriptors runc
+ * was asked to pass (stdio, LISTEN_FDS, --preserve-fds), and none of the
+ * two it adds (the static sysward it was executed through, the policy).
+ * Closed here, before anything is opened: the program inherits the rest
+ * of ours as it would unconfined.
+ */
+int sw_run_keep_fds(int keep, int policy_fd, struct sw_error *err)
+{
+	unsigned int lo = (unsigned int)keep;
+	int r;
+
+	if (policy_fd >= keep) {
+		if (policy_fd > keep &&
+		    syscall(SYS_close_range, lo, (unsigned int)policy_fd - 1, 0u) < 0)
+			return sw_error_set_errno(err, errno, "--keep-fds %d: close the descriptors above", keep);
+		lo = (unsigned int)policy_fd + 1;
+	}
+	r = (int)syscall(SYS_close_range, lo, ~0u, 0u);
+	if (r < 0)
+		return sw_error_set_errno(err, errno, "--keep-fds %d: close the descriptors above", keep);
+	if (policy_fd >= 0 && fcntl(policy_fd, F_SETFD, FD_CLOEXEC) < 0)
+		return sw_error_set_errno(err, errno, "--policy-fd %d: make it close-on-exec", policy_fd);
 	return 0;
 }
 

@@ -15,6 +15,8 @@
 
 struct run_options {
 	const char *policy_path;
+	int policy_fd;			/* --policy-fd N, -1: none */
+	int keep_fds;			/* --keep-fds N, -1: keep all */
 	const char *log_path;		/* NULL = none, "-" = stderr */
 	enum sw_log_format log_format;
 	uint64_t caps;			/* capabilities the program keeps */
@@ -50,6 +52,17 @@ int sw_run_open_report(const struct run_options *o, FILE **ret_file,
 /* --cap ARG of `sysward CMD` (run, learn) into o: 0, or the usage
  * error said and its -status. */
 int sw_run_cap_option(const char *cmd, const char *arg, struct run_options *o);
+
+struct sw_error;
+/* --policy-fd N: the policy's text from descriptor N, a sealed memory
+ * file (sw_policy_read_sealed_fd()), *ret_name a name for it in
+ * messages.  N stays open, close-on-exec. */
+int sw_run_read_policy_fd(int fd, char **ret_text, size_t *ret_len,
+			  char **ret_name, struct sw_error *err);
+/* --keep-fds N: close every descriptor from N up but the policy's
+ * (policy_fd, -1 for none), which is made close-on-exec: the program
+ * starts with 0 to N-1 only. */
+int sw_run_keep_fds(int keep, int policy_fd, struct sw_error *err);
 
 struct sw_policy;
 /* The policy's warnings that `sysward run` shows, embedded or through the

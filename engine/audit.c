@@ -90,7 +90,7 @@ static size_t utf8_seq(const unsigned char *s, uint32_t *cp)
 	return n;
 }
 
-static bool utf8_valid(const char *s)
+bool sw_utf8_valid(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	uint32_t cp;
@@ -148,7 +148,7 @@ static void json_member(FILE *f, bool first, const char *key, const char *s)
 		return;
 	}
 	sw_json_str(f, s);
-	if (!utf8_valid(s)) {
+	if (!sw_utf8_valid(s)) {
 		fprintf(f, ",\"%s_hex\":", key);
 		json_hex(f, s);
 	}
@@ -168,7 +168,7 @@ void sw_jsonl_strv(FILE *m, const char *key, char *const *v)
 		if (i)
 			fputc(',', m);
 		sw_json_str(m, v[i]);
-		exact = exact && utf8_valid(v[i]);
+		exact = exact && sw_utf8_valid(v[i]);
 	}
 	fputc(']', m);
 	if (exact)
@@ -177,7 +177,7 @@ void sw_jsonl_strv(FILE *m, const char *key, char *const *v)
 	for (size_t i = 0; v[i]; i++) {
 		if (i)
 			fputc(',', m);
-		if (utf8_valid(v[i]))
+		if (sw_utf8_valid(v[i]))
 			fputs("null", m);
 		else
 			json_hex(m, v[i]);

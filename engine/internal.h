@@ -34,7 +34,11 @@
  *              (prlimit64, priorities, scheduling) act only on those
  *   probe.c    kernel support probe with a short-lived traced child
  *   landlock.c every session a Landlock domain of its own (route 16)
+ *   nsbox.c    the session's own namespaces (mount, IPC, cgroup), the one
+ *              step of the launch child that makes them (route 16c)
  *   procns.c   the session's own /proc: outsiders' pids hidden (route 16)
+ *   cgroup.c   the session's own cgroup: made, handed over, removed
+ *   mountinfo.c a mount table, for the plans of nsbox.c and procns.c
  *   run.c      sw_run(), the embedded helper
  */
 #ifndef SYSWARD_ENGINE_INTERNAL_H
@@ -412,6 +416,10 @@ void sw_tracee_mem_owner(uid_t uid);
 
 /* ---- audit.c -------------------------------------------------------- */
 
+/* s is well-formed UTF-8 (what a JSON string can carry exactly: the
+ * audit log's and a learned policy's rule). */
+bool sw_utf8_valid(const char *s);
+
 /* The string arguments of a call whose audit line waits for its exit
  * stop, read at its entry: an execve that succeeds has replaced the
  * memory they were in by then, and another thread may rewrite them
@@ -535,6 +543,14 @@ struct sw_tomb {
 	struct sw_session *s;	/* NULL: the session was unknown */
 };
 
+/* cgroup.c: the session's cgroup as its launcher holds it: the
+ * directory it is in, and its name there (dir_fd -1: none). */
+#define SW_CGROUP_NAME_MAX	64
+struct sw_cgroup {
+	int dir_fd;
+	char name[SW_CGROUP_NAME_MAX];
+};
+
 struct sw_session {
 	struct sw_supervisor *sup;
 	struct sw_session *next;
@@ -572,6 +588,7 @@ struct sw_session {
 	bool complain;		/* sw_launch.complain */
 	struct sw_record *record;	/* record.c, or NULL */
 	struct sw_peers *peers;	/* peers.c, from its first connect or listen */
+	struct sw_cgroup cgroup;	/* cgroup.c: its own, removed with it */
 };
 
 struct sw_supervisor {
@@ -602,6 +619,11 @@ struct sw_supervisor {
 	 * is (sw_peers_replay). */
 	pid_t *replay;
 	size_t n_replay, cap_replay;
+	/* cgroup.c: session cgroups whose removal waits for what is left
+	 * in them to end (at most SW_CGROUP_PENDING_MAX). */
+	struct sw_cgroup *cg_pending;
+	size_t n_cg_pending;
+	long long cg_retry_ms;	/* the last try (CLOCK_MONOTONIC ms) */
 };
 
 struct sw_tracee *sw_tracee_find(struct sw_supervisor *sup, pid_t pid);
@@ -875,8 +897,8 @@ unsigned int sw_kernel_version_now(void);
 /* ---- landlock.c: every session a Landlock domain of its own ------------ */
 
 /* The running kernel's Landlock ABI (>= 1), or -ENOSYS (not built),
- * -EOPNOTSUPP (not enabled at boot).  SYSWARD_PRETEND_LANDLOCK_ABI=N
- * lowers it to N (0: none), for tests of older kernels' paths. */
+ * -EOPNOTSUPP (not enabled at boot).  As the kernel says: nothing of
+ * the process's (its environment) changes it. */
 int sw_landlock_abi(void);
 /* A ruleset (CLOEXEC fd in *ret_fd) whose domain changes nothing the
  * program can see but who it can reach: scopes on ABI >= 6, else a right
@@ -885,6 +907,70 @@ int sw_landlock_ruleset(int abi, int *ret_fd, struct sw_error *err);
 /* In the launch child, after no_new_privs: enter a new domain from the
  * ruleset.  Async-signal-safe.  0 or -errno. */
 int sw_landlock_enter(int ruleset_fd);
+
+/* ---- mountinfo.c: a mount table, for the plans below ------------------- */
+
+/* One line of a mountinfo file; the strings point into its table. */
+struct sw_mnt {
+	int id, parent;
+	char *root, *point, *fstype;
+	char *super;		/* the superblock's options */
+	unsigned long flags;	/* MS_* of the per-mount options */
+};
+
+struct sw_mnt_table {
+	struct sw_mnt *m;
+	size_t n;		/* in the file's order: the order of attaching */
+	char *text;
+};
+
+int sw_mnt_table_read(const char *mountinfo, struct sw_mnt_table *ret,
+		      struct sw_error *err);
+void sw_mnt_table_free(struct sw_mnt_table *t);
+/* MS_* of a per-mount option list ("rw,nosuid,relatime"). */
+unsigned long sw_mnt_flags(const char *opts);
+/* Option name in a comma list ("size=10M,mode=1777"): its value (not
+ * NUL-terminated: *ret_len bytes; 0 for a bare flag) if present. */
+bool sw_mnt_option(const char *opts, const char *name, const char **ret_value,
+		   size_t *ret_len);
+/* Something mounted over m at its very path. */
+bool sw_mnt_covered(const struct sw_mnt_table *t, size_t m);
+/* A mount of the same parent over a directory above m, or at m's path
+ * after it: no path reaches m. */
+bool sw_mnt_hidden(const struct sw_mnt_table *t, size_t m);
+/* What a path walk sees at m's mount point: m, or the last of those
+ * mounted on top of it there. */
+size_t sw_mnt_stack_top(const struct sw_mnt_table *t, size_t m);
+/* Neither m nor a mount it is beneath covered or hidden: a path reaches
+ * it. */
+bool sw_mnt_visible(const struct sw_mnt_table *t, size_t m);
+
+/* ---- nsbox.c's steps: where the launch child failed -------------------- */
+
+/* Where sw_nsbox_enter() failed: a step and the index of what it was
+ * doing (a procns.c step: in proc[] for SW_NSBOX_PROC_MOUNT, in sub[]
+ * otherwise; nsbox.c's: in its mounts[] or ro[]; -1: none). */
+enum sw_nsbox_step {
+	SW_NSBOX_NONE,
+	SW_NSBOX_PROC_CHECK,	/* sub[i]'s path shows another mount now */
+	SW_NSBOX_UNSHARE,	/* the namespaces */
+	SW_NSBOX_PROC_CLONE,	/* open_tree of sub[i] */
+	SW_NSBOX_PROC_MOUNT,	/* the new instance over proc[i] */
+	SW_NSBOX_PROC_PUT_BACK,	/* sub[i] moved over the new instance */
+	SW_NSBOX_PROC_COPY,	/* a copy of sub[i], whose file was removed */
+	SW_NSBOX_CGROUP_MAKE,	/* the session's cgroup: mkdir */
+	SW_NSBOX_CGROUP_HAND,	/* ... handed to the launcher */
+	SW_NSBOX_CGROUP_LIMIT,	/* ... its limits */
+	SW_NSBOX_CGROUP_DELEGATE, /* ... the program's cgroup, the uid's */
+	SW_NSBOX_CGROUP_MOVE,	/* ... the child moved in */
+	SW_NSBOX_READ_ONLY,	/* ro[i] made read-only */
+	SW_NSBOX_MOUNT,		/* a new instance over mounts[i] */
+};
+
+struct sw_nsbox_where {
+	int step;		/* enum sw_nsbox_step */
+	int index;
+};
 
 /* ---- procns.c: the session's own /proc (route 16) ---------------------- */
 
@@ -903,8 +989,8 @@ struct sw_procns_sub {
 	int mnt_id;		/* mountinfo's id: the child checks it */
 };
 
-/* What the launch child mounts: no procfs instance (n_proc 0) when this
- * process lacks CAP_SYS_ADMIN.  Made before fork (it allocates). */
+/* What the launch child mounts (part of nsbox.c's plan).  Made before
+ * fork (it allocates). */
 struct sw_procns {
 	struct sw_procns_proc *proc;
 	size_t n_proc;
@@ -912,9 +998,9 @@ struct sw_procns {
 	size_t n_sub;
 };
 
-int sw_procns_plan(struct sw_procns *ret, struct sw_error *err);
-/* The same from a mountinfo file, whatever this process's capabilities
- * (for tests). */
+int sw_procns_plan_table(const struct sw_mnt_table *t, struct sw_procns *ret,
+			 struct sw_error *err);
+/* The same from a mountinfo file (for tests). */
 int sw_procns_plan_from(const char *mountinfo, struct sw_procns *ret,
 			struct sw_error *err);
 void sw_procns_free(struct sw_procns *p);
@@ -922,30 +1008,135 @@ void sw_procns_free(struct sw_procns *p);
  * file's content is copied up to this size (procns.c, copy_mask). */
 #define SW_PROCNS_COPY_MAX	(1 << 20)	/* "1 MiB" in sw_procns_explain() */
 
-/* Where sw_procns_enter() failed: a step and the index, in proc[] for
- * SW_PROCNS_MOUNT and in sub[] otherwise (-1: none). */
-enum sw_procns_step {
-	SW_PROCNS_NONE,
-	SW_PROCNS_CHECK,	/* sub[i]'s path shows another mount now */
-	SW_PROCNS_UNSHARE,	/* the mount namespace */
-	SW_PROCNS_CLONE,	/* open_tree of sub[i] */
-	SW_PROCNS_MOUNT,	/* the new instance over proc[i] */
-	SW_PROCNS_PUT_BACK,	/* sub[i] moved over the new instance */
-	SW_PROCNS_COPY,		/* a copy of sub[i], whose file was removed */
-};
-
-struct sw_procns_where {
-	int step;		/* enum sw_procns_step */
-	int index;
-};
-
-/* In the launch child, before privileges are dropped: a mount namespace
- * with the plan's instances.  Async-signal-safe.  0 or -errno, and
- * *where says which step failed. */
-int sw_procns_enter(const struct sw_procns *p, struct sw_procns_where *where);
-/* In the parent: what failed at *where, naming the mount. */
-void sw_procns_explain(const struct sw_procns *p, const struct sw_procns_where *w,
+/* In the launch child, async-signal-safe, 0 or -errno with *where set:
+ * before its mount namespace, that each path still shows the mount the
+ * plan names; in it (nsbox.c made it), the plan's instances. */
+int sw_procns_check(const struct sw_procns *p, struct sw_nsbox_where *where);
+int sw_procns_mount(const struct sw_procns *p, struct sw_nsbox_where *where);
+/* In the parent: what failed at *where (a procns step), naming the
+ * mount; false if *where is not one of its steps. */
+bool sw_procns_explain(const struct sw_procns *p, const struct sw_nsbox_where *w,
 		       char *buf, size_t size);
+
+/* ---- cgroup.c: the session's own cgroup (route 16c) ------------------- */
+
+#define SW_CGROUP_DELEGATE_MAX	8
+/* Bounds the launch child sets on the session's cgroup, above the
+ * program's (out of its reach), so that removing what the program made
+ * below is bounded work: cgroup.max.descendants and cgroup.max.depth.
+ * The program's cgroup counts as one. */
+#define SW_CGROUP_MAX_DESCENDANTS	1024
+#define SW_CGROUP_MAX_DEPTH		32
+/* The program's cgroup, below the session's. */
+#define SW_CGROUP_PROGRAM	"program"
+/* Session cgroups left for a later removal, per supervisor. */
+#define SW_CGROUP_PENDING_MAX	64
+
+struct sw_cgroup_plan {
+	bool on;		/* make one (the kernel has cgroup namespaces) */
+	char name[SW_CGROUP_NAME_MAX];	/* "sysward-session-..." */
+	uid_t uid;		/* the program's: its cgroup is the uid's
+				 * where the launcher's is (delegated) */
+	gid_t gid;
+	/* /sys/kernel/cgroup/delegate: the files a delegation hands over */
+	char delegate[SW_CGROUP_DELEGATE_MAX][32];
+	size_t n_delegate;
+};
+
+/* In the parent: the plan (no allocation). */
+int sw_cgroup_plan(uid_t uid, gid_t gid, struct sw_cgroup_plan *ret,
+		   struct sw_error *err);
+/* In the launch child, async-signal-safe: make the session's cgroup
+ * below the cgroup the child is in, hand the directory it is in to the
+ * launcher over hand_fd (SCM_RIGHTS, before anything else can fail, so
+ * that the launcher removes it whatever happens next), and move the
+ * child into its program cgroup.  0, or -errno with *step set (enum
+ * sw_nsbox_step). */
+int sw_cgroup_enter(const struct sw_cgroup_plan *p, int hand_fd, int *step);
+
+struct msghdr;
+/* In the launcher: take the handed-over directory from a message of the
+ * launch child (a control message with SCM_RIGHTS): true if it was one. */
+bool sw_cgroup_take(struct sw_cgroup *cg, const char *name, struct msghdr *msg);
+/* When the session ends (its processes gone): remove its cgroup and what
+ * the program made below it.  What holds processes still (none of the
+ * session's: something that moved itself in) is killed (cgroup.kill)
+ * and the removal retried later by sw_cgroup_retry().  Never blocks. */
+void sw_cgroup_release(struct sw_supervisor *sup, struct sw_cgroup *cg);
+/* Retry the removals left pending; with wait_ms, until they are done or
+ * that much time has passed (the supervisor's end). */
+void sw_cgroup_retry(struct sw_supervisor *sup, int wait_ms);
+
+/* ---- nsbox.c: the session's own namespaces (route 16c) ---------------- */
+
+#define SW_NSBOX_MAX_MOUNTS	32	/* new instances over mount points */
+#define SW_NSBOX_MAX_RO		32	/* paths made read-only */
+#define SW_NSBOX_MAX_OPTS	4	/* options of one new instance */
+
+/* A new instance of fstype mounted over path. */
+struct sw_nsbox_mount {
+	char *path;
+	const char *fstype;	/* a string of nsbox.c's */
+	char *opts[SW_NSBOX_MAX_OPTS];	/* "key=value" or "flag" */
+	size_t n_opts;
+	unsigned int attr;	/* MOUNT_ATTR_* */
+};
+
+/* A path made read-only, with everything beneath it: a mount point
+ * (sysfs: its own mount, made private too) or a file or directory of
+ * /proc (a recursive bind of it, over it). */
+struct sw_nsbox_ro {
+	char *path;
+	bool bind;
+};
+
+/* What the launch child makes.  on is false where the launcher lacks
+ * CAP_SYS_ADMIN (unprivileged `sysward run`): nothing is made. */
+struct sw_nsbox {
+	bool on;
+	int unshare;		/* CLONE_NEW* */
+	struct sw_procns proc;
+	struct sw_cgroup_plan cg;
+	struct sw_nsbox_ro *ro;
+	size_t n_ro;
+	struct sw_nsbox_mount *mounts;
+	size_t n_mounts;
+};
+
+/* What the plan takes from the launch. */
+struct sw_nsbox_ctx {
+	uid_t uid;		/* the program's */
+	gid_t gid;
+	uint64_t caps;		/* it keeps */
+	/* Its standard streams and terminal: a terminal of the launcher's
+	 * devpts instance among them keeps that instance (nsbox.c). */
+	int fds[4];
+	const char *filesystems;	/* /proc/filesystems (tests: a file) */
+	const char *ns_dir;	/* /proc/self/ns: the namespaces it has */
+	/* /dev/shm: given a tmpfs of the session's even where it is no
+	 * mount point (NULL: not) */
+	const char *shm_dir;
+	/* The launcher's CAP_SYS_ADMIN is not over its cgroup namespace (a
+	 * user namespace's only): no cgroup of the session's, as for an
+	 * unprivileged launcher. */
+	bool no_cgroup_privilege;
+};
+
+/* In the parent, before fork. */
+int sw_nsbox_plan(const struct sw_launch *l, struct sw_nsbox *ret,
+		  struct sw_error *err);
+/* The same from a mount table, whatever this process's capabilities
+ * (for tests). */
+int sw_nsbox_plan_table(const struct sw_mnt_table *t, const struct sw_nsbox_ctx *ctx,
+			struct sw_nsbox *ret, struct sw_error *err);
+void sw_nsbox_free(struct sw_nsbox *p);
+/* In the launch child, before privileges are dropped: the one entry.
+ * Async-signal-safe.  0 or -errno with *where set. */
+int sw_nsbox_enter(const struct sw_nsbox *p, int hand_fd,
+		   struct sw_nsbox_where *where);
+/* In the parent: what failed at *where, naming what it was doing. */
+void sw_nsbox_explain(const struct sw_nsbox *p, const struct sw_nsbox_where *w,
+		      char *buf, size_t size);
 
 /* ---- the launch: launch.c and the files below it ---------------------- */
 
@@ -960,7 +1151,7 @@ enum sw_stage {
 	SW_STAGE_TTY,
 	SW_STAGE_NICE,
 	SW_STAGE_STDIO,
-	SW_STAGE_PROCNS,
+	SW_STAGE_NSBOX,
 	SW_STAGE_CHDIR,
 	SW_STAGE_GROUPS,
 	SW_STAGE_GID,
@@ -974,15 +1165,15 @@ enum sw_stage {
 };
 
 /* launchreport.c: in the launch child, report (stage, errno) on fd and
- * exit; where says which /proc step failed (SW_STAGE_PROCNS), or NULL.
- * Async-signal-safe. */
+ * exit; where says which step of the session's namespaces failed
+ * (SW_STAGE_NSBOX), or NULL.  Async-signal-safe. */
 _Noreturn void sw_launch_fail_at(int fd, enum sw_stage stage,
-				 const struct sw_procns_where *where);
+				 const struct sw_nsbox_where *where);
 _Noreturn void sw_launch_fail(int fd, enum sw_stage stage);
 /* launchreport.c: in the parent, the child died before it was ready to be
- * seized: err says why, from its report on fd (procns names the mount). */
+ * seized: err says why, from its report on fd (nsbox names the mount). */
 int sw_launch_report_early(int fd, const char *prog,
-			   const struct sw_procns *procns,
+			   const struct sw_nsbox *nsbox,
 			   struct sw_error *err);
 
 /* launchchild.c: the launch child from its fork to its exec (its holder

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
@@ -71,6 +72,7 @@ static struct sw_session *session_new(struct sw_supervisor *sup,
 	s->pathguard = s->can_set && sw_pathguard_wanted(s->prog);
 	s->kill_descendants = l->kill_descendants;
 	s->launch_fd = -1;
+	s->cgroup.dir_fd = -1;
 	s->complain = l->complain;
 	if ((l->cwd && !(s->launch_cwd = strdup(l->cwd))) ||
 	    (l->record && !(s->record = sw_record_new(l->complain, l->record_paths)))) {
@@ -83,11 +85,13 @@ static struct sw_session *session_new(struct sw_supervisor *sup,
 	return s;
 }
 
-/* The three pipes between the launch and its child. */
+/* The three channels between the launch and its child. */
 struct launch_pipes {
 	int go_r, go_w;		/* parent -> child: you are seized */
 	int rep_r, rep_w;	/* child -> parent: (stage, errno) */
-	int ready_r, ready_w;	/* child -> parent: seize me now */
+	/* child -> parent: its cgroup (SCM_RIGHTS, cgroup.c), then "seize
+	 * me now" (its pid); a seqpacket socket pair */
+	int ready_r, ready_w;
 };
 
 static void pipes_close(struct launch_pipes *lp)
@@ -108,7 +112,7 @@ static int pipes_open(struct launch_pipes *lp, struct sw_error *err)
 	int e = 0;
 
 	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(rep, O_CLOEXEC) < 0 ||
-	    pipe2(ready, O_CLOEXEC) < 0)
+	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ready) < 0)
 		e = errno;
 	*lp = (struct launch_pipes){ go[0], go[1], rep[0], rep[1], ready[0], ready[1] };
 	if (e) {
@@ -118,24 +122,57 @@ static int pipes_open(struct launch_pipes *lp, struct sw_error *err)
 	return 0;
 }
 
+/* One message of the child on the ready socket into buf (n bytes at
+ * most): its length (0: the child closed it).  A descriptor it carries
+ * is the session's cgroup (cgroup.c, *ret_cgroup true) if it is the
+ * one-byte message that hands it over, else closed. */
+static ssize_t ready_message(int fd, void *buf, size_t n, const char *cg_name,
+			     struct sw_cgroup *cg, bool *ret_cgroup)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { buf, n };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c;
+	ssize_t len;
+
+	while ((len = recvmsg(fd, &msg, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR)
+		;
+	*ret_cgroup = len == 1 && ((char *)buf)[0] == 'c' &&
+		      sw_cgroup_take(cg, cg_name, &msg);
+	if (*ret_cgroup)
+		return len;
+	for (c = len >= 0 ? CMSG_FIRSTHDR(&msg) : NULL; c; c = CMSG_NXTHDR(&msg, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+			for (size_t k = 0; k < (c->cmsg_len - CMSG_LEN(0)) / sizeof(int); k++)
+				close(((int *)CMSG_DATA(c))[k]);
+	return len;
+}
+
 /*
  * Step 4, in the parent after the fork: wait until the child has its
  * final credentials and is dumpable again (or has failed on the way).  A
  * blocking wait, but bounded independently of the program and of the
  * client: until "ready" the child runs only our own code on its own state
- * (sigprocmask, dup2 of descriptors we hold, set*id, capability and prctl
- * calls), touching no path the caller chose (the chdir comes after the
- * seize) and no program code: the program does not exist yet.
+ * (sigprocmask, dup2 of descriptors we hold, its namespaces and mounts,
+ * set*id, capability and prctl calls), touching no path the caller chose
+ * (the chdir comes after the seize) and no program code: the program
+ * does not exist yet.  On the way it may hand over its cgroup (cgroup.c),
+ * which the session then owns, launched or not.
  */
 static int wait_ready(pid_t *pid, bool holder, const char *prog,
-		      struct launch_pipes *lp, const struct sw_procns *procns,
-		      struct sw_error *err)
+		      struct launch_pipes *lp, const struct sw_nsbox *nsbox,
+		      struct sw_cgroup *cg, struct sw_error *err)
 {
-	pid_t ready = 0;
+	bool cgroup;
+	pid_t ready;
 	ssize_t n;
 
-	while ((n = read(lp->ready_r, &ready, sizeof(ready))) < 0 && errno == EINTR)
-		;
+	do {
+		ready = 0;
+		n = ready_message(lp->ready_r, &ready, sizeof(ready),
+				  nsbox->cg.name, cg, &cgroup);
+	} while (cgroup);
 	/* Under a holder the program is its child, else ours. */
 	if (n == sizeof(ready) && ready > 0 && (holder || ready == *pid)) {
 		*pid = ready;
@@ -145,7 +182,7 @@ static int wait_ready(pid_t *pid, bool holder, const char *prog,
 	 * holder, the holder reaps it; ours, the intermediate, is reaped.) */
 	if (!holder)
 		sw_reap(*pid);
-	return sw_launch_report_early(lp->rep_r, prog, procns, err);
+	return sw_launch_report_early(lp->rep_r, prog, nsbox, err);
 }
 
 /* Step 5: seize the ready child and make it the session's first tracee. */
@@ -234,7 +271,8 @@ int sw_session_launch_prepared(struct sw_supervisor *sup,
 	if (l->new_session)
 		sw_reap(pid);	/* the intermediate: it exits at once */
 
-	r = wait_ready(&pid, l->new_session, l->argv[0], &lp, &pr->procns, err);
+	r = wait_ready(&pid, l->new_session, l->argv[0], &lp, &pr->nsbox,
+		       &s->cgroup, err);
 	if (r >= 0)
 		r = seize(sup, s, pid, l->argv[0], err);
 	if (r < 0)

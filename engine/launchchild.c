@@ -5,7 +5,8 @@
  * prepared before the fork, prepare.c).  In order: its own process group
  * (and, when the caller asks, a session of its own led by an untraced
  * holder that is its parent: become_holder()), the caller's terminal and
- * signal state, nice, stdio, its own /proc (procns.c), groups/gid/uid,
+ * signal state, nice, stdio, its own namespaces, cgroup and /proc
+ * (nsbox.c), groups/gid/uid,
  * bounding set + capabilities (libcap), no_new_privs, a Landlock domain
  * of its own (landlock.c), then wait on a pipe until the parent has
  * PTRACE_SEIZEd it, enter the working directory, load the filters and
@@ -28,7 +29,7 @@
 static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 			    const struct sock_fprog *dprog,
 			    const struct sock_fprog *fprog, int landlock_fd,
-			    const struct sw_procns *procns,
+			    const struct sw_nsbox *nsbox,
 			    int go_fd, int ready_fd, int rep_fd)
 {
 	sigset_t mask;
@@ -85,14 +86,16 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 				fcntl(i, F_SETFD, fl & ~FD_CLOEXEC);
 		}
 	}
-	/* While it still holds CAP_SYS_ADMIN (procns.c, route 16): the
-	 * Landlock domain below then hides every process outside. */
+	/* While it still holds CAP_SYS_ADMIN (nsbox.c, route 16c): its
+	 * own cgroup, IPC and mount namespaces (its /proc: the Landlock
+	 * domain below then hides every process outside).  Its cgroup goes
+	 * to the launcher over ready_fd, to be removed with the session. */
 	{
-		struct sw_procns_where where;
+		struct sw_nsbox_where where;
 
-		errno = -sw_procns_enter(procns, &where);
+		errno = -sw_nsbox_enter(nsbox, ready_fd, &where);
 		if (errno)
-			sw_launch_fail_at(rep_fd, SW_STAGE_PROCNS, &where);
+			sw_launch_fail_at(rep_fd, SW_STAGE_NSBOX, &where);
 	}
 	if (l->set_groups &&
 	    sw_set_groups_within(l->groups, l->n_groups, l->groups, l->n_groups) < 0)
@@ -251,6 +254,6 @@ _Noreturn void sw_launch_child(const struct sw_launch *l,
 
 	if (l->new_session)
 		become_holder(l, rep_fd);
-	child(l, pr->caps, &dprog, &fprog, pr->landlock_fd, &pr->procns,
+	child(l, pr->caps, &dprog, &fprog, pr->landlock_fd, &pr->nsbox,
 	      go_fd, ready_fd, rep_fd);
 }

@@ -22,7 +22,7 @@ static const char *const stage_what[] = {
 	[SW_STAGE_TTY] = "become the terminal's foreground process group (tcsetpgrp)",
 	[SW_STAGE_NICE] = "set its nice value (setpriority)",
 	[SW_STAGE_STDIO] = "set up standard input/output",
-	[SW_STAGE_PROCNS] = "give it a /proc of its own (a mount namespace, proc mounted with hidepid=ptraceable over each proc mount and the mounts beneath put back)",
+	[SW_STAGE_NSBOX] = "give it namespaces of its own (cgroup, IPC, mount: its own /proc, /dev/shm, devpts, cgroupfs)",
 	[SW_STAGE_CHDIR] = "change to the working directory",
 	[SW_STAGE_GROUPS] = "set supplementary groups",
 	[SW_STAGE_GID] = "set group id",
@@ -38,16 +38,16 @@ static const char *const stage_what[] = {
 struct report {
 	int stage;
 	int err;
-	struct sw_procns_where procns;	/* SW_STAGE_PROCNS: which step, which mount */
+	struct sw_nsbox_where nsbox;	/* SW_STAGE_NSBOX: which step, which mount */
 };
 
 _Noreturn void sw_launch_fail_at(int fd, enum sw_stage stage,
-				 const struct sw_procns_where *where)
+				 const struct sw_nsbox_where *where)
 {
-	struct report r = { (int)stage, errno, { SW_PROCNS_NONE, -1 } };
+	struct report r = { (int)stage, errno, { SW_NSBOX_NONE, -1 } };
 
 	if (where)
-		r.procns = *where;
+		r.nsbox = *where;
 	(void)!write(fd, &r, sizeof(r));
 	_exit(SW_EXIT_SYSWARD_ERROR);
 }
@@ -72,18 +72,17 @@ static int stage_error(struct sw_error *err, const char *prog,
 }
 
 int sw_launch_report_early(int fd, const char *prog,
-			   const struct sw_procns *procns, struct sw_error *err)
+			   const struct sw_nsbox *nsbox, struct sw_error *err)
 {
 	struct report rep = { 0 };
 	ssize_t n;
 
 	n = read(fd, &rep, sizeof(rep));
-	if (n == sizeof(rep) && rep.stage == SW_STAGE_PROCNS) {
-		char what[512];
+	if (n == sizeof(rep) && rep.stage == SW_STAGE_NSBOX) {
+		char what[1024];
 
-		sw_procns_explain(procns, &rep.procns, what, sizeof(what));
-		return sw_error_set_errno(err, rep.err,
-					  "cannot start '%s': give it a /proc of its own: %s",
+		sw_nsbox_explain(nsbox, &rep.nsbox, what, sizeof(what));
+		return sw_error_set_errno(err, rep.err, "cannot start '%s': %s",
 					  prog, what);
 	}
 	if (has_stage(&rep, n))

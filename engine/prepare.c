@@ -5,7 +5,7 @@
  * (program.c), its two filters as BPF (filter.c; libseccomp in a process
  * of its own, killed at a deadline, when the caller sets one), who
  * decides its refusals, the capabilities the program may keep, the
- * session's Landlock ruleset and its own /proc.  The child then makes
+ * session's Landlock ruleset and its own namespaces (nsbox.c).  The child then makes
  * only async-signal-safe calls (launchchild.c).
  */
 #include <errno.h>
@@ -85,7 +85,7 @@ void sw_prepared_free(struct sw_prepared *pr)
 		cap_free(pr->caps);
 	if (pr->landlock_fd >= 0)
 		close(pr->landlock_fd);
-	sw_procns_free(&pr->procns);
+	sw_nsbox_free(&pr->nsbox);
 	free(pr);
 }
 
@@ -365,10 +365,10 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 		sw_prepared_free(pr);
 		return sw_error_wrap(err, "prepare the session's Landlock domain");
 	}
-	r = sw_procns_plan(&pr->procns, err);
+	r = sw_nsbox_plan(l, &pr->nsbox, err);
 	if (r < 0) {
 		sw_prepared_free(pr);
-		return sw_error_wrap(err, "prepare the session's own /proc");
+		return sw_error_wrap(err, "prepare the session's own namespaces");
 	}
 	*ret = pr;
 	return 0;

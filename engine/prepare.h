@@ -19,7 +19,7 @@ struct sw_prepared {
 	cap_t caps;
 	bool can_set;		/* the kernel it was made for has SET_SYSCALL_INFO */
 	int landlock_fd;	/* the session's ruleset (landlock.c), or -1 */
-	struct sw_procns procns;	/* its own /proc (procns.c) */
+	struct sw_nsbox nsbox;	/* its own namespaces (nsbox.c) */
 };
 
 #endif

@@ -10,7 +10,6 @@
 #include <linux/seccomp.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
@@ -100,9 +99,6 @@ int sw_probe_kernel(struct sw_kernel_support *ret, struct sw_error *err)
 		while (waitpid(pid, &status, __WALL) < 0 && errno == EINTR)
 			;
 		ks.set_syscall_info = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-		/* Tests of the refusal, on a kernel that has the request. */
-		if (getenv("SYSWARD_PRETEND_NO_SET_SYSCALL_INFO"))
-			ks.set_syscall_info = false;
 		if (WIFEXITED(status) || WIFSIGNALED(status))
 			pid = 0;
 		break;

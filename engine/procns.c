@@ -15,8 +15,9 @@
  *
  * Where the launcher holds CAP_SYS_ADMIN (syswardd, `sysward run` as
  * root), the launch child, before it drops its privileges, makes a mount
- * namespace of its own, turns every mount into a slave (the host's
- * mounts still propagate in; nothing propagates out) and mounts a new
+ * namespace of its own with every mount a slave (the host's mounts still
+ * propagate in; nothing propagates out: nsbox.c, the session's
+ * namespaces, of which this is one step) and mounts a new
  * proc instance with hidepid=ptraceable over every procfs mount point,
  * with the original's nosuid/nodev/noexec/ro/atime flags.  What was
  * mounted beneath the old instance (binfmt_misc, and in a container the
@@ -33,8 +34,8 @@
  * mount_too_revealing), the program keeps the launcher's /proc: the
  * documented limit.
  *
- * The mount table is read here, in the parent (the launch child makes
- * only async-signal-safe calls): sw_procns_plan().  A mount added beneath
+ * The mount table is read in the parent (the launch child makes only
+ * async-signal-safe calls): sw_procns_plan_table().  A mount added beneath
  * /proc between that read and the child's overmount is left hidden under
  * the new instance; the child checks that each path still shows the
  * mount the plan names, so a mount added over one fails the launch
@@ -43,11 +44,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/capability.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -61,137 +60,11 @@
 #define STATX_MNT_ID 0x00001000U
 #endif
 
-/* One line of /proc/self/mountinfo, the fields we use. */
-struct mnt {
-	int id, parent;
-	char *root, *point, *fstype;
-	unsigned long flags;	/* MS_* of the per-mount options */
-	bool subset_pid;	/* the superblock shows only pid directories */
-};
-
-/* "\040" (space), "\011", "\012", "\134" in place. */
-static void unescape(char *s)
-{
-	char *o = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
-		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*o++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
-			s += 3;
-		} else {
-			*o++ = *s;
-		}
-	}
-	*o = '\0';
-}
-
-static unsigned long mount_flags(const char *opts)
-{
-	static const struct {
-		const char *name;
-		unsigned long flag;
-	} f[] = {
-		{ "ro", MS_RDONLY },         { "nosuid", MS_NOSUID },
-		{ "nodev", MS_NODEV },       { "noexec", MS_NOEXEC },
-		{ "noatime", MS_NOATIME },   { "nodiratime", MS_NODIRATIME },
-		{ "relatime", MS_RELATIME }, { "strictatime", MS_STRICTATIME },
-	};
-	unsigned long flags = 0;
-	size_t len;
-
-	for (const char *p = opts; *p; p += len + (p[len] == ',')) {
-		len = strcspn(p, ",");
-		for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-			if (strlen(f[i].name) == len && !strncmp(p, f[i].name, len))
-				flags |= f[i].flag;
-	}
-	return flags;
-}
-
-/* Parse one mountinfo line (modified in place; m points into it). */
-static int parse_line(char *line, struct mnt *m)
-{
-	char *field[16], *save = NULL;
-	int total = 0, n;
-
-	for (char *t = strtok_r(line, " \n", &save); t && total < 16;
-	     t = strtok_r(NULL, " \n", &save))
-		field[total++] = t;
-	/* id parent major:minor root point options [optional...] - type
-	 * source superoptions: n, the type's index */
-	for (n = 6; n < total && strcmp(field[n], "-"); n++)
-		;
-	n++;
-	if (n + 2 >= total)
-		return -EINVAL;
-	m->id = atoi(field[0]);
-	m->parent = atoi(field[1]);
-	m->root = field[3];
-	m->point = field[4];
-	m->flags = mount_flags(field[5]);
-	m->fstype = field[n];
-	m->subset_pid = strstr(field[n + 2], "subset=pid") != NULL;
-	unescape(m->root);
-	unescape(m->point);
-	return 0;
-}
-
 /* A procfs mount that shows processes: its root is "/" or a pid's. */
-static bool shows_pids(const struct mnt *m)
+static bool shows_pids(const struct sw_mnt *m)
 {
 	return !strcmp(m->fstype, "proc") &&
 	       (!strcmp(m->root, "/") || (m->root[1] >= '0' && m->root[1] <= '9'));
-}
-
-static bool covered(const struct mnt *t, size_t n, const struct mnt *m)
-{
-	for (size_t i = 0; i < n; i++)
-		if (t[i].parent == m->id && !strcmp(t[i].point, m->point))
-			return true;
-	return false;
-}
-
-/* A submount of the same parent over a directory above m (a recursive
- * read-only bind of /proc/sys over binfmt_misc, as systemd's
- * ProtectKernelTunables makes; systemd-nspawn's /proc/sys over its own
- * boot_id file) hides m from every path, whichever was attached first:
- * a path walk enters the upper one first.  At m's very path the later
- * one hides it (the table lists a namespace's mounts in the order they
- * were attached).  A hidden mount is cloned with the one that hides it,
- * or not at all. */
-static bool hidden(const struct mnt *t, size_t n, size_t m)
-{
-	for (size_t k = 0; k < n; k++) {
-		size_t len = strlen(t[k].point);
-
-		if (k == m || t[k].parent != t[m].parent ||
-		    strncmp(t[m].point, t[k].point, len))
-			continue;
-		if (t[m].point[len] == '/' || (t[m].point[len] == '\0' && k > m))
-			return true;
-	}
-	return false;
-}
-
-/* The mount a path walk sees at m's mount point: m, or the last of those
- * mounted on top of it there (a mount whose parent is the one below and
- * whose mount point is the same path).  At most n steps: a table with a
- * loop (no kernel writes one) ends the walk. */
-static size_t stack_top(const struct mnt *t, size_t n, size_t m)
-{
-	for (size_t steps = 0; steps < n; steps++) {
-		size_t k;
-
-		for (k = 0; k < n; k++)
-			if (k != m && t[k].parent == t[m].id &&
-			    !strcmp(t[k].point, t[m].point))
-				break;
-		if (k == n)
-			break;
-		m = k;
-	}
-	return m;
 }
 
 void sw_procns_free(struct sw_procns *p)
@@ -205,16 +78,19 @@ void sw_procns_free(struct sw_procns *p)
 	*p = (struct sw_procns){ 0 };
 }
 
-static int plan_table(struct mnt *t, size_t n, struct sw_procns *p,
+static int plan_table(const struct sw_mnt_table *tab, struct sw_procns *p,
 		      struct sw_error *err)
 {
+	const struct sw_mnt *t = tab->m;
+	size_t n = tab->n;
+
 	for (size_t i = 0; i < n; i++) {
 		struct sw_procns_proc *pp;
 
 		/* The instances that show processes and are seen: their
 		 * root is "/" and nothing is mounted over them. */
 		if (strcmp(t[i].fstype, "proc") || strcmp(t[i].root, "/") ||
-		    covered(t, n, &t[i]))
+		    sw_mnt_covered(tab, i))
 			continue;
 		if (p->n_proc == SW_PROCNS_MAX)
 			return sw_error_set(err, E2BIG, "more than %d proc mounts to replace", SW_PROCNS_MAX);
@@ -222,7 +98,7 @@ static int plan_table(struct mnt *t, size_t n, struct sw_procns *p,
 		*pp = (struct sw_procns_proc){
 			.path = strdup(t[i].point),
 			.flags = t[i].flags,
-			.subset_pid = t[i].subset_pid,
+			.subset_pid = strstr(t[i].super, "subset=pid") != NULL,
 			.first_sub = p->n_sub,
 		};
 		if (!pp->path)
@@ -233,11 +109,11 @@ static int plan_table(struct mnt *t, size_t n, struct sw_procns *p,
 		for (size_t j = 0; j < n; j++) {
 			size_t top;
 
-			if (t[j].parent != t[i].id || j == i || hidden(t, n, j))
+			if (t[j].parent != t[i].id || j == i || sw_mnt_hidden(tab, j))
 				continue;
 			/* What the path shows is what is cloned (and what
 			 * the child checks): the top of a stack there. */
-			top = stack_top(t, n, j);
+			top = sw_mnt_stack_top(tab, j);
 			if (shows_pids(&t[top]))
 				return sw_error_set(err, EPERM,
 						    "%s, beneath %s, is a proc mount that shows processes (root %s); putting it back would show the session the processes outside it. Unmount it, or bind a subdirectory that is not a process's",
@@ -259,54 +135,15 @@ static int plan_table(struct mnt *t, size_t n, struct sw_procns *p,
 	return 0;
 }
 
-int sw_procns_plan_from(const char *mountinfo, struct sw_procns *ret,
-			struct sw_error *err)
+int sw_procns_plan_table(const struct sw_mnt_table *t, struct sw_procns *ret,
+			 struct sw_error *err)
 {
-	cleanup_fclose FILE *f = fopen(mountinfo, "re");
-	cleanup_free struct mnt *t = NULL;
-	cleanup_free char *lines = NULL;
 	struct sw_procns p = { 0 };
-	size_t n = 0, used = 0, lcap = 0;
-	char *line = NULL;
-	size_t llen = 0;
-	ssize_t len;
 	int r;
 
-	if (!f)
-		return sw_error_set_errno(err, errno, "open %s (to give the session its own /proc)", mountinfo);
-	/* Read it whole first: the struct mnt fields point into lines. */
-	while ((len = getline(&line, &llen, f)) > 0) {
-		if (used + (size_t)len + 1 > lcap) {
-			char *nl = realloc(lines, lcap = 2 * (used + (size_t)len + 1));
-
-			if (!nl) {
-				free(line);
-				return sw_error_set_errno(err, ENOMEM, "read %s", mountinfo);
-			}
-			lines = nl;
-		}
-		memcpy(lines + used, line, (size_t)len + 1);
-		used += (size_t)len + 1;
-		n++;
-	}
-	free(line);
-	t = calloc(n ? n : 1, sizeof(*t));
 	p.proc = calloc(SW_PROCNS_MAX, sizeof(*p.proc));
 	p.sub = calloc(SW_PROCNS_MAX_SUB, sizeof(*p.sub));
-	if (!t || !p.proc || !p.sub) {
-		sw_procns_free(&p);
-		return sw_error_set_errno(err, ENOMEM, "plan the session's own /proc");
-	}
-	for (size_t off = 0, i = 0; i < n; i++) {
-		char *l = lines + off;
-
-		off += strlen(l) + 1;
-		if (parse_line(l, &t[i]) < 0) {
-			sw_procns_free(&p);
-			return sw_error_set(err, EINVAL, "%s: cannot parse line %zu", mountinfo, i + 1);
-		}
-	}
-	r = plan_table(t, n, &p, err);
+	r = p.proc && p.sub ? plan_table(t, &p, err) : -ENOMEM;
 	if (r < 0) {
 		sw_procns_free(&p);
 		if (r == -ENOMEM)
@@ -317,20 +154,18 @@ int sw_procns_plan_from(const char *mountinfo, struct sw_procns *ret,
 	return 0;
 }
 
-int sw_procns_plan(struct sw_procns *ret, struct sw_error *err)
+int sw_procns_plan_from(const char *mountinfo, struct sw_procns *ret,
+			struct sw_error *err)
 {
-	cap_t caps = cap_get_proc();
-	cap_flag_value_t v = CAP_CLEAR;
+	struct sw_mnt_table t;
+	int r;
 
-	*ret = (struct sw_procns){ 0 };
-	if (!caps)
-		return sw_error_set_errno(err, errno, "read this process's capabilities");
-	(void)cap_get_flag(caps, CAP_SYS_ADMIN, CAP_EFFECTIVE, &v);
-	cap_free(caps);
-	/* Without it no mount namespace can be made: today's /proc. */
-	if (v != CAP_SET)
-		return 0;
-	return sw_procns_plan_from("/proc/self/mountinfo", ret, err);
+	r = sw_mnt_table_read(mountinfo, &t, err);
+	if (r < 0)
+		return r;
+	r = sw_procns_plan_table(&t, ret, err);
+	sw_mnt_table_free(&t);
+	return r;
 }
 
 /* Async-signal-safe from here on: the launch child. */
@@ -480,42 +315,41 @@ static int put_back(int from, const char *path, int *step)
 {
 	struct stat st;
 
-	*step = SW_PROCNS_PUT_BACK;
+	*step = SW_NSBOX_PROC_PUT_BACK;
 	if (move_mount(from, "", AT_FDCWD, path, MOVE_MOUNT_F_EMPTY_PATH) == 0)
 		return 0;
 	/* ENOENT for an unlinked source (nlink 0), which is the kernel's
 	 * rule; for a path missing in the new instance, a failure. */
 	if (errno != ENOENT || fstat(from, &st) < 0 || st.st_nlink != 0)
 		return -errno;
-	*step = SW_PROCNS_COPY;
+	*step = SW_NSBOX_PROC_COPY;
 	return copy_mask(from, path);
 }
 
-int sw_procns_enter(const struct sw_procns *p, struct sw_procns_where *where)
+int sw_procns_check(const struct sw_procns *p, struct sw_nsbox_where *where)
 {
-	int fds[SW_PROCNS_MAX_SUB];
-	int r = 0;
-
-	*where = (struct sw_procns_where){ SW_PROCNS_NONE, -1 };
-	if (!p->n_proc)
-		return 0;
 	/* Each path must still show the mount the plan names, not one
 	 * mounted over it since.  Here: a new namespace renumbers them. */
 	for (size_t s = 0; s < p->n_sub; s++) {
 		uint64_t id = 0;
+		int r;
 
-		*where = (struct sw_procns_where){ SW_PROCNS_CHECK, (int)s };
+		*where = (struct sw_nsbox_where){ SW_NSBOX_PROC_CHECK, (int)s };
 		r = mount_id_of(p->sub[s].path, &id);
 		if (r < 0)
 			return r;
 		if (id != (uint64_t)p->sub[s].mnt_id)
 			return -EBUSY;
 	}
-	*where = (struct sw_procns_where){ SW_PROCNS_UNSHARE, -1 };
-	if (unshare(CLONE_NEWNS) < 0)
-		return -errno;
-	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0)
-		return -errno;
+	*where = (struct sw_nsbox_where){ SW_NSBOX_NONE, -1 };
+	return 0;
+}
+
+int sw_procns_mount(const struct sw_procns *p, struct sw_nsbox_where *where)
+{
+	int fds[SW_PROCNS_MAX_SUB];
+	int r = 0;
+
 	for (size_t s = 0; s < p->n_sub; s++)
 		fds[s] = -1;
 	for (size_t i = 0; i < p->n_proc && r == 0; i++) {
@@ -523,7 +357,7 @@ int sw_procns_enter(const struct sw_procns *p, struct sw_procns_where *where)
 		size_t s, end = pp->first_sub + pp->n_sub;
 
 		for (s = pp->first_sub; s < end && r == 0; s++) {
-			*where = (struct sw_procns_where){ SW_PROCNS_CLONE, (int)s };
+			*where = (struct sw_nsbox_where){ SW_NSBOX_PROC_CLONE, (int)s };
 			fds[s] = open_tree(AT_FDCWD, p->sub[s].path,
 					   OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
 					   AT_RECURSIVE | AT_SYMLINK_NOFOLLOW |
@@ -533,7 +367,7 @@ int sw_procns_enter(const struct sw_procns *p, struct sw_procns_where *where)
 		}
 		if (r < 0)
 			break;
-		*where = (struct sw_procns_where){ SW_PROCNS_MOUNT, (int)i };
+		*where = (struct sw_nsbox_where){ SW_NSBOX_PROC_MOUNT, (int)i };
 		if (mount("proc", pp->path, "proc", pp->flags,
 			  pp->subset_pid ? "hidepid=ptraceable,subset=pid"
 					 : "hidepid=ptraceable") < 0) {
@@ -554,7 +388,7 @@ int sw_procns_enter(const struct sw_procns *p, struct sw_procns_where *where)
 		if (fds[s] >= 0)
 			close(fds[s]);
 	if (r == 0)
-		*where = (struct sw_procns_where){ SW_PROCNS_NONE, -1 };
+		*where = (struct sw_nsbox_where){ SW_NSBOX_NONE, -1 };
 	return r;
 }
 
@@ -564,26 +398,26 @@ int sw_procns_enter(const struct sw_procns *p, struct sw_procns_where *where)
 static const struct {
 	const char *before, *after;
 } step_words[] = {
-	[SW_PROCNS_CHECK] = { "", " shows another mount than when the mount table was read (something was mounted there meanwhile; start it again)" },
-	[SW_PROCNS_CLONE] = { "copy the mount at ", " (open_tree) to put it back over the new proc instance" },
-	[SW_PROCNS_MOUNT] = { "mount a proc instance with hidepid=ptraceable over ", "" },
-	[SW_PROCNS_PUT_BACK] = { "put the mount at ", " back over the new proc instance (move_mount); a mask is never lifted" },
-	[SW_PROCNS_COPY] = { "put a copy of the mask at ", ", whose file was removed, over the new proc instance (a FIFO, a regular file of at most 1 MiB or a directory; a mask is never lifted)" },
+	[SW_NSBOX_PROC_CHECK] = { "", " shows another mount than when the mount table was read (something was mounted there meanwhile; start it again)" },
+	[SW_NSBOX_PROC_CLONE] = { "copy the mount at ", " (open_tree) to put it back over the new proc instance" },
+	[SW_NSBOX_PROC_MOUNT] = { "mount a proc instance with hidepid=ptraceable over ", "" },
+	[SW_NSBOX_PROC_PUT_BACK] = { "put the mount at ", " back over the new proc instance (move_mount); a mask is never lifted" },
+	[SW_NSBOX_PROC_COPY] = { "put a copy of the mask at ", ", whose file was removed, over the new proc instance (a FIFO, a regular file of at most 1 MiB or a directory; a mask is never lifted)" },
 };
 
-void sw_procns_explain(const struct sw_procns *p, const struct sw_procns_where *w,
+bool sw_procns_explain(const struct sw_procns *p, const struct sw_nsbox_where *w,
 		       char *buf, size_t size)
 {
 	const char *path = NULL;
 
-	if (w->index >= 0 && w->step == SW_PROCNS_MOUNT && (size_t)w->index < p->n_proc)
+	if (w->step <= 0 || (size_t)w->step >= sizeof(step_words) / sizeof(step_words[0]) ||
+	    !step_words[w->step].before)
+		return false;
+	if (w->index >= 0 && w->step == SW_NSBOX_PROC_MOUNT && (size_t)w->index < p->n_proc)
 		path = p->proc[w->index].path;
-	else if (w->index >= 0 && w->step != SW_PROCNS_MOUNT && (size_t)w->index < p->n_sub)
+	else if (w->index >= 0 && w->step != SW_NSBOX_PROC_MOUNT && (size_t)w->index < p->n_sub)
 		path = p->sub[w->index].path;
-	if (path && w->step > 0 && (size_t)w->step < sizeof(step_words) / sizeof(step_words[0]) &&
-	    step_words[w->step].before)
-		snprintf(buf, size, "%s%s%s", step_words[w->step].before, path,
-			 step_words[w->step].after);
-	else
-		snprintf(buf, size, "make a mount namespace of its own (unshare CLONE_NEWNS) with every mount a slave");
+	snprintf(buf, size, "give it a /proc of its own: %s%s%s", step_words[w->step].before,
+		 path ? path : "?", step_words[w->step].after);
+	return true;
 }

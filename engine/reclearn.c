@@ -116,28 +116,43 @@ static int selector_values(const struct sw_record *r, char *const *entry_name,
  * rule: each string the run named is generalised to its directory as
  * written, with the slash ("/usr/lib/x86_64-linux-gnu/libc.so.6" ->
  * prefix "/usr/lib/x86_64-linux-gnu/", "src/a.c" -> prefix "src/"); a
- * string with no slash is kept exact ("a.c", ".", ""); a prefix covered
- * by a shorter one, and an exact string a prefix covers, are dropped.
- * Strings are matched as written (sysward-policy(5)): a later run that
- * names the same files another way ("./src/a.c") is refused.  A call
- * with more than LEARN_PATHS_MAX conditions, or a path the record could
- * not keep, is learned by name.
+ * string with no slash is kept exact ("a.c", ".", "" for a call on a
+ * descriptor, AT_EMPTY_PATH); a prefix covered by a shorter one, and an
+ * exact string a prefix covers, are dropped.  A NULL the kernel takes
+ * for the path (sw_path_null_ok()) meets no path condition (decide.c):
+ * it is learned as the argument 0.  Strings are matched as written
+ * (sysward-policy(5)): a later run that names the same files another way
+ * ("./src/a.c") is refused.
+ *
+ * Never widened silently: every directory seen is a rule of its own (the
+ * record bounds them, SW_RECORD_PATHS), and a call some of whose paths no
+ * rule can say (enum sw_learn_why) keeps the rules for the others; the
+ * rest is refused, unless SW_LEARN_CATCH_ALL adds a rule, after them,
+ * that allows every path, and the caller is told either way (ret_notes).
  *
  * connect's unix addresses are learned exact, each a rule of its own
  * that grants its peer (docs/security.md, route 19), followed by connect
  * allowed by name: connects to other families name no unix address, and
  * the default check still keeps every same-uid service outside the
- * session that no rule grants out of reach.  A socket's name is an
- * endpoint, not a directory of files: its directory as a prefix would
- * grant every service bound beside it (tmux's and ssh-agent's sockets
- * share /tmp).  The other calls that take an address (bind, sendto,
- * sendmsg) are learned by name.
+ * session that no rule grants out of reach (an address not learned is
+ * no grant: nothing to catch or say).  A socket's name is an endpoint,
+ * not a directory of files: its directory as a prefix would grant every
+ * service bound beside it (tmux's and ssh-agent's sockets share /tmp).
+ * The other calls that take an address (bind, sendto, sendmsg) are
+ * learned by name.
  */
-#define LEARN_PATHS_MAX 16
-
 struct path_cond {
 	bool prefix;
 	char s[REC_STR];
+};
+
+struct path_learn {
+	uint8_t index;		/* the path's argument */
+	bool null;		/* a NULL was seen: the argument 0 allowed */
+	uint64_t lost;		/* paths no rule can say */
+	enum sw_learn_why why;	/* the first one's, or ABIS_DIFFER */
+	size_t n;
+	struct path_cond *conds;	/* n, sorted; free() them */
 };
 
 static int cond_cmp(const void *a, const void *b)
@@ -156,43 +171,53 @@ static bool cond_covers(const struct path_cond *by, const struct path_cond *c)
 	       (!c->prefix || strlen(c->s) > n);
 }
 
+/*
+ * The conditions of call name: 1 with *out filled (the call is learned
+ * by path), 0 where it is learned by name (no path argument, paths not
+ * kept), -ENOMEM.
+ */
 static int path_conditions(const struct sw_record *r, char *const *entry_name,
-			   const char *name, uint8_t *ret_index,
-			   struct path_cond out[LEARN_PATHS_MAX])
+			   const char *name, struct path_learn *out)
 {
 	uint8_t pargs = 0;
-	struct path_cond all[LEARN_PATHS_MAX];
-	int n = 0, kept = 0;
-
+	struct path_cond *all;
+	size_t n = 0, kept = 0;
 	struct sw_addr_arg addr;
 	bool exact = false;
 
+	*out = (struct path_learn){ 0 };
+	if (!r->keep_paths)
+		return 0;
 	/* An address: connect's (grants), exact; the others' by name. */
 	if (sw_addr_arg(name, &addr)) {
 		if (strcmp(name, "connect"))
-			return -1;
+			return 0;
 		exact = true;
 	}
-	/* One rule names one index: learn by name alone where the call's
-	 * ABIs put the path in different places (fanotify_mark, i386). */
+	/* One rule names one index: where the call's ABIs put the path in
+	 * different places (fanotify_mark, i386), no rule can say them. */
 	for (size_t i = 0; i < r->n_calls; i++) {
 		uint8_t a;
 
 		if (!entry_name[i] || strcmp(entry_name[i], name))
 			continue;
 		a = sw_string_args(sw_abi_token(r->calls[i].abi), name);
-		if (pargs && a != pargs)
-			return -1;
+		if (pargs && a != pargs) {
+			out->why = SW_LEARN_ABIS_DIFFER;
+			return 1;
+		}
 		pargs = a;
+		if (r->calls[i].paths_lost && !out->lost)
+			out->why = (enum sw_learn_why)r->calls[i].lost_why;
+		out->lost += r->calls[i].paths_lost;
 	}
-	if (!pargs || !r->keep_paths)
-		return -1;
-	for (*ret_index = 0; !(pargs & (1u << *ret_index)); (*ret_index)++)
+	if (!pargs)
+		return 0;
+	for (out->index = 0; !(pargs & (1u << out->index)); out->index++)
 		;
-	for (size_t i = 0; i < r->n_calls; i++)
-		if (entry_name[i] && !strcmp(entry_name[i], name) &&
-		    r->calls[i].paths_lost)
-			return -1;
+	all = calloc(r->n_paths ? r->n_paths : 1, sizeof(*all));
+	if (!all)
+		return -ENOMEM;
 	for (size_t k = 0; k < r->n_paths; k++) {
 		const struct rec_path *p = &r->paths[k];
 		const char *en = entry_name[p->call - 1];
@@ -202,43 +227,130 @@ static int path_conditions(const struct sw_record *r, char *const *entry_name,
 
 		if (!en || strcmp(en, name))
 			continue;	/* another call's, or a refused one's */
+		if (p->null) {
+			out->null = true;
+			continue;
+		}
 		slash = exact ? NULL : strrchr(p->path, '/');
 		c.prefix = slash || p->cut;
 		snprintf(c.s, sizeof(c.s), "%.*s",
 			 slash ? (int)(slash - p->path + 1) : (int)strlen(p->path), p->path);
-		for (int j = 0; j < n && !dup; j++)
-			dup = !cond_cmp(&all[j], &c);
-		if (dup)
+		/* A policy is UTF-8 JSON: a directory (or name) that is not
+		 * cannot be said. */
+		if (!sw_utf8_valid(c.s)) {
+			if (!out->lost)
+				out->why = SW_LEARN_NOT_UTF8;
+			out->lost++;
 			continue;
-		if (n == LEARN_PATHS_MAX)
-			return -1;
-		all[n++] = c;
+		}
+		for (size_t j = 0; j < n && !dup; j++)
+			dup = !cond_cmp(&all[j], &c);
+		if (!dup)
+			all[n++] = c;
 	}
-	qsort(all, (size_t)n, sizeof(all[0]), cond_cmp);
-	for (int j = 0; j < n; j++) {
+	qsort(all, n, sizeof(all[0]), cond_cmp);
+	for (size_t j = 0; j < n; j++) {
 		bool covered = false;
 
-		for (int i = 0; i < n && !covered; i++)
+		for (size_t i = 0; i < n && !covered; i++)
 			covered = cond_covers(&all[i], &all[j]);
 		if (!covered)
-			out[kept++] = all[j];
+			all[kept++] = all[j];
 	}
-	return kept;
+	out->n = kept;
+	out->conds = all;
+	return 1;
+}
+
+_Static_assert(SW_RECORD_PATHS == 1024, "sw_learn_why_str() says 1024");
+
+const char *sw_learn_why_str(enum sw_learn_why why)
+{
+	switch (why) {
+	case SW_LEARN_NOT_UTF8:
+		return "not UTF-8, which a policy (UTF-8 JSON) cannot say";
+	case SW_LEARN_TABLE_FULL:
+		return "past the 1024 paths the record keeps";
+	case SW_LEARN_ABIS_DIFFER:
+		return "its path is another argument on another ABI, and a rule names one index";
+	}
+	return "no rule can say it";
+}
+
+static void note(struct sw_learn_notes *notes, const char *name,
+		 const struct path_learn *pl, bool catch_all)
+{
+	if (!notes)
+		return;
+	if (notes->n == SW_LEARN_NOTES) {
+		notes->more++;
+		return;
+	}
+	snprintf(notes->v[notes->n].call, sizeof(notes->v[0].call), "%s", name);
+	notes->v[notes->n].why = pl->why;
+	notes->v[notes->n].calls = pl->lost;
+	notes->v[notes->n].catch_all = catch_all;
+	notes->n++;
+}
+
+/* Call name's rules learned by path, rule count in *k. */
+static void write_path_rules(FILE *f, const char *name,
+			     const struct path_learn *pl, bool catch_all,
+			     size_t *k)
+{
+	for (size_t j = 0; j < pl->n; j++) {
+		fprintf(f, "%s    {\n      \"names\": [\"%s\"],\n"
+			"      \"action\": \"SCMP_ACT_ALLOW\",\n"
+			"      \"paths\": [{\"index\": %u, \"%s\": ",
+			(*k)++ ? ",\n" : "", name, pl->index,
+			pl->conds[j].prefix ? "prefix" : "exact");
+		sw_json_str(f, pl->conds[j].s);
+		fputs("}]\n    }", f);
+	}
+	if (pl->null)
+		fprintf(f, "%s    {\n      \"names\": [\"%s\"],\n"
+			"      \"action\": \"SCMP_ACT_ALLOW\",\n"
+			"      \"args\": [{\"index\": %u, \"value\": 0, \"op\": \"SCMP_CMP_EQ\"}],\n"
+			"      \"comment\": \"no path: NULL, where the call acts on a descriptor\"\n    }",
+			(*k)++ ? ",\n" : "", name, pl->index);
+	if (catch_all && (pl->lost || pl->why == SW_LEARN_ABIS_DIFFER)) {
+		fprintf(f, "%s    {\n      \"names\": [\"%s\"],\n"
+			"      \"action\": \"SCMP_ACT_ALLOW\",\n"
+			"      \"comment\": ",
+			(*k)++ ? ",\n" : "", name);
+		{
+			char why[256];
+
+			if (pl->why == SW_LEARN_ABIS_DIFFER)
+				snprintf(why, sizeof(why),
+					 "catch-all (sysward learn --catch-all): every path, since %s",
+					 sw_learn_why_str(pl->why));
+			else
+				snprintf(why, sizeof(why),
+					 "catch-all (sysward learn --catch-all): every path, since %llu path%s not learned: %s",
+					 (unsigned long long)pl->lost,
+					 pl->lost == 1 ? " was" : "s were",
+					 sw_learn_why_str(pl->why));
+			sw_json_str(f, why);
+		}
+		fputs("\n    }", f);
+	}
 }
 
 int sw_record_write_policy(const struct sw_record *r, FILE *f,
-			   unsigned int flags, uint64_t *ret_unnamed)
+			   unsigned int flags, uint64_t *ret_unnamed,
+			   struct sw_learn_notes *ret_notes)
 {
 	bool oci_runtime = flags & SW_LEARN_OCI_RUNTIME;
 	bool args = flags & SW_LEARN_ARGS, paths = flags & SW_LEARN_PATHS;
+	bool catch_all = flags & SW_LEARN_CATCH_ALL;
 	/* On the heap: static TLS comes out of every thread's stack, the
 	 * memory readers' 64 KiB too (strings.c), and a large __thread
 	 * array makes their pthread_create() fail (EINVAL). */
 	cleanup_free uint64_t (*values)[SW_RECORD_SAMPLES] =
 		calloc(SW_RECORD_CALLS, sizeof(*values));
 	cleanup_free char **entry_name = calloc(SW_RECORD_CALLS, sizeof(*entry_name));
-	struct path_cond conds[LEARN_PATHS_MAX];
-	uint8_t pindex;
+	cleanup_free struct path_learn *pl = calloc(SW_RECORD_CALLS, sizeof(*pl));
 	uint8_t index[SW_RECORD_CALLS];
 	int nvals[SW_RECORD_CALLS];
 	size_t n_rules;
@@ -249,9 +361,11 @@ int sw_record_write_policy(const struct sw_record *r, FILE *f,
 	int ret = 0;
 
 	*ret_unnamed = 0;
+	if (ret_notes)
+		*ret_notes = (struct sw_learn_notes){ 0 };
 	if (r->calls_dropped)
 		return -E2BIG;
-	if (!values || !entry_name)
+	if (!values || !entry_name || !pl)
 		return -ENOMEM;
 	abi_used[sw_abi_native()] = true;
 	for (size_t i = 0; i < r->n_calls; i++) {
@@ -288,7 +402,9 @@ int sw_record_write_policy(const struct sw_record *r, FILE *f,
 			continue;
 		}
 		/* -3: path conditions (--paths) */
-		if (paths && path_conditions(r, entry_name, names[i], &pindex, conds) > 0)
+		if (paths && (ret = path_conditions(r, entry_name, names[i], &pl[i])) < 0)
+			goto out;
+		if (paths && ret > 0)
 			nvals[i] = -3;
 		else
 			nvals[i] = args ? selector_values(r, entry_name, names[i], &index[i], values[i]) : -1;
@@ -314,27 +430,21 @@ int sw_record_write_policy(const struct sw_record *r, FILE *f,
 				(unsigned long long)values[i][v]);
 	for (size_t i = 0; i < n; i++) {
 		struct sw_addr_arg addr;
-		int nc;
+		bool grants;
 
 		if (nvals[i] != -3)
 			continue;
-		nc = path_conditions(r, entry_name, names[i], &pindex, conds);
-		for (int j = 0; j < nc; j++) {
-			fprintf(f, "%s    {\n      \"names\": [\"%s\"],\n"
-				"      \"action\": \"SCMP_ACT_ALLOW\",\n"
-				"      \"paths\": [{\"index\": %u, \"%s\": ",
-				k++ ? ",\n" : "", names[i], pindex,
-				conds[j].prefix ? "prefix" : "exact");
-			sw_json_str(f, conds[j].s);
-			fputs("}]\n    }", f);
-		}
+		grants = sw_addr_arg(names[i], &addr);
+		write_path_rules(f, names[i], &pl[i], catch_all && !grants, &k);
 		/* connect: its grants, then the call itself (other families,
 		 * sockets no grant is needed for). */
-		if (nc > 0 && sw_addr_arg(names[i], &addr))
-			fprintf(f, ",\n    {\n      \"names\": [\"%s\"],\n"
+		if (grants)
+			fprintf(f, "%s    {\n      \"names\": [\"%s\"],\n"
 				"      \"action\": \"SCMP_ACT_ALLOW\",\n"
 				"      \"comment\": \"every connect; the unix addresses above are granted: a same-uid service outside the session that no rule names stays refused\"\n    }",
-				names[i]);
+				k++ ? ",\n" : "", names[i]);
+		else if (pl[i].lost || pl[i].why == SW_LEARN_ABIS_DIFFER)
+			note(ret_notes, names[i], &pl[i], catch_all);
 	}
 	n_rules = k;
 	if (oci_runtime) {
@@ -352,9 +462,13 @@ int sw_record_write_policy(const struct sw_record *r, FILE *f,
 			"      \"action\": \"SCMP_ACT_ERRNO\",\n      \"errnoRet\": 38\n    }",
 			n_rules ? ",\n" : "");
 	fputs("\n  ]\n}\n", f);
-	for (size_t i = 0; i < n; i++)
+	ret = 0;
+out:
+	for (size_t i = 0; i < n; i++) {
 		free(names[i]);
-	if (fflush(f) == EOF || ferror(f))
+		free(pl[i].conds);
+	}
+	if (ret == 0 && (fflush(f) == EOF || ferror(f)))
 		ret = -EIO;
 	return ret;
 }

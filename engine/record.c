@@ -406,58 +406,80 @@ static int grow_paths(struct sw_record *r)
 	return 0;
 }
 
+/* An entry's path that no rule can say (enum sw_learn_why). */
+static void lose_path(struct rec_call *c, enum sw_learn_why why)
+{
+	if (!c->paths_lost)
+		c->lost_why = (uint8_t)why;
+	if (c->paths_lost < UINT32_MAX)
+		c->paths_lost++;
+}
+
+/* keep_str() that, when it cuts, cuts between UTF-8 sequences, so that a
+ * name that was UTF-8 stays UTF-8 (reclearn.c learns only those): a
+ * prefix of it (cut marks it). */
+static void keep_path(char *dst, const char *src, bool *cut)
+{
+	keep_str(dst, src, cut);
+	if (*cut) {
+		size_t n = strlen(dst);
+
+		while (n && ((unsigned char)dst[n - 1] & 0xc0) == 0x80)
+			n--;
+		if (n && (unsigned char)dst[n - 1] >= 0xc0)
+			n--;	/* the lead byte of the sequence cut */
+		dst[n] = '\0';
+	}
+}
+
 /* --paths: the string c's first path argument named (for connect, the
- * unix address it named), once per call entry; a path that does not fit
- * marks the entry (no path rule for it then: the call is learned by
- * name).  A connect to no unix address names none. */
+ * unix address it named), once per call entry.  A path no rule can say
+ * (enum sw_learn_why) is counted on the entry: its other paths are still
+ * learned, and the writer says so (reclearn.c). */
 static void add_path(struct sw_record *r, struct rec_call *c, pid_t pid,
 		     enum sw_abi abi, const char *name, const uint64_t args[6],
 		     const struct sw_decision *d)
 {
-	uint8_t pargs = sw_string_args(sw_abi_token(abi), name);
+	uint32_t arch = sw_abi_token(abi);
+	uint8_t pargs = sw_string_args(arch, name);
+	uint64_t mask = sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
 	uint16_t call = (uint16_t)(c - r->calls + 1);
 	char buf[REC_STR + 1], path[REC_STR];
-	bool cut = false;
+	bool cut = false, null = false;
 	unsigned int i;
-	int n;
 
-	if (!pargs || c->paths_lost || !r->keep_paths)
+	if (!pargs || !r->keep_paths)
 		return;
 	for (i = 0; !(pargs & (1u << i)); i++)
 		;
-	if (d->path && d->pinned & (1u << i)) {
-		keep_str(path, d->path, &cut);
-	} else if ((n = sw_read_tracee_string_arg(pid, abi, name, i, args, buf,
-						  sizeof(buf))) >= 0) {
-		keep_str(path, buf, &cut);
-	} else if (n == -ENODATA) {
-		return;			/* another family: no address */
+	if (!(args[i] & mask) && sw_path_null_ok(arch, c->nr, i, args)) {
+		/* NULL where the kernel acts on a descriptor: no path
+		 * condition holds for it (decide.c); learned as the
+		 * argument 0 (reclearn.c). */
+		null = true;
+		path[0] = '\0';
+	} else if (d->path && d->pinned & (1u << i)) {
+		keep_path(path, d->path, &cut);
+	} else if (sw_read_tracee_string_arg(pid, abi, name, i, args, buf,
+					     sizeof(buf)) >= 0) {
+		keep_path(path, buf, &cut);
 	} else {
-		c->paths_lost = true;	/* unreadable: learned by name */
+		/* Unreadable: the kernel failed the call (EFAULT), and the
+		 * learned path rules fail it alike (decide.c); or no unix
+		 * address (another family).  Nothing to learn. */
 		return;
 	}
-	/* An empty path names the descriptor (AT_EMPTY_PATH), which no path
-	 * rule can say: by name.  A path rule must say the very bytes; a
-	 * policy is UTF-8 JSON, and only ASCII is sure to come back
-	 * unchanged: others by name too. */
-	if (!path[0]) {
-		c->paths_lost = true;
-		return;
-	}
-	for (const char *p = path; *p; p++)
-		if ((unsigned char)*p >= 0x80) {
-			c->paths_lost = true;
-			return;
-		}
 	for (size_t k = 0; k < r->n_paths; k++)
-		if (r->paths[k].call == call && !strcmp(r->paths[k].path, path))
+		if (r->paths[k].call == call && r->paths[k].null == null &&
+		    !strcmp(r->paths[k].path, path))
 			return;
 	if (r->n_paths == r->cap_paths && grow_paths(r) < 0) {
-		c->paths_lost = true;	/* full: learned by name */
+		lose_path(c, SW_LEARN_TABLE_FULL);
 		return;
 	}
 	r->paths[r->n_paths].call = call;
 	r->paths[r->n_paths].cut = cut;
+	r->paths[r->n_paths].null = null;
 	memcpy(r->paths[r->n_paths].path, path, sizeof(path));
 	r->n_paths++;
 }

@@ -33,7 +33,8 @@ struct rec_call {
 	uint64_t count;
 	uint8_t n_samples;
 	bool more_samples;	/* other arguments were seen too */
-	bool paths_lost;	/* a path did not fit the path table */
+	uint32_t paths_lost;	/* entries whose path no rule can say */
+	uint8_t lost_why;	/* the first one's: enum sw_learn_why */
 	char *why;		/* a defence's reason (REC_WHY - 1 bytes at
 				 * most), or NULL */
 	struct rec_sample *samples;	/* SW_RECORD_SAMPLES, from the first */
@@ -59,10 +60,12 @@ _Static_assert((SW_RECORD_CALLS & (SW_RECORD_CALLS - 1)) == 0 &&
 _Static_assert(SW_RECORD_CALLS < 0xffff && SW_RECORD_PROGRAMS < 0xffff,
 	       "indexes fit 16 bits");
 
-/* A path a call named (--paths): its call entry, the string as written. */
+/* A path a call named (--paths): its call entry, the string as written,
+ * or NULL where the kernel takes NULL for one (sw_path_null_ok()). */
 struct rec_path {
 	uint16_t call;		/* index + 1 in calls[] */
 	bool cut;
+	bool null;		/* NULL, path "" */
 	char path[REC_STR];
 };
 

@@ -131,6 +131,8 @@ void sw_session_free(struct sw_session *s)
 		return;
 	if (s->launch_fd >= 0)
 		close(s->launch_fd);
+	/* Its processes are gone (or it never started): its cgroup goes. */
+	sw_cgroup_release(s->sup, &s->cgroup);
 	sw_program_free(s->prog);
 	sw_execguard_free(s->execguard);
 	sw_record_free(s->record);

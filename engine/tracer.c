@@ -282,6 +282,9 @@ void sw_supervisor_free(struct sw_supervisor *sup)
 		sup->sessions = s->next;
 		sw_session_free(s);
 	}
+	/* Their processes got SIGKILL: a moment for them to go. */
+	if (sup->n_cg_pending)
+		sw_cgroup_retry(sup, SW_FREE_DEADLINE_MS);
 	free(sup->tombs);
 	free(sup->tab);
 	pthread_mutex_destroy(&sup->bell_mu);
@@ -771,6 +774,10 @@ int sw_supervisor_dispatch(struct sw_supervisor *sup, bool block,
 {
 	int handled = 0;
 
+	/* Session cgroups that held something when their session ended
+	 * (cgroup.c): a try now and then, never a wait. */
+	if (sup->n_cg_pending)
+		sw_cgroup_retry(sup, 0);
 	for (;;) {
 		int status;
 		pid_t pid = sw_sys_waitpid(-1, &status, __WALL | __WNOTHREAD |

@@ -6,8 +6,8 @@
  *   SYSWARD_RUNTIME_DELEGATE     the runtime everything is handed to: a
  *                                name looked up in PATH or a path
  *                                (default: runc)
- *   SYSWARD_RUNTIME_SYSWARD      the static sysward bind-mounted into
- *                                containers (default: the one installed
+ *   SYSWARD_RUNTIME_SYSWARD      the static sysward handed to containers'
+ *                                processes (default: the one installed
  *                                beside us, ../libexec/sysward/sysward-static
  *                                from our own directory)
  *   SYSWARD_RUNTIME_POLICY_DIRS  the directories an io.sysward.policy

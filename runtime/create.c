@@ -13,12 +13,13 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sysward/cleanup.h"
 #include "sysward/limits.h"
 #include "runtime.h"
 
-enum { F_BUNDLE = 1, F_CONFIG, F_HELP };
+enum { F_BUNDLE = 1, F_CONFIG, F_HELP, F_PRESERVE_FDS };
 
 /* runc's create and run options (and restore's, for --bundle), with
  * crun's additions; see cli.c for how they are read. */
@@ -29,7 +30,7 @@ static const struct rt_flag create_flags[] = {
 	{ "pid-file", true, 0 },
 	{ "no-pivot", false, 0 },
 	{ "no-new-keyring", false, 0 },
-	{ "preserve-fds", true, 0 },
+	{ "preserve-fds", true, F_PRESERVE_FDS },
 	{ "detach,d", false, 0 },		/* run */
 	{ "keep", false, 0 },			/* run */
 	{ "no-subreaper", false, 0 },		/* run, restore */
@@ -173,15 +174,24 @@ static int count_rules(json_object *seccomp)
 	return (int)json_object_array_length(rules);
 }
 
-/* Rewrite the bundle so that its process runs under sysward. */
+/* The descriptors a create hands the delegate (handoff.c). */
+struct handoff {
+	int sysward;
+	int policy;
+	int keep;
+};
+
+/*
+ * Rewrite the bundle so that its process runs under sysward, and open
+ * what process 1 gets: every check (policy, binary, kernel) before
+ * anything is written.
+ */
 static int wrap_bundle(struct rt_cmd *c, struct rt_bundle *b, json_object *spec,
 		       enum rt_source source, const char *value, const char *id,
-		       struct sw_error *err)
+		       struct handoff *h, struct sw_error *err)
 {
-	cleanup_free char *text = NULL, *name = NULL, *policy_host = NULL;
+	cleanup_free char *text = NULL, *name = NULL;
 	static const struct rt_file_meta policy_meta = {
-		/* Read by sysward as the container's user, whoever that is;
-		 * the policy is no secret from the program it confines. */
 		.mode = 0644, .uid = (unsigned int)-1, .gid = (unsigned int)-1,
 	};
 	json_object *replaced = NULL;
@@ -197,22 +207,17 @@ static int wrap_bundle(struct rt_cmd *c, struct rt_bundle *b, json_object *spec,
 	r = rt_source_validate(text, len, name, &needs, err);
 	if (r < 0)
 		return r;
-	r = rt_check_static(c->config->sysward, err);
+	r = rt_open_sysward(c->config->sysward, &h->sysward, err);
 	if (r < 0)
 		return r;
 	r = rt_source_kernel_check(needs, err);
 	if (r < 0)
 		return r;
-	r = rt_bundle_write(b, RT_POLICY_COPY, text, len, &policy_meta, err);
+	r = rt_memfd("sysward-policy", text, len, true, &h->policy, err);
 	if (r < 0)
 		return r;
-	if (asprintf(&policy_host, "%s/%s", b->path, RT_POLICY_COPY) < 0) {
-		policy_host = NULL;
-		return sw_error_set(err, ENOMEM, "out of memory");
-	}
 	w = (struct rt_wrap){
-		.sysward_host = c->config->sysward,
-		.policy_host = policy_host,
+		.keep = h->keep,
 		.from = source == RT_SOURCE_ANNOTATION ? RT_FROM_ANNOTATION
 						       : RT_FROM_SECCOMP,
 	};
@@ -229,12 +234,19 @@ static int wrap_bundle(struct rt_cmd *c, struct rt_bundle *b, json_object *spec,
 		       da ? json_object_get_string(da) : "none", name);
 	}
 	json_object_put(replaced);
+	/* Only to put the section back at the next create (load_spec()):
+	 * process 1 reads its policy from the memfd. */
+	if (source == RT_SOURCE_SECCOMP) {
+		r = rt_bundle_write(b, RT_POLICY_COPY, text, len, &policy_meta, err);
+		if (r < 0)
+			return r;
+	}
 	out = rt_json_text(spec, &out_len);
 	r = rt_bundle_write(b, "config.json", out, out_len, &b->config_meta, err);
 	if (r < 0)
 		return r;
-	rt_log(RT_INFO, "%s: process 1 is %s, under the policy %s (%s)", id,
-	       RT_SYSWARD_IN, name, w.from);
+	rt_log(RT_INFO, "%s: process 1 is sysward (descriptor %d), under the policy %s (%s, descriptor %d)",
+	       id, h->keep, name, w.from, h->keep + 1);
 	return 0;
 }
 
@@ -242,11 +254,12 @@ int rt_cmd_create(struct rt_cmd *c)
 {
 	const char *cmd = c->argv[c->cmd_at], *bundle, *id, *value, *from;
 	struct rt_bundle b = { .fd = -1 };
+	struct handoff h = { .sysward = -1, .policy = -1 };
 	struct sw_error err = { 0 };
-	enum rt_source source;
+	enum rt_source source = RT_SOURCE_NONE;
 	json_object *spec = NULL;
 	struct rt_args a;
-	int r;
+	int r, preserved = 0, listen;
 
 	r = rt_args_scan(create_flags, true, c->argc, c->argv, c->cmd_at + 1,
 			 &a, &err);
@@ -278,10 +291,28 @@ int rt_cmd_create(struct rt_cmd *c)
 		r = rt_bundle_write(&b, "config.json", text, len,
 				    &b.config_meta, &err);
 	}
-	if (r >= 0 && source != RT_SOURCE_NONE)
-		r = wrap_bundle(c, &b, spec, source, value, id, &err);
+	if (r >= 0 && source != RT_SOURCE_NONE) {
+		/* After what the delegate passes on: as runc counts it. */
+		listen = rt_listen_fds();
+		r = listen < 0 ? sw_error_set(&err, E2BIG, "LISTEN_FDS: more than %d descriptors",
+					      RT_MAX_PRESERVE)
+			       : rt_preserve_count(rt_args_value(&a, F_PRESERVE_FDS),
+						   &preserved, &err);
+		h.keep = 3 + listen + preserved;
+		if (r >= 0)
+			r = wrap_bundle(c, &b, spec, source, value, id, &h, &err);
+	}
 	json_object_put(spec);
 	rt_bundle_close(&b);
+	/* Last: nothing of ours is open any more that a slot could be. */
+	if (r >= 0 && source != RT_SOURCE_NONE)
+		r = rt_handoff_argv(c, &a, F_PRESERVE_FDS, preserved, &err);
+	if (r >= 0 && source != RT_SOURCE_NONE)
+		r = rt_handoff_place(&h.sysward, &h.policy, h.keep, &err);
+	if (h.sysward >= 0)
+		close(h.sysward);
+	if (h.policy >= 0)
+		close(h.policy);
 	if (r < 0)
 		return fail(cmd, id, &err);
 	return rt_pass_through(c);

@@ -11,7 +11,10 @@
  * ARGS...": runc takes the rest from the bundle's config.json) or from
  * --process FILE (Podman, containerd).  We prefix PROGRAM with sysward's
  * command line, or give the delegate a copy of FILE with the prefixed
- * args, in a memfd: nothing is written anywhere.
+ * args, in a memfd: nothing is written anywhere.  The process gets the
+ * static sysward and the policy as descriptors, as process 1 does
+ * (handoff.c), and the policy is process 1's own: its sealed memfd,
+ * opened again from /proc/<pid>/fd.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -58,11 +61,12 @@ static int fail(const char *id, const struct sw_error *err)
 	return RT_EXIT_FAIL;
 }
 
-/* The delegate's state of the container: is it ours, and its bundle.
- * *ret_exit is set (and nonzero) when the delegate itself failed: it has
- * said why on stderr, and we exit as it did. */
+/* The delegate's state of the container: is it ours, its bundle, its
+ * process 1.  *ret_exit is set (and nonzero) when the delegate itself
+ * failed: it has said why on stderr, and we exit as it did. */
 static int container_state(struct rt_cmd *c, const char *id, bool *ret_ours,
-			   char **ret_bundle, int *ret_exit, struct sw_error *err)
+			   char **ret_bundle, pid_t *ret_pid, int *ret_exit,
+			   struct sw_error *err)
 {
 	const char *args[] = { "state", id, NULL };
 	cleanup_free char *out = NULL;
@@ -90,6 +94,10 @@ static int container_state(struct rt_cmd *c, const char *id, bool *ret_ours,
 	if (json_object_object_get_ex(state, "bundle", &v) &&
 	    json_object_is_type(v, json_type_string))
 		*ret_bundle = strdup(json_object_get_string(v));
+	*ret_pid = 0;
+	if (json_object_object_get_ex(state, "pid", &v) &&
+	    json_object_is_type(v, json_type_int))
+		*ret_pid = (pid_t)json_object_get_int(v);
 	json_object_put(state);
 	if (*ret_ours && !*ret_bundle)
 		return sw_error_set(err, EINVAL,
@@ -98,29 +106,17 @@ static int container_state(struct rt_cmd *c, const char *id, bool *ret_ours,
 }
 
 /* A descriptor the delegate inherits and the container does not: above
- * the ones --preserve-fds (and LISTEN_FDS) hand to the process, which
- * runc passes on, so runc closes it at the process's exec. */
-static int memfd_with(const char *text, size_t len, int preserve,
+ * the ones it passes on (low: those --preserve-fds names and ours), so
+ * runc closes it at the process's exec (CloseExecFrom). */
+static int memfd_with(const char *text, size_t len, int low,
 		      struct sw_error *err)
 {
-	cleanup_close int fd = memfd_create("sysward-process.json", 0);
-	const char *lf = getenv("LISTEN_FDS");
-	int low = 3 + preserve + (lf ? atoi(lf) : 0), hi;
-	size_t off = 0;
+	cleanup_close int fd = -1;
+	int hi, r;
 
-	if (fd < 0)
-		return sw_error_set_errno(err, errno, "memfd_create");
-	while (off < len) {
-		ssize_t n = write(fd, text + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return sw_error_set_errno(err, errno, "write a memfd");
-		off += (size_t)n;
-	}
-	if (low < 3 || low > 65536)
-		low = 3;
+	r = rt_memfd("sysward-process.json", text, len, false, &fd, err);
+	if (r < 0)
+		return r;
 	/* F_DUPFD: no FD_CLOEXEC, so that the delegate inherits it. */
 	hi = fcntl(fd, F_DUPFD, low);
 	if (hi < 0)
@@ -130,11 +126,10 @@ static int memfd_with(const char *text, size_t len, int preserve,
 
 /* exec --process FILE: a copy of FILE, its args under sysward. */
 static int wrap_process_file(struct rt_cmd *c, const struct rt_args *a,
-			     const char *id, struct sw_error *err)
+			     const char *id, int keep, struct sw_error *err)
 {
 	int i = rt_args_find(a, F_PROCESS), r, fd;
 	const char *path = a->seen[i].value, *text;
-	const char *pf = rt_args_value(a, F_PRESERVE_FDS);
 	cleanup_free char *raw = NULL;
 	cleanup_close int in = -1;
 	json_object *proc = NULL;
@@ -149,13 +144,13 @@ static int wrap_process_file(struct rt_cmd *c, const struct rt_args *a,
 		r = rt_json_parse(raw, len, path, &proc, err);
 	/* runc takes the process from FILE alone (--cap is ignored). */
 	if (r >= 0)
-		r = rt_process_wrap(proc, NULL, 0, false, err);
+		r = rt_process_wrap(proc, NULL, 0, false, keep, err);
 	if (r < 0) {
 		json_object_put(proc);
 		return r;
 	}
 	text = rt_json_text(proc, &len);
-	fd = memfd_with(text, len, pf ? atoi(pf) : 0, err);
+	fd = memfd_with(text, len, keep + RT_HANDOFF_FDS, err);
 	json_object_put(proc);
 	if (fd < 0)
 		return fd;
@@ -166,8 +161,8 @@ static int wrap_process_file(struct rt_cmd *c, const struct rt_args *a,
 		snprintf(arg, sizeof(arg), "/proc/self/fd/%d", fd);
 		c->argv[a->seen[i].value_at] = arg;
 	}
-	rt_log(RT_DEBUG, "exec %s: the process of %s runs under %s", id, path,
-	       RT_SYSWARD_IN);
+	rt_log(RT_DEBUG, "exec %s: the process of %s runs under sysward", id,
+	       path);
 	return 0;
 }
 
@@ -194,7 +189,7 @@ static int config_process(const char *bundle, json_object **ret_spec,
 
 /* exec ID PROGRAM ARGS...: sysward's prefix between ID and PROGRAM. */
 static int wrap_command_line(struct rt_cmd *c, const struct rt_args *a,
-			     const char *bundle, char ***ret_argv,
+			     const char *bundle, int keep, char ***ret_argv,
 			     struct sw_error *err)
 {
 	const char *caps[RT_MAX_SEEN];
@@ -219,7 +214,7 @@ static int wrap_command_line(struct rt_cmd *c, const struct rt_args *a,
 	if (cfg && json_object_object_get_ex(cfg, "capabilities", &caps_o))
 		json_object_object_add(proc, "capabilities",
 				       json_object_get(caps_o));
-	r = rt_process_wrap(proc, caps, (size_t)n_caps, false, err);
+	r = rt_process_wrap(proc, caps, (size_t)n_caps, false, keep, err);
 	json_object_put(spec);
 	if (r < 0) {
 		json_object_put(proc);
@@ -250,10 +245,12 @@ int rt_cmd_exec(struct rt_cmd *c)
 {
 	struct sw_error err = { 0 };
 	cleanup_free char *bundle = NULL;
+	cleanup_close int sysward = -1, policy = -1;
 	const char *id;
 	struct rt_args a;
 	bool ours = false;
-	int r, code;
+	pid_t init = 0;
+	int r, code, preserved = 0, keep;
 
 	r = rt_args_scan(exec_flags, false, c->argc, c->argv, c->cmd_at + 1,
 			 &a, &err);
@@ -263,19 +260,31 @@ int rt_cmd_exec(struct rt_cmd *c)
 	if (rt_args_find(&a, F_HELP) >= 0 || a.n_pos == 0)
 		return rt_pass_through(c);
 	id = c->argv[a.pos[0]];
-	r = container_state(c, id, &ours, &bundle, &code, &err);
+	r = container_state(c, id, &ours, &bundle, &init, &code, &err);
 	if (r < 0)
 		return fail(id, &err);
 	if (code)
 		return code;
 	if (!ours)
 		return rt_pass_through(c);
-	if (rt_args_find(&a, F_PROCESS) >= 0) {
-		r = wrap_process_file(c, &a, id, &err);
-	} else if (a.pos[0] + 1 < c->argc) {
+	/* Neither a FILE nor a PROGRAM: the delegate refuses it. */
+	if (rt_args_find(&a, F_PROCESS) < 0 && a.pos[0] + 1 >= c->argc)
+		return rt_pass_through(c);
+	/* runc's exec passes no LISTEN_FDS: stdio and --preserve-fds. */
+	r = rt_preserve_count(rt_args_value(&a, F_PRESERVE_FDS), &preserved, &err);
+	keep = 3 + preserved;
+	if (r >= 0 && init <= 0)
+		r = sw_error_set(&err, ESRCH, "the delegate's state of the container names no process 1");
+	if (r >= 0)
+		r = rt_policy_of_init(init, &policy, &err);
+	if (r >= 0)
+		r = rt_open_sysward(c->config->sysward, &sysward, &err);
+	if (r >= 0 && rt_args_find(&a, F_PROCESS) >= 0) {
+		r = wrap_process_file(c, &a, id, keep, &err);
+	} else if (r >= 0) {
 		char **av = NULL;
 
-		r = wrap_command_line(c, &a, bundle, &av, &err);
+		r = wrap_command_line(c, &a, bundle, keep, &av, &err);
 		if (r >= 0) {
 			c->argv = av;
 			c->argc = a.pos[0] + 1;
@@ -283,7 +292,10 @@ int rt_cmd_exec(struct rt_cmd *c)
 				c->argc++;
 		}
 	}
-	/* Neither a FILE nor a PROGRAM: the delegate refuses it. */
+	if (r >= 0)
+		r = rt_handoff_argv(c, &a, F_PRESERVE_FDS, preserved, &err);
+	if (r >= 0)
+		r = rt_handoff_place(&sysward, &policy, keep, &err);
 	if (r < 0)
 		return fail(id, &err);
 	return rt_pass_through(c);

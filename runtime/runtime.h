@@ -16,6 +16,8 @@
  *   source.c    the policy a bundle names: resolved, read, validated
  *   bundle.c    the bundle directory: read config.json, write it and the
  *               policy's copy atomically, never outside the bundle
+ *   handoff.c   the two descriptors a container's processes get: the
+ *               static sysward (read-only), the policy (sealed)
  *   create.c    create, run (and restore, refused for sysward bundles)
  *   exec.c      exec into a sysward container, under sysward too
  *   features.c  features: the delegate's, plus what sysward adds
@@ -27,17 +29,21 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include <json-c/json.h>
 
 #include "sysward/error.h"
 
-/* Where sysward-runtime puts sysward inside a container: fixed paths, so
- * that exec finds them from the container's state alone and nothing of
- * the host's layout shows inside. */
-#define RT_DIR_IN		"/.sysward"
-#define RT_SYSWARD_IN		RT_DIR_IN "/sysward"
-#define RT_POLICY_IN		RT_DIR_IN "/policy.json"
+/* How a process sysward-runtime starts executes sysward: its
+ * descriptor, through the proc mount a wrapped config.json gets last
+ * (handoff.c says why no path of the container's names it). */
+#define RT_EXE_FMT		"/proc/self/fd/%d"
+/* The descriptors sysward-runtime adds after those the delegate is asked
+ * to pass on: the static sysward, then the policy. */
+#define RT_HANDOFF_FDS		2
+/* --preserve-fds, LISTEN_FDS: far above what any engine passes. */
+#define RT_MAX_PRESERVE		65536
 
 /* The annotation a bundle names its policy with, and the one
  * sysward-runtime adds to a config.json it rewrote (its value says where
@@ -45,10 +51,15 @@
  * reads the latter back from the container's state. */
 #define RT_ANNOTATION_POLICY	"io.sysward.policy"
 #define RT_ANNOTATION_WRAPPED	"io.sysward.runtime.wrapped"
+/* Also added by wrapping, for unwrapping: how many mounts it appended,
+ * and the bundle's own startContainer hooks (JSON). */
+#define RT_ANNOTATION_MOUNTS	"io.sysward.runtime.mounts"
+#define RT_ANNOTATION_HOOKS	"io.sysward.runtime.start-hooks"
 #define RT_FROM_ANNOTATION	"annotation"
 #define RT_FROM_SECCOMP		"linux.seccomp"
 
-/* The policy's copy in the bundle, bind-mounted at RT_POLICY_IN. */
+/* A linux.seccomp section a create took as the policy, kept in the
+ * bundle to put it back when the bundle is created again. */
 #define RT_POLICY_COPY		"sysward-policy.json"
 
 /* config.json and an exec's process.json: far above any real one (a
@@ -171,9 +182,9 @@ int rt_spec_source(json_object *spec, enum rt_source *ret,
 
 /* What wrapping a config.json puts in. */
 struct rt_wrap {
-	const char *sysward_host;	/* the static sysward's host path */
-	const char *policy_host;	/* the policy copy's host path */
-	const char *from;		/* RT_FROM_ANNOTATION or RT_FROM_SECCOMP */
+	int keep;		/* the process keeps 0..keep-1; sysward at
+				 * keep, the policy at keep+1 (handoff.c) */
+	const char *from;	/* RT_FROM_ANNOTATION or RT_FROM_SECCOMP */
 };
 
 /*
@@ -189,24 +200,28 @@ int rt_spec_unwrap(json_object *spec, const char **ret_from,
 
 /*
  * Put sysward in front of spec's process: process.args prefixed with
- * "RT_SYSWARD_IN run -q --policy RT_POLICY_IN [--cap ...]
- * [--kill-descendants] --", the two read-only bind mounts appended last
- * (no mount of the bundle's can cover them), linux.seccomp removed (the
- * policy replaces it), RT_ANNOTATION_WRAPPED set.  *ret_replaced: the
- * linux.seccomp section that was dropped (a new reference, or NULL).
+ * sysward's command line (rt_process_wrap()), a proc mount on /proc
+ * appended last (the one sysward is executed through: no mount of the
+ * bundle's comes after it), every startContainer hook under a sysward of
+ * its own, a createContainer hook refused, linux.seccomp removed (the
+ * policy replaces it), RT_ANNOTATION_WRAPPED set.  A container without a
+ * mount namespace is refused.  *ret_replaced: the linux.seccomp section
+ * that was dropped (a new reference, or NULL).
  */
 int rt_spec_wrap(json_object *spec, const struct rt_wrap *w,
 		 json_object **ret_replaced, struct sw_error *err);
 
 /*
  * Prefix process.args (a config's process or an exec's) with sysward's
- * command line, in place: --cap with every capability the process would
- * hold (its five sets, plus extra_caps: runc exec --cap), and
- * --kill-descendants for a container's init with a pid namespace of its
- * own, whose end ends every process in it under runc.
+ * command line, in place: "/proc/self/fd/KEEP run -q --policy-fd KEEP+1
+ * --keep-fds KEEP [--cap CAPS] [--kill-descendants] --", --cap with
+ * every capability the process would hold (its five sets, plus
+ * extra_caps: runc exec --cap), --kill-descendants for a container's
+ * init with a pid namespace of its own, whose end ends every process in
+ * it under runc.
  */
 int rt_process_wrap(json_object *process, const char *const *extra_caps,
-		    size_t n_extra, bool kill_descendants,
+		    size_t n_extra, bool kill_descendants, int keep,
 		    struct sw_error *err);
 
 /* Refuse keys that runc (Go's encoding/json, case-insensitive) would
@@ -245,9 +260,32 @@ int rt_source_validate(const char *text, size_t len, const char *name,
  * when the policy needs the supervisor: what sysward run would refuse
  * inside the container, refused before it is created. */
 int rt_source_kernel_check(bool needs_supervisor, struct sw_error *err);
-/* Is path a statically linked executable (no PT_INTERP)?  A dynamic one
- * would not find its libraries inside the container. */
-int rt_check_static(const char *path, struct sw_error *err);
+/* Is fd (name: for messages) a statically linked executable (no
+ * PT_INTERP)?  A dynamic one would not find its libraries inside the
+ * container. */
+int rt_check_static_fd(int fd, const char *name, struct sw_error *err);
+
+/* ---------------------------------------------------------------- handoff */
+
+/* The descriptors runc's create and run pass on from LISTEN_FDS (its
+ * rule: go-systemd's activation.Files()), or -E2BIG. */
+int rt_listen_fds(void);
+/* --preserve-fds VALUE (NULL: absent) as a count. */
+int rt_preserve_count(const char *value, int *ret, struct sw_error *err);
+/* The static sysward at path, read-only (a detached read-only mount's
+ * file), checked static: *ret_fd, close-on-exec. */
+int rt_open_sysward(const char *path, int *ret_fd, struct sw_error *err);
+/* text in a memory file (name: its name, and for messages), sealed
+ * against writing, shrinking and growing if seal (the policy): *ret_fd,
+ * close-on-exec. */
+int rt_memfd(const char *name, const char *text, size_t len, bool seal,
+	     int *ret_fd, struct sw_error *err);
+/* The policy the container's process 1 (pid) runs under: its --policy-fd,
+ * reopened from /proc (close-on-exec), checked sealed. */
+int rt_policy_of_init(pid_t pid, int *ret_fd, struct sw_error *err);
+/* Our two descriptors moved to keep and keep+1, inheritable (*fds: -1). */
+int rt_handoff_place(int *sysward_fd, int *policy_fd, int keep,
+		     struct sw_error *err);
 
 /* ---------------------------------------------------------------- bundle */
 
@@ -286,6 +324,11 @@ struct rt_cmd {
 	int cmd_at;		/* argv[cmd_at] is the command */
 	struct rt_config *config;
 };
+
+/* The command line's --preserve-fds (option id of a's table) set to
+ * count + RT_HANDOFF_FDS, added after the command if absent. */
+int rt_handoff_argv(struct rt_cmd *c, const struct rt_args *a, int id,
+		    int count, struct sw_error *err);
 
 int rt_cmd_create(struct rt_cmd *c);	/* create and run */
 int rt_cmd_restore(struct rt_cmd *c);

@@ -217,16 +217,11 @@ int rt_source_kernel_check(bool needs_supervisor, struct sw_error *err)
 	return 0;
 }
 
-int rt_check_static(const char *path, struct sw_error *err)
+int rt_check_static_fd(int fd, const char *path, struct sw_error *err)
 {
-	cleanup_close int fd = open(path, O_RDONLY | O_CLOEXEC);
 	Elf64_Ehdr eh;
 	struct stat st;
 
-	if (fd < 0)
-		return sw_error_set_errno(err, errno,
-					  "open the static sysward %s (SYSWARD_RUNTIME_SYSWARD, sysward-runtime(8))",
-					  path);
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !(st.st_mode & 0111))
 		return sw_error_set(err, EACCES,
 				    "the static sysward %s is not an executable file",

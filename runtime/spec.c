@@ -4,15 +4,20 @@
  * asks for sysward, and the config.json (or exec process) that runs its
  * processes under sysward.  Table-tested in tests/unit/test_runtime.c.
  *
- * A wrapped config.json differs from the bundle's own in four places,
+ * A wrapped config.json differs from the bundle's own in these places,
  * and nowhere else (every other member, known to us or not, is kept):
- *   process.args   RT_SYSWARD_IN run -q --policy RT_POLICY_IN
+ *   process.args   /proc/self/fd/K run -q --policy-fd K+1 --keep-fds K
  *                  [--cap CAPS] [--kill-descendants] -- ARGS...
- *   mounts         + the static sysward and the policy, read-only binds,
- *                  appended last
+ *                  (K: handoff.c's descriptors, for this create)
+ *   mounts         + a proc mount on /proc, last (and copies of the
+ *                  bundle's mounts below /proc after it)
+ *   hooks.startContainer   each under sysward, as process.args
  *   linux.seccomp  removed: the policy is the container's filter
- *   annotations    + io.sysward.runtime.wrapped: where the policy came from
- * and rt_spec_unwrap() undoes exactly that.
+ *   annotations    + io.sysward.runtime.wrapped: where the policy came
+ *                  from; .mounts: how many mounts were appended;
+ *                  .start-hooks: the startContainer hooks as they were
+ * and rt_spec_unwrap() undoes exactly that.  A createContainer hook is
+ * refused.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -25,8 +30,9 @@
 /* Deeper than any config.json (about 8 levels) and any policy. */
 #define RT_JSON_DEPTH 64
 
-int rt_json_parse(const char *text, size_t len, const char *name,
-		  json_object **ret, struct sw_error *err)
+/* JSON text of type want (an object, an array). */
+static int parse_typed(const char *text, size_t len, const char *name,
+		       json_type want, json_object **ret, struct sw_error *err)
 {
 	struct json_tokener *tok = json_tokener_new_ex(RT_JSON_DEPTH);
 	enum json_tokener_error e;
@@ -55,12 +61,19 @@ int rt_json_parse(const char *text, size_t len, const char *name,
 					    name, end);
 		}
 	}
-	if (!json_object_is_type(o, json_type_object)) {
+	if (!json_object_is_type(o, want)) {
 		json_object_put(o);
-		return sw_error_set(err, EINVAL, "%s: expected a JSON object", name);
+		return sw_error_set(err, EINVAL, "%s: expected a JSON %s", name,
+				    want == json_type_object ? "object" : "array");
 	}
 	*ret = o;
 	return 0;
+}
+
+int rt_json_parse(const char *text, size_t len, const char *name,
+		  json_object **ret, struct sw_error *err)
+{
+	return parse_typed(text, len, name, json_type_object, ret, err);
 }
 
 const char *rt_json_text(json_object *o, size_t *ret_len)
@@ -98,7 +111,8 @@ static bool go_fold_equal(const char *key, const char *name)
 		} else {
 			return false;
 		}
-		if (c != *name)
+		/* Names have capitals too ("createContainer"). */
+		if (c != (*name >= 'A' && *name <= 'Z' ? *name - 'A' + 'a' : *name))
 			return false;
 	}
 	return *k == '\0';
@@ -124,7 +138,9 @@ static int check_keys(json_object *o, const char *const *names,
 int rt_spec_check_keys(json_object *spec, struct sw_error *err)
 {
 	static const char *const top[] = {
-		"process", "mounts", "annotations", "linux", NULL };
+		"process", "mounts", "annotations", "linux", "hooks", NULL };
+	static const char *const hook_keys[] = {
+		"startContainer", "createContainer", NULL };
 	static const char *const linux_keys[] = {
 		"seccomp", "namespaces", NULL };
 	json_object *v;
@@ -135,6 +151,8 @@ int rt_spec_check_keys(json_object *spec, struct sw_error *err)
 		r = rt_process_check_keys(v, err);
 	if (r >= 0 && json_object_object_get_ex(spec, "linux", &v))
 		r = check_keys(v, linux_keys, "linux.", err);
+	if (r >= 0 && json_object_object_get_ex(spec, "hooks", &v))
+		r = check_keys(v, hook_keys, "hooks.", err);
 	return r;
 }
 
@@ -376,8 +394,55 @@ static int push(json_object *a, const char *s)
 	return 0;
 }
 
+static int push_int(json_object *a, int n)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%d", n);
+	return push(a, buf);
+}
+
+/* sysward's command line into out; prefix_end() reads it back. */
+static int prefix(json_object *out, int keep, const char *caps,
+		  bool kill_descendants)
+{
+	char exe[64];
+	int r = 0;
+
+	snprintf(exe, sizeof(exe), RT_EXE_FMT, keep);
+	/* -q: the policy's and --cap's warnings are for its author (sysward
+	 * check), not for every start of the container, on its stderr. */
+	r |= push(out, exe);
+	r |= push(out, "run");
+	r |= push(out, "-q");
+	r |= push(out, "--policy-fd");
+	r |= push_int(out, keep + 1);
+	r |= push(out, "--keep-fds");
+	r |= push_int(out, keep);
+	if (*caps) {
+		r |= push(out, "--cap");
+		r |= push(out, caps);
+	}
+	if (kill_descendants)
+		r |= push(out, "--kill-descendants");
+	r |= push(out, "--");
+	return r;
+}
+
+/* An array of strings, or an error naming where. */
+static int check_strings(json_object *a, const char *where,
+			 struct sw_error *err)
+{
+	for (size_t i = 0; a && i < json_object_array_length(a); i++)
+		if (!json_object_is_type(json_object_array_get_idx(a, i),
+					 json_type_string))
+			return sw_error_set(err, EINVAL,
+					    "%s[%zu]: expected a string", where, i);
+	return 0;
+}
+
 int rt_process_wrap(json_object *process, const char *const *extra_caps,
-		    size_t n_extra, bool kill_descendants,
+		    size_t n_extra, bool kill_descendants, int keep,
 		    struct sw_error *err)
 {
 	json_object *args = member(process, "args", json_type_array);
@@ -393,11 +458,9 @@ int rt_process_wrap(json_object *process, const char *const *extra_caps,
 	if (n == 0)
 		return sw_error_set(err, EINVAL,
 				    "process.args: expected the program to run (a non-empty array)");
-	for (size_t i = 0; i < n; i++)
-		if (!json_object_is_type(json_object_array_get_idx(args, i),
-					 json_type_string))
-			return sw_error_set(err, EINVAL,
-					    "process.args[%zu]: expected a string", i);
+	r = check_strings(args, "process.args", err);
+	if (r < 0)
+		return r;
 	caps = caps_text(process_caps(process, extra_caps, n_extra));
 	wrapped = json_object_new_array();
 	if (!caps || !wrapped) {
@@ -405,20 +468,7 @@ int rt_process_wrap(json_object *process, const char *const *extra_caps,
 		json_object_put(wrapped);
 		return sw_error_set(err, ENOMEM, "out of memory");
 	}
-	/* -q: the policy's and --cap's warnings are for its author (sysward
-	 * check), not for every start of the container, on its stderr. */
-	r |= push(wrapped, RT_SYSWARD_IN);
-	r |= push(wrapped, "run");
-	r |= push(wrapped, "-q");
-	r |= push(wrapped, "--policy");
-	r |= push(wrapped, RT_POLICY_IN);
-	if (*caps) {
-		r |= push(wrapped, "--cap");
-		r |= push(wrapped, caps);
-	}
-	if (kill_descendants)
-		r |= push(wrapped, "--kill-descendants");
-	r |= push(wrapped, "--");
+	r |= prefix(wrapped, keep, caps, kill_descendants);
 	for (size_t i = 0; i < n; i++)
 		r |= push(wrapped, json_object_get_string(
 					json_object_array_get_idx(args, i)));
@@ -431,28 +481,240 @@ int rt_process_wrap(json_object *process, const char *const *extra_caps,
 	return 0;
 }
 
-static json_object *bind_mount(const char *dest, const char *source,
-			       bool exec)
+/*
+ * A mount's destination as runc's proc case reads it (filepath.Clean,
+ * joined to the root when relative): "/proc", "proc", "//proc/.",
+ * "/x/../proc" all name /proc.  No link is followed: runc 1.1.5 does not
+ * resolve a proc mount's destination in the root (rootfs_linux.go).
+ */
+static void clean_dest(const char *in, char *out, size_t size)
 {
-	json_object *m = json_object_new_object();
-	json_object *opts = json_object_new_array();
+	size_t len = 0;
 
-	if (!m || !opts) {
+	out[0] = '\0';
+	while (*in) {
+		size_t n;
+
+		while (*in == '/')
+			in++;
+		n = strcspn(in, "/");
+		if (n == 0)
+			break;
+		if (n == 1 && in[0] == '.') {
+			/* nothing */
+		} else if (n == 2 && in[0] == '.' && in[1] == '.') {
+			while (len > 0 && out[--len] != '/')
+				;
+			out[len] = '\0';
+		} else if (len + 1 + n < size) {
+			out[len++] = '/';
+			memcpy(out + len, in, n);
+			len += n;
+			out[len] = '\0';
+		}
+		in += n;
+	}
+	if (len == 0)
+		snprintf(out, size, "/");
+}
+
+static bool dest_is(json_object *m, const char *want, bool below)
+{
+	json_object *d = member(m, "destination", json_type_string);
+	char clean[4096];
+	size_t n = strlen(want);
+
+	if (!d)
+		return false;
+	clean_dest(json_object_get_string(d), clean, sizeof(clean));
+	return below ? strncmp(clean, want, n) == 0 && clean[n] == '/'
+		     : strcmp(clean, want) == 0;
+}
+
+/*
+ * The proc mount sysward is executed through (RT_EXE_FMT), on /proc, last
+ * of all: runc mounts in order, then binds the masks (nothing it can
+ * mask on the way gives anything but a failed exec: handoff.c), so no
+ * mount of the bundle's stands between it and the exec.  It is a copy
+ * of the bundle's last proc mount on /proc (its options: hidepid,
+ * subset), or a plain one if it has none; a mount of the bundle's below
+ * /proc after that (lxcfs's /proc/cpuinfo and the like; runc allows
+ * those alone below /proc) is copied again after it.  *ret_added: how
+ * many are appended.
+ */
+static int add_proc(json_object *mounts, size_t *ret_added,
+		    struct sw_error *err)
+{
+	size_t n = json_object_array_length(mounts), first = 0, added = 0;
+	json_object *proc = NULL, *m, *opts = NULL;
+	int r = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *t;
+
+		m = json_object_array_get_idx(mounts, i);
+		t = member(m, "type", json_type_string);
+		if (t && strcmp(json_object_get_string(t), "proc") == 0 &&
+		    dest_is(m, "/proc", false)) {
+			proc = m;
+			first = i + 1;
+		}
+	}
+	m = json_object_new_object();
+	if (proc)
+		json_object_object_get_ex(proc, "options", &opts);
+	if (opts && json_object_is_type(opts, json_type_array)) {
+		opts = json_object_get(opts);
+	} else {
+		opts = json_object_new_array();
+		r |= push(opts, "nosuid");
+		r |= push(opts, "noexec");
+		r |= push(opts, "nodev");
+	}
+	if (!m || !opts || r) {
 		json_object_put(m);
 		json_object_put(opts);
-		return NULL;
+		return sw_error_set(err, ENOMEM, "out of memory");
 	}
-	json_object_object_add(m, "destination", json_object_new_string(dest));
-	json_object_object_add(m, "type", json_object_new_string("bind"));
-	json_object_object_add(m, "source", json_object_new_string(source));
-	push(opts, "bind");
-	push(opts, "ro");
-	push(opts, "nosuid");
-	push(opts, "nodev");
-	if (!exec)
-		push(opts, "noexec");
+	json_object_object_add(m, "destination", json_object_new_string("/proc"));
+	json_object_object_add(m, "type", json_object_new_string("proc"));
+	json_object_object_add(m, "source", json_object_new_string("proc"));
 	json_object_object_add(m, "options", opts);
-	return m;
+	if (json_object_array_add(mounts, m) < 0) {
+		json_object_put(m);
+		return sw_error_set(err, ENOMEM, "out of memory");
+	}
+	added++;
+	for (size_t i = first; i < n; i++) {
+		m = json_object_array_get_idx(mounts, i);
+		if (!dest_is(m, "/proc", true))
+			continue;
+		if (json_object_array_add(mounts, json_object_get(m)) < 0) {
+			json_object_put(m);
+			return sw_error_set(err, ENOMEM, "out of memory");
+		}
+		added++;
+	}
+	*ret_added = added;
+	return 0;
+}
+
+/*
+ * OCI hooks (runc 1.1.5: where each kind runs, as whose child):
+ *   prestart, createRuntime  runc create, on the host (the runtime's
+ *                            namespaces), once the container's exist
+ *                            (process_linux.go)
+ *   poststart                runc start or run, on the host, once
+ *                            process 1 runs (container_linux.go)
+ *   poststop                 runc delete, on the host (state_linux.go)
+ *   createContainer          runc init, in the container's namespaces,
+ *                            with all of runc's capabilities, before
+ *                            pivot_root: its path is the host's
+ *                            (rootfs_linux.go prepareRootfs)
+ *   startContainer           runc init, in the container, as its user
+ *                            with its capabilities, after pivot_root,
+ *                            just before it executes process 1: its path
+ *                            is the container's (standard_init_linux.go)
+ * The first four are the runtime's: programs of the operator's, on the
+ * host.  The last two run in the container before process 1 is sysward,
+ * outside its supervision: a startContainer hook (a program of the
+ * image's) left a process in the container that nothing traced (issue
+ * 32).  startContainer hooks run under a sysward of their own, as an exec
+ * does, with --kill-descendants: runc waits for a hook, not for what it
+ * leaves behind.  createContainer hooks are refused: they run with all
+ * of runc's privileges and can change every mount, and a policy with the
+ * process's capabilities would break them while one with runc's would
+ * confine nothing (route 5).
+ */
+static int wrap_hooks(json_object *spec, json_object *ann, int keep,
+		      const char *caps, struct sw_error *err)
+{
+	json_object *hooks = member(spec, "hooks", json_type_object);
+	json_object *start, *created, *wrapped;
+	size_t n;
+	int r;
+
+	if (!hooks)
+		return 0;
+	created = member(hooks, "createContainer", json_type_array);
+	if (created && json_object_array_length(created) > 0)
+		return sw_error_set(err, EPERM,
+				    "hooks.createContainer: such a hook runs in the container's namespaces with all of runc's privileges before sysward is its process 1, where no policy can confine it: sysward-runtime refuses it (sysward-runtime(8), HOOKS)");
+	start = member(hooks, "startContainer", json_type_array);
+	n = start ? json_object_array_length(start) : 0;
+	if (n == 0)
+		return 0;
+	wrapped = json_object_new_array();
+	if (!wrapped)
+		return sw_error_set(err, ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		json_object *h = json_object_array_get_idx(start, i);
+		json_object *path = member(h, "path", json_type_string);
+		json_object *args = member(h, "args", json_type_array);
+		json_object *nh, *na;
+		char where[64], exe[64];
+
+		snprintf(where, sizeof(where), "hooks.startContainer[%zu]", i);
+		if (!path || json_object_get_string(path)[0] != '/') {
+			json_object_put(wrapped);
+			return sw_error_set(err, EINVAL, "%s.path: expected an absolute path", where);
+		}
+		strcat(where, ".args");
+		r = check_strings(args, where, err);
+		if (r < 0) {
+			json_object_put(wrapped);
+			return r;
+		}
+		nh = json_object_new_object();
+		na = json_object_new_array();
+		if (!nh || !na) {
+			json_object_put(nh);
+			json_object_put(na);
+			json_object_put(wrapped);
+			return sw_error_set(err, ENOMEM, "out of memory");
+		}
+		/* env and timeout as they are: runc kills the hook, sysward,
+		 * at its timeout, and PTRACE_O_EXITKILL what it runs. */
+		json_object_object_foreach(h, key, val) {
+			if (strcmp(key, "path") != 0 && strcmp(key, "args") != 0)
+				json_object_object_add(nh, key, json_object_get(val));
+		}
+		snprintf(exe, sizeof(exe), RT_EXE_FMT, keep);
+		/* PROGRAM's argv[0] is its path: sysward has no other. */
+		r = prefix(na, keep, caps, true);
+		r |= push(na, json_object_get_string(path));
+		for (size_t k = 1; args && k < json_object_array_length(args); k++)
+			r |= push(na, json_object_get_string(
+					  json_object_array_get_idx(args, k)));
+		json_object_object_add(nh, "path", json_object_new_string(exe));
+		json_object_object_add(nh, "args", na);
+		if (r || json_object_array_add(wrapped, nh) < 0) {
+			json_object_put(nh);
+			json_object_put(wrapped);
+			return sw_error_set(err, ENOMEM, "out of memory");
+		}
+	}
+	json_object_object_add(ann, RT_ANNOTATION_HOOKS, json_object_new_string(
+		json_object_to_json_string_ext(start, JSON_C_TO_STRING_PLAIN |
+					       JSON_C_TO_STRING_NOSLASHESCAPE)));
+	json_object_object_add(hooks, "startContainer", wrapped);
+	return 0;
+}
+
+/* Does spec give its container a mount namespace (new or joined)? */
+static bool has_mount_ns(json_object *spec)
+{
+	json_object *ns = member(member(spec, "linux", json_type_object),
+				 "namespaces", json_type_array);
+
+	for (size_t i = 0; ns && i < json_object_array_length(ns); i++) {
+		json_object *type = member(json_object_array_get_idx(ns, i),
+					   "type", json_type_string);
+
+		if (type && strcmp(json_object_get_string(type), "mount") == 0)
+			return true;
+	}
+	return false;
 }
 
 /* The object o[key] of type t, added empty if absent; NULL if o[key] is
@@ -476,32 +738,40 @@ int rt_spec_wrap(json_object *spec, const struct rt_wrap *w,
 {
 	json_object *process = member(spec, "process", json_type_object);
 	json_object *linux_o = member(spec, "linux", json_type_object);
-	json_object *mounts, *ann, *seccomp, *m1, *m2;
+	json_object *mounts, *ann, *seccomp;
+	char *caps, count[32];
+	size_t added = 0;
 	int r;
 
 	*ret_replaced = NULL;
 	if (!process)
 		return sw_error_set(err, EINVAL,
 				    "process: missing (a container needs a process to run)");
+	if (!has_mount_ns(spec))
+		return sw_error_set(err, EINVAL,
+				    "linux.namespaces: a container under sysward needs a mount namespace (sysward-runtime mounts /proc in it, to execute sysward through)");
 	mounts = member_add(spec, "mounts", json_type_array);
 	ann = member_add(spec, "annotations", json_type_object);
 	if (!mounts || !ann)
 		return sw_error_set(err, EINVAL,
 				    "%s: expected %s", mounts ? "annotations" : "mounts",
 				    mounts ? "an object" : "an array");
-	r = rt_process_wrap(process, NULL, 0, rt_spec_new_pid_ns(spec), err);
+	caps = caps_text(process_caps(process, NULL, 0));
+	if (!caps)
+		return sw_error_set(err, ENOMEM, "out of memory");
+	r = wrap_hooks(spec, ann, w->keep, caps, err);
+	free(caps);
 	if (r < 0)
 		return r;
-	/* Last, so that no mount of the bundle's covers them (a tmpfs on
-	 * /.sysward, a bind over the binary): mounts are made in order. */
-	m1 = bind_mount(RT_SYSWARD_IN, w->sysward_host, true);
-	m2 = bind_mount(RT_POLICY_IN, w->policy_host, false);
-	if (!m1 || !m2 || json_object_array_add(mounts, m1) < 0 ||
-	    (m1 = NULL, json_object_array_add(mounts, m2) < 0)) {
-		json_object_put(m1);
-		json_object_put(m2);
-		return sw_error_set(err, ENOMEM, "out of memory");
-	}
+	r = rt_process_wrap(process, NULL, 0, rt_spec_new_pid_ns(spec), w->keep,
+			    err);
+	if (r < 0)
+		return r;
+	r = add_proc(mounts, &added, err);
+	if (r < 0)
+		return r;
+	snprintf(count, sizeof(count), "%zu", added);
+	json_object_object_add(ann, RT_ANNOTATION_MOUNTS, json_object_new_string(count));
 	seccomp = member(linux_o, "seccomp", json_type_object);
 	if (seccomp) {
 		*ret_replaced = json_object_get(seccomp);
@@ -522,21 +792,39 @@ static bool str_at(json_object *a, size_t i, const char *s)
 	       (!s || strcmp(json_object_get_string(v), s) == 0);
 }
 
+/* A decimal number at args[i]. */
+static bool int_at(json_object *a, size_t i)
+{
+	const char *s;
+
+	if (!str_at(a, i, NULL))
+		return false;
+	s = json_object_get_string(json_object_array_get_idx(a, i));
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
 /* The index of the first argument after our prefix, or 0 if args do not
- * start with one rt_process_wrap() makes. */
+ * start with one prefix() makes. */
 static size_t prefix_end(json_object *args)
 {
 	size_t n = json_object_array_length(args), i = 2;
+	char exe[64];
+	int keep;
 
-	if (n < 6 || !str_at(args, 0, RT_SYSWARD_IN) || !str_at(args, 1, "run"))
+	if (n < 8 || !str_at(args, 0, NULL) || !str_at(args, 1, "run") ||
+	    sscanf(json_object_get_string(json_object_array_get_idx(args, 0)),
+		   RT_EXE_FMT, &keep) != 1)
+		return 0;
+	snprintf(exe, sizeof(exe), RT_EXE_FMT, keep);
+	if (!str_at(args, 0, exe))
 		return 0;
 	while (i < n) {
 		if (str_at(args, i, "--"))
 			return i + 1;
 		if (str_at(args, i, "-q") || str_at(args, i, "--kill-descendants"))
 			i++;
-		else if (str_at(args, i, "--policy") &&
-			 str_at(args, i + 1, RT_POLICY_IN))
+		else if ((str_at(args, i, "--policy-fd") ||
+			  str_at(args, i, "--keep-fds")) && int_at(args, i + 1))
 			i += 2;
 		else if (str_at(args, i, "--cap") && str_at(args, i + 1, NULL))
 			i += 2;
@@ -546,16 +834,53 @@ static size_t prefix_end(json_object *args)
 	return 0;
 }
 
+/* Take back the mounts and hooks wrapping added: the annotations say
+ * what. */
+static int unwrap_mounts_hooks(json_object *spec, json_object *ann,
+			       struct sw_error *err)
+{
+	json_object *mounts = member(spec, "mounts", json_type_array);
+	json_object *count = member(ann, RT_ANNOTATION_MOUNTS, json_type_string);
+	json_object *hooks_text = member(ann, RT_ANNOTATION_HOOKS, json_type_string);
+	json_object *hooks, *orig = NULL;
+	size_t n = mounts ? json_object_array_length(mounts) : 0, k;
+	const char *c = count ? json_object_get_string(count) : "";
+
+	if (!*c || strspn(c, "0123456789") != strlen(c) ||
+	    (k = strtoul(c, NULL, 10)) > n)
+		return sw_error_set(err, EINVAL,
+				    "annotations.%s: expected the number of mounts sysward-runtime appended (at most the %zu there are); restore the bundle's own config.json",
+				    RT_ANNOTATION_MOUNTS, n);
+	if (k > 0)
+		json_object_array_del_idx(mounts, n - k, k);
+	json_object_object_del(ann, RT_ANNOTATION_MOUNTS);
+	if (!hooks_text)
+		return 0;
+	if (parse_typed(json_object_get_string(hooks_text),
+			(size_t)json_object_get_string_len(hooks_text),
+			"annotations." RT_ANNOTATION_HOOKS, json_type_array,
+			&orig, err) < 0)
+		return -EINVAL;
+	hooks = member_add(spec, "hooks", json_type_object);
+	if (!hooks) {
+		json_object_put(orig);
+		return sw_error_set(err, EINVAL, "hooks: expected an object");
+	}
+	json_object_object_add(hooks, "startContainer", orig);
+	json_object_object_del(ann, RT_ANNOTATION_HOOKS);
+	return 0;
+}
+
 int rt_spec_unwrap(json_object *spec, const char **ret_from,
 		   struct sw_error *err)
 {
 	json_object *ann = member(spec, "annotations", json_type_object);
 	json_object *process = member(spec, "process", json_type_object);
 	json_object *args = member(process, "args", json_type_array);
-	json_object *mounts = member(spec, "mounts", json_type_array);
 	json_object *v, *orig;
 	const char *from;
 	size_t start, n;
+	int r;
 
 	*ret_from = NULL;
 	if (!ann || !json_object_object_get_ex(ann, RT_ANNOTATION_WRAPPED, &v))
@@ -576,6 +901,9 @@ int rt_spec_unwrap(json_object *spec, const char **ret_from,
 		return sw_error_set(err, EINVAL,
 				    "process.args: this config.json was rewritten by sysward-runtime (annotations.%s) but its arguments no longer start with sysward's; restore the bundle's own config.json",
 				    RT_ANNOTATION_WRAPPED);
+	r = unwrap_mounts_hooks(spec, ann, err);
+	if (r < 0)
+		return r;
 	orig = json_object_new_array();
 	if (!orig)
 		return sw_error_set(err, ENOMEM, "out of memory");
@@ -584,14 +912,6 @@ int rt_spec_unwrap(json_object *spec, const char **ret_from,
 		json_object_array_add(orig, json_object_get(
 					      json_object_array_get_idx(args, i)));
 	json_object_object_add(process, "args", orig);
-	for (size_t i = mounts ? json_object_array_length(mounts) : 0; i-- > 0;) {
-		json_object *d = member(json_object_array_get_idx(mounts, i),
-					"destination", json_type_string);
-
-		if (d && (strcmp(json_object_get_string(d), RT_SYSWARD_IN) == 0 ||
-			  strcmp(json_object_get_string(d), RT_POLICY_IN) == 0))
-			json_object_array_del_idx(mounts, i, 1);
-	}
 	json_object_object_del(ann, RT_ANNOTATION_WRAPPED);
 	*ret_from = from;
 	return 0;

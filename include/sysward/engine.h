@@ -393,7 +393,7 @@ int sw_session_group_signal(struct sw_session *s, int group_fd, int sig);
  */
 #define SW_RECORD_CALLS		1024
 #define SW_RECORD_SAMPLES	4
-#define SW_RECORD_PATHS		1024
+#define SW_RECORD_PATHS		1024	/* sw_learn_why_str() says the number */
 #define SW_RECORD_PROGRAMS	128
 
 struct sw_record;
@@ -467,15 +467,53 @@ int sw_record_write_summary(const struct sw_record *r,
  * to clone, as under sysward, whose defence refuses clone3).
  * Deterministic: the same calls give the same text.  *ret_unnamed: calls
  * whose number no libseccomp name has (left out: a profile names calls).
- * -E2BIG when the record could not itemise every call (the policy would
+ * *ret_notes (may be NULL): the calls below whose paths were not all
+ * learned.  -E2BIG when the record could not itemise every call (the policy would
  * miss some), -EIO if the write failed.
  */
 /* flags: */
 #define SW_LEARN_OCI_RUNTIME	(1u << 0)	/* the runtime's own calls too */
 #define SW_LEARN_ARGS		(1u << 1)	/* selector arguments (record.c) */
 #define SW_LEARN_PATHS		(1u << 2)	/* path prefixes (record.c) */
+#define SW_LEARN_CATCH_ALL	(1u << 3)	/* with PATHS: a rule allowing every
+						 * path where some could not be
+						 * learned (below) */
+
+/*
+ * With SW_LEARN_PATHS, a call some of whose paths no rule can say is
+ * learned with the rules for the paths that could be said, never by
+ * name alone (which would allow every path, silently): the learned
+ * policy refuses the others, unless SW_LEARN_CATCH_ALL adds, after
+ * them, one rule that allows the call whatever its path, with a
+ * "comment" that says why.  Each such call is a note for the caller to
+ * say.  (A path the program could not pass, EFAULT, needs no rule: the
+ * learned path rules answer EFAULT as the kernel does, decide.c.)
+ */
+enum sw_learn_why {
+	SW_LEARN_NOT_UTF8 = 1,	/* a directory (or name) that is not UTF-8:
+				 * a policy is UTF-8 JSON */
+	SW_LEARN_TABLE_FULL,	/* more paths than the record keeps
+				 * (SW_RECORD_PATHS) */
+	SW_LEARN_ABIS_DIFFER,	/* the call's path is another argument on
+				 * another ABI: one rule names one index */
+};
+#define SW_LEARN_NOTES	16
+struct sw_learn_notes {
+	size_t n, more;			/* more: calls past SW_LEARN_NOTES */
+	struct {
+		char call[40];		/* the system call's name */
+		enum sw_learn_why why;
+		uint64_t calls;		/* how many of its paths (not
+					 * ABIS_DIFFER: 0) */
+		bool catch_all;		/* the rule was written */
+	} v[SW_LEARN_NOTES];
+};
+/* The reason as words: "not UTF-8, which a policy ... cannot say", ... */
+const char *sw_learn_why_str(enum sw_learn_why why);
+
 int sw_record_write_policy(const struct sw_record *r, FILE *f,
-			   unsigned int flags, uint64_t *ret_unnamed);
+			   unsigned int flags, uint64_t *ret_unnamed,
+			   struct sw_learn_notes *ret_notes);
 
 /* Embedded mode: launch, supervise until the program exits, and return its
  * exit code (128+N for signal N) in *ret_exit.  On error (-errno, err

@@ -239,6 +239,11 @@ void sw_policy_free(struct sw_policy *p);
  * the text on (sysward run --daemon).  Free *ret with free(). */
 int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
 			struct sw_error *err);
+/* The text of a policy in a sealed memory file (F_SEAL_WRITE,
+ * F_SEAL_SHRINK, F_SEAL_GROW), read from offset 0; anything else is
+ * refused (-EPERM): sysward run --policy-fd, sysward-runtime's hand-off. */
+int sw_policy_read_sealed_fd(int fd, char **ret, size_t *ret_len,
+			     struct sw_error *err);
 
 /*
  * The architectures a policy without "architectures" (or archMap) covers,

@@ -613,12 +613,48 @@ static const char *file_kind(mode_t mode)
 	}
 }
 
+/* The policy text of fd (name: for messages), from offset 0 whatever
+ * the file's offset (a descriptor may be shared), at most the limit. */
+static int read_policy(int fd, const char *name, char **ret, size_t *ret_len,
+		       struct sw_error *err)
+{
+	cleanup_free char *buf = NULL;
+	size_t used = 0;
+
+	/* Read at most one byte more than the limit, whatever st_size says
+	 * (/proc files). */
+	buf = malloc(SW_POLICY_MAX_FILE + 1);
+	if (!buf)
+		return sw_error_set(err, ENOMEM, "read policy %s: out of memory",
+				    name);
+	for (;;) {
+		ssize_t n = pread(fd, buf + used, SW_POLICY_MAX_FILE + 1 - used,
+				  (off_t)used);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return sw_error_set_errno(err, errno, "read policy %s",
+						  name);
+		}
+		if (n == 0)
+			break;
+		used += (size_t)n;
+		if (used > SW_POLICY_MAX_FILE)
+			return sw_error_set(err, EFBIG,
+					    "%s: policy is larger than the %u byte limit",
+					    name, SW_POLICY_MAX_FILE);
+	}
+	buf[used] = '\0';
+	*ret = TAKE_PTR(buf);
+	*ret_len = used;
+	return 0;
+}
+
 int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
 			struct sw_error *err)
 {
 	cleanup_close int fd = -1;
-	cleanup_free char *buf = NULL;
-	size_t used = 0;
 	struct stat st;
 
 	if (!path)
@@ -637,33 +673,37 @@ int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
 		return sw_error_set(err, EINVAL,
 				    "read policy %s: is %s, not a regular file: give the path of a policy file",
 				    path, file_kind(st.st_mode));
-	/* Read at most one byte more than the limit, whatever st_size says
-	 * (pipes, /proc files). */
-	buf = malloc(SW_POLICY_MAX_FILE + 1);
-	if (!buf)
-		return sw_error_set(err, ENOMEM, "read policy %s: out of memory",
-				    path);
-	for (;;) {
-		ssize_t n = read(fd, buf + used, SW_POLICY_MAX_FILE + 1 - used);
+	return read_policy(fd, path, ret, ret_len, err);
+}
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return sw_error_set_errno(err, errno, "read policy %s",
-						  path);
-		}
-		if (n == 0)
-			break;
-		used += (size_t)n;
-		if (used > SW_POLICY_MAX_FILE)
-			return sw_error_set(err, EFBIG,
-					    "%s: policy is larger than the %u byte limit",
-					    path, SW_POLICY_MAX_FILE);
-	}
-	buf[used] = '\0';
-	*ret = TAKE_PTR(buf);
-	*ret_len = used;
-	return 0;
+/*
+ * sysward-runtime hands a container's processes their policy as a memory
+ * file sealed against writing, shrinking and growing (memfd_create(2),
+ * F_ADD_SEALS): what it holds is what its maker wrote, whoever else
+ * holds the descriptor (a hook runc runs before process 1 inherits it),
+ * and no path of the container's file system, which the bundle's mounts
+ * and masks decide, is involved (issue 32: a masked policy file became
+ * the bundle's /dev/null).  Anything else is refused, not read: a policy
+ * that can still change is no policy.  Seals belong to the inode
+ * (mm/memfd.c): they hold for every descriptor and every open of it.
+ */
+int sw_policy_read_sealed_fd(int fd, char **ret, size_t *ret_len,
+			     struct sw_error *err)
+{
+	const int want = F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW;
+	char name[48];
+	struct stat st;
+	int seals;
+
+	snprintf(name, sizeof(name), "descriptor %d", fd);
+	if (fstat(fd, &st) < 0)
+		return sw_error_set_errno(err, errno, "policy %s", name);
+	seals = fcntl(fd, F_GET_SEALS);
+	if (!S_ISREG(st.st_mode) || seals < 0 || (seals & want) != want)
+		return sw_error_set(err, EPERM,
+				    "policy %s: not a sealed memory file (memfd_create(2) with F_SEAL_WRITE, F_SEAL_SHRINK and F_SEAL_GROW): a policy that can still change is not read",
+				    name);
+	return read_policy(fd, name, ret, ret_len, err);
 }
 
 int sw_policy_load_file(const char *path, struct sw_policy **ret,

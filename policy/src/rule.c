@@ -141,7 +141,11 @@ static int parse_path_cond(struct parser *ps, const char *path,
 					   "use only one of \"exact\", \"prefix\" and \"glob\"");
 		sw_pol_path_key(kp, path, kinds[i].key);
 		pc->match = kinds[i].m;
-		r = sw_pol_dup_string(ps, kp, v, PATH_MAX - 1, false, &pc->pattern);
+		/* "" only exactly: the empty path a call on a descriptor
+		 * names (AT_EMPTY_PATH); an empty prefix or glob would be
+		 * every path or a slip. */
+		r = sw_pol_dup_string(ps, kp, v, PATH_MAX - 1,
+				      kinds[i].m == SW_MATCH_EXACT, &pc->pattern);
 		if (r < 0)
 			return r;
 	}

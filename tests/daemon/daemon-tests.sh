@@ -23,6 +23,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 
 . "$HERE/../lib/common.sh"
 . "$HERE/../lib/rows.sh"
+. "$HERE/../lib/nsbox.sh"
 W=
 D_PID=
 S=
@@ -2277,6 +2278,178 @@ t_reach_oom_beyond_session() {
 	kill -9 "$bg" 2>/dev/null
 	wait "$bg" 2>/dev/null
 	daemon_serves
+}
+
+# Route 16c: the session's own namespaces, which syswardd (a privileged
+# launcher) gives every session.  nsbox_attack WHY PROGRAM ARGS...: the
+# adversarial program as a client of uid 65534, under allow-all and
+# Docker's default profile; contained under both.
+nsbox_attack() {
+	local why=$1 p
+	shift
+	for p in "$(allow_policy)" "$SRCDIR/policy/examples/docker-default.json"; do
+		last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$p" -- "$@")
+		run_contained "$why (${p##*/})"
+	done
+}
+
+t_nsbox_ipc_beyond_session() {
+	# A witness of uid 65534 outside the session holds one IPC object of
+	# each kind (SysV shm, sem, msg; POSIX mq, shm, named semaphore),
+	# mode 0600; a session of the same uid may reach none of them, and
+	# its own objects still work.
+	local wit
+	start_daemon || return
+	chmod 0755 "$W"
+	mkdir -m 0777 "$W/ipc"
+	"${NOBODY[@]}" "$ADV/adv_nsbox_ipc" witness "$W/ipc" $$ </dev/null >/dev/null 2>&1 &
+	wit=$!
+	wait_file "$W/ipc/wit.info" 100 || { fail "the witness did not start"; kill "$wit"; return; }
+	nsbox_attack "an IPC object of the uid outside the session was reached" "$ADV/adv_nsbox_ipc" attack "$W/ipc"
+	"${NOBODY[@]}" "$ADV/adv_nsbox_ipc" check "$W/ipc" || fail "the witness's IPC objects were changed from inside the session"
+	kill "$wit"
+	"${NOBODY[@]}" "$ADV/adv_nsbox_ipc" remove "$W/ipc"
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_nsbox_ipc" own)
+	run_contained "the session's own IPC objects do not work"
+	daemon_serves
+}
+
+t_nsbox_cgroup_beyond_session() {
+	# A witness of uid 65534 in a cgroup delegated to that uid as
+	# systemd delegates user@UID.service (and in v1 pids and freezer
+	# cgroups, root's as systemd leaves them, where the host mounts
+	# them): a session of the
+	# same uid may not limit, freeze, move or kill it through any cgroup
+	# file, also through cgroup2 and v1 mounts made in a user and cgroup
+	# namespace of its own; its own cgroup still reads.
+	local r before after p
+	start_daemon || return
+	chmod 0755 "$W"
+	mkdir -m 0777 "$W/mnt"
+	nsbox_cg_stage 65534; r=$?
+	[ "$r" -eq 77 ] && { nsbox_cg_cleanup; return 77; }
+	[ "$r" -eq 0 ] || { fail "cannot make the witness's cgroups"; nsbox_cg_cleanup; return; }
+	nsbox_cg_witness 65534 || { fail "cannot place the witness"; nsbox_cg_cleanup; return; }
+	before=$(nsbox_cg_state)
+	for p in "$(allow_policy)" "$SRCDIR/policy/examples/docker-default.json"; do
+		last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$p" -- "$ADV/adv_nsbox_cgroup" attack "$nsbox_wit" "$NSBOX_CG" "$NSBOX_TRAP" "$W/mnt" $NSBOX_V1)
+		run_contained "a cgroup outside the session was written (${p##*/})"
+		after=$(nsbox_cg_state)
+		printf 'witness %s before:\n%s\nafter:\n%s\n' "$nsbox_wit" "$before" "$after"
+		[ "$before" = "$after" ] || fail "the witness outside the session was changed through its cgroup (${p##*/})"
+	done
+	nsbox_cg_cleanup
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_nsbox_cgroup" own)
+	run_contained "the session's own cgroup does not read"
+	daemon_serves
+}
+
+t_nsbox_hostwrite_root_session() {
+	# A root client's program (no capability) writes no host setting
+	# (sysctl, sysfs, /proc) by mode bits.
+	local p
+	start_daemon || return
+	for p in "$(allow_policy)" "$SRCDIR/policy/examples/docker-default.json"; do
+		last_cmd=("$SYSWARD" run --daemon="$S" --policy "$p" -- "$ADV/adv_nsbox_hostwrite" attack)
+		run_contained "a root session wrote a host setting (${p##*/})"
+	done
+	daemon_serves
+}
+
+t_nsbox_tty_beyond_session() {
+	# A terminal of uid 65534 outside the session (a pty it opened):
+	# the session has a devpts instance of its own, and its own
+	# pseudo-terminals work.
+	local wit
+	"$ADV/adv_nsbox_tty" own >/dev/null 2>&1 || return 77	# no pseudo-terminals here
+	start_daemon || return
+	chmod 0755 "$W"
+	mkdir -m 0777 "$W/tty"
+	"${NOBODY[@]}" "$ADV/adv_nsbox_tty" witness "$W/tty" </dev/null >/dev/null 2>&1 &
+	wit=$!
+	wait_file "$W/tty/wit.info" 100 || { fail "the witness did not start"; kill "$wit"; return; }
+	nsbox_attack "a terminal of the uid outside the session was opened" "$ADV/adv_nsbox_tty" attack "$W/tty"
+	sleep 0.3
+	[ -e "$W/tty/wit.seen" ] && fail "SPOOF reached the witness's terminal"
+	kill "$wit"
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_nsbox_tty" own)
+	run_contained "the session's own pseudo-terminal does not work"
+	daemon_serves
+}
+
+# tags: needs-python
+t_nsbox_programs_beyond_session() {
+	# Compatibility, as uid 65534 through syswardd: ps lists the
+	# session; unshare -Ur gives uid 0; a cgroup2 mount in a user and
+	# cgroup namespace of its own works (rooted at the session); Python's
+	# multiprocessing (named semaphores in /dev/shm) works; script gets a
+	# terminal of the session's devpts.
+	local py n
+	py=$(command -v /usr/bin/python3 || command -v python3) || return 77
+	start_daemon || return
+	chmod 0755 "$W"
+	mkdir -m 0777 "$W/mnt"
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sh -c '
+		echo "ps: $(ps -e -o pid= | wc -l) processes"
+		unshare -Ur id -u
+		unshare -Urm --cgroup sh -c "mount -t cgroup2 none \"\$0\" && grep -c . \"\$0/cgroup.procs\" >/dev/null && echo own-cgroup2" "$2"
+		grep "^0::" /proc/self/cgroup
+		"$1" -c "
+import multiprocessing as mp
+def sq(x): return x * x
+if __name__ == \"__main__\":
+    with mp.Pool(2) as p: print(\"multiprocessing\", sum(p.map(sq, range(10))))
+"
+		script -qec "tty; echo script-ran" /dev/null </dev/null | tr -d "\r"' sh "$py" "$W/mnt")
+	timeout 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	cat "$W/out" "$W/err"
+	expect_rc 0
+	expect_line 0 own-cgroup2 "multiprocessing 285" script-ran
+	[ -z "$(nsbox_cg2)" ] || expect_line "0::/"
+	grep -qx '/dev/pts/[0-9]*' "$W/out" || fail "script's terminal has no name in the session's devpts"
+	n=$(sed -n 's/^ps: \([0-9]*\) processes$/\1/p' "$W/out")
+	[ -n "$n" ] && [ "$n" -le 8 ] || fail "ps lists processes outside the session ($n)"
+	daemon_serves
+}
+
+t_nsbox_cgroups_left() {
+	# Each session's cgroup goes with it: 60 sessions as root and as uid
+	# 65534, then 4 running when the daemon gets SIGTERM: no session
+	# cgroup left below the daemon's (a test cgroup of root's, so that
+	# concurrent tests do not count).
+	local cg2 t i pids=()
+	cg2=$(nsbox_cg2)
+	[ -n "$cg2" ] || return 77
+	t=/sysward-test.$$
+	mkdir "$cg2$t" || { fail "mkdir $cg2$t"; return; }
+	local DAEMON_AS=(sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg2$t")
+	start_daemon || { rmdir "$cg2$t"; return; }
+	chmod 0755 "$W"
+	for ((i = 0; i < 30; i++)); do
+		swd "$(allow_policy)" true
+		expect_rc 0
+		last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- true)
+		"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+		rc=$?
+		expect_rc 0
+	done
+	echo "session cgroups left after 60 sessions: $(nsbox_session_cgroups "$t" | wc -l)"
+	[ -z "$(nsbox_session_cgroups "$t")" ] || fail "session cgroups left behind: $(nsbox_session_cgroups "$t")"
+	for ((i = 0; i < 4; i++)); do
+		"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sleep 30 >/dev/null 2>&1 </dev/null &
+		pids+=($!)
+	done
+	for ((i = 0; i < 100; i++)); do
+		[ "$(nsbox_session_cgroups "$t" | wc -l)" -ge 4 ] && break
+		sleep 0.1
+	done
+	[ "$i" -lt 100 ] || fail "the 4 sessions did not start"
+	term_beside "with 4 sessions running" "${pids[0]}"
+	wait
+	echo "session cgroups left after the daemon's SIGTERM: $(nsbox_session_cgroups "$t" | wc -l)"
+	[ -z "$(nsbox_session_cgroups "$t")" ] || fail "session cgroups left behind after SIGTERM: $(nsbox_session_cgroups "$t")"
+	rmdir "$cg2$t" 2>/dev/null
 }
 
 # The integration scenarios replayed through the daemon: all but those

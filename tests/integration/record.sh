@@ -145,6 +145,58 @@ assert [{"index": 1, "exact": "foo"}] in c, c' "$W/p.json" ||
 	expect_err 'openat(0xffffff9c, "../../../../../../etc/hostname"'
 }
 
+t_learn_paths_never_widens() {
+	# learn --paths never widens without saying so.  A path no rule can
+	# say (a directory that is not UTF-8) made the call learned by name
+	# before: the learned policy allowed openat of every path, silently,
+	# and a file the run never opened opened under it.  Now: the paths
+	# that could be said stay rules of their own, the rest is refused and
+	# said on stderr; --catch-all writes an explicit, commented rule that
+	# allows every path instead, and says that.  A path the kernel could
+	# not read (EFAULT) needs no rule: the learned rules fail it alike.
+	# A NULL path (the descriptor itself, AT_EMPTY_PATH) is learned as
+	# the argument 0, glibc's fstat ("") as the exact empty path.
+	local odd
+	odd=$(printf '\377')
+	mkdir -p "$W/ok" "$W/other" "$W/$odd"
+	echo ok >"$W/ok/f"; echo other >"$W/other/f"; echo odd >"$W/$odd/f"
+	cli learn --paths -o "$W/p.json" -- "$PROBE" open-badptr fstat-null \
+		open "$W/ok/f" rdonly open "$W/$odd/f" rdonly
+	expect_rc 0
+	expect_line "open(badptr)=-EFAULT" "fstat-null=ok" \
+		"open($W/ok/f,rdonly)=ok" "open($W/$odd/f,rdonly)=ok"
+	expect_err "warning: --paths: openat: 1 path not learned, not UTF-8"
+	expect_err "the policy allows only the paths learned (--catch-all would allow it every path)"
+	"$PYTHON" -c 'import json, sys
+r = [x for x in json.load(open(sys.argv[1]))["syscalls"] if "openat" in x["names"]]
+assert r == [{"names": ["openat"], "action": "SCMP_ACT_ALLOW",
+              "paths": [{"index": 1, "prefix": sys.argv[2] + "/ok/"}]}], r' \
+		"$W/p.json" "$W" || { fail "openat not learned by its paths alone"; cat "$W/p.json" >&2; }
+	# The same run passes the gate under it; a file it never opened is
+	# refused (before: opened).
+	sw "$W/p.json" --gate -- "$PROBE" open-badptr fstat-null open "$W/ok/f" rdonly
+	expect_rc 0
+	expect_line "open(badptr)=-EFAULT" "fstat-null=ok" "open($W/ok/f,rdonly)=ok"
+	sw "$W/p.json" -- "$PROBE" open "$W/other/f" rdonly
+	expect_output "open($W/other/f,rdonly)=-EPERM"
+	# --catch-all: the explicit rule, last for openat, with its reason.
+	cli learn --paths --catch-all -o "$W/c.json" -- "$PROBE" \
+		open "$W/ok/f" rdonly open "$W/$odd/f" rdonly
+	expect_rc 0
+	expect_err "warning: --paths: openat: 1 path not learned, not UTF-8"
+	expect_err "its last rule, a catch-all, allows it every path"
+	"$PYTHON" -c 'import json, sys
+r = [x for x in json.load(open(sys.argv[1]))["syscalls"] if "openat" in x["names"]]
+assert len(r) == 2 and "paths" in r[0] and "paths" not in r[1], r
+assert r[1]["comment"].startswith("catch-all (sysward learn --catch-all): every path, since 1 path was not learned"), r' \
+		"$W/c.json" || { fail "no explicit catch-all"; cat "$W/c.json" >&2; }
+	sw "$W/c.json" -- "$PROBE" open "$W/other/f" rdonly
+	expect_output "open($W/other/f,rdonly)=ok"
+	cli learn --catch-all -o "$W/x.json" -- true
+	expect_rc 2
+	expect_err "--catch-all is about the paths --paths learns"
+}
+
 sw_command_line "$@"
 : "${SYSWARD:?SYSWARD must name the sysward binary}"
 : "${PROBE:?PROBE must name the sw-probe binary}"

@@ -199,8 +199,10 @@ want_err() { [[ $err == *"$1"* ]] || { fail "${last_cmd[*]}: stderr lacks '$1'";
 # Tags, and who reads them:
 #   needs-log       uses "sysward run --log"; the daemon writes the audit
 #                   log itself (its t_audit_log covers it)
-#   needs-pretend   the kernel pretence SYSWARD_PRETEND, an environment
-#                   variable of the embedded process
+#   needs-pretend   an older kernel pretended around the embedded
+#                   sysward (sw-pretend, tests/lib/pretend.c, a seccomp
+#                   filter): around a daemon's client it would not reach
+#                   the daemon's engine
 #   other-command   a command other than "sysward run"
 #   client-group    signals the program's process group as a terminal
 #                   would; a daemon's program has a session of its own

@@ -20,6 +20,10 @@
 #                     run through it (sysward run --daemon=$S)
 #   sh CODE           bash: a setup step, or a check that calls fail;
 #                     the variables it sets are the later steps' too
+#   kernel [OPTIONS]  the run, run-nobody and cli steps after it run as
+#                     on an older kernel: under "$PRETEND OPTIONS --"
+#                     (sw-pretend, tests/lib/pretend.c); without
+#                     OPTIONS, on this one again
 #   run POLICY ARGS   sysward run --policy POLICY ARGS; POLICY "allow",
 #                     "uid" or "uidN" is common.sh's allow_policy,
 #                     uid_policy or uid_policy N, another word without
@@ -70,6 +74,9 @@ sw_row_step() {
 	policy)
 		sw_row_text "${row_arg#*$'\n'}" | policy "${row_arg%%$'\n'*}" >/dev/null ;;
 	sh) eval "$row_arg" ;;
+	kernel)
+		eval "row_kernel=($row_arg)" || { fail "bad words: $row_arg"; return; }
+		[ ${#row_kernel[@]} -eq 0 ] || row_kernel=("$PRETEND" "${row_kernel[@]}" --) ;;
 	daemon | run | run-nobody | cli | cmd)
 		eval "row_words=($row_arg)" || { fail "bad words: $row_arg"; return; }
 		case $row_key in
@@ -85,6 +92,7 @@ sw_row_step() {
 			row_words=(setpriv --reuid=65534 --regid=65534 --clear-groups "${row_words[@]}") ;;
 		cli) row_words=("$SYSWARD" "${row_words[@]}") ;;
 		esac
+		[ "$row_key" = cmd ] || row_words=(${row_kernel[@]+"${row_kernel[@]}"} "${row_words[@]}")
 		sw_capture "${row_words[@]}" ;;
 	rc)
 		if [[ $row_arg == !* ]]; then
@@ -136,6 +144,7 @@ sw_row() {
 	local row_step
 	unset row_out
 	row_daemon=
+	row_kernel=()
 	while IFS= read -r -d '' row_step; do
 		[[ $row_step == *' '* ]] || row_step+=' '
 		sw_row_step "${row_step%% *}" "${row_step#* }" || return

@@ -16,6 +16,19 @@ Options:
   --tmpfs DEST            a tmpfs at DEST (repeatable; /tmp always has one)
   --bind SRC:DEST         a read-write bind mount (repeatable)
   --env NAME=VALUE        add to process.env (PATH=/bin is there)
+  --host-netns            no network namespace of its own (the host's: its
+                          abstract unix sockets are the host's)
+  --mask PATH             add PATH to linux.maskedPaths (repeatable)
+  --readonly PATH         add PATH to linux.readonlyPaths (repeatable)
+  --no-dev                no tmpfs on /dev: runc makes its device nodes in
+                          the root file system's /dev, and keeps a file
+                          already there (a /dev/null that is a regular
+                          file); the root is then writable (runc 1.1.5
+                          cannot remount it read-only: EBUSY)
+  --no-proc               no proc mount
+  --hook KIND=JSON        add the hook JSON ({"path": ..., "args": [...]})
+                          to hooks.KIND (repeatable)
+  --sysctl KEY=VALUE      linux.sysctl[KEY] = VALUE (repeatable)
 """
 import argparse
 import json
@@ -36,6 +49,13 @@ def main():
     ap.add_argument("--tmpfs", action="append", default=[])
     ap.add_argument("--bind", action="append", default=[])
     ap.add_argument("--env", action="append", default=[])
+    ap.add_argument("--host-netns", action="store_true")
+    ap.add_argument("--mask", action="append", default=[])
+    ap.add_argument("--readonly", action="append", default=[])
+    ap.add_argument("--no-dev", action="store_true")
+    ap.add_argument("--no-proc", action="store_true")
+    ap.add_argument("--hook", action="append", default=[])
+    ap.add_argument("--sysctl", action="append", default=[])
     ap.add_argument("args", nargs="+")
     a = ap.parse_args()
 
@@ -75,6 +95,22 @@ def main():
         for kv in a.annotation:
             k, v = kv.split("=", 1)
             ann[k] = v
+    if a.no_dev:
+        spec["mounts"] = [m for m in spec["mounts"] if m["destination"] != "/dev"]
+        spec["root"]["readonly"] = False
+    if a.no_proc:
+        spec["mounts"] = [m for m in spec["mounts"] if m["destination"] != "/proc"]
+    spec["linux"].setdefault("maskedPaths", []).extend(a.mask)
+    spec["linux"].setdefault("readonlyPaths", []).extend(a.readonly)
+    for h in a.hook:
+        kind, text = h.split("=", 1)
+        spec.setdefault("hooks", {}).setdefault(kind, []).append(json.loads(text))
+    for kv in a.sysctl:
+        k, v = kv.split("=", 1)
+        spec["linux"].setdefault("sysctl", {})[k] = v
+    if a.host_netns:
+        spec["linux"]["namespaces"] = [n for n in spec["linux"]["namespaces"]
+                                       if n["type"] != "network"]
     if a.seccomp:
         with open(a.seccomp) as f:
             spec["linux"]["seccomp"] = json.load(f)

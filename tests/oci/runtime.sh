@@ -15,6 +15,8 @@
 # Environment (set by CTest, see CMakeLists.txt):
 #   RUNTIME   sysward-runtime            SYSWARD  sysward (dynamic: info)
 #   PROBE     sw-probe (static)          SRCDIR   the source tree
+#   PRETEND   sw-pretend (tests/lib/pretend.c): a command as on an older
+#             kernel
 #
 # Skipped (77) only where the tool cannot run here: runc, Podman or
 # containerd missing or unable to start a plain container (the reason is
@@ -98,9 +100,11 @@ mkbundle() {
 }
 
 # rtc ARGS...: sysward-runtime with the scenario's state root; captured
-# as common.sh's run does ($rc, $out, $err).
+# as common.sh's run does ($rc, $out, $err).  RT_KERNEL: a command line
+# it runs under (sw-pretend's, for an older kernel), else none.
+RT_KERNEL=()
 rtc() {
-	run "$RUNTIME" --root "$W/state" "$@"
+	run ${RT_KERNEL[@]+"${RT_KERNEL[@]}"} "$RUNTIME" --root "$W/state" "$@"
 }
 
 # needs_supervisor: the scenario's policies need PTRACE_SET_SYSCALL_INFO.
@@ -190,18 +194,20 @@ t_runtime_policy_inside() {
 	container abs "$W/abs" "$RUNTIME"
 	expect_rc 0
 	expect_output "getuid=4242"
-	# The config.json now runs sysward first, and nothing of the host's
-	# layout but the two mount sources.
+	# The config.json now runs sysward first, by the descriptor
+	# sysward-runtime hands it (3: nothing preserved), through a proc
+	# mount of its own, last; nothing of the host's layout shows.
 	"$PYTHON" - "$W/sw/config.json" <<-'EOF' || fail "the rewritten config.json is not as expected"
 	import json, sys
 	s = json.load(open(sys.argv[1]))
 	a = s["process"]["args"]
-	assert a[:5] == ["/.sysward/sysward", "run", "-q", "--policy", "/.sysward/policy.json"], a
+	assert a[:7] == ["/proc/self/fd/3", "run", "-q", "--policy-fd", "4", "--keep-fds", "3"], a
 	assert a[a.index("--") + 1:][:2] == ["/probe", "getuid"], a
-	m = [x for x in s["mounts"] if x["destination"].startswith("/.sysward")]
-	assert [x["destination"] for x in s["mounts"][-2:]] == ["/.sysward/sysward", "/.sysward/policy.json"], m
-	assert all("ro" in x["options"] for x in m), m
+	last = s["mounts"][-1]
+	assert (last["destination"], last["type"]) == ("/proc", "proc"), last
+	assert not [x for x in s["mounts"] if "sysward" in json.dumps(x)], s["mounts"]
 	assert s["annotations"]["io.sysward.runtime.wrapped"] == "annotation"
+	assert s["annotations"]["io.sysward.runtime.mounts"] == "1"
 	EOF
 }
 
@@ -209,9 +215,10 @@ t_runtime_pid1_exec() {
 	# A running container: sysward is its process 1 and traces the
 	# program; runtime exec (a command line, or --process as Podman and
 	# containerd give it) runs under sysward too, where a plain runc exec
-	# of the same container does not; sysward and the policy are
-	# read-only inside; state is runc's; kill TERM gives the program's
-	# status.
+	# of the same container does not; the binary process 1 executes is
+	# the static sysward, and neither it nor the policy can be written
+	# through what process 1 holds; state is runc's; kill TERM gives the
+	# program's status.
 	needs_supervisor
 	rt_setup || { fail "setup"; return; }
 	local id=rt-pid1 pid child tracer ok=1
@@ -220,9 +227,11 @@ t_runtime_pid1_exec() {
 	bg_run "$id" "$W/b" "$RUNTIME"
 	wait_status "$id" running || return
 	pid=$(state_field "$id" pid)
-	if ! tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q '^/.sysward/sysward run '; then
+	if ! tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q '^/proc/self/fd/3 run -q --policy-fd 4 --keep-fds 3 '; then
 		fail "process 1 ($pid) is not sysward: $(tr '\0' ' ' <"/proc/$pid/cmdline")"
 	fi
+	cmp -s "/proc/$pid/exe" "$(dirname "$RUNTIME")/../libexec/sysward/sysward-static" ||
+		fail "process 1 ($pid) does not execute the static sysward"
 	for child in $(cat /proc/"$pid"/task/*/children 2>/dev/null); do
 		tracer=$(awk '/^TracerPid:/ {print $2}' "/proc/$child/status")
 		[ "$tracer" = "$pid" ] || { fail "process 1's child $child is traced by '$tracer', not by sysward ($pid)"; ok=0; }
@@ -252,18 +261,41 @@ open(/etc/motd,rdonly)=-EACCES"
 	rtc exec --process="$W/process.json" "$id"
 	expect_output "getuid=4242
 1"
-	# Read-only inside, even for root; the host's files unchanged.
+	# Unchangeable, even for root on the host through process 1's own
+	# descriptors: the policy a sealed memfd (which sysward keeps for
+	# exec, close-on-exec), the binary a read-only mount's file (its
+	# descriptor closed; its exe link refuses a write open).
 	local sum
 	sum=$(cksum <"$(dirname "$RUNTIME")/../libexec/sysward/sysward-static")
-	# (Writing the binary gives ETXTBSY before EROFS: it runs.)
-	rtc exec "$id" /bin/sh -c 'echo x >>/.sysward/policy.json; /bin/busybox rm -f /.sysward/sysward /.sysward/policy.json; /bin/busybox grep " /.sysward/" /proc/self/mounts'
-	expect_err "can't create /.sysward/policy.json: Read-only file system" \
-		"can't remove '/.sysward/sysward': Read-only file system" \
-		"can't remove '/.sysward/policy.json': Read-only file system"
-	[ "$(grep -c ' /.sysward/\(sysward\|policy.json\) [a-z0-9]* ro,' "$W/out")" = 2 ] ||
-		fail "sysward and the policy are not read-only mounts: $(cat "$W/out")"
+	[ "$(readlink "/proc/$pid/fd/4")" = "/memfd:sysward-policy (deleted)" ] ||
+		fail "process 1's descriptor 4 is $(readlink "/proc/$pid/fd/4"), not the policy's memfd"
+	local fd exe
+	exe=$(stat -L -c %d:%i "/proc/$pid/exe")
+	for fd in /proc/"$pid"/fd/*; do
+		[ "$(stat -L -c %d:%i "$fd")" != "$exe" ] ||
+			fail "process 1 kept the descriptor it was executed through ($fd)"
+	done
+	"$PYTHON" - "$pid" <<-'EOF' >"$W/writes" 2>&1 || fail "a write reached sysward or its policy: $(cat "$W/writes")"
+	import errno, os, sys
+	pid = sys.argv[1]
+	for name, want in (("fd/4", (errno.EPERM,)), ("exe", (errno.ETXTBSY, errno.EROFS))):
+	    try:
+	        fd = os.open("/proc/%s/%s" % (pid, name), os.O_WRONLY | os.O_APPEND)
+	        os.write(fd, b"x")
+	        sys.exit("%s: written" % name)
+	    except OSError as e:
+	        if e.errno not in want:
+	            sys.exit("%s: %s, expected %s" % (name, e, errno.errorcode[want[0]]))
+	EOF
 	[ "$(cksum <"$(dirname "$RUNTIME")/../libexec/sysward/sysward-static")" = "$sum" ] ||
 		fail "the static sysward changed"
+	# The program holds nothing of sysward-runtime's, nor does an exec'd
+	# process: what runc passes on, 0 to 2.
+	rtc exec "$id" /probe fds
+	expect_rc 0
+	expect_output "fd 0: pipe
+fd 1: pipe
+fd 2: pipe"
 	# state: runc's answer, as runc gives it.
 	rtc state "$id"
 	cp "$W/out" "$W/state.rt"
@@ -272,7 +304,7 @@ open(/etc/motd,rdonly)=-EACCES"
 	# The delegate's other commands on a sysward container.
 	rtc ps "$id"
 	expect_rc 0
-	expect_out_contains "/.sysward/sysward run -q --policy /.sysward/policy.json"
+	expect_out_contains "/proc/self/fd/3 run -q --policy-fd 4 --keep-fds 3"
 	rtc events --stats "$id"
 	expect_rc 0
 	expect_out_contains '"type":"stats"'
@@ -518,7 +550,9 @@ t_runtime_refusals() {
 	SYSWARD_RUNTIME_SYSWARD=/nonexistent/sysward refused "$W/b" \
 		"open the static sysward /nonexistent/sysward"
 	SYSWARD_RUNTIME_SYSWARD=$SYSWARD refused "$W/b" "is dynamically linked"
-	SYSWARD_PRETEND_NO_SET_SYSCALL_INFO=1 refused "$W/b" "lacks PTRACE_SET_SYSCALL_INFO"
+	RT_KERNEL=("$PRETEND" --no-set-syscall-info --)
+	refused "$W/b" "lacks PTRACE_SET_SYSCALL_INFO"
+	RT_KERNEL=()
 	# A config.json we rewrote whose arguments were changed since.
 	rtc create --bundle "$W/b" made
 	expect_rc 0
@@ -539,17 +573,368 @@ t_runtime_refusals() {
 	return 0
 }
 
+t_runtime_env_knobs() {
+	# Issue 32: nothing in a bundle's process.env (a pod's "env:" can set
+	# it), which is sysward's own environment as the container's process
+	# 1, nor in the runtime's environment, changes a defence.  The names
+	# the engine once read as test knobs (SYSWARD_PRETEND_*): the program
+	# still cannot connect to a host abstract unix socket (Landlock's
+	# scope, ABI 6 and later), and a supervisor policy still runs.  The
+	# control, the same container under plain runc, connects.
+	needs_supervisor
+	rt_setup || { fail "setup"; return; }
+	local name=sysward-oci-knob-$$ knobs
+	knobs=(--env SYSWARD_PRETEND_LANDLOCK_ABI=5 --env SYSWARD_PRETEND_NO_SET_SYSCALL_INFO=1)
+	"$PYTHON" -c 'import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.bind("\0" + sys.argv[1]); s.listen(16)
+open(sys.argv[2], "w").write("up"); time.sleep(120)' "$name" "$W/listener.up" &
+	local lpid=$!
+	wait_file "$W/listener.up" 50 || { fail "the host's listener did not start"; kill "$lpid"; return; }
+	mkbundle "$W/plain" --host-netns "${knobs[@]}" -- /probe getuid connect-abstract "$name"
+	container plain "$W/plain" runc
+	expect_rc 0
+	expect_output "getuid=0
+connect(@$name)=ok"
+	mkbundle "$W/sw" --host-netns "${knobs[@]}" --annotation io.sysward.policy=confine -- \
+		/probe getuid connect-abstract "$name" env SYSWARD_PRETEND_LANDLOCK_ABI
+	container sw "$W/sw" "$RUNTIME"
+	expect_rc 0
+	expect_output "getuid=4242
+connect(@$name)=-EPERM
+env SYSWARD_PRETEND_LANDLOCK_ABI=5"
+	# In the runtime's own environment (an engine's, a wrapper's): its
+	# kernel check is not fooled either.
+	mkbundle "$W/rt" --host-netns --annotation io.sysward.policy=confine -- \
+		/probe getuid connect-abstract "$name"
+	SYSWARD_PRETEND_NO_SET_SYSCALL_INFO=1 SYSWARD_PRETEND_LANDLOCK_ABI=0 \
+		rtc run --bundle "$W/rt" "knob-rt-$$"
+	expect_rc 0
+	expect_output "getuid=4242
+connect(@$name)=-EPERM"
+	kill "$lpid"
+	wait "$lpid" 2>/dev/null
+	# Nor is the name anywhere in the runtime or the static sysward.
+	local bin
+	for bin in "$RUNTIME" "$(dirname "$RUNTIME")/../libexec/sysward/sysward-static"; do
+		! grep -q SYSWARD_PRETEND "$bin" || fail "$bin names SYSWARD_PRETEND: a test knob in a shipped binary"
+	done
+}
+
+# evil_rootfs NAME [DEVNULL-FILE MODE]: a copy of the root file system,
+# $W/evil-NAME, whose /dev/null is DEVNULL-FILE (a regular file of MODE):
+# what runc binds over every masked file when the bundle has no /dev of
+# its own (it keeps a node already there).
+evil_rootfs() {
+	local d=$W/evil-$1
+	rm -rf "$d" && cp -a "$W/rootfs" "$d" && mkdir -p "$d/dev" || return 1
+	if [ $# -gt 1 ]; then
+		cp "$2" "$d/dev/null" && chmod "$3" "$d/dev/null" || return 1
+	fi
+	echo "$d"
+}
+
+# mask_case NAME ROOTFS RT-BUNDLE-OPTIONS...: a container of ROOTFS under
+# the confine policy, with the options, run twice: its stdio pipes, and
+# with a terminal (run -d, console.py), as "podman run -t" gives it.  It
+# must either run under that policy (the program's two lines as the
+# policy gives them, whatever runc says after) or not start at all (not
+# a line of the program's).
+# Says which; anything else fails.  runc dup()s the container's
+# /dev/null over every stdio descriptor whose st_rdev is /dev/null's
+# (reOpenDevNull): a pipe's, 0, is that of a /dev/null that is a
+# regular file (so the program's output is looked for there too), and
+# the open /dev/null makes an exec of it fail (ETXTBSY) where a terminal
+# would not.
+MASK_OPS=(getuid open /etc/motd rdonly)
+mask_case() {
+	local name=$1 root=$2 first mode id
+	shift 2
+	for mode in pipes tty; do
+		id=mask-$name-$mode-$$
+		local tty=()
+		[ $mode = tty ] && tty=(--terminal)
+		mkbundle "$W/m-$name-$mode" --rootfs "$root" --annotation io.sysward.policy=confine \
+			"${tty[@]}" "$@" -- /probe "${MASK_OPS[@]}"
+		[ ! -f "$root/dev/null" ] || cp "$root/dev/null" "$W/devnull.before"
+		if [ $mode = pipes ]; then
+			container "m-$name-$mode" "$W/m-$name-$mode" "$RUNTIME"
+			tr -d '\r' <"$W/out" >"$W/seen"
+		else
+			rm -f "$W/console.sock" "$W/tty.out"
+			timeout 60 "$PYTHON" "$HERE/console.py" "$W/console.sock" "$W/tty.out" &
+			wait_socket "$W/console.sock" 50 || fail "console.py did not start"
+			last_cmd=("$RUNTIME" --root "$W/state" run -d --console-socket "$W/console.sock" \
+				--bundle "$W/m-$name-$mode" "$id")
+			timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+			rc=$?
+			[ "$rc" -eq 0 ] || kill %% 2>/dev/null
+			wait %% 2>/dev/null
+			# Detached: its state and cgroups stay until deleted.
+			"$RUNTIME" --root "$W/state" delete -f "$id" >/dev/null 2>&1
+			tr -d '\r' <"$W/tty.out" >"$W/seen" 2>/dev/null
+		fi
+		[ ! -f "$root/dev/null" ] || cmp -s "$root/dev/null" "$W/devnull.before" ||
+			{ cat "$root/dev/null" >>"$W/seen"; cp "$W/devnull.before" "$root/dev/null"; }
+		first=$(cat "$W/err" "$W/seen" | grep -v '^$\|^getuid\|^open' | tail -1 | cut -c1-160)
+		if grep -Eq '^(getuid=0|open\(/etc/motd,rdonly\)=ok)$' "$W/seen"; then
+			fail "$name ($mode): the program ran outside the operator's policy (exit $rc):"
+			cat "$W/seen" "$W/err" >&2
+		elif grep -Fxq "getuid=4242" "$W/seen" &&
+		     grep -Fxq "open(/etc/motd,rdonly)=-EACCES" "$W/seen"; then
+			echo "$name ($mode): runs under the operator's policy (exit $rc)"
+		elif ! grep -q '^getuid=' "$W/seen"; then
+			echo "$name ($mode): does not start (exit $rc: $first)"
+		else
+			fail "$name ($mode): neither confined nor refused (exit $rc):"
+			cat "$W/seen" "$W/err" >&2
+		fi
+	done
+}
+
+t_runtime_masks() {
+	# Issue 32: the operator's policy and sysward, or no container,
+	# whatever the bundle's mounts, maskedPaths, readonlyPaths, links in
+	# the root file system or a /dev/null that is a regular file do.
+	# runc applies linux.maskedPaths after every mount of config.json by
+	# binding the container's /dev/null over each path (a read-only
+	# tmpfs over a directory), and follows links in them.
+	needs_supervisor
+	rt_setup || { fail "setup"; return; }
+	local allow=$W/allow.json script=$W/script r
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$allow"
+	printf '#!/bin/sh\nexec /probe %s\n' "${MASK_OPS[*]}" >"$script"
+	# The policy masked: the bundle's /dev/null holds an allow-all one.
+	r=$(evil_rootfs policy "$allow" 0644) || { fail "setup"; return; }
+	mask_case policy "$r" --no-dev --mask /.sysward/policy.json
+	r=$(evil_rootfs policy-link "$allow" 0644) && ln -s /.sysward/policy.json "$r/x" ||
+		{ fail "setup"; return; }
+	mask_case policy-link "$r" --no-dev --mask /x
+	mask_case policy-dir "$W/rootfs" --mask /.sysward
+	mask_case policy-bind "$W/rootfs" --bind "$allow:/.sysward/policy.json"
+	mask_case readonly "$W/rootfs" --readonly /.sysward/policy.json --readonly /.sysward \
+		--readonly /proc
+	# sysward itself masked: /dev/null a script that runs the program.
+	r=$(evil_rootfs sysward "$script" 0755) || { fail "setup"; return; }
+	mask_case sysward "$r" --no-dev --mask /.sysward/sysward
+	r=$(evil_rootfs sysward-link "$script" 0755) && ln -s .sysward/sysward "$r/y" ||
+		{ fail "setup"; return; }
+	mask_case sysward-link "$r" --no-dev --mask /y
+	# The descriptors sysward-runtime hands process 1 (3 and 4 when
+	# nothing is preserved), reached through /proc: masked, or /proc a
+	# fake in the root file system (no proc mount; a bind of it over /;
+	# /proc a link to it).
+	r=$(evil_rootfs proc-fd "$script" 0755) || { fail "setup"; return; }
+	mask_case proc-fd "$r" --no-dev --mask /proc/self/fd/3 --mask /proc/self/fd/4
+	r=$(evil_rootfs proc-self "$script" 0755) || { fail "setup"; return; }
+	mask_case proc-self "$r" --no-dev --mask /proc/self --mask /proc/1
+	mask_case proc "$W/rootfs" --mask /proc
+	r=$(evil_rootfs fake-proc) && mkdir -p "$r/proc/self/fd" &&
+		cp "$script" "$r/proc/self/fd/3" && cp "$allow" "$r/proc/self/fd/4" &&
+		chmod 0755 "$r/proc/self/fd/3" || { fail "setup"; return; }
+	mask_case fake-proc "$r" --no-proc
+	mask_case fake-proc-root "$W/rootfs" --bind "$r:/"
+	r=$(evil_rootfs proc-link) && rm -rf "$r/proc" && mkdir -p "$r/fake/self/fd" &&
+		cp "$script" "$r/fake/self/fd/3" && chmod 0755 "$r/fake/self/fd/3" &&
+		ln -s /fake "$r/proc" || { fail "setup"; return; }
+	mask_case proc-link "$r" --no-proc
+}
+
+# with_fds NAME RUNTIME ARGS...: "RUNTIME --root STATE ARGS" with
+# descriptor 3 a socket-activated one (LISTEN_FDS=1, LISTEN_PID the
+# runtime's own pid, as systemd or Podman's conmon set them) and 4 and 5
+# open files (for --preserve-fds 2); output in $W/NAME.out, as container.
+with_fds() {
+	local name=$1
+	shift
+	last_cmd=("$@")
+	timeout -k 5 60 sh -c 'export LISTEN_FDS=1 LISTEN_PID=$$; exec "$@"' sh \
+		"$@" 3<"$W/rootfs/etc/motd" 4<"$W/rootfs/probe" 5<"$W/rootfs/bin/busybox" \
+		>"$W/$name.out" 2>"$W/$name.err" </dev/null
+	rc=$?
+	cp "$W/$name.out" "$W/out"
+	cp "$W/$name.err" "$W/err"
+}
+
+t_runtime_descriptors() {
+	# Issue 32: nothing of the runtime's own reaches the container.  A
+	# container's program, and a process exec'd into it, start with
+	# exactly the descriptors runc gives them without sysward-runtime
+	# (stdio, LISTEN_FDS, --preserve-fds), side by side; the two it adds
+	# for process 1 (the static sysward, the policy) come after those,
+	# and cannot be written through, even as root on the host, while runc
+	# init holds them before the start.
+	needs_supervisor
+	rt_setup || { fail "setup"; return; }
+	local ops=(/probe fds env LISTEN_FDS env LISTEN_PID) rtime b init
+	mkbundle "$W/sw" --annotation io.sysward.policy=log -- "${ops[@]}"
+	mkbundle "$W/plain" -- "${ops[@]}"
+	for b in plain sw; do
+		rtime=$([ $b = plain ] && echo runc || echo "$RUNTIME")
+		with_fds "fds-$b" "$rtime" --root "$W/state" run --preserve-fds 2 --bundle "$W/$b" "fds-$b-$$"
+		expect_rc 0
+	done
+	expect_same "$W/fds-plain.out" "$W/fds-sw.out" "the program's descriptors (runc, then sysward-runtime)"
+	sed 's/^/sysward-runtime: /' "$W/fds-sw.out"
+	grep -q "^fd 5: .*/busybox$" "$W/fds-sw.out" || fail "the preserved descriptors did not arrive: $(cat "$W/fds-sw.out")"
+	# What runc init holds for process 1, created, not started: ours at
+	# 6 and 7 (3 + LISTEN_FDS 1 + --preserve-fds 2).
+	with_fds create "$RUNTIME" --root "$W/state" create --preserve-fds 2 --bundle "$W/sw" "fds-c-$$"
+	expect_rc 0
+	init=$(state_field "fds-c-$$" pid)
+	"$PYTHON" - "$init" "$(dirname "$RUNTIME")/../libexec/sysward/sysward-static" <<-'EOF' >"$W/writes" 2>&1 ||
+	import errno, os, sys
+	pid, static = sys.argv[1], sys.argv[2]
+	s = os.stat("/proc/%s/fd/6" % pid)
+	t = os.stat(static)
+	assert (s.st_dev, s.st_ino) != (0, 0) and s.st_ino == t.st_ino, "fd 6 is not the static sysward"
+	assert os.readlink("/proc/%s/fd/7" % pid) == "/memfd:sysward-policy (deleted)", os.readlink("/proc/%s/fd/7" % pid)
+	for fd, want in ((6, errno.EROFS), (7, errno.EPERM)):
+	    try:
+	        f = os.open("/proc/%s/fd/%d" % (pid, fd), os.O_WRONLY | os.O_APPEND)
+	        os.write(f, b"x")
+	        sys.exit("fd %d: written" % fd)
+	    except OSError as e:
+	        if e.errno != want:
+	            sys.exit("fd %d: %s, expected %s" % (fd, e, errno.errorcode[want]))
+	EOF
+		fail "runc init's descriptors of sysward-runtime's: $(cat "$W/writes")"
+	run runc --root "$W/state" delete -f "fds-c-$$"
+	# exec, with --preserve-fds 1 (runc passes no LISTEN_FDS to an exec).
+	mkbundle "$W/long" --annotation io.sysward.policy=log -- /bin/busybox sleep 30
+	bg_run "fds-l-$$" "$W/long" "$RUNTIME"
+	wait_status "fds-l-$$" running || return
+	with_fds exec-sw "$RUNTIME" --root "$W/state" exec --preserve-fds 1 "fds-l-$$" /probe fds
+	expect_rc 0
+	with_fds exec-plain runc --root "$W/state" exec --preserve-fds 1 "fds-l-$$" /probe fds
+	expect_rc 0
+	expect_same "$W/exec-plain.out" "$W/exec-sw.out" "an exec'd process's descriptors (runc, then sysward-runtime)"
+	grep -q "^fd 3: " "$W/exec-sw.out" || fail "the preserved descriptor did not reach the exec'd process"
+	run runc --root "$W/state" kill "fds-l-$$" KILL
+	wait_rc "fds-l-$$"
+	expect_rc 137
+}
+
+t_runtime_sysward_handoff() {
+	# sysward's end of the hand-off (sysward run --policy-fd N --keep-fds
+	# K), alone: only a sealed memory file is read as the policy (a
+	# regular file or a memfd that can still change is refused, and the
+	# program does not run); the program starts with descriptors 0 to K-1;
+	# neither option with --daemon.
+	rt_setup || { fail "setup"; return; }
+	local kind
+	for kind in sealed unsealed file; do
+		"$PYTHON" - "$kind" "$W/policies/log.json" "$SYSWARD" "$PROBE" \
+			>"$W/out" 2>"$W/err" <<-'EOF'
+		import fcntl, os, sys
+		kind, policy, sysward, probe = sys.argv[1:]
+		text = open(policy, "rb").read()
+		if kind == "file":
+		    fd = os.open(policy, os.O_RDONLY)
+		else:
+		    fd = os.memfd_create("p", os.MFD_ALLOW_SEALING)
+		    os.write(fd, text)
+		    if kind == "sealed":
+		        fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_WRITE |
+		                    fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW)
+		os.dup2(fd, 7)
+		for n in (3, 4, 5):
+		    os.dup2(os.open("/dev/null", os.O_RDONLY), n)
+		os.execv(sysward, [sysward, "run", "--policy-fd", "7", "--keep-fds", "4",
+		                   "--", probe, "getuid", "fds"])
+		EOF
+		rc=$?
+		last_cmd=(sysward run --policy-fd 7 "($kind)" --keep-fds 4 -- sw-probe getuid fds)
+		if [ "$kind" = sealed ]; then
+			expect_rc 0
+			expect_output "getuid=0
+fd 0: pipe
+fd 1: $W/out
+fd 2: $W/err
+fd 3: /dev/null"
+		else
+			expect_rc 125
+			expect_err "policy descriptor 7: not a sealed memory file"
+			[ -s "$W/out" ] && fail "$kind: the program ran"
+		fi
+	done
+	run "$SYSWARD" run --daemon=/nonexistent --policy-fd 7 -- true
+	expect_rc 2
+	expect_err "--policy-fd and --keep-fds are not available with --daemon"
+}
+
+t_runtime_hooks() {
+	# Issue 32: hooks that run in the container before sysward is its
+	# process 1.  A startContainer hook (a program of the image's, run by
+	# runc's init as the container's user just before process 1) that
+	# leaves a process behind: under plain runc that process runs on
+	# untraced (TracerPid 0), the real uid, the file the policy denies
+	# read; through sysward-runtime the hook runs under a sysward of its
+	# own (the policy holds for it) and what it leaves is killed when it
+	# returns.  A createContainer hook is refused.  The runtime's own
+	# hooks (prestart, createRuntime, poststart, poststop) run on the
+	# host, as runc runs them, unchanged.
+	needs_supervisor
+	rt_setup || { fail "setup"; return; }
+	local bg hook h
+	bg='(/bin/busybox sleep 0.5; { /probe getuid open /etc/motd rdonly; /bin/busybox grep TracerPid: /proc/self/status; } >/dev/shm/bg.out 2>&1) </dev/null >/dev/null 2>&1 &'
+	hook=$(printf '{"path": "/bin/sh", "args": ["sh", "-c", "%s /probe getuid open /etc/motd rdonly >/dev/shm/hook.out"], "env": ["PATH=/bin"]}' "$bg")
+	# (Each reads the state runc writes to it: runc forwards the SIGPIPE
+	# it gets otherwise to process 1, and sysward, which catches every
+	# signal, to the program, where runc's init would drop it: see
+	# sysward-runtime(8), DIFFERENCES FROM RUNC.)
+	local host_hooks=()
+	for h in prestart createRuntime poststart poststop; do
+		host_hooks+=(--hook "$h={\"path\": \"/bin/sh\", \"args\": [\"sh\", \"-c\", \"cat >/dev/null; echo ran >$W/host-$h\"]}")
+	done
+	mkbundle "$W/plain" --hook "startContainer=$hook" -- \
+		/bin/sh -c '/bin/busybox sleep 1.5; /bin/busybox cat /dev/shm/hook.out /dev/shm/bg.out'
+	container plain "$W/plain" runc
+	expect_rc 0
+	expect_output "getuid=0
+open(/etc/motd,rdonly)=ok
+getuid=0
+open(/etc/motd,rdonly)=ok
+TracerPid:	0"
+	mkbundle "$W/sw" --annotation io.sysward.policy=confine --hook "startContainer=$hook" \
+		"${host_hooks[@]}" -- \
+		/bin/sh -c '/bin/busybox sleep 1.5; /bin/busybox cat /dev/shm/hook.out /dev/shm/bg.out'
+	container sw "$W/sw" "$RUNTIME"
+	expect_rc 1
+	expect_output "getuid=4242
+open(/etc/motd,rdonly)=-EACCES"
+	expect_err "can't open '/dev/shm/bg.out': No such file or directory"
+	for h in prestart createRuntime poststart; do
+		[ "$(cat "$W/host-$h" 2>/dev/null)" = ran ] || fail "the $h hook did not run on the host"
+	done
+	rtc delete "sysward-oci-$$-sw"
+	[ "$(cat "$W/host-poststop" 2>/dev/null)" = ran ] || fail "the poststop hook did not run on the host"
+	# The hook's config.json entry, and back as it was at the next create.
+	"$PYTHON" - "$W/sw/config.json" <<-'EOF' || fail "the startContainer hook is not under sysward"
+	import json, sys
+	s = json.load(open(sys.argv[1]))
+	h = s["hooks"]["startContainer"][0]
+	assert h["path"] == "/proc/self/fd/3" and h["args"][:7] == ["/proc/self/fd/3", "run", "-q", "--policy-fd", "4", "--keep-fds", "3"], h
+	assert h["args"][h["args"].index("--") + 1:][:2] == ["/bin/sh", "-c"], h
+	assert "--kill-descendants" in h["args"] and h["env"] == ["PATH=/bin"], h
+	assert s["hooks"]["prestart"][0]["path"] == "/bin/sh", s["hooks"]
+	EOF
+	mkbundle "$W/cc" --annotation io.sysward.policy=confine \
+		--hook 'createContainer={"path": "/bin/sh", "args": ["sh", "-c", "echo ran >/tmp/x"]}' -- /probe getuid
+	refused "$W/cc" "hooks.createContainer: such a hook runs in the container's namespaces"
+}
+
 t_runtime_bundle_writes() {
 	# The runtime writes into the bundle only, and never through a link
-	# planted there; a mount of the bundle's over /.sysward cannot cover
-	# sysward (ours come last); a second create of the same bundle wraps
-	# the bundle's own process once; a wrapped config.json whose
-	# annotation is removed runs unconfined, as the bundle now asks.
+	# planted there (config.json, and the copy of a linux.seccomp policy
+	# it keeps to unwrap it); a second create of the same bundle wraps
+	# the bundle's own process once and appends its proc mount once; a
+	# wrapped config.json whose policy is removed runs unconfined, as the
+	# bundle now asks.
 	needs_supervisor
 	rt_setup || { fail "setup"; return; }
 	mkdir -p "$W/outside"
 	echo "victim" >"$W/outside/victim"
-	mkbundle "$W/b" --annotation io.sysward.policy=confine --tmpfs /.sysward -- /probe getuid
+	mkbundle "$W/b" --seccomp "$W/policies/confine.json" -- /probe getuid
 	ln -s "$W/outside/victim" "$W/b/sysward-policy.json"
 	mv "$W/b/config.json" "$W/outside/config.json"
 	ln -s "$W/outside/config.json" "$W/b/config.json"
@@ -567,15 +952,25 @@ t_runtime_bundle_writes() {
 	container two "$W/b" "$RUNTIME"
 	expect_rc 0
 	expect_output "getuid=4242"
-	"$PYTHON" -c 'import json,sys; a=json.load(open(sys.argv[1]))["process"]["args"]; assert a.count("/.sysward/sysward") == 1 and a.count("--") == 1, a' \
-		"$W/b/config.json" || fail "a second create wrapped the process twice"
-	"$PYTHON" -c 'import json,sys; p=sys.argv[1]; s=json.load(open(p)); del s["annotations"]["io.sysward.policy"]; json.dump(s,open(p,"w"))' \
+	"$PYTHON" - "$W/b/config.json" "$W/outside/config.orig" <<-'EOF' || fail "a second create wrapped the bundle twice"
+	import json, sys
+	s, o = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+	a = s["process"]["args"]
+	assert sum(x.startswith("/proc/self/fd/") for x in a) == 1 and a.count("--") == 1, a
+	assert len(s["mounts"]) == len(o["mounts"]) + 1, s["mounts"]
+	EOF
+	"$PYTHON" -c 'import json,sys; p=sys.argv[1]; s=json.load(open(p)); s["annotations"]["io.sysward.runtime.wrapped"] = "annotation"; json.dump(s,open(p,"w"))' \
 		"$W/b/config.json"
 	container three "$W/b" "$RUNTIME"
 	expect_rc 0
 	expect_output "getuid=0"
-	"$PYTHON" -c 'import json,sys; s=json.load(open(sys.argv[1])); assert s["process"]["args"] == ["/probe", "getuid"], s["process"]["args"]; assert "io.sysward.runtime.wrapped" not in s["annotations"]' \
-		"$W/b/config.json" || fail "the unwrapped config.json is not the bundle's own"
+	"$PYTHON" - "$W/b/config.json" "$W/outside/config.orig" <<-'EOF' || fail "the unwrapped config.json is not the bundle's own"
+	import json, sys
+	s, o = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+	del o["linux"]["seccomp"]
+	assert s.pop("annotations") == {}, s   # left empty: the bundle had none
+	assert s == o, (s, o)
+	EOF
 }
 
 t_runtime_cli() {
@@ -840,8 +1235,9 @@ sw_command_line "$@"
 : "${RUNTIME:?RUNTIME must name the sysward-runtime binary}"
 : "${SYSWARD:?SYSWARD must name the sysward binary}"
 : "${PROBE:?PROBE must name the sw-probe binary}"
+: "${PRETEND:?PRETEND must name the sw-pretend binary}"
 RUNTIME=$(realpath "$RUNTIME") && SYSWARD=$(realpath "$SYSWARD") &&
-	PROBE=$(realpath "$PROBE") || exit 1
+	PROBE=$(realpath "$PROBE") && PRETEND=$(realpath "$PRETEND") || exit 1
 oci_preflight "$PROBE" getuid
 
 sw_run_scenarios oci "$@"

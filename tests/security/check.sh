@@ -9,7 +9,8 @@
 #
 # Environment (set by CMakeLists.txt): SYSWARD (the CLI), ADV (directory of
 # the adversarial programs), POL (policies), GEN (generated policies and
-# scratch space).  Exit 0: contained; 1: escaped or wrong; 77: this kernel
+# scratch space), PRETEND (sw-pretend, tests/lib/pretend.c: a command run
+# as on an older kernel).  Exit 0: contained; 1: escaped or wrong; 77: this kernel
 # cannot run the test (reported by CTest as skipped, never as passed).
 set -uo pipefail
 
@@ -20,22 +21,27 @@ if [ "$test" = --list ]; then
 	     on && /^[a-z0-9_]+\)$/ {sub(/\)$/, ""); print}' "$0"
 	exit 0
 fi
-: "${SYSWARD:?}" "${ADV:?}" "${POL:?}" "${GEN:?}"
+: "${SYSWARD:?}" "${ADV:?}" "${POL:?}" "${GEN:?}" "${PRETEND:?}"
 scratch=$GEN/scratch.$test
 rm -rf "$scratch" && mkdir -p "$scratch"
 out=$scratch/out
 
 fail() { echo "FAIL [$test]: $*" >&2; exit 1; }
+# The session-namespace tests' cgroups (route 16c).
+. "$(dirname "$0")/../lib/nsbox.sh"
 skip() { echo "SKIP [$test]: $*" >&2; exit 77; }
 
 # run POLICY [SYSWARD-OPTIONS...] -- PROGRAM ARGS...: output in $out,
 # status in $rc, and both echoed for the test log.
 # RUN_OPTS: options run and run_nobody add (complain_*: --complain).
+# KERNEL: the command line run, run_nobody and reach_from_parent run
+# sysward under: sw-pretend's for an older kernel, else none.
 RUN_OPTS=()
+KERNEL=()
 run() {
 	local policy=$1; shift
-	echo "+ sysward run --policy $policy ${RUN_OPTS[*]} $*"
-	"$SYSWARD" run --policy "$policy" ${RUN_OPTS[@]+"${RUN_OPTS[@]}"} "$@" >"$out" 2>&1 </dev/null
+	echo "+ ${KERNEL[*]} sysward run --policy $policy ${RUN_OPTS[*]} $*"
+	${KERNEL[@]+"${KERNEL[@]}"} "$SYSWARD" run --policy "$policy" ${RUN_OPTS[@]+"${RUN_OPTS[@]}"} "$@" >"$out" 2>&1 </dev/null
 	rc=$?
 	cat "$out"
 	echo "+ exit status $rc"
@@ -138,8 +144,8 @@ stage_nobody() {
 
 # run_nobody ARGS...: like run, "sysward run ARGS" as uid/gid 65534.
 run_nobody() {
-	echo "+ (uid 65534) sysward run ${RUN_OPTS[*]} $*"
-	(cd / && setpriv --reuid 65534 --regid 65534 --clear-groups \
+	echo "+ ${KERNEL[*]} (uid 65534) sysward run ${RUN_OPTS[*]} $*"
+	(cd / && ${KERNEL[@]+"${KERNEL[@]}"} setpriv --reuid 65534 --regid 65534 --clear-groups \
 		"$nb/sysward" run ${RUN_OPTS[@]+"${RUN_OPTS[@]}"} "$@") >"$out" 2>&1 </dev/null
 	rc=$?
 	cat "$out"
@@ -263,8 +269,9 @@ stage_reach() {
 # listening) starts sysward, whose program attacks it: the program's own
 # ancestry, as a shell that runs sysward.
 reach_from_parent() {
-	echo "+ (uid 65534) adv_reach witness $nb/d -- sysward run --policy $1 ${2:-} -- adv_reach attack $nb/d"
-	(cd / && SW_REACH_SECRET=witness-env-secret setpriv --reuid 65534 --regid 65534 --clear-groups \
+	echo "+ ${KERNEL[*]} (uid 65534) adv_reach witness $nb/d -- sysward run --policy $1 ${2:-} -- adv_reach attack $nb/d"
+	(cd / && SW_REACH_SECRET=witness-env-secret ${KERNEL[@]+"${KERNEL[@]}"} \
+		setpriv --reuid 65534 --regid 65534 --clear-groups \
 		"$nb/adv_reach" witness "$nb/d" -- \
 		"$nb/sysward" run --policy "$1" ${2:-} -- "$nb/adv_reach" attack "$nb/d") >"$out" 2>&1 </dev/null
 	rc=$?
@@ -434,6 +441,40 @@ r = json.load(open(sys.argv[1]))
 sys.exit(0 if any(c["syscall"] == sys.argv[2] and c["outcome"] == sys.argv[3]
                   for c in r["calls"]) else 1)' "$scratch/$1.json" "$2" "$3" ||
 		fail "the report does not list $2 as $3: $(cat "$scratch/$1.json")"
+}
+
+# Route 16c (docs/security.md): the session's own namespaces, which a
+# privileged launch gives (as root here).  nsbox_beside WITNESS-PROGRAM
+# WITNESS-ARGS... -- ATTACK-ARGS...: the adversarial program as a witness
+# outside the session (root, like the program), then under allow-all and
+# Docker's default profile as the attacker; contained under both.
+nsbox_beside() {
+	local prog=$1 wargs=() a
+	shift
+	while [ "$1" != -- ]; do wargs+=("$1"); shift; done
+	shift
+	[ "$(id -u)" = 0 ] || skip "needs root (a launcher with CAP_SYS_ADMIN)"
+	"$ADV/$prog" witness "${wargs[@]}" </dev/null >/dev/null 2>&1 &
+	wit=$!
+	trap 'kill "$wit" 2>/dev/null; nsbox_undo' EXIT
+	wait_for "[ -s '$scratch/wit.info' ]" || fail "the witness did not start"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	for a in "$scratch/allow.json" "$POL/../../../policy/examples/docker-default.json"; do
+		run "$a" -- "$ADV/$prog" attack "$@"
+		expect_contained "$prog: an object outside the session was reached under ${a##*/}"
+	done
+}
+nsbox_undo() { :; }
+
+# nsbox_test_cgroup: as root, $cg2/sysward-test.PID, a cgroup of root's
+# (removed on exit), and $scratch/allow.json.
+nsbox_test_cgroup() {
+	[ "$(id -u)" = 0 ] || skip "needs root (a launcher with CAP_SYS_ADMIN)"
+	cg2=$(nsbox_cg2)
+	[ -n "$cg2" ] || skip "no cgroup2 mount here"
+	mkdir "$cg2/sysward-test.$$" || fail "mkdir"
+	trap 'rmdir "$cg2/sysward-test.$$"' EXIT
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
 }
 
 case $test in
@@ -1163,13 +1204,14 @@ reach_own_child)
 		fail "in a Landlock domain of its own, the program could not reach its own child (exit $rc)" ;;
 reach_parent_abi5)
 	# A kernel with Landlock ABI 1-5 (Linux 5.13-6.11), pretended on this
-	# one: the domain handles MAKE_BLOCK and REFER, granted beneath /.
-	# Every ptrace-mode access is still refused; abstract unix sockets
-	# cannot be scoped before ABI 6, so route 19's check refuses the
-	# connect to the parent's (EACCES, where the scope says EPERM); files
-	# behave as before (a hard link into another directory: REFER).
+	# one (sw-pretend: the version query answers 5): the domain handles
+	# MAKE_BLOCK and REFER, granted beneath /.  Every ptrace-mode access
+	# is still refused; abstract unix sockets cannot be scoped before ABI
+	# 6, so route 19's check refuses the connect to the parent's (EACCES,
+	# where the scope says EPERM); files behave as before (a hard link
+	# into another directory: REFER).
 	stage_reach
-	export SYSWARD_PRETEND_LANDLOCK_ABI=5
+	KERNEL=("$PRETEND" --landlock-abi 5 --)
 	reach_from_parent "$nb/allow.json"
 	expect_contained "under ABI 5 the parent was reached"
 	grep -q '^result: abstract unix connect: refused (-1 EACCES' "$out" ||
@@ -1232,10 +1274,11 @@ peers_flapping_peer)
 	expect_contained "a connect reached a service whose processes die and execute"
 	peers_expect_none stream ;;
 peers_abstract_abi5)
-	# Landlock ABI 5 (pretended): abstract sockets are not scoped, so
-	# route 19's check is what refuses the outside one.
+	# Landlock ABI 5 (pretended, sw-pretend): abstract sockets are not
+	# scoped, so route 19's check is what refuses the outside one.
 	peers_serve nobody serve
-	SYSWARD_PRETEND_LANDLOCK_ABI=5 run_nobody --policy "$allow" -- "$ap" connect "$sd" abstract
+	KERNEL=("$PRETEND" --landlock-abi 5 --)
+	run_nobody --policy "$allow" -- "$ap" connect "$sd" abstract
 	expect_contained "an abstract socket outside was reached on Landlock ABI 5"
 	grep -q '^result: abstract: refused (connect = -1 EACCES' "$out" || fail "abstract: not route 19's EACCES"
 	peers_expect_none abstract ;;
@@ -1336,14 +1379,59 @@ peers_ssh_agent)
 	SSH_AUTH_SOCK=$nb/d/agent.sock run_nobody --policy "$nb/agent.json" -- ssh-add -l
 	[ "$rc" -eq 1 ] && grep -q 'The agent has no identities' "$out" ||
 		fail "with a grant, ssh-add did not reach the agent (exit $rc)" ;;
+pretend_env_ignored)
+	# Issue 32: the shipped binaries read no test knob from their
+	# environment, which is not always their operator's (a container's
+	# process.env is its process 1's, sysward-runtime's sysward).  The
+	# names the engine once honoured, SYSWARD_PRETEND_LANDLOCK_ABI=5 and
+	# SYSWARD_PRETEND_NO_SET_SYSCALL_INFO=1, set for sysward and for
+	# syswardd: the abstract socket scope holds (reach_parent's witness
+	# attacked from sysward's program, embedded and through the daemon),
+	# a supervisor policy runs, and "sysward info" shows this kernel.
+	: "${SYSWARDD:?}"
+	stage_reach
+	cp "$SYSWARDD" "$nb/syswardd" || fail "staging"
+	env -u SYSWARD_PRETEND_LANDLOCK_ABI -u SYSWARD_PRETEND_NO_SET_SYSCALL_INFO \
+		"$SYSWARD" info >"$scratch/info.real" 2>&1
+	export SYSWARD_PRETEND_LANDLOCK_ABI=5 SYSWARD_PRETEND_NO_SET_SYSCALL_INFO=1
+	"$SYSWARD" info >"$out" 2>&1
+	cat "$out"
+	grep -q '^PTRACE_SET_SYSCALL_INFO:  yes' "$scratch/info.real" &&
+		grep -q '^Landlock: *ABI \([6-9]\|[1-9][0-9]\)$' "$scratch/info.real" ||
+		skip "this kernel has no PTRACE_SET_SYSCALL_INFO or Landlock ABI 6: $(grep -E '^(PTRACE_SET|Landlock)' "$scratch/info.real" | tr '\n' ' ')"
+	diff -u "$scratch/info.real" "$out" || fail "sysward info changes with the variables"
+	run "$POL/emulate-uid.json" -- sh -c 'id -ru'
+	[ "$rc" -eq 0 ] && grep -qx 4242 "$out" || fail "a supervisor policy did not run (exit $rc)"
+	reach_from_parent "$nb/allow.json"
+	expect_contained "embedded, with the variables set, a process outside the sandbox was reached"
+	# syswardd, the variables in its own environment (and the client's).
+	setsid "$nb/syswardd" --socket "$nb/sock" --socket-mode 0666 2>"$scratch/daemon.log" &
+	dpid=$!
+	trap 'kill "$dpid" 2>/dev/null; rm -rf "$nb"' EXIT
+	wait_for "[ -S '$nb/sock' ]" || fail "syswardd did not start: $(cat "$scratch/daemon.log")"
+	reach_from_parent "$nb/allow.json" "--daemon=$nb/sock"
+	expect_contained "through syswardd, with the variables set, a process outside the sandbox was reached"
+	echo "+ (uid 65534) sysward run --daemon --policy emulate-uid.json -- id -ru"
+	cp "$POL/emulate-uid.json" "$nb/emulate.json" && chmod 644 "$nb/emulate.json"
+	(cd / && setpriv --reuid 65534 --regid 65534 --clear-groups "$nb/sysward" run \
+		--daemon="$nb/sock" --policy "$nb/emulate.json" -- sh -c 'id -ru') >"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	[ "$rc" -eq 0 ] && grep -qx 4242 "$out" || fail "through syswardd a supervisor policy did not run (exit $rc)"
+	# Nor is the name anywhere in them.
+	for bin in "$SYSWARD" "$SYSWARDD"; do
+		! grep -q SYSWARD_PRETEND "$bin" || fail "$bin names SYSWARD_PRETEND: a test knob in a shipped binary"
+	done ;;
 landlock_missing)
-	# A kernel without Landlock (pretended): sysward refuses to run the
-	# program (fail closed, 125) and says what to do.
-	SYSWARD_PRETEND_LANDLOCK_ABI=0 run "$POL/log-only.json" -- true
+	# A kernel without Landlock (pretended: sw-pretend fails the Landlock
+	# calls as a kernel that did not enable it at boot does): sysward
+	# refuses to run the program (fail closed, 125) and says what to do.
+	KERNEL=("$PRETEND" --landlock-abi 0 --)
+	run "$POL/log-only.json" -- true
 	[ "$rc" -eq 125 ] || fail "expected 125 without Landlock, got $rc"
 	grep -q "^sysward: .*has no Landlock: built in but not enabled at boot .*Boot a kernel built with CONFIG_SECURITY_LANDLOCK=y with landlock in its LSM list" "$out" ||
 		fail "no message saying Landlock is missing and what to do"
-	SYSWARD_PRETEND_LANDLOCK_ABI=0 "$SYSWARD" info >"$out" 2>&1
+	"${KERNEL[@]}" "$SYSWARD" info >"$out" 2>&1
 	cat "$out"
 	grep -q '^Landlock: *no (built in but not enabled at boot' "$out" || fail "sysward info does not say Landlock is missing" ;;
 exec_rules_direct)
@@ -1550,6 +1638,206 @@ procns_refuses_revealing_submount)
 	[ "$rc" -eq 125 ] || fail "the program ran with every process in /proc/acpi (exit $rc)"
 	grep -q "^sysward: .*/proc/acpi, beneath /proc, is a proc mount that shows processes" "$out" ||
 		fail "no message naming the mount" ;;
+nsbox_ipc_outside_root)
+	# Route 16c: System V shm, sem and msg, POSIX message queues (also
+	# through an mqueue mount) and /dev/shm's POSIX shm and named
+	# semaphores of a root process outside: the session has an IPC
+	# namespace, an mqueue mount and a /dev/shm of its own.  Under
+	# allow-all and Docker's default profile; the witness's objects
+	# must be as it left them.
+	[ "$(id -u)" = 0 ] || skip "needs root (a launcher with CAP_SYS_ADMIN)"
+	mkdir -p "$scratch/mq"
+	# (A kernel without POSIX message queues, the guest's: the rest.)
+	grep -qw mqueue /proc/filesystems && mq=mqueue || mq=
+	in_own_mounts "an mqueue mount on $scratch/mq; witness; sysward run -- adv_nsbox_ipc attack (x2); adv_nsbox_ipc check" '
+		[ -z "$7" ] || mount -t mqueue mqueue "$3" || exit 2
+		"$4" witness "$5" $$ </dev/null >/dev/null 2>&1 &
+		w=$!
+		for i in $(seq 100); do [ -s "$5/wit.info" ] && break; sleep 0.1; done
+		for p in "$2" "$6"; do
+			"$1" run --policy "$p" -- "$4" attack "$5" "$3"
+			echo "+ exit status $?"
+		done
+		"$4" check "$5"; c=$?
+		kill $w; "$4" remove "$5"
+		exit $c' "$scratch/mq" "$ADV/adv_nsbox_ipc" "$scratch" "$POL/../../../policy/examples/docker-default.json" "$mq"
+	[ "$rc" -eq 0 ] || fail "the witness's IPC objects were changed from inside the session (exit $rc)"
+	[ "$(grep -c '^verdict: contained' "$out")" -eq 2 ] && [ "$(grep -c '^+ exit status 0$' "$out")" -eq 2 ] ||
+		fail "an IPC object outside the session was reached" ;;
+nsbox_ipc_own)
+	# Control: the program's own IPC objects of every kind work between
+	# its processes (as root: in the session's IPC namespace).
+	[ "$(id -u)" = 0 ] || skip "needs root (a launcher with CAP_SYS_ADMIN)"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	run "$scratch/allow.json" -- "$ADV/adv_nsbox_ipc" own
+	[ "$rc" -eq 0 ] && grep -qx 'control: own ipc works' "$out" || fail "the program's own IPC does not work (exit $rc)" ;;
+nsbox_cgroup_outside_root)
+	# Route 16c: a root process outside in a cgroup of its own (and in
+	# v1 pids and freezer cgroups where the host mounts them): the root
+	# program may not limit, freeze, move or kill it through any cgroup
+	# file; the session sees its own cgroup only.
+	[ "$(id -u)" = 0 ] || skip "needs root (a launcher with CAP_SYS_ADMIN)"
+	trap 'nsbox_cg_cleanup' EXIT
+	nsbox_cg_stage 0; r=$?
+	[ "$r" -eq 77 ] && skip "no cgroup2 mount here"
+	[ "$r" -eq 0 ] || fail "cannot make the witness's cgroups"
+	nsbox_cg_witness 0 || fail "cannot place the witness in its cgroups"
+	before=$(nsbox_cg_state)
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	mkdir -p "$scratch/mnt"
+	for a in "$scratch/allow.json" "$POL/../../../policy/examples/docker-default.json"; do
+		run "$a" -- "$ADV/adv_nsbox_cgroup" attack "$nsbox_wit" "$NSBOX_CG" "$NSBOX_TRAP" "$scratch/mnt" $NSBOX_V1
+		after=$(nsbox_cg_state)
+		printf 'witness %s before:\n%s\nafter:\n%s\n' "$nsbox_wit" "$before" "$after"
+		[ "$before" = "$after" ] || fail "the witness outside the session was changed through its cgroup (${a##*/})"
+		expect_contained "a cgroup outside the session was written (${a##*/})"
+	done ;;
+nsbox_cgroup_own)
+	# Control: the program's own cgroup, as /proc/self/cgroup names it,
+	# lists it and reads; as a capability-less root it still makes a
+	# sub-cgroup, moves a child of its own there and removes it, as the
+	# same program does unconfined in the cgroup sysward was started in
+	# (a test cgroup of root's: the root cgroup's directory is 0555).
+	nsbox_test_cgroup
+	for how in unconfined confined; do
+		echo "+ (in $cg2/sysward-test.$$) $how: adv_nsbox_cgroup own write"
+		if [ $how = unconfined ]; then
+			set -- setpriv --inh-caps=-all --bounding-set=-all "$ADV/adv_nsbox_cgroup" own write
+		else
+			set -- "$SYSWARD" run --policy "$scratch/allow.json" -- "$ADV/adv_nsbox_cgroup" own write
+		fi
+		sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg2/sysward-test.$$" "$@" >"$out" 2>&1 </dev/null
+		rc=$?
+		cat "$out"
+		[ "$rc" -eq 0 ] && grep -qx 'control: own cgroup works' "$out" || fail "$how, the program's own cgroup does not work (exit $rc)"
+	done ;;
+nsbox_hostwrite_root)
+	# Route 16c: a capability-less root session writes no sysctl, sysfs
+	# or /proc setting of the host by mode bits (each write puts back
+	# the value read: a change would be none, the write is the reach).
+	[ "$(id -u)" = 0 ] || skip "needs root"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	for a in "$scratch/allow.json" "$POL/../../../policy/examples/docker-default.json"; do
+		run "$a" -- "$ADV/adv_nsbox_hostwrite" attack
+		expect_contained "a root session wrote a host setting (${a##*/})"
+	done ;;
+nsbox_tty_outside_root)
+	# Route 16c: a terminal of root's outside the session (a pty whose
+	# slave root owns): the session has a devpts instance of its own.
+	"$ADV/adv_nsbox_tty" own >/dev/null 2>&1 || skip "no pseudo-terminals here"
+	nsbox_beside adv_nsbox_tty "$scratch" -- "$scratch"
+	[ -e "$scratch/wit.seen" ] && fail "SPOOF reached the witness's terminal" ;;
+nsbox_programs_root)
+	# Compatibility in a root session with its own namespaces: ps lists
+	# the session, Python's multiprocessing (named semaphores in
+	# /dev/shm) works, a pseudo-terminal of its own works (script), and
+	# its /proc/self/cgroup is its namespace's root.
+	[ "$(id -u)" = 0 ] || skip "needs root (a launcher with CAP_SYS_ADMIN)"
+	py=$(command -v /usr/bin/python3 || command -v python3) || skip "no python3"
+	"$py" -c 'import multiprocessing' 2>/dev/null || skip "python3 has no multiprocessing here"
+	"$ADV/adv_nsbox_tty" own >/dev/null 2>&1 || skip "no pseudo-terminals here"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	run "$scratch/allow.json" -- sh -c '
+		echo "ps: $(ps -e -o pid= | wc -l) processes"
+		"$1" -c "
+import multiprocessing as mp
+def sq(x): return x * x
+if __name__ == \"__main__\":
+    l = mp.Lock()
+    with l: pass
+    with mp.Pool(2) as p: print(\"multiprocessing\", sum(p.map(sq, range(10))))
+"
+		script -qec "tty; echo script-ran" /dev/null </dev/null | tr -d "\r"
+		grep "^0::" /proc/self/cgroup
+		"$2" own' sh "$py" "$ADV/adv_nsbox_tty"
+	[ "$rc" -eq 0 ] || fail "a program failed in the session (exit $rc)"
+	for want in "multiprocessing 285" script-ran "control: own pty works"; do
+		grep -qx "$want" "$out" || fail "missing: $want"
+	done
+	grep -qx '/dev/pts/[0-9]*' "$out" || fail "script's terminal has no name in the session's devpts"
+	n=$(sed -n 's/^ps: \([0-9]*\) processes$/\1/p' "$out")
+	[ -n "$n" ] && [ "$n" -le 8 ] || fail "ps lists processes outside the session ($n)"
+	[ -z "$(nsbox_cg2)" ] || grep -qx '0::/' "$out" || fail "/proc/self/cgroup is not rooted at the session" ;;
+nsbox_cgroups_left_root)
+	# The session's cgroup goes with the session: 100 sessions, one
+	# that makes sub-cgroups and leaves one, and one whose cgroup an
+	# outside process moved itself into (it ends with the session, as a
+	# unit's processes do): no session cgroup left below the cgroup the
+	# launches ran in (a test cgroup of root's), nor one a killed
+	# launcher left there.
+	nsbox_test_cgroup
+	t=/sysward-test.$$
+	# What a launcher killed by SIGKILL leaves (a pid that is gone, made
+	# long ago): removed when a session beside it ends; a live
+	# launcher's stays whatever its state.
+	dead=$$
+	while kill -0 "$dead" 2>/dev/null; do dead=$((dead + 7919)); done
+	mkdir -p "$cg2$t/sysward-session-$dead-1-1/program" "$cg2$t/sysward-session-$$-1-1/program" || fail "mkdir"
+	trap 'rmdir "$cg2$t"/*/program "$cg2$t"/* "$cg2$t" 2>/dev/null' EXIT
+	echo "+ (in $cg2$t, beside sysward-session-$dead-1-1 and sysward-session-$$-1-1) 100 x sysward run -- true"
+	sh -c 'echo $$ >"$1/cgroup.procs" && for i in $(seq 100); do "$2" run --policy "$3" -- true || exit 1; done' sh \
+		"$cg2$t" "$SYSWARD" "$scratch/allow.json" || fail "a run failed"
+	[ ! -e "$cg2$t/sysward-session-$dead-1-1" ] || fail "a killed launcher's session cgroup was left"
+	rmdir "$cg2$t/sysward-session-$$-1-1/program" "$cg2$t/sysward-session-$$-1-1" ||
+		fail "a live launcher's session cgroup was removed"
+	echo "session cgroups left: $(nsbox_session_cgroups "$t" | wc -l)"
+	[ -z "$(nsbox_session_cgroups "$t")" ] || fail "session cgroups left behind: $(nsbox_session_cgroups "$t")"
+	echo "+ (in $cg2$t) sysward run -- sh -c 'adv_nsbox_cgroup own write; mkdir OWN/left OWN/left/deeper'"
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" run --policy "$3" -- sh -c "\"\$0\" own write && d=\$(awk \"/ - cgroup2 / {d = \\\$5} END {print d}\" /proc/self/mountinfo) && mkdir \"\$d/left/\" \"\$d/left/deeper\" && echo left" "$4"' sh \
+		"$cg2$t" "$SYSWARD" "$scratch/allow.json" "$ADV/adv_nsbox_cgroup" >"$out" 2>&1 </dev/null
+	cat "$out"
+	grep -qx left "$out" || fail "the session could not make sub-cgroups of its own"
+	[ -z "$(nsbox_session_cgroups "$t")" ] || fail "session cgroups left behind: $(nsbox_session_cgroups "$t")"
+	echo "+ (in $cg2$t) sysward run -- sh -c 'echo \$\$ >prog.pid; sleep 2' &"
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" run --policy "$3" -- sh -c "echo \$\$ >\"\$0\"; sleep 2" "$4"' sh \
+		"$cg2$t" "$SYSWARD" "$scratch/allow.json" "$scratch/prog.pid" >"$out" 2>&1 </dev/null &
+	pid=$!
+	wait_for "[ -s '$scratch/prog.pid' ]" || fail "the program did not start"
+	scg=$(sed -n 's/^0:://p' "/proc/$(cat "$scratch/prog.pid")/cgroup")
+	sleep 60 </dev/null >/dev/null 2>&1 &
+	intruder=$!
+	trap 'kill "$intruder" 2>/dev/null; rmdir "$cg2$t"' EXIT
+	echo "+ the outside process $intruder moves itself into the session's cgroup $scg"
+	echo "$intruder" >"$cg2$scg/cgroup.procs" || fail "cannot move into the session's cgroup"
+	wait_bg
+	wait_for "! kill -0 $intruder" || fail "a process in the session's cgroup outlived the session"
+	echo "session cgroups left: $(nsbox_session_cgroups "$t" | wc -l)"
+	[ -z "$(nsbox_session_cgroups "$t")" ] || fail "session cgroups left behind: $(nsbox_session_cgroups "$t")" ;;
+nsbox_userns_launcher)
+	# A launcher that is root only in a user namespace of its own
+	# (unshare -Ur as uid 65534) has CAP_SYS_ADMIN over no cgroup: it
+	# makes the session's IPC and mount namespaces but no cgroup, as an
+	# unprivileged launcher makes none; it does not refuse to run (a
+	# plain `sysward run` as the same uid would run all the same).
+	stage_nobody adv_nsbox_ipc
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$nb/allow.json" && chmod 644 "$nb/allow.json"
+	echo "+ (uid 65534) unshare -Urm sysward run -- sh -c 'adv_nsbox_ipc own; grep ^0:: /proc/self/cgroup'"
+	(cd / && setpriv --reuid 65534 --regid 65534 --clear-groups unshare -Urm \
+		"$nb/sysward" run --policy "$nb/allow.json" -- sh -c '"$1" own; grep "^0::" /proc/self/cgroup' sh "$nb/adv_nsbox_ipc") \
+		>"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	echo "+ exit status $rc"
+	[ "$rc" -eq 0 ] || fail "the launcher in a user namespace refused to run (exit $rc)"
+	grep -qx 'control: own ipc works' "$out" || fail "the program's own IPC does not work"
+	grep -qx "$(grep '^0::' /proc/self/cgroup)" "$out" || fail "the program is not in the launcher's cgroup" ;;
+nsbox_cgroup_refused_root)
+	# Where no session cgroup can be made (here: the cgroup sysward
+	# runs in allows no descendant), nothing runs: 125 and a message
+	# naming the cgroup and what to do.  A read-only view would leave a
+	# program that mounts cgroup2 in namespaces of its own the cgroup it
+	# shares with outsiders.
+	nsbox_test_cgroup
+	echo 0 >"$cg2/sysward-test.$$/cgroup.max.descendants"
+	echo "+ (in $cg2/sysward-test.$$, no descendant allowed) sysward run -- true"
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" run --policy "$3" -- true' sh \
+		"$cg2/sysward-test.$$" "$SYSWARD" "$scratch/allow.json" >"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	echo "+ exit status $rc"
+	[ "$rc" -eq 125 ] || fail "the program ran without a cgroup of its own (exit $rc)"
+	grep -q "^sysward: cannot start 'true': give it a cgroup of its own: make the cgroup sysward-session-.* below /sysward-test.$$ .*: Resource temporarily unavailable" "$out" ||
+		fail "no message naming the cgroup" ;;
 *)
 	echo "check.sh: unknown test '$test'" >&2; exit 2 ;;
 esac

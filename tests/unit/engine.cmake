@@ -1,7 +1,7 @@
 # Engine unit tests (filter compiler, decision logic, program lookup): included from
 # tests/unit/CMakeLists.txt.  Table-driven, no live kernel needed.
 if(TARGET PkgConfig::CHECK AND TARGET sysward-engine)
-  foreach(t test_filter test_decide test_exec_search test_procns test_record)
+  foreach(t test_filter test_decide test_exec_search test_procns test_nsbox test_record)
     add_executable(${t} ${CMAKE_CURRENT_LIST_DIR}/${t}.c)
     target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/engine
                                ${CMAKE_CURRENT_LIST_DIR})

@@ -114,6 +114,8 @@ static const struct valid_case valid_cases[] = {
 	{ ALLOW "{\"names\":[\"openat\"],\"action\":\"SCMP_ACT_ERRNO\",\"paths\":[{\"index\":1,\"glob\":\"/home/*/.ssh/*\",\"not\":true}]}" END, 0, 0, F_PATH_NOT, 1 },
 	{ ALLOW "{\"names\":[\"openat\"],\"action\":\"SCMP_ACT_ERRNO\",\"paths\":[{\"index\":1,\"exact\":\"/a\"},{\"index\":1,\"glob\":\"*\"}]}" END, 0, 1, F_PATH_MATCH, SW_MATCH_GLOB },
 	{ ALLOW "{\"names\":[\"renameat\"],\"action\":\"SCMP_ACT_ERRNO\",\"paths\":[{\"index\":3,\"exact\":\"/a\"}]}" END, 0, 0, F_PATH_INDEX, 3 },
+	/* "" exactly: the empty path of a call on a descriptor (learn) */
+	{ ALLOW "{\"names\":[\"newfstatat\"],\"action\":\"SCMP_ACT_ALLOW\",\"paths\":[{\"index\":1,\"exact\":\"\"}]}" END, 0, 0, F_PATH_MATCH, SW_MATCH_EXACT },
 	/* rewrite */
 	{ ALLOW "{\"names\":[\"openat\"],\"action\":\"SYSWARD_ACT_REWRITE\",\"rewrite\":{\"args\":[{\"index\":2,\"and\":\"~O_CREAT\"}]}}" END, 0, 0, F_RW_VALUE, ~(uint64_t)O_CREAT },
 	{ ALLOW "{\"names\":[\"openat\"],\"action\":\"SYSWARD_ACT_REWRITE\",\"rewrite\":{\"args\":[{\"index\":2,\"and\":\"~O_CREAT\"}]}}" END, 0, 0, F_RW_OP, SW_REWRITE_AND },
@@ -548,6 +550,8 @@ static const struct invalid_case invalid_cases[] = {
 	  "t.json: syscalls[0].paths[0]: use only one of \"exact\", \"prefix\" and \"glob\"" },
 	{ ALLOW "{\"names\": [\"openat\"], \"action\": \"SCMP_ACT_ERRNO\", \"paths\": [{\"index\": 1, \"prefix\": \"\"}]}" END,
 	  "t.json: syscalls[0].paths[0].prefix: must not be empty" },
+	{ ALLOW "{\"names\": [\"openat\"], \"action\": \"SCMP_ACT_ERRNO\", \"paths\": [{\"index\": 1, \"glob\": \"\"}]}" END,
+	  "t.json: syscalls[0].paths[0].glob: must not be empty" },
 	{ ALLOW "{\"names\": [\"openat\"], \"action\": \"SCMP_ACT_ERRNO\", \"paths\": [{\"index\": 1, \"exact\": \"/a\\u0000b\"}]}" END,
 	  "t.json: syscalls[0].paths[0].exact: string contains a NUL character" },
 	{ ALLOW "{\"names\": [\"openat\"], \"action\": \"SCMP_ACT_ERRNO\", \"paths\": [{\"index\": 1, \"exact\": \"/a\", \"not\": 1}]}" END,

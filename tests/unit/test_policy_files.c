@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "sysward/policy.h"
@@ -150,6 +151,40 @@ START_TEST(test_file_errors)
 		ck_assert_str_eq(err.msg, want);
 	}
 	ck_assert_ptr_null(p);
+}
+END_TEST
+
+/* sysward run --policy-fd: a sealed memory file only, read from its
+ * start whatever its offset (a descriptor shared with a hook). */
+START_TEST(test_sealed_fd)
+{
+	static const char text[] = "{\"defaultAction\": \"SCMP_ACT_ALLOW\"}";
+	const int seals = F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW;
+	struct sw_error err = { 0 };
+	char *got = NULL, want[160];
+	size_t len;
+	int fd, plain;
+
+	fd = memfd_create("p", MFD_ALLOW_SEALING);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (int)strlen(text));
+	/* Not yet sealed; then sealed against one change only. */
+	snprintf(want, sizeof(want), "policy descriptor %d: not a sealed memory file", fd);
+	ck_assert_int_eq(sw_policy_read_sealed_fd(fd, &got, &len, &err), -EPERM);
+	ck_assert_msg(strncmp(err.msg, want, strlen(want)) == 0, "%s", err.msg);
+	ck_assert_int_eq(fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE), 0);
+	ck_assert_int_eq(sw_policy_read_sealed_fd(fd, &got, &len, &err), -EPERM);
+	ck_assert_int_eq(fcntl(fd, F_ADD_SEALS, seals), 0);
+	ck_assert_int_eq(sw_policy_read_sealed_fd(fd, &got, &len, &err), 0);
+	ck_assert_str_eq(got, text);
+	ck_assert_uint_eq(len, strlen(text));
+	free(got);
+	close(fd);
+	/* A regular file is no sealed memory file. */
+	plain = open(SW_SOURCE_DIR "/policy/examples/demo.json", O_RDONLY);
+	ck_assert_int_ge(plain, 0);
+	ck_assert_int_eq(sw_policy_read_sealed_fd(plain, &got, &len, &err), -EPERM);
+	close(plain);
 }
 END_TEST
 
@@ -345,6 +380,7 @@ void policy_file_tests(TCase *tc)
 	tcase_add_loop_test(tc, test_examples, 0, (int)N_ELEMENTS(examples));
 	tcase_add_test(tc, test_examples_listed);
 	tcase_add_test(tc, test_file_errors);
+	tcase_add_test(tc, test_sealed_fd);
 	tcase_add_test(tc, test_truncations);
 	tcase_add_loop_test(tc, test_mutations, 0, (int)N_ELEMENTS(examples));
 	tcase_add_test(tc, test_action_names);

@@ -182,7 +182,7 @@ START_TEST(test_record_policy)
 	d = lifted(100000);
 	sw_record_call(r, &t, SW_ABI_X86_64, 100000, args, &d);
 	f = open_memstream(&buf, &len);
-	ck_assert_int_eq(sw_record_write_policy(r, f, 0, &unnamed), 0);
+	ck_assert_int_eq(sw_record_write_policy(r, f, 0, &unnamed, NULL), 0);
 	fclose(f);
 	ck_assert_uint_eq(unnamed, 1);
 	ck_assert_str_eq(buf,
@@ -213,9 +213,104 @@ START_TEST(test_record_policy)
 	}
 	buf = NULL;
 	f = open_memstream(&buf, &len);
-	ck_assert_int_eq(sw_record_write_policy(r, f, 0, &unnamed), -E2BIG);
+	ck_assert_int_eq(sw_record_write_policy(r, f, 0, &unnamed, NULL), -E2BIG);
 	fclose(f);
 	free(buf);
+	sw_record_free(r);
+}
+END_TEST
+
+/* openat(AT_FDCWD, path) as the supervisor saw it, its path pinned. */
+static void open_call(struct sw_record *r, struct sw_tracee *t, const char *name,
+		      const char *path, uint64_t flags_arg)
+{
+	int nr = seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86_64, name);
+	uint64_t args[6] = { (uint64_t)-100, path ? 0x7ffd00001000ull : 0, 0, flags_arg, 0, 0 };
+	struct sw_decision d;
+
+	ck_assert_int_ge(nr, 0);
+	d = lifted((uint64_t)nr);
+	d.path = path;
+	d.pinned = path ? 1u << 1 : 0;
+	sw_record_call(r, t, SW_ABI_X86_64, (uint64_t)nr, args, &d);
+}
+
+static char *learned(const struct sw_record *r, unsigned int flags,
+		     struct sw_learn_notes *notes)
+{
+	uint64_t unnamed;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(sw_record_write_policy(r, f, SW_LEARN_PATHS | flags,
+						&unnamed, notes), 0);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(test_record_learn_paths)
+{
+	/* learn --paths never widens silently: every directory is a rule
+	 * (no cap: 40 here), a path no rule can say is a note and, only
+	 * with SW_LEARN_CATCH_ALL, one commented rule allowing every path
+	 * after the others; "" is learned exactly, NULL as the argument 0
+	 * (AT_EMPTY_PATH: 0x1000). */
+	struct sw_record *r = sw_record_new(true, true);
+	struct sw_tracee t = { .pid = 0 };
+	struct sw_learn_notes notes;
+	char path[64], *p;
+
+	open_call(r, &t, "openat", "/a/b/f", 0);
+	open_call(r, &t, "openat", "/a/b/g", 0);
+	open_call(r, &t, "openat", "/a/\xff/g", 0);
+	open_call(r, &t, "openat", "/a/\xfe/g", 0);
+	open_call(r, &t, "openat", "a.c", 0);
+	open_call(r, &t, "newfstatat", "", 0x1000);
+	open_call(r, &t, "newfstatat", NULL, 0x1000);
+	for (int i = 0; i < 40; i++) {
+		snprintf(path, sizeof(path), "/d/%02d/x", i);
+		open_call(r, &t, "statx", path, 0);
+	}
+	p = learned(r, 0, &notes);
+	ck_assert_ptr_nonnull(strstr(p, "\"paths\": [{\"index\": 1, \"prefix\": \"/a/b/\"}]"));
+	ck_assert_ptr_nonnull(strstr(p, "\"paths\": [{\"index\": 1, \"exact\": \"a.c\"}]"));
+	ck_assert_ptr_nonnull(strstr(p, "\"paths\": [{\"index\": 1, \"exact\": \"\"}]"));
+	ck_assert_ptr_nonnull(strstr(p, "\"args\": [{\"index\": 1, \"value\": 0, \"op\": \"SCMP_CMP_EQ\"}]"));
+	ck_assert_ptr_nonnull(strstr(p, "\"prefix\": \"/d/00/\""));
+	ck_assert_ptr_nonnull(strstr(p, "\"prefix\": \"/d/39/\""));
+	ck_assert_ptr_null(strstr(p, "catch-all"));
+	/* No rule names a call by itself: it would allow every path. */
+	ck_assert_ptr_null(strstr(p, "\"openat\"\n"));
+	ck_assert_ptr_null(strstr(p, "\"statx\"\n"));
+	ck_assert_uint_eq(notes.n, 1);
+	ck_assert_str_eq(notes.v[0].call, "openat");
+	ck_assert_int_eq(notes.v[0].why, SW_LEARN_NOT_UTF8);
+	ck_assert_uint_eq(notes.v[0].calls, 2);
+	ck_assert(!notes.v[0].catch_all);
+	free(p);
+	p = learned(r, SW_LEARN_CATCH_ALL, &notes);
+	ck_assert_ptr_nonnull(strstr(p,
+		"      \"names\": [\"openat\"],\n"
+		"      \"action\": \"SCMP_ACT_ALLOW\",\n"
+		"      \"comment\": \"catch-all (sysward learn --catch-all): every path, since 2 paths were not learned: not UTF-8, which a policy (UTF-8 JSON) cannot say\"\n"));
+	ck_assert(strstr(p, "catch-all") > strstr(p, "\"prefix\": \"/a/b/\""));
+	ck_assert_uint_eq(notes.n, 1);
+	ck_assert(notes.v[0].catch_all);
+	free(p);
+	/* Past the record's paths: the rest is a note, never a widening. */
+	for (int i = 0; i < SW_RECORD_PATHS + 10; i++) {
+		snprintf(path, sizeof(path), "/e/%04d/x", i);
+		open_call(r, &t, "mkdirat", path, 0);
+	}
+	p = learned(r, 0, &notes);
+	ck_assert_ptr_nonnull(strstr(p, "\"prefix\": \"/e/0000/\""));
+	ck_assert_uint_eq(notes.n, 2);
+	ck_assert_str_eq(notes.v[0].call, "mkdirat");
+	ck_assert_int_eq(notes.v[0].why, SW_LEARN_TABLE_FULL);
+	ck_assert_uint_ge(notes.v[0].calls, 10);
+	free(p);
 	sw_record_free(r);
 }
 END_TEST
@@ -226,6 +321,7 @@ static Suite *record_suite(void)
 	TCase *tc = tcase_create("record");
 
 	tcase_add_test(tc, test_record_bounded);
+	tcase_add_test(tc, test_record_learn_paths);
 	tcase_add_test(tc, test_record_grows_on_demand);
 	tcase_add_test(tc, test_record_deterministic);
 	tcase_add_test(tc, test_record_policy);

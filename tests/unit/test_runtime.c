@@ -198,37 +198,37 @@ static const char *args_at(json_object *spec, size_t i)
 START_TEST(test_wrap_unwrap)
 {
 	json_object *spec = parse(base_spec), *orig = parse(base_spec);
-	json_object *replaced = NULL, *m, *last, *v, *linux_o;
-	struct rt_wrap w = { "/host/sysward-static", "/b/sysward-policy.json",
-			     RT_FROM_ANNOTATION };
+	json_object *replaced = NULL, *m, *last, *v, *linux_o, *ann;
+	struct rt_wrap w = { 5, RT_FROM_ANNOTATION };
 	static const char *const want[] = {
-		RT_SYSWARD_IN, "run", "-q", "--policy", RT_POLICY_IN, "--cap",
-		"CAP_CHOWN,CAP_KILL,CAP_NET_RAW", "--kill-descendants", "--",
-		"/bin/sh", "-c", "id", NULL
+		"/proc/self/fd/5", "run", "-q", "--policy-fd", "6", "--keep-fds",
+		"5", "--cap", "CAP_CHOWN,CAP_KILL,CAP_NET_RAW",
+		"--kill-descendants", "--", "/bin/sh", "-c", "id", NULL
 	};
 	struct sw_error err = { 0 };
 	const char *from;
+	size_t n = 0;
 
 	ck_assert_int_eq(rt_spec_wrap(spec, &w, &replaced, &err), 0);
-	for (size_t i = 0; want[i]; i++)
-		ck_assert_str_eq(args_at(spec, i), want[i]);
-	ck_assert_ptr_null(args_at(spec, 12));
+	for (; want[n]; n++)
+		ck_assert_str_eq(args_at(spec, n), want[n]);
+	ck_assert_ptr_null(args_at(spec, n));
 	/* The Docker profile handed back, gone from the spec. */
 	ck_assert_ptr_nonnull(replaced);
 	json_object_put(replaced);
 	json_object_object_get_ex(spec, "linux", &linux_o);
 	ck_assert(!json_object_object_get_ex(linux_o, "seccomp", &v));
-	/* Our two mounts last, read-only; the policy not executable. */
+	/* A proc mount on /proc last, the bundle's own kept before it. */
 	json_object_object_get_ex(spec, "mounts", &m);
-	ck_assert_int_eq(json_object_array_length(m), 3);
-	last = json_object_array_get_idx(m, 2);
-	json_object_object_get_ex(last, "destination", &v);
-	ck_assert_str_eq(json_object_get_string(v), RT_POLICY_IN);
-	json_object_object_get_ex(last, "options", &v);
-	ck_assert_str_eq(json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN),
-			 "[\"bind\",\"ro\",\"nosuid\",\"nodev\",\"noexec\"]");
-	json_object_object_get_ex(json_object_array_get_idx(m, 1), "source", &v);
-	ck_assert_str_eq(json_object_get_string(v), "/host/sysward-static");
+	ck_assert_int_eq(json_object_array_length(m), 2);
+	last = json_object_array_get_idx(m, 1);
+	ck_assert_str_eq(json_object_to_json_string_ext(last, JSON_C_TO_STRING_PLAIN |
+							JSON_C_TO_STRING_NOSLASHESCAPE),
+			 "{\"destination\":\"/proc\",\"type\":\"proc\",\"source\":\"proc\","
+			 "\"options\":[\"nosuid\",\"noexec\",\"nodev\"]}");
+	json_object_object_get_ex(spec, "annotations", &ann);
+	json_object_object_get_ex(ann, RT_ANNOTATION_MOUNTS, &v);
+	ck_assert_str_eq(json_object_get_string(v), "1");
 
 	/* Undone exactly, but for the profile the policy replaced. */
 	ck_assert_int_eq(rt_spec_unwrap(spec, &from, &err), 0);
@@ -242,6 +242,151 @@ START_TEST(test_wrap_unwrap)
 	ck_assert_ptr_null(from);
 	json_object_put(spec);
 	json_object_put(orig);
+}
+END_TEST
+
+/* What the proc mount appended copies, and what it must come after. */
+static const struct {
+	const char *mounts;	/* the bundle's mounts */
+	const char *appended;	/* what wrapping appends to them */
+} procs_added[] = {
+	/* None: a plain one. */
+	{ "[]", "[{\"destination\":\"/proc\",\"type\":\"proc\",\"source\":\"proc\","
+		"\"options\":[\"nosuid\",\"noexec\",\"nodev\"]}]" },
+	/* The last proc on /proc, by runc's clean path: its options. */
+	{ "[{\"destination\": \"/proc\", \"type\": \"proc\", \"options\": [\"hidepid=1\"]},"
+	  " {\"destination\": \"//proc/./\", \"type\": \"proc\", \"options\": [\"hidepid=2\"]}]",
+	  "[{\"destination\":\"/proc\",\"type\":\"proc\",\"source\":\"proc\","
+	  "\"options\":[\"hidepid=2\"]}]" },
+	{ "[{\"destination\": \"/x/../proc\", \"type\": \"proc\", \"options\": [\"subset=pid\"]},"
+	  " {\"destination\": \"/proc/x\", \"type\": \"proc\", \"options\": [\"hidepid=2\"]}]",
+	  "[{\"destination\":\"/proc\",\"type\":\"proc\",\"source\":\"proc\","
+	  "\"options\":[\"subset=pid\"]},"
+	  "{\"destination\":\"/proc/x\",\"type\":\"proc\",\"options\":[\"hidepid=2\"]}]" },
+	/* lxcfs's binds after it again; one before it was hidden already,
+	 * one elsewhere stays where it is. */
+	{ "[{\"destination\": \"/proc/uptime\", \"type\": \"bind\", \"source\": \"/a\"},"
+	  " {\"destination\": \"proc\", \"type\": \"proc\"},"
+	  " {\"destination\": \"/proc/cpuinfo\", \"type\": \"bind\", \"source\": \"/b\"},"
+	  " {\"destination\": \"/procx\", \"type\": \"bind\", \"source\": \"/c\"}]",
+	  "[{\"destination\":\"/proc\",\"type\":\"proc\",\"source\":\"proc\","
+	  "\"options\":[\"nosuid\",\"noexec\",\"nodev\"]},"
+	  "{\"destination\":\"/proc/cpuinfo\",\"type\":\"bind\",\"source\":\"/b\"}]" },
+};
+
+START_TEST(test_wrap_proc)
+{
+	char text[2048];
+	json_object *spec, *m, *want, *replaced = NULL, *v;
+	struct rt_wrap w = { 3, RT_FROM_ANNOTATION };
+	struct sw_error err = { 0 };
+	size_t n0;
+	const char *from;
+
+	snprintf(text, sizeof(text),
+		 "{\"process\": {\"args\": [\"x\"]}, \"mounts\": %s,"
+		 " \"linux\": {\"namespaces\": [{\"type\": \"mount\"}]}}",
+		 procs_added[_i].mounts);
+	spec = parse(text);
+	json_object_object_get_ex(spec, "mounts", &m);
+	n0 = json_object_array_length(m);
+	ck_assert_msg(rt_spec_wrap(spec, &w, &replaced, &err) == 0, "%s", err.msg);
+	want = json_tokener_parse(procs_added[_i].appended);
+	ck_assert_int_eq(json_object_array_length(m), n0 + json_object_array_length(want));
+	for (size_t i = 0; i < json_object_array_length(want); i++)
+		ck_assert_msg(json_object_equal(json_object_array_get_idx(m, n0 + i),
+						json_object_array_get_idx(want, i)),
+			      "%zu: %s", i, json_object_to_json_string(m));
+	ck_assert_int_eq(rt_spec_unwrap(spec, &from, &err), 0);
+	json_object_object_get_ex(spec, "mounts", &v);
+	ck_assert_int_eq(json_object_array_length(v), n0);
+	json_object_put(want);
+	json_object_put(spec);
+}
+END_TEST
+
+static const char hooks_spec[] =
+	"{\"process\": {\"args\": [\"x\"], \"capabilities\": {\"bounding\": [\"CAP_KILL\"]}},"
+	" \"linux\": {\"namespaces\": [{\"type\": \"mount\"}]},"
+	" \"hooks\": {\"prestart\": [{\"path\": \"/usr/bin/host-hook\"}],"
+	"  \"startContainer\": [{\"path\": \"/bin/hook\", \"args\": [\"name\", \"a\", \"b\"],"
+	"   \"env\": [\"A=1\"], \"timeout\": 5}, {\"path\": \"/bin/other\"}],"
+	"  \"poststop\": [{\"path\": \"/usr/bin/host-hook\"}]},"
+	" \"mounts\": [], \"annotations\": {}}";
+
+START_TEST(test_wrap_hooks)
+{
+	json_object *spec = parse(hooks_spec), *orig = parse(hooks_spec);
+	json_object *replaced = NULL, *hooks, *start, *h, *v;
+	struct rt_wrap w = { 7, RT_FROM_ANNOTATION };
+	struct sw_error err = { 0 };
+	const char *from;
+
+	ck_assert_msg(rt_spec_wrap(spec, &w, &replaced, &err) == 0, "%s", err.msg);
+	json_object_object_get_ex(spec, "hooks", &hooks);
+	json_object_object_get_ex(hooks, "startContainer", &start);
+	h = json_object_array_get_idx(start, 0);
+	ck_assert_str_eq(json_object_to_json_string_ext(h, JSON_C_TO_STRING_PLAIN |
+						       JSON_C_TO_STRING_NOSLASHESCAPE),
+			 "{\"env\":[\"A=1\"],\"timeout\":5,\"path\":\"/proc/self/fd/7\","
+			 "\"args\":[\"/proc/self/fd/7\",\"run\",\"-q\",\"--policy-fd\",\"8\","
+			 "\"--keep-fds\",\"7\",\"--cap\",\"CAP_KILL\",\"--kill-descendants\","
+			 "\"--\",\"/bin/hook\",\"a\",\"b\"]}");
+	json_object_object_get_ex(json_object_array_get_idx(start, 1), "args", &v);
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(v, 10)), "--");
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(v, 11)), "/bin/other");
+	ck_assert_ptr_null(json_object_array_get_idx(v, 12));
+	/* The runtime's own hooks as they were. */
+	json_object_object_get_ex(hooks, "prestart", &v);
+	ck_assert_str_eq(json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN |
+						       JSON_C_TO_STRING_NOSLASHESCAPE),
+			 "[{\"path\":\"/usr/bin/host-hook\"}]");
+	ck_assert_int_eq(rt_spec_unwrap(spec, &from, &err), 0);
+	ck_assert_msg(json_object_equal(spec, orig), "%s", json_object_to_json_string(spec));
+	json_object_put(spec);
+	json_object_put(orig);
+}
+END_TEST
+
+static const struct {
+	const char *spec;
+	const char *message;
+} wrap_refused[] = {
+	{ "{\"process\": {\"args\": [\"x\"]}, \"hooks\": {\"createContainer\":"
+	  " [{\"path\": \"/usr/bin/h\"}]}, \"linux\": {\"namespaces\": [{\"type\": \"mount\"}]}}",
+	  "hooks.createContainer: such a hook runs in the container's namespaces" },
+	{ "{\"process\": {\"args\": [\"x\"]}, \"linux\": {\"namespaces\": [{\"type\": \"pid\"}]}}",
+	  "a container under sysward needs a mount namespace" },
+	{ "{\"process\": {\"args\": [\"x\"]}, \"hooks\": {\"startContainer\":"
+	  " [{\"path\": \"hook\"}]}, \"linux\": {\"namespaces\": [{\"type\": \"mount\"}]}}",
+	  "hooks.startContainer[0].path: expected an absolute path" },
+	{ "{\"process\": {\"args\": [\"x\"]}, \"hooks\": {\"startContainer\":"
+	  " [{\"path\": \"/h\", \"args\": [\"h\", 3]}]}, \"linux\": {\"namespaces\": [{\"type\": \"mount\"}]}}",
+	  "hooks.startContainer[0].args[1]: expected a string" },
+	/* runc reads them as the hooks it reads. */
+	{ "{\"process\": {\"args\": [\"x\"]}, \"Hooks\": {}, \"annotations\": {\"io.sysward.policy\": \"p\"}}",
+	  "runc reads it as \"hooks\"" },
+	{ "{\"process\": {\"args\": [\"x\"]}, \"hooks\": {\"CreateContainer\": []},"
+	  " \"annotations\": {\"io.sysward.policy\": \"p\"}}",
+	  "hooks.\"CreateContainer\": runc reads it as \"createContainer\"" },
+};
+
+START_TEST(test_wrap_refused)
+{
+	json_object *spec = parse(wrap_refused[_i].spec), *replaced = NULL;
+	struct rt_wrap w = { 3, RT_FROM_ANNOTATION };
+	struct sw_error err = { 0 };
+	enum rt_source src;
+	const char *v;
+	int r;
+
+	r = rt_spec_source(spec, &src, &v, &err);
+	if (r == 0)
+		r = rt_spec_wrap(spec, &w, &replaced, &err);
+	ck_assert_int_lt(r, 0);
+	ck_assert_msg(strstr(err.msg, wrap_refused[_i].message), "%s", err.msg);
+	json_object_put(replaced);
+	json_object_put(spec);
 }
 END_TEST
 
@@ -259,6 +404,22 @@ START_TEST(test_unwrap_tampered)
 	spec = parse("{\"process\": {\"args\": [\"x\"]}, \"annotations\":"
 		     " {\"io.sysward.runtime.wrapped\": \"other\"}}");
 	ck_assert_int_eq(rt_spec_unwrap(spec, &from, &err), -EINVAL);
+	json_object_put(spec);
+	/* A descriptor path that is not one prefix() writes. */
+	spec = parse("{\"process\": {\"args\": [\"/proc/self/fd/5x\", \"run\", \"-q\","
+		     " \"--policy-fd\", \"6\", \"--keep-fds\", \"5\", \"--\", \"x\"]},"
+		     " \"annotations\": {\"io.sysward.runtime.wrapped\": \"annotation\","
+		     " \"io.sysward.runtime.mounts\": \"0\"}}");
+	ck_assert_int_eq(rt_spec_unwrap(spec, &from, &err), -EINVAL);
+	ck_assert_msg(strstr(err.msg, "no longer start with sysward's"), "%s", err.msg);
+	json_object_put(spec);
+	/* More mounts to take back than there are. */
+	spec = parse("{\"process\": {\"args\": [\"/proc/self/fd/5\", \"run\", \"-q\","
+		     " \"--policy-fd\", \"6\", \"--keep-fds\", \"5\", \"--\", \"x\"]},"
+		     " \"mounts\": [], \"annotations\": {\"io.sysward.runtime.wrapped\": \"annotation\","
+		     " \"io.sysward.runtime.mounts\": \"1\"}}");
+	ck_assert_int_eq(rt_spec_unwrap(spec, &from, &err), -EINVAL);
+	ck_assert_msg(strstr(err.msg, "annotations.io.sysward.runtime.mounts"), "%s", err.msg);
 	json_object_put(spec);
 }
 END_TEST
@@ -304,7 +465,7 @@ START_TEST(test_process_wrap)
 	struct sw_error err = { 0 };
 	int r;
 
-	r = rt_process_wrap(p, extra, procs[_i].extra ? 1 : 0, false, &err);
+	r = rt_process_wrap(p, extra, procs[_i].extra ? 1 : 0, false, 3, &err);
 	if (procs[_i].message) {
 		ck_assert_int_eq(r, -EINVAL);
 		ck_assert_msg(strstr(err.msg, procs[_i].message), "%s", err.msg);
@@ -314,11 +475,11 @@ START_TEST(test_process_wrap)
 
 		ck_assert_int_eq(r, 0);
 		json_object_object_get_ex(p, "args", &a);
-		s = json_object_get_string(json_object_array_get_idx(a, 5));
+		s = json_object_get_string(json_object_array_get_idx(a, 7));
 		if (*procs[_i].caps) {
 			ck_assert_str_eq(s, "--cap");
 			ck_assert_str_eq(json_object_get_string(
-				json_object_array_get_idx(a, 6)), procs[_i].caps);
+				json_object_array_get_idx(a, 8)), procs[_i].caps);
 		} else {
 			ck_assert_str_eq(s, "--");
 		}
@@ -352,6 +513,9 @@ static Suite *suite(void)
 	t = tcase_create("spec");
 	tcase_add_loop_test(t, test_source, 0, sizeof(sources) / sizeof(sources[0]));
 	tcase_add_test(t, test_wrap_unwrap);
+	tcase_add_loop_test(t, test_wrap_proc, 0, sizeof(procs_added) / sizeof(procs_added[0]));
+	tcase_add_test(t, test_wrap_hooks);
+	tcase_add_loop_test(t, test_wrap_refused, 0, sizeof(wrap_refused) / sizeof(wrap_refused[0]));
 	tcase_add_test(t, test_unwrap_tampered);
 	tcase_add_loop_test(t, test_pidns, 0, sizeof(pidns) / sizeof(pidns[0]));
 	tcase_add_loop_test(t, test_process_wrap, 0, sizeof(procs) / sizeof(procs[0]));

@@ -18,7 +18,7 @@
 # as in the source tree. Exit status: 0 once every scenario has run.
 set -u
 export SYSWARD=/extra/sysward SYSWARDD=/extra/syswardd PROBE=/extra/sw-probe
-export SWD_RAW=/extra/swd-raw SRCDIR=/extra/src TMPDIR=/tmp
+export SWD_RAW=/extra/swd-raw PRETEND=/extra/sw-pretend SRCDIR=/extra/src TMPDIR=/tmp
 export PROBE32=
 [ -x /extra/sw-probe32 ] && PROBE32=/extra/sw-probe32
 cd /extra || exit 1

@@ -100,7 +100,7 @@ boot() {
 	cp "$SRC/tests/oci/lib.sh" "$stage/src/tests/oci/"	# t_learn_runc's runc check
 	cp "$SRC/tests/daemon/daemon-tests.sh" "$SRC/tests/daemon/daemon-tests.rows" "$stage/src/tests/daemon/"
 	cp "$SRC/tests/lib/common.sh" "$SRC/tests/lib/rows.sh" "$SRC/tests/lib/stage.sh" \
-	   "$SRC/tests/lib/audit-check.py" "$stage/src/tests/lib/"
+	   "$SRC/tests/lib/nsbox.sh" "$SRC/tests/lib/audit-check.py" "$stage/src/tests/lib/"
 	cp "$HERE/guest-examples.sh" "$HERE/guest-unpatched.sh" "$stage/src/tests/vm/"
 	cp -r "$SRC/policy/examples" "$stage/src/policy/"
 	cp "$SRC/tests/security/check.sh" "$stage/src/tests/security/"
@@ -110,6 +110,7 @@ boot() {
 	want=$(wc -l <"$stage/scenarios")
 	local adds=(--add "$st/client/sysward" --add "$st/daemon/syswardd"
 		    --add "$st/tests/integration/sw-probe" --add "$st/tests/daemon/swd-raw"
+		    --add "$st/tests/sw-pretend"
 		    --add "$stage/src" --add "$stage/scenarios" --add "$HERE/guest-run.sh")
 	[ -x "$st/tests/integration/sw-probe32" ] && adds+=(--add "$st/tests/integration/sw-probe32")
 	echo "vm-suite: booting the $kernel kernel to run $want scenarios (TCG: this takes minutes)" >&2

@@ -267,19 +267,29 @@ static void count_usr1(int sig)
 }
 
 /* Many emulated calls while SIGUSR1 arrives from outside: every call must
- * still see the emulated value and every handler run. */
+ * still see the emulated value and every handler run.  At least n calls,
+ * and on until a signal has come (at most 20 s more): on a quiet machine n
+ * calls may be over before the sender's first kill. */
 static void op_sigstorm(long n)
 {
 	struct sigaction sa = { .sa_handler = count_usr1,
 				.sa_flags = SA_RESTART };
+	struct timespec t0, now;
 	long bad = 0;
 
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGUSR1, &sa, NULL) < 0)
 		die("sigaction");
-	for (long k = 0; k < n; k++)
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (long k = 0;; k++) {
 		if (getuid() != 4242)
 			bad++;
+		if (k < n || (k & 1023))
+			continue;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (n_usr1 > 0 || now.tv_sec - t0.tv_sec > 20)
+			break;
+	}
 	say("sigstorm: getuid!=4242 %ld times", bad);
 	say("sigstorm: handler ran: %s", n_usr1 > 0 ? "yes" : "no");
 }
@@ -375,8 +385,10 @@ static socklen_t unix_addr(struct sockaddr_un *a, const char *name)
 			   (name[0] == '@' ? 0 : 1));
 }
 
-/* connect-unix NAME: a stream socket connected to NAME, "hi" sent;
- * sendto-unix NAME: a datagram "hi" sent to NAME. */
+/* connect-unix NAME: a stream socket connected to NAME, "hi" sent
+ * (connect-abstract NAME: to @NAME, served by whoever listens on it,
+ * outside for route 16's scope); sendto-unix NAME: a datagram "hi" sent
+ * to NAME. */
 static void op_unix(const char *name, bool stream)
 {
 	struct sockaddr_un a;
@@ -438,6 +450,32 @@ static void op_net(bool inet)
 	close(l);
 }
 
+/* fds: every descriptor open at this point, one line each, "fd N: WHAT"
+ * (its /proc/self/fd link; "anon_inode:..." and "memfd:..." name what a
+ * runtime or a supervisor could have left). */
+static void op_fds(void)
+{
+	for (int fd = 0; fd < 1024; fd++) {
+		char path[64], target[512];
+		ssize_t n;
+
+		if (fcntl(fd, F_GETFD) < 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n < 0)
+			snprintf(target, sizeof(target), "? (%s)", strerror(errno));
+		else
+			target[n] = '\0';
+		/* A pipe's or socket's inode number differs run to run. */
+		if (strncmp(target, "pipe:", 5) == 0)
+			snprintf(target, sizeof(target), "pipe");
+		else if (strncmp(target, "socket:", 7) == 0)
+			snprintf(target, sizeof(target), "socket");
+		say("fd %d: %s", fd, target);
+	}
+}
+
 /* --- main ---------------------------------------------------------------- */
 
 static void usage(void)
@@ -445,9 +483,11 @@ static void usage(void)
 	fprintf(stderr,
 "usage: sw-probe OP...\n"
 "  getuid geteuid getgid arch pid-is-ppid sys:NAME sys:NUMBER sigsys:NAME\n"
-"  open PATH FLAGS   openwrite PATH FLAGS   exists PATH   mkdir PATH\n"
+"  open PATH FLAGS   openwrite PATH FLAGS   open-badptr   fstat-null\n"
+"  exists PATH   mkdir PATH\n"
 "  chown PATH UID GID   owner PATH   writes N   net-inet net-unix\n"
 "  connect-unix NAME   sendto-unix NAME (NAME a path, or @name)\n"
+"  connect-abstract NAME   fds\n"
 "  unshare-user   threads N   fork (rest runs in the child)   detach\n"
 "  vfork (rest runs in an exec'd child)   exec PATH ARGS...   thread-exec OPS...\n"
 "  sigusr1   stopcont   raise SIG   exit N   sleep SECONDS   sigstorm N\n"
@@ -581,6 +621,22 @@ int main(int argc, char **argv)
 			if (r >= 0)
 				close(r);
 			i += 2;
+		} else if (strcmp(op, "open-badptr") == 0) {
+			/* a path the kernel cannot read: EFAULT */
+			r = syscall(SYS_openat, AT_FDCWD, (const char *)1,
+				    O_RDONLY | O_CLOEXEC);
+			say("open(badptr)=%s", res(r, errno));
+		} else if (strcmp(op, "fstat-null") == 0) {
+			/* newfstatat(0, NULL, AT_EMPTY_PATH): the descriptor
+			 * itself (Linux 6.11+) */
+			struct stat st;
+
+#ifdef SYS_newfstatat
+			r = syscall(SYS_newfstatat, 0, NULL, &st, AT_EMPTY_PATH);
+#else
+			r = syscall(SYS_fstatat64, 0, NULL, &st, AT_EMPTY_PATH);
+#endif
+			say("fstat-null=%s", res(r, errno));
 		} else if (strcmp(op, "exists") == 0) {
 			struct stat st;
 
@@ -725,6 +781,15 @@ int main(int argc, char **argv)
 			NEED(2);
 			op_spin_threads(atoi(a1), atoi(a2));
 			i += 2;
+		} else if (strcmp(op, "connect-abstract") == 0) {
+			char at[sizeof(((struct sockaddr_un *)0)->sun_path)];
+
+			NEED(1);
+			snprintf(at, sizeof(at), "@%s", a1);
+			op_unix(at, true);
+			i++;
+		} else if (strcmp(op, "fds") == 0) {
+			op_fds();
 		} else if (strcmp(op, "cat") == 0) {
 			/* stdin to stdout, to check the plumbing */
 			char buf[4096];
