@@ -411,7 +411,8 @@ static enum sock_kind sock_of(struct sw_tracee *t, int fd, int *ret)
 
 /* Can nothing but t change t's descriptor table before its call runs:
  * its process has one thread, and no other tracee of the session shares
- * the table (clone(CLONE_FILES) without CLONE_THREAD)? */
+ * the table (clone(CLONE_FILES) without CLONE_THREAD)?  Where kcmp cannot
+ * tell (a kernel built without CONFIG_KCMP: ENOSYS), it may. */
 static bool files_private(struct sw_supervisor *sup, struct sw_tracee *t)
 {
 	char path[64], text[SW_PROC_TEXT_MAX];
@@ -423,9 +424,13 @@ static bool files_private(struct sw_supervisor *sup, struct sw_tracee *t)
 		return false;
 	for (size_t i = 0; i < sup->tab_size; i++) {
 		struct sw_tracee *u = &sup->tab[i];
+		int r;
 
-		if (u->pid > 0 && u->s == t->s && u != t &&
-		    sw_sys_kcmp(t->pid, u->pid, KCMP_FILES, 0L, 0L) == 0)
+		if (u->pid <= 0 || u->s != t->s || u == t)
+			continue;
+		r = sw_sys_kcmp(t->pid, u->pid, KCMP_FILES, 0L, 0L);
+		/* ESRCH: u is gone, and runs no more code. */
+		if (r == 0 || (r < 0 && errno != ESRCH))
 			return false;
 	}
 	return true;

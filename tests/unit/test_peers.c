@@ -501,6 +501,22 @@ START_TEST(hold_shared_files_typed_after)
 }
 END_TEST
 
+START_TEST(hold_kcmp_unknown_typed_after)
+{
+	/* A kernel without kcmp (CONFIG_KCMP off: ENOSYS) cannot say that
+	 * PB does not share PA's table: as if it did. */
+	stage();
+	tracee(PB, PB);
+	fk_fail(FK_KCMP, PA, ENOSYS, true);
+	connect_stop(PA, FD_STREAM);
+	ck_assert_uint_eq(fk_count(FK_GETFD, PA), 1);	/* looked, not kept */
+	dispatch(PB, FK_STOPPED(SIGTRAP, PTRACE_EVENT_STOP));
+	ck_assert_uint_eq(fk_count(FK_GETFD, PA), 2);
+	exit_stop(PA, 0);
+	check_refused(PA, FD_STREAM);
+}
+END_TEST
+
 START_TEST(hold_full_backlog_again)
 {
 	/* Held, a connect that would wait for room returns EAGAIN: made
@@ -584,6 +600,7 @@ static Suite *peers_suite(void)
 	tcase_add_test(tc, hold_holder_killed_connected);
 	tcase_add_test(tc, hold_thread_typed_after);
 	tcase_add_test(tc, hold_shared_files_typed_after);
+	tcase_add_test(tc, hold_kcmp_unknown_typed_after);
 	tcase_add_test(tc, hold_full_backlog_again);
 	tcase_add_test(tc, hold_new_child_held);
 	tcase_add_test(tc, hold_listening_not_interrupted);
