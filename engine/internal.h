@@ -32,6 +32,8 @@
  *   signals.c  signals stay inside the program's process tree
  *   reach.c    which pids and groups are the session's; pid-taking calls
  *              (prlimit64, priorities, scheduling) act only on those
+ *   peers.c    unix connections to a same-uid process outside the
+ *              session undone unless granted (route 19); the hold
  *   probe.c    kernel support probe with a short-lived traced child
  *   landlock.c every session a Landlock domain of its own (route 16)
  *   nsbox.c    the session's own namespaces (mount, IPC, cgroup), the one
