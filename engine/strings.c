@@ -397,21 +397,20 @@ int sw_tracee_read_addr(pid_t pid, const struct sw_arg_read *a,
 		if ((e = read_all(pid, a->addr, raw->b, hl)) < 0)
 			return e;
 		raw->hdr_len = (uint8_t)hl;
-		if (hl == SW_MSGHDR_MAX) {
-			uint64_t p;
+		{
+			/* msg_name, a pointer of the ABI's width, then
+			 * msg_namelen, an int. */
+			size_t pw = hl == SW_MSGHDR_MAX ? 8 : 4;
+			uint32_t p32;
 			int32_t l;
 
-			memcpy(&p, raw->b, sizeof(p));
-			memcpy(&l, raw->b + 8, sizeof(l));
-			name = p;
-			len = l;
-		} else {
-			uint32_t p;
-			int32_t l;
-
-			memcpy(&p, raw->b, sizeof(p));
-			memcpy(&l, raw->b + 4, sizeof(l));
-			name = p;
+			if (pw == 8) {
+				memcpy(&name, raw->b, sizeof(name));
+			} else {
+				memcpy(&p32, raw->b, sizeof(p32));
+				name = p32;
+			}
+			memcpy(&l, raw->b + pw, sizeof(l));
 			len = l;
 		}
 		/* copy_msghdr_from_user(): a longer name is cut to a

@@ -96,6 +96,53 @@ static int listen_at(int type, const struct sockaddr_un *a, socklen_t len)
 	return s;
 }
 
+/* A socket of type listening at dir/name.sock. */
+static int listen_named(const char *dir, const char *name, int type)
+{
+	struct sockaddr_un a;
+	char p[512];
+
+	snprintf(p, sizeof(p), "%s/%s.sock", dir, name);
+	return listen_at(type, &a, addr_of(&a, p));
+}
+
+/* dir/file holding text (how check.sh learns a fact), or -1. */
+static int note(const char *dir, const char *file, const char *text)
+{
+	char p[512];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, file);
+	f = fopen(p, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "%s\n", text);
+	return fclose(f);
+}
+
+/* dir/file holding this process's pid: it serves now. */
+static int note_pid(const char *dir, const char *file)
+{
+	char pid[24];
+
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	return note(dir, file, pid);
+}
+
+/* Execute self as "self MODE DIR FD1 FD2", keeping both descriptors. */
+static _Noreturn void exec_with(const char *self, const char *mode,
+				const char *dir, int fd1, int fd2)
+{
+	char f1[16], f2[16];
+
+	fcntl(fd1, F_SETFD, 0);
+	fcntl(fd2, F_SETFD, 0);
+	snprintf(f1, sizeof(f1), "%d", fd1);
+	snprintf(f2, sizeof(f2), "%d", fd2);
+	execl(self, self, mode, dir, f1, f2, (char *)NULL);
+	_exit(127);
+}
+
 static void mark(const char *dir, const char *kind)
 {
 	char p[512];
@@ -170,28 +217,21 @@ static int serve(const char *dir, bool forked)
 	struct sockaddr_un a;
 	int ls[N_KINDS + 1], dg;
 	const char *lkind[N_KINDS + 1];
-	char path[512], name[128];
-	FILE *f;
+	char name[128];
 
 	/* Clients hang up before the answer: not the service's end. */
 	signal(SIGPIPE, SIG_IGN);
 	for (size_t i = 0; i < N_KINDS; i++) {
-		snprintf(path, sizeof(path), "%s/%s.sock", dir, kinds[i]);
-		ls[i] = listen_at(strcmp(kinds[i], "seqpacket") ? SOCK_STREAM
-				  : SOCK_SEQPACKET, &a, addr_of(&a, path));
+		ls[i] = listen_named(dir, kinds[i], strcmp(kinds[i], "seqpacket")
+					 ? SOCK_STREAM : SOCK_SEQPACKET);
 		lkind[i] = kinds[i];
 	}
 	snprintf(name, sizeof(name), "sysward-adv-peers-%d", (int)getpid());
 	ls[N_KINDS] = listen_at(SOCK_STREAM, &a, abstract_of(&a, name));
 	lkind[N_KINDS] = "abstract";
-	snprintf(path, sizeof(path), "%s/dgram.sock", dir);
-	dg = listen_at(SOCK_DGRAM, &a, addr_of(&a, path));
-	snprintf(path, sizeof(path), "%s/abstract.name", dir);
-	f = fopen(path, "w");
-	if (!f)
+	dg = listen_named(dir, "dgram", SOCK_DGRAM);
+	if (note(dir, "abstract.name", name) < 0)
 		return ADV_CANNOT;
-	fprintf(f, "%s\n", name);
-	fclose(f);
 	if (forked) {
 		/* The listener goes; its child serves (ssh-agent, daemons). */
 		pid_t c = fork();
@@ -201,12 +241,8 @@ static int serve(const char *dir, bool forked)
 		if (c > 0)
 			_exit(0);
 	}
-	snprintf(path, sizeof(path), "%s/serve.info", dir);
-	f = fopen(path, "w");
-	if (!f)
+	if (note_pid(dir, "serve.info") < 0)
 		return ADV_CANNOT;
-	fprintf(f, "%d\n", (int)getpid());
-	fclose(f);
 	return serve_loop(dir, ls, lkind, N_KINDS + 1, dg);
 }
 
@@ -501,16 +537,8 @@ static int own(const char *dir, const char *self)
 
 		s1 = listen_at(SOCK_STREAM, &a, addr_of(&a, path));
 		s2 = listen_at(SOCK_STREAM, &a, abstract_of(&a, name));
-		if (fork() == 0) {
-			char f1[16], f2[16];
-
-			fcntl(s1, F_SETFD, 0);
-			fcntl(s2, F_SETFD, 0);
-			snprintf(f1, sizeof(f1), "%d", s1);
-			snprintf(f2, sizeof(f2), "%d", s2);
-			execl(self, self, "exec-server", dir, f1, f2, (char *)NULL);
-			_exit(127);
-		}
+		if (fork() == 0)
+			exec_with(self, "exec-server", dir, s1, s2);
 		_exit(0);
 	}
 	waitpid(p, NULL, 0);
@@ -539,18 +567,11 @@ static int own(const char *dir, const char *self)
 
 static int exec_server(const char *dir, int s1, int s2)
 {
-	char ready[600];
 	int ls[2] = { s1, s2 };
 	const char *lk[2] = { "own", "own-abstract" };
 
-	FILE *f;
-
-	snprintf(ready, sizeof(ready), "%s/own.ready", dir);
-	f = fopen(ready, "w");
-	if (!f)
+	if (note_pid(dir, "own.ready") < 0)
 		return ADV_CANNOT;
-	fprintf(f, "%d\n", (int)getpid());
-	fclose(f);
 	/* Until the caller ends it, for a little while at most. */
 	alarm(10);
 	return serve_loop(dir, ls, lk, 2, socket(AF_UNIX, SOCK_DGRAM, 0));
@@ -562,7 +583,7 @@ static int flap(const char *self, const char *dir, int ls, int dg)
 {
 	struct pollfd p[2] = { { ls, POLLIN, 0 }, { dg, POLLIN, 0 } };
 	time_t end = time(NULL) + 120;
-	char f1[16], f2[16];
+	char buf[16];
 
 	signal(SIGPIPE, SIG_IGN);
 	while (time(NULL) < end) {
@@ -571,7 +592,6 @@ static int flap(const char *self, const char *dir, int ls, int dg)
 		if (poll(p, 2, 10) > 0) {
 			if (p[0].revents & POLLIN) {
 				int c2 = accept4(ls, NULL, NULL, SOCK_CLOEXEC);
-				char buf[16];
 				ssize_t r;
 
 				/* A message already there, or within 10 ms. */
@@ -584,7 +604,7 @@ static int flap(const char *self, const char *dir, int ls, int dg)
 				if (c2 >= 0)
 					close(c2);
 			}
-			if ((p[1].revents & POLLIN) && read(dg, f1, sizeof(f1)) > 0)
+			if ((p[1].revents & POLLIN) && read(dg, buf, sizeof(buf)) > 0)
 				mark(dir, "dgram");
 		}
 		c = fork();
@@ -593,33 +613,18 @@ static int flap(const char *self, const char *dir, int ls, int dg)
 		if (c > 0)
 			_exit(0);
 		/* The child: the same sockets, a new image. */
-		fcntl(ls, F_SETFD, 0);
-		fcntl(dg, F_SETFD, 0);
-		snprintf(f1, sizeof(f1), "%d", ls);
-		snprintf(f2, sizeof(f2), "%d", dg);
-		execl(self, self, "flap-exec", dir, f1, f2, (char *)NULL);
-		_exit(127);
+		exec_with(self, "flap-exec", dir, ls, dg);
 	}
 	return 0;
 }
 
 static int flap_start(const char *self, const char *dir)
 {
-	struct sockaddr_un a;
-	char path[512];
-	int ls, dg;
-	FILE *f;
+	int ls = listen_named(dir, "stream", SOCK_STREAM);
+	int dg = listen_named(dir, "dgram", SOCK_DGRAM);
 
-	snprintf(path, sizeof(path), "%s/stream.sock", dir);
-	ls = listen_at(SOCK_STREAM, &a, addr_of(&a, path));
-	snprintf(path, sizeof(path), "%s/dgram.sock", dir);
-	dg = listen_at(SOCK_DGRAM, &a, addr_of(&a, path));
-	snprintf(path, sizeof(path), "%s/serve.info", dir);
-	f = fopen(path, "w");
-	if (!f)
+	if (note_pid(dir, "serve.info") < 0)
 		return ADV_CANNOT;
-	fprintf(f, "%d\n", (int)getpid());
-	fclose(f);
 	return flap(self, dir, ls, dg);
 }
 

@@ -326,20 +326,27 @@ END_TEST
 
 /* ---- grants ------------------------------------------------------------ */
 
-START_TEST(grant_by_bound_name)
+/* PA connects to /run/granted.sock, which grant_pol grants; its peer,
+ * an outsider of uid 1000, is bound to bound (the kernel's record). */
+static void connect_granted_name(const char *bound)
 {
-	/* A rule allowing connect to /run/granted.sock grants its peer, if
-	 * the peer's bound name is that (the kernel's record). */
 	uint64_t a[6] = { FD_STREAM, ADDR, 110 };
 	unsigned char sa_un[110] = { 1, 0 };
 
 	stage_with(&grant_pol);
 	memcpy(sa_un + 2, "/run/granted.sock", 17);
 	fk_poke(PA, ADDR, sa_un, sizeof(sa_un));
-	peer(OUT, 1000, OUT, "/run/granted.sock");
+	peer(OUT, 1000, OUT, bound);
 	fk_seccomp(PA, AUDIT_X86_64, __NR_connect, a, 0x401000);
 	dispatch(PA, FK_STOPPED(SIGTRAP, PTRACE_EVENT_SECCOMP));
 	exit_stop(PA, 0);
+}
+
+START_TEST(grant_by_bound_name)
+{
+	/* A rule allowing connect to /run/granted.sock grants its peer, if
+	 * the peer's bound name is that. */
+	connect_granted_name("/run/granted.sock");
 	check_allowed(PA);
 }
 END_TEST
@@ -348,16 +355,7 @@ START_TEST(grant_borrowed_refused)
 {
 	/* The name connected to is the grant's, the peer is bound
 	 * elsewhere: a symlink, or the outsider's socket renamed onto it. */
-	uint64_t a[6] = { FD_STREAM, ADDR, 110 };
-	unsigned char sa_un[110] = { 1, 0 };
-
-	stage_with(&grant_pol);
-	memcpy(sa_un + 2, "/run/granted.sock", 17);
-	fk_poke(PA, ADDR, sa_un, sizeof(sa_un));
-	peer(OUT, 1000, OUT, "/tmp/tmux-1000/default");
-	fk_seccomp(PA, AUDIT_X86_64, __NR_connect, a, 0x401000);
-	dispatch(PA, FK_STOPPED(SIGTRAP, PTRACE_EVENT_SECCOMP));
-	exit_stop(PA, 0);
+	connect_granted_name("/tmp/tmux-1000/default");
 	check_refused(PA, FD_STREAM);
 }
 END_TEST
