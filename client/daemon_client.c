@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * "sysward run --daemon": send one RUN request to syswardd with our
- * stdin/stdout/stderr attached (SCM_RIGHTS), forward the signals we get to
+ * "sysward run --daemon": send one RUN request to syswardd with the
+ * descriptors our program would inherit attached (SCM_RIGHTS), forward the signals we get to
  * the program, and exit with its status, exactly as the embedded mode
  * would.  If the daemon goes away the program is gone too (EXITKILL), and
  * we say so and exit 125.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -16,6 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -120,23 +124,79 @@ int sw_daemon_connect(const char *path, char *used, size_t used_size)
 	return fd;
 }
 
-/* Our fds 0-2, with /dev/null standing in for a closed one (the daemon
- * insists on three). */
-static int stdio_fds(int fds[3], int opened[3])
+/*
+ * What our program would inherit if we executed it: our descriptors
+ * without FD_CLOEXEC, each at its number (make's jobserver pipes, a
+ * LISTEN_FDS socket, a `3>file` of the shell; our own, the connection,
+ * the signalfd, the policy and report files, all carry the flag).  Found
+ * in /proc/self/fd, or without a /proc (a chroot) by trying every number
+ * below our RLIMIT_NOFILE (at most 65536 of them).  *ret: increasing
+ * numbers, at most SW_LIMIT_FDS of them (one SCM_RIGHTS message: more is
+ * refused, not cut short).  0, or -1 with the error said.
+ */
+static int inherited_fds(uint32_t **ret, size_t *ret_n)
 {
-	for (int i = 0; i < 3; i++) {
-		opened[i] = -1;
-		fds[i] = i;
-		if (fcntl(i, F_GETFD) >= 0)
-			continue;
-		opened[i] = open("/dev/null", (i == 0 ? O_RDONLY : O_WRONLY) |
-				 O_CLOEXEC);
-		if (opened[i] < 0) {
-			sw_cli_error("open /dev/null: %s", strerror(errno));
-			return -1;
-		}
-		fds[i] = opened[i];
+	cleanup_free uint32_t *fds = calloc(SW_LIMIT_FDS + 1, sizeof(*fds));
+	DIR *d = opendir("/proc/self/fd");
+	size_t n = 0, more = 0;
+	int top = 0;
+
+	if (!fds) {
+		if (d)
+			closedir(d);
+		sw_cli_error("out of memory");
+		return -1;
 	}
+	if (!d) {
+		struct rlimit rl;
+
+		top = getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+		      rl.rlim_cur < 65536 ? (int)rl.rlim_cur : 65536;
+	}
+	for (int fd = 0;; fd++) {
+		struct dirent *e = NULL;
+		int fl;
+
+		if (d) {
+			if (!(e = readdir(d)))
+				break;
+			if (e->d_name[0] == '.')
+				continue;
+			fd = atoi(e->d_name);
+			if (fd == dirfd(d))
+				continue;
+		} else if (fd >= top) {
+			break;
+		}
+		fl = fcntl(fd, F_GETFD);
+		if (fl < 0 || (fl & FD_CLOEXEC))
+			continue;
+		if (n < SW_LIMIT_FDS)
+			fds[n++] = (uint32_t)fd;
+		else
+			more++;
+	}
+	if (d)
+		closedir(d);
+	if (more) {
+		sw_cli_error("%zu descriptors without close-on-exec would be "
+			     "inherited by the program, and syswardd takes at "
+			     "most %u (one SCM_RIGHTS message); close the others "
+			     "or run it embedded (without --daemon)",
+			     n + more, SW_LIMIT_FDS);
+		return -1;
+	}
+	/* readdir's order is the directory's: the protocol wants them
+	 * increasing. */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && fds[j - 1] > fds[j]; j--) {
+			uint32_t t = fds[j];
+
+			fds[j] = fds[j - 1];
+			fds[j - 1] = t;
+		}
+	*ret = TAKE_PTR(fds);
+	*ret_n = n;
 	return 0;
 }
 
@@ -243,15 +303,16 @@ int sw_run_daemon(const struct run_options *o)
 {
 	cleanup_free char *policy = NULL;
 	cleanup_free char *cwd = NULL;
+	cleanup_free uint32_t *fd_nums = NULL;
+	int fds[SW_LIMIT_FDS];
 	cleanup_close int fd = -1, sfd = -1;
 	struct sw_buf msg = { 0 };
 	struct sw_error err = { 0 };
 	struct sw_run_request q = { 0 };
 	char path[PATH_MAX];
-	int fds[3], opened[3] = { -1, -1, -1 };
 	sigset_t mask;
 	uint64_t sig_ignored, sig_blocked;
-	size_t argc = 0, envc = 0;
+	size_t argc = 0, envc = 0, n_fds = 0;
 	mode_t cmask;
 	int r, code = SW_EXIT_SYSWARD_ERROR;
 	struct record_state rs = {
@@ -300,6 +361,10 @@ int sw_run_daemon(const struct run_options *o)
 	cmask = umask(0);
 	umask(cmask);
 	sw_signals_of_caller(&sig_ignored, &sig_blocked);
+	if (inherited_fds(&fd_nums, &n_fds) < 0)
+		return SW_EXIT_SYSWARD_ERROR;
+	for (size_t i = 0; i < n_fds; i++)
+		fds[i] = (int)fd_nums[i];
 	q = (struct sw_run_request){
 		/* "all" means all we have, as in embedded mode, where the
 		 * engine keeps what was asked and is held; the daemon
@@ -310,6 +375,7 @@ int sw_run_daemon(const struct run_options *o)
 		/* Ours before we block what we forward (below): the
 		 * program starts with them, as if we exec'd it. */
 		.sig_ignored = sig_ignored, .sig_blocked = sig_blocked,
+		.fds = fd_nums, .n_fds = n_fds,
 		.argv = o->argv, .argc = argc,
 		.envp = environ, .envc = envc,
 		.cwd = cwd,
@@ -337,8 +403,16 @@ int sw_run_daemon(const struct run_options *o)
 	fd = sw_daemon_connect(o->daemon_socket, path, sizeof(path));
 	if (fd < 0)
 		goto out;
-	if (stdio_fds(fds, opened) < 0)
-		goto out;
+	/* The daemon checks whether we are in a Landlock domain by tracing
+	 * us for a moment (engine/clientprobe.c); under Yama's
+	 * ptrace_scope 1 only a tracer we name may (elsewhere: EINVAL). */
+	{
+		struct ucred uc;
+		socklen_t len = sizeof(uc);
+
+		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &uc, &len) == 0 && uc.pid > 0)
+			(void)prctl(PR_SET_PTRACER, (unsigned long)uc.pid, 0, 0, 0);
+	}
 	if (rs.asked) {
 		/* What the RUN keeps and sends back: the daemon makes the
 		 * summary and the report as the embedded mode does. */
@@ -359,10 +433,7 @@ int sw_run_daemon(const struct run_options *o)
 			goto out;
 		}
 	}
-	r = sw_proto_send(fd, &msg, fds, 3, &err);
-	for (int i = 0; i < 3; i++)
-		if (opened[i] >= 0)
-			close(opened[i]);
+	r = sw_proto_send(fd, &msg, fds, n_fds, &err);
 	if (r < 0) {
 		/* The daemon may have refused early and hung up: its
 		 * reply says why better than EPIPE. */

@@ -85,14 +85,27 @@ static void compile_one(struct compiler *cc, struct mail *m)
 	struct sw_launch l;
 	int r;
 
-	r = sw_policy_load_string(lr->q.policy_text, lr->q.policy_len,
-				  lr->q.policy_name[0] ? lr->q.policy_name : "policy",
-				  &lr->policy, &err);
+	/* The client's context first, here, off the event loop (a read of
+	 * its /proc may wait): the session's /proc is planned from its
+	 * mounts.  It must still live after the plan read them. */
+	r = sw_client_read(lr->client_pidfd, lr->client_pid, lr->peer.uid,
+			   lr->peer.gid, &lr->client, &err);
+	if (r < 0) {
+		struct sw_error e = err;
+
+		sw_error_set(&err, -r, "syswardd refuses RUN: %s", e.msg);
+	}
+	if (r >= 0)
+		r = sw_policy_load_string(lr->q.policy_text, lr->q.policy_len,
+					  lr->q.policy_name[0] ? lr->q.policy_name : "policy",
+					  &lr->policy, &err);
 	if (r >= 0) {
 		launch_fill(lr, m->x->id, &l);
 		r = sw_launch_prepare(&cc->ks, lr->policy, &l, cc->timeout_ms,
 				      &lr->prepared, &err);
 	}
+	if (r >= 0)
+		r = sw_client_alive(lr->client, &err);
 	if (r == -ETIME) {
 		struct sw_error e = err;
 

@@ -188,7 +188,7 @@ static void take_fds(struct conn *c, struct msghdr *mh)
 		n = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
 		fds = (int *)CMSG_DATA(cm);
 		for (size_t i = 0; i < n; i++) {
-			if (c->n_fds < SW_PROTO_RUN_FDS)
+			if (c->n_fds < SW_PROTO_MAX_FDS)
 				c->fds[c->n_fds++] = fds[i];
 			else {
 				close(fds[i]);
@@ -203,8 +203,10 @@ static void take_fds(struct conn *c, struct msghdr *mh)
 bool conn_read(struct server *srv, struct conn *c, size_t *budget)
 {
 	while (!c->dead && !c->closing && *budget > 0) {
+		/* Room for a whole RUN's descriptors: beyond it the kernel
+		 * closes the rest and says MSG_CTRUNC (refused below). */
 		union {
-			char buf[CMSG_SPACE(sizeof(int) * 8)];
+			char buf[CMSG_SPACE(sizeof(int) * SW_PROTO_MAX_FDS)];
 			struct cmsghdr align;
 		} ctl;
 		struct iovec iov;

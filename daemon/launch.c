@@ -3,7 +3,8 @@
  * What a RUN's program gets: the request as the compile stage and the
  * tracer thread take it (struct launch_req, owned by its message), and
  * the engine's launch made from it (launch_fill()), the one home of the
- * program's credentials, capabilities, nice value and umask.
+ * program's credentials, capabilities, nice value, umask, descriptors
+ * and context (the client's: clientctx.c in the engine).
  */
 #include <stdlib.h>
 #include <unistd.h>
@@ -16,9 +17,11 @@ void launch_req_free(struct launch_req *l)
 {
 	if (!l)
 		return;
-	for (int i = 0; i < SW_PROTO_RUN_FDS; i++)
-		if (l->fds[i] >= 0)
-			close(l->fds[i]);
+	for (size_t i = 0; i < l->n_fds; i++)
+		close(l->fds[i].from);
+	if (l->client_pidfd >= 0)
+		close(l->client_pidfd);
+	sw_client_free(l->client);
 	sw_run_request_clear(&l->q);
 	sw_prepared_free(l->prepared);
 	sw_policy_free(l->policy);
@@ -37,7 +40,13 @@ void launch_fill(const struct launch_req *q, uint64_t id, struct sw_launch *l)
 		.argv = q->q.argv,
 		.envp = q->q.envp,
 		.cwd = q->q.cwd,
-		.stdio = { q->fds[0], q->fds[1], q->fds[2] },
+		/* Exactly the client's: nothing of ours, ever. */
+		.fds = q->fds,
+		.n_fds = q->n_fds,
+		.exact_fds = true,
+		/* Where the client is: its namespaces, root, cgroups,
+		 * limits, ... (read by compile.c; NULL before). */
+		.client = q->client,
 		.uid = q->root_daemon ? q->peer.uid : (uid_t)-1,
 		.gid = q->root_daemon ? q->peer.gid : (gid_t)-1,
 		.groups = q->peer.groups,

@@ -29,6 +29,9 @@
 #define MAX_EVENTS	64
 /* Connections at once from peers that can make no request (below). */
 #define IDLE_PEERS_MAX	16
+/* Descriptors of RUNs whose programs have not started yet, per uid
+ * (requests.c): four RUNs of the most a RUN may carry. */
+#define FDS_HELD_PER_UID	(4u * SW_PROTO_MAX_FDS)
 
 enum kind { K_LISTEN, K_SIGNAL, K_MAIL, K_CONN };
 
@@ -43,7 +46,7 @@ struct conn {
 	struct sw_msg_header h;
 	uint8_t *payload;
 	size_t payload_got;
-	int fds[SW_PROTO_RUN_FDS];
+	int fds[SW_PROTO_MAX_FDS];	/* a RUN's, as received */
 	size_t n_fds;
 	bool too_many_fds;
 
@@ -85,6 +88,8 @@ struct server {
 	struct conn *dead;		/* closed this turn, freed after it */
 	struct session *sessions;	/* launching or running */
 	size_t buffered;		/* payload bytes allocated, all conns */
+	size_t fds_held;		/* RUNs' descriptors not handed on yet */
+	size_t fds_held_max;		/* half our RLIMIT_NOFILE */
 	bool accept_paused;		/* out of fds: listen fd not watched */
 	bool shutting_down;
 	/* A connection closed (conn_close()): what it was for goes too

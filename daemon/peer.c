@@ -124,13 +124,22 @@ static bool same_user_ns(pid_t pid)
 	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
+static int vet_status(pid_t pid, const char *request, const char *status,
+		      int r, const char *path, struct peer_state *st,
+		      struct sw_error *err);
+
 int peer_vet(int fd, const struct peer *p, const char *request,
 	     struct peer_state *st, struct sw_error *err)
 {
+	return peer_vet_pinned(fd, p, request, st, NULL, err);
+}
+
+int peer_vet_pinned(int fd, const struct peer *p, const char *request,
+		    struct peer_state *st, int *ret_pidfd, struct sw_error *err)
+{
 	char path[64], status[SW_PROC_TEXT_MAX];
-	const char *tracer, *capeff, *state;
 	socklen_t len = sizeof(int);
-	int pidfd = -1, r, read_errno;
+	int pidfd = -1, r;
 	pid_t pid;
 
 	*st = (struct peer_state){ 0 };
@@ -182,7 +191,6 @@ int peer_vet(int fd, const struct peer *p, const char *request,
 	}
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
 	r = (int)sw_proc_read(path, status, sizeof(status));
-	read_errno = r < 0 ? -r : 0;
 	st->pid = pid;
 	st->caps_here = same_user_ns(pid);
 	/*
@@ -192,11 +200,38 @@ int peer_vet(int fd, const struct peer *p, const char *request,
 	 */
 	if (!pidfd_alive(pidfd))
 		goto gone_close;
+	r = vet_status(pid, request, status, r, path, st, err);
+	if (r == 0 && ret_pidfd)
+		*ret_pidfd = pidfd;	/* the caller's from here on */
+	else
+		close(pidfd);
+	return r;
+
+gone_close:
 	close(pidfd);
+gone:
+	return sw_error_set(err, EPERM,
+		"syswardd refuses %s from pid %d: the process that connected "
+		"has exited, so whether it was confined cannot be checked",
+		request, (int)p->pid);
+unseen:
+	return sw_error_set(err, EPERM,
+		"syswardd refuses %s: the client is not visible in the "
+		"daemon's pid namespace, so whether it is confined (traced) "
+		"cannot be checked", request);
+}
+
+/* What the client's status (read into status, or -errno r) says. */
+static int vet_status(pid_t pid, const char *request, const char *status,
+		      int r, const char *path, struct peer_state *st,
+		      struct sw_error *err)
+{
+	const char *tracer, *capeff, *state;
+
 	if (r < 0)
 		return sw_error_set(err, EPERM,
 			"syswardd refuses %s from pid %d: cannot read %s: %s",
-			request, (int)pid, path, strerror(read_errno));
+			request, (int)pid, path, strerror(-r));
 	tracer = sw_proc_field(status, "TracerPid");
 	capeff = sw_proc_field(status, "CapEff");
 	state = sw_proc_field(status, "State");
@@ -237,19 +272,6 @@ int peer_vet(int fd, const struct peer *p, const char *request,
 			"exited, so whether it is confined (traced) cannot be "
 			"checked", request, (int)pid);
 	return 0;
-
-gone_close:
-	close(pidfd);
-gone:
-	return sw_error_set(err, EPERM,
-		"syswardd refuses %s from pid %d: the process that connected "
-		"has exited, so whether it was confined cannot be checked",
-		request, (int)p->pid);
-unseen:
-	return sw_error_set(err, EPERM,
-		"syswardd refuses %s: the client is not visible in the "
-		"daemon's pid namespace, so whether it is confined (traced) "
-		"cannot be checked", request);
 }
 
 int peer_check_caps(const struct peer_state *st, uint64_t want,

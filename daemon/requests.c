@@ -71,6 +71,14 @@ static bool session_post(struct server *srv, struct session *x,
 	return true;
 }
 
+/* The program has its descriptors (or never will): they no longer count
+ * against the daemon's. */
+static void session_fds_released(struct server *srv, struct session *x)
+{
+	srv->fds_held -= x->fds_held;
+	x->fds_held = 0;
+}
+
 void requests_conn_closed(struct server *srv, struct conn *c)
 {
 	/* The client went away: its program must not outlive it. */
@@ -88,6 +96,7 @@ static void session_forget(struct server *srv, struct session *x)
 	if (x->conn)
 		x->conn->session = NULL;
 	x->conn = NULL;
+	session_fds_released(srv, x);
 	LIST_DEL(srv->sessions, x);
 	srv->n_sessions--;
 	if (x->launched)
@@ -100,6 +109,7 @@ static void mail_started(struct server *srv, struct session *x, pid_t pid)
 	struct sw_buf b = { 0 };
 
 	x->pid = pid;
+	session_fds_released(srv, x);
 	if (!x->conn)
 		return;		/* gone: its MSG_KILL is on its way */
 	if (sw_msg_encode_started(&b, &(struct sw_started){ x->id,
@@ -259,15 +269,16 @@ static int refuse(struct refusal *rf, int code, int exit_code,
 	return -1;
 }
 
-/* The client: not a confined program (peer_vet()), and its nice value,
- * which its program gets instead of ours. */
+/* The client: not a confined program (peer_vet()), pinned by *pidfd for
+ * the compile stage to read its context (clientctx.c in the engine), and
+ * its nice value, which its program gets instead of ours. */
 static int run_vet_client(struct conn *c, struct peer_state *pst,
-			  int *client_nice, struct refusal *rf)
+			  int *pidfd, int *client_nice, struct refusal *rf)
 {
 	struct sw_error err = { 0 };
 	int r;
 
-	r = peer_vet(c->fd, &c->peer, "RUN", pst, &err);
+	r = peer_vet_pinned(c->fd, &c->peer, "RUN", pst, pidfd, &err);
 	if (r < 0)
 		return refuse(rf, -r, SW_EXIT_SYSWARD_ERROR, "%s", err.msg);
 	errno = 0;
@@ -275,6 +286,33 @@ static int run_vet_client(struct conn *c, struct peer_state *pst,
 	if (*client_nice == -1 && errno)
 		return refuse(rf, errno, SW_EXIT_SYSWARD_ERROR,
 			      "cannot read the client's nice value (getpriority)");
+	return 0;
+}
+
+/*
+ * A RUN's descriptors stay open in the daemon from its request until its
+ * program has them (its compile may take --compile-timeout, and a uid
+ * may queue --compile-queue of them): at most FDS_HELD_PER_UID for one
+ * uid and fds_held_max in all (half the daemon's RLIMIT_NOFILE), so that
+ * no client runs the daemon out of descriptors for the others.
+ */
+static int run_check_fds_held(struct server *srv, const struct conn *c,
+			      struct refusal *rf)
+{
+	size_t uid_held = 0;
+
+	for (const struct session *x = srv->sessions; x; x = x->next)
+		if (x->uid == c->peer.uid)
+			uid_held += x->fds_held;
+	if (uid_held + c->n_fds > FDS_HELD_PER_UID ||
+	    srv->fds_held + c->n_fds > srv->fds_held_max)
+		return refuse(rf, EAGAIN, SW_EXIT_SYSWARD_ERROR,
+			      "syswardd holds %zu descriptors for programs of "
+			      "uid %u that have not started yet (%zu in all) and "
+			      "cannot take %zu more (limits %u per uid, %zu in "
+			      "all); try again once they started",
+			      uid_held, c->peer.uid, srv->fds_held, c->n_fds,
+			      FDS_HELD_PER_UID, srv->fds_held_max);
 	return 0;
 }
 
@@ -288,18 +326,19 @@ static int run_decode(struct server *srv, struct conn *c,
 	r = sw_run_request_decode(c->payload, c->h.length, q, &err);
 	if (r < 0)
 		return refuse(rf, -r, SW_EXIT_SYSWARD_ERROR, "%s", err.msg);
-	if (c->n_fds != SW_PROTO_RUN_FDS || c->too_many_fds)
+	if (c->n_fds != q->n_fds || c->too_many_fds)
 		return refuse(rf, EBADMSG, SW_EXIT_SYSWARD_ERROR,
-			      "RUN request carries %s%zu file descriptors (expected "
-			      "%d: stdin, stdout, stderr, sent with SCM_RIGHTS)",
+			      "RUN request carries %s%zu file descriptors and names "
+			      "%zu (the client's descriptors its program starts "
+			      "with, sent with SCM_RIGHTS, at most %u)",
 			      c->too_many_fds ? "more than " : "", c->n_fds,
-			      SW_PROTO_RUN_FDS);
+			      q->n_fds, SW_PROTO_MAX_FDS);
 	if (srv->n_sessions >= srv->max_sessions)
 		return refuse(rf, EAGAIN, SW_EXIT_SYSWARD_ERROR,
 			      "syswardd already runs its limit of %u sessions; try "
 			      "again later (or raise syswardd --max-sessions)",
 			      srv->max_sessions);
-	return 0;
+	return run_check_fds_held(srv, c, rf);
 }
 
 /* Never more privilege than the client has. */
@@ -355,8 +394,8 @@ static int run_check_privilege(struct conn *c, const struct peer_state *pst,
  * a thread gets to it.
  */
 static int run_hand_off(struct server *srv, struct conn *c,
-			struct sw_run_request *q, int client_nice,
-			struct refusal *rf)
+			struct sw_run_request *q, const struct peer_state *pst,
+			int *pidfd, int client_nice, struct refusal *rf)
 {
 	struct session *x = calloc(1, sizeof(*x));
 	struct launch_req *lr = calloc(1, sizeof(*lr));
@@ -377,20 +416,25 @@ static int run_hand_off(struct server *srv, struct conn *c,
 			      "syswardd: out of memory");
 	}
 	x->id = srv->next_id + 1;
+	lr->client_pid = pst->pid;
+	lr->client_pidfd = TAKE_FD(*pidfd);
 	lr->q = *q;
 	lr->root_daemon = geteuid() == 0;
 	lr->nice = client_nice;
 	lr->audit = srv->audit;
 	lr->recording = c->recording;
 	lr->record = c->record;
-	for (int i = 0; i < SW_PROTO_RUN_FDS; i++)
-		lr->fds[i] = c->fds[i];
+	/* Each at the client's number: what its program would have
+	 * inherited from it (run_decode() matched the counts). */
+	for (size_t i = 0; i < c->n_fds; i++)
+		lr->fds[i] = (struct sw_fd_place){ c->fds[i], (int)q->fds[i] };
+	lr->n_fds = c->n_fds;
 	m->launch = lr;
 	if (compiler_submit(srv->compiler, m) < 0) {
 		/* The request and descriptors are still the caller's. */
 		lr->q = (struct sw_run_request){ 0 };
-		for (int i = 0; i < SW_PROTO_RUN_FDS; i++)
-			lr->fds[i] = -1;
+		lr->n_fds = 0;
+		*pidfd = TAKE_FD(lr->client_pidfd);
 		mail_free(m);
 		session_unref(x);
 		return refuse(rf, EAGAIN, SW_EXIT_SYSWARD_ERROR,
@@ -402,6 +446,8 @@ static int run_hand_off(struct server *srv, struct conn *c,
 	/* Queued: from here on the request and descriptors are the
 	 * launch's; a compile thread only reads them. */
 	*q = (struct sw_run_request){ 0 };
+	x->fds_held = c->n_fds;
+	srv->fds_held += c->n_fds;
 	c->n_fds = 0;
 	++srv->next_id;
 	x->started = time(NULL);
@@ -417,6 +463,7 @@ static int run_hand_off(struct server *srv, struct conn *c,
 static void handle_run(struct server *srv, struct conn *c)
 {
 	struct sw_run_request q = { 0 };
+	cleanup_close int pidfd = -1;
 	struct peer_state pst;
 	struct refusal rf;
 	int client_nice;
@@ -428,10 +475,10 @@ static void handle_run(struct server *srv, struct conn *c)
 		conn_close_fds(c);
 		return;
 	}
-	if (run_vet_client(c, &pst, &client_nice, &rf) < 0 ||
+	if (run_vet_client(c, &pst, &pidfd, &client_nice, &rf) < 0 ||
 	    run_decode(srv, c, &q, &rf) < 0 ||
 	    run_check_privilege(c, &pst, &q, &rf) < 0 ||
-	    run_hand_off(srv, c, &q, client_nice, &rf) < 0)
+	    run_hand_off(srv, c, &q, &pst, &pidfd, client_nice, &rf) < 0)
 		conn_reply_error(srv, c, "RUN", rf.err.code, rf.exit_code, rf.err.msg, true);
 	/* Not handed on: the daemon must not hold the client's pipes open
 	 * (its reader would never see EOF). */

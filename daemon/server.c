@@ -68,6 +68,15 @@ int server_new(struct server **ret, int listen_fd, FILE *audit,
 	srv->audit = audit;
 	srv->max_sessions = o->max_sessions;
 	srv->max_conns = o->max_sessions + 64;
+	{
+		struct rlimit nofile;
+
+		/* Clients' descriptors waiting for their launch take at
+		 * most half of ours (requests.c). */
+		srv->fds_held_max = getrlimit(RLIMIT_NOFILE, &nofile) == 0 &&
+				    nofile.rlim_cur != RLIM_INFINITY
+			? (size_t)nofile.rlim_cur / 2 : 65536;
+	}
 	srv->request_timeout = o->request_timeout;
 	srv->conn_closed = requests_conn_closed;
 

@@ -36,6 +36,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "sysward/engine.h"
 #include "sysward/error.h"
 #include "sysward/proto.h"
 
@@ -100,6 +101,11 @@ struct peer_state {
  */
 int peer_vet(int fd, const struct peer *p, const char *request,
 	     struct peer_state *st, struct sw_error *err);
+/* The same, handing the pidfd that pins the client to the caller
+ * (*ret_pidfd, on success only): its context is read later, off the
+ * event loop (compile.c, clientctx.c in the engine). */
+int peer_vet_pinned(int fd, const struct peer *p, const char *request,
+		    struct peer_state *st, int *ret_pidfd, struct sw_error *err);
 
 /* 0 if the capability mask want is a subset of the peer's effective
  * capabilities in the daemon's user namespace, else -EPERM naming the
@@ -150,6 +156,8 @@ struct session {
 	bool launched;			/* handed to shard (compile done) */
 	bool killed;			/* KILL, or client gone, before that */
 	uint64_t pending_sigs;		/* SIGNALs before that, a bit each */
+	size_t fds_held;		/* its RUN's descriptors, until its
+					 * program has them */
 	/* Both. */
 	unsigned int refs;		/* __atomic */
 	uint64_t decisions;		/* __atomic: written by the tracer */
@@ -165,8 +173,17 @@ struct launch_req {
 	struct sw_run_request q;
 	struct sw_policy *policy;	/* compile.c: parsed */
 	struct sw_prepared *prepared;	/* compile.c: compiled */
-	int fds[SW_PROTO_RUN_FDS];
+	/* The client's descriptors (ours, received), each with its number
+	 * in the client: what the program starts with, and nothing else. */
+	struct sw_fd_place fds[SW_PROTO_MAX_FDS];
+	size_t n_fds;
 	struct peer peer;		/* its groups: the client's */
+	/* The client pinned (peer_vet_pinned()), and its context, read by
+	 * the compile stage (sw_client_read()): what the program gets
+	 * instead of the daemon's. */
+	pid_t client_pid;
+	int client_pidfd;
+	struct sw_client *client;
 	bool root_daemon;
 	int nice;
 	FILE *audit;

@@ -117,6 +117,13 @@ int sw_arch_replay(pid_t pid, const struct sw_arch_regs *r0);
  */
 bool sw_arch_quiet_call(uint64_t nr);
 
+/* ---- the Landlock probe's witness (clientprobe.c) ----------------------- */
+
+/* A minimal static executable of the machine: loaded by the kernel
+ * alone (no interpreter), never run (the witness stops at its exec).
+ * Its bytes and their length. */
+const unsigned char *sw_arch_witness_image(size_t *ret_len);
+
 /* Numbers of the calls the guard vets (see pathguard.c), per ABI. */
 struct sw_arch_vetted {
 	uint32_t madvise, process_madvise, prctl;

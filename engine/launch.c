@@ -162,7 +162,8 @@ static ssize_t ready_message(int fd, void *buf, size_t n, const char *cg_name,
  */
 static int wait_ready(pid_t *pid, bool holder, const char *prog,
 		      struct launch_pipes *lp, const struct sw_nsbox *nsbox,
-		      struct sw_cgroup *cg, struct sw_error *err)
+		      struct sw_cgroup *cg, const struct sw_client *client,
+		      struct sw_error *err)
 {
 	bool cgroup;
 	pid_t ready;
@@ -182,7 +183,7 @@ static int wait_ready(pid_t *pid, bool holder, const char *prog,
 	 * holder, the holder reaps it; ours, the intermediate, is reaped.) */
 	if (!holder)
 		sw_reap(*pid);
-	return sw_launch_report_early(lp->rep_r, prog, nsbox, err);
+	return sw_launch_report_early(lp->rep_r, prog, nsbox, client, err);
 }
 
 /* Step 5: seize the ready child and make it the session's first tracee. */
@@ -242,6 +243,11 @@ int sw_session_launch_prepared(struct sw_supervisor *sup,
 		sw_prepared_free(pr);
 		return sw_error_set(err, EINVAL, pr ? "no program to run" : "no compiled policy");
 	}
+	/* Its pid namespace is for the holder to enter (launchchild.c). */
+	if (l->client && !l->new_session) {
+		sw_prepared_free(pr);
+		return sw_error_set(err, EINVAL, "a client's context needs a session of its own");
+	}
 	s = session_new(sup, l, pr);
 	if (!s) {
 		sw_prepared_free(pr);
@@ -272,7 +278,7 @@ int sw_session_launch_prepared(struct sw_supervisor *sup,
 		sw_reap(pid);	/* the intermediate: it exits at once */
 
 	r = wait_ready(&pid, l->new_session, l->argv[0], &lp, &pr->nsbox,
-		       &s->cgroup, err);
+		       &s->cgroup, l->client, err);
 	if (r >= 0)
 		r = seize(sup, s, pid, l->argv[0], err);
 	if (r < 0)

@@ -5,8 +5,9 @@
  * prepared before the fork, prepare.c).  In order: its own process group
  * (and, when the caller asks, a session of its own led by an untraced
  * holder that is its parent: become_holder()), the caller's terminal and
- * signal state, nice, stdio, its own namespaces, cgroup and /proc
- * (nsbox.c), groups/gid/uid,
+ * signal state, nice, its descriptors (stdio, or exactly those handed
+ * over: fds.c), a client's context (clientctx.c), its own namespaces,
+ * cgroup and /proc (nsbox.c), groups/gid/uid,
  * bounding set + capabilities (libcap), no_new_privs, a Landlock domain
  * of its own (landlock.c), then wait on a pipe until the parent has
  * PTRACE_SEIZEd it, enter the working directory, load the filters and
@@ -16,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/seccomp.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -26,12 +28,34 @@
 
 #include "prepare.h"
 
+/* Our pid as the supervisor knows it.  In a client's pid namespace
+ * (clientctx.c) getpid() answers in that namespace; /proc/self, still
+ * the daemon's procfs before the client's mount namespace is joined,
+ * names us in the daemon's (fs/proc/self.c). */
+static pid_t own_pid(const struct sw_client *cl)
+{
+	char buf[16];
+	ssize_t n;
+
+	if (!cl || cl->fd[SW_CLIENT_FD_NS + SW_CLIENT_NS_PID] < 0)
+		return getpid();
+	n = readlink("/proc/self", buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return (pid_t)strtol(buf, NULL, 10);
+}
+
 static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 			    const struct sock_fprog *dprog,
 			    const struct sock_fprog *fprog, int landlock_fd,
 			    const struct sw_nsbox *nsbox,
 			    int go_fd, int ready_fd, int rep_fd)
 {
+	/* Ours to move out of the way of the descriptors handed over. */
+	struct sw_client cl = l->client ? *l->client : (struct sw_client){ 0 };
+	struct sw_client_where where = { -1, -1 };
+	pid_t self = own_pid(l->client);
 	sigset_t mask;
 	char c;
 	int last = cap_max_bits();
@@ -75,21 +99,42 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	if (l->set_nice && setpriority(PRIO_PROCESS, 0, l->nice) < 0)
 		sw_launch_fail(rep_fd, SW_STAGE_NICE);
 
-	for (int i = 0; i < 3; i++) {
-		if (l->stdio[i] >= 0 && l->stdio[i] != i) {
-			if (dup2(l->stdio[i], i) < 0)
-				sw_launch_fail(rep_fd, SW_STAGE_STDIO);
-		} else if (l->stdio[i] == i) {
-			int fl = fcntl(i, F_GETFD);
+	if (l->exact_fds) {
+		/* What was handed over and nothing else of ours (fds.c):
+		 * before anything below opens a descriptor of its own. */
+		int *own[4 + SW_CLIENT_FDS] = { &go_fd, &ready_fd, &rep_fd, &landlock_fd };
+		size_t n_own = 4;
 
-			if (fl >= 0)
-				fcntl(i, F_SETFD, fl & ~FD_CLOEXEC);
+		if (l->client)
+			for (int i = 0; i < SW_CLIENT_FDS; i++)
+				own[n_own++] = &cl.fd[i];
+		errno = -sw_fds_place(l->fds, l->n_fds, own, n_own);
+		if (errno)
+			sw_launch_fail(rep_fd, SW_STAGE_FDS);
+	} else {
+		for (int i = 0; i < 3; i++) {
+			if (l->stdio[i] >= 0 && l->stdio[i] != i) {
+				if (dup2(l->stdio[i], i) < 0)
+					sw_launch_fail(rep_fd, SW_STAGE_STDIO);
+			} else if (l->stdio[i] == i) {
+				int fl = fcntl(i, F_GETFD);
+
+				if (fl >= 0)
+					fcntl(i, F_SETFD, fl & ~FD_CLOEXEC);
+			}
 		}
 	}
+	/* The client's context, before anything the session makes for
+	 * itself: its namespaces, root, cgroups, limits, ... (clientctx.c;
+	 * its pid namespace is the holder's to enter, its user namespace
+	 * comes with its uid below). */
+	if (l->client && sw_client_enter(&cl, &where) < 0)
+		sw_launch_fail_client(rep_fd, &where);
 	/* While it still holds CAP_SYS_ADMIN (nsbox.c, route 16c): its
-	 * own cgroup, IPC and mount namespaces (its /proc: the Landlock
-	 * domain below then hides every process outside).  Its cgroup goes
-	 * to the launcher over ready_fd, to be removed with the session. */
+	 * own cgroup (below the one it is in now: the client's), IPC and
+	 * mount namespaces (its /proc: the Landlock domain below then
+	 * hides every process outside).  Its cgroup goes to the launcher
+	 * over ready_fd, to be removed with the session. */
 	{
 		struct sw_nsbox_where where;
 
@@ -103,11 +148,15 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	if (l->gid != (gid_t)-1 && setresgid(l->gid, l->gid, l->gid) < 0)
 		sw_launch_fail(rep_fd, SW_STAGE_GID);
 	if (l->uid != (uid_t)-1) {
-		if (l->caps)
+		if (l->caps || sw_client_has_userns(l->client))
 			prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0);
 		if (setresuid(l->uid, l->uid, l->uid) < 0)
 			sw_launch_fail(rep_fd, SW_STAGE_UID);
 	}
+	/* The client's user namespace once its ids are set in ours, and a
+	 * session keyring of its own (clientctx.c). */
+	if (l->client && sw_client_enter_user(&cl, &where) < 0)
+		sw_launch_fail_client(rep_fd, &where);
 	for (int cap = 0; cap < last; cap++) {
 		if (l->caps & (1ull << cap))
 			continue;
@@ -151,12 +200,8 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	 * Only now may the parent seize us.  exec sets the flag anew. */
 	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
 	/* Our pid: under a holder the supervisor did not fork us. */
-	{
-		pid_t self = getpid();
-
-		if (write(ready_fd, &self, sizeof(self)) != sizeof(self))
-			_exit(SW_EXIT_SYSWARD_ERROR);
-	}
+	if (write(ready_fd, &self, sizeof(self)) != sizeof(self))
+		_exit(SW_EXIT_SYSWARD_ERROR);
 	close(ready_fd);
 
 	/* Wait until the supervisor has seized us: from here on nothing
@@ -218,6 +263,11 @@ static void become_holder(const struct sw_launch *l, int rep_fd)
 		sw_launch_fail(rep_fd, SW_STAGE_HOLDER);
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);	/* child() sets the program's */
+	/* The program is born in the client's pid namespace; the holder
+	 * stays in ours (clientctx.c). */
+	if (l->client && sw_client_enter_pidns(l->client) < 0)
+		sw_launch_fail_client(rep_fd, &(struct sw_client_where){
+					      SW_CLIENT_STEP_PIDNS, 0 });
 	pid = fork();
 	if (pid < 0)
 		sw_launch_fail(rep_fd, SW_STAGE_HOLDER);

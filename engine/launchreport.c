@@ -22,6 +22,8 @@ static const char *const stage_what[] = {
 	[SW_STAGE_TTY] = "become the terminal's foreground process group (tcsetpgrp)",
 	[SW_STAGE_NICE] = "set its nice value (setpriority)",
 	[SW_STAGE_STDIO] = "set up standard input/output",
+	[SW_STAGE_FDS] = "give it the descriptors handed over, at their numbers, and close every other one",
+	[SW_STAGE_CLIENT] = "take the client's context",
 	[SW_STAGE_NSBOX] = "give it namespaces of its own (cgroup, IPC, mount: its own /proc, /dev/shm, devpts, cgroupfs)",
 	[SW_STAGE_CHDIR] = "change to the working directory",
 	[SW_STAGE_GROUPS] = "set supplementary groups",
@@ -39,17 +41,30 @@ struct report {
 	int stage;
 	int err;
 	struct sw_nsbox_where nsbox;	/* SW_STAGE_NSBOX: which step, which mount */
+	struct sw_client_where client;	/* SW_STAGE_CLIENT: which step */
 };
+
+static _Noreturn void fail(int fd, struct report *r)
+{
+	(void)!write(fd, r, sizeof(*r));
+	_exit(SW_EXIT_SYSWARD_ERROR);
+}
 
 _Noreturn void sw_launch_fail_at(int fd, enum sw_stage stage,
 				 const struct sw_nsbox_where *where)
 {
-	struct report r = { (int)stage, errno, { SW_NSBOX_NONE, -1 } };
+	struct report r = { (int)stage, errno, { SW_NSBOX_NONE, -1 }, { -1, -1 } };
 
 	if (where)
 		r.nsbox = *where;
-	(void)!write(fd, &r, sizeof(r));
-	_exit(SW_EXIT_SYSWARD_ERROR);
+	fail(fd, &r);
+}
+
+_Noreturn void sw_launch_fail_client(int fd, const struct sw_client_where *where)
+{
+	struct report r = { SW_STAGE_CLIENT, errno, { SW_NSBOX_NONE, -1 }, *where };
+
+	fail(fd, &r);
 }
 
 _Noreturn void sw_launch_fail(int fd, enum sw_stage stage)
@@ -72,7 +87,8 @@ static int stage_error(struct sw_error *err, const char *prog,
 }
 
 int sw_launch_report_early(int fd, const char *prog,
-			   const struct sw_nsbox *nsbox, struct sw_error *err)
+			   const struct sw_nsbox *nsbox,
+			   const struct sw_client *client, struct sw_error *err)
 {
 	struct report rep = { 0 };
 	ssize_t n;
@@ -82,6 +98,13 @@ int sw_launch_report_early(int fd, const char *prog,
 		char what[1024];
 
 		sw_nsbox_explain(nsbox, &rep.nsbox, what, sizeof(what));
+		return sw_error_set_errno(err, rep.err, "cannot start '%s': %s",
+					  prog, what);
+	}
+	if (n == sizeof(rep) && rep.stage == SW_STAGE_CLIENT) {
+		char what[4200];
+
+		sw_client_explain(client, &rep.client, what, sizeof(what));
 		return sw_error_set_errno(err, rep.err, "cannot start '%s': %s",
 					  prog, what);
 	}

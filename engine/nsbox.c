@@ -379,20 +379,34 @@ static bool can_mount_cgroup2(void)
 	return mnt >= 0 || (fs < 0 && errno == ENODEV);
 }
 
+/* The descriptor that becomes the program's fd, or -1 (none). */
+static int program_fd(const struct sw_launch *l, int fd)
+{
+	if (!l->exact_fds)
+		return l->stdio[fd] >= 0 ? l->stdio[fd] : fd;
+	for (size_t i = 0; i < l->n_fds; i++)
+		if (l->fds[i].to == fd)
+			return l->fds[i].from;
+	return -1;
+}
+
 int sw_nsbox_plan(const struct sw_launch *l, struct sw_nsbox *ret,
 		  struct sw_error *err)
 {
+	/* A client's program sees the client's mounts from its root
+	 * (clientctx.c): planned from them. */
+	const char *mountinfo = sw_client_mountinfo(l->client);
 	struct sw_nsbox_ctx ctx = {
 		.uid = l->uid != (uid_t)-1 ? l->uid : geteuid(),
 		.gid = l->gid != (gid_t)-1 ? l->gid : getegid(),
 		.caps = l->caps,
-		.fds = { l->stdio[0] >= 0 ? l->stdio[0] : 0,
-			 l->stdio[1] >= 0 ? l->stdio[1] : 1,
-			 l->stdio[2] >= 0 ? l->stdio[2] : 2,
+		.fds = { program_fd(l, 0), program_fd(l, 1), program_fd(l, 2),
 			 l->foreground ? l->tty_fd : -1 },
 		.filesystems = "/proc/filesystems",
 		.ns_dir = "/proc/self/ns",
-		.shm_dir = "/dev/shm",
+		/* Where it is no mount point, only in our own file system:
+		 * a client's /dev/shm is another path of ours. */
+		.shm_dir = mountinfo ? NULL : "/dev/shm",
 	};
 	struct sw_mnt_table t;
 	cap_t caps = cap_get_proc();
@@ -408,7 +422,7 @@ int sw_nsbox_plan(const struct sw_launch *l, struct sw_nsbox *ret,
 	if (v != CAP_SET)
 		return 0;
 	ctx.no_cgroup_privilege = !can_mount_cgroup2();
-	r = sw_mnt_table_read("/proc/self/mountinfo", &t, err);
+	r = sw_mnt_table_read(mountinfo ? mountinfo : "/proc/self/mountinfo", &t, err);
 	if (r < 0)
 		return r;
 	r = sw_nsbox_plan_table(&t, &ctx, ret, err);

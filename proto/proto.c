@@ -7,6 +7,7 @@
 #include "sysward/proto.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,12 +326,25 @@ int sw_run_request_encode(struct sw_buf *b, const struct sw_run_request *req,
 		return sw_error_set(err, EFBIG,
 			"policy is %zu bytes (limit %u)", req->policy_len,
 			SW_PROTO_MAX_POLICY);
+	if (req->n_fds > SW_PROTO_MAX_FDS)
+		return sw_error_set(err, E2BIG,
+			"%zu descriptors to hand over (limit %u, the kernel's "
+			"SCM_RIGHTS limit per message)", req->n_fds,
+			SW_PROTO_MAX_FDS);
+	for (size_t i = 0; i < req->n_fds; i++)
+		if (req->fds[i] > INT_MAX || (i && req->fds[i] <= req->fds[i - 1]))
+			return sw_error_set(err, EINVAL,
+				"descriptor numbers must be increasing, each at "
+				"most %d", INT_MAX);
 
 	sw_msg_begin(b, SW_MSG_RUN);
 	sw_buf_put_u64(b, req->caps);
 	sw_buf_put_u32(b, req->umask & 0777);
 	sw_buf_put_u64(b, req->sig_ignored & ~SW_PROTO_SIG_FIXED);
 	sw_buf_put_u64(b, req->sig_blocked & ~SW_PROTO_SIG_FIXED);
+	sw_buf_put_u32(b, (uint32_t)req->n_fds);
+	for (size_t i = 0; i < req->n_fds; i++)
+		sw_buf_put_u32(b, req->fds[i]);
 	sw_buf_put_u32(b, (uint32_t)req->argc);
 	sw_buf_put_u32(b, (uint32_t)req->envc);
 	for (size_t i = 0; i < req->argc; i++)
@@ -354,6 +368,7 @@ void sw_run_request_clear(struct sw_run_request *req)
 			free(req->envp[i]);
 	free(req->argv);
 	free(req->envp);
+	free(req->fds);
 	free(req->cwd);
 	free(req->policy_name);
 	free(req->policy_text);
@@ -379,16 +394,16 @@ int sw_run_request_decode(const uint8_t *payload, size_t len,
 {
 	struct sw_reader rd = { payload, len };
 	struct sw_run_request q = { 0 };
-	uint32_t argc, envc, plen;
+	uint32_t argc, envc, plen, nfds;
 	size_t total = 0, n;
 	int r;
 
 	if (sw_reader_u64(&rd, &q.caps) < 0 || sw_reader_u32(&rd, &q.umask) < 0 ||
 	    sw_reader_u64(&rd, &q.sig_ignored) < 0 ||
 	    sw_reader_u64(&rd, &q.sig_blocked) < 0 ||
-	    sw_reader_u32(&rd, &argc) < 0 || sw_reader_u32(&rd, &envc) < 0)
+	    sw_reader_u32(&rd, &nfds) < 0)
 		return sw_error_set(err, EBADMSG,
-			"RUN request: truncated before the argument counts");
+			"RUN request: truncated before the descriptor count");
 	if (q.umask > 0777)
 		return sw_error_set(err, EINVAL,
 			"RUN request: umask %#o out of range 0..0777", q.umask);
@@ -396,20 +411,55 @@ int sw_run_request_decode(const uint8_t *payload, size_t len,
 		return sw_error_set(err, EINVAL,
 			"RUN request: SIGKILL or SIGSTOP ignored or blocked "
 			"(no process can have them so)");
-	if (argc < 1 || argc > SW_PROTO_MAX_ARGS)
+	if (nfds > SW_PROTO_MAX_FDS)
 		return sw_error_set(err, E2BIG,
+			"RUN request: %u descriptors (limit %u)", nfds,
+			SW_PROTO_MAX_FDS);
+	q.fds = calloc(nfds ? nfds : 1, sizeof(*q.fds));
+	if (!q.fds)
+		return sw_error_set(err, ENOMEM, "RUN request: out of memory");
+	for (; q.n_fds < nfds; q.n_fds++) {
+		uint32_t v;
+
+		if (sw_reader_u32(&rd, &v) < 0) {
+			r = sw_error_set(err, EBADMSG,
+				"RUN request: truncated in the descriptor numbers");
+			goto fail;
+		}
+		if (v > INT_MAX || (q.n_fds && v <= q.fds[q.n_fds - 1])) {
+			r = sw_error_set(err, EBADMSG,
+				"RUN request: descriptor number %u after %u "
+				"(increasing, at most %d)", v,
+				q.n_fds ? q.fds[q.n_fds - 1] : 0, INT_MAX);
+			goto fail;
+		}
+		q.fds[q.n_fds] = v;
+	}
+	if (sw_reader_u32(&rd, &argc) < 0 || sw_reader_u32(&rd, &envc) < 0) {
+		r = sw_error_set(err, EBADMSG,
+			"RUN request: truncated before the argument counts");
+		goto fail;
+	}
+	if (argc < 1 || argc > SW_PROTO_MAX_ARGS) {
+		r = sw_error_set(err, E2BIG,
 			"RUN request: argc %u out of range 1..%d", argc,
 			SW_PROTO_MAX_ARGS);
-	if (envc > SW_PROTO_MAX_ENV)
-		return sw_error_set(err, E2BIG,
+		goto fail;
+	}
+	if (envc > SW_PROTO_MAX_ENV) {
+		r = sw_error_set(err, E2BIG,
 			"RUN request: envc %u over the limit %d", envc,
 			SW_PROTO_MAX_ENV);
+		goto fail;
+	}
 	/* Each string costs at least its 4-byte length: reject impossible
 	 * counts before allocating for them. */
-	if ((size_t)argc + envc > rd.left / 4)
-		return sw_error_set(err, EBADMSG,
+	if ((size_t)argc + envc > rd.left / 4) {
+		r = sw_error_set(err, EBADMSG,
 			"RUN request: argc %u + envc %u do not fit in %zu bytes",
 			argc, envc, rd.left);
+		goto fail;
+	}
 	q.argv = calloc((size_t)argc + 1, sizeof(char *));
 	q.envp = calloc((size_t)envc + 1, sizeof(char *));
 	if (!q.argv || !q.envp) {
@@ -834,13 +884,15 @@ int sw_proto_send(int fd, const struct sw_buf *msg, const int *fds,
 		  size_t n_fds, struct sw_error *err)
 {
 	union {
-		char buf[CMSG_SPACE(sizeof(int) * 8)];
+		char buf[CMSG_SPACE(sizeof(int) * SW_PROTO_MAX_FDS)];
 		struct cmsghdr align;
 	} ctl;
 	size_t off = 0;
 
-	if (n_fds > 8)
-		return sw_error_set(err, EINVAL, "too many fds to pass");
+	if (n_fds > SW_PROTO_MAX_FDS)
+		return sw_error_set(err, E2BIG,
+			"%zu descriptors to pass (limit %u per message)",
+			n_fds, SW_PROTO_MAX_FDS);
 	while (off < msg->len) {
 		struct iovec iov = { msg->data + off, msg->len - off };
 		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };

@@ -20,6 +20,24 @@
 #include "sysward/error.h"
 #include "sysward/policy.h"
 
+/*
+ * A client's context, for a program started for it by a daemon
+ * (sw_launch.client): read from /proc/<pid> and by pid while pidfd pins
+ * the client, on any thread that may wait (a /proc read can wait for the
+ * client's exec); uid and gid are its own (SO_PEERCRED).  0, or -errno
+ * with err saying why: -EPERM for a client whose restrictions a daemon
+ * cannot carry over (a seccomp filter, a Landlock domain, another LSM
+ * label than ours) or whose namespaces, root or cgroups we cannot enter;
+ * -ESRCH if it exited meanwhile.  The Landlock check traces the client
+ * for a moment (clientprobe.c).  sw_client_alive() checks
+ * again that it lives (after other reads of its /proc).
+ */
+struct sw_client;
+int sw_client_read(int pidfd, pid_t pid, uid_t uid, gid_t gid,
+		   struct sw_client **ret, struct sw_error *err);
+int sw_client_alive(const struct sw_client *c, struct sw_error *err);
+void sw_client_free(struct sw_client *c);
+
 /* Exit codes shared by sysward run (embedded and daemon mode). */
 #define SW_EXIT_SYSWARD_ERROR	125
 #define SW_EXIT_CANNOT_EXEC	126
@@ -95,11 +113,33 @@ struct sw_session;
 
 enum sw_log_format { SW_LOG_JSON, SW_LOG_TEXT };
 
+/* A descriptor the program starts with: the caller's descriptor from, at
+ * number to. */
+struct sw_fd_place {
+	int from;
+	int to;
+};
+
 struct sw_launch {
 	char *const *argv;		/* argv[0] resolved with PATH */
 	char *const *envp;		/* NULL = inherit; its PATH finds argv[0] */
 	const char *cwd;		/* NULL = inherit */
-	int stdio[3];			/* -1 = inherit */
+	int stdio[3];			/* -1 = inherit; not read with exact_fds */
+	/* exact_fds (syswardd): the program starts with exactly the n_fds
+	 * descriptors of fds (at most SW_LIMIT_FDS, no two at one number)
+	 * and nothing else of the caller's, whatever it holds or inherited
+	 * without FD_CLOEXEC (launchchild.c).  Without it the program
+	 * inherits what the caller's exec would pass on: its descriptors
+	 * without FD_CLOEXEC (the engine opens every one of its own with
+	 * it), stdio[] placed first. */
+	const struct sw_fd_place *fds;
+	size_t n_fds;
+	bool exact_fds;
+	/* syswardd: the client the program is started for (sw_client_read()),
+	 * whose context it gets instead of the caller's: namespaces, root
+	 * directory, cgroups, resource limits, scheduling, ... (clientctx.c).
+	 * Needs new_session (its pid namespace is entered by the holder). */
+	const struct sw_client *client;
 	/* Credentials for the program (daemon: the client's).  uid/gid -1 =
 	 * keep.  Never more than the caller already checked it may have. */
 	uid_t uid;

@@ -15,4 +15,12 @@
  * names the rule; values from 0xfff0 up are the engine's own hints. */
 #define SW_LIMIT_RULES		4096u
 
+/* Descriptors a program is handed at launch besides none of its
+ * launcher's own (sw_launch.fds): syswardd's RUN carries them in one
+ * SCM_RIGHTS message, and the kernel passes at most SCM_MAX_FD (253,
+ * include/net/scm.h) per message.  The client refuses to run with more
+ * than this many descriptors to hand over, the daemon refuses a RUN
+ * carrying more, and the engine a launch asking for more. */
+#define SW_LIMIT_FDS		253u
+
 #endif

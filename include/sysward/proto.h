@@ -23,7 +23,7 @@
 #include "sysward/limits.h"
 
 #define SW_PROTO_MAGIC		0x31445753u	/* bytes "SWD1" */
-#define SW_PROTO_VERSION	1
+#define SW_PROTO_VERSION	2
 #define SW_PROTO_HEADER_SIZE	16
 
 /* Bounds on everything a client controls. */
@@ -40,7 +40,9 @@
 #define SW_PROTO_MAX_PS_STRING	256		/* program / policy in PS */
 #define SW_PROTO_MAX_PS_REPLY	(4 + SW_PROTO_MAX_PS_ENTRIES * \
 				 (32 + 2 * (4 + SW_PROTO_MAX_PS_STRING)))
-#define SW_PROTO_RUN_FDS	3		/* stdin, stdout, stderr */
+/* RUN: the client's descriptors its program starts with (one
+ * SCM_RIGHTS message, whose kernel limit this is: limits.h). */
+#define SW_PROTO_MAX_FDS	SW_LIMIT_FDS
 /* REPORT: the complain summary's text and the report's JSON.  The record
  * behind them has a fixed size (engine.h, SW_RECORD_*), so the JSON has a
  * bound: 1024 items of at most 4 samples, each path at most 191 bytes
@@ -132,6 +134,11 @@ struct sw_run_request {
 	uint32_t umask;		/* the client's umask, 0..0777 */
 	uint64_t sig_ignored;	/* the client's ignored signals (bit N-1: */
 	uint64_t sig_blocked;	/* signal N) and mask: sw_launch's */
+	/* The numbers, in the program, of the descriptors the RUN carries
+	 * (SCM_RIGHTS, in this order): strictly increasing, at most
+	 * SW_PROTO_MAX_FDS. */
+	uint32_t *fds;
+	size_t n_fds;
 	char **argv;		/* NULL-ended, argc >= 1 */
 	size_t argc;
 	char **envp;		/* NULL-ended */

@@ -563,8 +563,8 @@ t_bad_requests() {
 	oversized-kill|ERROR errno=EMSGSIZE exit=125 msg=KILL message of 9 bytes exceeds the limit of 8 bytes
 	malformed-run|ERROR errno=E2BIG exit=125 msg=RUN request: argc 0 out of range 1..4096
 	short-kill|ERROR errno=EBADMSG exit=1 msg=KILL message has 4 payload bytes (expected 8)
-	run-no-fds|ERROR errno=EBADMSG exit=125 msg=RUN request carries 0 file descriptors (expected 3
-	run-one-fd|ERROR errno=EBADMSG exit=125 msg=RUN request carries 1 file descriptors
+	run-no-fds|ERROR errno=EBADMSG exit=125 msg=RUN request carries 0 file descriptors and names 3
+	run-one-fd|ERROR errno=EBADMSG exit=125 msg=RUN request carries 1 file descriptors and names 3
 	ps-with-fds|ERROR errno=EBADMSG exit=125 msg=file descriptors may only come with a RUN request
 	bad-policy|exit=125 msg=raw.json:1:
 	truncated-header|CLOSED
@@ -745,11 +745,20 @@ t_root_daemon_in_default_container() {
 	# to set what the process has.  A root client of the same groups is
 	# served (its program starts with exactly them); a client of another
 	# uid is refused with the reason (the daemon cannot become it), and
-	# nothing runs as root for it.
+	# nothing runs as root for it.  The root client is in the container
+	# too: one holding capabilities the daemon lacks cannot be read
+	# (its /proc/PID/ns: a ptrace-mode check), and is refused.
 	local DAEMON_AS=(setpriv --no-new-privs --inh-caps=-all
 		--bounding-set=-all,+audit_write,+kill,+net_bind_service)
 	start_daemon || return
 	chmod 0755 "$W"
+	swd "$(uid_policy 4242)" "$PROBE" getuid
+	expect_rc 125
+	expect_err "a client holding capabilities the daemon lacks cannot be read"
+	local SYSWARD_HOST=$SYSWARD
+	local SYSWARD=$W/sysward-in-container
+	printf '#!/bin/sh\nexec %s "$@"\n' "${DAEMON_AS[*]} $SYSWARD_HOST" >"$SYSWARD"
+	chmod 0755 "$SYSWARD"
 	swd "$(uid_policy 4242)" "$PROBE" getuid
 	expect_rc 0
 	expect_output "getuid=4242"
@@ -2115,6 +2124,364 @@ t_peers_ssh_agent() {
 	expect_rc 1
 	expect_out_contains "The agent has no identities."
 	kill "$agent" 2>/dev/null
+	daemon_serves
+}
+
+# fd_view COMMAND...: COMMAND with the descriptors of the scenarios
+# below (stdin /dev/null, 3 a file read, 7 a file appended to, stdout in
+# $W/out, stderr in $W/err), status in $rc.
+fd_view() {
+	last_cmd=("$@")
+	timeout -k 5 60 "$@" 3<"$W/three" 7>>"$W/seven" </dev/null >"$W/out" 2>"$W/err"
+	rc=$?
+}
+
+t_descriptors_exactly_clients() {
+	# Route 14: a program starts with exactly what its client would
+	# pass on to it, the client's descriptors without close-on-exec at
+	# their numbers (here 0-2, 3 read, 7 appended, and whatever the
+	# harness left), as the same program run by the client itself and
+	# run embedded, and nothing of syswardd's: started from a shell
+	# holding a root-only file as fd 9 (`syswardd 9<file &`), the daemon
+	# gave fd 9 to every program (uid 65534 read the file), and the
+	# client's fd 3 and 7 never arrived.  A closed stdin stays closed.
+	local who as kind
+	chmod 0755 "$W"
+	echo "root's secret" >"$W/secret"
+	chmod 0600 "$W/secret"
+	: >"$W/three"
+	: >"$W/seven"
+	chmod 0666 "$W/three" "$W/seven"
+	exec 9<"$W/secret"
+	start_daemon
+	exec 9<&-
+	[ -n "$D_PID" ] || return
+	# nobody first: the daemon's fd 9 is one open file, read to its end
+	# by whoever reads it first.
+	for who in nobody root; do
+		as=()
+		[ "$who" = nobody ] && as=("${NOBODY[@]}")
+		: >"$W/log.$who"
+		: >"$W/report.$who"
+		chmod 0666 "$W/log.$who" "$W/report.$who"
+		fd_view "${as[@]}" "$PROBE" fds
+		cp "$W/out" "$W/fds.unconfined"
+		grep -q '^fd 3=.*/three r$' "$W/out" && grep -q '^fd 7=.*/seven wa$' "$W/out" ||
+			{ fail "the unconfined probe lacks fd 3 or 7"; cat "$W/out" >&2; }
+		for kind in daemon embedded; do
+			# Embedded with an audit log and a report: sysward's
+			# own descriptors, none of them the program's.
+			if [ "$kind" = daemon ]; then
+				fd_view "${as[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" fds
+			else
+				fd_view "${as[@]}" "$SYSWARD" run --policy "$(allow_policy)" --log "$W/log.$who" \
+					--report "$W/report.$who" -- "$PROBE" fds
+			fi
+			expect_rc 0
+			diff -u "$W/fds.unconfined" "$W/out" >&2 ||
+				fail "as $who, $kind: the program's descriptors differ from the same program's run by its client (diff above)"
+		done
+		fd_view "${as[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sh -c 'cat <&9'
+		grep -q secret "$W/out" && fail "as $who: the program read the daemon's fd 9"
+		expect_err "Bad file descriptor"
+		# A closed stdin, as the client has it (not /dev/null).
+		last_cmd=("${as[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" fds)
+		timeout 60 "${last_cmd[@]}" <&- >"$W/out" 2>"$W/err"
+		rc=$?
+		expect_rc 0
+		grep -q '^fd 0=' "$W/out" && { fail "as $who: the program got an fd 0 its client did not have"; dump_last; }
+	done
+	daemon_serves
+}
+
+t_descriptors_bounded() {
+	# A RUN carries at most 253 descriptors (one SCM_RIGHTS message):
+	# a client with more to hand over is refused with the reason, never
+	# cut short; 253 arrive whole, at their numbers.
+	start_daemon || return
+	local n
+	# Nothing but 0-2 and 3..n-1 (bash -c 'exec 3<f 4<f ...' leaves
+	# some out: one at a time).
+	for n in 253 254; do
+		last_cmd=(bash -c 'for f in /proc/$$/fd/*; do f=${f##*/}; [ "$f" -gt 2 ] && [ -e "/proc/$$/fd/$f" ] && eval "exec $f>&-"; done
+				   for ((i = 3; i < $0; i++)); do eval "exec $i</dev/null"; done; exec "$@"'
+			  "$n" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" fds)
+		timeout 60 "${last_cmd[@]}" </dev/null >"$W/out" 2>"$W/err"
+		rc=$?
+		if [ "$n" = 253 ]; then
+			expect_rc 0
+			[ "$(grep -c '^fd [0-9]*=/dev/null r$' "$W/out")" -ge 251 ] &&
+				grep -q '^fd 252=/dev/null r$' "$W/out" ||
+				{ fail "253 descriptors did not all arrive"; dump_last; }
+		else
+			expect_rc 125
+			expect_output ""
+			expect_err "254 descriptors without close-on-exec would be inherited by the program, and syswardd takes at most 253"
+		fi
+	done
+	daemon_serves
+}
+
+t_jobserver() {
+	# make's jobserver reaches a recursive make through syswardd: the
+	# sub-make's two jobs run at once under -j2, as embedded and
+	# unconfined, with no "jobserver unavailable" (before: the program
+	# got descriptors 0-2 only, the sub-make ran its jobs one at a time
+	# and each waited for the other in vain).  As root and uid 65534.
+	start_daemon || return
+	local who as how
+	chmod 0755 "$W"
+	mkdir -m 0777 "$W/mk"
+	command -v make >/dev/null || { echo "SKIP: no make here"; return 77; }
+	# Each job waits up to 10 s for the other to start: in parallel
+	# both see each other at once; one at a time, the first gives up.
+	printf '%s\n' 'all: a b' 'a b:' \
+		'	@touch $@.on; for i in $$(seq 100); do [ -e $(if $(filter a,$@),b,a).on ] && exit 0; sleep 0.1; done; echo "$@ ran alone"; exit 1' \
+		>"$W/mk/sub.mk"
+	for who in root nobody; do
+		as=()
+		[ "$who" = nobody ] && as=("${NOBODY[@]}")
+		for how in unconfined embedded daemon; do
+			rm -f "$W/mk/a.on" "$W/mk/b.on"
+			case $how in
+			unconfined) printf 'all:
+	+$(MAKE) -f sub.mk
+' ;;
+			embedded) printf 'all:
+	+%s run --policy %s -- $(MAKE) -f sub.mk
+' "$SYSWARD" "$(allow_policy)" ;;
+			daemon) printf 'all:
+	+%s run --daemon=%s --policy %s -- $(MAKE) -f sub.mk
+' "$SYSWARD" "$S" "$(allow_policy)" ;;
+			esac >"$W/mk/Makefile"
+			last_cmd=("${as[@]}" make -s -C "$W/mk" -j2)
+			timeout -k 5 60 "${last_cmd[@]}" </dev/null >"$W/out" 2>"$W/err"
+			rc=$?
+			expect_rc 0
+			! grep -q 'jobserver unavailable' "$W/err" ||
+				{ fail "as $who, $how: the sub-make had no jobserver"; dump_last; }
+		done
+	done
+}
+
+# context_pair NAME AS... -- SETUP...: one client, run as AS under SETUP
+# (a command that sets something up and runs the rest), runs the probe's
+# "context" itself ($W/ctx.NAME.unconfined) and through syswardd
+# ($W/ctx.NAME); fails if the two differ.
+context_pair() {
+	local name=$1 as=() setup=()
+	shift
+	while [ "$1" != -- ]; do as+=("$1"); shift; done
+	shift
+	setup=("$@")
+	: >"$W/ctx.$name.unconfined"
+	chmod 0666 "$W/ctx.$name.unconfined"
+	last_cmd=("${as[@]}" "${setup[@]}" sh -c '"$1" context >"$2" && shift 2 && exec "$@"' sh
+		  "$PROBE" "$W/ctx.$name.unconfined"
+		  "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" context)
+	timeout -k 5 60 "${last_cmd[@]}" </dev/null >"$W/out" 2>"$W/err"
+	rc=$?
+	cp "$W/out" "$W/ctx.$name"
+	expect_rc 0
+	diff -u "$W/ctx.$name.unconfined" "$W/ctx.$name" >&2 ||
+		fail "$name: the program's context differs from its client's own run (diff above)"
+}
+
+t_client_context() {
+	# Route 14: a program runs in its client's context, never the
+	# daemon's: its namespaces (a uid 65534 client cut off the network
+	# with `unshare -rn` got a program with the host's interfaces), its
+	# resource limits (a client's hard nofile 64 became the daemon's
+	# 20,000), its scheduling policy, CPUs, I/O priority, personality,
+	# OOM score and core dump filter: each line of the probe's "context"
+	# as the same probe run by the client itself.  As uid 65534 and as
+	# root.
+	start_daemon || return
+	local who as
+	chmod 0755 "$W"
+	for who in nobody root; do
+		as=()
+		[ "$who" = nobody ] && as=("${NOBODY[@]}")
+		context_pair "$who.plain" "${as[@]}" --
+		context_pair "$who.unshare" "${as[@]}" -- unshare -rn
+		grep -q '^ns net=' "$W/ctx.$who.unshare.unconfined" &&
+			! cmp -s <(grep '^ns net=' "$W/ctx.$who.plain") <(grep '^ns net=' "$W/ctx.$who.unshare.unconfined") ||
+			fail "$who: unshare -rn gave the client no network namespace of its own (the scenario tests nothing)"
+		# What a user sees: one interface, lo (before: the host's).
+		last_cmd=("${as[@]}" unshare -rn "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sh -c 'tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d " "')
+		timeout 60 "${last_cmd[@]}" </dev/null >"$W/out" 2>"$W/err"
+		rc=$?
+		expect_rc 0
+		expect_output "lo"
+		# Its own pid and mount namespaces, with a /proc of its
+		# own: the program is in them, its parent (syswardd's
+		# holder, outside) number 0 there, as under docker exec.
+		context_pair "$who.pidns" "${as[@]}" -- unshare -rpf --mount-proc
+		context_pair "$who.limits" "${as[@]}" -- sh -c 'ulimit -n 64 && ulimit -s 4096 && ulimit -c 0 && exec "$@"' sh
+		grep -q '^limit Max open files *64 *64 ' "$W/ctx.$who.limits" ||
+			fail "$who: the program's nofile is not its client's 64"
+		# (No I/O priorities without a block layer, no core dump
+		# filter without ELF core dumps: the QEMU guest's kernel.)
+		if ionice -c 3 true 2>/dev/null; then
+			context_pair "$who.sched" "${as[@]}" -- chrt -b 0 taskset -c 0 ionice -c 3 setarch -R
+		else
+			context_pair "$who.sched" "${as[@]}" -- chrt -b 0 taskset -c 0 setarch -R
+		fi
+		context_pair "$who.procfiles" "${as[@]}" -- sh -c 'echo 500 >/proc/self/oom_score_adj &&
+			{ [ ! -e /proc/self/coredump_filter ] || echo 0x7 >/proc/self/coredump_filter; } && exec "$@"' sh
+	done
+	# Root's real-time policy is its program's too.
+	context_pair root.rt -- chrt -r 5
+	grep -qx 'sched=2/5 nice=0' "$W/ctx.root.rt" || fail "root: SCHED_RR 5 did not reach the program"
+	daemon_serves
+}
+
+t_client_cgroup() {
+	# Route 14: a program runs in its client's cgroups, v2 and each v1
+	# hierarchy (before: the daemon's, where none of the client's limits
+	# apply).  Cgroups made for the test, the client moved into them;
+	# the probe's cgroup lines as the client's own run.
+	start_daemon || return
+	local v2 v1 who as name=sysward-dt-$$
+	v2=$(awk '$9 == "cgroup2" {print $5; exit}' FS=' ' /proc/self/mountinfo)
+	v1=$(awk '$9 == "cgroup" && $NF ~ /(^|,)pids(,|$)/ {print $5; exit}' /proc/self/mountinfo)
+	[ -n "$v2$v1" ] || { echo "SKIP: no cgroup mounted"; return 77; }
+	chmod 0755 "$W"
+	for d in ${v2:+"$v2/$name"} ${v1:+"$v1/$name"}; do
+		mkdir "$d" || { fail "cannot make the cgroup $d"; return; }
+	done
+	for who in nobody root; do
+		as=()
+		[ "$who" = nobody ] && as=("${NOBODY[@]}")
+		context_pair "$who.cgroup" -- sh -c 'for d in "$@"; do [ "$d" = -- ] && break; echo $$ >"$d/cgroup.procs" || exit 1; shift; done; shift; exec "$@"' \
+			sh ${v2:+"$v2/$name"} ${v1:+"$v1/$name"} -- "${as[@]}"
+		grep -q "^cgroup .*:/$name\$" "$W/ctx.$who.cgroup.unconfined" ||
+			fail "$who: the client was not in the test's cgroup (the scenario tests nothing)"
+	done
+	for d in ${v2:+"$v2/$name"} ${v1:+"$v1/$name"}; do
+		rmdir "$d" 2>/dev/null
+	done
+	daemon_serves
+}
+
+t_client_chroot() {
+	# Route 14: a chrooted client's program runs in the client's root
+	# (before: the daemon's, where the client's chroot did not hold).
+	# The client and the probe inside a directory with what they need
+	# (sysward's libraries copied, no /proc), the daemon's socket linked
+	# in; the probe's context and an exists check as the client's own run.
+	start_daemon || return
+	local R=$W/root lib
+	mkdir -p "$R/bin"
+	cp "$SYSWARD" "$R/bin/sysward"
+	cp "$PROBE" "$R/bin/sw-probe"
+	for lib in $(ldd "$SYSWARD" | awk '/=> \// {print $3} /^\t\/lib64\// {print $1}'); do
+		mkdir -p "$R${lib%/*}"
+		cp "$lib" "$R$lib"
+	done
+	cp "$(allow_policy)" "$R/allow.json"
+	echo only-in-the-chroot >"$R/only-here"
+	chmod -R a+rX "$R"
+	ln "$S" "$R/sock" || { fail "cannot link the daemon's socket into the chroot"; return; }
+	for who in nobody root; do
+		as=()
+		[ "$who" = nobody ] && as=(--userspec=65534:65534)
+		last_cmd=(chroot "${as[@]}" "$R" /bin/sw-probe context exists /only-here exists /proc/self)
+		timeout 60 "${last_cmd[@]}" </dev/null >"$W/chroot.unconfined" 2>"$W/err"
+		rc=$?
+		expect_rc 0
+		last_cmd=(chroot "${as[@]}" "$R" /bin/sysward run --daemon=/sock --policy /allow.json -- /bin/sw-probe context exists /only-here exists /proc/self)
+		timeout 60 "${last_cmd[@]}" </dev/null >"$W/out" 2>"$W/err"
+		rc=$?
+		expect_rc 0
+		diff -u "$W/chroot.unconfined" "$W/out" >&2 ||
+			fail "$who: the chrooted client's program is not in its root (diff above)"
+		grep -qx 'exists(/only-here)=yes' "$W/out" || { fail "$who: the program did not see the chroot's file"; dump_last; }
+	done
+	daemon_serves
+}
+
+t_client_restricted() {
+	# Route 14: a client under restrictions the daemon cannot carry over
+	# is refused, with the reason and what to do: a seccomp filter that
+	# refuses mkdir (before: the program made the directory), a Landlock
+	# domain where no directory can be made (before: made).  The client
+	# itself and its embedded run cannot make it.  As uid 65534 and
+	# root.
+	start_daemon || return
+	local who as how n=0
+	chmod 0755 "$W"
+	mkdir -m 1777 "$W/pub"
+	for who in nobody root; do
+		as=()
+		[ "$who" = nobody ] && as=("${NOBODY[@]}")
+		for how in seccomp landlock; do
+			n=$((n + 1))
+			last_cmd=("${as[@]}" "$PROBE" "$how-deny-mkdir" exec /bin/mkdir "$W/pub/u$n")
+			timeout 60 "${last_cmd[@]}" </dev/null >"$W/out" 2>"$W/err"
+			[ -e "$W/pub/u$n" ] && fail "$who, $how: the unconfined client made the directory (the scenario tests nothing)"
+			last_cmd=("${as[@]}" "$PROBE" "$how-deny-mkdir" exec "$SYSWARD" run --policy "$(allow_policy)" -- mkdir "$W/pub/e$n")
+			timeout 60 "${last_cmd[@]}" </dev/null >"$W/out" 2>"$W/err"
+			[ -e "$W/pub/e$n" ] && fail "$who, $how: the embedded program made the directory"
+			last_cmd=("${as[@]}" "$PROBE" "$how-deny-mkdir" exec "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- mkdir "$W/pub/d$n")
+			timeout 60 "${last_cmd[@]}" </dev/null >"$W/out" 2>"$W/err"
+			rc=$?
+			expect_rc 125
+			[ -e "$W/pub/d$n" ] && fail "$who, $how: the daemon's program made the directory"
+			if [ "$how" = seccomp ]; then
+				expect_err "runs under a seccomp filter" "run the program embedded (sysward run without --daemon)"
+			else
+				expect_err "is in a Landlock domain" "run the program embedded (sysward run without --daemon)"
+			fi
+		done
+	done
+	# The Landlock check is no false alarm: clients in user namespaces,
+	# root without some capabilities, and a client seen through a pid
+	# namespace of its own still run.
+	for who in nobody root; do
+		as=()
+		[ "$who" = nobody ] && as=("${NOBODY[@]}")
+		local swd_as=("${as[@]}" unshare -rn "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- true)
+		last_cmd=("${swd_as[@]}")
+		timeout 60 "${last_cmd[@]}" </dev/null >"$W/out" 2>"$W/err"
+		rc=$?
+		expect_rc 0
+	done
+	last_cmd=(setpriv --inh-caps=-all --bounding-set=-sys_admin,-sys_ptrace "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- true)
+	timeout 60 "${last_cmd[@]}" </dev/null >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	last_cmd=(unshare -pf --mount-proc "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pid-is-ppid)
+	timeout 60 "${last_cmd[@]}" </dev/null >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 0
+	daemon_serves
+}
+
+t_daemon_keyring() {
+	# Nothing of the daemon's: started with a key in its session keyring
+	# (a root login's, say), syswardd gave every program that keyring,
+	# whose keys its possessor may read whatever their owner (a uid
+	# 65534 program read root's key).  Now each program has a session
+	# keyring of its own, empty.
+	local DAEMON_AS=("$PROBE" keyring-new key-add sysward-dt-key "root's key" exec)
+	"$PROBE" keyring-new >/dev/null 2>&1 ||
+		{ echo "SKIP: no keyrings in this kernel (CONFIG_KEYS)"; return 77; }
+	start_daemon || return
+	local who
+	chmod 0755 "$W"
+	for who in nobody root; do
+		if [ "$who" = nobody ]; then
+			last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" keys)
+		else
+			last_cmd=("$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" keys)
+		fi
+		timeout 60 "${last_cmd[@]}" </dev/null >"$W/out" 2>"$W/err"
+		rc=$?
+		expect_rc 0
+		grep -q "root's key\|sysward-dt-key" "$W/out" && { fail "$who: the program reached the daemon's session keyring"; dump_last; }
+		expect_line "keys=0"
+	done
 	daemon_serves
 }
 

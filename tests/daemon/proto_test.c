@@ -27,34 +27,35 @@ static const struct {
 	int code;
 	const char *msg;
 } header_cases[] = {
-	{ SW_PROTO_MAGIC, 1, SW_MSG_RUN, 100, 0, true, 0, "" },
-	{ SW_PROTO_MAGIC, 1, SW_MSG_PS, 0, 0, true, 0, "" },
-	{ SW_PROTO_MAGIC, 1, SW_MSG_KILL, 8, 0, true, 0, "" },
-	{ SW_PROTO_MAGIC, 1, SW_MSG_SIGNAL, 4, 0, true, 0, "" },
-	{ SW_PROTO_MAGIC, 1, SW_MSG_EXIT, 4, 0, false, 0, "" },
-	{ SW_PROTO_MAGIC, 1, SW_MSG_STOPPED, 4, 0, false, 0, "" },
-	{ SW_PROTO_MAGIC, 1, SW_MSG_STOPPED, 5, 0, false, EMSGSIZE,
+	{ SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_RUN, 100, 0, true, 0, "" },
+	{ SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_PS, 0, 0, true, 0, "" },
+	{ SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_KILL, 8, 0, true, 0, "" },
+	{ SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_SIGNAL, 4, 0, true, 0, "" },
+	{ SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_EXIT, 4, 0, false, 0, "" },
+	{ SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_STOPPED, 4, 0, false, 0, "" },
+	{ SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_STOPPED, 5, 0, false, EMSGSIZE,
 	  "STOPPED message of 5 bytes exceeds the limit of 4 bytes" },
 	/* A client never sends STOPPED. */
-	{ SW_PROTO_MAGIC, 1, SW_MSG_STOPPED, 4, 0, true, EOPNOTSUPP,
+	{ SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_STOPPED, 4, 0, true, EOPNOTSUPP,
 	  "unknown message type 0x86" },
-	{ 0x54534547, 1, SW_MSG_RUN, 0, 0, true, EPROTO, "bad magic 0x54534547" },
-	{ SW_PROTO_MAGIC, 2, SW_MSG_RUN, 0, 0, true, EPROTO,
-	  "protocol version 2 not supported" },
-	{ SW_PROTO_MAGIC, 1, SW_MSG_RUN, 0, 1, true, EPROTO,
+	{ 0x54534547, SW_PROTO_VERSION, SW_MSG_RUN, 0, 0, true, EPROTO, "bad magic 0x54534547" },
+	/* Version 1's RUN handed over 0-2 only, in another layout. */
+	{ SW_PROTO_MAGIC, 1, SW_MSG_RUN, 0, 0, true, EPROTO,
+	  "protocol version 1 not supported" },
+	{ SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_RUN, 0, 1, true, EPROTO,
 	  "reserved header flags 0x1 must be 0" },
-	{ SW_PROTO_MAGIC, 1, 0x7f, 0, 0, true, EOPNOTSUPP,
+	{ SW_PROTO_MAGIC, SW_PROTO_VERSION, 0x7f, 0, 0, true, EOPNOTSUPP,
 	  "unknown message type 0x7f" },
 	/* A reply type sent to the daemon is outside its set. */
-	{ SW_PROTO_MAGIC, 1, SW_MSG_EXIT, 4, 0, true, EOPNOTSUPP,
+	{ SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_EXIT, 4, 0, true, EOPNOTSUPP,
 	  "unknown message type 0x82" },
-	{ SW_PROTO_MAGIC, 1, SW_MSG_RUN, 0, 0, false, EOPNOTSUPP,
+	{ SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_RUN, 0, 0, false, EOPNOTSUPP,
 	  "unknown message type 0x1" },
-	{ SW_PROTO_MAGIC, 1, SW_MSG_RUN, SW_PROTO_MAX_RUN + 1, 0, true, EMSGSIZE,
+	{ SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_RUN, SW_PROTO_MAX_RUN + 1, 0, true, EMSGSIZE,
 	  "RUN message of 4194305 bytes exceeds the limit of 4194304 bytes" },
-	{ SW_PROTO_MAGIC, 1, SW_MSG_PS, 1, 0, true, EMSGSIZE,
+	{ SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_PS, 1, 0, true, EMSGSIZE,
 	  "PS message of 1 bytes exceeds the limit of 0 bytes" },
-	{ SW_PROTO_MAGIC, 1, SW_MSG_KILL, 0xffffffff, 0, true, EMSGSIZE,
+	{ SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_KILL, 0xffffffff, 0, true, EMSGSIZE,
 	  "KILL message of 4294967295 bytes" },
 };
 
@@ -94,12 +95,15 @@ END_TEST
 static char *argv_ok[] = { "/bin/echo", "hello world", "", NULL };
 static char *env_ok[] = { "PATH=/usr/bin:/bin", "LANG=C", NULL };
 
-/* RUN's two signal masks, after the umask. */
+/* RUN's two signal masks, after the umask, and no descriptor. */
 static void put_sigs(struct sw_buf *b, uint64_t ignored, uint64_t blocked)
 {
 	sw_buf_put_u64(b, ignored);
 	sw_buf_put_u64(b, blocked);
+	sw_buf_put_u32(b, 0);
 }
+
+static uint32_t fds_ok[] = { 0, 1, 2, 3, 250 };
 
 static void make_run(struct sw_buf *b, const char *policy)
 {
@@ -108,6 +112,7 @@ static void make_run(struct sw_buf *b, const char *policy)
 		.umask = 027,
 		.sig_ignored = 1ull << (SIGHUP - 1),
 		.sig_blocked = 1ull << (SIGUSR1 - 1),
+		.fds = fds_ok, .n_fds = 5,
 		.argv = argv_ok, .argc = 3,
 		.envp = env_ok, .envc = 2,
 		.cwd = "/tmp", .policy_name = "p.json",
@@ -133,6 +138,9 @@ START_TEST(test_run_roundtrip)
 	ck_assert_uint_eq(q.umask, 027);
 	ck_assert_uint_eq(q.sig_ignored, 1ull << (SIGHUP - 1));
 	ck_assert_uint_eq(q.sig_blocked, 1ull << (SIGUSR1 - 1));
+	ck_assert_uint_eq(q.n_fds, 5);
+	for (size_t i = 0; i < 5; i++)
+		ck_assert_uint_eq(q.fds[i], fds_ok[i]);
 	ck_assert_uint_eq(q.argc, 3);
 	ck_assert_str_eq(q.argv[0], "/bin/echo");
 	ck_assert_str_eq(q.argv[1], "hello world");
@@ -256,6 +264,76 @@ START_TEST(test_run_bounds)
 }
 END_TEST
 
+/* RUN's descriptor numbers, by hand: count, numbers, then a valid rest
+ * (argc 1: "true", no environment, cwd "/", no name, empty policy). */
+static const struct {
+	const char *what;
+	uint32_t n;
+	uint32_t nums[4];
+	size_t given;		/* numbers actually written */
+	int code;
+	const char *msg;
+} fds_cases[] = {
+	{ "none", 0, { 0 }, 0, 0, NULL },
+	{ "0-2 and 9", 4, { 0, 1, 2, 9 }, 4, 0, NULL },
+	{ "the most one message carries", SW_PROTO_MAX_FDS, { 0 }, 0, 0, NULL },
+	{ "one more than SCM_RIGHTS carries", SW_PROTO_MAX_FDS + 1, { 0 }, 0,
+	  E2BIG, "RUN request: 254 descriptors (limit 253)" },
+	{ "a number twice", 2, { 3, 3 }, 2, EBADMSG,
+	  "RUN request: descriptor number 3 after 3 (increasing, at most "
+	  "2147483647)" },
+	{ "decreasing", 2, { 4, 3 }, 2, EBADMSG,
+	  "RUN request: descriptor number 3 after 4" },
+	{ "beyond an int", 1, { 0x80000000u }, 1, EBADMSG,
+	  "RUN request: descriptor number 2147483648" },
+	{ "count beyond the numbers", 3, { 0, 1 }, 2, EBADMSG,
+	  "RUN request: truncated in the descriptor numbers" },
+};
+
+START_TEST(test_run_fds)
+{
+	const __typeof__(fds_cases[0]) *c = &fds_cases[_i];
+	struct sw_buf b = { 0 };
+	struct sw_run_request q;
+	struct sw_error err = { 0 };
+	int r;
+
+	sw_buf_put_u64(&b, 0);
+	sw_buf_put_u32(&b, 022);
+	sw_buf_put_u64(&b, 0);
+	sw_buf_put_u64(&b, 0);
+	sw_buf_put_u32(&b, c->n);
+	if (c->given || c->code)
+		for (size_t i = 0; i < c->given; i++)
+			sw_buf_put_u32(&b, c->nums[i]);
+	else
+		for (uint32_t i = 0; i < c->n; i++)
+			sw_buf_put_u32(&b, c->given ? c->nums[i] : i);
+	if (!(c->code == EBADMSG && c->given < c->n)) {
+		sw_buf_put_u32(&b, 1);
+		sw_buf_put_u32(&b, 0);
+		sw_buf_put_str(&b, "true", 100);
+		sw_buf_put_str(&b, "/", 100);
+		sw_buf_put_str(&b, "", 100);
+		sw_buf_put_u32(&b, 0);
+	}
+	ck_assert(!b.oom);
+	r = sw_run_request_decode(b.data, b.len, &q, &err);
+	ck_assert_msg(r == -c->code, "%s: %d, expected %d (%s)", c->what, r,
+		      -c->code, err.msg);
+	if (c->msg)
+		ck_assert_msg(strstr(err.msg, c->msg), "%s: \"%s\" lacks \"%s\"",
+			      c->what, err.msg, c->msg);
+	if (!c->code) {
+		ck_assert_uint_eq(q.n_fds, c->n);
+		for (size_t i = 0; i < c->given; i++)
+			ck_assert_uint_eq(q.fds[i], c->nums[i]);
+		sw_run_request_clear(&q);
+	}
+	sw_buf_free(&b);
+}
+END_TEST
+
 START_TEST(test_run_encode_limits)
 {
 	struct sw_buf b = { 0 };
@@ -270,6 +348,21 @@ START_TEST(test_run_encode_limits)
 	q.policy_len = 0;
 	q.argc = 0;
 	ck_assert_int_eq(sw_run_request_encode(&b, &q, &err), -E2BIG);
+	/* The client's own checks: no more than one message carries, in
+	 * the order the daemon takes them. */
+	{
+		static uint32_t many[SW_PROTO_MAX_FDS + 1], twice[] = { 1, 1 };
+
+		q.argc = 1;
+		q.fds = many;
+		q.n_fds = SW_PROTO_MAX_FDS + 1;
+		ck_assert_int_eq(sw_run_request_encode(&b, &q, &err), -E2BIG);
+		ck_assert_str_eq(err.msg, "254 descriptors to hand over (limit "
+				 "253, the kernel's SCM_RIGHTS limit per message)");
+		q.fds = twice;
+		q.n_fds = 2;
+		ck_assert_int_eq(sw_run_request_encode(&b, &q, &err), -EINVAL);
+	}
 	sw_buf_free(&b);
 }
 END_TEST
@@ -478,6 +571,8 @@ static Suite *proto_suite(void)
 	tcase_add_test(tc, test_run_truncated);
 	tcase_add_loop_test(tc, test_run_bounds, 0,
 			    sizeof(bounds_cases) / sizeof(bounds_cases[0]));
+	tcase_add_loop_test(tc, test_run_fds, 0,
+			    sizeof(fds_cases) / sizeof(fds_cases[0]));
 	tcase_add_test(tc, test_run_encode_limits);
 	tcase_add_test(tc, test_small_messages);
 	tcase_add_test(tc, test_record_report);

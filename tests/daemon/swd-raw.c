@@ -68,6 +68,9 @@
 
 #include "sysward/proto.h"
 
+/* What every RUN here hands over: our 0, 1 and 2, at those numbers. */
+static uint32_t std_nums[3] = { 0, 1, 2 };
+
 static void put_hdr(struct sw_buf *b, uint32_t magic, uint16_t ver,
 		    uint16_t type, uint32_t len, uint32_t flags)
 {
@@ -148,6 +151,7 @@ static void run_argv(struct sw_buf *b, const char *policy, const char *cwd,
 {
 	char *envp[] = { "PATH=/usr/bin:/bin", NULL };
 	struct sw_run_request q = {
+		.fds = std_nums, .n_fds = 3,
 		.argv = argv, .envp = envp, .envc = 1, .cwd = (char *)cwd,
 		.policy_name = "raw.json", .policy_text = (char *)policy,
 		.policy_len = strlen(policy),
@@ -198,7 +202,7 @@ static int random_mode(const char *sock, int n)
 		}
 		if (i % 2) {
 			sw_buf_put_u32(&b, SW_PROTO_MAGIC);
-			sw_buf_put_u32(&b, 1 | (rnd() % 8) << 16);
+			sw_buf_put_u32(&b, SW_PROTO_VERSION | (rnd() % 8) << 16);
 			/* a length that fits what follows, or not */
 			sw_buf_put_u32(&b, rnd() % 2 ? (uint32_t)len : rnd());
 			sw_buf_put_u32(&b, 0);
@@ -242,7 +246,8 @@ static void *leader_exits_thread(void *arg)
 			 NULL };
 	char *envp[] = { "PATH=/usr/bin:/bin", NULL };
 	struct sw_run_request q = {
-		.caps = le->caps, .argv = argv, .argc = 3, .envp = envp,
+		.caps = le->caps, .fds = std_nums, .n_fds = 3,
+		.argv = argv, .argc = 3, .envp = envp,
 		.envc = 1, .cwd = "/", .policy_name = "raw.json",
 		.policy_text = (char *)allow, .policy_len = strlen(allow),
 	};
@@ -267,6 +272,7 @@ static void timed_run(struct sw_buf *b, const char *policy, int i)
 	char *argv[] = { "/bin/sleep", t, NULL };
 	char *envp[] = { "PATH=/usr/bin:/bin", NULL };
 	struct sw_run_request q = {
+		.fds = std_nums, .n_fds = 3,
 		.argv = argv, .argc = 2, .envp = envp, .envc = 1, .cwd = "/",
 		.policy_name = "raw.json", .policy_text = (char *)policy,
 		.policy_len = strlen(policy),
@@ -427,35 +433,39 @@ int main(int argc, char **argv)
 	} else if (strcmp(mode, "bad-version") == 0) {
 		put_hdr(&b, SW_PROTO_MAGIC, 9, SW_MSG_PS, 0, 0);
 	} else if (strcmp(mode, "bad-flags") == 0) {
-		put_hdr(&b, SW_PROTO_MAGIC, 1, SW_MSG_PS, 0, 0x80);
+		put_hdr(&b, SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_PS, 0, 0x80);
 	} else if (strcmp(mode, "unknown-type") == 0) {
-		put_hdr(&b, SW_PROTO_MAGIC, 1, 0x42, 0, 0);
+		put_hdr(&b, SW_PROTO_MAGIC, SW_PROTO_VERSION, 0x42, 0, 0);
 	} else if (strcmp(mode, "reply-type") == 0) {
-		put_hdr(&b, SW_PROTO_MAGIC, 1, SW_MSG_EXIT, 4, 0);
+		put_hdr(&b, SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_EXIT, 4, 0);
 		sw_buf_put_u32(&b, 0);
 	} else if (strcmp(mode, "oversized") == 0) {
 		/* Announce 64 MiB and start sending: the daemon must refuse
 		 * from the header, not buffer it. */
 		static char junk[65536];
 
-		put_hdr(&b, SW_PROTO_MAGIC, 1, SW_MSG_RUN, 64u << 20, 0);
+		put_hdr(&b, SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_RUN, 64u << 20, 0);
 		sw_buf_put_bytes(&b, junk, sizeof(junk));
 	} else if (strcmp(mode, "oversized-kill") == 0) {
-		put_hdr(&b, SW_PROTO_MAGIC, 1, SW_MSG_KILL, 9, 0);
+		put_hdr(&b, SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_KILL, 9, 0);
 		sw_buf_put_bytes(&b, "123456789", 9);
 	} else if (strcmp(mode, "malformed-run") == 0) {
-		put_hdr(&b, SW_PROTO_MAGIC, 1, SW_MSG_RUN, 36, 0);
+		put_hdr(&b, SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_RUN, 52, 0);
 		sw_buf_put_u64(&b, 0);
 		sw_buf_put_u32(&b, 022);	/* umask */
 		sw_buf_put_u64(&b, 0);	/* ignored signals */
 		sw_buf_put_u64(&b, 0);	/* blocked signals */
+		sw_buf_put_u32(&b, 3);	/* descriptors 0, 1, 2 */
+		sw_buf_put_u32(&b, 0);
+		sw_buf_put_u32(&b, 1);
+		sw_buf_put_u32(&b, 2);
 		sw_buf_put_u32(&b, 0);	/* argc 0 */
 		sw_buf_put_u32(&b, 0);
 		send_all(fd, &b, std, 3);
 		print_reply(fd);
 		return 0;
 	} else if (strcmp(mode, "short-kill") == 0) {
-		put_hdr(&b, SW_PROTO_MAGIC, 1, SW_MSG_KILL, 4, 0);
+		put_hdr(&b, SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_KILL, 4, 0);
 		sw_buf_put_u32(&b, 1);
 	} else if (strcmp(mode, "run-no-fds") == 0) {
 		good_run(&b, allow);
@@ -491,7 +501,7 @@ int main(int argc, char **argv)
 			fflush(stdout);
 		}
 		if (strcmp(mode, "record-bad-flags") == 0) {
-			put_hdr(&rb, SW_PROTO_MAGIC, 1, SW_MSG_RECORD, 8, 0);
+			put_hdr(&rb, SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_RECORD, 8, 0);
 			sw_buf_put_u32(&rb, 0x80);
 			sw_buf_put_u32(&rb, 0);
 		} else {
@@ -535,6 +545,7 @@ int main(int argc, char **argv)
 		char *envp[] = { "PATH=/usr/bin:/bin", NULL };
 		struct sw_run_request q = {
 			.caps = strtoull(mode + 9, NULL, 16),
+			.fds = std_nums, .n_fds = 3,
 			.argv = argv, .argc = 3, .envp = envp, .envc = 1,
 			.cwd = "/", .policy_name = "raw.json",
 			.policy_text = (char *)allow,
@@ -575,7 +586,7 @@ int main(int argc, char **argv)
 			abort();
 		syscall(SYS_exit, 0);
 	} else if (strcmp(mode, "truncated-header") == 0) {
-		put_hdr(&b, SW_PROTO_MAGIC, 1, SW_MSG_RUN, 100, 0);
+		put_hdr(&b, SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_RUN, 100, 0);
 		b.len = 8;
 		send_all(fd, &b, NULL, 0);
 		shutdown(fd, SHUT_WR);
@@ -590,7 +601,7 @@ int main(int argc, char **argv)
 		return 0;
 	} else if (strcmp(mode, "stall") == 0) {
 		/* Half a header, then wait for what the daemon does. */
-		put_hdr(&b, SW_PROTO_MAGIC, 1, SW_MSG_RUN, 100, 0);
+		put_hdr(&b, SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_RUN, 100, 0);
 		b.len = 6;
 		send_all(fd, &b, NULL, 0);
 		print_reply(fd);
@@ -600,7 +611,7 @@ int main(int argc, char **argv)
 		return 0;
 	} else if (strncmp(mode, "hold-partial:", 13) == 0) {
 		/* Half a header, then silence: must not block anyone. */
-		put_hdr(&b, SW_PROTO_MAGIC, 1, SW_MSG_RUN, 100, 0);
+		put_hdr(&b, SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_RUN, 100, 0);
 		b.len = 6;
 		send_all(fd, &b, NULL, 0);
 		sleep((unsigned int)atoi(mode + 13));

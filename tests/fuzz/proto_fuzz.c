@@ -62,6 +62,9 @@ static void run_request(const uint8_t *p, size_t len)
 	check(q.envc <= SW_PROTO_MAX_ENV);
 	check(q.cwd && q.cwd[0] == '/');
 	check(q.umask <= 0777);
+	check(q.n_fds <= SW_PROTO_MAX_FDS);
+	for (size_t i = 0; i < q.n_fds; i++)
+		check(q.fds[i] <= 0x7fffffff && (i == 0 || q.fds[i] > q.fds[i - 1]));
 	check(q.policy_text && q.policy_text[q.policy_len] == '\0');
 
 	r = sw_run_request_encode(&b, &q, &err);
@@ -72,6 +75,8 @@ static void run_request(const uint8_t *p, size_t len)
 	check(r == 0);
 	check(q.caps == q2.caps && q.umask == q2.umask &&
 	      q.sig_ignored == q2.sig_ignored && q.sig_blocked == q2.sig_blocked);
+	check(q.n_fds == q2.n_fds &&
+	      (!q.n_fds || memcmp(q.fds, q2.fds, q.n_fds * sizeof(*q.fds)) == 0));
 	same_strv(q.argv, q.argc, q2.argv, q2.argc);
 	same_strv(q.envp, q.envc, q2.envp, q2.envc);
 	check(strcmp(q.cwd, q2.cwd) == 0);
@@ -236,8 +241,10 @@ int main(int argc, char **argv)
 	char *args[] = { "sh", "-c", "echo hi", NULL };
 	char *env[] = { "PATH=/usr/bin:/bin", "LANG=C", NULL };
 	char pol[] = "{\"defaultAction\": \"SCMP_ACT_ALLOW\"}";
+	uint32_t fds[] = { 0, 1, 2, 4 };
 	struct sw_run_request q = {
-		.caps = 1ULL << 10, .umask = 022, .argv = args, .argc = 3,
+		.caps = 1ULL << 10, .umask = 022, .fds = fds, .n_fds = 4,
+		.argv = args, .argc = 3,
 		.envp = env, .envc = 2, .cwd = "/tmp", .policy_name = "p.json",
 		.policy_text = pol, .policy_len = sizeof(pol) - 1,
 	};

@@ -291,7 +291,7 @@ open(/etc/motd,rdonly)=-EACCES"
 		fail "the static sysward changed"
 	# The program holds nothing of sysward-runtime's, nor does an exec'd
 	# process: what runc passes on, 0 to 2.
-	rtc exec "$id" /probe fds
+	rtc exec "$id" /probe fd-names
 	expect_rc 0
 	expect_output "fd 0: pipe
 fd 1: pipe
@@ -765,7 +765,7 @@ t_runtime_descriptors() {
 	# init holds them before the start.
 	needs_supervisor
 	rt_setup || { fail "setup"; return; }
-	local ops=(/probe fds env LISTEN_FDS env LISTEN_PID) rtime b init
+	local ops=(/probe fd-names env LISTEN_FDS env LISTEN_PID) rtime b init
 	mkbundle "$W/sw" --annotation io.sysward.policy=log -- "${ops[@]}"
 	mkbundle "$W/plain" -- "${ops[@]}"
 	for b in plain sw; do
@@ -803,9 +803,9 @@ t_runtime_descriptors() {
 	mkbundle "$W/long" --annotation io.sysward.policy=log -- /bin/busybox sleep 30
 	bg_run "fds-l-$$" "$W/long" "$RUNTIME"
 	wait_status "fds-l-$$" running || return
-	with_fds exec-sw "$RUNTIME" --root "$W/state" exec --preserve-fds 1 "fds-l-$$" /probe fds
+	with_fds exec-sw "$RUNTIME" --root "$W/state" exec --preserve-fds 1 "fds-l-$$" /probe fd-names
 	expect_rc 0
-	with_fds exec-plain runc --root "$W/state" exec --preserve-fds 1 "fds-l-$$" /probe fds
+	with_fds exec-plain runc --root "$W/state" exec --preserve-fds 1 "fds-l-$$" /probe fd-names
 	expect_rc 0
 	expect_same "$W/exec-plain.out" "$W/exec-sw.out" "an exec'd process's descriptors (runc, then sysward-runtime)"
 	grep -q "^fd 3: " "$W/exec-sw.out" || fail "the preserved descriptor did not reach the exec'd process"
@@ -840,10 +840,10 @@ t_runtime_sysward_handoff() {
 		for n in (3, 4, 5):
 		    os.dup2(os.open("/dev/null", os.O_RDONLY), n)
 		os.execv(sysward, [sysward, "run", "--policy-fd", "7", "--keep-fds", "4",
-		                   "--", probe, "getuid", "fds"])
+		                   "--", probe, "getuid", "fd-names"])
 		EOF
 		rc=$?
-		last_cmd=(sysward run --policy-fd 7 "($kind)" --keep-fds 4 -- sw-probe getuid fds)
+		last_cmd=(sysward run --policy-fd 7 "($kind)" --keep-fds 4 -- sw-probe getuid fd-names)
 		if [ "$kind" = sealed ]; then
 			expect_rc 0
 			expect_output "getuid=0

@@ -23,6 +23,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/landlock.h>
+#include <linux/seccomp.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -450,10 +457,11 @@ static void op_net(bool inet)
 	close(l);
 }
 
-/* fds: every descriptor open at this point, one line each, "fd N: WHAT"
- * (its /proc/self/fd link; "anon_inode:..." and "memfd:..." name what a
- * runtime or a supervisor could have left). */
-static void op_fds(void)
+/* fd-names: every descriptor open at this point, one line each, "fd N:
+ * WHAT" (its /proc/self/fd link, a pipe's and a socket's without their
+ * inode numbers, which differ run to run; "anon_inode:..." and
+ * "memfd:..." name what a runtime or a supervisor could have left). */
+static void op_fd_names(void)
 {
 	for (int fd = 0; fd < 1024; fd++) {
 		char path[64], target[512];
@@ -476,6 +484,194 @@ static void op_fds(void)
 	}
 }
 
+/* Every descriptor open in this process, by number: "fd N=TARGET MODE"
+ * with the file it names and its access mode and O_APPEND, and whether
+ * it is close-on-exec ("cloexec"), the reader's own left out. */
+static void op_fds(void)
+{
+	int dfd = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char buf[8192];
+	long n;
+
+	if (dfd < 0)
+		die("open /proc/self/fd");
+	/* Numbers in increasing order: /proc lists them so. */
+	while ((n = syscall(SYS_getdents64, dfd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n;) {
+			struct {
+				uint64_t ino;
+				int64_t off;
+				unsigned short reclen;
+				unsigned char type;
+				char name[];
+			} *d = (void *)(buf + off);
+			char link[64], target[512];
+			int fd, fl, fdfl;
+			ssize_t len;
+
+			off += d->reclen;
+			if (d->name[0] == '.')
+				continue;
+			fd = atoi(d->name);
+			if (fd == dfd)
+				continue;
+			snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+			len = readlink(link, target, sizeof(target) - 1);
+			target[len < 0 ? 0 : len] = '\0';
+			fl = fcntl(fd, F_GETFL);
+			fdfl = fcntl(fd, F_GETFD);
+			say("fd %d=%s %s%s%s", fd, target,
+			    (fl & O_ACCMODE) == O_RDONLY ? "r" :
+			    (fl & O_ACCMODE) == O_WRONLY ? "w" : "rw",
+			    fl & O_APPEND ? "a" : "",
+			    fdfl >= 0 && (fdfl & FD_CLOEXEC) ? " cloexec" : "");
+		}
+	}
+	close(dfd);
+}
+
+/* What a process gets from whoever starts it, one line each, for
+ * comparing a program run by its client with the same run by syswardd:
+ * its namespaces (but mnt, ipc and cgroup: a session may get its own),
+ * root, cgroups, limits, scheduling, CPUs, I/O priority, OOM score, core
+ * dump filter, personality, THP setting, audit login uid. */
+static void op_context(void)
+{
+	static const char *const ns[] = { "net", "uts", "user", "pid", "time" };
+	static const char *const files[] = { "oom_score_adj", "coredump_filter",
+					     "loginuid", "personality" };
+	char path[64], buf[4096], line[512];
+	struct sched_param sp;
+	struct stat st;
+	cpu_set_t cpus;
+	FILE *f;
+
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		snprintf(path, sizeof(path), "/proc/self/ns/%s", ns[i]);
+		if (stat(path, &st) == 0)
+			say("ns %s=%lu", ns[i], (unsigned long)st.st_ino);
+	}
+	if (stat("/", &st) == 0)
+		say("root=%lu:%lu", (unsigned long)st.st_dev, (unsigned long)st.st_ino);
+	f = fopen("/proc/self/cgroup", "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		say("cgroup %s", line);
+	}
+	if (f)
+		fclose(f);
+	f = fopen("/proc/self/limits", "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		for (char *e = line + strlen(line); e > line && e[-1] == ' '; )
+			*--e = '\0';
+		say("limit %s", line);
+	}
+	if (f)
+		fclose(f);
+	sched_getparam(0, &sp);
+	say("sched=%d/%d nice=%d", sched_getscheduler(0), sp.sched_priority,
+	    getpriority(PRIO_PROCESS, 0));
+	CPU_ZERO(&cpus);
+	if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0) {
+		int n = 0;
+
+		buf[0] = '\0';
+		for (int c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &cpus))
+				n += snprintf(buf + n, sizeof(buf) - n, "%s%d", n ? "," : "", c);
+		say("cpus=%s", buf);
+	}
+	say("ioprio=%ld", syscall(SYS_ioprio_get, 1, 0));
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		int fd;
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "/proc/self/%s", files[i]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+		if (fd >= 0)
+			close(fd);
+		buf[n < 0 ? 0 : n] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		say("%s=%s", files[i], n < 0 ? "?" : buf);
+	}
+	say("thp_disable=%d", prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0));
+}
+
+/* A filter of our own refusing mkdir and mkdirat with EPERM (the
+ * client of a scenario under a seccomp filter). */
+static void op_seccomp_deny_mkdir(void)
+{
+#if defined(__x86_64__)
+	const unsigned int arch = AUDIT_ARCH_X86_64;
+	const unsigned int nr_a = SYS_mkdir, nr_b = SYS_mkdirat;
+#else
+	const unsigned int arch = AUDIT_ARCH_I386;
+	const unsigned int nr_a = SYS_mkdir, nr_b = SYS_mkdirat;
+#endif
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, arch, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr_a, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr_b, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0)
+		die("seccomp filter");
+}
+
+/* A Landlock domain of our own in which no directory can be made (the
+ * client of a scenario in a domain). */
+static void op_landlock_deny_mkdir(void)
+{
+	struct landlock_ruleset_attr a = {
+		.handled_access_fs = LANDLOCK_ACCESS_FS_MAKE_DIR,
+	};
+	int fd = (int)syscall(SYS_landlock_create_ruleset, &a, sizeof(a), 0);
+
+	if (fd < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    syscall(SYS_landlock_restrict_self, fd, 0) < 0)
+		die("landlock");
+	close(fd);
+}
+
+/* Session keyrings: a new one joined, a user key added to it, and what
+ * the session keyring holds (each key's description and payload, or
+ * why it cannot be read). */
+#define KEYCTL_JOIN_SESSION_KEYRING_ 1
+#define KEYCTL_DESCRIBE_ 6
+#define KEYCTL_READ_ 11
+#define KEY_SPEC_SESSION_KEYRING_ -3
+static void op_keys(void)
+{
+	int32_t ids[64];
+	long n = syscall(SYS_keyctl, KEYCTL_READ_, KEY_SPEC_SESSION_KEYRING_,
+			 ids, sizeof(ids));
+
+	if (n < 0) {
+		say("keys=%s", res(n, errno));
+		return;
+	}
+	say("keys=%ld", n / 4);
+	for (long i = 0; i < n / 4 && i < 64; i++) {
+		char d[256] = "", v[256] = "";
+		long dn = syscall(SYS_keyctl, KEYCTL_DESCRIBE_, ids[i], d, sizeof(d) - 1);
+		long vn = syscall(SYS_keyctl, KEYCTL_READ_, ids[i], v, sizeof(v) - 1);
+
+		if (vn >= 0 && vn < (long)sizeof(v))
+			v[vn] = '\0';
+		say("key %s read=%s%s", dn < 0 ? "?" : d, vn < 0 ? res(vn, errno) : "ok ",
+		    vn < 0 ? "" : v);
+	}
+}
+
 /* --- main ---------------------------------------------------------------- */
 
 static void usage(void)
@@ -487,11 +683,13 @@ static void usage(void)
 "  exists PATH   mkdir PATH\n"
 "  chown PATH UID GID   owner PATH   writes N   net-inet net-unix\n"
 "  connect-unix NAME   sendto-unix NAME (NAME a path, or @name)\n"
-"  connect-abstract NAME   fds\n"
+"  connect-abstract NAME   fd-names\n"
 "  unshare-user   threads N   fork (rest runs in the child)   detach\n"
 "  vfork (rest runs in an exec'd child)   exec PATH ARGS...   thread-exec OPS...\n"
 "  sigusr1   stopcont   raise SIG   exit N   sleep SECONDS   sigstorm N\n"
-"  spin-threads N SECONDS   cat   env NAME   cwd   caps\n"
+"  spin-threads N SECONDS   cat   env NAME   cwd   caps   fds   context\n"
+"  seccomp-deny-mkdir   landlock-deny-mkdir   keyring-new   key-add NAME VALUE\n"
+"  keys\n"
 "  pidfile PATH   spawn-sleeper PIDFILE   prefix:TEXT\n");
 	exit(2);
 }
@@ -788,8 +986,8 @@ int main(int argc, char **argv)
 			snprintf(at, sizeof(at), "@%s", a1);
 			op_unix(at, true);
 			i++;
-		} else if (strcmp(op, "fds") == 0) {
-			op_fds();
+		} else if (strcmp(op, "fd-names") == 0) {
+			op_fd_names();
 		} else if (strcmp(op, "cat") == 0) {
 			/* stdin to stdout, to check the plumbing */
 			char buf[4096];
@@ -822,6 +1020,25 @@ int main(int argc, char **argv)
 					say("%s", line);
 				}
 			fclose(f);
+		} else if (strcmp(op, "fds") == 0) {
+			op_fds();
+		} else if (strcmp(op, "context") == 0) {
+			op_context();
+		} else if (strcmp(op, "seccomp-deny-mkdir") == 0) {
+			op_seccomp_deny_mkdir();
+		} else if (strcmp(op, "landlock-deny-mkdir") == 0) {
+			op_landlock_deny_mkdir();
+		} else if (strcmp(op, "keyring-new") == 0) {
+			if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING_, NULL) < 0)
+				die("join a new session keyring");
+		} else if (strcmp(op, "key-add") == 0) {
+			NEED(2);
+			if (syscall(SYS_add_key, "user", a1, a2, strlen(a2),
+				    KEY_SPEC_SESSION_KEYRING_) < 0)
+				die("add_key");
+			i += 2;
+		} else if (strcmp(op, "keys") == 0) {
+			op_keys();
 		} else if (strcmp(op, "cwd") == 0) {
 			char buf[4096];
 
