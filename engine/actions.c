@@ -142,6 +142,16 @@ static void one_stop(const struct stop *c, struct sw_ptrace_syscall_info *info)
 	(void)sw_tracee_resume(t, false, 0);
 }
 
+/* On to the call's exit stop; a checked connect once its session is
+ * held (peers.c). */
+static void resume_to_exit(struct sw_supervisor *sup, struct sw_tracee *t)
+{
+	if (t->pc)
+		sw_peers_go(sup, t);
+	else
+		(void)sw_tracee_resume(t, true, 0);
+}
+
 void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 {
 	struct sw_session *s = t->s;
@@ -150,6 +160,7 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	pid_t pid = t->pid;
 	struct stop c;
 	enum sw_abi abi;
+	bool direct;
 	long r;
 
 	r = sw_sys_ptrace(SW_PTRACE_GET_SYSCALL_INFO, pid, (void *)sizeof(info),
@@ -167,6 +178,9 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		return;
 	}
 	abi = sw_abi_of(info.arch, info.seccomp.nr);
+	/* i386's socketcall carrying connect or listen is decided and run as
+	 * the direct call (peers.c reads its arguments once). */
+	direct = sw_peers_socketcall(s, t, abi, &info);
 	/* An exec event that follows comes from this call (execguard.c). */
 	t->stop_abi = abi;
 	t->stop_nr = info.seccomp.nr;
@@ -187,7 +201,7 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		sw_pathguard_pin(sup, s, t, abi, &rd, d);
 	} else {
 		sw_decide(s->prog, info.arch,
-			  info.seccomp.nr, info.seccomp.args, sw_read_tracee_string,
+			  info.seccomp.nr, info.seccomp.args, sw_read_tracee_arg,
 			  &t->pid, s->counters, &sup->scratch, d);
 		if (s->complain)
 			sw_decision_lift(d, info.seccomp.nr, info.seccomp.args);
@@ -197,8 +211,13 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	 * mode's lift, so that a call it lets run is contained too. */
 	sw_signals_contain(sup, t, abi, d);
 	sw_reach_contain(sup, t, abi, d);
+	/* A connection's peer is judged at the exit stop (peers.c). */
+	sw_peers_contain(sup, t, abi, d);
+	if (direct && d->verdict == SW_V_ALLOW)
+		d->verdict = SW_V_REWRITE;
 	s->decisions++;
-	if (s->record)
+	/* A checked connect goes in the record as judged (peers.c). */
+	if (s->record && !t->pc)
 		sw_record_call(s->record, t, abi, info.seccomp.nr,
 			       info.seccomp.args, d);
 
@@ -214,7 +233,7 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	}
 	switch (d->verdict) {
 	case SW_V_ALLOW:
-		if (d->audit && s->audit)
+		if ((d->audit && s->audit) || t->pc)
 			goto audit_at_exit;
 		audit(&c, false, 0, NULL);
 		(void)sw_tracee_resume(t, false, 0);
@@ -291,17 +310,20 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 			tamper_failed(&c, errno, "rewrite the syscall");
 			return;
 		}
-		if (t->n_pins || (d->audit && s->audit)) {
-			/* Pinned strings stay until the exit stop. */
-			if (!(d->audit && s->audit))
+		if (t->n_pins || (d->audit && s->audit) || t->pc) {
+			/* Pinned strings stay until the exit stop; a checked
+			 * connect is logged there, as judged. */
+			bool at_exit = (d->audit || t->pc) && s->audit;
+
+			if (!at_exit)
 				audit(&c, false, 0, NULL);
 			t->exit_pending = true;
 			t->exit_set = false;
-			t->exit_audit = d->audit && s->audit;
+			t->exit_audit = at_exit;
 			if (t->exit_audit)
 				sw_audit_strings_keep(&t->kept, pid, abi, c.nr, c.args);
 			t->inject_sig = 0;
-			(void)sw_tracee_resume(t, true, 0);
+			resume_to_exit(sup, t);
 			return;
 		}
 		audit(&c, false, 0, NULL);
@@ -314,20 +336,24 @@ audit_at_exit:
 	keep_for_exit(&c);
 	t->exit_pending = true;
 	t->exit_set = false;
-	t->exit_audit = true;
-	sw_audit_strings_keep(&t->kept, pid, abi, c.nr, c.args);
+	t->exit_audit = s->audit != NULL;
+	if (t->exit_audit)
+		sw_audit_strings_keep(&t->kept, pid, abi, c.nr, c.args);
 	t->inject_sig = 0;
-	(void)sw_tracee_resume(t, true, 0);
+	resume_to_exit(sup, t);
 }
 
 void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 {
 	struct sw_ptrace_syscall_info info;
-	int sig = t->inject_sig;
+	int sig;
 	struct stop c;
 
-	(void)sup;
 	sw_pathguard_release(t);
+	/* A checked connect's peer: it may refuse the connection made. */
+	if (t->pc && sw_peers_exit(sup, t))
+		return;
+	sig = t->inject_sig;
 	if (!t->exit_pending) {
 		(void)sw_tracee_resume(t, false, 0);
 		return;
@@ -343,10 +369,15 @@ void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		info.op = SW_PTRACE_SYSCALL_INFO_EXIT;
 		info.exit.rval = t->rval;
 		info.exit.is_error = t->is_error;
-		if (set_info(t->pid, &info) < 0) {
-			tamper_failed(&c, errno, "set the return value");
+		if (!t->s->can_set || set_info(t->pid, &info) < 0) {
+			tamper_failed(&c, t->s->can_set ? errno : EOPNOTSUPP,
+				      "set the return value");
 			return;
 		}
+		/* A call refused at its exit stop (peers.c) is logged
+		 * there. */
+		if (t->exit_audit)
+			audit(&c, true, t->rval, NULL);
 	} else if (t->exit_audit) {
 		long r = sw_sys_ptrace(SW_PTRACE_GET_SYSCALL_INFO, t->pid,
 				       (void *)sizeof(info), &info);

@@ -106,6 +106,17 @@ int sw_arch_inject(pid_t pid, const struct sw_arch_regs *r0, bool at_entry,
  * first syscall runs again from its instruction.  0 or -errno. */
 int sw_arch_replay(pid_t pid, const struct sw_arch_regs *r0);
 
+/* ---- peers.c: a session held while a connect's peer is checked ------- */
+
+/*
+ * A task found blocked in the kernel in call nr (as /proc/<tid>/syscall
+ * shows it, which names no ABI) will run no code of the program before
+ * it stops, and its call can write nothing to a socket: true for the
+ * calls that wait and send nothing (read, wait4, futex, poll, a vfork's
+ * parent, an open, ...) under every ABI's reading of the number.
+ */
+bool sw_arch_quiet_call(uint64_t nr);
+
 /* ---- the Landlock probe's witness (clientprobe.c) ----------------------- */
 
 /* A minimal static executable of the machine: loaded by the kernel

@@ -249,6 +249,8 @@ void sw_signals_of_caller(uint64_t *ret_ignored, uint64_t *ret_blocked);
 #define SW_DEFENCE_PIDFD_GETFD		(1u << 8)	/* pidfd_getfd -> EPERM */
 #define SW_DEFENCE_PID_CALLS		(1u << 9)	/* prlimit64, priorities, scheduling
 							 * only on the session (reach.c) */
+#define SW_DEFENCE_UNIX_PEERS		(1u << 10)	/* no same-uid unix peer outside
+							 * the session, but granted (peers.c) */
 
 /* Support of the running kernel, probed once with a traced child. */
 struct sw_kernel_support {

@@ -788,6 +788,18 @@ NoNewPrivs:	1"
 # everything, whose id -u would print the real uid 0; and, with the raw
 # protocol (the client would ask only for capabilities it has), for one
 # with every capability.
+# uid_grant_policy: getuid emulated as 4242, and a rule granting
+# connect to the daemon's socket: a confined program then reaches the
+# daemon (route 19 lets it), whose own check (route 14) must refuse it.
+uid_grant_policy() {
+	policy uid4242grant <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["getuid", "geteuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242},
+	              {"names": ["connect"], "action": "SCMP_ACT_ALLOW",
+	               "paths": [{"index": 1, "exact": "$S"}]}]}
+	EOF
+}
+
 nested_client() {
 	local allow
 	allow=$(allow_policy)
@@ -814,9 +826,17 @@ CLOSED"
 }
 
 t_confined_client_run() {
-	# (a) from a program confined by an embedded "sysward run".
+	# (a) from a program confined by an embedded "sysward run", of the
+	# daemon's uid (root): the daemon is a service of its uid outside
+	# its session, and route 19 refuses the connect first; with a rule
+	# granting the daemon's socket, the daemon refuses the request.
 	start_daemon --audit-log "$W/audit.jsonl" || return
-	nested_client "$SYSWARD" run --policy "$(uid_policy 4242)" --
+	last_cmd=("$SYSWARD" run --policy "$(uid_policy 4242)" -- "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- id -u)
+	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 125
+	expect_err "cannot reach syswardd: connect to $S: Permission denied"
+	nested_client "$SYSWARD" run --policy "$(uid_grant_policy)" --
 	[ "$(grep -c '"event":"request-refused".*"request":"RUN","errno":1,.*it is traced' "$W/audit.jsonl")" -eq 3 ] ||
 		fail "the three refusals are not in the audit log: $(cat "$W/audit.jsonl")"
 	grep -q '"event":"session-start"' "$W/audit.jsonl" &&
@@ -825,9 +845,10 @@ t_confined_client_run() {
 }
 
 t_session_client_run() {
-	# (b) from a program in a daemon session of the same daemon.
+	# (b) from a program in a daemon session of the same daemon (the
+	# daemon's socket granted, as in (a)).
 	start_daemon || return
-	nested_client "$SYSWARD" run --daemon="$S" --policy "$(uid_policy 4242)" --
+	nested_client "$SYSWARD" run --daemon="$S" --policy "$(uid_grant_policy)" --
 	daemon_serves
 }
 
@@ -879,8 +900,10 @@ t_confined_client_kill() {
 	id=$("$SYSWARD" ps --daemon="$S" | awk -v p="$PROBE" '$NF == p {print $1}')
 	[ -n "$id" ] || { fail "sysward ps does not list the victim"; kill -9 "$bg"; return; }
 	for outer in embedded session; do
-		local wrap=("$SYSWARD" run --policy "$(uid_policy 4242)" --)
-		[ "$outer" = session ] && wrap=("$SYSWARD" run --daemon="$S" --policy "$(uid_policy 4242)" --)
+		# (The daemon's socket granted: route 14's check, not route
+		# 19's, is what this tries.)
+		local wrap=("$SYSWARD" run --policy "$(uid_grant_policy)" --)
+		[ "$outer" = session ] && wrap=("$SYSWARD" run --daemon="$S" --policy "$(uid_grant_policy)" --)
 		last_cmd=("${wrap[@]}" sh -c "'$SYSWARD' kill --daemon='$S' $id; echo \"kill: \$?\"; '$SYSWARD' ps --daemon='$S'; echo \"ps: \$?\"")
 		timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
 		rc=$?
@@ -2011,6 +2034,96 @@ t_reach_beyond_session() {
 	done
 	kill -9 "$bg" 2>/dev/null
 	wait "$bg" 2>/dev/null
+	daemon_serves
+}
+
+# peers_service AS DIR MODE: adv_peers MODE DIR outside every session, as
+# uid AS (nobody or root), in a session of its own (its process group
+# is killed by peers_stop); waits until it serves.
+peers_service() {
+	mkdir -p -m 0755 "$2"
+	[ "$1" = nobody ] && chown 65534:65534 "$2"
+	if [ "$1" = nobody ]; then
+		setsid "${NOBODY[@]}" "$ADV/adv_peers" "$3" "$2" </dev/null >/dev/null 2>&1 &
+	else
+		setsid "$ADV/adv_peers" "$3" "$2" </dev/null >/dev/null 2>&1 &
+	fi
+	PEER_PGIDS+=($!)
+	wait_file "$2/serve.info" 100 || fail "the service in $2 did not start"
+}
+peers_stop() {
+	local g
+	for g in ${PEER_PGIDS[@]+"${PEER_PGIDS[@]}"}; do
+		kill -- -"$g" 2>/dev/null
+	done
+	PEER_PGIDS=()
+}
+PEER_PGIDS=()
+
+t_peers_beyond_session() {
+	# Route 19: services of the program's uid outside its session --
+	# the client's own (uid 65534 and root), and a server that another
+	# session of the same uid runs -- are not reached through the
+	# daemon either: refused with EACCES, the service gets nothing,
+	# also while two threads and a child write to the socket.  A server
+	# of the session's own is (control).
+	start_daemon || return
+	chmod 0755 "$W"
+	local bg
+	peers_service nobody "$W/nobody" serve
+	peers_service root "$W/root" serve
+	chmod 0755 "$W/root"
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_peers" connect "$W/nobody" stream seqpacket)
+	run_contained "a service of uid 65534 outside was reached through the daemon"
+	last_cmd=("$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_peers" connect "$W/root" stream seqpacket)
+	run_contained "a root service outside was reached through the daemon by a root program"
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_peers" race "$W/nobody" 100)
+	run_contained "a message written while the connection was checked reached the service"
+	[ -e "$W/nobody/reached.stream" ] || [ -e "$W/root/reached.stream" ] &&
+		fail "a service outside got a message"
+	# Another session of uid 65534 serves: its sockets are not this one's.
+	mkdir -m 0755 "$W/other" && chown 65534:65534 "$W/other"
+	"${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_peers" serve "$W/other" >/dev/null 2>&1 </dev/null &
+	bg=$!
+	wait_file "$W/other/serve.info" 100 || fail "the other session's server did not start"
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_peers" connect "$W/other" stream)
+	run_contained "a server of another session of the uid was reached"
+	kill "$bg" 2>/dev/null
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_peers" own "$W/nobody")
+	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 0
+	expect_out_contains "control: reached"
+	peers_stop
+	wait "$bg" 2>/dev/null
+	daemon_serves
+}
+
+t_peers_ssh_agent() {
+	# The user's ssh-agent outside the session (uid 65534): ssh-add -l
+	# through the daemon is refused; with a rule granting its socket it
+	# reaches the agent.
+	command -v ssh-agent >/dev/null && command -v ssh-add >/dev/null ||
+		{ echo "SKIP: no ssh-agent/ssh-add (openssh-client; the QEMU guest has none)"; return 77; }
+	start_daemon || return
+	chmod 0755 "$W"
+	mkdir -m 0755 "$W/a" && chown 65534:65534 "$W/a"
+	local agent grant
+	(cd / && "${NOBODY[@]}" ssh-agent -a "$W/a/agent.sock") >"$W/agent.env" || { fail "ssh-agent did not start"; return; }
+	agent=$(sed -n 's/^SSH_AGENT_PID=\([0-9]*\);.*/\1/p' "$W/agent.env")
+	grant=$(policy grant <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+	  {"names": ["connect"], "action": "SCMP_ACT_ALLOW",
+	   "paths": [{"index": 1, "exact": "$W/a/agent.sock"}]}]}
+	EOF
+	)
+	sw_capture "${NOBODY[@]}" env SSH_AUTH_SOCK="$W/a/agent.sock" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- ssh-add -l
+	expect_rc 2
+	expect_err "Error connecting to agent: Permission denied"
+	sw_capture "${NOBODY[@]}" env SSH_AUTH_SOCK="$W/a/agent.sock" "$SYSWARD" run --daemon="$S" --policy "$grant" -- ssh-add -l
+	expect_rc 1
+	expect_out_contains "The agent has no identities."
+	kill "$agent" 2>/dev/null
 	daemon_serves
 }
 

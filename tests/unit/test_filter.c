@@ -292,10 +292,23 @@ static const struct row rows[] = {
 	R(&pol_g, 0, X64, "process_vm_writev", 0, 0, 0, ERRNO(EPERM)),
 	R(&pol_g, 0, X64, "clone3", 0, 0, 0, ERRNO(ENOSYS)),
 	R(&pol_g, 0, X64, "getuid", 0, 0, 0, TRACE(0)),
-	/* a policy that restricts nothing keeps io_uring, not ptrace */
-	R(&pol_d, 0, X64, "io_uring_setup", 0, 0, 0, ALLOW),
+	/* a policy that restricts nothing: a connection's peer is still
+	 * checked (route 19), which IORING_OP_CONNECT would pass by, so no
+	 * io_uring; without that check it keeps io_uring, never ptrace */
+	R(&pol_d, 0, X64, "io_uring_setup", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_d, SW_DEFENCE_UNIX_PEERS, X64, "io_uring_setup", 0, 0, 0, ALLOW),
 	R(&pol_d, 0, X64, "ptrace", 0, 0, 0, ERRNO(EPERM)),
 	R(&pol_d, 0, X64, "getpid", 0, 0, 0, ALLOW),
+	/* every connect and listen goes to peers.c, on every ABI (i386: its
+	 * socketcall with the subcall's number) */
+	R(&pol_d, 0, X64, "connect", 0, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X32, "connect", 0, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X64, "listen", 0, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, I386, NULL, 102, 3, 0, TRACE(SW_HINT_NONE)),	/* SYS_CONNECT */
+	R(&pol_d, 0, I386, NULL, 102, 4, 0, TRACE(SW_HINT_NONE)),	/* SYS_LISTEN */
+	R(&pol_d, 0, I386, NULL, 102, 9, 0, ALLOW),			/* SYS_SEND */
+	R(&pol_d, 0, X64, "bind", 0, 0, 0, ALLOW),
+	R(&pol_d, SW_DEFENCE_UNIX_PEERS, X64, "connect", 0, 0, 0, ALLOW),
 	/* argument widths (docs/security.md, route 9): EQ and MASKED_EQ compare the
 	 * bits the kernel reads; other operators on a narrow argument, or an
 	 * argument ABIs read at different widths, go to the supervisor */
@@ -689,10 +702,11 @@ static const struct overridden_row {
 	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"allowIoUring\":true,\"syscalls\":["
 	  "{\"names\":[\"mkdir\"],\"action\":\"SCMP_ACT_ERRNO\"},"
 	  "{\"names\":[\"io_uring_setup\"],\"action\":\"SCMP_ACT_ALLOW\"}]}", "" },
-	/* restricts nothing: the io_uring defence is off, ptrace's is not */
+	/* restricts nothing: io_uring is refused all the same, for the
+	 * connections its operations would make unchecked (route 19) */
 	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":["
 	  "{\"names\":[\"io_uring_setup\",\"ptrace\"],\"action\":\"SCMP_ACT_ALLOW\"}]}",
-	  "0.1 ptrace 4 -;" },
+	  "0.1 ptrace 4 -;0.0 io_uring_setup 2 \"allowIoUring\": true;" },
 	/* a refusing rule is not overridden; a supervised one is */
 	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":["
 	  "{\"names\":[\"clone3\"],\"action\":\"SCMP_ACT_ERRNO\"},"
