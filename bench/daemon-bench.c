@@ -106,7 +106,10 @@ static long long one_raw(void)
 {
 	char *argv[] = { self, "--stamp", NULL };
 	char *envp[] = { "PATH=/usr/bin:/bin", NULL };
+	/* The program's 0, 1 and 2: the descriptors below, in order. */
+	uint32_t fd_nums[] = { 0, 1, 2 };
 	struct sw_run_request q = {
+		.fds = fd_nums, .n_fds = 3,
 		.argv = argv, .argc = 2, .envp = envp, .envc = 1, .cwd = "/",
 		.policy_name = "bench.json", .policy_text = (char *)policy_text,
 		.policy_len = strlen(policy_text),

@@ -41,7 +41,9 @@ void cmd_check_help(FILE *f)
 "                per FILE, {file, ok, errors, warnings}; each error has\n"
 "                message, errno, line, column, path (null when unknown),\n"
 "                each warning message, path and kind (\"other\",\n"
-"                \"syscall-newer\", \"not-a-path\"; all of them, even with -q)\n"
+"                \"syscall-newer\", \"not-a-path\"; all of them, even with -q;\n"
+"                \"grant\": what a rule on connect's unix address grants,\n"
+"                printed as 'grant:' lines)\n"
 "  -h, --help    show this help and exit\n"
 "\n"
 "Exit status: 0 all valid, 1 some policy is invalid, 2 usage error.\n",
@@ -254,8 +256,10 @@ static void print_text(const struct report *rep, bool quiet)
 {
 	if (rep->ok && !quiet)
 		printf("%s: OK\n", rep->file);
+	/* A grant is no problem: what the rule reaches, said plainly. */
 	for (size_t i = 0; !quiet && i < rep->n_warnings; i++)
-		printf("warning: %s\n", rep->warnings[i].text);
+		printf("%s: %s\n", rep->warnings[i].kind == SW_POLICY_WARN_GRANT
+		       ? "grant" : "warning", rep->warnings[i].text);
 	for (size_t i = 0; i < rep->n_errors; i++)
 		fprintf(stderr, "%s\n", rep->errors[i].text);
 }

@@ -142,11 +142,14 @@ static void one_stop(const struct stop *c, struct sw_ptrace_syscall_info *info)
 	(void)sw_tracee_resume(t, false, 0);
 }
 
-/* From the SECCOMP stop of a call that runs, to its exit stop: a checked
- * call's way (resultcheck.c), or straight on. */
+/* On to the call's exit stop: a checked connect once its session is
+ * held (peers.c), a call checked on its result its own way
+ * (resultcheck.c). */
 static void resume_to_exit(struct sw_supervisor *sup, struct sw_tracee *t)
 {
-	if (t->rc)
+	if (t->pc)
+		sw_peers_go(sup, t);
+	else if (t->rc)
 		sw_rc_go(sup, t);
 	else
 		(void)sw_tracee_resume(t, true, 0);
@@ -160,6 +163,7 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	pid_t pid = t->pid;
 	struct stop c;
 	enum sw_abi abi;
+	bool direct;
 	long r;
 
 	r = sw_sys_ptrace(SW_PTRACE_GET_SYSCALL_INFO, pid, (void *)sizeof(info),
@@ -181,6 +185,9 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	if (t->rc && sw_rc_seccomp_stop(t, info.seccomp.nr))
 		return;
 	abi = sw_abi_of(info.arch, info.seccomp.nr);
+	/* i386's socketcall carrying connect or listen is decided and run as
+	 * the direct call (peers.c reads its arguments once). */
+	direct = sw_peers_socketcall(s, t, abi, &info);
 	/* An exec event that follows comes from this call (execguard.c). */
 	t->stop_abi = abi;
 	t->stop_nr = info.seccomp.nr;
@@ -201,7 +208,7 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		sw_pathguard_pin(sup, s, t, abi, &rd, d);
 	} else {
 		sw_decide(s->prog, info.arch,
-			  info.seccomp.nr, info.seccomp.args, sw_read_tracee_string,
+			  info.seccomp.nr, info.seccomp.args, sw_read_tracee_arg,
 			  &t->pid, s->counters, &sup->scratch, d);
 		if (s->complain)
 			sw_decision_lift(d, info.seccomp.nr, info.seccomp.args);
@@ -212,14 +219,20 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	sw_signals_contain(sup, t, abi, d);
 	sw_reach_contain(sup, t, abi, d);
 	/* And the uid's kernel objects (objects.c): it may ask to see the
-	 * call's result (t->rc). */
+	 * call's result (t->rc).  Before peers.c, whose check of a connect
+	 * holds the session from here. */
 	sw_objects_contain(sup, t, abi, d);
 	if (t->rc && d->verdict != SW_V_ALLOW && d->verdict != SW_V_REWRITE) {
 		free(t->rc);
 		t->rc = NULL;
 	}
+	/* A connection's peer is judged at the exit stop (peers.c). */
+	sw_peers_contain(sup, t, abi, d);
+	if (direct && d->verdict == SW_V_ALLOW)
+		d->verdict = SW_V_REWRITE;
 	s->decisions++;
-	if (s->record)
+	/* A checked connect goes in the record as judged (peers.c). */
+	if (s->record && !t->pc)
 		sw_record_call(s->record, t, abi, info.seccomp.nr,
 			       info.seccomp.args, d);
 
@@ -235,7 +248,7 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	}
 	switch (d->verdict) {
 	case SW_V_ALLOW:
-		if ((d->audit && s->audit) || t->rc)
+		if ((d->audit && s->audit) || t->pc || t->rc)
 			goto to_exit;
 		audit(&c, false, 0, NULL);
 		(void)sw_tracee_resume(t, false, 0);
@@ -312,14 +325,17 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 			tamper_failed(&c, errno, "rewrite the syscall");
 			return;
 		}
-		if (t->n_pins || (d->audit && s->audit) || t->rc) {
+		if (t->n_pins || (d->audit && s->audit) || t->pc || t->rc) {
 			/* Pinned strings stay until the exit stop; a checked
-			 * call is decided there. */
-			if (!(d->audit && s->audit))
+			 * connect is logged there, as judged; a checked call
+			 * is decided there. */
+			bool at_exit = (d->audit || t->pc) && s->audit;
+
+			if (!at_exit)
 				audit(&c, false, 0, NULL);
 			t->exit_pending = true;
 			t->exit_set = false;
-			t->exit_audit = d->audit && s->audit;
+			t->exit_audit = at_exit;
 			if (t->exit_audit)
 				sw_audit_strings_keep(&t->kept, pid, abi, c.nr, c.args);
 			t->inject_sig = 0;
@@ -336,7 +352,8 @@ to_exit:
 	keep_for_exit(&c);
 	t->exit_pending = true;
 	t->exit_set = false;
-	t->exit_audit = d->audit && s->audit;
+	/* A checked connect is logged at its exit, as judged (peers.c). */
+	t->exit_audit = (d->audit || t->pc) && s->audit;
 	if (t->exit_audit)
 		sw_audit_strings_keep(&t->kept, pid, abi, c.nr, c.args);
 	else
@@ -348,14 +365,18 @@ to_exit:
 void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 {
 	struct sw_ptrace_syscall_info info;
-	int sig = t->inject_sig;
+	int sig;
 	struct stop c;
 
 	sw_pathguard_release(t);
+	/* A checked connect's peer: it may refuse the connection made. */
+	if (t->pc && sw_peers_exit(sup, t))
+		return;
 	/* A checked call: its result decided, maybe undone, with calls
 	 * injected after it (resultcheck.c). */
 	if (t->rc && sw_rc_syscall_stop(sup, t))
 		return;
+	sig = t->inject_sig;
 	if (!t->exit_pending) {
 		(void)sw_tracee_resume(t, false, 0);
 		return;
@@ -371,10 +392,15 @@ void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		info.op = SW_PTRACE_SYSCALL_INFO_EXIT;
 		info.exit.rval = t->rval;
 		info.exit.is_error = t->is_error;
-		if (set_info(t->pid, &info) < 0) {
-			tamper_failed(&c, errno, "set the return value");
+		if (!t->s->can_set || set_info(t->pid, &info) < 0) {
+			tamper_failed(&c, t->s->can_set ? errno : EOPNOTSUPP,
+				      "set the return value");
 			return;
 		}
+		/* A call refused at its exit stop (peers.c) is logged
+		 * there. */
+		if (t->exit_audit)
+			audit(&c, true, t->rval, NULL);
 	} else if (t->exit_audit) {
 		long r = sw_sys_ptrace(SW_PTRACE_GET_SYSCALL_INFO, t->pid,
 				       (void *)sizeof(info), &info);

@@ -119,6 +119,17 @@ int sw_arch_inject_abi(pid_t pid, const struct sw_arch_regs *r0, enum sw_abi abi
  * first call returns rval.  0 or -errno. */
 int sw_arch_finish(pid_t pid, const struct sw_arch_regs *r0, int64_t rval);
 
+/* ---- peers.c: a session held while a connect's peer is checked ------- */
+
+/*
+ * A task found blocked in the kernel in call nr (as /proc/<tid>/syscall
+ * shows it, which names no ABI) will run no code of the program before
+ * it stops, and its call can write nothing to a socket: true for the
+ * calls that wait and send nothing (read, wait4, futex, poll, a vfork's
+ * parent, an open, ...) under every ABI's reading of the number.
+ */
+bool sw_arch_quiet_call(uint64_t nr);
+
 /* ---- the Landlock probe's witness (clientprobe.c) ----------------------- */
 
 /* A minimal static executable of the machine: loaded by the kernel

@@ -302,15 +302,13 @@ int sw_jsonl_end(struct sw_jsonl *l, FILE *f)
 	return line_write(f, l);
 }
 
-/* Path argument i of the record: kept at entry, or read now. */
-static const char *arg_string(const struct sw_audit_rec *r, int i,
-			      uint64_t mask, char *buf, size_t size)
+/* String argument i of the record: kept at entry, or read now. */
+static const char *arg_string(const struct sw_audit_rec *r, const char *name,
+			      int i, char *buf, size_t size)
 {
-	pid_t pid = r->pid;
-
 	if (r->kept && (r->kept->kept & (1u << i)))
 		return r->kept->s[i];
-	return sw_read_tracee_string(&pid, r->args[i] & mask, buf, size) >= 0
+	return sw_read_tracee_string_arg(r->pid, r->abi, name, i, r->args, buf, size) >= 0
 	       ? buf : NULL;
 }
 
@@ -318,11 +316,9 @@ void sw_audit_strings_keep(struct sw_audit_strings *k, pid_t pid,
 			   enum sw_abi abi, uint64_t nr, const uint64_t args[6])
 {
 	char *name = seccomp_syscall_resolve_num_arch(sw_abi_token(abi), (int)nr);
-	uint64_t mask = sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
-	uint8_t pargs = sw_path_args(sw_abi_token(abi), name);
+	uint8_t pargs = sw_string_args(sw_abi_token(abi), name);
 	char buf[4096];
 
-	free(name);
 	sw_audit_strings_clear(k);
 	for (int i = 0; i < 6; i++) {
 		if (!(pargs & (1 << i)))
@@ -330,9 +326,10 @@ void sw_audit_strings_keep(struct sw_audit_strings *k, pid_t pid,
 		k->kept |= 1u << i;
 		/* Out of memory: the line says null, as for an unreadable
 		 * string, rather than read the memory at exit. */
-		if (sw_read_tracee_string(&pid, args[i] & mask, buf, sizeof(buf)) >= 0)
+		if (sw_read_tracee_string_arg(pid, abi, name, i, args, buf, sizeof(buf)) >= 0)
 			k->s[i] = strdup(buf);
 	}
+	free(name);
 }
 
 static const char *rule_path(const struct sw_audit_rec *r)
@@ -356,8 +353,9 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 	char ts[64];
 	unsigned int width = sw_abi_arg_bytes(r->abi);
 	uint64_t mask = width == 4 ? 0xffffffffull : ~0ull;
-	/* Decode path arguments (the condition's string is shown as is). */
-	uint8_t pargs = sw_path_args(tok, name);
+	/* Decode path and address arguments (the condition's string is
+	 * shown as is). */
+	uint8_t pargs = sw_string_args(tok, name);
 	char sbuf[4096];
 	int ret;
 
@@ -400,7 +398,7 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 					continue;
 				snprintf(key, sizeof(key), "arg%d", i);
 				json_member(f, first, key,
-					    arg_string(r, i, mask, sbuf, sizeof(sbuf)));
+					    arg_string(r, name, i, sbuf, sizeof(sbuf)));
 				first = false;
 			}
 			fputc('}', f);
@@ -454,7 +452,7 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 			text_member(f, "path", d->path);
 		for (int i = 0; i < 6; i++)
 			if (pargs & (1 << i)) {
-				const char *str = arg_string(r, i, mask, sbuf,
+				const char *str = arg_string(r, name, i, sbuf,
 							     sizeof(sbuf));
 				char key[8];
 

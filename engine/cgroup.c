@@ -113,13 +113,14 @@ static int write_at(int dfd, const char *file, const char *s)
 
 /* The child's cgroup2 path from /proc/self/cgroup ("0::/a/b"), relative
  * to its cgroup namespace's root, into buf without the leading '/'. */
-static int own_path(char *buf, size_t size)
+static int own_path(int self_fd, char *buf, size_t size)
 {
 	char data[4096];
 	const char *p, *end;
 	ssize_t n;
 	size_t len;
-	int fd = open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC);
+	int fd = self_fd >= 0 ? openat(self_fd, "cgroup", O_RDONLY | O_CLOEXEC)
+			      : open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -errno;
@@ -198,7 +199,8 @@ fail:
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-int sw_cgroup_enter(const struct sw_cgroup_plan *p, int hand_fd, int *step)
+int sw_cgroup_enter(const struct sw_cgroup_plan *p, int hand_fd, int self_fd,
+		    int *step)
 {
 	cleanup_close int fs = -1, mnt = -1, dir = -1, s = -1, pg = -1;
 	char path[PATH_MAX];
@@ -215,7 +217,7 @@ int sw_cgroup_enter(const struct sw_cgroup_plan *p, int hand_fd, int *step)
 		      MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
 	if (mnt < 0)
 		return -errno;
-	r = own_path(path, sizeof(path));
+	r = own_path(self_fd, path, sizeof(path));
 	if (r < 0)
 		return r;
 	dir = openat(mnt, path, O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);

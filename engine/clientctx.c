@@ -59,6 +59,12 @@
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080
 #endif
+#ifndef KEYCTL_GET_KEYRING_ID
+#define KEYCTL_GET_KEYRING_ID 0
+#endif
+#ifndef KEY_SPEC_SESSION_KEYRING
+#define KEY_SPEC_SESSION_KEYRING -3
+#endif
 #ifndef KEYCTL_JOIN_SESSION_KEYRING
 #define KEYCTL_JOIN_SESSION_KEYRING 1
 #endif
@@ -127,6 +133,41 @@ static bool have_cap(int cap)
 	       (d[cap / 32].effective & (1u << (cap % 32)));
 }
 
+/*
+ * How many seccomp filters a client of ours may have and still get no
+ * more from us than it has: ours, where it shares our user, pid and
+ * mount namespaces (a container both run in: every process of one
+ * descends from its init or was started by its runtime's exec, each
+ * under the container's filter, and can only add filters), else 0.
+ * Our program inherits our filters, all of them (fork copies the
+ * chain, kernel/seccomp.c), so such a client's are ours: the count is
+ * what can be told from outside (/proc/PID/status; reading the filters
+ * themselves, PTRACE_SECCOMP_GET_FILTER, needs CAP_SYS_ADMIN, which a
+ * container's root lacks).  A client that added a filter of its own
+ * has more than ours, and is refused.
+ */
+static long own_filters_shared_with(pid_t pid)
+{
+	static const char *const shared[] = { "user", "pid", "mnt" };
+	char status[SW_PROC_TEXT_MAX];
+	long mode = 0, n = 0;
+
+	for (size_t i = 0; i < sizeof(shared) / sizeof(shared[0]); i++) {
+		char theirs[64], mine[64];
+		bool same = false;
+
+		snprintf(theirs, sizeof(theirs), "/proc/%d/ns/%s", (int)pid, shared[i]);
+		snprintf(mine, sizeof(mine), "/proc/self/ns/%s", shared[i]);
+		if (!same_file(theirs, mine, &same) || !same)
+			return 0;
+	}
+	if (sw_proc_read("/proc/self/status", status, sizeof(status)) < 0 ||
+	    !sw_proc_number(status, "Seccomp", 10, 0, &mode) || mode != 2 ||
+	    !sw_proc_number(status, "Seccomp_filters", 10, 0, &n))
+		return 0;
+	return n;
+}
+
 /* Refusals: what a program started by the daemon could not keep. */
 static int read_restrictions(struct sw_client *c, struct sw_error *err)
 {
@@ -150,6 +191,8 @@ static int read_restrictions(struct sw_client *c, struct sw_error *err)
 		long n = 0;
 
 		sw_proc_number(status, "Seccomp_filters", 10, 0, &n);
+		if (v == 2 && n <= own_filters_shared_with(c->pid))
+			goto label;
 		return sw_error_set(err, EPERM,
 			"pid %d runs under %s (%s: Seccomp %ld, %ld filter%s), which its "
 			"program would inherit and a daemon cannot carry over; run the "
@@ -158,6 +201,7 @@ static int read_restrictions(struct sw_client *c, struct sw_error *err)
 			(int)c->pid, v == 1 ? "seccomp's strict mode" : "a seccomp filter",
 			path, v, n, n == 1 ? "" : "s");
 	}
+label:
 	if (!sw_proc_number(status, "THP_enabled", 10, 0, &v))
 		v = 1;
 	c->thp_disable = v == 0;
@@ -240,6 +284,25 @@ static int read_root(struct sw_client *c, bool privileged, struct sw_error *err)
 	c->fd[SW_CLIENT_FD_ROOT] = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (c->fd[SW_CLIENT_FD_ROOT] < 0)
 		return sw_error_set_errno(err, errno, "open the client's root directory (%s)", path);
+	/* The session's own namespaces (nsbox.c) turn every mount of its
+	 * copy of this mount namespace into a slave, from its root, so that
+	 * what it mounts never propagates to the client's or the host's:
+	 * MS_SLAVE takes a mount's root (fs/namespace.c, do_change_type(),
+	 * EINVAL else), and a chroot into a plain directory has none there. */
+	{
+		struct statx st;
+
+		if (statx(c->fd[SW_CLIENT_FD_ROOT], "", AT_EMPTY_PATH,
+			  STATX_BASIC_STATS, &st) < 0)
+			return sw_error_set_errno(err, errno, "read the client's root directory (%s)", path);
+		if ((st.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
+		    !(st.stx_attributes & STATX_ATTR_MOUNT_ROOT))
+			return sw_error_set(err, EPERM,
+				"pid %d's root directory is no mount point, so syswardd cannot give "
+				"its program the namespaces of a session of its own there; make it "
+				"one (mount --bind DIR DIR before chroot DIR, as container runtimes "
+				"do) or run the program embedded", (int)c->pid);
+	}
 	/* procns.c must plan over its mounts, seen from its root. */
 	snprintf(c->mountinfo, sizeof(c->mountinfo), "/proc/%d/mountinfo", (int)c->pid);
 	return 0;
@@ -739,6 +802,25 @@ int sw_client_enter(const struct sw_client *c, struct sw_client_where *w)
 	return 0;
 }
 
+/*
+ * keyctl refused to us by a seccomp filter around the daemon (a
+ * container's default profile refuses keyctl, add_key and request_key
+ * whole, EPERM), which the program inherits: it reaches no keyring at
+ * all, ours included.  A filter that refused the join but let keyctl
+ * name our session keyring would not: that one fails the launch.
+ */
+static bool keyctl_refused(void)
+{
+	int saved = errno;
+	bool refused = saved == EPERM &&
+		       syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID,
+			       KEY_SPEC_SESSION_KEYRING, 0) < 0 &&
+		       errno == EPERM;
+
+	errno = saved;
+	return refused;
+}
+
 int sw_client_enter_user(const struct sw_client *c, struct sw_client_where *w)
 {
 	int fd = c->fd[SW_CLIENT_FD_NS + SW_CLIENT_NS_USER];
@@ -771,7 +853,8 @@ int sw_client_enter_user(const struct sw_client *c, struct sw_client_where *w)
 	 * kept there.  The client's cannot be joined from outside; one of
 	 * its own, empty, owned by its uid.
 	 */
-	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 && errno != ENOSYS)
+	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 &&
+	    errno != ENOSYS && !keyctl_refused())
 		FAIL(SW_CLIENT_STEP_KEYRING, 0);
 	return 0;
 }

@@ -247,7 +247,7 @@ eperm:
 }
 
 void sw_decide(const struct sw_program *prog, uint32_t audit_arch, uint64_t nr, const uint64_t args[6],
-	       sw_read_str_fn read_str, void *read_ctx, uint32_t *counters,
+	       sw_read_arg_fn read_arg, void *read_ctx, uint32_t *counters,
 	       struct sw_decide_scratch *scratch, struct sw_decision *d)
 {
 	const struct sw_policy *p = prog->policy;
@@ -315,9 +315,27 @@ void sw_decide(const struct sw_program *prog, uint32_t audit_arch, uint64_t nr, 
 				ok = false;
 				break;
 			}
-			if (c->index < 6 && read_str)
-				len = read_str(read_ctx, d->args[c->index] & m[c->index],
-					       scratch->path, sizeof(scratch->path));
+			if (c->index < 6 && read_arg) {
+				uint8_t kind = pr->kinds[abi][at * 6 + c->index];
+				struct sw_arg_read a = {
+					.kind = kind & 0xf, .abi = abi,
+					.addr = d->args[c->index] & m[c->index],
+				};
+
+				/* A sockaddr's length is the kernel's int. */
+				if (a.kind == SW_ARG_SOCKADDR)
+					a.len = (int32_t)d->args[kind >> 4];
+				len = read_arg(read_ctx, &a, scratch->path,
+					       sizeof(scratch->path));
+			}
+			if (len == -ENODATA) {
+				/* No unix address (another family, NULL, a
+				 * length the kernel refuses): as a NULL path,
+				 * no condition holds, negated ones included;
+				 * the kernel has the last word on the call. */
+				ok = false;
+				break;
+			}
 			if (len < 0) {
 				/* Unreadable string: the kernel would fail
 				 * with EFAULT too; never run it unchecked. */
@@ -364,6 +382,37 @@ out:
 	 * policy simply allows the call. */
 	if (d->verdict == SW_V_ALLOW && d->args[0] != orig0)
 		d->verdict = SW_V_REWRITE;
+}
+
+bool sw_rule_grants(const struct sw_program *prog, int rule, enum sw_abi abi,
+		    uint64_t nr, const char *name)
+{
+	const struct sw_prog_rule *pr;
+	const struct sw_rule *r;
+	unsigned int n = 0;
+	int at;
+
+	if (rule < 0 || (size_t)rule >= prog->n_rules)
+		return false;
+	pr = &prog->rules[rule];
+	r = pr->rule;
+	if (!pr->applies || (r->action != SW_ACT_ALLOW && r->action != SW_ACT_KLOG &&
+			     r->action != SW_ACT_AUDIT) ||
+	    (at = sw_prog_rule_name_at(prog, (size_t)rule, abi, nr)) < 0)
+		return false;
+	/* Every condition on the address, as for the address the call
+	 * named; the rule's others held at the stop. */
+	for (size_t k = 0; k < r->n_paths; k++) {
+		const struct sw_path_cond *c = &r->paths[k];
+		uint8_t kind = c->index < 6 ? pr->kinds[abi][at * 6 + c->index] & 0xf : 0;
+
+		if (kind != SW_ARG_SOCKADDR && kind != SW_ARG_MSGHDR)
+			continue;
+		n++;
+		if (!path_holds(c, name))
+			return false;
+	}
+	return n > 0;
 }
 
 bool sw_decision_lift(struct sw_decision *d, uint64_t nr, const uint64_t args[6])

@@ -273,12 +273,13 @@ struct names {
 	char buf[SW_EXEC_MAX_NAMES][PATH_MAX];
 };
 
-/* The string reader for sw_decide: argument address k + 1 is name k. */
-static int read_name(void *ctx, uint64_t addr, char *buf, size_t size)
+/* The reader for sw_decide: the path argument reads as the name. */
+static int read_name(void *ctx, const struct sw_arg_read *a, char *buf,
+		     size_t size)
 {
 	const char *name = ctx;
 
-	(void)addr;
+	(void)a;
 	snprintf(buf, size, "%s", name);
 	return (int)strnlen(buf, size - 1);
 }

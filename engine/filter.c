@@ -864,6 +864,15 @@ int sw_filter_build_defences(const struct sw_program *prog, void **ret_ctx,
 		for (size_t i = 0; !r && i < sizeof(keys) / sizeof(keys[0]); i++)
 			r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), keys[i], NULL);
 	}
+	/* peers.c: every connect, whose socket (never its address, which
+	 * the program's threads may change) says whether its peer is
+	 * checked; every listen, whose process is then the session's
+	 * listener.  On i386 libseccomp adds socketcall with the subcall's
+	 * number too. */
+	if (!r && (on & SW_DEFENCE_UNIX_PEERS))
+		r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), "connect", NULL);
+	if (!r && (on & SW_DEFENCE_UNIX_PEERS))
+		r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), "listen", NULL);
 	if (!r && (on & SW_DEFENCE_CLONE_UNTRACED)) {
 		struct sw_arg_cond c = { 0, SW_CMP_MASKED_EQ, CLONE_UNTRACED,
 					 CLONE_UNTRACED };

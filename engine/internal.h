@@ -40,10 +40,12 @@
  *              (prlimit64, priorities, scheduling) act only on those
  *   objects.c  the uid's kernel objects outside the session: /proc,
  *              sysctl, cgroupfs and sysfs writes, IPC ids and queues,
- *              keyrings (route 19)
+ *              keyrings (route 20)
  *   resultcheck.c a call decided on what it returns: to its exit stop
  *              with its descriptor table's other users held, calls
  *              injected after it
+ *   peers.c    unix connections to a same-uid process outside the
+ *              session undone unless granted (route 19); the hold
  *   probe.c    kernel support probe with a short-lived traced child
  *   landlock.c every session a Landlock domain of its own (route 16)
  *   nsbox.c    the session's own namespaces (mount, IPC, cgroup), the one
@@ -70,6 +72,7 @@
 
 #include "sysward/engine.h"
 #include "sysward/limits.h"
+#include "sysward/pathargs.h"
 
 /* Older userspace headers: the values are the kernel's ABI. */
 #ifndef CLONE_UNTRACED
@@ -163,6 +166,9 @@ enum sw_def_sys {
 	SW_SYS_REQUEST_KEY,
 	SW_SYS_UNSHARE,
 	SW_SYS_SETNS,
+	/* peers.c: a unix connection's peer, a session's listeners */
+	SW_SYS_CONNECT,
+	SW_SYS_LISTEN,
 	SW_SYS_COUNT,
 };
 
@@ -229,6 +235,10 @@ struct sw_prog_rule {
 	/* masks[abi][k * 6 + index]: the bits of argument `index` of the
 	 * k-th name the kernel reads on that ABI (sw_arg_mask). */
 	uint64_t *masks[SW_ABI_COUNT];
+	/* kinds[abi][k * 6 + index]: what a "paths" condition reads there
+	 * (enum sw_arg_kind), and for SW_ARG_SOCKADDR the argument of its
+	 * length in the high four bits (sysward/pathargs.h). */
+	uint8_t *kinds[SW_ABI_COUNT];
 };
 
 struct sw_program {
@@ -358,10 +368,26 @@ struct sw_decision {
 	bool lifted;			/* complain mode let it run */
 };
 
-/* Reads the NUL-terminated string at addr into buf (size > 0).  Returns
- * its length (truncated to size-1) or -errno. */
-typedef int (*sw_read_str_fn)(void *ctx, uint64_t addr, char *buf,
-			      size_t size);
+/*
+ * What a "paths" condition reads at an argument (sysward/pathargs.h says
+ * which kind each argument is): the path name at addr, or a unix socket
+ * address -- a sockaddr of len bytes at addr (len: its length argument,
+ * the kernel's int), or a msghdr at addr laid out as abi's, whose
+ * msg_name is the address.
+ */
+struct sw_arg_read {
+	uint8_t kind;		/* enum sw_arg_kind; SW_ARG_NONE: a string */
+	enum sw_abi abi;
+	uint64_t addr;
+	int64_t len;		/* SW_ARG_SOCKADDR */
+};
+
+/* Reads what a condition sees at an argument, spelled into buf (size >
+ * SW_UNIX_ADDR_MAX): its length (truncated to size-1); -ENODATA for no
+ * unix address (another family, NULL, a length the kernel refuses),
+ * which meets no condition; or -errno. */
+typedef int (*sw_read_arg_fn)(void *ctx, const struct sw_arg_read *a,
+			      char *buf, size_t size);
 
 /* Scratch a decision may keep path strings in (one per path condition
  * checked last; reused from stop to stop, no allocation). */
@@ -376,7 +402,7 @@ struct sw_decide_scratch {
  * the program's to forge (see decide.c).
  */
 void sw_decide(const struct sw_program *prog, uint32_t audit_arch, uint64_t nr, const uint64_t args[6],
-	       sw_read_str_fn read_str, void *read_ctx, uint32_t *counters,
+	       sw_read_arg_fn read_arg, void *read_ctx, uint32_t *counters,
 	       struct sw_decide_scratch *scratch, struct sw_decision *ret);
 
 /*
@@ -403,8 +429,34 @@ bool sw_when_selects(uint32_t first, uint32_t last, uint32_t step,
  * killed, the access fails with -ETIMEDOUT, and sw_tracee_mem_stalled()
  * names the tracee, whose session the dispatch loop then kills.
  */
-/* A sw_read_str_fn; pidp points to a pid_t.  Length or -errno. */
+/* The NUL-terminated string at addr; pidp points to a pid_t.  Length or
+ * -errno. */
 int sw_read_tracee_string(void *pidp, uint64_t addr, char *buf, size_t size);
+/* A sw_read_arg_fn (pidp points to a pid_t): a path with
+ * sw_read_tracee_string(), an address with sw_tracee_read_addr(). */
+int sw_read_tracee_arg(void *pidp, const struct sw_arg_read *a, char *buf,
+		       size_t size);
+/* String argument i of pid's call name(args) on abi (sw_string_args()
+ * says which): a path, or a unix address spelled.  Length, -ENODATA for
+ * no unix address, or -errno. */
+int sw_read_tracee_string_arg(pid_t pid, enum sw_abi abi, const char *name,
+			      unsigned int i, const uint64_t args[6], char *buf,
+			      size_t size);
+/* The bytes the kernel copies for a unix address argument: the sockaddr
+ * (SW_ARG_SOCKADDR), or the msghdr and then its msg_name's bytes
+ * (SW_ARG_MSGHDR).  What the path guard pins. */
+#define SW_MSGHDR_MAX		56	/* struct msghdr, x86_64 */
+#define SW_SOCKADDR_MAX		128	/* struct sockaddr_storage */
+struct sw_addr_bytes {
+	uint8_t hdr_len;	/* the msghdr's bytes, 0 for a sockaddr */
+	uint8_t name_len;	/* the address's bytes after it (0: none) */
+	unsigned char b[SW_MSGHDR_MAX + SW_SOCKADDR_MAX];
+};
+/* Read a unix address argument (a->kind SW_ARG_SOCKADDR or _MSGHDR) of
+ * pid: its bytes into *raw (whatever they name: an address of another
+ * family is pinned too), spelled into buf as sw_read_arg_fn says. */
+int sw_tracee_read_addr(pid_t pid, const struct sw_arg_read *a,
+			struct sw_addr_bytes *raw, char *buf, size_t size);
 /* process_vm_readv/writev of len <= 4096 bytes: bytes done, or -errno. */
 int sw_tracee_read(pid_t pid, uint64_t addr, void *buf, size_t len);
 int sw_tracee_write(pid_t pid, uint64_t addr, const void *buf, size_t len);
@@ -527,15 +579,25 @@ struct sw_tracee {
 	 * session's record (0: none yet, or past the limit). */
 	uint16_t rec_prog;
 	/* resultcheck.c: a call decided on what it returns (NULL when
-	 * none is under way); its thread group (0: not read yet); held:
+	 * none is under way); its thread group (0: not read yet); rc_held:
 	 * a stop kept for later while another tracee of the session runs
-	 * a checked call (held_status), hold_wait: interrupted for that
-	 * and not stopped yet. */
+	 * a checked call (rc_status), rc_wait: interrupted for that and
+	 * not stopped yet. */
 	struct sw_rc *rc;
 	pid_t tgid;
-	bool held;
-	bool hold_wait;
+	bool rc_held;
+	bool rc_wait;
+	int rc_status;
+	/* peers.c: the connect whose peer is checked at this tracee's exit
+	 * stop (NULL: none); where it stands while a connect of its
+	 * session's holds the others (enum sw_hold), and the stop it is
+	 * held at. */
+	struct sw_peer_check *pc;
+	uint8_t hold;
 	int held_status;
+	/* In a group-stop, PTRACE_LISTEN'd (session.c): it runs no code
+	 * until SIGCONT makes it stop again. */
+	bool listening;
 };
 
 /* A tid that exited before its parent's creation event was handled:
@@ -599,6 +661,7 @@ struct sw_session {
 	unsigned int hold_waiting;
 	bool files_shared;
 	bool threads;		/* a PTRACE_EVENT_CLONE was seen */
+	struct sw_peers *peers;	/* peers.c, from its first connect or listen */
 	struct sw_cgroup cgroup;	/* cgroup.c: its own, removed with it */
 };
 
@@ -633,6 +696,10 @@ struct sw_supervisor {
 	pid_t bell_pid;		/* 0: none */
 	int bell_fd;		/* pidfd of bell_pid, under bell_mu */
 	bool bell_alarm;	/* an alarm is on its way */
+	/* peers.c: tracees whose held stop is handled once the current one
+	 * is (sw_peers_replay). */
+	pid_t *replay;
+	size_t n_replay, cap_replay;
 	/* cgroup.c: session cgroups whose removal waits for what is left
 	 * in them to end (at most SW_CGROUP_PENDING_MAX). */
 	struct sw_cgroup *cg_pending;
@@ -717,13 +784,18 @@ void sw_record_exec(struct sw_record *r, struct sw_tracee *t);
 #define SW_GUARD_ADDR		0xa5e00000ull
 #define SW_PATHGUARD_MAX_READS	6
 
-/* The strings one SECCOMP stop read, each read once. */
+/* What one SECCOMP stop read for conditions, each argument once: a
+ * string (kind SW_ARG_PATH or _NONE) as read, an address spelled with
+ * the bytes the kernel copies (raw). */
 struct sw_pathguard_reads {
 	pid_t pid;
 	unsigned int n;
 	uint64_t addr[SW_PATHGUARD_MAX_READS];
+	uint8_t kind[SW_PATHGUARD_MAX_READS];
+	int64_t alen[SW_PATHGUARD_MAX_READS];	/* SW_ARG_SOCKADDR's length */
 	int len[SW_PATHGUARD_MAX_READS];
 	char str[SW_PATHGUARD_MAX_READS][4096];
+	struct sw_addr_bytes raw[SW_PATHGUARD_MAX_READS];
 };
 
 /* Does this program check paths (and so want the guard)? */
@@ -731,8 +803,9 @@ bool sw_pathguard_wanted(const struct sw_program *prog);
 /* Put the guard's TRACE rules in front of an exported filter
  * (struct sock_filter array, reallocated). */
 int sw_pathguard_patch_filter(void **insns, size_t *n, struct sw_error *err);
-/* A sw_read_str_fn for sw_decide; ctx is a struct sw_pathguard_reads. */
-int sw_pathguard_read(void *ctx, uint64_t addr, char *buf, size_t size);
+/* A sw_read_arg_fn for sw_decide; ctx is a struct sw_pathguard_reads. */
+int sw_pathguard_read(void *ctx, const struct sw_arg_read *a, char *buf,
+		      size_t size);
 /* After sw_decide: point checked string arguments at sealed copies. */
 void sw_pathguard_pin(struct sw_supervisor *sup, struct sw_session *s,
 		      struct sw_tracee *t, enum sw_abi abi,
@@ -981,6 +1054,59 @@ void sw_rc_replay(struct sw_supervisor *sup);
  * whose call waits for a partner on a FIFO (which no write to a kernel
  * object does) is let go. */
 void sw_rc_tick(struct sw_supervisor *sup);
+/* ---- peers.c: unix peers outside the session (route 19) ---------------- */
+
+struct sw_peer_check;
+struct sw_peers;
+struct sw_ptrace_syscall_info;
+
+/* Where a tracee stands while a connect of its session holds the others
+ * (struct sw_tracee's hold). */
+enum sw_hold {
+	SW_HOLD_NONE,
+	SW_HOLD_WAIT,		/* interrupted; its stop is awaited */
+	SW_HOLD_QUIET,		/* runs no code of the program before a stop
+				 * (a first stop due, a group-stop, a call
+				 * that sends nothing): not awaited */
+	SW_HOLD_HELD,		/* stopped; its stop kept in held_status */
+	SW_HOLD_REPLAY,		/* released: its stop is handled next */
+};
+
+/*
+ * At a SECCOMP stop of i386's socketcall(2) carrying connect or listen:
+ * the call as its direct form, with the arguments read from memory
+ * once, into info (the decision then runs it as that, SET).  True if
+ * it did.
+ */
+bool sw_peers_socketcall(struct sw_session *s, struct sw_tracee *t,
+			 enum sw_abi abi, struct sw_ptrace_syscall_info *info);
+/*
+ * At a SECCOMP stop whose decision lets a call run: a listen is
+ * remembered (its process's pid, the session's listener); a connect of
+ * a unix socket is checked at its exit stop (t->pc; the caller resumes
+ * t to its exit stop through sw_peers_go()); a connect the supervisor
+ * cannot check is refused (d).
+ */
+void sw_peers_contain(struct sw_supervisor *sup, struct sw_tracee *t,
+		      enum sw_abi abi, struct sw_decision *d);
+/* Resume t (with t->pc) into its connect once the session is held. */
+void sw_peers_go(struct sw_supervisor *sup, struct sw_tracee *t);
+/* At t's exit stop of its checked connect: judge its peer, undo a
+ * refused connection, end the hold.  True if it resumed t itself. */
+bool sw_peers_exit(struct sw_supervisor *sup, struct sw_tracee *t);
+/* A stop of a tracee whose session is held: kept (true) until the
+ * hold ends, when sw_peers_replay() gives it back. */
+bool sw_peers_held(struct sw_supervisor *sup, struct sw_tracee *t, int status);
+/* The next held stop to handle (after the current one), or false. */
+bool sw_peers_replay(struct sw_supervisor *sup, pid_t *pid, int *status);
+/* t is gone (exited, or replaced by an exec): its check and hold. */
+void sw_peers_gone(struct sw_supervisor *sup, struct sw_tracee *t);
+void sw_peers_free(struct sw_peers *p);
+/* Does rule i (it let the call nr run) grant a unix peer whose bound
+ * name is name: a rule whose action lets it run, with a condition on
+ * the call's address, each of which holds for name (decide.c)? */
+bool sw_rule_grants(const struct sw_program *prog, int rule, enum sw_abi abi,
+		    uint64_t nr, const char *name);
 
 /* ---- probe.c: policy context helpers ---------------------------------- */
 
@@ -1142,9 +1268,11 @@ int sw_cgroup_plan(uid_t uid, gid_t gid, struct sw_cgroup_plan *ret,
  * below the cgroup the child is in, hand the directory it is in to the
  * launcher over hand_fd (SCM_RIGHTS, before anything else can fail, so
  * that the launcher removes it whatever happens next), and move the
- * child into its program cgroup.  0, or -errno with *step set (enum
- * sw_nsbox_step). */
-int sw_cgroup_enter(const struct sw_cgroup_plan *p, int hand_fd, int *step);
+ * child into its program cgroup.  self_fd: its /proc/<pid> directory,
+ * opened before it entered a client's root, where /proc may be none
+ * (-1: /proc/self).  0, or -errno with *step set (enum sw_nsbox_step). */
+int sw_cgroup_enter(const struct sw_cgroup_plan *p, int hand_fd, int self_fd,
+		    int *step);
 
 struct msghdr;
 /* In the launcher: take the handed-over directory from a message of the
@@ -1226,8 +1354,9 @@ int sw_nsbox_plan_table(const struct sw_mnt_table *t, const struct sw_nsbox_ctx 
 			struct sw_nsbox *ret, struct sw_error *err);
 void sw_nsbox_free(struct sw_nsbox *p);
 /* In the launch child, before privileges are dropped: the one entry.
- * Async-signal-safe.  0 or -errno with *where set. */
-int sw_nsbox_enter(const struct sw_nsbox *p, int hand_fd,
+ * Async-signal-safe.  self_fd: sw_cgroup_enter()'s.  0 or -errno with
+ * *where set. */
+int sw_nsbox_enter(const struct sw_nsbox *p, int hand_fd, int self_fd,
 		   struct sw_nsbox_where *where);
 /* In the parent: what failed at *where, naming what it was doing. */
 void sw_nsbox_explain(const struct sw_nsbox *p, const struct sw_nsbox_where *w,

@@ -30,7 +30,7 @@
 #include "prepare.h"
 
 /*
- * A session keyring of the program's own (docs/security.md, route 19):
+ * A session keyring of the program's own (docs/security.md, route 20):
  * without it the program's session keyring is its launcher's (a login's,
  * which links the user keyring) or, with none, the user session keyring,
  * and the program possesses @u through it.  A new anonymous keyring
@@ -40,11 +40,12 @@
  * user session keyring (both made if the uid has none yet, as any
  * reference does) and the persistent keyring (made as keyctl
  * get_persistent does, linked into ours for a moment only).  A kernel
- * without keys (ENOSYS) has nothing to keep out of reach; any other
- * failure (EDQUOT: the uid's key quota full) fails the launch, rather
- * than run the program in the launcher's keyring.  A client's program has
- * joined one of its own already (clientctx.c, in the client's user
- * namespace): join false.  Async-signal-safe: raw system calls.
+ * without keys (ENOSYS) has nothing to keep out of reach, nor has a
+ * program that inherits a filter refusing keyctl; any other failure
+ * (EDQUOT: the uid's key quota full) fails the launch, rather than run
+ * the program in the launcher's keyring.  A client's program has joined
+ * one of its own already (clientctx.c, in the client's user namespace):
+ * join false.  Async-signal-safe: raw system calls.
  */
 static void own_keyring(int rep_fd, bool join, int32_t serials[SW_OBJECTS_KEYRINGS])
 {
@@ -53,6 +54,16 @@ static void own_keyring(int rep_fd, bool join, int32_t serials[SW_OBJECTS_KEYRIN
 				0L, 0L, 0L);
 
 	if (r < 0 && errno == ENOSYS)
+		return;
+	/* keyctl refused to us by a seccomp filter around the launcher (a
+	 * container's default profile refuses keyctl, add_key and
+	 * request_key whole, EPERM), which the program inherits: it reaches
+	 * no keyring at all.  A filter that refused the join but let keyctl
+	 * name our session keyring would not: that fails the launch (as
+	 * clientctx.c's join). */
+	if (r < 0 && errno == EPERM &&
+	    syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, (long)KEY_SPEC_SESSION_KEYRING,
+		    0L, 0L, 0L) < 0 && errno == EPERM)
 		return;
 	if (r < 0)
 		sw_launch_fail(rep_fd, SW_STAGE_KEYRING);
@@ -106,6 +117,7 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	struct sw_client cl = l->client ? *l->client : (struct sw_client){ 0 };
 	struct sw_client_where where = { -1, -1 };
 	struct sw_launch_ready ready = { .pid = own_pid(l->client) };
+	int self_fd = -1;
 	sigset_t mask;
 	char c;
 	int last = cap_max_bits();
@@ -178,6 +190,10 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	 * itself: its namespaces, root, cgroups, limits, ... (clientctx.c;
 	 * its pid namespace is the holder's to enter, its user namespace
 	 * comes with its uid below). */
+	if (nsbox->on && l->client)
+		/* Its /proc/<pid>, for its cgroup's path (cgroup.c): the
+		 * client's root may have no /proc. */
+		self_fd = open("/proc/self", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (l->client && sw_client_enter(&cl, &where) < 0)
 		sw_launch_fail_client(rep_fd, &where);
 	/* While it still holds CAP_SYS_ADMIN (nsbox.c, route 16c): its
@@ -188,9 +204,11 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	{
 		struct sw_nsbox_where where;
 
-		errno = -sw_nsbox_enter(nsbox, ready_fd, &where);
+		errno = -sw_nsbox_enter(nsbox, ready_fd, self_fd, &where);
 		if (errno)
 			sw_launch_fail_at(rep_fd, SW_STAGE_NSBOX, &where);
+		if (self_fd >= 0)
+			close(self_fd);
 	}
 	if (l->set_groups &&
 	    sw_set_groups_within(l->groups, l->n_groups, l->groups, l->n_groups) < 0)

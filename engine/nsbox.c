@@ -544,7 +544,7 @@ static int new_instance(const struct sw_nsbox_mount *m)
 	return r;
 }
 
-int sw_nsbox_enter(const struct sw_nsbox *p, int hand_fd,
+int sw_nsbox_enter(const struct sw_nsbox *p, int hand_fd, int self_fd,
 		   struct sw_nsbox_where *where)
 {
 	int r;
@@ -556,7 +556,7 @@ int sw_nsbox_enter(const struct sw_nsbox *p, int hand_fd,
 	if (r < 0)
 		return r;
 	/* Before the cgroup namespace: rooted where the unsharer is. */
-	r = sw_cgroup_enter(&p->cg, hand_fd, &where->step);
+	r = sw_cgroup_enter(&p->cg, hand_fd, self_fd, &where->step);
 	if (r < 0)
 		return r;
 	*where = (struct sw_nsbox_where){ SW_NSBOX_UNSHARE, -1 };

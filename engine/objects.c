@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The uid's kernel objects outside the session (docs/security.md, route
- * 19): what a confined program may reach of the objects the kernel lets
+ * 20): what a confined program may reach of the objects the kernel lets
  * any process of its uid act on without a ptrace-mode check, and so
  * without its Landlock domain (route 16) standing in the way.
  *

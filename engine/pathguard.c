@@ -197,16 +197,20 @@ static int slot_alloc(struct sw_guard *g)
 
 /* ---- reading strings once ------------------------------------------------ */
 
-int sw_pathguard_read(void *ctx, uint64_t addr, char *buf, size_t size)
+int sw_pathguard_read(void *ctx, const struct sw_arg_read *a, char *buf,
+		      size_t size)
 {
 	struct sw_pathguard_reads *rd = ctx;
+	bool addr = a->kind == SW_ARG_SOCKADDR || a->kind == SW_ARG_MSGHDR;
+	unsigned int k;
 	int len;
 
-	/* One read per address per stop: two rules looking at the same
+	/* One read per argument per stop: two rules looking at the same
 	 * argument must see the same bytes, or a flip between their reads
 	 * would let each rule see what suits the attacker. */
-	for (unsigned int k = 0; k < rd->n; k++) {
-		if (rd->addr[k] != addr)
+	for (k = 0; k < rd->n; k++) {
+		if (rd->addr[k] != a->addr || rd->kind[k] != a->kind ||
+		    (a->kind == SW_ARG_SOCKADDR && rd->alen[k] != a->len))
 			continue;
 		if (rd->len[k] < 0)
 			return rd->len[k];
@@ -214,15 +218,21 @@ int sw_pathguard_read(void *ctx, uint64_t addr, char *buf, size_t size)
 		return rd->len[k] < (int)size ? rd->len[k] : (int)size - 1;
 	}
 	if (rd->n == SW_PATHGUARD_MAX_READS)
-		return sw_read_tracee_string(&rd->pid, addr, buf, size);
-	len = sw_read_tracee_string(&rd->pid, addr, rd->str[rd->n],
-				    sizeof(rd->str[rd->n]));
-	rd->addr[rd->n] = addr;
-	rd->len[rd->n] = len;
-	rd->n++;
+		return addr ? sw_read_tracee_arg(&rd->pid, a, buf, size)
+			    : sw_read_tracee_string(&rd->pid, a->addr, buf, size);
+	k = rd->n++;
+	rd->addr[k] = a->addr;
+	rd->kind[k] = a->kind;
+	rd->alen[k] = a->len;
+	rd->str[k][0] = '\0';
+	len = addr ? sw_tracee_read_addr(rd->pid, a, &rd->raw[k], rd->str[k],
+					 sizeof(rd->str[k]))
+		   : sw_read_tracee_string(&rd->pid, a->addr, rd->str[k],
+					   sizeof(rd->str[k]));
+	rd->len[k] = len;
 	if (len < 0)
 		return len;
-	snprintf(buf, size, "%s", rd->str[rd->n - 1]);
+	snprintf(buf, size, "%s", rd->str[k]);
 	return len < (int)size ? len : (int)size - 1;
 }
 
@@ -487,6 +497,50 @@ static void vet(struct sw_session *s, struct sw_tracee *t, enum sw_abi abi,
 	}
 }
 
+/* Did read k take bytes the kernel will read again?  A string that was
+ * read; a unix address's bytes, whatever they name (another family, a
+ * msghdr without a name: a thread could make them a unix address). */
+static bool pinnable(const struct sw_pathguard_reads *rd, unsigned int k)
+{
+	if (rd->kind[k] == SW_ARG_SOCKADDR || rd->kind[k] == SW_ARG_MSGHDR)
+		return rd->raw[k].hdr_len + rd->raw[k].name_len > 0;
+	return rd->len[k] >= 0;
+}
+
+/* Where a msghdr's copy puts the copy of its address, in the slot. */
+#define SW_PIN_NAME_OFF		64
+_Static_assert(SW_PIN_NAME_OFF >= SW_MSGHDR_MAX &&
+	       SW_PIN_NAME_OFF + SW_SOCKADDR_MAX <= SW_GUARD_SLOT, "fits a slot");
+
+/* Put what read k took into the slot, as the kernel will read it: a
+ * string; a sockaddr's bytes; a msghdr's, with msg_name pointing at the
+ * copy of its address beside it (msg_name is the first field in every
+ * ABI's layout; nothing else in the msghdr is what a condition saw). */
+static void copy_read(struct sw_guard *g, int slot,
+		      const struct sw_pathguard_reads *rd, unsigned int k)
+{
+	char *to = g->map + (size_t)slot * SW_GUARD_SLOT;
+	const struct sw_addr_bytes *r = &rd->raw[k];
+
+	if (rd->kind[k] == SW_ARG_SOCKADDR) {
+		memcpy(to, r->b, r->name_len);
+	} else if (rd->kind[k] == SW_ARG_MSGHDR) {
+		memcpy(to, r->b, r->hdr_len);
+		if (r->name_len) {
+			uint64_t name = SW_GUARD_ADDR + (uint64_t)slot * SW_GUARD_SLOT +
+					SW_PIN_NAME_OFF;
+
+			memcpy(to + SW_PIN_NAME_OFF, r->b + r->hdr_len, r->name_len);
+			if (r->hdr_len == SW_MSGHDR_MAX)
+				memcpy(to, &name, sizeof(name));
+			else
+				memcpy(to, &(uint32_t){ (uint32_t)name }, sizeof(uint32_t));
+		}
+	} else {
+		memcpy(to, rd->str[k], (size_t)rd->len[k] + 1);
+	}
+}
+
 void sw_pathguard_pin(struct sw_supervisor *sup, struct sw_session *s,
 		      struct sw_tracee *t, enum sw_abi abi,
 		      const struct sw_pathguard_reads *rd,
@@ -533,7 +587,7 @@ void sw_pathguard_pin(struct sw_supervisor *sup, struct sw_session *s,
 		for (unsigned int k = 0; k < rd->n; k++) {
 			int slot;
 
-			if (rd->len[k] < 0 || (d->args[i] & mask) != rd->addr[k])
+			if (!pinnable(rd, k) || (d->args[i] & mask) != rd->addr[k])
 				continue;
 			slot = slot_of_read[k];
 			if (slot < 0) {
@@ -547,8 +601,7 @@ void sw_pathguard_pin(struct sw_supervisor *sup, struct sw_session *s,
 				}
 				t->pins[t->n_pins++] = (uint16_t)slot;
 				slot_of_read[k] = slot;
-				memcpy(t->guard->map + (size_t)slot * SW_GUARD_SLOT,
-				       rd->str[k], (size_t)rd->len[k] + 1);
+				copy_read(t->guard, slot, rd, k);
 			}
 			d->args[i] = SW_GUARD_ADDR + (uint64_t)slot * SW_GUARD_SLOT;
 			d->pinned |= (uint8_t)(1u << i);

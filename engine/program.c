@@ -71,6 +71,8 @@ static const char *const def_sys_names[SW_SYS_COUNT] = {
 	[SW_SYS_REQUEST_KEY] = "request_key",
 	[SW_SYS_UNSHARE] = "unshare",
 	[SW_SYS_SETNS] = "setns",
+	[SW_SYS_CONNECT] = "connect",
+	[SW_SYS_LISTEN] = "listen",
 };
 
 /*
@@ -181,6 +183,19 @@ static bool policy_allows_by_name(const struct sw_program *prog, const char *nam
 	return false;
 }
 
+/* What a "paths" condition on argument index of name reads on an ABI
+ * (struct sw_prog_rule's kinds: the kind, and a sockaddr's length
+ * argument above it). */
+static uint8_t arg_kind(enum sw_abi abi, const char *name, unsigned int index)
+{
+	enum sw_arg_kind k = sw_cond_arg_kind(sw_abi_token(abi), name, index);
+	struct sw_addr_arg a;
+
+	if (k == SW_ARG_SOCKADDR && sw_addr_arg(name, &a))
+		return (uint8_t)(k | a.len_index << 4);
+	return (uint8_t)k;
+}
+
 /* A syscall number on an ABI, or -1.  libseccomp returns negative
  * pseudo-numbers for calls that an ABI reaches only via a multiplexer
  * (i386 socket -> socketcall); those never appear in a stop's nr. */
@@ -200,6 +215,7 @@ void sw_program_free(struct sw_program *prog)
 	for (size_t i = 0; i < prog->n_rules; i++) {
 		free(prog->rules[i].nrs[0]);	/* one block for all ABIs */
 		free(prog->rules[i].masks[0]);
+		free(prog->rules[i].kinds[0]);
 	}
 	for (int a = 0; a < SW_ABI_COUNT; a++)
 		free(prog->first[a]);
@@ -338,26 +354,34 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 		size_t n = r->n_names;
 		int *block;
 		uint64_t *mblock;
+		uint8_t *kblock;
 
 		pr->rule = r;
 		pr->applies = sw_rule_applies(r, ctx);
 		pr->traced = sw_rule_needs_supervisor(r);
 		block = malloc(sizeof(int) * (n ? n : 1) * SW_ABI_COUNT);
 		mblock = malloc(sizeof(uint64_t) * 6 * (n ? n : 1) * SW_ABI_COUNT);
-		if (!block || !mblock) {
+		kblock = calloc(6 * (n ? n : 1) * SW_ABI_COUNT, 1);
+		if (!block || !mblock || !kblock) {
 			free(block);
 			free(mblock);
+			free(kblock);
 			sw_program_free(prog);
 			return sw_error_set_errno(err, ENOMEM, "allocate compiled policy");
 		}
 		for (int a = 0; a < SW_ABI_COUNT; a++) {
 			pr->nrs[a] = block + a * (n ? n : 1);
 			pr->masks[a] = mblock + a * 6 * (n ? n : 1);
+			pr->kinds[a] = kblock + a * 6 * (n ? n : 1);
 			for (size_t k = 0; k < n; k++) {
 				pr->nrs[a][k] = resolve(a, r->names[k]);
 				for (unsigned int x = 0; x < 6; x++)
 					pr->masks[a][k * 6 + x] =
 						sw_arg_mask(a, r->names[k], x);
+				for (size_t c = 0; c < r->n_paths; c++)
+					pr->kinds[a][k * 6 + (r->paths[c].index % 6)] =
+						arg_kind(a, r->names[k],
+							 r->paths[c].index % 6);
 			}
 			pr->new_nr[a] = r->new_syscall ? resolve(a, r->new_syscall) : -1;
 		}
@@ -401,19 +425,23 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 			  SW_DEFENCE_CLONE3 | SW_DEFENCE_SIGNAL_SUPERVISOR |
 			  SW_DEFENCE_SECCOMP_LISTENER | SW_DEFENCE_USERFAULTFD |
 			  SW_DEFENCE_PIDFD_GETFD | SW_DEFENCE_PID_CALLS |
-			  SW_DEFENCE_OBJECT_OPENS | SW_DEFENCE_IPC |
-			  SW_DEFENCE_KEYRINGS) &
+			  SW_DEFENCE_UNIX_PEERS | SW_DEFENCE_OBJECT_OPENS |
+			  SW_DEFENCE_IPC | SW_DEFENCE_KEYRINGS) &
 			 ~defences_off;
-	/* These check targets and objects against a supervisor's sessions. */
+	/* These check targets, peers and objects against a supervisor's
+	 * sessions. */
 	if (supervisor_pid <= 0)
 		prog->defences &= ~(SW_DEFENCE_SIGNAL_SUPERVISOR | SW_DEFENCE_PID_CALLS |
-				    SW_DEFENCE_OBJECT_OPENS | SW_DEFENCE_IPC |
-				    SW_DEFENCE_KEYRINGS);
+				    SW_DEFENCE_UNIX_PEERS | SW_DEFENCE_OBJECT_OPENS |
+				    SW_DEFENCE_IPC | SW_DEFENCE_KEYRINGS);
 	/* io_uring operations bypass seccomp entirely; they only matter when
-	 * the policy restricts something, or when an open must be checked
-	 * (IORING_OP_OPENAT would not be: objects.c); a policy may opt in
-	 * to them ("allowIoUring": true; the parser warns about it). */
-	if ((!prog->restricts && !(prog->defences & SW_DEFENCE_OBJECT_OPENS)) ||
+	 * the policy restricts something, when a connection's peer is
+	 * checked (IORING_OP_CONNECT is no connect(2)) or when an open must
+	 * be checked (IORING_OP_OPENAT would not be: objects.c); a policy
+	 * may opt in to them ("allowIoUring": true; the parser warns about
+	 * it). */
+	if ((!prog->restricts &&
+	     !(prog->defences & (SW_DEFENCE_UNIX_PEERS | SW_DEFENCE_OBJECT_OPENS))) ||
 	    p->allow_io_uring)
 		prog->defences &= ~SW_DEFENCE_IO_URING;
 	/* A kernel-fault userfaultfd stalls whoever reads the program's

@@ -129,6 +129,17 @@ static int selector_values(const struct sw_record *r, char *const *entry_name,
  * rule can say (enum sw_learn_why) keeps the rules for the others; the
  * rest is refused, unless SW_LEARN_CATCH_ALL adds a rule, after them,
  * that allows every path, and the caller is told either way (ret_notes).
+ *
+ * connect's unix addresses are learned exact, each a rule of its own
+ * that grants its peer (docs/security.md, route 19), followed by connect
+ * allowed by name: connects to other families name no unix address, and
+ * the default check still keeps every same-uid service outside the
+ * session that no rule grants out of reach (an address not learned is
+ * no grant: nothing to catch or say).  A socket's name is an endpoint,
+ * not a directory of files: its directory as a prefix would grant every
+ * service bound beside it (tmux's and ssh-agent's sockets share /tmp).
+ * The other calls that take an address (bind, sendto, sendmsg) are
+ * learned by name.
  */
 struct path_cond {
 	bool prefix;
@@ -171,10 +182,18 @@ static int path_conditions(const struct sw_record *r, char *const *entry_name,
 	uint8_t pargs = 0;
 	struct path_cond *all;
 	size_t n = 0, kept = 0;
+	struct sw_addr_arg addr;
+	bool exact = false;
 
 	*out = (struct path_learn){ 0 };
 	if (!r->keep_paths)
 		return 0;
+	/* An address: connect's (grants), exact; the others' by name. */
+	if (sw_addr_arg(name, &addr)) {
+		if (strcmp(name, "connect"))
+			return 0;
+		exact = true;
+	}
 	/* One rule names one index: where the call's ABIs put the path in
 	 * different places (fanotify_mark, i386), no rule can say them. */
 	for (size_t i = 0; i < r->n_calls; i++) {
@@ -182,7 +201,7 @@ static int path_conditions(const struct sw_record *r, char *const *entry_name,
 
 		if (!entry_name[i] || strcmp(entry_name[i], name))
 			continue;
-		a = sw_path_args(sw_abi_token(r->calls[i].abi), name);
+		a = sw_string_args(sw_abi_token(r->calls[i].abi), name);
 		if (pargs && a != pargs) {
 			out->why = SW_LEARN_ABIS_DIFFER;
 			return 1;
@@ -212,7 +231,7 @@ static int path_conditions(const struct sw_record *r, char *const *entry_name,
 			out->null = true;
 			continue;
 		}
-		slash = strrchr(p->path, '/');
+		slash = exact ? NULL : strrchr(p->path, '/');
 		c.prefix = slash || p->cut;
 		snprintf(c.s, sizeof(c.s), "%.*s",
 			 slash ? (int)(slash - p->path + 1) : (int)strlen(p->path), p->path);
@@ -410,10 +429,21 @@ int sw_record_write_policy(const struct sw_record *r, FILE *f,
 				k++ ? ",\n" : "", names[i], index[i],
 				(unsigned long long)values[i][v]);
 	for (size_t i = 0; i < n; i++) {
+		struct sw_addr_arg addr;
+		bool grants;
+
 		if (nvals[i] != -3)
 			continue;
-		write_path_rules(f, names[i], &pl[i], catch_all, &k);
-		if (pl[i].lost || pl[i].why == SW_LEARN_ABIS_DIFFER)
+		grants = sw_addr_arg(names[i], &addr);
+		write_path_rules(f, names[i], &pl[i], catch_all && !grants, &k);
+		/* connect: its grants, then the call itself (other families,
+		 * sockets no grant is needed for). */
+		if (grants)
+			fprintf(f, "%s    {\n      \"names\": [\"%s\"],\n"
+				"      \"action\": \"SCMP_ACT_ALLOW\",\n"
+				"      \"comment\": \"every connect; the unix addresses above are granted: a same-uid service outside the session that no rule names stays refused\"\n    }",
+				k++ ? ",\n" : "", names[i]);
+		else if (pl[i].lost || pl[i].why == SW_LEARN_ABIS_DIFFER)
 			note(ret_notes, names[i], &pl[i], catch_all);
 	}
 	n_rules = k;

@@ -347,8 +347,7 @@ static void add_sample(struct rec_call *c, pid_t pid, enum sw_abi abi,
 		       const struct sw_decision *d)
 {
 	struct rec_sample s = { 0 };
-	uint8_t pargs = sw_path_args(sw_abi_token(abi), name);
-	uint64_t mask = sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
+	uint8_t pargs = sw_string_args(sw_abi_token(abi), name);
 
 	sample_args(abi, name, args, s.args, &s.hidden);
 	if (!c->samples &&
@@ -377,8 +376,8 @@ static void add_sample(struct rec_call *c, pid_t pid, enum sw_abi abi,
 
 			if (!(pargs & (1u << i)))
 				continue;
-			if (sw_read_tracee_string(&pid, args[i] & mask, buf,
-						  sizeof(buf)) >= 0) {
+			if (sw_read_tracee_string_arg(pid, abi, name, i, args, buf,
+						      sizeof(buf)) >= 0) {
 				keep_str(s.path, buf, &s.path_cut);
 				s.has_path = true;
 			}
@@ -433,16 +432,16 @@ static void keep_path(char *dst, const char *src, bool *cut)
 	}
 }
 
-/* --paths: the string c's first path argument named, once per call
- * entry.  A path no rule can say (enum sw_learn_why) is counted on the
- * entry: its other paths are still learned, and the writer says so
- * (reclearn.c). */
+/* --paths: the string c's first path argument named (for connect, the
+ * unix address it named), once per call entry.  A path no rule can say
+ * (enum sw_learn_why) is counted on the entry: its other paths are still
+ * learned, and the writer says so (reclearn.c). */
 static void add_path(struct sw_record *r, struct rec_call *c, pid_t pid,
 		     enum sw_abi abi, const char *name, const uint64_t args[6],
 		     const struct sw_decision *d)
 {
 	uint32_t arch = sw_abi_token(abi);
-	uint8_t pargs = sw_path_args(arch, name);
+	uint8_t pargs = sw_string_args(arch, name);
 	uint64_t mask = sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
 	uint16_t call = (uint16_t)(c - r->calls + 1);
 	char buf[REC_STR + 1], path[REC_STR];
@@ -461,12 +460,13 @@ static void add_path(struct sw_record *r, struct rec_call *c, pid_t pid,
 		path[0] = '\0';
 	} else if (d->path && d->pinned & (1u << i)) {
 		keep_path(path, d->path, &cut);
-	} else if (sw_read_tracee_string(&pid, args[i] & mask, buf, sizeof(buf)) >= 0) {
+	} else if (sw_read_tracee_string_arg(pid, abi, name, i, args, buf,
+					     sizeof(buf)) >= 0) {
 		keep_path(path, buf, &cut);
 	} else {
 		/* Unreadable: the kernel failed the call (EFAULT), and the
-		 * learned path rules fail it alike (decide.c).  Nothing to
-		 * learn. */
+		 * learned path rules fail it alike (decide.c); or no unix
+		 * address (another family).  Nothing to learn. */
 		return;
 	}
 	for (size_t k = 0; k < r->n_paths; k++)

@@ -181,7 +181,7 @@ static void write_sample_text(FILE *f, const struct sorted_call *sc)
 	for (size_t i = 0; i < n_args && i < 6; i++) {
 		fputs(i ? ", " : "", f);
 		if (types && types[i] == 'p' && samples[0].has_path &&
-		    (sw_path_args(sw_abi_token(c->abi), sc->name) & (1u << i))) {
+		    (sw_string_args(sw_abi_token(c->abi), sc->name) & (1u << i))) {
 			fputc('"', f);
 			sw_text_str(f, samples[0].path);
 			fputc('"', f);

@@ -185,7 +185,7 @@ static void hold_end(struct sw_supervisor *sup, struct sw_session *s)
 	sup->rc_replay = true;
 	for (size_t i = 0; i < sup->tab_size; i++)
 		if (sup->tab[i].pid > 0 && sup->tab[i].s == s)
-			sup->tab[i].hold_wait = false;
+			sup->tab[i].rc_wait = false;
 }
 
 /*
@@ -239,7 +239,7 @@ void sw_rc_go(struct sw_supervisor *sup, struct sw_tracee *t)
 	for (size_t i = 0; i < sup->tab_size; i++) {
 		struct sw_tracee *x = &sup->tab[i];
 
-		if (x->pid <= 0 || x == t || x->s != s || x->held ||
+		if (x->pid <= 0 || x == t || x->s != s || x->rc_held ||
 		    x->state != SW_T_RUNNING || !shares_files(t, x) ||
 		    asleep_reading_fifo(x->pid))
 			continue;
@@ -247,7 +247,7 @@ void sw_rc_go(struct sw_supervisor *sup, struct sw_tracee *t)
 		 * woken to report; one that is gone reports its exit. */
 		if (sw_sys_ptrace(PTRACE_INTERRUPT, x->pid, 0L, 0L) < 0)
 			continue;
-		x->hold_wait = true;
+		x->rc_wait = true;
 		s->hold_waiting++;
 	}
 	if (!s->hold_waiting)
@@ -259,9 +259,9 @@ static void hold_counted(struct sw_supervisor *sup, struct sw_session *s,
 {
 	struct sw_tracee *h;
 
-	if (!x->hold_wait)
+	if (!x->rc_wait)
 		return;
-	x->hold_wait = false;
+	x->rc_wait = false;
 	if (--s->hold_waiting)
 		return;
 	h = sw_tracee_find(sup, s->holder);
@@ -287,12 +287,12 @@ bool sw_rc_hold_status(struct sw_supervisor *sup, pid_t pid, int status)
 			return false;
 		if (!WIFSTOPPED(status)) {
 			/* Gone while held: handled as any exit. */
-			t->held = false;
+			t->rc_held = false;
 			hold_counted(sup, s, t);
 			return false;
 		}
-		t->held = true;
-		t->held_status = status;
+		t->rc_held = true;
+		t->rc_status = status;
 		hold_counted(sup, s, t);
 		return true;
 	}
@@ -346,11 +346,11 @@ void sw_rc_replay(struct sw_supervisor *sup)
 		for (size_t i = 0; i < sup->tab_size; i++) {
 			struct sw_tracee *x = &sup->tab[i];
 			pid_t pid = x->pid;
-			int status = x->held_status;
+			int status = x->rc_status;
 
-			if (pid <= 0 || !x->held || (x->s && x->s->holder))
+			if (pid <= 0 || !x->rc_held || (x->s && x->s->holder))
 				continue;
-			x->held = false;
+			x->rc_held = false;
 			sw_handle_status(sup, pid, status);
 			again = true;	/* the table may have moved */
 			break;
@@ -384,10 +384,10 @@ void sw_rc_forget(struct sw_supervisor *sup, struct sw_tracee *t)
 {
 	struct sw_session *s = t->s;
 
-	t->held = false;
-	if (s && t->hold_wait)
+	t->rc_held = false;
+	if (s && t->rc_wait)
 		hold_counted(sup, s, t);
-	t->hold_wait = false;
+	t->rc_wait = false;
 	rc_free(sup, t);
 }
 

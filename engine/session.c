@@ -138,6 +138,7 @@ void sw_session_free(struct sw_session *s)
 	sw_execguard_free(s->execguard);
 	sw_record_free(s->record);
 	sw_objects_free(s->objects);
+	sw_peers_free(s->peers);
 	free(s->counters);
 	free(s->launch_cwd);
 	free(s);
@@ -193,7 +194,12 @@ int sw_group_stop(struct sw_tracee *t, int sig)
 		if (sw_job_stop_signal(sig) && t->s->sup->job_stop_fn)
 			t->s->sup->job_stop_fn(t->s, sig, t->s->sup->job_stop_ud);
 	}
-	return sw_sys_ptrace(PTRACE_LISTEN, t->pid, 0L, 0L) < 0 ? -errno : 1;
+	if (sw_sys_ptrace(PTRACE_LISTEN, t->pid, 0L, 0L) < 0)
+		return -errno;
+	/* It runs nothing until SIGCONT makes it stop again (peers.c need
+	 * not interrupt it). */
+	t->listening = true;
+	return 1;
 }
 
 int sw_tracee_resume(struct sw_tracee *t, bool to_exit, int sig)

@@ -361,6 +361,102 @@ int sw_tracee_read(pid_t pid, uint64_t addr, void *buf, size_t len)
 	return mem_do(MEM_READ, pid, addr, buf, len);
 }
 
+/* All len bytes at addr, or -EFAULT (as the kernel's copy_from_user),
+ * or another -errno. */
+static int read_all(pid_t pid, uint64_t addr, void *buf, size_t len)
+{
+	int n = mem_do(MEM_READ, pid, addr, buf, len);
+
+	if (n < 0)
+		return n == -ESRCH || n == -ETIMEDOUT || n == -EPERM ? n : -EFAULT;
+	return (size_t)n == len ? 0 : -EFAULT;
+}
+
+/* msg_name and msg_namelen, the first two fields of a msghdr: a pointer
+ * and an int of the ABI's width (x86_64's struct msghdr; i386 and x32
+ * have the kernel's compat_msghdr, 32-bit pointers). */
+static size_t msghdr_len(enum sw_abi abi)
+{
+	return sw_abi_arg_bytes(abi) == 4 ? 28 : SW_MSGHDR_MAX;
+}
+
+int sw_tracee_read_addr(pid_t pid, const struct sw_arg_read *a,
+			struct sw_addr_bytes *raw, char *buf, size_t size)
+{
+	uint64_t name = a->addr;
+	int64_t len = a->len;
+	int e;
+
+	raw->hdr_len = raw->name_len = 0;
+	if (a->kind == SW_ARG_MSGHDR) {
+		size_t hl = msghdr_len(a->abi);
+
+		/* The kernel copies the whole msghdr: unreadable, EFAULT. */
+		if (!a->addr)
+			return -ENODATA;
+		if ((e = read_all(pid, a->addr, raw->b, hl)) < 0)
+			return e;
+		raw->hdr_len = (uint8_t)hl;
+		{
+			/* msg_name, a pointer of the ABI's width, then
+			 * msg_namelen, an int. */
+			size_t pw = hl == SW_MSGHDR_MAX ? 8 : 4;
+			uint32_t p32;
+			int32_t l;
+
+			if (pw == 8) {
+				memcpy(&name, raw->b, sizeof(name));
+			} else {
+				memcpy(&p32, raw->b, sizeof(p32));
+				name = p32;
+			}
+			memcpy(&l, raw->b + pw, sizeof(l));
+			len = l;
+		}
+		/* copy_msghdr_from_user(): a longer name is cut to a
+		 * sockaddr_storage; a NULL one or 0 bytes is none (the
+		 * connected peer's). */
+		if (len > SW_SOCKADDR_MAX)
+			len = SW_SOCKADDR_MAX;
+	}
+	/* move_addr_to_kernel(): a length outside 0..128 is EINVAL and
+	 * reads nothing; NULL with bytes to read is the kernel's EFAULT:
+	 * no address either way, and nothing to pin. */
+	if (!name || len <= 0 || len > SW_SOCKADDR_MAX)
+		return -ENODATA;
+	if ((e = read_all(pid, name, raw->b + raw->hdr_len, (size_t)len)) < 0)
+		return e;
+	raw->name_len = (uint8_t)len;
+	return sw_unix_addr_spell(raw->b + raw->hdr_len, (size_t)len, buf, size);
+}
+
+int sw_read_tracee_string_arg(pid_t pid, enum sw_abi abi, const char *name,
+			      unsigned int i, const uint64_t args[6], char *buf,
+			      size_t size)
+{
+	uint64_t mask = sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
+	struct sw_arg_read a = { .kind = SW_ARG_PATH, .abi = abi,
+				 .addr = args[i] & mask };
+	struct sw_addr_arg aa;
+
+	if (sw_addr_arg(name, &aa) && aa.index == i) {
+		a.kind = aa.kind;
+		/* The kernel's int. */
+		a.len = (int32_t)args[aa.len_index];
+	}
+	return sw_read_tracee_arg(&pid, &a, buf, size);
+}
+
+int sw_read_tracee_arg(void *pidp, const struct sw_arg_read *a, char *buf,
+		       size_t size)
+{
+	struct sw_addr_bytes raw;
+
+	if (a->kind == SW_ARG_SOCKADDR || a->kind == SW_ARG_MSGHDR)
+		return sw_tracee_read_addr(*(pid_t *)pidp, a, &raw, buf, size);
+	return sw_read_tracee_string(pidp, a->addr, buf, size);
+}
+
 int sw_tracee_write(pid_t pid, uint64_t addr, const void *buf, size_t len)
 {
 	return mem_do(MEM_WRITE, pid, addr, (void *)buf, len);

@@ -2,12 +2,13 @@
 /*
  * The kernel as the supervisor's loop and stop handlers see it: every
  * call that tracer.c, session.c, actions.c, guardsetup.c, pathguard.c,
- * execguard.c, signals.c, reach.c, objects.c, resultcheck.c, strings.c
- * and the arch hooks (arch/x86_64.c) make to reach a tracee, or to learn
- * who a pid, a group or a descriptor of its is (/proc, stat, the pid
- * namespace walk, getpgid: signals.c's and reach.c's "is this the
- * session's?"; statfs, stat and readlink of a descriptor, a message queue
- * opened and removed: objects.c's).  In the product these are
+ * execguard.c, signals.c, reach.c, peers.c, objects.c, resultcheck.c,
+ * strings.c and the arch hooks (arch/x86_64.c) make to reach a tracee, or
+ * to learn who a pid, a group or a descriptor of its is (/proc, stat, the
+ * pid namespace walk, getpgid: signals.c's and reach.c's "is this the
+ * session's?"; a socket's options, peer and name: peers.c's; statfs,
+ * stat and readlink of a descriptor, a message queue opened and removed:
+ * objects.c's).  In the product these are
  * inline wrappers that compile to the very calls they name (no table, no
  * indirect call in the dispatch loop).  Only kernel calls are seams here,
  * never engine functions: a test replaces the kernel, not the engine.
@@ -70,6 +71,10 @@ pid_t sw_sys_getpgid(pid_t pid);
 int sw_sys_statfs(const char *path, struct statfs *st);
 int sw_sys_mq_open(const char *name, int flags);
 int sw_sys_mq_unlink(const char *name);
+int sw_sys_getsockopt(int fd, int level, int opt, void *val, socklen_t *len);
+int sw_sys_getpeername(int fd, struct sockaddr *sa, socklen_t *len);
+int sw_sys_shutdown(int fd, int how);
+int sw_sys_fcntl(int fd, int cmd, long arg);
 #else
 static inline pid_t sw_sys_waitpid(pid_t pid, int *status, int options)
 {
@@ -200,6 +205,30 @@ static inline int sw_sys_mq_open(const char *name, int flags)
 static inline int sw_sys_mq_unlink(const char *name)
 {
 	return (int)syscall(SYS_mq_unlink, name);
+}
+
+/* A tracee's socket, taken with pidfd_getfd (peers.c): its family,
+ * type, peer's credentials and pidfd (SO_PEERCRED, SO_PEERPIDFD), the
+ * peer's bound name; a refused connection shut down; its O_NONBLOCK. */
+static inline int sw_sys_getsockopt(int fd, int level, int opt, void *val,
+				    socklen_t *len)
+{
+	return getsockopt(fd, level, opt, val, len);
+}
+
+static inline int sw_sys_getpeername(int fd, struct sockaddr *sa, socklen_t *len)
+{
+	return getpeername(fd, sa, len);
+}
+
+static inline int sw_sys_shutdown(int fd, int how)
+{
+	return shutdown(fd, how);
+}
+
+static inline int sw_sys_fcntl(int fd, int cmd, long arg)
+{
+	return fcntl(fd, cmd, arg);
 }
 #endif
 

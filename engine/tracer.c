@@ -74,6 +74,8 @@ static void tracee_gone(struct sw_supervisor *sup, struct sw_tracee *t)
 	sw_rc_forget(sup, t);
 	sw_pathguard_setup_end(t);
 	sw_pathguard_forget(t);
+	/* Its connect's check, or its place in a hold (peers.c). */
+	sw_peers_gone(sup, t);
 	sw_tracee_del(sup, t);
 }
 
@@ -270,6 +272,11 @@ void sw_supervisor_free(struct sw_supervisor *sup)
 		if (sup->tab[i].pid > 0)
 			sw_sys_kill(sup->tab[i].pid, SIGKILL);
 	reap_killed(sup);
+	/* Our copies of sockets under check (peers.c). */
+	for (size_t i = 0; i < sup->tab_size; i++)
+		if (sup->tab[i].pid > 0 && sup->tab[i].pc)
+			sw_peers_gone(sup, &sup->tab[i]);
+	free(sup->replay);
 	while (sup->sessions) {
 		struct sw_session *s = sup->sessions;
 
@@ -637,7 +644,29 @@ static struct sw_tracee *place_unknown(struct sw_supervisor *sup, pid_t pid)
 
 static void handle_status(struct sw_supervisor *sup, pid_t pid, int status);
 
+static void handle_one(struct sw_supervisor *sup, pid_t pid, int status);
+
 void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status)
+{
+	handle_one(sup, pid, status);
+	/* Stops held while a connect's peer was checked, in the order they
+	 * came (peers.c): handled here, after the stop that ended the hold,
+	 * never inside it. */
+	while (sw_peers_replay(sup, &pid, &status))
+		handle_one(sup, pid, status);
+	/* A checked call ended its hold: the stops it kept (resultcheck.c). */
+	if (sup->rc_replay)
+		sw_rc_replay(sup);
+}
+
+/*
+ * The two holds of a session, a connect's (peers.c) and a call checked on
+ * its result (resultcheck.c), exclude each other: each keeps every stop of
+ * its session but its holder's, so no other call of that session reaches
+ * its SECCOMP stop's handler, where a hold begins, until the hold is over.
+ * resultcheck.c's keeps first.
+ */
+static void handle_one(struct sw_supervisor *sup, pid_t pid, int status)
 {
 	struct sw_tracee *t;
 	pid_t stuck;
@@ -665,9 +694,6 @@ void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 			stuck);
 		session_kill_all(t->s);
 	}
-	/* A checked call ended its hold: the stops it kept. */
-	if (sup->rc_replay)
-		sw_rc_replay(sup);
 }
 
 static void handle_status(struct sw_supervisor *sup, pid_t pid, int status)
@@ -689,6 +715,9 @@ static void handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 		if (!t || !t->s)
 			return;		/* orphan: stays stopped */
 		sw_tracee_mem_owner(t->s->uid);
+		/* A connect of its session is being checked: it waits. */
+		if (sw_peers_held(sup, t, status))
+			return;
 		/* Its first stop: go.  Any other stop (none is possible
 		 * before the first) is handled as usual below. */
 		if (ev == PTRACE_EVENT_STOP) {
@@ -696,6 +725,12 @@ static void handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 			return;
 		}
 	}
+	/* Whatever stop this is, it no longer waits in a group-stop. */
+	t->listening = false;
+	/* A connect of its session is being checked (peers.c): this stop
+	 * is kept, and handled once the check is over. */
+	if (sw_peers_held(sup, t, status))
+		return;
 	if (t->state == SW_T_FRESH) {
 		t->state = SW_T_RUNNING;
 		if (ev == PTRACE_EVENT_STOP) {

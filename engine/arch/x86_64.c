@@ -284,6 +284,51 @@ int sw_arch_finish(pid_t pid, const struct sw_arch_regs *r0, int64_t rval)
 	return sw_sys_ptrace(PTRACE_SETREGS, pid, 0L, &r) < 0 ? -errno : 0;
 }
 
+/*
+ * Calls that wait and can send nothing on a socket: what a task blocked
+ * in one does next, after the PTRACE_INTERRUPT peers.c sent it, is
+ * stop.  x86_64 numbers; /proc/<tid>/syscall does not say the ABI, so
+ * none is listed that an i386 task could mean as a call that sends: 4
+ * (x86_64 stat, i386 write) is left out, and x32's own numbers (512 and
+ * up, its bit set) are not listed.  Sorted.
+ */
+static const uint16_t quiet_calls[] = {
+	0 /* read */, 2 /* open */, 3 /* close */, 7 /* poll */,
+	9 /* mmap */, 10 /* mprotect */, 11 /* munmap */, 17 /* pread64 */,
+	19 /* readv */, 23 /* select */, 28 /* madvise */, 34 /* pause */,
+	35 /* nanosleep */, 42 /* connect */, 43 /* accept */,
+	45 /* recvfrom */, 47 /* recvmsg */, 56 /* clone */, 57 /* fork */,
+	58 /* vfork */, 59 /* execve */, 60 /* exit */, 61 /* wait4 */,
+	65 /* semop */, 70 /* msgrcv */, 72 /* fcntl */, 73 /* flock */,
+	74 /* fsync */, 75 /* fdatasync */, 128 /* rt_sigtimedwait */,
+	130 /* rt_sigsuspend */, 202 /* futex */, 208 /* io_getevents */,
+	217 /* getdents64 */, 220 /* semtimedop */, 230 /* clock_nanosleep */,
+	231 /* exit_group */, 232 /* epoll_wait */, 243 /* mq_timedreceive */,
+	247 /* waitid */, 257 /* openat */, 262 /* newfstatat */,
+	270 /* pselect6 */, 271 /* ppoll */, 281 /* epoll_pwait */,
+	288 /* accept4 */, 295 /* preadv */, 299 /* recvmmsg */,
+	322 /* execveat */, 327 /* preadv2 */, 332 /* statx */,
+	333 /* io_pgetevents */, 435 /* clone3 */, 437 /* openat2 */,
+	441 /* epoll_pwait2 */, 449 /* futex_waitv */,
+};
+
+bool sw_arch_quiet_call(uint64_t nr)
+{
+	size_t lo = 0, hi = sizeof(quiet_calls) / sizeof(quiet_calls[0]);
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (quiet_calls[mid] == nr)
+			return true;
+		if (quiet_calls[mid] < nr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
 /* ---- the Landlock probe's witness ---------------------------------------- */
 
 /*

@@ -249,13 +249,15 @@ void sw_signals_of_caller(uint64_t *ret_ignored, uint64_t *ret_blocked);
 #define SW_DEFENCE_PIDFD_GETFD		(1u << 8)	/* pidfd_getfd -> EPERM */
 #define SW_DEFENCE_PID_CALLS		(1u << 9)	/* prlimit64, priorities, scheduling
 							 * only on the session (reach.c) */
-#define SW_DEFENCE_OBJECT_OPENS	(1u << 10)	/* an open that can write is
+#define SW_DEFENCE_UNIX_PEERS		(1u << 10)	/* no same-uid unix peer outside
+							 * the session, but granted (peers.c) */
+#define SW_DEFENCE_OBJECT_OPENS	(1u << 11)	/* an open that can write is
 							 * refused on a kernel object outside the
 							 * session: another process's /proc files,
 							 * sysctls, cgroupfs, sysfs (objects.c) */
-#define SW_DEFENCE_IPC			(1u << 11)	/* System V IPC and POSIX message
+#define SW_DEFENCE_IPC			(1u << 12)	/* System V IPC and POSIX message
 							 * queues: only the session's (objects.c) */
-#define SW_DEFENCE_KEYRINGS		(1u << 12)	/* the uid's user, user session and
+#define SW_DEFENCE_KEYRINGS		(1u << 13)	/* the uid's user, user session and
 							 * persistent keyrings out of reach
 							 * (objects.c) */
 

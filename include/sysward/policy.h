@@ -167,10 +167,16 @@ enum sw_policy_warning_kind {
 	 * arguments, sysward/pathargs.h): the supervisor reads a string at
 	 * a number there, and those calls fail with EFAULT. */
 	SW_POLICY_WARN_NOT_A_PATH,
+	/* Not a problem: a rule that grants a unix socket address (a
+	 * condition on connect's address in a rule that lets it run): the
+	 * service bound there may be of the program's uid, outside its
+	 * session, which the engine otherwise refuses (docs/security.md,
+	 * route 19); `sysward check` shows what each one grants. */
+	SW_POLICY_WARN_GRANT,
 };
 
-/* "other", "syscall-newer", "not-a-path": the kind as `sysward check
- * --json` names it; NULL for a value the enum does not have. */
+/* "other", "syscall-newer", "not-a-path", "grant": the kind as `sysward
+ * check --json` names it; NULL for a value the enum does not have. */
 const char *sw_policy_warning_kind_name(enum sw_policy_warning_kind kind);
 
 struct sw_policy {

@@ -556,6 +556,8 @@ const char *sw_policy_warning_kind_name(enum sw_policy_warning_kind kind)
 		return "syscall-newer";
 	case SW_POLICY_WARN_NOT_A_PATH:
 		return "not-a-path";
+	case SW_POLICY_WARN_GRANT:
+		return "grant";
 	}
 	return NULL;
 }

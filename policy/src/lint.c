@@ -262,7 +262,8 @@ static const uint32_t *policy_arches(const struct sw_policy *p,
 	return def;
 }
 
-/* The policy's ABIs' path arguments of `name`: a path on any of them. */
+/* The policy's ABIs' arguments of `name` a "paths" condition can read:
+ * a path, or a unix socket address, on any of them. */
 static uint8_t path_args(const struct sw_policy *p, const char *name)
 {
 	uint32_t def[SW_DEFAULT_ARCHES_MAX];
@@ -271,7 +272,7 @@ static uint8_t path_args(const struct sw_policy *p, const char *name)
 	uint8_t args = 0;
 
 	for (size_t i = 0; i < n; i++)
-		args |= sw_path_args(tokens[i], name);
+		args |= sw_string_args(tokens[i], name);
 	return args;
 }
 
@@ -292,13 +293,20 @@ static const char *arg_types(const struct sw_policy *p, const char *name)
 	return NULL;
 }
 
-/* "open's path is argument 0", "rename's paths are arguments 0 and 1". */
+/* "open's path is argument 0", "rename's paths are arguments 0 and 1",
+ * "connect's unix address is argument 1". */
 static void describe_paths(char *buf, size_t len, const char *name,
 			   uint8_t pargs)
 {
 	unsigned int idx[6], n = 0;
+	struct sw_addr_arg a;
 	int w;
 
+	if (sw_addr_arg(name, &a) && pargs == (1u << a.index)) {
+		snprintf(buf, len, "%s's unix address is argument %u%s", name,
+			 a.index, a.kind == SW_ARG_MSGHDR ? ", in its msg_name" : "");
+		return;
+	}
 	for (unsigned int i = 0; i < 6; i++)
 		if (pargs & (1u << i))
 			idx[n++] = i;
@@ -422,11 +430,104 @@ static int lint_path_args(const struct sw_policy *p, const struct sw_rule *r,
 	return 0;
 }
 
-int sw_policy_lint(const struct sw_policy *p, sw_lint_fn fn, void *ud)
+/* Does rule r let its calls run (a grant, where it names an address)? */
+static bool lets_run(const struct sw_rule *r)
 {
+	return r->action == SW_ACT_ALLOW || r->action == SW_ACT_KLOG ||
+	       r->action == SW_ACT_AUDIT;
+}
+
+static const char *match_name(enum sw_match m)
+{
+	return m == SW_MATCH_EXACT ? "exact" : m == SW_MATCH_PREFIX ? "prefix" : "glob";
+}
+
+/*
+ * Unix socket addresses (docs/security.md, route 19).  A rule that lets
+ * connect run when its address matches grants the service bound there,
+ * were it a process of the program's uid outside its session, which the
+ * engine otherwise refuses: say what each such condition reaches (kind
+ * SW_POLICY_WARN_GRANT: no problem, a fact for the author), and where
+ * it cannot reach as written: an abstract name outside the session is
+ * refused by the session's Landlock domain on ABI 6 and later whatever
+ * the policy (the engine's rule, not the policy's), and a negated
+ * condition names no service.
+ */
+static int lint_grants(const struct sw_rule *r, sw_lint_fn fn, void *ud)
+{
+	static const char abstract_note[] =
+		"; an abstract name outside the session stays refused on Landlock ABI 6 and later (Linux 6.12), whose domain scopes abstract sockets whatever the policy";
+	char path[128], msg[SW_ERROR_MSG_MAX];
+	bool connect = false;
+	struct sw_addr_arg a;
+
+	for (size_t k = 0; k < r->n_names; k++)
+		connect |= !strcmp(r->names[k], "connect");
+	if (!connect || !lets_run(r) || !sw_addr_arg("connect", &a))
+		return 0;
+	for (size_t i = 0; i < r->n_paths; i++) {
+		const struct sw_path_cond *c = &r->paths[i];
+		bool abstract = c->pattern[0] == '@';
+		int e;
+
+		if (c->index != a.index || c->negate)
+			continue;
+		snprintf(path, sizeof(path), "%s.paths[%zu]", jpath(r), i);
+		if (c->match == SW_MATCH_EXACT)
+			snprintf(msg, sizeof(msg),
+				 "grants connect to the unix socket \"%.*s\", also where its service is a process of the program's uid outside its session (the name the service bound must be that too)%s",
+				 256, c->pattern, abstract ? abstract_note : "");
+		else
+			snprintf(msg, sizeof(msg),
+				 "grants connect to every unix socket whose address matches %s \"%.*s\", also where its service is a process of the program's uid outside its session (the name the service bound must match too)%s",
+				 match_name(c->match), 256, c->pattern,
+				 abstract ? abstract_note : "");
+		e = fn(SW_POLICY_WARN_GRANT, path, msg, ud);
+		if (e < 0)
+			return e;
+	}
+	return 0;
+}
+
+/*
+ * sendmmsg(2) sends to addresses no condition reads: the kernel writes
+ * each message's msg_len back into its array, which the path guard's
+ * read-only copy cannot take (pathargs.c), so its destinations are not
+ * checked.  A policy that decides sendto's or sendmsg's destinations by
+ * address and lets sendmmsg run by default leaves that way open.
+ */
+static int lint_sendmmsg(const struct sw_policy *p, sw_lint_fn fn, void *ud)
+{
+	const struct sw_rule *by_addr = NULL;
+	struct sw_addr_arg a;
+
 	for (size_t i = 0; i < p->n_rules; i++) {
 		const struct sw_rule *r = &p->rules[i];
-		int e;
+
+		for (size_t k = 0; k < r->n_names; k++) {
+			if (!strcmp(r->names[k], "sendmmsg"))
+				return 0;	/* decided by a rule of its own */
+			if (by_addr || !sw_addr_arg(r->names[k], &a) ||
+			    (strcmp(r->names[k], "sendto") && strcmp(r->names[k], "sendmsg")))
+				continue;
+			for (size_t c = 0; c < r->n_paths && !by_addr; c++)
+				if (r->paths[c].index == a.index)
+					by_addr = r;
+		}
+	}
+	if (!by_addr || p->default_action != SW_ACT_ALLOW)
+		return 0;
+	return fn(SW_POLICY_WARN_OTHER, jpath(by_addr),
+		  "decides datagrams' destinations by their unix address, but sendmmsg, which no rule names, sends to addresses no condition reads (the kernel writes its array back: no pinned copy), wherever they say; give sendmmsg a rule of its own (refusing it also refuses glibc's DNS queries, sent with it)",
+		  ud);
+}
+
+int sw_policy_lint(const struct sw_policy *p, sw_lint_fn fn, void *ud)
+{
+	int e;
+
+	for (size_t i = 0; i < p->n_rules; i++) {
+		const struct sw_rule *r = &p->rules[i];
 
 		e = lint_names(p, i, fn, ud);
 		if (e >= 0)
@@ -435,8 +536,11 @@ int sw_policy_lint(const struct sw_policy *p, sw_lint_fn fn, void *ud)
 			e = lint_globs(r, fn, ud);
 		if (e >= 0)
 			e = lint_path_args(p, r, fn, ud);
+		if (e >= 0)
+			e = lint_grants(r, fn, ud);
 		if (e < 0)
 			return e;
 	}
-	return 0;
+	e = lint_sendmmsg(p, fn, ud);
+	return e < 0 ? e : 0;
 }

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Which syscall arguments are paths, and when the kernel takes NULL for
- * one: the one table (sysward/pathargs.h).  The policy's lint reads it (a
- * "paths" condition on an argument that is no path), and so does the
- * engine: audit.c (decoding path arguments), record.c and its report and
- * learned policy, decide.c (a path condition on a NULL pointer).  It is
- * here, not in the engine, because the engine links this library.
+ * one; which are unix socket addresses, and how a condition spells one
+ * (at the end): the one table (sysward/pathargs.h).  The policy's lint
+ * reads it (a "paths" condition on an argument that is neither), and so
+ * does the engine: program.c (what a condition reads), audit.c (decoding
+ * path arguments), record.c and its report and learned policy, decide.c
+ * (a path condition on a NULL pointer), peers.c (a peer's name against a
+ * grant).  It is here, not in the engine, because the engine links this
+ * library.
  *
  * Every x86_64, i386 and x32 call the kernel resolves a path name in
  * (getname(), user_path_at(), do_sys_open(), ...), by libseccomp's
@@ -50,10 +53,14 @@
  * nothing that another thread could change, so letting the kernel decide
  * is never a race.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <seccomp.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 
 #include "sysward/pathargs.h"
 
@@ -225,4 +232,92 @@ bool sw_path_null_ok(uint32_t arch, uint64_t nr, unsigned int index,
 	default:
 		return false;
 	}
+}
+
+/*
+ * Unix socket addresses.  The kernel takes one from connect(2), bind(2)
+ * and sendto(2) (an address and its length, net/socket.c) and from
+ * sendmsg(2)'s msg_name; sendmmsg(2) too, but it writes each message's
+ * msg_len back into the same array, so its addresses cannot be pinned in
+ * the path guard's read-only copy, and it is not listed (a policy that
+ * must decide datagrams' destinations denies it: policy/README.md).  The
+ * same index on every x86 ABI (i386's direct socket calls and
+ * socketcall's subcalls have this order too).
+ */
+static const struct {
+	const char *name;
+	struct sw_addr_arg arg;
+} addr_syscalls[] = {
+	{ "bind", { 1, SW_ARG_SOCKADDR, 2 } },
+	{ "connect", { 1, SW_ARG_SOCKADDR, 2 } },
+	{ "sendmsg", { 1, SW_ARG_MSGHDR, 0 } },
+	{ "sendto", { 4, SW_ARG_SOCKADDR, 5 } },
+};
+
+bool sw_addr_arg(const char *name, struct sw_addr_arg *ret)
+{
+	for (size_t i = 0; name && i < sizeof(addr_syscalls) / sizeof(addr_syscalls[0]); i++)
+		if (!strcmp(addr_syscalls[i].name, name)) {
+			*ret = addr_syscalls[i].arg;
+			return true;
+		}
+	return false;
+}
+
+uint8_t sw_string_args(uint32_t arch, const char *name)
+{
+	struct sw_addr_arg a;
+	uint8_t args = sw_path_args(arch, name);
+
+	if (sw_addr_arg(name, &a))
+		args |= (uint8_t)(1u << a.index);
+	return args;
+}
+
+enum sw_arg_kind sw_cond_arg_kind(uint32_t arch, const char *name,
+				  unsigned int index)
+{
+	struct sw_addr_arg a;
+
+	if (index >= 6)
+		return SW_ARG_NONE;
+	if (sw_path_args(arch, name) & (1u << index))
+		return SW_ARG_PATH;
+	if (sw_addr_arg(name, &a) && a.index == index)
+		return (enum sw_arg_kind)a.kind;
+	return SW_ARG_NONE;
+}
+
+int sw_unix_addr_spell(const void *sa, size_t len, char *buf, size_t size)
+{
+	const size_t off = offsetof(struct sockaddr_un, sun_path);
+	const unsigned char *p = (const unsigned char *)sa + off;
+	sa_family_t family;
+	size_t n = 0;
+
+	if (size < SW_UNIX_ADDR_MAX + 1)
+		return -EINVAL;
+	/* A length that does not hold the family names nothing (0: no
+	 * address at all); unix_validate_addr() refuses one longer than a
+	 * sockaddr_un with EINVAL: the kernel's answer, no address. */
+	if (len < sizeof(family))
+		return -ENODATA;
+	memcpy(&family, sa, sizeof(family));
+	if (family != AF_UNIX || len > sizeof(struct sockaddr_un))
+		return -ENODATA;
+	len -= off;
+	if (len && p[0]) {
+		/* unix_mkname_bsd(): a C string within len. */
+		while (n < len && p[n])
+			n++;
+		memcpy(buf, p, n);
+	} else if (len) {
+		/* Abstract: every byte after the leading NUL is the name,
+		 * NULs too (net/unix/af_unix.c). */
+		buf[n++] = '@';
+		for (size_t i = 1; i < len; i++)
+			buf[n++] = p[i] ? (char)p[i] : '@';
+	}
+	buf[n] = '\0';
+	return (int)n;
 }

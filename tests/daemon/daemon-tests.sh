@@ -788,6 +788,18 @@ NoNewPrivs:	1"
 # everything, whose id -u would print the real uid 0; and, with the raw
 # protocol (the client would ask only for capabilities it has), for one
 # with every capability.
+# uid_grant_policy: getuid emulated as 4242, and a rule granting
+# connect to the daemon's socket: a confined program then reaches the
+# daemon (route 19 lets it), whose own check (route 14) must refuse it.
+uid_grant_policy() {
+	policy uid4242grant <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["getuid", "geteuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242},
+	              {"names": ["connect"], "action": "SCMP_ACT_ALLOW",
+	               "paths": [{"index": 1, "exact": "$S"}]}]}
+	EOF
+}
+
 nested_client() {
 	local allow
 	allow=$(allow_policy)
@@ -814,9 +826,17 @@ CLOSED"
 }
 
 t_confined_client_run() {
-	# (a) from a program confined by an embedded "sysward run".
+	# (a) from a program confined by an embedded "sysward run", of the
+	# daemon's uid (root): the daemon is a service of its uid outside
+	# its session, and route 19 refuses the connect first; with a rule
+	# granting the daemon's socket, the daemon refuses the request.
 	start_daemon --audit-log "$W/audit.jsonl" || return
-	nested_client "$SYSWARD" run --policy "$(uid_policy 4242)" --
+	last_cmd=("$SYSWARD" run --policy "$(uid_policy 4242)" -- "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- id -u)
+	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 125
+	expect_err "cannot reach syswardd: connect to $S: Permission denied"
+	nested_client "$SYSWARD" run --policy "$(uid_grant_policy)" --
 	[ "$(grep -c '"event":"request-refused".*"request":"RUN","errno":1,.*it is traced' "$W/audit.jsonl")" -eq 3 ] ||
 		fail "the three refusals are not in the audit log: $(cat "$W/audit.jsonl")"
 	grep -q '"event":"session-start"' "$W/audit.jsonl" &&
@@ -825,9 +845,10 @@ t_confined_client_run() {
 }
 
 t_session_client_run() {
-	# (b) from a program in a daemon session of the same daemon.
+	# (b) from a program in a daemon session of the same daemon (the
+	# daemon's socket granted, as in (a)).
 	start_daemon || return
-	nested_client "$SYSWARD" run --daemon="$S" --policy "$(uid_policy 4242)" --
+	nested_client "$SYSWARD" run --daemon="$S" --policy "$(uid_grant_policy)" --
 	daemon_serves
 }
 
@@ -879,8 +900,10 @@ t_confined_client_kill() {
 	id=$("$SYSWARD" ps --daemon="$S" | awk -v p="$PROBE" '$NF == p {print $1}')
 	[ -n "$id" ] || { fail "sysward ps does not list the victim"; kill -9 "$bg"; return; }
 	for outer in embedded session; do
-		local wrap=("$SYSWARD" run --policy "$(uid_policy 4242)" --)
-		[ "$outer" = session ] && wrap=("$SYSWARD" run --daemon="$S" --policy "$(uid_policy 4242)" --)
+		# (The daemon's socket granted: route 14's check, not route
+		# 19's, is what this tries.)
+		local wrap=("$SYSWARD" run --policy "$(uid_grant_policy)" --)
+		[ "$outer" = session ] && wrap=("$SYSWARD" run --daemon="$S" --policy "$(uid_grant_policy)" --)
 		last_cmd=("${wrap[@]}" sh -c "'$SYSWARD' kill --daemon='$S' $id; echo \"kill: \$?\"; '$SYSWARD' ps --daemon='$S'; echo \"ps: \$?\"")
 		timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
 		rc=$?
@@ -2014,6 +2037,96 @@ t_reach_beyond_session() {
 	daemon_serves
 }
 
+# peers_service AS DIR MODE: adv_peers MODE DIR outside every session, as
+# uid AS (nobody or root), in a session of its own (its process group
+# is killed by peers_stop); waits until it serves.
+peers_service() {
+	mkdir -p -m 0755 "$2"
+	[ "$1" = nobody ] && chown 65534:65534 "$2"
+	if [ "$1" = nobody ]; then
+		setsid "${NOBODY[@]}" "$ADV/adv_peers" "$3" "$2" </dev/null >/dev/null 2>&1 &
+	else
+		setsid "$ADV/adv_peers" "$3" "$2" </dev/null >/dev/null 2>&1 &
+	fi
+	PEER_PGIDS+=($!)
+	wait_file "$2/serve.info" 100 || fail "the service in $2 did not start"
+}
+peers_stop() {
+	local g
+	for g in ${PEER_PGIDS[@]+"${PEER_PGIDS[@]}"}; do
+		kill -- -"$g" 2>/dev/null
+	done
+	PEER_PGIDS=()
+}
+PEER_PGIDS=()
+
+t_peers_beyond_session() {
+	# Route 19: services of the program's uid outside its session --
+	# the client's own (uid 65534 and root), and a server that another
+	# session of the same uid runs -- are not reached through the
+	# daemon either: refused with EACCES, the service gets nothing,
+	# also while two threads and a child write to the socket.  A server
+	# of the session's own is (control).
+	start_daemon || return
+	chmod 0755 "$W"
+	local bg
+	peers_service nobody "$W/nobody" serve
+	peers_service root "$W/root" serve
+	chmod 0755 "$W/root"
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_peers" connect "$W/nobody" stream seqpacket)
+	run_contained "a service of uid 65534 outside was reached through the daemon"
+	last_cmd=("$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_peers" connect "$W/root" stream seqpacket)
+	run_contained "a root service outside was reached through the daemon by a root program"
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_peers" race "$W/nobody" 100)
+	run_contained "a message written while the connection was checked reached the service"
+	[ -e "$W/nobody/reached.stream" ] || [ -e "$W/root/reached.stream" ] &&
+		fail "a service outside got a message"
+	# Another session of uid 65534 serves: its sockets are not this one's.
+	mkdir -m 0755 "$W/other" && chown 65534:65534 "$W/other"
+	"${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_peers" serve "$W/other" >/dev/null 2>&1 </dev/null &
+	bg=$!
+	wait_file "$W/other/serve.info" 100 || fail "the other session's server did not start"
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_peers" connect "$W/other" stream)
+	run_contained "a server of another session of the uid was reached"
+	kill "$bg" 2>/dev/null
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_peers" own "$W/nobody")
+	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	expect_rc 0
+	expect_out_contains "control: reached"
+	peers_stop
+	wait "$bg" 2>/dev/null
+	daemon_serves
+}
+
+t_peers_ssh_agent() {
+	# The user's ssh-agent outside the session (uid 65534): ssh-add -l
+	# through the daemon is refused; with a rule granting its socket it
+	# reaches the agent.
+	command -v ssh-agent >/dev/null && command -v ssh-add >/dev/null ||
+		{ echo "SKIP: no ssh-agent/ssh-add (openssh-client; the QEMU guest has none)"; return 77; }
+	start_daemon || return
+	chmod 0755 "$W"
+	mkdir -m 0755 "$W/a" && chown 65534:65534 "$W/a"
+	local agent grant
+	(cd / && "${NOBODY[@]}" ssh-agent -a "$W/a/agent.sock") >"$W/agent.env" || { fail "ssh-agent did not start"; return; }
+	agent=$(sed -n 's/^SSH_AGENT_PID=\([0-9]*\);.*/\1/p' "$W/agent.env")
+	grant=$(policy grant <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+	  {"names": ["connect"], "action": "SCMP_ACT_ALLOW",
+	   "paths": [{"index": 1, "exact": "$W/a/agent.sock"}]}]}
+	EOF
+	)
+	sw_capture "${NOBODY[@]}" env SSH_AUTH_SOCK="$W/a/agent.sock" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- ssh-add -l
+	expect_rc 2
+	expect_err "Error connecting to agent: Permission denied"
+	sw_capture "${NOBODY[@]}" env SSH_AUTH_SOCK="$W/a/agent.sock" "$SYSWARD" run --daemon="$S" --policy "$grant" -- ssh-add -l
+	expect_rc 1
+	expect_out_contains "The agent has no identities."
+	kill "$agent" 2>/dev/null
+	daemon_serves
+}
+
 # fd_view COMMAND...: COMMAND with the descriptors of the scenarios
 # below (stdin /dev/null, 3 a file read, 7 a file appended to, stdout in
 # $W/out, stderr in $W/err), status in $rc.
@@ -2170,7 +2283,9 @@ context_pair() {
 	rc=$?
 	cp "$W/out" "$W/ctx.$name"
 	expect_rc 0
-	diff -u "$W/ctx.$name.unconfined" "$W/ctx.$name" >&2 ||
+	# Its cgroup is a session's own below the client's, which its cgroup
+	# namespace shows as / (route 16c): t_client_cgroup looks from outside.
+	diff -u <(grep -v '^cgroup ' "$W/ctx.$name.unconfined") <(grep -v '^cgroup ' "$W/ctx.$name") >&2 ||
 		fail "$name: the program's context differs from its client's own run (diff above)"
 }
 
@@ -2229,7 +2344,7 @@ t_client_cgroup() {
 	# apply).  Cgroups made for the test, the client moved into them;
 	# the probe's cgroup lines as the client's own run.
 	start_daemon || return
-	local v2 v1 who as name=sysward-dt-$$
+	local v2 v1 who as bg name=sysward-dt-$$
 	v2=$(awk '$9 == "cgroup2" {print $5; exit}' FS=' ' /proc/self/mountinfo)
 	v1=$(awk '$9 == "cgroup" && $NF ~ /(^|,)pids(,|$)/ {print $5; exit}' /proc/self/mountinfo)
 	[ -n "$v2$v1" ] || { echo "SKIP: no cgroup mounted"; return 77; }
@@ -2244,6 +2359,23 @@ t_client_cgroup() {
 			sh ${v2:+"$v2/$name"} ${v1:+"$v1/$name"} -- "${as[@]}"
 		grep -q "^cgroup .*:/$name\$" "$W/ctx.$who.cgroup.unconfined" ||
 			fail "$who: the client was not in the test's cgroup (the scenario tests nothing)"
+		# Seen from outside, where the cgroup namespace of its session
+		# does not hide the path: below the client's (v2: in the
+		# session's own, route 16c), in the client's (v1).
+		mkdir -p -m 1777 "$W/pub"
+		rm -f "$W/pub/pid.$who"
+		sh -c 'for d in "$@"; do [ "$d" = -- ] && break; echo $$ >"$d/cgroup.procs" || exit 1; shift; done; shift; exec "$@"' \
+			sh ${v2:+"$v2/$name"} ${v1:+"$v1/$name"} -- "${as[@]}" \
+			"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$PROBE" pidfile "$W/pub/pid.$who" sleep 3 \
+			</dev/null >/dev/null 2>"$W/err" &
+		bg=$!
+		wait_file "$W/pub/pid.$who" 100 || { fail "$who: the program did not start"; wait $bg; continue; }
+		cp "/proc/$(cat "$W/pub/pid.$who")/cgroup" "$W/cg.$who"
+		wait $bg
+		[ -z "$v2" ] || grep -q "^0::/$name/sysward-session-[^/]*/program\$" "$W/cg.$who" ||
+			fail "$who: the program's cgroup2 cgroup is not its session's below its client's: $(grep '^0::' "$W/cg.$who")"
+		[ -z "$v1" ] || grep -q "^[0-9]*:pids:/$name\$" "$W/cg.$who" ||
+			fail "$who: the program is not in its client's v1 pids cgroup: $(grep ':pids:' "$W/cg.$who")"
 	done
 	for d in ${v2:+"$v2/$name"} ${v1:+"$v1/$name"}; do
 		rmdir "$d" 2>/dev/null
@@ -2270,6 +2402,16 @@ t_client_chroot() {
 	echo only-in-the-chroot >"$R/only-here"
 	chmod -R a+rX "$R"
 	ln "$S" "$R/sock" || { fail "cannot link the daemon's socket into the chroot"; return; }
+	# A root that is no mount point: the session's namespaces could not
+	# keep their mounts from propagating out of it (clientctx.c): refused,
+	# saying what to do.
+	last_cmd=(chroot "$R" /bin/sysward run --daemon=/sock --policy /allow.json -- /bin/sw-probe getuid)
+	timeout 60 "${last_cmd[@]}" </dev/null >"$W/out" 2>"$W/err"
+	rc=$?
+	expect_rc 125
+	expect_err "root directory is no mount point" "mount --bind DIR DIR"
+	# As a container runtime makes one: a mount of its own.
+	mount --bind "$R" "$R" || { fail "cannot bind the chroot onto itself"; return; }
 	for who in nobody root; do
 		as=()
 		[ "$who" = nobody ] && as=(--userspec=65534:65534)
@@ -2285,6 +2427,7 @@ t_client_chroot() {
 			fail "$who: the chrooted client's program is not in its root (diff above)"
 		grep -qx 'exists(/only-here)=yes' "$W/out" || { fail "$who: the program did not see the chroot's file"; dump_last; }
 	done
+	umount "$R"
 	daemon_serves
 }
 
@@ -2535,7 +2678,7 @@ t_reach_oom_beyond_session() {
 }
 
 t_keyrings_stay_outside() {
-	# Route 19, every mode: a key a process of the client's uid keeps in
+	# Route 20, every mode: a key a process of the client's uid keeps in
 	# the uid's user keyring, outside the sandbox, out of reach of the
 	# client's program through syswardd (the launch child joins a
 	# session keyring of its own and learns the uid's serials as the
@@ -2710,20 +2853,24 @@ if __name__ == \"__main__\":
 t_nsbox_cgroups_left() {
 	# Each session's cgroup goes with it: 60 sessions as root and as uid
 	# 65534, then 4 running when the daemon gets SIGTERM: no session
-	# cgroup left below the daemon's (a test cgroup of root's, so that
-	# concurrent tests do not count).
+	# cgroup left below the clients' (a test cgroup of root's, where the
+	# clients and the daemon run, so that concurrent tests do not count;
+	# a session's cgroup is made below its client's, route 14).
 	local cg2 t i pids=()
 	cg2=$(nsbox_cg2)
 	[ -n "$cg2" ] || return 77
 	t=/sysward-test.$$
 	mkdir "$cg2$t" || { fail "mkdir $cg2$t"; return; }
-	local DAEMON_AS=(sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg2$t")
+	local in_t=(sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$cg2$t")
+	local DAEMON_AS=("${in_t[@]}")
 	start_daemon || { rmdir "$cg2$t"; return; }
 	chmod 0755 "$W"
 	for ((i = 0; i < 30; i++)); do
-		swd "$(allow_policy)" true
+		last_cmd=("${in_t[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- true)
+		"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+		rc=$?
 		expect_rc 0
-		last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- true)
+		last_cmd=("${in_t[@]}" "${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- true)
 		"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
 		rc=$?
 		expect_rc 0
@@ -2731,7 +2878,7 @@ t_nsbox_cgroups_left() {
 	echo "session cgroups left after 60 sessions: $(nsbox_session_cgroups "$t" | wc -l)"
 	[ -z "$(nsbox_session_cgroups "$t")" ] || fail "session cgroups left behind: $(nsbox_session_cgroups "$t")"
 	for ((i = 0; i < 4; i++)); do
-		"$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sleep 30 >/dev/null 2>&1 </dev/null &
+		"${in_t[@]}" "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sleep 30 >/dev/null 2>&1 </dev/null &
 		pids+=($!)
 	done
 	for ((i = 0; i < 100; i++)); do

@@ -800,6 +800,130 @@ mkdir($W/d2)=ok"
 	[ ! -e "$W/x.json" ] || fail "learn left a policy of a program that never ran"
 }
 
+# unix_service_script: $W/service.py, a stand-in service: python3
+# service.py OUT PATH... accepts stream connections at each PATH
+# ("dgram:PATH": datagrams), writes "PATH got MESSAGE" to OUT.log for
+# each message (a connection that sends none: nothing), OUT.ready once it
+# listens; ends when killed, or in 60 s.
+unix_service_script() {
+	cat >"$W/service.py" <<-'EOF'
+	import os, select, socket, sys, time
+	out, socks = sys.argv[1], {}
+	for spec in sys.argv[2:]:
+	    dgram = spec.startswith("dgram:")
+	    path = spec[6:] if dgram else spec
+	    s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM if dgram else socket.SOCK_STREAM)
+	    try: os.unlink(path)
+	    except OSError: pass
+	    s.bind(path); os.chmod(path, 0o666)
+	    if not dgram: s.listen(8)
+	    socks[s] = (path, dgram)
+	open(out + ".ready", "w").close()
+	end = time.time() + 60
+	while time.time() < end:
+	    for s in select.select(list(socks), [], [], 1)[0]:
+	        path, dgram = socks[s]
+	        if dgram:
+	            msg = s.recv(64)
+	        else:
+	            c = s.accept()[0]; c.settimeout(1)
+	            try: msg = c.recv(64)
+	            except OSError: msg = b""
+	            c.close()
+	        if msg:
+	            with open(out + ".log", "a") as f:
+	                f.write("%s got %s\n" % (path, msg.decode().strip()))
+	EOF
+}
+
+# unix_service [AS...] -- PATH...: the stand-in service (run through the
+# command AS, e.g. setpriv to another uid) in the background, its pid in
+# $svc, its log service.log beside the first PATH; waits until it
+# listens.
+unix_service() {
+	local as=() out
+	while [ "$1" != -- ]; do as+=("$1"); shift; done
+	shift
+	out=$(dirname "${1#dgram:}")/service
+	unix_service_script
+	rm -f "$out.ready" "$out.log"
+	${as[@]+"${as[@]}"} "$PYTHON" "$W/service.py" "$out" "$@" </dev/null &
+	svc=$!
+	sw_wait_until -e "$out.ready" 100 || { fail "the stand-in service did not start"; kill "$svc"; return 1; }
+}
+
+# tags: other-command needs-python
+t_example_journal_nscd() {
+	# policy/examples/journal-nscd.json as root: journald's and nscd's
+	# sockets, root's (the program's uid), are granted; a root service
+	# elsewhere is refused (route 19); datagrams go to the journal's
+	# addresses only.  Stand-ins bound at the real names in a mount
+	# namespace of the test's own (a tmpfs on /run; /var/run is /run).
+	[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (journald and nscd are root's)"; exit 77; }
+	[ -L /var/run ] || { echo "SKIP: /var/run is no link to /run here"; exit 77; }
+	unix_service_script
+	unshare -m --propagation private "$BASH" -c '
+		W=$1 PYTHON=$2 SYSWARD=$3 PROBE=$4 EX=$5
+		mount -t tmpfs tmpfs /run && mkdir -p /run/systemd/journal /run/nscd || exit
+		"$PYTHON" "$W/service.py" "$W/service" /run/systemd/journal/stdout \
+			dgram:/run/systemd/journal/socket /var/run/nscd/socket \
+			"$W/other.sock" "dgram:$W/d.sock" </dev/null &
+		svc=$!
+		for i in $(seq 100); do [ -e "$W/service.ready" ] && break; sleep 0.1; done
+		"$SYSWARD" run --policy "$EX/journal-nscd.json" -- "$PROBE" \
+			connect-unix /run/systemd/journal/stdout connect-unix /var/run/nscd/socket \
+			connect-unix "$W/other.sock" sendto-unix /run/systemd/journal/socket \
+			sendto-unix "$W/d.sock" >"$W/out" 2>"$W/err"
+		echo "rc=$?" >>"$W/out"
+		sleep 0.3
+		kill "$svc"
+	' sh "$W" "$PYTHON" "$SYSWARD" "$PROBE" "$EXAMPLES"
+	last_cmd=("sysward run --policy journal-nscd.json (in a mount namespace of its own)")
+	rc=0
+	expect_output "connect(/run/systemd/journal/stdout)=ok
+connect(/var/run/nscd/socket)=ok
+connect($W/other.sock)=-EACCES
+sendto(/run/systemd/journal/socket)=ok
+sendto($W/d.sock)=-EACCES
+rc=0"
+	expect_err "connect to $W/other.sock refused with EACCES"
+	sort "$W/service.log" >"$W/got"
+	diff -u - "$W/got" <<-EOF >&2 || fail "the services got other messages than the policy lets through (diff above)"
+	/run/systemd/journal/socket got hi
+	/run/systemd/journal/stdout got hi
+	/var/run/nscd/socket got hi
+	EOF
+}
+
+# tags: other-command needs-python
+t_learn_unix_addresses() {
+	# learn --paths records the unix addresses the program connected to,
+	# exact, each a rule of its own (a grant), then connect by name; check
+	# shows each grant; the program runs under the learned policy, gate
+	# quiet.  The service is uid 65534's, reached by root.
+	chmod 0755 "$W"
+	mkdir -m 0755 "$W/pub" && chown 65534:65534 "$W/pub"
+	local p=$W/p.json i
+	unix_service setpriv --reuid=65534 --regid=65534 --clear-groups -- "$W/pub/svc.sock" || return
+	cli learn --paths -o "$p" -- "$PROBE" connect-unix "$W/pub/svc.sock" net-inet
+	expect_rc 0
+	expect_line "connect($W/pub/svc.sock)=ok"
+	"$PYTHON" - "$p" "$W/pub/svc.sock" <<-'EOF' || { fail "the learned policy has no grant of the address:"; cat "$p" >&2; }
+	import json, sys
+	rules = [r for r in json.load(open(sys.argv[1]))["syscalls"] if r["names"] == ["connect"]]
+	assert rules[0]["paths"] == [{"index": 1, "exact": sys.argv[2]}], rules
+	assert "paths" not in rules[-1], rules
+	EOF
+	i=$("$PYTHON" -c 'import json, sys; print([i for i, r in enumerate(json.load(open(sys.argv[1]))["syscalls"]) if r.get("paths")][0])' "$p")
+	cli check "$p"
+	expect_rc 0
+	expect_line "grant: $p: syscalls[$i].paths[0]: grants connect to the unix socket \"$W/pub/svc.sock\", also where its service is a process of the program's uid outside its session (the name the service bound must be that too)"
+	sw "$p" --gate -- "$PROBE" connect-unix "$W/pub/svc.sock" net-inet
+	expect_rc 0
+	expect_line "connect($W/pub/svc.sock)=ok"
+	kill "$svc"
+}
+
 # tags: other-command
 t_learn_runc() {
 	# Issue 25: a learned --format oci policy loads and enforces in runc

@@ -4,12 +4,13 @@
  * by the kernel on the ring's behalf and never pass through seccomp, so a
  * ring would let a confined program open, read, write and connect past the
  * policy.  sysward denies io_uring_setup/enter/register whenever the policy
- * restricts anything.
+ * restricts anything or a connection's peer is checked (route 19).
  *
  *   adv_io_uring deny    all three must fail (not EBADF/EFAULT, which would
  *                        mean the kernel looked at the arguments)
- *   adv_io_uring allow   control: under a policy that restricts nothing,
- *                        io_uring_setup must succeed (proves the probe works)
+ *   adv_io_uring allow   control: under a policy that opts in
+ *                        ("allowIoUring": true), io_uring_setup must succeed
+ *                        (proves the probe works)
  */
 #include <stdint.h>
 #include <sys/syscall.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Route 19 (docs/security.md): System V IPC objects and POSIX message
+ * Route 20 (docs/security.md): System V IPC objects and POSIX message
  * queues of the uid outside the session.  Their permissions are mode bits
  * of the uid's: a segment of mode 0600 made by another process of the
  * uid is the program's to attach, read and overwrite.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Route 19 (docs/security.md): the uid's keyrings outside the session.
+ * Route 20 (docs/security.md): the uid's keyrings outside the session.
  * The user keyring (@u) and the user session keyring (@us) belong to the
  * uid in every process; a login's session keyring links @u; the kernel
  * makes the special ids possessed (lookup_user_key), so every key in @u
@@ -19,13 +19,21 @@
  *       keyring, read back, request_key, a keyring of its own, link,
  *       search, an anonymous session keyring, request_key with callout
  *       information; the same as unconfined.
+ *   adv_keys filtered CMD...  CMD under a seccomp filter that refuses
+ *       keyctl, add_key and request_key with EPERM, as a container's
+ *       default profile does (for sysward launched there).
  */
 #include <errno.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
 #include <linux/keyctl.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -217,6 +225,33 @@ static int control(void)
 	return adv_control_end();
 }
 
+/* ---- a launcher in a container ------------------------------------------------ */
+
+static int filtered(char **argv)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_keyctl, 3, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_add_key, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_request_key, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+	};
+	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0) {
+		perror("seccomp");
+		return ADV_CANNOT;
+	}
+	execvp(argv[0], argv);
+	perror(argv[0]);
+	return ADV_CANNOT;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "witness"))
@@ -225,6 +260,8 @@ int main(int argc, char **argv)
 		return attack(argv[2]);
 	if (argc == 2 && !strcmp(argv[1], "control"))
 		return control();
-	fprintf(stderr, "usage: adv_keys witness DIR | attack DIR | control\n");
+	if (argc > 2 && !strcmp(argv[1], "filtered"))
+		return filtered(argv + 2);
+	fprintf(stderr, "usage: adv_keys witness DIR | attack DIR | control | filtered CMD...\n");
 	return ADV_CANNOT;
 }

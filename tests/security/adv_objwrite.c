@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Route 19 (docs/security.md): kernel objects of the uid written through
+ * Route 20 (docs/security.md): kernel objects of the uid written through
  * an open, where no ptrace-mode check stands in the way.
  *
  *   adv_objwrite attack PID [CGROUP]  write what a same-uid process may

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Route 19 (docs/security.md): namespaces a process of the same uid made
+ * Route 20 (docs/security.md): namespaces a process of the same uid made
  * outside the sandbox (rootless containers, a browser's sandbox).  The
  * uid owns such a user namespace, so the kernel grants any process of
  * the uid every capability in it (cap_capable(): the owner in the parent

@@ -245,12 +245,22 @@ ctrl_z_fg() {
 
 # Route 16 (docs/security.md).  After stage_nobody adv_reach: $nb/d
 # writable by uid 65534, and $nb/allow.json (restricts nothing: every
-# built-in defence that follows the policy is off) and $nb/docker.json.
+# built-in defence that follows the policy is off) and $nb/docker.json
+# (Docker's default profile), each granting the witness's socket
+# $nb/d/wit.sock (route 19), so that its peer's pidfd (SO_PEERPIDFD) is
+# the program's to try pidfd_getfd and process_madvise on.
 stage_reach() {
+	local grant
 	stage_nobody adv_reach
 	chown 65534:65534 "$nb/d"
-	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$nb/allow.json"
-	cp "$POL/../../../policy/examples/docker-default.json" "$nb/docker.json" || fail "staging"
+	grant="{\"names\": [\"connect\"], \"action\": \"SCMP_ACT_ALLOW\", \"paths\": [{\"index\": 1, \"exact\": \"$nb/d/wit.sock\"}]}"
+	echo "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [$grant]}" >"$nb/allow.json"
+	python3 - "$POL/../../../policy/examples/docker-default.json" "$nb/docker.json" "$grant" <<-'EOF' || fail "staging"
+	import json, sys
+	p = json.load(open(sys.argv[1]))
+	p["syscalls"].insert(0, json.loads(sys.argv[3]))
+	json.dump(p, open(sys.argv[2], "w"))
+	EOF
 	chmod 644 "$nb/allow.json" "$nb/docker.json"
 }
 
@@ -269,7 +279,52 @@ reach_from_parent() {
 	echo "+ exit status $rc"
 }
 
-# Route 19 (docs/security.md): kernel objects of the uid outside the
+# Route 19 (docs/security.md).  peers_serve AS MODE [ARG]: "adv_peers
+# MODE DIR [ARG]" outside sysward, as uid AS (nobody: after stage_nobody
+# adv_peers, $nb; root: in $scratch), in a session of its own (killed on
+# exit, whatever processes it has become); its sockets in $sd; $ap the
+# adversarial program, $allow an allow-all policy, both where the
+# program's uid reaches them.  Waits until it serves.
+peers_serve() {
+	local as=$1
+	shift
+	if [ "$as" = nobody ]; then
+		stage_nobody adv_peers
+		sd=$nb/d
+		chown 65534:65534 "$sd"
+		ap=$nb/adv_peers
+		allow=$nb/allow.json
+		echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$allow"
+		chmod 644 "$allow"
+		(cd / && setsid setpriv --reuid 65534 --regid 65534 --clear-groups \
+			"$ap" "$1" "$sd" "${@:2}") </dev/null >/dev/null 2>&1 &
+	else
+		[ "$(id -u)" = 0 ] || skip "needs root"
+		sd=$scratch/d
+		mkdir -p "$sd"
+		ap=$ADV/adv_peers
+		allow=$scratch/allow.json
+		echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$allow"
+		setsid "$ap" "$1" "$sd" "${@:2}" </dev/null >/dev/null 2>&1 &
+	fi
+	svc=$!
+	trap 'kill -- -"$svc" 2>/dev/null; [ -n "${nb:-}" ] && rm -rf "$nb"' EXIT
+	wait_for "[ -s '$sd/serve.info' ]" || fail "the service did not start"
+	sleep 0.2	# a "forked" service's listener exits meanwhile
+}
+
+# peers_reached KIND: did the service get a message on KIND?
+peers_reached() { [ -e "$sd/reached.$1" ]; }
+
+# peers_expect_none KIND...: the service got no message on any KIND.
+peers_expect_none() {
+	local k
+	for k in "$@"; do
+		! peers_reached "$k" || fail "the service outside got a message on $k"
+	done
+}
+
+# Route 20 (docs/security.md): kernel objects of the uid outside the
 # session.  objects_stage PROGRAM: stage_nobody PROGRAM, $nb/allow.json and
 # $nb/docker.json, $nb/w writable by uid 65534, and a witness of uid 65534
 # outside the sandbox ($witness), in a cgroup v2 owned by uid 65534 as
@@ -617,23 +672,15 @@ pidfd_getfd_opt_in)
 		fail "sysward run did not warn about the rule allowing pidfd_getfd"
 	[ "$rc" -eq 1 ] && grep -q '^result: \[SO_PEERPIDFD\] pidfd_getfd = [0-9]*, and it reads "denied"' "$out" ||
 		fail "pidfd_getfd did not work although a rule allows it (exit $rc)" ;;
-io_uring_unrestricted)
-	# A policy that restricts nothing.  As root, in a session of its own
-	# namespaces (route 16c), no open is checked either: the defence is
-	# off and the probe must see io_uring working (this proves
-	# io_uring_denied can fail).  Unprivileged (uid 65534), where opens
-	# that can write are checked on what they open (route 19:
-	# IORING_OP_OPENAT would not be), io_uring is refused all the same.
-	if [ "$(id -u)" = 0 ]; then
-		run "$POL/log-only.json" -- "$ADV/adv_io_uring" allow
-		expect_contained "io_uring unusable although the policy restricts nothing and no open is checked"
-		stage_nobody adv_io_uring
-		cp "$POL/log-only.json" "$nb/log-only.json" && chmod 644 "$nb/log-only.json"
-		run_nobody --policy "$nb/log-only.json" -- "$nb/adv_io_uring" deny
-	else
-		run "$POL/log-only.json" -- "$ADV/adv_io_uring" deny
-	fi
-	expect_contained "io_uring usable where the opens it makes would go unchecked" ;;
+io_uring_allow_all)
+	# A policy that restricts nothing still has a connection's peer
+	# checked (route 19), which a ring's IORING_OP_CONNECT would pass
+	# by, and unprivileged its opens that can write are checked on what
+	# they open (route 20), which IORING_OP_OPENAT would pass by:
+	# io_uring is refused there too (io_uring_opt_in is the control that
+	# the probe sees a ring that works).
+	run "$POL/log-only.json" -- "$ADV/adv_io_uring" deny
+	expect_contained "io_uring is reachable under an allow-all policy, past route 19's check" ;;
 io_uring_opt_in)
 	# "allowIoUring": true under a policy that restricts (emulates getuid,
 	# denies mkdir): io_uring is the policy's to decide, so it must work;
@@ -1197,7 +1244,7 @@ audit_log_json)
 audit_log_text)
 	audit_log text ;;
 objects_proc_writes)
-	# Route 19: as uid 65534 under an allow-all policy, the writes a
+	# Route 20: as uid 65534 under an allow-all policy, the writes a
 	# same-uid process may make of another's kernel objects, with no
 	# ptrace-mode check: the witness's /proc files (oom_score_adj raised,
 	# oom_adj, coredump_filter, clear_refs, sched, autogroup), by name,
@@ -1227,7 +1274,7 @@ objects_proc_writes_root)
 	run "$scratch/allow.json" -- "$ADV/adv_objwrite" attack "$witness" "" "$scratch/w"
 	expect_contained "a root program wrote a kernel object outside its session" ;;
 objects_write_race)
-	# Route 19: the descriptor of a refused open is in the program's
+	# Route 20: the descriptor of a refused open is in the program's
 	# table from the kernel's fd_install() until the supervisor closes
 	# it; three threads write "1000" into every descriptor number it may
 	# get while a fourth opens the witness's oom_score_adj, 3 s.
@@ -1260,7 +1307,7 @@ objects_own_writes)
 	cmp -s "$scratch/plain" "$out" ||
 		fail "as root, the program's own writes differ from a root process's without capabilities" ;;
 objects_ipc)
-	# Route 19: System V IPC objects and a POSIX message queue of a
+	# Route 20: System V IPC objects and a POSIX message queue of a
 	# process of uid 65534 outside the sandbox (mode 0600: the uid's),
 	# by key, by id and by name: get, attach (its secret read, written
 	# over), semop, semctl SETVAL, msgrcv, msgsnd, mq_open + mq_receive,
@@ -1283,7 +1330,7 @@ objects_ipc_own)
 	grep -qx 'control: all worked' "$scratch/plain" || skip "the calls do not work here unconfined"
 	objects_own adv_ipc "the program's own IPC objects" ;;
 objects_keys)
-	# Route 19: a key a process of uid 65534 outside the sandbox keeps in
+	# Route 20: a key a process of uid 65534 outside the sandbox keeps in
 	# the uid's user keyring (@u), from the program's own keyrings, by
 	# @u's special id (search, search linking into its own keyring, its
 	# list, add_key into it), by @u's serial linked into its own
@@ -1303,8 +1350,24 @@ objects_keys_own)
 	[ -e /proc/keys ] || skip "this kernel has no keys (CONFIG_KEYS)"
 	objects_stage adv_keys
 	objects_own adv_keys "the program's own keys" ;;
+objects_keys_filtered)
+	# A launcher under a seccomp filter that refuses the keyring calls
+	# with EPERM (a container's default profile: keyctl, add_key and
+	# request_key), which its program inherits: the program reaches no
+	# keyring at all, so the launch joins none and runs it (a launch
+	# that required the join failed: "join a session keyring of its own
+	# ...: Operation not permitted").
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	echo "+ adv_keys filtered sysward run -- echo ran"
+	"$ADV/adv_keys" filtered "$SYSWARD" run --policy "$scratch/allow.json" -- echo ran \
+		>"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	echo "+ exit status $rc"
+	[ "$rc" -eq 0 ] && grep -qx ran "$out" ||
+		fail "sysward under a filter refusing keyctl did not run its program (exit $rc)" ;;
 objects_userns)
-	# Route 19, namespaces of the uid: a process of uid 65534 outside the
+	# Route 20, namespaces of the uid: a process of uid 65534 outside the
 	# sandbox with user, mount and network namespaces of its own (as a
 	# rootless container's); the uid owns that user namespace, so the
 	# kernel lets any process of the uid join it, and from there its
@@ -1368,7 +1431,7 @@ reach_other_session)
 reach_own_child)
 	# Control: the same calls on the program's own child work, also after
 	# the program made a Landlock domain of its own (nested below ours).
-	# pidfd_getfd is refused wherever opens are checked (route 19: a
+	# pidfd_getfd is refused wherever opens are checked (route 20: a
 	# descriptor being refused must not be copied) unless a rule names
 	# it: this policy does.
 	stage_reach
@@ -1386,17 +1449,178 @@ reach_parent_abi5)
 	# one (sw-pretend: the version query answers 5): the domain handles
 	# MAKE_BLOCK and REFER, granted beneath /.  Every ptrace-mode access
 	# is still refused; abstract unix sockets cannot be scoped before ABI
-	# 6; files behave as before (a hard link into another directory:
-	# REFER).
+	# 6, so route 19's check refuses the connect to the parent's (EACCES,
+	# where the scope says EPERM); files behave as before (a hard link
+	# into another directory: REFER).
 	stage_reach
 	KERNEL=("$PRETEND" --landlock-abi 5 --)
 	reach_from_parent "$nb/allow.json"
-	[ "$rc" -eq 1 ] && [ "$(grep -c 'REACHED' "$out")" -eq 1 ] &&
-		grep -q '^result: abstract unix connect: REACHED' "$out" ||
-		fail "under ABI 5 a ptrace-mode access reached the parent (exit $rc)"
+	expect_contained "under ABI 5 the parent was reached"
+	grep -q '^result: abstract unix connect: refused (-1 EACCES' "$out" ||
+		fail "under ABI 5 the abstract connect was not refused by route 19's check (EACCES)"
 	mkdir -m 777 "$nb/d/a" "$nb/d/b"
 	run_nobody --policy "$nb/allow.json" -- sh -c "echo x >$nb/d/a/f && ln $nb/d/a/f $nb/d/b/f && echo linked"
 	[ "$rc" -eq 0 ] && grep -qx linked "$out" || fail "under ABI 5 a link into another directory failed (exit $rc)" ;;
+peers_stream_nobody)
+	# Route 19: as uid 65534, a service of that uid outside the session
+	# listening on a path (stream and seqpacket): refused, EACCES; its
+	# abstract socket is the Landlock domain's (EPERM, ABI 6 and later).
+	peers_serve nobody serve
+	run_nobody --policy "$allow" -- "$ap" connect "$sd" stream seqpacket abstract
+	expect_contained "a service of the program's uid outside the session was reached"
+	grep -q '^result: stream: refused (connect = -1 EACCES' "$out" || fail "stream: not EACCES"
+	grep -q '^result: seqpacket: refused (connect = -1 EACCES' "$out" || fail "seqpacket: not EACCES"
+	grep -q "^sysward: pid [0-9]*: connect to $sd/stream.sock refused with EACCES: its peer, pid [0-9]* (uid 65534), is a process of the program's uid outside the session" "$out" ||
+		fail "no warning naming the socket and its peer"
+	peers_expect_none stream seqpacket abstract ;;
+peers_docker_nobody)
+	# The same under Docker's default profile (which allows connect).
+	peers_serve nobody serve
+	cp "$POL/../../../policy/examples/docker-default.json" "$nb/docker.json" && chmod 644 "$nb/docker.json"
+	run_nobody --policy "$nb/docker.json" -- "$ap" connect "$sd" stream seqpacket
+	expect_contained "a service of the program's uid outside the session was reached (docker-default)"
+	peers_expect_none stream seqpacket ;;
+peers_root)
+	# As root: a root service outside (a session's own root service is
+	# not the program's; nscd and journald as root are the same case,
+	# granted in policy/examples/journal-nscd.json).
+	peers_serve root serve
+	run "$allow" -- "$ap" connect "$sd" stream seqpacket
+	expect_contained "a root service outside the session was reached by a root program"
+	peers_expect_none stream seqpacket ;;
+peers_other_uid)
+	# Control: a service of another uid (root's, its sockets mode 0666)
+	# stays reachable to a program of uid 65534: any uid reaches it, it
+	# is not this uid's authority.
+	peers_serve root serve
+	chmod 755 "$sd" "$scratch"
+	stage_nobody adv_peers
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$nb/allow.json" && chmod 644 "$nb/allow.json"
+	run_nobody --policy "$nb/allow.json" -- "$nb/adv_peers" connect "$sd" stream
+	[ "$rc" -eq 1 ] && grep -q '^result: stream: REACHED' "$out" ||
+		fail "a service of another uid was not reachable (exit $rc)"
+	peers_reached stream || fail "the service did not get the message" ;;
+peers_listener_gone)
+	# The service's listener has exited, a child of it serves (as
+	# ssh-agent does): still a process of the uid outside.
+	peers_serve nobody serve forked
+	run_nobody --policy "$allow" -- "$ap" connect "$sd" stream seqpacket
+	expect_contained "a service whose listener exited was reached"
+	peers_expect_none stream seqpacket ;;
+peers_flapping_peer)
+	# The peer dies and executes while connects are checked: the process
+	# holding the sockets forks and exits every 10 ms, its child
+	# executing itself again.
+	peers_serve nobody flap
+	run_nobody --policy "$allow" -- "$ap" loop "$sd" 100
+	expect_contained "a connect reached a service whose processes die and execute"
+	peers_expect_none stream ;;
+peers_abstract_abi5)
+	# Landlock ABI 5 (pretended, sw-pretend): abstract sockets are not
+	# scoped, so route 19's check is what refuses the outside one.
+	peers_serve nobody serve
+	KERNEL=("$PRETEND" --landlock-abi 5 --)
+	run_nobody --policy "$allow" -- "$ap" connect "$sd" abstract
+	expect_contained "an abstract socket outside was reached on Landlock ABI 5"
+	grep -q '^result: abstract: refused (connect = -1 EACCES' "$out" || fail "abstract: not route 19's EACCES"
+	peers_expect_none abstract ;;
+peers_race)
+	# The connection exists from the kernel's connect to its exit stop:
+	# two threads and a child holding the same socket write to it all
+	# along.  Nothing they write may reach the service.
+	peers_serve nobody serve
+	run_nobody --policy "$allow" -- "$ap" race "$sd" 200
+	expect_contained "a message written while the connection was checked reached the service"
+	peers_expect_none stream ;;
+peers_grant_tricks)
+	# A rule granting $sd/granted.sock (and the prefix $sd/granted.d/):
+	# the service bound there is reached; a symlink at the granted name,
+	# the outsider's socket renamed onto it, a relative path, a path
+	# through a directory descriptor, ".." after the granted prefix do
+	# not borrow the grant (the peer's bound name is checked).
+	peers_serve nobody serve
+	cat >"$nb/grant.json" <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+	  {"names": ["connect"], "action": "SCMP_ACT_ALLOW",
+	   "paths": [{"index": 1, "exact": "$sd/granted.sock"}]},
+	  {"names": ["connect"], "action": "SCMP_ACT_ALLOW",
+	   "paths": [{"index": 1, "prefix": "$sd/granted.d/"}]}]}
+	EOF
+	chmod 644 "$nb/grant.json"
+	run_nobody --policy "$nb/grant.json" -- "$ap" tricks "$sd"
+	expect_contained "a trick borrowed the grant"
+	grep -q '^result: granted: REACHED' "$out" && peers_reached granted ||
+		fail "the granted service was not reached"
+	peers_expect_none stream ;;
+peers_own_socket)
+	# Control: a server of the session's own, its listener gone (it
+	# forks, exits, and its child executes the server), by path and by
+	# abstract name.
+	peers_serve nobody serve
+	run_nobody --policy "$allow" -- "$ap" own "$sd"
+	[ "$rc" -eq 0 ] && grep -qx 'control: reached' "$out" ||
+		fail "the session's own server was not reachable (exit $rc)" ;;
+peers_dgram)
+	# Datagrams: where one goes is looked up again at every send, and no
+	# check can pin it on these kernels (route 19, "Limits"): by default
+	# it reaches the service (asserted, so that a change shows); a rule
+	# refusing sendto by address refuses it, pinned (route 6).
+	peers_serve nobody serve
+	run_nobody --policy "$allow" -- "$ap" connect "$sd" dgram
+	peers_reached dgram || fail "the documented limit changed: the datagram did not arrive"
+	rm -f "$sd/reached.dgram"
+	cat >"$nb/dgram.json" <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+	  {"names": ["sendto"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	   "paths": [{"index": 4, "prefix": "$sd/"}]},
+	  {"names": ["sendmsg"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	   "paths": [{"index": 1, "prefix": "$sd/"}]}]}
+	EOF
+	chmod 644 "$nb/dgram.json"
+	run_nobody --policy "$nb/dgram.json" -- "$ap" connect "$sd" dgram
+	expect_contained "a rule refusing the address did not hold"
+	grep -q '^result: dgram: sendto = -1 EACCES' "$out" || fail "sendto: not the rule's EACCES"
+	peers_expect_none dgram ;;
+peers_tmux)
+	# The user's tmux server (uid 65534, outside) runs a command for
+	# whoever connects: run-shell read the file the policy denies.
+	command -v tmux >/dev/null || skip "no tmux (scripts/install-deps installs it; the QEMU guest has none)"
+	stage_nobody adv_peers
+	echo secret >"$nb/d/file-D" && chown 65534 "$nb/d" "$nb/d/file-D" && chmod 600 "$nb/d/file-D"
+	# (SHELL: uid 65534's own is nologin, with which tmux runs nothing.)
+	(cd / && setpriv --reuid 65534 --regid 65534 --clear-groups env -i PATH="$PATH" SHELL=/bin/sh \
+		tmux -S "$nb/d/tmux.sock" new-session -d -s peers 'sleep 120') || fail "tmux did not start"
+	trap 'setpriv --reuid 65534 --regid 65534 --clear-groups tmux -S "$nb/d/tmux.sock" kill-server 2>/dev/null; rm -rf "$nb"' EXIT
+	run_nobody --policy "$nb/policy.json" -- tmux -S "$nb/d/tmux.sock" run-shell "cat $nb/d/file-D >$nb/d/out; id -u >>$nb/d/out"
+	sleep 0.5
+	[ -e "$nb/d/out" ] && fail "the tmux server outside ran the command: $(cat "$nb/d/out")"
+	grep -q "error connecting to $nb/d/tmux.sock (Permission denied)" "$out" ||
+		fail "tmux did not say that its connect was refused"
+	setpriv --reuid 65534 --regid 65534 --clear-groups tmux -S "$nb/d/tmux.sock" has-session -t peers ||
+		fail "the user's tmux server is gone (its socket unlinked?)" ;;
+peers_ssh_agent)
+	# The user's ssh-agent (uid 65534, outside): ssh-add -l is refused;
+	# with a rule granting its socket it is not.
+	command -v ssh-agent >/dev/null && command -v ssh-add >/dev/null ||
+		skip "no ssh-agent/ssh-add (scripts/install-deps installs openssh-client; the QEMU guest has none)"
+	stage_nobody adv_peers
+	chown 65534 "$nb/d"
+	(cd / && setpriv --reuid 65534 --regid 65534 --clear-groups ssh-agent -a "$nb/d/agent.sock") >"$nb/agent.env" ||
+		fail "ssh-agent did not start"
+	agent=$(sed -n 's/^SSH_AGENT_PID=\([0-9]*\);.*/\1/p' "$nb/agent.env")
+	trap 'kill "$agent" 2>/dev/null; rm -rf "$nb"' EXIT
+	cat >"$nb/agent.json" <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+	  {"names": ["connect"], "action": "SCMP_ACT_ALLOW",
+	   "paths": [{"index": 1, "exact": "$nb/d/agent.sock"}]}]}
+	EOF
+	chmod 644 "$nb/agent.json"
+	SSH_AUTH_SOCK=$nb/d/agent.sock run_nobody --policy "$nb/policy.json" -- ssh-add -l
+	[ "$rc" -eq 2 ] && grep -q 'Error connecting to agent: Permission denied' "$out" ||
+		fail "ssh-add reached the agent outside (exit $rc)"
+	SSH_AUTH_SOCK=$nb/d/agent.sock run_nobody --policy "$nb/agent.json" -- ssh-add -l
+	[ "$rc" -eq 1 ] && grep -q 'The agent has no identities' "$out" ||
+		fail "with a grant, ssh-add did not reach the agent (exit $rc)" ;;
 pretend_env_ignored)
 	# Issue 32: the shipped binaries read no test knob from their
 	# environment, which is not always their operator's (a container's

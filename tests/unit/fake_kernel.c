@@ -17,7 +17,10 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include <linux/kcmp.h>
 #include <linux/nsfs.h>
+#include <stddef.h>
+#include <sys/un.h>
 
 #include "fake_kernel.h"
 #include "pathguard.h"
@@ -40,11 +43,19 @@ static size_t n_evmsg;
 struct fk_proc {
 	pid_t tid, tgid, ppid, pgid;
 	char state;
-	int threads;
 	char wchan[32];
 	pid_t inner;		/* its number in ns, if nested */
 	unsigned long ns;	/* 0: the root pid namespace only */
+	int threads;
+	uid_t uid;
+	char syscall[64];
 };
+/* The tracees' sockets (fk_sock). */
+static struct { pid_t tid; int fd; struct fk_sock s; } socks[8];
+static size_t n_socks;
+/* kcmp(KCMP_FILES) pairs that share a table. */
+static struct { pid_t a, b; } shared_files[4];
+static size_t n_shared_files;
 static struct fk_proc procs[64];
 static size_t n_procs;
 /* The tracees' descriptors the fake /proc describes. */
@@ -74,8 +85,17 @@ static struct { char kind[4]; char text[256]; } sysvipc[3];
 static size_t n_sysvipc;
 static struct { long req; pid_t pid; int e; bool always; } fails[8];
 static size_t n_fails;
-/* Our real descriptors the fake hands out, and whose they stand for. */
-static struct { int fd; pid_t pid; } fds[16];
+/* Our real descriptors the fake hands out, and whose they stand for:
+ * a pidfd of pid (tfd -1), a copy of pid's descriptor tfd, or a peer's
+ * pidfd (peer: pidfd_pid, ino). */
+static struct {
+	int fd;
+	pid_t pid;
+	int tfd;
+	bool peer;
+	pid_t peer_pid;
+	uint64_t ino;
+} fds[16];
 static size_t n_fds;
 
 void fk_reset(void)
@@ -83,7 +103,7 @@ void fk_reset(void)
 	for (size_t i = 0; i < n_fds; i++)
 		close(fds[i].fd);
 	n_tasks = n_queue = n_evmsg = n_procs = n_fails = n_fds = fk_n_calls = 0;
-	n_tfds = n_nsfds = n_files = n_mqs = n_sysvipc = 0;
+	n_tfds = n_nsfds = n_files = n_mqs = n_sysvipc = n_socks = n_shared_files = 0;
 	memset(tasks, 0, sizeof(tasks));
 	fk_proc(getpid(), getpid(), 1);
 }
@@ -138,10 +158,50 @@ void fk_proc(pid_t tid, pid_t tgid, pid_t ppid)
 	if (!p) {
 		ck_assert_uint_lt(n_procs, sizeof(procs) / sizeof(procs[0]));
 		p = &procs[n_procs++];
-		*p = (struct fk_proc){ .tid = tid, .pgid = tgid, .state = 'S', .threads = 1 };
+		*p = (struct fk_proc){ .tid = tid, .pgid = tgid, .state = 'S',
+				       .threads = 1, .uid = 1000,
+				       .syscall = "running" };
 	}
 	p->tgid = tgid;
 	p->ppid = ppid;
+}
+
+void fk_proc_state(pid_t tid, char state, const char *syscall)
+{
+	struct fk_proc *p = proc_of(tid);
+
+	p->state = state;
+	snprintf(p->syscall, sizeof(p->syscall), "%s", syscall);
+}
+
+void fk_proc_threads(pid_t tid, int threads)
+{
+	proc_of(tid)->threads = threads;
+}
+
+void fk_proc_uid(pid_t tid, uid_t uid)
+{
+	proc_of(tid)->uid = uid;
+}
+
+void fk_files_shared(pid_t a, pid_t b)
+{
+	ck_assert_uint_lt(n_shared_files, sizeof(shared_files) / sizeof(shared_files[0]));
+	shared_files[n_shared_files].a = a;
+	shared_files[n_shared_files++].b = b;
+}
+
+void fk_sock(pid_t tid, int fd, const struct fk_sock *sk)
+{
+	for (size_t i = 0; i < n_socks; i++)
+		if (socks[i].tid == tid && socks[i].fd == fd) {
+			socks[i].s = *sk;
+			return;
+		}
+	ck_assert_uint_lt(n_socks, sizeof(socks) / sizeof(socks[0]));
+	socks[n_socks].tid = tid;
+	socks[n_socks].fd = fd;
+	socks[n_socks++].s = *sk;
 }
 
 void fk_proc_pgid(pid_t tid, pid_t pgid)
@@ -152,11 +212,6 @@ void fk_proc_pgid(pid_t tid, pid_t pgid)
 void fk_proc_zombie(pid_t tid)
 {
 	proc_of(tid)->state = 'Z';
-}
-
-void fk_proc_threads(pid_t tid, int n)
-{
-	proc_of(tid)->threads = n;
 }
 
 void fk_proc_wchan(pid_t tid, const char *wchan)
@@ -672,15 +727,22 @@ int sw_sys_proc_ids(pid_t tid, pid_t *tgid, pid_t *ppid)
 
 /* ---- descriptors: real ones of ours, standing for the tracee's ---------- */
 
-static int our_fd(int fd, pid_t pid)
+static int our_fd_of(int fd, pid_t pid, int tfd)
 {
 	if (fd < 0)
 		return -1;
 	ck_assert_uint_lt(n_fds, sizeof(fds) / sizeof(fds[0]));
 	/* dup: the engine closes what it gets, fk_reset closes ours */
 	fds[n_fds].fd = fd;
+	fds[n_fds].tfd = tfd;
+	fds[n_fds].peer = false;
 	fds[n_fds++].pid = pid;
 	return dup(fd);
+}
+
+static int our_fd(int fd, pid_t pid)
+{
+	return our_fd_of(fd, pid, -1);
 }
 
 size_t fk_fds_held(void)
@@ -688,17 +750,36 @@ size_t fk_fds_held(void)
 	return n_fds;
 }
 
-static pid_t whose(int fd)
+/* Which of fds[] a descriptor the engine holds (a dup) stands for. */
+static int fd_index(int fd)
 {
 	struct stat a, b;
 
 	if (fstat(fd, &a) < 0)
-		return 0;
+		return -1;
 	for (size_t i = 0; i < n_fds; i++)
 		if (fstat(fds[i].fd, &b) == 0 && a.st_ino == b.st_ino &&
 		    a.st_dev == b.st_dev)
-			return fds[i].pid;
-	return 0;
+			return (int)i;
+	return -1;
+}
+
+static pid_t whose(int fd)
+{
+	int i = fd_index(fd);
+
+	return i < 0 ? 0 : fds[i].pid;
+}
+
+/* The tracee socket our copy fd stands for, or NULL. */
+static struct fk_sock *sock_of_fd(int fd)
+{
+	int i = fd_index(fd);
+
+	for (size_t k = 0; i >= 0 && k < n_socks; k++)
+		if (socks[k].tid == fds[i].pid && socks[k].fd == fds[i].tfd)
+			return &socks[k].s;
+	return NULL;
 }
 
 int sw_sys_memfd_create(const char *name, unsigned int flags)
@@ -709,6 +790,13 @@ int sw_sys_memfd_create(const char *name, unsigned int flags)
 	return (int)syscall(SYS_memfd_create, name, flags);
 }
 
+/* A descriptor of ours standing for a pidfd: one of its own (fd_index
+ * tells them apart by inode; /dev/null's is the ns fds'). */
+static int fake_pidfd(void)
+{
+	return (int)syscall(SYS_memfd_create, "fk-pidfd", MFD_CLOEXEC);
+}
+
 int sw_sys_pidfd_open(pid_t pid, unsigned int flags)
 {
 	if (request(FK_PIDFD_OPEN, pid, 0, flags))
@@ -717,7 +805,7 @@ int sw_sys_pidfd_open(pid_t pid, unsigned int flags)
 		errno = ESRCH;
 		return -1;
 	}
-	return our_fd(open("/dev/null", O_RDONLY | O_CLOEXEC), pid);
+	return our_fd(fake_pidfd(), pid);
 }
 
 int sw_sys_pidfd_getfd(int pidfd, int fd, unsigned int flags)
@@ -727,7 +815,98 @@ int sw_sys_pidfd_getfd(int pidfd, int fd, unsigned int flags)
 	(void)flags;
 	if (request(FK_GETFD, pid, (uint64_t)fd, 0))
 		return -1;
-	return our_fd(socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0), pid);
+	return our_fd_of(socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0), pid, fd);
+}
+
+/* A tracee socket's options (fk_sock); another descriptor is none. */
+int sw_sys_getsockopt(int fd, int level, int opt, void *val, socklen_t *len)
+{
+	struct fk_sock *sk = sock_of_fd(fd);
+	int v;
+
+	if (!sk || level != SOL_SOCKET) {
+		errno = ENOTSOCK;
+		return -1;
+	}
+	switch (opt) {
+	case SO_DOMAIN:
+		v = sk->domain;
+		break;
+	case SO_TYPE:
+		v = sk->type;
+		break;
+	case SO_PEERCRED: {
+		struct ucred cr = { sk->cred_pid, sk->uid, sk->uid };
+
+		ck_assert_uint_ge(*len, sizeof(cr));
+		memcpy(val, &cr, sizeof(cr));
+		*len = sizeof(cr);
+		return 0;
+	}
+	case 77 /* SO_PEERPIDFD */:
+		if (sk->no_pidfd) {
+			errno = EINVAL;
+			return -1;
+		}
+		v = our_fd(fake_pidfd(), 0);
+		ck_assert_int_ge(v, 0);
+		fds[n_fds - 1].peer = true;
+		fds[n_fds - 1].peer_pid = sk->pidfd_pid;
+		fds[n_fds - 1].ino = FK_PIDFS_INO(sk->cred_pid);
+		break;
+	default:
+		errno = ENOPROTOOPT;
+		return -1;
+	}
+	ck_assert_uint_ge(*len, sizeof(v));
+	memcpy(val, &v, sizeof(v));
+	*len = sizeof(v);
+	return 0;
+}
+
+int sw_sys_getpeername(int fd, struct sockaddr *sa, socklen_t *len)
+{
+	struct fk_sock *sk = sock_of_fd(fd);
+	struct sockaddr_un u = { .sun_family = AF_UNIX };
+	socklen_t n;
+
+	if (!sk || !sk->name) {
+		errno = ENOTCONN;
+		return -1;
+	}
+	snprintf(u.sun_path, sizeof(u.sun_path), "%s", sk->name);
+	n = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(sk->name) + 1);
+	memcpy(sa, &u, *len < n ? *len : n);
+	*len = n;
+	return 0;
+}
+
+int sw_sys_shutdown(int fd, int how)
+{
+	int i = fd_index(fd);
+
+	(void)how;
+	if (request(FK_SHUTDOWN, i < 0 ? 0 : fds[i].pid,
+		    i < 0 ? 0 : (uint64_t)fds[i].tfd, 0))
+		return -1;
+	return 0;
+}
+
+int sw_sys_fcntl(int fd, int cmd, long arg)
+{
+	struct fk_sock *sk = sock_of_fd(fd);
+	int i = fd_index(fd);
+
+	if (!sk) {
+		errno = EBADF;
+		return -1;
+	}
+	if (cmd == F_GETFL)
+		return sk->flags;
+	if (request(FK_SETFL, fds[i].pid, (uint64_t)fds[i].tfd, (uint64_t)arg))
+		return -1;
+	sk->flags = (int)arg;
+	return 0;
 }
 
 ssize_t sw_sys_sendmsg(int sock, const struct msghdr *msg, int flags)
@@ -755,12 +934,16 @@ ssize_t sw_sys_sendmsg(int sock, const struct msghdr *msg, int flags)
 
 long sw_sys_kcmp(pid_t a, pid_t b, int type, unsigned long x, unsigned long y)
 {
-	(void)type;
 	(void)x;
 	(void)y;
 	if (request(FK_KCMP, a, 0, (uint64_t)b))
 		return -1;
-	return 1;	/* two mms */
+	if (type == KCMP_FILES)
+		for (size_t i = 0; i < n_shared_files; i++)
+			if ((shared_files[i].a == a && shared_files[i].b == b) ||
+			    (shared_files[i].a == b && shared_files[i].b == a))
+				return 0;
+	return 1;	/* two mms, two descriptor tables */
 }
 
 /* /proc/<pid>/smaps as the guard's mapping leaves it; nothing else. */
@@ -836,8 +1019,10 @@ static int ns_line(char *buf, size_t size, const char *key, const struct fk_proc
 
 static ssize_t status_text(const struct fk_proc *p, char *buf, size_t size)
 {
-	size_t n = (size_t)snprintf(buf, size, "State:\t%c\nTgid:\t%d\nPPid:\t%d\nThreads:\t%d\n",
-				    p->state, p->tgid, p->ppid, p->threads);
+	size_t n = (size_t)snprintf(buf, size, "State:\t%c\nTgid:\t%d\nPPid:\t%d\n"
+				    "Uid:\t%u\t%u\t%u\t%u\nThreads:\t%d\n",
+				    p->state, p->tgid, p->ppid, p->uid, p->uid,
+				    p->uid, p->uid, p->threads);
 
 	n += (size_t)ns_line(buf + n, size - n, "NStgid", p, p->tgid);
 	n += (size_t)ns_line(buf + n, size - n, "NSpid", p, p->tid);
@@ -864,6 +1049,22 @@ ssize_t sw_sys_proc_read(const char *path, char *buf, size_t size)
 		return status_text(p, buf, size);
 	if (p && !strcmp(name, "wchan") && p->wchan[0])
 		return snprintf(buf, size, "%s", p->wchan);
+	if (p && !strcmp(name, "stat"))
+		return snprintf(buf, size, "%d (fake) %c 1 1 1 0 -1\n", p->tid, p->state);
+	if (p && !strcmp(name, "syscall"))
+		return snprintf(buf, size, "%s\n", p->syscall);
+	{
+		/* our own pidfds: a peer's (peers.c) */
+		int fd, end = 0;
+
+		if (sscanf(path, "/proc/self/fdinfo/%d%n", &fd, &end) == 1 && !path[end]) {
+			int i = fd_index(fd);
+
+			if (i >= 0 && fds[i].peer)
+				return snprintf(buf, size, "pos:\t0\nflags:\t02000002\nPid:\t%d\n",
+						fds[i].peer_pid);
+		}
+	}
 	return -ENOENT;
 }
 
@@ -984,16 +1185,23 @@ int sw_sys_open(const char *path, int flags)
 
 int sw_sys_fstat(int fd, struct stat *st)
 {
-	int i;
+	int i, k = fd_index(fd);
 
 	/* a message queue the supervisor opened (sw_sys_mq_open) */
-	for (size_t k = 0; k < n_files; k++)
-		if (files[k].tid == -fd - 1 && files[k].fd == fd) {
-			ident(st, fs_dev(files[k].fs), files[k].ino, S_IFREG | 0600);
+	for (size_t f = 0; f < n_files; f++)
+		if (files[f].tid == -fd - 1 && files[f].fd == fd) {
+			ident(st, fs_dev(files[f].fs), files[f].ino, S_IFREG | 0600);
 			return 0;
 		}
-	i = ns_find(fd);
 
+	/* A pidfd: its process's pidfs inode. */
+	if (k >= 0 && (fds[k].peer || fds[k].tfd < 0)) {
+		ident(st, FK_PROC_DEV + 1,
+		      fds[k].peer ? fds[k].ino : FK_PIDFS_INO(fds[k].pid),
+		      S_IFREG | 0600);
+		return 0;
+	}
+	i = ns_find(fd);
 	if (i < 0)
 		return -1;
 	ident(st, FK_NSFS_DEV, ns_id(proc_find(nsfds[i].pid), nsfds[i].level),

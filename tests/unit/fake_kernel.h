@@ -38,8 +38,10 @@ enum {
 	FK_STAT = -12,		/* stat of /proc/<pid>/...: pid */
 	FK_GETPGID = -13,
 	FK_OPEN = -14,		/* open of /proc/<pid>/ns/pid: pid */
-	FK_STATFS = -15,	/* statfs of /proc/<pid>/fd/<n>: pid */
-	FK_MQ_UNLINK = -16,	/* the supervisor's mq_unlink: data the ino */
+	FK_SHUTDOWN = -15,	/* shutdown of the tracee pid's socket addr */
+	FK_SETFL = -16,		/* F_SETFL on pid's socket addr: data the flags */
+	FK_STATFS = -17,	/* statfs of /proc/<pid>/fd/<n>: pid */
+	FK_MQ_UNLINK = -18,	/* the supervisor's mq_unlink: data the ino */
 };
 
 struct fk_call {
@@ -125,10 +127,33 @@ void fk_mq(const char *name, unsigned long ino);
 /* /proc/sysvipc/<kind> ("shm", "sem", "msg") lists these ids (none:
  * absent, as without CONFIG_SYSVIPC). */
 void fk_sysvipc(const char *kind, const int *ids, size_t n);
-/* /proc/<tid>/status says Threads: n (1 by default); /proc/<tid>/wchan
- * says what it sleeps in ("" by default: absent). */
-void fk_proc_threads(pid_t tid, int n);
+/* /proc/<tid>/wchan says what it sleeps in ("" by default: absent). */
 void fk_proc_wchan(pid_t tid, const char *wchan);
+/* A socket the tracee tid holds at fd, as getsockopt, getpeername and
+ * fdinfo show our copy of it (pidfd_getfd) and its peer's pidfd. */
+struct fk_sock {
+	int domain, type;
+	int flags;		/* its file status flags (O_NONBLOCK) */
+	/* its peer, once connected: SO_PEERCRED's pid and uid, its pidfd
+	 * (fdinfo Pid: the live pid, -1 once it has ended; none at all:
+	 * no_pidfd), the name it is bound to */
+	pid_t cred_pid;
+	uid_t uid;
+	pid_t pidfd_pid;
+	bool no_pidfd;
+	const char *name;
+};
+void fk_sock(pid_t tid, int fd, const struct fk_sock *s);
+/* A process's pidfs inode (its pidfds' st_ino), as fk_proc makes it. */
+#define FK_PIDFS_INO(pid) (0x70000000ull + (uint64_t)(pid))
+/* /proc/<tid>/stat shows state (R, S, D, t, Z), /proc/<tid>/syscall
+ * text ("running", "0 0x3 ..."); status Threads and Uid (all four). */
+void fk_proc_state(pid_t tid, char state, const char *syscall);
+void fk_proc_threads(pid_t tid, int threads);
+void fk_proc_uid(pid_t tid, uid_t uid);
+/* kcmp(KCMP_FILES) of a and b: one descriptor table (CLONE_FILES). */
+void fk_files_shared(pid_t a, pid_t b);
+
 /* PTRACE_GETEVENTMSG of pid answers msg. */
 void fk_evmsg(pid_t pid, unsigned long msg);
 /* waitpid() returns (pid, status) next. */

@@ -86,12 +86,28 @@ static struct sw_policy pol_eperm = {	/* newest call named: rule 0's */
 	.rules = rules, .n_rules = 1,
 };
 
-static int fake_read(void *ctx, uint64_t addr, char *buf, size_t size)
+/* Unix socket addresses as the reader spells them (sysward/pathargs.h). */
+#define ADDR_SOCK_TMP 0x5000	/* "/tmp/x.sock" */
+#define ADDR_SOCK_RUN 0x6000	/* "/run/nscd/socket" */
+#define ADDR_SOCK_ABS 0x7000	/* "@adv" */
+#define ADDR_INET 0x8000	/* an AF_INET address: no unix one */
+
+/* What decide.c asked the reader last. */
+static struct sw_arg_read last_read;
+
+static int fake_read(void *ctx, const struct sw_arg_read *a, char *buf,
+		     size_t size)
 {
+	uint64_t addr = a->addr;
 	const char *s;
 
 	(void)ctx;
+	last_read = *a;
 	switch (addr) {
+	case ADDR_SOCK_TMP: s = "/tmp/x.sock"; break;
+	case ADDR_SOCK_RUN: s = "/run/nscd/socket"; break;
+	case ADDR_SOCK_ABS: s = "@adv"; break;
+	case ADDR_INET: return -ENODATA;
 	case ADDR_ETC: s = "/etc/passwd"; break;
 	case ADDR_HOME: s = "/home/x"; break;
 	case ADDR_TMPX: s = "/tmp/x"; break;
@@ -107,6 +123,25 @@ static int fake_read(void *ctx, uint64_t addr, char *buf, size_t size)
 }
 
 enum { X64 = SW_ABI_X86_64, I386 = SW_ABI_I386, X32 = SW_ABI_X32 };
+
+/* "paths" conditions on unix socket addresses: connect's and sendto's
+ * sockaddr, sendmsg's msghdr. */
+static struct sw_rule addr_rules[] = {
+	/* 0 */ { RULE(SW_ACT_ERRNO, "connect", "bind"), .errno_ret = EACCES,
+		  .paths = (struct sw_path_cond[]){ { 1, SW_MATCH_PREFIX, "/tmp/", false } },
+		  .n_paths = 1 },
+	/* 1 */ { RULE(SW_ACT_ERRNO, "sendmsg"), .errno_ret = EPERM,
+		  .paths = (struct sw_path_cond[]){ { 1, SW_MATCH_EXACT, "@adv", false } },
+		  .n_paths = 1 },
+	/* 2 */ { RULE(SW_ACT_ERRNO, "sendto"), .errno_ret = ENOENT,
+		  .paths = (struct sw_path_cond[]){ { 4, SW_MATCH_GLOB, "/run/*/*", true } },
+		  .n_paths = 1 },
+};
+
+static struct sw_policy pol_addr = {
+	.source = "addr.json", .default_action = SW_ACT_ALLOW, .default_errno = EPERM,
+	.rules = addr_rules, .n_rules = sizeof(addr_rules) / sizeof(addr_rules[0]),
+};
 
 struct row {
 	const struct sw_policy *p;
@@ -282,6 +317,23 @@ static const struct row rows[] = {
 	  .rule = 25, .retval = -EACCES, .is_error = true),
 	R(&pol, X64, "rmdir", 0, .verdict = SW_V_RETURN, .rule = 15,
 	  .retval = -EFAULT, .is_error = true),
+	/* unix socket addresses: read as one (its length from argument 2),
+	 * matched as a path; no unix address meets no condition */
+	R(&pol_addr, X64, "connect", 3, ADDR_SOCK_TMP, 110, .verdict = SW_V_RETURN,
+	  .rule = 0, .retval = -EACCES, .is_error = true),
+	R(&pol_addr, X32, "bind", 3, ADDR_SOCK_TMP, 110, .verdict = SW_V_RETURN,
+	  .rule = 0, .retval = -EACCES, .is_error = true),
+	R(&pol_addr, X64, "connect", 3, ADDR_SOCK_RUN, 20, .verdict = SW_V_ALLOW,
+	  .rule = SW_RULE_DEFAULT),
+	R(&pol_addr, X64, "connect", 3, ADDR_INET, 16, .verdict = SW_V_ALLOW,
+	  .rule = SW_RULE_DEFAULT),
+	R(&pol_addr, X64, "sendmsg", 3, ADDR_SOCK_ABS, 0, .verdict = SW_V_RETURN,
+	  .rule = 1, .retval = -EPERM, .is_error = true),
+	R(&pol_addr, X64, "sendmsg", 3, ADDR_SOCK_RUN, 0, .verdict = SW_V_ALLOW,
+	  .rule = SW_RULE_DEFAULT),
+	/* a msghdr without a name, a NULL sockaddr: no address */
+	R(&pol_addr, X64, "sendmsg", 3, ADDR_INET, 0, .verdict = SW_V_ALLOW,
+	  .rule = SW_RULE_DEFAULT),
 	/* default errno for anything else, e.g. ENOSYS */
 	R(&pol_deny, X64, "mkdir", .verdict = SW_V_RETURN,
 	  .rule = SW_RULE_DEFAULT, .retval = -ENOSYS, .is_error = true),
@@ -351,6 +403,57 @@ START_TEST(test_decide_table)
 		ck_assert_msg(d.args[2] == (r->new_a2 ? r->new_a2 : r->a2),
 			      "line %d: arg2 %#llx", r->line, (unsigned long long)d.args[2]);
 	}
+	sw_program_free(prog);
+}
+END_TEST
+
+/* What decide.c asks the reader for a unix address: the kind, the ABI
+ * (a msghdr's layout) and a sockaddr's length, read at the kernel's
+ * int width; a negated condition on no address does not hold either. */
+START_TEST(test_decide_addr_reads)
+{
+	struct sw_program *prog = program(&pol_addr);
+	static struct sw_decide_scratch scratch;
+	uint64_t a[6] = { 3, 0x100, 4, 0, ADDR_SOCK_TMP, 20 | 1ull << 32 };
+	struct sw_decision d;
+	int nr = seccomp_syscall_resolve_name_arch(SCMP_ARCH_X86_64, "sendto");
+
+	sw_decide(prog, SCMP_ARCH_X86_64, (uint64_t)nr, a, fake_read, NULL,
+		  NULL, &scratch, &d);
+	ck_assert_int_eq(last_read.kind, SW_ARG_SOCKADDR);
+	ck_assert_uint_eq(last_read.addr, ADDR_SOCK_TMP);
+	ck_assert_int_eq(last_read.len, 20);
+	/* "/tmp/x.sock" is not /run/x/y: the negated glob holds */
+	ck_assert_int_eq(d.verdict, SW_V_RETURN);
+	ck_assert_int_eq(d.retval, -ENOENT);
+	ck_assert_str_eq(d.path, "/tmp/x.sock");
+	/* a length the kernel reads as negative is passed on as such */
+	a[5] = 0xffffffffull;
+	sw_decide(prog, SCMP_ARCH_X86_64, (uint64_t)nr, a, fake_read, NULL,
+		  NULL, &scratch, &d);
+	ck_assert_int_eq(last_read.len, -1);
+	/* no unix address: the negated condition does not hold */
+	a[4] = ADDR_INET;
+	a[5] = 16;
+	sw_decide(prog, SCMP_ARCH_X86_64, (uint64_t)nr, a, fake_read, NULL,
+		  NULL, &scratch, &d);
+	ck_assert_int_eq(d.verdict, SW_V_ALLOW);
+	ck_assert_int_eq(d.rule, SW_RULE_DEFAULT);
+	/* i386's direct socket calls (libseccomp names them by socketcall
+	 * pseudo-numbers; program.c resolves them): connect 362, sendmsg
+	 * 370, whose msghdr has the i386 layout */
+	a[1] = ADDR_SOCK_TMP;
+	a[2] = 110;
+	sw_decide(prog, SCMP_ARCH_X86, 362, a, fake_read, NULL, NULL, &scratch, &d);
+	ck_assert_int_eq(last_read.kind, SW_ARG_SOCKADDR);
+	ck_assert_int_eq(d.retval, -EACCES);
+	nr = 370;
+	a[1] = ADDR_SOCK_ABS;
+	sw_decide(prog, SCMP_ARCH_X86, (uint64_t)nr, a, fake_read, NULL,
+		  NULL, &scratch, &d);
+	ck_assert_int_eq(last_read.kind, SW_ARG_MSGHDR);
+	ck_assert_int_eq(last_read.abi, SW_ABI_I386);
+	ck_assert_int_eq(d.retval, -EPERM);
 	sw_program_free(prog);
 }
 END_TEST
@@ -614,6 +717,7 @@ static Suite *decide_suite(void)
 
 	tcase_add_loop_test(tc, test_decide_table, 0, sizeof(rows) / sizeof(rows[0]));
 	tcase_add_test(tc, test_decide_when_counter);
+	tcase_add_test(tc, test_decide_addr_reads);
 	tcase_add_test(tc, test_decide_when_falls_through);
 	tcase_add_loop_test(tc, test_decide_when_selects, 0,
 			    sizeof(when_rows) / sizeof(when_rows[0]));

@@ -294,14 +294,28 @@ static const struct row rows[] = {
 	R(&pol_g, 0, X64, "process_vm_writev", 0, 0, 0, ERRNO(EPERM)),
 	R(&pol_g, 0, X64, "clone3", 0, 0, 0, ERRNO(ENOSYS)),
 	R(&pol_g, 0, X64, "getuid", 0, 0, 0, TRACE(0)),
-	/* a policy that restricts nothing keeps io_uring, not ptrace, where
-	 * opens need no check (a session with views of its own); where
-	 * they do, an IORING_OP_OPENAT would not be seen: refused */
-	R(&pol_d, SW_DEFENCE_OBJECT_OPENS, X64, "io_uring_setup", 0, 0, 0, ALLOW),
+	/* a policy that restricts nothing: a connection's peer is still
+	 * checked (route 19), which IORING_OP_CONNECT would pass by, so no
+	 * io_uring; without that check it keeps io_uring, never ptrace */
 	R(&pol_d, 0, X64, "io_uring_setup", 0, 0, 0, ERRNO(EPERM)),
+	R(&pol_d, SW_DEFENCE_UNIX_PEERS, X64, "io_uring_setup", 0, 0, 0, ERRNO(EPERM)),
+	/* nor where opens are checked (route 20: IORING_OP_OPENAT would
+	 * not be); without either check it keeps io_uring */
+	R(&pol_d, SW_DEFENCE_UNIX_PEERS | SW_DEFENCE_OBJECT_OPENS, X64, "io_uring_setup",
+	  0, 0, 0, ALLOW),
 	R(&pol_d, 0, X64, "ptrace", 0, 0, 0, ERRNO(EPERM)),
 	R(&pol_d, 0, X64, "getpid", 0, 0, 0, ALLOW),
-	/* objects.c (route 19): an open that can write stops, to be
+	/* every connect and listen goes to peers.c, on every ABI (i386: its
+	 * socketcall with the subcall's number) */
+	R(&pol_d, 0, X64, "connect", 0, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X32, "connect", 0, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X64, "listen", 0, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, I386, NULL, 102, 3, 0, TRACE(SW_HINT_NONE)),	/* SYS_CONNECT */
+	R(&pol_d, 0, I386, NULL, 102, 4, 0, TRACE(SW_HINT_NONE)),	/* SYS_LISTEN */
+	R(&pol_d, 0, I386, NULL, 102, 9, 0, ALLOW),			/* SYS_SEND */
+	R(&pol_d, 0, X64, "bind", 0, 0, 0, ALLOW),
+	R(&pol_d, SW_DEFENCE_UNIX_PEERS, X64, "connect", 0, 0, 0, ALLOW),
+	/* objects.c (route 20): an open that can write stops, to be
 	 * checked on what it opened; one that only reads does not */
 	R(&pol_d, 0, X64, "openat", 0, 3, 0, ALLOW, .a2 = O_RDONLY | O_CLOEXEC),
 	R(&pol_d, 0, X64, "openat", 0, 3, 0, TRACE(SW_HINT_NONE), .a2 = O_WRONLY),
@@ -742,8 +756,9 @@ static const struct overridden_row {
 	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"allowIoUring\":true,\"syscalls\":["
 	  "{\"names\":[\"mkdir\"],\"action\":\"SCMP_ACT_ERRNO\"},"
 	  "{\"names\":[\"io_uring_setup\"],\"action\":\"SCMP_ACT_ALLOW\"}]}", "" },
-	/* restricts nothing: the io_uring defence is on only because opens
-	 * are checked (objects.c); ptrace's always */
+	/* restricts nothing: io_uring is refused all the same, for the
+	 * connections its operations would make unchecked (route 19) and
+	 * the opens (route 20); ptrace's always */
 	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":["
 	  "{\"names\":[\"io_uring_setup\",\"ptrace\"],\"action\":\"SCMP_ACT_ALLOW\"}]}",
 	  "0.1 ptrace 4 -;0.0 io_uring_setup 2 \"allowIoUring\": true;" },

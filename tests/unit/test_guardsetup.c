@@ -56,10 +56,19 @@ static struct sw_rule rules[] = {
 	  .errno_ret = EACCES,
 	  .paths = (struct sw_path_cond[]){ { 1, SW_MATCH_PREFIX, "/etc/", false } },
 	  .n_paths = 1 },
+	/* unix socket addresses: sendto's sockaddr, sendmsg's msghdr */
+	{ .names = (char *[]){ "sendto", NULL }, .n_names = 1, .action = SW_ACT_ERRNO,
+	  .errno_ret = EACCES,
+	  .paths = (struct sw_path_cond[]){ { 4, SW_MATCH_PREFIX, "/etc/", false } },
+	  .n_paths = 1 },
+	{ .names = (char *[]){ "sendmsg", NULL }, .n_names = 1, .action = SW_ACT_ERRNO,
+	  .errno_ret = EACCES,
+	  .paths = (struct sw_path_cond[]){ { 1, SW_MATCH_PREFIX, "/etc/", false } },
+	  .n_paths = 1 },
 };
 static const struct sw_policy pol = {
 	.source = "guard.json", .default_action = SW_ACT_ALLOW, .default_errno = EPERM,
-	.rules = rules, .n_rules = 1,
+	.rules = rules, .n_rules = 3,
 };
 
 static struct sw_supervisor *sup;
@@ -373,6 +382,74 @@ START_TEST(pinned_refused_and_released)
 }
 END_TEST
 
+/* A struct sockaddr_un for path, of len bytes, at the memory's offset
+ * off; its address. */
+static uint64_t sockaddr_at(size_t off, const char *path, size_t *len)
+{
+	unsigned char sa[110] = { 1, 0 };	/* AF_UNIX */
+	uint64_t at = ft->mem_base + off;
+
+	memcpy(sa + 2, path, strlen(path));
+	*len = 2 + strlen(path);
+	fk_poke(PA, at, sa, *len);
+	return at;
+}
+
+START_TEST(pinned_unix_addresses)
+{
+	/* The address a condition checked is the address the kernel
+	 * copies: sendto's sockaddr copied into a slot (its length is a
+	 * register), sendmsg's msghdr copied with msg_name pointing at a
+	 * copy of its address beside it; the program's pointers given back
+	 * at the exit stop. */
+	uint64_t a[6] = { 3, 0, 4, 0, 0, 0 }, hdr[7] = { 0 }, pin;
+	size_t len;
+	const char *slot;
+
+	run(0, N_EV);
+	a[4] = sockaddr_at(256, "/home/x.sock", &len);
+	a[5] = len;
+	fk_seccomp(PA, 0xc000003e, __NR_sendto, a, r0.rip + 64);
+	dispatch(PA, FK_STOPPED(SIGTRAP, PTRACE_EVENT_SECCOMP));
+	ck_assert_uint_eq(ft->n_sets, 1);
+	pin = ft->sets[0].seccomp.args[4];
+	ck_assert_uint_ge(pin, SW_GUARD_ADDR);
+	slot = ta()->guard->map + (pin - SW_GUARD_ADDR);
+	ck_assert_int_eq(slot[0], 1);
+	ck_assert(!memcmp(slot + 2, "/home/x.sock", 12));
+	ck_assert_uint_eq(ft->sets[0].seccomp.args[5], len);
+	fk_exit(PA);
+	dispatch_queued();
+	ck_assert(fk_called(PTRACE_POKEUSER, PA, a[4]));
+	ck_assert_uint_eq(ta()->n_pins, 0);
+
+	/* refused by the rule's prefix: nothing pinned */
+	a[4] = sockaddr_at(256, "/etc/x.sock", &len);
+	fk_seccomp(PA, 0xc000003e, __NR_sendto, a, r0.rip + 64);
+	dispatch(PA, FK_STOPPED(SIGTRAP, PTRACE_EVENT_SECCOMP));
+	ck_assert_uint_eq(ft->n_sets, 1);
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EACCES);
+
+	/* sendmsg: the msghdr and its name */
+	hdr[0] = sockaddr_at(512, "@abstract", &len);
+	hdr[1] = len;
+	fk_poke(PA, ft->mem_base + 1024, hdr, sizeof(hdr));
+	a[1] = ft->mem_base + 1024;
+	fk_seccomp(PA, 0xc000003e, __NR_sendmsg, a, r0.rip + 64);
+	dispatch(PA, FK_STOPPED(SIGTRAP, PTRACE_EVENT_SECCOMP));
+	ck_assert_uint_eq(ft->n_sets, 2);
+	pin = ft->sets[1].seccomp.args[1];
+	slot = ta()->guard->map + (pin - SW_GUARD_ADDR);
+	ck_assert_uint_eq(*(const uint64_t *)slot, pin + 64);
+	ck_assert_uint_eq(*(const uint64_t *)(slot + 8), len);
+	ck_assert(!memcmp(slot + 64 + 2, "@abstract", 9));
+	fk_exit(PA);
+	dispatch_queued();
+	ck_assert(fk_called(PTRACE_POKEUSER, PA, a[1]));
+	ck_assert_int_eq(warnings, 0);
+}
+END_TEST
+
 /* ---- every step refused ------------------------------------------------ */
 
 /* The request each event makes first: the resume at the exec, GET at
@@ -583,6 +660,7 @@ int main(void)
 	tcase_add_loop_test(tc, int80_first_call, 0, 2);
 	tcase_add_test(tc, pinned_after_setup);
 	tcase_add_test(tc, pinned_refused_and_released);
+	tcase_add_test(tc, pinned_unix_addresses);
 	tcase_add_loop_test(tc, refused_first_request, 0, N_EV);
 	tcase_add_loop_test(tc, refused_setregs, 0, N_EV);
 	tcase_add_loop_test(tc, refused_resume, 0, N_EV);

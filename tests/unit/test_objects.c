@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/ipc.h>
 #include <sys/ptrace.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 
 #include "check_run.h"
@@ -28,6 +29,7 @@
 #define PID	10000200
 #define TID2	10000201	/* a thread of PID */
 #define OTHER	10000300	/* a process of the uid, outside */
+#define P3	10000202	/* a process of the session, its own table */
 #define FD	5
 #define X86_64	0xc000003e
 #define IP	0x401000ull
@@ -333,7 +335,7 @@ START_TEST(other_thread_held)
 	ck_assert_int_lt(last(PTRACE_SYSCALL, PID), 0);	/* not yet */
 	fk_queue(TID2, FK_STOPPED(SIGTRAP, PTRACE_EVENT_STOP));
 	dispatch();
-	ck_assert(sw_tracee_find(sup, TID2)->held);
+	ck_assert(sw_tracee_find(sup, TID2)->rc_held);
 	ck_assert_int_lt(last(PTRACE_CONT, TID2), 0);
 	ck_assert_int_ge(last(PTRACE_SYSCALL, PID), 0);	/* now */
 	fk_file(PID, FD, FK_CGROUP2_MAGIC, "/sys/fs/cgroup/x/cgroup.kill", 82);
@@ -344,9 +346,54 @@ START_TEST(other_thread_held)
 	ck_assert_int_eq((int64_t)ft->setregs[1].rax, -EACCES);
 	/* released after the result, and its stop handled as it came */
 	ck_assert_int_gt(last(PTRACE_CONT, TID2), done_at);
-	ck_assert(!sw_tracee_find(sup, TID2)->held);
+	ck_assert(!sw_tracee_find(sup, TID2)->rc_held);
 	ck_assert_uint_eq(sess->holder, 0);
 	ck_assert_uint_eq(sup->n_holds, 0);
+}
+END_TEST
+
+START_TEST(connect_waits_for_checked_open)
+{
+	/* A process of the session (P3, no sharer of PID's table) connects
+	 * to a unix socket while PID's open is checked: peers.c would hold
+	 * the session too, and wait for stops this hold keeps.  Its SECCOMP
+	 * stop is kept here, untouched, until the open is decided; then
+	 * peers.c has it, as it came. */
+	struct sw_tracee *p3;
+	long done_at;
+
+	stage();
+	add_thread();
+	p3 = sw_tracee_add(sup, P3);
+	ck_assert_ptr_nonnull(p3);
+	p3->s = sess;
+	p3->state = SW_T_RUNNING;
+	p3->announced = true;
+	sess->n_tracees++;
+	fk_proc(P3, P3, PID);
+	fk_task(P3);
+	fk_sock(P3, 7, &(struct fk_sock){ AF_UNIX, SOCK_STREAM, O_RDWR,
+		OTHER, 1000, OTHER, false, "/tmp/tmux-1000/default" });
+	write_open();
+	fk_queue(TID2, FK_STOPPED(SIGTRAP, PTRACE_EVENT_STOP));
+	dispatch();
+	ck_assert_int_ge(last(PTRACE_SYSCALL, PID), 0);
+	fk_seccomp(P3, X86_64, __NR_connect, (uint64_t[6]){ 7, 0x7000, 110 }, IP);
+	fk_queue(P3, FK_STOPPED(SIGTRAP, PTRACE_EVENT_SECCOMP));
+	dispatch();
+	ck_assert(p3->rc_held);
+	ck_assert_ptr_null(p3->pc);
+	ck_assert_int_lt(last(PTRACE_INTERRUPT, PID), 0);
+	fk_file(PID, FD, FK_EXT4_MAGIC, "/home/u/notes.txt", 13);
+	exits(FD);
+	done_at = last(PTRACE_SYSCALL, PID);
+	/* released: its connect is peers.c's now, which holds the others */
+	p3 = sw_tracee_find(sup, P3);
+	ck_assert(!p3->rc_held);
+	ck_assert_ptr_nonnull(p3->pc);
+	ck_assert_int_gt(last(PTRACE_INTERRUPT, TID2), done_at);
+	ck_assert_uint_eq(sup->n_holds, 0);
+	ck_assert_int_eq(warnings, 0);
 }
 END_TEST
 
@@ -545,6 +592,7 @@ int main(void)
 	tcase_add_test(tc, close_refused_fails_closed);
 	tcase_add_test(tc, getsigmask_refused_fails_closed);
 	tcase_add_test(tc, other_thread_held);
+	tcase_add_test(tc, connect_waits_for_checked_open);
 	tcase_add_test(tc, other_thread_exits_while_held);
 	tcase_add_test(tc, new_thread_held_until_done);
 	tcase_add_test(tc, exec_by_other_thread);

@@ -74,7 +74,8 @@ END_TEST
 
 static const char *const examples[] = {
 	"demo.json", "deny-network.json", "docker-default.json",
-	"fake-root.json", "inject-write-faults.json", "readonly-fs.json",
+	"fake-root.json", "inject-write-faults.json", "journal-nscd.json",
+	"readonly-fs.json",
 };
 
 START_TEST(test_examples)

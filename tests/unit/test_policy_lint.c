@@ -185,6 +185,33 @@ static const struct lint_case {
 	  " \"syscalls\": [{\"names\": [\"fanotify_mark\"], \"action\": \"SCMP_ACT_ERRNO\","
 	  " \"paths\": [{\"index\": 5, \"prefix\": \"/\"}]}" END,
 	  "(not-a-path) syscalls[0].paths[0]: argument 5 of \"fanotify_mark\" is not a path (fanotify_mark's path is argument 4): " GARBAGE "; use index 4\n" },
+	/* a unix address: connect's, bind's and sendto's sockaddr, sendmsg's
+	 * msghdr (its msg_name) */
+	{ ALLOW "{\"names\": [\"connect\", \"bind\", \"sendmsg\", \"sendmmsg\"], \"action\": \"SCMP_ACT_ERRNO\","
+	  " \"paths\": [{\"index\": 1, \"prefix\": \"/tmp/\"}]}" END, "" },
+	/* datagrams decided by address, sendmmsg left to the default */
+	{ ALLOW "{\"names\": [\"sendto\"], \"action\": \"SCMP_ACT_ERRNO\","
+	  " \"paths\": [{\"index\": 4, \"exact\": \"@name\"}]}" END,
+	  "syscalls[0]: decides datagrams' destinations by their unix address, but sendmmsg, which no rule names, sends to addresses no condition reads (the kernel writes its array back: no pinned copy), wherever they say; give sendmmsg a rule of its own (refusing it also refuses glibc's DNS queries, sent with it)\n" },
+	{ ALLOW "{\"names\": [\"sendto\"], \"action\": \"SCMP_ACT_ERRNO\","
+	  " \"paths\": [{\"index\": 4, \"exact\": \"@name\"}]},"
+	  " {\"names\": [\"sendmmsg\"], \"action\": \"SCMP_ACT_ERRNO\"}" END, "" },
+	/* what a rule letting connect run by address grants (route 19) */
+	{ ALLOW "{\"names\": [\"connect\"], \"action\": \"SCMP_ACT_ALLOW\","
+	  " \"paths\": [{\"index\": 1, \"exact\": \"/run/user/1000/ssh-agent\"}]}" END,
+	  "(grant) syscalls[0].paths[0]: grants connect to the unix socket \"/run/user/1000/ssh-agent\", also where its service is a process of the program's uid outside its session (the name the service bound must be that too)\n" },
+	{ ALLOW "{\"names\": [\"connect\"], \"action\": \"SYSWARD_ACT_LOG\","
+	  " \"paths\": [{\"index\": 1, \"prefix\": \"@dbus\"}]}" END,
+	  "(grant) syscalls[0].paths[0]: grants connect to every unix socket whose address matches prefix \"@dbus\", also where its service is a process of the program's uid outside its session (the name the service bound must match too); an abstract name outside the session stays refused on Landlock ABI 6 and later (Linux 6.12), whose domain scopes abstract sockets whatever the policy\n" },
+	/* a refusal, or a negated condition, grants nothing */
+	{ ALLOW "{\"names\": [\"connect\"], \"action\": \"SCMP_ACT_ALLOW\","
+	  " \"paths\": [{\"index\": 1, \"prefix\": \"/tmp/\", \"not\": true}]}" END, "" },
+	{ ALLOW "{\"names\": [\"connect\"], \"action\": \"SCMP_ACT_ERRNO\","
+	  " \"paths\": [{\"index\": 0, \"prefix\": \"/tmp/\"}]}" END,
+	  "(not-a-path) syscalls[0].paths[0]: argument 0 of \"connect\" is not a path (connect's unix address is argument 1): " NUMBER "; use index 1\n" },
+	{ ALLOW "{\"names\": [\"sendmsg\"], \"action\": \"SCMP_ACT_ERRNO\","
+	  " \"paths\": [{\"index\": 2, \"prefix\": \"/tmp/\"}]}" END,
+	  "(not-a-path) syscalls[0].paths[0]: argument 2 of \"sendmsg\" is not a path (sendmsg's unix address is argument 1, in its msg_name): " NUMBER "; use index 1\n" },
 	/* several conditions, several names: each wrong pair once */
 	{ ALLOW "{\"names\": [\"unlink\", \"unlinkat\"], \"action\": \"SCMP_ACT_ERRNO\","
 	  " \"paths\": [{\"index\": 0, \"prefix\": \"/\"}, {\"index\": 1, \"prefix\": \"/\"}]}" END,
@@ -308,11 +335,94 @@ START_TEST(test_path_null)
 }
 END_TEST
 
+/* Unix socket addresses (pathargs.c): which argument, what kind. */
+static const struct cond_kind_case {
+	uint32_t arch;
+	const char *name;
+	unsigned int index;
+	enum sw_arg_kind want;
+} cond_kind_cases[] = {
+	{ SCMP_ARCH_X86_64, "connect", 1, SW_ARG_SOCKADDR },
+	{ SCMP_ARCH_X86_64, "connect", 2, SW_ARG_NONE },	/* its length */
+	{ SCMP_ARCH_X86, "connect", 1, SW_ARG_SOCKADDR },
+	{ SCMP_ARCH_X32, "bind", 1, SW_ARG_SOCKADDR },
+	{ SCMP_ARCH_X86_64, "sendto", 4, SW_ARG_SOCKADDR },
+	{ SCMP_ARCH_X86_64, "sendto", 1, SW_ARG_NONE },		/* the data */
+	{ SCMP_ARCH_X86_64, "sendmsg", 1, SW_ARG_MSGHDR },
+	/* its msg_len written back: no pin, not listed */
+	{ SCMP_ARCH_X86_64, "sendmmsg", 1, SW_ARG_NONE },
+	{ SCMP_ARCH_X86_64, "recvfrom", 4, SW_ARG_NONE },	/* written, not read */
+	{ SCMP_ARCH_X86_64, "openat", 1, SW_ARG_PATH },
+	{ 0, "fanotify_mark", 5, SW_ARG_PATH },
+	{ SCMP_ARCH_X86_64, "getpid", 0, SW_ARG_NONE },
+	{ SCMP_ARCH_X86_64, "connect", 6, SW_ARG_NONE },
+};
+
+START_TEST(test_cond_arg_kind)
+{
+	const struct cond_kind_case *c = &cond_kind_cases[_i];
+	struct sw_addr_arg a;
+
+	ck_assert_msg(sw_cond_arg_kind(c->arch, c->name, c->index) == c->want,
+		      "%s arg %u on %#x: %d, want %d", c->name, c->index, c->arch,
+		      sw_cond_arg_kind(c->arch, c->name, c->index), c->want);
+	if (c->want == SW_ARG_SOCKADDR) {
+		ck_assert(sw_addr_arg(c->name, &a));
+		ck_assert_uint_eq(a.len_index, a.index + 1);
+	}
+}
+END_TEST
+
+/* How a condition spells a sockaddr (sw_unix_addr_spell): the kernel's
+ * reading of the bytes and the length. */
+static const struct spell_case {
+	uint16_t family;
+	const char path[110];	/* sun_path, NULs included */
+	size_t len;		/* the address's length argument */
+	int want_len;
+	const char *want;
+} spell_cases[] = {
+	/* a path: up to the first NUL, or the length */
+	{ 1, "/run/nscd/socket", 110, 16, "/run/nscd/socket" },
+	{ 1, "/run/nscd/socket", 2 + 16, 16, "/run/nscd/socket" },
+	{ 1, "/run/nscd/socketXX", 2 + 16, 16, "/run/nscd/socket" },
+	{ 1, "/tmp/a\0/b", 110, 6, "/tmp/a" },
+	/* abstract: "@" and every byte after the NUL, NULs as "@" */
+	{ 1, "\0/tmp/.X11-unix/X0", 2 + 1 + 17, 18, "@/tmp/.X11-unix/X0" },
+	{ 1, "\0a\0b", 2 + 4, 4, "@a@b" },
+	{ 1, "\0", 2 + 1, 1, "@" },
+	/* unnamed: the family alone (bind's autobind) */
+	{ 1, "", 2, 0, "" },
+	/* no unix address: another family, a length the kernel refuses */
+	{ 2 /* AF_INET */, "\x1f\x90", 16, -61 /* ENODATA */, NULL },
+	{ 1, "/x", 1, -61, NULL },
+	{ 1, "/x", 0, -61, NULL },
+	{ 1, "/x", 111, -61, NULL },	/* above a sockaddr_un: EINVAL */
+};
+
+START_TEST(test_unix_addr_spell)
+{
+	const struct spell_case *c = &spell_cases[_i];
+	unsigned char sa[128] = { 0 };
+	char buf[SW_UNIX_ADDR_MAX + 1];
+	int n;
+
+	memcpy(sa, &c->family, 2);
+	memcpy(sa + 2, c->path, sizeof(c->path));
+	n = sw_unix_addr_spell(sa, c->len, buf, sizeof(buf));
+	ck_assert_msg(n == c->want_len, "case %d: %d, want %d", _i, n, c->want_len);
+	if (c->want)
+		ck_assert_str_eq(buf, c->want);
+}
+END_TEST
+
 /* The error object says where, for readers that must not parse msg. */
 void policy_lint_tests(TCase *tc)
 {
 	tcase_add_loop_test(tc, test_path_args, 0, (int)N_ELEMENTS(path_args_cases));
 	tcase_add_loop_test(tc, test_path_null, 0, (int)N_ELEMENTS(path_null_cases));
+	tcase_add_loop_test(tc, test_cond_arg_kind, 0, (int)N_ELEMENTS(cond_kind_cases));
+	tcase_add_loop_test(tc, test_unix_addr_spell, 0, (int)N_ELEMENTS(spell_cases));
 	tcase_add_loop_test(tc, test_args_contradict, 0, (int)N_ELEMENTS(contradict_cases));
 	tcase_add_loop_test(tc, test_glob_unclosed_bracket, 0, (int)N_ELEMENTS(glob_cases));
 	tcase_add_loop_test(tc, test_lint, 0, (int)N_ELEMENTS(lint_cases));

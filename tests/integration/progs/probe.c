@@ -376,6 +376,47 @@ static void op_stopcont(void)
 
 /* --- network ----------------------------------------------------------- */
 
+/* A sockaddr_un for NAME: a path, or "@name" an abstract one. */
+static socklen_t unix_addr(struct sockaddr_un *a, const char *name)
+{
+	size_t n = strlen(name);
+
+	memset(a, 0, sizeof(*a));
+	a->sun_family = AF_UNIX;
+	if (n >= sizeof(a->sun_path))
+		n = sizeof(a->sun_path) - 1;
+	memcpy(a->sun_path, name, n);
+	if (name[0] == '@')
+		a->sun_path[0] = '\0';
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n +
+			   (name[0] == '@' ? 0 : 1));
+}
+
+/* connect-unix NAME: a stream socket connected to NAME, "hi" sent
+ * (connect-abstract NAME: to @NAME, served by whoever listens on it,
+ * outside for route 16's scope); sendto-unix NAME: a datagram "hi" sent
+ * to NAME. */
+static void op_unix(const char *name, bool stream)
+{
+	struct sockaddr_un a;
+	socklen_t len = unix_addr(&a, name);
+	int s = socket(AF_UNIX, (stream ? SOCK_STREAM : SOCK_DGRAM) | SOCK_CLOEXEC, 0);
+	ssize_t r;
+
+	if (s < 0)
+		die("socket");
+	if (stream) {
+		r = connect(s, (struct sockaddr *)&a, len);
+		say("connect(%s)=%s", name, res((int)r, errno));
+		if (r == 0)
+			(void)!write(s, "hi\n", 3);
+	} else {
+		r = sendto(s, "hi\n", 3, 0, (struct sockaddr *)&a, len);
+		say("sendto(%s)=%s", name, res(r < 0 ? -1 : 0, errno));
+	}
+	close(s);
+}
+
 static void op_net(bool inet)
 {
 	const char *fam = inet ? "inet" : "unix";
@@ -414,26 +455,6 @@ static void op_net(bool inet)
 	say("connect(%s)=%s", fam, res(r, errno));
 	close(c);
 	close(l);
-}
-
-/* connect-abstract NAME: a client of the abstract unix socket @NAME,
- * served by whoever listens on it (outside, for route 16's scope). */
-static void op_connect_abstract(const char *name)
-{
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
-	size_t n = strlen(name);
-	int c, r;
-
-	if (n >= sizeof(sun.sun_path) - 1)
-		die("abstract name too long");
-	memcpy(sun.sun_path + 1, name, n);
-	c = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (c < 0)
-		die("socket");
-	r = connect(c, (struct sockaddr *)&sun,
-		    (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n));
-	say("connect(@%s)=%s", name, res(r, errno));
-	close(c);
 }
 
 /* fd-names: every descriptor open at this point, one line each, "fd N:
@@ -661,6 +682,7 @@ static void usage(void)
 "  open PATH FLAGS   openwrite PATH FLAGS   open-badptr   fstat-null\n"
 "  exists PATH   mkdir PATH\n"
 "  chown PATH UID GID   owner PATH   writes N   net-inet net-unix\n"
+"  connect-unix NAME   sendto-unix NAME (NAME a path, or @name)\n"
 "  connect-abstract NAME   fd-names\n"
 "  unshare-user   threads N   fork (rest runs in the child)   detach\n"
 "  vfork (rest runs in an exec'd child)   exec PATH ARGS...   thread-exec OPS...\n"
@@ -885,6 +907,14 @@ int main(int argc, char **argv)
 			op_net(true);
 		} else if (strcmp(op, "net-unix") == 0) {
 			op_net(false);
+		} else if (strcmp(op, "connect-unix") == 0) {
+			NEED(1);
+			op_unix(a1, true);
+			i++;
+		} else if (strcmp(op, "sendto-unix") == 0) {
+			NEED(1);
+			op_unix(a1, false);
+			i++;
 		} else if (strcmp(op, "unshare-user") == 0) {
 			r = unshare(CLONE_NEWUSER);
 			say("unshare(CLONE_NEWUSER)=%s", res(r, errno));
@@ -950,8 +980,11 @@ int main(int argc, char **argv)
 			op_spin_threads(atoi(a1), atoi(a2));
 			i += 2;
 		} else if (strcmp(op, "connect-abstract") == 0) {
+			char at[sizeof(((struct sockaddr_un *)0)->sun_path)];
+
 			NEED(1);
-			op_connect_abstract(a1);
+			snprintf(at, sizeof(at), "@%s", a1);
+			op_unix(at, true);
 			i++;
 		} else if (strcmp(op, "fd-names") == 0) {
 			op_fd_names();
