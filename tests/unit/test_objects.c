@@ -302,20 +302,28 @@ START_TEST(getsigmask_refused_fails_closed)
 }
 END_TEST
 
-/* A thread TID2 of PID, known to the session. */
-static struct sw_tracee *add_thread(void)
+/* A tracee pid of the session, of thread group tgid. */
+static struct sw_tracee *add_tracee(pid_t pid, pid_t tgid)
 {
-	struct sw_tracee *x = sw_tracee_add(sup, TID2);
+	struct sw_tracee *x = sw_tracee_add(sup, pid);
 
 	ck_assert_ptr_nonnull(x);
 	x->s = sess;
 	x->state = SW_T_RUNNING;
 	x->announced = true;
 	sess->n_tracees++;
+	fk_proc(pid, tgid, tgid == pid ? PID : 1);
+	fk_task(pid);
+	return x;
+}
+
+/* A thread TID2 of PID, known to the session. */
+static struct sw_tracee *add_thread(void)
+{
+	struct sw_tracee *x = add_tracee(TID2, PID);
+
 	sess->threads = true;	/* its creation event was seen */
-	fk_proc(TID2, PID, 1);
 	fk_proc_threads(PID, 2);
-	fk_task(TID2);
 	return x;
 }
 
@@ -364,14 +372,7 @@ START_TEST(connect_waits_for_checked_open)
 
 	stage();
 	add_thread();
-	p3 = sw_tracee_add(sup, P3);
-	ck_assert_ptr_nonnull(p3);
-	p3->s = sess;
-	p3->state = SW_T_RUNNING;
-	p3->announced = true;
-	sess->n_tracees++;
-	fk_proc(P3, P3, PID);
-	fk_task(P3);
+	p3 = add_tracee(P3, P3);
 	fk_sock(P3, 7, &(struct fk_sock){ AF_UNIX, SOCK_STREAM, O_RDWR,
 		OTHER, 1000, OTHER, false, "/tmp/tmux-1000/default" });
 	write_open();
