@@ -142,12 +142,15 @@ static void one_stop(const struct stop *c, struct sw_ptrace_syscall_info *info)
 	(void)sw_tracee_resume(t, false, 0);
 }
 
-/* On to the call's exit stop; a checked connect once its session is
- * held (peers.c). */
+/* On to the call's exit stop: a checked connect once its session is
+ * held (peers.c), a call checked on its result its own way
+ * (resultcheck.c). */
 static void resume_to_exit(struct sw_supervisor *sup, struct sw_tracee *t)
 {
 	if (t->pc)
 		sw_peers_go(sup, t);
+	else if (t->rc)
+		sw_rc_go(sup, t);
 	else
 		(void)sw_tracee_resume(t, true, 0);
 }
@@ -177,6 +180,10 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		sw_resume(t, 0);
 		return;
 	}
+	/* A call injected after a checked one, stopped by a filter that
+	 * traces it: ours, it runs (resultcheck.c). */
+	if (t->rc && sw_rc_seccomp_stop(t, info.seccomp.nr))
+		return;
 	abi = sw_abi_of(info.arch, info.seccomp.nr);
 	/* i386's socketcall carrying connect or listen is decided and run as
 	 * the direct call (peers.c reads its arguments once). */
@@ -211,6 +218,14 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	 * mode's lift, so that a call it lets run is contained too. */
 	sw_signals_contain(sup, t, abi, d);
 	sw_reach_contain(sup, t, abi, d);
+	/* And the uid's kernel objects (objects.c): it may ask to see the
+	 * call's result (t->rc).  Before peers.c, whose check of a connect
+	 * holds the session from here. */
+	sw_objects_contain(sup, t, abi, d);
+	if (t->rc && d->verdict != SW_V_ALLOW && d->verdict != SW_V_REWRITE) {
+		free(t->rc);
+		t->rc = NULL;
+	}
 	/* A connection's peer is judged at the exit stop (peers.c). */
 	sw_peers_contain(sup, t, abi, d);
 	if (direct && d->verdict == SW_V_ALLOW)
@@ -233,8 +248,8 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	}
 	switch (d->verdict) {
 	case SW_V_ALLOW:
-		if ((d->audit && s->audit) || t->pc)
-			goto audit_at_exit;
+		if ((d->audit && s->audit) || t->pc || t->rc)
+			goto to_exit;
 		audit(&c, false, 0, NULL);
 		(void)sw_tracee_resume(t, false, 0);
 		return;
@@ -310,9 +325,10 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 			tamper_failed(&c, errno, "rewrite the syscall");
 			return;
 		}
-		if (t->n_pins || (d->audit && s->audit) || t->pc) {
+		if (t->n_pins || (d->audit && s->audit) || t->pc || t->rc) {
 			/* Pinned strings stay until the exit stop; a checked
-			 * connect is logged there, as judged. */
+			 * connect is logged there, as judged; a checked call
+			 * is decided there. */
 			bool at_exit = (d->audit || t->pc) && s->audit;
 
 			if (!at_exit)
@@ -332,13 +348,16 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	}
 	return;
 
-audit_at_exit:
+to_exit:
 	keep_for_exit(&c);
 	t->exit_pending = true;
 	t->exit_set = false;
-	t->exit_audit = s->audit != NULL;
+	/* A checked connect is logged at its exit, as judged (peers.c). */
+	t->exit_audit = (d->audit || t->pc) && s->audit;
 	if (t->exit_audit)
 		sw_audit_strings_keep(&t->kept, pid, abi, c.nr, c.args);
+	else
+		audit(&c, false, 0, NULL);
 	t->inject_sig = 0;
 	resume_to_exit(sup, t);
 }
@@ -352,6 +371,10 @@ void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	sw_pathguard_release(t);
 	/* A checked connect's peer: it may refuse the connection made. */
 	if (t->pc && sw_peers_exit(sup, t))
+		return;
+	/* A checked call: its result decided, maybe undone, with calls
+	 * injected after it (resultcheck.c). */
+	if (t->rc && sw_rc_syscall_stop(sup, t))
 		return;
 	sig = t->inject_sig;
 	if (!t->exit_pending) {

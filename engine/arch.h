@@ -106,6 +106,19 @@ int sw_arch_inject(pid_t pid, const struct sw_arch_regs *r0, bool at_entry,
  * first syscall runs again from its instruction.  0 or -errno. */
 int sw_arch_replay(pid_t pid, const struct sw_arch_regs *r0);
 
+/* ---- calls injected after a call (resultcheck.c) ------------------------ */
+
+/* At the exit stop of a call of ABI abi whose registers there are r0:
+ * make the tracee run syscall nr(a...) of that ABI (nr as a stop of it
+ * reports it: x32's bit included), by rewinding to the syscall
+ * instruction.  Does not resume it.  0 or -errno. */
+int sw_arch_inject_abi(pid_t pid, const struct sw_arch_regs *r0, enum sw_abi abi,
+		       uint64_t nr, const uint64_t a[6]);
+/* At the exit stop of an injected call: the registers r0 (of the first
+ * call's exit stop) back, with rval in the return register, so that the
+ * first call returns rval.  0 or -errno. */
+int sw_arch_finish(pid_t pid, const struct sw_arch_regs *r0, int64_t rval);
+
 /* ---- peers.c: a session held while a connect's peer is checked ------- */
 
 /*

@@ -28,12 +28,26 @@
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sysward/syscall_nr.h"
 #include "internal.h"
 
 #define BELL_SIGNAL SIGUSR1
+/* The alarm: delivered to the bell, whose handler sleeps SW_BELL_ALARM_MS
+ * and then rings itself.  A tracer thread that must look at something
+ * after a while (resultcheck.c: a held session whose call may wait on a
+ * FIFO) is woken so, with no thread of its own and no signal handler in
+ * the supervisor's process. */
+#define BELL_ALARM SIGUSR2
+
+static void alarm_handler(int sig)
+{
+	(void)sig;
+	nanosleep(&(struct timespec){ 0, SW_BELL_ALARM_MS * 1000000L }, NULL);
+	syscall(SYS_kill, syscall(SYS_getpid), BELL_SIGNAL);
+}
 
 static _Noreturn void bell_child(int ready_fd, int go_fd)
 {
@@ -58,6 +72,7 @@ static _Noreturn void bell_child(int ready_fd, int go_fd)
 	/* The ring must reach us (a blocked signal does not stop us); its
 	 * default action is to end us, should it ever arrive untraced. */
 	signal(BELL_SIGNAL, SIG_DFL);
+	signal(BELL_ALARM, alarm_handler);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	for (;;)
@@ -147,11 +162,20 @@ bool sw_bell_status(struct sw_supervisor *sup, pid_t pid, int status)
 
 	if (pid <= 0 || pid != sup->bell_pid)
 		return false;
+	if (WIFSTOPPED(status) && WSTOPSIG(status) == BELL_ALARM &&
+	    !(status >> 16)) {
+		/* The alarm, armed: its handler runs, and rings later. */
+		ptrace(PTRACE_CONT, pid, 0L, (void *)(long)BELL_ALARM);
+		return true;
+	}
 	if (WIFSTOPPED(status)) {
-		/* A ring, or a stop from outside: resume, signal dropped. */
+		/* A ring (an alarm's too), or a stop from outside: resume,
+		 * signal dropped. */
+		sup->bell_alarm = false;
 		ptrace(PTRACE_CONT, pid, 0L, 0L);
 		return true;
 	}
+	sup->bell_alarm = false;
 	/* Killed from outside: a wake sent meanwhile was lost, but the
 	 * caller looks at its queue when dispatch returns, after this. */
 	pthread_mutex_lock(&sup->bell_mu);
@@ -162,6 +186,24 @@ bool sw_bell_status(struct sw_supervisor *sup, pid_t pid, int status)
 	if (bell_start(sup, &err) < 0 && sup->warn_fn)
 		sup->warn_fn(NULL, err.msg, sup->warn_ud);
 	return true;
+}
+
+void sw_bell_alarm(struct sw_supervisor *sup)
+{
+	struct sw_error err = { 0 };
+
+	if (sup->bell_alarm)
+		return;
+	if (sup->bell_pid <= 0 && bell_start(sup, &err) < 0) {
+		if (sup->warn_fn)
+			sup->warn_fn(NULL, err.msg, sup->warn_ud);
+		return;
+	}
+	pthread_mutex_lock(&sup->bell_mu);
+	if (sup->bell_fd >= 0 &&
+	    syscall(SYS_pidfd_send_signal, sup->bell_fd, BELL_ALARM, NULL, 0u) == 0)
+		sup->bell_alarm = true;
+	pthread_mutex_unlock(&sup->bell_mu);
 }
 
 void sw_bell_stop(struct sw_supervisor *sup)

@@ -58,6 +58,7 @@
 #include <linux/seccomp.h>
 #include <seccomp.h>
 #include <stddef.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -803,6 +804,65 @@ int sw_filter_build_defences(const struct sw_program *prog, void **ret_ctx,
 
 			r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), c->name, &w);
 		}
+	}
+	if (!r && (on & SW_DEFENCE_OBJECT_OPENS)) {
+		/* objects.c checks what an open that can write opened: one
+		 * with a write access mode, O_CREAT or O_TRUNC (flags are an
+		 * int: compared at 32 bits); openat2's flags are in memory,
+		 * creat always writes.  For a program that can never be uid
+		 * 0, an exclusive create (O_CREAT | O_EXCL: tar's, and every
+		 * new file's) opens a file it has just made, which no file
+		 * system of kernel objects lets a user make (only efivarfs,
+		 * whose directory is root's, and mqueue, a queue of its own):
+		 * no stop. */
+		static const struct { const char *name; unsigned int arg; } op[] = {
+			{ "open", 1 }, { "openat", 2 }, { "open_by_handle_at", 2 } };
+		static const uint64_t wr[][2] = {
+			{ O_ACCMODE, O_WRONLY }, { O_ACCMODE, O_RDWR }, { O_ACCMODE, O_ACCMODE },
+			{ O_CREAT, O_CREAT }, { O_TRUNC, O_TRUNC } };
+		/* the same, but for an exclusive create */
+		static const uint64_t wr_excl[][2] = {
+			{ O_CREAT | O_ACCMODE, O_WRONLY }, { O_CREAT | O_ACCMODE, O_RDWR },
+			{ O_CREAT | O_ACCMODE, O_ACCMODE }, { O_CREAT | O_EXCL, O_CREAT },
+			{ O_CREAT | O_TRUNC, O_TRUNC } };
+		const uint64_t (*w)[2] = prog->excl_creates_new ? wr_excl : wr;
+
+		for (size_t i = 0; !r && i < sizeof(op) / sizeof(op[0]); i++)
+			for (size_t k = 0; !r && k < sizeof(wr) / sizeof(wr[0]); k++) {
+				struct sw_arg_cond c = { op[i].arg, SW_CMP_MASKED_EQ,
+							 w[k][0], w[k][1] };
+
+				r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), op[i].name, &c);
+			}
+		if (!r)
+			r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), "creat", NULL);
+		if (!r)
+			r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), "openat2", NULL);
+	}
+	if (!r && (on & SW_DEFENCE_IPC)) {
+		/* Every call on a System V object or a message queue, and the
+		 * calls that can leave the launch's IPC namespace (objects.c). */
+		static const char *const ipc[] = {
+			"shmget", "shmat", "shmctl", "semget", "semop", "semtimedop",
+			"semtimedop_time64", "semctl", "msgget", "msgsnd", "msgrcv",
+			"msgctl", "ipc", "mq_open", "mq_unlink", "mq_timedsend",
+			"mq_timedsend_time64", "mq_timedreceive",
+			"mq_timedreceive_time64", "mq_notify", "mq_getsetattr",
+			"setns" };
+		struct sw_arg_cond newipc = { 0, SW_CMP_MASKED_EQ, CLONE_NEWIPC, CLONE_NEWIPC };
+
+		for (size_t i = 0; !r && i < sizeof(ipc) / sizeof(ipc[0]); i++)
+			r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), ipc[i], NULL);
+		if (!r)
+			r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), "unshare", &newipc);
+		if (!r)
+			r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), "clone", &newipc);
+	}
+	if (!r && (on & SW_DEFENCE_KEYRINGS)) {
+		static const char *const keys[] = { "keyctl", "add_key", "request_key" };
+
+		for (size_t i = 0; !r && i < sizeof(keys) / sizeof(keys[0]); i++)
+			r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), keys[i], NULL);
 	}
 	/* peers.c: every connect, whose socket (never its address, which
 	 * the program's threads may change) says whether its peer is

@@ -38,6 +38,12 @@
  *   signals.c  signals stay inside the program's process tree
  *   reach.c    which pids and groups are the session's; pid-taking calls
  *              (prlimit64, priorities, scheduling) act only on those
+ *   objects.c  the uid's kernel objects outside the session: /proc,
+ *              sysctl, cgroupfs and sysfs writes, IPC ids and queues,
+ *              keyrings (route 20)
+ *   resultcheck.c a call decided on what it returns: to its exit stop
+ *              with its descriptor table's other users held, calls
+ *              injected after it
  *   peers.c    unix connections to a same-uid process outside the
  *              session undone unless granted (route 19); the hold
  *   probe.c    kernel support probe with a short-lived traced child
@@ -126,6 +132,40 @@ enum sw_def_sys {
 	SW_SYS_SCHED_SETPARAM,
 	SW_SYS_SCHED_SETATTR,
 	SW_SYS_SCHED_SETAFFINITY,
+	/* objects.c: calls on the uid's kernel objects; resultcheck.c's
+	 * injected close */
+	SW_SYS_CLOSE,
+	SW_SYS_OPEN,
+	SW_SYS_OPENAT,
+	SW_SYS_CREAT,
+	SW_SYS_OPENAT2,
+	SW_SYS_OPEN_BY_HANDLE_AT,
+	SW_SYS_SHMGET,
+	SW_SYS_SHMAT,
+	SW_SYS_SHMCTL,
+	SW_SYS_SEMGET,
+	SW_SYS_SEMOP,
+	SW_SYS_SEMTIMEDOP,
+	SW_SYS_SEMTIMEDOP_TIME64,
+	SW_SYS_SEMCTL,
+	SW_SYS_MSGGET,
+	SW_SYS_MSGSND,
+	SW_SYS_MSGRCV,
+	SW_SYS_MSGCTL,
+	SW_SYS_IPC,
+	SW_SYS_MQ_OPEN,
+	SW_SYS_MQ_UNLINK,
+	SW_SYS_MQ_TIMEDSEND,
+	SW_SYS_MQ_TIMEDSEND_TIME64,
+	SW_SYS_MQ_TIMEDRECEIVE,
+	SW_SYS_MQ_TIMEDRECEIVE_TIME64,
+	SW_SYS_MQ_NOTIFY,
+	SW_SYS_MQ_GETSETATTR,
+	SW_SYS_KEYCTL,
+	SW_SYS_ADD_KEY,
+	SW_SYS_REQUEST_KEY,
+	SW_SYS_UNSHARE,
+	SW_SYS_SETNS,
 	/* peers.c: a unix connection's peer, a session's listeners */
 	SW_SYS_CONNECT,
 	SW_SYS_LISTEN,
@@ -206,6 +246,10 @@ struct sw_program {
 	struct sw_policy_ctx ctx;
 	bool abi_enabled[SW_ABI_COUNT];
 	unsigned int defences;		/* SW_DEFENCE_* in force */
+	unsigned int contained;		/* SW_CONTAINED_*: the launch's own views */
+	bool excl_creates_new;		/* the program can never be uid 0: an
+					 * exclusive create needs no check
+					 * (filter.c, objects.c) */
 	pid_t supervisor_pid;		/* for SW_DEFENCE_SIGNAL_SUPERVISOR */
 	int sys[SW_ABI_COUNT][SW_SYS_COUNT];
 	uint64_t sys_mask[SW_ABI_COUNT][SW_SYS_COUNT][6];
@@ -534,6 +578,16 @@ struct sw_tracee {
 	/* record.c: the program this tracee runs, its index + 1 in the
 	 * session's record (0: none yet, or past the limit). */
 	uint16_t rec_prog;
+	/* resultcheck.c: a call decided on what it returns (NULL when
+	 * none is under way); its thread group (0: not read yet); rc_held:
+	 * a stop kept for later while another tracee of the session runs
+	 * a checked call (rc_status), rc_wait: interrupted for that and
+	 * not stopped yet. */
+	struct sw_rc *rc;
+	pid_t tgid;
+	bool rc_held;
+	bool rc_wait;
+	int rc_status;
 	/* peers.c: the connect whose peer is checked at this tracee's exit
 	 * stop (NULL: none); where it stands while a connect of its
 	 * session's holds the others (enum sw_hold), and the stop it is
@@ -597,6 +651,16 @@ struct sw_session {
 	struct sw_execguard *execguard;	/* execguard.c, from the first exec */
 	bool complain;		/* sw_launch.complain */
 	struct sw_record *record;	/* record.c, or NULL */
+	/* objects.c: what the session made of the uid's kernel objects */
+	struct sw_objects *objects;
+	/* resultcheck.c: the tracee whose checked call holds the session's
+	 * other stops (0: none), the sharers of its descriptor table not
+	 * stopped yet, and whether two processes of the session share one
+	 * (clone(CLONE_FILES) without CLONE_THREAD) */
+	pid_t holder;
+	unsigned int hold_waiting;
+	bool files_shared;
+	bool threads;		/* a PTRACE_EVENT_CLONE was seen */
 	struct sw_peers *peers;	/* peers.c, from its first connect or listen */
 	struct sw_cgroup cgroup;	/* cgroup.c: its own, removed with it */
 };
@@ -621,10 +685,17 @@ struct sw_supervisor {
 	bool probed;
 	struct sw_kernel_support ks;
 	struct sw_decide_scratch scratch;
+	/* resultcheck.c: sessions held for a checked call, and the first
+	 * stops of new tids of those sessions, kept until it is done */
+	unsigned int n_holds;
+	bool rc_replay;		/* a hold ended: sw_rc_replay() is due */
+	struct sw_deferred_status *deferred;
+	size_t n_deferred, cap_deferred;
 	/* bell.c: how other threads wake this tracer thread. */
 	pthread_mutex_t bell_mu;
 	pid_t bell_pid;		/* 0: none */
 	int bell_fd;		/* pidfd of bell_pid, under bell_mu */
+	bool bell_alarm;	/* an alarm is on its way */
 	/* peers.c: tracees whose held stop is handled once the current one
 	 * is (sw_peers_replay). */
 	pid_t *replay;
@@ -643,8 +714,18 @@ struct sw_tracee *sw_tracee_add(struct sw_supervisor *sup, pid_t pid);
  * unit test builds its sessions with it).  -ENOMEM, or 0. */
 int sw_session_attach(struct sw_supervisor *sup, struct sw_session *s, pid_t pid);
 void sw_tracee_del(struct sw_supervisor *sup, struct sw_tracee *t);
-/* bell.c: true if pid is the bell (its status is handled). */
+/* tracer.c: the session of a tid whose creation event has not been seen,
+ * from /proc (its thread group, else its parent): NULL if none; what the
+ * record says that one runs in *ret_prog. */
+struct sw_session *sw_session_from_proc(struct sw_supervisor *sup, pid_t pid,
+					uint16_t *ret_prog);
+/* bell.c: true if pid is the bell (its status is handled): a wake, its
+ * alarm ringing or being armed. */
 bool sw_bell_status(struct sw_supervisor *sup, pid_t pid, int status);
+/* bell.c: ring this tracer thread in about SW_BELL_ALARM_MS (the bell
+ * started here if it was not; one alarm at a time). */
+#define SW_BELL_ALARM_MS	20
+void sw_bell_alarm(struct sw_supervisor *sup);
 void sw_bell_stop(struct sw_supervisor *sup);
 /* The one teardown of a session the supervisor no longer lists. */
 void sw_session_free(struct sw_session *s);
@@ -846,6 +927,133 @@ void sw_refuse(struct sw_decision *d, int e, const char *why);
 void sw_reach_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 		      enum sw_abi abi, struct sw_decision *d);
 
+/* ---- objects.c: the uid's kernel objects outside the session ------------ */
+
+/* The defences (SW_DEFENCE_*) a launch needs no supervisor for, from the
+ * views it contains by namespaces of its own (SW_CONTAINED_*): the one
+ * switch.  prepare.c adds them to the launch's defences_off. */
+unsigned int sw_objects_defences_off(unsigned int contained);
+
+/* The keyrings a session's program must not reach besides @u and @us by
+ * their special ids: user, user session and persistent, by serial (0:
+ * none), as its launch child learned them. */
+#define SW_OBJECTS_KEYRINGS	3
+
+struct sw_objects;
+struct sw_objects *sw_objects_new(void);
+void sw_objects_free(struct sw_objects *o);
+void sw_objects_set_keyrings(struct sw_objects *o,
+			     const int32_t serials[SW_OBJECTS_KEYRINGS]);
+/* The session's main process pid was seized, before its exec: its IPC
+ * namespace is the one the session's bookkeeping is for. */
+void sw_objects_launched(struct sw_objects *o, pid_t pid);
+
+/*
+ * At a SECCOMP stop whose decision lets a call run (d->verdict ALLOW or
+ * REWRITE), after the other containments: refuse a call that names an
+ * object of the uid's outside the session (a keyring, an IPC id), cut a
+ * request_key upcall, make a get exclusive, and ask resultcheck.c to
+ * check what the call returns (sw_rc_want: an open that can write, a
+ * get, mq_open).
+ */
+void sw_objects_contain(struct sw_supervisor *sup, struct sw_tracee *t,
+			enum sw_abi abi, struct sw_decision *d);
+
+/* ---- resultcheck.c: a call decided on what it returns ------------------- */
+
+enum sw_rc_kind {
+	SW_RC_OPEN,		/* an open that can write: its descriptor */
+	SW_RC_MQ_OPEN,		/* mq_open: the queue of its descriptor */
+	SW_RC_IPC_GET,		/* shmget, semget, msgget: the id */
+	SW_RC_IPC_RMID,		/* a removal: the id is gone */
+};
+
+/* A checked call of a tracee (t->rc), from its SECCOMP stop to the end
+ * of what resultcheck.c injects after it. */
+struct sw_rc {
+	uint8_t kind;		/* enum sw_rc_kind */
+	uint8_t step;		/* resultcheck.c's */
+	bool entered;		/* an injected call's entry stop seen */
+	bool mask_saved;	/* sigmask holds the program's signal mask */
+	uint8_t injected;	/* what runs now: close, or the call again */
+	uint8_t tries;
+	/* what objects.c wants remembered */
+	uint8_t ipc;		/* SysV kind */
+	int8_t flags_arg;	/* which argument holds the flags (-1 none,
+				 * -2 in memory) */
+	bool created;		/* success means the object was made now */
+	bool forced;		/* an exclusive create we asked for */
+	uint64_t orig_flags;	/* the program's own */
+	uint32_t id;		/* IPC_RMID's */
+	/* the call as it runs */
+	enum sw_abi abi;
+	uint64_t nr;
+	uint64_t args[6];
+	/* at the call's exit stop */
+	struct sw_arch_regs r0;
+	uint64_t sigmask;
+	int64_t value;		/* what the call returns in the end */
+	int fd;			/* a descriptor being closed */
+	long long since_ms;	/* when it was let run under a hold */
+	const char *why;
+};
+
+/* What to do with a checked call's result: objects.c decides,
+ * resultcheck.c does it. */
+enum sw_rc_next {
+	SW_RC_KEEP,		/* the result stands */
+	SW_RC_RETURN,		/* the call returns out->value instead */
+	SW_RC_CLOSE,		/* close out->fd in the tracee, then return
+				 * out->value */
+	SW_RC_INJECT,		/* run out->nr(out->args) in the tracee, then
+				 * decide again on its result */
+};
+
+struct sw_rc_out {
+	int64_t value;
+	int fd;
+	uint64_t nr;
+	uint64_t args[6];
+	const char *why;
+};
+
+enum sw_rc_next sw_objects_result(struct sw_supervisor *sup, struct sw_tracee *t,
+				  struct sw_rc *rc, int64_t rval,
+				  struct sw_rc_out *out);
+
+/* At a SECCOMP stop, for a call about to run as d says: check what it
+ * returns.  t->rc is set (0), or -ENOMEM. */
+int sw_rc_want(struct sw_tracee *t, uint8_t kind, enum sw_abi abi,
+	       const struct sw_decision *d);
+/* Resume t from the SECCOMP stop of its checked call, to its exit stop:
+ * for a call that returns a descriptor, once every other task sharing
+ * t's descriptor table is stopped (they are held until the result is
+ * decided). */
+void sw_rc_go(struct sw_supervisor *sup, struct sw_tracee *t);
+/* A syscall stop (entry or exit) of t while t->rc is set: true if handled
+ * here (t resumed, or killed). */
+bool sw_rc_syscall_stop(struct sw_supervisor *sup, struct sw_tracee *t);
+/* A SECCOMP stop of t while it runs a call injected here: true if
+ * handled (it is ours: let through). */
+bool sw_rc_seccomp_stop(struct sw_tracee *t, uint64_t nr);
+/* tracer.c, for each status while some session is held: true if the
+ * status is kept for later (a stop of a tracee of a held session other
+ * than its holder, or the first stop of a new tid of one). */
+bool sw_rc_hold_status(struct sw_supervisor *sup, pid_t pid, int status);
+/* t goes (exited, or replaced by a multithreaded exec's thread): its
+ * checked call and any hold it made end with it. */
+void sw_rc_forget(struct sw_supervisor *sup, struct sw_tracee *t);
+/* A creation event: does the child share its creator's descriptor table
+ * as another process (clone(CLONE_FILES) without CLONE_THREAD)? */
+void sw_rc_new_child(struct sw_supervisor *sup, struct sw_session *s,
+		     pid_t parent, pid_t child, int ev);
+/* After a status that ended a hold (sup->rc_replay): the stops it kept,
+ * handled now. */
+void sw_rc_replay(struct sw_supervisor *sup);
+/* The dispatch loop, every millisecond while a session is held: a hold
+ * whose call waits for a partner on a FIFO (which no write to a kernel
+ * object does) is let go. */
+void sw_rc_tick(struct sw_supervisor *sup);
 /* ---- peers.c: unix peers outside the session (route 19) ---------------- */
 
 struct sw_peer_check;
@@ -1113,6 +1321,9 @@ struct sw_nsbox {
 	size_t n_ro;
 	struct sw_nsbox_mount *mounts;
 	size_t n_mounts;
+	/* SW_CONTAINED_* (engine.h): the views of its own this gives the
+	 * session, for objects.c's switch (sw_objects_defences_off()) */
+	unsigned int contained;
 };
 
 /* What the plan takes from the launch. */
@@ -1269,6 +1480,7 @@ enum sw_stage {
 	SW_STAGE_GROUPS,
 	SW_STAGE_GID,
 	SW_STAGE_UID,
+	SW_STAGE_KEYRING,
 	SW_STAGE_BOUNDING,
 	SW_STAGE_CAPS,
 	SW_STAGE_NNP,
@@ -1293,9 +1505,17 @@ int sw_launch_report_early(int fd, const char *prog,
 			   const struct sw_client *client,
 			   struct sw_error *err);
 
+/* What the launch child tells its parent when it is ready to be seized:
+ * its pid (under a holder the parent did not fork it), and the serials
+ * of the uid's keyrings it learned as the program's uid (objects.c). */
+struct sw_launch_ready {
+	pid_t pid;
+	int32_t keyring[SW_OBJECTS_KEYRINGS];
+};
+
 /* launchchild.c: the launch child from its fork to its exec (its holder
  * first, with l->new_session): go_fd says it is seized, ready_fd takes
- * its pid, rep_fd a failure's report (then it exits). */
+ * its struct sw_launch_ready, rep_fd a failure's report (then it exits). */
 struct sw_prepared;
 _Noreturn void sw_launch_child(const struct sw_launch *l,
 			       const struct sw_prepared *pr, int go_fd,

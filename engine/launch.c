@@ -75,7 +75,9 @@ static struct sw_session *session_new(struct sw_supervisor *sup,
 	s->cgroup.dir_fd = -1;
 	s->complain = l->complain;
 	if ((l->cwd && !(s->launch_cwd = strdup(l->cwd))) ||
-	    (l->record && !(s->record = sw_record_new(l->complain, l->record_paths)))) {
+	    (l->record && !(s->record = sw_record_new(l->complain, l->record_paths))) ||
+	    !(s->objects = sw_objects_new())) {
+		sw_objects_free(s->objects);
 		sw_record_free(s->record);
 		free(s->launch_cwd);
 		free(s->counters);
@@ -163,20 +165,21 @@ static ssize_t ready_message(int fd, void *buf, size_t n, const char *cg_name,
 static int wait_ready(pid_t *pid, bool holder, const char *prog,
 		      struct launch_pipes *lp, const struct sw_nsbox *nsbox,
 		      struct sw_cgroup *cg, const struct sw_client *client,
-		      struct sw_error *err)
+		      struct sw_objects *objects, struct sw_error *err)
 {
+	struct sw_launch_ready ready;
 	bool cgroup;
-	pid_t ready;
 	ssize_t n;
 
 	do {
-		ready = 0;
+		ready = (struct sw_launch_ready){ 0 };
 		n = ready_message(lp->ready_r, &ready, sizeof(ready),
 				  nsbox->cg.name, cg, &cgroup);
 	} while (cgroup);
 	/* Under a holder the program is its child, else ours. */
-	if (n == sizeof(ready) && ready > 0 && (holder || ready == *pid)) {
-		*pid = ready;
+	if (n == sizeof(ready) && ready.pid > 0 && (holder || ready.pid == *pid)) {
+		*pid = ready.pid;
+		sw_objects_set_keyrings(objects, ready.keyring);
 		return 0;
 	}
 	/* It is exiting (sw_launch_fail): bounded likewise.  (Under a
@@ -278,11 +281,12 @@ int sw_session_launch_prepared(struct sw_supervisor *sup,
 		sw_reap(pid);	/* the intermediate: it exits at once */
 
 	r = wait_ready(&pid, l->new_session, l->argv[0], &lp, &pr->nsbox,
-		       &s->cgroup, l->client, err);
+		       &s->cgroup, l->client, s->objects, err);
 	if (r >= 0)
 		r = seize(sup, s, pid, l->argv[0], err);
 	if (r < 0)
 		goto fail;
+	sw_objects_launched(s->objects, pid);
 
 	/* From here on the dispatch loop supervises the launch: the chdir,
 	 * the filters and the exec (which may block on a path the caller

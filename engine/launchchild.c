@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/keyctl.h>
 #include <linux/seccomp.h>
 #include <stdlib.h>
 #include <signal.h>
@@ -27,6 +28,66 @@
 #include <unistd.h>
 
 #include "prepare.h"
+
+/*
+ * A session keyring of the program's own (docs/security.md, route 20):
+ * without it the program's session keyring is its launcher's (a login's,
+ * which links the user keyring) or, with none, the user session keyring,
+ * and the program possesses @u through it.  A new anonymous keyring
+ * (KEYCTL_JOIN_SESSION_KEYRING with no name) owned by the program's uid:
+ * after the uid changed.  Then, as that uid, the serials of the keyrings
+ * the supervisor refuses by number (objects.c): the user keyring, the
+ * user session keyring (both made if the uid has none yet, as any
+ * reference does) and the persistent keyring (made as keyctl
+ * get_persistent does, linked into ours for a moment only).  A kernel
+ * without keys (ENOSYS) has nothing to keep out of reach, nor has a
+ * program that inherits a filter refusing keyctl; any other failure
+ * (EDQUOT: the uid's key quota full) fails the launch, rather than run
+ * the program in the launcher's keyring.  A client's program has joined
+ * one of its own already (clientctx.c, in the client's user namespace):
+ * join false.  Async-signal-safe: raw system calls.
+ */
+static void own_keyring(int rep_fd, bool join, int32_t serials[SW_OBJECTS_KEYRINGS])
+{
+	long r = join ? syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, 0L, 0L, 0L, 0L) :
+			syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, (long)KEY_SPEC_SESSION_KEYRING,
+				0L, 0L, 0L);
+
+	if (r < 0 && errno == ENOSYS)
+		return;
+	/* keyctl refused to us by a seccomp filter around the launcher (a
+	 * container's default profile refuses keyctl, add_key and
+	 * request_key whole, EPERM), which the program inherits: it reaches
+	 * no keyring at all.  A filter that refused the join but let keyctl
+	 * name our session keyring would not: that fails the launch (as
+	 * clientctx.c's join). */
+	if (r < 0 && errno == EPERM &&
+	    syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, (long)KEY_SPEC_SESSION_KEYRING,
+		    0L, 0L, 0L) < 0 && errno == EPERM)
+		return;
+	if (r < 0)
+		sw_launch_fail(rep_fd, SW_STAGE_KEYRING);
+	r = syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, (long)KEY_SPEC_USER_KEYRING, 1L, 0L, 0L);
+	if (r < 0)
+		sw_launch_fail(rep_fd, SW_STAGE_KEYRING);
+	serials[0] = (int32_t)r;
+	r = syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, (long)KEY_SPEC_USER_SESSION_KEYRING,
+		    1L, 0L, 0L);
+	if (r < 0)
+		sw_launch_fail(rep_fd, SW_STAGE_KEYRING);
+	serials[1] = (int32_t)r;
+	/* EOPNOTSUPP: a kernel without persistent keyrings. */
+	r = syscall(SYS_keyctl, KEYCTL_GET_PERSISTENT, -1L, (long)KEY_SPEC_SESSION_KEYRING,
+		    0L, 0L);
+	if (r > 0) {
+		serials[2] = (int32_t)r;
+		if (syscall(SYS_keyctl, KEYCTL_UNLINK, r, (long)KEY_SPEC_SESSION_KEYRING,
+			    0L, 0L) < 0)
+			sw_launch_fail(rep_fd, SW_STAGE_KEYRING);
+	} else if (errno != EOPNOTSUPP) {
+		sw_launch_fail(rep_fd, SW_STAGE_KEYRING);
+	}
+}
 
 /* Our pid as the supervisor knows it.  In a client's pid namespace
  * (clientctx.c) getpid() answers in that namespace; /proc/self, still
@@ -49,13 +110,13 @@ static pid_t own_pid(const struct sw_client *cl)
 static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 			    const struct sock_fprog *dprog,
 			    const struct sock_fprog *fprog, int landlock_fd,
-			    const struct sw_nsbox *nsbox,
+			    const struct sw_nsbox *nsbox, bool pr_keyrings,
 			    int go_fd, int ready_fd, int rep_fd)
 {
 	/* Ours to move out of the way of the descriptors handed over. */
 	struct sw_client cl = l->client ? *l->client : (struct sw_client){ 0 };
 	struct sw_client_where where = { -1, -1 };
-	pid_t self = own_pid(l->client);
+	struct sw_launch_ready ready = { .pid = own_pid(l->client) };
 	int self_fd = -1;
 	sigset_t mask;
 	char c;
@@ -164,6 +225,9 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	 * session keyring of its own (clientctx.c). */
 	if (l->client && sw_client_enter_user(&cl, &where) < 0)
 		sw_launch_fail_client(rep_fd, &where);
+	/* A session keyring of its own, and the uid's serials (objects.c). */
+	if (pr_keyrings)
+		own_keyring(rep_fd, !l->client, ready.keyring);
 	for (int cap = 0; cap < last; cap++) {
 		if (l->caps & (1ull << cap))
 			continue;
@@ -207,7 +271,7 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	 * Only now may the parent seize us.  exec sets the flag anew. */
 	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
 	/* Our pid: under a holder the supervisor did not fork us. */
-	if (write(ready_fd, &self, sizeof(self)) != sizeof(self))
+	if (write(ready_fd, &ready, sizeof(ready)) != sizeof(ready))
 		_exit(SW_EXIT_SYSWARD_ERROR);
 	close(ready_fd);
 
@@ -312,5 +376,5 @@ _Noreturn void sw_launch_child(const struct sw_launch *l,
 	if (l->new_session)
 		become_holder(l, rep_fd);
 	child(l, pr->caps, &dprog, &fprog, pr->landlock_fd, &pr->nsbox,
-	      go_fd, ready_fd, rep_fd);
+	      pr->own_keyring, go_fd, ready_fd, rep_fd);
 }

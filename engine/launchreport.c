@@ -29,6 +29,7 @@ static const char *const stage_what[] = {
 	[SW_STAGE_GROUPS] = "set supplementary groups",
 	[SW_STAGE_GID] = "set group id",
 	[SW_STAGE_UID] = "set user id",
+	[SW_STAGE_KEYRING] = "join a session keyring of its own (the uid's keyrings stay outside the session)",
 	[SW_STAGE_BOUNDING] = "drop capabilities from the bounding set",
 	[SW_STAGE_CAPS] = "set capabilities",
 	[SW_STAGE_NNP] = "set no_new_privs",

@@ -309,6 +309,58 @@ static int plan_ro(const struct sw_mnt_table *t, struct sw_nsbox *p)
 	return r;
 }
 
+/* Is path at or beneath top? */
+static bool beneath(const char *path, const char *top)
+{
+	size_t n = strlen(top);
+
+	if (n == 1 && top[0] == '/')
+		return true;
+	return !strncmp(path, top, n) && (path[n] == '/' || path[n] == '\0');
+}
+
+/*
+ * The views of its own the plan gives the session (SW_CONTAINED_*): its
+ * /proc, IPC and cgroup namespaces; and the kernel's settings (sysfs,
+ * /proc/sys and the file systems of kernel settings mounted in them)
+ * only if every visible mount of those types lies beneath a path made
+ * read-only (AT_RECURSIVE: make_ro()), which plan_ro() does for a root
+ * program only.  For any other uid those files are root's, but not all
+ * of them: fusectl's abort files belong to the uid that mounted the
+ * FUSE file system (fs/fuse/control.c), udev rules give a user or group
+ * sysfs attributes; objects.c keeps checking them there.
+ */
+static unsigned int contained_of(const struct sw_mnt_table *t, const struct sw_nsbox *p)
+{
+	static const char *const settings[] = {
+		"sysfs", "debugfs", "tracefs", "securityfs", "configfs", "bpf",
+		"efivarfs", "pstore", "fusectl", "binfmt_misc",
+	};
+	unsigned int c = 0;
+
+	if (p->proc.n_proc)
+		c |= SW_CONTAINED_PIDS;
+	if (p->unshare & CLONE_NEWIPC)
+		c |= SW_CONTAINED_IPC;
+	if (p->unshare & CLONE_NEWCGROUP)
+		c |= SW_CONTAINED_CGROUP;
+	if (!p->n_ro)
+		return c;
+	for (size_t i = 0; i < t->n; i++) {
+		bool setting = false, covered = false;
+
+		for (size_t k = 0; k < sizeof(settings) / sizeof(settings[0]); k++)
+			setting = setting || !strcmp(t->m[i].fstype, settings[k]);
+		if (!setting || !sw_mnt_visible(t, i))
+			continue;
+		for (size_t k = 0; !covered && k < p->n_ro; k++)
+			covered = beneath(t->m[i].point, p->ro[k].path);
+		if (!covered)
+			return c;
+	}
+	return c | SW_CONTAINED_SYSFS | SW_CONTAINED_SYSCTL;
+}
+
 int sw_nsbox_plan_table(const struct sw_mnt_table *t, const struct sw_nsbox_ctx *ctx,
 			struct sw_nsbox *ret, struct sw_error *err)
 {
@@ -351,6 +403,7 @@ int sw_nsbox_plan_table(const struct sw_mnt_table *t, const struct sw_nsbox_ctx 
 					    SW_NSBOX_MAX_MOUNTS, SW_NSBOX_MAX_RO);
 		return sw_error_set_errno(err, -r, "plan the session's namespaces");
 	}
+	p.contained = contained_of(t, &p);
 	*ret = p;
 	return 0;
 }

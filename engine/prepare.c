@@ -307,6 +307,7 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 		.kernel = sw_kernel_version_now(),
 	};
 	struct sw_prepared *pr;
+	unsigned int contained;
 	int r;
 
 	if (!ks->seccomp_filter)
@@ -325,11 +326,26 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 					  p->source ? p->source : "the policy");
 	pr->landlock_fd = -1;
 	pr->can_set = ks->set_syscall_info;
-	r = sw_program_new(&pr->prog, p, &ctx, l->defences_off, getpid(), err);
+	/* Its own namespaces first: what the session contains by views of
+	 * its own needs no supervisor check (objects.c). */
+	r = sw_nsbox_plan(l, &pr->nsbox, err);
+	if (r < 0) {
+		sw_prepared_free(pr);
+		return sw_error_wrap(err, "prepare the session's own namespaces");
+	}
+	contained = pr->nsbox.contained;
+	r = sw_program_new(&pr->prog, p, &ctx,
+			   l->defences_off | sw_objects_defences_off(contained),
+			   getpid(), err);
 	if (r < 0) {
 		sw_prepared_free(pr);
 		return r;
 	}
+	pr->prog->contained = contained;
+	/* Not root, no capability to become root (--cap CAP_SETUID). */
+	pr->prog->excl_creates_new = (l->uid == (uid_t)-1 ? geteuid() : l->uid) != 0 &&
+				     !l->caps;
+	pr->own_keyring = pr->prog->defences & SW_DEFENCE_KEYRINGS;
 	r = refusals_for(l, ks, p, &pr->prog->refusals, err);
 	if (r < 0) {
 		sw_prepared_free(pr);
@@ -364,11 +380,6 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 	if (r < 0) {
 		sw_prepared_free(pr);
 		return sw_error_wrap(err, "prepare the session's Landlock domain");
-	}
-	r = sw_nsbox_plan(l, &pr->nsbox, err);
-	if (r < 0) {
-		sw_prepared_free(pr);
-		return sw_error_wrap(err, "prepare the session's own namespaces");
 	}
 	*ret = pr;
 	return 0;

@@ -39,6 +39,38 @@ static const char *const def_sys_names[SW_SYS_COUNT] = {
 	[SW_SYS_SCHED_SETPARAM] = "sched_setparam",
 	[SW_SYS_SCHED_SETATTR] = "sched_setattr",
 	[SW_SYS_SCHED_SETAFFINITY] = "sched_setaffinity",
+	[SW_SYS_CLOSE] = "close",
+	[SW_SYS_OPEN] = "open",
+	[SW_SYS_OPENAT] = "openat",
+	[SW_SYS_CREAT] = "creat",
+	[SW_SYS_OPENAT2] = "openat2",
+	[SW_SYS_OPEN_BY_HANDLE_AT] = "open_by_handle_at",
+	[SW_SYS_SHMGET] = "shmget",
+	[SW_SYS_SHMAT] = "shmat",
+	[SW_SYS_SHMCTL] = "shmctl",
+	[SW_SYS_SEMGET] = "semget",
+	[SW_SYS_SEMOP] = "semop",
+	[SW_SYS_SEMTIMEDOP] = "semtimedop",
+	[SW_SYS_SEMTIMEDOP_TIME64] = "semtimedop_time64",
+	[SW_SYS_SEMCTL] = "semctl",
+	[SW_SYS_MSGGET] = "msgget",
+	[SW_SYS_MSGSND] = "msgsnd",
+	[SW_SYS_MSGRCV] = "msgrcv",
+	[SW_SYS_MSGCTL] = "msgctl",
+	[SW_SYS_IPC] = "ipc",
+	[SW_SYS_MQ_OPEN] = "mq_open",
+	[SW_SYS_MQ_UNLINK] = "mq_unlink",
+	[SW_SYS_MQ_TIMEDSEND] = "mq_timedsend",
+	[SW_SYS_MQ_TIMEDSEND_TIME64] = "mq_timedsend_time64",
+	[SW_SYS_MQ_TIMEDRECEIVE] = "mq_timedreceive",
+	[SW_SYS_MQ_TIMEDRECEIVE_TIME64] = "mq_timedreceive_time64",
+	[SW_SYS_MQ_NOTIFY] = "mq_notify",
+	[SW_SYS_MQ_GETSETATTR] = "mq_getsetattr",
+	[SW_SYS_KEYCTL] = "keyctl",
+	[SW_SYS_ADD_KEY] = "add_key",
+	[SW_SYS_REQUEST_KEY] = "request_key",
+	[SW_SYS_UNSHARE] = "unshare",
+	[SW_SYS_SETNS] = "setns",
 	[SW_SYS_CONNECT] = "connect",
 	[SW_SYS_LISTEN] = "listen",
 };
@@ -393,16 +425,23 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 			  SW_DEFENCE_CLONE3 | SW_DEFENCE_SIGNAL_SUPERVISOR |
 			  SW_DEFENCE_SECCOMP_LISTENER | SW_DEFENCE_USERFAULTFD |
 			  SW_DEFENCE_PIDFD_GETFD | SW_DEFENCE_PID_CALLS |
-			  SW_DEFENCE_UNIX_PEERS) &
+			  SW_DEFENCE_UNIX_PEERS | SW_DEFENCE_OBJECT_OPENS |
+			  SW_DEFENCE_IPC | SW_DEFENCE_KEYRINGS) &
 			 ~defences_off;
-	/* Checked against a supervisor's sessions. */
+	/* These check targets, peers and objects against a supervisor's
+	 * sessions. */
 	if (supervisor_pid <= 0)
-		prog->defences &= ~SW_DEFENCE_UNIX_PEERS;
+		prog->defences &= ~(SW_DEFENCE_SIGNAL_SUPERVISOR | SW_DEFENCE_PID_CALLS |
+				    SW_DEFENCE_UNIX_PEERS | SW_DEFENCE_OBJECT_OPENS |
+				    SW_DEFENCE_IPC | SW_DEFENCE_KEYRINGS);
 	/* io_uring operations bypass seccomp entirely; they only matter when
-	 * the policy restricts something or a connection's peer is checked
-	 * (IORING_OP_CONNECT is no connect(2)), and a policy may opt in to
-	 * them ("allowIoUring": true; the parser warns about it). */
-	if ((!prog->restricts && !(prog->defences & SW_DEFENCE_UNIX_PEERS)) ||
+	 * the policy restricts something, when a connection's peer is
+	 * checked (IORING_OP_CONNECT is no connect(2)) or when an open must
+	 * be checked (IORING_OP_OPENAT would not be: objects.c); a policy
+	 * may opt in to them ("allowIoUring": true; the parser warns about
+	 * it). */
+	if ((!prog->restricts &&
+	     !(prog->defences & (SW_DEFENCE_UNIX_PEERS | SW_DEFENCE_OBJECT_OPENS))) ||
 	    p->allow_io_uring)
 		prog->defences &= ~SW_DEFENCE_IO_URING;
 	/* A kernel-fault userfaultfd stalls whoever reads the program's
@@ -412,14 +451,15 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 	 * client's policy must not let its program stop the others'. */
 	if (!prog->restricts && !prog->needs_supervisor && supervisor_pid <= 0)
 		prog->defences &= ~SW_DEFENCE_USERFAULTFD;
-	/* pidfd_getfd only matters when the policy restricts something; a
-	 * policy may let it run by naming it in a rule that allows it (the
-	 * parser warns about such a rule). */
-	if (!prog->restricts || policy_allows_by_name(prog, "pidfd_getfd"))
+	/* pidfd_getfd only matters when the policy restricts something, or
+	 * when opens are checked: a descriptor objects.c refuses is in the
+	 * program's table until it is closed, and another process of the
+	 * session could copy it meanwhile.  A policy may let it run by
+	 * naming it in a rule that allows it (the parser warns about such
+	 * a rule). */
+	if ((!prog->restricts && !(prog->defences & SW_DEFENCE_OBJECT_OPENS)) ||
+	    policy_allows_by_name(prog, "pidfd_getfd"))
 		prog->defences &= ~SW_DEFENCE_PIDFD_GETFD;
-	/* Both check targets against a supervisor's sessions. */
-	if (supervisor_pid <= 0)
-		prog->defences &= ~(SW_DEFENCE_SIGNAL_SUPERVISOR | SW_DEFENCE_PID_CALLS);
 	enosys_plan(prog);
 
 	*ret = prog;

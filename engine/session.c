@@ -102,6 +102,7 @@ void sw_tracee_del(struct sw_supervisor *sup, struct sw_tracee *t)
 	(void)sup;
 	sw_audit_strings_clear(&t->kept);
 	free(t->gs);
+	free(t->rc);
 	memset(t, 0, sizeof(*t));
 	t->pid = TAB_TOMB;
 }
@@ -136,6 +137,7 @@ void sw_session_free(struct sw_session *s)
 	sw_program_free(s->prog);
 	sw_execguard_free(s->execguard);
 	sw_record_free(s->record);
+	sw_objects_free(s->objects);
 	sw_peers_free(s->peers);
 	free(s->counters);
 	free(s->launch_cwd);

@@ -2,11 +2,13 @@
 /*
  * The kernel as the supervisor's loop and stop handlers see it: every
  * call that tracer.c, session.c, actions.c, guardsetup.c, pathguard.c,
- * execguard.c, signals.c, reach.c, peers.c, strings.c and the arch hooks
- * (arch/x86_64.c) make to reach a tracee, or to learn who a pid, a
- * group or a descriptor of its is (/proc, stat, the pid namespace
- * walk, getpgid: signals.c's and reach.c's "is this the session's?";
- * a socket's options, peer and name: peers.c's).  In the product these are
+ * execguard.c, signals.c, reach.c, peers.c, objects.c, resultcheck.c,
+ * strings.c and the arch hooks (arch/x86_64.c) make to reach a tracee, or
+ * to learn who a pid, a group or a descriptor of its is (/proc, stat, the
+ * pid namespace walk, getpgid: signals.c's and reach.c's "is this the
+ * session's?"; a socket's options, peer and name: peers.c's; statfs,
+ * stat and readlink of a descriptor, a message queue opened and removed:
+ * objects.c's).  In the product these are
  * inline wrappers that compile to the very calls they name (no table, no
  * indirect call in the dispatch loop).  Only kernel calls are seams here,
  * never engine functions: a test replaces the kernel, not the engine.
@@ -32,6 +34,7 @@
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -65,6 +68,9 @@ int sw_sys_open(const char *path, int flags);
 int sw_sys_fstat(int fd, struct stat *st);
 int sw_sys_ioctl(int fd, unsigned long req);
 pid_t sw_sys_getpgid(pid_t pid);
+int sw_sys_statfs(const char *path, struct statfs *st);
+int sw_sys_mq_open(const char *name, int flags);
+int sw_sys_mq_unlink(const char *name);
 int sw_sys_getsockopt(int fd, int level, int opt, void *val, socklen_t *len);
 int sw_sys_getpeername(int fd, struct sockaddr *sa, socklen_t *len);
 int sw_sys_shutdown(int fd, int how);
@@ -179,6 +185,26 @@ static inline int sw_sys_ioctl(int fd, unsigned long req)
 static inline pid_t sw_sys_getpgid(pid_t pid)
 {
 	return getpgid(pid);
+}
+
+/* What file system a tracee's descriptor is on: /proc/<tid>/fd/<n>
+ * (objects.c). */
+static inline int sw_sys_statfs(const char *path, struct statfs *st)
+{
+	return statfs(path, st);
+}
+
+/* The message queue a tracee's mq_unlink names, opened and removed as
+ * the kernel's call would (objects.c): names as the system call takes
+ * them (no leading slash, unlike mq_open(3)). */
+static inline int sw_sys_mq_open(const char *name, int flags)
+{
+	return (int)syscall(SYS_mq_open, name, flags, 0, NULL);
+}
+
+static inline int sw_sys_mq_unlink(const char *name)
+{
+	return (int)syscall(SYS_mq_unlink, name);
 }
 
 /* A tracee's socket, taken with pidfd_getfd (peers.c): its family,

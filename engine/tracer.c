@@ -71,6 +71,7 @@
  * slot. */
 static void tracee_gone(struct sw_supervisor *sup, struct sw_tracee *t)
 {
+	sw_rc_forget(sup, t);
 	sw_pathguard_setup_end(t);
 	sw_pathguard_forget(t);
 	/* Its connect's check, or its place in a hold (peers.c). */
@@ -286,6 +287,7 @@ void sw_supervisor_free(struct sw_supervisor *sup)
 	if (sup->n_cg_pending)
 		sw_cgroup_retry(sup, SW_FREE_DEADLINE_MS);
 	free(sup->tombs);
+	free(sup->deferred);
 	free(sup->tab);
 	pthread_mutex_destroy(&sup->bell_mu);
 	free(sup);
@@ -415,8 +417,8 @@ static void join(struct sw_tracee *t, struct sw_session *s)
  * event reaches us cannot leave the child stopped.  Also answers for a
  * zombie (an exit of a tid killed before its first stop).  *ret_prog:
  * the program that one runs (the record's), which the tid runs too. */
-static struct sw_session *session_from_proc(struct sw_supervisor *sup, pid_t pid,
-					    uint16_t *ret_prog)
+struct sw_session *sw_session_from_proc(struct sw_supervisor *sup, pid_t pid,
+					uint16_t *ret_prog)
 {
 	pid_t tgid, ppid;
 	struct sw_tracee *p;
@@ -433,8 +435,8 @@ static struct sw_session *session_from_proc(struct sw_supervisor *sup, pid_t pid
 	return p->s;
 }
 
-/* PTRACE_EVENT_FORK/VFORK/CLONE of parent: see "Event order" above. */
-static void new_child(struct sw_supervisor *sup, struct sw_tracee *parent)
+/* PTRACE_EVENT_FORK/VFORK/CLONE (ev) of parent: see "Event order" above. */
+static void new_child(struct sw_supervisor *sup, struct sw_tracee *parent, int ev)
 {
 	unsigned long msg = 0;
 	struct sw_session *ps = parent->s;
@@ -450,6 +452,8 @@ static void new_child(struct sw_supervisor *sup, struct sw_tracee *parent)
 	if (sw_sys_ptrace(PTRACE_GETEVENTMSG, ppid, 0L, &msg) < 0 || !msg)
 		return;
 	cpid = (pid_t)msg;
+	/* Two processes sharing one descriptor table (resultcheck.c). */
+	sw_rc_new_child(sup, ps, ppid, cpid, ev);
 	c = sw_tracee_find(sup, cpid);
 	tomb = tomb_find(sup, cpid, ps);
 	if (c && c->s == ps && !c->announced &&
@@ -517,6 +521,10 @@ static void exec_event(struct sw_supervisor *sup, struct sw_tracee *t)
 			struct sw_session *fs = f->s;
 			bool announced = f->announced;
 
+			/* The leader it replaces died in the exec (de_thread):
+			 * a checked call of its ends with it. */
+			sw_rc_forget(sup, t);
+
 			t->exit_pending = f->exit_pending;
 			t->exit_set = f->exit_set;
 			t->exit_audit = f->exit_audit;
@@ -573,7 +581,7 @@ static void on_exit_status(struct sw_supervisor *sup, struct sw_tracee *t,
 		 * still come.  A zombie still shows its parent. */
 		uint16_t prog;
 
-		tomb_add(sup, pid, session_from_proc(sup, pid, &prog));
+		tomb_add(sup, pid, sw_session_from_proc(sup, pid, &prog));
 		return;
 	}
 	s = t->s;
@@ -604,7 +612,7 @@ static void on_exit_status(struct sw_supervisor *sup, struct sw_tracee *t,
 static struct sw_tracee *place_unknown(struct sw_supervisor *sup, pid_t pid)
 {
 	uint16_t prog;
-	struct sw_session *s = session_from_proc(sup, pid, &prog);
+	struct sw_session *s = sw_session_from_proc(sup, pid, &prog);
 	struct sw_tracee *t;
 
 	/* With one session ever, the tid can only be its own. */
@@ -646,13 +654,28 @@ void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 	 * never inside it. */
 	while (sw_peers_replay(sup, &pid, &status))
 		handle_one(sup, pid, status);
+	/* A checked call ended its hold: the stops it kept (resultcheck.c). */
+	if (sup->rc_replay)
+		sw_rc_replay(sup);
 }
 
+/*
+ * The two holds of a session, a connect's (peers.c) and a call checked on
+ * its result (resultcheck.c), exclude each other: each keeps every stop of
+ * its session but its holder's, so no other call of that session reaches
+ * its SECCOMP stop's handler, where a hold begins, until the hold is over.
+ * resultcheck.c's keeps first.
+ */
 static void handle_one(struct sw_supervisor *sup, pid_t pid, int status)
 {
-	struct sw_tracee *t = sw_tracee_find(sup, pid);
+	struct sw_tracee *t;
 	pid_t stuck;
 
+	/* A stop of a session held for a checked call waits for its end
+	 * (resultcheck.c). */
+	if (sup->n_holds && sw_rc_hold_status(sup, pid, status))
+		return;
+	t = sw_tracee_find(sup, pid);
 	/* Whatever this stop reads of a program's memory is on that
 	 * program's uid's account (strings.c).  A tid not known yet (its
 	 * first stop before its creation event) gets its owner where
@@ -736,7 +759,7 @@ static void handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 	case PTRACE_EVENT_FORK:
 	case PTRACE_EVENT_VFORK:
 	case PTRACE_EVENT_CLONE:
-		new_child(sup, t);
+		new_child(sup, t, ev);
 		t = sw_tracee_find(sup, pid);
 		if (t)
 			sw_resume(t, 0);
@@ -791,9 +814,14 @@ int sw_supervisor_dispatch(struct sw_supervisor *sup, bool block,
 			return sw_error_set_errno(err, errno, "waitpid for traced programs");
 		}
 		handled++;
-		/* Woken by another thread: it has something for our caller. */
-		if (sw_bell_status(sup, pid, status))
+		/* Woken by another thread: it has something for our caller;
+		 * or by the bell's alarm: a held session's call may wait on a
+		 * FIFO (resultcheck.c). */
+		if (sw_bell_status(sup, pid, status)) {
+			if (sup->n_holds)
+				sw_rc_tick(sup);
 			return handled;
+		}
 		sw_handle_status(sup, pid, status);
 		/* Let the caller attend to its sockets now and then. */
 		if (handled >= 256)

@@ -257,6 +257,33 @@ int sw_arch_replay(pid_t pid, const struct sw_arch_regs *r0)
 	return sw_sys_ptrace(PTRACE_SETREGS, pid, 0L, &r) < 0 ? -errno : 0;
 }
 
+int sw_arch_inject_abi(pid_t pid, const struct sw_arch_regs *r0, enum sw_abi abi,
+		       uint64_t nr, const uint64_t a[6])
+{
+	struct user_regs_struct r = r0->r;
+	bool i386 = abi == SW_ABI_I386;
+
+	/* syscall, int $0x80 and sysenter's landing (the vDSO's int $0x80)
+	 * are all two bytes: the kernel's own restart rewinds the same. */
+	r.rip = r0->r.rip - SW_SYSCALL_INSN_LEN;
+	r.rax = nr;
+	r.orig_rax = (uint64_t)-1;
+	for (unsigned int i = 0; i < 6; i++) {
+		uint64_t v = i386 ? (uint32_t)a[i] : a[i];
+
+		memcpy((char *)&r + arg_reg[i386][i], &v, sizeof(v));
+	}
+	return sw_sys_ptrace(PTRACE_SETREGS, pid, 0L, &r) < 0 ? -errno : 0;
+}
+
+int sw_arch_finish(pid_t pid, const struct sw_arch_regs *r0, int64_t rval)
+{
+	struct user_regs_struct r = r0->r;
+
+	r.rax = (uint64_t)rval;
+	return sw_sys_ptrace(PTRACE_SETREGS, pid, 0L, &r) < 0 ? -errno : 0;
+}
+
 /*
  * Calls that wait and can send nothing on a socket: what a task blocked
  * in one does next, after the PTRACE_INTERRUPT peers.c sent it, is

@@ -251,6 +251,31 @@ void sw_signals_of_caller(uint64_t *ret_ignored, uint64_t *ret_blocked);
 							 * only on the session (reach.c) */
 #define SW_DEFENCE_UNIX_PEERS		(1u << 10)	/* no same-uid unix peer outside
 							 * the session, but granted (peers.c) */
+#define SW_DEFENCE_OBJECT_OPENS	(1u << 11)	/* an open that can write is
+							 * refused on a kernel object outside the
+							 * session: another process's /proc files,
+							 * sysctls, cgroupfs, sysfs (objects.c) */
+#define SW_DEFENCE_IPC			(1u << 12)	/* System V IPC and POSIX message
+							 * queues: only the session's (objects.c) */
+#define SW_DEFENCE_KEYRINGS		(1u << 13)	/* the uid's user, user session and
+							 * persistent keyrings out of reach
+							 * (objects.c) */
+
+/*
+ * What a launch contains by namespaces of its own (nsbox.c's plan says,
+ * from what the launch child will make; prepare.c reads it): a view the
+ * session has of its own needs no supervisor check, and objects.c turns
+ * off the defence that stands in for it (sw_objects_defences_off(), the
+ * one switch the filter and the supervisor both read).
+ */
+#define SW_CONTAINED_PIDS	(1u << 0)	/* its own /proc: outsiders' pid
+						 * directories gone (procns.c) */
+#define SW_CONTAINED_SYSCTL	(1u << 1)	/* /proc/sys read-only */
+#define SW_CONTAINED_SYSFS	(1u << 2)	/* /sys and every kernel settings
+						 * file system read-only */
+#define SW_CONTAINED_CGROUP	(1u << 3)	/* a cgroup namespace and a cgroupfs
+						 * that shows only its own */
+#define SW_CONTAINED_IPC	(1u << 4)	/* an IPC namespace of its own */
 
 /* Support of the running kernel, probed once with a traced child. */
 struct sw_kernel_support {

@@ -2677,6 +2677,46 @@ t_reach_oom_beyond_session() {
 	daemon_serves
 }
 
+t_keyrings_stay_outside() {
+	# Route 20, every mode: a key a process of the client's uid keeps in
+	# the uid's user keyring, outside the sandbox, out of reach of the
+	# client's program through syswardd (the launch child joins a
+	# session keyring of its own and learns the uid's serials as the
+	# client's uid; the daemon refuses them), as uid 65534 and as root;
+	# the program's own keys still work.
+	[ -e /proc/keys ] || { echo "SKIP: this kernel has no keys (CONFIG_KEYS)"; return 77; }
+	start_daemon || return
+	chmod 0755 "$W"
+	mkdir -m 0777 "$W/keys"
+	local as wit
+	for as in root nobody; do
+		rm -f "$W/keys/keys.info" "$W/keys/keys.check"
+		if [ "$as" = root ]; then
+			"$ADV/adv_keys" witness "$W/keys" </dev/null >/dev/null 2>&1 &
+		else
+			"${NOBODY[@]}" "$ADV/adv_keys" witness "$W/keys" </dev/null >/dev/null 2>&1 &
+		fi
+		wit=$!
+		wait_file "$W/keys/keys.info" 100 || { fail "the $as witness did not start"; kill "$wit"; continue; }
+		last_cmd=("$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_keys" attack "$W/keys")
+		[ "$as" = nobody ] && last_cmd=("${NOBODY[@]}" "${last_cmd[@]}")
+		run_contained "a $as session reached the uid's keyrings"
+		kill -USR1 "$wit"
+		wait_file "$W/keys/keys.check" 100
+		echo "the $as witness's key: $(cat "$W/keys/keys.check" 2>/dev/null)"
+		grep -qx intact "$W/keys/keys.check" 2>/dev/null || fail "the $as witness's key was touched"
+		wait "$wit"
+		last_cmd=("$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- "$ADV/adv_keys" control)
+		[ "$as" = nobody ] && last_cmd=("${NOBODY[@]}" "${last_cmd[@]}")
+		"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+		rc=$?
+		cat "$W/out" "$W/err"
+		expect_rc 0
+		grep -qx 'control: all worked' "$W/out" || fail "a $as session's own keys did not work"
+	done
+	daemon_serves
+}
+
 # Route 16c: the session's own namespaces, which syswardd (a privileged
 # launcher) gives every session.  nsbox_attack WHY PROGRAM ARGS...: the
 # adversarial program as a client of uid 65534, under allow-all and

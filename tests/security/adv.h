@@ -15,6 +15,7 @@
 #define SW_ADV_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -76,6 +77,47 @@ static inline int adv_verdict(int v, const char *why)
 	else
 		adv_line("verdict", "cannot-test: %s", why ? why : "?");
 	return v;
+}
+
+/* open(path, O_WRONLY), write s, close: the bytes written, or -1 (errno
+ * the failing call's). */
+static inline long adv_write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	long r;
+	int e;
+
+	if (fd < 0)
+		return -1;
+	r = write(fd, s, strlen(s));
+	e = errno;
+	close(fd);
+	errno = e;
+	return r;
+}
+
+/* Controls: "control: WHAT: ok", or what the call gave; the failures
+ * counted in adv_control_failed.  ADV_OK runs the call before it reads
+ * errno (a function's arguments have no order); ADV_ERR wants errno E. */
+static int adv_control_failed;
+
+static inline void adv_control(const char *what, bool good, long r, int e)
+{
+	dprintf(STDOUT_FILENO, "control: %s: %s\n", what, good ? "ok" : adv_ret(r, e, (char[96]){0}, 96));
+	adv_control_failed += !good;
+}
+
+#define ADV_OK(what, call) \
+	do { long r_ = (long)(call); adv_control((what), r_ >= 0, r_, errno); } while (0)
+#define ADV_ERR(what, call, e) \
+	do { long r_ = (long)(call); int e_ = errno; \
+	     adv_control((what), r_ < 0 && e_ == (e), r_, e_); } while (0)
+
+/* The controls' last line: 0 if every one worked. */
+static inline int adv_control_end(void)
+{
+	dprintf(STDOUT_FILENO, "control: %s\n", adv_control_failed ? "FAILED" : "all worked");
+	return adv_control_failed ? 1 : 0;
 }
 
 /* A field of /proc/<pid>/status ("TracerPid", "CapEff"), or NULL. */

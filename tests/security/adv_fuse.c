@@ -227,18 +227,6 @@ static void *looker(void *mnt)
 	return NULL;
 }
 
-static int write_file(const char *p, const char *s)
-{
-	int fd = open(p, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : -1;
-}
-
 int main(int argc, char **argv)
 {
 	char mnt[4096], file[4200], opts[128];
@@ -265,11 +253,11 @@ int main(int argc, char **argv)
 	}
 	/* Inside uid 1 is outside uid 0: mapping inside 0 would need
 	 * CAP_SETFCAP outside, and the program has no capability there. */
-	if (write_file("/proc/self/setgroups", "deny") < 0)
+	if (adv_write_file("/proc/self/setgroups", "deny") < 4)
 		FACT("setgroups deny: %s", strerror(errno));
-	if (write_file("/proc/self/uid_map", "1 0 1") < 0)
+	if (adv_write_file("/proc/self/uid_map", "1 0 1") < 5)
 		FACT("uid_map: %s", strerror(errno));
-	if (write_file("/proc/self/gid_map", "1 0 1") < 0)
+	if (adv_write_file("/proc/self/gid_map", "1 0 1") < 5)
 		FACT("gid_map: %s", strerror(errno));
 	/* Opened in the namespace that mounts: FUSE refuses a /dev/fuse
 	 * opened in another user namespace. */

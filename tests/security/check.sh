@@ -324,6 +324,99 @@ peers_expect_none() {
 	done
 }
 
+# Route 20 (docs/security.md): kernel objects of the uid outside the
+# session.  objects_stage PROGRAM: stage_nobody PROGRAM, $nb/allow.json and
+# $nb/docker.json, $nb/w writable by uid 65534, and a witness of uid 65534
+# outside the sandbox ($witness), in a cgroup v2 owned by uid 65534 as
+# systemd delegates user@UID.service ($cg; empty where no cgroup2 is
+# mounted writable).  Both removed on exit.
+objects_stage() {
+	local root
+	stage_nobody "$1"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$nb/allow.json"
+	cp "$POL/../../../policy/examples/docker-default.json" "$nb/docker.json" || fail "staging"
+	chmod 644 "$nb/allow.json" "$nb/docker.json"
+	mkdir -m 777 "$nb/w"
+	setpriv --reuid 65534 --regid 65534 --clear-groups sleep 120 </dev/null >/dev/null 2>&1 &
+	witness=$!
+	cg=
+	root=$(awk '$9 == "cgroup2" {print $5; exit}' /proc/self/mountinfo)
+	if [ -n "$root" ] && mkdir "$root/sysward-test-$test-$$" 2>/dev/null; then
+		cg=$root/sysward-test-$test-$$
+		chown -R 65534:65534 "$cg" && echo "$witness" >"$cg/cgroup.procs" ||
+			cg=
+	fi
+	trap 'kill "$witness" 2>/dev/null; [ -z "$cg" ] || { echo 0 >"$cg/cgroup.freeze"; sleep 0.2; rmdir "$cg"; }; rm -rf "$nb"' EXIT
+	echo "+ witness $witness (uid 65534, outside), cgroup ${cg:-none}"
+}
+
+# objects_witness_intact: the witness lives, runs, and its oom_score_adj
+# and cgroup are as they were.
+objects_witness_intact() {
+	local state oom
+	state=$(proc_state "$witness")
+	oom=$(cat "/proc/$witness/oom_score_adj" 2>/dev/null)
+	echo "+ witness: state ${state:-gone}, oom_score_adj ${oom:-?}${cg:+, frozen $(cat "$cg/cgroup.freeze")}"
+	[ -n "$state" ] && [ "$state" != Z ] || fail "the witness outside the sandbox was killed"
+	[ "$oom" = 0 ] || fail "the witness's oom_score_adj was changed to $oom"
+	[ -z "$cg" ] || [ "$(cat "$cg/cgroup.freeze")" = 0 ] || fail "the witness's cgroup was frozen"
+}
+
+# objects_attack PROGRAM NAME AS POLICY WHAT: PROGRAM (adv_ipc, adv_keys)
+# as AS (nobody or root) under $nb/POLICY at the objects a witness of that
+# uid keeps outside the sandbox (replacing objects_stage's); the witness
+# says it started in $nb/w/NAME.info, and on SIGUSR1 checks its objects
+# and writes "intact" or what changed to $nb/w/NAME.check.  WHAT: the
+# escape expect_contained names.
+objects_attack() {
+	local as=(setpriv --reuid 65534 --regid 65534 --clear-groups)
+	objects_stage "$1"
+	kill "$witness"
+	[ "$3" = root ] && as=()
+	"${as[@]}" "$nb/$1" witness "$nb/w" </dev/null >/dev/null 2>&1 &
+	witness=$!
+	wait_for "[ -s '$nb/w/$2.info' ]" || fail "the witness did not start"
+	if [ "$3" = root ]; then
+		run "$nb/$4" -- "$ADV/$1" attack "$nb/w"
+	else
+		run_nobody --policy "$nb/$4" -- "$nb/$1" attack "$nb/w"
+	fi
+	kill -USR1 "$witness"
+	wait_for "[ -s '$nb/w/$2.check' ]" || fail "the witness did not check its objects"
+	echo "+ the witness's objects: $(cat "$nb/w/$2.check")"
+	grep -qx intact "$nb/w/$2.check" || fail "the witness's objects were touched: $(cat "$nb/w/$2.check")"
+	expect_contained "$5"
+}
+
+# objects_ipc_attack POLICY: adv_ipc as uid 65534 under $nb/POLICY.
+objects_ipc_attack() {
+	[ -e /proc/sysvipc/shm ] && [ -d /proc/sys/fs/mqueue ] ||
+		skip "this kernel has no System V IPC or no POSIX message queues"
+	objects_attack adv_ipc ipc nobody "$1" "an IPC object outside the sandbox was reached"
+}
+
+# objects_keys_attack AS: adv_keys as AS (nobody or root), allow-all.
+objects_keys_attack() {
+	[ -e /proc/keys ] || skip "this kernel has no keys (CONFIG_KEYS)"
+	objects_attack adv_keys keys "$1" allow.json "a keyring of the uid's outside the sandbox was reached"
+}
+
+# objects_own PROGRAM WHAT: PROGRAM's controls (the program's own objects)
+# as uid 65534 and, when root, as root, under an allow-all policy (after
+# objects_stage PROGRAM); every one must work, and as uid 65534 print
+# what $scratch/plain holds where there is one (the run unconfined).
+objects_own() {
+	run_nobody --policy "$nb/allow.json" -- "$nb/$1" control
+	[ "$rc" -eq 0 ] && grep -qx 'control: all worked' "$out" ||
+		fail "as uid 65534, $2 did not work (exit $rc)"
+	[ ! -e "$scratch/plain" ] || cmp -s "$scratch/plain" "$out" ||
+		fail "as uid 65534, $2 did not work as unconfined"
+	[ "$(id -u)" = 0 ] || exit 0
+	run "$nb/allow.json" -- "$ADV/$1" control
+	[ "$rc" -eq 0 ] && grep -qx 'control: all worked' "$out" ||
+		fail "as root, $2 did not work (exit $rc)"
+}
+
 # i386 syscalls exist only if the kernel runs 32-bit code for this machine
 # (ia32_emulation); probe with an unconfined int $0x80.
 ia32_works() { "$ADV/adv_int80_probe" >/dev/null 2>&1; }
@@ -582,8 +675,10 @@ pidfd_getfd_opt_in)
 io_uring_allow_all)
 	# A policy that restricts nothing still has a connection's peer
 	# checked (route 19), which a ring's IORING_OP_CONNECT would pass
-	# by: io_uring is refused there too (io_uring_opt_in is the control
-	# that the probe sees a ring that works).
+	# by, and unprivileged its opens that can write are checked on what
+	# they open (route 20), which IORING_OP_OPENAT would pass by:
+	# io_uring is refused there too (io_uring_opt_in is the control that
+	# the probe sees a ring that works).
 	run "$POL/log-only.json" -- "$ADV/adv_io_uring" deny
 	expect_contained "io_uring is reachable under an allow-all policy, past route 19's check" ;;
 io_uring_opt_in)
@@ -1148,6 +1243,148 @@ audit_log_json)
 	audit_log json ;;
 audit_log_text)
 	audit_log text ;;
+objects_proc_writes)
+	# Route 20: as uid 65534 under an allow-all policy, the writes a
+	# same-uid process may make of another's kernel objects, with no
+	# ptrace-mode check: the witness's /proc files (oom_score_adj raised,
+	# oom_adj, coredump_filter, clear_refs, sched, autogroup), by name,
+	# by a read-only descriptor reopened through /proc/self/fd and by a
+	# bind mount of /proc/PID in a mount namespace of the program's own;
+	# a sysctl; cgroup.freeze, cgroup.kill, cgroup.procs of the witness's
+	# cgroup (owned by the uid, as systemd delegates user@UID.service).
+	objects_stage adv_objwrite
+	run_nobody --policy "$nb/allow.json" -- "$nb/adv_objwrite" attack "$witness" "$cg" "$nb/w"
+	objects_witness_intact
+	expect_contained "a kernel object outside the sandbox was written (allow-all)" ;;
+objects_proc_writes_docker)
+	# The same under Docker's default profile.
+	objects_stage adv_objwrite
+	run_nobody --policy "$nb/docker.json" -- "$nb/adv_objwrite" attack "$witness" "$cg" "$nb/w"
+	objects_witness_intact
+	expect_contained "a kernel object outside the sandbox was written (docker-default)" ;;
+objects_proc_writes_root)
+	# As root, whose session has its own /proc (route 16: the witness's
+	# directory is gone), but whose program, root with no capability,
+	# may write a sysctl by its mode bits (kernel.core_pattern would run
+	# a program of its choice as root with every capability).
+	[ "$(id -u)" = 0 ] || skip "needs root"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	mkdir -p "$scratch/w"
+	start_witness
+	run "$scratch/allow.json" -- "$ADV/adv_objwrite" attack "$witness" "" "$scratch/w"
+	expect_contained "a root program wrote a kernel object outside its session" ;;
+objects_write_race)
+	# Route 20: the descriptor of a refused open is in the program's
+	# table from the kernel's fd_install() until the supervisor closes
+	# it; three threads write "1000" into every descriptor number it may
+	# get while a fourth opens the witness's oom_score_adj, 3 s.
+	objects_stage adv_objwrite
+	run_nobody --policy "$nb/allow.json" -- "$nb/adv_objwrite" race "$witness" 3
+	objects_witness_intact
+	grep -q '^result: [1-9][0-9]* opens' "$out" || fail "the race did not run"
+	expect_contained "another thread wrote through a descriptor before it was closed" ;;
+objects_own_writes)
+	# Control: what the program writes of its own works as unconfined:
+	# its oom_score_adj, a child's, a thread's comm, the uid_map of a
+	# user namespace it made (unshare -Ur), /proc/self of a procfs it
+	# mounted in pid and user namespaces of its own, a FIFO opened for
+	# writing by one thread before another opens it for reading (held
+	# threads would never read), a file of its own.  As uid 65534; and
+	# as root (its own /proc), where it must see what a root process
+	# without capabilities sees unconfined (which may not map uid 0 in a
+	# user namespace: CAP_SETFCAP, Linux 5.12).
+	objects_stage adv_objwrite
+	run_nobody --policy "$nb/allow.json" -- "$nb/adv_objwrite" control "$nb/w"
+	[ "$rc" -eq 0 ] && grep -qx 'control: all worked' "$out" ||
+		fail "as uid 65534, the program could not write what is its own (exit $rc)"
+	[ "$(id -u)" = 0 ] || exit 0
+	mkdir -p "$scratch/w"
+	echo "+ (root, no capability, unconfined) adv_objwrite control"
+	setpriv --inh-caps=-all --bounding-set=-all --no-new-privs \
+		"$ADV/adv_objwrite" control "$scratch/w" >"$scratch/plain" 2>&1 </dev/null
+	cat "$scratch/plain"
+	run "$nb/allow.json" -- "$ADV/adv_objwrite" control "$scratch/w"
+	cmp -s "$scratch/plain" "$out" ||
+		fail "as root, the program's own writes differ from a root process's without capabilities" ;;
+objects_ipc)
+	# Route 20: System V IPC objects and a POSIX message queue of a
+	# process of uid 65534 outside the sandbox (mode 0600: the uid's),
+	# by key, by id and by name: get, attach (its secret read, written
+	# over), semop, semctl SETVAL, msgrcv, msgsnd, mq_open + mq_receive,
+	# mq_unlink, msgctl IPC_RMID.  The witness checks its objects after.
+	objects_ipc_attack allow.json ;;
+objects_ipc_docker)
+	# The same under Docker's default profile (which allows them all).
+	objects_ipc_attack docker.json ;;
+objects_ipc_own)
+	# Control: the program's own objects work as unconfined (a key made,
+	# got again, IPC_EXCL, a child's get and attach, semaphores, messages,
+	# a queue made, opened again and removed, IPC_INFO), as uid 65534 and
+	# as root.
+	[ -e /proc/sysvipc/shm ] && [ -d /proc/sys/fs/mqueue ] ||
+		skip "this kernel has no System V IPC or no POSIX message queues"
+	objects_stage adv_ipc
+	echo "+ (uid 65534, unconfined) adv_ipc control"
+	setpriv --reuid 65534 --regid 65534 --clear-groups "$nb/adv_ipc" control >"$scratch/plain" 2>&1 </dev/null
+	cat "$scratch/plain"
+	grep -qx 'control: all worked' "$scratch/plain" || skip "the calls do not work here unconfined"
+	objects_own adv_ipc "the program's own IPC objects" ;;
+objects_keys)
+	# Route 20: a key a process of uid 65534 outside the sandbox keeps in
+	# the uid's user keyring (@u), from the program's own keyrings, by
+	# @u's special id (search, search linking into its own keyring, its
+	# list, add_key into it), by @u's serial linked into its own
+	# keyring, by name (joining "_uid.65534"), the persistent keyring,
+	# request_key's default keyring; read, and replaced.
+	objects_keys_attack nobody ;;
+objects_keys_root)
+	# The same as root, whose user keyring every root process of the
+	# machine shares (a root service's keys).
+	[ "$(id -u)" = 0 ] || skip "needs root"
+	objects_keys_attack root ;;
+objects_keys_own)
+	# Control: keys of the program's own work as unconfined (a key added
+	# to its session keyring, read, found by request_key, a keyring of
+	# its own, link, search, describe, an anonymous session keyring),
+	# as uid 65534 and as root.
+	[ -e /proc/keys ] || skip "this kernel has no keys (CONFIG_KEYS)"
+	objects_stage adv_keys
+	objects_own adv_keys "the program's own keys" ;;
+objects_keys_filtered)
+	# A launcher under a seccomp filter that refuses the keyring calls
+	# with EPERM (a container's default profile: keyctl, add_key and
+	# request_key), which its program inherits: the program reaches no
+	# keyring at all, so the launch joins none and runs it (a launch
+	# that required the join failed: "join a session keyring of its own
+	# ...: Operation not permitted").
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	echo "+ adv_keys filtered sysward run -- echo ran"
+	"$ADV/adv_keys" filtered "$SYSWARD" run --policy "$scratch/allow.json" -- echo ran \
+		>"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	echo "+ exit status $rc"
+	[ "$rc" -eq 0 ] && grep -qx ran "$out" ||
+		fail "sysward under a filter refusing keyctl did not run its program (exit $rc)" ;;
+objects_userns)
+	# Route 20, namespaces of the uid: a process of uid 65534 outside the
+	# sandbox with user, mount and network namespaces of its own (as a
+	# rootless container's); the uid owns that user namespace, so the
+	# kernel lets any process of the uid join it, and from there its
+	# mount namespace.  A handle on them by pidfd_open, pidfs file
+	# handles of nearby ids, PIDFD_GET_USER_NAMESPACE, /proc/PID/ns,
+	# nsfs file handles (none on 6.18): refused, by signals.c and the
+	# session's Landlock domain (ptrace_may_access in validate_nsset,
+	# pidfd_ioctl and /proc/PID/ns).
+	objects_stage adv_userns
+	kill "$witness"
+	setpriv --reuid 65534 --regid 65534 --clear-groups "$nb/adv_userns" witness "$nb/w" </dev/null >/dev/null 2>&1 &
+	witness=$!
+	wait_for "[ -s '$nb/w/userns.info' ]" || skip "no user namespace of its own for the witness here"
+	echo "+ (uid 65534, unconfined) adv_userns attack"
+	setpriv --reuid 65534 --regid 65534 --clear-groups "$nb/adv_userns" attack "$nb/w" </dev/null 2>&1 | grep -v '^tried'
+	run_nobody --policy "$nb/allow.json" -- "$nb/adv_userns" attack "$nb/w"
+	expect_contained "a namespace of a process outside the sandbox was entered" ;;
 reach_parent)
 	# Route 16: the program reaches its unconfined ancestor (the process
 	# that started sysward, of the same uid) with ptrace-mode accesses:
@@ -1194,11 +1431,16 @@ reach_other_session)
 reach_own_child)
 	# Control: the same calls on the program's own child work, also after
 	# the program made a Landlock domain of its own (nested below ours).
+	# pidfd_getfd is refused wherever opens are checked (route 20: a
+	# descriptor being refused must not be copied) unless a rule names
+	# it: this policy does.
 	stage_reach
-	run_nobody --policy "$nb/allow.json" -- "$nb/adv_reach" control "$nb/d"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["pidfd_getfd"], "action": "SCMP_ACT_ALLOW"}]}' >"$nb/getfd.json"
+	chmod 644 "$nb/getfd.json"
+	run_nobody --policy "$nb/getfd.json" -- "$nb/adv_reach" control "$nb/d"
 	[ "$rc" -eq 0 ] && grep -q '^control: reached' "$out" ||
 		fail "the program could not reach its own child (exit $rc)"
-	run_nobody --policy "$nb/allow.json" -- "$nb/adv_reach" control "$nb/d" nest
+	run_nobody --policy "$nb/getfd.json" -- "$nb/adv_reach" control "$nb/d" nest
 	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
 	[ "$rc" -eq 0 ] && grep -q '^control: reached' "$out" ||
 		fail "in a Landlock domain of its own, the program could not reach its own child (exit $rc)" ;;

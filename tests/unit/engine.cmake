@@ -22,8 +22,10 @@ endif()
 #   guardsetup: the path guard's injection, one stop at a time
 #   signals: route 11, signals.c and reach.c over the fake /proc
 #   peers: route 19, a unix connection's peer and the session's hold
+#   objects: route 20, objects.c and resultcheck.c: checked results,
+#     injected calls, held threads
 if(TARGET PkgConfig::CHECK AND TARGET sysward-engine-fake)
-  foreach(name tracer_events actions guardsetup signals peers)
+  foreach(name tracer_events actions guardsetup signals peers objects)
     add_executable(test_${name} ${CMAKE_CURRENT_LIST_DIR}/test_${name}.c
                    ${CMAKE_CURRENT_LIST_DIR}/fake_kernel.c)
     target_include_directories(test_${name} PRIVATE ${PROJECT_SOURCE_DIR}/engine

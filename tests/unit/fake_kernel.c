@@ -43,6 +43,7 @@ static size_t n_evmsg;
 struct fk_proc {
 	pid_t tid, tgid, ppid, pgid;
 	char state;
+	char wchan[32];
 	pid_t inner;		/* its number in ns, if nested */
 	unsigned long ns;	/* 0: the root pid namespace only */
 	int threads;
@@ -70,6 +71,18 @@ static size_t n_tfds;
  * namespace of pid's chain, 0 the root), as NS_GET_PARENT walks up. */
 static struct { int fd; pid_t pid; int level; } nsfds[32];
 static size_t n_nsfds;
+/* Files the tracees' descriptors hold, and paths the fake's stat knows. */
+static struct fk_fdfile {
+	pid_t tid;		/* 0: a path */
+	int fd;
+	unsigned long fs, ino;
+	char link[128];
+} files[32];
+static size_t n_files;
+static struct { char name[64]; unsigned long ino; } mqs[8];
+static size_t n_mqs;
+static struct { char kind[4]; char text[256]; } sysvipc[3];
+static size_t n_sysvipc;
 static struct { long req; pid_t pid; int e; bool always; } fails[8];
 static size_t n_fails;
 /* Our real descriptors the fake hands out, and whose they stand for:
@@ -90,7 +103,7 @@ void fk_reset(void)
 	for (size_t i = 0; i < n_fds; i++)
 		close(fds[i].fd);
 	n_tasks = n_queue = n_evmsg = n_procs = n_fails = n_fds = fk_n_calls = 0;
-	n_tfds = n_nsfds = n_socks = n_shared_files = 0;
+	n_tfds = n_nsfds = n_files = n_mqs = n_sysvipc = n_socks = n_shared_files = 0;
 	memset(tasks, 0, sizeof(tasks));
 	fk_proc(getpid(), getpid(), 1);
 }
@@ -201,6 +214,26 @@ void fk_proc_zombie(pid_t tid)
 	proc_of(tid)->state = 'Z';
 }
 
+void fk_proc_wchan(pid_t tid, const char *wchan)
+{
+	snprintf(proc_of(tid)->wchan, sizeof(proc_of(tid)->wchan), "%s", wchan);
+}
+
+void fk_sysvipc(const char *kind, const int *ids, size_t n)
+{
+	size_t len;
+
+	ck_assert_uint_lt(n_sysvipc, sizeof(sysvipc) / sizeof(sysvipc[0]));
+	snprintf(sysvipc[n_sysvipc].kind, sizeof(sysvipc[0].kind), "%s", kind);
+	len = (size_t)snprintf(sysvipc[n_sysvipc].text, sizeof(sysvipc[0].text),
+			       "       key      id  perms\n");
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)snprintf(sysvipc[n_sysvipc].text + len,
+					sizeof(sysvipc[0].text) - len,
+					"%10d %7d    600\n", 0x5000 + ids[i], ids[i]);
+	n_sysvipc++;
+}
+
 void fk_proc_nested(pid_t tid, pid_t inner, unsigned long ns)
 {
 	struct fk_proc *p = proc_of(tid);
@@ -223,6 +256,52 @@ void fk_pidfd(pid_t tid, int fd, pid_t target, unsigned int flags)
 void fk_procdir_fd(pid_t tid, int fd, pid_t target)
 {
 	tfd(tid, fd, target, 0, true);
+}
+
+void fk_file(pid_t tid, int fd, unsigned long fs, const char *link,
+	     unsigned long ino)
+{
+	ck_assert_uint_lt(n_files, sizeof(files) / sizeof(files[0]));
+	files[n_files] = (struct fk_fdfile){ tid, fd, fs, ino, "" };
+	snprintf(files[n_files++].link, sizeof(files[0].link), "%s", link);
+}
+
+void fk_file_gone(pid_t tid, int fd)
+{
+	for (size_t i = 0; i < n_files; i++)
+		if (files[i].tid == tid && files[i].fd == fd) {
+			files[i] = files[--n_files];
+			return;
+		}
+}
+
+void fk_path(const char *path, unsigned long fs, unsigned long ino)
+{
+	fk_file(0, -1, fs, path, ino);
+}
+
+void fk_mq(const char *name, unsigned long ino)
+{
+	ck_assert_uint_lt(n_mqs, sizeof(mqs) / sizeof(mqs[0]));
+	snprintf(mqs[n_mqs].name, sizeof(mqs[0].name), "%s", name);
+	mqs[n_mqs++].ino = ino;
+}
+
+/* The file /proc/<tid>/fd/<fd>, or a path fk_path named, or NULL. */
+static const struct fk_fdfile *file_at(const char *path)
+{
+	int tid, fd, end = 0;
+
+	if (sscanf(path, "/proc/%d/fd/%d%n", &tid, &fd, &end) == 2 && !path[end]) {
+		for (size_t i = 0; i < n_files; i++)
+			if (files[i].tid == tid && files[i].fd == fd)
+				return &files[i];
+		return NULL;
+	}
+	for (size_t i = 0; i < n_files; i++)
+		if (!files[i].tid && !strcmp(files[i].link, path))
+			return &files[i];
+	return NULL;
 }
 
 void fk_proc_gone(pid_t tid)
@@ -580,6 +659,19 @@ long sw_sys_ptrace(int req, pid_t pid, void *addr, void *data)
 			break;
 		memcpy((char *)&t->regs + (size_t)addr, &data, 8);
 		return 0;
+	case 0x420a:	/* PTRACE_GETSIGMASK */
+		if (!t)
+			break;
+		ck_assert_uint_eq((size_t)addr, 8);
+		memcpy(data, &t->sigmask, 8);
+		return 0;
+	case 0x420b:	/* PTRACE_SETSIGMASK */
+		if (!t)
+			break;
+		ck_assert_uint_eq((size_t)addr, 8);
+		memcpy(&t->sigmask, data, 8);
+		t->n_setmask++;
+		return 0;
 	default:
 		/* CONT, SYSCALL, LISTEN: logged, the script says what next. */
 		return 0;
@@ -865,6 +957,13 @@ FILE *sw_sys_fopen(const char *path, const char *mode)
 		pid = 0;
 	if (request(FK_FOPEN, pid, 0, 0))
 		return NULL;
+	if (!strncmp(path, "/proc/sysvipc/", 14)) {
+		for (size_t i = 0; i < n_sysvipc; i++)
+			if (!strcmp(sysvipc[i].kind, path + 14))
+				return fmemopen(sysvipc[i].text, strlen(sysvipc[i].text), "r");
+		errno = ENOENT;
+		return NULL;
+	}
 	t = task_find(pid);
 	if (!t || strcmp(name, "smaps")) {
 		errno = ENOENT;
@@ -948,6 +1047,8 @@ ssize_t sw_sys_proc_read(const char *path, char *buf, size_t size)
 		return snprintf(buf, size, "pos:\t0\nflags:\t%o\n", O_DIRECTORY);
 	if (p && sscanf(path, "/proc/%*d/%15s", name) == 1 && !strcmp(name, "status"))
 		return status_text(p, buf, size);
+	if (p && !strcmp(name, "wchan") && p->wchan[0])
+		return snprintf(buf, size, "%s", p->wchan);
 	if (p && !strcmp(name, "stat"))
 		return snprintf(buf, size, "%d (fake) %c 1 1 1 0 -1\n", p->tid, p->state);
 	if (p && !strcmp(name, "syscall"))
@@ -997,14 +1098,28 @@ static void ident(struct stat *st, dev_t dev, unsigned long ino, mode_t mode)
 	st->st_mode = mode;
 }
 
+static dev_t fs_dev(unsigned long fs)
+{
+	return fs == FK_PROC_MAGIC ? FK_PROC_DEV : (dev_t)(0xfd00 + (fs & 0xff));
+}
+
 int sw_sys_stat(const char *path, struct stat *st)
 {
 	const struct fk_proc *p = proc_find(path_pid(path));
 	const struct fk_tfd *f = tfd_path(path, "fd", true);
+	const struct fk_fdfile *ff = file_at(path);
 	char rest[32] = "";
 
 	if (request(FK_STAT, path_pid(path), 0, 0))
 		return -1;
+	if (ff) {
+		ident(st, fs_dev(ff->fs), ff->ino, S_IFREG | 0644);
+		return 0;
+	}
+	if (!strcmp(path, "/proc")) {
+		ident(st, FK_PROC_DEV, 1, S_IFDIR | 0555);
+		return 0;
+	}
 	if (f)
 		p = proc_find(f->target);
 	else
@@ -1072,6 +1187,13 @@ int sw_sys_fstat(int fd, struct stat *st)
 {
 	int i, k = fd_index(fd);
 
+	/* a message queue the supervisor opened (sw_sys_mq_open) */
+	for (size_t f = 0; f < n_files; f++)
+		if (files[f].tid == -fd - 1 && files[f].fd == fd) {
+			ident(st, fs_dev(files[f].fs), files[f].ino, S_IFREG | 0600);
+			return 0;
+		}
+
 	/* A pidfd: its process's pidfs inode. */
 	if (k >= 0 && (fds[k].peer || fds[k].tfd < 0)) {
 		ident(st, FK_PROC_DEV + 1,
@@ -1115,13 +1237,59 @@ pid_t sw_sys_getpgid(pid_t pid)
 	return p->pgid;
 }
 
-/* /proc/<tid>/fd/<n> of a /proc/<pid> directory; nothing else. */
+int sw_sys_statfs(const char *path, struct statfs *st)
+{
+	const struct fk_fdfile *ff = file_at(path);
+
+	if (request(FK_STATFS, path_pid(path), 0, 0))
+		return -1;
+	if (!ff) {
+		errno = ENOENT;
+		return -1;
+	}
+	memset(st, 0, sizeof(*st));
+	st->f_type = (__fsword_t)ff->fs;
+	return 0;
+}
+
+int sw_sys_mq_open(const char *name, int flags)
+{
+	(void)flags;
+	for (size_t i = 0; i < n_mqs; i++)
+		if (!strcmp(mqs[i].name, name)) {
+			/* a descriptor of ours whose fstat the fake answers */
+			int fd = our_fd(open("/dev/null", O_RDONLY | O_CLOEXEC), 0);
+
+			fk_file(-fd - 1, fd, FK_MQUEUE_MAGIC, name, mqs[i].ino);
+			return fd;
+		}
+	errno = ENOENT;
+	return -1;
+}
+
+int sw_sys_mq_unlink(const char *name)
+{
+	for (size_t i = 0; i < n_mqs; i++)
+		if (!strcmp(mqs[i].name, name)) {
+			request(FK_MQ_UNLINK, 0, 0, mqs[i].ino);
+			mqs[i] = mqs[--n_mqs];
+			return 0;
+		}
+	errno = ENOENT;
+	return -1;
+}
+
+/* /proc/<tid>/fd/<n> of a /proc/<pid> directory or of a file fk_file
+ * named; nothing else. */
 ssize_t sw_sys_readlink(const char *path, char *buf, size_t size)
 {
 	const struct fk_tfd *f = tfd_path(path, "fd", true);
+	const struct fk_fdfile *ff = file_at(path);
 
 	if (request(FK_READLINK, path_pid(path), 0, 0))
 		return -1;
+	if (ff && ff->tid)
+		return snprintf(buf, size, "%s", ff->link);
 	if (!f) {
 		errno = ENOENT;
 		return -1;

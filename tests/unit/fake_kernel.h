@@ -40,6 +40,8 @@ enum {
 	FK_OPEN = -14,		/* open of /proc/<pid>/ns/pid: pid */
 	FK_SHUTDOWN = -15,	/* shutdown of the tracee pid's socket addr */
 	FK_SETFL = -16,		/* F_SETFL on pid's socket addr: data the flags */
+	FK_STATFS = -17,	/* statfs of /proc/<pid>/fd/<n>: pid */
+	FK_MQ_UNLINK = -18,	/* the supervisor's mq_unlink: data the ino */
 };
 
 struct fk_call {
@@ -80,6 +82,9 @@ struct fk_task {
 	siginfo_t si;
 	siginfo_t set_si;
 	size_t n_setsi;
+	/* its blocked signals (GETSIGMASK/SETSIGMASK) */
+	uint64_t sigmask;
+	size_t n_setmask;
 };
 
 /* Forget every task, queued status, failure and logged call. */
@@ -104,6 +109,26 @@ void fk_proc_nested(pid_t tid, pid_t inner, unsigned long ns);
  * (fdinfo shows no Pid, readlink the path, stat the directory's id). */
 void fk_pidfd(pid_t tid, int fd, pid_t target, unsigned int flags);
 void fk_procdir_fd(pid_t tid, int fd, pid_t target);
+/* The tracee tid's descriptor fd holds a file of file system fs (the
+ * statfs magic), which /proc/<tid>/fd/<fd> links to as link, with
+ * identity (dev, ino) (dev 0: procfs's if fs is, else another).  The
+ * same (dev, ino) at a path: fk_path.  fk_file_gone: the descriptor
+ * closed. */
+void fk_file(pid_t tid, int fd, unsigned long fs, const char *link,
+	     unsigned long ino);
+void fk_file_gone(pid_t tid, int fd);
+void fk_path(const char *path, unsigned long fs, unsigned long ino);
+#define FK_PROC_MAGIC	0x9fa0ul
+#define FK_EXT4_MAGIC	0xef53ul
+#define FK_CGROUP2_MAGIC 0x63677270ul
+#define FK_MQUEUE_MAGIC	0x19800202ul
+/* A message queue the supervisor's mq_open finds by name. */
+void fk_mq(const char *name, unsigned long ino);
+/* /proc/sysvipc/<kind> ("shm", "sem", "msg") lists these ids (none:
+ * absent, as without CONFIG_SYSVIPC). */
+void fk_sysvipc(const char *kind, const int *ids, size_t n);
+/* /proc/<tid>/wchan says what it sleeps in ("" by default: absent). */
+void fk_proc_wchan(pid_t tid, const char *wchan);
 /* A socket the tracee tid holds at fd, as getsockopt, getpeername and
  * fdinfo show our copy of it (pidfd_getfd) and its peer's pidfd. */
 struct fk_sock {

@@ -7,6 +7,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -176,6 +177,7 @@ struct row {
 	int line;
 	uint64_t a2;
 	enum sw_refusals refusals;	/* who decides the policy's refusals */
+	bool non_root;			/* the program can never be uid 0 */
 };
 
 #define TRACE(i) (SECCOMP_RET_TRACE | (i))
@@ -296,7 +298,11 @@ static const struct row rows[] = {
 	 * checked (route 19), which IORING_OP_CONNECT would pass by, so no
 	 * io_uring; without that check it keeps io_uring, never ptrace */
 	R(&pol_d, 0, X64, "io_uring_setup", 0, 0, 0, ERRNO(EPERM)),
-	R(&pol_d, SW_DEFENCE_UNIX_PEERS, X64, "io_uring_setup", 0, 0, 0, ALLOW),
+	R(&pol_d, SW_DEFENCE_UNIX_PEERS, X64, "io_uring_setup", 0, 0, 0, ERRNO(EPERM)),
+	/* nor where opens are checked (route 20: IORING_OP_OPENAT would
+	 * not be); without either check it keeps io_uring */
+	R(&pol_d, SW_DEFENCE_UNIX_PEERS | SW_DEFENCE_OBJECT_OPENS, X64, "io_uring_setup",
+	  0, 0, 0, ALLOW),
 	R(&pol_d, 0, X64, "ptrace", 0, 0, 0, ERRNO(EPERM)),
 	R(&pol_d, 0, X64, "getpid", 0, 0, 0, ALLOW),
 	/* every connect and listen goes to peers.c, on every ABI (i386: its
@@ -309,6 +315,50 @@ static const struct row rows[] = {
 	R(&pol_d, 0, I386, NULL, 102, 9, 0, ALLOW),			/* SYS_SEND */
 	R(&pol_d, 0, X64, "bind", 0, 0, 0, ALLOW),
 	R(&pol_d, SW_DEFENCE_UNIX_PEERS, X64, "connect", 0, 0, 0, ALLOW),
+	/* objects.c (route 20): an open that can write stops, to be
+	 * checked on what it opened; one that only reads does not */
+	R(&pol_d, 0, X64, "openat", 0, 3, 0, ALLOW, .a2 = O_RDONLY | O_CLOEXEC),
+	R(&pol_d, 0, X64, "openat", 0, 3, 0, TRACE(SW_HINT_NONE), .a2 = O_WRONLY),
+	R(&pol_d, 0, X64, "openat", 0, 3, 0, TRACE(SW_HINT_NONE), .a2 = O_RDWR | O_CLOEXEC),
+	R(&pol_d, 0, X64, "openat", 0, 3, 0, TRACE(SW_HINT_NONE), .a2 = O_RDONLY | O_CREAT),
+	R(&pol_d, 0, X64, "openat", 0, 3, 0, TRACE(SW_HINT_NONE), .a2 = O_RDONLY | O_TRUNC),
+	R(&pol_d, 0, X64, "openat", 0, 3, 0, ALLOW, .a2 = O_RDONLY | (1ull << 32)),
+	R(&pol_d, 0, X64, "open", 0, 0, O_WRONLY | O_APPEND, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X64, "open", 0, 0, O_RDONLY | O_DIRECTORY, ALLOW),
+	R(&pol_d, 0, X64, "creat", 0, 0, 0644, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X64, "openat2", 0, 3, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X64, "open_by_handle_at", 0, 3, 0, TRACE(SW_HINT_NONE), .a2 = O_WRONLY),
+	R(&pol_d, 0, I386, "openat", 0, 3, 0, TRACE(SW_HINT_NONE), .a2 = O_WRONLY),
+	R(&pol_d, 0, X32, "openat", 0, 3, 0, TRACE(SW_HINT_NONE), .a2 = O_WRONLY),
+	R(&pol_d, SW_DEFENCE_OBJECT_OPENS, X64, "openat", 0, 3, 0, ALLOW, .a2 = O_WRONLY),
+	/* a program that can never be root: an exclusive create makes a
+	 * new file, no kernel object; root's is checked */
+	R(&pol_d, 0, X64, "openat", 0, 3, 0, ALLOW, .a2 = O_WRONLY | O_CREAT | O_EXCL, .non_root = true),
+	R(&pol_d, 0, X64, "openat", 0, 3, 0, TRACE(SW_HINT_NONE), .a2 = O_WRONLY | O_CREAT, .non_root = true),
+	R(&pol_d, 0, X64, "openat", 0, 3, 0, TRACE(SW_HINT_NONE), .a2 = O_RDWR, .non_root = true),
+	R(&pol_d, 0, X64, "openat", 0, 3, 0, TRACE(SW_HINT_NONE), .a2 = O_RDONLY | O_TRUNC, .non_root = true),
+	R(&pol_d, 0, X64, "openat", 0, 3, 0, ALLOW, .a2 = O_RDONLY, .non_root = true),
+	R(&pol_d, 0, X64, "open", 0, 0, O_RDWR | O_CREAT | O_EXCL, ALLOW, .non_root = true),
+	R(&pol_d, 0, X64, "openat", 0, 3, 0, TRACE(SW_HINT_NONE), .a2 = O_WRONLY | O_CREAT | O_EXCL),
+	/* System V IPC and message queues: every call on one stops; so do
+	 * the calls that can leave the launch's IPC namespace */
+	R(&pol_d, 0, X64, "shmget", 0, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X64, "semop", 0, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X64, "msgrcv", 0, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X64, "mq_open", 0, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X64, "mq_unlink", 0, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, I386, NULL, 117 /* ipc */, 23, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, I386, NULL, 395 /* shmget */, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, I386, NULL, 420 /* semtimedop_time64 */, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X64, "unshare", 0, 0x08000000 /* CLONE_NEWIPC */, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X64, "unshare", 0, 0x00020000 /* CLONE_NEWNS */, 0, ALLOW),
+	R(&pol_d, 0, X64, "setns", 0, 3, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, SW_DEFENCE_IPC, X64, "shmget", 0, 0, 0, ALLOW),
+	/* keyrings: every keyring call stops */
+	R(&pol_d, 0, X64, "keyctl", 0, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X64, "add_key", 0, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, 0, X64, "request_key", 0, 0, 0, TRACE(SW_HINT_NONE)),
+	R(&pol_d, SW_DEFENCE_KEYRINGS, X64, "keyctl", 0, 0, 0, ALLOW),
 	/* argument widths (docs/security.md, route 9): EQ and MASKED_EQ compare the
 	 * bits the kernel reads; other operators on a narrow argument, or an
 	 * argument ABIs read at different widths, go to the supervisor */
@@ -395,7 +445,10 @@ static const struct row rows[] = {
 	R(&pol_c, 0, X64, "pidfd_getfd", 0, 3, 4, ERRNO(EPERM)),
 	R(&pol_i, 0, X64, "pidfd_getfd", 0, 3, 4, ALLOW),	/* named, allowed */
 	R(&pol_i, 0, X64, "ptrace", 0, 0, 0, ERRNO(EPERM)),
-	R(&pol_d, 0, X64, "pidfd_getfd", 0, 3, 4, ALLOW),	/* restricts nothing */
+	/* restricts nothing, no open checked */
+	R(&pol_d, SW_DEFENCE_OBJECT_OPENS, X64, "pidfd_getfd", 0, 3, 4, ALLOW),
+	/* opens checked: a refused descriptor must not be copied meanwhile */
+	R(&pol_d, 0, X64, "pidfd_getfd", 0, 3, 4, ERRNO(EPERM)),
 	R(&pol_a, SW_DEFENCE_PIDFD_GETFD, X64, "pidfd_getfd", 0, 3, 4, ALLOW),
 	/* pid-taking calls (reach.c): the caller itself (0) never stops;
 	 * any other target does, and so does a "which" meaning a uid */
@@ -596,6 +649,7 @@ static uint32_t run_row(const struct row *r)
 	ck_assert_int_eq(sw_program_new(&prog, r->p, &ctx, r->defences_off,
 					SUP_PID, &err), 0);
 	prog->refusals = r->refusals;
+	prog->excl_creates_new = r->non_root;
 	ck_assert_msg(sw_filter_build(prog, &fctx, &err) == 0, "build: %s", err.msg);
 	ck_assert_msg(sw_filter_build_defences(prog, &dctx, &err) == 0, "build: %s",
 		      err.msg);
@@ -703,7 +757,8 @@ static const struct overridden_row {
 	  "{\"names\":[\"mkdir\"],\"action\":\"SCMP_ACT_ERRNO\"},"
 	  "{\"names\":[\"io_uring_setup\"],\"action\":\"SCMP_ACT_ALLOW\"}]}", "" },
 	/* restricts nothing: io_uring is refused all the same, for the
-	 * connections its operations would make unchecked (route 19) */
+	 * connections its operations would make unchecked (route 19) and
+	 * the opens (route 20); ptrace's always */
 	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":["
 	  "{\"names\":[\"io_uring_setup\",\"ptrace\"],\"action\":\"SCMP_ACT_ALLOW\"}]}",
 	  "0.1 ptrace 4 -;0.0 io_uring_setup 2 \"allowIoUring\": true;" },

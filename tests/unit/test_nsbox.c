@@ -5,7 +5,9 @@
  * hybrid host (this one), a pure cgroup2 systemd host and a container lay
  * them out, for root and other uids, with and without a terminal among
  * the program's standard streams, on kernels with and without cgroup
- * and IPC namespaces.  Pure: the table is a file, nothing is mounted.
+ * and IPC namespaces; and the views of its own that gives the session
+ * (SW_CONTAINED_*, objects.c's switch).  Pure: the table is a file,
+ * nothing is mounted.
  * Also the mount table's own questions (engine/mountinfo.c).
  */
 #include <check.h>
@@ -57,6 +59,12 @@
 #define PURE_V2 ROOT PROC SYS DEV PTS SHM MQ \
 	"530 510 0:27 / /sys/fs/cgroup rw,nosuid,nodev,noexec,relatime shared:9 - cgroup2 cgroup2 rw,nsdelegate,memory_recursiveprot\n"
 
+/* The views of its own (SW_CONTAINED_*): its /proc and IPC namespace;
+ * and its cgroup namespace; the kernel's settings read-only. */
+#define C_PI	(SW_CONTAINED_PIDS | SW_CONTAINED_IPC)
+#define C_NS	(C_PI | SW_CONTAINED_CGROUP)
+#define C_SET	(SW_CONTAINED_SYSFS | SW_CONTAINED_SYSCTL)
+
 enum { T_CGROUPNS = 1, T_IPCNS = 2, T_TERMINAL = 4, T_SHM_DIR = 8, T_MQUEUE = 16,
        T_USERNS_ROOT = 32 /* CAP_SYS_ADMIN not over the cgroup namespace */ };
 
@@ -71,17 +79,18 @@ static const struct {
 	const char *mounts;	/* "fstype:path[ ro][ opts]; ..." in order */
 	const char *ro;		/* read-only mount points (not /proc's binds) */
 	bool proc_ro;		/* /proc/sys among the binds */
+	unsigned int contained;	/* SW_CONTAINED_*: objects.c's switch */
 } cases[] = {
 	{ "hybrid host, root: every cgroup mount again, v1 read-only; /sys and /proc/sys read-only",
 	  HYBRID, 0, 0, T_CGROUPNS | T_IPCNS | T_MQUEUE, 0, NULL,
 	  CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWCGROUP,
 	  HYBRID_MOUNTS,
-	  "/sys", true },
+	  "/sys", true, C_NS | C_SET },
 	{ "hybrid host, uid 1000: nothing read-only (root's files), the rest alike",
 	  HYBRID, 1000, 0, T_CGROUPNS | T_IPCNS | T_MQUEUE, 0, NULL,
 	  CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWCGROUP,
 	  HYBRID_MOUNTS,
-	  "", false },
+	  "", false, C_NS },
 	{ "uid 1000 keeping a capability: read-only as root",
 	  PURE_V2, 1000, 1ull << 12, T_CGROUPNS | T_IPCNS | T_MQUEUE, 0, NULL,
 	  CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWCGROUP,
@@ -89,36 +98,36 @@ static const struct {
 	  "tmpfs:/dev/shm size=65536k,mode=1777; "
 	  "mqueue:/dev/mqueue; "
 	  "cgroup2:/sys/fs/cgroup",
-	  "/sys", true },
+	  "/sys", true, C_NS | C_SET },
 	{ "a terminal among its standard streams: the launcher's devpts stays",
 	  PURE_V2, 1000, 0, T_CGROUPNS | T_IPCNS | T_MQUEUE | T_TERMINAL, 0, NULL,
 	  CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWCGROUP,
 	  "tmpfs:/dev/shm size=65536k,mode=1777; "
 	  "mqueue:/dev/mqueue; "
 	  "cgroup2:/sys/fs/cgroup",
-	  "", false },
+	  "", false, C_NS },
 	{ "no cgroup namespaces in the kernel: no cgroup, no cgroup mount",
 	  PURE_V2, 1000, 0, T_IPCNS | T_MQUEUE, 0, NULL,
 	  CLONE_NEWNS | CLONE_NEWIPC,
 	  "devpts:/dev/pts gid=5,mode=620,ptmxmode=0666; "
 	  "tmpfs:/dev/shm size=65536k,mode=1777; "
 	  "mqueue:/dev/mqueue",
-	  "", false },
+	  "", false, C_PI },
 	{ "root of a user namespace only: no cgroup, as an unprivileged launcher",
 	  PURE_V2, 0, 0, T_CGROUPNS | T_IPCNS | T_MQUEUE | T_USERNS_ROOT, 0, NULL,
 	  CLONE_NEWNS | CLONE_NEWIPC,
 	  "devpts:/dev/pts gid=5,mode=620,ptmxmode=0666; "
 	  "tmpfs:/dev/shm size=65536k,mode=1777; "
 	  "mqueue:/dev/mqueue",
-	  "/sys", true },
+	  "/sys", true, C_PI | C_SET },
 	{ "no IPC namespaces but POSIX message queues: refused",
 	  PURE_V2, 1000, 0, T_CGROUPNS | T_MQUEUE, -EOPNOTSUPP,
 	  "the running kernel has System V IPC or POSIX message queues but no IPC namespaces",
-	  0, NULL, NULL, false },
+	  0, NULL, NULL, false, 0 },
 	{ "/dev/shm no mount point: a tmpfs there all the same",
 	  ROOT PROC DEV, 1000, 0, T_IPCNS | T_SHM_DIR, 0, NULL,
 	  CLONE_NEWNS | CLONE_NEWIPC,
-	  "tmpfs:SHM_DIR mode=1777", "", false },
+	  "tmpfs:SHM_DIR mode=1777", "", false, C_PI },
 	{ "something mounted over /sys/fs/cgroup: what it hid stays hidden",
 	  ROOT PROC SYS
 	  "530 510 0:27 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw\n"
@@ -126,13 +135,19 @@ static const struct {
 	  "532 530 0:41 / /sys/fs/cgroup/x rw - mqueue mqueue rw\n",
 	  1000, 0, T_CGROUPNS | T_IPCNS | T_MQUEUE, 0, NULL,
 	  CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWCGROUP,
-	  "", "", false },
+	  "", "", false, C_NS },
 	{ "a read-only cgroup2 mount (a container's) stays read-only",
 	  ROOT PROC SYS
 	  "530 510 0:27 / /sys/fs/cgroup ro,nosuid,nodev,noexec - cgroup2 cgroup2 rw\n",
 	  1000, 0, T_CGROUPNS | T_IPCNS, 0, NULL,
 	  CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWCGROUP,
-	  "cgroup2:/sys/fs/cgroup ro", "", false },
+	  "cgroup2:/sys/fs/cgroup ro", "", false, C_NS },
+	{ "root, debugfs mounted outside /sys: the kernel's settings not all read-only",
+	  ROOT PROC SYS
+	  "550 480 0:70 / /debug rw,relatime - debugfs debugfs rw\n",
+	  0, 0, T_IPCNS, 0, NULL,
+	  CLONE_NEWNS | CLONE_NEWIPC,
+	  "", "/sys", true, C_PI },
 };
 
 static void write_file(const char *path, const char *text)
@@ -253,6 +268,8 @@ START_TEST(test_plan)
 	/* /proc/sys exists wherever these tests run (CONFIG_PROC_SYSCTL). */
 	ck_assert_msg(proc_ro == cases[_i].proc_ro, "%s: /proc/sys read-only %d",
 		      cases[_i].name, proc_ro);
+	ck_assert_msg(p.contained == cases[_i].contained, "%s: contained %#x, expected %#x",
+		      cases[_i].name, p.contained, cases[_i].contained);
 	sw_nsbox_free(&p);
 }
 END_TEST

@@ -1,0 +1,626 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * A call decided on what it returns (objects.c says what to check and
+ * what to do with it): the call runs to its exit stop; there the result
+ * stands, is replaced, or is undone by calls injected into the tracee
+ * (close of a descriptor it must not keep; the call made again as the
+ * program asked).  A state of the tracee (t->rc), advanced one stop at a
+ * time by the dispatch loop, as the path guard's setup is: nothing here
+ * waits for a tracee.
+ *
+ * A descriptor is in the tracee's table from the moment the kernel
+ * installs it (fd_install(), before the call returns), and every task
+ * sharing that table can use it at once: another thread could write
+ * through it, dup(2) it or send it away before the supervisor has even
+ * seen the exit stop.  So a call whose descriptor is checked runs only
+ * while every other task sharing the caller's table is stopped: each is
+ * interrupted (PTRACE_INTERRUPT: a syscall it sleeps in is restarted
+ * afterwards, as after a signal without a handler) and its stop is kept
+ * (held) until the result is decided, and so is every other stop of the
+ * session meanwhile (a task that is not interrupted runs no code of the
+ * program before its next stop; a new task stops before its first
+ * instruction).  A process whose table nobody shares (checked with
+ * Threads: and a flag set when a creation event shows two processes
+ * sharing one, kcmp(KCMP_FILES)) runs its call without that.
+ *
+ * A held session cannot wake a task blocked in a FIFO's open (only the
+ * other end's open does; interrupted, its open gives up its place): a
+ * sharer asleep in a FIFO's open that only reads is left asleep
+ * (asleep_reading_fifo() says why that is safe).  Nor can the checked
+ * open finish if it waits for such a partner: an open
+ * that sleeps in wait_for_partner (its wchan) 20 ms after it was let run
+ * lets the session go.  A FIFO is no kernel object of fs_rules[], and its
+ * open has resolved its path by then.  No event says when 20 ms have
+ * passed: the tracer thread's bell rings it then (bell.c's alarm).
+ *
+ * The program's signal handlers never run while a descriptor it must not
+ * keep is open: the injected calls run with every signal blocked
+ * (PTRACE_SETSIGMASK; SIGKILL and SIGSTOP cannot be, and run no code of
+ * the program), and the mask is put back as it was, pending signals
+ * still pending, when the call returns its final value.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/kcmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <time.h>
+
+#include "sysward/clock.h"
+#include "sysward/proc.h"
+#include "sysward/ptrace_abi.h"
+#include "internal.h"
+#include "sys.h"
+
+#ifndef PTRACE_GETSIGMASK
+#define PTRACE_GETSIGMASK	0x420a
+#define PTRACE_SETSIGMASK	0x420b
+#endif
+
+/* The longest a held session waits for a checked open that sleeps on a
+ * FIFO, before it is let go (sw_rc_tick). */
+#define SW_RC_FIFO_MS		SW_BELL_ALARM_MS
+
+struct sw_deferred_status {
+	pid_t pid;
+	int status;
+	struct sw_session *s;
+};
+
+enum rc_step {
+	RC_HOLDING,	/* in its SECCOMP stop, sharers not stopped yet */
+	RC_CALL,	/* the call runs, to its exit stop */
+	RC_FREE,	/* the call runs, the hold given up (a FIFO) */
+	RC_INJECTED,	/* a call injected after it runs */
+};
+
+enum rc_injected { RC_INJ_CLOSE = 1, RC_INJ_CALL };
+
+int sw_rc_want(struct sw_tracee *t, uint8_t kind, enum sw_abi abi,
+	       const struct sw_decision *d)
+{
+	struct sw_rc *rc = t->rc ? t->rc : malloc(sizeof(*rc));
+
+	if (!rc)
+		return -ENOMEM;
+	memset(rc, 0, sizeof(*rc));
+	rc->kind = kind;
+	rc->step = RC_CALL;
+	rc->abi = abi;
+	rc->nr = d->nr;
+	memcpy(rc->args, d->args, sizeof(rc->args));
+	rc->fd = -1;
+	t->rc = rc;
+	return 0;
+}
+
+static bool returns_fd(const struct sw_rc *rc)
+{
+	return rc->kind == SW_RC_OPEN || rc->kind == SW_RC_MQ_OPEN;
+}
+
+/* ---- who shares a descriptor table ------------------------------------- */
+
+static pid_t tgid_of(struct sw_tracee *t)
+{
+	pid_t tgid, ppid;
+
+	if (!t->tgid && sw_sys_proc_ids(t->pid, &tgid, &ppid) == 0)
+		t->tgid = tgid;
+	return t->tgid;
+}
+
+static long threads_of(pid_t pid)
+{
+	char path[64];
+	long n;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	return sw_reach_proc_field(path, "Threads", 10, 0, &n) ? n : -1;
+}
+
+static bool shares_files(struct sw_tracee *t, struct sw_tracee *x)
+{
+	pid_t tg = tgid_of(t);
+	long k;
+
+	if (tg && tgid_of(x) == tg)
+		return true;
+	if (!t->s->files_shared)
+		return false;
+	/* Without kcmp (CONFIG_KCMP) every process may share: hold it. */
+	k = sw_sys_kcmp(t->pid, x->pid, KCMP_FILES, 0, 0);
+	return k == 0 || (k < 0 && errno == ENOSYS);
+}
+
+void sw_rc_new_child(struct sw_supervisor *sup, struct sw_session *s,
+		     pid_t parent, pid_t child, int ev)
+{
+	pid_t ctg, ptg, pp;
+
+	(void)sup;
+	if (!s || ev == PTRACE_EVENT_VFORK ||
+	    !(s->prog->defences & (SW_DEFENCE_OBJECT_OPENS | SW_DEFENCE_IPC)))
+		return;
+	/* A thread, or a clone that is none (its exit signal not SIGCHLD):
+	 * from now on a write-open asks how many threads its caller has. */
+	if (ev == PTRACE_EVENT_CLONE)
+		s->threads = true;
+	if (s->files_shared)
+		return;
+	if (sw_sys_kcmp(parent, child, KCMP_FILES, 0, 0) > 0)
+		return;		/* (a kernel without kcmp: as if shared) */
+	/* A thread shares its table; a process only with CLONE_FILES. */
+	if (ev == PTRACE_EVENT_FORK ||
+	    (sw_sys_proc_ids(child, &ctg, &pp) == 0 &&
+	     sw_sys_proc_ids(parent, &ptg, &pp) == 0 && ctg != ptg))
+		s->files_shared = true;
+}
+
+/* ---- holding the session -------------------------------------------------- */
+
+static void run_call(struct sw_supervisor *sup, struct sw_tracee *t)
+{
+	t->rc->step = RC_CALL;
+	t->rc->since_ms = sw_mono_ms();
+	(void)sw_tracee_resume(t, true, 0);
+	/* Under a hold: a look in a while (sw_rc_tick). */
+	if (t->s->holder == t->pid)
+		sw_bell_alarm(sup);
+}
+
+/* The hold ends; what it kept is handled once the status that ended it
+ * is done (sw_rc_replay, from the dispatch). */
+static void hold_end(struct sw_supervisor *sup, struct sw_session *s)
+{
+	if (!s->holder)
+		return;
+	s->holder = 0;
+	s->hold_waiting = 0;
+	sup->n_holds--;
+	sup->rc_replay = true;
+	for (size_t i = 0; i < sup->tab_size; i++)
+		if (sup->tab[i].pid > 0 && sup->tab[i].s == s)
+			sup->tab[i].rc_wait = false;
+}
+
+/*
+ * Is x asleep in a FIFO's open that only reads, waiting for a writer
+ * (wait_for_partner)?  Interrupted, it would give up its place, and a
+ * checked open of the other end would find no reader: a FIFO's
+ * rendezvous between two threads would never happen.  Left asleep, it
+ * wakes only when a writer opens the FIFO -- a checked open itself, held
+ * at its SECCOMP stop if another tracee of the session makes it, or the
+ * holder's own, whose object is then that FIFO -- or when a signal comes,
+ * which stops it (held) before any handler runs.  So it runs no code of
+ * the program while the result of another call is decided.
+ */
+static bool asleep_reading_fifo(pid_t pid)
+{
+	char path[64], text[256];
+	unsigned long nr, a[3];
+
+	snprintf(path, sizeof(path), "/proc/%d/wchan", pid);
+	if (sw_sys_proc_read(path, text, sizeof(text)) <= 0 ||
+	    strncmp(text, "wait_for_partner", 16))
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/syscall", pid);
+	if (sw_sys_proc_read(path, text, sizeof(text)) <= 0 ||
+	    sscanf(text, "%lu %lx %lx %lx", &nr, &a[0], &a[1], &a[2]) != 4)
+		return false;
+	/* x86_64 open and openat (the ABI of the stop that blocks is not
+	 * said here: another ABI's open is interrupted as any call) */
+	if (nr == __NR_open)
+		return (a[1] & (O_ACCMODE | O_PATH)) == O_RDONLY;
+	if (nr == __NR_openat)
+		return (a[2] & (O_ACCMODE | O_PATH)) == O_RDONLY;
+	return false;
+}
+
+void sw_rc_go(struct sw_supervisor *sup, struct sw_tracee *t)
+{
+	struct sw_session *s = t->s;
+
+	/* A session that never made a thread (nor shared a table between
+	 * processes) has no sharer: no /proc read for it. */
+	if (!returns_fd(t->rc) || s->holder ||
+	    (!s->files_shared && (!s->threads || threads_of(t->pid) == 1))) {
+		run_call(sup, t);
+		return;
+	}
+	s->holder = t->pid;
+	s->hold_waiting = 0;
+	sup->n_holds++;
+	t->rc->step = RC_HOLDING;
+	for (size_t i = 0; i < sup->tab_size; i++) {
+		struct sw_tracee *x = &sup->tab[i];
+
+		if (x->pid <= 0 || x == t || x->s != s || x->rc_held ||
+		    x->state != SW_T_RUNNING || !shares_files(t, x) ||
+		    asleep_reading_fifo(x->pid))
+			continue;
+		/* A task already stopped (a group-stop we listen to) is
+		 * woken to report; one that is gone reports its exit. */
+		if (sw_sys_ptrace(PTRACE_INTERRUPT, x->pid, 0L, 0L) < 0)
+			continue;
+		x->rc_wait = true;
+		s->hold_waiting++;
+	}
+	if (!s->hold_waiting)
+		run_call(sup, t);
+}
+
+static void hold_counted(struct sw_supervisor *sup, struct sw_session *s,
+			 struct sw_tracee *x)
+{
+	struct sw_tracee *h;
+
+	if (!x->rc_wait)
+		return;
+	x->rc_wait = false;
+	if (--s->hold_waiting)
+		return;
+	h = sw_tracee_find(sup, s->holder);
+	if (h && h->rc && h->rc->step == RC_HOLDING)
+		run_call(sup, h);
+}
+
+static void deferred_drop(struct sw_supervisor *sup, size_t i)
+{
+	memmove(&sup->deferred[i], &sup->deferred[i + 1],
+		(sup->n_deferred - i - 1) * sizeof(sup->deferred[0]));
+	sup->n_deferred--;
+}
+
+bool sw_rc_hold_status(struct sw_supervisor *sup, pid_t pid, int status)
+{
+	struct sw_tracee *t = sw_tracee_find(sup, pid);
+	struct sw_session *s;
+
+	if (t) {
+		s = t->s;
+		if (!s || !s->holder || t->pid == s->holder)
+			return false;
+		if (!WIFSTOPPED(status)) {
+			/* Gone while held: handled as any exit. */
+			t->rc_held = false;
+			hold_counted(sup, s, t);
+			return false;
+		}
+		t->rc_held = true;
+		t->rc_status = status;
+		hold_counted(sup, s, t);
+		return true;
+	}
+	if (!WIFSTOPPED(status)) {
+		/* A new tid's first stop kept, then its death: forget the
+		 * stop. */
+		for (size_t i = 0; i < sup->n_deferred; i++)
+			if (sup->deferred[i].pid == pid) {
+				deferred_drop(sup, i);
+				break;
+			}
+		return false;
+	}
+	{
+		uint16_t prog;
+
+		/* where tracer.c will place it, not placed yet */
+		s = sw_session_from_proc(sup, pid, &prog);
+	}
+	if (!s || !s->holder)
+		return false;
+	if (sup->n_deferred == sup->cap_deferred) {
+		size_t cap = sup->cap_deferred ? sup->cap_deferred * 2 : 8;
+		struct sw_deferred_status *n = realloc(sup->deferred, cap * sizeof(*n));
+
+		if (!n) {
+			/* It must not run unheld: fail closed. */
+			sw_sys_kill(pid, SIGKILL);
+			return true;
+		}
+		sup->deferred = n;
+		sup->cap_deferred = cap;
+	}
+	sup->deferred[sup->n_deferred++] = (struct sw_deferred_status){ pid, status, s };
+	return true;
+}
+
+/* Every status kept for a session that is no longer held, handled now
+ * as it came; a handler that holds the session again keeps the rest. */
+void sw_rc_replay(struct sw_supervisor *sup)
+{
+	static __thread bool replaying;
+	bool again = true;
+
+	if (replaying)
+		return;
+	replaying = true;
+	sup->rc_replay = false;
+	while (again) {
+		again = false;
+		for (size_t i = 0; i < sup->tab_size; i++) {
+			struct sw_tracee *x = &sup->tab[i];
+			pid_t pid = x->pid;
+			int status = x->rc_status;
+
+			if (pid <= 0 || !x->rc_held || (x->s && x->s->holder))
+				continue;
+			x->rc_held = false;
+			sw_handle_status(sup, pid, status);
+			again = true;	/* the table may have moved */
+			break;
+		}
+		for (size_t i = 0; !again && i < sup->n_deferred; i++) {
+			struct sw_deferred_status d = sup->deferred[i];
+
+			if (d.s->holder)
+				continue;
+			deferred_drop(sup, i);
+			sw_handle_status(sup, d.pid, d.status);
+			again = true;
+		}
+	}
+	replaying = false;
+}
+
+/* ---- the call's end ------------------------------------------------------- */
+
+static void rc_free(struct sw_supervisor *sup, struct sw_tracee *t)
+{
+	struct sw_session *s = t->s;
+
+	free(t->rc);
+	t->rc = NULL;
+	if (s && s->holder == t->pid)
+		hold_end(sup, s);
+}
+
+void sw_rc_forget(struct sw_supervisor *sup, struct sw_tracee *t)
+{
+	struct sw_session *s = t->s;
+
+	t->rc_held = false;
+	if (s && t->rc_wait)
+		hold_counted(sup, s, t);
+	t->rc_wait = false;
+	rc_free(sup, t);
+}
+
+static void fail(struct sw_tracee *t, const char *what, int e)
+{
+	if (e == ESRCH)
+		return;		/* it died: its exit comes */
+	sw_warn(t->s, "cannot undo what pid %d's call returned (%s: %s); killing it",
+		t->pid, what, strerror(e));
+	sw_sys_kill(t->pid, SIGKILL);
+}
+
+/* The program's own mask back, pending signals still pending. */
+static int unblock(struct sw_tracee *t)
+{
+	struct sw_rc *rc = t->rc;
+
+	if (!rc->mask_saved)
+		return 0;
+	rc->mask_saved = false;
+	if (sw_sys_ptrace(PTRACE_SETSIGMASK, t->pid, (void *)sizeof(rc->sigmask),
+			  &rc->sigmask) < 0)
+		return -errno;
+	return 0;
+}
+
+/* The call returns value, as the program made it: its registers at the
+ * call's exit stop, the return register changed.  From the exit stop of
+ * an injected call; the tracer's exit path then resumes t. */
+static int finish(struct sw_tracee *t, int64_t value)
+{
+	int e = sw_arch_finish(t->pid, &t->rc->r0, value);
+
+	if (e == 0)
+		e = unblock(t);
+	return e;
+}
+
+/* Run nr(a) in t, from an exit stop, with its signals blocked. */
+static int inject(struct sw_tracee *t, uint8_t what, uint64_t nr,
+		  const uint64_t a[6])
+{
+	struct sw_rc *rc = t->rc;
+	uint64_t all = ~0ull;
+	int e;
+
+	if (!rc->mask_saved) {
+		if (sw_sys_ptrace(PTRACE_GETSIGMASK, t->pid, (void *)sizeof(rc->sigmask),
+				  &rc->sigmask) < 0 ||
+		    sw_sys_ptrace(PTRACE_SETSIGMASK, t->pid, (void *)sizeof(all), &all) < 0)
+			return -errno;
+		rc->mask_saved = true;
+	}
+	e = sw_arch_inject_abi(t->pid, &rc->r0, rc->abi, nr, a);
+	if (e < 0)
+		return e;
+	rc->step = RC_INJECTED;
+	rc->injected = what;
+	rc->entered = false;
+	return sw_tracee_resume(t, true, 0);
+}
+
+/* Audit line and warning-free refusal at the exit: the decision the
+ * entry made becomes a defence's refusal. */
+static void refused(struct sw_tracee *t, int64_t value, const char *why)
+{
+	struct sw_decision *d = &t->d;
+
+	d->verdict = SW_V_RETURN;
+	d->rule = SW_RULE_DEFENCE;
+	d->retval = value;
+	d->is_error = true;
+	d->why = why;
+	d->audit = true;
+	if (t->s->audit) {
+		struct sw_audit_rec rec = {
+			.session_id = t->s->id, .pid = t->pid, .abi = t->abi,
+			.nr = t->nr, .d = d, .prog = t->s->prog,
+			.has_result = true, .result = value,
+		};
+
+		memcpy(rec.args, t->args, sizeof(rec.args));
+		(void)sw_audit_write(t->s->audit, t->s->audit_format, &rec);
+		/* Said now: the exit path writes no second line. */
+		t->exit_audit = false;
+	}
+}
+
+/* Act on what objects.c says of result rval.  true: t was resumed (or
+ * killed) here; false: the exit path goes on (and resumes t). */
+static bool act(struct sw_supervisor *sup, struct sw_tracee *t, int64_t rval,
+		bool injected)
+{
+	struct sw_rc *rc = t->rc;
+	struct sw_rc_out out = { .fd = -1 };
+	uint64_t a[6] = { 0 };
+	int e;
+
+	switch (sw_objects_result(sup, t, rc, rval, &out)) {
+	case SW_RC_KEEP:
+		if (injected && (e = finish(t, rval)) < 0) {
+			fail(t, "return the result", -e);
+			return true;
+		}
+		rc_free(sup, t);
+		return false;
+	case SW_RC_RETURN:
+		if (injected) {
+			if ((e = finish(t, out.value)) < 0) {
+				fail(t, "return the result", -e);
+				return true;
+			}
+		} else {
+			t->exit_set = true;
+			t->rval = out.value;
+			t->is_error = out.value < 0 && out.value >= -4095;
+		}
+		refused(t, out.value, out.why);
+		rc_free(sup, t);
+		return false;
+	case SW_RC_CLOSE:
+		rc->value = out.value;
+		rc->fd = out.fd;
+		rc->why = out.why;
+		if (!injected && (e = sw_arch_get_regs(t->pid, &rc->r0)) < 0) {
+			fail(t, "read its registers", -e);
+			return true;
+		}
+		a[0] = (uint64_t)out.fd;
+		if ((e = inject(t, RC_INJ_CLOSE, (uint64_t)t->s->prog->sys[rc->abi][SW_SYS_CLOSE],
+				a)) < 0)
+			fail(t, "inject close", -e);
+		return true;
+	case SW_RC_INJECT:
+		if (!injected && (e = sw_arch_get_regs(t->pid, &rc->r0)) < 0) {
+			fail(t, "read its registers", -e);
+			return true;
+		}
+		if ((e = inject(t, RC_INJ_CALL, out.nr, out.args)) < 0)
+			fail(t, "inject the call again", -e);
+		return true;
+	}
+	return false;
+}
+
+bool sw_rc_syscall_stop(struct sw_supervisor *sup, struct sw_tracee *t)
+{
+	struct sw_rc *rc = t->rc;
+	struct sw_ptrace_syscall_info info;
+	int e;
+
+	if (sw_sys_ptrace(SW_PTRACE_GET_SYSCALL_INFO, t->pid, (void *)sizeof(info),
+			  &info) < 0) {
+		fail(t, "PTRACE_GET_SYSCALL_INFO", errno);
+		return true;
+	}
+	if (rc->step == RC_CALL || rc->step == RC_FREE) {
+		if (info.op != SW_PTRACE_SYSCALL_INFO_EXIT)
+			return false;
+		return act(sup, t, info.exit.rval, false);
+	}
+	if (rc->step != RC_INJECTED)
+		return false;
+	if (info.op == SW_PTRACE_SYSCALL_INFO_ENTRY || !rc->entered) {
+		rc->entered = info.op == SW_PTRACE_SYSCALL_INFO_ENTRY;
+		(void)sw_tracee_resume(t, true, 0);
+		return true;
+	}
+	if (info.op != SW_PTRACE_SYSCALL_INFO_EXIT) {
+		(void)sw_tracee_resume(t, true, 0);
+		return true;
+	}
+	if (rc->injected == RC_INJ_CALL)
+		return act(sup, t, info.exit.rval, true);
+	/* close(fd) of a descriptor the program must not keep */
+	if (info.exit.rval != 0) {
+		fail(t, "close a descriptor it must not keep",
+		     info.exit.rval < 0 ? (int)-info.exit.rval : EPROTO);
+		return true;
+	}
+	if ((e = finish(t, rc->value)) < 0) {
+		fail(t, "return the refusal", -e);
+		return true;
+	}
+	refused(t, rc->value, rc->why);
+	rc_free(sup, t);
+	return false;
+}
+
+bool sw_rc_seccomp_stop(struct sw_tracee *t, uint64_t nr)
+{
+	/* A call we injected, stopped by a filter that traces it (our
+	 * defence's rules for the call made again, a policy's for close):
+	 * it is ours, it runs. */
+	(void)nr;
+	if (!t->rc || t->rc->step != RC_INJECTED)
+		return false;
+	(void)sw_tracee_resume(t, true, 0);
+	return true;
+}
+
+void sw_rc_tick(struct sw_supervisor *sup)
+{
+	long long now = sw_mono_ms();
+	bool again = false;
+
+	for (struct sw_session *s = sup->sessions; s; s = s->next) {
+		struct sw_tracee *h;
+		char path[64], wchan[64];
+		ssize_t n;
+
+		if (!s->holder)
+			continue;
+		h = sw_tracee_find(sup, s->holder);
+		if (!h || !h->rc || h->rc->step != RC_CALL)
+			continue;
+		if (now - h->rc->since_ms < SW_RC_FIFO_MS) {
+			again = true;
+			continue;
+		}
+		snprintf(path, sizeof(path), "/proc/%d/wchan", h->pid);
+		n = sw_sys_proc_read(path, wchan, sizeof(wchan));
+		if (n <= 0 || strncmp(wchan, "wait_for_partner", 16)) {
+			/* Still running, or waiting for something that is no
+			 * FIFO's partner (a FUSE server, NFS): held on. */
+			again = true;
+			continue;
+		}
+		h->rc->step = RC_FREE;
+		hold_end(sup, s);
+	}
+	if (again)
+		sw_bell_alarm(sup);
+	if (sup->rc_replay)
+		sw_rc_replay(sup);
+}

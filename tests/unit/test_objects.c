@@ -1,0 +1,607 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * engine/objects.c and engine/resultcheck.c against the scripted fake
+ * kernel: a call checked on what it returns (an open that can write, a
+ * System V get), every request made at its SECCOMP stop, its exit stop
+ * and the calls injected after it, in order; the descriptor table's other
+ * users held meanwhile; and what goes wrong on the way: the tracee killed
+ * during the injected close, a stop signal, the kernel refusing a request,
+ * a multithreaded exec.  Also the checks made at the SECCOMP stop alone
+ * (keyrings, IPC ids).  The engine is the real one (sysward-engine-fake);
+ * only the kernel is fake (fake_kernel.c).
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/keyctl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+
+#include "check_run.h"
+#include "fake_kernel.h"
+
+#define PID	10000200
+#define TID2	10000201	/* a thread of PID */
+#define OTHER	10000300	/* a process of the uid, outside */
+#define P3	10000202	/* a process of the session, its own table */
+#define FD	5
+#define X86_64	0xc000003e
+#define IP	0x401000ull
+#define SIGMASK	0x2000ull	/* the program's own: SIGALRM blocked */
+
+static struct sw_supervisor *sup;
+static struct sw_session *sess;
+static struct fk_task *ft;
+static int warnings, done_code = -1;
+
+static void on_done(struct sw_session *s, int code, void *ud)
+{
+	(void)s;
+	(void)ud;
+	done_code = code;
+}
+
+static void unstage(void)
+{
+	if (sup)
+		sw_supervisor_free(sup);
+	sup = NULL;
+	fk_reset();
+}
+
+static void stage(void)
+{
+	struct sw_error err = { 0 };
+
+	unstage();
+	warnings = 0;
+	done_code = -1;
+	ck_assert_int_eq(sw_supervisor_new(&sup, &err), 0);
+	/* The bell's alarm (bell.c) must not fork a real one here. */
+	sup->bell_pid = 10000999;
+	sup->bell_fd = -1;
+	sw_supervisor_on_warning(sup, fk_count_warning, &warnings);
+	sw_supervisor_on_done(sup, on_done, NULL);
+	sess = fk_session_new(sup, 1, PID, NULL);
+	sess->objects = sw_objects_new();
+	ck_assert_ptr_nonnull(sess->objects);
+	ft = fk_task(PID);
+	ft->sigmask = SIGMASK;
+}
+
+static void dispatch(void)
+{
+	struct sw_error err = { 0 };
+
+	ck_assert_int_eq(sw_supervisor_dispatch(sup, false, &err), 1);
+}
+
+/* A SECCOMP stop of PID for nr(a...). */
+static void seccomp(long nr, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3)
+{
+	const uint64_t a[6] = { a0, a1, a2, a3, 0, 0 };
+
+	fk_seccomp(PID, X86_64, (uint64_t)nr, a, IP);
+	ft->regs.rdi = a0;
+	ft->regs.rsi = a1;
+	ft->regs.rdx = a2;
+	ft->regs.r10 = a3;
+	fk_queue(PID, FK_STOPPED(SIGTRAP, PTRACE_EVENT_SECCOMP));
+	dispatch();
+}
+
+/* The call runs and stops at its exit, returning rval. */
+static void exits(int64_t rval)
+{
+	ft->rval_forced = true;
+	ft->rval = rval;
+	fk_exit(PID);
+	dispatch();
+}
+
+/* The call injected by rewinding runs: its entry stop, then its exit
+ * stop returning rval (0: as the fake emulates it). */
+static void injected_runs(int64_t rval)
+{
+	fk_next_entry(PID);
+	dispatch();
+	if (rval) {
+		ft->rval_forced = true;
+		ft->rval = rval;
+	}
+	fk_exit(PID);
+	dispatch();
+}
+
+static long last(long req, pid_t pid)
+{
+	return fk_last(req, pid);
+}
+
+/* openat(AT_FDCWD, p, O_WRONLY) at its seccomp stop. */
+static void write_open(void)
+{
+	seccomp(__NR_openat, (uint64_t)AT_FDCWD, 0x7000, O_WRONLY, 0);
+}
+
+/* A staged session whose open for writing gave FD, a file of a cgroup v2
+ * (PATH, inode INO), at its exit stop. */
+static void cgroup_file_opened(const char *path, unsigned long ino)
+{
+	stage();
+	write_open();
+	fk_file(PID, FD, FK_CGROUP2_MAGIC, path, ino);
+	exits(FD);
+}
+
+/* ---- opens that can write ------------------------------------------------- */
+
+START_TEST(open_of_kernel_object_closed)
+{
+	/* openat(AT_FDCWD, p, O_WRONLY) of a cgroup's cgroup.kill: run to
+	 * its exit, refused there: close(5) injected with every signal
+	 * blocked, then the open returns EACCES and the mask is the
+	 * program's again. */
+	stage();
+	write_open();
+	ck_assert_uint_eq(ft->n_sets, 0);
+	ck_assert_int_ge(last(PTRACE_SYSCALL, PID), 0);
+	ck_assert_int_lt(last(PTRACE_CONT, PID), 0);
+	ck_assert_int_lt(last(PTRACE_INTERRUPT, TID2), 0);
+	fk_file(PID, FD, FK_CGROUP2_MAGIC, "/sys/fs/cgroup/user.slice/cgroup.kill", 77);
+	exits(FD);
+	/* close(5), rewound to the syscall instruction, signals blocked */
+	ck_assert_uint_eq(ft->n_setregs, 1);
+	ck_assert_uint_eq(ft->setregs[0].rax, __NR_close);
+	ck_assert_uint_eq(ft->setregs[0].rdi, FD);
+	ck_assert_uint_eq(ft->setregs[0].rip, IP - 2);
+	ck_assert_uint_eq(ft->sigmask, ~0ull);
+	injected_runs(0);
+	/* the open's own registers back, returning EACCES */
+	ck_assert_uint_eq(ft->n_setregs, 2);
+	ck_assert_int_eq((int64_t)ft->setregs[1].rax, -EACCES);
+	ck_assert_uint_eq(ft->setregs[1].rip, IP);
+	ck_assert_uint_eq(ft->setregs[1].rdi, (uint64_t)AT_FDCWD);
+	ck_assert_uint_eq(ft->sigmask, SIGMASK);
+	ck_assert_int_gt(last(PTRACE_CONT, PID), last(PTRACE_SETREGS, PID));
+	ck_assert_ptr_null(sw_tracee_find(sup, PID)->rc);
+	ck_assert_int_eq(warnings, 0);
+	ck_assert_int_lt(last(FK_KILL, PID), 0);
+}
+END_TEST
+
+START_TEST(open_of_own_file_kept)
+{
+	/* A regular file, and the program's own /proc/<pid>/oom_score_adj:
+	 * kept, nothing injected. */
+	char link[64];
+
+	stage();
+	seccomp(__NR_openat, (uint64_t)AT_FDCWD, 0x7000, O_RDWR | O_CREAT, 0600);
+	fk_file(PID, FD, FK_EXT4_MAGIC, "/home/u/notes.txt", 12);
+	exits(FD);
+	ck_assert_uint_eq(ft->n_setregs, 0);
+	ck_assert_uint_eq(ft->n_setmask, 0);
+	ck_assert_int_ge(last(PTRACE_CONT, PID), 0);
+	snprintf(link, sizeof(link), "/proc/%d/oom_score_adj", PID);
+	seccomp(__NR_open, 0x7000, O_WRONLY, 0, 0);
+	fk_file_gone(PID, FD);
+	fk_file(PID, FD, FK_PROC_MAGIC, link, 900);
+	fk_path(link, FK_PROC_MAGIC, 900);
+	exits(FD);
+	ck_assert_uint_eq(ft->n_setregs, 0);
+	ck_assert_int_eq(warnings, 0);
+}
+END_TEST
+
+/* Files of procfs that are not the session's: another process's, one
+ * named by a bind mount (its name says no pid), a sysctl, the host's
+ * /proc/net through the program's own directory. */
+static const struct { const char *link, *path; } not_own[] = {
+	{ "/proc/10000300/oom_score_adj", "/proc/10000300/oom_score_adj" },
+	{ "/tmp/bind/oom_score_adj", "/proc/10000300/oom_score_adj" },
+	{ "/proc/sys/kernel/core_pattern", "/proc/sys/kernel/core_pattern" },
+	{ "/proc/10000200/net/xt_recent/x", "/proc/10000200/net/xt_recent/x" },
+};
+
+START_TEST(open_of_procfs_not_own)
+{
+	stage();
+	fk_proc(OTHER, OTHER, 1);
+	write_open();
+	fk_file(PID, FD, FK_PROC_MAGIC, not_own[_i].link, 901);
+	fk_path(not_own[_i].path, FK_PROC_MAGIC, 901);
+	exits(FD);
+	ck_assert_uint_eq(ft->n_setregs, 1);
+	ck_assert_uint_eq(ft->setregs[0].rax, __NR_close);
+	injected_runs(0);
+	ck_assert_int_eq((int64_t)ft->setregs[1].rax, -EACCES);
+}
+END_TEST
+
+START_TEST(open_that_only_reads_not_stopped)
+{
+	/* O_PATH with O_WRONLY bits: no descriptor that writes; and a
+	 * failed open: nothing to check. */
+	stage();
+	seccomp(__NR_openat, (uint64_t)AT_FDCWD, 0x7000, O_PATH | O_WRONLY, 0);
+	ck_assert_int_ge(last(PTRACE_CONT, PID), 0);
+	ck_assert_ptr_null(sw_tracee_find(sup, PID)->rc);
+	write_open();
+	exits(-ENOENT);
+	ck_assert_uint_eq(ft->n_setregs, 0);
+	ck_assert_ptr_null(sw_tracee_find(sup, PID)->rc);
+}
+END_TEST
+
+START_TEST(dies_during_injected_close)
+{
+	/* SIGKILLed while it runs our close: its exit ends the session
+	 * cleanly, nothing kept of it. */
+	cgroup_file_opened("/sys/fs/cgroup/x/cgroup.freeze", 78);
+	fk_next_entry(PID);
+	dispatch();
+	fk_queue(PID, SIGKILL);		/* WIFSIGNALED */
+	dispatch();
+	ck_assert_ptr_null(sw_tracee_find(sup, PID));
+	ck_assert_int_eq(done_code, 128 + SIGKILL);
+	ck_assert_int_eq(warnings, 0);
+}
+END_TEST
+
+START_TEST(stop_signal_during_injected_close)
+{
+	/* SIGSTOP (which cannot be blocked) during the injected close: it
+	 * stops, listened to; SIGCONT's re-trap goes on to the close's
+	 * stops, every resume with PTRACE_SYSCALL. */
+	cgroup_file_opened("/sys/fs/cgroup/x/cgroup.procs", 79);
+	fk_queue(PID, FK_STOPPED(SIGSTOP, 0));		/* delivery */
+	dispatch();
+	ck_assert(fk_called(PTRACE_SYSCALL, PID, SIGSTOP));
+	fk_queue(PID, FK_STOPPED(SIGSTOP, PTRACE_EVENT_STOP));	/* group-stop */
+	dispatch();
+	ck_assert_int_ge(last(PTRACE_LISTEN, PID), 0);
+	fk_queue(PID, FK_STOPPED(SIGTRAP, PTRACE_EVENT_STOP));	/* SIGCONT */
+	dispatch();
+	ck_assert_int_gt(last(PTRACE_SYSCALL, PID), last(PTRACE_LISTEN, PID));
+	ck_assert_int_lt(last(PTRACE_CONT, PID), 0);
+	injected_runs(0);
+	ck_assert_int_eq((int64_t)ft->setregs[1].rax, -EACCES);
+	ck_assert_uint_eq(ft->sigmask, SIGMASK);
+	ck_assert_int_ge(last(PTRACE_CONT, PID), 0);
+}
+END_TEST
+
+START_TEST(close_refused_fails_closed)
+{
+	/* A policy (or a filter of the program's) refuses our close: the
+	 * descriptor would stay: killed. */
+	cgroup_file_opened("/sys/fs/cgroup/x/cgroup.kill", 80);
+	injected_runs(-EPERM);
+	ck_assert(fk_called(FK_KILL, PID, SIGKILL));
+	ck_assert_int_eq(warnings, 1);
+}
+END_TEST
+
+START_TEST(getsigmask_refused_fails_closed)
+{
+	stage();
+	write_open();
+	fk_file(PID, FD, FK_CGROUP2_MAGIC, "/sys/fs/cgroup/x/cgroup.kill", 81);
+	fk_fail(0x420a /* PTRACE_GETSIGMASK */, PID, EIO, false);
+	exits(FD);
+	ck_assert(fk_called(FK_KILL, PID, SIGKILL));
+	ck_assert_int_eq(warnings, 1);
+	ck_assert_uint_eq(ft->n_setregs, 0);
+}
+END_TEST
+
+/* A tracee pid of the session, of thread group tgid. */
+static struct sw_tracee *add_tracee(pid_t pid, pid_t tgid)
+{
+	struct sw_tracee *x = sw_tracee_add(sup, pid);
+
+	ck_assert_ptr_nonnull(x);
+	x->s = sess;
+	x->state = SW_T_RUNNING;
+	x->announced = true;
+	sess->n_tracees++;
+	fk_proc(pid, tgid, tgid == pid ? PID : 1);
+	fk_task(pid);
+	return x;
+}
+
+/* A thread TID2 of PID, known to the session. */
+static struct sw_tracee *add_thread(void)
+{
+	struct sw_tracee *x = add_tracee(TID2, PID);
+
+	sess->threads = true;	/* its creation event was seen */
+	fk_proc_threads(PID, 2);
+	return x;
+}
+
+START_TEST(other_thread_held)
+{
+	/* Another thread shares the descriptor table: it could write
+	 * through (or dup2 over) the new descriptor before the supervisor
+	 * sees it.  It is interrupted, and the open runs only once it is
+	 * stopped; it stays stopped until the result is decided, then its
+	 * stop is handled as it came. */
+	long done_at;
+
+	stage();
+	add_thread();
+	write_open();
+	ck_assert_int_ge(last(PTRACE_INTERRUPT, TID2), 0);
+	ck_assert_int_lt(last(PTRACE_SYSCALL, PID), 0);	/* not yet */
+	fk_queue(TID2, FK_STOPPED(SIGTRAP, PTRACE_EVENT_STOP));
+	dispatch();
+	ck_assert(sw_tracee_find(sup, TID2)->rc_held);
+	ck_assert_int_lt(last(PTRACE_CONT, TID2), 0);
+	ck_assert_int_ge(last(PTRACE_SYSCALL, PID), 0);	/* now */
+	fk_file(PID, FD, FK_CGROUP2_MAGIC, "/sys/fs/cgroup/x/cgroup.kill", 82);
+	exits(FD);
+	ck_assert_int_lt(last(PTRACE_CONT, TID2), 0);
+	injected_runs(0);
+	done_at = last(PTRACE_SETREGS, PID);
+	ck_assert_int_eq((int64_t)ft->setregs[1].rax, -EACCES);
+	/* released after the result, and its stop handled as it came */
+	ck_assert_int_gt(last(PTRACE_CONT, TID2), done_at);
+	ck_assert(!sw_tracee_find(sup, TID2)->rc_held);
+	ck_assert_uint_eq(sess->holder, 0);
+	ck_assert_uint_eq(sup->n_holds, 0);
+}
+END_TEST
+
+START_TEST(connect_waits_for_checked_open)
+{
+	/* A process of the session (P3, no sharer of PID's table) connects
+	 * to a unix socket while PID's open is checked: peers.c would hold
+	 * the session too, and wait for stops this hold keeps.  Its SECCOMP
+	 * stop is kept here, untouched, until the open is decided; then
+	 * peers.c has it, as it came. */
+	struct sw_tracee *p3;
+	long done_at;
+
+	stage();
+	add_thread();
+	p3 = add_tracee(P3, P3);
+	fk_sock(P3, 7, &(struct fk_sock){ AF_UNIX, SOCK_STREAM, O_RDWR,
+		OTHER, 1000, OTHER, false, "/tmp/tmux-1000/default" });
+	write_open();
+	fk_queue(TID2, FK_STOPPED(SIGTRAP, PTRACE_EVENT_STOP));
+	dispatch();
+	ck_assert_int_ge(last(PTRACE_SYSCALL, PID), 0);
+	fk_seccomp(P3, X86_64, __NR_connect, (uint64_t[6]){ 7, 0x7000, 110 }, IP);
+	fk_queue(P3, FK_STOPPED(SIGTRAP, PTRACE_EVENT_SECCOMP));
+	dispatch();
+	ck_assert(p3->rc_held);
+	ck_assert_ptr_null(p3->pc);
+	ck_assert_int_lt(last(PTRACE_INTERRUPT, PID), 0);
+	fk_file(PID, FD, FK_EXT4_MAGIC, "/home/u/notes.txt", 13);
+	exits(FD);
+	done_at = last(PTRACE_SYSCALL, PID);
+	/* released: its connect is peers.c's now, which holds the others */
+	p3 = sw_tracee_find(sup, P3);
+	ck_assert(!p3->rc_held);
+	ck_assert_ptr_nonnull(p3->pc);
+	ck_assert_int_gt(last(PTRACE_INTERRUPT, TID2), done_at);
+	ck_assert_uint_eq(sup->n_holds, 0);
+	ck_assert_int_eq(warnings, 0);
+}
+END_TEST
+
+START_TEST(other_thread_exits_while_held)
+{
+	/* The thread interrupted exits instead of stopping: the open runs. */
+	stage();
+	add_thread();
+	write_open();
+	fk_queue(TID2, 0);		/* WIFEXITED 0 */
+	dispatch();
+	ck_assert_ptr_null(sw_tracee_find(sup, TID2));
+	ck_assert_int_ge(last(PTRACE_SYSCALL, PID), 0);
+	fk_file(PID, FD, FK_EXT4_MAGIC, "/tmp/f", 83);
+	exits(FD);
+	ck_assert_uint_eq(sup->n_holds, 0);
+	ck_assert_int_ge(last(PTRACE_CONT, PID), 0);
+}
+END_TEST
+
+START_TEST(new_thread_held_until_done)
+{
+	/* A thread created meanwhile (its first stop, not yet announced)
+	 * stops before its first instruction: kept until the result. */
+	stage();
+	add_thread();
+	write_open();
+	fk_queue(TID2, FK_STOPPED(SIGTRAP, PTRACE_EVENT_STOP));
+	dispatch();
+	fk_proc(TID2 + 5, PID, 1);
+	fk_task(TID2 + 5);
+	fk_queue(TID2 + 5, FK_STOPPED(SIGSTOP, PTRACE_EVENT_STOP));
+	dispatch();
+	ck_assert_ptr_null(sw_tracee_find(sup, TID2 + 5));
+	ck_assert_uint_eq(sup->n_deferred, 1);
+	fk_file(PID, FD, FK_EXT4_MAGIC, "/tmp/f", 84);
+	exits(FD);
+	ck_assert_uint_eq(sup->n_deferred, 0);
+	ck_assert_ptr_nonnull(sw_tracee_find(sup, TID2 + 5));
+	ck_assert_int_ge(last(PTRACE_CONT, TID2 + 5), 0);
+}
+END_TEST
+
+START_TEST(exec_by_other_thread)
+{
+	/* The held thread was already in execve: it kills the leader (our
+	 * caller, waiting for it) and takes its tid.  The checked call ends
+	 * with the leader; the execed image runs. */
+	stage();
+	add_thread();
+	write_open();
+	fk_evmsg(PID, TID2);
+	fk_queue(PID, FK_STOPPED(SIGTRAP, PTRACE_EVENT_EXEC));
+	dispatch();
+	ck_assert_ptr_null(sw_tracee_find(sup, TID2));
+	ck_assert_ptr_null(sw_tracee_find(sup, PID)->rc);
+	ck_assert_uint_eq(sup->n_holds, 0);
+	ck_assert_int_ge(last(PTRACE_CONT, PID), 0);
+	ck_assert_int_eq(warnings, 0);
+}
+END_TEST
+
+START_TEST(fifo_partner_lets_go)
+{
+	/* The checked open waits for a reader of a FIFO (wchan
+	 * wait_for_partner) that a held thread would be: after the alarm
+	 * the hold ends, the thread runs, and the open is checked when it
+	 * returns. */
+	stage();
+	add_thread();
+	write_open();
+	fk_queue(TID2, FK_STOPPED(SIGTRAP, PTRACE_EVENT_STOP));
+	dispatch();
+	sw_tracee_find(sup, PID)->rc->since_ms -= 1000;
+	fk_proc_wchan(PID, "wait_for_partner");
+	fk_queue(sup->bell_pid, FK_STOPPED(SIGUSR1, 0));	/* the alarm rings */
+	dispatch();
+	ck_assert_uint_eq(sup->n_holds, 0);
+	ck_assert_int_ge(last(PTRACE_CONT, TID2), 0);
+	fk_file(PID, FD, 0x50495045 /* pipefs */, "/tmp/fifo", 85);
+	exits(FD);
+	ck_assert_uint_eq(ft->n_setregs, 0);
+}
+END_TEST
+
+/* ---- System V IPC --------------------------------------------------------- */
+
+START_TEST(ipc_get_made_exclusive)
+{
+	/* shmget(key, IPC_CREAT) runs exclusive; EEXIST: got again as asked,
+	 * without IPC_CREAT (the injected call passes our own filter's stop),
+	 * and an id the session did not make is refused (EACCES). */
+	int listed[] = { 123 };
+
+	stage();
+	fk_sysvipc("shm", listed, 1);
+	seccomp(__NR_shmget, 0x1234, 4096, IPC_CREAT | 0600, 0);
+	ck_assert_uint_eq(ft->n_sets, 1);
+	ck_assert_uint_eq(ft->sets[0].seccomp.args[2], IPC_CREAT | IPC_EXCL | 0600);
+	exits(-EEXIST);
+	ck_assert_uint_eq(ft->n_setregs, 1);
+	ck_assert_uint_eq(ft->setregs[0].rax, __NR_shmget);
+	ck_assert_uint_eq(ft->setregs[0].rdi, 0x1234);
+	ck_assert_uint_eq(ft->setregs[0].rdx, 0600);
+	fk_next_entry(PID);
+	dispatch();
+	fk_seccomp(PID, X86_64, __NR_shmget, (uint64_t[6]){ 0x1234, 4096, 0600 }, IP + 14);
+	fk_queue(PID, FK_STOPPED(SIGTRAP, PTRACE_EVENT_SECCOMP));
+	dispatch();
+	ck_assert_uint_eq(ft->n_sets, 1);		/* ours: let through */
+	ft->rval_forced = true;
+	ft->rval = 123;
+	fk_exit(PID);
+	dispatch();
+	ck_assert_int_eq((int64_t)ft->setregs[1].rax, -EACCES);
+	/* the id refused by id too; one nobody has gets the kernel's answer */
+	seccomp(__NR_shmat, 123, 0, 0, 0);
+	ck_assert_int_ge(last(PTRACE_POKEUSER, PID), 0);
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EACCES);
+	seccomp(__NR_shmat, 124, 0, 0, 0);
+	ck_assert_int_eq(ft->regs.orig_rax, __NR_shmat);
+}
+END_TEST
+
+START_TEST(ipc_own_ids)
+{
+	/* IPC_PRIVATE: the id returned is the session's; semctl IPC_RMID of
+	 * it forgets it once done; IPC_INFO names no object. */
+	int listed[] = { 77 };
+
+	stage();
+	fk_sysvipc("sem", listed, 1);
+	seccomp(__NR_semget, IPC_PRIVATE, 1, 0600, 0);
+	exits(77);
+	seccomp(__NR_semop, 77, 0x7000, 1, 0);
+	ck_assert_int_ge(last(PTRACE_CONT, PID), 0);
+	ck_assert_int_eq(ft->regs.orig_rax, __NR_semop);
+	seccomp(__NR_semctl, 77, 0, IPC_RMID, 0);
+	exits(0);
+	seccomp(__NR_semop, 77, 0x7000, 1, 0);
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EACCES);
+	seccomp(__NR_semctl, 0, 0, 3 /* IPC_INFO */, 0);
+	ck_assert_int_eq(ft->regs.orig_rax, __NR_semctl);
+}
+END_TEST
+
+/* ---- keyrings -------------------------------------------------------------- */
+
+START_TEST(keyrings_refused)
+{
+	const int32_t serials[SW_OBJECTS_KEYRINGS] = { 1111, 2222, 3333 };
+
+	stage();
+	sw_objects_set_keyrings(sess->objects, serials);
+	/* by special id, by serial, as a destination, by name */
+	seccomp(__NR_keyctl, KEYCTL_GET_KEYRING_ID, (uint64_t)KEY_SPEC_USER_KEYRING, 1, 0);
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EACCES);
+	seccomp(__NR_keyctl, KEYCTL_LINK, 2222, (uint64_t)KEY_SPEC_SESSION_KEYRING, 0);
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EACCES);
+	seccomp(__NR_keyctl, KEYCTL_SEARCH, (uint64_t)KEY_SPEC_SESSION_KEYRING, 0x7000, 0x7100);
+	ck_assert_int_eq(ft->regs.orig_rax, __NR_keyctl);	/* its own: runs */
+	fk_seccomp(PID, X86_64, __NR_add_key, (uint64_t[6]){ 0x7000, 0x7100, 0, 0, 3333 }, IP);
+	fk_queue(PID, FK_STOPPED(SIGTRAP, PTRACE_EVENT_SECCOMP));
+	dispatch();
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EACCES);
+	seccomp(__NR_keyctl, KEYCTL_JOIN_SESSION_KEYRING, 0x7000, 0, 0);
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EPERM);
+	seccomp(__NR_keyctl, KEYCTL_JOIN_SESSION_KEYRING, 0, 0, 0);
+	ck_assert_int_eq(ft->regs.orig_rax, __NR_keyctl);
+	seccomp(__NR_keyctl, KEYCTL_GET_PERSISTENT, (uint64_t)-1, (uint64_t)KEY_SPEC_SESSION_KEYRING, 0);
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EOPNOTSUPP);
+	seccomp(__NR_keyctl, KEYCTL_SET_REQKEY_KEYRING, KEY_REQKEY_DEFL_USER_KEYRING, 0, 0);
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EACCES);
+	/* its parent, sysward, is no tracee of the session */
+	seccomp(__NR_keyctl, KEYCTL_SESSION_TO_PARENT, 0, 0, 0);
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EPERM);
+	/* request_key's upcall cut, the call runs */
+	seccomp(__NR_request_key, 0x7000, 0x7100, 0x7200, 0);
+	ck_assert_uint_eq(ft->sets[ft->n_sets - 1].seccomp.args[2], 0);
+	ck_assert_int_eq(warnings, 0);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("objects");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, open_of_kernel_object_closed);
+	tcase_add_test(tc, open_of_own_file_kept);
+	tcase_add_loop_test(tc, open_of_procfs_not_own, 0,
+			    sizeof(not_own) / sizeof(not_own[0]));
+	tcase_add_test(tc, open_that_only_reads_not_stopped);
+	tcase_add_test(tc, dies_during_injected_close);
+	tcase_add_test(tc, stop_signal_during_injected_close);
+	tcase_add_test(tc, close_refused_fails_closed);
+	tcase_add_test(tc, getsigmask_refused_fails_closed);
+	tcase_add_test(tc, other_thread_held);
+	tcase_add_test(tc, connect_waits_for_checked_open);
+	tcase_add_test(tc, other_thread_exits_while_held);
+	tcase_add_test(tc, new_thread_held_until_done);
+	tcase_add_test(tc, exec_by_other_thread);
+	tcase_add_test(tc, fifo_partner_lets_go);
+	tcase_add_test(tc, ipc_get_made_exclusive);
+	tcase_add_test(tc, ipc_own_ids);
+	tcase_add_test(tc, keyrings_refused);
+	tcase_add_checked_fixture(tc, NULL, unstage);
+	suite_add_tcase(s, tc);
+	return sw_check_run(s);
+}
