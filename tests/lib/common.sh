@@ -219,8 +219,11 @@ want_err() { [[ $err == *"$1"* ]] || { fail "${last_cmd[*]}: stderr lacks '$1'";
 #                   guest has no tmux
 #   needs-python    python3 modules beyond json, signal and threading
 #                   (the guest's python3 has only those: guest-rootfs)
+#   sweep           runs other scenarios again under other policies, each
+#                   of which runs in the guest on its own; too long for a
+#                   one-CPU guest without KVM
 #   (tests/vm/vm-suite.sh runs in the guest every scenario but those with
-#   any of these four)
+#   any of these five)
 
 # sw_scenarios: the running script's scenarios (its --list), one NAME a
 # line, in the order bash lists its functions.
@@ -229,7 +232,7 @@ sw_scenarios() {
 }
 
 SW_KNOWN_TAGS="needs-log needs-pretend other-command client-group needs-kill-descendants"
-SW_KNOWN_TAGS+=" needs-systemd needs-smp needs-tmux needs-python"
+SW_KNOWN_TAGS+=" needs-systemd needs-smp needs-tmux needs-python sweep"
 
 # sw_tags FILE: "NAME TAG..." for every tagged scenario of FILE and of its
 # table FILE.rows (FILE without .sh), if any.  A tag not listed above, or

@@ -142,6 +142,15 @@ stage_nobody() {
 	chmod 644 "$nb/policy.json"
 }
 
+# as_example FILE: under containment_examples, FILE (a staged allow-all
+# policy) becomes the bundled example SW_CHECK_EXAMPLE names: every
+# defence of the session's authority holds whatever the policy.
+as_example() {
+	[ -n "${SW_CHECK_EXAMPLE:-}" ] || return 0
+	cp "$SW_CHECK_EXAMPLE" "$1" && chmod 644 "$1" || fail "staging $SW_CHECK_EXAMPLE"
+	echo "+ the policy: $(basename "$SW_CHECK_EXAMPLE")"
+}
+
 # run_nobody ARGS...: like run, "sysward run ARGS" as uid/gid 65534.
 run_nobody() {
 	echo "+ ${KERNEL[*]} (uid 65534) sysward run ${RUN_OPTS[*]} $*"
@@ -262,6 +271,7 @@ stage_reach() {
 	json.dump(p, open(sys.argv[2], "w"))
 	EOF
 	chmod 644 "$nb/allow.json" "$nb/docker.json"
+	as_example "$nb/allow.json"
 }
 
 # reach_from_parent POLICY: as uid 65534, the witness (adv_reach witness:
@@ -296,6 +306,7 @@ peers_serve() {
 		allow=$nb/allow.json
 		echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$allow"
 		chmod 644 "$allow"
+		as_example "$allow"
 		(cd / && setsid setpriv --reuid 65534 --regid 65534 --clear-groups \
 			"$ap" "$1" "$sd" "${@:2}") </dev/null >/dev/null 2>&1 &
 	else
@@ -336,6 +347,7 @@ objects_stage() {
 	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$nb/allow.json"
 	cp "$POL/../../../policy/examples/docker-default.json" "$nb/docker.json" || fail "staging"
 	chmod 644 "$nb/allow.json" "$nb/docker.json"
+	as_example "$nb/allow.json"
 	mkdir -m 777 "$nb/w"
 	setpriv --reuid 65534 --regid 65534 --clear-groups sleep 120 </dev/null >/dev/null 2>&1 &
 	witness=$!
@@ -1385,6 +1397,33 @@ objects_userns)
 	setpriv --reuid 65534 --regid 65534 --clear-groups "$nb/adv_userns" attack "$nb/w" </dev/null 2>&1 | grep -v '^tried'
 	run_nobody --policy "$nb/allow.json" -- "$nb/adv_userns" attack "$nb/w"
 	expect_contained "a namespace of a process outside the sandbox was entered" ;;
+# tags: sweep
+containment_examples)
+	# The session's authority (docs/security.md, the table) under every
+	# bundled example policy, not allow-all alone: as uid 65534, the
+	# ptrace-mode accesses to its parent (route 16), a same-uid service's
+	# unix socket (19), another process's /proc files, sysctls and
+	# cgroup files (20), its System V IPC and message queues (20) and the
+	# uid's keyring (20), each case run again with the example in place
+	# of its allow-all policy.  A case an example keeps from even trying
+	# (no socket() under deny-network) is contained too.
+	[ "$(id -u)" = 0 ] || skip "needs root (uid 65534 runs the cases)"
+	bad=0 n=0
+	for ex in "$POL"/../../../policy/examples/*.json; do
+		for c in reach_parent peers_stream_nobody objects_proc_writes objects_ipc objects_keys; do
+			n=$((n + 1))
+			SW_CHECK_EXAMPLE=$(cd "$(dirname "$ex")" && pwd)/$(basename "$ex") \
+				"$0" "$c" >"$scratch/$c.out" 2>&1
+			r=$?
+			case $r in
+			0) echo "$(basename "$ex") $c: contained" ;;
+			77) echo "$(basename "$ex") $c: skipped ($(grep '^SKIP' "$scratch/$c.out" | tail -1))" ;;
+			*) echo "$(basename "$ex") $c: FAILED ($r)"; tail -15 "$scratch/$c.out"; bad=$((bad + 1)) ;;
+			esac
+		done
+	done
+	echo "$n cases, $bad not contained"
+	[ "$bad" -eq 0 ] || fail "$bad cases escaped under a bundled example" ;;
 reach_parent)
 	# Route 16: the program reaches its unconfined ancestor (the process
 	# that started sysward, of the same uid) with ptrace-mode accesses:
