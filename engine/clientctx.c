@@ -202,9 +202,23 @@ static int read_restrictions(struct sw_client *c, struct sw_error *err)
 			path, v, n, n == 1 ? "" : "s");
 	}
 label:
+	/*
+	 * THP_enabled is 0 for everyone on a kernel without transparent
+	 * huge pages (task_thp_status(), fs/proc/array.c): there, where
+	 * ours reads 0 too though we never disabled them, it says nothing
+	 * and the program keeps what the daemon has.
+	 */
 	if (!sw_proc_number(status, "THP_enabled", 10, 0, &v))
 		v = 1;
 	c->thp_disable = v == 0;
+	if (c->thp_disable && prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0) == 0) {
+		char self[SW_PROC_TEXT_MAX];
+		long ours = 1;
+
+		if (sw_proc_read("/proc/self/status", self, sizeof(self)) >= 0 &&
+		    sw_proc_number(self, "THP_enabled", 10, 0, &ours) && ours == 0)
+			c->thp_disable = false;
+	}
 	/*
 	 * The label of a labelling LSM (SELinux, AppArmor, Smack) says what
 	 * the client may do; a program run by the daemon would have the
@@ -401,18 +415,22 @@ static int read_cgroups(struct sw_client *c, struct sw_error *err)
 	cleanup_free char *line = NULL, *mine = NULL;
 	size_t cap = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)c->pid);
-	theirs = fopen(path, "re");
-	if (!theirs)
-		return sw_error_set_errno(err, errno, "open %s", path);
 	{
 		cleanup_fclose FILE *f = fopen("/proc/self/cgroup", "re");
 		size_t n = 0;
 
+		/* A kernel without cgroups (CONFIG_CGROUPS=n) has no such
+		 * file, for us or the client: no hierarchy to join. */
+		if (!f && errno == ENOENT)
+			return 0;
 		if (!f || getdelim(&mine, &n, '\0', f) < 0)
 			return sw_error_set_errno(err, errno ? errno : EIO,
 						  "read /proc/self/cgroup");
 	}
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)c->pid);
+	theirs = fopen(path, "re");
+	if (!theirs)
+		return sw_error_set_errno(err, errno, "open %s", path);
 	while (getline(&line, &cap, theirs) > 0) {
 		struct cg_line l, o;
 		char dir[4096], *ours, *copy;

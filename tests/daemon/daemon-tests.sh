@@ -2309,12 +2309,17 @@ t_client_context() {
 		grep -q '^ns net=' "$W/ctx.$who.unshare.unconfined" &&
 			! cmp -s <(grep '^ns net=' "$W/ctx.$who.plain") <(grep '^ns net=' "$W/ctx.$who.unshare.unconfined") ||
 			fail "$who: unshare -rn gave the client no network namespace of its own (the scenario tests nothing)"
-		# What a user sees: one interface, lo (before: the host's).
-		last_cmd=("${as[@]}" unshare -rn "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sh -c 'tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d " "')
+		# What a user sees: the interfaces of a new network
+		# namespace, as unconfined (lo, and sit0 or others where the
+		# kernel has them built in); before: the host's.
+		local ifs='tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d " "'
+		"${as[@]}" unshare -rn sh -c "$ifs" >"$W/ifs.$who" 2>&1 ||
+			fail "$who: unshare -rn unconfined failed: $(cat "$W/ifs.$who")"
+		last_cmd=("${as[@]}" unshare -rn "$SYSWARD" run --daemon="$S" --policy "$(allow_policy)" -- sh -c "$ifs")
 		timeout 60 "${last_cmd[@]}" </dev/null >"$W/out" 2>"$W/err"
 		rc=$?
 		expect_rc 0
-		expect_output "lo"
+		expect_output "$(cat "$W/ifs.$who")"
 		# Its own pid and mount namespaces, with a /proc of its
 		# own: the program is in them, its parent (syswardd's
 		# holder, outside) number 0 there, as under docker exec.
