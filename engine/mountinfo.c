@@ -211,11 +211,13 @@ static ssize_t index_of(const struct sw_mnt_table *t, int id)
 }
 
 /* Something mounted over m at its very path, other than except (the
- * mount a walk up a stack came from). */
+ * mount a walk up a stack came from) and m itself: an initramfs's
+ * rootfs is listed as its own parent ("1 1 0:2 / / ... - rootfs"), no
+ * mount over it. */
 static bool covered_but(const struct sw_mnt_table *t, size_t m, ssize_t except)
 {
 	for (size_t i = 0; i < t->n; i++)
-		if ((ssize_t)i != except && t->m[i].parent == t->m[m].id &&
+		if ((ssize_t)i != except && i != m && t->m[i].parent == t->m[m].id &&
 		    !strcmp(t->m[i].point, t->m[m].point))
 			return true;
 	return false;

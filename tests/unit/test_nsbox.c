@@ -142,6 +142,18 @@ static const struct {
 	  1000, 0, T_CGROUPNS | T_IPCNS, 0, NULL,
 	  CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWCGROUP,
 	  "cgroup2:/sys/fs/cgroup ro", "", false, C_NS },
+	{ "an initramfs (rootfs, its own parent, as a VM guest boots): every mount seen",
+	  "1 1 0:2 / / rw - rootfs rootfs rw,size=2009080k\n"
+	  "13 1 0:20 / /proc rw,relatime - proc proc rw\n"
+	  "14 1 0:21 / /sys rw,relatime - sysfs sysfs rw\n"
+	  "15 1 0:5 / /dev rw,relatime - devtmpfs devtmpfs rw,size=10k,mode=755\n"
+	  "16 1 0:22 / /tmp rw,relatime - tmpfs tmpfs rw\n"
+	  "17 15 0:23 / /dev/shm rw,relatime - tmpfs tmpfs rw\n"
+	  "18 15 0:24 / /dev/pts rw,relatime - devpts devpts rw,mode=600,ptmxmode=666\n",
+	  0, 0, T_IPCNS | T_MQUEUE, 0, NULL,
+	  CLONE_NEWNS | CLONE_NEWIPC,
+	  "tmpfs:/dev/shm mode=1777; devpts:/dev/pts mode=600,ptmxmode=0666",
+	  "/sys", true, C_PI | C_SET },
 	{ "root, debugfs mounted outside /sys: the kernel's settings not all read-only",
 	  ROOT PROC SYS
 	  "550 480 0:70 / /debug rw,relatime - debugfs debugfs rw\n",
