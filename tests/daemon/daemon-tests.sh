@@ -757,7 +757,9 @@ t_root_daemon_in_default_container() {
 	expect_err "a client holding capabilities the daemon lacks cannot be read"
 	local SYSWARD_HOST=$SYSWARD
 	local SYSWARD=$W/sysward-in-container
-	printf '#!/bin/sh\nexec %s "$@"\n' "${DAEMON_AS[*]} $SYSWARD_HOST" >"$SYSWARD"
+	# setpriv by its path: the guest's /bin/sh is busybox's, whose
+	# own setpriv applet (no --bounding-set) wins over PATH.
+	printf '#!/bin/sh\nexec %s "$@"\n' "$(command -v setpriv) ${DAEMON_AS[*]:1} $SYSWARD_HOST" >"$SYSWARD"
 	chmod 0755 "$SYSWARD"
 	swd "$(uid_policy 4242)" "$PROBE" getuid
 	expect_rc 0
@@ -1553,9 +1555,23 @@ t_session_ends_exactly() {
 		b=$!
 		ADV_UID=4242 timeout -k 5 60 "$SYSWARD" run --daemon="$S" --policy "$pa" -- "$adv" parentdies 5 >"$W/c.out" 2>&1 </dev/null &
 		c=$!
+		# A round that outlasts 45 s is about to fail: what is left,
+		# before the timeouts kill it.
+		( sleep 45 & sp=$!
+		  trap 'kill $sp 2>/dev/null; exit 0' TERM
+		  wait "$sp"
+		  kill -0 "$a" 2>/dev/null || kill -0 "$b" 2>/dev/null || kill -0 "$c" 2>/dev/null || exit 0
+		  echo "round $i at 45 s: sessions and processes left:"
+		  timeout 10 "$SYSWARD" ps --daemon="$S"
+		  for p in $(pgrep -f "^$adv"); do
+			echo "  $p ppid $(awk '{print $4}' "/proc/$p/stat" 2>/dev/null) state $(proc_state "$p") wchan $(cat "/proc/$p/wchan" 2>/dev/null) syscall $(cut -d' ' -f1 "/proc/$p/syscall" 2>/dev/null)"
+			grep -h '^TracerPid' "/proc/$p/status" 2>/dev/null
+		  done ) >&2 &
+		local dog=$!
 		wait "$a"; ra=$?
 		wait "$b"; rb=$?
 		wait "$c"; rc2=$?
+		kill "$dog" 2>/dev/null
 		if [ "$ra" -ne 0 ] || [ "$rb" -ne 0 ] || [ "$rc2" -ne 0 ]; then
 			bad=$((bad + 1))
 			echo "round $i: storm(root) exit $ra, storm(nobody) exit $rb, parentdies exit $rc2" >&2
@@ -2257,6 +2273,7 @@ t_jobserver() {
 			last_cmd=("${as[@]}" make -s -C "$W/mk" -j2)
 			timeout -k 5 60 "${last_cmd[@]}" </dev/null >"$W/out" 2>"$W/err"
 			rc=$?
+			[ "$rc" -eq 0 ] || echo "as $who, $how: exit $rc" >&2
 			expect_rc 0
 			! grep -q 'jobserver unavailable' "$W/err" ||
 				{ fail "as $who, $how: the sub-make had no jobserver"; dump_last; }
