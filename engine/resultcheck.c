@@ -188,9 +188,83 @@ static void hold_end(struct sw_supervisor *sup, struct sw_session *s)
 			sup->tab[i].rc_wait = false;
 }
 
+/* The path an open or openat of pid names (at most 4095 bytes), read
+ * a page at a time: the string may end before a page that is not
+ * mapped.  0, or -errno. */
+static int open_path(pid_t pid, uint64_t addr, char *buf, size_t size)
+{
+	size_t got = 0;
+
+	while (got + 1 < size) {
+		size_t room = 4096 - (size_t)((addr + got) & 4095), n;
+		int r;
+
+		n = room < size - 1 - got ? room : size - 1 - got;
+		r = sw_tracee_read(pid, addr + got, buf + got, n);
+		if (r <= 0)
+			return r < 0 ? r : -EFAULT;
+		if (memchr(buf + got, '\0', (size_t)r))
+			return 0;
+		got += (size_t)r;
+	}
+	return -ENAMETOOLONG;
+}
+
 /*
- * Is x asleep in a FIFO's open that only reads, waiting for a writer
- * (wait_for_partner)?  Interrupted, it would give up its place, and a
+ * Is pid asleep in an open (or openat: nr, and its first three
+ * arguments into a) that waits for the other end of a FIFO
+ * (wait_for_partner)?  Its wchan says so where the kernel names one
+ * (/proc/<pid>/wchan exists with CONFIG_KALLSYMS only).  Without it (a
+ * minimal kernel: the VM guest's; a session held on such a FIFO would
+ * never end), from what the kernel shows all the same: asleep
+ * interruptibly (state S: wait_for_partner's wait; an open waiting on a
+ * FUSE server or NFS waits killable, state D) in an open of a path
+ * that names a FIFO, as seen from the task's root, working directory
+ * or directory descriptor.  An absolute symbolic link on the way is
+ * followed from ours: a wrong "no" keeps the hold, as before.
+ */
+static bool waits_for_partner(pid_t pid, unsigned long *nr, unsigned long a[3])
+{
+	char path[64], text[256], name[4096], full[4200];
+	struct stat st;
+	ssize_t n;
+	int dirfd;
+	uint64_t addr;
+
+	*nr = ~0UL;
+	snprintf(path, sizeof(path), "/proc/%d/syscall", pid);
+	if (sw_sys_proc_read(path, text, sizeof(text)) <= 0 ||
+	    sscanf(text, "%lu %lx %lx %lx", nr, &a[0], &a[1], &a[2]) != 4)
+		*nr = ~0UL;
+	snprintf(path, sizeof(path), "/proc/%d/wchan", pid);
+	n = sw_sys_proc_read(path, text, sizeof(text));
+	if (n > 0)
+		return !strncmp(text, "wait_for_partner", 16);
+	/* x86_64 open, openat and openat2 (the ABI of the stop that
+	 * blocks is not said here: another ABI's open is held or
+	 * interrupted as any call) */
+	if (*nr != __NR_open && *nr != __NR_openat && *nr != __NR_openat2)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	n = sw_sys_proc_read(path, text, sizeof(text));
+	if (n <= 0 || !strrchr(text, ')') || strncmp(strrchr(text, ')'), ") S", 3))
+		return false;
+	dirfd = *nr == __NR_open ? AT_FDCWD : (int)a[0];
+	addr = *nr == __NR_open ? a[0] : a[1];
+	if (open_path(pid, addr, name, sizeof(name)) < 0 || !name[0])
+		return false;
+	if (name[0] == '/')
+		snprintf(full, sizeof(full), "/proc/%d/root%s", pid, name);
+	else if (dirfd == AT_FDCWD)
+		snprintf(full, sizeof(full), "/proc/%d/cwd/%s", pid, name);
+	else
+		snprintf(full, sizeof(full), "/proc/%d/fd/%d/%s", pid, dirfd, name);
+	return sw_sys_stat(full, &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
+/*
+ * Is x asleep in a FIFO's open that only reads, waiting for a writer?
+ * Interrupted, it would give up its place, and a
  * checked open of the other end would find no reader: a FIFO's
  * rendezvous between two threads would never happen.  Left asleep, it
  * wakes only when a writer opens the FIFO -- a checked open itself, held
@@ -201,19 +275,11 @@ static void hold_end(struct sw_supervisor *sup, struct sw_session *s)
  */
 static bool asleep_reading_fifo(pid_t pid)
 {
-	char path[64], text[256];
 	unsigned long nr, a[3];
 
-	snprintf(path, sizeof(path), "/proc/%d/wchan", pid);
-	if (sw_sys_proc_read(path, text, sizeof(text)) <= 0 ||
-	    strncmp(text, "wait_for_partner", 16))
+	if (!waits_for_partner(pid, &nr, a))
 		return false;
-	snprintf(path, sizeof(path), "/proc/%d/syscall", pid);
-	if (sw_sys_proc_read(path, text, sizeof(text)) <= 0 ||
-	    sscanf(text, "%lu %lx %lx %lx", &nr, &a[0], &a[1], &a[2]) != 4)
-		return false;
-	/* x86_64 open and openat (the ABI of the stop that blocks is not
-	 * said here: another ABI's open is interrupted as any call) */
+	/* (openat2's flags are in its struct open_how: interrupted.) */
 	if (nr == __NR_open)
 		return (a[1] & (O_ACCMODE | O_PATH)) == O_RDONLY;
 	if (nr == __NR_openat)
@@ -596,8 +662,7 @@ void sw_rc_tick(struct sw_supervisor *sup)
 
 	for (struct sw_session *s = sup->sessions; s; s = s->next) {
 		struct sw_tracee *h;
-		char path[64], wchan[64];
-		ssize_t n;
+		unsigned long nr, a[3];
 
 		if (!s->holder)
 			continue;
@@ -608,9 +673,7 @@ void sw_rc_tick(struct sw_supervisor *sup)
 			again = true;
 			continue;
 		}
-		snprintf(path, sizeof(path), "/proc/%d/wchan", h->pid);
-		n = sw_sys_proc_read(path, wchan, sizeof(wchan));
-		if (n <= 0 || strncmp(wchan, "wait_for_partner", 16)) {
+		if (!waits_for_partner(h->pid, &nr, a)) {
 			/* Still running, or waiting for something that is no
 			 * FIFO's partner (a FUSE server, NFS): held on. */
 			again = true;

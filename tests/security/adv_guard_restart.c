@@ -27,6 +27,7 @@
 static char fifo[256], other[256];
 static volatile sig_atomic_t handled;
 static pid_t main_tid;
+static int returned;	/* the main thread's open is back */
 
 static void on_usr1(int sig)
 {
@@ -54,8 +55,11 @@ static void *helper(void *arg)
 	pause_ms(300);
 	/* Let the FIFO open finish: a writer (non-blocking: ENXIO while
 	 * no reader waits, which is what happens if the restarted open
-	 * opened something else). */
-	for (int i = 0; i < 40; i++) {
+	 * opened something else), until the open has returned: a slow
+	 * machine (a VM under TCG, one vCPU) takes seconds to get the
+	 * restarted call back to the FIFO, and a writer that gave up would
+	 * leave it blocked for good. */
+	while (!__atomic_load_n(&returned, __ATOMIC_ACQUIRE)) {
 		int fd = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
 
 		if (fd >= 0) {
@@ -100,6 +104,7 @@ int main(int argc, char **argv)
 				   "S"(path), "d"((long)O_RDONLY), "r"(r10)
 				 : "rcx", "r11", "memory");
 	}
+	__atomic_store_n(&returned, 1, __ATOMIC_RELEASE);
 	pthread_join(th, NULL);
 	unlink(fifo);
 	if (!handled)

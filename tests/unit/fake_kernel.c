@@ -1113,7 +1113,9 @@ int sw_sys_stat(const char *path, struct stat *st)
 	if (request(FK_STAT, path_pid(path), 0, 0))
 		return -1;
 	if (ff) {
-		ident(st, fs_dev(ff->fs), ff->ino, S_IFREG | 0644);
+		/* pipefs: a FIFO's */
+		ident(st, fs_dev(ff->fs), ff->ino,
+		      ff->fs == FK_PIPEFS_MAGIC ? S_IFIFO | 0600 : S_IFREG | 0644);
 		return 0;
 	}
 	if (!strcmp(path, "/proc")) {

@@ -122,6 +122,7 @@ void fk_path(const char *path, unsigned long fs, unsigned long ino);
 #define FK_EXT4_MAGIC	0xef53ul
 #define FK_CGROUP2_MAGIC 0x63677270ul
 #define FK_MQUEUE_MAGIC	0x19800202ul
+#define FK_PIPEFS_MAGIC	0x50495045ul	/* stat: a FIFO */
 /* A message queue the supervisor's mq_open finds by name. */
 void fk_mq(const char *name, unsigned long ino);
 /* /proc/sysvipc/<kind> ("shm", "sem", "msg") lists these ids (none:

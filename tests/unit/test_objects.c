@@ -474,7 +474,55 @@ START_TEST(fifo_partner_lets_go)
 	dispatch();
 	ck_assert_uint_eq(sup->n_holds, 0);
 	ck_assert_int_ge(last(PTRACE_CONT, TID2), 0);
-	fk_file(PID, FD, 0x50495045 /* pipefs */, "/tmp/fifo", 85);
+	fk_file(PID, FD, FK_PIPEFS_MAGIC, "/tmp/fifo", 85);
+	exits(FD);
+	ck_assert_uint_eq(ft->n_setregs, 0);
+}
+END_TEST
+
+/* The checked open (PID's openat) is asleep, its path at 64 bytes into
+ * its memory: name. */
+static void asleep_opening(const char *name)
+{
+	char sc[160];
+
+	strcpy((char *)ft->mem + 64, name);
+	snprintf(sc, sizeof(sc), "%d 0x%llx 0x%llx 0x1 0x0 0x0 0x0 0x7ffc0000 0x7ff00000",
+		 __NR_openat, (unsigned long long)(uint64_t)(int64_t)AT_FDCWD,
+		 (unsigned long long)ft->mem_base + 64);
+	fk_proc_state(PID, 'S', sc);
+}
+
+START_TEST(fifo_partner_lets_go_without_wchan)
+{
+	/* A kernel without CONFIG_KALLSYMS has no /proc/<pid>/wchan (the
+	 * VM guest's: its sessions never ended).  The checked open asleep
+	 * (S) in openat of a path that names a FIFO lets the session go
+	 * all the same; asleep on one that names a regular file (a FUSE
+	 * server's, an NFS one's), it is held on. */
+	char path[64];
+
+	stage();
+	add_thread();
+	write_open();
+	fk_queue(TID2, FK_STOPPED(SIGTRAP, PTRACE_EVENT_STOP));
+	dispatch();
+	sw_tracee_find(sup, PID)->rc->since_ms -= 1000;
+	snprintf(path, sizeof(path), "/proc/%d/root/tmp/file", PID);
+	fk_path(path, FK_EXT4_MAGIC, 86);
+	snprintf(path, sizeof(path), "/proc/%d/root/tmp/fifo", PID);
+	fk_path(path, FK_PIPEFS_MAGIC, 87);
+	asleep_opening("/tmp/file");
+	fk_queue(sup->bell_pid, FK_STOPPED(SIGUSR1, 0));	/* the alarm rings */
+	dispatch();
+	ck_assert_uint_eq(sup->n_holds, 1);
+	asleep_opening("/tmp/fifo");
+	fk_proc_state(TID2, 'S', "running");
+	fk_queue(sup->bell_pid, FK_STOPPED(SIGUSR1, 0));
+	dispatch();
+	ck_assert_uint_eq(sup->n_holds, 0);
+	ck_assert_int_ge(last(PTRACE_CONT, TID2), 0);
+	fk_file(PID, FD, FK_PIPEFS_MAGIC, "/tmp/fifo", 85);
 	exits(FD);
 	ck_assert_uint_eq(ft->n_setregs, 0);
 }
@@ -598,6 +646,7 @@ int main(void)
 	tcase_add_test(tc, new_thread_held_until_done);
 	tcase_add_test(tc, exec_by_other_thread);
 	tcase_add_test(tc, fifo_partner_lets_go);
+	tcase_add_test(tc, fifo_partner_lets_go_without_wchan);
 	tcase_add_test(tc, ipc_get_made_exclusive);
 	tcase_add_test(tc, ipc_own_ids);
 	tcase_add_test(tc, keyrings_refused);
