@@ -588,6 +588,10 @@ struct sw_tracee {
 	bool rc_held;
 	bool rc_wait;
 	int rc_status;
+	/* tracer.c: its last stop was a vfork's event (PTRACE_EVENT_VFORK):
+	 * resumed from it, it waits in the kernel until the child execs
+	 * or exits, and runs none of the program's code before. */
+	bool vforked;
 	/* peers.c: the connect whose peer is checked at this tracee's exit
 	 * stop (NULL: none); where it stands while a connect of its
 	 * session's holds the others (enum sw_hold), and the stop it is

@@ -130,7 +130,9 @@ static bool shares_files(struct sw_tracee *t, struct sw_tracee *x)
 
 	if (tg && tgid_of(x) == tg)
 		return true;
-	if (!t->s->files_shared)
+	/* One whose creation event is not seen yet (its first stop came
+	 * first, and went) may have been made with CLONE_FILES: asked. */
+	if (!t->s->files_shared && x->announced)
 		return false;
 	/* Without kcmp (CONFIG_KCMP) every process may share: hold it. */
 	k = sw_sys_kcmp(t->pid, x->pid, KCMP_FILES, 0, 0);
@@ -142,9 +144,10 @@ void sw_rc_new_child(struct sw_supervisor *sup, struct sw_session *s,
 {
 	pid_t ctg, ptg, pp;
 
+	/* A vfork's child counts as any (its parent waits, but it runs:
+	 * with CLONE_FILES it writes through the table they share). */
 	(void)sup;
-	if (!s || ev == PTRACE_EVENT_VFORK ||
-	    !(s->prog->defences & (SW_DEFENCE_OBJECT_OPENS | SW_DEFENCE_IPC)))
+	if (!s || !(s->prog->defences & (SW_DEFENCE_OBJECT_OPENS | SW_DEFENCE_IPC)))
 		return;
 	/* A thread, or a clone that is none (its exit signal not SIGCHLD):
 	 * from now on a write-open asks how many threads its caller has. */
@@ -312,6 +315,15 @@ void sw_rc_go(struct sw_supervisor *sup, struct sw_tracee *t)
 		/* A task already stopped (a group-stop we listen to) is
 		 * woken to report; one that is gone reports its exit. */
 		if (sw_sys_ptrace(PTRACE_INTERRUPT, x->pid, 0L, 0L) < 0)
+			continue;
+		/* One that waits for its vfork's child (whose first stop,
+		 * or any stop, is kept meanwhile) cannot report before the
+		 * child execs or exits: waiting for it would hold the
+		 * session for good.  Its fork is complete (the event came
+		 * after it: no table copied after the call) and it runs no
+		 * code of the program before that; the interrupt stops it
+		 * on its way back, and that stop is kept as any other. */
+		if (x->vforked)
 			continue;
 		x->rc_wait = true;
 		s->hold_waiting++;

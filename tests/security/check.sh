@@ -1295,6 +1295,16 @@ objects_write_race)
 	objects_witness_intact
 	grep -q '^result: [1-9][0-9]* opens' "$out" || fail "the race did not run"
 	expect_contained "another thread wrote through a descriptor before it was closed" ;;
+objects_write_race_vfork)
+	# The same, the writer a process sharing the table made by a vfork
+	# (clone(CLONE_VM | CLONE_VFORK | CLONE_FILES)), its parent waiting
+	# in the kernel for it meanwhile: a sharer too, though no thread of
+	# the opener's (before: a vfork's child was never counted as one).
+	objects_stage adv_objwrite
+	run_nobody --policy "$nb/allow.json" -- "$nb/adv_objwrite" race-vfork "$witness" 3
+	objects_witness_intact
+	grep -q '^result: [1-9][0-9]* opens' "$out" || fail "the race did not run"
+	expect_contained "a vfork's child wrote through a descriptor before it was closed" ;;
 objects_own_writes)
 	# Control: what the program writes of its own works as unconfined:
 	# its oom_score_adj, a child's, a thread's comm, the uid_map of a

@@ -360,6 +360,42 @@ START_TEST(other_thread_held)
 }
 END_TEST
 
+START_TEST(vfork_parent_not_waited_for)
+{
+	/* A thread waits in its vfork for the child to exec (make's
+	 * posix_spawn): it cannot stop before the child runs, and the
+	 * child's first stop is kept by the hold.  It is interrupted (it
+	 * stops on its way back) but not waited for: the open runs at once
+	 * (before: the session was held for good; make -j2 through syswardd
+	 * hung on a kernel without kcmp, where every process shares). */
+	stage();
+	add_thread();
+	fk_evmsg(TID2, TID2 + 7);
+	fk_proc(TID2 + 7, TID2 + 7, PID);
+	fk_task(TID2 + 7);
+	fk_queue(TID2, FK_STOPPED(SIGTRAP, PTRACE_EVENT_VFORK));
+	dispatch();
+	ck_assert(sw_tracee_find(sup, TID2)->vforked);
+	write_open();
+	ck_assert_int_ge(last(PTRACE_INTERRUPT, TID2), 0);
+	ck_assert_int_ge(last(PTRACE_SYSCALL, PID), 0);	/* at once */
+	/* the child's first stop: kept */
+	fk_queue(TID2 + 7, FK_STOPPED(SIGSTOP, PTRACE_EVENT_STOP));
+	dispatch();
+	ck_assert_int_lt(last(PTRACE_CONT, TID2 + 7), 0);
+	fk_file(PID, FD, FK_CGROUP2_MAGIC, "/sys/fs/cgroup/x/cgroup.kill", 82);
+	exits(FD);
+	injected_runs(0);
+	ck_assert_int_eq((int64_t)ft->setregs[1].rax, -EACCES);
+	ck_assert_uint_eq(sup->n_holds, 0);
+	ck_assert_int_ge(last(PTRACE_CONT, TID2 + 7), 0);
+	/* the parent's stop after the vfork: its own, no longer vforked */
+	fk_queue(TID2, FK_STOPPED(SIGTRAP, PTRACE_EVENT_STOP));
+	dispatch();
+	ck_assert(!sw_tracee_find(sup, TID2)->vforked);
+}
+END_TEST
+
 START_TEST(connect_waits_for_checked_open)
 {
 	/* A process of the session (P3, no sharer of PID's table) connects
@@ -641,6 +677,7 @@ int main(void)
 	tcase_add_test(tc, close_refused_fails_closed);
 	tcase_add_test(tc, getsigmask_refused_fails_closed);
 	tcase_add_test(tc, other_thread_held);
+	tcase_add_test(tc, vfork_parent_not_waited_for);
 	tcase_add_test(tc, connect_waits_for_checked_open);
 	tcase_add_test(tc, other_thread_exits_while_held);
 	tcase_add_test(tc, new_thread_held_until_done);
