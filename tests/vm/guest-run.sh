@@ -45,6 +45,36 @@ export SW_GUARD_SETUP_SECONDS=15
 mkdir -p "$GEN"
 sed "s|@SW_RACE_DIR@|$GEN/race|g" "$POL/path-race.json.in" >"$GEN/path-race.json"
 sed "s|@SW_OWN_DIR@|$GEN/own|g" "$POL/own-filters.json.in" >"$GEN/own-filters.json"
+# What every process is doing (state, where it sleeps, its syscall):
+# printed into a scenario's output when it is about to time out, so that
+# a hang in the guest can be read from the log.
+dump_procs() {
+	local d t st cmd
+	for d in /proc/[0-9]*; do
+		# (Files of /proc have size 0: read, not tested with -s.)
+		cmd=$(tr '\0' ' ' <"$d/cmdline" 2>/dev/null | cut -c1-160)
+		[ -n "$cmd" ] || continue
+		st=$(cut -d' ' -f3,4 "$d/stat" 2>/dev/null)
+		printf '%s state,ppid=%s wchan=%s syscall=%s tracer=%s: %s\n' "${d#/proc/}" "$st" \
+			"$(cat "$d/wchan" 2>/dev/null)" "$(cut -d' ' -f1 "$d/syscall" 2>/dev/null)" \
+			"$(sed -n 's/^TracerPid:[[:space:]]*//p' "$d/status" 2>/dev/null)" "$cmd"
+		for t in "$d"/task/*; do
+			[ "$t" != "$d/task/${d#/proc/}" ] || continue
+			printf '  thread %s state=%s wchan=%s syscall=%s\n' "${t##*/}" \
+				"$(cut -d' ' -f3 "$t/stat" 2>/dev/null)" "$(cat "$t/wchan" 2>/dev/null)" \
+				"$(cut -d' ' -f1 "$t/syscall" 2>/dev/null)"
+		done
+	done
+}
+watchdog() {
+	local sp
+	sleep "$1" & sp=$!
+	trap 'kill $sp 2>/dev/null; exit 0' TERM
+	wait $sp
+	echo "---- vm: processes $2 s before the scenario's time limit:"
+	dump_procs
+}
+limit=${SYSWARD_VM_SCENARIO_TIMEOUT:-300}
 while IFS= read -r id; do
 	[ -n "$id" ] || continue
 	suite=${id%%:*}
@@ -59,13 +89,20 @@ while IFS= read -r id; do
 	*) echo "@@VM-BEGIN $id"; echo "unknown suite '$suite'"; echo "@@VM-END $id rc=2 secs=0"; continue ;;
 	esac
 	t0=$(date +%s%N)
-	timeout -k 10 900 bash "$runner" "$name" >/tmp/vm-scenario.out 2>&1 </dev/null
+	# 300 s: the longest scenario takes 150 s under TCG.  In the
+	# foreground: an asynchronous command of a shell without job
+	# control starts with SIGINT and SIGQUIT ignored.
+	watchdog $((limit - 20)) 20 >/tmp/vm-scenario.diag 2>&1 </dev/null &
+	dog=$!
+	timeout -k 10 "$limit" bash "$runner" "$name" >/tmp/vm-scenario.out 2>&1 </dev/null
 	rc=$?
+	kill $dog 2>/dev/null
+	wait $dog 2>/dev/null
 	t1=$(date +%s%N)
 	echo "@@VM-BEGIN $id"
-	cat /tmp/vm-scenario.out
+	cat /tmp/vm-scenario.out /tmp/vm-scenario.diag
 	# Leftovers of a failed scenario must not disturb the next one.
-	rm -f /tmp/vm-scenario.out
+	rm -f /tmp/vm-scenario.out /tmp/vm-scenario.diag
 	printf '@@VM-END %s rc=%d secs=%d.%01d\n' "$id" "$rc" $(( (t1 - t0) / 1000000000 )) \
 		$(( (t1 - t0) / 100000000 % 10 ))
 done </extra/scenarios
