@@ -126,7 +126,7 @@ struct audit_start {
 
 void audit_session_start(FILE *f, const struct audit_start *a);
 void audit_session_exit(FILE *f, uint64_t session, pid_t pid, int exit_code,
-			uint64_t decisions);
+			int term_sig, uint64_t decisions);
 void audit_refused(FILE *f, const struct peer *peer, const char *request,
 		   int code, const char *msg);
 
@@ -227,6 +227,8 @@ struct mail {
 	int sig;			/* MSG_SIGNAL, MSG_STOPPED */
 	pid_t pid;			/* MSG_STARTED */
 	int exit_code;			/* MSG_FAILED, MSG_DONE */
+	int term_sig;			/* MSG_DONE: killed by it (0: not) */
+	bool core;			/* ... and dumped core */
 	bool has_err;
 	struct sw_error err;
 	uint64_t decisions;		/* MSG_DONE */

@@ -644,6 +644,9 @@ struct sw_session {
 	int main_stop_sig;	/* the signal of that stop */
 	bool kill_descendants;	/* when the main process exits */
 	bool signalled;		/* killed or signalled on request */
+	bool killed;		/* ended by sysward (session_kill_all) */
+	int term_sig;		/* the main process died of it (0: exited) */
+	bool core_dumped;	/* ... with a core (WCOREDUMP) */
 	bool exec_done;
 	bool can_set;		/* kernel has PTRACE_SET_SYSCALL_INFO */
 	bool pathguard;		/* pin checked path strings (pathguard.c) */

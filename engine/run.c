@@ -144,6 +144,8 @@ static void init_forward(struct sw_session *s, int main_fd)
 struct run_state {
 	bool done;
 	int exit_code;
+	int term_sig;
+	bool core;
 	bool launch_failed;
 	struct sw_error launch_err;
 	struct sw_record *record;
@@ -164,6 +166,7 @@ static void on_done(struct sw_session *s, int exit_code, void *ud)
 
 	st->done = true;
 	st->exit_code = exit_code;
+	st->term_sig = sw_session_term_signal(s, &st->core);
 	st->record = sw_session_take_record(s);
 	if (le) {
 		st->launch_failed = true;
@@ -269,13 +272,13 @@ static void job_stopped(const struct sw_launch *l, struct sw_session *s,
 }
 
 int sw_run(const struct sw_policy *p, const struct sw_launch *l,
-	   int *ret_exit, struct sw_error *err)
+	   struct sw_exit *ret_exit, struct sw_error *err)
 {
 	return sw_run_recorded(p, l, ret_exit, NULL, err);
 }
 
 int sw_run_recorded(const struct sw_policy *p, const struct sw_launch *l,
-		    int *ret_exit, struct sw_record **ret_record,
+		    struct sw_exit *ret_exit, struct sw_record **ret_record,
 		    struct sw_error *err)
 {
 	static const int sigs[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT };
@@ -357,9 +360,14 @@ int sw_run_recorded(const struct sw_policy *p, const struct sw_launch *l,
 		 * sw_launch_failed() chose from the failed stage. */
 		if (err)
 			*err = st.launch_err;
-		*ret_exit = st.exit_code;
+		*ret_exit = (struct sw_exit){ .code = st.exit_code };
 		return -st.launch_err.code;
 	}
-	*ret_exit = r < 0 ? SW_EXIT_SYSWARD_ERROR : st.exit_code;
-	return r < 0 ? r : 0;
+	if (r < 0) {
+		*ret_exit = (struct sw_exit){ .code = SW_EXIT_SYSWARD_ERROR };
+		return r;
+	}
+	*ret_exit = (struct sw_exit){ .code = st.exit_code,
+				      .signal = st.term_sig, .core = st.core };
+	return 0;
 }

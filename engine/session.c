@@ -184,6 +184,19 @@ const struct sw_error *sw_session_launch_error(const struct sw_session *s)
 	return s->launch_failed ? &s->launch_err : NULL;
 }
 
+int sw_session_term_signal(const struct sw_session *s, bool *ret_core)
+{
+	/* Killed by sysward (sysward kill, events it cannot follow): its
+	 * documented 137, no signal of the program's; and a program that
+	 * never ran has its launch error's status. */
+	bool by_signal = s->main_exited && s->term_sig && !s->killed &&
+			 !s->launch_failed;
+
+	if (ret_core)
+		*ret_core = by_signal && s->core_dumped;
+	return by_signal ? s->term_sig : 0;
+}
+
 int sw_group_stop(struct sw_tracee *t, int sig)
 {
 	if (sig != SIGSTOP && !sw_job_stop_signal(sig))
