@@ -272,12 +272,14 @@ static int choose_job_control(struct sw_launch *l)
 	l->tty_fd = -1;
 	if (fd < 0)
 		return -1;
-	if (tcgetpgrp(fd) != getpgrp() || !isatty(STDIN_FILENO) ||
-	    !isatty(STDOUT_FILENO)) {
+	if (tcgetpgrp(fd) != getpgrp()) {
 		close(fd);
 		return -1;
 	}
-	l->foreground = true;
+	/* In a pipeline in the foreground the terminal is our job's: the
+	 * engine gives it to the program when it needs it (engine/run.c,
+	 * hand_terminal()). */
+	l->foreground = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	l->tty_fd = fd;
 	return fd;
 }

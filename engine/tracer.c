@@ -792,6 +792,8 @@ static void handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 		t->s->signal_stops++;
 		if (sig == SIGSYS)
 			sw_trap_signal_stop(t);
+		if (sw_job_stop_signal(sig) && t->pid == t->s->pid)
+			t->s->main_stop_outside = sw_stop_from_outside(sup, t);
 		sw_resume(t, sig);
 		return;
 	default:

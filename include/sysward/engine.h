@@ -179,7 +179,10 @@ struct sw_launch {
 	 * groups and scheduler autogroup.  foreground: make that
 	 * group the foreground one of terminal tty_fd before the program
 	 * runs, as a shell does; sw_run() takes the terminal back when the program
-	 * stops (Ctrl-Z) or ends. */
+	 * stops (Ctrl-Z) or ends.  tty_fd without foreground: the caller's
+	 * job holds that terminal (a pipeline), and sw_run() gives it to
+	 * the program when the kernel stops it for using it (SIGTTOU,
+	 * SIGTTIN), -1 if none. */
 	bool new_session;
 	/* With new_session: the holder executes /proc/self/exe as
 	 * SW_HOLDER_ARGV0, whose main() must then return sw_holder_main()
