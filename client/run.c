@@ -367,6 +367,8 @@ int sw_run_embedded(const struct run_options *o, const struct sw_policy *policy,
 		}
 	}
 
+	/* --log is the run's trace: every decision, plain allows too. */
+	l.audit_allows = true;
 	tty = choose_job_control(&l);
 	/* Before sw_run() installs its handlers and blocks SIGTTOU. */
 	sw_signals_of_caller(&l.sig_ignored, &l.sig_blocked);

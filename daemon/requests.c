@@ -426,6 +426,7 @@ static int run_hand_off(struct server *srv, struct conn *c,
 	lr->root_daemon = geteuid() == 0;
 	lr->nice = client_nice;
 	lr->audit = srv->audit;
+	lr->audit_allows = srv->audit_allows;
 	lr->recording = c->recording;
 	lr->record = c->record;
 	/* Each at the client's number: what its program would have

@@ -43,6 +43,7 @@
 struct options {
 	const char *socket_path;	/* NULL = default */
 	const char *audit_path;		/* NULL = no audit log */
+	bool audit_allows;		/* --audit-allows */
 	unsigned int max_sessions;
 	unsigned int request_timeout;	/* seconds to finish a request */
 	unsigned int shards;		/* tracer threads */
@@ -187,6 +188,7 @@ struct launch_req {
 	bool root_daemon;
 	int nice;
 	FILE *audit;
+	bool audit_allows;
 	/* The connection's RECORD (complain, report, gate), if any. */
 	bool recording;
 	struct sw_record_request record;

@@ -508,6 +508,11 @@ struct sw_audit_rec {
 	const struct sw_audit_strings *kept;	/* or NULL: read them now */
 };
 
+/* A plain allow: the call runs as the program made it (a path guard's
+ * pinned copy aside), by no LOG or audit rule, no would-be refusal, no
+ * failed tampering.  Its line is written only when the session asks
+ * for those (sw_launch.audit_allows). */
+bool sw_audit_plain_allow(const struct sw_audit_rec *r);
 int sw_audit_write(FILE *f, enum sw_log_format fmt,
 		   const struct sw_audit_rec *r);
 
@@ -652,6 +657,7 @@ struct sw_session {
 	int term_sig;		/* the main process died of it (0: exited) */
 	bool core_dumped;	/* ... with a core (WCOREDUMP) */
 	bool exec_done;
+	bool audit_allows;	/* sw_launch.audit_allows */
 	bool can_set;		/* kernel has PTRACE_SET_SYSCALL_INFO */
 	bool pathguard;		/* pin checked path strings (pathguard.c) */
 	uint8_t guard_warned;	/* pathguard.c: warnings said once */

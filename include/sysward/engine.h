@@ -151,6 +151,12 @@ struct sw_launch {
 					 * permitted, effective, inheritable) */
 	FILE *audit;			/* NULL = no audit log */
 	enum sw_log_format audit_format;
+	/* Plain allows get their line too (sysward run --log; syswardd
+	 * only with --audit-allows).  Without, the log has what an
+	 * operator needs: refusals (also would-be ones), kills, traps,
+	 * emulations, skips, rewrites, LOG/audit rules, judged connects,
+	 * failed tamperings (engine/actions.c, audit_wanted()). */
+	bool audit_allows;
 	uint64_t session_id;		/* written into audit lines if != 0 */
 	/* The caller's own state for this session, handed back by
 	 * sw_session_userdata() (syswardd: its tracer thread's). */
