@@ -15,6 +15,13 @@
 #define SW_EXIT_FAIL	1	/* check: some policy is invalid */
 #define SW_EXIT_USAGE	2	/* bad command line */
 
+/* A command's status that says "end as the program did: killed by signal
+ * N" (run, learn): out of the range of exit statuses; main() then dies
+ * of N itself (sw_cli_exit()).  Whoever only reports a number uses
+ * 128+N. */
+#define SW_EXIT_BY_SIGNAL	0x1000
+#define SW_EXIT_SIGNAL(n)	(SW_EXIT_BY_SIGNAL | (n))
+
 struct sw_command {
 	const char *name;
 	const char *summary;		/* one line for "sysward --help" */

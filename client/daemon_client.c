@@ -207,11 +207,12 @@ static int lost(const struct sw_error *err)
 	return SW_EXIT_SYSWARD_ERROR;
 }
 
-/* The session's REPORT, when a RECORD asked for one. */
+/* The session's REPORT, when a RECORD asked for one, and its EXIT. */
 struct record_state {
 	bool asked;
 	bool got;
 	struct sw_report_reply rep;
+	struct sw_exit ended;
 };
 
 /* Handle one message; returns -1 to go on, else the exit code. */
@@ -220,6 +221,7 @@ static int on_reply(const struct sw_msg_header *h, const uint8_t *p,
 {
 	struct sw_error err = { 0 };
 	struct sw_started st;
+	struct sw_exit_reply x;
 	int code, sig;
 
 	switch (h->type) {
@@ -247,10 +249,12 @@ static int on_reply(const struct sw_msg_header *h, const uint8_t *p,
 			stop_self(sig);
 		return -1;
 	case SW_MSG_EXIT:
-		if (sw_msg_decode_exit(p, h->length, &code, &err) < 0)
+		if (sw_msg_decode_exit(p, h->length, &x, &err) < 0)
 			break;
-		code |= EXIT_RAN;
-		return code;
+		rs->ended = (struct sw_exit){ .code = (int)x.exit_code,
+					      .signal = (int)x.signal,
+					      .core = x.core };
+		return (int)x.exit_code | EXIT_RAN;
 	case SW_MSG_ERROR:
 		code = sw_cli_reply_error(NULL, h, p, &err);
 		if (code < 0)
@@ -281,11 +285,11 @@ static int wait_reply(int fd, struct record_state *rs)
 /* The program ran and ended with code: what its REPORT says, as the
  * embedded mode says it (run.c's words). */
 static int conclude(const struct run_options *o, struct record_state *rs,
-		    FILE *report, int code)
+		    FILE *report)
 {
 	if (!rs->got) {
 		sw_cli_error("syswardd sent no report of the session (out of memory?); the program exited with %d",
-			     code);
+			     rs->ended.code);
 		return SW_EXIT_SYSWARD_ERROR;
 	}
 	if (sw_run_say_refusals(o, rs->rep.policy_refusals))
@@ -296,7 +300,7 @@ static int conclude(const struct run_options *o, struct record_state *rs,
 			     strerror(errno ? errno : EIO));
 		return SW_EXIT_SYSWARD_ERROR;
 	}
-	return sw_run_gate(o, rs->rep.policy_refusals, code);
+	return sw_run_gate(o, rs->rep.policy_refusals, &rs->ended);
 }
 
 int sw_run_daemon(const struct run_options *o)
@@ -469,11 +473,9 @@ int sw_run_daemon(const struct run_options *o)
 				break;
 		}
 	}
-	if (code >= 0 && (code & EXIT_RAN)) {
-		code &= ~EXIT_RAN;
-		if (rs.asked)
-			code = conclude(o, &rs, report, code);
-	}
+	if (code >= 0 && (code & EXIT_RAN))
+		code = rs.asked ? conclude(o, &rs, report)
+				: sw_run_status(&rs.ended);
 out:
 	sw_report_reply_clear(&rs.rep);
 	sw_buf_free(&msg);

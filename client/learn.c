@@ -300,6 +300,7 @@ int cmd_learn(int argc, char **argv)
 	size_t learned_len = 0;
 	uint64_t unnamed = 0;
 	struct sw_learn_notes notes;
+	struct sw_exit ex;
 	FILE *out, *to;
 	int r, code;
 
@@ -345,7 +346,7 @@ int cmd_learn(int argc, char **argv)
 	}
 
 	o.run.record_paths = o.paths;
-	code = sw_run_embedded(&o.run, policy, true, &rec);
+	code = sw_run_embedded(&o.run, policy, true, &rec, &ex);
 	if (!rec) {
 		/* It never ran: no policy, and no empty file left to load. */
 		if (out_file)
@@ -380,9 +381,9 @@ int cmd_learn(int argc, char **argv)
 		if (unnamed)
 			sw_cli_error("warning: %llu calls of system call numbers no name is known for were not learned (a profile names calls)",
 				     (unsigned long long)unnamed);
-		if (code)
+		if (ex.code)
 			sw_cli_error("warning: the program exited with status %d: the policy allows what this run did",
-				     code);
+				     ex.code);
 	}
 	if (r < 0 && out_file)
 		unlink(o.output);

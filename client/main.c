@@ -4,10 +4,12 @@
  * command; each command lives in its own file (run.c, check.c, info.c).
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #include "commands.h"
 
@@ -120,6 +122,44 @@ static int cmd_help(int argc, char **argv)
 	return SW_EXIT_OK;
 }
 
+/*
+ * A command's status as our end: an exit code, or, for SW_EXIT_SIGNAL(N),
+ * death by the program's signal N with its default action, as timeout(1),
+ * env(1) and tini end: our parent's waitpid() sees WIFSIGNALED, so that
+ * a shell stops its loop at Ctrl-C and make says "Interrupt", not "Error
+ * 130".  The command has returned (its files closed, the terminal given
+ * back); our streams are flushed here, a default action skips exit(3),
+ * with SIGPIPE ignored meanwhile: stdout may be a pipe whose reader is
+ * gone, and the program's signal must be the one we die of.  No core
+ * file of ours: a process that is not dumpable dumps none, whatever
+ * RLIMIT_CORE or a core_pattern pipe say (fs/coredump.c, vfs_coredump()
+ * gives up when __get_dumpable() is 0), so the program's "(core dumped)"
+ * is not repeated.  As a pid namespace's init (sysward-runtime's process
+ * 1) the kernel drops a signal we send ourselves (SIGNAL_UNKILLABLE,
+ * kernel/signal.c, sig_task_ignored()): then we exit 128+N, as runc
+ * reports a killed init anyway.
+ */
+static int end_as(int code)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	sigset_t one;
+	int sig;
+
+	if (!(code & SW_EXIT_BY_SIGNAL))
+		return code;
+	sig = code & ~SW_EXIT_BY_SIGNAL;
+	sigaction(SIGPIPE, &ign, NULL);
+	fflush(NULL);
+	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	sigaction(sig, &dfl, NULL);
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
+	raise(sig);
+	return 128 + sig;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -156,5 +196,5 @@ int main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	optind = 0;
-	return c->main(argc, argv);
+	return end_as(c->main(argc, argv));
 }

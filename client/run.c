@@ -3,9 +3,10 @@
  * sysward run: load a policy, make sure the kernel can enforce it, and run
  * the program under it (embedded supervisor, or through syswardd).
  *
- * Exit codes follow env(1) and timeout(1): the program's own status
- * (128+N when killed by signal N), 125 when sysward itself fails, 126 when
- * the program cannot be executed, 127 when it is not found.
+ * Exit codes follow env(1) and timeout(1): the program's own status (and
+ * when signal N killed it, death by N: main.c), 125 when sysward itself
+ * fails, 126 when the program cannot be executed, 127 when it is not
+ * found.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -80,7 +81,8 @@ void cmd_run_help(FILE *f)
 "stop at the supervisor (which refuses them alike) so that they are seen.\n"
 "\n"
 "Exit status:\n"
-"  N        the program's exit status (128+N if killed by signal N)\n"
+"  N        the program's exit status; if a signal killed it, sysward\n"
+"           dies of that signal too (a shell says 128+N)\n"
 "  %-3d      with --gate: the policy refused (or would have refused) a\n"
 "           call; sysward says so on standard error\n"
 "  125      sysward failed (bad policy, unsupported kernel, ...)\n"
@@ -270,12 +272,14 @@ static int choose_job_control(struct sw_launch *l)
 	l->tty_fd = -1;
 	if (fd < 0)
 		return -1;
-	if (tcgetpgrp(fd) != getpgrp() || !isatty(STDIN_FILENO) ||
-	    !isatty(STDOUT_FILENO)) {
+	if (tcgetpgrp(fd) != getpgrp()) {
 		close(fd);
 		return -1;
 	}
-	l->foreground = true;
+	/* In a pipeline in the foreground the terminal is our job's: the
+	 * engine gives it to the program when it needs it (engine/run.c,
+	 * hand_terminal()). */
+	l->foreground = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	l->tty_fd = fd;
 	return fd;
 }
@@ -286,13 +290,14 @@ static int choose_job_control(struct sw_launch *l)
  * gate.  Returns the status to exit with.
  */
 static int after_run(const struct run_options *o, const struct sw_policy *p,
-		     const struct sw_record *rec, FILE *report, int code)
+		     const struct sw_record *rec, FILE *report,
+		     const struct sw_exit *ex)
 {
 	uint64_t n = sw_record_policy_refusals(rec);
 	bool tripped = o->gate && n > 0;
 	struct sw_report_info info = {
-		.policy = p, .argv = o->argv, .program_exit = code,
-		.exit_code = tripped ? o->gate : code,
+		.policy = p, .argv = o->argv, .program_exit = ex->code,
+		.exit_code = tripped ? o->gate : ex->code,
 		.gate = o->gate != 0, .gate_tripped = tripped,
 	};
 
@@ -303,11 +308,12 @@ static int after_run(const struct run_options *o, const struct sw_policy *p,
 			     strerror(errno ? errno : EIO));
 		return SW_EXIT_SYSWARD_ERROR;
 	}
-	return sw_run_gate(o, n, code);
+	return sw_run_gate(o, n, ex);
 }
 
 int sw_run_embedded(const struct run_options *o, const struct sw_policy *policy,
-		    bool record, struct sw_record **ret_record)
+		    bool record, struct sw_record **ret_record,
+		    struct sw_exit *ret_exit)
 {
 	struct sw_error err = { 0 };
 	cleanup_fclose FILE *log_file = NULL;
@@ -329,9 +335,10 @@ int sw_run_embedded(const struct run_options *o, const struct sw_policy *policy,
 		 * catch, so catch and forward them all (engine.h). */
 		.init_signals = getpid() == 1,
 	};
-	int r, code, exit_code = SW_EXIT_SYSWARD_ERROR;
+	int r, code;
 
 	*ret_record = NULL;
+	*ret_exit = (struct sw_exit){ .code = SW_EXIT_SYSWARD_ERROR };
 	/* The engine checks the kernel: it refuses a policy that needs the
 	 * supervisor where PTRACE_SET_SYSCALL_INFO is missing, and runs one
 	 * the kernel enforces alone, exactly as syswardd does. */
@@ -340,7 +347,8 @@ int sw_run_embedded(const struct run_options *o, const struct sw_policy *policy,
 	if (code) {
 		sw_exec_error(&err, o->argv[0], code);
 		sw_cli_error("%s", err.msg);
-		return sw_exec_exit_code(code);
+		ret_exit->code = sw_exec_exit_code(code);
+		return ret_exit->code;
 	}
 
 	if (o->log_path) {
@@ -351,7 +359,7 @@ int sw_run_embedded(const struct run_options *o, const struct sw_policy *policy,
 			if (!log_file) {
 				sw_cli_error("open audit log %s: %s",
 					     o->log_path, strerror(errno));
-				return SW_EXIT_SYSWARD_ERROR;
+				return ret_exit->code;
 			}
 			/* Whole lines reach the file even if we are killed. */
 			setvbuf(log_file, NULL, _IOLBF, 0);
@@ -359,15 +367,17 @@ int sw_run_embedded(const struct run_options *o, const struct sw_policy *policy,
 		}
 	}
 
+	/* --log is the run's trace: every decision, plain allows too. */
+	l.audit_allows = true;
 	tty = choose_job_control(&l);
 	/* Before sw_run() installs its handlers and blocks SIGTTOU. */
 	sw_signals_of_caller(&l.sig_ignored, &l.sig_blocked);
-	r = sw_run_recorded(policy, &l, &exit_code, ret_record, &err);
-	/* exit_code is set either way: on error, 126/127 if the program
+	r = sw_run_recorded(policy, &l, ret_exit, ret_record, &err);
+	/* *ret_exit is set either way: on error, 126/127 if the program
 	 * could not be exec'd, else 125. */
 	if (r < 0)
 		sw_cli_error("%s", err.msg);
-	return exit_code;
+	return sw_run_status(ret_exit);
 }
 
 static int run_embedded(const struct run_options *o)
@@ -377,6 +387,7 @@ static int run_embedded(const struct run_options *o)
 	cleanup_fclose FILE *report_file = NULL;
 	FILE *report = NULL;
 	struct sw_record *rec = NULL;
+	struct sw_exit ex;
 	int exit_code = SW_EXIT_SYSWARD_ERROR;
 
 	/* First: nothing of ours is open yet that the program must keep. */
@@ -406,9 +417,9 @@ static int run_embedded(const struct run_options *o)
 		goto out;
 
 	exit_code = sw_run_embedded(o, policy, o->complain || o->report_path || o->gate,
-				    &rec);
+				    &rec, &ex);
 	if (rec)
-		exit_code = after_run(o, policy, rec, report, exit_code);
+		exit_code = after_run(o, policy, rec, report, &ex);
 out:
 	sw_record_free(rec);
 	sw_policy_free(policy);

@@ -17,12 +17,14 @@ struct sw_record;
  * The embedded run of o->argv under policy (loaded by the caller), as
  * `sysward run` makes it: the program checked first, o's log, caps,
  * complain mode and job control.  With record, the session's record is
- * handed over in *ret_record (NULL if the program never ran).  Returns
- * the exit code: the program's, or 125/126/127 (the error printed).
- * `sysward learn` runs its program through it too.
+ * handed over in *ret_record (NULL if the program never ran).  How the
+ * program ended in *ret_exit (125/126/127 there, the error printed, if
+ * it did not run); returns sw_run_status() of it.  `sysward learn` runs
+ * its program through it too.
  */
 int sw_run_embedded(const struct run_options *o, const struct sw_policy *policy,
-		    bool record, struct sw_record **ret_record);
+		    bool record, struct sw_record **ret_record,
+		    struct sw_exit *ret_exit);
 
 
 /* Parse "CAP_SYS_ADMIN", "sys_admin", "net_raw,chown" or "all" into mask;

@@ -59,12 +59,18 @@ bool sw_run_say_refusals(const struct run_options *o, uint64_t n)
 	return true;
 }
 
-int sw_run_gate(const struct run_options *o, uint64_t n, int code)
+int sw_run_status(const struct sw_exit *ex)
+{
+	return ex->signal ? SW_EXIT_SIGNAL(ex->signal) : ex->code;
+}
+
+int sw_run_gate(const struct run_options *o, uint64_t n,
+		const struct sw_exit *ex)
 {
 	if (!o->gate || n == 0)
-		return code;
+		return sw_run_status(ex);
 	sw_cli_error("gate: exit status %d instead of the program's %d: the policy %s %llu %s",
-		     o->gate, code,
+		     o->gate, ex->code,
 		     o->complain ? "would have refused" : "refused",
 		     (unsigned long long)n, n == 1 ? "call" : "calls");
 	return o->gate;

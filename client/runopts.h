@@ -40,12 +40,16 @@ struct run_options {
 /* After a run with a record, the words shared by the embedded and the
  * daemon mode.  sw_run_say_refusals(): the line that heads the refused
  * calls (complain mode, or a tripped gate), unless -q; true if the
- * calls should follow.  sw_run_gate(): the status to exit with, given
- * the policy's n refusals and the program's code, and the gate's word
- * when it trips.  sw_run_open_report(): --report's stream (stderr for
+ * calls should follow.  sw_run_gate(): the status to end with, given
+ * the policy's n refusals and how the program ended (sw_run_status()
+ * unless the gate trips), and the gate's word when it trips.  sw_run_open_report(): --report's stream (stderr for
  * '-'; *ret_file, to close, for a file), or -1 with the error said. */
 bool sw_run_say_refusals(const struct run_options *o, uint64_t n);
-int sw_run_gate(const struct run_options *o, uint64_t n, int code);
+int sw_run_gate(const struct run_options *o, uint64_t n,
+		const struct sw_exit *ex);
+/* How a run of a program that ended so ends `sysward`: its exit code, or
+ * SW_EXIT_SIGNAL(N) when signal N killed it (main() dies of N). */
+int sw_run_status(const struct sw_exit *ex);
 int sw_run_open_report(const struct run_options *o, FILE **ret_file,
 		       FILE **ret_stream);
 

@@ -39,15 +39,18 @@ void audit_session_start(FILE *f, const struct audit_start *a)
 }
 
 void audit_session_exit(FILE *f, uint64_t session, pid_t pid, int exit_code,
-			uint64_t decisions)
+			int term_sig, uint64_t decisions)
 {
 	struct sw_jsonl l;
 	FILE *m;
 
 	if (!f || !(m = begin(&l, session, "session-exit")))
 		return;
-	fprintf(m, ",\"pid\":%d,\"exit_code\":%d,\"decisions\":%llu", pid,
-		exit_code, (unsigned long long)decisions);
+	fprintf(m, ",\"pid\":%d,\"exit_code\":%d", pid, exit_code);
+	/* A signal's death is the signal's (128+N may be an exit). */
+	if (term_sig)
+		fprintf(m, ",\"signal\":%d", term_sig);
+	fprintf(m, ",\"decisions\":%llu", (unsigned long long)decisions);
 	(void)sw_jsonl_end(&l, f);
 }
 

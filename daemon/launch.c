@@ -56,6 +56,7 @@ void launch_fill(const struct launch_req *q, uint64_t id, struct sw_launch *l)
 		.caps = q->peer.uid == 0 ? q->q.caps : 0,
 		.audit = q->audit,
 		.audit_format = SW_LOG_JSON,
+		.audit_allows = q->audit_allows,
 		.session_id = id,
 		.new_session = true,
 		.holder_exec = true,

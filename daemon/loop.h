@@ -78,6 +78,7 @@ struct server {
 	unsigned int *load;		/* sessions per shard */
 	unsigned int n_shards;
 	FILE *audit;
+	bool audit_allows;		/* --audit-allows */
 	unsigned int max_sessions, n_sessions;
 	unsigned int max_conns, n_conns;
 	unsigned int n_idle_peers;	/* of n_conns: c->idle_peer */

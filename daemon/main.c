@@ -64,8 +64,10 @@ static void help(FILE *f)
 "                          ignored under systemd socket activation\n"
 "  -m, --socket-mode MODE  file mode of the socket (default 0666 as root,\n"
 "                          so every user may ask; 0600 otherwise)\n"
-"  -a, --audit-log FILE    append one JSON line per supervisor decision and\n"
-"                          per session start/exit to FILE\n"
+"  -a, --audit-log FILE    append one JSON line per session start/exit and\n"
+"                          per supervisor decision that is no plain allow\n"
+"                          (refusals, emulations, rewrites, LOG rules) to FILE\n"
+"      --audit-allows      ... and per plain allow too\n"
 "  -n, --max-sessions N    run at most N programs at once (default %d)\n"
 "  -t, --request-timeout S close a connection that has not completed a\n"
 "                          request within S seconds (default %d)\n"
@@ -115,6 +117,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "socket", required_argument, NULL, 's' },
 		{ "socket-mode", required_argument, NULL, 'm' },
 		{ "audit-log", required_argument, NULL, 'a' },
+		{ "audit-allows", no_argument, NULL, 'A' },
 		{ "max-sessions", required_argument, NULL, 'n' },
 		{ "request-timeout", required_argument, NULL, 't' },
 		{ "shards", required_argument, NULL, 'j' },
@@ -141,6 +144,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'a':
 			o->audit_path = optarg;
+			break;
+		case 'A':
+			o->audit_allows = true;
 			break;
 		case 'n':
 			if (!number_in(optarg, 10, 1, SW_PROTO_MAX_PS_ENTRIES, &v))

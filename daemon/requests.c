@@ -138,7 +138,7 @@ static void mail_ended(struct server *srv, const struct mail *m)
 	/* A session killed while it compiled never started (no pid). */
 	if (m->kind == MSG_DONE && x->pid)
 		audit_session_exit(srv->audit, x->id, x->pid, m->exit_code,
-				   m->decisions);
+				   m->term_sig, m->decisions);
 	/* Detach first: a failed send closes c, which must not try to kill
 	 * this finished session. */
 	if (c)
@@ -160,7 +160,10 @@ static void mail_ended(struct server *srv, const struct mail *m)
 		    sw_msg_encode_report(&b, &m->report, NULL) == 0)
 			conn_queue(srv, c, &b);
 		sw_buf_free(&b);
-		if (sw_msg_encode_exit(&b, m->exit_code, NULL) == 0)
+		if (sw_msg_encode_exit(&b, &(struct sw_exit_reply){
+					.exit_code = (uint32_t)m->exit_code,
+					.signal = (uint32_t)m->term_sig,
+					.core = m->core }, NULL) == 0)
 			conn_queue(srv, c, &b);
 		conn_finish(srv, c);
 	}
@@ -183,7 +186,8 @@ void requests_read_last_mail(struct server *srv)
 			m->x->pid = m->pid;
 		} else if (m->kind == MSG_DONE) {
 			audit_session_exit(srv->audit, m->x->id, m->x->pid,
-					   m->exit_code, m->decisions);
+					   m->exit_code, m->term_sig,
+					   m->decisions);
 			m->x->pid = 0;	/* recorded */
 		}
 		mail_free(m);
@@ -191,7 +195,7 @@ void requests_read_last_mail(struct server *srv)
 	for (struct session *x = srv->sessions; x; x = x->next)
 		if (x->pid)
 			audit_session_exit(srv->audit, x->id, x->pid,
-					   128 + SIGKILL,
+					   128 + SIGKILL, 0,
 					   __atomic_load_n(&x->decisions,
 							   __ATOMIC_RELAXED));
 }
@@ -422,6 +426,7 @@ static int run_hand_off(struct server *srv, struct conn *c,
 	lr->root_daemon = geteuid() == 0;
 	lr->nice = client_nice;
 	lr->audit = srv->audit;
+	lr->audit_allows = srv->audit_allows;
 	lr->recording = c->recording;
 	lr->record = c->record;
 	/* Each at the client's number: what its program would have

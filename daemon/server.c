@@ -66,6 +66,7 @@ int server_new(struct server **ret, int listen_fd, FILE *audit,
 	srv->signal_kind = K_SIGNAL;
 	srv->mail_kind = K_MAIL;
 	srv->audit = audit;
+	srv->audit_allows = o->audit_allows;
 	srv->max_sessions = o->max_sessions;
 	srv->max_conns = o->max_sessions + 64;
 	{

@@ -202,6 +202,7 @@ static void on_done(struct sw_session *s, int exit_code, void *userdata)
 	m = mail_new(MSG_DONE, ss->x);
 	if (m) {
 		m->exit_code = exit_code;
+		m->term_sig = sw_session_term_signal(s, &m->core);
 		m->decisions = sw_session_decisions(s);
 		if (le) {
 			m->has_err = true;

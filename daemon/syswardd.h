@@ -43,6 +43,7 @@
 struct options {
 	const char *socket_path;	/* NULL = default */
 	const char *audit_path;		/* NULL = no audit log */
+	bool audit_allows;		/* --audit-allows */
 	unsigned int max_sessions;
 	unsigned int request_timeout;	/* seconds to finish a request */
 	unsigned int shards;		/* tracer threads */
@@ -126,7 +127,7 @@ struct audit_start {
 
 void audit_session_start(FILE *f, const struct audit_start *a);
 void audit_session_exit(FILE *f, uint64_t session, pid_t pid, int exit_code,
-			uint64_t decisions);
+			int term_sig, uint64_t decisions);
 void audit_refused(FILE *f, const struct peer *peer, const char *request,
 		   int code, const char *msg);
 
@@ -187,6 +188,7 @@ struct launch_req {
 	bool root_daemon;
 	int nice;
 	FILE *audit;
+	bool audit_allows;
 	/* The connection's RECORD (complain, report, gate), if any. */
 	bool recording;
 	struct sw_record_request record;
@@ -227,6 +229,8 @@ struct mail {
 	int sig;			/* MSG_SIGNAL, MSG_STOPPED */
 	pid_t pid;			/* MSG_STARTED */
 	int exit_code;			/* MSG_FAILED, MSG_DONE */
+	int term_sig;			/* MSG_DONE: killed by it (0: not) */
+	bool core;			/* ... and dumped core */
 	bool has_err;
 	struct sw_error err;
 	uint64_t decisions;		/* MSG_DONE */

@@ -230,6 +230,15 @@ static bool only_pinned(const struct sw_audit_rec *r)
 	return true;
 }
 
+bool sw_audit_plain_allow(const struct sw_audit_rec *r)
+{
+	const struct sw_decision *d = r->d;
+
+	if (d->audit || d->refusal || d->lifted || r->error)
+		return false;
+	return d->verdict == SW_V_ALLOW || only_pinned(r);
+}
+
 static const char *verdict_name(const struct sw_audit_rec *r)
 {
 	switch (r->d->verdict) {

@@ -508,6 +508,11 @@ struct sw_audit_rec {
 	const struct sw_audit_strings *kept;	/* or NULL: read them now */
 };
 
+/* A plain allow: the call runs as the program made it (a path guard's
+ * pinned copy aside), by no LOG or audit rule, no would-be refusal, no
+ * failed tampering.  Its line is written only when the session asks
+ * for those (sw_launch.audit_allows). */
+bool sw_audit_plain_allow(const struct sw_audit_rec *r);
 int sw_audit_write(FILE *f, enum sw_log_format fmt,
 		   const struct sw_audit_rec *r);
 
@@ -646,9 +651,17 @@ struct sw_session {
 				 * (sw_run() stops itself too, as a shell's
 				 * job would); reset by its reader */
 	int main_stop_sig;	/* the signal of that stop */
+	/* The job-control signal the main process took last was sent by a
+	 * process outside its job (sw_stop_from_outside()): its stop is
+	 * the pid's, like a SIGSTOP's, not the job's. */
+	bool main_stop_outside;
 	bool kill_descendants;	/* when the main process exits */
 	bool signalled;		/* killed or signalled on request */
+	bool killed;		/* ended by sysward (session_kill_all) */
+	int term_sig;		/* the main process died of it (0: exited) */
+	bool core_dumped;	/* ... with a core (WCOREDUMP) */
 	bool exec_done;
+	bool audit_allows;	/* sw_launch.audit_allows */
 	bool can_set;		/* kernel has PTRACE_SET_SYSCALL_INFO */
 	bool pathguard;		/* pin checked path strings (pathguard.c) */
 	uint8_t guard_warned;	/* pathguard.c: warnings said once */
@@ -907,6 +920,10 @@ extern const struct sw_pid_call sw_pid_calls[SW_PID_CALL_COUNT];
 bool sw_reach_pid(struct sw_supervisor *sup, struct sw_session *s,
 		  pid_t caller, int32_t pid);
 int sw_reach_refusal(pid_t caller, int32_t id);
+/* At a signal-delivery stop of t by a job-control signal: was it sent
+ * by a process outside t's job (neither the terminal, nor the
+ * supervisor forwarding its caller's, nor the session itself)? */
+bool sw_stop_from_outside(struct sw_supervisor *sup, struct sw_tracee *t);
 /* tracer.c: a signal was sent to the session on request (run.c). */
 void sw_session_mark_signalled(struct sw_session *s);
 bool sw_reach_group(struct sw_supervisor *sup, struct sw_session *s,

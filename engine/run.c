@@ -144,6 +144,8 @@ static void init_forward(struct sw_session *s, int main_fd)
 struct run_state {
 	bool done;
 	int exit_code;
+	int term_sig;
+	bool core;
 	bool launch_failed;
 	struct sw_error launch_err;
 	struct sw_record *record;
@@ -164,6 +166,7 @@ static void on_done(struct sw_session *s, int exit_code, void *ud)
 
 	st->done = true;
 	st->exit_code = exit_code;
+	st->term_sig = sw_session_term_signal(s, &st->core);
 	st->record = sw_session_take_record(s);
 	if (le) {
 		st->launch_failed = true;
@@ -232,24 +235,75 @@ static void stop_self(int sig)
 	sigaction(sig, &prev, NULL);
 }
 
-/* The program's main process stopped: stop as its job.  In a terminal
- * it owns (Ctrl-Z), take the terminal back, stop our whole job, and on
- * fg give the terminal back and continue the program's group.  Else
- * only for a job-control stop (SIGTSTP, SIGTTIN, SIGTTOU: "the job
- * stops", undone by continuing the job, that is us): a SIGSTOP is sent
- * at a pid and undone at that pid, and we, stopped, would hold up the
- * program's supervised calls until someone continued us too. */
+/* The program holds the terminal: l->foreground from the start, or
+ * given to it in a pipeline (job_stopped()); *handed says the latter. */
+struct job_tty {
+	bool handed;
+	pid_t pgid;		/* the program's group, while handed */
+};
+
+/* Our job is the terminal's foreground but the program, in a group of
+ * its own, is not (a pipeline: "sysward run ... | cat"): the kernel
+ * stops it by SIGTTOU or SIGTTIN when it sets the terminal's modes or
+ * reads it (tty_check_change(), drivers/tty/tty_jobctrl.c), where
+ * unconfined, in our job, it would have been let through.  Stopping
+ * ourselves then leaves the rest of the pipeline running: the shell
+ * never sees the job stop nor end.  So give the terminal to the
+ * program's group (SIGTTOU blocked here: tcsetpgrp() is let through)
+ * and continue it; from then on we stand in for it as in the
+ * foreground (Ctrl-Z stops our whole job). */
+static bool hand_terminal(const struct sw_launch *l, struct sw_session *s,
+			  int group_fd, struct job_tty *jt)
+{
+	int sig = s->main_stop_sig;
+
+	if ((sig != SIGTTOU && sig != SIGTTIN) || l->foreground ||
+	    l->tty_fd < 0 || tcgetpgrp(l->tty_fd) != getpgrp() ||
+	    tcsetpgrp(l->tty_fd, s->pid) < 0)
+		return false;
+	jt->handed = true;
+	jt->pgid = s->pid;
+	sw_session_group_signal(s, group_fd, SIGCONT);
+	return true;
+}
+
+/* The program's main process stopped by a job-control signal (SIGTSTP,
+ * SIGTTIN, SIGTTOU: "the job stops", undone by continuing the job, that
+ * is us): stop as its job.  A SIGSTOP, or a job-control signal sent at
+ * the program's pid from outside its job (session.c reports it as a
+ * SIGSTOP), is undone at that pid: we, stopped, would hold up the
+ * program's supervised calls until someone continued us too.  In a
+ * terminal the program holds (Ctrl-Z), take the terminal back, stop our
+ * whole job, and on fg give the terminal back and continue the
+ * program's group. */
 static void job_stopped(const struct sw_launch *l, struct sw_session *s,
-			int group_fd)
+			int group_fd, struct job_tty *jt)
 {
 	int sig = s->main_stop_sig;
 	pid_t fg;
 
 	s->main_stopped = false;
-	if (!l->foreground) {
-		if (!sw_job_stop_signal(sig))
+	if (!sw_job_stop_signal(sig))
+		return;
+	if (!l->foreground && !jt->handed) {
+		if (hand_terminal(l, s, group_fd, jt))
 			return;
+		int pending = forward_sig;
+
+		forward_sig = 0;
 		stop_self(sig);
+		/* Not stopped: the kernel discards a job-control stop in an
+		 * orphaned group (get_signal(), is_current_pgrp_orphaned()),
+		 * where the program, unconfined, would have got EIO for its
+		 * terminal access or gone on.  Continuing it would have it
+		 * stop again at once, for good: leave it stopped, and say
+		 * so. */
+		if (forward_sig != SIGCONT && sig != SIGTSTP) {
+			sw_warn(s, "the program stopped by %s (terminal access from the background) in a job that cannot stop (an orphaned process group); it stays stopped until continued (kill -CONT %d)",
+				sig == SIGTTIN ? "SIGTTIN" : "SIGTTOU", s->pid);
+			forward_sig = pending;
+			return;
+		}
 		sw_session_group_signal(s, group_fd, SIGCONT);
 		if (forward_sig == SIGCONT)
 			forward_sig = 0;	/* that one, just sent */
@@ -260,8 +314,19 @@ static void job_stopped(const struct sw_launch *l, struct sw_session *s,
 		return;		/* not the program's terminal any more */
 	(void)tcsetpgrp(l->tty_fd, getpgrp());
 	/* Our whole job: a script that runs us stops with us, and its
-	 * shell sees the job stopped. */
+	 * shell sees the job stopped.  In a pipeline we catch SIGTSTP
+	 * (to relay it): stop by its default action after the others. */
 	kill(0, SIGTSTP);
+	if (jt->handed) {
+		stop_self(SIGTSTP);
+		forward_sig = 0;	/* our own SIGTSTP, and the SIGCONT */
+		/* Continued in the background (bg): the terminal is not
+		 * ours to give. */
+		if (tcgetpgrp(l->tty_fd) != getpgrp()) {
+			sw_session_group_signal(s, group_fd, SIGCONT);
+			return;
+		}
+	}
 	/* Continued (fg): back to the program, which stays stopped until
 	 * its group is continued too. */
 	(void)tcsetpgrp(l->tty_fd, fg);
@@ -269,13 +334,13 @@ static void job_stopped(const struct sw_launch *l, struct sw_session *s,
 }
 
 int sw_run(const struct sw_policy *p, const struct sw_launch *l,
-	   int *ret_exit, struct sw_error *err)
+	   struct sw_exit *ret_exit, struct sw_error *err)
 {
 	return sw_run_recorded(p, l, ret_exit, NULL, err);
 }
 
 int sw_run_recorded(const struct sw_policy *p, const struct sw_launch *l,
-		    int *ret_exit, struct sw_record **ret_record,
+		    struct sw_exit *ret_exit, struct sw_record **ret_record,
 		    struct sw_error *err)
 {
 	static const int sigs[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT };
@@ -288,6 +353,7 @@ int sw_run_recorded(const struct sw_policy *p, const struct sw_launch *l,
 	struct sw_session *s = NULL;
 	struct run_state st = { .exit_code = SW_EXIT_SYSWARD_ERROR };
 	sigset_t ttou, old_mask;
+	struct job_tty jt = { 0 };
 	int r, group_fd = -1;
 
 	r = sw_supervisor_new(&sup, err);
@@ -334,7 +400,7 @@ int sw_run_recorded(const struct sw_policy *p, const struct sw_launch *l,
 			sw_session_group_signal(s, group_fd, sig);
 		}
 		if (!st.done && s->main_stopped)
-			job_stopped(l, s, group_fd);
+			job_stopped(l, s, group_fd, &jt);
 	}
 	if (l->init_signals)
 		init_restore(init_old);
@@ -348,6 +414,10 @@ int sw_run_recorded(const struct sw_policy *p, const struct sw_launch *l,
 	 * child took it). */
 	if (l->foreground && l->tty_fd >= 0)
 		(void)tcsetpgrp(l->tty_fd, getpgrp());
+	/* Given to the program in a pipeline: back to our job, unless the
+	 * shell has given it to another job meanwhile. */
+	if (jt.handed && tcgetpgrp(l->tty_fd) == jt.pgid)
+		(void)tcsetpgrp(l->tty_fd, getpgrp());
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	if (ret_record)
 		*ret_record = st.launch_failed ? NULL : TAKE_PTR(st.record);
@@ -357,9 +427,14 @@ int sw_run_recorded(const struct sw_policy *p, const struct sw_launch *l,
 		 * sw_launch_failed() chose from the failed stage. */
 		if (err)
 			*err = st.launch_err;
-		*ret_exit = st.exit_code;
+		*ret_exit = (struct sw_exit){ .code = st.exit_code };
 		return -st.launch_err.code;
 	}
-	*ret_exit = r < 0 ? SW_EXIT_SYSWARD_ERROR : st.exit_code;
-	return r < 0 ? r : 0;
+	if (r < 0) {
+		*ret_exit = (struct sw_exit){ .code = SW_EXIT_SYSWARD_ERROR };
+		return r;
+	}
+	*ret_exit = (struct sw_exit){ .code = st.exit_code,
+				      .signal = st.term_sig, .core = st.core };
+	return 0;
 }

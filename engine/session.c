@@ -184,10 +184,50 @@ const struct sw_error *sw_session_launch_error(const struct sw_session *s)
 	return s->launch_failed ? &s->launch_err : NULL;
 }
 
+int sw_session_term_signal(const struct sw_session *s, bool *ret_core)
+{
+	/* Killed by sysward (sysward kill, events it cannot follow): its
+	 * documented 137, no signal of the program's; and a program that
+	 * never ran has its launch error's status. */
+	bool by_signal = s->main_exited && s->term_sig && !s->killed &&
+			 !s->launch_failed;
+
+	if (ret_core)
+		*ret_core = by_signal && s->core_dumped;
+	return by_signal ? s->term_sig : 0;
+}
+
+bool sw_stop_from_outside(struct sw_supervisor *sup, struct sw_tracee *t)
+{
+	siginfo_t si;
+
+	/* Unreadable: the job's, as before (the caller stops with it). */
+	if (sw_sys_ptrace(PTRACE_GETSIGINFO, t->pid, NULL, &si) < 0)
+		return false;
+	/* The terminal's (Ctrl-Z; SIGTTIN/SIGTTOU for a background
+	 * access): kill_pgrp() sends with SEND_SIG_PRIV, SI_KERNEL. */
+	if (si.si_code != SI_USER && si.si_code != SI_TKILL &&
+	    si.si_code != SI_QUEUE)
+		return false;
+	/* si_pid 0: a sender the program's pid namespace does not see,
+	 * its supervisor (syswardd forwarding its client's) among them;
+	 * ours (sysward forwarding its job's); the session's own. */
+	if (si.si_pid == 0 || si.si_pid == getpid())
+		return false;
+	return !sw_reach_pid(sup, t->s, t->pid, si.si_pid);
+}
+
 int sw_group_stop(struct sw_tracee *t, int sig)
 {
 	if (sig != SIGSTOP && !sw_job_stop_signal(sig))
 		return 0;	/* PTRACE_INTERRUPT or SIGCONT's re-trap */
+	/* A stop sent at the program's pid from outside its job (a process
+	 * monitor, another terminal) is undone at that pid, as a SIGSTOP:
+	 * its caller, stopped with it, would hold up the continued program
+	 * for good (nothing continues the caller). */
+	if (t->s && t->pid == t->s->pid && t->s->main_stop_outside &&
+	    sw_job_stop_signal(sig))
+		sig = SIGSTOP;
 	if (t->s && t->pid == t->s->pid) {
 		t->s->main_stopped = true;
 		t->s->main_stop_sig = sig;

@@ -319,6 +319,10 @@ static void session_kill_all(struct sw_session *s)
 	struct sw_supervisor *sup = s->sup;
 
 	s->signalled = true;
+	/* The main process's end is ours only if it had not ended already
+	 * (--kill-descendants after it died of a signal keeps that death). */
+	if (!s->main_exited)
+		s->killed = true;
 	for (size_t i = 0; i < sup->tab_size; i++)
 		if (sup->tab[i].pid > 0 && sup->tab[i].s == s)
 			sw_sys_kill(sup->tab[i].pid, SIGKILL);
@@ -599,6 +603,10 @@ static void on_exit_status(struct sw_supervisor *sup, struct sw_tracee *t,
 		s->main_exited = true;
 		s->exit_code = WIFEXITED(status) ? WEXITSTATUS(status)
 						 : 128 + WTERMSIG(status);
+		if (WIFSIGNALED(status)) {
+			s->term_sig = WTERMSIG(status);
+			s->core_dumped = WCOREDUMP(status);
+		}
 		if (!s->exec_done && !s->launch_failed)
 			s->exit_code = sw_launch_failed(s);
 		else if (s->kill_descendants)
@@ -788,6 +796,8 @@ static void handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 		t->s->signal_stops++;
 		if (sig == SIGSYS)
 			sw_trap_signal_stop(t);
+		if (sw_job_stop_signal(sig) && t->pid == t->s->pid)
+			t->s->main_stop_outside = sw_stop_from_outside(sup, t);
 		sw_resume(t, sig);
 		return;
 	default:

@@ -53,7 +53,7 @@ static const struct {
 	{ SW_MSG_SIGNAL, "SIGNAL", true, 4 },
 	{ SW_MSG_RECORD, "RECORD", true, 8 },
 	{ SW_MSG_STARTED, "STARTED", false, 12 },
-	{ SW_MSG_EXIT, "EXIT", false, 4 },
+	{ SW_MSG_EXIT, "EXIT", false, 12 },
 	{ SW_MSG_ERROR, "ERROR", false, 12 + SW_PROTO_MAX_ERROR_MSG },
 	{ SW_MSG_PS_REPLY, "PS_REPLY", false, SW_PROTO_MAX_PS_REPLY },
 	{ SW_MSG_OK, "OK", false, 0 },
@@ -604,10 +604,13 @@ int sw_msg_encode_started(struct sw_buf *b, const struct sw_started *s,
 	return sw_msg_finish(b, err);
 }
 
-int sw_msg_encode_exit(struct sw_buf *b, int exit_code, struct sw_error *err)
+int sw_msg_encode_exit(struct sw_buf *b, const struct sw_exit_reply *x,
+		       struct sw_error *err)
 {
 	sw_msg_begin(b, SW_MSG_EXIT);
-	sw_buf_put_u32(b, (uint32_t)exit_code);
+	sw_buf_put_u32(b, x->exit_code);
+	sw_buf_put_u32(b, x->signal);
+	sw_buf_put_u32(b, x->core ? SW_PROTO_EXIT_CORE : 0);
 	return sw_msg_finish(b, err);
 }
 
@@ -753,20 +756,35 @@ int sw_msg_decode_started(const uint8_t *p, size_t len, struct sw_started *ret,
 	return 0;
 }
 
-int sw_msg_decode_exit(const uint8_t *p, size_t len, int *ret,
-		       struct sw_error *err)
+int sw_msg_decode_exit(const uint8_t *p, size_t len,
+		       struct sw_exit_reply *ret, struct sw_error *err)
 {
 	struct sw_reader rd = { p, len };
-	uint32_t code = 0;
-	int r = exact_len("EXIT", len, 4, err);
+	uint32_t code = 0, sig = 0, flags = 0;
+	int r = exact_len("EXIT", len, 12, err);
 
 	if (r < 0)
 		return r;
 	sw_reader_u32(&rd, &code);
+	sw_reader_u32(&rd, &sig);
+	sw_reader_u32(&rd, &flags);
 	if (code > 255)
 		return sw_error_set(err, EBADMSG,
 			"EXIT message: exit code %u out of range 0..255", code);
-	*ret = (int)code;
+	/* A death by a signal is one the client can die of, and its code
+	 * is the number a shell would say for it. */
+	if (sig > 64 || (sig && code != 128 + sig))
+		return sw_error_set(err, EBADMSG,
+			"EXIT message: signal %u with exit code %u (expected 0, or 1..64 with exit code 128+signal)",
+			sig, code);
+	if ((flags & ~SW_PROTO_EXIT_CORE) || ((flags & SW_PROTO_EXIT_CORE) && !sig))
+		return sw_error_set(err, EBADMSG,
+			"EXIT message: flags 0x%x (expected 0, or 0x%x with a signal)",
+			flags, SW_PROTO_EXIT_CORE);
+	*ret = (struct sw_exit_reply){
+		.exit_code = code, .signal = sig,
+		.core = flags & SW_PROTO_EXIT_CORE,
+	};
 	return 0;
 }
 

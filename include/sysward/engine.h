@@ -151,6 +151,12 @@ struct sw_launch {
 					 * permitted, effective, inheritable) */
 	FILE *audit;			/* NULL = no audit log */
 	enum sw_log_format audit_format;
+	/* Plain allows get their line too (sysward run --log; syswardd
+	 * only with --audit-allows).  Without, the log has what an
+	 * operator needs: refusals (also would-be ones), kills, traps,
+	 * emulations, skips, rewrites, LOG/audit rules, judged connects,
+	 * failed tamperings (engine/actions.c, audit_wanted()). */
+	bool audit_allows;
 	uint64_t session_id;		/* written into audit lines if != 0 */
 	/* The caller's own state for this session, handed back by
 	 * sw_session_userdata() (syswardd: its tracer thread's). */
@@ -179,7 +185,10 @@ struct sw_launch {
 	 * groups and scheduler autogroup.  foreground: make that
 	 * group the foreground one of terminal tty_fd before the program
 	 * runs, as a shell does; sw_run() takes the terminal back when the program
-	 * stops (Ctrl-Z) or ends. */
+	 * stops (Ctrl-Z) or ends.  tty_fd without foreground: the caller's
+	 * job holds that terminal (a pipeline), and sw_run() gives it to
+	 * the program when the kernel stops it for using it (SIGTTOU,
+	 * SIGTTIN), -1 if none. */
 	bool new_session;
 	/* With new_session: the holder executes /proc/self/exe as
 	 * SW_HOLDER_ARGV0, whose main() must then return sw_holder_main()
@@ -421,8 +430,21 @@ uint64_t sw_session_signal_stops(const struct sw_session *s);
  * 'foo': No such file or directory"), or NULL.  Valid in the done
  * callback. */
 const struct sw_error *sw_session_launch_error(const struct sw_session *s);
-/* SIGKILL every process of the session; its done callback still fires. */
+/* SIGKILL every process of the session; its done callback still fires.
+ * Its end is then sysward's, not a signal's: exit code 137 and no
+ * sw_session_term_signal(). */
 void sw_session_kill(struct sw_session *s);
+/*
+ * The signal that killed the session's main process, 0 if it exited (or
+ * never ran, or sysward ended the session: sw_session_kill(), a session
+ * killed for its events); *ret_core: the kernel dumped its core
+ * (WCOREDUMP).  The done callback's exit code is 128+N then, for those
+ * who record a number (reports, the audit log, --gate); a caller that
+ * stands in for the program towards its own parent dies of N instead
+ * (sysward run, syswardd's client), so that a shell sees WIFSIGNALED.
+ * Valid in the done callback.
+ */
+int sw_session_term_signal(const struct sw_session *s, bool *ret_core);
 /* Forward a signal to the session's main process.  Job control acts on
  * every process: SIGTSTP, SIGTTIN and SIGTTOU stop them all (with
  * SIGSTOP), SIGCONT continues them all. */
@@ -580,16 +602,25 @@ int sw_record_write_policy(const struct sw_record *r, FILE *f,
 			   unsigned int flags, uint64_t *ret_unnamed,
 			   struct sw_learn_notes *ret_notes);
 
-/* Embedded mode: launch, supervise until the program exits, and return its
- * exit code (128+N for signal N) in *ret_exit.  On error (-errno, err
- * says why) *ret_exit is the code to exit with: 127 or 126 if the
- * program could not be exec'd (sw_exec_exit_code), else 125. */
+/* How a program ended, as its caller passes it on: its exit code (128+N
+ * for signal N; sysward's own 125-127), and the signal that killed it
+ * with its core flag (sw_session_term_signal(); 0: none). */
+struct sw_exit {
+	int code;
+	int signal;
+	bool core;
+};
+
+/* Embedded mode: launch, supervise until the program exits, and return how
+ * it ended in *ret_exit.  On error (-errno, err says why) ret_exit->code is
+ * the code to exit with: 127 or 126 if the program could not be exec'd
+ * (sw_exec_exit_code), else 125, and no signal. */
 int sw_run(const struct sw_policy *p, const struct sw_launch *l,
-	   int *ret_exit, struct sw_error *err);
+	   struct sw_exit *ret_exit, struct sw_error *err);
 /* The same, handing over the session's record (l->record) in *ret_record
  * (NULL if the program never ran). */
 int sw_run_recorded(const struct sw_policy *p, const struct sw_launch *l,
-		    int *ret_exit, struct sw_record **ret_record,
+		    struct sw_exit *ret_exit, struct sw_record **ret_record,
 		    struct sw_error *err);
 
 #endif

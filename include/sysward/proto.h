@@ -23,7 +23,7 @@
 #include "sysward/limits.h"
 
 #define SW_PROTO_MAGIC		0x31445753u	/* bytes "SWD1" */
-#define SW_PROTO_VERSION	2
+#define SW_PROTO_VERSION	3
 #define SW_PROTO_HEADER_SIZE	16
 
 /* Bounds on everything a client controls. */
@@ -189,6 +189,16 @@ struct sw_record_request {
 	uint32_t gate;		/* --gate's status, 0: none */
 };
 
+/* EXIT: how the program ended.  signal: the one that killed it (1..64,
+ * exit_code then 128+signal), which the client dies of; 0 when it
+ * exited, or when sysward ended it (`sysward kill`: 137). */
+#define SW_PROTO_EXIT_CORE	(1u << 0)	/* flags: it dumped core */
+struct sw_exit_reply {
+	uint32_t exit_code;	/* 0..255 */
+	uint32_t signal;	/* 0 or 1..64 */
+	bool core;
+};
+
 /* REPORT: the session's record, before its EXIT. */
 struct sw_report_reply {
 	uint64_t policy_refusals;	/* the gate's count */
@@ -215,7 +225,8 @@ int sw_msg_encode_signal(struct sw_buf *b, int sig, struct sw_error *err);
 int sw_msg_encode_stopped(struct sw_buf *b, int sig, struct sw_error *err);
 int sw_msg_encode_started(struct sw_buf *b, const struct sw_started *s,
 			  struct sw_error *err);
-int sw_msg_encode_exit(struct sw_buf *b, int exit_code, struct sw_error *err);
+int sw_msg_encode_exit(struct sw_buf *b, const struct sw_exit_reply *x,
+		       struct sw_error *err);
 int sw_msg_encode_error(struct sw_buf *b, int code, int exit_code,
 			const char *msg, struct sw_error *err);
 int sw_msg_encode_empty(struct sw_buf *b, uint16_t type, struct sw_error *err);
@@ -230,8 +241,8 @@ int sw_msg_decode_stopped(const uint8_t *p, size_t len, int *ret,
 			  struct sw_error *err);
 int sw_msg_decode_started(const uint8_t *p, size_t len, struct sw_started *ret,
 			  struct sw_error *err);
-int sw_msg_decode_exit(const uint8_t *p, size_t len, int *ret,
-		       struct sw_error *err);
+int sw_msg_decode_exit(const uint8_t *p, size_t len,
+		       struct sw_exit_reply *ret, struct sw_error *err);
 int sw_msg_decode_error(const uint8_t *p, size_t len,
 			struct sw_error_reply *ret, struct sw_error *err);
 /* *ret is a new array of *ret_n entries (free() it). */

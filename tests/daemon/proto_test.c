@@ -367,10 +367,22 @@ START_TEST(test_run_encode_limits)
 }
 END_TEST
 
+/* EXITs a decoder refuses, and its words. */
+static const struct {
+	struct sw_exit_reply x;
+	const char *msg;
+} bad_exits[] = {
+	{ { 256, 0, false }, "EXIT message: exit code 256 out of range 0..255" },
+	{ { 130, 65, false }, "EXIT message: signal 65 with exit code 130 (expected 0, or 1..64 with exit code 128+signal)" },
+	{ { 130, 15, false }, "EXIT message: signal 15 with exit code 130 (expected 0, or 1..64 with exit code 128+signal)" },
+	{ { 1, 0, true }, "EXIT message: flags 0x1 (expected 0, or 0x1 with a signal)" },
+};
+
 START_TEST(test_small_messages)
 {
 	struct sw_buf b = { 0 };
 	struct sw_msg_header h;
+	struct sw_exit_reply x;
 	struct sw_started st;
 	struct sw_error_reply er;
 	struct sw_error err = { 0 };
@@ -407,9 +419,28 @@ START_TEST(test_small_messages)
 	ck_assert_uint_eq(st.session_id, 42);
 	ck_assert_uint_eq(st.pid, 1234);
 
-	ck_assert_int_eq(sw_msg_encode_exit(&b, 137, NULL), 0);
-	ck_assert_int_eq(sw_msg_decode_exit(b.data + 16, 4, &v, NULL), 0);
-	ck_assert_int_eq(v, 137);
+	ck_assert_int_eq(sw_msg_encode_exit(&b, &(struct sw_exit_reply){
+		.exit_code = 137 }, NULL), 0);
+	ck_assert_int_eq(sw_msg_header_decode(b.data, false, &h, NULL), 0);
+	ck_assert_int_eq(h.length, 12);
+	ck_assert_int_eq(sw_msg_decode_exit(b.data + 16, 12, &x, NULL), 0);
+	ck_assert_uint_eq(x.exit_code, 137);
+	ck_assert_uint_eq(x.signal, 0);
+	ck_assert(!x.core);
+	ck_assert_int_eq(sw_msg_encode_exit(&b, &(struct sw_exit_reply){
+		.exit_code = 139, .signal = 11, .core = true }, NULL), 0);
+	ck_assert_int_eq(sw_msg_decode_exit(b.data + 16, 12, &x, NULL), 0);
+	ck_assert_uint_eq(x.exit_code, 139);
+	ck_assert_uint_eq(x.signal, 11);
+	ck_assert(x.core);
+	/* What a client could not die of, or says two things. */
+	for (size_t i = 0; i < sizeof(bad_exits) / sizeof(bad_exits[0]); i++) {
+		ck_assert_int_eq(sw_msg_encode_exit(&b, &bad_exits[i].x, NULL), 0);
+		ck_assert_int_eq(sw_msg_decode_exit(b.data + 16, 12, &x, &err),
+				 -EBADMSG);
+		ck_assert_str_eq(err.msg, bad_exits[i].msg);
+	}
+	ck_assert_int_eq(sw_msg_decode_exit(b.data + 16, 4, &x, &err), -EBADMSG);
 
 	ck_assert_int_eq(sw_msg_encode_error(&b, ENOENT, 127,
 		"foo: command not found", NULL), 0);

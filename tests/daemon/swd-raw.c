@@ -113,10 +113,17 @@ static void print_reply(int fd)
 	case SW_MSG_STARTED:
 		printf("STARTED\n");
 		break;
-	case SW_MSG_EXIT:
-		sw_msg_decode_exit(p, h.length, &code, NULL);
-		printf("EXIT %d\n", code);
+	case SW_MSG_EXIT: {
+		struct sw_exit_reply x = { 0 };
+
+		sw_msg_decode_exit(p, h.length, &x, NULL);
+		if (x.signal)
+			printf("EXIT %u signal=%u%s\n", x.exit_code, x.signal,
+			       x.core ? " core" : "");
+		else
+			printf("EXIT %u\n", x.exit_code);
 		break;
+	}
 	case SW_MSG_PS_REPLY:
 		printf("PS_REPLY %u\n", h.length >= 4 ? p[0] | p[1] << 8 : 0);
 		break;
@@ -437,7 +444,9 @@ int main(int argc, char **argv)
 	} else if (strcmp(mode, "unknown-type") == 0) {
 		put_hdr(&b, SW_PROTO_MAGIC, SW_PROTO_VERSION, 0x42, 0, 0);
 	} else if (strcmp(mode, "reply-type") == 0) {
-		put_hdr(&b, SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_EXIT, 4, 0);
+		put_hdr(&b, SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_EXIT, 12, 0);
+		sw_buf_put_u32(&b, 0);
+		sw_buf_put_u32(&b, 0);
 		sw_buf_put_u32(&b, 0);
 	} else if (strcmp(mode, "oversized") == 0) {
 		/* Announce 64 MiB and start sending: the daemon must refuse

@@ -145,11 +145,16 @@ static void small_message(uint16_t type, const uint8_t *p, size_t len)
 	case SW_MSG_STARTED:
 		r = sw_msg_decode_started(p, len, &st, &err);
 		break;
-	case SW_MSG_EXIT:
-		r = sw_msg_decode_exit(p, len, &v, &err);
+	case SW_MSG_EXIT: {
+		struct sw_exit_reply x;
+
+		r = sw_msg_decode_exit(p, len, &x, &err);
 		if (r == 0)
-			check(v >= 0 && v <= 255);
+			check(x.exit_code <= 255 && x.signal <= 64 &&
+			      (!x.signal || x.exit_code == 128 + x.signal) &&
+			      (!x.core || x.signal));
 		break;
+	}
 	case SW_MSG_ERROR:
 		r = sw_msg_decode_error(p, len, &er, &err);
 		if (r == 0) {
@@ -272,7 +277,8 @@ int main(int argc, char **argv)
 	SEED("kill", 0, sw_msg_encode_kill(&b, 3, &err));
 	SEED("signal", 0, sw_msg_encode_signal(&b, 15, &err));
 	SEED("started", 1, sw_msg_encode_started(&b, &st, &err));
-	SEED("exit", 1, sw_msg_encode_exit(&b, 137, &err));
+	SEED("exit", 1, sw_msg_encode_exit(&b, &(struct sw_exit_reply){ 137, 0, false }, &err));
+	SEED("exit-signal", 1, sw_msg_encode_exit(&b, &(struct sw_exit_reply){ 139, 11, true }, &err));
 	SEED("error", 1, sw_msg_encode_error(&b, 2, 127, "cannot execute 'x': No such file", &err));
 	SEED("ps-reply", 1, sw_msg_encode_ps_reply(&b, e, 2, &err));
 	SEED("ok", 1, sw_msg_encode_empty(&b, SW_MSG_OK, &err));

@@ -197,6 +197,23 @@ tmux_start() {
 }
 tmux_type() { tmux send-keys -t "$tmux_t" -l "$1"; tmux send-keys -t "$tmux_t" Enter; }
 tmux_stop() { tmux kill-server 2>/dev/null; }
+# start_syswardd: a private syswardd as root on $scratch/sock (stopped
+# when the test exits).  confined_as HOW: the words that run a command
+# unconfined (none), embedded ("sysward run --policy ... --") or through
+# that daemon, for a line typed into a shell.
+start_syswardd() {
+	setsid "$SYSWARDD" --socket "$scratch/sock" 2>"$scratch/daemon.log" &
+	dpid=$!
+	trap 'kill "$dpid" 2>/dev/null; tmux_stop 2>/dev/null' EXIT
+	wait_for "[ -S '$scratch/sock' ]" || fail "syswardd did not start: $(cat "$scratch/daemon.log")"
+}
+confined_as() {
+	case $1 in
+	unconfined) ;;
+	embedded) printf "'%s' run --policy '%s' --" "$SYSWARD" "$POL/emulate-uid.json" ;;
+	daemon) printf "'%s' run --daemon='%s' --policy '%s' --" "$SYSWARD" "$scratch/sock" "$POL/emulate-uid.json" ;;
+	esac
+}
 # wait_for SHELL-CONDITION: up to 10 s.
 wait_for() {
 	for _ in $(seq 100); do
@@ -864,17 +881,31 @@ signals_tiocsti)
 	expect_contained "TIOCSTI typed into the terminal" ;;
 # tags: needs-tmux
 terminal_ctrl_c)
-	# Interactive: the confined program owns the terminal's foreground,
-	# so Ctrl-C interrupts it (130), as unconfined.
-	tmux_start || skip "no tmux"
-	tmux_type "'$SYSWARD' run --policy '$POL/emulate-uid.json' -- sh -c 'echo \$\$ >$scratch/pid; exec sleep 30'; echo \"rc=\$?\" >'$scratch/rc'"
-	wait_for "[ \"\$(cat /proc/\$(cat $scratch/pid)/comm)\" = sleep ]" ||
-		{ tmux_stop; fail "the confined sleep did not start"; }
-	tmux send-keys -t "$tmux_t" C-c
-	wait_for "[ -s '$scratch/rc' ]" || { tmux_stop; fail "Ctrl-C did not end the confined sleep"; }
-	tmux_stop
-	echo "+ $(cat "$scratch/rc")"
-	grep -qx 'rc=130' "$scratch/rc" || fail "Ctrl-C: expected exit 130, got $(cat "$scratch/rc")" ;;
+	# Interactive: Ctrl-C interrupts the confined program (it owns the
+	# terminal's foreground embedded; through syswardd the client relays
+	# it), and the program's death by SIGINT is sysward's own: the shell
+	# stops its loop, as unconfined.  bash ends a loop only when its
+	# child was killed by SIGINT (WIFSIGNALED), not when it exited 130;
+	# $? says 130 for both.  Unconfined (the control), embedded, and
+	# through syswardd.
+	: "${SYSWARDD:?}"
+	start_syswardd
+	for how in unconfined embedded daemon; do
+		rm -f "$scratch/pid" "$scratch/iter" "$scratch/rc"
+		tmux_start || skip "no tmux"
+		tmux_type "for i in 1 2 3; do echo \$i >>'$scratch/iter'; $(confined_as "$how") sh -c 'echo \$\$ >$scratch/pid; exec sleep 30'; done"
+		wait_for "[ \"\$(cat /proc/\$(cat $scratch/pid)/comm)\" = sleep ]" ||
+			{ tmux_stop; fail "$how: the sleep did not start"; continue; }
+		tmux send-keys -t "$tmux_t" C-c
+		wait_for "! kill -0 $(cat "$scratch/pid")" || { tmux_stop; fail "$how: Ctrl-C did not end the sleep"; continue; }
+		sleep 0.5	# a loop that goes on starts its next sleep meanwhile
+		tmux_type "echo \"rc=\$?\" >'$scratch/rc'"
+		wait_for "[ -s '$scratch/rc' ]" || { tmux capture-pane -p -t "$tmux_t"; tmux_stop; fail "$how: the shell did not come back after Ctrl-C (the loop went on)"; continue; }
+		tmux_stop
+		echo "+ $how: $(cat "$scratch/rc"), iterations $(wc -l <"$scratch/iter")"
+		grep -qx 'rc=130' "$scratch/rc" || fail "$how: Ctrl-C: expected \$? 130, got $(cat "$scratch/rc")"
+		[ "$(wc -l <"$scratch/iter")" -eq 1 ] || fail "$how: the loop went on after Ctrl-C ($(wc -l <"$scratch/iter") iterations)"
+	done ;;
 # tags: needs-tmux
 terminal_pipeline_ctrl_c)
 	# In a pipeline sysward relays the terminal's Ctrl-C to the
@@ -917,6 +948,58 @@ terminal_pipeline_ctrl_z)
 	# the terminal to its job (a pager must keep reading it) and relays
 	# Ctrl-C, Ctrl-Z and fg to the program.
 	ctrl_z_fg " | cat" ;;
+# tags: needs-tmux
+terminal_pipeline_stty)
+	# In a pipeline at an interactive shell ("sysward run ... | cat") the
+	# program changes the terminal's modes (stty, an editor, a password
+	# prompt): unconfined it is in the foreground job and may; confined
+	# it is in a group of its own, which the kernel stops by SIGTTOU
+	# (fs/... tty_check_change()).  Before, sysward stopped itself with
+	# it while cat ran on: the job never stopped nor ended, no prompt.
+	# Now sysward, whose job holds the terminal, gives it to the
+	# program's group.  Unconfined, embedded and through syswardd: stty
+	# succeeds and the shell comes back.
+	: "${SYSWARDD:?}"
+	start_syswardd
+	for how in unconfined embedded daemon; do
+		rm -f "$scratch/rc" "$scratch/stty"
+		tmux_start || skip "no tmux"
+		tmux_type "$(confined_as "$how") sh -c 'stty -echo; echo \$? >$scratch/stty; stty echo' | cat; echo \"rc=\$?\" >'$scratch/rc'"
+		wait_for "[ -s '$scratch/rc' ]" || { tmux capture-pane -p -t "$tmux_t"; tmux_stop; fail "$how: the pipeline did not end (hung)"; continue; }
+		tmux_stop
+		echo "+ $how: $(cat "$scratch/rc"), stty's status $(cat "$scratch/stty" 2>/dev/null)"
+		grep -qx 'rc=0' "$scratch/rc" || fail "$how: expected \$? 0, got $(cat "$scratch/rc")"
+		grep -qx 0 "$scratch/stty" || fail "$how: stty -echo failed"
+	done ;;
+# tags: needs-tmux
+terminal_stop_cont_outside)
+	# SIGTSTP and then SIGCONT, both sent to the program's pid from
+	# outside its job (a process monitor, a second terminal) while it
+	# runs in the foreground of an interactive shell: unconfined it
+	# finishes.  Before, sysward stopped itself with the program, took
+	# the terminal back, and nothing continued it: the continued program
+	# waited for its supervisor forever.  Now a stop from outside the
+	# job is the pid's, as a SIGSTOP is (docs/security.md, route 11b):
+	# the shell does not see it (unconfined it says "Stopped"), and
+	# whoever continues the pid continues the program.
+	: "${SYSWARDD:?}"
+	start_syswardd
+	for how in unconfined embedded daemon; do
+		rm -f "$scratch/pid" "$scratch/done" "$scratch/rc"
+		tmux_start || skip "no tmux"
+		tmux_type "$(confined_as "$how") sh -c 'echo \$\$ >$scratch/pid; sleep 1; echo finished >$scratch/done'; echo \"rc=\$?\" >>'$scratch/rc'"
+		wait_for "[ -s '$scratch/pid' ]" || { tmux_stop; fail "$how: the program did not start"; continue; }
+		pid=$(cat "$scratch/pid")
+		kill -TSTP "$pid"
+		wait_for "[ \"\$(awk '{print \$3}' /proc/$pid/stat)\" = T ] || [ \"\$(awk '{print \$3}' /proc/$pid/stat)\" = t ]" ||
+			{ tmux_stop; fail "$how: SIGTSTP did not stop the program"; continue; }
+		sleep 0.5
+		kill -CONT "$pid"
+		wait_for "[ -s '$scratch/done' ]" || { tmux capture-pane -p -t "$tmux_t"; tmux_stop; fail "$how: the continued program did not finish"; continue; }
+		wait_for "[ -s '$scratch/rc' ]" || { tmux capture-pane -p -t "$tmux_t"; tmux_stop; fail "$how: the shell did not come back"; continue; }
+		tmux_stop
+		echo "+ $how: the program finished; the shell: $(tr '\n' ' ' <"$scratch/rc")"
+	done ;;
 privs_no_caps)
 	run "$POL/emulate-uid.json" -- "$ADV/adv_privs"
 	[ "$rc" -eq 0 ] || fail "adv_privs failed"

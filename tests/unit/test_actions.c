@@ -91,6 +91,7 @@ static void stage_at(long nr, bool audit_on, uint64_t ip)
 		ck_assert_ptr_nonnull(log_f);
 		sess->audit = log_f;
 		sess->audit_format = SW_LOG_JSON;
+		sess->audit_allows = true;	/* sysward run --log */
 	}
 	ft = fk_task(PID);
 	for (int i = 0; i < 6; i++)
@@ -176,6 +177,18 @@ START_TEST(allow_continues)
 	ck_assert(was(0, PTRACE_CONT, 0));
 	ck_assert_uint_eq(acts(), 1);
 	ck_assert_int_eq(lines(NULL), 1);
+	ck_assert_uint_eq(sess->decisions, 1);
+}
+END_TEST
+
+/* syswardd without --audit-allows: a plain allow has no line. */
+START_TEST(allow_not_logged_unless_asked)
+{
+	stage(__NR_read, true);
+	sess->audit_allows = false;
+	seccomp_stop();
+	ck_assert(was(0, PTRACE_CONT, 0));
+	ck_assert_int_eq(lines(NULL), 0);
 	ck_assert_uint_eq(sess->decisions, 1);
 }
 END_TEST
@@ -537,6 +550,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, allow_continues);
+	tcase_add_test(tc, allow_not_logged_unless_asked);
 	tcase_add_test(tc, allow_audited_at_exit);
 	tcase_add_test(tc, return_in_one_stop);
 	tcase_add_test(tc, return_in_two_stops);
