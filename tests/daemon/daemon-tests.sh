@@ -32,15 +32,19 @@ S=
 # mode 0666 so that other users' clients can reach it; run through the
 # command in the array DAEMON_AS if set (e.g. as another user).
 start_daemon() {
+	local i before n
 	S=$W/sock
+	# Up once it says so: a socket file may be there already (a stale
+	# one, left by a daemon killed, which this one takes over).
+	before=$(grep -c '^syswardd: listening on ' "$W/daemon.log" 2>/dev/null)
 	# Its own session and process group, as under systemd: a signal to
 	# a program's process group must not reach the test harness.
 	setsid ${DAEMON_AS[@]+"${DAEMON_AS[@]}"} "$SYSWARDD" --socket "$S" --socket-mode 0666 \
 		${SHARDS:+--shards "$SHARDS"} "$@" 2>>"$W/daemon.log" &
 	D_PID=$!
-	local i
 	for ((i = 0; i < 100; i++)); do
-		[ -S "$S" ] && return 0
+		n=$(grep -c '^syswardd: listening on ' "$W/daemon.log" 2>/dev/null)
+		[ -S "$S" ] && [ "${n:-0}" -gt "${before:-0}" ] && return 0
 		kill -0 "$D_PID" 2>/dev/null || break
 		sleep 0.05
 	done
