@@ -454,12 +454,26 @@ static const char *tokener_msg(enum json_tokener_error e, char c, char *buf,
 	return buf;
 }
 
+/* What json-c was looking for when it stopped, for sw_json_slip(). */
+static enum sw_json_expect slip_expect(enum json_tokener_error e)
+{
+	switch (e) {
+	case json_tokener_error_parse_object_value_sep:
+	case json_tokener_error_parse_array:
+		return SW_JSON_EXPECT_SEPARATOR;
+	case json_tokener_error_parse_object_key_name:
+		return SW_JSON_EXPECT_KEY;
+	default:
+		return SW_JSON_EXPECT_ANY;
+	}
+}
+
 /* The text as JSON: the root, or the tokener's problem as file:line:col */
 static int parse_json(struct parser *ps, struct json_tokener *tok,
 		      struct json_object **ret)
 {
 	const char *text = ps->text;
-	size_t len = ps->len, off, ws = 0;
+	size_t len = ps->len, off, ws = 0, slip_off;
 	enum json_tokener_error je;
 	char why[256];
 
@@ -486,6 +500,9 @@ static int parse_json(struct parser *ps, struct json_tokener *tok,
 		ws++;
 	if (ws == len)
 		return perr_at(ps, len, "empty policy (expected a JSON object)");
+	if (sw_json_slip(text, len, off, slip_expect(je), &slip_off, why,
+			 sizeof(why)))
+		return perr_at(ps, slip_off, why);
 	return perr_at(ps, off, tokener_msg(je, off < len ? text[off] : 0, why,
 					    sizeof(why)));
 }

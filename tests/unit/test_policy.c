@@ -366,17 +366,40 @@ static const struct invalid_case invalid_cases[] = {
 	  "t.json:1:35: unexpected end of input" },
 	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\"} x",
 	  "t.json:1:37: unexpected data after the policy object" },
+	/* the slips of a hand-written policy, each named */
 	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\",}",
-	  "t.json:1:36: unexpected '}'" },
+	  "t.json:1:35: trailing comma after the last element of the object (JSON allows none): remove it" },
+	{ ALLOW "{\"names\": [\"read\", ], \"action\": \"SCMP_ACT_ALLOW\"}" END,
+	  "t.json:1:64: trailing comma after the last element of the array (JSON allows none): remove it" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", /* why */ \"syscalls\": []}",
+	  "t.json:1:37: comment: JSON has no comments (neither // nor /* */); remove it, or write the text in a \"comment\" key" },
+	{ "{\"defaultAction\": 'SCMP_ACT_ALLOW'}",
+	  "t.json:1:19: single quotes: JSON writes strings and keys in double quotes (\"...\")" },
+	/* json-c takes a 'single-quoted' key: it must not slip a second
+	 * defaultAction past the duplicate check */
+	{ "{\"defaultAction\": \"SCMP_ACT_KILL\", 'defaultAction': \"SCMP_ACT_ALLOW\"}",
+	  "t.json:1:36: single quotes: JSON writes strings and keys in double quotes (\"...\")" },
+	{ "{defaultAction: \"SCMP_ACT_ALLOW\"}",
+	  "t.json:1:2: key not in double quotes: write \"defaultAction\"" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"allowIoUring\": False}",
+	  "t.json:1:53: False is not JSON: write false" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"comment\": NaN}",
+	  "t.json:1:48: NaN is not a JSON number (JSON has only finite numbers)" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"comment\": -Infinity}",
+	  "t.json:1:48: -Infinity is not a JSON number (JSON has only finite numbers)" },
+	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\",, \"syscalls\": []}",
+	  "t.json:1:36: two commas in a row (JSON has no empty elements): remove one" },
 	{ "{\"defaultAction\" \"SCMP_ACT_ALLOW\"}",
 	  "t.json:1:18: expected ':' after the key" },
 	{ "{\n\"defaultAction\": \"SCMP_ACT_ALLOW\"\n\"syscalls\": []}",
-	  "t.json:3:1: expected ',' or '}' after the value" },
-	{ "{\"a\": [1 2]}", "t.json:1:10: expected ',' or ']' after the value" },
+	  "t.json:3:1: missing ',' between this and the value before it" },
+	{ "{\"a\": [1 2]}", "t.json:1:10: missing ',' between this and the value before it" },
+	{ "{\"a\": [1 :]}", "t.json:1:10: expected ',' or ']' after the value" },
 	{ "{\"a\": \"\\x\"}",
 	  "t.json:1:9: invalid string (bad escape or control character)" },
 	{ "{\"a\": \"\xff\"}", "t.json:1:8: invalid UTF-8" },
-	{ "{\"a\": 1, // c\n}", "t.json:1:10: expected a \"quoted\" key" },
+	{ "{\"a\": 1, // c\n}", "t.json:1:10: comment: JSON has no comments (neither // nor /* */); remove it, or write the text in a \"comment\" key" },
+	{ "{\"a\": 1, 2}", "t.json:1:10: expected a \"quoted\" key" },
 	{ "[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]",
 	  "t.json:1:17: nesting deeper than 16 levels" },
 	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\",\n \"defaultAction\": \"SCMP_ACT_KILL\"}",
@@ -802,7 +825,7 @@ START_TEST(test_error_location)
 
 	ck_assert_int_eq(sw_policy_load_string(syntax, strlen(syntax), "t.json", &p, &err), -EINVAL);
 	ck_assert_uint_eq(err.line, 2);
-	ck_assert_uint_eq(err.col, 20);
+	ck_assert_uint_eq(err.col, 19);	/* the trailing comma */
 	ck_assert_str_eq(err.path, "");
 	ck_assert_int_eq(sw_policy_load_string(meaning, strlen(meaning), "t.json", &p, &err), -EINVAL);
 	ck_assert_uint_eq(err.line, 0);

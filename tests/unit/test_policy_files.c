@@ -147,7 +147,7 @@ START_TEST(test_file_errors)
 	{
 		char want[1200];
 
-		snprintf(want, sizeof(want), "%s:5:3: expected ',' or ']' after the value", path);
+		snprintf(want, sizeof(want), "%s:5:3: missing ',' between this and the value before it", path);
 		ck_assert_str_eq(err.msg, want);
 	}
 	ck_assert_ptr_null(p);
