@@ -20,6 +20,7 @@
 
 #include <json-c/json.h>
 
+#include "sysward/cleanup.h"
 #include "sysward/engine.h"
 #include "sysward/policy.h"
 
@@ -62,6 +63,7 @@ struct finding {
 
 struct report {
 	const char *file;
+	struct sw_policy_text *where;	/* the text's positions, once loaded */
 	bool ok;
 	struct finding *errors, *warnings;
 	size_t n_errors, n_warnings;
@@ -130,15 +132,23 @@ static int add_error(struct report *rep, const struct sw_error *err)
 			   err->msg[0] ? err->msg : rep->file);
 }
 
+/* A warning of ours about path: "file:line:col: path: msg", located in
+ * the text as the library locates its own. */
+static int add_warning_at(struct report *rep, enum sw_policy_warning_kind kind,
+			  const char *path, const char *msg)
+{
+	struct finding where = { .path = (char *)path, .kind = kind };
+
+	sw_policy_text_locate(rep->where, path, false, &where.line, &where.col);
+	return add_warning(rep, &where, "%s:%u:%u: %s: %s", rep->file,
+			   where.line, where.col, path, msg);
+}
+
 /* A lint (policy.h: sw_policy_lint()) as a warning. */
 static int on_lint(enum sw_policy_warning_kind kind, const char *path,
 		   const char *msg, void *ud)
 {
-	struct report *rep = ud;
-
-	return add_warning(rep, &(struct finding){ .path = (char *)path,
-						   .kind = kind },
-			   "%s: %s: %s", rep->file, path, msg);
+	return add_warning_at(ud, kind, path, msg);
 }
 
 struct overridden_ctx {
@@ -152,18 +162,22 @@ static void on_overridden(const struct sw_overridden *o, void *ud)
 	struct overridden_ctx *c = ud;
 	const struct sw_rule *rule = &c->p->rules[o->rule];
 	const char *en = strerrorname_np(o->err);
-	char path[160];
+	char path[160], *msg = NULL;
 	int r;
 
 	snprintf(path, sizeof(path), "%s.names[%zu]",
 		 rule->json_path ? rule->json_path : "rule", o->name);
-	r = add_warning(c->rep, &(struct finding){ .path = path },
-			"%s: %s: %s is refused whatever the policy "
-			"(docs/security.md route %s): %s; the call fails with "
-			"%s, not as this rule says%s%s%s", c->rep->file, path,
-			o->syscall, o->route, o->why, en ? en : "an error",
-			o->opt_in ? " (" : "", o->opt_in ? o->opt_in : "",
-			o->opt_in ? " leaves it to the policy)" : "");
+	r = asprintf(&msg, "%s is refused whatever the policy "
+		     "(docs/security.md route %s): %s; the call fails with "
+		     "%s, not as this rule says%s%s%s",
+		     o->syscall, o->route, o->why, en ? en : "an error",
+		     o->opt_in ? " (" : "", o->opt_in ? o->opt_in : "",
+		     o->opt_in ? " leaves it to the policy)" : "");
+	if (r >= 0)
+		r = add_warning_at(c->rep, SW_POLICY_WARN_OTHER, path, msg);
+	else
+		r = -ENOMEM;
+	free(msg);
 	if (r < 0)
 		c->r = r;
 }
@@ -227,17 +241,25 @@ static int check_file(struct report *rep, struct kernel *k)
 {
 	struct sw_policy *p = NULL;
 	struct sw_error err = { 0 };
+	cleanup_free char *text = NULL;
+	size_t len;
 	int r;
 
-	if (sw_policy_load_file(rep->file, &p, &err) < 0)
+	if (sw_policy_read_file(rep->file, &text, &len, &err) < 0 ||
+	    sw_policy_load_string(text, len, rep->file, &p, &err) < 0)
 		return add_error(rep, &err);
 	rep->ok = true;
-	/* The library's own ("file: path: message"), then ours. */
+	r = sw_policy_text_index(text, len, &rep->where);
+	if (r < 0)
+		goto out;
+	/* The library's own ("file:line:col: path: message"), then ours. */
 	for (size_t i = 0; i < p->n_warnings; i++) {
 		struct finding where = {
 			.path = p->warning_paths ? p->warning_paths[i] : NULL,
 			.kind = p->warning_kinds ? p->warning_kinds[i]
 						 : SW_POLICY_WARN_OTHER,
+			.line = p->warning_pos ? p->warning_pos[i].line : 0,
+			.col = p->warning_pos ? p->warning_pos[i].col : 0,
 		};
 
 		r = add_warning(rep, &where, "%s", p->warnings[i]);
@@ -248,6 +270,7 @@ static int check_file(struct report *rep, struct kernel *k)
 	if (r >= 0)
 		r = compile_as_run(rep, k, p);
 out:
+	sw_policy_text_free(TAKE_PTR(rep->where));
 	sw_policy_free(p);
 	return r;
 }
@@ -285,13 +308,10 @@ static json_object *json_findings(const struct finding *v, size_t n,
 
 		json_object_object_add(o, "message",
 				       json_object_new_string(v[i].text));
-		if (errors) {
+		if (errors)
 			json_object_object_add(o, "errno", json_str_or_null(en));
-			json_object_object_add(o, "line",
-					       json_uint_or_null(v[i].line));
-			json_object_object_add(o, "column",
-					       json_uint_or_null(v[i].col));
-		}
+		json_object_object_add(o, "line", json_uint_or_null(v[i].line));
+		json_object_object_add(o, "column", json_uint_or_null(v[i].col));
 		json_object_object_add(o, "path", json_str_or_null(v[i].path));
 		if (!errors)
 			json_object_object_add(o, "kind", json_str_or_null(

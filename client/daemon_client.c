@@ -350,7 +350,7 @@ int sw_run_daemon(const struct run_options *o)
 			return SW_EXIT_SYSWARD_ERROR;
 		}
 		if (!o->quiet)
-			sw_run_print_policy_warnings(p);
+			sw_run_print_policy_warnings(p, policy, q.policy_len);
 		sw_policy_free(p);
 	}
 	cwd = getcwd(NULL, 0);

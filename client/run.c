@@ -395,21 +395,21 @@ static int run_embedded(const struct run_options *o)
 		sw_cli_error("%s", err.msg);
 		return SW_EXIT_SYSWARD_ERROR;
 	}
-	if (o->policy_fd >= 0) {
+	{
 		cleanup_free char *text = NULL, *name = NULL;
 		size_t len;
 
-		if (sw_run_read_policy_fd(o->policy_fd, &text, &len, &name, &err) < 0 ||
-		    sw_policy_load_string(text, len, name, &policy, &err) < 0) {
+		if ((o->policy_fd >= 0
+		     ? sw_run_read_policy_fd(o->policy_fd, &text, &len, &name, &err)
+		     : sw_policy_read_file(o->policy_path, &text, &len, &err)) < 0 ||
+		    sw_policy_load_string(text, len, name ? name : o->policy_path,
+					  &policy, &err) < 0) {
 			sw_cli_error("%s", err.msg);
 			return SW_EXIT_SYSWARD_ERROR;
 		}
-	} else if (sw_policy_load_file(o->policy_path, &policy, &err) < 0) {
-		sw_cli_error("%s", err.msg);
-		return SW_EXIT_SYSWARD_ERROR;
+		if (!o->quiet)
+			sw_run_print_policy_warnings(policy, text, len);
 	}
-	if (!o->quiet)
-		sw_run_print_policy_warnings(policy);
 
 	/* Opened now: a report that cannot be written is said before the
 	 * program runs, not after. */

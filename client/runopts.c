@@ -17,18 +17,30 @@
 #include "run.h"
 #include "runopts.h"
 
+struct lint_ctx {
+	const struct sw_policy *p;
+	struct sw_policy_text *where;
+};
+
 static int on_lint(enum sw_policy_warning_kind kind, const char *path,
 		   const char *msg, void *ud)
 {
-	const struct sw_policy *p = ud;
+	const struct lint_ctx *c = ud;
+	unsigned int line, col;
 
-	if (kind == SW_POLICY_WARN_NOT_A_PATH)
-		sw_cli_error("warning: %s: %s: %s", p->source, path, msg);
+	if (kind != SW_POLICY_WARN_NOT_A_PATH)
+		return 0;
+	sw_policy_text_locate(c->where, path, false, &line, &col);
+	sw_cli_error("warning: %s:%u:%u: %s: %s", c->p->source, line, col,
+		     path, msg);
 	return 0;
 }
 
-void sw_run_print_policy_warnings(const struct sw_policy *p)
+void sw_run_print_policy_warnings(const struct sw_policy *p, const char *text,
+				  size_t len)
 {
+	struct lint_ctx c = { p, NULL };
+
 	for (size_t i = 0; i < p->n_warnings; i++) {
 		/* A profile written for a newer libseccomp names calls this
 		 * one cannot filter; Docker's names a dozen.  Nothing in the
@@ -42,7 +54,10 @@ void sw_run_print_policy_warnings(const struct sw_policy *p)
 	 * condition on no path fails them with EFAULT, and a log line per
 	 * call is no way to learn why.  The others (dead rules, duplicate
 	 * names) change nothing at run time; `sysward check` has them. */
-	sw_policy_lint(p, on_lint, (void *)p);
+	if (sw_policy_text_index(text, len, &c.where) < 0)
+		return;	/* out of memory: warnings are not worth failing for */
+	sw_policy_lint(p, on_lint, &c);
+	sw_policy_text_free(c.where);
 }
 
 bool sw_run_say_refusals(const struct run_options *o, uint64_t n)

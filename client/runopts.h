@@ -75,6 +75,7 @@ struct sw_policy;
  * lists them), and of the lints those of kind SW_POLICY_WARN_NOT_A_PATH
  * (the calls fail with EFAULT; the other lints change nothing at run
  * time, `sysward check` lists them). */
-void sw_run_print_policy_warnings(const struct sw_policy *p);
+void sw_run_print_policy_warnings(const struct sw_policy *p, const char *text,
+				  size_t len);
 
 #endif

@@ -215,6 +215,12 @@ struct sw_policy {
 	 * sw_policy_warning_kind), so that a caller can show some of them
 	 * without reading their text; NULL when there are no warnings. */
 	unsigned char *warning_kinds;
+	/* warning_pos[i]: where in the text warnings[i] points (line and
+	 * column from 1; 0 when it is about no place, as the count of
+	 * warnings not shown); NULL when there are no warnings. */
+	struct sw_policy_pos {
+		unsigned int line, col;
+	} *warning_pos;
 };
 
 /* What the launched program will have, for includes/excludes. */
@@ -244,6 +250,23 @@ int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
  * refused (-EPERM): sysward run --policy-fd, sysward-runtime's hand-off. */
 int sw_policy_read_sealed_fd(int fd, char **ret, size_t *ret_len,
 			     struct sw_error *err);
+
+/*
+ * Positions of JSON paths in a policy's text, for a caller's own findings
+ * about a policy that loaded (the lints, `sysward check`): the parser
+ * locates its errors and warnings the same way.  sw_policy_text_index()
+ * reads text (valid JSON, which stays the caller's and must outlive the
+ * index) once; sw_policy_text_locate() gives the line and column (from
+ * 1, in bytes) of the value at path ("syscalls[3].args[0]"), of its key
+ * with key (for a problem with the key itself), or of the deepest part
+ * of path the text has (the object of a missing key).
+ */
+struct sw_policy_text;
+int sw_policy_text_index(const char *text, size_t len,
+			 struct sw_policy_text **ret);
+void sw_policy_text_locate(const struct sw_policy_text *t, const char *path,
+			   bool key, unsigned int *line, unsigned int *col);
+void sw_policy_text_free(struct sw_policy_text *t);
 
 /*
  * The architectures a policy without "architectures" (or archMap) covers,

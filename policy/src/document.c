@@ -525,6 +525,7 @@ static int count_dropped_warnings(struct parser *ps)
 	}
 	if (p->warning_kinds[p->n_warnings] != SW_POLICY_WARN_SYSCALL_NEWER)
 		ps->dropped_other++;
+	p->warning_pos[p->n_warnings] = (struct sw_policy_pos){ 0, 0 };
 	p->warning_kinds[p->n_warnings] = ps->dropped_other
 		? SW_POLICY_WARN_OTHER : SW_POLICY_WARN_SYSCALL_NEWER;
 	if (asprintf(&p->warnings[p->n_warnings],
@@ -609,6 +610,7 @@ int sw_policy_load_string(const char *text, size_t len, const char *name,
 	}
 	sw_policy_free(p);
 	sw_skim_done(&ps.skim);
+	sw_json_lines_done(&ps.lines);
 	json_object_put(root);
 	json_tokener_free(tok);
 	return r;
@@ -766,6 +768,7 @@ void sw_policy_free(struct sw_policy *p)
 	sw_pol_strv_free(p->warnings);
 	sw_pol_strv_free(p->warning_paths);
 	free(p->warning_kinds);
+	free(p->warning_pos);
 	free(p->source);
 	free(p);
 }

@@ -91,11 +91,22 @@ struct parser {
 	size_t n_unknown;	/* names dropped so far */
 	uint32_t check_arches[SW_POLICY_MAX_ARCHES + 2];
 	size_t n_check_arches;
+	struct sw_json_lines lines;	/* built at the first diagnostic */
 };
 
-/* "file: path: msg" into ps->err; returns -EINVAL. */
+/* The offset of path's value (or key) in the policy text, from the
+ * skim's rule starts (locate.c). */
+size_t sw_pol_find(const char *text, size_t len, const struct sw_skim *skim,
+		   const char *path, bool key);
+
+/* "file:line:col: path: msg" into ps->err, the position of path's value;
+ * returns -EINVAL. */
 int sw_pol_perr(struct parser *ps, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same about key of the object at path: located at the key. */
+int sw_pol_perr_key(struct parser *ps, const char *path, const char *key,
+		    const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* Adds a warning to the policy (at most SW_POLICY_MAX_WARNINGS), of kind
  * SW_POLICY_WARN_OTHER, or of the kind given. */
 int sw_pol_pwarn(struct parser *ps, const char *path, const char *fmt, ...)

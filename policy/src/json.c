@@ -18,19 +18,69 @@
 /* ------------------------------------------------------------------ */
 /* messages */
 
-int sw_pol_perr(struct parser *ps, const char *path, const char *fmt, ...)
+/* Where the value at path is (or, with key, that key of the object at
+ * path); 0 0 when it cannot be said (no memory for the line index). */
+static void locate(struct parser *ps, const char *path, const char *key,
+		   unsigned int *line, unsigned int *col)
+{
+	char kp[PATH_LEN];
+
+	*line = *col = 0;
+	if (!ps->lines.start &&
+	    sw_json_lines_init(&ps->lines, ps->text, ps->len) < 0)
+		return;
+	if (key) {
+		sw_pol_path_key(kp, path, key);
+		path = kp;
+	}
+	sw_json_lines_linecol(&ps->lines,
+			      sw_pol_find(ps->text, ps->len, &ps->skim,
+					  path ? path : "", key != NULL),
+			      line, col);
+}
+
+/* "file:line:col: path: msg" (no path: the policy's own position) */
+static int vperr(struct parser *ps, const char *path, const char *key,
+		 const char *fmt, va_list ap)
 {
 	char msg[SW_ERROR_MSG_MAX];
+	unsigned int line, col;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	locate(ps, path, key, &line, &col);
+	if (!line)
+		sw_error_set(ps->err, EINVAL, "%s: %s%s%s", ps->source,
+			     path && *path ? path : "", path && *path ? ": " : "",
+			     msg);
+	else
+		sw_error_set(ps->err, EINVAL, "%s:%u:%u: %s%s%s", ps->source,
+			     line, col, path && *path ? path : "",
+			     path && *path ? ": " : "", msg);
+	sw_error_locate(ps->err, line, col, path);
+	return -EINVAL;
+}
+
+int sw_pol_perr(struct parser *ps, const char *path, const char *fmt, ...)
+{
 	va_list ap;
+	int r;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	r = vperr(ps, path, NULL, fmt, ap);
 	va_end(ap);
-	if (!path || !*path)
-		return sw_error_set(ps->err, EINVAL, "%s: %s", ps->source, msg);
-	sw_error_set(ps->err, EINVAL, "%s: %s: %s", ps->source, path, msg);
-	sw_error_locate(ps->err, 0, 0, path);
-	return -EINVAL;
+	return r;
+}
+
+int sw_pol_perr_key(struct parser *ps, const char *path, const char *key,
+		    const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vperr(ps, path, key, fmt, ap);
+	va_end(ap);
+	return r;
 }
 
 static int vpwarn(struct parser *ps, enum sw_policy_warning_kind kind,
@@ -38,6 +88,8 @@ static int vpwarn(struct parser *ps, enum sw_policy_warning_kind kind,
 {
 	char msg[SW_ERROR_MSG_MAX];
 	struct sw_policy *p = ps->p;
+	struct sw_policy_pos *wp;
+	unsigned int line, col;
 	unsigned char *k;
 	char **w;
 	char *s;
@@ -49,8 +101,19 @@ static int vpwarn(struct parser *ps, enum sw_policy_warning_kind kind,
 		return 0;
 	}
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (asprintf(&s, "%s: %s: %s", ps->source, path, msg) < 0)
+	locate(ps, path, NULL, &line, &col);
+	if ((line ? asprintf(&s, "%s:%u:%u: %s: %s", ps->source, line, col,
+			     path, msg)
+		  : asprintf(&s, "%s: %s: %s", ps->source, path, msg)) < 0)
 		return sw_error_set(ps->err, ENOMEM, "out of memory");
+	/* warning_pos before the others, which it is never shorter than */
+	wp = realloc(p->warning_pos, (p->n_warnings + 1) * sizeof(*wp));
+	if (!wp) {
+		free(s);
+		return sw_error_set(ps->err, ENOMEM, "out of memory");
+	}
+	p->warning_pos = wp;
+	wp[p->n_warnings] = (struct sw_policy_pos){ line, col };
 	/* warning_paths and warning_kinds first: they are never shorter
 	 * than warnings. */
 	w = realloc(p->warning_paths, (p->n_warnings + 2) * sizeof(*w));
@@ -208,9 +271,9 @@ int sw_pol_check_keys(struct parser *ps, const char *path,
 			sw_suggest_feed(&s, known[i]);
 		hint = sw_suggest_result(&s);
 		if (hint)
-			return sw_pol_perr(ps, path,
-					   "unknown key \"%.64s\" (did you mean \"%s\"?)",
-					   key, hint);
+			return sw_pol_perr_key(ps, path, key,
+					       "unknown key \"%.64s\" (did you mean \"%s\"?)",
+					       key, hint);
 		{
 			char list[512] = "";
 			size_t used = 0;
@@ -220,9 +283,9 @@ int sw_pol_check_keys(struct parser *ps, const char *path,
 							 sizeof(list) - used,
 							 "%s%s", i ? ", " : "",
 							 known[i]);
-			return sw_pol_perr(ps, path,
-					   "unknown key \"%.64s\" (expected one of %s)",
-					   key, list);
+			return sw_pol_perr_key(ps, path, key,
+					       "unknown key \"%.64s\" (expected one of %s)",
+					       key, list);
 		}
 	}
 	return 0;
@@ -407,7 +470,7 @@ int sw_pol_get_errno_pair(struct parser *ps, const char *path,
 	/* Podman reads the name and ignores the number, runc the number
 	 * alone: two that differ would mean two different policies. */
 	if (name_o && ret_o && e_name != e_ret)
-		return sw_pol_perr(ps, path,
+		return sw_pol_perr_key(ps, path, ret_key,
 				   "\"%s\" is %s but \"%s\" is %s; give the same errno in both keys, or only one",
 				   name_key, errno_desc(e_name, a, sizeof(a)),
 				   ret_key, errno_desc(e_ret, b, sizeof(b)));

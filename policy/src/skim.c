@@ -206,12 +206,18 @@ static int note_rule(struct skim *sk, struct level *top)
 	if (out->n_rules == out->cap) {
 		size_t ncap = out->cap ? out->cap * 2 : 64;
 		unsigned int *n = realloc(out->rule_line, ncap * sizeof(*n));
+		size_t *o;
 
 		if (!n)
 			return -ENOMEM;
 		out->rule_line = n;
+		o = realloc(out->rule_off, ncap * sizeof(*o));
+		if (!o)
+			return -ENOMEM;
+		out->rule_off = o;
 		out->cap = ncap;
 	}
+	out->rule_off[out->n_rules] = sk->i;
 	out->rule_line[out->n_rules++] = sk->line;
 	top->in_syscalls = false;	/* until the next ',' */
 	top->type = 'S';
@@ -386,15 +392,14 @@ int sw_skim(const char *t, size_t len, struct sw_skim *out, char *why,
 		r = token(&sk);
 	}
 	free(sk.stack);
-	if (r < 0 && r != -EINVAL) {
-		free(out->rule_line);
-		memset(out, 0, sizeof(*out));
-	}
+	if (r < 0 && r != -EINVAL)
+		sw_skim_done(out);
 	return r;
 }
 
 void sw_skim_done(struct sw_skim *s)
 {
 	free(s->rule_line);
+	free(s->rule_off);
 	memset(s, 0, sizeof(*s));
 }

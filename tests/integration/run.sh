@@ -1077,7 +1077,8 @@ sysward run --policy=a|a.json "
 # tags: other-command
 t_check_json() {
 	# --json: one JSON document on stdout, an array with one object per
-	# file; the positions and paths come from the error object.
+	# file; the positions and paths come from the error object, every
+	# error and warning has both.
 	local good syntax meaning
 	good=$(policy good <<-EOF
 	{"defaultAction": "SCMP_ACT_ALLOW",
@@ -1109,15 +1110,15 @@ t_check_json() {
 	got = json.load(open(out))
 	want = [
 	    {"file": good, "ok": True, "errors": [], "warnings": [
-	        {"path": "syscalls[0].names[0]", "kind": "other", "message": good + ': syscalls[0].names[0]: unknown system call "getuidd" ignored (did you mean "getuid"?)'},
-	        {"path": "syscalls[1].args", "kind": "other", "message": good + ": syscalls[1].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold"},
-	        {"path": "syscalls[2].paths[0]", "kind": "not-a-path", "message": good + ': syscalls[2].paths[0]: argument 1 of "open" is not a path (open\'s path is argument 0): the supervisor reads a string at the number there, and the calls this rule sees fail with EFAULT ("path argument unreadable"); use index 0'}]},
+	        {"path": "syscalls[0].names[0]", "kind": "other", "line": 2, "column": 26, "message": good + ':2:26: syscalls[0].names[0]: unknown system call "getuidd" ignored (did you mean "getuid"?)'},
+	        {"path": "syscalls[1].args", "kind": "other", "line": 4, "column": 24, "message": good + ":4:24: syscalls[1].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold"},
+	        {"path": "syscalls[2].paths[0]", "kind": "not-a-path", "line": 7, "column": 26, "message": good + ':7:26: syscalls[2].paths[0]: argument 1 of "open" is not a path (open\'s path is argument 0): the supervisor reads a string at the number there, and the calls this rule sees fail with EFAULT ("path argument unreadable"); use index 0'}]},
 	    {"file": syntax, "ok": False, "warnings": [], "errors": [
 	        {"errno": "EINVAL", "line": 2, "column": 15, "path": None,
 	         "message": syntax + ":2:15: unexpected '}'"}]},
 	    {"file": meaning, "ok": False, "warnings": [], "errors": [
-	        {"errno": "EINVAL", "line": None, "column": None, "path": "syscalls[0].args[0].op",
-	         "message": meaning + ': syscalls[0].args[0].op: unknown operator "SCMP_CMP_FOO" (expected one of SCMP_CMP_NE, SCMP_CMP_LT, SCMP_CMP_LE, SCMP_CMP_EQ, SCMP_CMP_GE, SCMP_CMP_GT, SCMP_CMP_MASKED_EQ)'}]},
+	        {"errno": "EINVAL", "line": 3, "column": 56, "path": "syscalls[0].args[0].op",
+	         "message": meaning + ':3:56: syscalls[0].args[0].op: unknown operator "SCMP_CMP_FOO" (expected one of SCMP_CMP_NE, SCMP_CMP_LT, SCMP_CMP_LE, SCMP_CMP_EQ, SCMP_CMP_GE, SCMP_CMP_GT, SCMP_CMP_MASKED_EQ)'}]},
 	]
 	if got != want:
 	    print("got: ", json.dumps(got, indent=1), file=sys.stderr)
@@ -1128,9 +1129,9 @@ t_check_json() {
 	cli check "$good"
 	expect_rc 0
 	expect_output "$good: OK
-warning: $good: syscalls[0].names[0]: unknown system call \"getuidd\" ignored (did you mean \"getuid\"?)
-warning: $good: syscalls[1].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold
-warning: $good: syscalls[2].paths[0]: argument 1 of \"open\" is not a path (open's path is argument 0): the supervisor reads a string at the number there, and the calls this rule sees fail with EFAULT (\"path argument unreadable\"); use index 0"
+warning: $good:2:26: syscalls[0].names[0]: unknown system call \"getuidd\" ignored (did you mean \"getuid\"?)
+warning: $good:4:24: syscalls[1].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold
+warning: $good:7:26: syscalls[2].paths[0]: argument 1 of \"open\" is not a path (open's path is argument 0): the supervisor reads a string at the number there, and the calls this rule sees fail with EFAULT (\"path argument unreadable\"); use index 0"
 }
 
 # tags: other-command

@@ -697,7 +697,7 @@ pidfd_getfd_opt_in)
 		"$2" steal "$1" "$p" "$f"; r=$?
 		kill "$w"; exit "$r"' sh "$nb/d" "$nb/adv_pidfd_getfd"
 	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
-	grep -q "^sysward: warning: $nb/policy.json: syscalls\[0\].names: pidfd_getfd is left to this policy" "$out" ||
+	grep -q "^sysward: warning: $nb/policy.json:[0-9]*:[0-9]*: syscalls\[0\].names: pidfd_getfd is left to this policy" "$out" ||
 		fail "sysward run did not warn about the rule allowing pidfd_getfd"
 	[ "$rc" -eq 1 ] && grep -q '^result: \[SO_PEERPIDFD\] pidfd_getfd = [0-9]*, and it reads "denied"' "$out" ||
 		fail "pidfd_getfd did not work although a rule allows it (exit $rc)" ;;
