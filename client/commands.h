@@ -8,6 +8,7 @@
 #ifndef SYSWARD_CLIENT_COMMANDS_H
 #define SYSWARD_CLIENT_COMMANDS_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 /* Exit codes of the commands themselves (run passes the program's on). */
@@ -47,6 +48,14 @@ void sw_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a usage error and "Try 'sysward CMD --help'.", return SW_EXIT_USAGE. */
 int sw_cli_usage(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* policyopts.c: the policy size limit from --policy-max-bytes (option,
+ * NULL if not given) or SYSWARD_POLICY_MAX_BYTES, 0 for the default;
+ * a bad value is said (sw_cli_error) and -EINVAL returned. */
+int sw_cli_policy_max_bytes(const char *option, size_t *ret);
+/* "1048576", "10M", "512K": 1..SW_LIMIT_POLICY_BYTES_MAX, else -EINVAL
+ * (not a number) or -ERANGE. */
+int sw_cli_parse_policy_max_bytes(const char *text, size_t *ret);
 
 extern const char *sw_program_name;
 

@@ -333,9 +333,15 @@ int sw_run_daemon(const struct run_options *o)
 	/* As embedded: a report that cannot be written is said first. */
 	if (sw_run_open_report(o, &report_file, &report) < 0)
 		return SW_EXIT_SYSWARD_ERROR;
+	/* The daemon's limit is the protocol's (SW_PROTO_MAX_POLICY), which
+	 * no client raises: syswardd bounds what each client makes it hold. */
 	if (sw_policy_read_file(o->policy_path, &policy, &q.policy_len,
 				&err) < 0) {
-		sw_cli_error("%s", err.msg);
+		if (err.code == EFBIG)
+			sw_cli_error("%s; with --daemon the limit is syswardd's (%u bytes): run a larger policy without --daemon",
+				     err.msg, SW_PROTO_MAX_POLICY);
+		else
+			sw_cli_error("%s", err.msg);
 		return SW_EXIT_SYSWARD_ERROR;
 	}
 	/* The daemon parses the policy again and is the judge; parsing it
@@ -349,8 +355,11 @@ int sw_run_daemon(const struct run_options *o)
 			sw_cli_error("%s", err.msg);
 			return SW_EXIT_SYSWARD_ERROR;
 		}
-		if (!o->quiet)
-			sw_run_print_policy_warnings(p, policy, q.policy_len);
+		if (sw_run_print_policy_warnings(o, p, policy, q.policy_len) &&
+		    o->strict) {
+			sw_policy_free(p);
+			return SW_EXIT_SYSWARD_ERROR;
+		}
 		sw_policy_free(p);
 	}
 	cwd = getcwd(NULL, 0);

@@ -67,6 +67,13 @@ void cmd_run_help(FILE *f)
 "                           call, or with --complain would have; for CI\n"
 "  -q, --quiet              print no warnings (the policy's, --cap's), only\n"
 "                           errors and what sysward did to the program\n"
+"      --strict             refuse to run (status 125) a policy with a\n"
+"                           warning this prints (for CI jobs)\n"
+"      --policy-max-bytes BYTES\n"
+"                           read a policy up to BYTES (K or M suffix; at most\n"
+"                           64M) instead of 1M; SYSWARD_POLICY_MAX_BYTES in\n"
+"                           the environment does the same (not with --daemon,\n"
+"                           whose limit is syswardd's)\n"
 "  -h, --help               show this help and exit\n"
 "\n"
 "The program runs with no_new_privs, only the capabilities given with --cap,\n"
@@ -136,7 +143,8 @@ static int parse_fd(const char *text, int min, int *ret)
 static int parse_options(int argc, char **argv, struct run_options *o)
 {
 	enum { OPT_LOG_FORMAT = 0x100, OPT_KILL_DESCENDANTS, OPT_COMPLAIN,
-	       OPT_REPORT, OPT_GATE, OPT_POLICY_FD, OPT_KEEP_FDS };
+	       OPT_REPORT, OPT_GATE, OPT_POLICY_FD, OPT_KEEP_FDS,
+	       OPT_STRICT, OPT_POLICY_MAX_BYTES };
 	static const struct option options[] = {
 		{ "daemon", optional_argument, NULL, 'd' },
 		{ "policy", required_argument, NULL, 'p' },
@@ -150,6 +158,8 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 		{ "report", required_argument, NULL, OPT_REPORT },
 		{ "gate", optional_argument, NULL, OPT_GATE },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ "policy-max-bytes", required_argument, NULL, OPT_POLICY_MAX_BYTES },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -214,6 +224,12 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 			break;
 		case 'q':
 			o->quiet = true;
+			break;
+		case OPT_STRICT:
+			o->strict = true;
+			break;
+		case OPT_POLICY_MAX_BYTES:
+			o->policy_max_bytes = optarg;
 			break;
 		case 'h':
 			cmd_run_help(stdout);
@@ -397,18 +413,26 @@ static int run_embedded(const struct run_options *o)
 	}
 	{
 		cleanup_free char *text = NULL, *name = NULL;
+		struct sw_policy_load_opts lo = { 0 };
 		size_t len;
 
+		if (sw_cli_policy_max_bytes(o->policy_max_bytes, &lo.max_bytes) < 0)
+			return SW_EXIT_SYSWARD_ERROR;
 		if ((o->policy_fd >= 0
 		     ? sw_run_read_policy_fd(o->policy_fd, &text, &len, &name, &err)
-		     : sw_policy_read_file(o->policy_path, &text, &len, &err)) < 0 ||
-		    sw_policy_load_string(text, len, name ? name : o->policy_path,
-					  &policy, &err) < 0) {
+		     : sw_policy_read_file_max(o->policy_path, lo.max_bytes, &text,
+					       &len, &err)) < 0 ||
+		    sw_policy_load_string_opts(text, len,
+					       name ? name : o->policy_path, &lo,
+					       &policy, &err) < 0) {
 			sw_cli_error("%s", err.msg);
 			return SW_EXIT_SYSWARD_ERROR;
 		}
-		if (!o->quiet)
-			sw_run_print_policy_warnings(policy, text, len);
+		if (sw_run_print_policy_warnings(o, policy, text, len) &&
+		    o->strict) {
+			sw_policy_free(policy);
+			return SW_EXIT_SYSWARD_ERROR;
+		}
 	}
 
 	/* Opened now: a report that cannot be written is said before the

@@ -20,15 +20,20 @@
 struct lint_ctx {
 	const struct sw_policy *p;
 	struct sw_policy_text *where;
+	bool quiet;
+	size_t n;
 };
 
 static int on_lint(enum sw_policy_warning_kind kind, const char *path,
 		   const char *msg, void *ud)
 {
-	const struct lint_ctx *c = ud;
+	struct lint_ctx *c = ud;
 	unsigned int line, col;
 
 	if (kind != SW_POLICY_WARN_NOT_A_PATH)
+		return 0;
+	c->n++;
+	if (c->quiet)
 		return 0;
 	sw_policy_text_locate(c->where, path, false, &line, &col);
 	sw_cli_error("warning: %s:%u:%u: %s: %s", c->p->source, line, col,
@@ -36,10 +41,11 @@ static int on_lint(enum sw_policy_warning_kind kind, const char *path,
 	return 0;
 }
 
-void sw_run_print_policy_warnings(const struct sw_policy *p, const char *text,
-				  size_t len)
+size_t sw_run_print_policy_warnings(const struct run_options *o,
+				    const struct sw_policy *p, const char *text,
+				    size_t len)
 {
-	struct lint_ctx c = { p, NULL };
+	struct lint_ctx c = { p, NULL, o->quiet, 0 };
 
 	for (size_t i = 0; i < p->n_warnings; i++) {
 		/* A profile written for a newer libseccomp names calls this
@@ -48,16 +54,22 @@ void sw_run_print_policy_warnings(const struct sw_policy *p, const char *text,
 		if (p->warning_kinds &&
 		    p->warning_kinds[i] == SW_POLICY_WARN_SYSCALL_NEWER)
 			continue;
-		sw_cli_error("warning: %s", p->warnings[i]);
+		c.n++;
+		if (!o->quiet)
+			sw_cli_error("warning: %s", p->warnings[i]);
 	}
 	/* Of the lints, only the one that changes what calls get: a path
 	 * condition on no path fails them with EFAULT, and a log line per
 	 * call is no way to learn why.  The others (dead rules, duplicate
 	 * names) change nothing at run time; `sysward check` has them. */
 	if (sw_policy_text_index(text, len, &c.where) < 0)
-		return;	/* out of memory: warnings are not worth failing for */
+		return c.n;	/* out of memory: no lint to add */
 	sw_policy_lint(p, on_lint, &c);
 	sw_policy_text_free(c.where);
+	if (o->strict && c.n)
+		sw_cli_error("%s: %zu %s, which --strict refuses", p->source,
+			     c.n, c.n == 1 ? "warning" : "warnings");
+	return c.n;
 }
 
 bool sw_run_say_refusals(const struct run_options *o, uint64_t n)

@@ -24,6 +24,8 @@ struct run_options {
 	const char *daemon_socket;	/* NULL = embedded (no daemon) */
 	bool kill_descendants;		/* SIGKILL them when PROGRAM exits */
 	bool quiet;			/* -q: print no warnings, only errors */
+	bool strict;			/* --strict: a policy warning refuses */
+	const char *policy_max_bytes;	/* --policy-max-bytes, or NULL */
 	bool complain;			/* --complain: refusals run, reported */
 	const char *report_path;	/* --report FILE, "-" = stderr */
 	int gate;			/* --gate[=N]: N, 0 = no gate */
@@ -75,7 +77,11 @@ struct sw_policy;
  * lists them), and of the lints those of kind SW_POLICY_WARN_NOT_A_PATH
  * (the calls fail with EFAULT; the other lints change nothing at run
  * time, `sysward check` lists them). */
-void sw_run_print_policy_warnings(const struct sw_policy *p, const char *text,
-				  size_t len);
+/* Print the policy's warnings that matter at run time (unless o->quiet)
+ * and return how many there are: with o->strict the run is then
+ * refused (sw_run_load_policy). */
+size_t sw_run_print_policy_warnings(const struct run_options *o,
+				    const struct sw_policy *p, const char *text,
+				    size_t len);
 
 #endif

@@ -240,11 +240,36 @@ int sw_policy_load_file(const char *path, struct sw_policy **ret,
 int sw_policy_load_string(const char *text, size_t len, const char *name,
 			  struct sw_policy **ret, struct sw_error *err);
 void sw_policy_free(struct sw_policy *p);
+
+/*
+ * The same, with what a policy author's tools want (sysward check):
+ *   max_bytes   the size limit, 0 for SW_LIMIT_POLICY_BYTES; a larger one
+ *               is taken up to SW_LIMIT_POLICY_BYTES_MAX (limits.h).
+ *   errors      room for max_errors errors: the parser then goes on after
+ *               a problem of meaning, with the next rule, the next name
+ *               of a list, the next top-level key, and puts every error
+ *               here in the order it finds them (the first is also err's);
+ *               n_errors says how many it put, n_more how many more it
+ *               found.  A syntax error (json-c's, the skim's) stops it:
+ *               what follows cannot be read.  NULL: the first error only.
+ */
+struct sw_policy_load_opts {
+	size_t max_bytes;
+	struct sw_error *errors;
+	size_t max_errors;
+	size_t n_errors, n_more;	/* out */
+};
+int sw_policy_load_string_opts(const char *text, size_t len, const char *name,
+			       struct sw_policy_load_opts *opts,
+			       struct sw_policy **ret, struct sw_error *err);
 /* The text of a policy file, NUL-terminated, within the one size limit
  * (limits.h), as sw_policy_load_file() reads it: for a caller that sends
  * the text on (sysward run --daemon).  Free *ret with free(). */
 int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
 			struct sw_error *err);
+/* The same with the size limit max_bytes (sw_policy_load_opts). */
+int sw_policy_read_file_max(const char *path, size_t max_bytes, char **ret,
+			    size_t *ret_len, struct sw_error *err);
 /* The text of a policy in a sealed memory file (F_SEAL_WRITE,
  * F_SEAL_SHRINK, F_SEAL_GROW), read from offset 0; anything else is
  * refused (-EPERM): sysward run --policy-fd, sysward-runtime's hand-off. */

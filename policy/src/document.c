@@ -36,14 +36,12 @@
 static int perr_at(struct parser *ps, size_t off, const char *msg)
 {
 	unsigned int line, col;
-
-	int r;
+	struct sw_error e;
 
 	sw_offset_to_linecol(ps->text, ps->len, off, &line, &col);
-	r = sw_error_set(ps->err, EINVAL, "%s:%u:%u: %s", ps->source, line,
-			 col, msg);
-	sw_error_locate(ps->err, line, col, NULL);
-	return r;
+	sw_error_set(&e, EINVAL, "%s:%u:%u: %s", ps->source, line, col, msg);
+	sw_error_locate(&e, line, col, NULL);
+	return sw_pol_record(ps, &e);
 }
 
 /* ------------------------------------------------------------------ */
@@ -372,10 +370,10 @@ static int parse_rules(struct parser *ps, struct json_object *root)
 		p->n_rules++;
 		r = sw_pol_parse_rule(ps, i, json_object_array_get_idx(v, i),
 				      &p->rules[i]);
-		if (r < 0)
+		if (r < 0 && !sw_pol_go_on(ps, r))
 			return r;
 	}
-	return 0;
+	return ps->n_errors ? -EINVAL : 0;
 }
 
 static int parse_top(struct parser *ps, struct json_object *root)
@@ -391,20 +389,25 @@ static int parse_top(struct parser *ps, struct json_object *root)
 		return sw_pol_perr(ps, NULL,
 				   "expected a JSON object at the top level, got %s",
 				   sw_pol_type_desc(root));
+	/* Each part on its own: with every error wanted, a problem in one
+	 * does not hide those of the next. */
 	r = sw_pol_check_keys(ps, NULL, root, keys);
-	if (r < 0)
+	if (r < 0 && !sw_pol_go_on(ps, r))
 		return r;
 	r = parse_default(ps, root);
-	if (r < 0)
+	if (r < 0 && !sw_pol_go_on(ps, r))
 		return r;
 	r = parse_top_arches(ps, root);
-	if (r < 0)
+	if (r < 0 && !sw_pol_go_on(ps, r))
 		return r;
+	if (r < 0)	/* the rules' names are checked on the default ones */
+		ps->n_check_arches = sw_default_arches(ps->check_arches);
 	r = sw_pol_read_fields(ps, NULL, root, top_fields, N_ELEMENTS(top_fields),
 			       ps->p);
-	if (r < 0)
+	if (r < 0 && !sw_pol_go_on(ps, r))
 		return r;
-	return parse_rules(ps, root);
+	r = parse_rules(ps, root);
+	return r < 0 ? r : ps->n_errors ? -EINVAL : 0;
 }
 
 static const char *tokener_msg(enum json_tokener_error e, char c, char *buf,
@@ -564,15 +567,50 @@ static int parse_policy(struct parser *ps, struct json_object *root,
 	return count_dropped_warnings(ps);
 }
 
+/* "policy is too big", and how to get past the limit (size: 0 when
+ * it is only known to be larger). */
+static int too_big(struct sw_error *err, const char *name, size_t size,
+		   size_t limit)
+{
+	char is[64] = "is larger";
+
+	if (size)
+		snprintf(is, sizeof(is), "is %zu bytes, larger", size);
+	if (limit >= SW_LIMIT_POLICY_BYTES_MAX)
+		return sw_error_set(err, EFBIG,
+				    "%s: policy %s than %zu bytes, the most sysward reads",
+				    name, is, limit);
+	return sw_error_set(err, EFBIG,
+			    "%s: policy %s than the %zu byte limit (--policy-max-bytes BYTES or SYSWARD_POLICY_MAX_BYTES=BYTES raises it, up to %u)",
+			    name, is, limit, SW_LIMIT_POLICY_BYTES_MAX);
+}
+
+/* The size limit that opts ask for, within the one bound. */
+static size_t max_bytes(size_t want)
+{
+	if (want == 0)
+		return SW_POLICY_MAX_FILE;
+	return want < SW_LIMIT_POLICY_BYTES_MAX ? want : SW_LIMIT_POLICY_BYTES_MAX;
+}
+
 int sw_policy_load_string(const char *text, size_t len, const char *name,
 			  struct sw_policy **ret, struct sw_error *err)
+{
+	return sw_policy_load_string_opts(text, len, name, NULL, ret, err);
+}
+
+int sw_policy_load_string_opts(const char *text, size_t len, const char *name,
+			       struct sw_policy_load_opts *opts,
+			       struct sw_policy **ret, struct sw_error *err)
 {
 	struct parser ps = {
 		.source = name && *name ? name : "<policy>",
 		.text = text,
 		.len = len,
 		.err = err,
+		.opts = opts,
 	};
+	size_t limit = max_bytes(opts ? opts->max_bytes : 0);
 	struct json_tokener *tok = NULL;
 	struct json_object *root = NULL;
 	struct sw_policy *p = NULL;
@@ -582,10 +620,12 @@ int sw_policy_load_string(const char *text, size_t len, const char *name,
 	if (!ret || (!text && len))
 		return sw_error_set(err, EINVAL, "%s: invalid arguments",
 				    ps.source);
-	if (len > SW_POLICY_MAX_FILE)
-		return sw_error_set(err, EFBIG,
-				    "%s: policy is %zu bytes, larger than the %u byte limit",
-				    ps.source, len, SW_POLICY_MAX_FILE);
+	if (len > limit) {
+		struct sw_error e;
+
+		too_big(&e, ps.source, len, limit);
+		return sw_pol_record(&ps, &e);
+	}
 	/* A UTF-8 byte-order mark, as editors on Windows write one: skipped
 	 * as JSON parsers commonly do (RFC 8259 lets them).  Lines and
 	 * columns then count from after it, as the editor shows them. */
@@ -634,22 +674,33 @@ static const char *file_kind(mode_t mode)
 
 /* The policy text of fd (name: for messages), from offset 0 whatever
  * the file's offset (a descriptor may be shared), at most the limit. */
-static int read_policy(int fd, const char *name, char **ret, size_t *ret_len,
-		       struct sw_error *err)
+static int read_policy(int fd, const char *name, size_t limit, char **ret,
+		       size_t *ret_len, struct sw_error *err)
 {
 	cleanup_free char *buf = NULL;
-	size_t used = 0;
+	size_t used = 0, size = 0;
 
 	/* Read at most one byte more than the limit, whatever st_size says
-	 * (/proc files). */
-	buf = malloc(SW_POLICY_MAX_FILE + 1);
-	if (!buf)
-		return sw_error_set(err, ENOMEM, "read policy %s: out of memory",
-				    name);
+	 * (/proc files), into a buffer that grows as the text comes: a
+	 * raised limit costs only the policies that need it. */
 	for (;;) {
-		ssize_t n = pread(fd, buf + used, SW_POLICY_MAX_FILE + 1 - used,
-				  (off_t)used);
+		ssize_t n;
 
+		if (used == size) {
+			size_t nsize = size ? size * 2 : 64 * 1024;
+			char *nbuf;
+
+			if (nsize > limit + 1)
+				nsize = limit + 1;
+			nbuf = realloc(buf, nsize + 1);
+			if (!nbuf)
+				return sw_error_set(err, ENOMEM,
+						    "read policy %s: out of memory",
+						    name);
+			buf = nbuf;
+			size = nsize;
+		}
+		n = pread(fd, buf + used, size - used, (off_t)used);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -659,10 +710,8 @@ static int read_policy(int fd, const char *name, char **ret, size_t *ret_len,
 		if (n == 0)
 			break;
 		used += (size_t)n;
-		if (used > SW_POLICY_MAX_FILE)
-			return sw_error_set(err, EFBIG,
-					    "%s: policy is larger than the %u byte limit",
-					    name, SW_POLICY_MAX_FILE);
+		if (used > limit)
+			return too_big(err, name, 0, limit);
 	}
 	buf[used] = '\0';
 	*ret = TAKE_PTR(buf);
@@ -672,6 +721,12 @@ static int read_policy(int fd, const char *name, char **ret, size_t *ret_len,
 
 int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
 			struct sw_error *err)
+{
+	return sw_policy_read_file_max(path, 0, ret, ret_len, err);
+}
+
+int sw_policy_read_file_max(const char *path, size_t limit, char **ret,
+			    size_t *ret_len, struct sw_error *err)
 {
 	cleanup_close int fd = -1;
 	struct stat st;
@@ -692,7 +747,7 @@ int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
 		return sw_error_set(err, EINVAL,
 				    "read policy %s: is %s, not a regular file: give the path of a policy file",
 				    path, file_kind(st.st_mode));
-	return read_policy(fd, path, ret, ret_len, err);
+	return read_policy(fd, path, max_bytes(limit), ret, ret_len, err);
 }
 
 /*
@@ -722,7 +777,7 @@ int sw_policy_read_sealed_fd(int fd, char **ret, size_t *ret_len,
 		return sw_error_set(err, EPERM,
 				    "policy %s: not a sealed memory file (memfd_create(2) with F_SEAL_WRITE, F_SEAL_SHRINK and F_SEAL_GROW): a policy that can still change is not read",
 				    name);
-	return read_policy(fd, name, ret, ret_len, err);
+	return read_policy(fd, name, SW_POLICY_MAX_FILE, ret, ret_len, err);
 }
 
 int sw_policy_load_file(const char *path, struct sw_policy **ret,

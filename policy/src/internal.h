@@ -3,6 +3,7 @@
 #ifndef SW_POLICY_INTERNAL_H
 #define SW_POLICY_INTERNAL_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -92,13 +93,26 @@ struct parser {
 	uint32_t check_arches[SW_POLICY_MAX_ARCHES + 2];
 	size_t n_check_arches;
 	struct sw_json_lines lines;	/* built at the first diagnostic */
+	struct sw_policy_load_opts *opts;	/* NULL: stop at the first error */
+	size_t n_errors;
 };
+
+/* After r from one part of the policy (a rule, a name, a top-level key):
+ * true if the parse goes on with the next part, which it does for an
+ * error of meaning when the caller collects every error. */
+static inline bool sw_pol_go_on(const struct parser *ps, int r)
+{
+	return r == -EINVAL && ps->opts && ps->opts->errors;
+}
 
 /* The offset of path's value (or key) in the policy text, from the
  * skim's rule starts (locate.c). */
 size_t sw_pol_find(const char *text, size_t len, const struct sw_skim *skim,
 		   const char *path, bool key);
 
+/* The error e of the policy: the first into ps->err, and into the
+ * caller's list (sw_policy_load_opts); returns -e->code. */
+int sw_pol_record(struct parser *ps, const struct sw_error *e);
 /* "file:line:col: path: msg" into ps->err, the position of path's value;
  * returns -EINVAL. */
 int sw_pol_perr(struct parser *ps, const char *path, const char *fmt, ...)

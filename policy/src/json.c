@@ -18,6 +18,23 @@
 /* ------------------------------------------------------------------ */
 /* messages */
 
+int sw_pol_record(struct parser *ps, const struct sw_error *e)
+{
+	struct sw_policy_load_opts *o = ps->opts;
+
+	/* The first is the error; with sw_policy_load_opts.errors, every
+	 * one is kept up to its room and the rest counted. */
+	if (ps->n_errors++ == 0 && ps->err)
+		*ps->err = *e;
+	if (o && o->errors) {
+		if (o->n_errors < o->max_errors)
+			o->errors[o->n_errors++] = *e;
+		else
+			o->n_more++;
+	}
+	return -e->code;
+}
+
 /* Where the value at path is (or, with key, that key of the object at
  * path); 0 0 when it cannot be said (no memory for the line index). */
 static void locate(struct parser *ps, const char *path, const char *key,
@@ -45,19 +62,20 @@ static int vperr(struct parser *ps, const char *path, const char *key,
 {
 	char msg[SW_ERROR_MSG_MAX];
 	unsigned int line, col;
+	struct sw_error e;
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	locate(ps, path, key, &line, &col);
 	if (!line)
-		sw_error_set(ps->err, EINVAL, "%s: %s%s%s", ps->source,
+		sw_error_set(&e, EINVAL, "%s: %s%s%s", ps->source,
 			     path && *path ? path : "", path && *path ? ": " : "",
 			     msg);
 	else
-		sw_error_set(ps->err, EINVAL, "%s:%u:%u: %s%s%s", ps->source,
+		sw_error_set(&e, EINVAL, "%s:%u:%u: %s%s%s", ps->source,
 			     line, col, path && *path ? path : "",
 			     path && *path ? ": " : "", msg);
-	sw_error_locate(ps->err, line, col, path);
-	return -EINVAL;
+	sw_error_locate(&e, line, col, path);
+	return sw_pol_record(ps, &e);
 }
 
 int sw_pol_perr(struct parser *ps, const char *path, const char *fmt, ...)
@@ -255,6 +273,8 @@ int sw_pol_get_array(struct parser *ps, const char *path, struct json_object *o,
 int sw_pol_check_keys(struct parser *ps, const char *path,
 		      struct json_object *obj, const char *const *known)
 {
+	int ret = 0;
+
 	json_object_object_foreach(obj, key, val) {
 		struct sw_suggest s;
 		const char *hint;
@@ -270,11 +290,11 @@ int sw_pol_check_keys(struct parser *ps, const char *path,
 		for (size_t i = 0; known[i]; i++)
 			sw_suggest_feed(&s, known[i]);
 		hint = sw_suggest_result(&s);
-		if (hint)
-			return sw_pol_perr_key(ps, path, key,
-					       "unknown key \"%.64s\" (did you mean \"%s\"?)",
-					       key, hint);
-		{
+		if (hint) {
+			ret = sw_pol_perr_key(ps, path, key,
+					      "unknown key \"%.64s\" (did you mean \"%s\"?)",
+					      key, hint);
+		} else {
 			char list[512] = "";
 			size_t used = 0;
 
@@ -283,12 +303,14 @@ int sw_pol_check_keys(struct parser *ps, const char *path,
 							 sizeof(list) - used,
 							 "%s%s", i ? ", " : "",
 							 known[i]);
-			return sw_pol_perr_key(ps, path, key,
-					       "unknown key \"%.64s\" (expected one of %s)",
-					       key, list);
+			ret = sw_pol_perr_key(ps, path, key,
+					      "unknown key \"%.64s\" (expected one of %s)",
+					      key, list);
 		}
+		if (!sw_pol_go_on(ps, ret))
+			return ret;
 	}
-	return 0;
+	return ret;
 }
 
 int sw_pol_check_object(struct parser *ps, const char *path, struct json_object *o,
@@ -562,6 +584,8 @@ static int read_field(struct parser *ps, const char *path,
 int sw_pol_read_fields(struct parser *ps, const char *path, struct json_object *obj,
 		       const struct field *fields, size_t n, void *target)
 {
+	int ret = 0;
+
 	for (size_t i = 0; i < n; i++) {
 		const struct field *f = &fields[i];
 		struct json_object *v;
@@ -571,15 +595,19 @@ int sw_pol_read_fields(struct parser *ps, const char *path, struct json_object *
 		sw_pol_path_key(kp, path, f->key);
 		if (!json_object_object_get_ex(obj, f->key, &v) ||
 		    (f->null_absent && !v)) {
-			if (f->missing)
-				return sw_pol_perr(ps, kp, "%s", f->missing);
+			if (f->missing) {
+				ret = sw_pol_perr(ps, kp, "%s", f->missing);
+				if (!sw_pol_go_on(ps, ret))
+					return ret;
+			}
 			continue;
 		}
 		r = read_field(ps, kp, f, v, (char *)target + f->offset);
-		if (r < 0)
+		if (r < 0 && !sw_pol_go_on(ps, r))
 			return r;
+		ret = r < 0 ? r : ret;
 	}
-	return 0;
+	return ret;
 }
 
 /* ------------------------------------------------------------------ */

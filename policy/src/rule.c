@@ -526,7 +526,7 @@ static int parse_names(struct parser *ps, const char *path,
 	keep = calloc(n, sizeof(*keep));
 	if (!keep)
 		return sw_pol_oom(ps);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0, errors = 0; i < n; i++) {
 		char ep[PATH_LEN];
 
 		if (!names)	/* "name" */
@@ -535,8 +535,13 @@ static int parse_names(struct parser *ps, const char *path,
 			sw_pol_path_index(ep, kp, i);
 		r = check_syscall_name(ps, ep, rule->names[i], allow_rule,
 				       &keep[i]);
-		if (r < 0)
+		if (r < 0 && !sw_pol_go_on(ps, r))
 			return r;
+		/* every wrong name of the list, then the rule stops */
+		if (r < 0)
+			errors++;
+		if (errors && i == n - 1)
+			return -EINVAL;
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (keep[i])

@@ -1109,14 +1109,14 @@ t_check_json() {
 	out, good, syntax, meaning = sys.argv[1:]
 	got = json.load(open(out))
 	want = [
-	    {"file": good, "ok": True, "errors": [], "warnings": [
+	    {"file": good, "ok": True, "errors": [], "more_errors": 0, "warnings": [
 	        {"path": "syscalls[0].names[0]", "kind": "other", "line": 2, "column": 26, "message": good + ':2:26: syscalls[0].names[0]: unknown system call "getuidd" ignored (did you mean "getuid"?)'},
 	        {"path": "syscalls[1].args", "kind": "other", "line": 4, "column": 24, "message": good + ":4:24: syscalls[1].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold"},
 	        {"path": "syscalls[2].paths[0]", "kind": "not-a-path", "line": 7, "column": 26, "message": good + ':7:26: syscalls[2].paths[0]: argument 1 of "open" is not a path (open\'s path is argument 0): the supervisor reads a string at the number there, and the calls this rule sees fail with EFAULT ("path argument unreadable"); use index 0'}]},
-	    {"file": syntax, "ok": False, "warnings": [], "errors": [
+	    {"file": syntax, "ok": False, "more_errors": 0, "warnings": [], "errors": [
 	        {"errno": "EINVAL", "line": 2, "column": 15, "path": None,
 	         "message": syntax + ":2:15: unexpected '}'"}]},
-	    {"file": meaning, "ok": False, "warnings": [], "errors": [
+	    {"file": meaning, "ok": False, "more_errors": 0, "warnings": [], "errors": [
 	        {"errno": "EINVAL", "line": 3, "column": 56, "path": "syscalls[0].args[0].op",
 	         "message": meaning + ':3:56: syscalls[0].args[0].op: unknown operator "SCMP_CMP_FOO" (expected one of SCMP_CMP_NE, SCMP_CMP_LT, SCMP_CMP_LE, SCMP_CMP_EQ, SCMP_CMP_GE, SCMP_CMP_GT, SCMP_CMP_MASKED_EQ)'}]},
 	]

@@ -723,7 +723,27 @@ START_TEST(test_limits)
 	s = repeat("{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"comment\":\"", "x",
 		   1 << 20, "", "\"}");
 	expect_error(s, strlen(s), EFBIG,
-		     "t.json: policy is 1048623 bytes, larger than the 1048576 byte limit");
+		     "t.json: policy is 1048623 bytes, larger than the 1048576 byte limit (--policy-max-bytes BYTES or SYSWARD_POLICY_MAX_BYTES=BYTES raises it, up to 67108864)");
+	/* a caller may raise it, up to the bound */
+	free(s);
+	s = repeat("{\"defaultAction\":\"SCMP_ACT_ALLOW\"", " ", 1 << 20, "", "}");
+	{
+		struct sw_policy_load_opts o = { .max_bytes = 2u << 20 };
+		struct sw_policy *p = NULL;
+		struct sw_error err = { 0 };
+
+		ck_assert_int_eq(sw_policy_load_string_opts(s, strlen(s), "t.json", &o,
+							    &p, &err), 0);
+		sw_policy_free(p);
+		o.max_bytes = 1000;
+		ck_assert_int_eq(sw_policy_load_string_opts(s, strlen(s), "t.json", &o,
+							    &p, &err), -EFBIG);
+		ck_assert_str_eq(err.msg, "t.json: policy is 1048610 bytes, larger than the 1000 byte limit (--policy-max-bytes BYTES or SYSWARD_POLICY_MAX_BYTES=BYTES raises it, up to 67108864)");
+		o.max_bytes = SIZE_MAX;
+		ck_assert_int_eq(sw_policy_load_string_opts(s, (64u << 20) + 1, "t.json", &o,
+							    &p, &err), -EFBIG);
+		ck_assert_str_eq(err.msg, "t.json: policy is 67108865 bytes, larger than 67108864 bytes, the most sysward reads");
+	}
 	free(s);
 
 	{
@@ -845,6 +865,73 @@ START_TEST(test_error_location)
 }
 END_TEST
 
+/* Every error of a policy, in text order, bounded: the next rule, the
+ * next name, the next top-level key and the next field go on after one;
+ * the first is also err's.  Without the list, only the first. */
+START_TEST(test_every_error)
+{
+	static const char json[] =
+		"{\"defaultAction\": \"SCMP_ACT_ALOW\", \"sycalls\": [],\n"
+		" \"syscalls\": [\n"
+		"  {\"names\": [\"reed\", \"write\", \"opne\"], \"action\": \"SCMP_ACT_ERRNO\"},\n"
+		"  {\"names\": [\"read\"], \"action\": \"SCMP_ACT_ALLOW\"},\n"
+		"  {\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\", \"comment\": 1, \"log\": 2},\n"
+		"  {\"names\": [\"read\"], \"action\": \"SCMP_ACT_ERRNO\",\n"
+		"   \"args\": [{\"index\": 0, \"value\": 1, \"op\": \"SCMP_CMP_EQ\"},]}]}";
+	static const char *const want[] = {
+		"t.json:1:36: unknown key \"sycalls\" (did you mean \"syscalls\"?)",
+		"t.json:1:19: defaultAction: unknown action \"SCMP_ACT_ALOW\" (did you mean \"SCMP_ACT_ALLOW\"?)",
+		"t.json:3:14: syscalls[0].names[0]: unknown system call \"reed\" (did you mean \"read\"?)",
+		"t.json:3:31: syscalls[0].names[2]: unknown system call \"opne\" (did you mean \"open\"?)",
+		"t.json:5:72: syscalls[2].log: expected true or false, got an integer",
+		"t.json:5:62: syscalls[2].comment: expected a string, got an integer",
+	};
+	struct sw_error errors[4] = { 0 }, err = { 0 };
+	struct sw_policy_load_opts o = { .errors = errors, .max_errors = 4 };
+	struct sw_policy *p = NULL;
+	char *text = strdup(json), *comma;
+
+	/* the trailing comma at the end stops the parse before any of them */
+	ck_assert_int_eq(sw_policy_load_string_opts(text, strlen(text), "t.json", &o,
+						    &p, &err), -EINVAL);
+	ck_assert_uint_eq(o.n_errors, 1);
+	ck_assert_str_eq(errors[0].msg, "t.json:7:58: trailing comma after the last element of the array (JSON allows none): remove it");
+	comma = strstr(text, "},]");
+	comma[1] = ' ';
+	o.n_errors = o.n_more = 0;
+	ck_assert_int_eq(sw_policy_load_string_opts(text, strlen(text), "t.json", &o,
+						    &p, &err), -EINVAL);
+	ck_assert_ptr_null(p);
+	ck_assert_uint_eq(o.n_errors, 4);
+	ck_assert_uint_eq(o.n_more, 2);
+	for (size_t i = 0; i < 4; i++)
+		ck_assert_msg(strcmp(errors[i].msg, want[i]) == 0,
+			      "error %zu:\n got: %s\nwant: %s", i, errors[i].msg, want[i]);
+	ck_assert_str_eq(err.msg, want[0]);
+	ck_assert_uint_eq(errors[3].line, 3);
+	ck_assert_uint_eq(errors[3].col, 31);
+	ck_assert_str_eq(errors[3].path, "syscalls[0].names[2]");
+	/* room for all of them */
+	{
+		struct sw_error all[10];
+		struct sw_policy_load_opts o2 = { .errors = all, .max_errors = 10 };
+
+		ck_assert_int_eq(sw_policy_load_string_opts(text, strlen(text), "t.json",
+							    &o2, &p, &err), -EINVAL);
+		ck_assert_uint_eq(o2.n_errors, 6);
+		ck_assert_uint_eq(o2.n_more, 0);
+		for (size_t i = 0; i < 6; i++)
+			ck_assert_msg(strcmp(all[i].msg, want[i]) == 0,
+				      "error %zu:\n got: %s\nwant: %s", i, all[i].msg, want[i]);
+	}
+	/* without a list: the first, as sw_policy_load_string says it */
+	ck_assert_int_eq(sw_policy_load_string(text, strlen(text), "t.json", &p, &err),
+			 -EINVAL);
+	ck_assert_str_eq(err.msg, want[0]);
+	free(text);
+}
+END_TEST
+
 /* Problems of meaning carry the line and column of what they are about,
  * as the JSON path names it, in the message and in the error object;
  * warnings too; and a caller locates its own findings the same way. */
@@ -938,6 +1025,7 @@ static Suite *policy_suite(void)
 	tcase_add_loop_test(tc, test_meaning_location, 0,
 			    (int)N_ELEMENTS(where_cases));
 	tcase_add_test(tc, test_warning_location);
+	tcase_add_test(tc, test_every_error);
 	policy_lint_tests(tc);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);

@@ -135,8 +135,17 @@ START_TEST(test_file_errors)
 		ck_assert_int_eq(ftruncate(fd, 2 << 20), 0);
 		close(fd);
 		ck_assert_int_eq(sw_policy_load_file(big, &p, &err), -EFBIG);
-		snprintf(path, sizeof(path), "%s: policy is larger than the 1048576 byte limit", big);
+		snprintf(path, sizeof(path), "%s: policy is larger than the 1048576 byte limit (--policy-max-bytes BYTES or SYSWARD_POLICY_MAX_BYTES=BYTES raises it, up to 67108864)", big);
 		ck_assert_str_eq(err.msg, path);
+		/* a raised limit reads it whole */
+		{
+			char *text = NULL;
+			size_t len = 0;
+
+			ck_assert_int_eq(sw_policy_read_file_max(big, 3u << 20, &text, &len, &err), 0);
+			ck_assert_uint_eq(len, 2u << 20);
+			free(text);
+		}
 		ck_assert_ptr_null(p);
 		unlink(big);
 	}
