@@ -161,6 +161,9 @@ int sw_pol_get_int_range(struct parser *ps, const char *path, struct json_object
 			 int64_t min, int64_t max, int64_t *ret);
 int sw_pol_get_value(struct parser *ps, const char *path, struct json_object *o,
 		     uint64_t *ret);
+/* sw_pol_get_value() without the negative integers runc refuses. */
+int sw_pol_get_oci_value(struct parser *ps, const char *path,
+			 struct json_object *o, uint64_t *ret);
 int sw_pol_get_errno(struct parser *ps, const char *path, struct json_object *o,
 		     int *ret);
 /*
@@ -189,6 +192,8 @@ enum field_kind {
 	FIELD_STRING,	/* a string that is checked, not kept */
 	FIELD_STRDUP,	/* char * at offset: a copy of the string */
 	FIELD_VALUE,	/* uint64_t at offset: sw_pol_get_value() */
+	FIELD_OCI_VALUE,	/* the same, for a key runc reads too:
+				 * sw_pol_get_oci_value() */
 	FIELD_FUNC,	/* parse(ps, path, value, target + offset) */
 };
 

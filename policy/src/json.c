@@ -411,6 +411,30 @@ int sw_pol_get_value(struct parser *ps, const char *path,
 	return 0;
 }
 
+/*
+ * An argument condition's "value" or "valueTwo", keys that runc reads too:
+ * the OCI runtime spec makes them uint64 (specs-go LinuxSeccompArg), and
+ * Go's encoding/json refuses a negative number there, so runc and Docker
+ * refuse the profile ("cannot unmarshal number -1 into Go struct field
+ * LinuxSeccompArg...value of type uint64").  A policy that sysward takes
+ * and runc refuses would be two policies: refused the same way, with the
+ * spellings both read.  A string ("-1", "AT_FDCWD") is sysward's own
+ * syntax, which runc refuses as a string anyway.
+ */
+int sw_pol_get_oci_value(struct parser *ps, const char *path,
+			 struct json_object *o, uint64_t *ret)
+{
+	if (json_object_is_type(o, json_type_int) &&
+	    json_object_get_int64(o) < 0) {
+		int64_t v = json_object_get_int64(o);
+
+		return sw_pol_perr(ps, path,
+				   "%" PRId64 " is negative, which runc and Docker refuse (the OCI profile's value is an unsigned 64-bit number): write %" PRIu64 ", the same 64 bits",
+				   v, (uint64_t)v);
+	}
+	return sw_pol_get_value(ps, path, o, ret);
+}
+
 /* An errno: 0..4095 or a name ("EIO"). */
 int sw_pol_get_errno(struct parser *ps, const char *path,
 		     struct json_object *o, int *ret)
@@ -569,6 +593,9 @@ static int read_field(struct parser *ps, const char *path,
 		break;
 	case FIELD_VALUE:
 		r = sw_pol_get_value(ps, path, v, dst);
+		break;
+	case FIELD_OCI_VALUE:
+		r = sw_pol_get_oci_value(ps, path, v, dst);
 		break;
 	case FIELD_FUNC:
 		r = f->parse(ps, path, v, dst);

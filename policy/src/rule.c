@@ -74,10 +74,10 @@ static const struct field arg_fields[] = {
 	  .offset = offsetof(struct sw_arg_cond, op),
 	  .missing = "missing (one of SCMP_CMP_NE, SCMP_CMP_LT, SCMP_CMP_LE, SCMP_CMP_EQ, SCMP_CMP_GE, SCMP_CMP_GT, SCMP_CMP_MASKED_EQ)",
 	  .parse = parse_op },
-	{ .key = "value", .kind = FIELD_VALUE,
+	{ .key = "value", .kind = FIELD_OCI_VALUE,
 	  .offset = offsetof(struct sw_arg_cond, value),
 	  .missing = "missing (the number to compare with)" },
-	{ .key = "valueTwo", .kind = FIELD_VALUE,
+	{ .key = "valueTwo", .kind = FIELD_OCI_VALUE,
 	  .offset = offsetof(struct sw_arg_cond, value_two) },
 };
 

@@ -190,6 +190,64 @@ t_inside_default_spec_podman() {
 	inside podman "$HERE/profiles/podman-default.json" 65534
 }
 
+# What runc refuses in a profile, sysward check refuses too (issue 36:
+# "value": -1 passed check).  runc reads linux.seccomp into the runtime
+# spec's Go types (LinuxSeccompArg.Value and ValueTwo uint64, Index uint,
+# ErrnoRet and DefaultErrnoRet *uint): encoding/json refuses a negative
+# or fractional number there and the container never starts.  Each row
+# is one rule's JSON members (or a top-level member after "top:"); runc
+# is asked first, so that the oracle, not this table, says what is
+# refused.  Control: the same 64 bits written unsigned run under both.
+t_refusals_as_runc() {
+	local members rule top n=0 rc_runc
+	make_rootfs || { fail "cannot make the root filesystem"; return; }
+	: >"$W/profile.json"	# bundle() binds it
+	while IFS='|' read -r want members; do
+		[ -n "$want" ] || continue
+		n=$((n + 1))
+		rule='"names": ["read"], "action": "SCMP_ACT_ERRNO"'
+		top='"defaultAction": "SCMP_ACT_ALLOW"'
+		case $members in
+		top:*) top=${members#top:} ;;
+		*) rule="$rule, $members" ;;
+		esac
+		printf '{%s, "syscalls": [{%s}]}\n' "$top" "$rule" >"$W/p$n.json"
+		bundle "$W/b$n" "$W/p$n.json" CAP_KILL /bin/busybox true ||
+			{ fail "cannot make the bundle"; return; }
+		container "runc$n" "$W/b$n"
+		rc_runc=$rc
+		case $want in
+		refused) [ "$rc_runc" -ne 0 ] ||
+			fail "runc ran a container with {$members}: the row is wrong"
+			# refused for the profile, not for anything else
+			grep -q 'cannot unmarshal' "$W/runc$n.err" ||
+				fail "runc failed otherwise: $(cat "$W/runc$n.err")" ;;
+		runs) [ "$rc_runc" -eq 0 ] ||
+			fail "runc refused {$members}: $(cat "$W/runc$n.err")" ;;
+		esac
+		last_cmd=("$SYSWARD" check -q "$W/p$n.json")
+		"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+		rc=$?
+		if [ "$rc_runc" -ne 0 ]; then
+			expect_rc 1
+			grep -q "p$n.json:[0-9]*:[0-9]*: " "$W/err" ||
+				fail "sysward check's refusal of {$members} has no line:col: $(cat "$W/err")"
+		else
+			expect_rc 0
+		fi
+		echo "{$members}: runc $rc_runc, sysward check $rc: $(head -c 160 "$W/err")"
+	done <<-'EOF'
+	refused|"args": [{"index": 0, "value": -1, "op": "SCMP_CMP_EQ"}]
+	refused|"args": [{"index": 0, "value": 1, "valueTwo": -1, "op": "SCMP_CMP_MASKED_EQ"}]
+	refused|"args": [{"index": 0, "value": 1.5, "op": "SCMP_CMP_EQ"}]
+	refused|"args": [{"index": -1, "value": 1, "op": "SCMP_CMP_EQ"}]
+	refused|"errnoRet": -1
+	refused|top:"defaultAction": "SCMP_ACT_ERRNO", "defaultErrnoRet": -1
+	runs|"args": [{"index": 0, "value": 18446744073709551615, "op": "SCMP_CMP_EQ"}]
+	runs|"errnoRet": 1
+	EOF
+}
+
 sw_command_line "$@"
 : "${SYSWARD:?SYSWARD must name the sysward binary}"
 : "${OCI_PROBE:?OCI_PROBE must name the sw-oci-probe binary}"

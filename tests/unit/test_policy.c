@@ -98,7 +98,9 @@ static const struct valid_case valid_cases[] = {
 	{ ALLOW "{\"names\":[\"socket\"],\"action\":\"SCMP_ACT_ERRNO\",\"args\":[{\"index\":0,\"value\":\"AF_INET6\",\"op\":\"SCMP_CMP_EQ\"}]}" END, 0, 0, F_ARG_VALUE, 10 },
 	{ ALLOW "{\"names\":[\"socket\"],\"action\":\"SCMP_ACT_ERRNO\",\"args\":[{\"index\":5,\"value\":1,\"op\":\"SCMP_CMP_GT\"}]}" END, 0, 0, F_ARG_INDEX, 5 },
 	{ ALLOW "{\"names\":[\"personality\"],\"action\":\"SCMP_ACT_ALLOW\",\"args\":[{\"index\":0,\"value\":18446744073709551615,\"op\":\"SCMP_CMP_EQ\"}]}" END, 0, 0, F_ARG_VALUE, UINT64_MAX },
-	{ ALLOW "{\"names\":[\"personality\"],\"action\":\"SCMP_ACT_ALLOW\",\"args\":[{\"index\":0,\"value\":-100,\"op\":\"SCMP_CMP_EQ\"}]}" END, 0, 0, F_ARG_VALUE, (uint64_t)-100 },
+	/* a negative number only as sysward's string (runc refuses -100) */
+	{ ALLOW "{\"names\":[\"personality\"],\"action\":\"SCMP_ACT_ALLOW\",\"args\":[{\"index\":0,\"value\":\"-100\",\"op\":\"SCMP_CMP_EQ\"}]}" END, 0, 0, F_ARG_VALUE, (uint64_t)-100 },
+	{ ALLOW "{\"names\":[\"personality\"],\"action\":\"SCMP_ACT_ALLOW\",\"args\":[{\"index\":0,\"value\":18446744073709551516,\"op\":\"SCMP_CMP_EQ\"}]}" END, 0, 0, F_ARG_VALUE, (uint64_t)-100 },
 	{ ALLOW "{\"names\":[\"openat\"],\"action\":\"SCMP_ACT_ALLOW\",\"args\":[{\"index\":0,\"value\":\"AT_FDCWD\",\"op\":\"SCMP_CMP_EQ\"}]}" END, 0, 0, F_ARG_VALUE, (uint64_t)-100 },
 	{ ALLOW "{\"names\":[\"openat\"],\"action\":\"SCMP_ACT_ERRNO\",\"args\":[{\"index\":2,\"value\":\"O_WRONLY|O_RDWR\",\"op\":\"SCMP_CMP_MASKED_EQ\",\"valueTwo\":\"O_WRONLY\"}]}" END, 0, 0, F_ARG_VALUE, 3 },
 	{ ALLOW "{\"names\":[\"openat\"],\"action\":\"SCMP_ACT_ERRNO\",\"args\":[{\"index\":2,\"value\":\"O_WRONLY|O_RDWR\",\"op\":\"SCMP_CMP_MASKED_EQ\",\"valueTwo\":\"O_WRONLY\"}]}" END, 0, 0, F_ARG_VALUE2, 1 },
@@ -366,6 +368,13 @@ static const struct invalid_case invalid_cases[] = {
 	  "t.json:1:35: unexpected end of input" },
 	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\"} x",
 	  "t.json:1:37: unexpected data after the policy object" },
+	/* what runc refuses (OCI uint64 "value"/"valueTwo"), refused alike */
+	{ ALLOW "{\"names\":[\"read\"],\"action\":\"SCMP_ACT_ERRNO\",\"args\":[{\"index\":0,\"value\":-1,\"op\":\"SCMP_CMP_EQ\"}]}" END,
+	  "t.json:1:118: syscalls[0].args[0].value: -1 is negative, which runc and Docker refuse (the OCI profile's value is an unsigned 64-bit number): write 18446744073709551615, the same 64 bits" },
+	{ ALLOW "{\"names\":[\"read\"],\"action\":\"SCMP_ACT_ERRNO\",\"args\":[{\"index\":0,\"value\":1,\"valueTwo\":-4096,\"op\":\"SCMP_CMP_MASKED_EQ\"}]}" END,
+	  "t.json:1:131: syscalls[0].args[0].valueTwo: -4096 is negative, which runc and Docker refuse (the OCI profile's value is an unsigned 64-bit number): write 18446744073709547520, the same 64 bits" },
+	{ ALLOW "{\"names\":[\"read\"],\"action\":\"SCMP_ACT_ERRNO\",\"args\":[{\"index\":0,\"value\":1.5,\"op\":\"SCMP_CMP_EQ\"}]}" END,
+	  "t.json:1:118: syscalls[0].args[0].value: expected an integer or a string of constants (\"O_RDWR|O_CREAT\"), got a fractional number" },
 	/* the slips of a hand-written policy, each named */
 	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\",}",
 	  "t.json:1:35: trailing comma after the last element of the object (JSON allows none): remove it" },
