@@ -43,7 +43,8 @@ void cmd_check_help(FILE *f)
 "Options:\n"
 "  -q, --quiet   print only errors (no 'FILE: OK', no warnings)\n"
 "  -s, --strict  a policy with a warning fails too (for CI jobs); 'grant:'\n"
-"                lines and what only this machine cannot run do not count\n"
+"                lines, calls the installed libseccomp does not know yet and\n"
+"                what only this machine cannot run do not count\n"
 "  -j, --json    print one JSON document on stdout instead: an array with,\n"
 "                per FILE, {file, ok, errors, more_errors, warnings}; each\n"
 "                error has message, errno, line, column, path (null when\n"
@@ -323,14 +324,17 @@ out:
 	return r;
 }
 
-/* The warnings that --strict counts: not a grant (no problem), not what
- * only this machine cannot do. */
+/* The warnings that --strict counts: not a grant (no problem), not a
+ * call this libseccomp does not know yet (nothing in the policy to fix:
+ * Docker's current profile names a dozen; run does not print them), not
+ * what only this machine cannot do. */
 static size_t strict_warnings(const struct report *rep)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < rep->n_warnings; i++)
 		n += rep->warnings[i].kind != SW_POLICY_WARN_GRANT &&
+		     rep->warnings[i].kind != SW_POLICY_WARN_SYSCALL_NEWER &&
 		     !rep->warnings[i].machine;
 	return n;
 }

@@ -190,6 +190,58 @@ t_inside_default_spec_podman() {
 	inside podman "$HERE/profiles/podman-default.json" 65534
 }
 
+# A profile without "architectures" (issue 36).  runc builds its ENOSYS
+# stub for calls newer than the profile per listed architecture; before
+# 1.1.15 (Debian 12 has 1.1.5) a profile that lists none got no stub at
+# all, so every newer call took the default errno.  runc 1.1.15 and
+# 1.2.0 on always add the native architecture (runc ccc500c42, "seccomp:
+# patchbpf: always include native architecture in stub", after a SUSE
+# report that programs did not fall back), which is what sysward does.
+# The reference is today's runc: sysward answers ENOSYS for the calls
+# newer than the profile; the runc here must answer the same if it has
+# the fix, and the default errno if it predates it (docs/security.md:
+# a difference with old runc only).  A 2016 Docker profile, its newest
+# call copy_file_range, with its "architectures" removed.
+t_no_architectures() {
+	local newer="pkey_alloc statx rseq pidfd_open close_range openat2 faccessat2 process_madvise epoll_pwait2 landlock_create_ruleset memfd_secret futex_waitv"
+	local v runc_wants call got
+	make_rootfs || { fail "cannot make the root filesystem"; return; }
+	"$PYTHON" - "$HERE/profiles/docker-labs-default-no-chmod.json" >"$W/profile.json" <<-'EOF'
+	import json, sys
+	p = json.load(open(sys.argv[1]))
+	del p["architectures"]
+	json.dump(p, sys.stdout, indent=1)
+	EOF
+	"$PYTHON" "$HERE/oci-seccomp.py" --engine moby --cap "$MOBY_CAPS" \
+		"$W/profile.json" >"$W/seccomp.json" ||
+		{ fail "oci-seccomp.py could not convert the profile"; return; }
+	grep -q architectures "$W/seccomp.json" &&
+		{ fail "the converted profile lists architectures"; return; }
+	bundle "$W/runc" "$W/seccomp.json" "$MOBY_CAPS" /probe &&
+		bundle "$W/sysward" - "$MOBY_CAPS" /sysward run -q \
+			--policy /profile.json --cap "$MOBY_CAPS" -- /probe ||
+		{ fail "cannot make the bundles"; return; }
+	container runc "$W/runc"
+	expect_rc 0
+	container sysward "$W/sysward"
+	expect_rc 0
+	v=$(runc --version | sed -n 's/^runc version \([0-9.]*\).*/\1/p')
+	if [ "$(printf '%s\n1.1.15\n' "$v" | sort -V | head -1)" = 1.1.15 ]; then
+		runc_wants=ENOSYS
+	else
+		runc_wants=EPERM	# no stub without architectures
+	fi
+	for call in $newer; do
+		got=$(grep "^$call " "$W/sysward.out")
+		[ "$got" = "$call -1 ENOSYS" ] ||
+			fail "sysward: '$got', want '$call -1 ENOSYS' (newer than the profile)"
+		got=$(grep "^$call " "$W/runc.out")
+		[ "$got" = "$call -1 $runc_wants" ] ||
+			fail "runc $v: '$got', want '$call -1 $runc_wants'"
+	done
+	echo "runc $v: newer calls $runc_wants, sysward ENOSYS"
+}
+
 # What runc refuses in a profile, sysward check refuses too (issue 36:
 # "value": -1 passed check).  runc reads linux.seccomp into the runtime
 # spec's Go types (LinuxSeccompArg.Value and ValueTwo uint64, Index uint,
