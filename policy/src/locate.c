@@ -67,18 +67,6 @@ static size_t skip_space(const char *t, size_t len, size_t i)
 	return i;
 }
 
-/* t[i] == '"': the offset after the closing quote */
-static size_t skip_string(const char *t, size_t len, size_t i)
-{
-	for (i++; i < len; i++) {
-		if (t[i] == '\\')
-			i++;
-		else if (t[i] == '"')
-			return i + 1;
-	}
-	return len;
-}
-
 /* The offset after the value at t[i]. */
 static size_t skip_value(const char *t, size_t len, size_t i)
 {
@@ -88,14 +76,14 @@ static size_t skip_value(const char *t, size_t len, size_t i)
 		return len;
 	if (t[i] != '{' && t[i] != '[') {
 		if (t[i] == '"')
-			return skip_string(t, len, i);
+			return sw_json_skip_string(t, len, i);
 		while (i < len && !strchr(",}] \t\r\n", t[i]))
 			i++;
 		return i;
 	}
 	for (; i < len; i++) {
 		if (t[i] == '"') {
-			i = skip_string(t, len, i) - 1;
+			i = sw_json_skip_string(t, len, i) - 1;
 		} else if (t[i] == '{' || t[i] == '[') {
 			depth++;
 		} else if (t[i] == '}' || t[i] == ']') {
@@ -132,7 +120,7 @@ static size_t find_key(const char *t, size_t len, size_t i, const char *key,
 		return len;
 	i = skip_space(t, len, i + 1);
 	while (i < len && t[i] == '"') {
-		size_t k = i, end = skip_string(t, len, i);
+		size_t k = i, end = sw_json_skip_string(t, len, i);
 		bool match = end - k == klen + 2 &&
 			     memcmp(t + k + 1, key, klen) == 0;
 

@@ -146,9 +146,8 @@ bool sw_json_slip(const char *t, size_t len, size_t off,
 	return false;
 }
 
-static size_t skip_string(const char *t, size_t len, size_t i)
+size_t sw_json_skip_string(const char *t, size_t len, size_t i)
 {
-	/* t[i] == '"'; returns the index after the closing quote */
 	for (i++; i < len; i++) {
 		if (t[i] == '\\')
 			i++;
@@ -350,7 +349,7 @@ static int token(struct skim *sk)
 	case ':':
 		break;
 	case '"': {
-		size_t end = skip_string(sk->t, sk->len, sk->i);
+		size_t end = sw_json_skip_string(sk->t, sk->len, sk->i);
 
 		if (top && top->type == '{' && top->expect_key) {
 			if ((r = key(sk, top, end)) < 0)

@@ -36,6 +36,9 @@ bool sw_json_slip(const char *text, size_t len, size_t off,
 		  enum sw_json_expect expect, size_t *slip_off, char *why,
 		  size_t why_len);
 
+/* t[i] == '"': the offset after the string's closing quote (or len). */
+size_t sw_json_skip_string(const char *t, size_t len, size_t i);
+
 void sw_offset_to_linecol(const char *text, size_t len, size_t off,
 			  unsigned int *line, unsigned int *col);
 
