@@ -158,6 +158,8 @@ void cmd_learn_help(FILE *f)
 "                           run used at most 4: one rule per value\n"
 "  -c, --cap CAP            let the program keep capability CAP, as run does\n"
 "  -q, --quiet              print no warnings, only errors\n"
+"      --strict             refuse (125) a --policy BASE with a warning that\n"
+"                           run would print\n"
 "  -h, --help               show this help and exit\n"
 "\n"
 "The policy refuses everything else with EPERM (clone3 with ENOSYS, so that\n"
@@ -191,13 +193,15 @@ struct learn_options {
 
 static int parse_options(int argc, char **argv, struct learn_options *o)
 {
-	enum { OPT_FORMAT = 0x100, OPT_ARGS, OPT_MERGE, OPT_PATHS, OPT_CATCH_ALL };
+	enum { OPT_FORMAT = 0x100, OPT_ARGS, OPT_MERGE, OPT_PATHS, OPT_CATCH_ALL,
+	       OPT_STRICT };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "args", no_argument, NULL, OPT_ARGS },
 		{ "paths", no_argument, NULL, OPT_PATHS },
 		{ "catch-all", no_argument, NULL, OPT_CATCH_ALL },
+		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "merge", required_argument, NULL, OPT_MERGE },
 		{ "policy", required_argument, NULL, 'p' },
 		{ "cap", required_argument, NULL, 'c' },
@@ -243,6 +247,9 @@ static int parse_options(int argc, char **argv, struct learn_options *o)
 			break;
 		case 'q':
 			o->run.quiet = true;
+			break;
+		case OPT_STRICT:
+			o->run.strict = true;
 			break;
 		case 'h':
 			cmd_learn_help(stdout);
@@ -325,9 +332,24 @@ int cmd_learn(int argc, char **argv)
 			return SW_EXIT_SYSWARD_ERROR;
 		}
 	}
-	if (o.base ? sw_policy_load_file(o.base, &policy, &err) < 0
-		   : sw_policy_load_string(learn_policy, sizeof(learn_policy) - 1,
-					   "learn", &policy, &err) < 0) {
+	if (o.base) {
+		cleanup_free char *text = NULL;
+		size_t len;
+
+		/* The program runs under BASE: its warnings as run prints
+		 * them, and --strict refuses as run does. */
+		if (sw_policy_read_file(o.base, &text, &len, &err) < 0 ||
+		    sw_policy_load_string(text, len, o.base, &policy, &err) < 0) {
+			sw_cli_error("%s", err.msg);
+			return SW_EXIT_SYSWARD_ERROR;
+		}
+		if (sw_run_print_policy_warnings(&o.run, policy, text, len) &&
+		    o.run.strict) {
+			sw_policy_free(policy);
+			return SW_EXIT_SYSWARD_ERROR;
+		}
+	} else if (sw_policy_load_string(learn_policy, sizeof(learn_policy) - 1,
+					 "learn", &policy, &err) < 0) {
 		sw_cli_error("%s", err.msg);
 		return SW_EXIT_SYSWARD_ERROR;
 	}
