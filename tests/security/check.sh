@@ -715,7 +715,7 @@ io_uring_opt_in)
 	# denies mkdir): io_uring is the policy's to decide, so it must work;
 	# sysward check and sysward run must warn; the other defences stay.
 	p=$POL/io-uring-opt-in.json
-	warning="$p: allowIoUring: io_uring operations bypass seccomp and sysward: io_uring_setup, io_uring_enter and io_uring_register are left to this policy, and what the program submits through a ring (open, read, write, connect, ...) is checked by no rule"
+	warning="$p:4:19: allowIoUring: io_uring operations bypass seccomp and sysward: io_uring_setup, io_uring_enter and io_uring_register are left to this policy, and what the program submits through a ring (open, read, write, connect, ...) is checked by no rule"
 	echo "+ sysward check $p"
 	"$SYSWARD" check "$p" >"$out" 2>&1; rc=$?
 	cat "$out"
