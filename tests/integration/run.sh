@@ -1050,7 +1050,7 @@ t_bash_completion() {
 	expect_rc 0
 	expect_output "sysward |check help info kill learn ps run 
 sysward ch|check 
-sysward check --|--help --json --quiet 
+sysward check --|--help --json --policy-max-bytes --quiet --strict 
 sysward check |a.json b.json sub 
 sysward run --policy |a.json b.json sub 
 sysward run -p a|a.json 
@@ -1063,7 +1063,7 @@ sysward run --policy a.json --co|--complain
 sysward run --policy a.json --report |a.json b.json notes.txt sub 
 sysward run --policy a.json --report r.json ech|echo 
 sysward run --policy a.json --ga|--gate --gate= 
-sysward learn --|--args --cap --catch-all --format --help --merge --output --paths --policy --quiet 
+sysward learn --|--args --cap --catch-all --format --help --merge --output --paths --policy --quiet --strict 
 sysward learn -o |a.json b.json notes.txt sub 
 sysward learn --format |oci sysward 
 sysward learn -o p.json ech|echo 
