@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * sysward check: validate policy files without running anything.  Errors
- * are printed exactly as the policy library words them ("file:line:col:"
- * or "file: json.path:"), so editors and CI can jump to them.
+ * are printed exactly as the policy library words them, every one
+ * ("file:line:col:" and, for meaning, "json.path:"), so editors and CI
+ * can jump to them; our own findings are located the same way.
  *
  * A policy is loaded, then its launch is prepared with the very function
  * `sysward run` calls (sw_launch_prepare: the rules compiled for this

@@ -4,8 +4,8 @@
  *
  * The JSON format is a superset of the OCI/Docker seccomp profile.  The
  * parser (policy/) turns a file into a struct sw_policy and reports every
- * problem as "file:line:col: message" (syntax) or "file: json.path: message"
- * (meaning).  The engine (daemon/) compiles it to a seccomp filter and the
+ * problem as "file:line:col: message" (syntax) or "file:line:col: json.path:
+ * message" (meaning; the position is that of the value the path names).  The engine (daemon/) compiles it to a seccomp filter and the
  * supervisor evaluates it at SECCOMP stops.
  *
  * Semantics, which the engine must preserve exactly:
@@ -233,7 +233,8 @@ struct sw_policy_ctx {
 /*
  * Parse and validate.  On success *ret is a new policy (free with
  * sw_policy_free) and 0 is returned; on failure -errno, *ret untouched and
- * err holds the first problem as "file:line:col: msg" or "file: path: msg".
+ * err holds the first problem as "file:line:col: msg" or "file:line:col:
+ * path: msg" (sw_policy_load_string_opts() gives every one).
  */
 int sw_policy_load_file(const char *path, struct sw_policy **ret,
 			struct sw_error *err);

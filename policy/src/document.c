@@ -2,10 +2,12 @@
 /*
  * JSON policy -> struct sw_policy: the document and its top level.
  *
- * Three passes: json-c's tokener (syntax, "file:line:col: msg"), a lexical
- * skim (duplicate keys, 64-bit integer range, rule line numbers; skim.c),
- * then the walk, which checks meaning and reports the first problem as
- * "file: json.path: msg": the top-level keys here, each rule in rule.c and
+ * Three passes: json-c's tokener (syntax, "file:line:col: msg", the slips
+ * named by skim.c), a lexical skim (duplicate keys, 64-bit integer range,
+ * bare words, rule starts; skim.c), then the walk, which checks meaning
+ * and reports each problem as "file:line:col: json.path: msg" (located
+ * from the path by locate.c), the first, or every one when the caller
+ * collects them (sw_pol_go_on): the top-level keys here, each rule in rule.c and
  * gate.c, each value with the readers in json.c.  Every key, type, range and
  * size is checked; the engine may rely on what policy.h promises without
  * re-checking.

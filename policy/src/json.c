@@ -2,8 +2,9 @@
 /*
  * The policy parser's value helpers: messages with the JSON path, and the
  * readers of one JSON value each (string, integer, errno, action, ...).
- * Each checks type, range and size and reports the first problem through
- * sw_pol_perr(); see document.c for the passes around them.
+ * Each checks type, range and size and reports a problem through
+ * sw_pol_perr(), which locates it (locate.c) and keeps it (sw_pol_record);
+ * see document.c for the passes around them.
  */
 #include <errno.h>
 #include <inttypes.h>
