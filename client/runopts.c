@@ -19,7 +19,9 @@
 
 struct lint_ctx {
 	const struct sw_policy *p;
-	struct sw_policy_text *where;
+	const char *text;
+	size_t len;
+	struct sw_policy_text *where;	/* at the first lint printed */
 	bool quiet;
 	size_t n;
 };
@@ -35,6 +37,8 @@ static int on_lint(enum sw_policy_warning_kind kind, const char *path,
 	c->n++;
 	if (c->quiet)
 		return 0;
+	if (!c->where && sw_policy_text_index(c->text, c->len, &c->where) < 0)
+		return -ENOMEM;	/* no more lints: not worth failing the run */
 	sw_policy_text_locate(c->where, path, false, &line, &col);
 	sw_cli_error("warning: %s:%u:%u: %s: %s", c->p->source, line, col,
 		     path, msg);
@@ -45,7 +49,7 @@ size_t sw_run_print_policy_warnings(const struct run_options *o,
 				    const struct sw_policy *p, const char *text,
 				    size_t len)
 {
-	struct lint_ctx c = { p, NULL, o->quiet, 0 };
+	struct lint_ctx c = { p, text, len, NULL, o->quiet, 0 };
 
 	for (size_t i = 0; i < p->n_warnings; i++) {
 		/* A profile written for a newer libseccomp names calls this
@@ -62,8 +66,6 @@ size_t sw_run_print_policy_warnings(const struct run_options *o,
 	 * condition on no path fails them with EFAULT, and a log line per
 	 * call is no way to learn why.  The others (dead rules, duplicate
 	 * names) change nothing at run time; `sysward check` has them. */
-	if (sw_policy_text_index(text, len, &c.where) < 0)
-		return c.n;	/* out of memory: no lint to add */
 	sw_policy_lint(p, on_lint, &c);
 	sw_policy_text_free(c.where);
 	if (o->strict && c.n)
