@@ -274,6 +274,8 @@ int sw_session_launch_prepared(struct sw_supervisor *sup,
 		close(lp.ready_r);
 		sw_launch_child(l, pr, lp.go_r, lp.ready_w, lp.rep_w);
 	}
+	/* Its hierarchies' names, should the child fail to apply them. */
+	s->fsrules = TAKE_PTR(pr->fsrules);
 	close(TAKE_FD(lp.go_r));
 	close(TAKE_FD(lp.rep_w));
 	close(TAKE_FD(lp.ready_w));

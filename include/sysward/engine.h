@@ -354,6 +354,19 @@ void sw_prepared_overridden(const struct sw_prepared *pr, sw_overridden_fn fn,
 			    void *ud);
 
 /*
+ * How a prepared launch's file-system and network rules will be enforced
+ * on this kernel (engine/fsrules.c): fn(JSON path, words) once per
+ * hierarchy and port list, and once for what the kernel's Landlock ABI
+ * cannot refuse.  The hierarchies are looked up in the caller's view (its
+ * working directory and environment), as a dry run: pr can be used for
+ * nothing else afterwards but sw_prepared_free().  0, or fn's first
+ * negative value.
+ */
+int sw_prepared_enforcement(struct sw_prepared *pr,
+			    int (*fn)(const char *path, const char *msg, void *ud),
+			    void *ud);
+
+/*
  * Handle ptrace events.  With block=false only what is pending is handled
  * (call it when SIGCHLD arrives).  Returns the number of events handled,
  * or -errno.

@@ -258,9 +258,13 @@ enum sw_policy_warning_kind {
 	 * session, which the engine otherwise refuses (docs/security.md,
 	 * route 19); `sysward check` shows what each one grants. */
 	SW_POLICY_WARN_GRANT,
+	/* Not a problem: how a "filesystem" or "network" rule will be
+	 * enforced on this kernel (which Landlock rights, which dropped,
+	 * how a narrower hierarchy is compiled); `sysward check` shows it. */
+	SW_POLICY_WARN_ENFORCE,
 };
 
-/* "other", "syscall-newer", "not-a-path", "grant": the kind as `sysward
+/* "other", "syscall-newer", "not-a-path", "grant", "enforce": the kind as `sysward
  * check --json` names it; NULL for a value the enum does not have. */
 const char *sw_policy_warning_kind_name(enum sw_policy_warning_kind kind);
 
