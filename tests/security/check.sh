@@ -2179,6 +2179,10 @@ fsrules_abi)
 	run "$fs/strict.json" -- true
 	[ "$rc" -eq 125 ] && grep -q 'network: "strict": the running kernel.s Landlock (ABI 3) has no network rights' "$out" ||
 		fail "strict did not refuse the launch"
+	"$PRETEND" --landlock-abi 3 -- "$SYSWARD" info >"$out" 2>&1
+	grep -q '^  TCP ports: *no (ABI 4, Linux 6.7)' "$out" &&
+		grep -q '^  file rights: *all but ioctl-dev (ABI 5)' "$out" ||
+		{ cat "$out"; fail "sysward info does not say what ABI 3 cannot enforce"; }
 	KERNEL=("$PRETEND" --landlock-abi 2 --)
 	echo "+ sw-pretend --landlock-abi 2 sysward check"
 	(cd "$fs" && "$PRETEND" --landlock-abi 2 -- "$SYSWARD" check fs.json) >"$out" 2>&1
