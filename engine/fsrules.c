@@ -785,6 +785,17 @@ int sw_fsrules_apply(struct sw_fsrules *fr, int ruleset_fd,
 	return 0;
 }
 
+int sw_fsrules_rule_on(const struct sw_fsrules *fr, uint64_t dev, uint64_t ino,
+		       uint64_t *ret_access)
+{
+	for (size_t i = 0; fr && i < fr->n_added; i++)
+		if (fr->added[i].dev == dev && fr->added[i].ino == ino) {
+			*ret_access = fr->added[i].access;
+			return 0;
+		}
+	return -ENOENT;
+}
+
 void sw_fsrules_explain(const struct sw_fsrules *fr,
 			const struct sw_fsrules_where *w, char *buf, size_t size)
 {

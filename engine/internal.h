@@ -1227,6 +1227,12 @@ int sw_fsrules_apply(struct sw_fsrules *fr, int ruleset_fd,
  * used up): fn(json path, words).  0, or fn's first negative value. */
 typedef int (*sw_fsrules_describe_fn)(const char *path, const char *msg, void *ud);
 int sw_fsrules_describe(struct sw_fsrules *fr, sw_fsrules_describe_fn fn, void *ud);
+/* After an apply: the rule it added on the file (dev, ino), its rights
+ * in *ret_access; -ENOENT if none (the file gets what the rules on its
+ * directories give).  The plan as the kernel has it, for tests and for
+ * a supervisor that checks the rules itself. */
+int sw_fsrules_rule_on(const struct sw_fsrules *fr, uint64_t dev, uint64_t ino,
+		       uint64_t *ret_access);
 /* In the parent: what failed at *where, in words. */
 void sw_fsrules_explain(const struct sw_fsrules *fr,
 			const struct sw_fsrules_where *where, char *buf,
