@@ -146,6 +146,25 @@ bool sw_fsrules_has_paths(const struct sw_fsrules *fr)
 	return fr && fr->has_fs;
 }
 
+const char *sw_kernel_refusals_unseen(const struct sw_policy *p, bool complain)
+{
+	if (!p || (!p->has_filesystem && !p->has_network))
+		return NULL;
+	return sw_fsrules_unseen_words(complain);
+}
+
+const char *sw_fsrules_unseen_words(bool complain)
+{
+	return complain
+		? "the policy's \"filesystem\" and \"network\" rules are the kernel's (Landlock): what they refuse fails with EACCES without reaching sysward, so it is not in the audit log, the report or the gate, and complain mode does not let it run (docs/security.md, route 21)"
+		: "the policy's \"filesystem\" and \"network\" rules are the kernel's (Landlock): what they refuse fails with EACCES without reaching sysward, so it is not in the audit log, the report or the gate (docs/security.md, route 21)";
+}
+
+bool sw_fsrules_enforced(const struct sw_fsrules *fr)
+{
+	return fr && fr->enforce && (fr->has_fs || fr->handled_net);
+}
+
 static int copy_ports(const struct sw_tcp_ports *tp, struct sw_port_range **ret,
 		      size_t *ret_n)
 {

@@ -1208,6 +1208,12 @@ int sw_fsrules_from_policy(const struct sw_policy *p, const struct sw_launch *l,
 void sw_fsrules_free(struct sw_fsrules *fr);
 /* Has it hierarchies for the launch child to apply? */
 bool sw_fsrules_has_paths(const struct sw_fsrules *fr);
+/* Does the session's domain refuse files or ports by its rules (so that
+ * their refusals never reach the supervisor)? */
+bool sw_fsrules_enforced(const struct sw_fsrules *fr);
+/* What a run that asked to see refusals is told then (the text of
+ * sw_kernel_refusals_unseen()). */
+const char *sw_fsrules_unseen_words(bool complain);
 /* The session's ruleset for fr (NULL: the domain alone): the rights it
  * handles, and its TCP ports added.  *ret_fd as sw_landlock_ruleset(). */
 int sw_fsrules_ruleset(const struct sw_fsrules *fr, int abi, int *ret_fd,

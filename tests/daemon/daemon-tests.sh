@@ -2751,6 +2751,16 @@ t_fsrules_in_session() {
 		grep -q 'ESCAPE: open(rw/sub/hard)' "$W/out" && grep -q 'ESCAPE: open(rw/ro-link' "$W/out" ||
 			{ cat "$W/out" "$W/err"; fail "$as: the string rules' control did not show the names getting through"; }
 	done
+	# A client that asked for a report is told that the kernel's
+	# refusals are not in it.
+	rm -rf "$fs"
+	fsrules_stage "$fs" 65534
+	"${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --report="$W/fs/report.json" --policy "$fs/fs.json" -- cat "$fs/ro/secret/key" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	cat "$W/out" "$W/err"
+	expect_rc 1
+	grep -q "^sysward: the policy's \"filesystem\" and \"network\" rules are the kernel's (Landlock)" "$W/err" ||
+		fail "the client was not told that the kernel's refusals are not in its report"
 	daemon_serves
 }
 

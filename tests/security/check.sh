@@ -2159,6 +2159,26 @@ fsrules_names)
 fsrules_names_nobody)
 	stage_nobody adv_fsrules
 	fsrules_names "$nb/fs" ;;
+fsrules_refusals_said)
+	# Route 21, "Limits": a refusal of the kernel's rules never reaches
+	# the supervisor; a run that asked to see refusals (--log, --report,
+	# --gate, --complain) is told so, and the program still gets EACCES
+	# (complain mode does not lift it).
+	fs=$scratch/fs
+	fsrules_stage "$fs"
+	for opt in "--log=$scratch/log" "--report=$scratch/report.json" --complain; do
+		RUN_OPTS=("$opt")
+		run "$fs/fs.json" -- cat "$fs/ro/secret/key"
+		[ "$rc" -eq 1 ] && grep -q 'cat: .*/ro/secret/key: Permission denied' "$out" ||
+			fail "$opt: the secret was read, or not refused with EACCES"
+		grep -q "^sysward: the policy's \"filesystem\" and \"network\" rules are the kernel's (Landlock): what they refuse fails with EACCES without reaching sysward, so it is not in the audit log, the report or the gate" "$out" ||
+			fail "$opt: no word that the kernel's refusals are not seen"
+	done
+	grep -q 'complain mode does not let it run' "$out" || fail "--complain: not said that it is not lifted"
+	RUN_OPTS=()
+	run "$fs/fs.json" -- cat "$fs/ro/pub"
+	[ "$rc" -eq 0 ] && ! grep -q "rules are the kernel's" "$out" ||
+		fail "a plain run warned, or could not read what the rules grant" ;;
 fsrules_abi)
 	# Older Landlock ABIs (tests/lib/pretend.c): ABI 3 has no network
 	# rights: TCP is not restricted, `sysward check` says so, and
