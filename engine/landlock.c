@@ -112,10 +112,8 @@ static int ruleset_fs(int abi, struct sw_error *err)
 		.handled_access_fs = SW_LANDLOCK_ACCESS_FS_MAKE_BLOCK |
 				     (abi >= 2 ? SW_LANDLOCK_ACCESS_FS_REFER : 0),
 	};
-	struct sw_landlock_path_beneath_attr rule = {
-		.allowed_access = attr.handled_access_fs,
-	};
 	cleanup_close int fd = -1, root = -1;
+	int r;
 
 	/* An older kernel takes the larger struct: fields it does not
 	 * know must be zero (copy_struct_from_user), and are. */
@@ -125,10 +123,9 @@ static int ruleset_fs(int abi, struct sw_error *err)
 	root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root < 0)
 		return sw_error_set_errno(err, errno, "open / for the Landlock ruleset's rule");
-	rule.parent_fd = root;
-	if (syscall(SYS_landlock_add_rule, fd, SW_LANDLOCK_RULE_PATH_BENEATH,
-		    &rule, 0U) < 0)
-		return sw_error_set_errno(err, errno, "add a rule beneath / to the Landlock ruleset (ABI %d)", abi);
+	r = sw_landlock_allow_path(fd, root, attr.handled_access_fs);
+	if (r < 0)
+		return sw_error_set_errno(err, -r, "add a rule beneath / to the Landlock ruleset (ABI %d)", abi);
 	return TAKE_FD(fd);
 }
 
@@ -163,6 +160,14 @@ int sw_landlock_ruleset(int abi, uint64_t fs, uint64_t net, int *ret_fd,
 	return 0;
 }
 
+/* landlock_add_rule(2): a raw system call, async-signal-safe. */
+static int add_rule(int ruleset_fd, int type, const void *attr)
+{
+	if (syscall(SYS_landlock_add_rule, ruleset_fd, type, attr, 0U) < 0)
+		return -errno;
+	return 0;
+}
+
 int sw_landlock_allow_path(int ruleset_fd, int parent_fd, uint64_t access)
 {
 	struct sw_landlock_path_beneath_attr rule = {
@@ -170,10 +175,7 @@ int sw_landlock_allow_path(int ruleset_fd, int parent_fd, uint64_t access)
 		.parent_fd = parent_fd,
 	};
 
-	if (syscall(SYS_landlock_add_rule, ruleset_fd, SW_LANDLOCK_RULE_PATH_BENEATH,
-		    &rule, 0U) < 0)
-		return -errno;
-	return 0;
+	return add_rule(ruleset_fd, SW_LANDLOCK_RULE_PATH_BENEATH, &rule);
 }
 
 int sw_landlock_allow_port(int ruleset_fd, uint16_t port, uint64_t access)
@@ -183,10 +185,7 @@ int sw_landlock_allow_port(int ruleset_fd, uint16_t port, uint64_t access)
 		.port = port,
 	};
 
-	if (syscall(SYS_landlock_add_rule, ruleset_fd, SW_LANDLOCK_RULE_NET_PORT,
-		    &rule, 0U) < 0)
-		return -errno;
-	return 0;
+	return add_rule(ruleset_fd, SW_LANDLOCK_RULE_NET_PORT, &rule);
 }
 
 int sw_landlock_enter(int ruleset_fd)
