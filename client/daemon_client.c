@@ -351,6 +351,10 @@ int sw_run_daemon(const struct run_options *o)
 		}
 		if (!o->quiet)
 			sw_run_print_policy_warnings(p);
+		/* the daemon keeps the engine's warnings in its log */
+		if (!o->quiet && (o->log_path || o->report_path || o->gate || o->complain) &&
+		    sw_kernel_refusals_unseen(p, o->complain))
+			sw_cli_error("%s", sw_kernel_refusals_unseen(p, o->complain));
 		sw_policy_free(p);
 	}
 	cwd = getcwd(NULL, 0);

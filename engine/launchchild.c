@@ -8,10 +8,10 @@
  * signal state, nice, its descriptors (stdio, or exactly those handed
  * over: fds.c), a client's context (clientctx.c), its own namespaces,
  * cgroup and /proc (nsbox.c), groups/gid/uid,
- * bounding set + capabilities (libcap), no_new_privs, a Landlock domain
- * of its own (landlock.c), then wait on a pipe until the parent has
- * PTRACE_SEIZEd it, enter the working directory, load the filters and
- * exec (exec.c).  Any failure is reported as (stage, errno) on a CLOEXEC
+ * bounding set + capabilities (libcap), no_new_privs, then wait on a
+ * pipe until the parent has PTRACE_SEIZEd it, enter the working
+ * directory, add the policy's file rules (fsrules.c) and enter a Landlock
+ * domain of its own (landlock.c), load the filters and exec (exec.c).  Any failure is reported as (stage, errno) on a CLOEXEC
  * pipe (launchreport.c).
  */
 #include <errno.h>
@@ -110,7 +110,7 @@ static pid_t own_pid(const struct sw_client *cl)
 static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 			    const struct sock_fprog *dprog,
 			    const struct sock_fprog *fprog, int landlock_fd,
-			    const struct sw_nsbox *nsbox, bool pr_keyrings,
+			    struct sw_fsrules *fsrules, const struct sw_nsbox *nsbox, bool pr_keyrings,
 			    int go_fd, int ready_fd, int rep_fd)
 {
 	/* Ours to move out of the way of the descriptors handed over. */
@@ -256,15 +256,6 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 				(void)cap_set_ambient(cap, CAP_SET);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		sw_launch_fail(rep_fd, SW_STAGE_NNP);
-	/* A domain of its own (landlock.c, route 16): from here on the
-	 * kernel refuses it ptrace-mode access, signals and abstract
-	 * sockets to anything outside the session.  Before "ready", so that
-	 * no program code ever runs outside it; the supervisor, outside,
-	 * still seizes it (outside -> inside passes). */
-	errno = -sw_landlock_enter(landlock_fd);
-	if (errno)
-		sw_launch_fail(rep_fd, SW_STAGE_LANDLOCK);
-	close(landlock_fd);
 	/* We inherited the supervisor's non-dumpable flag, and any change
 	 * of uid above resets it too: either forbids PTRACE_SEIZE to a
 	 * supervisor without CAP_SYS_PTRACE (sysward run by a normal user).
@@ -289,6 +280,27 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 		sw_launch_fail(rep_fd, SW_STAGE_CHDIR);
 	if (l->set_umask)
 		umask(l->umask);
+	/* The policy's file rules, looked up as the program will look
+	 * them up: in its root and mount namespace, as its uid, from its
+	 * working directory (${CWD}); after the seize, for the chdir's
+	 * reason (a hierarchy on a stalled mount holds this session only).
+	 * Then a domain of its own (landlock.c, route 16): from here on the
+	 * kernel refuses it ptrace-mode access, signals and abstract
+	 * sockets to anything outside the session, and every file and port
+	 * the rules do not grant.  Before any program code runs (the exec
+	 * below); the supervisor, outside, has seized it already (outside
+	 * -> inside passes, security/landlock/task.c). */
+	{
+		struct sw_fsrules_where where;
+
+		errno = -sw_fsrules_apply(fsrules, landlock_fd, &where);
+		if (errno)
+			sw_launch_fail_fsrules(rep_fd, &where);
+	}
+	errno = -sw_landlock_enter(landlock_fd);
+	if (errno)
+		sw_launch_fail(rep_fd, SW_STAGE_LANDLOCK);
+	close(landlock_fd);
 	/* Defences first: on a tie the newer filter's TRACE data wins,
 	 * and that must be the policy's rule hint (filter.c). */
 	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, dprog) < 0)
@@ -375,6 +387,6 @@ _Noreturn void sw_launch_child(const struct sw_launch *l,
 
 	if (l->new_session)
 		become_holder(l, rep_fd);
-	child(l, pr->caps, &dprog, &fprog, pr->landlock_fd, &pr->nsbox,
+	child(l, pr->caps, &dprog, &fprog, pr->landlock_fd, pr->fsrules, &pr->nsbox,
 	      pr->own_keyring, go_fd, ready_fd, rep_fd);
 }

@@ -141,6 +141,7 @@ void sw_session_free(struct sw_session *s)
 	sw_peers_free(s->peers);
 	free(s->counters);
 	free(s->launch_cwd);
+	sw_fsrules_free(s->fsrules);
 	free(s);
 }
 

@@ -363,6 +363,29 @@ void sw_prepared_overridden(const struct sw_prepared *pr, sw_overridden_fn fn,
 			    void *ud);
 
 /*
+ * What a run that asked to see refusals (an audit log, a report, a gate,
+ * complain mode) is told when policy p has file-system or network rules:
+ * the kernel refuses for them and sysward never sees it (route 21).
+ * NULL when p has no such section.  The one text: the engine warns with
+ * it at launch, and a syswardd client, whose daemon keeps the engine's
+ * warnings in its own log, prints it.
+ */
+const char *sw_kernel_refusals_unseen(const struct sw_policy *p, bool complain);
+
+/*
+ * How a prepared launch's file-system and network rules will be enforced
+ * on this kernel (engine/fsrules.c): fn(JSON path, words) once per
+ * hierarchy and port list, and once for what the kernel's Landlock ABI
+ * cannot refuse.  The hierarchies are looked up in the caller's view (its
+ * working directory and environment), as a dry run: pr can be used for
+ * nothing else afterwards but sw_prepared_free().  0, or fn's first
+ * negative value.
+ */
+int sw_prepared_enforcement(struct sw_prepared *pr,
+			    int (*fn)(const char *path, const char *msg, void *ud),
+			    void *ud);
+
+/*
  * Handle ptrace events.  With block=false only what is pending is handled
  * (call it when SIGCHLD arrives).  Returns the number of events handled,
  * or -errno.

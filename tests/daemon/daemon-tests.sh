@@ -24,6 +24,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../lib/common.sh"
 . "$HERE/../lib/rows.sh"
 . "$HERE/../lib/nsbox.sh"
+. "$HERE/../lib/fsrules.sh"
 W=
 D_PID=
 S=
@@ -2786,6 +2787,47 @@ t_keyrings_stay_outside() {
 		expect_rc 0
 		grep -qx 'control: all worked' "$W/out" || fail "a $as session's own keys did not work"
 	done
+	daemon_serves
+}
+
+t_fsrules_in_session() {
+	# Route 21 through syswardd: a file the policy's "filesystem" rules
+	# refuse, named by every other string (relative, dirfd, "..",
+	# symbolic and hard links, /proc/self/fd and /proc/self/root,
+	# openat2, a #! interpreter, execveat, a bind mount in a user
+	# namespace of its own), writes to read-only trees, TCP ports not
+	# granted: refused by the kernel in a root client's session and in
+	# uid 65534's, the rules looked up in the session's own view (its
+	# mount namespace, the client's working directory); what they grant
+	# works.  The same rule by strings: the names get through.
+	start_daemon || return
+	chmod 0755 "$W"
+	local as fs=$W/fs
+	for as in root nobody; do
+		rm -rf "$fs"
+		fsrules_stage "$fs" $([ "$as" = nobody ] && echo 65534)
+		last_cmd=("$SYSWARD" run --daemon="$S" --policy "$fs/fs.json" -- "$fs/adv_fsrules" "$fs" $FS_OK $FS_NO)
+		[ "$as" = nobody ] && last_cmd=("${NOBODY[@]}" "${last_cmd[@]}")
+		run_contained "a $as session reached a file or port its kernel-enforced rules refuse"
+		rm -rf "$fs"
+		fsrules_stage "$fs" $([ "$as" = nobody ] && echo 65534)
+		last_cmd=("$SYSWARD" run --daemon="$S" --policy "$fs/strings.json" -- "$fs/adv_fsrules" "$fs" $FS_OK $FS_NO)
+		[ "$as" = nobody ] && last_cmd=("${NOBODY[@]}" "${last_cmd[@]}")
+		timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+		rc=$?
+		grep -q 'ESCAPE: open(rw/sub/hard)' "$W/out" && grep -q 'ESCAPE: open(rw/ro-link' "$W/out" ||
+			{ cat "$W/out" "$W/err"; fail "$as: the string rules' control did not show the names getting through"; }
+	done
+	# A client that asked for a report is told that the kernel's
+	# refusals are not in it.
+	rm -rf "$fs"
+	fsrules_stage "$fs" 65534
+	"${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --report="$W/fs/report.json" --policy "$fs/fs.json" -- cat "$fs/ro/secret/key" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	cat "$W/out" "$W/err"
+	expect_rc 1
+	grep -q "^sysward: the policy's \"filesystem\" and \"network\" rules are the kernel's (Landlock)" "$W/err" ||
+		fail "the client was not told that the kernel's refusals are not in its report"
 	daemon_serves
 }
 

@@ -29,6 +29,7 @@ out=$scratch/out
 fail() { echo "FAIL [$test]: $*" >&2; exit 1; }
 # The session-namespace tests' cgroups (route 16c).
 . "$(dirname "$0")/../lib/nsbox.sh"
+. "$(dirname "$0")/../lib/fsrules.sh"
 skip() { echo "SKIP [$test]: $*" >&2; exit 77; }
 
 # run POLICY [SYSWARD-OPTIONS...] -- PROGRAM ARGS...: output in $out,
@@ -597,6 +598,34 @@ nsbox_test_cgroup() {
 	mkdir "$cg2/sysward-test.$$" || fail "mkdir"
 	trap 'rmdir "$cg2/sysward-test.$$"' EXIT
 	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+}
+
+# fsrules_run POLICY: adv_fsrules under POLICY, as root here or, with
+# $nb set (stage_nobody), as uid 65534 from $nb.
+fsrules_run() {
+	if [ -n "${nb:-}" ]; then
+		run_nobody --policy "$1" -- "$fs/adv_fsrules" "$fs" $FS_OK $FS_NO
+	else
+		run "$1" -- "$fs/adv_fsrules" "$fs" $FS_OK $FS_NO
+	fi
+}
+
+# fsrules_names DIR: adv_fsrules under its kernel-enforced rules
+# (contained), then under the same rule on ro/secret by strings (the
+# names get through: the test sees an escape when there is one).
+fsrules_names() {
+	fs=$1
+	fsrules_stage "$fs" ${nb:+65534}
+	fsrules_run "$fs/fs.json"
+	expect_contained "a file or port the kernel-enforced rules refuse was reached"
+	rm -rf "$fs" && fsrules_stage "$fs" ${nb:+65534}
+	fsrules_run "$fs/strings.json"
+	[ "$rc" -eq 1 ] && grep -q 'ESCAPE: open(rw/ro-link' "$out" &&
+		grep -q 'ESCAPE: openat(O_PATH dirfd of ro/secret, "key")' "$out" &&
+		grep -q 'ESCAPE: open(/proc/self/root/.../key)' "$out" &&
+		grep -q 'ESCAPE: open(rw/sub/hard)' "$out" &&
+		grep -q 'ESCAPE: through a mount of its own' "$out" ||
+		fail "the string rules' control did not show the names getting through"
 }
 
 case $test in
@@ -2216,6 +2245,71 @@ nsbox_cgroup_refused_root)
 	[ "$rc" -eq 125 ] || fail "the program ran without a cgroup of its own (exit $rc)"
 	grep -q "^sysward: cannot start 'true': give it a cgroup of its own: make the cgroup sysward-session-.* below /sysward-test.$$ .*: Resource temporarily unavailable" "$out" ||
 		fail "no message naming the cgroup" ;;
+fsrules_names)
+	# Route 21: a file the "filesystem" rules refuse, named by every
+	# other string (relative, dirfd, "..", symbolic and hard links,
+	# /proc/self/fd, /proc/self/root, openat2, a #! interpreter,
+	# execveat, a bind mount in a user namespace of its own), writes to
+	# read-only trees (a read-only .git in a writable tree), TCP ports
+	# not granted: all refused by the kernel; what the rules grant works.
+	fsrules_names "$scratch/fs" ;;
+fsrules_names_nobody)
+	stage_nobody adv_fsrules
+	fsrules_names "$nb/fs" ;;
+fsrules_refusals_said)
+	# Route 21, "Limits": a refusal of the kernel's rules never reaches
+	# the supervisor; a run that asked to see refusals (--log, --report,
+	# --gate, --complain) is told so, and the program still gets EACCES
+	# (complain mode does not lift it).
+	fs=$scratch/fs
+	fsrules_stage "$fs"
+	for opt in "--log=$scratch/log" "--report=$scratch/report.json" --complain; do
+		RUN_OPTS=("$opt")
+		run "$fs/fs.json" -- cat "$fs/ro/secret/key"
+		[ "$rc" -eq 1 ] && grep -q 'cat: .*/ro/secret/key: Permission denied' "$out" ||
+			fail "$opt: the secret was read, or not refused with EACCES"
+		grep -q "^sysward: the policy's \"filesystem\" and \"network\" rules are the kernel's (Landlock): what they refuse fails with EACCES without reaching sysward, so it is not in the audit log, the report or the gate" "$out" ||
+			fail "$opt: no word that the kernel's refusals are not seen"
+	done
+	grep -q 'complain mode does not let it run' "$out" || fail "--complain: not said that it is not lifted"
+	RUN_OPTS=()
+	run "$fs/fs.json" -- cat "$fs/ro/pub"
+	[ "$rc" -eq 0 ] && ! grep -q "rules are the kernel's" "$out" ||
+		fail "a plain run warned, or could not read what the rules grant" ;;
+fsrules_abi)
+	# Older Landlock ABIs (tests/lib/pretend.c): ABI 3 has no network
+	# rights: TCP is not restricted, `sysward check` says so, and
+	# "strict" refuses the launch; ABI 1 has no truncate: dropped, said.
+	fs=$scratch/fs
+	fsrules_stage "$fs"
+	KERNEL=("$PRETEND" --landlock-abi 3 --)
+	run "$fs/fs.json" -- "$fs/adv_fsrules" "$fs" $FS_OK $FS_NO
+	grep -q 'result: bind(PORT_NO) = 0' "$out" ||
+		fail "ABI 3: a TCP bind was refused by a kernel that has no network rights?"
+	grep -q 'ESCAPE: open(' "$out" && fail "ABI 3: a file rule did not hold"
+	echo "+ sw-pretend --landlock-abi 3 sysward check"
+	(cd "$fs" && "$PRETEND" --landlock-abi 3 -- "$SYSWARD" check fs.json) >"$out" 2>&1
+	cat "$out"
+	grep -q '^enforce: fs.json: network: this kernel.s Landlock has no network rights (ABI 4, Linux 6.7): TCP binds and connects are not restricted' "$out" ||
+		fail "check does not say the network rules are dropped"
+	sed 's/"network": {/"network": {"strict": true, /' "$fs/fs.json" >"$fs/strict.json"
+	run "$fs/strict.json" -- true
+	[ "$rc" -eq 125 ] && grep -q 'network: "strict": the running kernel.s Landlock (ABI 3) has no network rights' "$out" ||
+		fail "strict did not refuse the launch"
+	"$PRETEND" --landlock-abi 3 -- "$SYSWARD" info >"$out" 2>&1
+	grep -q '^  TCP ports: *no (ABI 4, Linux 6.7)' "$out" &&
+		grep -q '^  file rights: *all but ioctl-dev (ABI 5)' "$out" ||
+		{ cat "$out"; fail "sysward info does not say what ABI 3 cannot enforce"; }
+	KERNEL=("$PRETEND" --landlock-abi 2 --)
+	echo "+ sw-pretend --landlock-abi 2 sysward check"
+	(cd "$fs" && "$PRETEND" --landlock-abi 2 -- "$SYSWARD" check fs.json) >"$out" 2>&1
+	cat "$out"
+	grep -q "^enforce: fs.json: filesystem: this kernel's Landlock (ABI 2) cannot refuse truncate (Landlock ABI 3, Linux 6.2), ioctl-dev (Landlock ABI 5, Linux 6.10)" "$out" ||
+		fail "check does not say which file rights are dropped"
+	run "$fs/fs.json" -- "$fs/adv_fsrules" "$fs" $FS_OK $FS_NO
+	grep -q 'ESCAPE: open(' "$out" && fail "ABI 2: a file rule did not hold"
+	grep -q 'result: truncate(ro/pub) = 0' "$out" ||
+		fail "ABI 2: truncate refused by a kernel without the right?" ;;
 *)
 	echo "check.sh: unknown test '$test'" >&2; exit 2 ;;
 esac

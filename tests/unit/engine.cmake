@@ -3,7 +3,8 @@
 # tests/unit/CMakeLists.txt.  Table-driven; only test_fds uses the kernel
 # (its own descriptor table).
 if(TARGET PkgConfig::CHECK AND TARGET sysward-engine)
-  foreach(t test_filter test_decide test_exec_search test_procns test_nsbox test_record test_fds)
+  foreach(t test_filter test_decide test_exec_search test_procns test_nsbox test_record test_fds
+            test_fsrules)
     add_executable(${t} ${CMAKE_CURRENT_LIST_DIR}/${t}.c)
     target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/engine
                                ${CMAKE_CURRENT_LIST_DIR})
