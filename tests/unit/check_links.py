@@ -22,16 +22,12 @@ import sys
 
 FENCE = re.compile(r'^\s*(```|~~~)')
 HEADING = re.compile(r'^(#{1,6})\s+(.*?)\s*#*\s*$')
-CODE_SPAN = re.compile(r'(`+)(.+?)\1')
-# [text](target) or [text](target "title"); text may hold code spans.
-LINK = re.compile(r'\[((?:[^\[\]]|\[[^\]]*\])*)\]\(([^()\s]+)(?:\s+"[^"]*")?\)')
+CODE_SPAN = re.compile(r'(`+)(.+?)\1', re.S)
+# The "](target)" or "](target "title")" that ends a link, whatever lines
+# its text took.
+TARGET = re.compile(r'\]\(([^()\s]+)(?:\s+"[^"]*")?\)')
 SKIP_DIRS = {'.git', 'Testing'}
 SKIP_PATHS = {os.path.join('tests', 'unit', 'data')}
-
-
-def strip_code(line):
-    """The line with code spans blanked (links inside them are not links)."""
-    return CODE_SPAN.sub(lambda m: ' ' * len(m.group(0)), line)
 
 
 def rendered(text):
@@ -79,11 +75,29 @@ def anchors(path):
     return _anchors[path]
 
 
+def paragraphs(path):
+    """(first line number, text) of each run of non-blank lines outside
+    fences: a link's text, and a code span, may go on to the next line."""
+    first, buf, last = None, [], None
+    for n, line in lines_outside_code(path):
+        if line.strip() and buf and n == last + 1:
+            buf.append(line)
+        else:
+            if buf:
+                yield first, '\n'.join(buf)
+            first, buf = n, [line] if line.strip() else []
+        last = n
+    if buf:
+        yield first, '\n'.join(buf)
+
+
 def check(path, root):
     errors = []
-    for n, line in lines_outside_code(path):
-        for m in LINK.finditer(strip_code(line)):
-            target = m.group(2)
+    for first, text in paragraphs(path):
+        text = CODE_SPAN.sub(lambda m: re.sub(r'[^\n]', ' ', m.group(0)), text)
+        for m in TARGET.finditer(text):
+            target = m.group(1)
+            n = first + text.count('\n', 0, m.start())
             if re.match(r'^[a-z][a-z0-9+.-]*:', target):
                 continue
             file_part, _, anchor = target.partition('#')
