@@ -329,8 +329,14 @@ peers_serve() {
 			"$ap" "$1" "$sd" "${@:2}") </dev/null >/dev/null 2>&1 &
 	else
 		[ "$(id -u)" = 0 ] || skip "needs root"
-		sd=$scratch/d
+		# In $nb where staged (stage_nobody first): a uid 65534
+		# program must reach the sockets, and the build tree may
+		# lie under a directory it cannot enter (a clone under
+		# root's 0700 home: the kernel's EACCES).
+		sd=${nb:+$nb/rd}
+		sd=${sd:-$scratch/d}
 		mkdir -p "$sd"
+		chmod 755 "$sd"
 		ap=$ADV/adv_peers
 		allow=$scratch/allow.json
 		echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$allow"
@@ -1653,9 +1659,8 @@ peers_other_uid)
 	# Control: a service of another uid (root's, its sockets mode 0666)
 	# stays reachable to a program of uid 65534: any uid reaches it, it
 	# is not this uid's authority.
-	peers_serve root serve
-	chmod 755 "$sd" "$scratch"
 	stage_nobody adv_peers
+	peers_serve root serve
 	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$nb/allow.json" && chmod 644 "$nb/allow.json"
 	run_nobody --policy "$nb/allow.json" -- "$nb/adv_peers" connect "$sd" stream
 	[ "$rc" -eq 1 ] && grep -q '^result: stream: REACHED' "$out" ||
