@@ -1475,6 +1475,7 @@ struct sw_nsbox_ctx {
 	int fds[4];
 	const char *filesystems;	/* /proc/filesystems (tests: a file) */
 	const char *ns_dir;	/* /proc/self/ns: the namespaces it has */
+	const char *gid_map;	/* /proc/self/gid_map (NULL: all mapped) */
 	/* /dev/shm: given a tmpfs of the session's even where it is no
 	 * mount point (NULL: not) */
 	const char *shm_dir;

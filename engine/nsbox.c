@@ -185,6 +185,46 @@ static int copy_opt(struct sw_nsbox_mount *m, const char *super, const char *nam
 	return dflt ? add_opt(m, name, dflt, strlen(dflt)) : 0;
 }
 
+/* Is id in a range of the user namespace map at path (/proc/self/
+ * gid_map; NULL, or unreadable: every id is, as in the initial one)? */
+static bool id_mapped(const char *path, unsigned long id)
+{
+	char line[128];
+	bool found = false;
+	FILE *f = path ? fopen(path, "re") : NULL;
+
+	if (!f)
+		return true;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned long in, out, n;
+
+		found = sscanf(line, "%lu %lu %lu", &in, &out, &n) == 3 &&
+			id >= in && id - in < n;
+	}
+	fclose(f);
+	return found;
+}
+
+/* devpts's gid= of the original (the tty group), where it names a gid
+ * this user namespace maps: devpts_parse_param() refuses an unmapped
+ * one (EINVAL), as in `unshare -Ur sysward run` on a host whose devpts
+ * says gid=5 (systemd's).  Left out, the session's terminals get the
+ * opener's gid. */
+static int devpts_gid(struct sw_nsbox_mount *m, const char *super, const char *gid_map)
+{
+	const char *v;
+	size_t len;
+	char num[24];
+
+	if (!sw_mnt_option(super, "gid", &v, &len) || !len || len >= sizeof(num))
+		return 0;
+	memcpy(num, v, len);
+	num[len] = '\0';
+	if (!id_mapped(gid_map, strtoul(num, NULL, 10)))
+		return 0;
+	return add_opt(m, "gid", v, len);
+}
+
 /* A v1 hierarchy, mounted again by what names it. */
 static int v1_opts(struct sw_nsbox_mount *m, const char *super)
 {
@@ -265,7 +305,7 @@ static int plan_mounts(const struct sw_mnt_table *t, const struct sw_nsbox_ctx *
 			nm = add_mount(p, m->point, "devpts", attr);
 			/* ptmxmode: /dev/ptmx may be a link to it. */
 			if (nm)
-				r = copy_opt(nm, m->super, "gid", NULL) ?:
+				r = devpts_gid(nm, m->super, ctx->gid_map) ?:
 				    copy_opt(nm, m->super, "mode", "620") ?:
 				    add_opt(nm, "ptmxmode", "0666", 4);
 		} else if (!strcmp(m->point, "/dev/shm") && !strcmp(m->fstype, "tmpfs")) {
@@ -457,6 +497,7 @@ int sw_nsbox_plan(const struct sw_launch *l, struct sw_nsbox *ret,
 			 l->foreground ? l->tty_fd : -1 },
 		.filesystems = "/proc/filesystems",
 		.ns_dir = "/proc/self/ns",
+		.gid_map = "/proc/self/gid_map",
 		/* Where it is no mount point, only in our own file system:
 		 * a client's /dev/shm is another path of ours. */
 		.shm_dir = mountinfo ? NULL : "/dev/shm",

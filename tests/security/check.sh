@@ -2233,6 +2233,25 @@ nsbox_userns_launcher)
 	[ "$rc" -eq 0 ] || fail "the launcher in a user namespace refused to run (exit $rc)"
 	grep -qx 'control: own ipc works' "$out" || fail "the program's own IPC does not work"
 	[ -z "$cgline" ] || grep -qx "$cgline" "$out" || fail "the program is not in the launcher's cgroup" ;;
+nsbox_userns_launcher_ttygid)
+	# The same where devpts says gid=5 (systemd's hosts, containers):
+	# the user namespace maps no gid 5, and devpts refuses an unmapped
+	# gid= (EINVAL): the session's devpts is mounted without it (before:
+	# "mount a new devpts instance over /dev/pts: Invalid argument",
+	# exit 125, on every systemd host).  In a mount namespace of the
+	# test's own, a devpts instance with gid=5 over /dev/pts.
+	stage_nobody adv_nsbox_ipc
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$nb/allow.json" && chmod 644 "$nb/allow.json"
+	echo "+ (devpts gid=5; uid 65534) unshare -Urm sysward run -- sh -c 'ls /dev/pts'"
+	unshare -m sh -c 'mount -t devpts -o newinstance,gid=5,mode=620,ptmxmode=666 devpts /dev/pts &&
+		cd / && exec setpriv --reuid 65534 --regid 65534 --clear-groups unshare -Urm \
+		"$1" run --policy "$2" -- sh -c "ls /dev/pts"' sh "$nb/sysward" "$nb/allow.json" \
+		>"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	echo "+ exit status $rc"
+	[ "$rc" -eq 0 ] || fail "the launcher in a user namespace refused to run beside a devpts with gid=5 (exit $rc)"
+	grep -qx ptmx "$out" || fail "the program did not get a devpts of its own" ;;
 nsbox_cgroup_refused_root)
 	# Where no session cgroup can be made (here: the cgroup sysward
 	# runs in allows no descendant), nothing runs: 125 and a message
