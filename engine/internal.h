@@ -642,6 +642,7 @@ struct sw_session {
 	uint64_t seq;		/* order of creation in the supervisor */
 	size_t n_tombs;		/* its entries in sup->tombs */
 	int launch_fd;		/* child's (stage, errno) report until exec */
+	int tty_master;		/* sw_launch.tty's master until taken, or -1 */
 	char launch_prog[256];	/* argv[0], for launch_err */
 	char *launch_cwd;	/* the directory to enter, for launch_err */
 	struct sw_fsrules *fsrules;	/* its file rules' plan, for launch_err */
@@ -1497,7 +1498,13 @@ void sw_nsbox_free(struct sw_nsbox *p);
  * Async-signal-safe.  self_fd: sw_cgroup_enter()'s.  0 or -errno with
  * *where set. */
 int sw_nsbox_enter(const struct sw_nsbox *p, int hand_fd, int self_fd,
-		   struct sw_nsbox_where *where);
+		   int pts_fd, struct sw_nsbox_where *where);
+/* The devpts instance of the plan (its first devpts mount), detached
+ * (fsmount()): the one the program's terminal is made in, which
+ * sw_nsbox_enter() then puts in place of that mount (pts_fd).  -ENOENT
+ * when the plan mounts none; else the descriptor or -errno.
+ * Async-signal-safe. */
+int sw_nsbox_pts_instance(const struct sw_nsbox *p);
 /* In the parent: what failed at *where, naming what it was doing. */
 void sw_nsbox_explain(const struct sw_nsbox *p, const struct sw_nsbox_where *w,
 		      char *buf, size_t size);
@@ -1611,6 +1618,7 @@ enum sw_stage {
 	SW_STAGE_HOLDER,
 	SW_STAGE_PGRP,
 	SW_STAGE_TTY,
+	SW_STAGE_PTY,
 	SW_STAGE_NICE,
 	SW_STAGE_STDIO,
 	SW_STAGE_FDS,
@@ -1647,6 +1655,13 @@ int sw_launch_report_early(int fd, const char *prog,
 			   const struct sw_nsbox *nsbox,
 			   const struct sw_client *client,
 			   struct sw_error *err);
+
+/* launchreport.c: in the launch child, a descriptor handed to the
+ * launcher on the ready socket, in a one-byte message that says what it
+ * is (SW_HAND_*): 0 or -errno.  Async-signal-safe. */
+#define SW_HAND_CGROUP	'c'	/* the session's cgroup (cgroup.c) */
+#define SW_HAND_TTY	't'	/* the master of its terminal (sw_launch.tty) */
+int sw_launch_hand(int sock, char what, int fd);
 
 /* What the launch child tells its parent when it is ready to be seized:
  * its pid (under a holder the parent did not fork it), and the serials

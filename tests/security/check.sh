@@ -1035,6 +1035,81 @@ terminal_stop_cont_outside)
 		tmux_stop
 		echo "+ $how: the program finished; the shell: $(tr '\n' ' ' <"$scratch/rc")"
 	done ;;
+# tags: needs-tmux
+terminal_daemon_pty_contained)
+	# Route 11c: a program given a terminal of its own through syswardd
+	# (sysward run -t) looks for its client's terminal among its
+	# descriptors (the client's fd 3 is that terminal here: 3<&0) and
+	# for a terminal's master (its own, or /dev/ptmx's); /dev/tty must
+	# be its own terminal.  Before, the client handed every descriptor
+	# without close-on-exec over, a terminal at 3 too.
+	: "${SYSWARDD:?}"
+	start_syswardd
+	tmux_start || skip "no tmux"
+	tmux_type "'$SYSWARD' run -t --daemon='$scratch/sock' --policy '$POL/emulate-uid.json' -- '$ADV/adv_pty' attack \"\$(stat -L -c %d:%i /dev/stdin)\" 3<&0 >'$out' 2>&1; echo \"rc=\$?\" >'$scratch/rc'"
+	wait_for "[ -s '$scratch/rc' ]" || { tmux capture-pane -p -t "$tmux_t"; tmux_stop; fail "the run did not end"; }
+	tmux_stop
+	tr -d '\r' <"$out" >"$out.lf" && mv "$out.lf" "$out"
+	cat "$out"; cat "$scratch/rc"
+	grep -q '^fact: tty /dev/pts/[0-9]*$' "$out" || fail "no terminal of its own (tty has no name)"
+	grep -qx 'fact: foreground yes' "$out" || fail "the program is not its terminal's foreground"
+	grep -qx 'rc=0' "$scratch/rc" && grep -qx 'verdict: contained' "$out" ||
+		fail "the program reached its client's terminal or a master" ;;
+# tags: needs-tmux needs-python
+terminal_daemon_pty)
+	# At a terminal through syswardd the program has a terminal of its
+	# own, as unconfined and embedded it has the shell's: a name (tty),
+	# the window's size (stty size) and its change (SIGWINCH), raw mode
+	# and a key read in it (a full-screen program: python's tty.setraw),
+	# and its exit status.  Side by side: unconfined, embedded, daemon.
+	: "${SYSWARDD:?}"
+	py=$(command -v python3) || skip "no python3"
+	start_syswardd
+	for how in unconfined embedded daemon; do
+		rm -f "$scratch"/r.*
+		tmux_start || skip "no tmux"
+		tmux_type "$(confined_as "$how") sh -c 'tty >$scratch/r.tty; stty size >$scratch/r.size; trap \"stty size >$scratch/r.winch\" WINCH; echo \$\$ >$scratch/r.pid; while [ ! -s $scratch/r.winch ]; do sleep 0.1; done; $py -c \"import sys, tty, termios; old = termios.tcgetattr(0); tty.setraw(0); open(\\\"$scratch/r.ready\\\", \\\"w\\\").close(); c = sys.stdin.read(1); termios.tcsetattr(0, termios.TCSADRAIN, old); open(\\\"$scratch/r.key\\\", \\\"w\\\").write(str(ord(c)))\"; exit 3'; echo \"rc=\$?\" >'$scratch/r.rc'"
+		wait_for "[ -s '$scratch/r.pid' ]" || { tmux capture-pane -p -t "$tmux_t"; tmux_stop; fail "$how: the program did not start"; continue; }
+		tmux resize-window -t "$tmux_t" -x 100 -y 25
+		wait_for "[ -e '$scratch/r.ready' ]" || { tmux capture-pane -p -t "$tmux_t"; tmux_stop; fail "$how: no SIGWINCH, or raw mode failed"; continue; }
+		sleep 0.2
+		tmux send-keys -t "$tmux_t" q
+		wait_for "[ -s '$scratch/r.rc' ]" || { tmux capture-pane -p -t "$tmux_t"; tmux_stop; fail "$how: the shell did not come back"; continue; }
+		tmux_stop
+		echo "+ $how: tty $(cat "$scratch/r.tty"), size $(cat "$scratch/r.size"), after the resize $(cat "$scratch/r.winch"), key $(cat "$scratch/r.key" 2>/dev/null), $(cat "$scratch/r.rc")"
+		grep -qx '/dev/pts/[0-9]*' "$scratch/r.tty" || fail "$how: tty: $(cat "$scratch/r.tty")"
+		grep -qx '30 120' "$scratch/r.size" || fail "$how: stty size $(cat "$scratch/r.size"), the window is 30 120"
+		grep -qx '25 100' "$scratch/r.winch" || fail "$how: after the resize stty size says $(cat "$scratch/r.winch")"
+		grep -qx 113 "$scratch/r.key" 2>/dev/null || fail "$how: the key read in raw mode is not q (113)"
+		grep -qx 'rc=3' "$scratch/r.rc" || fail "$how: expected \$? 3, got $(cat "$scratch/r.rc")"
+	done ;;
+terminal_daemon_pty_flood)
+	# A program that floods its terminal while its client does not read
+	# it (stopped), and one that never reads what its client sends:
+	# neither delays another session, nor the daemon's shutdown (the
+	# daemon never reads or writes a terminal: the client holds the
+	# master).
+	: "${SYSWARDD:?}"
+	start_syswardd
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	"$SYSWARD" run -t --daemon="$scratch/sock" --policy "$scratch/allow.json" -- sh -c "echo \$\$ >$scratch/flood.pid; exec yes" </dev/null >/dev/null 2>&1 &
+	flooder=$!
+	yes | "$SYSWARD" run -t --daemon="$scratch/sock" --policy "$scratch/allow.json" -- sh -c "echo \$\$ >$scratch/deaf.pid; exec sleep 60" >/dev/null 2>&1 &
+	wait_for "[ -s '$scratch/flood.pid' ] && [ -s '$scratch/deaf.pid' ]" || fail "the two programs did not start"
+	kill -STOP "$flooder"
+	sleep 1
+	echo "+ yes (pid $(cat "$scratch/flood.pid")): $(awk '{print "state", $3}' /proc/$(cat "$scratch/flood.pid")/stat), blocked on its full terminal; its client stopped"
+	start=$(date +%s%N)
+	got=$(timeout 10 "$SYSWARD" run --daemon="$scratch/sock" --policy "$scratch/allow.json" -- echo another-session </dev/null 2>&1)
+	echo "+ another session: '$got' in $(( ($(date +%s%N) - start) / 1000000 )) ms"
+	[ "$got" = another-session ] || fail "another session did not run: $got"
+	start=$(date +%s%N)
+	kill -TERM "$dpid"
+	wait_for "! kill -0 $dpid" || fail "syswardd did not shut down within 10 s"
+	echo "+ syswardd shut down in $(( ($(date +%s%N) - start) / 1000000 )) ms"
+	kill -CONT "$flooder"
+	wait_for "! kill -0 $(cat "$scratch/flood.pid") && ! kill -0 $(cat "$scratch/deaf.pid")" ||
+		fail "a program outlived the daemon" ;;
 privs_no_caps)
 	run "$POL/emulate-uid.json" -- "$ADV/adv_privs"
 	[ "$rc" -eq 0 ] || fail "adv_privs failed"

@@ -1328,6 +1328,7 @@ struct sw_session *fk_session_new(struct sw_supervisor *sup, uint64_t id,
 	s->sup = sup;
 	s->id = id;
 	s->launch_fd = -1;
+	s->tty_master = -1;
 	s->exec_done = true;
 	s->can_set = true;
 	ck_assert_int_eq(sw_session_attach(sup, s, pid), 0);
