@@ -99,6 +99,8 @@ static struct {
 static size_t n_fds;
 
 static int fake_cpu;	/* what sched_getcpu() answers */
+static unsigned int yield_us, readv_us;	/* fk_slow() */
+static unsigned long n_yields;
 
 void fk_reset(void)
 {
@@ -108,6 +110,8 @@ void fk_reset(void)
 	n_tfds = n_nsfds = n_files = n_mqs = n_sysvipc = n_socks = n_shared_files = 0;
 	memset(tasks, 0, sizeof(tasks));
 	fake_cpu = 0;
+	yield_us = readv_us = 0;
+	__atomic_store_n(&n_yields, 0, __ATOMIC_RELAXED);
 	fk_proc(getpid(), getpid(), 1);
 }
 
@@ -440,9 +444,24 @@ int sw_sys_sched_setaffinity(pid_t tid, size_t size, const cpu_set_t *set)
 	return request(FK_AFFINITY, 0, (uint64_t)tid, (uint64_t)cpu) ? -1 : 0;
 }
 
-/* Real: the reader is a real thread of the test. */
+void fk_slow(unsigned int y, unsigned int r)
+{
+	yield_us = y;
+	readv_us = r;
+}
+
+unsigned long fk_yields(void)
+{
+	return __atomic_load_n(&n_yields, __ATOMIC_RELAXED);
+}
+
+/* Real (the reader is a real thread of the test), counted, and as slow
+ * as fk_slow() says. */
 int sw_sys_sched_yield(void)
 {
+	__atomic_add_fetch(&n_yields, 1, __ATOMIC_RELAXED);
+	if (yield_us)
+		usleep(yield_us);
 	return sched_yield();
 }
 
@@ -453,6 +472,8 @@ ssize_t sw_sys_process_vm_readv(pid_t pid, const struct iovec *local,
 	(void)n_local;
 	(void)n_remote;
 	(void)flags;
+	if (readv_us)
+		usleep(readv_us);
 	return vm_io(FK_READV, pid, local, remote, false);
 }
 

@@ -158,6 +158,12 @@ void fk_files_shared(pid_t a, pid_t b);
 
 /* sched_getcpu() answers cpu from now on (0 after fk_reset()). */
 void fk_cpu(int cpu);
+/* Each sched_yield() takes yield_us (another task ran meanwhile), each
+ * process_vm_readv() readv_us (0 after fk_reset()). */
+void fk_slow(unsigned int yield_us, unsigned int readv_us);
+/* sched_yield() calls since fk_reset() (counted apart from the log: the
+ * reader thread logs its reads meanwhile). */
+unsigned long fk_yields(void);
 
 /* PTRACE_GETEVENTMSG of pid answers msg. */
 void fk_evmsg(pid_t pid, unsigned long msg);

@@ -4,8 +4,10 @@
  * reader is allowed on the one CPU its tracer runs on when an access is
  * handed over, set again only when that CPU changes, and a refused
  * setting costs nothing but a retry.  Every access still answers what
- * the tracee's memory holds.  The reader is a real thread of this test;
- * its affinity calls are logged, never made (fake_kernel.c).
+ * the tracee's memory holds; a yield to the reader that took long (the
+ * CPU went to another task) makes the next accesses sleep at once.  The
+ * reader is a real thread of this test; its affinity calls are logged,
+ * never made (fake_kernel.c).
  */
 #include <check.h>
 #include <errno.h>
@@ -135,6 +137,31 @@ START_TEST(no_cpu_no_placement)
 }
 END_TEST
 
+START_TEST(slow_yield_backs_off)
+{
+	uint64_t addr = stage();
+	unsigned long y;
+
+	/* The reader takes 200 us per read, and each yield 100 us: the
+	 * first access yields past the bound (another task had the CPU),
+	 * and the next 64 sleep at once. */
+	fk_slow(100, 200);
+	read_ok(addr);
+	y = fk_yields();
+	ck_assert_uint_ge(y, 1);
+	for (int i = 0; i < 64; i++)
+		read_ok(addr);
+	ck_assert_uint_eq(fk_yields(), y);
+	/* Then it tries again, and backs off twice as long. */
+	read_ok(addr);
+	ck_assert_uint_gt(fk_yields(), y);
+	y = fk_yields();
+	for (int i = 0; i < 128; i++)
+		read_ok(addr);
+	ck_assert_uint_eq(fk_yields(), y);
+}
+END_TEST
+
 static Suite *strings_suite(void)
 {
 	Suite *s = suite_create("strings");
@@ -143,6 +170,7 @@ static Suite *strings_suite(void)
 	tcase_add_test(tc, follows_tracer_cpu);
 	tcase_add_test(tc, refused_placement_retried);
 	tcase_add_test(tc, no_cpu_no_placement);
+	tcase_add_test(tc, slow_yield_backs_off);
 	suite_add_tcase(s, tc);
 	return s;
 }
