@@ -53,7 +53,6 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <linux/seccomp.h>
 #include <time.h>
@@ -570,56 +569,28 @@ static int bench_ptrace_floor(enum floor_mode mode, uint64_t n,
 #define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
 #endif
 
-static int send_fd(int sock, int fd)
+/* The child's listener, copied from it (its number comes on sock). */
+static int take_listener(pid_t c, int sock)
 {
-	char c = 'f';
-	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} u = { 0 };
-	struct msghdr m = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
-	};
-	struct cmsghdr *h = CMSG_FIRSTHDR(&m);
+	int fd, pidfd, r;
 
-	h->cmsg_level = SOL_SOCKET;
-	h->cmsg_type = SCM_RIGHTS;
-	h->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(h), &fd, sizeof(int));
-	return sendmsg(sock, &m, 0) == 1 ? 0 : -errno;
-}
-
-static int recv_fd(int sock)
-{
-	char c;
-	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} u;
-	struct msghdr m = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
-	};
-	struct cmsghdr *h;
-	int fd;
-
-	if (recvmsg(sock, &m, MSG_CMSG_CLOEXEC) != 1)
+	if (read(sock, &fd, sizeof(fd)) != sizeof(fd))
 		return -EIO;
-	h = CMSG_FIRSTHDR(&m);
-	if (!h || h->cmsg_type != SCM_RIGHTS)
-		return -EIO;
-	memcpy(&fd, CMSG_DATA(h), sizeof(int));
-	return fd;
+	pidfd = (int)syscall(SYS_pidfd_open, c, 0);
+	if (pidfd < 0)
+		return -errno;
+	r = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+	r = r < 0 ? -errno : r;
+	close(pidfd);
+	return r;
 }
 
 /*
  * The other way to build this sandbox, for reference: a seccomp
  * USER_NOTIF filter for getppid and a hand-written supervisor that
  * answers every notification "return 0" (an emulation), waiting with
- * poll() as an event-loop supervisor does.  sync: the listener's
+ * poll() as an event-loop supervisor does (the listener copied from the
+ * child with pidfd_getfd).  sync: the listener's
  * SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP flag (6.6+), with which the kernel
  * wakes the caller on the supervisor's CPU (kernel/seccomp.c,
  * seccomp_notify_send: wake_up_poll_on_current_cpu).
@@ -630,7 +601,7 @@ static int bench_user_notif(bool sync, uint64_t n, struct loop_result *res)
 	int sp[2], r = 0;
 	pid_t c;
 
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) < 0)
+	if (pipe2(sp, O_CLOEXEC) < 0)
 		return -errno;
 	c = fork_reporting(&rfd);
 	if (c < 0) {
@@ -641,20 +612,23 @@ static int bench_user_notif(bool sync, uint64_t n, struct loop_result *res)
 	if (c == 0) {
 		scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 		struct loop_result lr;
+		int fd;
 
 		close(sp[0]);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (!ctx || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
 		    seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(getppid), 0) < 0 ||
-		    seccomp_load(ctx) < 0 ||
-		    send_fd(sp[1], seccomp_notify_fd(ctx)) < 0)
+		    seccomp_load(ctx) < 0)
+			_exit(1);
+		fd = seccomp_notify_fd(ctx);
+		if (write(sp[1], &fd, sizeof(fd)) != sizeof(fd))
 			_exit(1);
 		close(sp[1]);
 		lr = run_loop(n);
 		_exit(print_result(rfd, &lr) < 0 ? 1 : 0);
 	}
 	close(sp[1]);
-	listener = recv_fd(sp[0]);
+	listener = take_listener(c, sp[0]);
 	close(sp[0]);
 	if (listener < 0) {
 		kill(c, SIGKILL);
