@@ -57,10 +57,10 @@
  * a slice, so the reader, eligible and queued here, runs next), so that
  * the answer needs no wake-up of the tracer either.  Past that bound
  * (the reader blocked in a fault, or not queued here, or another task
- * took the CPU) the tracer sleeps as before, under the same deadline, and
- * the next accesses do not yield (SW_MEM_YIELD_BACKOFF_*).  Only the supervisor's own threads
- * are placed: the program's affinity, cgroup and scheduling are not
- * touched.
+ * took the CPU) the tracer sleeps as before, under the same deadline,
+ * and the next accesses do not yield (SW_MEM_YIELD_BACKOFF_*).  Only the
+ * supervisor's own threads are placed: the program's affinity, cgroup
+ * and scheduling are not touched.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -93,10 +93,10 @@
 #define SW_MEM_YIELD_NS 20000
 /* A yield that took longer gave the CPU to another task (a CPU-bound
  * one can keep it for a whole slice, milliseconds): the next accesses,
- * 64 at first, twice as many after each such yield up to this (halved
- * again by each quick one), sleep at once, as without yielding.  Measured with two CPU-bound loops beside
- * a path-checked loop: without this back-off the loop took 1.6x as long
- * as with no yield at all. */
+ * 64 at first, twice as many after each such yield up to 4096 (halved
+ * again by each quick one), sleep at once, as without yielding.
+ * Measured with two CPU-bound loops beside a path-checked loop: without
+ * this back-off the loop took 1.6x as long as with no yield at all. */
 #define SW_MEM_YIELD_BACKOFF_MIN 64u
 #define SW_MEM_YIELD_BACKOFF_MAX 4096u
 
@@ -359,7 +359,9 @@ static void reader_yield(struct reader *r)
 		r->backoff /= 2;	/* eager again after a few */
 		return;
 	}
-	r->backoff = r->backoff ? r->backoff * 2 : SW_MEM_YIELD_BACKOFF_MIN;
+	r->backoff *= 2;
+	if (r->backoff < SW_MEM_YIELD_BACKOFF_MIN)
+		r->backoff = SW_MEM_YIELD_BACKOFF_MIN;
 	if (r->backoff > SW_MEM_YIELD_BACKOFF_MAX)
 		r->backoff = SW_MEM_YIELD_BACKOFF_MAX;
 	r->no_yield = r->backoff;
