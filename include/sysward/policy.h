@@ -215,6 +215,14 @@ struct sw_policy {
 	 * sw_policy_warning_kind), so that a caller can show some of them
 	 * without reading their text; NULL when there are no warnings. */
 	unsigned char *warning_kinds;
+	/* SHA-256 of the text it was parsed from (after a byte-order mark),
+	 * set by sw_policy_load_string() and _file(): what the engine's
+	 * compiled-filter cache keys an entry by (engine/filtercache.c).
+	 * has_text_digest is false for a policy built another way, which is
+	 * then never cached; a caller that changes a loaded policy must
+	 * clear it. */
+	unsigned char text_digest[32];
+	bool has_text_digest;
 };
 
 /* What the launched program will have, for includes/excludes. */
