@@ -7,6 +7,7 @@
 #ifndef SYSWARD_SHA256_H
 #define SYSWARD_SHA256_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +32,10 @@ struct sw_hmac {
 void sw_hmac_init(struct sw_hmac *m, const void *key, size_t key_len);
 void sw_hmac_update(struct sw_hmac *m, const void *data, size_t len);
 void sw_hmac_final(struct sw_hmac *m, unsigned char out[SW_SHA256_LEN]);
+
+/* Tests only: the portable code even where the CPU has SHA instructions
+ * (both must give the published digests). */
+void sw_sha256_use_portable(bool on);
 
 /* Compare two digests in time that does not depend on where they differ. */
 int sw_digest_eq(const unsigned char *a, const unsigned char *b, size_t len);
