@@ -217,6 +217,16 @@ cache_probe() {
 	[ "$(stat -c %u "$deny_e")" = 65534 ] || fail "the rebuilt entry is not uid 65534's"
 }
 
+# cache_attack MODE WHAT: adv_cache MODE, confined by allow.json, turns
+# deny.json's entry into WHAT; cache_probe then.
+cache_attack() {
+	stage_cache
+	cache_both
+	run_cached "$nb/allow.json" -- "$nb/adv_cache" "$1" "$allow_e" "$deny_e"
+	[ "$rc" -eq 0 ] || fail "the confined attacker could not write the cache (exit $rc)"
+	cache_probe "$2"
+}
+
 # run_nobody ARGS...: like run, "sysward run ARGS" as uid/gid 65534.
 run_nobody() {
 	echo "+ ${KERNEL[*]} (uid 65534) sysward run ${RUN_OPTS[*]} $*"
@@ -2287,18 +2297,10 @@ cache_forged_program)
 	# files puts the allow-all policy's programs under deny.json's key,
 	# with a digest of the whole: only a secret it cannot read (the
 	# uid's keyring, route 20) tells the entry from one sysward wrote.
-	stage_cache
-	cache_both
-	run_cached "$nb/allow.json" -- "$nb/adv_cache" forge "$allow_e" "$deny_e"
-	[ "$rc" -eq 0 ] || fail "the confined attacker could not write the cache (exit $rc)"
-	cache_probe "an entry with deny.json's key and allow.json's programs" ;;
+	cache_attack forge "an entry with deny.json's key and allow.json's programs" ;;
 cache_foreign_entry)
 	# allow.json's entry, valid, whole, under deny.json's name.
-	stage_cache
-	cache_both
-	run_cached "$nb/allow.json" -- "$nb/adv_cache" copy "$allow_e" "$deny_e"
-	[ "$rc" -eq 0 ] || fail "the confined attacker could not write the cache (exit $rc)"
-	cache_probe "another policy's entry" ;;
+	cache_attack copy "another policy's entry" ;;
 cache_other_uid)
 	# Another uid plants a file, then a directory: sysward trusts
 	# neither, writes into neither, and still runs.
