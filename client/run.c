@@ -71,6 +71,9 @@ void cmd_run_help(FILE *f)
 "                           reports diff\n"
 "      --gate[=N]           exit with N (default %d) if the policy refused a\n"
 "                           call, or with --complain would have; for CI\n"
+"      --no-cache           compile the policy's filter anew, neither reading\n"
+"                           nor writing the compiled-filter cache\n"
+"                           (also SYSWARD_NO_CACHE=1)\n"
 "  -q, --quiet              print no warnings (the policy's, --cap's), only\n"
 "                           errors and what sysward did to the program\n"
 "  -h, --help               show this help and exit\n"
@@ -142,7 +145,7 @@ static int parse_fd(const char *text, int min, int *ret)
 static int parse_options(int argc, char **argv, struct run_options *o)
 {
 	enum { OPT_LOG_FORMAT = 0x100, OPT_KILL_DESCENDANTS, OPT_COMPLAIN,
-	       OPT_REPORT, OPT_GATE, OPT_POLICY_FD, OPT_KEEP_FDS };
+	       OPT_REPORT, OPT_GATE, OPT_POLICY_FD, OPT_KEEP_FDS, OPT_NO_CACHE };
 	static const struct option options[] = {
 		{ "daemon", optional_argument, NULL, 'd' },
 		{ "tty", no_argument, NULL, 't' },
@@ -155,6 +158,7 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 		{ "cap", required_argument, NULL, 'c' },
 		{ "kill-descendants", no_argument, NULL, OPT_KILL_DESCENDANTS },
 		{ "complain", no_argument, NULL, OPT_COMPLAIN },
+		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ "report", required_argument, NULL, OPT_REPORT },
 		{ "gate", optional_argument, NULL, OPT_GATE },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -201,6 +205,9 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 			break;
 		case OPT_KILL_DESCENDANTS:
 			o->kill_descendants = true;
+			break;
+		case OPT_NO_CACHE:
+			o->no_cache = true;
 			break;
 		case OPT_COMPLAIN:
 			o->complain = true;
@@ -336,6 +343,7 @@ int sw_run_embedded(const struct run_options *o, const struct sw_policy *policy,
 	struct sw_error err = { 0 };
 	cleanup_fclose FILE *log_file = NULL;
 	cleanup_close int tty = -1;
+	char cache[PATH_MAX];
 	struct sw_launch l = {
 		.argv = o->argv,
 		.stdio = { -1, -1, -1 },
@@ -352,6 +360,7 @@ int sw_run_embedded(const struct run_options *o, const struct sw_policy *policy,
 		 * kernel drops every signal from outside that we do not
 		 * catch, so catch and forward them all (engine.h). */
 		.init_signals = getpid() == 1,
+		.filter_cache = o->no_cache ? NULL : sw_filter_cache_dir(cache, sizeof(cache)),
 	};
 	int r, code;
 

@@ -29,6 +29,7 @@ struct run_options {
 	const char *report_path;	/* --report FILE, "-" = stderr */
 	int gate;			/* --gate[=N]: N, 0 = no gate */
 	bool record_paths;		/* learn --paths: the record keeps paths */
+	bool no_cache;			/* --no-cache: compile the filter anew */
 	char **argv;			/* PROGRAM [ARGS...], NULL-ended */
 };
 

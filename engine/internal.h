@@ -312,6 +312,8 @@ unsigned int sw_prog_first_rule(const struct sw_program *prog, enum sw_abi abi,
  * this ABI: the argument's type (sw_syscall_arg_mask) within the ABI's
  * register width.  The one rule for filter.c and decide.c alike. */
 uint64_t sw_arg_mask(enum sw_abi abi, const char *name, unsigned int index);
+/* sw_arg_mask() of the six arguments at once, into ret. */
+void sw_arg_masks(enum sw_abi abi, const char *name, uint64_t ret[6]);
 
 /* ---- filter.c ------------------------------------------------------- */
 

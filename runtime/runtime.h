@@ -214,7 +214,7 @@ int rt_spec_wrap(json_object *spec, const struct rt_wrap *w,
 /*
  * Prefix process.args (a config's process or an exec's) with sysward's
  * command line, in place: "/proc/self/fd/KEEP run -q --policy-fd KEEP+1
- * --keep-fds KEEP [--cap CAPS] [--kill-descendants] --", --cap with
+ * --keep-fds KEEP --no-cache [--cap CAPS] [--kill-descendants] --", --cap with
  * every capability the process would hold (its five sets, plus
  * extra_caps: runc exec --cap), --kill-descendants for a container's
  * init with a pid namespace of its own, whose end ends every process in

@@ -7,7 +7,7 @@
  * A wrapped config.json differs from the bundle's own in these places,
  * and nowhere else (every other member, known to us or not, is kept):
  *   process.args   /proc/self/fd/K run -q --policy-fd K+1 --keep-fds K
- *                  [--cap CAPS] [--kill-descendants] -- ARGS...
+ *                  --no-cache [--cap CAPS] [--kill-descendants] -- ARGS...
  *                  (K: handoff.c's descriptors, for this create)
  *   mounts         + a proc mount on /proc, last (and copies of the
  *                  bundle's mounts below /proc after it)
@@ -426,6 +426,10 @@ static int prefix(json_object *out, int keep, const char *caps,
 	r |= push_int(out, keep + 1);
 	r |= push(out, "--keep-fds");
 	r |= push_int(out, keep);
+	/* No compiled-filter cache: it would be written in the container's
+	 * own file system ($HOME/.cache/sysward there), which runc leaves
+	 * as the image made it. */
+	r |= push(out, "--no-cache");
 	if (*caps) {
 		r |= push(out, "--cap");
 		r |= push(out, caps);
@@ -828,7 +832,8 @@ static size_t prefix_end(json_object *args)
 	while (i < n) {
 		if (str_at(args, i, "--"))
 			return i + 1;
-		if (str_at(args, i, "-q") || str_at(args, i, "--kill-descendants"))
+		if (str_at(args, i, "-q") || str_at(args, i, "--no-cache") ||
+		    str_at(args, i, "--kill-descendants"))
 			i++;
 		else if ((str_at(args, i, "--policy-fd") ||
 			  str_at(args, i, "--keep-fds")) && int_at(args, i + 1))

@@ -257,7 +257,23 @@ struct sw_launch {
 	 * and forwarded to the program's main process alone (not its group),
 	 * and a stop of the program is not relayed as a stop of ours. */
 	bool init_signals;
+	/* The compiled-filter cache (engine/filtercache.c): the directory
+	 * of this uid's entries (sw_filter_cache_dir()), NULL for none.  A
+	 * prepared launch then takes its BPF from an entry made for exactly
+	 * its inputs and verified with this uid's secret, or compiles and
+	 * writes one; the cache failing is never the launch failing. */
+	const char *filter_cache;
 };
+
+/*
+ * Where this process keeps its compiled-filter cache: $CACHE_DIRECTORY
+ * (a systemd service's CacheDirectory=, as is), else $XDG_CACHE_HOME
+ * (absolute) or $HOME/.cache, then "sysward", in buf.  NULL, with buf
+ * untouched, when neither is set, or when SYSWARD_NO_CACHE is set to
+ * anything but "" or "0" (the one home of that switch: sysward run's
+ * --no-cache and syswardd's read it here too).
+ */
+const char *sw_filter_cache_dir(char *buf, size_t size);
 
 /* This process's ignored and blocked signals, as sw_launch wants them. */
 void sw_signals_of_caller(uint64_t *ret_ignored, uint64_t *ret_blocked);

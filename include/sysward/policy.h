@@ -317,6 +317,14 @@ struct sw_policy {
 	bool has_network;
 	struct sw_tcp_ports tcp_bind, tcp_connect;
 	bool net_strict;
+	/* SHA-256 of the text it was parsed from (after a byte-order mark),
+	 * set by sw_policy_load_string() and _file(): what the engine's
+	 * compiled-filter cache keys an entry by (engine/filtercache.c).
+	 * has_text_digest is false for a policy built another way, which is
+	 * then never cached; a caller that changes a loaded policy must
+	 * clear it. */
+	unsigned char text_digest[32];
+	bool has_text_digest;
 };
 
 /* What the launched program will have, for includes/excludes. */
@@ -371,6 +379,9 @@ bool sw_rule_applies(const struct sw_rule *r, const struct sw_policy_ctx *ctx);
  * The 32-bit ABIs' own register width is the caller's business.
  */
 uint64_t sw_syscall_arg_mask(uint32_t arch, const char *name, unsigned int index);
+/* The six at once, with one look-up (the engine asks for every name of a
+ * policy on every ABI at each launch). */
+void sw_syscall_arg_masks(uint32_t arch, const char *name, uint64_t ret[6]);
 /* The same table's row: one letter per argument the syscall takes
  * ('l' 64-bit, 'i' 32-bit, 'h' 16-bit, 'p' a pointer), or NULL when the
  * table does not know it on that ABI. */

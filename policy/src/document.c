@@ -26,6 +26,7 @@
 
 #include "internal.h"
 #include "sysward/cleanup.h"
+#include "sysward/sha256.h"
 
 /* linux/seccomp.h; spelled out so old headers do not matter. */
 #define FLAG_TSYNC		(1u << 0)
@@ -593,6 +594,8 @@ int sw_policy_load_string(const char *text, size_t len, const char *name,
 	if (r >= 0)
 		r = parse_policy(&ps, root, &p);
 	if (r >= 0) {
+		sw_sha256(text, len, p->text_digest);
+		p->has_text_digest = true;
 		*ret = TAKE_PTR(p);
 		sw_error_clear(err);
 		r = 0;

@@ -203,6 +203,8 @@ t_runtime_policy_inside() {
 	a = s["process"]["args"]
 	assert a[:7] == ["/proc/self/fd/3", "run", "-q", "--policy-fd", "4", "--keep-fds", "3"], a
 	assert a[a.index("--") + 1:][:2] == ["/probe", "getuid"], a
+	# no compiled-filter cache written into the container's files
+	assert "--no-cache" in a[:a.index("--")], a
 	last = s["mounts"][-1]
 	assert (last["destination"], last["type"]) == ("/proc", "proc"), last
 	assert not [x for x in s["mounts"] if "sysward" in json.dumps(x)], s["mounts"]

@@ -152,6 +152,82 @@ as_example() {
 	echo "+ the policy: $(basename "$SW_CHECK_EXAMPLE")"
 }
 
+# Route 21, the compiled-filter cache: stage_cache stages adv_cache for
+# uid 65534 with a home of its own ($nb/home, its cache $cache) and two
+# policies: $nb/allow.json allows everything, $nb/deny.json refuses
+# getppid with EPERM in the kernel's filter alone.
+stage_cache() {
+	stage_nobody adv_cache
+	mkdir -m 700 "$nb/home" && chown 65534:65534 "$nb/home" || fail "staging"
+	cache=$nb/home/.cache/sysward
+	setpriv --reuid 65534 --regid 65534 --clear-groups "$nb/adv_cache" keys ||
+		skip "no keyring for uid 65534 here: the cache is off"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$nb/allow.json"
+	cat >"$nb/deny.json" <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+	  {"names": ["getppid"], "action": "SCMP_ACT_ERRNO", "errnoRet": 1}]}
+	EOF
+	chmod 644 "$nb/allow.json" "$nb/deny.json"
+}
+
+# run_cached POLICY ARGS...: like run_nobody, "sysward run --policy
+# POLICY ARGS" as uid 65534 with HOME=$nb/home and no other cache
+# setting.
+run_cached() {
+	local policy=$1; shift
+	echo "+ (uid 65534, HOME=$nb/home) sysward run --policy $policy $*"
+	(cd / && env -u XDG_CACHE_HOME -u CACHE_DIRECTORY -u SYSWARD_NO_CACHE \
+		HOME="$nb/home" setpriv --reuid 65534 --regid 65534 --clear-groups \
+		"$nb/sysward" run --policy "$policy" "$@") >"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	echo "+ exit status $rc"
+}
+
+# cache_entry POLICY: the probe under POLICY; $entry: the one entry that
+# run wrote.
+cache_entry() {
+	local before
+	before=$(ls "$cache" 2>/dev/null)
+	run_cached "$1" -- "$nb/adv_cache" probe
+	entry=$(comm -13 <(echo "$before") <(ls "$cache" 2>/dev/null))
+	[ -n "$entry" ] && [ "$(wc -l <<<"$entry")" -eq 1 ] ||
+		fail "the run under $1 wrote no entry in $cache"
+	entry=$cache/$entry
+}
+
+# cache_both: entries for allow.json ($allow_e) and deny.json ($deny_e,
+# its bytes kept in $scratch/deny.good), the probe contained by the
+# latter.
+cache_both() {
+	cache_entry "$nb/allow.json"
+	allow_e=$entry
+	grep -q '^verdict: ESCAPED' "$out" || fail "allow.json does not let getppid run"
+	cache_entry "$nb/deny.json"
+	deny_e=$entry
+	expect_contained "deny.json did not refuse getppid"
+	cp "$deny_e" "$scratch/deny.good" || fail "keeping $deny_e"
+}
+
+# cache_probe WHAT: the probe under deny.json must be contained, and the
+# entry rebuilt, byte for byte, as a fresh compile made it.
+cache_probe() {
+	run_cached "$nb/deny.json" -- "$nb/adv_cache" probe
+	expect_contained "$1 widened deny.json"
+	cmp -s "$deny_e" "$scratch/deny.good" || fail "$1 was not replaced by a fresh compile"
+	[ "$(stat -c %u "$deny_e")" = 65534 ] || fail "the rebuilt entry is not uid 65534's"
+}
+
+# cache_attack MODE WHAT: adv_cache MODE, confined by allow.json, turns
+# deny.json's entry into WHAT; cache_probe then.
+cache_attack() {
+	stage_cache
+	cache_both
+	run_cached "$nb/allow.json" -- "$nb/adv_cache" "$1" "$allow_e" "$deny_e"
+	[ "$rc" -eq 0 ] || fail "the confined attacker could not write the cache (exit $rc)"
+	cache_probe "$2"
+}
+
 # run_nobody ARGS...: like run, "sysward run ARGS" as uid/gid 65534.
 run_nobody() {
 	echo "+ ${KERNEL[*]} (uid 65534) sysward run ${RUN_OPTS[*]} $*"
@@ -2409,6 +2485,101 @@ fsrules_abi)
 	grep -q 'ESCAPE: open(' "$out" && fail "ABI 2: a file rule did not hold"
 	grep -q 'result: truncate(ro/pub) = 0' "$out" ||
 		fail "ABI 2: truncate refused by a kernel without the right?" ;;
+cache_forged_program)
+	# A program confined by a policy that lets it write its own uid's
+	# files puts the allow-all policy's programs under deny.json's key,
+	# with a digest of the whole: only a secret it cannot read (the
+	# uid's keyring, route 20) tells the entry from one sysward wrote.
+	cache_attack forge "an entry with deny.json's key and allow.json's programs" ;;
+cache_foreign_entry)
+	# allow.json's entry, valid, whole, under deny.json's name.
+	cache_attack copy "another policy's entry" ;;
+cache_other_uid)
+	# Another uid plants a file, then a directory: sysward trusts
+	# neither, writes into neither, and still runs.
+	stage_cache
+	cache_both
+	"$ADV/adv_cache" forge "$allow_e" "$deny_e" >/dev/null || fail "forging"
+	chown 65533:65533 "$deny_e"
+	cache_probe "an entry of uid 65533"
+	mv "$cache" "$nb/home/own" && mkdir -m 777 "$cache" && chown 65533:65533 "$cache" ||
+		fail "staging"
+	cp "$nb/home/own/"* "$cache/" && chown 65533:65533 "$cache/"* && chmod 666 "$cache/"* ||
+		fail "staging"
+	"$ADV/adv_cache" forge "$allow_e" "$cache/${deny_e##*/}" >/dev/null || fail "forging"
+	ls -l "$cache" >"$scratch/planted"
+	run_cached "$nb/deny.json" -- "$nb/adv_cache" probe
+	expect_contained "a directory of uid 65533 widened deny.json"
+	ls -l "$cache" | cmp -s - "$scratch/planted" || fail "sysward wrote into uid 65533's directory" ;;
+cache_symlink)
+	# The cache's path is a symlink to a directory that passes every
+	# other check (uid 65534's, 0700): not followed, nothing written
+	# there.
+	stage_cache
+	cache_both
+	mkdir -m 700 "$nb/home/elsewhere" && chown 65534:65534 "$nb/home/elsewhere" &&
+		rm -rf "$cache" && ln -s "$nb/home/elsewhere" "$cache" || fail "staging"
+	run_cached "$nb/deny.json" -- "$nb/adv_cache" probe
+	expect_contained "a symlinked cache widened deny.json"
+	[ -z "$(ls -A "$nb/home/elsewhere")" ] || fail "sysward followed the symlink: $(ls "$nb/home/elsewhere")" ;;
+cache_truncated)
+	# Cut anywhere: nothing, the header alone, inside the programs, one
+	# byte short of the MAC.
+	stage_cache
+	cache_both
+	for len in 0 -1 200 -2; do
+		"$ADV/adv_cache" cut "$deny_e" "$len" || fail "cutting"
+		cache_probe "an entry cut to $len bytes"
+	done ;;
+cache_off)
+	# --no-cache and SYSWARD_NO_CACHE=1: nothing read, nothing written,
+	# the program confined; then, on, a warm launch reads its entry
+	# (the file is not written again).
+	stage_cache
+	run_cached "$nb/deny.json" --no-cache -- "$nb/adv_cache" probe
+	expect_contained "--no-cache lost the policy"
+	[ ! -e "$cache" ] || fail "--no-cache wrote $cache"
+	echo "+ SYSWARD_NO_CACHE=1"
+	(cd / && env -u XDG_CACHE_HOME -u CACHE_DIRECTORY SYSWARD_NO_CACHE=1 \
+		HOME="$nb/home" setpriv --reuid 65534 --regid 65534 --clear-groups \
+		"$nb/sysward" run --policy "$nb/deny.json" -- "$nb/adv_cache" probe) >"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	expect_contained "SYSWARD_NO_CACHE=1 lost the policy"
+	[ ! -e "$cache" ] || fail "SYSWARD_NO_CACHE=1 wrote $cache"
+	cache_entry "$nb/deny.json"
+	expect_contained
+	[ "$(stat -c %a "$cache")" = 700 ] || fail "$cache is not 0700"
+	ino=$(stat -c %i "$entry")
+	run_cached "$nb/deny.json" -- "$nb/adv_cache" probe
+	expect_contained "the warm launch lost the policy"
+	[ "$(stat -c %i "$entry")" = "$ino" ] || fail "the warm launch did not use its entry" ;;
+cache_concurrent_writers)
+	# Eight cold launches of one policy at once: every program
+	# confined, one whole entry, no temporary file left, and the next
+	# launch reads it (its file is not written again).
+	stage_cache
+	pids=()
+	for i in $(seq 8); do
+		(cd / && env -u XDG_CACHE_HOME -u CACHE_DIRECTORY -u SYSWARD_NO_CACHE \
+			HOME="$nb/home" setpriv --reuid 65534 --regid 65534 --clear-groups \
+			"$nb/sysward" run --policy "$nb/deny.json" -- "$nb/adv_cache" probe) \
+			>"$scratch/out.$i" 2>&1 </dev/null &
+		pids+=($!)
+	done
+	for i in $(seq 8); do
+		wait "${pids[$((i - 1))]}"; rc=$?
+		cat "$scratch/out.$i"
+		[ "$rc" -eq 0 ] && grep -q '^verdict: contained' "$scratch/out.$i" ||
+			fail "concurrent run $i was not contained (exit $rc)"
+	done
+	ls -la "$cache"
+	[ "$(ls -A "$cache" | wc -l)" -eq 1 ] || fail "not one entry: $(ls -A "$cache")"
+	deny_e=$cache/$(ls "$cache")
+	cp "$deny_e" "$scratch/deny.good"
+	ino=$(stat -c %i "$deny_e")
+	cache_probe "a concurrently written entry"
+	[ "$(stat -c %i "$deny_e")" = "$ino" ] || fail "the warm launch did not use the entry" ;;
 *)
 	echo "check.sh: unknown test '$test'" >&2; exit 2 ;;
 esac
