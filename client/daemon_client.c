@@ -78,6 +78,13 @@ int sw_cli_daemon_options(int argc, char **argv, const char *cmd,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'd':
+			/* ps and kill take no path: a word with '/' after
+			 * --daemon is its socket. */
+			if (!optarg &&
+			    sw_cli_optional_arg(cmd, argc, argv, optind, "daemon",
+						SW_CLI_VALUE_PATH,
+						"is the default socket") < 0)
+				return SW_EXIT_USAGE;
 			*sock = optarg;
 			break;
 		case 'j':

@@ -209,6 +209,12 @@ static int parse_options(int argc, char **argv, struct learn_options *o)
 
 	/* '+': stop at PROGRAM, so its own options stay its own. */
 	while ((opt = getopt_long(argc, argv, "+o:p:c:qh", options, NULL)) != -1) {
+		/* A FILE's value is never an option (options.c). */
+		if ((opt == 'o' || opt == 'p' || opt == OPT_MERGE) &&
+		    (r = sw_cli_required_arg("learn", argv, optind, optarg,
+					     opt == 'o' ? "output" : opt == 'p' ? "policy" : "merge",
+					     opt == 'o' ? "FILE" : "BASE")) < 0)
+			return r;
 		switch (opt) {
 		case 'o':
 			o->output = optarg;

@@ -51,7 +51,8 @@ void cmd_run_help(FILE *f)
 "  -d, --daemon[=PATH]      run it through syswardd at PATH (default\n"
 "                           /run/sysward.sock, or $XDG_RUNTIME_DIR/\n"
 "                           sysward.sock for a user daemon): same policy,\n"
-"                           exit status and signals, your own uid\n"
+"                           exit status and signals, your own uid; PATH\n"
+"                           after '=' only, as N of --gate\n"
 "      --kill-descendants   when PROGRAM exits, kill (SIGKILL) the processes\n"
 "                           it left running instead of waiting for them\n"
 "                           (embedded mode only)\n"
@@ -157,6 +158,12 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 
 	/* '+': stop at PROGRAM, so its own options stay its own. */
 	while ((opt = getopt_long(argc, argv, "+p:l:c:d::qh", options, NULL)) != -1) {
+		/* A FILE's value is never an option (options.c). */
+		if ((opt == 'p' || opt == 'l' || opt == OPT_REPORT) &&
+		    (r = sw_cli_required_arg("run", argv, optind, optarg,
+					     opt == 'p' ? "policy" : opt == 'l' ? "log" : "report",
+					     "FILE")) < 0)
+			return r;
 		switch (opt) {
 		case 'p':
 			o->policy_path = optarg;
@@ -202,6 +209,18 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 			break;
 		case OPT_GATE:
 			o->gate = SW_EXIT_GATE;
+			if (!optarg) {
+				char alone[64];
+
+				snprintf(alone, sizeof(alone),
+					 "exits with %d; a program named so follows '--'",
+					 SW_EXIT_GATE);
+				r = sw_cli_optional_arg("run", argc, argv, optind,
+							"gate", SW_CLI_VALUE_NUMBER,
+							alone);
+				if (r < 0)
+					return r;
+			}
 			if (optarg && parse_gate(optarg, &o->gate) < 0)
 				return -sw_cli_usage("run",
 					"--gate=%s: expected an exit status "
@@ -209,6 +228,11 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 					"(125, 126, 127)", optarg);
 			break;
 		case 'd':
+			if (!optarg &&
+			    (r = sw_cli_optional_arg("run", argc, argv, optind, "daemon",
+						     SW_CLI_VALUE_SOCKET,
+						     "is the default socket; a program named so follows '--'")) < 0)
+				return r;
 			/* "" = the default socket (daemon_client.c) */
 			o->daemon_socket = optarg ? optarg : "";
 			break;
