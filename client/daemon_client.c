@@ -352,7 +352,7 @@ int sw_run_daemon(const struct run_options *o)
 		struct sw_policy *p = NULL;
 
 		if (sw_policy_load_string(policy, q.policy_len,
-					  o->policy_path, &p, &err) < 0) {
+					  sw_policy_file_name(o->policy_path), &p, &err) < 0) {
 			sw_cli_error("%s", err.msg);
 			return SW_EXIT_SYSWARD_ERROR;
 		}
@@ -390,7 +390,7 @@ int sw_run_daemon(const struct run_options *o)
 		.argv = o->argv, .argc = argc,
 		.envp = environ, .envc = envc,
 		.cwd = cwd,
-		.policy_name = (char *)o->policy_path,
+		.policy_name = (char *)sw_policy_file_name(o->policy_path),
 		.policy_text = policy, .policy_len = q.policy_len,
 	};
 	if (sw_run_request_encode(&msg, &q, &err) < 0) {
