@@ -77,6 +77,8 @@ struct rt_config {
 	char *sysward;			/* the static sysward on the host */
 	char **policy_dirs;		/* NULL-ended, each a real path */
 	size_t n_policy_dirs;
+	char *policy_dirs_text;		/* the setting, relative ones found,
+					 * ':' between: for --help */
 };
 
 int rt_config_load(struct rt_config *c, struct sw_error *err);
