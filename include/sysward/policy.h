@@ -237,8 +237,9 @@ void sw_policy_free(struct sw_policy *p);
 /* The text of a policy file, NUL-terminated, within the one size limit
  * (limits.h), as sw_policy_load_file() reads it: for a caller that sends
  * the text on (sysward run --daemon).  path may be a regular file, a
- * pipe or FIFO ("<(jq ...)", /dev/fd/N: read once, to its end), or "-"
- * for standard input (a file or a stream).  Free *ret with free(). */
+ * pipe ("<(jq ...)", /dev/fd/N: read once, to its end; a named FIFO is
+ * refused), or "-" for standard input (a file or a stream).  Free *ret
+ * with free(). */
 int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
 			struct sw_error *err);
 /* The name of the policy at path in messages: path, "<stdin>" for "-". */

@@ -21,7 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -680,13 +682,15 @@ int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
 			struct sw_error *err)
 {
 	cleanup_close int fd = -1;
+	struct statfs sfs;
 	struct stat st;
 
 	if (!path)
 		return sw_error_set(err, EINVAL, "no policy file given");
 	if (strcmp(path, "-") == 0)
 		return read_stdin(ret, ret_len, err);
-	/* O_NONBLOCK: a device's open may do anything, and is no policy. */
+	/* O_NONBLOCK: opening a named FIFO blocks until a writer comes,
+	 * and a device's open may do anything; neither is a policy. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return sw_error_set_errno(err, errno, "open policy %s", path);
@@ -695,17 +699,17 @@ int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
 	if (S_ISDIR(st.st_mode))
 		return sw_error_set(err, EISDIR,
 				    "read policy %s: is a directory", path);
-	if (S_ISFIFO(st.st_mode)) {
-		/* A pipe ("<(jq ...)", /dev/fd/N) or a named FIFO, read
-		 * once to its end.  Opened again without O_NONBLOCK: a
-		 * read end opened with it sees end of file while no
-		 * writer has the FIFO open (fs/pipe.c, pipe_read()), and
-		 * a blocking open waits for one as cat(1) does
-		 * (fifo_open()); a pipe's writer is there already. */
-		close(fd);
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-		if (fd < 0)
-			return sw_error_set_errno(err, errno, "open policy %s", path);
+	if (S_ISFIFO(st.st_mode) && fstatfs(fd, &sfs) == 0 &&
+	    sfs.f_type == PIPEFS_MAGIC) {
+		/* A pipe ("<(jq ...)", /dev/fd/N), read once to its end,
+		 * blocking: its writer is there, or has gone and left what
+		 * it wrote.  A named FIFO (a file system's inode, not
+		 * pipefs) stays refused below: its open found no writer
+		 * (O_NONBLOCK), and waiting for one could be for ever. */
+		int fl = fcntl(fd, F_GETFL);
+
+		if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
+			return sw_error_set_errno(err, errno, "read policy %s", path);
 		return read_policy(fd, path, true, ret, ret_len, err);
 	}
 	if (!S_ISREG(st.st_mode))
