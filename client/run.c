@@ -379,7 +379,15 @@ int sw_run_embedded(const struct run_options *o, const struct sw_policy *policy,
 
 	if (o->log_path) {
 		if (strcmp(o->log_path, "-") == 0) {
-			l.audit = stderr;
+			/* The program's standard error too: records go
+			 * between its lines (engine/linegate.c). */
+			r = sw_line_gate_open(STDERR_FILENO, &log_file, &l.audit_gate);
+			if (r < 0) {
+				sw_cli_error("--log -: share standard error with the program: %s",
+					     strerror(-r));
+				return ret_exit->code;
+			}
+			l.audit = log_file;
 		} else {
 			log_file = fopen(o->log_path, "ae");
 			if (!log_file) {
