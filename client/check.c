@@ -44,7 +44,9 @@ void cmd_check_help(FILE *f)
 "                each warning message, path and kind (\"other\",\n"
 "                \"syscall-newer\", \"not-a-path\"; all of them, even with -q;\n"
 "                \"grant\": what a rule on connect's unix address grants,\n"
-"                printed as 'grant:' lines)\n"
+"                printed as 'grant:' lines; \"enforce\": how a file-system\n"
+"                or network rule is enforced on this kernel, printed as\n"
+"                'enforce:' lines)\n"
 "  -h, --help    show this help and exit\n"
 "\n"
 "Exit status: 0 all valid, 1 some policy is invalid, 2 usage error.\n",
@@ -169,6 +171,16 @@ static void on_overridden(const struct sw_overridden *o, void *ud)
 		c->r = r;
 }
 
+/* A file-system or network rule as this kernel will enforce it. */
+static int on_enforce(const char *path, const char *msg, void *ud)
+{
+	struct report *rep = ud;
+
+	return add_warning(rep, &(struct finding){ .path = (char *)path,
+						   .kind = SW_POLICY_WARN_ENFORCE },
+			   "%s: %s: %s", rep->file, path, msg);
+}
+
 /* The kernel, probed once, as `sysward run` probes it. */
 struct kernel {
 	bool probed;
@@ -220,6 +232,8 @@ static int compile_as_run(struct report *rep, struct kernel *k,
 	if (r < 0)
 		return add_error(rep, &err);
 	sw_prepared_overridden(pr, on_overridden, &oc);
+	if (oc.r >= 0)
+		oc.r = sw_prepared_enforcement(pr, on_enforce, rep);
 	sw_prepared_free(pr);
 	return oc.r;
 }
@@ -260,7 +274,8 @@ static void print_text(const struct report *rep, bool quiet)
 	/* A grant is no problem: what the rule reaches, said plainly. */
 	for (size_t i = 0; !quiet && i < rep->n_warnings; i++)
 		printf("%s: %s\n", rep->warnings[i].kind == SW_POLICY_WARN_GRANT
-		       ? "grant" : "warning", rep->warnings[i].text);
+		       ? "grant" : rep->warnings[i].kind == SW_POLICY_WARN_ENFORCE
+		       ? "enforce" : "warning", rep->warnings[i].text);
 	for (size_t i = 0; i < rep->n_errors; i++)
 		fprintf(stderr, "%s\n", rep->errors[i].text);
 }

@@ -26,6 +26,7 @@
 
 #include "commands.h"
 #include "daemon_client.h"
+#include "relay.h"
 #include "run.h"
 
 void cmd_run_help(FILE *f)
@@ -55,6 +56,11 @@ void cmd_run_help(FILE *f)
 "                           sysward.sock for a user daemon): same policy,\n"
 "                           exit status and signals, your own uid; PATH\n"
 "                           after '=' only, as N of --gate\n"
+"  -t, --tty                with --daemon: give PROGRAM a terminal of its\n"
+"                           own, relayed by sysward (the default when\n"
+"                           standard input, output and error are a terminal)\n"
+"  -T, --no-tty             with --daemon: no terminal of its own; it gets\n"
+"                           our standard streams as they are\n"
 "      --kill-descendants   when PROGRAM exits, kill (SIGKILL) the processes\n"
 "                           it left running instead of waiting for them\n"
 "                           (embedded mode only)\n"
@@ -142,6 +148,8 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 	       OPT_REPORT, OPT_GATE, OPT_POLICY_FD, OPT_KEEP_FDS };
 	static const struct option options[] = {
 		{ "daemon", optional_argument, NULL, 'd' },
+		{ "tty", no_argument, NULL, 't' },
+		{ "no-tty", no_argument, NULL, 'T' },
 		{ "policy", required_argument, NULL, 'p' },
 		{ "policy-fd", required_argument, NULL, OPT_POLICY_FD },
 		{ "keep-fds", required_argument, NULL, OPT_KEEP_FDS },
@@ -159,7 +167,7 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 	int opt, r;
 
 	/* '+': stop at PROGRAM, so its own options stay its own. */
-	while ((opt = getopt_long(argc, argv, "+p:l:c:d::qh", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+p:l:c:d::tTqh", options, NULL)) != -1) {
 		/* A FILE's value is never an option (options.c). */
 		if ((opt == 'p' || opt == 'l' || opt == OPT_REPORT) &&
 		    (r = sw_cli_required_arg("run", argv, optind, optarg,
@@ -238,6 +246,12 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 			/* "" = the default socket (daemon_client.c) */
 			o->daemon_socket = optarg ? optarg : "";
 			break;
+		case 't':
+			o->tty = SW_TTY_FORCE;
+			break;
+		case 'T':
+			o->tty = SW_TTY_NEVER;
+			break;
 		case 'q':
 			o->quiet = true;
 			break;
@@ -259,6 +273,10 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 				     "available with --daemon (they are "
 				     "sysward-runtime's, for a container's "
 				     "process 1)");
+	if (o->tty != SW_TTY_AUTO && !o->daemon_socket)
+		return -sw_cli_usage("run", "-t/--tty and -T/--no-tty are for "
+				     "--daemon: embedded, the program uses "
+				     "our own terminal");
 	if (o->kill_descendants && o->daemon_socket)
 		return -sw_cli_usage("run", "--kill-descendants is not available "
 				     "with --daemon (syswardd waits for every "

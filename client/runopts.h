@@ -22,6 +22,7 @@ struct run_options {
 	uint64_t caps;			/* capabilities the program keeps */
 	bool caps_all;			/* --cap all: those we have */
 	const char *daemon_socket;	/* NULL = embedded (no daemon) */
+	int tty;			/* enum sw_tty_mode (relay.h): -t, -T */
 	bool kill_descendants;		/* SIGKILL them when PROGRAM exits */
 	bool quiet;			/* -q: print no warnings, only errors */
 	bool complain;			/* --complain: refusals run, reported */

@@ -85,6 +85,7 @@ void sw_prepared_free(struct sw_prepared *pr)
 		cap_free(pr->caps);
 	if (pr->landlock_fd >= 0)
 		close(pr->landlock_fd);
+	sw_fsrules_free(pr->fsrules);
 	sw_nsbox_free(&pr->nsbox);
 	free(pr);
 }
@@ -378,8 +379,16 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 			return r;
 		return sw_error_wrap(err, "compile %s", p->source ? p->source : "the policy");
 	}
-	/* One ruleset per launch; each restrict_self makes a new domain. */
-	r = sw_landlock_ruleset(ks->landlock_abi, &pr->landlock_fd, err);
+	/* The policy's file-system and network sections: what the kernel
+	 * of this Landlock ABI enforces, or the launch refused ("strict"). */
+	r = sw_fsrules_from_policy(p, l, ks->landlock_abi, true, &pr->fsrules, err);
+	if (r < 0) {
+		sw_prepared_free(pr);
+		return sw_error_wrap(err, "%s", p->source ? p->source : "the policy");
+	}
+	/* One ruleset per launch; each restrict_self makes a new domain.
+	 * The child adds the file rules, in the program's view. */
+	r = sw_fsrules_ruleset(pr->fsrules, ks->landlock_abi, &pr->landlock_fd, err);
 	if (r < 0) {
 		sw_prepared_free(pr);
 		return sw_error_wrap(err, "prepare the session's Landlock domain");
@@ -392,4 +401,11 @@ void sw_prepared_overridden(const struct sw_prepared *pr, sw_overridden_fn fn,
 			    void *ud)
 {
 	sw_program_overridden(pr->prog, fn, ud);
+}
+
+int sw_prepared_enforcement(struct sw_prepared *pr,
+			    int (*fn)(const char *path, const char *msg, void *ud),
+			    void *ud)
+{
+	return sw_fsrules_describe(pr->fsrules, fn, ud);
 }

@@ -188,6 +188,13 @@ static bool seccomp_wants_sysward(json_object *seccomp)
 	if (json_object_object_get_ex(seccomp, "defaultAction", &v) &&
 	    is_extension_action(v))
 		return true;
+	/* "filesystem", "network": runc would run the program without
+	 * them, as it drops every key it does not know */
+	json_object_object_foreach(seccomp, top, tv) {
+		(void)tv;
+		if (sw_policy_key_is_extension(top))
+			return true;
+	}
 	rules = member(seccomp, "syscalls", json_type_array);
 	for (size_t i = 0; rules && i < json_object_array_length(rules); i++) {
 		json_object *r = json_object_array_get_idx(rules, i);

@@ -385,8 +385,10 @@ static int parse_top(struct parser *ps, struct json_object *root)
 	static const char *const keys[] = {
 		"$schema", "comment", "defaultAction", "defaultErrnoRet",
 		"defaultErrno", "architectures", "archMap", "flags", "listenerPath",
-		"listenerMetadata", "syscalls", "allowIoUring", NULL
+		"listenerMetadata", "syscalls", "allowIoUring", "filesystem",
+		"network", NULL
 	};
+	struct json_object *v;
 	int r;
 
 	if (!json_object_is_type(root, json_type_object))
@@ -406,7 +408,12 @@ static int parse_top(struct parser *ps, struct json_object *root)
 			       ps->p);
 	if (r < 0)
 		return r;
-	return parse_rules(ps, root);
+	r = parse_rules(ps, root);
+	if (r >= 0 && json_object_object_get_ex(root, "filesystem", &v))
+		r = sw_pol_parse_filesystem(ps, v);
+	if (r >= 0 && json_object_object_get_ex(root, "network", &v))
+		r = sw_pol_parse_network(ps, v);
+	return r;
 }
 
 static const char *tokener_msg(enum json_tokener_error e, char c, char *buf,
@@ -788,6 +795,7 @@ void sw_policy_free(struct sw_policy *p)
 		free(r->json_path);
 	}
 	free(p->rules);
+	sw_pol_fs_free(p);
 	sw_pol_strv_free(p->architectures);
 	free(p->arch_tokens);
 	sw_pol_strv_free(p->warnings);

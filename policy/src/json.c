@@ -558,6 +558,8 @@ const char *sw_policy_warning_kind_name(enum sw_policy_warning_kind kind)
 		return "not-a-path";
 	case SW_POLICY_WARN_GRANT:
 		return "grant";
+	case SW_POLICY_WARN_ENFORCE:
+		return "enforce";
 	}
 	return NULL;
 }

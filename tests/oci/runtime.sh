@@ -496,6 +496,33 @@ mkdir(/tmp/d)=-EXDEV"
 	EOF
 }
 
+t_runtime_fsrules() {
+	# A linux.seccomp section with sysward's "filesystem" and "network"
+	# sections (route 21) and nothing else of sysward's: runc starts the
+	# container and drops them unread (the program makes a directory
+	# where the rules say read-only: /work, a tmpfs), so sysward-runtime
+	# runs it under sysward, where the kernel refuses it; the rules are
+	# looked up in the container's view ("/" is its root file system).
+	rt_setup || { fail "setup"; return; }
+	mkdir -p "$W/rootfs/work"
+	cat >"$W/fs.json" <<-'EOF'
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "filesystem": {"paths": [{"path": "/", "access": "ro"},
+	                          {"path": "/tmp", "access": "rw"}]},
+	 "network": {"tcp": {"bind": [], "connect": []}}}
+	EOF
+	mkbundle "$W/sw" --seccomp "$W/fs.json" --tmpfs /work -- /probe mkdir /work/d mkdir /tmp/d
+	cp -r "$W/sw" "$W/runc"
+	container runc "$W/runc" runc
+	expect_rc 0
+	expect_output "mkdir(/work/d)=ok
+mkdir(/tmp/d)=ok"
+	container sw "$W/sw" "$RUNTIME"
+	expect_rc 0
+	expect_output "mkdir(/work/d)=-EACCES
+mkdir(/tmp/d)=ok"
+}
+
 # refused BUNDLE WHAT...: create of BUNDLE fails with status 1 and each
 # WHAT on stderr, leaves its config.json as it was, writes nothing to it,
 # and creates no container; its program never ran.

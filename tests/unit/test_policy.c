@@ -397,7 +397,7 @@ static const struct invalid_case invalid_cases[] = {
 	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"sycalls\": []}",
 	  "t.json: unknown key \"sycalls\" (did you mean \"syscalls\"?)" },
 	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"zzz\": 1}",
-	  "t.json: unknown key \"zzz\" (expected one of $schema, comment, defaultAction, defaultErrnoRet, defaultErrno, architectures, archMap, flags, listenerPath, listenerMetadata, syscalls, allowIoUring)" },
+	  "t.json: unknown key \"zzz\" (expected one of $schema, comment, defaultAction, defaultErrnoRet, defaultErrno, architectures, archMap, flags, listenerPath, listenerMetadata, syscalls, allowIoUring, filesystem, network)" },
 	{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"allowIoUring\": 1}",
 	  "t.json: allowIoUring: expected true or false, got an integer" },
 	{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"allowIoUring\": \"true\"}",
@@ -838,6 +838,7 @@ static Suite *policy_suite(void)
 	policy_file_tests(tc);
 	tcase_add_test(tc, test_error_location);
 	policy_lint_tests(tc);
+	policy_fs_tests(tc);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;

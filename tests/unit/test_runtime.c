@@ -138,6 +138,14 @@ static const struct {
 	  " \"syscalls\": [{\"names\": [\"openat\"], \"action\": \"SCMP_ACT_ERRNO\","
 	  " \"paths\": [{\"index\": 1, \"prefix\": \"/etc/\"}]}]}}}",
 	  0, RT_SOURCE_SECCOMP, NULL },
+	/* runc drops "filesystem" and "network" unread: the program would
+	 * get every file and port. */
+	{ "{\"linux\": {\"seccomp\": {\"defaultAction\": \"SCMP_ACT_ALLOW\","
+	  " \"filesystem\": {\"paths\": [{\"path\": \"/\", \"access\": \"ro\"}]}}}}",
+	  0, RT_SOURCE_SECCOMP, NULL },
+	{ "{\"linux\": {\"seccomp\": {\"defaultAction\": \"SCMP_ACT_ALLOW\","
+	  " \"network\": {\"tcp\": {\"connect\": [443]}}}}}",
+	  0, RT_SOURCE_SECCOMP, NULL },
 	/* Keys runc reads as ours (Go folds case, and U+017F to 's'). */
 	{ "{\"Process\": {}, \"annotations\": {\"io.sysward.policy\": \"p\"}}",
 	  -EINVAL, RT_SOURCE_NONE, "\"Process\": runc reads it as \"process\"" },
