@@ -34,6 +34,7 @@ void cmd_check_help(FILE *f)
 "first problem as 'FILE:LINE:COL: message' or 'FILE: json.path: message'.\n"
 "Each policy is also compiled as 'sysward run' would compile it on this\n"
 "machine (nothing is run): what run would refuse here is an error.\n"
+"FILE '-' is standard input (or any pipe, such as <(jq ...)).\n"
 "\n"
 "Options:\n"
 "  -q, --quiet   print only errors (no 'FILE: OK', no warnings)\n"

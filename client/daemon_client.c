@@ -79,6 +79,13 @@ int sw_cli_daemon_options(int argc, char **argv, const char *cmd,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'd':
+			/* ps and kill take no path: a word with '/' after
+			 * --daemon is its socket. */
+			if (!optarg &&
+			    sw_cli_optional_arg(cmd, argc, argv, optind, "daemon",
+						SW_CLI_VALUE_PATH,
+						"is the default socket") < 0)
+				return SW_EXIT_USAGE;
 			*sock = optarg;
 			break;
 		case 'j':
@@ -370,7 +377,7 @@ int sw_run_daemon(const struct run_options *o)
 		struct sw_policy *p = NULL;
 
 		if (sw_policy_load_string(policy, q.policy_len,
-					  o->policy_path, &p, &err) < 0) {
+					  sw_policy_file_name(o->policy_path), &p, &err) < 0) {
 			sw_cli_error("%s", err.msg);
 			return SW_EXIT_SYSWARD_ERROR;
 		}
@@ -414,7 +421,7 @@ int sw_run_daemon(const struct run_options *o)
 		.argv = o->argv, .argc = argc,
 		.envp = environ, .envc = envc,
 		.cwd = cwd,
-		.policy_name = (char *)o->policy_path,
+		.policy_name = (char *)sw_policy_file_name(o->policy_path),
 		.policy_text = policy, .policy_len = q.policy_len,
 	};
 	if (sw_run_request_encode(&msg, &q, &err) < 0) {

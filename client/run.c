@@ -36,7 +36,9 @@ void cmd_run_help(FILE *f)
 "Run PROGRAM under the syscall policy FILE and exit with its status.\n"
 "\n"
 "Options:\n"
-"  -p, --policy FILE        JSON policy to enforce (this or --policy-fd)\n"
+"  -p, --policy FILE        JSON policy to enforce (this or --policy-fd);\n"
+"                           '-' = standard input, or a pipe (<(jq ...)),\n"
+"                           read once\n"
 "      --policy-fd N        the policy from descriptor N, a sealed memory\n"
 "                           file (sysward-runtime's hand-off); kept open,\n"
 "                           close-on-exec\n"
@@ -52,7 +54,8 @@ void cmd_run_help(FILE *f)
 "  -d, --daemon[=PATH]      run it through syswardd at PATH (default\n"
 "                           /run/sysward.sock, or $XDG_RUNTIME_DIR/\n"
 "                           sysward.sock for a user daemon): same policy,\n"
-"                           exit status and signals, your own uid\n"
+"                           exit status and signals, your own uid; PATH\n"
+"                           after '=' only, as N of --gate\n"
 "  -t, --tty                with --daemon: give PROGRAM a terminal of its\n"
 "                           own, relayed by sysward (the default when\n"
 "                           standard input, output and error are a terminal)\n"
@@ -169,6 +172,12 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 
 	/* '+': stop at PROGRAM, so its own options stay its own. */
 	while ((opt = getopt_long(argc, argv, "+p:l:c:d::tTqh", options, NULL)) != -1) {
+		/* A FILE's value is never an option (options.c). */
+		if ((opt == 'p' || opt == 'l' || opt == OPT_REPORT) &&
+		    (r = sw_cli_required_arg("run", argv, optind, optarg,
+					     opt == 'p' ? "policy" : opt == 'l' ? "log" : "report",
+					     "FILE")) < 0)
+			return r;
 		switch (opt) {
 		case 'p':
 			o->policy_path = optarg;
@@ -217,6 +226,18 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 			break;
 		case OPT_GATE:
 			o->gate = SW_EXIT_GATE;
+			if (!optarg) {
+				char alone[64];
+
+				snprintf(alone, sizeof(alone),
+					 "exits with %d; a program named so follows '--'",
+					 SW_EXIT_GATE);
+				r = sw_cli_optional_arg("run", argc, argv, optind,
+							"gate", SW_CLI_VALUE_NUMBER,
+							alone);
+				if (r < 0)
+					return r;
+			}
 			if (optarg && parse_gate(optarg, &o->gate) < 0)
 				return -sw_cli_usage("run",
 					"--gate=%s: expected an exit status "
@@ -224,6 +245,11 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 					"(125, 126, 127)", optarg);
 			break;
 		case 'd':
+			if (!optarg &&
+			    (r = sw_cli_optional_arg("run", argc, argv, optind, "daemon",
+						     SW_CLI_VALUE_SOCKET,
+						     "is the default socket; a program named so follows '--'")) < 0)
+				return r;
 			/* "" = the default socket (daemon_client.c) */
 			o->daemon_socket = optarg ? optarg : "";
 			break;
@@ -380,7 +406,15 @@ int sw_run_embedded(const struct run_options *o, const struct sw_policy *policy,
 
 	if (o->log_path) {
 		if (strcmp(o->log_path, "-") == 0) {
-			l.audit = stderr;
+			/* The program's standard error too: records go
+			 * between its lines (engine/linegate.c). */
+			r = sw_line_gate_open(STDERR_FILENO, &log_file, &l.audit_gate);
+			if (r < 0) {
+				sw_cli_error("--log -: share standard error with the program: %s",
+					     strerror(-r));
+				return ret_exit->code;
+			}
+			l.audit = log_file;
 		} else {
 			log_file = fopen(o->log_path, "ae");
 			if (!log_file) {

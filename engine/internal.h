@@ -169,6 +169,12 @@ enum sw_def_sys {
 	/* peers.c: a unix connection's peer, a session's listeners */
 	SW_SYS_CONNECT,
 	SW_SYS_LISTEN,
+	/* linegate.c: the program's writes to its standard error */
+	SW_SYS_WRITE,
+	SW_SYS_WRITEV,
+	SW_SYS_PWRITE64,
+	SW_SYS_PWRITEV,
+	SW_SYS_PWRITEV2,
 	SW_SYS_COUNT,
 };
 
@@ -250,6 +256,8 @@ struct sw_program {
 	bool excl_creates_new;		/* the program can never be uid 0: an
 					 * exclusive create needs no check
 					 * (filter.c, objects.c) */
+	bool observe_stderr;		/* writes to descriptor 2 stop for the
+					 * audit's line gate (linegate.c) */
 	pid_t supervisor_pid;		/* for SW_DEFENCE_SIGNAL_SUPERVISOR */
 	int sys[SW_ABI_COUNT][SW_SYS_COUNT];
 	uint64_t sys_mask[SW_ABI_COUNT][SW_SYS_COUNT][6];
@@ -515,6 +523,13 @@ struct sw_audit_rec {
  * failed tampering.  Its line is written only when the session asks
  * for those (sw_launch.audit_allows). */
 bool sw_audit_plain_allow(const struct sw_audit_rec *r);
+/* linegate.c: at a seccomp stop of a session with a line gate, is the
+ * call a write the gate stops (to descriptor 1 or 2)?  If it writes to
+ * our log's file, the gate learns whether it ends a line (read from the
+ * tracee). */
+struct sw_session;
+bool sw_line_gate_observe(struct sw_session *s, pid_t pid, enum sw_abi abi,
+			  uint64_t nr, const uint64_t args[6]);
 int sw_audit_write(FILE *f, enum sw_log_format fmt,
 		   const struct sw_audit_rec *r);
 
@@ -551,6 +566,8 @@ struct sw_tracee {
 	bool exit_pending;	/* resume with PTRACE_SYSCALL; work at exit */
 	bool exit_set;		/* set rval at the exit stop */
 	bool exit_audit;	/* log the decision with its result */
+	bool observed;		/* this stop is (also) a write to descriptor
+				 * 2 seen for the line gate (linegate.c) */
 	bool is_error;
 	int inject_sig;
 	int64_t rval;
@@ -666,6 +683,7 @@ struct sw_session {
 	bool core_dumped;	/* ... with a core (WCOREDUMP) */
 	bool exec_done;
 	bool audit_allows;	/* sw_launch.audit_allows */
+	struct sw_line_gate *gate;	/* sw_launch.audit_gate */
 	bool can_set;		/* kernel has PTRACE_SET_SYSCALL_INFO */
 	bool pathguard;		/* pin checked path strings (pathguard.c) */
 	uint8_t guard_warned;	/* pathguard.c: warnings said once */

@@ -67,6 +67,7 @@ static struct sw_session *session_new(struct sw_supervisor *sup,
 	s->audit = l->audit;
 	s->audit_format = l->audit_format;
 	s->audit_allows = l->audit_allows;
+	s->gate = s->prog->observe_stderr ? l->audit_gate : NULL;
 	s->id = l->session_id;
 	s->uid = l->uid != (uid_t)-1 ? l->uid : geteuid();
 	s->can_set = pr->can_set;

@@ -415,6 +415,9 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 	/* Not root, no capability to become root (--cap CAP_SETUID). */
 	pr->prog->excl_creates_new = (l->uid == (uid_t)-1 ? geteuid() : l->uid) != 0 &&
 				     !l->caps;
+	/* Where a record can be made at a stop at all (without the
+	 * request, refusals stay the filter's and leave none). */
+	pr->prog->observe_stderr = l->audit_gate && ks->set_syscall_info;
 	pr->own_keyring = pr->prog->defences & SW_DEFENCE_KEYRINGS;
 	r = refusals_for(l, ks, p, &pr->prog->refusals, err);
 	if (r < 0) {

@@ -73,6 +73,11 @@ static const char *const def_sys_names[SW_SYS_COUNT] = {
 	[SW_SYS_SETNS] = "setns",
 	[SW_SYS_CONNECT] = "connect",
 	[SW_SYS_LISTEN] = "listen",
+	[SW_SYS_WRITE] = "write",
+	[SW_SYS_WRITEV] = "writev",
+	[SW_SYS_PWRITE64] = "pwrite64",
+	[SW_SYS_PWRITEV] = "pwritev",
+	[SW_SYS_PWRITEV2] = "pwritev2",
 };
 
 /*

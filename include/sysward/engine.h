@@ -174,6 +174,11 @@ struct sw_launch {
 	 * emulations, skips, rewrites, LOG/audit rules, judged connects,
 	 * failed tamperings (engine/actions.c, audit_wanted()). */
 	bool audit_allows;
+	/* audit is a line gate's stream on the program's own standard
+	 * error (sw_line_gate_open(), "sysward run --log -"): the
+	 * program's writes to descriptor 2 stop, so that records go out
+	 * between its lines, never inside one.  NULL: none. */
+	struct sw_line_gate *audit_gate;
 	uint64_t session_id;		/* written into audit lines if != 0 */
 	/* The caller's own state for this session, handed back by
 	 * sw_session_userdata() (syswardd: its tracer thread's). */
@@ -682,5 +687,19 @@ int sw_run(const struct sw_policy *p, const struct sw_launch *l,
 int sw_run_recorded(const struct sw_policy *p, const struct sw_launch *l,
 		    struct sw_exit *ret_exit, struct sw_record **ret_record,
 		    struct sw_error *err);
+
+/*
+ * An audit stream that shares the program's standard error (fd, dup'd:
+ * the same open file description): each record one write(2), held while
+ * the program is in the middle of a line (engine/linegate.c).  Give
+ * *ret_stream as sw_launch.audit and *ret_gate as sw_launch.audit_gate;
+ * fclose(*ret_stream) after the run writes what still waits and frees
+ * both.  0 or -errno.
+ */
+struct sw_line_gate;
+int sw_line_gate_open(int fd, FILE **ret_stream, struct sw_line_gate **ret_gate);
+/* The program is about to write to its standard error; the stream ends
+ * a line after it if ends_line (engine/actions.c calls this). */
+void sw_line_gate_wrote(struct sw_line_gate *g, bool ends_line);
 
 #endif

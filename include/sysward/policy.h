@@ -346,9 +346,14 @@ int sw_policy_load_string(const char *text, size_t len, const char *name,
 void sw_policy_free(struct sw_policy *p);
 /* The text of a policy file, NUL-terminated, within the one size limit
  * (limits.h), as sw_policy_load_file() reads it: for a caller that sends
- * the text on (sysward run --daemon).  Free *ret with free(). */
+ * the text on (sysward run --daemon).  path may be a regular file, a
+ * pipe ("<(jq ...)", /dev/fd/N: read once, to its end; a named FIFO is
+ * refused), or "-" for standard input (a file or a stream).  Free *ret
+ * with free(). */
 int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
 			struct sw_error *err);
+/* The name of the policy at path in messages: path, "<stdin>" for "-". */
+const char *sw_policy_file_name(const char *path);
 /* The text of a policy in a sealed memory file (F_SEAL_WRITE,
  * F_SEAL_SHRINK, F_SEAL_GROW), read from offset 0; anything else is
  * refused (-EPERM): sysward run --policy-fd, sysward-runtime's hand-off. */

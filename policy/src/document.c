@@ -21,7 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -623,10 +625,11 @@ static const char *file_kind(mode_t mode)
 	}
 }
 
-/* The policy text of fd (name: for messages), from offset 0 whatever
- * the file's offset (a descriptor may be shared), at most the limit. */
-static int read_policy(int fd, const char *name, char **ret, size_t *ret_len,
-		       struct sw_error *err)
+/* The policy text of fd (name: for messages), at most the limit: a
+ * file from offset 0 whatever its offset (a descriptor may be shared);
+ * a stream (a pipe, a terminal) once, from where it is, to its end. */
+static int read_policy(int fd, const char *name, bool stream, char **ret,
+		       size_t *ret_len, struct sw_error *err)
 {
 	cleanup_free char *buf = NULL;
 	size_t used = 0;
@@ -638,8 +641,10 @@ static int read_policy(int fd, const char *name, char **ret, size_t *ret_len,
 		return sw_error_set(err, ENOMEM, "read policy %s: out of memory",
 				    name);
 	for (;;) {
-		ssize_t n = pread(fd, buf + used, SW_POLICY_MAX_FILE + 1 - used,
-				  (off_t)used);
+		ssize_t n = stream
+			? read(fd, buf + used, SW_POLICY_MAX_FILE + 1 - used)
+			: pread(fd, buf + used, SW_POLICY_MAX_FILE + 1 - used,
+				(off_t)used);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -661,16 +666,41 @@ static int read_policy(int fd, const char *name, char **ret, size_t *ret_len,
 	return 0;
 }
 
+const char *sw_policy_file_name(const char *path)
+{
+	return path && strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+/* "-": our standard input, a file (read from offset 0) or anything
+ * else read once as a stream ("sysward run --policy - < p.json", "jq
+ * ... | sysward run --policy -").  Left open: it is the program's too,
+ * at its end now. */
+static int read_stdin(char **ret, size_t *ret_len, struct sw_error *err)
+{
+	const char *name = sw_policy_file_name("-");
+	struct stat st;
+
+	if (fstat(STDIN_FILENO, &st) < 0)
+		return sw_error_set_errno(err, errno, "read policy from %s", name);
+	if (S_ISDIR(st.st_mode))
+		return sw_error_set(err, EISDIR, "read policy %s: is a directory", name);
+	return read_policy(STDIN_FILENO, name, !S_ISREG(st.st_mode), ret,
+			   ret_len, err);
+}
+
 int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
 			struct sw_error *err)
 {
 	cleanup_close int fd = -1;
+	struct statfs sfs;
 	struct stat st;
 
 	if (!path)
 		return sw_error_set(err, EINVAL, "no policy file given");
-	/* O_NONBLOCK: opening a FIFO blocks until a writer comes, and a
-	 * device's open may do anything; neither is a policy. */
+	if (strcmp(path, "-") == 0)
+		return read_stdin(ret, ret_len, err);
+	/* O_NONBLOCK: opening a named FIFO blocks until a writer comes,
+	 * and a device's open may do anything; neither is a policy. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return sw_error_set_errno(err, errno, "open policy %s", path);
@@ -679,11 +709,24 @@ int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
 	if (S_ISDIR(st.st_mode))
 		return sw_error_set(err, EISDIR,
 				    "read policy %s: is a directory", path);
+	if (S_ISFIFO(st.st_mode) && fstatfs(fd, &sfs) == 0 &&
+	    sfs.f_type == PIPEFS_MAGIC) {
+		/* A pipe ("<(jq ...)", /dev/fd/N), read once to its end,
+		 * blocking: its writer is there, or has gone and left what
+		 * it wrote.  A named FIFO (a file system's inode, not
+		 * pipefs) stays refused below: its open found no writer
+		 * (O_NONBLOCK), and waiting for one could be for ever. */
+		int fl = fcntl(fd, F_GETFL);
+
+		if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
+			return sw_error_set_errno(err, errno, "read policy %s", path);
+		return read_policy(fd, path, true, ret, ret_len, err);
+	}
 	if (!S_ISREG(st.st_mode))
 		return sw_error_set(err, EINVAL,
-				    "read policy %s: is %s, not a regular file: give the path of a policy file",
+				    "read policy %s: is %s, not a regular file: give the path of a policy file, a pipe, or '-' for standard input",
 				    path, file_kind(st.st_mode));
-	return read_policy(fd, path, ret, ret_len, err);
+	return read_policy(fd, path, false, ret, ret_len, err);
 }
 
 /*
@@ -713,7 +756,7 @@ int sw_policy_read_sealed_fd(int fd, char **ret, size_t *ret_len,
 		return sw_error_set(err, EPERM,
 				    "policy %s: not a sealed memory file (memfd_create(2) with F_SEAL_WRITE, F_SEAL_SHRINK and F_SEAL_GROW): a policy that can still change is not read",
 				    name);
-	return read_policy(fd, name, ret, ret_len, err);
+	return read_policy(fd, name, false, ret, ret_len, err);
 }
 
 int sw_policy_load_file(const char *path, struct sw_policy **ret,
@@ -726,7 +769,8 @@ int sw_policy_load_file(const char *path, struct sw_policy **ret,
 	r = sw_policy_read_file(path, &text, &len, err);
 	if (r < 0)
 		return r;
-	return sw_policy_load_string(text, len, path, ret, err);
+	return sw_policy_load_string(text, len, sw_policy_file_name(path), ret,
+				     err);
 }
 
 static void gate_free(struct sw_gate *g)

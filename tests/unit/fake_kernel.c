@@ -56,6 +56,9 @@ static size_t n_socks;
 /* kcmp(KCMP_FILES) pairs that share a table. */
 static struct { pid_t a, b; } shared_files[4];
 static size_t n_shared_files;
+/* kcmp(KCMP_FILE): a tracee's descriptor that is ours (fk_file_ours). */
+static struct { pid_t pid; int fd; } our_files[4];
+static size_t n_our_files;
 static struct fk_proc procs[64];
 static size_t n_procs;
 /* The tracees' descriptors the fake /proc describes. */
@@ -108,6 +111,7 @@ void fk_reset(void)
 		close(fds[i].fd);
 	n_tasks = n_queue = n_evmsg = n_procs = n_fails = n_fds = fk_n_calls = 0;
 	n_tfds = n_nsfds = n_files = n_mqs = n_sysvipc = n_socks = n_shared_files = 0;
+	n_our_files = 0;
 	memset(tasks, 0, sizeof(tasks));
 	fake_cpu = 0;
 	yield_us = readv_us = 0;
@@ -196,6 +200,13 @@ void fk_files_shared(pid_t a, pid_t b)
 	ck_assert_uint_lt(n_shared_files, sizeof(shared_files) / sizeof(shared_files[0]));
 	shared_files[n_shared_files].a = a;
 	shared_files[n_shared_files++].b = b;
+}
+
+void fk_file_ours(pid_t pid, int fd)
+{
+	ck_assert_uint_lt(n_our_files, sizeof(our_files) / sizeof(our_files[0]));
+	our_files[n_our_files].pid = pid;
+	our_files[n_our_files++].fd = fd;
 }
 
 void fk_sock(pid_t tid, int fd, const struct fk_sock *sk)
@@ -990,9 +1001,13 @@ ssize_t sw_sys_sendmsg(int sock, const struct msghdr *msg, int flags)
 long sw_sys_kcmp(pid_t a, pid_t b, int type, unsigned long x, unsigned long y)
 {
 	(void)x;
-	(void)y;
 	if (request(FK_KCMP, a, 0, (uint64_t)b))
 		return -1;
+	if (type == KCMP_FILE)
+		for (size_t i = 0; i < n_our_files; i++)
+			if (a == getpid() && our_files[i].pid == b &&
+			    our_files[i].fd == (int)y)
+				return 0;
 	if (type == KCMP_FILES)
 		for (size_t i = 0; i < n_shared_files; i++)
 			if ((shared_files[i].a == a && shared_files[i].b == b) ||

@@ -156,6 +156,9 @@ void fk_proc_threads(pid_t tid, int threads);
 void fk_proc_uid(pid_t tid, uid_t uid);
 /* kcmp(KCMP_FILES) of a and b: one descriptor table (CLONE_FILES). */
 void fk_files_shared(pid_t a, pid_t b);
+/* kcmp(KCMP_FILE) of ours (any descriptor) and pid's fd: the same open
+ * file (the audit log's line gate, linegate.c); all others differ. */
+void fk_file_ours(pid_t pid, int fd);
 
 /* sched_getcpu() answers cpu from now on (0 after fk_reset()). */
 void fk_cpu(int cpu);

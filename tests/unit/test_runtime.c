@@ -432,6 +432,41 @@ START_TEST(test_unwrap_tampered)
 }
 END_TEST
 
+/* The paths runc reads relative to the bundle, made absolute for a spec
+ * handed over from another directory; nothing else touched. */
+static const struct {
+	const char *spec, *want;
+} rebases[] = {
+	{ "{\"root\": {\"path\": \"rootfs\"}}",
+	  "{\"root\": {\"path\": \"/b/rootfs\"}}" },
+	{ "{\"root\": {\"path\": \"/srv/r\", \"readonly\": true}}",
+	  "{\"root\": {\"path\": \"/srv/r\", \"readonly\": true}}" },
+	{ "{\"mounts\": [{\"destination\": \"/d\", \"type\": \"bind\", \"source\": \"data\"},"
+	  " {\"destination\": \"/e\", \"source\": \"e\", \"options\": [\"rbind\", \"ro\"]},"
+	  " {\"destination\": \"/proc\", \"type\": \"proc\", \"source\": \"proc\"},"
+	  " {\"destination\": \"/t\", \"type\": \"tmpfs\", \"source\": \"tmpfs\", \"options\": [\"nosuid\"]},"
+	  " {\"destination\": \"/a\", \"type\": \"bind\", \"source\": \"/abs\"}]}",
+	  "{\"mounts\": [{\"destination\": \"/d\", \"type\": \"bind\", \"source\": \"/b/data\"},"
+	  " {\"destination\": \"/e\", \"source\": \"/b/e\", \"options\": [\"rbind\", \"ro\"]},"
+	  " {\"destination\": \"/proc\", \"type\": \"proc\", \"source\": \"proc\"},"
+	  " {\"destination\": \"/t\", \"type\": \"tmpfs\", \"source\": \"tmpfs\", \"options\": [\"nosuid\"]},"
+	  " {\"destination\": \"/a\", \"type\": \"bind\", \"source\": \"/abs\"}]}" },
+	{ "{}", "{}" },
+};
+
+START_TEST(test_rebase)
+{
+	json_object *spec = parse(rebases[_i].spec), *want = parse(rebases[_i].want);
+	struct sw_error err = { 0 };
+
+	ck_assert_int_eq(rt_spec_rebase(spec, "/b", &err), 0);
+	ck_assert_msg(json_object_equal(spec, want), "%s",
+		      json_object_to_json_string(spec));
+	json_object_put(spec);
+	json_object_put(want);
+}
+END_TEST
+
 static const struct {
 	const char *spec;
 	bool new_pid_ns;
@@ -527,6 +562,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_wrap_hooks);
 	tcase_add_loop_test(t, test_wrap_refused, 0, sizeof(wrap_refused) / sizeof(wrap_refused[0]));
 	tcase_add_test(t, test_unwrap_tampered);
+	tcase_add_loop_test(t, test_rebase, 0, sizeof(rebases) / sizeof(rebases[0]));
 	tcase_add_loop_test(t, test_pidns, 0, sizeof(pidns) / sizeof(pidns[0]));
 	tcase_add_loop_test(t, test_process_wrap, 0, sizeof(procs) / sizeof(procs[0]));
 	tcase_add_test(t, test_json_parse_errors);
