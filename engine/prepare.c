@@ -144,6 +144,8 @@ static bool fcache_key(const struct sw_program *prog, const struct sw_launch *l,
 	sw_sha256_update(&s, &prog->contained, sizeof(prog->contained));
 	sw_sha256_update(&s, &prog->excl_creates_new, sizeof(prog->excl_creates_new));
 	sw_sha256_update(&s, &prog->refusals, sizeof(prog->refusals));
+	/* `--log -`'s line gate: writes to descriptors 1 and 2 stop */
+	sw_sha256_update(&s, &prog->observe_stderr, sizeof(prog->observe_stderr));
 	sw_sha256_update(&s, &sup, sizeof(sup));
 	sw_sha256_update(&s, &l->defences_off, sizeof(l->defences_off));
 	sw_sha256_update(&s, &uid, sizeof(uid));
