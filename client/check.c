@@ -39,7 +39,8 @@ void cmd_check_help(FILE *f)
 "problems (every one, up to %d), each as 'FILE:LINE:COL: json.path: message',\n"
 "in the order of the text.  Each policy is also compiled as 'sysward run'\n"
 "would compile it on this machine (nothing is run): what run would refuse\n"
-"here is an error.\n"
+"here is an error.  FILE '-' is standard input (or any pipe, such as\n"
+"<(jq ...)).\n"
 "\n"
 "Options:\n"
 "  -q, --quiet   print only errors (no 'FILE: OK', no warnings)\n"
@@ -52,8 +53,10 @@ void cmd_check_help(FILE *f)
 "                unknown), each warning message, line, column, path and\n"
 "                kind (\"other\", \"syscall-newer\", \"not-a-path\"; all of\n"
 "                them, even with -q; \"grant\": what a rule on connect's\n"
-"                unix address grants, printed as 'grant:' lines); ok is\n"
-"                false for a policy that fails (with --strict, warnings)\n"
+"                unix address grants, printed as 'grant:' lines;\n"
+"                \"enforce\": how a file-system or network rule is\n"
+"                enforced on this kernel, printed as 'enforce:' lines); ok\n"
+"                is false for a policy that fails (with --strict, warnings)\n"
 "      --policy-max-bytes BYTES\n"
 "                read policies up to BYTES (a K or M suffix: KiB, MiB; at\n"
 "                most 64M) instead of 1M; SYSWARD_POLICY_MAX_BYTES in the\n"
@@ -205,6 +208,16 @@ static void on_overridden(const struct sw_overridden *o, void *ud)
 		c->r = r;
 }
 
+/* A file-system or network rule as this kernel will enforce it. */
+static int on_enforce(const char *path, const char *msg, void *ud)
+{
+	struct report *rep = ud;
+
+	return add_warning(rep, &(struct finding){ .path = (char *)path,
+						   .kind = SW_POLICY_WARN_ENFORCE },
+			   "%s: %s: %s", rep->file, path, msg);
+}
+
 /* The kernel, probed once, as `sysward run` probes it. */
 struct kernel {
 	bool probed;
@@ -256,6 +269,8 @@ static int compile_as_run(struct report *rep, struct kernel *k,
 	if (r < 0)
 		return add_error(rep, &err);
 	sw_prepared_overridden(pr, on_overridden, &oc);
+	if (oc.r >= 0)
+		oc.r = sw_prepared_enforcement(pr, on_enforce, rep);
 	sw_prepared_free(pr);
 	return oc.r;
 }
@@ -328,7 +343,8 @@ out:
 /* The warnings that --strict counts: not a grant (no problem), not a
  * call this libseccomp does not know yet (nothing in the policy to fix:
  * Docker's current profile names a dozen; run does not print them), not
- * what only this machine cannot do. */
+ * how this kernel enforces a file-system or network rule, nor what only
+ * this machine cannot do. */
 static size_t strict_warnings(const struct report *rep)
 {
 	size_t n = 0;
@@ -336,6 +352,7 @@ static size_t strict_warnings(const struct report *rep)
 	for (size_t i = 0; i < rep->n_warnings; i++)
 		n += rep->warnings[i].kind != SW_POLICY_WARN_GRANT &&
 		     rep->warnings[i].kind != SW_POLICY_WARN_SYSCALL_NEWER &&
+		     rep->warnings[i].kind != SW_POLICY_WARN_ENFORCE &&
 		     !rep->warnings[i].machine;
 	return n;
 }
@@ -360,7 +377,8 @@ static void print_text(const struct report *rep, const struct check_options *co,
 	/* A grant is no problem: what the rule reaches, said plainly. */
 	for (size_t i = 0; !co->quiet && i < rep->n_warnings; i++)
 		printf("%s: %s\n", rep->warnings[i].kind == SW_POLICY_WARN_GRANT
-		       ? "grant" : "warning", rep->warnings[i].text);
+		       ? "grant" : rep->warnings[i].kind == SW_POLICY_WARN_ENFORCE
+		       ? "enforce" : "warning", rep->warnings[i].text);
 	for (size_t i = 0; i < rep->n_errors; i++)
 		fprintf(stderr, "%s\n", rep->errors[i].text);
 	if (rep->more_errors)

@@ -59,4 +59,32 @@ int sw_cli_parse_policy_max_bytes(const char *text, size_t *ret);
 
 extern const char *sw_program_name;
 
+/* What the next word of an option looks like when it is the option's
+ * value (options.c). */
+enum sw_cli_value {
+	SW_CLI_VALUE_SOCKET,	/* a Unix socket, or "sock" in its name */
+	SW_CLI_VALUE_PATH,	/* that, or any word with a '/' */
+	SW_CLI_VALUE_NUMBER,	/* 1 to 3 digits */
+};
+
+/*
+ * After the option --name with an optional argument given without one
+ * (optarg NULL), next = optind: if argv[next] looks like its value
+ * (kind), refuse the line, saying to write --name=VALUE and what --name
+ * alone means (alone: "is the default socket").  0 to go on, or
+ * -SW_EXIT_USAGE with the usage error said.
+ */
+int sw_cli_optional_arg(const char *cmd, int argc, char **argv, int next,
+			const char *name, enum sw_cli_value kind,
+			const char *alone);
+
+/*
+ * After the option --name with a required argument, next = optind: its
+ * value (optarg) refused when it was a word of its own that is an
+ * option ("--report -- true"), saying that WHAT ("FILE") is missing.
+ * 0, or -SW_EXIT_USAGE with the usage error said.
+ */
+int sw_cli_required_arg(const char *cmd, char **argv, int next,
+			const char *value, const char *name, const char *what);
+
 #endif

@@ -9,6 +9,7 @@
 #include <seccomp.h>
 
 #include "sysward/engine.h"
+#include "sysward/policy.h"
 
 #include "commands.h"
 
@@ -24,7 +25,9 @@ void cmd_info_help(FILE *f)
 "seccomp filters, PTRACE_GET_SYSCALL_INFO and PTRACE_SET_SYSCALL_INFO\n"
 "(probed with a short-lived traced child), its Landlock ABI (sysward puts\n"
 "every session in a Landlock domain of its own, and refuses to run\n"
-"without one), and the libseccomp version.\n"
+"without one) with the rights of a policy's \"filesystem\" and \"network\"\n"
+"sections it cannot enforce (dropped, or the launch refused with\n"
+"\"strict\"), and the libseccomp version.\n"
 "\n"
 "Options:\n"
 "  -j, --json   print one JSON object instead of text\n"
@@ -37,6 +40,29 @@ void cmd_info_help(FILE *f)
 static const char *yes_no(bool b)
 {
 	return b ? "yes" : "no";
+}
+
+/* The file rights this kernel's Landlock cannot refuse, by name, into
+ * the JSON array a, or as words into buf. */
+static void dropped_rights(int abi, json_object *a, char *buf, size_t len)
+{
+	uint64_t dropped = SW_FS_ALL & ~sw_fs_rights_of_abi(abi);
+	size_t used = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (int b = 0; b < 64; b++) {
+		const char *name = sw_fs_right_name(1ULL << b);
+
+		if (!(dropped & (1ULL << b)) || !name)
+			continue;
+		if (a)
+			json_object_array_add(a, json_object_new_string(name));
+		if (buf && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s (ABI %d)",
+						 used ? ", " : "", name,
+						 sw_fs_right_abi(1ULL << b));
+	}
 }
 
 static void print_json(const struct sw_kernel_support *ks,
@@ -58,6 +84,14 @@ static void print_json(const struct sw_kernel_support *ks,
 			       json_object_new_boolean(ks->set_syscall_info));
 	json_object_object_add(o, "landlock_abi",
 			       json_object_new_int(ks->landlock_abi));
+	if (ks->landlock_abi > 0) {
+		json_object *a = json_object_new_array();
+
+		dropped_rights(ks->landlock_abi, a, NULL, 0);
+		json_object_object_add(o, "landlock_fs_rights_not_enforced", a);
+		json_object_object_add(o, "landlock_tcp_ports",
+				       json_object_new_boolean(ks->landlock_abi >= 4));
+	}
 	json_object_object_add(o, "libseccomp", json_object_new_string(lib));
 	json_object_object_add(o, "libseccomp_api",
 			       json_object_new_int((int)api));
@@ -120,9 +154,17 @@ int cmd_info(int argc, char **argv)
 	printf("seccomp filter:           %s\n", yes_no(ks.seccomp_filter));
 	printf("PTRACE_GET_SYSCALL_INFO:  %s\n", yes_no(ks.get_syscall_info));
 	printf("PTRACE_SET_SYSCALL_INFO:  %s\n", yes_no(ks.set_syscall_info));
-	if (ks.landlock_abi > 0)
+	if (ks.landlock_abi > 0) {
+		char dropped[512];
+
 		printf("Landlock:                 ABI %d\n", ks.landlock_abi);
-	else
+		/* what a policy's "filesystem" and "network" lose here */
+		dropped_rights(ks.landlock_abi, NULL, dropped, sizeof(dropped));
+		printf("  file rights:            %s%s\n", dropped[0] ? "all but " : "all",
+		       dropped);
+		printf("  TCP ports:              %s\n", ks.landlock_abi >= 4
+		       ? "yes" : "no (ABI 4, Linux 6.7)");
+	} else
 		printf("Landlock:                 no (%s)\n",
 		       sw_landlock_missing_why(ks.landlock_err));
 	printf("libseccomp:               %u.%u.%u (API level %u)\n",

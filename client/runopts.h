@@ -22,6 +22,7 @@ struct run_options {
 	uint64_t caps;			/* capabilities the program keeps */
 	bool caps_all;			/* --cap all: those we have */
 	const char *daemon_socket;	/* NULL = embedded (no daemon) */
+	int tty;			/* enum sw_tty_mode (relay.h): -t, -T */
 	bool kill_descendants;		/* SIGKILL them when PROGRAM exits */
 	bool quiet;			/* -q: print no warnings, only errors */
 	bool strict;			/* --strict: a policy warning refuses */
@@ -30,6 +31,7 @@ struct run_options {
 	const char *report_path;	/* --report FILE, "-" = stderr */
 	int gate;			/* --gate[=N]: N, 0 = no gate */
 	bool record_paths;		/* learn --paths: the record keeps paths */
+	bool no_cache;			/* --no-cache: compile the filter anew */
 	char **argv;			/* PROGRAM [ARGS...], NULL-ended */
 };
 

@@ -192,6 +192,8 @@ struct launch_req {
 	/* The connection's RECORD (complain, report, gate), if any. */
 	bool recording;
 	struct sw_record_request record;
+	/* A terminal of the program's own (the RUN's SW_PROTO_TTY). */
+	struct sw_tty tty;
 };
 
 /* Closes its descriptors, frees the rest. */
@@ -228,6 +230,7 @@ struct mail {
 	struct launch_req *launch;	/* MSG_COMPILE, _COMPILED, _LAUNCH */
 	int sig;			/* MSG_SIGNAL, MSG_STOPPED */
 	pid_t pid;			/* MSG_STARTED */
+	int tty;			/* MSG_STARTED: its terminal's master, -1 */
 	int exit_code;			/* MSG_FAILED, MSG_DONE */
 	int term_sig;			/* MSG_DONE: killed by it (0: not) */
 	bool core;			/* ... and dumped core */

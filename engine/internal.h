@@ -169,6 +169,12 @@ enum sw_def_sys {
 	/* peers.c: a unix connection's peer, a session's listeners */
 	SW_SYS_CONNECT,
 	SW_SYS_LISTEN,
+	/* linegate.c: the program's writes to its standard error */
+	SW_SYS_WRITE,
+	SW_SYS_WRITEV,
+	SW_SYS_PWRITE64,
+	SW_SYS_PWRITEV,
+	SW_SYS_PWRITEV2,
 	SW_SYS_COUNT,
 };
 
@@ -250,6 +256,8 @@ struct sw_program {
 	bool excl_creates_new;		/* the program can never be uid 0: an
 					 * exclusive create needs no check
 					 * (filter.c, objects.c) */
+	bool observe_stderr;		/* writes to descriptor 2 stop for the
+					 * audit's line gate (linegate.c) */
 	pid_t supervisor_pid;		/* for SW_DEFENCE_SIGNAL_SUPERVISOR */
 	int sys[SW_ABI_COUNT][SW_SYS_COUNT];
 	uint64_t sys_mask[SW_ABI_COUNT][SW_SYS_COUNT][6];
@@ -312,6 +320,8 @@ unsigned int sw_prog_first_rule(const struct sw_program *prog, enum sw_abi abi,
  * this ABI: the argument's type (sw_syscall_arg_mask) within the ABI's
  * register width.  The one rule for filter.c and decide.c alike. */
 uint64_t sw_arg_mask(enum sw_abi abi, const char *name, unsigned int index);
+/* sw_arg_mask() of the six arguments at once, into ret. */
+void sw_arg_masks(enum sw_abi abi, const char *name, uint64_t ret[6]);
 
 /* ---- filter.c ------------------------------------------------------- */
 
@@ -513,6 +523,13 @@ struct sw_audit_rec {
  * failed tampering.  Its line is written only when the session asks
  * for those (sw_launch.audit_allows). */
 bool sw_audit_plain_allow(const struct sw_audit_rec *r);
+/* linegate.c: at a seccomp stop of a session with a line gate, is the
+ * call a write the gate stops (to descriptor 1 or 2)?  If it writes to
+ * our log's file, the gate learns whether it ends a line (read from the
+ * tracee). */
+struct sw_session;
+bool sw_line_gate_observe(struct sw_session *s, pid_t pid, enum sw_abi abi,
+			  uint64_t nr, const uint64_t args[6]);
 int sw_audit_write(FILE *f, enum sw_log_format fmt,
 		   const struct sw_audit_rec *r);
 
@@ -549,6 +566,8 @@ struct sw_tracee {
 	bool exit_pending;	/* resume with PTRACE_SYSCALL; work at exit */
 	bool exit_set;		/* set rval at the exit stop */
 	bool exit_audit;	/* log the decision with its result */
+	bool observed;		/* this stop is (also) a write to descriptor
+				 * 2 seen for the line gate (linegate.c) */
 	bool is_error;
 	int inject_sig;
 	int64_t rval;
@@ -642,8 +661,10 @@ struct sw_session {
 	uint64_t seq;		/* order of creation in the supervisor */
 	size_t n_tombs;		/* its entries in sup->tombs */
 	int launch_fd;		/* child's (stage, errno) report until exec */
+	int tty_master;		/* sw_launch.tty's master until taken, or -1 */
 	char launch_prog[256];	/* argv[0], for launch_err */
 	char *launch_cwd;	/* the directory to enter, for launch_err */
+	struct sw_fsrules *fsrules;	/* its file rules' plan, for launch_err */
 	struct sw_error launch_err;
 	bool launch_failed;
 	bool main_exited;
@@ -662,6 +683,7 @@ struct sw_session {
 	bool core_dumped;	/* ... with a core (WCOREDUMP) */
 	bool exec_done;
 	bool audit_allows;	/* sw_launch.audit_allows */
+	struct sw_line_gate *gate;	/* sw_launch.audit_gate */
 	bool can_set;		/* kernel has PTRACE_SET_SYSCALL_INFO */
 	bool pathguard;		/* pin checked path strings (pathguard.c) */
 	uint8_t guard_warned;	/* pathguard.c: warnings said once */
@@ -1139,13 +1161,130 @@ unsigned int sw_kernel_version_now(void);
  * -EOPNOTSUPP (not enabled at boot).  As the kernel says: nothing of
  * the process's (its environment) changes it. */
 int sw_landlock_abi(void);
-/* A ruleset (CLOEXEC fd in *ret_fd) whose domain changes nothing the
- * program can see but who it can reach: scopes on ABI >= 6, else a right
- * handled and granted beneath "/" (landlock.c says why). */
-int sw_landlock_ruleset(int abi, int *ret_fd, struct sw_error *err);
+/* The session's ruleset (CLOEXEC fd in *ret_fd): handling the file
+ * rights fs and network rights net (SW_FS_*, SW_NET_*; what abi does not
+ * know is left out: fsrules.c says so first), scoping signals and
+ * abstract sockets on ABI >= 6.  With fs and net 0 its domain changes
+ * nothing the program can see but who it can reach: scopes on ABI >= 6,
+ * else a right handled and granted beneath "/" (landlock.c says why). */
+int sw_landlock_ruleset(int abi, uint64_t fs, uint64_t net, int *ret_fd,
+			struct sw_error *err);
+/* Add a rule: the hierarchy beneath parent_fd (O_PATH is enough), or a
+ * TCP port, with access.  Async-signal-safe.  0 or -errno. */
+int sw_landlock_allow_path(int ruleset_fd, int parent_fd, uint64_t access);
+int sw_landlock_allow_port(int ruleset_fd, uint16_t port, uint64_t access);
 /* In the launch child, after no_new_privs: enter a new domain from the
  * ruleset.  Async-signal-safe.  0 or -errno. */
 int sw_landlock_enter(int ruleset_fd);
+
+/* ---- fsrules.c: the file-system and network rules, the kernel's ------- */
+
+/*
+ * One hierarchy with rights: the one input of "hierarchies with rights
+ * -> a Landlock ruleset" (the policy's "filesystem" section is turned
+ * into these by sw_fsrules_from_policy(); another caller may make its
+ * own).  path: absolute, or relative to the program's working directory
+ * (cwd; "" for the directory itself).  what names it in messages
+ * ("filesystem.paths[2]"), written as the author wrote it ("${CWD}/.git").
+ */
+struct sw_fs_spec {
+	const char *path;
+	bool cwd;
+	uint64_t access;	/* SW_FS_* */
+	bool optional;		/* missing at launch: skipped */
+	const char *what;
+	const char *written;
+};
+
+/* The TCP ports of a launch: bind and connect, each any or the ranges. */
+struct sw_net_spec {
+	const struct sw_tcp_ports *bind, *connect;
+	bool strict;
+};
+
+#define SW_FSRULES_MAX_SPECS	1024	/* hierarchies of one launch */
+#define SW_FSRULES_MAX_NODES	4096	/* those and the directories
+					 * between them, found on disk */
+#define SW_FSRULES_MAX_RULES	16384	/* rules one launch adds: its
+					 * hierarchies and the entries
+					 * beside narrower ones */
+
+struct sw_fsrules;
+
+/* Where the launch child's sw_fsrules_apply() failed. */
+enum sw_fsrules_step {
+	SW_FSR_NONE,
+	SW_FSR_OPEN,		/* the hierarchy's path (spec index) */
+	SW_FSR_PARENT,		/* the directory a file is in */
+	SW_FSR_WALK,		/* "..", from a hierarchy up to the root */
+	SW_FSR_NODES,		/* more than SW_FSRULES_MAX_NODES directories */
+	SW_FSR_LIST,		/* listing a directory beside a narrower one */
+	SW_FSR_ENTRY,		/* an entry of that directory */
+	SW_FSR_RULES,		/* more than SW_FSRULES_MAX_RULES rules */
+	SW_FSR_ADD,		/* landlock_add_rule */
+	SW_FSR_TABLE,		/* the rules' table for the supervisor */
+};
+
+struct sw_fsrules_where {
+	int step;		/* enum sw_fsrules_step */
+	int spec;		/* the hierarchy it was about, or -1 */
+	int up;			/* SW_FSR_LIST, _ENTRY: levels above it */
+};
+
+/*
+ * The plan, before the fork (it allocates): the specs copied and masked
+ * to what the kernel of Landlock ABI abi enforces (the rest dropped, or
+ * the launch refused with strict), the network's ports.  enforce:
+ * the domain handles the rights (false in complain mode, where the
+ * supervisor checks them instead).  NULL specs and net: a plan with
+ * nothing, for the domain alone.
+ */
+int sw_fsrules_new(const struct sw_fs_spec *specs, size_t n, bool fs_strict,
+		   bool has_fs, const struct sw_net_spec *net, int abi,
+		   bool enforce, struct sw_fsrules **ret, struct sw_error *err);
+/* The same from a policy's sections, its variables expanded for launch
+ * l (${HOME}, ${TMPDIR} from its environment; ${CWD} is the child's). */
+int sw_fsrules_from_policy(const struct sw_policy *p, const struct sw_launch *l,
+			   int abi, bool enforce, struct sw_fsrules **ret,
+			   struct sw_error *err);
+void sw_fsrules_free(struct sw_fsrules *fr);
+/* Has it hierarchies for the launch child to apply? */
+bool sw_fsrules_has_paths(const struct sw_fsrules *fr);
+/* Does the session's domain refuse files or ports by its rules (so that
+ * their refusals never reach the supervisor)? */
+bool sw_fsrules_enforced(const struct sw_fsrules *fr);
+/* What a run that asked to see refusals is told then (the text of
+ * sw_kernel_refusals_unseen()). */
+const char *sw_fsrules_unseen_words(bool complain);
+/* The session's ruleset for fr (NULL: the domain alone): the rights it
+ * handles, and its TCP ports added.  *ret_fd as sw_landlock_ruleset(). */
+int sw_fsrules_ruleset(const struct sw_fsrules *fr, int abi, int *ret_fd,
+		       struct sw_error *err);
+/*
+ * In the launch child, in the program's view (its root, namespaces,
+ * working directory and uid), async-signal-safe: open each hierarchy,
+ * find on disk which is beneath which, and add its rules to ruleset_fd
+ * (for a narrower hierarchy with fewer rights, the entries beside it get
+ * the wider one's instead, fsrules.c says why).  ruleset_fd < 0: a dry
+ * run, nothing added (sysward check).  0 or -errno with *where set.
+ */
+int sw_fsrules_apply(struct sw_fsrules *fr, int ruleset_fd,
+		     struct sw_fsrules_where *where);
+/* For `sysward check`: each hierarchy and port list as this kernel
+ * enforces it, from a dry run of the apply in the caller's view (fr is
+ * used up): fn(json path, words).  0, or fn's first negative value. */
+typedef int (*sw_fsrules_describe_fn)(const char *path, const char *msg, void *ud);
+int sw_fsrules_describe(struct sw_fsrules *fr, sw_fsrules_describe_fn fn, void *ud);
+/* After an apply: the rule it added on the file (dev, ino), its rights
+ * in *ret_access; -ENOENT if none (the file gets what the rules on its
+ * directories give).  The plan as the kernel has it, for tests and for
+ * a supervisor that checks the rules itself. */
+int sw_fsrules_rule_on(const struct sw_fsrules *fr, uint64_t dev, uint64_t ino,
+		       uint64_t *ret_access);
+/* In the parent: what failed at *where, in words. */
+void sw_fsrules_explain(const struct sw_fsrules *fr,
+			const struct sw_fsrules_where *where, char *buf,
+			size_t size);
 
 /* ---- mountinfo.c: a mount table, for the plans below ------------------- */
 
@@ -1357,6 +1496,7 @@ struct sw_nsbox_ctx {
 	int fds[4];
 	const char *filesystems;	/* /proc/filesystems (tests: a file) */
 	const char *ns_dir;	/* /proc/self/ns: the namespaces it has */
+	const char *gid_map;	/* /proc/self/gid_map (NULL: all mapped) */
 	/* /dev/shm: given a tmpfs of the session's even where it is no
 	 * mount point (NULL: not) */
 	const char *shm_dir;
@@ -1378,7 +1518,13 @@ void sw_nsbox_free(struct sw_nsbox *p);
  * Async-signal-safe.  self_fd: sw_cgroup_enter()'s.  0 or -errno with
  * *where set. */
 int sw_nsbox_enter(const struct sw_nsbox *p, int hand_fd, int self_fd,
-		   struct sw_nsbox_where *where);
+		   int pts_fd, struct sw_nsbox_where *where);
+/* The devpts instance of the plan (its first devpts mount), detached
+ * (fsmount()): the one the program's terminal is made in, which
+ * sw_nsbox_enter() then puts in place of that mount (pts_fd).  -ENOENT
+ * when the plan mounts none; else the descriptor or -errno.
+ * Async-signal-safe. */
+int sw_nsbox_pts_instance(const struct sw_nsbox *p);
 /* In the parent: what failed at *where, naming what it was doing. */
 void sw_nsbox_explain(const struct sw_nsbox *p, const struct sw_nsbox_where *w,
 		      char *buf, size_t size);
@@ -1492,6 +1638,7 @@ enum sw_stage {
 	SW_STAGE_HOLDER,
 	SW_STAGE_PGRP,
 	SW_STAGE_TTY,
+	SW_STAGE_PTY,
 	SW_STAGE_NICE,
 	SW_STAGE_STDIO,
 	SW_STAGE_FDS,
@@ -1505,6 +1652,7 @@ enum sw_stage {
 	SW_STAGE_BOUNDING,
 	SW_STAGE_CAPS,
 	SW_STAGE_NNP,
+	SW_STAGE_FSRULES,
 	SW_STAGE_LANDLOCK,
 	SW_STAGE_SECCOMP,
 	SW_STAGE_EXEC,
@@ -1518,6 +1666,8 @@ _Noreturn void sw_launch_fail_at(int fd, enum sw_stage stage,
 _Noreturn void sw_launch_fail(int fd, enum sw_stage stage);
 /* The same for SW_STAGE_CLIENT: where says which step of clientctx.c. */
 _Noreturn void sw_launch_fail_client(int fd, const struct sw_client_where *where);
+/* The same for SW_STAGE_FSRULES: where says which hierarchy, which step. */
+_Noreturn void sw_launch_fail_fsrules(int fd, const struct sw_fsrules_where *where);
 /* launchreport.c: in the parent, the child died before it was ready to be
  * seized: err says why, from its report on fd (nsbox names the mount,
  * client the client's context). */
@@ -1525,6 +1675,13 @@ int sw_launch_report_early(int fd, const char *prog,
 			   const struct sw_nsbox *nsbox,
 			   const struct sw_client *client,
 			   struct sw_error *err);
+
+/* launchreport.c: in the launch child, a descriptor handed to the
+ * launcher on the ready socket, in a one-byte message that says what it
+ * is (SW_HAND_*): 0 or -errno.  Async-signal-safe. */
+#define SW_HAND_CGROUP	'c'	/* the session's cgroup (cgroup.c) */
+#define SW_HAND_TTY	't'	/* the master of its terminal (sw_launch.tty) */
+int sw_launch_hand(int sock, char what, int fd);
 
 /* What the launch child tells its parent when it is ready to be seized:
  * its pid (under a holder the parent did not fork it), and the serials

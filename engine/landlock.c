@@ -23,7 +23,10 @@
  * domains of its own below ours (the kernel allows 16 layers; we take
  * one).
  *
- * What the domain handles must be invisible to the program:
+ * A policy with a file-system or network section (fsrules.c) makes the
+ * domain handle the rights it grants, and the same domain does both: one
+ * domain per session, one layer of the 16.  Without one, what the
+ * domain handles must be invisible to the program:
  *  - ABI >= 6: only the two scopes; no file system or network right is
  *    handled, so no file access changes (a domain that handles no file
  *    system right does not even deny REFER, security/landlock/fs.c,
@@ -62,8 +65,14 @@ struct sw_landlock_path_beneath_attr {
 	int32_t parent_fd;
 } __attribute__((packed));
 
+struct sw_landlock_net_port_attr {
+	uint64_t allowed_access;
+	uint64_t port;
+};
+
 #define SW_LANDLOCK_CREATE_RULESET_VERSION	(1U << 0)
 #define SW_LANDLOCK_RULE_PATH_BENEATH		1
+#define SW_LANDLOCK_RULE_NET_PORT		2	/* ABI 4 */
 #define SW_LANDLOCK_ACCESS_FS_MAKE_BLOCK	(1ULL << 11)
 #define SW_LANDLOCK_ACCESS_FS_REFER		(1ULL << 13)	/* ABI 2 */
 #define SW_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET	(1ULL << 0)	/* ABI 6 */
@@ -103,10 +112,8 @@ static int ruleset_fs(int abi, struct sw_error *err)
 		.handled_access_fs = SW_LANDLOCK_ACCESS_FS_MAKE_BLOCK |
 				     (abi >= 2 ? SW_LANDLOCK_ACCESS_FS_REFER : 0),
 	};
-	struct sw_landlock_path_beneath_attr rule = {
-		.allowed_access = attr.handled_access_fs,
-	};
 	cleanup_close int fd = -1, root = -1;
+	int r;
 
 	/* An older kernel takes the larger struct: fields it does not
 	 * know must be zero (copy_struct_from_user), and are. */
@@ -116,24 +123,26 @@ static int ruleset_fs(int abi, struct sw_error *err)
 	root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root < 0)
 		return sw_error_set_errno(err, errno, "open / for the Landlock ruleset's rule");
-	rule.parent_fd = root;
-	if (syscall(SYS_landlock_add_rule, fd, SW_LANDLOCK_RULE_PATH_BENEATH,
-		    &rule, 0U) < 0)
-		return sw_error_set_errno(err, errno, "add a rule beneath / to the Landlock ruleset (ABI %d)", abi);
+	r = sw_landlock_allow_path(fd, root, attr.handled_access_fs);
+	if (r < 0)
+		return sw_error_set_errno(err, -r, "add a rule beneath / to the Landlock ruleset (ABI %d)", abi);
 	return TAKE_FD(fd);
 }
 
-int sw_landlock_ruleset(int abi, int *ret_fd, struct sw_error *err)
+int sw_landlock_ruleset(int abi, uint64_t fs, uint64_t net, int *ret_fd,
+			struct sw_error *err)
 {
 	struct sw_landlock_ruleset_attr attr = {
-		.scoped = SW_LANDLOCK_SCOPE_SIGNAL |
-			  SW_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET,
+		.handled_access_fs = fs & sw_fs_rights_of_abi(abi),
+		.handled_access_net = abi >= 4 ? net : 0,
+		.scoped = abi >= 6 ? SW_LANDLOCK_SCOPE_SIGNAL |
+				     SW_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET : 0,
 	};
 	int fd;
 
 	if (abi < 1)
 		return sw_error_set(err, EOPNOTSUPP, "no Landlock ABI to build a ruleset for");
-	if (abi < 6) {
+	if (!attr.handled_access_fs && !attr.handled_access_net && abi < 6) {
 		fd = ruleset_fs(abi, err);
 		if (fd < 0)
 			return fd;
@@ -142,11 +151,41 @@ int sw_landlock_ruleset(int abi, int *ret_fd, struct sw_error *err)
 				  sizeof(attr), 0U);
 		if (fd < 0)
 			return sw_error_set_errno(err, errno,
-						  "create a Landlock ruleset scoping signals and abstract unix sockets (ABI %d)",
-						  abi);
+						  "create a Landlock ruleset (ABI %d: file rights 0x%llx, network 0x%llx, scopes 0x%llx)",
+						  abi, (unsigned long long)attr.handled_access_fs,
+						  (unsigned long long)attr.handled_access_net,
+						  (unsigned long long)attr.scoped);
 	}
 	*ret_fd = fd;
 	return 0;
+}
+
+/* landlock_add_rule(2): a raw system call, async-signal-safe. */
+static int add_rule(int ruleset_fd, int type, const void *attr)
+{
+	if (syscall(SYS_landlock_add_rule, ruleset_fd, type, attr, 0U) < 0)
+		return -errno;
+	return 0;
+}
+
+int sw_landlock_allow_path(int ruleset_fd, int parent_fd, uint64_t access)
+{
+	struct sw_landlock_path_beneath_attr rule = {
+		.allowed_access = access,
+		.parent_fd = parent_fd,
+	};
+
+	return add_rule(ruleset_fd, SW_LANDLOCK_RULE_PATH_BENEATH, &rule);
+}
+
+int sw_landlock_allow_port(int ruleset_fd, uint16_t port, uint64_t access)
+{
+	struct sw_landlock_net_port_attr rule = {
+		.allowed_access = access,
+		.port = port,
+	};
+
+	return add_rule(ruleset_fd, SW_LANDLOCK_RULE_NET_PORT, &rule);
 }
 
 int sw_landlock_enter(int ruleset_fd)

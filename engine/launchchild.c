@@ -8,10 +8,10 @@
  * signal state, nice, its descriptors (stdio, or exactly those handed
  * over: fds.c), a client's context (clientctx.c), its own namespaces,
  * cgroup and /proc (nsbox.c), groups/gid/uid,
- * bounding set + capabilities (libcap), no_new_privs, a Landlock domain
- * of its own (landlock.c), then wait on a pipe until the parent has
- * PTRACE_SEIZEd it, enter the working directory, load the filters and
- * exec (exec.c).  Any failure is reported as (stage, errno) on a CLOEXEC
+ * bounding set + capabilities (libcap), no_new_privs, then wait on a
+ * pipe until the parent has PTRACE_SEIZEd it, enter the working
+ * directory, add the policy's file rules (fsrules.c) and enter a Landlock
+ * domain of its own (landlock.c), load the filters and exec (exec.c).  Any failure is reported as (stage, errno) on a CLOEXEC
  * pipe (launchreport.c).
  */
 #include <errno.h>
@@ -20,6 +20,7 @@
 #include <linux/seccomp.h>
 #include <stdlib.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -107,12 +108,22 @@ static pid_t own_pid(const struct sw_client *cl)
 	return (pid_t)strtol(buf, NULL, 10);
 }
 
+/* The holder's terminal for the program (own_terminal()): its slave,
+ * and the devpts instance it is in, detached (-1: the launcher's). */
+struct pty_fds {
+	int slave;
+	int pts;
+};
+
 static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 			    const struct sock_fprog *dprog,
 			    const struct sock_fprog *fprog, int landlock_fd,
-			    const struct sw_nsbox *nsbox, bool pr_keyrings,
-			    int go_fd, int ready_fd, int rep_fd)
+			    struct sw_fsrules *fsrules, const struct sw_nsbox *nsbox, bool pr_keyrings,
+			    struct pty_fds pty, int go_fd, int ready_fd, int rep_fd)
 {
+	/* The terminal it takes the foreground of: its own, or the
+	 * caller's (engine.h). */
+	int tty = l->tty ? pty.slave : l->foreground ? l->tty_fd : -1;
 	/* Ours to move out of the way of the descriptors handed over. */
 	struct sw_client cl = l->client ? *l->client : (struct sw_client){ 0 };
 	struct sw_client_where where = { -1, -1 };
@@ -128,7 +139,7 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	 * parent is in another group: not orphaned (engine.h). */
 	if (setpgid(0, 0) < 0)
 		sw_launch_fail(rep_fd, SW_STAGE_PGRP);
-	if (l->foreground && l->tty_fd >= 0) {
+	if (tty >= 0) {
 		sigset_t ttou;
 
 		/* From a background group tcsetpgrp() raises SIGTTOU unless
@@ -137,7 +148,7 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 		sigemptyset(&ttou);
 		sigaddset(&ttou, SIGTTOU);
 		sigprocmask(SIG_BLOCK, &ttou, NULL);
-		if (tcsetpgrp(l->tty_fd, getpid()) < 0)
+		if (tcsetpgrp(tty, getpid()) < 0)
 			sw_launch_fail(rep_fd, SW_STAGE_TTY);
 	}
 	/* The caller's signal state, as execve keeps it unconfined: its
@@ -164,15 +175,26 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	if (l->exact_fds) {
 		/* What was handed over and nothing else of ours (fds.c):
 		 * before anything below opens a descriptor of its own. */
-		int *own[4 + SW_CLIENT_FDS] = { &go_fd, &ready_fd, &rep_fd, &landlock_fd };
-		size_t n_own = 4;
+		int *own[6 + SW_CLIENT_FDS] = { &go_fd, &ready_fd, &rep_fd, &landlock_fd,
+						 &pty.slave, &pty.pts };
+		size_t n_own = 0;
 
+		for (size_t i = 0; i < 6; i++)
+			if (*own[i] >= 0)
+				own[n_own++] = own[i];
 		if (l->client)
 			for (int i = 0; i < SW_CLIENT_FDS; i++)
 				own[n_own++] = &cl.fd[i];
 		errno = -sw_fds_place(l->fds, l->n_fds, own, n_own);
 		if (errno)
 			sw_launch_fail(rep_fd, SW_STAGE_FDS);
+		/* Its terminal is its 0, 1 and 2 (none of the caller's is
+		 * there: launch.c); dup2() clears close-on-exec. */
+		for (int fd = 0; pty.slave >= 0 && fd < 3; fd++)
+			if (dup2(pty.slave, fd) < 0)
+				sw_launch_fail(rep_fd, SW_STAGE_PTY);
+		if (pty.slave >= 0)
+			close(pty.slave);
 	} else {
 		for (int i = 0; i < 3; i++) {
 			if (l->stdio[i] >= 0 && l->stdio[i] != i) {
@@ -204,11 +226,13 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	{
 		struct sw_nsbox_where where;
 
-		errno = -sw_nsbox_enter(nsbox, ready_fd, self_fd, &where);
+		errno = -sw_nsbox_enter(nsbox, ready_fd, self_fd, pty.pts, &where);
 		if (errno)
 			sw_launch_fail_at(rep_fd, SW_STAGE_NSBOX, &where);
 		if (self_fd >= 0)
 			close(self_fd);
+		if (pty.pts >= 0)
+			close(pty.pts);
 	}
 	if (l->set_groups &&
 	    sw_set_groups_within(l->groups, l->n_groups, l->groups, l->n_groups) < 0)
@@ -256,15 +280,6 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 				(void)cap_set_ambient(cap, CAP_SET);
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		sw_launch_fail(rep_fd, SW_STAGE_NNP);
-	/* A domain of its own (landlock.c, route 16): from here on the
-	 * kernel refuses it ptrace-mode access, signals and abstract
-	 * sockets to anything outside the session.  Before "ready", so that
-	 * no program code ever runs outside it; the supervisor, outside,
-	 * still seizes it (outside -> inside passes). */
-	errno = -sw_landlock_enter(landlock_fd);
-	if (errno)
-		sw_launch_fail(rep_fd, SW_STAGE_LANDLOCK);
-	close(landlock_fd);
 	/* We inherited the supervisor's non-dumpable flag, and any change
 	 * of uid above resets it too: either forbids PTRACE_SEIZE to a
 	 * supervisor without CAP_SYS_PTRACE (sysward run by a normal user).
@@ -289,6 +304,27 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 		sw_launch_fail(rep_fd, SW_STAGE_CHDIR);
 	if (l->set_umask)
 		umask(l->umask);
+	/* The policy's file rules, looked up as the program will look
+	 * them up: in its root and mount namespace, as its uid, from its
+	 * working directory (${CWD}); after the seize, for the chdir's
+	 * reason (a hierarchy on a stalled mount holds this session only).
+	 * Then a domain of its own (landlock.c, route 16): from here on the
+	 * kernel refuses it ptrace-mode access, signals and abstract
+	 * sockets to anything outside the session, and every file and port
+	 * the rules do not grant.  Before any program code runs (the exec
+	 * below); the supervisor, outside, has seized it already (outside
+	 * -> inside passes, security/landlock/task.c). */
+	{
+		struct sw_fsrules_where where;
+
+		errno = -sw_fsrules_apply(fsrules, landlock_fd, &where);
+		if (errno)
+			sw_launch_fail_fsrules(rep_fd, &where);
+	}
+	errno = -sw_landlock_enter(landlock_fd);
+	if (errno)
+		sw_launch_fail(rep_fd, SW_STAGE_LANDLOCK);
+	close(landlock_fd);
 	/* Defences first: on a tie the newer filter's TRACE data wins,
 	 * and that must be the policy's rule hint (filter.c). */
 	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, dprog) < 0)
@@ -297,6 +333,54 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 		sw_launch_fail(rep_fd, SW_STAGE_SECCOMP);
 	errno = sw_exec_program(l->argv, l->envp);
 	sw_launch_fail(rep_fd, SW_STAGE_EXEC);
+}
+
+/*
+ * sw_launch.tty, in the holder, the leader of the program's session,
+ * before it forks the program: a controlling terminal is a process's
+ * own, taken by a session leader (tiocsctty() sets current's
+ * signal->tty alone, drivers/tty/tty_jobctrl.c) and inherited at fork
+ * (copy_signal()), so only a terminal the holder has when it forks
+ * becomes the program's; and only a group with a parent in another
+ * group of the session stops at Ctrl-Z (become_holder()), which a
+ * program leading its own session would not be.  The pseudo-terminal
+ * is made in the devpts instance the program's mount namespace will
+ * show at /dev/pts (nsbox.c, detached until then: a slave of another
+ * instance has no name there, is_mytty() in glibc's ttyname()), or
+ * where the plan makes none, in the launcher's (/dev/ptmx).  Its slave
+ * is the program's uid's, as the terminal a user opens is theirs; it
+ * gets the caller's modes and window size before anything reads it.
+ * The master goes to the launcher on the ready socket and is closed
+ * here: neither the holder nor the program ever holds it.
+ */
+static struct pty_fds own_terminal(const struct sw_launch *l,
+				   const struct sw_nsbox *nsbox, int ready_fd,
+				   int rep_fd)
+{
+	struct pty_fds pty = { -1, sw_nsbox_pts_instance(nsbox) };
+	int master, unlock = 0;
+
+	if (pty.pts < 0 && pty.pts != -ENOENT) {
+		errno = -pty.pts;
+		sw_launch_fail(rep_fd, SW_STAGE_PTY);
+	}
+	master = pty.pts >= 0 ? openat(pty.pts, "ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+			      : open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (master < 0 || ioctl(master, TIOCSPTLCK, &unlock) < 0)
+		sw_launch_fail(rep_fd, SW_STAGE_PTY);
+	/* Its own slave, whatever the paths show (Linux 4.13). */
+	pty.slave = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (pty.slave < 0 ||
+	    (l->uid != (uid_t)-1 && fchown(pty.slave, l->uid, (gid_t)-1) < 0) ||
+	    (l->tty->set_termios && tcsetattr(pty.slave, TCSANOW, &l->tty->tio) < 0) ||
+	    ioctl(pty.slave, TIOCSWINSZ, &l->tty->ws) < 0 ||
+	    ioctl(pty.slave, TIOCSCTTY, 0) < 0)
+		sw_launch_fail(rep_fd, SW_STAGE_PTY);
+	errno = -sw_launch_hand(ready_fd, SW_HAND_TTY, master);
+	if (errno)
+		sw_launch_fail(rep_fd, SW_STAGE_PTY);
+	close(master);
+	return pty;
 }
 
 /*
@@ -318,10 +402,15 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
  * page the daemon writes afterwards, for as long as the session lives.
  * It ends when the program has ended and been reaped (by the supervisor
  * first: a tracee's exit goes to its tracer before its parent).
- * Returns in the program's process only.
+ * With sw_launch.tty it makes the program's terminal first
+ * (own_terminal()).  Returns in the program's process only, with that
+ * terminal.
  */
-static void become_holder(const struct sw_launch *l, int rep_fd)
+static struct pty_fds become_holder(const struct sw_launch *l,
+				    const struct sw_nsbox *nsbox, int ready_fd,
+				    int rep_fd)
 {
+	struct pty_fds pty = { -1, -1 };
 	sigset_t all;
 	pid_t pid;
 
@@ -334,6 +423,8 @@ static void become_holder(const struct sw_launch *l, int rep_fd)
 		sw_launch_fail(rep_fd, SW_STAGE_HOLDER);
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);	/* child() sets the program's */
+	if (l->tty)
+		pty = own_terminal(l, nsbox, ready_fd, rep_fd);
 	/* The program is born in the client's pid namespace; the holder
 	 * stays in ours (clientctx.c). */
 	if (l->client && sw_client_enter_pidns(l->client) < 0)
@@ -343,7 +434,11 @@ static void become_holder(const struct sw_launch *l, int rep_fd)
 	if (pid < 0)
 		sw_launch_fail(rep_fd, SW_STAGE_HOLDER);
 	if (pid == 0)
-		return;
+		return pty;
+	/* Its terminal stays the holder's controlling terminal, not a
+	 * descriptor of it (one of 0-2 when the launcher has those shut). */
+	if (pty.slave >= 0)
+		close(pty.slave);
 	if (syscall(SYS_close_range, 3u, ~0u, 0u) < 0)
 		for (int fd = 3; fd < 1024; fd++)
 			close(fd);
@@ -373,8 +468,10 @@ _Noreturn void sw_launch_child(const struct sw_launch *l,
 	const struct sock_fprog fprog = { (unsigned short)pr->n_insns, pr->insns };
 	const struct sock_fprog dprog = { (unsigned short)pr->n_dinsns, pr->dinsns };
 
+	struct pty_fds pty = { -1, -1 };
+
 	if (l->new_session)
-		become_holder(l, rep_fd);
-	child(l, pr->caps, &dprog, &fprog, pr->landlock_fd, &pr->nsbox,
-	      pr->own_keyring, go_fd, ready_fd, rep_fd);
+		pty = become_holder(l, &pr->nsbox, ready_fd, rep_fd);
+	child(l, pr->caps, &dprog, &fprog, pr->landlock_fd, pr->fsrules, &pr->nsbox,
+	      pr->own_keyring, pty, go_fd, ready_fd, rep_fd);
 }

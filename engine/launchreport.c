@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -20,6 +21,7 @@ static const char *const stage_what[] = {
 	[SW_STAGE_HOLDER] = "start the process that leads its session (setsid, fork)",
 	[SW_STAGE_PGRP] = "create its process group (setpgid)",
 	[SW_STAGE_TTY] = "become the terminal's foreground process group (tcsetpgrp)",
+	[SW_STAGE_PTY] = "give it a terminal of its own (a pseudo-terminal in its session, its controlling terminal)",
 	[SW_STAGE_NICE] = "set its nice value (setpriority)",
 	[SW_STAGE_STDIO] = "set up standard input/output",
 	[SW_STAGE_FDS] = "give it the descriptors handed over, at their numbers, and close every other one",
@@ -33,6 +35,7 @@ static const char *const stage_what[] = {
 	[SW_STAGE_BOUNDING] = "drop capabilities from the bounding set",
 	[SW_STAGE_CAPS] = "set capabilities",
 	[SW_STAGE_NNP] = "set no_new_privs",
+	[SW_STAGE_FSRULES] = "set up its file rules (Landlock)",
 	[SW_STAGE_LANDLOCK] = "enter a Landlock domain of its own (landlock_restrict_self; the kernel allows 16 nested domains)",
 	[SW_STAGE_SECCOMP] = "load the seccomp filter",
 	[SW_STAGE_EXEC] = "execute",
@@ -43,6 +46,8 @@ struct report {
 	int err;
 	struct sw_nsbox_where nsbox;	/* SW_STAGE_NSBOX: which step, which mount */
 	struct sw_client_where client;	/* SW_STAGE_CLIENT: which step */
+	struct sw_fsrules_where fsrules;	/* SW_STAGE_FSRULES: which
+						 * hierarchy, which step */
 };
 
 static _Noreturn void fail(int fd, struct report *r)
@@ -54,7 +59,8 @@ static _Noreturn void fail(int fd, struct report *r)
 _Noreturn void sw_launch_fail_at(int fd, enum sw_stage stage,
 				 const struct sw_nsbox_where *where)
 {
-	struct report r = { (int)stage, errno, { SW_NSBOX_NONE, -1 }, { -1, -1 } };
+	struct report r = { (int)stage, errno, { SW_NSBOX_NONE, -1 }, { -1, -1 },
+			    { SW_FSR_NONE, -1, 0 } };
 
 	if (where)
 		r.nsbox = *where;
@@ -63,7 +69,16 @@ _Noreturn void sw_launch_fail_at(int fd, enum sw_stage stage,
 
 _Noreturn void sw_launch_fail_client(int fd, const struct sw_client_where *where)
 {
-	struct report r = { SW_STAGE_CLIENT, errno, { SW_NSBOX_NONE, -1 }, *where };
+	struct report r = { SW_STAGE_CLIENT, errno, { SW_NSBOX_NONE, -1 }, *where,
+			    { SW_FSR_NONE, -1, 0 } };
+
+	fail(fd, &r);
+}
+
+_Noreturn void sw_launch_fail_fsrules(int fd, const struct sw_fsrules_where *where)
+{
+	struct report r = { SW_STAGE_FSRULES, errno, { SW_NSBOX_NONE, -1 }, { -1, -1 },
+			    *where };
 
 	fail(fd, &r);
 }
@@ -144,6 +159,14 @@ int sw_launch_failed(struct sw_session *s)
 		sw_error_set_errno(&s->launch_err, rep.err,
 				   "cannot use the working directory %s as uid %u",
 				   s->launch_cwd, (unsigned int)s->uid);
+	} else if (n == sizeof(rep) && rep.stage == SW_STAGE_FSRULES) {
+		/* After the seize, in the program's view: which hierarchy,
+		 * which step (fsrules.c). */
+		char what[4600];
+
+		sw_fsrules_explain(s->fsrules, &rep.fsrules, what, sizeof(what));
+		sw_error_set_errno(&s->launch_err, rep.err, "cannot start '%s': %s",
+				   s->launch_prog, what);
 	} else if (has_stage(&rep, n)) {
 		stage_error(&s->launch_err, s->launch_prog, &rep);
 	} else if (s->main_exited) {
@@ -156,4 +179,19 @@ int sw_launch_failed(struct sw_session *s)
 			     s->launch_prog);
 	}
 	return code;
+}
+
+int sw_launch_hand(int sock, char what, int fd)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { &what, 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	return sendmsg(sock, &msg, MSG_NOSIGNAL) == 1 ? 0 : -errno;
 }

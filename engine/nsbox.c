@@ -185,6 +185,46 @@ static int copy_opt(struct sw_nsbox_mount *m, const char *super, const char *nam
 	return dflt ? add_opt(m, name, dflt, strlen(dflt)) : 0;
 }
 
+/* Is id in a range of the user namespace map at path (/proc/self/
+ * gid_map; NULL, or unreadable: every id is, as in the initial one)? */
+static bool id_mapped(const char *path, unsigned long id)
+{
+	char line[128];
+	bool found = false;
+	FILE *f = path ? fopen(path, "re") : NULL;
+
+	if (!f)
+		return true;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned long in, out, n;
+
+		found = sscanf(line, "%lu %lu %lu", &in, &out, &n) == 3 &&
+			id >= in && id - in < n;
+	}
+	fclose(f);
+	return found;
+}
+
+/* devpts's gid= of the original (the tty group), where it names a gid
+ * this user namespace maps: devpts_parse_param() refuses an unmapped
+ * one (EINVAL), as in `unshare -Ur sysward run` on a host whose devpts
+ * says gid=5 (systemd's).  Left out, the session's terminals get the
+ * opener's gid. */
+static int devpts_gid(struct sw_nsbox_mount *m, const char *super, const char *gid_map)
+{
+	const char *v;
+	size_t len;
+	char num[24];
+
+	if (!sw_mnt_option(super, "gid", &v, &len) || !len || len >= sizeof(num))
+		return 0;
+	memcpy(num, v, len);
+	num[len] = '\0';
+	if (!id_mapped(gid_map, strtoul(num, NULL, 10)))
+		return 0;
+	return add_opt(m, "gid", v, len);
+}
+
 /* A v1 hierarchy, mounted again by what names it. */
 static int v1_opts(struct sw_nsbox_mount *m, const char *super)
 {
@@ -265,7 +305,7 @@ static int plan_mounts(const struct sw_mnt_table *t, const struct sw_nsbox_ctx *
 			nm = add_mount(p, m->point, "devpts", attr);
 			/* ptmxmode: /dev/ptmx may be a link to it. */
 			if (nm)
-				r = copy_opt(nm, m->super, "gid", NULL) ?:
+				r = devpts_gid(nm, m->super, ctx->gid_map) ?:
 				    copy_opt(nm, m->super, "mode", "620") ?:
 				    add_opt(nm, "ptmxmode", "0666", 4);
 		} else if (!strcmp(m->point, "/dev/shm") && !strcmp(m->fstype, "tmpfs")) {
@@ -457,6 +497,7 @@ int sw_nsbox_plan(const struct sw_launch *l, struct sw_nsbox *ret,
 			 l->foreground ? l->tty_fd : -1 },
 		.filesystems = "/proc/filesystems",
 		.ns_dir = "/proc/self/ns",
+		.gid_map = "/proc/self/gid_map",
 		/* Where it is no mount point, only in our own file system:
 		 * a client's /dev/shm is another path of ours. */
 		.shm_dir = mountinfo ? NULL : "/dev/shm",
@@ -509,9 +550,11 @@ static int make_ro(const struct sw_nsbox_ro *ro)
 	return r;
 }
 
-static int new_instance(const struct sw_nsbox_mount *m)
+/* m's file system, a new instance with m's options, mounted detached
+ * (fsmount()): its descriptor, or -errno. */
+static int detached_instance(const struct sw_nsbox_mount *m)
 {
-	int fs, mnt = -1, r = 0;
+	int fs, mnt = -1, r = 0, e;
 
 	fs = fsopen(m->fstype, FSOPEN_CLOEXEC);
 	if (fs < 0)
@@ -532,21 +575,50 @@ static int new_instance(const struct sw_nsbox_mount *m)
 			r = -1;
 		}
 	}
-	if (r == 0 && fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0 &&
-	    (mnt = fsmount(fs, FSMOUNT_CLOEXEC, m->attr)) >= 0 &&
-	    move_mount(mnt, "", AT_FDCWD, m->path, MOVE_MOUNT_F_EMPTY_PATH) == 0)
-		r = 0;
-	else
-		r = -errno;
-	if (mnt >= 0)
-		close(mnt);
+	if (r == 0 && fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
+		mnt = fsmount(fs, FSMOUNT_CLOEXEC, m->attr);
+	e = errno;
 	close(fs);
+	return mnt >= 0 ? mnt : -e;
+}
+
+/* m in place: a new instance, or the detached one given (mnt >= 0,
+ * still the caller's to close). */
+static int new_instance(const struct sw_nsbox_mount *m, int mnt)
+{
+	int own = mnt < 0 ? detached_instance(m) : -1;
+	int r = 0;
+
+	if (mnt < 0 && own < 0)
+		return own;
+	if (move_mount(own >= 0 ? own : mnt, "", AT_FDCWD, m->path,
+		       MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		r = -errno;
+	if (own >= 0)
+		close(own);
 	return r;
 }
 
-int sw_nsbox_enter(const struct sw_nsbox *p, int hand_fd, int self_fd,
-		   struct sw_nsbox_where *where)
+/* The plan's first devpts mount, or -1. */
+static int pts_mount(const struct sw_nsbox *p)
 {
+	for (size_t i = 0; p->on && i < p->n_mounts; i++)
+		if (!strcmp(p->mounts[i].fstype, "devpts"))
+			return (int)i;
+	return -1;
+}
+
+int sw_nsbox_pts_instance(const struct sw_nsbox *p)
+{
+	int i = pts_mount(p);
+
+	return i < 0 ? -ENOENT : detached_instance(&p->mounts[i]);
+}
+
+int sw_nsbox_enter(const struct sw_nsbox *p, int hand_fd, int self_fd,
+		   int pts_fd, struct sw_nsbox_where *where)
+{
+	int pts = pts_fd >= 0 ? pts_mount(p) : -1;
 	int r;
 
 	*where = (struct sw_nsbox_where){ SW_NSBOX_NONE, -1 };
@@ -575,7 +647,10 @@ int sw_nsbox_enter(const struct sw_nsbox *p, int hand_fd, int self_fd,
 	}
 	for (size_t i = 0; i < p->n_mounts; i++) {
 		*where = (struct sw_nsbox_where){ SW_NSBOX_MOUNT, (int)i };
-		r = new_instance(&p->mounts[i]);
+		/* The instance the program's terminal was made in
+		 * (launchchild.c): its /dev/pts/N there is the one
+		 * ttyname() finds (is_mytty(): same st_dev). */
+		r = new_instance(&p->mounts[i], (int)i == pts ? pts_fd : -1);
 		if (r < 0)
 			return r;
 	}

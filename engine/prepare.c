@@ -22,6 +22,7 @@
 
 #include "sysward/cleanup.h"
 #include "sysward/clock.h"
+#include "filtercache.h"
 #include "prepare.h"
 
 /*
@@ -85,6 +86,7 @@ void sw_prepared_free(struct sw_prepared *pr)
 		cap_free(pr->caps);
 	if (pr->landlock_fd >= 0)
 		close(pr->landlock_fd);
+	sw_fsrules_free(pr->fsrules);
 	sw_nsbox_free(&pr->nsbox);
 	free(pr);
 }
@@ -110,6 +112,57 @@ static int build_filters(const struct sw_program *prog, struct sw_prepared *pr,
 	sw_filter_free(fctx);
 	return r;
 }
+
+/*
+ * The compiled-filter cache's key (filtercache.c) for build_filters()
+ * on prog: what it reads, and what made prog (program.c from the
+ * policy's text and the launch's context, then the fields prepare sets
+ * below).  A new input of either belongs here, or a cached filter
+ * outlives it.  Besides: the kernel facts this launch was prepared for,
+ * and the program's uid (syswardd serves many clients from one cache:
+ * none learns from a quick start what another ran).  false: no key (a
+ * policy not loaded from text, which is never cached).
+ */
+static bool fcache_key(const struct sw_program *prog, const struct sw_launch *l,
+		       const struct sw_kernel_support *ks,
+		       unsigned char key[SW_SHA256_LEN])
+{
+	const struct sw_policy *p = prog->policy;
+	struct sw_sha256 s;
+	uid_t uid = l->uid == (uid_t)-1 ? geteuid() : l->uid;
+	bool sup = prog->supervisor_pid > 0;
+
+	if (!p->has_text_digest)
+		return false;
+	sw_fcache_key_begin(&s);
+	sw_sha256_update(&s, p->text_digest, sizeof(p->text_digest));
+	sw_sha256_update(&s, &prog->ctx.caps, sizeof(prog->ctx.caps));
+	sw_sha256_update(&s, &prog->ctx.arch, sizeof(prog->ctx.arch));
+	sw_sha256_update(&s, &prog->ctx.kernel, sizeof(prog->ctx.kernel));
+	sw_sha256_update(&s, prog->abi_enabled, sizeof(prog->abi_enabled));
+	sw_sha256_update(&s, &prog->defences, sizeof(prog->defences));
+	sw_sha256_update(&s, &prog->contained, sizeof(prog->contained));
+	sw_sha256_update(&s, &prog->excl_creates_new, sizeof(prog->excl_creates_new));
+	sw_sha256_update(&s, &prog->refusals, sizeof(prog->refusals));
+	/* `--log -`'s line gate: writes to descriptors 1 and 2 stop */
+	sw_sha256_update(&s, &prog->observe_stderr, sizeof(prog->observe_stderr));
+	sw_sha256_update(&s, &sup, sizeof(sup));
+	sw_sha256_update(&s, &l->defences_off, sizeof(l->defences_off));
+	sw_sha256_update(&s, &uid, sizeof(uid));
+	sw_sha256_update(&s, ks->release, strnlen(ks->release, sizeof(ks->release)));
+	sw_sha256_update(&s, ks->machine, strnlen(ks->machine, sizeof(ks->machine)));
+	sw_sha256_update(&s, &ks->set_syscall_info, sizeof(ks->set_syscall_info));
+	sw_sha256_update(&s, &ks->get_syscall_info, sizeof(ks->get_syscall_info));
+	sw_sha256_update(&s, &ks->landlock_abi, sizeof(ks->landlock_abi));
+	sw_sha256_final(&s, key);
+	return true;
+}
+
+/* build_filters(), bounded or not, through the cache when the launch
+ * has one: an entry verified for this key, or a compile then stored. */
+static int build_filters_cached(const struct sw_kernel_support *ks,
+				const struct sw_launch *l, struct sw_prepared *pr,
+				unsigned int timeout_ms, struct sw_error *err);
 
 /* What a compile process sends back: this, then the two programs. */
 struct bpf_reply {
@@ -266,6 +319,25 @@ static int build_filters_bounded(const struct sw_program *prog,
 	return r;
 }
 
+static int build_filters_cached(const struct sw_kernel_support *ks,
+				const struct sw_launch *l, struct sw_prepared *pr,
+				unsigned int timeout_ms, struct sw_error *err)
+{
+	unsigned char key[SW_SHA256_LEN];
+	bool keyed = l->filter_cache && fcache_key(pr->prog, l, ks, key);
+	int r;
+
+	if (keyed && sw_fcache_load(l->filter_cache, key, &pr->insns, &pr->n_insns,
+				    &pr->dinsns, &pr->n_dinsns))
+		return 0;
+	r = timeout_ms ? build_filters_bounded(pr->prog, l, pr, timeout_ms, err)
+		       : build_filters(pr->prog, pr, err);
+	if (r >= 0 && keyed)
+		sw_fcache_store(l->filter_cache, key, pr->insns, pr->n_insns,
+				pr->dinsns, pr->n_dinsns);
+	return r;
+}
+
 /*
  * Who decides the policy's refusals for this launch (enum sw_refusals):
  * complain mode must see every one; an audit log or a record wants the
@@ -345,14 +417,16 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 	/* Not root, no capability to become root (--cap CAP_SETUID). */
 	pr->prog->excl_creates_new = (l->uid == (uid_t)-1 ? geteuid() : l->uid) != 0 &&
 				     !l->caps;
+	/* Where a record can be made at a stop at all (without the
+	 * request, refusals stay the filter's and leave none). */
+	pr->prog->observe_stderr = l->audit_gate && ks->set_syscall_info;
 	pr->own_keyring = pr->prog->defences & SW_DEFENCE_KEYRINGS;
 	r = refusals_for(l, ks, p, &pr->prog->refusals, err);
 	if (r < 0) {
 		sw_prepared_free(pr);
 		return r;
 	}
-	r = timeout_ms ? build_filters_bounded(pr->prog, l, pr, timeout_ms, err)
-			       : build_filters(pr->prog, pr, err);
+	r = build_filters_cached(ks, l, pr, timeout_ms, err);
 	/* The policy needs the supervisor if its rules do, or if the
 	 * compiler had to trace a syscall to keep first-match semantics:
 	 * either way its filter returns SECCOMP_RET_TRACE somewhere. */
@@ -375,8 +449,16 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 			return r;
 		return sw_error_wrap(err, "compile %s", p->source ? p->source : "the policy");
 	}
-	/* One ruleset per launch; each restrict_self makes a new domain. */
-	r = sw_landlock_ruleset(ks->landlock_abi, &pr->landlock_fd, err);
+	/* The policy's file-system and network sections: what the kernel
+	 * of this Landlock ABI enforces, or the launch refused ("strict"). */
+	r = sw_fsrules_from_policy(p, l, ks->landlock_abi, true, &pr->fsrules, err);
+	if (r < 0) {
+		sw_prepared_free(pr);
+		return sw_error_wrap(err, "%s", p->source ? p->source : "the policy");
+	}
+	/* One ruleset per launch; each restrict_self makes a new domain.
+	 * The child adds the file rules, in the program's view. */
+	r = sw_fsrules_ruleset(pr->fsrules, ks->landlock_abi, &pr->landlock_fd, err);
 	if (r < 0) {
 		sw_prepared_free(pr);
 		return sw_error_wrap(err, "prepare the session's Landlock domain");
@@ -389,4 +471,11 @@ void sw_prepared_overridden(const struct sw_prepared *pr, sw_overridden_fn fn,
 			    void *ud)
 {
 	sw_program_overridden(pr->prog, fn, ud);
+}
+
+int sw_prepared_enforcement(struct sw_prepared *pr,
+			    int (*fn)(const char *path, const char *msg, void *ud),
+			    void *ud)
+{
+	return sw_fsrules_describe(pr->fsrules, fn, ud);
 }

@@ -19,6 +19,8 @@ struct sw_prepared {
 	cap_t caps;
 	bool can_set;		/* the kernel it was made for has SET_SYSCALL_INFO */
 	int landlock_fd;	/* the session's ruleset (landlock.c), or -1 */
+	struct sw_fsrules *fsrules;	/* its file and network rules' plan
+					 * (fsrules.c), the child applies */
 	struct sw_nsbox nsbox;	/* its own namespaces (nsbox.c) */
 	bool own_keyring;	/* the child joins a session keyring of its
 				 * own and learns the uid's (objects.c) */

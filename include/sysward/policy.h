@@ -152,6 +152,91 @@ static inline bool sw_rule_needs_supervisor(const struct sw_rule *r)
 	       r->when_first || r->when_last || r->when_step || r->audit;
 }
 
+/*
+ * The file-system and network sections (sysward extensions "filesystem"
+ * and "network", which an OCI runtime ignores as it ignores every key it
+ * does not know): hierarchies with the rights the program gets on them,
+ * and the TCP ports it may bind and connect to, enforced by the kernel
+ * (Landlock) on the file found and the port asked for, never on a string.
+ *
+ * File-system rights are the kernel's Landlock access rights, the same
+ * bits (LANDLOCK_ACCESS_FS_*, include/uapi/linux/landlock.h); the policy
+ * names them in words (policy/src/fsaccess.c: the one table of words,
+ * named sets and the Landlock ABI that brought each right).
+ */
+#define SW_FS_EXECUTE		(1ULL << 0)
+#define SW_FS_WRITE_FILE	(1ULL << 1)
+#define SW_FS_READ_FILE		(1ULL << 2)
+#define SW_FS_READ_DIR		(1ULL << 3)
+#define SW_FS_REMOVE_DIR	(1ULL << 4)
+#define SW_FS_REMOVE_FILE	(1ULL << 5)
+#define SW_FS_MAKE_CHAR		(1ULL << 6)
+#define SW_FS_MAKE_DIR		(1ULL << 7)
+#define SW_FS_MAKE_REG		(1ULL << 8)
+#define SW_FS_MAKE_SOCK		(1ULL << 9)
+#define SW_FS_MAKE_FIFO		(1ULL << 10)
+#define SW_FS_MAKE_BLOCK	(1ULL << 11)
+#define SW_FS_MAKE_SYM		(1ULL << 12)
+#define SW_FS_REFER		(1ULL << 13)	/* Landlock ABI 2 */
+#define SW_FS_TRUNCATE		(1ULL << 14)	/* ABI 3 */
+#define SW_FS_IOCTL_DEV		(1ULL << 15)	/* ABI 5 */
+#define SW_FS_ALL		((1ULL << 16) - 1)
+/* The rights about a file itself; the others are a directory's, about
+ * its entries (the kernel refuses them in a rule on a file: EINVAL). */
+#define SW_FS_FILE_RIGHTS	(SW_FS_EXECUTE | SW_FS_WRITE_FILE | SW_FS_READ_FILE | \
+				 SW_FS_TRUNCATE | SW_FS_IOCTL_DEV)
+/* The rights that change a file or a directory's entries: what a
+ * read-only hierarchy lacks. */
+#define SW_FS_WRITES		(SW_FS_ALL & ~(SW_FS_EXECUTE | SW_FS_READ_FILE | \
+					       SW_FS_READ_DIR | SW_FS_IOCTL_DEV))
+/* The network rights (LANDLOCK_ACCESS_NET_*, ABI 4). */
+#define SW_NET_BIND_TCP		(1ULL << 0)
+#define SW_NET_CONNECT_TCP	(1ULL << 1)
+
+/* Where a file-system rule's path starts. */
+enum sw_fs_base {
+	SW_FS_BASE_ROOT,	/* "/...": the program's root directory */
+	SW_FS_BASE_CWD,		/* "${CWD}": its working directory at launch */
+	SW_FS_BASE_HOME,	/* "${HOME}": HOME in its environment */
+	SW_FS_BASE_TMPDIR,	/* "${TMPDIR}": TMPDIR there, else /tmp */
+};
+
+struct sw_fs_rule {
+	/* As written, without "//", "/." or a trailing "/": "/usr",
+	 * "${CWD}", "${HOME}/.ssh".  rest: what follows the variable ("" or
+	 * "/a/b"; the whole path for SW_FS_BASE_ROOT). */
+	char *path;
+	const char *rest;
+	enum sw_fs_base base;
+	uint64_t access;	/* SW_FS_* the program gets beneath it */
+	bool optional;		/* missing at launch: skipped, not refused */
+	char *json_path;	/* "filesystem.paths[2]" for messages */
+};
+
+/* TCP ports first..last, both included. */
+struct sw_port_range {
+	uint16_t first, last;
+};
+
+/* The TCP ports of one right ("bind" or "connect"): any (not
+ * restricted), or only those of the ranges (none if n_ranges is 0). */
+struct sw_tcp_ports {
+	bool any;
+	struct sw_port_range *ranges;
+	size_t n_ranges;
+	size_t n_ports;		/* how many ports the ranges hold */
+};
+
+/* A right's word ("read-file") and the Landlock ABI that brought it;
+ * NULL and 0 for a bit that is no right. */
+const char *sw_fs_right_name(uint64_t right);
+int sw_fs_right_abi(uint64_t right);
+/* The file-system rights a kernel of Landlock ABI abi can enforce. */
+uint64_t sw_fs_rights_of_abi(int abi);
+/* access in words for messages: a named set if one is exactly it
+ * ("ro: read-file, read-dir, execute"), else the rights; "none". */
+void sw_fs_access_describe(uint64_t access, char *buf, size_t len);
+
 /* What a policy warning is about (struct sw_policy's warning_kinds). */
 enum sw_policy_warning_kind {
 	SW_POLICY_WARN_OTHER = 0,
@@ -173,9 +258,13 @@ enum sw_policy_warning_kind {
 	 * session, which the engine otherwise refuses (docs/security.md,
 	 * route 19); `sysward check` shows what each one grants. */
 	SW_POLICY_WARN_GRANT,
+	/* Not a problem: how a "filesystem" or "network" rule will be
+	 * enforced on this kernel (which Landlock rights, which dropped,
+	 * how a narrower hierarchy is compiled); `sysward check` shows it. */
+	SW_POLICY_WARN_ENFORCE,
 };
 
-/* "other", "syscall-newer", "not-a-path", "grant": the kind as `sysward
+/* "other", "syscall-newer", "not-a-path", "grant", "enforce": the kind as `sysward
  * check --json` names it; NULL for a value the enum does not have. */
 const char *sw_policy_warning_kind_name(enum sw_policy_warning_kind kind);
 
@@ -221,6 +310,27 @@ struct sw_policy {
 	struct sw_policy_pos {
 		unsigned int line, col;
 	} *warning_pos;
+	/* "filesystem" (has_filesystem: the section is there, even with no
+	 * path: then the program gets no file at all): fs_rules in policy
+	 * order; fs_strict: a right the kernel cannot enforce refuses the
+	 * launch instead of being dropped. */
+	bool has_filesystem;
+	struct sw_fs_rule *fs_rules;
+	size_t n_fs_rules;
+	bool fs_strict;
+	/* "network": the TCP ports the program may bind and connect to;
+	 * net_strict as fs_strict. */
+	bool has_network;
+	struct sw_tcp_ports tcp_bind, tcp_connect;
+	bool net_strict;
+	/* SHA-256 of the text it was parsed from (after a byte-order mark),
+	 * set by sw_policy_load_string() and _file(): what the engine's
+	 * compiled-filter cache keys an entry by (engine/filtercache.c).
+	 * has_text_digest is false for a policy built another way, which is
+	 * then never cached; a caller that changes a loaded policy must
+	 * clear it. */
+	unsigned char text_digest[32];
+	bool has_text_digest;
 };
 
 /* What the launched program will have, for includes/excludes. */
@@ -265,12 +375,17 @@ int sw_policy_load_string_opts(const char *text, size_t len, const char *name,
 			       struct sw_policy **ret, struct sw_error *err);
 /* The text of a policy file, NUL-terminated, within the one size limit
  * (limits.h), as sw_policy_load_file() reads it: for a caller that sends
- * the text on (sysward run --daemon).  Free *ret with free(). */
+ * the text on (sysward run --daemon).  path may be a regular file, a
+ * pipe ("<(jq ...)", /dev/fd/N: read once, to its end; a named FIFO is
+ * refused), or "-" for standard input (a file or a stream).  Free *ret
+ * with free(). */
 int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
 			struct sw_error *err);
 /* The same with the size limit max_bytes (sw_policy_load_opts). */
 int sw_policy_read_file_max(const char *path, size_t max_bytes, char **ret,
 			    size_t *ret_len, struct sw_error *err);
+/* The name of the policy at path in messages: path, "<stdin>" for "-". */
+const char *sw_policy_file_name(const char *path);
 /* The text of a policy in a sealed memory file (F_SEAL_WRITE,
  * F_SEAL_SHRINK, F_SEAL_GROW), read from offset 0; anything else is
  * refused (-EPERM): sysward run --policy-fd, sysward-runtime's hand-off. */
@@ -318,6 +433,9 @@ bool sw_rule_applies(const struct sw_rule *r, const struct sw_policy_ctx *ctx);
  * The 32-bit ABIs' own register width is the caller's business.
  */
 uint64_t sw_syscall_arg_mask(uint32_t arch, const char *name, unsigned int index);
+/* The six at once, with one look-up (the engine asks for every name of a
+ * policy on every ABI at each launch). */
+void sw_syscall_arg_masks(uint32_t arch, const char *name, uint64_t ret[6]);
 /* The same table's row: one letter per argument the syscall takes
  * ('l' 64-bit, 'i' 32-bit, 'h' 16-bit, 'p' a pointer), or NULL when the
  * table does not know it on that ABI. */
@@ -365,6 +483,9 @@ long sw_glob_unclosed_bracket(const char *pattern);
  */
 bool sw_action_is_extension(const char *name);
 bool sw_rule_key_is_extension(const char *key);
+/* A top-level key only sysward reads ("filesystem", "network"): an OCI
+ * runtime would run the program without what it says. */
+bool sw_policy_key_is_extension(const char *key);
 
 /* "SCMP_ACT_ALLOW", "SYSWARD_ACT_SKIP", ... for messages and audit. */
 const char *sw_action_name(enum sw_action a);

@@ -23,11 +23,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "internal.h"
 #include "sysward/cleanup.h"
+#include "sysward/sha256.h"
 
 /* linux/seccomp.h; spelled out so old headers do not matter. */
 #define FLAG_TSYNC		(1u << 0)
@@ -383,8 +386,10 @@ static int parse_top(struct parser *ps, struct json_object *root)
 	static const char *const keys[] = {
 		"$schema", "comment", "defaultAction", "defaultErrnoRet",
 		"defaultErrno", "architectures", "archMap", "flags", "listenerPath",
-		"listenerMetadata", "syscalls", "allowIoUring", NULL
+		"listenerMetadata", "syscalls", "allowIoUring", "filesystem",
+		"network", NULL
 	};
+	struct json_object *v;
 	int r;
 
 	if (!json_object_is_type(root, json_type_object))
@@ -409,7 +414,19 @@ static int parse_top(struct parser *ps, struct json_object *root)
 	if (r < 0 && !sw_pol_go_on(ps, r))
 		return r;
 	r = parse_rules(ps, root);
-	return r < 0 ? r : ps->n_errors ? -EINVAL : 0;
+	if (r < 0 && !sw_pol_go_on(ps, r))
+		return r;
+	if (json_object_object_get_ex(root, "filesystem", &v)) {
+		r = sw_pol_parse_filesystem(ps, v);
+		if (r < 0 && !sw_pol_go_on(ps, r))
+			return r;
+	}
+	if (json_object_object_get_ex(root, "network", &v)) {
+		r = sw_pol_parse_network(ps, v);
+		if (r < 0 && !sw_pol_go_on(ps, r))
+			return r;
+	}
+	return ps->n_errors ? -EINVAL : 0;
 }
 
 static const char *tokener_msg(enum json_tokener_error e, char c, char *buf,
@@ -646,6 +663,8 @@ int sw_policy_load_string_opts(const char *text, size_t len, const char *name,
 	if (r >= 0)
 		r = parse_policy(&ps, root, &p);
 	if (r >= 0) {
+		sw_sha256(text, len, p->text_digest);
+		p->has_text_digest = true;
 		*ret = TAKE_PTR(p);
 		sw_error_clear(err);
 		r = 0;
@@ -674,10 +693,11 @@ static const char *file_kind(mode_t mode)
 	}
 }
 
-/* The policy text of fd (name: for messages), from offset 0 whatever
- * the file's offset (a descriptor may be shared), at most the limit. */
-static int read_policy(int fd, const char *name, size_t limit, char **ret,
-		       size_t *ret_len, struct sw_error *err)
+/* The policy text of fd (name: for messages), at most limit bytes: a
+ * file from offset 0 whatever its offset (a descriptor may be shared);
+ * a stream (a pipe, a terminal) once, from where it is, to its end. */
+static int read_policy(int fd, const char *name, size_t limit, bool stream,
+		       char **ret, size_t *ret_len, struct sw_error *err)
 {
 	cleanup_free char *buf = NULL;
 	size_t used = 0, size = 0;
@@ -702,7 +722,8 @@ static int read_policy(int fd, const char *name, size_t limit, char **ret,
 			buf = nbuf;
 			size = nsize;
 		}
-		n = pread(fd, buf + used, size - used, (off_t)used);
+		n = stream ? read(fd, buf + used, size - used)
+			   : pread(fd, buf + used, size - used, (off_t)used);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -721,6 +742,29 @@ static int read_policy(int fd, const char *name, size_t limit, char **ret,
 	return 0;
 }
 
+const char *sw_policy_file_name(const char *path)
+{
+	return path && strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+/* "-": our standard input, a file (read from offset 0) or anything
+ * else read once as a stream ("sysward run --policy - < p.json", "jq
+ * ... | sysward run --policy -").  Left open: it is the program's too,
+ * at its end now. */
+static int read_stdin(size_t limit, char **ret, size_t *ret_len,
+		      struct sw_error *err)
+{
+	const char *name = sw_policy_file_name("-");
+	struct stat st;
+
+	if (fstat(STDIN_FILENO, &st) < 0)
+		return sw_error_set_errno(err, errno, "read policy from %s", name);
+	if (S_ISDIR(st.st_mode))
+		return sw_error_set(err, EISDIR, "read policy %s: is a directory", name);
+	return read_policy(STDIN_FILENO, name, limit, !S_ISREG(st.st_mode),
+			   ret, ret_len, err);
+}
+
 int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
 			struct sw_error *err)
 {
@@ -731,12 +775,15 @@ int sw_policy_read_file_max(const char *path, size_t limit, char **ret,
 			    size_t *ret_len, struct sw_error *err)
 {
 	cleanup_close int fd = -1;
+	struct statfs sfs;
 	struct stat st;
 
 	if (!path)
 		return sw_error_set(err, EINVAL, "no policy file given");
-	/* O_NONBLOCK: opening a FIFO blocks until a writer comes, and a
-	 * device's open may do anything; neither is a policy. */
+	if (strcmp(path, "-") == 0)
+		return read_stdin(max_bytes(limit), ret, ret_len, err);
+	/* O_NONBLOCK: opening a named FIFO blocks until a writer comes,
+	 * and a device's open may do anything; neither is a policy. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return sw_error_set_errno(err, errno, "open policy %s", path);
@@ -745,11 +792,26 @@ int sw_policy_read_file_max(const char *path, size_t limit, char **ret,
 	if (S_ISDIR(st.st_mode))
 		return sw_error_set(err, EISDIR,
 				    "read policy %s: is a directory", path);
+	if (S_ISFIFO(st.st_mode) && fstatfs(fd, &sfs) == 0 &&
+	    sfs.f_type == PIPEFS_MAGIC) {
+		/* A pipe ("<(jq ...)", /dev/fd/N), read once to its end,
+		 * blocking: its writer is there, or has gone and left what
+		 * it wrote.  A named FIFO (a file system's inode, not
+		 * pipefs) stays refused below: its open found no writer
+		 * (O_NONBLOCK), and waiting for one could be for ever. */
+		int fl = fcntl(fd, F_GETFL);
+
+		if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
+			return sw_error_set_errno(err, errno, "read policy %s", path);
+		return read_policy(fd, path, max_bytes(limit), true, ret,
+				   ret_len, err);
+	}
 	if (!S_ISREG(st.st_mode))
 		return sw_error_set(err, EINVAL,
-				    "read policy %s: is %s, not a regular file: give the path of a policy file",
+				    "read policy %s: is %s, not a regular file: give the path of a policy file, a pipe, or '-' for standard input",
 				    path, file_kind(st.st_mode));
-	return read_policy(fd, path, max_bytes(limit), ret, ret_len, err);
+	return read_policy(fd, path, max_bytes(limit), false, ret, ret_len,
+			   err);
 }
 
 /*
@@ -779,7 +841,8 @@ int sw_policy_read_sealed_fd(int fd, char **ret, size_t *ret_len,
 		return sw_error_set(err, EPERM,
 				    "policy %s: not a sealed memory file (memfd_create(2) with F_SEAL_WRITE, F_SEAL_SHRINK and F_SEAL_GROW): a policy that can still change is not read",
 				    name);
-	return read_policy(fd, name, SW_POLICY_MAX_FILE, ret, ret_len, err);
+	return read_policy(fd, name, SW_POLICY_MAX_FILE, false, ret, ret_len,
+			   err);
 }
 
 int sw_policy_load_file(const char *path, struct sw_policy **ret,
@@ -792,7 +855,8 @@ int sw_policy_load_file(const char *path, struct sw_policy **ret,
 	r = sw_policy_read_file(path, &text, &len, err);
 	if (r < 0)
 		return r;
-	return sw_policy_load_string(text, len, path, ret, err);
+	return sw_policy_load_string(text, len, sw_policy_file_name(path), ret,
+				     err);
 }
 
 static void gate_free(struct sw_gate *g)
@@ -820,6 +884,7 @@ void sw_policy_free(struct sw_policy *p)
 		free(r->json_path);
 	}
 	free(p->rules);
+	sw_pol_fs_free(p);
 	sw_pol_strv_free(p->architectures);
 	free(p->arch_tokens);
 	sw_pol_strv_free(p->warnings);

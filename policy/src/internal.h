@@ -217,6 +217,12 @@ int sw_pol_read_fields(struct parser *ps, const char *path, struct json_object *
 /* syscalls[idx] into rule; on error rule is left for sw_policy_free. */
 int sw_pol_parse_rule(struct parser *ps, size_t idx, struct json_object *o,
 		      struct sw_rule *rule);
+/* The "filesystem" and "network" sections (fsaccess.c), into ps->p;
+ * sw_pol_fs_free() frees what they hold. */
+int sw_pol_parse_filesystem(struct parser *ps, struct json_object *o);
+int sw_pol_parse_network(struct parser *ps, struct json_object *o);
+void sw_pol_fs_free(struct sw_policy *p);
+
 /* dst: the struct sw_gate; a field-table parse function */
 int sw_pol_parse_gate(struct parser *ps, const char *path, struct json_object *o,
 		      void *dst);

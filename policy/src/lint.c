@@ -522,6 +522,129 @@ static int lint_sendmmsg(const struct sw_policy *p, sw_lint_fn fn, void *ud)
 		  ud);
 }
 
+/* The nearest rule of the same base whose path holds rule i's (an
+ * ancestor by the strings: the launch finds the others on disk), or -1. */
+static long fs_outer(const struct sw_policy *p, size_t i)
+{
+	const struct sw_fs_rule *in = &p->fs_rules[i];
+	size_t best_len = 0;
+	long best = -1;
+
+	for (size_t j = 0; j < p->n_fs_rules; j++) {
+		const struct sw_fs_rule *out = &p->fs_rules[j];
+		size_t n = strlen(out->rest);
+
+		if (j == i || out->base != in->base)
+			continue;
+		/* "/" holds everything; "/a" holds "/a/b", not "/ab" */
+		if (!(n == 1 && out->rest[0] == '/') &&
+		    !(n == 0 && in->rest[0]) &&
+		    !(strncmp(out->rest, in->rest, n) == 0 && in->rest[n] == '/'))
+			continue;
+		if (best < 0 || n >= best_len) {
+			best = (long)j;
+			best_len = n;
+		}
+	}
+	return best;
+}
+
+/*
+ * A hierarchy inside another with fewer rights.  The kernel's rules only
+ * grant (a file gets what the rules on the way from it to the root
+ * grant, together), so the engine (engine/fsrules.c) gives the outer
+ * rights to each entry beside the inner hierarchy instead of to the
+ * outer directory, as it finds them when the program starts: what the
+ * author should know is what that leaves the directories on the way.
+ */
+static int lint_fs_nested(const struct sw_policy *p, size_t i, sw_lint_fn fn,
+			  void *ud)
+{
+	/* What a directory needs for itself: listing it, its entries. */
+	const uint64_t dir_rights = SW_FS_ALL & ~SW_FS_FILE_RIGHTS;
+	const struct sw_fs_rule *in = &p->fs_rules[i], *out;
+	char keep[256], dirs[512], effect[256], msg[SW_ERROR_MSG_MAX];
+	long j = fs_outer(p, i);
+	size_t used, n_dirs = 1, skip;
+	uint64_t lost;
+
+	if (j < 0)
+		return 0;
+	out = &p->fs_rules[j];
+	lost = out->access & ~in->access;
+	/* A file right the inner hierarchy lacks only narrows what entries
+	 * made later on the way get (/dev/null "read, write" in a tree
+	 * "ro" needs no word); a directory's own rights are felt at once. */
+	if (!(lost & dir_rights))
+		return 0;
+	sw_fs_access_describe(out->access & in->access, keep, sizeof(keep));
+	/* The directories on the way: the outer one, then each below it
+	 * down to the inner one's parent. */
+	used = (size_t)snprintf(dirs, sizeof(dirs), "%s", out->path);
+	skip = strlen(out->rest);
+	for (const char *c = in->rest + skip + (skip == 1); used < sizeof(dirs);) {
+		const char *next = strchr(c + 1, '/');
+
+		if (!next)
+			break;
+		used += (size_t)snprintf(dirs + used, sizeof(dirs) - used, ", %.*s",
+					 (int)(next - in->path), in->path);
+		n_dirs++;
+		c = next;
+	}
+	snprintf(effect, sizeof(effect), "%s%s%s%s",
+		 lost & SW_FS_READ_DIR ? "listing " : "",
+		 lost & SW_FS_READ_DIR ? (n_dirs > 1 ? "them fails with EACCES" : "it fails with EACCES") : "",
+		 (lost & SW_FS_READ_DIR) && (lost & dir_rights & ~SW_FS_READ_DIR)
+			 ? ", " : "",
+		 lost & dir_rights & ~SW_FS_READ_DIR
+			 ? (n_dirs > 1 ? "making, removing or moving entries directly in them fails with EACCES"
+				       : "making, removing or moving entries directly in it fails with EACCES")
+			 : "");
+	snprintf(msg, sizeof(msg),
+		 "%s is inside %s (%s) with fewer rights, and the kernel's rules only grant: sysward gives %s's rights to each entry beside %s instead, as the entries are when the program starts. The director%s on the way (%.300s) keep%s %s%.200s: %s; an entry made in %s later gets only those rights",
+		 in->path, out->path, out->json_path, out->json_path, in->path,
+		 n_dirs > 1 ? "ies" : "y", dirs, n_dirs > 1 ? "" : "s",
+		 out->access & in->access ? "only " : "",
+		 out->access & in->access ? keep : "nothing", effect,
+		 n_dirs > 1 ? "them" : "it");
+	return fn(SW_POLICY_WARN_OTHER, in->json_path, msg, ud);
+}
+
+/* Does some rule refuse socket(2) (any of its conditions)? */
+static bool socket_refused(const struct sw_policy *p)
+{
+	for (size_t i = 0; i < p->n_rules; i++)
+		if (rule_names(&p->rules[i], "socket") && !lets_run(&p->rules[i]))
+			return true;
+	return p->default_action != SW_ACT_ALLOW && p->default_action != SW_ACT_KLOG;
+}
+
+static int lint_fs(const struct sw_policy *p, sw_lint_fn fn, void *ud)
+{
+	bool execute = false;
+	int e;
+
+	for (size_t i = 0; i < p->n_fs_rules; i++) {
+		execute |= p->fs_rules[i].access & SW_FS_EXECUTE;
+		e = lint_fs_nested(p, i, fn, ud);
+		if (e < 0)
+			return e;
+	}
+	if (p->has_filesystem && !execute) {
+		e = fn(SW_POLICY_WARN_OTHER, "filesystem",
+		       "no hierarchy grants execute: not even the program can be started (it is executed under these rules), nor its dynamic loader",
+		       ud);
+		if (e < 0)
+			return e;
+	}
+	if (p->has_network && !socket_refused(p))
+		return fn(SW_POLICY_WARN_OTHER, "network",
+			  "only TCP binds and connects are the kernel's to refuse by port (Landlock); UDP, raw and other sockets are the syscall rules' to decide, and they let socket(2) run: refuse it for the families the program must not use (policy/README.md, Network)",
+			  ud);
+	return 0;
+}
+
 int sw_policy_lint(const struct sw_policy *p, sw_lint_fn fn, void *ud)
 {
 	int e;
@@ -542,5 +665,7 @@ int sw_policy_lint(const struct sw_policy *p, sw_lint_fn fn, void *ud)
 			return e;
 	}
 	e = lint_sendmmsg(p, fn, ud);
+	if (e >= 0)
+		e = lint_fs(p, fn, ud);
 	return e < 0 ? e : 0;
 }

@@ -376,6 +376,59 @@ t_audit_log_stderr_text() {
 	expect_err "xml"
 }
 
+# --log - shares the program's standard error: each record is a line of
+# its own between the program's lines, never inside one, also when the
+# program writes a line in several writes with a logged call between
+# them (as glibc's error() does: "cat: ", the name, then strerror's
+# text, whose locale file the policy may refuse).  To a file, and
+# through a pipe; a control without --log has the same program lines.
+# tags: needs-log
+t_audit_log_stderr_lines() {
+	local p n=150 prog
+	p=$(policy chdir <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["chdir"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13}]}
+	EOF
+	)
+	prog='i=0; while [ $i -lt '$n' ]; do printf "line-$i-%0600d " 0 >&2; cd /nonexistent-$i 2>/dev/null; printf "end-$i\n" >&2; i=$((i+1)); done'
+	check_lines() {
+		"$PYTHON" - "$1" "$n" "$2" <<-'EOF'
+		import json, re, sys
+		path, n, want_records = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "yes"
+		prog, recs, bad = 0, 0, []
+		for line in open(path, errors="replace").read().split("\n")[:-1]:
+		    m = re.fullmatch(r"line-(\d+)-0{600} end-(\d+)", line)
+		    if m and m.group(1) == m.group(2):
+		        prog += 1
+		        continue
+		    try:
+		        r = json.loads(line)
+		        assert r["syscall"] == "chdir"
+		        recs += 1
+		    except Exception:
+		        bad.append(line[:120])
+		if bad or prog != n or (recs < n if want_records else recs):
+		    print("%s: %d whole program lines of %d, %d records, %d broken lines, first: %s"
+		          % (path, prog, n, recs, len(bad), bad[:3]))
+		    sys.exit(1)
+		EOF
+	}
+	sw "$p" -- sh -c "$prog"
+	expect_rc 0
+	check_lines "$W/err" no || fail "the program's lines without --log"
+	sw "$p" --log - -- sh -c "$prog"
+	expect_rc 0
+	check_lines "$W/err" yes || fail "--log - split the program's lines (a file)"
+	("$SYSWARD" run --policy "$p" --log - -- sh -c "$prog" 2>&1 >/dev/null | cat >"$W/piped")
+	check_lines "$W/piped" yes || fail "--log - split the program's lines (a pipe)"
+	# A line that never ends holds no record back for ever: they come
+	# out when the run ends, none lost.
+	sw "$p" --log - -- sh -c 'printf "no end" >&2; cd /a; cd /b; cd /c; true'
+	expect_rc 0
+	[ "$(grep -o '"syscall":"chdir"' "$W/err" | wc -l)" -eq 3 ] ||
+		{ fail "records behind a line that never ends were lost"; dump_last; }
+}
+
 docker_profile() {
 	local f=$EXAMPLES/docker-default.json
 	if [ ! -f "$f" ]; then

@@ -115,6 +115,11 @@ policy() {
 	echo "$W/$1.json"
 }
 
+# example_policy NAME: policy/examples/NAME.json copied to $W (readable
+# by every uid: the source tree may not be, as in a clone under root's
+# 0700 home), its path printed.
+example_policy() { policy "$1" <"$SRCDIR/policy/examples/$1.json"; }
+
 # A policy that allows everything but still puts a supervisor rule in
 # place (so the tracer is really there): the negative control.
 allow_policy() {

@@ -70,6 +70,16 @@ static int witness(const char *dir)
 	FILE *f;
 
 	snprintf(desc, sizeof(desc), "sysward-witness-%d", (int)getpid());
+	/* Its key is possessed through its session keyring, which a
+	 * service manager may have made without a link to @u (systemd's
+	 * KeyringMode=private, systemd-nspawn): a session keyring of its
+	 * own, @u linked in, so that it can read its key back.  The user
+	 * keyring, which the attack aims at, stays the uid's. */
+	if (kc(KEYCTL_JOIN_SESSION_KEYRING, 0, 0, 0, 0) < 0 ||
+	    kc(KEYCTL_LINK, KEY_SPEC_USER_KEYRING, KEY_SPEC_SESSION_KEYRING, 0, 0) < 0) {
+		fprintf(stderr, "witness: a session keyring linking @u: %s\n", strerror(errno));
+		return ADV_CANNOT;
+	}
 	key = add_key("user", desc, SECRET, strlen(SECRET), KEY_SPEC_USER_KEYRING);
 	if (key < 0) {
 		fprintf(stderr, "witness: add_key: %s\n", strerror(errno));

@@ -72,6 +72,13 @@ bad = {
     "bad gate arch": rules({"names": ["read"], "action": "SCMP_ACT_ALLOW", "includes": {"arches": ["x86_64"]}}),
     "errno 4096": rules({"names": ["read"], "action": "SCMP_ACT_ERRNO", "errnoRet": 4096}),
     "allowIoUring not a boolean": dict(A, allowIoUring=1),
+    "relative fs path": dict(A, filesystem={"paths": [{"path": "etc", "access": "ro"}]}),
+    "unknown fs variable": dict(A, filesystem={"paths": [{"path": "${PWD}", "access": "rw"}]}),
+    "unknown access word": dict(A, filesystem={"paths": [{"path": "/", "access": "rx"}]}),
+    "empty access": dict(A, filesystem={"paths": [{"path": "/", "access": []}]}),
+    "fs entry without access": dict(A, filesystem={"paths": [{"path": "/"}]}),
+    "port out of range": dict(A, network={"tcp": {"connect": [70000]}}),
+    "unknown network key": dict(A, network={"udp": {}}),
 }
 for what, doc in bad.items():
     if v.is_valid(doc):
@@ -100,6 +107,14 @@ good = {
     "io_uring opt-in": {"defaultAction": "SCMP_ACT_ERRNO", "allowIoUring": True,
                         "syscalls": [{"names": ["io_uring_setup", "io_uring_enter"],
                                       "action": "SCMP_ACT_ALLOW"}]},
+    "file system and network": dict(
+        A, filesystem={"paths": [{"path": "/", "access": "ro"},
+                                 {"path": "${CWD}", "access": "rw"},
+                                 {"path": "${CWD}/.git", "access": "ro"},
+                                 {"path": "${HOME}/.ssh", "access": "none", "optional": True},
+                                 {"path": "${TMPDIR}", "access": ["read", "write", "create", "remove"]}],
+                       "strict": True},
+        network={"tcp": {"bind": "any", "connect": [443, "8000-8080"]}, "strict": False}),
     "when strings": rules(*[{"names": ["write"], "action": "SYSWARD_ACT_SKIP", "when": w}
                             for w in ["3", "3+", "2+2", "2..5", "2..10+4"]]),
 }
@@ -123,6 +138,13 @@ c_arches = {"SCMP_ARCH_" + a for a in re.findall(r"^\s*A(?:_MISSING)?\(([A-Z0-9_
 s_arches = set(schema["properties"]["architectures"]["items"]["enum"])
 if c_arches != s_arches:
     fail(f"architectures differ: parser {sorted(c_arches)} schema {sorted(s_arches)}")
+
+fa = open(os.path.join(top, "policy/src/fsaccess.c")).read()
+c_words = set(re.findall(r'^\s*\{ "([a-z-]+)", [^\n]*W_(?:SET|GROUP|RIGHT)', fa, re.M))
+c_words |= set(re.findall(r'^\s*\{ "([a-z-]+)", SW_FS_MAKE_REG \| SW_FS_MAKE_DIR', fa, re.M))
+s_words = set(schema["$defs"]["fsPath"]["properties"]["access"]["oneOf"][0]["enum"])
+if not c_words or c_words != s_words:
+    fail(f"access words differ: parser {sorted(c_words)} schema {sorted(s_words)}")
 
 if failures:
     print(f"{failures} failure(s)")

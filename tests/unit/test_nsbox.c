@@ -66,7 +66,8 @@
 #define C_SET	(SW_CONTAINED_SYSFS | SW_CONTAINED_SYSCTL)
 
 enum { T_CGROUPNS = 1, T_IPCNS = 2, T_TERMINAL = 4, T_SHM_DIR = 8, T_MQUEUE = 16,
-       T_USERNS_ROOT = 32 /* CAP_SYS_ADMIN not over the cgroup namespace */ };
+       T_USERNS_ROOT = 32 /* CAP_SYS_ADMIN not over the cgroup namespace */,
+       T_GID_UNMAPPED = 64 /* gid_map "0 65534 1": gid 5 unmapped */ };
 
 static const struct {
 	const char *name, *table;
@@ -117,6 +118,13 @@ static const struct {
 	  PURE_V2, 0, 0, T_CGROUPNS | T_IPCNS | T_MQUEUE | T_USERNS_ROOT, 0, NULL,
 	  CLONE_NEWNS | CLONE_NEWIPC,
 	  "devpts:/dev/pts gid=5,mode=620,ptmxmode=0666; "
+	  "tmpfs:/dev/shm size=65536k,mode=1777; "
+	  "mqueue:/dev/mqueue",
+	  "/sys", true, C_PI | C_SET },
+	{ "root of a user namespace mapping no tty group: devpts without gid=",
+	  PURE_V2, 0, 0, T_CGROUPNS | T_IPCNS | T_MQUEUE | T_USERNS_ROOT | T_GID_UNMAPPED, 0, NULL,
+	  CLONE_NEWNS | CLONE_NEWIPC,
+	  "devpts:/dev/pts mode=620,ptmxmode=0666; "
 	  "tmpfs:/dev/shm size=65536k,mode=1777; "
 	  "mqueue:/dev/mqueue",
 	  "/sys", true, C_PI | C_SET },
@@ -203,7 +211,7 @@ static void render(const struct sw_nsbox *p, const char *shm, char *mounts,
 
 START_TEST(test_plan)
 {
-	char dir[] = "/tmp/sw-nsbox-XXXXXX", path[256], ns[256], fs[256], shm[256];
+	char dir[] = "/tmp/sw-nsbox-XXXXXX", path[256], ns[256], fs[256], shm[256], gmap[256];
 	char mounts[2048], ro[512];
 	struct sw_mnt_table t = { 0 };
 	struct sw_nsbox p = { 0 };
@@ -216,6 +224,9 @@ START_TEST(test_plan)
 	snprintf(ns, sizeof(ns), "%s/ns", dir);
 	snprintf(fs, sizeof(fs), "%s/filesystems", dir);
 	snprintf(shm, sizeof(shm), "%s/shm", dir);
+	snprintf(gmap, sizeof(gmap), "%s/gid_map", dir);
+	write_file(gmap, kernel & T_GID_UNMAPPED ? "         0      65534          1\n"
+						: "         0          0 4294967295\n");
 	write_file(path, cases[_i].table);
 	mkdir(ns, 0700);
 	mkdir(shm, 0700);
@@ -242,7 +253,7 @@ START_TEST(test_plan)
 	{
 		struct sw_nsbox_ctx ctx = {
 			.uid = cases[_i].uid, .gid = cases[_i].uid, .caps = cases[_i].caps,
-			.fds = { -1, term, -1, -1 }, .filesystems = fs, .ns_dir = ns,
+			.fds = { -1, term, -1, -1 }, .filesystems = fs, .ns_dir = ns, .gid_map = gmap,
 			.shm_dir = kernel & T_SHM_DIR ? shm : NULL,
 			.no_cgroup_privilege = kernel & T_USERNS_ROOT,
 		};

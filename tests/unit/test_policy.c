@@ -429,7 +429,7 @@ static const struct invalid_case invalid_cases[] = {
 	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"sycalls\": []}",
 	  "t.json:1:37: unknown key \"sycalls\" (did you mean \"syscalls\"?)" },
 	{ "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"zzz\": 1}",
-	  "t.json:1:37: unknown key \"zzz\" (expected one of $schema, comment, defaultAction, defaultErrnoRet, defaultErrno, architectures, archMap, flags, listenerPath, listenerMetadata, syscalls, allowIoUring)" },
+	  "t.json:1:37: unknown key \"zzz\" (expected one of $schema, comment, defaultAction, defaultErrnoRet, defaultErrno, architectures, archMap, flags, listenerPath, listenerMetadata, syscalls, allowIoUring, filesystem, network)" },
 	{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"allowIoUring\": 1}",
 	  "t.json:1:53: allowIoUring: expected true or false, got an integer" },
 	{ "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"allowIoUring\": \"true\"}",
@@ -1036,6 +1036,7 @@ static Suite *policy_suite(void)
 	tcase_add_test(tc, test_warning_location);
 	tcase_add_test(tc, test_every_error);
 	policy_lint_tests(tc);
+	policy_fs_tests(tc);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;

@@ -30,5 +30,7 @@ struct sw_policy *load_ok(const char *json);
 void policy_file_tests(TCase *tc);
 /* test_policy_lint.c: the lints, pure helpers from tables. */
 void policy_lint_tests(TCase *tc);
+/* test_policy_fs.c: the "filesystem" and "network" sections. */
+void policy_fs_tests(TCase *tc);
 
 #endif

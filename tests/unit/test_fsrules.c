@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The plan of the file rules (engine/fsrules.c) on a tree made here: for
+ * each policy, the rule the apply adds on each file (a dry run: no
+ * ruleset), as the kernel will have it.  What the table checks is the
+ * compilation of "the nearest hierarchy decides" into rules that only
+ * grant: a narrower hierarchy's directories on the way carry only what
+ * both have, the entries beside get the wider one's rights, a file
+ * inside takes REMOVE_FILE from its directory, a symbolic link gets no
+ * rule, a missing optional hierarchy is skipped, a missing one fails
+ * naming it; and rights the ABI lacks are dropped or refused (strict).
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "check_run.h"
+
+#define RO	(SW_FS_EXECUTE | SW_FS_READ_FILE | SW_FS_READ_DIR)
+#define RW	SW_FS_ALL
+#define FILE_RO	RO & SW_FS_FILE_RIGHTS
+#define NONE_	(1ULL << 63)	/* no rule on the file */
+
+static char top[PATH_MAX];
+
+/* The tree: a/ (b/ c/ f g -> f), a/b/x, a/c/y */
+static void make_tree(void)
+{
+	char p[PATH_MAX + 32];
+
+	snprintf(top, sizeof(top), "/tmp/sw-test-fsrules.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(top));
+	snprintf(p, sizeof(p), "%s/a", top);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/a/b", top);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/a/c", top);
+	ck_assert_int_eq(mkdir(p, 0755), 0);
+	for (const char *const *f = (const char *const[]){ "a/f", "a/b/x", "a/c/y", NULL };
+	     *f; f++) {
+		int fd;
+
+		snprintf(p, sizeof(p), "%s/%s", top, *f);
+		fd = open(p, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		ck_assert_int_ge(fd, 0);
+		close(fd);
+	}
+	snprintf(p, sizeof(p), "%s/a/g", top);
+	ck_assert_int_eq(symlink("f", p), 0);
+}
+
+static void remove_tree(void)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
+	(void)!system(cmd);
+}
+
+/* a hierarchy, or a file and the rule expected on it */
+#define H(r, a)		{ .rel = (r), .access = (a) }
+#define HO(r, a)	{ .rel = (r), .access = (a), .optional = true }
+#define MAX_SPECS	4
+#define MAX_CHECKS	6
+static const struct {
+	const char *what;
+	struct { const char *rel; uint64_t access; bool optional; } spec[MAX_SPECS];
+	int abi;
+	bool strict;
+	int err;			/* of sw_fsrules_new, or else of the apply */
+	struct { const char *rel; uint64_t access; } check[MAX_CHECKS];
+} cases[] = {
+	{ "one hierarchy: one rule on it, none beneath",
+	  { H("a", RO) }, 7, false, 0,
+	  { H("a", RO), { "a/b", NONE_ }, { "a/f", NONE_ } } },
+	{ "a wider one inside a narrower one: both as asked",
+	  { H("a", RO), H("a/b", RW) }, 7, false, 0,
+	  { H("a", RO), H("a/b", RW), { "a/c", NONE_ } } },
+	{ "a narrower one inside: the way keeps both's, the entries beside get the wider's",
+	  { H("a", RW), H("a/b", RO) }, 7, false, 0,
+	  { H("a", RO), H("a/b", RO), H("a/c", RW), { "a/f", RW & SW_FS_FILE_RIGHTS },
+	    { "a/g", NONE_ } } },
+	{ "none inside rw: the way keeps nothing",
+	  { H("a", RW), H("a/c", 0) }, 7, false, 0,
+	  { H("a/c", NONE_), H("a/b", RW), { "a/f", RW & SW_FS_FILE_RIGHTS } } },
+	{ "a ro file inside rw: its directory loses the file rights and remove-file",
+	  { H("a", RW), H("a/f", RO) }, 7, false, 0,
+	  { H("a", (RW & ~SW_FS_FILE_RIGHTS & ~SW_FS_REMOVE_FILE) | RO), { "a/f", FILE_RO },
+	    { "a/b", RW }, H("a/c", RW) } },
+	{ "two levels: rw, ro, rw again",
+	  { H("a", RW), H("a/b", RO), H("a/b/x", RW) }, 7, false, 0,
+	  { H("a", RO), H("a/c", RW), H("a/b", RO), { "a/b/x", RW & SW_FS_FILE_RIGHTS } } },
+	{ "ABI 2: truncate and ioctl-dev dropped from every rule",
+	  { H("a", RW), H("a/b", RO) }, 2, false, 0,
+	  { H("a/c", RW & ~SW_FS_TRUNCATE & ~SW_FS_IOCTL_DEV) } },
+	{ "ABI 2, strict: refused", { H("a", RW) }, 2, true, -EOPNOTSUPP, { H(NULL, 0) } },
+	{ "ABI 7, strict: every right enforced", { H("a", RW) }, 7, true, 0, { H("a", RW) } },
+	{ "a missing hierarchy: the apply fails", { H("a", RO), H("nope", RW) }, 7, false,
+	  -ENOENT, { H(NULL, 0) } },
+	{ "a missing optional hierarchy: skipped",
+	  { H("a", RO), HO("nope", RW) }, 7, false, 0, { H("a", RO) } },
+	{ "two siblings: each its own rule, their directory none",
+	  { H("a/b", RO), H("a/c", RW) }, 7, false, 0,
+	  { H("a/b", RO), H("a/c", RW), { "a", NONE_ } } },
+};
+
+START_TEST(test_plan)
+{
+	struct sw_fs_spec specs[MAX_SPECS];
+	char paths[MAX_SPECS][PATH_MAX + 16];
+	struct sw_fsrules *fr = NULL;
+	struct sw_fsrules_where w;
+	struct sw_error err = { 0 };
+	size_t n = 0;
+	int r;
+
+	make_tree();
+	for (; n < MAX_SPECS && cases[_i].spec[n].rel; n++) {
+		snprintf(paths[n], sizeof(paths[n]), "%s/%s", top, cases[_i].spec[n].rel);
+		specs[n] = (struct sw_fs_spec){ .path = paths[n],
+						.access = cases[_i].spec[n].access,
+						.optional = cases[_i].spec[n].optional,
+						.what = cases[_i].spec[n].rel };
+	}
+	r = sw_fsrules_new(specs, n, cases[_i].strict, true, NULL, cases[_i].abi, true, &fr,
+			   &err);
+	if (r >= 0)
+		r = sw_fsrules_apply(fr, -1, &w);
+	ck_assert_msg(r == cases[_i].err, "%s: %d, expected %d", cases[_i].what, r,
+		      cases[_i].err);
+	for (size_t k = 0; r >= 0 && k < MAX_CHECKS && cases[_i].check[k].rel; k++) {
+		char p[PATH_MAX + 16];
+		struct stat st;
+		uint64_t got = NONE_, want = cases[_i].check[k].access;
+
+		snprintf(p, sizeof(p), "%s/%s", top, cases[_i].check[k].rel);
+		ck_assert_int_eq(lstat(p, &st), 0);
+		(void)sw_fsrules_rule_on(fr, (uint64_t)st.st_dev, (uint64_t)st.st_ino, &got);
+		if (want != NONE_)
+			want &= sw_fs_rights_of_abi(cases[_i].abi);
+		ck_assert_msg(got == want, "%s: %s: rule 0x%llx, expected 0x%llx",
+			      cases[_i].what, cases[_i].check[k].rel,
+			      (unsigned long long)got, (unsigned long long)want);
+	}
+	sw_fsrules_free(fr);
+	sw_error_clear(&err);
+	remove_tree();
+}
+END_TEST
+
+/* The launch's message for a hierarchy it could not open names it. */
+START_TEST(test_explain)
+{
+	struct sw_fs_spec spec = { .path = "/nonexistent/sw-test", .access = RO,
+				   .what = "filesystem.paths[3]", .written = "${HOME}/x" };
+	struct sw_fsrules *fr = NULL;
+	struct sw_fsrules_where w;
+	struct sw_error err = { 0 };
+	char buf[8192];
+
+	ck_assert_int_eq(sw_fsrules_new(&spec, 1, false, true, NULL, 7, true, &fr, &err), 0);
+	ck_assert_int_eq(sw_fsrules_apply(fr, -1, &w), -ENOENT);
+	sw_fsrules_explain(fr, &w, buf, sizeof(buf));
+	ck_assert_str_eq(buf,
+			 "set up its file rules: filesystem.paths[3] (${HOME}/x: /nonexistent/sw-test): the path cannot be opened when the program starts (\"optional\": true skips a path that does not exist)");
+	sw_fsrules_free(fr);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("fsrules");
+	TCase *tc = tcase_create("plan");
+
+	tcase_add_loop_test(tc, test_plan, 0, (int)(sizeof(cases) / sizeof(cases[0])));
+	tcase_add_test(tc, test_explain);
+	suite_add_tcase(s, tc);
+	return sw_check_run(s);
+}
