@@ -208,14 +208,11 @@ static void on_overridden(const struct sw_overridden *o, void *ud)
 		c->r = r;
 }
 
-/* A file-system or network rule as this kernel will enforce it. */
+/* A file-system or network rule as this kernel will enforce it, at the
+ * rule's place in the text as every other line check prints. */
 static int on_enforce(const char *path, const char *msg, void *ud)
 {
-	struct report *rep = ud;
-
-	return add_warning(rep, &(struct finding){ .path = (char *)path,
-						   .kind = SW_POLICY_WARN_ENFORCE },
-			   "%s: %s: %s", rep->file, path, msg);
+	return add_warning_at(ud, SW_POLICY_WARN_ENFORCE, path, msg);
 }
 
 /* The kernel, probed once, as `sysward run` probes it. */
