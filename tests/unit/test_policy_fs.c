@@ -274,11 +274,49 @@ START_TEST(test_fs_rights)
 }
 END_TEST
 
+/* sysward check's every error: each wrong entry of "filesystem.paths",
+ * then "network", as each wrong rule of "syscalls". */
+START_TEST(test_fs_every_error)
+{
+	static const char json[] =
+		"{\"defaultAction\":\"SCMP_ACT_ALLOW\",\n"
+		" \"filesystem\":{\"paths\":[\n"
+		"  {\"path\":\"etc\",\"access\":\"ro\"},\n"
+		"  {\"path\":\"/tmp\",\"access\":\"rx\"},\n"
+		"  {\"path\":\"/usr\",\"access\":\"ro\"},\n"
+		"  {\"path\":\"/usr/\",\"access\":\"ro\"}]},\n"
+		" \"network\":{\"tcp\":{\"connect\":[70000]}}}";
+	static const char *const want[] = {
+		"t.json:3:11: filesystem.paths[0].path: \"etc\" is relative: a path is absolute (\"/...\") or starts with ${CWD}, ${HOME} or ${TMPDIR} (\"${CWD}/etc\": the program's working directory)",
+		"t.json:4:27: filesystem.paths[1].access: unknown access \"rx\" (did you mean \"ro\"?)",
+		"t.json:6:11: filesystem.paths[3].path: /usr is named by filesystem.paths[2] too: give each hierarchy one entry",
+		"t.json:7:31: network.tcp.connect[0]: 70000 is out of range 0..65535",
+	};
+	struct sw_error errors[8];
+	struct sw_policy_load_opts o = { .errors = errors, .max_errors = 8 };
+	struct sw_policy *p = NULL;
+	struct sw_error err = { 0 };
+
+	ck_assert_int_eq(sw_policy_load_string_opts(json, strlen(json), "t.json", &o,
+						    &p, &err), -EINVAL);
+	ck_assert_ptr_null(p);
+	ck_assert_uint_eq(o.n_errors, N_ELEMENTS(want));
+	for (size_t i = 0; i < N_ELEMENTS(want); i++)
+		ck_assert_msg(strcmp(errors[i].msg, want[i]) == 0,
+			      "error %zu:\n got: %s\nwant: %s", i, errors[i].msg, want[i]);
+	/* without a list: the first only, as sysward run reports it */
+	ck_assert_int_eq(sw_policy_load_string(json, strlen(json), "t.json", &p, &err),
+			 -EINVAL);
+	ck_assert_str_eq(err.msg, want[0]);
+}
+END_TEST
+
 void policy_fs_tests(TCase *tc)
 {
 	tcase_add_loop_test(tc, test_fs_valid, 0, (int)N_ELEMENTS(fs_cases));
 	tcase_add_test(tc, test_fs_sections);
 	tcase_add_loop_test(tc, test_fs_invalid, 0, (int)N_ELEMENTS(fs_invalid));
+	tcase_add_test(tc, test_fs_every_error);
 	tcase_add_loop_test(tc, test_fs_lint, 0, (int)N_ELEMENTS(fs_lints));
 	tcase_add_test(tc, test_fs_rights);
 }
