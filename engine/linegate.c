@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include <linux/kcmp.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 
 #include "sysward/engine.h"
@@ -199,8 +200,20 @@ bool sw_line_gate_observe(struct sw_session *s, pid_t pid, enum sw_abi abi,
 	 * error as we gave it, a dup of it as 1, a terminal or pipe both
 	 * share) moves the gate: kcmp(2) KCMP_FILE, which needs ptrace
 	 * read access to the tracee (ours; kernel/kcmp.c).  Without kcmp
-	 * (no CONFIG_CHECKPOINT_RESTORE) every one does. */
+	 * (no CONFIG_CHECKPOINT_RESTORE: the VM guest's kernel) the file
+	 * it reaches instead (device and inode of /proc/<pid>/fd/<fd>):
+	 * another description of the same file or pipe counts too, but a
+	 * write to /dev/null does not (a shell's `cd x 2>/dev/null` writes
+	 * its complaint there, which would end the line early). */
 	same = sw_sys_kcmp(getpid(), pid, KCMP_FILE, (unsigned long)s->gate->fd, fd);
+	if (same < 0 && errno == ENOSYS) {
+		char path[64];
+		struct stat ours, theirs;
+
+		snprintf(path, sizeof(path), "/proc/%d/fd/%u", pid, fd);
+		same = sw_sys_fstat(s->gate->fd, &ours) == 0 && sw_sys_stat(path, &theirs) == 0 &&
+		       ours.st_dev == theirs.st_dev && ours.st_ino == theirs.st_ino ? 0 : 1;
+	}
 	if (same > 0 || (same < 0 && errno != ENOSYS))
 		return true;	/* stopped for the gate, written elsewhere */
 	if (!vec) {
