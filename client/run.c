@@ -136,7 +136,8 @@ static int parse_fd(const char *text, int min, int *ret)
 static int parse_options(int argc, char **argv, struct run_options *o)
 {
 	enum { OPT_LOG_FORMAT = 0x100, OPT_KILL_DESCENDANTS, OPT_COMPLAIN,
-	       OPT_REPORT, OPT_GATE, OPT_POLICY_FD, OPT_KEEP_FDS };
+	       OPT_REPORT, OPT_GATE, OPT_POLICY_FD, OPT_KEEP_FDS, OPT_SANDBOX,
+	       OPT_SANDBOX_NET, OPT_SANDBOX_BIND };
 	static const struct option options[] = {
 		{ "daemon", optional_argument, NULL, 'd' },
 		{ "policy", required_argument, NULL, 'p' },
@@ -149,6 +150,9 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 		{ "complain", no_argument, NULL, OPT_COMPLAIN },
 		{ "report", required_argument, NULL, OPT_REPORT },
 		{ "gate", optional_argument, NULL, OPT_GATE },
+		{ "sandbox", optional_argument, NULL, OPT_SANDBOX },
+		{ "sandbox-net", required_argument, NULL, OPT_SANDBOX_NET },
+		{ "sandbox-bind", required_argument, NULL, OPT_SANDBOX_BIND },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -208,6 +212,16 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 					"from 1 to 255 other than sysward's own "
 					"(125, 126, 127)", optarg);
 			break;
+		case OPT_SANDBOX:
+		case OPT_SANDBOX_NET:
+		case OPT_SANDBOX_BIND:
+			r = sw_run_sandbox_option(opt == OPT_SANDBOX ? "sandbox" :
+						  opt == OPT_SANDBOX_NET ? "sandbox-net" :
+									   "sandbox-bind",
+						  optarg, o);
+			if (r < 0)
+				return r;
+			break;
 		case 'd':
 			/* "" = the default socket (daemon_client.c) */
 			o->daemon_socket = optarg ? optarg : "";
@@ -224,8 +238,8 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 			return -SW_EXIT_USAGE;
 		}
 	}
-	if (!o->policy_path && o->policy_fd < 0)
-		return -sw_cli_usage("run", "missing --policy FILE");
+	if (!o->policy_path && o->policy_fd < 0 && !o->sandbox_on)
+		return -sw_cli_usage("run", "missing --policy FILE (or --sandbox)");
 	if (o->policy_path && o->policy_fd >= 0)
 		return -sw_cli_usage("run", "--policy and --policy-fd: give one");
 	if (o->daemon_socket && (o->policy_fd >= 0 || o->keep_fds >= 0))
@@ -334,6 +348,7 @@ int sw_run_embedded(const struct run_options *o, const struct sw_policy *policy,
 		 * kernel drops every signal from outside that we do not
 		 * catch, so catch and forward them all (engine.h). */
 		.init_signals = getpid() == 1,
+		.sandbox = o->sandbox_on ? &o->sandbox : NULL,
 	};
 	int r, code;
 
@@ -404,6 +419,12 @@ static int run_embedded(const struct run_options *o)
 			sw_cli_error("%s", err.msg);
 			return SW_EXIT_SYSWARD_ERROR;
 		}
+	} else if (!o->policy_path) {
+		if (sw_policy_load_string(SW_SANDBOX_POLICY, strlen(SW_SANDBOX_POLICY),
+					  SW_SANDBOX_POLICY_NAME, &policy, &err) < 0) {
+			sw_cli_error("%s", err.msg);
+			return SW_EXIT_SYSWARD_ERROR;
+		}
 	} else if (sw_policy_load_file(o->policy_path, &policy, &err) < 0) {
 		sw_cli_error("%s", err.msg);
 		return SW_EXIT_SYSWARD_ERROR;
@@ -449,7 +470,17 @@ int cmd_run(int argc, char **argv)
 		return r > 0 ? SW_EXIT_OK : -r;
 	if (!o.quiet)
 		warn_caps(o.caps);
-	if (o.daemon_socket)
-		return sw_run_daemon(&o);
-	return run_embedded(&o);
+	if (o.sandbox_on) {
+		struct sw_error err = { 0 };
+
+		if (sw_run_sandbox_begin(&o, &err) < 0) {
+			sw_cli_error("%s", err.msg);
+			return SW_EXIT_SYSWARD_ERROR;
+		}
+	}
+	r = o.daemon_socket ? sw_run_daemon(&o) : run_embedded(&o);
+	/* After every process of the session has ended (sw_run(), and
+	 * syswardd's EXIT, wait for them all). */
+	sw_run_sandbox_end(&o);
+	return r;
 }

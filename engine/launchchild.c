@@ -110,7 +110,8 @@ static pid_t own_pid(const struct sw_client *cl)
 static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 			    const struct sock_fprog *dprog,
 			    const struct sock_fprog *fprog, int landlock_fd,
-			    struct sw_fsrules *fsrules, const struct sw_nsbox *nsbox, bool pr_keyrings,
+			    struct sw_fsrules *fsrules, int sandbox_fd,
+			    struct sw_fsrules *sandbox, const struct sw_nsbox *nsbox, bool pr_keyrings,
 			    int go_fd, int ready_fd, int rep_fd)
 {
 	/* Ours to move out of the way of the descriptors handed over. */
@@ -164,8 +165,9 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	if (l->exact_fds) {
 		/* What was handed over and nothing else of ours (fds.c):
 		 * before anything below opens a descriptor of its own. */
-		int *own[4 + SW_CLIENT_FDS] = { &go_fd, &ready_fd, &rep_fd, &landlock_fd };
-		size_t n_own = 4;
+		int *own[5 + SW_CLIENT_FDS] = { &go_fd, &ready_fd, &rep_fd, &landlock_fd,
+						 &sandbox_fd };
+		size_t n_own = 5;
 
 		if (l->client)
 			for (int i = 0; i < SW_CLIENT_FDS; i++)
@@ -290,6 +292,20 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	 * the rules do not grant.  Before any program code runs (the exec
 	 * below); the supervisor, outside, has seized it already (outside
 	 * -> inside passes, security/landlock/task.c). */
+	if (sandbox_fd >= 0) {
+		/* --sandbox first, a layer of its own: the policy's below
+		 * can only narrow it (sandbox.c). */
+		struct sw_fsrules_where where;
+
+		errno = -sw_fsrules_apply(sandbox, sandbox_fd, &where);
+		where.sandbox = true;
+		if (errno)
+			sw_launch_fail_fsrules(rep_fd, &where);
+		errno = -sw_landlock_enter(sandbox_fd);
+		if (errno)
+			sw_launch_fail(rep_fd, SW_STAGE_LANDLOCK);
+		close(sandbox_fd);
+	}
 	{
 		struct sw_fsrules_where where;
 
@@ -387,6 +403,7 @@ _Noreturn void sw_launch_child(const struct sw_launch *l,
 
 	if (l->new_session)
 		become_holder(l, rep_fd);
-	child(l, pr->caps, &dprog, &fprog, pr->landlock_fd, pr->fsrules, &pr->nsbox,
+	child(l, pr->caps, &dprog, &fprog, pr->landlock_fd, pr->fsrules,
+	      pr->sandbox_fd, pr->sandbox, &pr->nsbox,
 	      pr->own_keyring, go_fd, ready_fd, rep_fd);
 }

@@ -58,7 +58,7 @@ _Noreturn void sw_launch_fail_at(int fd, enum sw_stage stage,
 				 const struct sw_nsbox_where *where)
 {
 	struct report r = { (int)stage, errno, { SW_NSBOX_NONE, -1 }, { -1, -1 },
-			    { SW_FSR_NONE, -1, 0 } };
+			    { SW_FSR_NONE, -1, 0, false } };
 
 	if (where)
 		r.nsbox = *where;
@@ -68,7 +68,7 @@ _Noreturn void sw_launch_fail_at(int fd, enum sw_stage stage,
 _Noreturn void sw_launch_fail_client(int fd, const struct sw_client_where *where)
 {
 	struct report r = { SW_STAGE_CLIENT, errno, { SW_NSBOX_NONE, -1 }, *where,
-			    { SW_FSR_NONE, -1, 0 } };
+			    { SW_FSR_NONE, -1, 0, false } };
 
 	fail(fd, &r);
 }
@@ -162,7 +162,8 @@ int sw_launch_failed(struct sw_session *s)
 		 * which step (fsrules.c). */
 		char what[4600];
 
-		sw_fsrules_explain(s->fsrules, &rep.fsrules, what, sizeof(what));
+		sw_fsrules_explain(rep.fsrules.sandbox ? s->sandbox : s->fsrules,
+				   &rep.fsrules, what, sizeof(what));
 		sw_error_set_errno(&s->launch_err, rep.err, "cannot start '%s': %s",
 				   s->launch_prog, what);
 	} else if (has_stage(&rep, n)) {

@@ -86,6 +86,9 @@ void sw_prepared_free(struct sw_prepared *pr)
 	if (pr->landlock_fd >= 0)
 		close(pr->landlock_fd);
 	sw_fsrules_free(pr->fsrules);
+	if (pr->sandbox_fd >= 0)
+		close(pr->sandbox_fd);
+	sw_fsrules_free(pr->sandbox);
 	sw_nsbox_free(&pr->nsbox);
 	free(pr);
 }
@@ -326,6 +329,7 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 		return sw_error_set_errno(err, ENOMEM, "compile %s",
 					  p->source ? p->source : "the policy");
 	pr->landlock_fd = -1;
+	pr->sandbox_fd = -1;
 	pr->can_set = ks->set_syscall_info;
 	/* Its own namespaces first: what the session contains by views of
 	 * its own needs no supervisor check (objects.c). */
@@ -389,6 +393,17 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 	if (r < 0) {
 		sw_prepared_free(pr);
 		return sw_error_wrap(err, "prepare the session's Landlock domain");
+	}
+	/* --sandbox: a layer of its own, which the policy's narrows. */
+	if (l->sandbox) {
+		r = sw_sandbox_plan(l->sandbox, p, ks->landlock_abi, &pr->sandbox, err);
+		if (r >= 0)
+			r = sw_fsrules_ruleset(pr->sandbox, ks->landlock_abi,
+					       &pr->sandbox_fd, err);
+		if (r < 0) {
+			sw_prepared_free(pr);
+			return sw_error_wrap(err, "prepare the sandbox");
+		}
 	}
 	*ret = pr;
 	return 0;

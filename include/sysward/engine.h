@@ -120,6 +120,23 @@ struct sw_fd_place {
 	int to;
 };
 
+/*
+ * `sysward run --sandbox` (engine/sandbox.c, docs/security.md route 21):
+ * a Landlock layer of its own beneath the policy's, so that the policy's
+ * "filesystem" and "network" sections only narrow it.  The system read
+ * only, the workspace dir writable but its VCS metadata at launch
+ * (.git, .hg, .svn), tmpdir (made by the caller, the program's TMPDIR)
+ * writable, TCP connect and bind refused but for the ports given.
+ */
+struct sw_sandbox {
+	const char *dir;		/* absolute, or NULL: the working directory */
+	const char *tmpdir;		/* absolute, or NULL: none */
+	/* net_given: these ports, whatever the policy says; else none,
+	 * unless the policy has a "network" section, which then decides. */
+	bool net_given;
+	struct sw_tcp_ports connect, bind;
+};
+
 struct sw_launch {
 	char *const *argv;		/* argv[0] resolved with PATH */
 	char *const *envp;		/* NULL = inherit; its PATH finds argv[0] */
@@ -240,6 +257,8 @@ struct sw_launch {
 	 * and forwarded to the program's main process alone (not its group),
 	 * and a stop of the program is not relayed as a stop of ours. */
 	bool init_signals;
+	/* sysward run --sandbox: NULL = none (struct sw_sandbox). */
+	const struct sw_sandbox *sandbox;
 };
 
 /* This process's ignored and blocked signals, as sw_launch wants them. */
@@ -645,5 +664,18 @@ int sw_run(const struct sw_policy *p, const struct sw_launch *l,
 int sw_run_recorded(const struct sw_policy *p, const struct sw_launch *l,
 		    struct sw_exit *ret_exit, struct sw_record **ret_record,
 		    struct sw_error *err);
+
+/* ---- sandbox.c: `sysward run --sandbox` -------------------------------- */
+
+/* "443,8000-8100" into *ret (its ranges malloc'd: free ret->ranges); ""
+ * is none.  0, or -EINVAL with the offending part said in err. */
+int sw_sandbox_parse_ports(const char *text, struct sw_tcp_ports *ret,
+			   struct sw_error *err);
+/* The sandbox's private temporary directory: a fresh one, mode 0700,
+ * under base (NULL: /tmp), for the program's TMPDIR; *ret_path
+ * malloc'd.  sw_sandbox_tmp_remove(): it and everything in it, never
+ * following a link; 0 or -errno (what could not be removed stays). */
+int sw_sandbox_tmp_new(const char *base, char **ret_path, struct sw_error *err);
+int sw_sandbox_tmp_remove(const char *path);
 
 #endif

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * `sysward run --sandbox` (docs/security.md, route 21): the one home of
+ * what the sandbox grants, as hierarchies with rights for fsrules.c,
+ * which makes them a Landlock ruleset decided on the resolved file.
+ *
+ * The sandbox is a Landlock layer of its own, entered before the
+ * policy's (launchchild.c): the kernel allows an access only if every
+ * layer of the domain allows it (security/landlock/ruleset.c,
+ * landlock_unmask_layers()), so a policy's "filesystem" and "network"
+ * sections narrow the sandbox and can never widen it, whatever they say.
+ *
+ * What the table below grants:
+ *  - "/": read and execute; nothing else anywhere unless a row says so;
+ *  - /dev: read and device ioctls (terminals: tcgetattr), and writing
+ *    only the harmless devices (null, zero, full, random, urandom, tty,
+ *    ptmx and the pseudo-terminals): never a disk, even for a root
+ *    program, and never /dev/shm, the uid's shared memory;
+ *  - the workspace: every right but making device nodes;
+ *  - its VCS metadata at launch (.git, .hg, .svn): read and execute
+ *    only, so that a tool cannot plant a hook or rewrite history the
+ *    user runs unconfined later;
+ *  - the private temporary directory the caller made: every right but
+ *    making device nodes.
+ * A VCS directory inside the workspace leaves the workspace's own
+ * directory with only the rights both have (fsrules.c): its entries at
+ * launch get the workspace's rights each, but a new entry at its top
+ * level cannot be made (EACCES) while the VCS metadata stays read-only;
+ * the documented limit (docs/security.md, route 21).
+ *
+ * The network: TCP connect and bind refused (EACCES) but for the ports
+ * given (--sandbox-net, --sandbox-bind); when none are given and the
+ * policy has a "network" section, that section decides alone.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sysward/cleanup.h"
+#include "internal.h"
+
+#define SB_READ		(SW_FS_READ_FILE | SW_FS_READ_DIR | SW_FS_EXECUTE)
+#define SB_DEVICE	(SW_FS_READ_FILE | SW_FS_WRITE_FILE | SW_FS_IOCTL_DEV | SW_FS_EXECUTE)
+#define SB_OWN		(SW_FS_ALL & ~(SW_FS_MAKE_CHAR | SW_FS_MAKE_BLOCK))
+
+enum sb_base { SB_ABS, SB_DIR, SB_TMP };
+
+/* The sandbox's rows: where (absolute, or beneath the workspace or the
+ * private temporary directory), what it gets, whether it may be absent. */
+static const struct sb_row {
+	enum sb_base base;
+	const char *path;
+	uint64_t access;
+	bool optional;
+	const char *what;
+} rows[] = {
+	{ SB_ABS, "/", SB_READ, false, "--sandbox: the system, read-only" },
+	{ SB_ABS, "/dev", SB_READ | SW_FS_IOCTL_DEV, true, "--sandbox: /dev" },
+	{ SB_ABS, "/dev/null", SB_DEVICE, true, "--sandbox: a harmless device" },
+	{ SB_ABS, "/dev/zero", SB_DEVICE, true, "--sandbox: a harmless device" },
+	{ SB_ABS, "/dev/full", SB_DEVICE, true, "--sandbox: a harmless device" },
+	{ SB_ABS, "/dev/random", SB_DEVICE, true, "--sandbox: a harmless device" },
+	{ SB_ABS, "/dev/urandom", SB_DEVICE, true, "--sandbox: a harmless device" },
+	{ SB_ABS, "/dev/tty", SB_DEVICE, true, "--sandbox: a harmless device" },
+	{ SB_ABS, "/dev/ptmx", SB_DEVICE, true, "--sandbox: a harmless device" },
+	{ SB_ABS, "/dev/pts", SB_DEVICE | SW_FS_READ_DIR, true, "--sandbox: the terminals" },
+	{ SB_DIR, "", SB_OWN, false, "--sandbox: the workspace" },
+	{ SB_DIR, "/.git", SB_READ, true, "--sandbox: the workspace's VCS metadata" },
+	{ SB_DIR, "/.hg", SB_READ, true, "--sandbox: the workspace's VCS metadata" },
+	{ SB_DIR, "/.svn", SB_READ, true, "--sandbox: the workspace's VCS metadata" },
+	{ SB_TMP, "", SB_OWN, false, "--sandbox: its private temporary directory" },
+};
+
+#define N_ROWS	(sizeof(rows) / sizeof(rows[0]))
+
+int sw_sandbox_plan(const struct sw_sandbox *sb, const struct sw_policy *p,
+		    int abi, struct sw_fsrules **ret, struct sw_error *err)
+{
+	struct sw_fs_spec v[N_ROWS];
+	char *paths[N_ROWS] = { 0 };
+	struct sw_tcp_ports none = { 0 };
+	struct sw_net_spec net = { &none, &none, true };
+	size_t n = 0;
+	int r = 0;
+
+	/* TCP ports need ABI 4 (Linux 6.7), and a read-only system needs
+	 * TRUNCATE (ABI 3): below, the sandbox would promise what the
+	 * kernel cannot keep. */
+	if (abi < 4)
+		return sw_error_set(err, EOPNOTSUPP,
+				    "--sandbox needs Landlock ABI 4 (Linux 6.7) to refuse truncation and TCP connections; the running kernel has ABI %d: boot a newer kernel, or write the policy's \"filesystem\" section instead",
+				    abi);
+	for (size_t i = 0; i < N_ROWS; i++) {
+		const struct sb_row *row = &rows[i];
+		const char *base = row->base == SB_DIR ? sb->dir : sb->tmpdir;
+
+		if (row->base == SB_TMP && !sb->tmpdir)
+			continue;
+		if (row->base == SB_ABS)
+			paths[n] = strdup(row->path);
+		else if (row->base == SB_DIR && !base)
+			/* the child's working directory, relative */
+			paths[n] = strdup(row->path[0] ? row->path + 1 : "");
+		else if (asprintf(&paths[n], "%s%s", base, row->path) < 0)
+			paths[n] = NULL;
+		if (!paths[n]) {
+			r = sw_error_set_errno(err, ENOMEM, "plan the sandbox");
+			goto out;
+		}
+		v[n] = (struct sw_fs_spec){
+			.path = paths[n],
+			.cwd = row->base == SB_DIR && !base,
+			.access = row->access,
+			.optional = row->optional,
+			.what = row->what,
+			.written = paths[n][0] ? paths[n] : "the working directory",
+		};
+		n++;
+	}
+	if (sb->net_given) {
+		net.connect = &sb->connect;
+		net.bind = &sb->bind;
+	}
+	r = sw_fsrules_new(v, n, false, true,
+			   sb->net_given || !p || !p->has_network ? &net : NULL,
+			   abi, true, ret, err);
+out:
+	for (size_t i = 0; i < N_ROWS; i++)
+		free(paths[i]);
+	return r;
+}
+
+int sw_sandbox_parse_ports(const char *text, struct sw_tcp_ports *ret,
+			   struct sw_error *err)
+{
+	struct sw_tcp_ports tp = { 0 };
+	const char *s = text;
+
+	while (*s) {
+		unsigned long first, last;
+		char *end;
+		void *grown;
+
+		errno = 0;
+		first = strtoul(s, &end, 10);
+		last = first;
+		if (end != s && *end == '-') {
+			const char *t = end + 1;
+
+			last = strtoul(t, &end, 10);
+			if (end == t)
+				end = (char *)s;
+		}
+		if (end == s || errno || first < 1 || last > 65535 || first > last ||
+		    (*end && *end != ',')) {
+			free(tp.ranges);
+			return sw_error_set(err, EINVAL,
+					    "'%s': expected TCP ports and ranges from 1 to 65535, as 443,8000-8100",
+					    text);
+		}
+		grown = realloc(tp.ranges, (tp.n_ranges + 1) * sizeof(*tp.ranges));
+		if (!grown) {
+			free(tp.ranges);
+			return sw_error_set_errno(err, ENOMEM, "parse the ports %s", text);
+		}
+		tp.ranges = grown;
+		tp.ranges[tp.n_ranges++] = (struct sw_port_range){ (uint16_t)first,
+								   (uint16_t)last };
+		tp.n_ports += last - first + 1;
+		s = *end ? end + 1 : end;
+	}
+	*ret = tp;
+	return 0;
+}
+
+int sw_sandbox_tmp_new(const char *base, char **ret_path, struct sw_error *err)
+{
+	char *path;
+
+	if (asprintf(&path, "%s/sysward-sandbox.XXXXXX", base ? base : "/tmp") < 0)
+		return sw_error_set_errno(err, ENOMEM, "make the sandbox's temporary directory");
+	if (!mkdtemp(path)) {
+		int e = errno;
+
+		sw_error_set_errno(err, e,
+				   "make the sandbox's temporary directory %s (set TMPDIR to a writable directory)",
+				   path);
+		free(path);
+		return -e;
+	}
+	*ret_path = path;
+	return 0;
+}
+
+/* Everything beneath directory fd, never following a link (unlinkat on
+ * the name, openat with O_NOFOLLOW); depth-bounded. */
+static int remove_beneath(int fd, int depth)
+{
+	DIR *d;
+	struct dirent *e;
+	int r = 0;
+
+	if (depth > 512)
+		return -ELOOP;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -errno;
+	}
+	while ((e = readdir(d))) {
+		int sub;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (unlinkat(dirfd(d), e->d_name, 0) == 0)
+			continue;
+		if (errno != EISDIR && errno != EPERM) {
+			r = r ? r : -errno;
+			continue;
+		}
+		sub = openat(dirfd(d), e->d_name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0) {
+			r = r ? r : -errno;
+			continue;
+		}
+		(void)fchmod(sub, 0700);	/* a directory it left unwritable */
+		int k = remove_beneath(sub, depth + 1);
+
+		if (k < 0 && !r)
+			r = k;
+		if (unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) < 0 && !r)
+			r = -errno;
+	}
+	closedir(d);
+	return r;
+}
+
+int sw_sandbox_tmp_remove(const char *path)
+{
+	int fd, r;
+
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	(void)fchmod(fd, 0700);
+	r = remove_beneath(fd, 0);
+	if (rmdir(path) < 0 && !r)
+		r = -errno;
+	return r;
+}
