@@ -30,6 +30,7 @@ fail() { echo "FAIL [$test]: $*" >&2; exit 1; }
 # The session-namespace tests' cgroups (route 16c).
 . "$(dirname "$0")/../lib/nsbox.sh"
 . "$(dirname "$0")/../lib/fsrules.sh"
+. "$(dirname "$0")/../lib/sandbox.sh"
 skip() { echo "SKIP [$test]: $*" >&2; exit 77; }
 
 # run POLICY [SYSWARD-OPTIONS...] -- PROGRAM ARGS...: output in $out,
@@ -2280,6 +2281,33 @@ fsrules_names)
 fsrules_names_nobody)
 	stage_nobody adv_fsrules
 	fsrules_names "$nb/fs" ;;
+sandbox_names)
+	;&
+sandbox_names_nobody)
+	# Route 21, sysward run --sandbox: writes outside the workspace by
+	# every other name (links made before and inside, a hard link,
+	# /proc/self/root, "..", a dirfd, openat2, /proc/self/fd), into its
+	# read-only .git (a hook planted, HEAD rewritten, .git moved), a TCP
+	# connect and a unix service of the uid outside: all refused; the
+	# workspace, TMPDIR and reading the system work.
+	if [ "$test" = sandbox_names_nobody ]; then
+		stage_nobody adv_sandbox
+		sb=$nb/sb bin=$nb/adv_sandbox
+		sandbox_stage "$sb" 65534
+	else
+		sb=$scratch/sb bin=$ADV/adv_sandbox
+		sandbox_stage "$sb"
+	fi
+	RUN_OPTS=(--sandbox="$sb/ws")
+	if [ "$test" = sandbox_names_nobody ]; then
+		run_nobody --policy "$sb/allow.json" "${RUN_OPTS[@]}" -- "$bin" "$sb/ws" "$sb/out" "$SB_PORT" "$SB_SOCK"
+	else
+		run "$sb/allow.json" -- "$bin" "$sb/ws" "$sb/out" "$SB_PORT" "$SB_SOCK"
+	fi
+	expect_contained "a write, a connection or a service outside the sandbox was reached"
+	[ "$(cat "$sb/out/target")" = t ] && [ "$(cat "$sb/ws/.git/HEAD")" = ref ] &&
+		[ ! -e "$sb/ws/.git/hooks/pre-commit" ] || fail "the files outside changed"
+	! grep -q '^fact: ESCAPE' "$out" || fail "an escape line with a contained verdict" ;;
 fsrules_refusals_said)
 	# Route 21, "Limits": a refusal of the kernel's rules never reaches
 	# the supervisor; a run that asked to see refusals (--log, --report,
