@@ -333,7 +333,15 @@ int sw_run_daemon(const struct run_options *o)
 	/* As embedded: a report that cannot be written is said first. */
 	if (sw_run_open_report(o, &report_file, &report) < 0)
 		return SW_EXIT_SYSWARD_ERROR;
-	if (sw_policy_read_file(o->policy_path, &policy, &q.policy_len,
+	if (!o->policy_path) {
+		/* --sandbox alone: every call allowed (runopts.h) */
+		policy = strdup(SW_SANDBOX_POLICY);
+		q.policy_len = policy ? strlen(policy) : 0;
+		if (!policy) {
+			sw_cli_error("out of memory");
+			return SW_EXIT_SYSWARD_ERROR;
+		}
+	} else if (sw_policy_read_file(o->policy_path, &policy, &q.policy_len,
 				&err) < 0) {
 		sw_cli_error("%s", err.msg);
 		return SW_EXIT_SYSWARD_ERROR;
@@ -345,7 +353,8 @@ int sw_run_daemon(const struct run_options *o)
 		struct sw_policy *p = NULL;
 
 		if (sw_policy_load_string(policy, q.policy_len,
-					  o->policy_path, &p, &err) < 0) {
+					  o->policy_path ? o->policy_path : SW_SANDBOX_POLICY_NAME,
+					  &p, &err) < 0) {
 			sw_cli_error("%s", err.msg);
 			return SW_EXIT_SYSWARD_ERROR;
 		}
@@ -387,7 +396,8 @@ int sw_run_daemon(const struct run_options *o)
 		.argv = o->argv, .argc = argc,
 		.envp = environ, .envc = envc,
 		.cwd = cwd,
-		.policy_name = (char *)o->policy_path,
+		.policy_name = (char *)(o->policy_path ? o->policy_path
+						       : SW_SANDBOX_POLICY_NAME),
 		.policy_text = policy, .policy_len = q.policy_len,
 	};
 	if (sw_run_request_encode(&msg, &q, &err) < 0) {
@@ -437,6 +447,31 @@ int sw_run_daemon(const struct run_options *o)
 			r = sw_proto_send(fd, &rm, NULL, 0, &err);
 		sw_buf_free(&rm);
 		if (r < 0) {
+			code = wait_reply(fd, &rs) & ~EXIT_RAN;
+			goto out;
+		}
+	}
+	if (o->sandbox_on) {
+		/* The paths as we name them (absolute: runopts.c); the
+		 * daemon's launch child looks them up in our view. */
+		struct sw_sandbox_request sq = {
+			.flags = o->sandbox.net_given ? SW_PROTO_SANDBOX_NET : 0,
+			.dir = (char *)o->sandbox.dir,
+			.tmpdir = (char *)o->sandbox.tmpdir,
+			.connect = o->sandbox.connect.ranges,
+			.n_connect = o->sandbox.connect.n_ranges,
+			.bind = o->sandbox.bind.ranges,
+			.n_bind = o->sandbox.bind.n_ranges,
+		};
+		struct sw_buf sm = { 0 };
+
+		r = sw_msg_encode_sandbox(&sm, &sq, &err);
+		if (r == 0)
+			r = sw_proto_send(fd, &sm, NULL, 0, &err);
+		sw_buf_free(&sm);
+		if (r < 0) {
+			if (r == -E2BIG)
+				sw_cli_error("%s", err.msg);
 			code = wait_reply(fd, &rs) & ~EXIT_RAN;
 			goto out;
 		}
