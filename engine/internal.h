@@ -1165,7 +1165,24 @@ int sw_landlock_enter(int ruleset_fd);
  * ruleset, entered before the policy's (p: its "network" section decides
  * the network when sb gives no ports). */
 int sw_sandbox_plan(const struct sw_sandbox *sb, const struct sw_policy *p,
-		    int abi, struct sw_fsrules **ret, struct sw_error *err);
+		    int abi, bool mounts, struct sw_fsrules **ret,
+		    struct sw_error *err);
+
+/* Where the session has a mount namespace of its own (nsbox.c), the
+ * read-only trees are read-only mounts too, so that writes there fail
+ * with EROFS, as under bubblewrap; the VCS metadata is then the mounts'
+ * alone, and the workspace's own directory keeps every right. */
+struct sw_sandbox_mounts {
+	char *writable[2];	/* the workspace, the temporary directory */
+	size_t n_writable;
+	char *cwd;		/* PATH_MAX bytes: the child's, looked up again */
+};
+int sw_sandbox_mounts_plan(const struct sw_sandbox *sb, const char *cwd,
+			   struct sw_sandbox_mounts *ret, struct sw_error *err);
+void sw_sandbox_mounts_free(struct sw_sandbox_mounts *m);
+/* In the launch child, in its own mount namespace, before it drops
+ * CAP_SYS_ADMIN.  Async-signal-safe.  0 or -errno. */
+int sw_sandbox_mount(const struct sw_sandbox_mounts *m);
 
 /* ---- fsrules.c: the file-system and network rules, the kernel's ------- */
 
@@ -1638,6 +1655,7 @@ enum sw_stage {
 	SW_STAGE_NNP,
 	SW_STAGE_FSRULES,
 	SW_STAGE_LANDLOCK,
+	SW_STAGE_SANDBOX_MOUNTS,
 	SW_STAGE_SECCOMP,
 	SW_STAGE_EXEC,
 };

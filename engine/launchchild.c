@@ -111,7 +111,8 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 			    const struct sock_fprog *dprog,
 			    const struct sock_fprog *fprog, int landlock_fd,
 			    struct sw_fsrules *fsrules, int sandbox_fd,
-			    struct sw_fsrules *sandbox, const struct sw_nsbox *nsbox, bool pr_keyrings,
+			    struct sw_fsrules *sandbox,
+			    const struct sw_sandbox_mounts *sandbox_mounts, const struct sw_nsbox *nsbox, bool pr_keyrings,
 			    int go_fd, int ready_fd, int rep_fd)
 {
 	/* Ours to move out of the way of the descriptors handed over. */
@@ -211,6 +212,13 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 			sw_launch_fail_at(rep_fd, SW_STAGE_NSBOX, &where);
 		if (self_fd >= 0)
 			close(self_fd);
+	}
+	/* --sandbox in a mount namespace of its own: its read-only trees
+	 * as mounts too (sandbox.c), while it holds CAP_SYS_ADMIN. */
+	if (sandbox_mounts) {
+		errno = -sw_sandbox_mount(sandbox_mounts);
+		if (errno)
+			sw_launch_fail(rep_fd, SW_STAGE_SANDBOX_MOUNTS);
 	}
 	if (l->set_groups &&
 	    sw_set_groups_within(l->groups, l->n_groups, l->groups, l->n_groups) < 0)
@@ -404,6 +412,7 @@ _Noreturn void sw_launch_child(const struct sw_launch *l,
 	if (l->new_session)
 		become_holder(l, rep_fd);
 	child(l, pr->caps, &dprog, &fprog, pr->landlock_fd, pr->fsrules,
-	      pr->sandbox_fd, pr->sandbox, &pr->nsbox,
+	      pr->sandbox_fd, pr->sandbox,
+	      pr->sandbox_mounted ? &pr->sandbox_mounts : NULL, &pr->nsbox,
 	      pr->own_keyring, go_fd, ready_fd, rep_fd);
 }

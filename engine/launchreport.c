@@ -34,6 +34,7 @@ static const char *const stage_what[] = {
 	[SW_STAGE_CAPS] = "set capabilities",
 	[SW_STAGE_NNP] = "set no_new_privs",
 	[SW_STAGE_FSRULES] = "set up its file rules (Landlock)",
+	[SW_STAGE_SANDBOX_MOUNTS] = "make the sandbox's mounts (the system read-only, the workspace and its temporary directory writable, their VCS metadata read-only: open_tree, mount_setattr, move_mount)",
 	[SW_STAGE_LANDLOCK] = "enter a Landlock domain of its own (landlock_restrict_self; the kernel allows 16 nested domains)",
 	[SW_STAGE_SECCOMP] = "load the seccomp filter",
 	[SW_STAGE_EXEC] = "execute",

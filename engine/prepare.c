@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <linux/seccomp.h>
 #include <poll.h>
+#include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -89,6 +90,7 @@ void sw_prepared_free(struct sw_prepared *pr)
 	if (pr->sandbox_fd >= 0)
 		close(pr->sandbox_fd);
 	sw_fsrules_free(pr->sandbox);
+	sw_sandbox_mounts_free(&pr->sandbox_mounts);
 	sw_nsbox_free(&pr->nsbox);
 	free(pr);
 }
@@ -396,7 +398,15 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 	}
 	/* --sandbox: a layer of its own, which the policy's narrows. */
 	if (l->sandbox) {
-		r = sw_sandbox_plan(l->sandbox, p, ks->landlock_abi, &pr->sandbox, err);
+		/* A mount namespace of its own (root, syswardd): the
+		 * read-only trees as mounts too (EROFS). */
+		pr->sandbox_mounted = pr->nsbox.on && (pr->nsbox.unshare & CLONE_NEWNS);
+		r = pr->sandbox_mounted
+			? sw_sandbox_mounts_plan(l->sandbox, l->cwd, &pr->sandbox_mounts, err)
+			: 0;
+		if (r >= 0)
+			r = sw_sandbox_plan(l->sandbox, p, ks->landlock_abi,
+					    pr->sandbox_mounted, &pr->sandbox, err);
 		if (r >= 0)
 			r = sw_fsrules_ruleset(pr->sandbox, ks->landlock_abi,
 					       &pr->sandbox_fd, err);

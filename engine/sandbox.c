@@ -33,11 +33,14 @@
  * policy has a "network" section, that section decides alone.
  */
 #include <dirent.h>
+#include <linux/mount.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,28 +61,30 @@ static const struct sb_row {
 	uint64_t access;
 	bool optional;
 	const char *what;
+	bool vcs;		/* a VCS directory: sw_sandbox_mount()'s too */
 } rows[] = {
-	{ SB_ABS, "/", SB_READ, false, "--sandbox: the system, read-only" },
-	{ SB_ABS, "/dev", SB_READ | SW_FS_IOCTL_DEV, true, "--sandbox: /dev" },
-	{ SB_ABS, "/dev/null", SB_DEVICE, true, "--sandbox: a harmless device" },
-	{ SB_ABS, "/dev/zero", SB_DEVICE, true, "--sandbox: a harmless device" },
-	{ SB_ABS, "/dev/full", SB_DEVICE, true, "--sandbox: a harmless device" },
-	{ SB_ABS, "/dev/random", SB_DEVICE, true, "--sandbox: a harmless device" },
-	{ SB_ABS, "/dev/urandom", SB_DEVICE, true, "--sandbox: a harmless device" },
-	{ SB_ABS, "/dev/tty", SB_DEVICE, true, "--sandbox: a harmless device" },
-	{ SB_ABS, "/dev/ptmx", SB_DEVICE, true, "--sandbox: a harmless device" },
-	{ SB_ABS, "/dev/pts", SB_DEVICE | SW_FS_READ_DIR, true, "--sandbox: the terminals" },
-	{ SB_DIR, "", SB_OWN, false, "--sandbox: the workspace" },
-	{ SB_DIR, "/.git", SB_READ, true, "--sandbox: the workspace's VCS metadata" },
-	{ SB_DIR, "/.hg", SB_READ, true, "--sandbox: the workspace's VCS metadata" },
-	{ SB_DIR, "/.svn", SB_READ, true, "--sandbox: the workspace's VCS metadata" },
-	{ SB_TMP, "", SB_OWN, false, "--sandbox: its private temporary directory" },
+	{ SB_ABS, "/", SB_READ, false, "--sandbox: the system, read-only", false },
+	{ SB_ABS, "/dev", SB_READ | SW_FS_IOCTL_DEV, true, "--sandbox: /dev", false },
+	{ SB_ABS, "/dev/null", SB_DEVICE, true, "--sandbox: a harmless device", false },
+	{ SB_ABS, "/dev/zero", SB_DEVICE, true, "--sandbox: a harmless device", false },
+	{ SB_ABS, "/dev/full", SB_DEVICE, true, "--sandbox: a harmless device", false },
+	{ SB_ABS, "/dev/random", SB_DEVICE, true, "--sandbox: a harmless device", false },
+	{ SB_ABS, "/dev/urandom", SB_DEVICE, true, "--sandbox: a harmless device", false },
+	{ SB_ABS, "/dev/tty", SB_DEVICE, true, "--sandbox: a harmless device", false },
+	{ SB_ABS, "/dev/ptmx", SB_DEVICE, true, "--sandbox: a harmless device", false },
+	{ SB_ABS, "/dev/pts", SB_DEVICE | SW_FS_READ_DIR, true, "--sandbox: the terminals", false },
+	{ SB_DIR, "", SB_OWN, false, "--sandbox: the workspace", false },
+	{ SB_DIR, "/.git", SB_READ, true, "--sandbox: the workspace's VCS metadata", true },
+	{ SB_DIR, "/.hg", SB_READ, true, "--sandbox: the workspace's VCS metadata", true },
+	{ SB_DIR, "/.svn", SB_READ, true, "--sandbox: the workspace's VCS metadata", true },
+	{ SB_TMP, "", SB_OWN, false, "--sandbox: its private temporary directory", false },
 };
 
 #define N_ROWS	(sizeof(rows) / sizeof(rows[0]))
 
 int sw_sandbox_plan(const struct sw_sandbox *sb, const struct sw_policy *p,
-		    int abi, struct sw_fsrules **ret, struct sw_error *err)
+		    int abi, bool mounts, struct sw_fsrules **ret,
+		    struct sw_error *err)
 {
 	struct sw_fs_spec v[N_ROWS];
 	char *paths[N_ROWS] = { 0 };
@@ -100,6 +105,10 @@ int sw_sandbox_plan(const struct sw_sandbox *sb, const struct sw_policy *p,
 		const char *base = row->base == SB_DIR ? sb->dir : sb->tmpdir;
 
 		if (row->base == SB_TMP && !sb->tmpdir)
+			continue;
+		/* read-only mounts keep the VCS metadata (EROFS), and the
+		 * workspace's own directory then keeps every right */
+		if (mounts && row->vcs)
 			continue;
 		if (row->base == SB_ABS)
 			paths[n] = strdup(row->path);
@@ -252,5 +261,133 @@ int sw_sandbox_tmp_remove(const char *path)
 	r = remove_beneath(fd, 0);
 	if (rmdir(path) < 0 && !r)
 		r = -errno;
+	return r;
+}
+
+/* ---- the mounts, where the session has a mount namespace of its own ---- */
+
+void sw_sandbox_mounts_free(struct sw_sandbox_mounts *m)
+{
+	for (size_t i = 0; i < m->n_writable; i++)
+		free(m->writable[i]);
+	free(m->cwd);
+	*m = (struct sw_sandbox_mounts){ 0 };
+}
+
+int sw_sandbox_mounts_plan(const struct sw_sandbox *sb, const char *cwd,
+			   struct sw_sandbox_mounts *ret, struct sw_error *err)
+{
+	struct sw_sandbox_mounts m = { 0 };
+	const char *w[2] = { sb->dir, sb->tmpdir };
+	cleanup_free char *here = NULL;
+
+	/* The child enters the program's working directory only after
+	 * its mounts (launchchild.c): the workspace by its full name. */
+	if (!w[0]) {
+		here = cwd ? strdup(cwd) : getcwd(NULL, 0);
+		if (!here)
+			return sw_error_set_errno(err, errno ? errno : ENOMEM,
+						  "--sandbox: find the working directory");
+		w[0] = here;
+	}
+	for (int i = 0; i < 2; i++) {
+		if (!w[i])
+			continue;
+		if (w[i][0] != '/') {
+			sw_sandbox_mounts_free(&m);
+			return sw_error_set(err, EINVAL, "--sandbox: %s is not an absolute path", w[i]);
+		}
+		m.writable[m.n_writable] = strdup(w[i]);
+		if (!m.writable[m.n_writable]) {
+			sw_sandbox_mounts_free(&m);
+			return sw_error_set_errno(err, ENOMEM, "plan the sandbox's mounts");
+		}
+		m.n_writable++;
+	}
+	m.cwd = malloc(PATH_MAX);
+	if (!m.cwd) {
+		sw_sandbox_mounts_free(&m);
+		return sw_error_set_errno(err, ENOMEM, "plan the sandbox's mounts");
+	}
+	*ret = m;
+	return 0;
+}
+
+/* fd's tree read-only: a copy bound on itself.  Skipped when missing. */
+static int vcs_read_only(int dir, const char *name)
+{
+	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
+	int fd, tree, r = 0;
+
+	fd = openat(dir, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT || errno == ENOTDIR || errno == ELOOP ? 0 : -errno;
+	tree = open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE |
+				    AT_EMPTY_PATH);
+	if (tree < 0 ||
+	    mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &ro, sizeof(ro)) < 0 ||
+	    move_mount(tree, "", fd, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		r = -errno;
+	if (tree >= 0)
+		close(tree);
+	close(fd);
+	return r;
+}
+
+/*
+ * Every mount read-only (mount_setattr() of "/", AT_RECURSIVE), but the
+ * writable trees: each a copy of itself, taken before (open_tree()
+ * OPEN_TREE_CLONE: a detached tree keeps its mounts' flags whatever is
+ * done to the namespace's) and bound on the very directory it was taken
+ * from (move_mount() onto the descriptor, not a name looked up again),
+ * so that no tree is shown anywhere it was not: the mounts only take
+ * write access away, and Landlock and the files' modes still decide.
+ * Their VCS directories then a read-only copy each, bound on
+ * themselves.  The program cannot undo it: it holds no CAP_SYS_ADMIN
+ * here, and what a user namespace of its own copies is locked
+ * (MNT_LOCK_READONLY, fs/namespace.c).  Writes to read-only files then
+ * fail with EROFS before Landlock is asked (fs/namei.c, open_last_lookups()
+ * and filename_create() take mnt_want_write() first).
+ */
+int sw_sandbox_mount(const struct sw_sandbox_mounts *m)
+{
+	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
+	int at[2] = { -1, -1 }, tree[2] = { -1, -1 }, r = 0;
+
+	for (size_t i = 0; i < m->n_writable && r >= 0; i++) {
+		at[i] = open(m->writable[i], O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (at[i] >= 0)
+			tree[i] = open_tree(at[i], "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+						       AT_RECURSIVE | AT_EMPTY_PATH);
+		if (at[i] < 0 || tree[i] < 0)
+			r = -errno;
+	}
+	/* The working directory is a dentry of the mount it was entered
+	 * on: one covered below keeps pointing there (fs/namei.c follows
+	 * mounts only when a name is looked up), so it is entered again by
+	 * its name afterwards. */
+	if (r >= 0 && !getcwd(m->cwd, PATH_MAX))
+		m->cwd[0] = '\0';
+	if (r >= 0 && mount_setattr(AT_FDCWD, "/", AT_RECURSIVE, &ro, sizeof(ro)) < 0)
+		r = -errno;
+	for (size_t i = 0; i < m->n_writable && r >= 0; i++) {
+		if (move_mount(tree[i], "", at[i], "",
+			       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0) {
+			r = -errno;
+			break;
+		}
+		if (i == 0)	/* the workspace's, by the tree now there */
+			for (size_t k = 0; k < N_ROWS && r >= 0; k++)
+				if (rows[k].vcs)
+					r = vcs_read_only(tree[i], rows[k].path + 1);
+	}
+	if (r >= 0 && m->cwd[0] == '/' && chdir(m->cwd) < 0)
+		r = -errno;
+	for (int i = 0; i < 2; i++) {
+		if (tree[i] >= 0)
+			close(tree[i]);
+		if (at[i] >= 0)
+			close(at[i]);
+	}
 	return r;
 }

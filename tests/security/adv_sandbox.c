@@ -25,6 +25,9 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <sys/wait.h>
+#include <sched.h>
+#include <sys/mount.h>
 
 #include "adv.h"
 
@@ -78,6 +81,29 @@ static char *cat(const char *a, const char *b)
 
 	snprintf(p, 4096, "%s/%s", a, b);
 	return p;
+}
+
+/* In user and mount namespaces of its own: the sandbox's mounts
+ * unmounted or made writable again, then .git/HEAD and OUT/target
+ * written.  0 if a write went through. */
+static long undo_mounts(const char *ws, const char *out)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid == 0) {
+		if (unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
+			_exit(13);
+		(void)umount2(cat(ws, ".git"), MNT_DETACH);
+		(void)mount(NULL, cat(ws, ".git"), NULL, MS_REMOUNT | MS_BIND, NULL);
+		(void)mount(NULL, "/", NULL, MS_REMOUNT | MS_BIND, NULL);
+		_exit(wopen(AT_FDCWD, cat(ws, ".git/HEAD"), 0) >= 0 ||
+		      wopen(AT_FDCWD, cat(out, "target"), 0) >= 0 ? 0 : 1);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) < 0)
+		return -1;
+	errno = WIFEXITED(st) && WEXITSTATUS(st) == 13 ? EPERM : EACCES;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
 static long tcp_connect(int port)
@@ -175,6 +201,7 @@ int main(int argc, char **argv)
 	REFUSED("symlink WS/.git/hooks/pre-push", symlink(cat(ws, "sub/new"), cat(ws, ".git/hooks/pre-push")));
 	REFUSED("unlink WS/.git/HEAD", unlink(cat(ws, ".git/HEAD")));
 	REFUSED("rename WS/.git away", rename(cat(ws, ".git"), cat(ws, "sub/git")));
+	REFUSED("unmount or remount in namespaces of its own, then write", undo_mounts(ws, out));
 
 	/* The network and the user's services. */
 	REFUSED("TCP connect 127.0.0.1:PORT", tcp_connect(atoi(argv[3])));
