@@ -398,9 +398,16 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 	}
 	/* --sandbox: a layer of its own, which the policy's narrows. */
 	if (l->sandbox) {
-		/* A mount namespace of its own (root, syswardd): the
-		 * read-only trees as mounts too (EROFS). */
-		pr->sandbox_mounted = pr->nsbox.on && (pr->nsbox.unshare & CLONE_NEWNS);
+		/* A mount namespace of its own: the read-only trees as
+		 * mounts too (EROFS).  Not for a daemon's client: the mounts
+		 * look its paths up as root before the seize, and the
+		 * launcher waits for the child's "ready" with no bound
+		 * (launch.c, wait_ready()): a workspace on a file system
+		 * that never answers would hold the daemon's tracer thread
+		 * and every session on it (route 13).  `sysward run` as root
+		 * holds only itself. */
+		pr->sandbox_mounted = pr->nsbox.on && (pr->nsbox.unshare & CLONE_NEWNS) &&
+				      !l->client;
 		r = pr->sandbox_mounted
 			? sw_sandbox_mounts_plan(l->sandbox, l->cwd, &pr->sandbox_mounts, err)
 			: 0;
