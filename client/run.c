@@ -31,7 +31,7 @@
 void cmd_run_help(FILE *f)
 {
 	fprintf(f,
-"Usage: %s run --policy FILE [OPTIONS] [--] PROGRAM [ARGS...]\n"
+"Usage: %s run {--policy FILE | --sandbox[=DIR]} [OPTIONS] [--] PROGRAM [ARGS...]\n"
 "Run PROGRAM under the syscall policy FILE and exit with its status.\n"
 "\n"
 "Options:\n"
@@ -65,6 +65,14 @@ void cmd_run_help(FILE *f)
 "                           reports diff\n"
 "      --gate[=N]           exit with N (default %d) if the policy refused a\n"
 "                           call, or with --complain would have; for CI\n"
+"      --sandbox[=DIR]      the system read-only, DIR (default: here) writable\n"
+"                           but its .git/.hg/.svn, a private TMPDIR, no TCP\n"
+"                           but the ports below, none of your services;\n"
+"                           decided by the kernel (Landlock) on the file\n"
+"                           found; a --policy narrows it further\n"
+"      --sandbox-net PORTS  with --sandbox: TCP ports it may connect to\n"
+"                           (443,8000-8100)\n"
+"      --sandbox-bind PORTS with --sandbox: TCP ports it may bind\n"
 "  -q, --quiet              print no warnings (the policy's, --cap's), only\n"
 "                           errors and what sysward did to the program\n"
 "  -h, --help               show this help and exit\n"
@@ -91,9 +99,10 @@ void cmd_run_help(FILE *f)
 "\n"
 "Examples:\n"
 "  %s run --policy policy/examples/fake-root.json -- id -u\n"
-"  %s run --policy docker-default.json --complain --report r.json --gate -- make\n",
+"  %s run --policy docker-default.json --complain --report r.json --gate -- make\n"
+"  %s run --sandbox --sandbox-net 443 -- ./untrusted-build.sh\n",
 		sw_program_name, SW_EXIT_GATE, SW_EXIT_GATE, sw_program_name,
-		sw_program_name);
+		sw_program_name, sw_program_name);
 }
 
 static int check(const char *path, void *ud)
