@@ -2315,6 +2315,47 @@ sandbox_names_nobody)
 	for what in "write OUT/target" "create OUT/new" "write WS/.git/HEAD" "create WS/.git/hooks/pre-commit"; do
 		grep -q "^result: $what = -1 $err " "$out" || fail "$what: not $err"
 	done ;;
+sandbox_with_policy)
+	# Route 21: --sandbox composed with a policy.  The policy's
+	# features work on top (an emulation, the audit log, the gate) and
+	# its "filesystem" section narrows the sandbox (the workspace's top
+	# directory, read-only by the policy, stays so) but never widens it
+	# (OUT, writable by the policy, is not); its ${TMPDIR} is the
+	# sandbox's private one; the run is told that the kernel's refusals
+	# are unseen.  The private TMPDIR is gone afterwards.  On
+	# Landlock ABI 3 the sandbox is refused, saying why.
+	sb=$scratch/sb
+	sandbox_stage "$sb"
+	cat >"$sb/policy.json" <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["getuid", "geteuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242},
+	              {"names": ["sethostname"], "action": "SCMP_ACT_ERRNO", "errnoRet": 1}],
+	 "filesystem": {"paths": [{"path": "/", "access": "ro"},
+	                          {"path": "/dev/null", "access": ["read", "write"]},
+	                          {"path": "$sb/ws/sub", "access": "rw"},
+	                          {"path": "\${TMPDIR}", "access": "rw"},
+	                          {"path": "$sb/out", "access": "rw"}]}}
+	EOF
+	RUN_OPTS=(--sandbox="$sb/ws" --log="$scratch/log" --gate)
+	run "$sb/policy.json" -- sh -c 'id -u; echo $TMPDIR >"$1/sub/tmpdir"; echo x >"$TMPDIR/t" && echo "TMPDIR: written"; echo x >"$1/top" || echo "narrowed: refused"; echo x >"$2/target" || echo "widened: refused"; echo x >"$1/sub/g" && echo "workspace: written"; hostname x 2>/dev/null || echo "refused: sethostname"' sh "$sb/ws" "$sb/out"
+	RUN_OPTS=()
+	[ "$rc" -eq 122 ] || fail "the gate did not trip on the refused sethostname (exit $rc)"
+	grep -qx 4242 "$out" || fail "the emulation did not apply under --sandbox"
+	grep -q "narrowed: refused" "$out" && grep -q "widened: refused" "$out" &&
+		grep -q "workspace: written" "$out" && grep -q "TMPDIR: written" "$out" ||
+		fail "the layers do not compose"
+	grep -q '"syscall": *"sethostname"' "$scratch/log" || fail "no audit line for the refusal"
+	grep -q "what they refuse fails with EACCES without reaching sysward" "$out" ||
+		fail "not told that the kernel's refusals are unseen"
+	tmp=$(cat "$sb/ws/sub/tmpdir")
+	case $tmp in /tmp/sysward-sandbox.*) ;; *) fail "TMPDIR was $tmp" ;; esac
+	[ ! -e "$tmp" ] || fail "the private TMPDIR $tmp is still there"
+	KERNEL=("$PRETEND" --landlock-abi 3 --)
+	RUN_OPTS=(--sandbox="$sb/ws")
+	run "$sb/allow.json" -- true
+	KERNEL=() RUN_OPTS=()
+	[ "$rc" -eq 125 ] && grep -q "prepare the sandbox: --sandbox needs Landlock ABI 4 (Linux 6.7) to refuse truncation and TCP connections; the running kernel has ABI 3" "$out" ||
+		fail "ABI 3: the sandbox was not refused with its reason" ;;
 fsrules_refusals_said)
 	# Route 21, "Limits": a refusal of the kernel's rules never reaches
 	# the supervisor; a run that asked to see refusals (--log, --report,
