@@ -11,10 +11,10 @@
 #   -n RUNS   timed runs per side, after one not counted (default 5)
 #   -u UID    run every side as this uid (default: the caller's; as
 #             uid 65534 sysward has no mount namespace: Landlock alone)
-#   WORKLOAD  find (find | sort of the workspace and /usr/include), md5
-#             (md5sum over the workspace), git (status, add and commit
-#             of 10 changed files among 1,000), cmake (configure and
-#             build of 40 C files); default: all four
+#   WORKLOAD  find (find | sort of /usr and the workspace), md5 (md5sum
+#             over /usr/include and the workspace), git (status, add and
+#             commit of 10 changed files among 1,000, five times), cmake
+#             (configure and build of 41 C files); default: all four
 #
 # Prints per workload the median wall seconds of each side and the
 # ratios to unconfined.  The workspace is the parent of the repository
@@ -62,9 +62,9 @@ git -C "$ws/w/repo" init -q && git -C "$ws/w/repo" add -A && git -C "$ws/w/repo"
 chown -R "$as_uid:$as_uid" "$ws"
 
 declare -A cmd=(
-	[find]='find . /usr/include -type f | sort >/dev/null'
-	[md5]='find . -type f -print0 | xargs -0 md5sum >/dev/null'
-	[git]='cd repo && for f in $(seq 10); do date +%N >>d1/f$f.txt; done && git status --short >/dev/null && git add -A && git commit -q -m x && git status --short >/dev/null'
+	[find]='find /usr . -type f 2>/dev/null | sort >/dev/null'
+	[md5]='find /usr/include . -type f -print0 | xargs -0 md5sum >/dev/null'
+	[git]='cd repo && for i in 1 2 3 4 5; do for f in $(seq 10); do date +%N >>d$i/f$f.txt; done && git status --short >/dev/null && git add -A && git commit -q -m x && git status --short >/dev/null; done'
 	[cmake]='rm -rf cm/b && cmake -S cm -B cm/b >/dev/null && cmake --build cm/b -j2 >/dev/null'
 )
 sides=(unconfined sandbox)
