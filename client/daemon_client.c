@@ -364,6 +364,8 @@ int sw_run_daemon(const struct run_options *o)
 		if (!o->quiet && (o->log_path || o->report_path || o->gate || o->complain) &&
 		    sw_kernel_refusals_unseen(p, o->complain))
 			sw_cli_error("%s", sw_kernel_refusals_unseen(p, o->complain));
+		if (!o->quiet && (o->report_path || o->gate || o->complain) && o->sandbox_on)
+			sw_cli_error("%s", sw_sandbox_unseen_words(o->complain));
 		sw_policy_free(p);
 	}
 	cwd = getcwd(NULL, 0);

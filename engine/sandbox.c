@@ -144,6 +144,13 @@ out:
 	return r;
 }
 
+const char *sw_sandbox_unseen_words(bool complain)
+{
+	return complain
+		? "--sandbox's rules are the kernel's (Landlock and read-only mounts): what they refuse fails with EACCES or EROFS without reaching sysward, so it is not in the audit log, the report or the gate, and complain mode does not let it run (docs/security.md, route 21)"
+		: "--sandbox's rules are the kernel's (Landlock and read-only mounts): what they refuse fails with EACCES or EROFS without reaching sysward, so it is not in the audit log, the report or the gate (docs/security.md, route 21)";
+}
+
 int sw_sandbox_parse_ports(const char *text, struct sw_tcp_ports *ret,
 			   struct sw_error *err)
 {

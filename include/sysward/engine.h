@@ -677,5 +677,8 @@ int sw_sandbox_parse_ports(const char *text, struct sw_tcp_ports *ret,
  * following a link; 0 or -errno (what could not be removed stays). */
 int sw_sandbox_tmp_new(const char *base, char **ret_path, struct sw_error *err);
 int sw_sandbox_tmp_remove(const char *path);
+/* What a run that asked to see refusals (--log, --report, --gate,
+ * --complain) is told under --sandbox: its refusals are the kernel's. */
+const char *sw_sandbox_unseen_words(bool complain);
 
 #endif

@@ -7,7 +7,7 @@
 # owned by UID if given; DIR/allow.json; a TCP listener on 127.0.0.1
 # ($SB_PORT) and a unix service at $SB_SOCK, both of UID (or ours),
 # outside the sandbox, answering one byte to each connection (killed on
-# exit).  Needs fail() and python3.
+# exit, unless SB_KEEP_TRAP is set).  Needs fail(), skip() and python3.
 sandbox_stage() {
 	local d=$1 who=()
 	[ -x /usr/bin/python3 ] || skip "/usr/bin/python3 is missing (Debian's python3; another one may be unreadable to uid 65534)"
@@ -33,7 +33,10 @@ def serve(s):
 threading.Thread(target=serve, args=(t,), daemon=True).start()
 serve(u)' "$SB_SOCK" "$d/port" </dev/null >/dev/null 2>&1 &
 	sb_listener=$!
-	trap 'kill "$sb_listener" 2>/dev/null; rm -rf "${nb:-/nonexistent}"' EXIT
+	# the caller's own EXIT trap stays with SB_KEEP_TRAP (it kills
+	# $sb_listener itself)
+	[ -n "${SB_KEEP_TRAP:-}" ] ||
+		trap 'kill "$sb_listener" 2>/dev/null; rm -rf "${nb:-/nonexistent}"' EXIT
 	for _ in $(seq 100); do [ -s "$d/port" ] && break; sleep 0.1; done
 	SB_PORT=$(cat "$d/port" 2>/dev/null) || fail "the listeners did not start"
 }
