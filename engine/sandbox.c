@@ -239,13 +239,16 @@ static int remove_beneath(int fd, int depth)
 			r = r ? r : -errno;
 			continue;
 		}
+		/* A directory the program left unreadable or unwritable:
+		 * its own, and the program is gone (the session ended), so
+		 * the name still names the directory unlinkat() saw. */
+		(void)fchmodat(dirfd(d), e->d_name, 0700, 0);
 		sub = openat(dirfd(d), e->d_name,
 			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (sub < 0) {
 			r = r ? r : -errno;
 			continue;
 		}
-		(void)fchmod(sub, 0700);	/* a directory it left unwritable */
 		int k = remove_beneath(sub, depth + 1);
 
 		if (k < 0 && !r)

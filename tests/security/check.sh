@@ -2314,7 +2314,16 @@ sandbox_names_nobody)
 	[ "$test" = sandbox_names ] && err=EROFS
 	for what in "write OUT/target" "create OUT/new" "write WS/.git/HEAD" "create WS/.git/hooks/pre-commit"; do
 		grep -q "^result: $what = -1 $err " "$out" || fail "$what: not $err"
-	done ;;
+	done
+	# the private TMPDIR goes, even with directories the program left
+	# unreadable (as uid 65534: no capability opens them)
+	if [ "$test" = sandbox_names_nobody ]; then
+		run_nobody --policy "$sb/allow.json" --sandbox="$sb/ws" -- sh -c \
+			'mkdir -p "$TMPDIR/d/e" && touch "$TMPDIR/d/e/f" && chmod 000 "$TMPDIR/d/e" "$TMPDIR/d" && echo "tmp: $TMPDIR"'
+		tmp=$(sed -n 's/^tmp: //p' "$out")
+		[ -n "$tmp" ] && [ ! -e "$tmp" ] && ! grep -q "remove the sandbox's temporary directory" "$out" ||
+			{ chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"; fail "the private TMPDIR $tmp stayed"; }
+	fi ;;
 sandbox_with_policy)
 	# Route 21: --sandbox composed with a policy.  The policy's
 	# features work on top (an emulation, the audit log, the gate) and
