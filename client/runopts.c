@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -199,6 +200,21 @@ int sw_run_sandbox_begin(struct run_options *o, struct sw_error *err)
 		if (asprintf(&abs, "%s/%s", cwd, o->sandbox.dir) < 0)
 			return sw_error_set_errno(err, ENOMEM, "--sandbox=%s", o->sandbox.dir);
 		o->sandbox.dir = abs;	/* lives as long as the run */
+	}
+	/* Said here, in our view, which is the program's (a daemon's
+	 * launch child takes it): the engine's word would be about a
+	 * hierarchy or a mount. */
+	{
+		struct stat st;
+		const char *d = o->sandbox.dir ? o->sandbox.dir : ".";
+
+		if (stat(d, &st) < 0)
+			return sw_error_set_errno(err, errno, "--sandbox: the workspace %s",
+						  o->sandbox.dir ? o->sandbox.dir : "(the working directory)");
+		if (!S_ISDIR(st.st_mode))
+			return sw_error_set(err, ENOTDIR,
+					    "--sandbox: the workspace %s is not a directory",
+					    o->sandbox.dir);
 	}
 	/* The caller's TMPDIR if it names one, else /tmp, as mktemp(1). */
 	r = sw_sandbox_tmp_new(base && base[0] == '/' ? base : NULL, &tmp, err);

@@ -2364,7 +2364,17 @@ sandbox_with_policy)
 	run "$sb/allow.json" -- true
 	KERNEL=() RUN_OPTS=()
 	[ "$rc" -eq 125 ] && grep -q "prepare the sandbox: --sandbox needs Landlock ABI 4 (Linux 6.7) to refuse truncation and TCP connections; the running kernel has ABI 3" "$out" ||
-		fail "ABI 3: the sandbox was not refused with its reason" ;;
+		fail "ABI 3: the sandbox was not refused with its reason"
+	# a workspace that is not there, or not a directory: said first
+	RUN_OPTS=(--sandbox="$sb/none")
+	run "$sb/allow.json" -- true
+	[ "$rc" -eq 125 ] && grep -q "^sysward: --sandbox: the workspace $sb/none: No such file or directory" "$out" ||
+		fail "a missing workspace was not said"
+	RUN_OPTS=(--sandbox="$sb/allow.json")
+	run "$sb/allow.json" -- true
+	RUN_OPTS=()
+	[ "$rc" -eq 125 ] && grep -q "^sysward: --sandbox: the workspace $sb/allow.json is not a directory" "$out" ||
+		fail "a file as the workspace was not said" ;;
 fsrules_refusals_said)
 	# Route 21, "Limits": a refusal of the kernel's rules never reaches
 	# the supervisor; a run that asked to see refusals (--log, --report,
