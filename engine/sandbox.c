@@ -45,6 +45,7 @@
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
+#include "sysward/limits.h"
 #include "internal.h"
 
 #define SB_READ		(SW_FS_READ_FILE | SW_FS_READ_DIR | SW_FS_EXECUTE)
@@ -132,6 +133,20 @@ int sw_sandbox_plan(const struct sw_sandbox *sb, const struct sw_policy *p,
 		n++;
 	}
 	if (sb->net_given) {
+		/* Bounded here, where every caller passes (a daemon's
+		 * client too): the kernel takes a rule per port. */
+		for (int k = 0; k < 2; k++) {
+			const struct sw_tcp_ports *tp = k ? &sb->bind : &sb->connect;
+			size_t ports = 0;
+
+			for (size_t i = 0; i < tp->n_ranges; i++)
+				ports += (size_t)tp->ranges[i].last - tp->ranges[i].first + 1;
+			if (ports > SW_LIMIT_PORTS) {
+				r = sw_error_set(err, E2BIG, "--sandbox-%s: %zu TCP ports, at most %u",
+						 k ? "bind" : "net", ports, SW_LIMIT_PORTS);
+				goto out;
+			}
+		}
 		net.connect = &sb->connect;
 		net.bind = &sb->bind;
 	}

@@ -221,6 +221,17 @@ START_TEST(test_sandbox_plan)
 		sw_fsrules_free(fr);
 		fr = NULL;
 	}
+	/* a rule per port: bounded where every caller passes */
+	{
+		struct sw_port_range all = { 1, 65535 };
+
+		sb.net_given = true;
+		sb.connect = (struct sw_tcp_ports){ .ranges = &all, .n_ranges = 1 };
+		ck_assert_int_eq(sw_sandbox_plan(&sb, NULL, 7, false, &fr, &err), -E2BIG);
+		ck_assert_str_eq(err.msg, "--sandbox-net: 65535 TCP ports, at most 4096");
+		sb.net_given = false;
+		sb.connect = (struct sw_tcp_ports){ 0 };
+	}
 	/* below ABI 4 the sandbox cannot keep its promise: refused */
 	ck_assert_int_eq(sw_sandbox_plan(&sb, NULL, 3, false, &fr, &err), -EOPNOTSUPP);
 	ck_assert_ptr_nonnull(strstr(err.msg, "--sandbox needs Landlock ABI 4"));
