@@ -7,7 +7,7 @@
  *   shard-bench --sysward PATH --syswardd PATH [--calls N] [--rounds R]
  *               [--shards K]
  *
- * For S = 1, 2 and 4 sessions at once, each a program that makes N
+ * For S = 1, 2, 4 and 8 sessions at once, each a program that makes N
  * emulated getuid() calls (one ptrace stop each), through a daemon with
  * one tracer thread and through one with K (default: the daemon's own
  * default, one per online CPU), it prints
@@ -39,7 +39,7 @@
 
 #include "bench.h"
 
-#define MAX_S 4
+#define MAX_S 8
 #define MAX_ROUNDS 15
 #define EMULATED_UID 4242
 
@@ -168,7 +168,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "Usage: shard-bench --sysward PATH --syswardd PATH [--calls N] [--rounds R]\n"
 "                   [--shards K]\n"
-"Supervised calls per second through syswardd for 1, 2 and 4 sessions at\n"
+"Supervised calls per second through syswardd for 1, 2, 4 and 8 sessions at\n"
 "once, with one tracer thread and with K (default: syswardd's default, one\n"
 "per online CPU), and the daemon's CPU time per call (= per ptrace stop).\n"
 "\n"
@@ -190,12 +190,13 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	static const int sessions[] = { 1, 2, MAX_S };
+	static const int sessions[] = { 1, 2, 4, MAX_S };
+	enum { N_S = sizeof(sessions) / sizeof(sessions[0]) };
 	const char *shards = NULL;
 	long n = 20000;
 	int rounds = 3, opt;
 	/* [config][S index][round] */
-	struct figure fig[2][3][MAX_ROUNDS];
+	struct figure fig[2][N_S][MAX_ROUNDS];
 
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
@@ -246,7 +247,7 @@ int main(int argc, char **argv)
 			const char *opts[] = { "--shards", c == 0 ? "1" : shards, NULL };
 			pid_t d = start_syswardd(syswardd, sock, opts[1] ? opts : NULL);
 
-			for (int i = 0; i < 3; i++)
+			for (int i = 0; i < N_S; i++)
 				measure(d, sessions[i], n, &fig[c][i][r]);
 			stop_syswardd(d, sock);
 		}
@@ -254,7 +255,7 @@ int main(int argc, char **argv)
 
 	printf("\n%9s %16s %16s %8s %14s %14s\n", "sessions", "1 shard calls/s",
 	       "K shards calls/s", "K / 1", "1: us CPU/call", "K: us CPU/call");
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < N_S; i++) {
 		double cps[2], cpu[2], v[MAX_ROUNDS];
 
 		for (int c = 0; c < 2; c++) {

@@ -9,7 +9,7 @@ rc=$?
 echo "$out"
 [ $rc -eq 0 ] || { echo "bench.smoke: sysward-bench exited $rc" >&2; exit 1; }
 fail=0
-for key in a b b3 b2 c c2 c3 c4 c5 c6 d; do
+for key in a b b3 b2 c c2 c3 c4 c5 c6 d df ds dl di u us; do
 	grep -Eq "^$key +.* [0-9]+\.[0-9]+ +[0-9]+\.[0-9]+" <<<"$out" ||
 		{ echo "bench.smoke: row '$key' has no figure" >&2; fail=1; }
 done

@@ -41,16 +41,20 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/seccomp.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -165,6 +169,22 @@ static int threads_loop(unsigned int t, uint64_t n, struct loop_result *r)
 	free(w);
 	free(tid);
 	return 0;
+}
+
+/* Threads that make each row's calls (--calling-threads; 1: the main
+ * thread alone). */
+static unsigned int calling = 1;
+
+/* A row's loop: n calls in all, made by `calling` threads. */
+static struct loop_result run_loop(uint64_t n)
+{
+	struct loop_result r;
+
+	if (calling == 1)
+		return loop(n);
+	if (threads_loop(calling, n, &r) < 0)
+		_exit(1);
+	return r;
 }
 
 static int print_result(int fd, const struct loop_result *r)
@@ -284,7 +304,7 @@ static int bench_bpf(uint32_t getppid_action, uint64_t n,
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
 		    load_filter(getppid_action) < 0)
 			_exit(1);
-		r = loop(n);
+		r = run_loop(n);
 		_exit(print_result(rfd, &r) < 0 ? 1 : 0);
 	}
 	return reap_result(c, rfd, res);
@@ -296,87 +316,346 @@ static int bench_bpf(uint32_t getppid_action, uint64_t n,
  * The floor: per SECCOMP stop, PTRACE_GET_SYSCALL_INFO, then
  * PTRACE_SET_SYSCALL_INFO of what was read (a rewrite to the same call),
  * then PTRACE_CONT.  Nothing else: no policy, no bookkeeping.
+ *
+ * The same loop with each candidate way of keeping the tracer on the
+ * CPU where its tracee runs (issue 34), so that each is measured
+ * against the floor it would improve, in the same run:
  */
-static int bench_ptrace_floor(uint64_t n, struct loop_result *res,
-			      uint64_t *ret_stops)
+enum floor_mode {
+	FLOOR_PLAIN,
+	/* At each stop, the tracee's CPU from the "processor" field of
+	 * /proc/TID/stat (a descriptor kept per tid, pread), and the
+	 * tracer's affinity set to that CPU alone when it differs. */
+	FLOOR_FOLLOW,
+	/* waitpid(WNOHANG) for up to spin_ns before a blocking waitpid. */
+	FLOOR_SPIN,
+	/* sched_setattr: the shortest custom slice EEVDF takes (0.1 ms). */
+	FLOOR_SLICE,
+	/* SCHED_IDLE: a CPU that runs only the tracer counts as idle when
+	 * the tracee is woken (kernel/sched/fair.c sched_idle_cpu()). */
+	FLOOR_IDLE,
+};
+
+static uint64_t spin_ns = 5000;
+
+struct floor_stats {
+	uint64_t stops;		/* SECCOMP stops */
+	uint64_t moves;		/* FOLLOW: affinity changes */
+	uint64_t spun;		/* SPIN: stops found while spinning */
+};
+
+#define FOLLOW_FDS 16
+
+struct follow {
+	pid_t tid[FOLLOW_FDS];
+	int fd[FOLLOW_FDS];
+	int cpu;		/* the tracer's one CPU, -1: not yet set */
+};
+
+/* The CPU tid last ran on: field 39 of /proc/TID/stat, or -errno. */
+static int follow_cpu(struct follow *f, pid_t tid)
 {
-	cleanup_close int rfd = -1;
-	int go[2], st, r = 0;
-	uint64_t stops = 0;
-	pid_t c;
+	char buf[1024], path[64], *p;
+	size_t slot = (size_t)tid % FOLLOW_FDS;
+	ssize_t len;
+	int field = 2;
 
-	if (pipe2(go, O_CLOEXEC) < 0)
-		return -errno;
-	c = fork_reporting(&rfd);
-	if (c < 0) {
-		close(go[0]);
-		close(go[1]);
-		return c;
+	if (f->tid[slot] != tid) {
+		if (f->fd[slot] >= 0)
+			close(f->fd[slot]);
+		snprintf(path, sizeof(path), "/proc/%d/stat", tid);
+		f->fd[slot] = open(path, O_RDONLY | O_CLOEXEC);
+		f->tid[slot] = f->fd[slot] >= 0 ? tid : 0;
+		if (f->fd[slot] < 0)
+			return -errno;
 	}
-	if (c == 0) {
-		struct loop_result lr;
-		char x;
+	len = pread(f->fd[slot], buf, sizeof(buf) - 1, 0);
+	if (len <= 0)
+		return len < 0 ? -errno : -ESRCH;
+	buf[len] = '\0';
+	/* comm may hold spaces and ')': count fields after the last ')'. */
+	p = strrchr(buf, ')');
+	for (; p && *p; p++)
+		if (*p == ' ' && ++field == 39)
+			return atoi(p + 1);
+	return -EINVAL;
+}
 
-		close(go[1]);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		/* Wait until the parent has seized us. */
-		if (read(go[0], &x, 1) != 1)
-			_exit(1);
-		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
-		    load_filter(SCMP_ACT_TRACE(1)) < 0)
-			_exit(1);
-		lr = loop(n);
-		_exit(print_result(rfd, &lr) < 0 ? 1 : 0);
+static void follow_stop(struct follow *f, pid_t tid, struct floor_stats *fs)
+{
+	int cpu = follow_cpu(f, tid);
+	cpu_set_t set;
+
+	if (cpu < 0 || cpu == f->cpu || cpu >= CPU_SETSIZE)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) == 0) {
+		f->cpu = cpu;
+		fs->moves++;
 	}
-	close(go[0]);
-	if (ptrace(PTRACE_SEIZE, c, 0,
-		   PTRACE_O_TRACESECCOMP | PTRACE_O_EXITKILL) < 0) {
-		r = -errno;
-		kill(c, SIGKILL);
-		waitpid(c, NULL, 0);
+}
+
+static pid_t floor_wait(enum floor_mode mode, int *st, struct floor_stats *fs)
+{
+	if (mode == FLOOR_SPIN) {
+		long long t0 = now_ns();
+		pid_t p;
+
+		do {
+			p = waitpid(-1, st, __WALL | WNOHANG);
+			if (p != 0) {
+				fs->spun += p > 0;
+				return p;
+			}
+		} while ((uint64_t)(now_ns() - t0) < spin_ns);
+	}
+	return waitpid(-1, st, __WALL);
+}
+
+/* SCHED_OTHER with a custom slice (EEVDF, 6.12+), or SCHED_IDLE. */
+static int floor_sched(enum floor_mode mode)
+{
+	struct {
+		uint32_t size, policy;
+		uint64_t flags;
+		int32_t nice;
+		uint32_t priority;
+		uint64_t runtime, deadline, period;
+		uint32_t util_min, util_max;
+	} attr = { .size = sizeof(attr) };
+
+	if (mode == FLOOR_SLICE) {
+		attr.policy = SCHED_OTHER;
+		attr.runtime = 100 * 1000;
+	} else if (mode == FLOOR_IDLE) {
+		attr.policy = SCHED_IDLE;
+	} else {
+		return 0;
+	}
+	return syscall(SYS_sched_setattr, 0, &attr, 0) < 0 ? -errno : 0;
+}
+
+/*
+ * The tracer of one floor row, in a process of its own (so that its
+ * affinity and scheduling end with it): trace child c until it exits.
+ */
+static int floor_trace(pid_t c, enum floor_mode mode, struct floor_stats *fs)
+{
+	struct follow f = { .cpu = -1 };
+	int st, r;
+
+	for (size_t i = 0; i < FOLLOW_FDS; i++)
+		f.fd[i] = -1;
+	r = floor_sched(mode);
+	if (r < 0)
 		return r;
-	}
-	if (write(go[1], "x", 1) != 1)
-		r = -errno;
-	close(go[1]);
-
 	for (;;) {
-		if (waitpid(c, &st, __WALL) < 0) {
+		pid_t p = floor_wait(mode, &st, fs);
+
+		if (p < 0) {
 			if (errno == EINTR)
 				continue;
-			r = -errno;
-			break;
+			return -errno;
 		}
-		if (WIFEXITED(st) || WIFSIGNALED(st))
-			break;
+		if (WIFEXITED(st) || WIFSIGNALED(st)) {
+			if (p == c)
+				return 0;
+			continue;
+		}
 		if (!WIFSTOPPED(st))
 			continue;
 		if (st >> 8 == (SIGTRAP | (PTRACE_EVENT_SECCOMP << 8))) {
 			struct sw_ptrace_syscall_info info;
 
+			if (mode == FLOOR_FOLLOW)
+				follow_stop(&f, p, fs);
 			memset(&info, 0, sizeof(info));
-			if (ptrace(SW_PTRACE_GET_SYSCALL_INFO, c, sizeof(info),
+			if (ptrace(SW_PTRACE_GET_SYSCALL_INFO, p, sizeof(info),
 				   &info) < 0 ||
-			    ptrace(SW_PTRACE_SET_SYSCALL_INFO, c, sizeof(info),
+			    ptrace(SW_PTRACE_SET_SYSCALL_INFO, p, sizeof(info),
 				   &info) < 0) {
 				r = -errno;
 				kill(c, SIGKILL);
+				return r;
 			}
-			stops++;
-			ptrace(PTRACE_CONT, c, 0, 0);
+			fs->stops++;
+			ptrace(PTRACE_CONT, p, 0, 0);
 		} else {
 			int sig = WSTOPSIG(st);
 
 			/* Event stops and group-stops carry no signal. */
 			if (st >> 16 || sig == SIGTRAP || sig == SIGSTOP)
 				sig = 0;
-			ptrace(PTRACE_CONT, c, 0, sig);
+			ptrace(PTRACE_CONT, p, 0, sig);
 		}
 	}
-	if (r == 0)
-		r = read_result(rfd, res);
-	*ret_stops = stops;
+}
+
+static int bench_ptrace_floor(enum floor_mode mode, uint64_t n,
+			      struct loop_result *res, struct floor_stats *ret)
+{
+	cleanup_close int rfd = -1, sfd = -1;
+	struct floor_stats fs = { 0 };
+	char buf[256];
+	pid_t t;
+	int r;
+
+	t = fork_reporting(&sfd);
+	if (t < 0)
+		return t;
+	if (t == 0) {
+		int go[2];
+		pid_t c;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (pipe2(go, O_CLOEXEC) < 0)
+			_exit(1);
+		c = fork_reporting(&rfd);
+		if (c < 0)
+			_exit(1);
+		if (c == 0) {
+			struct loop_result lr;
+			char x;
+
+			close(go[1]);
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			/* Wait until the parent has seized us. */
+			if (read(go[0], &x, 1) != 1)
+				_exit(1);
+			if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+			    load_filter(SCMP_ACT_TRACE(1)) < 0)
+				_exit(1);
+			lr = run_loop(n);
+			_exit(print_result(rfd, &lr) < 0 ? 1 : 0);
+		}
+		close(go[0]);
+		if (ptrace(PTRACE_SEIZE, c, 0, PTRACE_O_TRACESECCOMP |
+			   PTRACE_O_TRACECLONE | PTRACE_O_EXITKILL) < 0 ||
+		    write(go[1], "x", 1) != 1) {
+			kill(c, SIGKILL);
+			_exit(1);
+		}
+		close(go[1]);
+		r = floor_trace(c, mode, &fs);
+		if (r == 0)
+			r = read_all(rfd, buf, sizeof(buf));
+		if (r < 0 || buf[0] == '\0')
+			_exit(1);
+		_exit(dprintf(sfd, "%s stops=%" PRIu64 " moves=%" PRIu64
+			      " spun=%" PRIu64 "\n", strtok(buf, "\n"), fs.stops,
+			      fs.moves, fs.spun) < 0);
+	}
+	r = read_all(sfd, buf, sizeof(buf));
+	waitpid(t, NULL, 0);
+	if (r < 0)
+		return r;
+	r = parse_result(buf, res);
+	if (r < 0)
+		return r;
+	if (sscanf(strstr(buf, " stops=") ?: "", " stops=%" SCNu64 " moves=%"
+		   SCNu64 " spun=%" SCNu64, &ret->stops, &ret->moves,
+		   &ret->spun) != 3)
+		return -EIO;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ u */
+
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
+#endif
+
+/* The child's listener, copied from it (its number comes on sock). */
+static int take_listener(pid_t c, int sock)
+{
+	int fd, pidfd, r;
+
+	if (read(sock, &fd, sizeof(fd)) != sizeof(fd))
+		return -EIO;
+	pidfd = (int)syscall(SYS_pidfd_open, c, 0);
+	if (pidfd < 0)
+		return -errno;
+	r = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+	r = r < 0 ? -errno : r;
+	close(pidfd);
 	return r;
+}
+
+/*
+ * The other way to build this sandbox, for reference: a seccomp
+ * USER_NOTIF filter for getppid and a hand-written supervisor that
+ * answers every notification "return 0" (an emulation), waiting with
+ * poll() as an event-loop supervisor does (the listener copied from the
+ * child with pidfd_getfd).  sync: the listener's
+ * SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP flag (6.6+), with which the kernel
+ * wakes the caller on the supervisor's CPU (kernel/seccomp.c,
+ * seccomp_notify_send: wake_up_poll_on_current_cpu).
+ */
+static int bench_user_notif(bool sync, uint64_t n, struct loop_result *res)
+{
+	cleanup_close int rfd = -1, listener = -1;
+	int sp[2], r = 0;
+	pid_t c;
+
+	if (pipe2(sp, O_CLOEXEC) < 0)
+		return -errno;
+	c = fork_reporting(&rfd);
+	if (c < 0) {
+		close(sp[0]);
+		close(sp[1]);
+		return c;
+	}
+	if (c == 0) {
+		scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+		struct loop_result lr;
+		int fd;
+
+		close(sp[0]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (!ctx || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+		    seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(getppid), 0) < 0 ||
+		    seccomp_load(ctx) < 0)
+			_exit(1);
+		fd = seccomp_notify_fd(ctx);
+		if (write(sp[1], &fd, sizeof(fd)) != sizeof(fd))
+			_exit(1);
+		close(sp[1]);
+		lr = run_loop(n);
+		_exit(print_result(rfd, &lr) < 0 ? 1 : 0);
+	}
+	close(sp[1]);
+	listener = take_listener(c, sp[0]);
+	close(sp[0]);
+	if (listener < 0) {
+		kill(c, SIGKILL);
+		waitpid(c, NULL, 0);
+		return listener;
+	}
+	if (sync && ioctl(listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
+			  SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) < 0) {
+		r = -errno;
+		kill(c, SIGKILL);
+		waitpid(c, NULL, 0);
+		return r;
+	}
+	for (;;) {
+		struct pollfd pfd = { .fd = listener, .events = POLLIN };
+		struct seccomp_notif req;
+		struct seccomp_notif_resp resp;
+
+		if (poll(&pfd, 1, 10000) <= 0 || !(pfd.revents & POLLIN))
+			break;		/* POLLHUP: no task left under the filter */
+		memset(&req, 0, sizeof(req));
+		if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
+			continue;	/* the caller died, or a signal */
+		resp = (struct seccomp_notif_resp){ .id = req.id };
+		ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+	}
+	return reap_result(c, rfd, res);
 }
 
 /* ---------------------------------------------------- b2, c*, threads */
@@ -543,15 +822,33 @@ static int bench_sysward(const char *policy_text, char *const *argv,
 
 /* ------------------------------------------------------------------ e */
 
+/* argv (6 slots) for self's child mode: n calls made by `calling`
+ * threads ("--threads T" only when T > 1: one thread is the main one). */
+static void loop_argv(char **argv, char *self, uint64_t n, char nbuf[32],
+		      char tbuf[16])
+{
+	size_t a = 0;
+
+	snprintf(nbuf, 32, "%" PRIu64, n);
+	snprintf(tbuf, 16, "%u", calling);
+	argv[a++] = self;
+	if (calling > 1) {
+		argv[a++] = "--threads";
+		argv[a++] = tbuf;
+	}
+	argv[a++] = "--loop";
+	argv[a++] = nbuf;
+	argv[a] = NULL;
+}
+
 static int bench_strace(const char *strace, const char *self, uint64_t n,
 			struct loop_result *res, char *why, size_t why_size)
 {
 	cleanup_close int rfd = -1;
-	char nbuf[32];
+	char nbuf[32], tbuf[16];
 	int st;
 	pid_t c;
 
-	snprintf(nbuf, sizeof(nbuf), "%" PRIu64, n);
 	c = fork_reporting(&rfd);
 	if (c < 0)
 		return c;
@@ -561,10 +858,14 @@ static int bench_strace(const char *strace, const char *self, uint64_t n,
 		dup2(rfd, 1);
 		if (devnull >= 0)
 			dup2(devnull, 2);
-		execl(strace, strace, "-f", "--seccomp-bpf",
-		      "-e", "inject=getppid:retval=0", "-e", "trace=getppid",
-		      "-qq", "-o", "/dev/null", self, "--loop", nbuf,
-		      (char *)NULL);
+		char *argv[16] = {
+			(char *)strace, "-f", "--seccomp-bpf",
+			"-e", "inject=getppid:retval=0", "-e", "trace=getppid",
+			"-qq", "-o", "/dev/null",
+		};
+
+		loop_argv(argv + 10, (char *)self, n, nbuf, tbuf);
+		execv(strace, argv);
 		_exit(127);
 	}
 	st = reap_result(c, rfd, res);
@@ -621,16 +922,25 @@ struct row {
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: sysward-bench [-n N] [--no-strace] [--no-threads]\n"
+"Usage: sysward-bench [-n N] [--no-strace] [--no-threads] [--only KEYS]\n"
+"                     [--calling-threads T] [--spin-us US] [--tsv]\n"
 "Measure the per-call cost of getppid() unconfined, under seccomp BPF,\n"
 "under each sysward action (with the ptrace stops it took and the\n"
 "supervisor's CPU per stop), under a minimal GET/SET/CONT ptrace loop and\n"
 "under strace --seccomp-bpf inject; then with 1, 100 and 1000 threads in\n"
 "one session (per-call cost and the supervisor's memory per tracee).\n"
+"Rows df..di are the floor with each way tried of keeping the tracer on\n"
+"its tracee's CPU; u and us a seccomp USER_NOTIF supervisor for reference.\n"
 "\n"
 "  -n, --iterations N   calls per mode (default 50000)\n"
 "      --no-strace      skip the strace row\n"
 "      --no-threads     skip the threads table\n"
+"      --only KEYS      only these rows (comma-separated keys, e.g. c,c2,d,u;\n"
+"                       no threads table)\n"
+"      --calling-threads T  every row's calls made by T threads at once\n"
+"                       (default 1; ns/call is then wall time / calls)\n"
+"      --spin-us US     row ds: spin this long before sleeping (default 5)\n"
+"      --tsv            also print \"row<TAB>key<TAB>ns/call\" lines\n"
 "  -h, --help           show this help\n"
 "\n"
 "Exit status: 0 if every mode ran and did what it claims, 1 otherwise.\n"
@@ -665,12 +975,12 @@ static bool row_checks(const char *key, const struct loop_result *lr,
 
 static void run_sysward_row(struct row *row, char *self, uint64_t n)
 {
-	char nbuf[32], why[SW_ERROR_MSG_MAX];
-	char *argv[] = { self, "--loop", nbuf, NULL };
+	char nbuf[32], tbuf[16], why[SW_ERROR_MSG_MAX];
+	char *argv[6];
 	struct sup_result sr;
 	int r;
 
-	snprintf(nbuf, sizeof(nbuf), "%" PRIu64, n);
+	loop_argv(argv, self, n, nbuf, tbuf);
 	why[0] = '\0';
 	r = bench_sysward(row->policy, argv, row->audit, &sr, why, sizeof(why));
 	if (r < 0) {
@@ -736,12 +1046,68 @@ static bool threads_table(char *self, uint64_t n)
 	return ok;
 }
 
+/* Is key one of the comma-separated keys in only (NULL: every row)? */
+static bool selected(const char *only, const char *key)
+{
+	size_t k = strlen(key);
+
+	for (const char *p = only; p && *p; p += strcspn(p, ","), p += *p == ',')
+		if (strcspn(p, ",") == k && !strncmp(p, key, k))
+			return true;
+	return !only;
+}
+
+/* Rows d..di: the floor, plain and with each candidate. */
+static void run_floor_row(struct row *row, enum floor_mode mode, uint64_t n)
+{
+	struct floor_stats fs = { 0 };
+	struct loop_result lr;
+	int r = bench_ptrace_floor(mode, n, &lr, &fs);
+
+	if (r < 0) {
+		snprintf(row->note, sizeof(row->note), "failed: %s", strerror(-r));
+		return;
+	}
+	if (fs.stops < n) {
+		snprintf(row->note, sizeof(row->note), "WRONG: %" PRIu64
+			 " SECCOMP stops for %" PRIu64 " calls", fs.stops, n);
+		return;
+	}
+	row->ran = true;
+	row->ns_per_call = (double)lr.ns / (double)n;
+	row->stops_per_call = (double)fs.stops / (double)lr.calls;
+	if (mode == FLOOR_FOLLOW)
+		snprintf(row->note, sizeof(row->note), "%.3f moves/stop",
+			 (double)fs.moves / (double)fs.stops);
+	else if (mode == FLOOR_SPIN)
+		snprintf(row->note, sizeof(row->note), "%.0f%% of stops found "
+			 "spinning (%" PRIu64 " us)", 100.0 * (double)fs.spun /
+			 (double)fs.stops, spin_ns / 1000);
+}
+
+static void run_notif_row(struct row *row, bool sync, uint64_t n)
+{
+	struct loop_result lr;
+	int r = bench_user_notif(sync, n, &lr);
+
+	if (r < 0)
+		snprintf(row->note, sizeof(row->note), "failed: %s", strerror(-r));
+	else if (row_checks("t", &lr, n, row->note, sizeof(row->note))) {
+		row->ran = true;
+		row->ns_per_call = (double)lr.ns / (double)n;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "no-strace", no_argument, NULL, 'S' },
 		{ "no-threads", no_argument, NULL, 'N' },
+		{ "only", required_argument, NULL, 'O' },
+		{ "calling-threads", required_argument, NULL, 'C' },
+		{ "spin-us", required_argument, NULL, 'P' },
+		{ "tsv", no_argument, NULL, 'V' },
 		{ "loop", required_argument, NULL, 'L' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
@@ -775,15 +1141,23 @@ int main(int argc, char **argv)
 		  .policy = POLICY("{\"names\": [\"getppid\"], \"action\": "
 				   "\"SYSWARD_ACT_EMULATE\", \"return\": 0}") },
 		{ .key = "d", .what = "minimal ptrace GET/SET/CONT loop" },
+		{ .key = "df", .what = "d, tracer follows tracee's CPU" },
+		{ .key = "ds", .what = "d, spin before sleeping" },
+		{ .key = "dl", .what = "d, tracer slice 0.1 ms (sched_setattr)" },
+		{ .key = "di", .what = "d, tracer SCHED_IDLE" },
 		{ .key = "e", .what = "strace --seccomp-bpf inject retval=0" },
+		{ .key = "u", .what = "USER_NOTIF emulate round trip (hand)" },
+		{ .key = "us", .what = "u, with SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP" },
 	};
-	enum { A, B, B3, B2, C, C2, C3, C4, C5, C6, D, E, NROWS };
-	uint64_t n = 50000, stops = 0;
-	bool no_strace = false, no_threads = false, ok = true;
+	enum { A, B, B3, B2, C, C2, C3, C4, C5, C6, D, DF, DS, DL, DI, E, U, US,
+	       NROWS };
+	uint64_t n = 50000;
+	bool no_strace = false, no_threads = false, tsv = false, ok = true;
 	unsigned int threads = 0;
+	const char *only = NULL;
 	struct loop_result lr;
 	char self[PATH_MAX], why[SW_ERROR_MSG_MAX];
-	const char *strace;
+	const char *strace = NULL;
 	ssize_t len;
 	int opt, r;
 
@@ -816,11 +1190,33 @@ int main(int argc, char **argv)
 		case 'N':
 			no_threads = true;
 			break;
-		case 'T':
-			threads = (unsigned int)strtoul(optarg, NULL, 10);
-			if (threads < 1 || threads > 10000) {
+		case 'O':
+			only = optarg;
+			no_threads = true;
+			break;
+		case 'V':
+			tsv = true;
+			break;
+		case 'C':
+		case 'T': {
+			unsigned long t = strtoul(optarg, NULL, 10);
+
+			if (t < 1 || t > 10000) {
 				fprintf(stderr, "sysward-bench: bad thread count '%s' "
 					"(1..10000)\n", optarg);
+				return 2;
+			}
+			if (opt == 'C')
+				calling = (unsigned int)t;
+			else
+				threads = (unsigned int)t;
+			break;
+		}
+		case 'P':
+			spin_ns = strtoull(optarg, NULL, 10) * 1000;
+			if (spin_ns == 0 || spin_ns > 1000000000ull) {
+				fprintf(stderr, "sysward-bench: bad spin '%s' "
+					"(1..1000000 us)\n", optarg);
 				return 2;
 			}
 			break;
@@ -843,81 +1239,92 @@ int main(int argc, char **argv)
 	}
 	self[len] = '\0';
 
-	printf("sysward-bench: %" PRIu64 " getppid() calls per mode\n", n);
+	printf("sysward-bench: %" PRIu64 " getppid() calls per mode", n);
+	if (calling > 1)
+		printf(", made by %u threads at once", calling);
+	printf("\n");
 	fflush(stdout);
 
-	/* a */
-	lr = loop(n);
-	rows[A].ran = true;
-	rows[A].ns_per_call = (double)lr.ns / (double)n;
+	for (int i = 0; i < NROWS; i++) {
+		struct row *row = &rows[i];
 
-	/* b, b3 */
-	for (int i = B; i <= B3; i++) {
-		r = bench_bpf(i == B ? SCMP_ACT_ALLOW : SCMP_ACT_ERRNO(EPERM), n, &lr);
-		if (r < 0)
-			snprintf(rows[i].note, sizeof(rows[i].note), "failed: %s",
-				 strerror(-r));
-		else if (row_checks(rows[i].key, &lr, n, rows[i].note,
-				    sizeof(rows[i].note))) {
-			rows[i].ran = true;
-			rows[i].ns_per_call = (double)lr.ns / (double)n;
+		if (!selected(only, row->key))
+			continue;
+		switch (i) {
+		case A:
+			lr = run_loop(n);
+			row->ran = true;
+			row->ns_per_call = (double)lr.ns / (double)n;
+			break;
+		case B:
+		case B3:
+			r = bench_bpf(i == B ? SCMP_ACT_ALLOW : SCMP_ACT_ERRNO(EPERM),
+				      n, &lr);
+			if (r < 0)
+				snprintf(row->note, sizeof(row->note),
+					 "failed: %s", strerror(-r));
+			else if (row_checks(row->key, &lr, n, row->note,
+					    sizeof(row->note))) {
+				row->ran = true;
+				row->ns_per_call = (double)lr.ns / (double)n;
+			}
+			break;
+		case D:
+		case DF:
+		case DS:
+		case DL:
+		case DI:
+			run_floor_row(row, (enum floor_mode)(i - D), n);
+			break;
+		case U:
+		case US:
+			run_notif_row(row, i == US, n);
+			break;
+		case E:
+			strace = no_strace ? NULL : find_strace();
+			if (no_strace) {
+				snprintf(row->note, sizeof(row->note),
+					 "not run (--no-strace)");
+			} else if (!strace) {
+				snprintf(row->note, sizeof(row->note),
+					 "not run: strace is not installed");
+			} else {
+				char ver[128];
+
+				strace_version(strace, ver, sizeof(ver));
+				why[0] = '\0';
+				r = bench_strace(strace, self, n, &lr, why, sizeof(why));
+				if (r < 0) {
+					snprintf(row->note, sizeof(row->note),
+						 "failed (%s): %s", ver, why);
+				} else if (lr.zero != n) {
+					snprintf(row->note, sizeof(row->note),
+						 "WRONG (%s): inject retval=0 took "
+						 "effect on %" PRIu64 " of %" PRIu64
+						 " calls", ver, lr.zero, n);
+				} else {
+					row->ran = true;
+					row->ns_per_call = (double)lr.ns / (double)n;
+					snprintf(row->note, sizeof(row->note),
+						 "%s", ver);
+				}
+			}
+			break;
+		default:
+			run_sysward_row(row, self, n);
+			break;
 		}
 	}
 
-	/* b2, c* */
-	for (int i = B2; i <= C6; i++)
-		run_sysward_row(&rows[i], self, n);
-
-	/* d */
-	r = bench_ptrace_floor(n, &lr, &stops);
-	if (r < 0) {
-		snprintf(rows[D].note, sizeof(rows[D].note), "failed: %s",
-			 strerror(-r));
-	} else if (stops < n) {
-		snprintf(rows[D].note, sizeof(rows[D].note),
-			 "WRONG: %" PRIu64 " SECCOMP stops for %" PRIu64 " calls",
-			 stops, n);
-	} else {
-		rows[D].ran = true;
-		rows[D].ns_per_call = (double)lr.ns / (double)n;
-		rows[D].stops_per_call = (double)stops / (double)lr.calls;
-	}
-
-	/* e */
-	strace = no_strace ? NULL : find_strace();
-	if (no_strace) {
-		snprintf(rows[E].note, sizeof(rows[E].note),
-			 "not run (--no-strace)");
-	} else if (!strace) {
-		snprintf(rows[E].note, sizeof(rows[E].note),
-			 "not run: strace is not installed");
-	} else {
-		char ver[128];
-
-		strace_version(strace, ver, sizeof(ver));
-		why[0] = '\0';
-		r = bench_strace(strace, self, n, &lr, why, sizeof(why));
-		if (r < 0) {
-			snprintf(rows[E].note, sizeof(rows[E].note),
-				 "failed (%s): %s", ver, why);
-		} else if (lr.zero != n) {
-			snprintf(rows[E].note, sizeof(rows[E].note),
-				 "WRONG (%s): inject retval=0 took effect on %"
-				 PRIu64 " of %" PRIu64 " calls", ver, lr.zero, n);
-		} else {
-			rows[E].ran = true;
-			rows[E].ns_per_call = (double)lr.ns / (double)n;
-			snprintf(rows[E].note, sizeof(rows[E].note), "%s", ver);
-		}
-	}
-
-	printf("\n%-4s %-40s %10s %9s %10s %12s\n", "mode", "", "ns/call",
+	printf("\n%-4s %-44s %10s %9s %10s %12s\n", "mode", "", "ns/call",
 	       "x unconf.", "stops/call", "sup. us/stop");
 	for (int i = 0; i < NROWS; i++) {
 		struct row *row = &rows[i];
 
+		if (!selected(only, row->key))
+			continue;
 		if (!row->ran) {
-			printf("%-4s %-40s %10s %9s  %s\n", row->key, row->what,
+			printf("%-4s %-44s %10s %9s  %s\n", row->key, row->what,
 			       "-", "-", row->note);
 			/* A mode that failed makes the run fail; strace
 			 * absent or skipped on request does not. */
@@ -925,9 +1332,12 @@ int main(int argc, char **argv)
 				ok = false;
 			continue;
 		}
-		printf("%-4s %-40s %10.1f %9.1f", row->key, row->what,
-		       row->ns_per_call, row->ns_per_call / rows[A].ns_per_call);
-		if (row->policy || i == D)
+		printf("%-4s %-44s %10.1f", row->key, row->what, row->ns_per_call);
+		if (rows[A].ran)
+			printf(" %9.1f", row->ns_per_call / rows[A].ns_per_call);
+		else
+			printf(" %9s", "");
+		if (row->policy || (i >= D && i <= DI))
 			printf(" %10.2f", row->stops_per_call);
 		else
 			printf(" %10s", "");
@@ -952,11 +1362,19 @@ int main(int argc, char **argv)
 		{ E, C, "strace inject / sysward rewrite" },
 		{ E, C2, "strace inject / sysward emulate (both skip the call "
 			 "and set its return value)" },
+		{ C2, U, "sysward emulate / USER_NOTIF emulate" },
+		{ DF, D, "floor following the tracee's CPU / floor" },
+		{ DS, D, "floor spinning / floor" },
+		{ DL, D, "floor with a short slice / floor" },
+		{ DI, D, "floor SCHED_IDLE / floor" },
 	};
 	printf("\nratios:\n");
 	for (size_t i = 0; i < sizeof(ratios) / sizeof(ratios[0]); i++) {
 		char name[8];
 
+		if (!selected(only, rows[ratios[i].num].key) ||
+		    !selected(only, rows[ratios[i].den].key))
+			continue;
 		snprintf(name, sizeof(name), "%s/%s", rows[ratios[i].num].key,
 			 rows[ratios[i].den].key);
 		if (rows[ratios[i].num].ran && rows[ratios[i].den].ran)
@@ -966,7 +1384,12 @@ int main(int argc, char **argv)
 		else
 			printf("  %-5s = -\n", name);
 	}
-	if (!no_threads && !threads_table(self, n))
+	if (tsv)
+		for (int i = 0; i < NROWS; i++)
+			if (rows[i].ran)
+				printf("row\t%s\t%.1f\n", rows[i].key,
+				       rows[i].ns_per_call);
+	if (!no_threads && calling == 1 && !threads_table(self, n))
 		ok = false;
 	return ok ? 0 : 1;
 }

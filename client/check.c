@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * sysward check: validate policy files without running anything.  Errors
- * are printed exactly as the policy library words them ("file:line:col:"
- * or "file: json.path:"), so editors and CI can jump to them.
+ * are printed exactly as the policy library words them, every one
+ * ("file:line:col:" and, for meaning, "json.path:"), so editors and CI
+ * can jump to them; our own findings are located the same way.
  *
  * A policy is loaded, then its launch is prepared with the very function
  * `sysward run` calls (sw_launch_prepare: the rules compiled for this
@@ -20,53 +21,77 @@
 
 #include <json-c/json.h>
 
+#include "sysward/cleanup.h"
 #include "sysward/engine.h"
 #include "sysward/policy.h"
 
 #include "commands.h"
+
+/* The errors of one policy shown; more are counted. */
+#define CHECK_MAX_ERRORS 50
 
 void cmd_check_help(FILE *f)
 {
 	fprintf(f,
 "Usage: %s check [OPTIONS] FILE...\n"
 "Validate sysward policy files (JSON, a superset of the OCI/Docker seccomp\n"
-"profile).  Prints 'FILE: OK' and any warnings for a valid policy, or the\n"
-"first problem as 'FILE:LINE:COL: message' or 'FILE: json.path: message'.\n"
-"Each policy is also compiled as 'sysward run' would compile it on this\n"
-"machine (nothing is run): what run would refuse here is an error.\n"
+"profile).  Prints 'FILE: OK' and any warnings for a valid policy, or its\n"
+"problems (every one, up to %d), each as 'FILE:LINE:COL: json.path: message',\n"
+"in the order of the text.  Each policy is also compiled as 'sysward run'\n"
+"would compile it on this machine (nothing is run): what run would refuse\n"
+"here is an error.  FILE '-' is standard input (or any pipe, such as\n"
+"<(jq ...)).\n"
 "\n"
 "Options:\n"
 "  -q, --quiet   print only errors (no 'FILE: OK', no warnings)\n"
+"  -s, --strict  a policy with a warning fails too (for CI jobs); 'grant:'\n"
+"                lines, calls the installed libseccomp does not know yet and\n"
+"                what only this machine cannot run do not count\n"
 "  -j, --json    print one JSON document on stdout instead: an array with,\n"
-"                per FILE, {file, ok, errors, warnings}; each error has\n"
-"                message, errno, line, column, path (null when unknown),\n"
-"                each warning message, path and kind (\"other\",\n"
-"                \"syscall-newer\", \"not-a-path\"; all of them, even with -q;\n"
-"                \"grant\": what a rule on connect's unix address grants,\n"
-"                printed as 'grant:' lines; \"enforce\": how a file-system\n"
-"                or network rule is enforced on this kernel, printed as\n"
-"                'enforce:' lines)\n"
+"                per FILE, {file, ok, errors, more_errors, warnings}; each\n"
+"                error has message, errno, line, column, path (null when\n"
+"                unknown), each warning message, line, column, path and\n"
+"                kind (\"other\", \"syscall-newer\", \"not-a-path\"; all of\n"
+"                them, even with -q; \"grant\": what a rule on connect's\n"
+"                unix address grants, printed as 'grant:' lines;\n"
+"                \"enforce\": how a file-system or network rule is\n"
+"                enforced on this kernel, printed as 'enforce:' lines); ok\n"
+"                is false for a policy that fails (with --strict, warnings)\n"
+"      --policy-max-bytes BYTES\n"
+"                read policies up to BYTES (a K or M suffix: KiB, MiB; at\n"
+"                most 64M) instead of 1M; SYSWARD_POLICY_MAX_BYTES in the\n"
+"                environment does the same\n"
 "  -h, --help    show this help and exit\n"
 "\n"
-"Exit status: 0 all valid, 1 some policy is invalid, 2 usage error.\n",
-		sw_program_name);
+"Exit status: 0 every policy is valid (with --strict: and has no warning),\n"
+"1 some policy is invalid (with --strict: or has a warning), 2 usage error.\n",
+		sw_program_name, CHECK_MAX_ERRORS);
 }
 
 /* One problem found in one file: the words a user sees, and where
  * (from the error object or the lint, never parsed out of the words). */
 struct finding {
-	char *text;		/* "file: path: message", as printed */
+	char *text;		/* "file:line:col: path: message", as printed */
 	char *path;		/* JSON path, NULL = none */
 	unsigned int line, col;	/* 0 = unknown */
 	int code;		/* errors: the errno; 0 for warnings */
 	enum sw_policy_warning_kind kind;	/* warnings: what about */
+	bool machine;		/* about this machine, not the policy */
+	size_t seq;		/* the order found, for a stable sort */
 };
 
 struct report {
 	const char *file;
+	struct sw_policy_text *where;	/* the text's positions, once loaded */
 	bool ok;
 	struct finding *errors, *warnings;
 	size_t n_errors, n_warnings;
+	size_t more_errors;	/* found past CHECK_MAX_ERRORS */
+};
+
+struct check_options {
+	bool quiet, json, strict;
+	size_t max_bytes;	/* 0: the library's */
 };
 
 static void report_free(struct report *rep)
@@ -111,6 +136,7 @@ static int add_finding(struct finding **v, size_t *n,
 		free(f.path);
 		return -ENOMEM;
 	}
+	f.seq = *n;
 	nv[(*n)++] = f;
 	*v = nv;
 	return 0;
@@ -132,15 +158,23 @@ static int add_error(struct report *rep, const struct sw_error *err)
 			   err->msg[0] ? err->msg : rep->file);
 }
 
+/* A warning of ours about path: "file:line:col: path: msg", located in
+ * the text as the library locates its own. */
+static int add_warning_at(struct report *rep, enum sw_policy_warning_kind kind,
+			  const char *path, const char *msg)
+{
+	struct finding where = { .path = (char *)path, .kind = kind };
+
+	sw_policy_text_locate(rep->where, path, false, &where.line, &where.col);
+	return add_warning(rep, &where, "%s:%u:%u: %s: %s", rep->file,
+			   where.line, where.col, path, msg);
+}
+
 /* A lint (policy.h: sw_policy_lint()) as a warning. */
 static int on_lint(enum sw_policy_warning_kind kind, const char *path,
 		   const char *msg, void *ud)
 {
-	struct report *rep = ud;
-
-	return add_warning(rep, &(struct finding){ .path = (char *)path,
-						   .kind = kind },
-			   "%s: %s: %s", rep->file, path, msg);
+	return add_warning_at(ud, kind, path, msg);
 }
 
 struct overridden_ctx {
@@ -154,30 +188,31 @@ static void on_overridden(const struct sw_overridden *o, void *ud)
 	struct overridden_ctx *c = ud;
 	const struct sw_rule *rule = &c->p->rules[o->rule];
 	const char *en = strerrorname_np(o->err);
-	char path[160];
+	char path[160], *msg = NULL;
 	int r;
 
 	snprintf(path, sizeof(path), "%s.names[%zu]",
 		 rule->json_path ? rule->json_path : "rule", o->name);
-	r = add_warning(c->rep, &(struct finding){ .path = path },
-			"%s: %s: %s is refused whatever the policy "
-			"(docs/security.md route %s): %s; the call fails with "
-			"%s, not as this rule says%s%s%s", c->rep->file, path,
-			o->syscall, o->route, o->why, en ? en : "an error",
-			o->opt_in ? " (" : "", o->opt_in ? o->opt_in : "",
-			o->opt_in ? " leaves it to the policy)" : "");
+	r = asprintf(&msg, "%s is refused whatever the policy "
+		     "(docs/security.md route %s): %s; the call fails with "
+		     "%s, not as this rule says%s%s%s",
+		     o->syscall, o->route, o->why, en ? en : "an error",
+		     o->opt_in ? " (" : "", o->opt_in ? o->opt_in : "",
+		     o->opt_in ? " leaves it to the policy)" : "");
+	if (r >= 0)
+		r = add_warning_at(c->rep, SW_POLICY_WARN_OTHER, path, msg);
+	else
+		r = -ENOMEM;
+	free(msg);
 	if (r < 0)
 		c->r = r;
 }
 
-/* A file-system or network rule as this kernel will enforce it. */
+/* A file-system or network rule as this kernel will enforce it, at the
+ * rule's place in the text as every other line check prints. */
 static int on_enforce(const char *path, const char *msg, void *ud)
 {
-	struct report *rep = ud;
-
-	return add_warning(rep, &(struct finding){ .path = (char *)path,
-						   .kind = SW_POLICY_WARN_ENFORCE },
-			   "%s: %s: %s", rep->file, path, msg);
+	return add_warning_at(ud, SW_POLICY_WARN_ENFORCE, path, msg);
 }
 
 /* The kernel, probed once, as `sysward run` probes it. */
@@ -220,12 +255,12 @@ static int compile_as_run(struct report *rep, struct kernel *k,
 	/* Without a probe (ptrace forbidden: a CI container, Yama), run
 	 * would refuse everything here; the policy is no less valid. */
 	if (k->r < 0)
-		return add_warning(rep, &(struct finding){ 0 },
+		return add_warning(rep, &(struct finding){ .machine = true },
 				   "%s: sysward run would refuse it on this "
 				   "machine: %s", rep->file, k->err.msg);
 	r = sw_launch_prepare(&k->ks, p, &l, 0, &pr, &err);
 	if (r == -EOPNOTSUPP)
-		return add_warning(rep, &(struct finding){ 0 },
+		return add_warning(rep, &(struct finding){ .machine = true },
 				   "%s: sysward run would refuse it on this "
 				   "machine: %s", rep->file, err.msg);
 	if (r < 0)
@@ -237,21 +272,56 @@ static int compile_as_run(struct report *rep, struct kernel *k,
 	return oc.r;
 }
 
-static int check_file(struct report *rep, struct kernel *k)
+/* Every error of the policy (up to CHECK_MAX_ERRORS, then a count). */
+static int load(struct report *rep, const struct check_options *co,
+		struct sw_policy **ret, char **text, size_t *len)
 {
-	struct sw_policy *p = NULL;
+	struct sw_policy_load_opts lo = { .max_bytes = co->max_bytes,
+					  .max_errors = CHECK_MAX_ERRORS };
 	struct sw_error err = { 0 };
 	int r;
 
-	if (sw_policy_load_file(rep->file, &p, &err) < 0)
-		return add_error(rep, &err);
+	if (sw_policy_read_file_max(rep->file, co->max_bytes, text, len, &err) < 0)
+		return add_error(rep, &err) < 0 ? -ENOMEM : -EINVAL;
+	lo.errors = calloc(CHECK_MAX_ERRORS, sizeof(*lo.errors));
+	if (!lo.errors)
+		return -ENOMEM;
+	r = sw_policy_load_string_opts(*text, *len, rep->file, &lo, ret, &err);
+	if (r < 0 && lo.n_errors == 0)		/* not the policy's: ENOMEM, ... */
+		r = add_error(rep, &err) < 0 ? -ENOMEM : -EINVAL;
+	for (size_t i = 0; r < 0 && i < lo.n_errors; i++)
+		if (add_error(rep, &lo.errors[i]) < 0) {
+			free(lo.errors);
+			return -ENOMEM;
+		}
+	rep->more_errors = lo.n_more;
+	free(lo.errors);
+	return r < 0 ? -EINVAL : 0;
+}
+
+static int check_file(struct report *rep, const struct check_options *co,
+		      struct kernel *k)
+{
+	struct sw_policy *p = NULL;
+	cleanup_free char *text = NULL;
+	size_t len;
+	int r;
+
+	r = load(rep, co, &p, &text, &len);
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
 	rep->ok = true;
-	/* The library's own ("file: path: message"), then ours. */
+	r = sw_policy_text_index(text, len, &rep->where);
+	if (r < 0)
+		goto out;
+	/* The library's own ("file:line:col: path: message"), then ours. */
 	for (size_t i = 0; i < p->n_warnings; i++) {
 		struct finding where = {
 			.path = p->warning_paths ? p->warning_paths[i] : NULL,
 			.kind = p->warning_kinds ? p->warning_kinds[i]
 						 : SW_POLICY_WARN_OTHER,
+			.line = p->warning_pos ? p->warning_pos[i].line : 0,
+			.col = p->warning_pos ? p->warning_pos[i].col : 0,
 		};
 
 		r = add_warning(rep, &where, "%s", p->warnings[i]);
@@ -262,21 +332,58 @@ static int check_file(struct report *rep, struct kernel *k)
 	if (r >= 0)
 		r = compile_as_run(rep, k, p);
 out:
+	sw_policy_text_free(TAKE_PTR(rep->where));
 	sw_policy_free(p);
 	return r;
 }
 
-static void print_text(const struct report *rep, bool quiet)
+/* The warnings that --strict counts: not a grant (no problem), not a
+ * call this libseccomp does not know yet (nothing in the policy to fix:
+ * Docker's current profile names a dozen; run does not print them), not
+ * how this kernel enforces a file-system or network rule, nor what only
+ * this machine cannot do. */
+static size_t strict_warnings(const struct report *rep)
 {
-	if (rep->ok && !quiet)
+	size_t n = 0;
+
+	for (size_t i = 0; i < rep->n_warnings; i++)
+		n += rep->warnings[i].kind != SW_POLICY_WARN_GRANT &&
+		     rep->warnings[i].kind != SW_POLICY_WARN_SYSCALL_NEWER &&
+		     rep->warnings[i].kind != SW_POLICY_WARN_ENFORCE &&
+		     !rep->warnings[i].machine;
+	return n;
+}
+
+/* In the order of the text; those about no place first, as found. */
+static int by_position(const void *a, const void *b)
+{
+	const struct finding *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void print_text(const struct report *rep, const struct check_options *co,
+		       size_t failing)
+{
+	if (rep->ok && !failing && !co->quiet)
 		printf("%s: OK\n", rep->file);
 	/* A grant is no problem: what the rule reaches, said plainly. */
-	for (size_t i = 0; !quiet && i < rep->n_warnings; i++)
+	for (size_t i = 0; !co->quiet && i < rep->n_warnings; i++)
 		printf("%s: %s\n", rep->warnings[i].kind == SW_POLICY_WARN_GRANT
 		       ? "grant" : rep->warnings[i].kind == SW_POLICY_WARN_ENFORCE
 		       ? "enforce" : "warning", rep->warnings[i].text);
 	for (size_t i = 0; i < rep->n_errors; i++)
 		fprintf(stderr, "%s\n", rep->errors[i].text);
+	if (rep->more_errors)
+		fprintf(stderr, "%s: and %zu more errors (the first %d are shown)\n",
+			rep->file, rep->more_errors, CHECK_MAX_ERRORS);
+	if (failing)
+		fprintf(stderr, "%s: %zu %s, which --strict makes fail\n",
+			rep->file, failing, failing == 1 ? "warning" : "warnings");
 }
 
 static json_object *json_str_or_null(const char *s)
@@ -300,13 +407,10 @@ static json_object *json_findings(const struct finding *v, size_t n,
 
 		json_object_object_add(o, "message",
 				       json_object_new_string(v[i].text));
-		if (errors) {
+		if (errors)
 			json_object_object_add(o, "errno", json_str_or_null(en));
-			json_object_object_add(o, "line",
-					       json_uint_or_null(v[i].line));
-			json_object_object_add(o, "column",
-					       json_uint_or_null(v[i].col));
-		}
+		json_object_object_add(o, "line", json_uint_or_null(v[i].line));
+		json_object_object_add(o, "column", json_uint_or_null(v[i].col));
 		json_object_object_add(o, "path", json_str_or_null(v[i].path));
 		if (!errors)
 			json_object_object_add(o, "kind", json_str_or_null(
@@ -316,14 +420,16 @@ static json_object *json_findings(const struct finding *v, size_t n,
 	return a;
 }
 
-static void add_json(json_object *all, const struct report *rep)
+static void add_json(json_object *all, const struct report *rep, bool ok)
 {
 	json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "file", json_object_new_string(rep->file));
-	json_object_object_add(o, "ok", json_object_new_boolean(rep->ok));
+	json_object_object_add(o, "ok", json_object_new_boolean(ok));
 	json_object_object_add(o, "errors",
 			       json_findings(rep->errors, rep->n_errors, true));
+	json_object_object_add(o, "more_errors",
+			       json_object_new_int64((int64_t)rep->more_errors));
 	json_object_object_add(o, "warnings",
 			       json_findings(rep->warnings, rep->n_warnings,
 					     false));
@@ -332,24 +438,34 @@ static void add_json(json_object *all, const struct report *rep)
 
 int cmd_check(int argc, char **argv)
 {
+	enum { OPT_POLICY_MAX_BYTES = 0x100 };
 	static const struct option options[] = {
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "strict", no_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "policy-max-bytes", required_argument, NULL, OPT_POLICY_MAX_BYTES },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
+	struct check_options co = { 0 };
+	const char *max_bytes = NULL;
 	struct kernel k = { 0 };
 	json_object *all = NULL;
-	bool quiet = false, json = false;
 	int opt, rc = SW_EXIT_OK;
 
-	while ((opt = getopt_long(argc, argv, "qjh", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "qsjh", options, NULL)) != -1) {
 		switch (opt) {
 		case 'q':
-			quiet = true;
+			co.quiet = true;
+			break;
+		case 's':
+			co.strict = true;
 			break;
 		case 'j':
-			json = true;
+			co.json = true;
+			break;
+		case OPT_POLICY_MAX_BYTES:
+			max_bytes = optarg;
 			break;
 		case 'h':
 			cmd_check_help(stdout);
@@ -360,28 +476,36 @@ int cmd_check(int argc, char **argv)
 			return SW_EXIT_USAGE;
 		}
 	}
+	if (sw_cli_policy_max_bytes(max_bytes, &co.max_bytes) < 0)
+		return SW_EXIT_USAGE;
 	if (optind >= argc)
 		return sw_cli_usage("check", "missing policy FILE to check");
-	if (json)
+	if (co.json)
 		all = json_object_new_array();
 
 	for (int i = optind; i < argc; i++) {
 		struct report rep = { .file = argv[i] };
+		size_t failing = 0;
 
-		if (check_file(&rep, &k) < 0) {
+		if (check_file(&rep, &co, &k) < 0) {
 			sw_cli_error("check %s: out of memory", argv[i]);
 			rep.ok = false;
 		}
-		if (!rep.ok)
+		qsort(rep.errors, rep.n_errors, sizeof(*rep.errors), by_position);
+		qsort(rep.warnings, rep.n_warnings, sizeof(*rep.warnings),
+		      by_position);
+		if (rep.ok && co.strict)
+			failing = strict_warnings(&rep);
+		if (!rep.ok || failing)
 			rc = SW_EXIT_FAIL;
-		if (json)
-			add_json(all, &rep);
+		if (co.json)
+			add_json(all, &rep, rep.ok && !failing);
 		else
-			print_text(&rep, quiet);
+			print_text(&rep, &co, failing);
 		fflush(stdout);
 		report_free(&rep);
 	}
-	if (json) {
+	if (co.json) {
 		printf("%s\n", json_object_to_json_string_ext(all,
 				JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 				JSON_C_TO_STRING_NOSLASHESCAPE));

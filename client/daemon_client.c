@@ -31,6 +31,7 @@
 
 #include "commands.h"
 #include "daemon_client.h"
+#include "relay.h"
 #include "runopts.h"
 #include "run.h"
 
@@ -78,6 +79,13 @@ int sw_cli_daemon_options(int argc, char **argv, const char *cmd,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'd':
+			/* ps and kill take no path: a word with '/' after
+			 * --daemon is its socket. */
+			if (!optarg &&
+			    sw_cli_optional_arg(cmd, argc, argv, optind, "daemon",
+						SW_CLI_VALUE_PATH,
+						"is the default socket") < 0)
+				return SW_EXIT_USAGE;
 			*sock = optarg;
 			break;
 		case 'j':
@@ -134,7 +142,7 @@ int sw_daemon_connect(const char *path, char *used, size_t used_size)
  * numbers, at most SW_LIMIT_FDS of them (one SCM_RIGHTS message: more is
  * refused, not cut short).  0, or -1 with the error said.
  */
-static int inherited_fds(uint32_t **ret, size_t *ret_n)
+static int inherited_fds(bool tty, uint32_t **ret, size_t *ret_n)
 {
 	cleanup_free uint32_t *fds = calloc(SW_LIMIT_FDS + 1, sizeof(*fds));
 	DIR *d = opendir("/proc/self/fd");
@@ -170,6 +178,11 @@ static int inherited_fds(uint32_t **ret, size_t *ret_n)
 		}
 		fl = fcntl(fd, F_GETFD);
 		if (fl < 0 || (fl & FD_CLOEXEC))
+			continue;
+		/* With a terminal of its own, 0-2 are that terminal's, and
+		 * ours is none of its business (docs/security.md, route
+		 * 11c). */
+		if (tty && (fd <= 2 || isatty(fd)))
 			continue;
 		if (n < SW_LIMIT_FDS)
 			fds[n++] = (uint32_t)fd;
@@ -207,18 +220,24 @@ static int lost(const struct sw_error *err)
 	return SW_EXIT_SYSWARD_ERROR;
 }
 
-/* The session's REPORT, when a RECORD asked for one, and its EXIT. */
+/* The session's REPORT, when a RECORD asked for one, and its EXIT; the
+ * terminal's master that came with its STARTED (-1: none). */
 struct record_state {
 	bool asked;
 	bool got;
 	struct sw_report_reply rep;
 	struct sw_exit ended;
+	bool tty_asked;
+	int tty;
+	struct sw_relay relay;	/* relaying tty once it came */
 };
 
-/* Handle one message; returns -1 to go on, else the exit code. */
-static int on_reply(const struct sw_msg_header *h, const uint8_t *p,
+/* Handle one message (fd: a descriptor it carried, or -1; taken);
+ * returns -1 to go on, else the exit code. */
+static int on_reply(const struct sw_msg_header *h, const uint8_t *p, int fd,
 		    struct record_state *rs)
 {
+	cleanup_close int carried = fd;
 	struct sw_error err = { 0 };
 	struct sw_started st;
 	struct sw_exit_reply x;
@@ -228,6 +247,13 @@ static int on_reply(const struct sw_msg_header *h, const uint8_t *p,
 	case SW_MSG_STARTED:
 		if (sw_msg_decode_started(p, h->length, &st, &err) < 0)
 			break;
+		if (!(st.flags & SW_PROTO_STARTED_TTY) != !rs->tty_asked ||
+		    (rs->tty_asked && carried < 0) || rs->tty >= 0) {
+			sw_error_set(&err, EBADMSG, "a STARTED %s the program's terminal",
+				     rs->tty_asked ? "without" : "with");
+			break;
+		}
+		rs->tty = TAKE_FD(carried);
 		return -1;
 	case SW_MSG_REPORT:
 		if (!rs->asked || rs->got) {
@@ -245,8 +271,12 @@ static int on_reply(const struct sw_msg_header *h, const uint8_t *p,
 		 * its default action would, by that signal (our parent's
 		 * waitpid() tells them apart).  The SIGCONT that wakes us
 		 * waits in the signalfd and goes to the program. */
-		if (sw_job_stop_signal(sig))
+		if (sw_job_stop_signal(sig)) {
+			/* Our terminal as the shell left it, while we stop. */
+			sw_relay_suspend(&rs->relay);
 			stop_self(sig);
+			sw_relay_resume(&rs->relay);
+		}
 		return -1;
 	case SW_MSG_EXIT:
 		if (sw_msg_decode_exit(p, h->length, &x, &err) < 0)
@@ -274,12 +304,13 @@ static int wait_reply(int fd, struct record_state *rs)
 	cleanup_free uint8_t *payload = NULL;
 	struct sw_error err = { 0 };
 	struct sw_msg_header h;
+	int carried = -1;
 
-	if (sw_proto_recv(fd, &h, &payload, &err) < 0)
+	if (sw_proto_recv_fd(fd, &h, &payload, &carried, &err) < 0)
 		return err.code == ECONNRESET || err.code == EPIPE
 			? lost(&err) : (sw_cli_error("%s", err.msg),
 					SW_EXIT_SYSWARD_ERROR);
-	return on_reply(&h, payload, rs);
+	return on_reply(&h, payload, carried, rs);
 }
 
 /* The program ran and ended with code: what its REPORT says, as the
@@ -320,7 +351,8 @@ int sw_run_daemon(const struct run_options *o)
 	mode_t cmask;
 	int r, code = SW_EXIT_SYSWARD_ERROR;
 	struct record_state rs = {
-		.asked = o->complain || o->report_path || o->gate };
+		.asked = o->complain || o->report_path || o->gate,
+		.tty = -1, .relay = { .master = -1 } };
 	cleanup_fclose FILE *report_file = NULL;
 	FILE *report = NULL;
 
@@ -341,9 +373,15 @@ int sw_run_daemon(const struct run_options *o)
 			sw_cli_error("out of memory");
 			return SW_EXIT_SYSWARD_ERROR;
 		}
+	/* The daemon's limit is the protocol's (SW_PROTO_MAX_POLICY), which
+	 * no client raises: syswardd bounds what each client makes it hold. */
 	} else if (sw_policy_read_file(o->policy_path, &policy, &q.policy_len,
 				&err) < 0) {
-		sw_cli_error("%s", err.msg);
+		if (err.code == EFBIG)
+			sw_cli_error("%s; with --daemon the limit is syswardd's (%u bytes): run a larger policy without --daemon",
+				     err.msg, SW_PROTO_MAX_POLICY);
+		else
+			sw_cli_error("%s", err.msg);
 		return SW_EXIT_SYSWARD_ERROR;
 	}
 	/* The daemon parses the policy again and is the judge; parsing it
@@ -353,13 +391,15 @@ int sw_run_daemon(const struct run_options *o)
 		struct sw_policy *p = NULL;
 
 		if (sw_policy_load_string(policy, q.policy_len,
-					  o->policy_path ? o->policy_path : SW_SANDBOX_POLICY_NAME,
-					  &p, &err) < 0) {
+					  sw_run_policy_name(o), &p, &err) < 0) {
 			sw_cli_error("%s", err.msg);
 			return SW_EXIT_SYSWARD_ERROR;
 		}
-		if (!o->quiet)
-			sw_run_print_policy_warnings(p);
+		if (sw_run_print_policy_warnings(o, p, policy, q.policy_len) &&
+		    o->strict) {
+			sw_policy_free(p);
+			return SW_EXIT_SYSWARD_ERROR;
+		}
 		/* the daemon keeps the engine's warnings in its log */
 		if (!o->quiet && (o->log_path || o->report_path || o->gate || o->complain) &&
 		    sw_kernel_refusals_unseen(p, o->complain))
@@ -380,7 +420,8 @@ int sw_run_daemon(const struct run_options *o)
 	cmask = umask(0);
 	umask(cmask);
 	sw_signals_of_caller(&sig_ignored, &sig_blocked);
-	if (inherited_fds(&fd_nums, &n_fds) < 0)
+	rs.tty_asked = sw_relay_wanted((enum sw_tty_mode)o->tty, &q.tty_flags, &q.tty);
+	if (inherited_fds(rs.tty_asked, &fd_nums, &n_fds) < 0)
 		return SW_EXIT_SYSWARD_ERROR;
 	for (size_t i = 0; i < n_fds; i++)
 		fds[i] = (int)fd_nums[i];
@@ -395,11 +436,11 @@ int sw_run_daemon(const struct run_options *o)
 		 * program starts with them, as if we exec'd it. */
 		.sig_ignored = sig_ignored, .sig_blocked = sig_blocked,
 		.fds = fd_nums, .n_fds = n_fds,
+		.tty_flags = q.tty_flags, .tty = q.tty,
 		.argv = o->argv, .argc = argc,
 		.envp = environ, .envc = envc,
 		.cwd = cwd,
-		.policy_name = (char *)(o->policy_path ? o->policy_path
-						       : SW_SANDBOX_POLICY_NAME),
+		.policy_name = (char *)sw_run_policy_name(o),
 		.policy_text = policy, .policy_len = q.policy_len,
 	};
 	if (sw_run_request_encode(&msg, &q, &err) < 0) {
@@ -487,21 +528,45 @@ int sw_run_daemon(const struct run_options *o)
 	}
 
 	for (;;) {
-		struct pollfd pf[2] = {
+		struct pollfd pf[2 + SW_RELAY_POLLFDS] = {
 			{ .fd = fd, .events = POLLIN },
 			{ .fd = sfd, .events = POLLIN },
 		};
 		struct signalfd_siginfo si;
+		size_t n_relay;
 
-		if (poll(pf, 2, -1) < 0) {
+		/* The terminal's master came with STARTED: relayed from
+		 * here on, by this loop (relay.c). */
+		if (rs.tty >= 0) {
+			if (sw_relay_start(&rs.relay, TAKE_FD(rs.tty)) < 0)
+				break;
+		}
+		if (rs.relay.stop_sig) {
+			sw_relay_suspend(&rs.relay);
+			stop_self(rs.relay.stop_sig);
+			sw_relay_resume(&rs.relay);
+		}
+		n_relay = sw_relay_poll(&rs.relay, pf + 2);
+		if (poll(pf, 2 + n_relay, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			sw_cli_error("poll: %s", strerror(errno));
 			break;
 		}
+		sw_relay_io(&rs.relay, pf + 2, n_relay);
 		while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
 			struct sw_buf sm = { 0 };
 
+			/* The program's own terminal tells it its size
+			 * (tty_do_resize() signals its foreground group). */
+			if (si.ssi_signo == SIGWINCH && rs.relay.master >= 0) {
+				sw_relay_winch(&rs.relay);
+				continue;
+			}
+			/* Continued (fg, bg): raw again if in the
+			 * foreground. */
+			if (si.ssi_signo == SIGCONT)
+				sw_relay_resume(&rs.relay);
 			/* A failed send shows as a lost connection below. */
 			if (sw_msg_encode_signal(&sm, (int)si.ssi_signo,
 						 NULL) == 0)
@@ -514,10 +579,15 @@ int sw_run_daemon(const struct run_options *o)
 				break;
 		}
 	}
+	/* Our terminal as it was, on every way out: before main() dies of
+	 * the program's signal (2f24fd5) and before any word of ours. */
+	sw_relay_end(&rs.relay);
 	if (code >= 0 && (code & EXIT_RAN))
 		code = rs.asked ? conclude(o, &rs, report)
 				: sw_run_status(&rs.ended);
 out:
+	if (rs.tty >= 0)
+		close(rs.tty);
 	sw_report_reply_clear(&rs.rep);
 	sw_buf_free(&msg);
 	return code;

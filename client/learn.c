@@ -142,7 +142,8 @@ void cmd_learn_help(FILE *f)
 "                           BASE with the learned rules merged (--merge)\n"
 "      --merge BASE         add the learned rules to the policy BASE, for\n"
 "                           the calls BASE leaves to its default action only\n"
-"                           (a call BASE names keeps BASE's rule)\n"
+"                           (a call BASE names keeps BASE's rule); for\n"
+"                           both, BASE '-' is standard input, read once\n"
 "      --paths              also the paths a call's first path argument\n"
 "                           named, each as its directory as written\n"
 "                           (\"/usr/lib/x/libc.so.6\" -> prefix \"/usr/lib/x/\");\n"
@@ -158,6 +159,8 @@ void cmd_learn_help(FILE *f)
 "                           run used at most 4: one rule per value\n"
 "  -c, --cap CAP            let the program keep capability CAP, as run does\n"
 "  -q, --quiet              print no warnings, only errors\n"
+"      --strict             refuse (125) a --policy BASE with a warning that\n"
+"                           run would print\n"
 "  -h, --help               show this help and exit\n"
 "\n"
 "The policy refuses everything else with EPERM (clone3 with ENOSYS, so that\n"
@@ -191,13 +194,15 @@ struct learn_options {
 
 static int parse_options(int argc, char **argv, struct learn_options *o)
 {
-	enum { OPT_FORMAT = 0x100, OPT_ARGS, OPT_MERGE, OPT_PATHS, OPT_CATCH_ALL };
+	enum { OPT_FORMAT = 0x100, OPT_ARGS, OPT_MERGE, OPT_PATHS, OPT_CATCH_ALL,
+	       OPT_STRICT };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "args", no_argument, NULL, OPT_ARGS },
 		{ "paths", no_argument, NULL, OPT_PATHS },
 		{ "catch-all", no_argument, NULL, OPT_CATCH_ALL },
+		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "merge", required_argument, NULL, OPT_MERGE },
 		{ "policy", required_argument, NULL, 'p' },
 		{ "cap", required_argument, NULL, 'c' },
@@ -209,6 +214,12 @@ static int parse_options(int argc, char **argv, struct learn_options *o)
 
 	/* '+': stop at PROGRAM, so its own options stay its own. */
 	while ((opt = getopt_long(argc, argv, "+o:p:c:qh", options, NULL)) != -1) {
+		/* A FILE's value is never an option (options.c). */
+		if ((opt == 'o' || opt == 'p' || opt == OPT_MERGE) &&
+		    (r = sw_cli_required_arg("learn", argv, optind, optarg,
+					     opt == 'o' ? "output" : opt == 'p' ? "policy" : "merge",
+					     opt == 'o' ? "FILE" : "BASE")) < 0)
+			return r;
 		switch (opt) {
 		case 'o':
 			o->output = optarg;
@@ -243,6 +254,9 @@ static int parse_options(int argc, char **argv, struct learn_options *o)
 			break;
 		case 'q':
 			o->run.quiet = true;
+			break;
+		case OPT_STRICT:
+			o->run.strict = true;
 			break;
 		case 'h':
 			cmd_learn_help(stdout);
@@ -296,8 +310,8 @@ int cmd_learn(int argc, char **argv)
 	struct sw_record *rec = NULL;
 	struct sw_error err = { 0 };
 	cleanup_json struct json_object *base = NULL;
-	cleanup_free char *learned = NULL;
-	size_t learned_len = 0;
+	cleanup_free char *learned = NULL, *base_text = NULL;
+	size_t learned_len = 0, base_len = 0;
 	uint64_t unnamed = 0;
 	struct sw_learn_notes notes;
 	struct sw_exit ex;
@@ -307,27 +321,58 @@ int cmd_learn(int argc, char **argv)
 	r = parse_options(argc, argv, &o);
 	if (r)
 		return r > 0 ? SW_EXIT_OK : -r;
-	/* Read before --output is opened: it may be the same file. */
+	/* Read before --output is opened: it may be the same file.  Read
+	 * once: "-p -" (standard input, a pipe) cannot be read again. */
+	if (o.base && o.merge && strcmp(o.base, o.merge) != 0 &&
+	    (strcmp(o.base, "-") == 0 || strcmp(o.merge, "-") == 0))
+		return sw_cli_usage("learn", "--policy and --merge: standard input can be read once; give it to one of them");
 	if (o.base && !o.merge)
 		o.merge = o.base;
 	if (o.merge) {
+		cleanup_free char *text = NULL;
 		struct sw_policy *check = NULL;
+		const char *name = sw_policy_file_name(o.merge);
+		size_t len;
 
-		if (sw_policy_load_file(o.merge, &check, &err) < 0) {
+		if (sw_policy_read_file(o.merge, &text, &len, &err) < 0 ||
+		    sw_policy_load_string(text, len, name, &check, &err) < 0) {
 			sw_cli_error("--merge: %s", err.msg);
 			return SW_EXIT_SYSWARD_ERROR;
 		}
-		sw_policy_free(check);
-		base = json_object_from_file(o.merge);
+		base = json_tokener_parse(text);
 		if (!base || !json_object_is_type(base, json_type_object)) {
-			sw_cli_error("--merge: read %s: %s", o.merge,
-				     json_util_get_last_err() ?: "not a JSON object");
+			sw_policy_free(check);
+			sw_cli_error("--merge: read %s: not a JSON object", name);
 			return SW_EXIT_SYSWARD_ERROR;
 		}
+		/* --policy BASE alone is the policy the program runs under
+		 * and the one merged into. */
+		if (o.base && strcmp(o.base, o.merge) == 0) {
+			policy = check;
+			base_text = TAKE_PTR(text);
+			base_len = len;
+		} else
+			sw_policy_free(check);
 	}
-	if (o.base ? sw_policy_load_file(o.base, &policy, &err) < 0
-		   : sw_policy_load_string(learn_policy, sizeof(learn_policy) - 1,
-					   "learn", &policy, &err) < 0) {
+	if (o.base) {
+		/* The program runs under BASE: its warnings as run prints
+		 * them, and --strict refuses as run does. */
+		if (!policy &&
+		    (sw_policy_read_file(o.base, &base_text, &base_len, &err) < 0 ||
+		     sw_policy_load_string(base_text, base_len,
+					   sw_policy_file_name(o.base), &policy,
+					   &err) < 0)) {
+			sw_cli_error("%s", err.msg);
+			return SW_EXIT_SYSWARD_ERROR;
+		}
+		if (sw_run_print_policy_warnings(&o.run, policy, base_text,
+						 base_len) &&
+		    o.run.strict) {
+			sw_policy_free(policy);
+			return SW_EXIT_SYSWARD_ERROR;
+		}
+	} else if (sw_policy_load_string(learn_policy, sizeof(learn_policy) - 1,
+					 "learn", &policy, &err) < 0) {
 		sw_cli_error("%s", err.msg);
 		return SW_EXIT_SYSWARD_ERROR;
 	}

@@ -26,6 +26,7 @@
 
 #include "commands.h"
 #include "daemon_client.h"
+#include "relay.h"
 #include "run.h"
 
 void cmd_run_help(FILE *f)
@@ -35,7 +36,9 @@ void cmd_run_help(FILE *f)
 "Run PROGRAM under the syscall policy FILE and exit with its status.\n"
 "\n"
 "Options:\n"
-"  -p, --policy FILE        JSON policy to enforce (this or --policy-fd)\n"
+"  -p, --policy FILE        JSON policy to enforce (this or --policy-fd);\n"
+"                           '-' = standard input, or a pipe (<(jq ...)),\n"
+"                           read once\n"
 "      --policy-fd N        the policy from descriptor N, a sealed memory\n"
 "                           file (sysward-runtime's hand-off); kept open,\n"
 "                           close-on-exec\n"
@@ -51,7 +54,13 @@ void cmd_run_help(FILE *f)
 "  -d, --daemon[=PATH]      run it through syswardd at PATH (default\n"
 "                           /run/sysward.sock, or $XDG_RUNTIME_DIR/\n"
 "                           sysward.sock for a user daemon): same policy,\n"
-"                           exit status and signals, your own uid\n"
+"                           exit status and signals, your own uid; PATH\n"
+"                           after '=' only, as N of --gate\n"
+"  -t, --tty                with --daemon: give PROGRAM a terminal of its\n"
+"                           own, relayed by sysward (the default when\n"
+"                           standard input, output and error are a terminal)\n"
+"  -T, --no-tty             with --daemon: no terminal of its own; it gets\n"
+"                           our standard streams as they are\n"
 "      --kill-descendants   when PROGRAM exits, kill (SIGKILL) the processes\n"
 "                           it left running instead of waiting for them\n"
 "                           (embedded mode only)\n"
@@ -73,8 +82,18 @@ void cmd_run_help(FILE *f)
 "      --sandbox-net PORTS  with --sandbox: TCP ports it may connect to\n"
 "                           (443,8000-8100)\n"
 "      --sandbox-bind PORTS with --sandbox: TCP ports it may bind\n"
+"      --no-cache           compile the policy's filter anew, neither reading\n"
+"                           nor writing the compiled-filter cache\n"
+"                           (also SYSWARD_NO_CACHE=1)\n"
 "  -q, --quiet              print no warnings (the policy's, --cap's), only\n"
 "                           errors and what sysward did to the program\n"
+"      --strict             refuse to run (status 125) a policy with a\n"
+"                           warning this prints (for CI jobs)\n"
+"      --policy-max-bytes BYTES\n"
+"                           read a policy up to BYTES (K or M suffix; at most\n"
+"                           64M) instead of 1M; SYSWARD_POLICY_MAX_BYTES in\n"
+"                           the environment does the same (not with --daemon,\n"
+"                           whose limit is syswardd's)\n"
 "  -h, --help               show this help and exit\n"
 "\n"
 "The program runs with no_new_privs, only the capabilities given with --cap,\n"
@@ -145,10 +164,13 @@ static int parse_fd(const char *text, int min, int *ret)
 static int parse_options(int argc, char **argv, struct run_options *o)
 {
 	enum { OPT_LOG_FORMAT = 0x100, OPT_KILL_DESCENDANTS, OPT_COMPLAIN,
-	       OPT_REPORT, OPT_GATE, OPT_POLICY_FD, OPT_KEEP_FDS, OPT_SANDBOX,
-	       OPT_SANDBOX_NET, OPT_SANDBOX_BIND };
+	       OPT_REPORT, OPT_GATE, OPT_POLICY_FD, OPT_KEEP_FDS, OPT_NO_CACHE,
+	       OPT_STRICT, OPT_POLICY_MAX_BYTES, OPT_SANDBOX, OPT_SANDBOX_NET,
+	       OPT_SANDBOX_BIND };
 	static const struct option options[] = {
 		{ "daemon", optional_argument, NULL, 'd' },
+		{ "tty", no_argument, NULL, 't' },
+		{ "no-tty", no_argument, NULL, 'T' },
 		{ "policy", required_argument, NULL, 'p' },
 		{ "policy-fd", required_argument, NULL, OPT_POLICY_FD },
 		{ "keep-fds", required_argument, NULL, OPT_KEEP_FDS },
@@ -157,19 +179,28 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 		{ "cap", required_argument, NULL, 'c' },
 		{ "kill-descendants", no_argument, NULL, OPT_KILL_DESCENDANTS },
 		{ "complain", no_argument, NULL, OPT_COMPLAIN },
+		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ "report", required_argument, NULL, OPT_REPORT },
 		{ "gate", optional_argument, NULL, OPT_GATE },
 		{ "sandbox", optional_argument, NULL, OPT_SANDBOX },
 		{ "sandbox-net", required_argument, NULL, OPT_SANDBOX_NET },
 		{ "sandbox-bind", required_argument, NULL, OPT_SANDBOX_BIND },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ "policy-max-bytes", required_argument, NULL, OPT_POLICY_MAX_BYTES },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	int opt, r;
 
 	/* '+': stop at PROGRAM, so its own options stay its own. */
-	while ((opt = getopt_long(argc, argv, "+p:l:c:d::qh", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+p:l:c:d::tTqh", options, NULL)) != -1) {
+		/* A FILE's value is never an option (options.c). */
+		if ((opt == 'p' || opt == 'l' || opt == OPT_REPORT) &&
+		    (r = sw_cli_required_arg("run", argv, optind, optarg,
+					     opt == 'p' ? "policy" : opt == 'l' ? "log" : "report",
+					     "FILE")) < 0)
+			return r;
 		switch (opt) {
 		case 'p':
 			o->policy_path = optarg;
@@ -207,6 +238,9 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 		case OPT_KILL_DESCENDANTS:
 			o->kill_descendants = true;
 			break;
+		case OPT_NO_CACHE:
+			o->no_cache = true;
+			break;
 		case OPT_COMPLAIN:
 			o->complain = true;
 			break;
@@ -215,6 +249,18 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 			break;
 		case OPT_GATE:
 			o->gate = SW_EXIT_GATE;
+			if (!optarg) {
+				char alone[64];
+
+				snprintf(alone, sizeof(alone),
+					 "exits with %d; a program named so follows '--'",
+					 SW_EXIT_GATE);
+				r = sw_cli_optional_arg("run", argc, argv, optind,
+							"gate", SW_CLI_VALUE_NUMBER,
+							alone);
+				if (r < 0)
+					return r;
+			}
 			if (optarg && parse_gate(optarg, &o->gate) < 0)
 				return -sw_cli_usage("run",
 					"--gate=%s: expected an exit status "
@@ -232,11 +278,28 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 				return r;
 			break;
 		case 'd':
+			if (!optarg &&
+			    (r = sw_cli_optional_arg("run", argc, argv, optind, "daemon",
+						     SW_CLI_VALUE_SOCKET,
+						     "is the default socket; a program named so follows '--'")) < 0)
+				return r;
 			/* "" = the default socket (daemon_client.c) */
 			o->daemon_socket = optarg ? optarg : "";
 			break;
+		case 't':
+			o->tty = SW_TTY_FORCE;
+			break;
+		case 'T':
+			o->tty = SW_TTY_NEVER;
+			break;
 		case 'q':
 			o->quiet = true;
+			break;
+		case OPT_STRICT:
+			o->strict = true;
+			break;
+		case OPT_POLICY_MAX_BYTES:
+			o->policy_max_bytes = optarg;
 			break;
 		case 'h':
 			cmd_run_help(stdout);
@@ -256,6 +319,10 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 				     "available with --daemon (they are "
 				     "sysward-runtime's, for a container's "
 				     "process 1)");
+	if (o->tty != SW_TTY_AUTO && !o->daemon_socket)
+		return -sw_cli_usage("run", "-t/--tty and -T/--no-tty are for "
+				     "--daemon: embedded, the program uses "
+				     "our own terminal");
 	if (o->kill_descendants && o->daemon_socket)
 		return -sw_cli_usage("run", "--kill-descendants is not available "
 				     "with --daemon (syswardd waits for every "
@@ -341,6 +408,7 @@ int sw_run_embedded(const struct run_options *o, const struct sw_policy *policy,
 	struct sw_error err = { 0 };
 	cleanup_fclose FILE *log_file = NULL;
 	cleanup_close int tty = -1;
+	char cache[PATH_MAX];
 	struct sw_launch l = {
 		.argv = o->argv,
 		.stdio = { -1, -1, -1 },
@@ -358,6 +426,7 @@ int sw_run_embedded(const struct run_options *o, const struct sw_policy *policy,
 		 * catch, so catch and forward them all (engine.h). */
 		.init_signals = getpid() == 1,
 		.sandbox = o->sandbox_on ? &o->sandbox : NULL,
+		.filter_cache = o->no_cache ? NULL : sw_filter_cache_dir(cache, sizeof(cache)),
 	};
 	int r, code;
 
@@ -377,7 +446,15 @@ int sw_run_embedded(const struct run_options *o, const struct sw_policy *policy,
 
 	if (o->log_path) {
 		if (strcmp(o->log_path, "-") == 0) {
-			l.audit = stderr;
+			/* The program's standard error too: records go
+			 * between its lines (engine/linegate.c). */
+			r = sw_line_gate_open(STDERR_FILENO, &log_file, &l.audit_gate);
+			if (r < 0) {
+				sw_cli_error("--log -: share standard error with the program: %s",
+					     strerror(-r));
+				return ret_exit->code;
+			}
+			l.audit = log_file;
 		} else {
 			log_file = fopen(o->log_path, "ae");
 			if (!log_file) {
@@ -419,27 +496,33 @@ static int run_embedded(const struct run_options *o)
 		sw_cli_error("%s", err.msg);
 		return SW_EXIT_SYSWARD_ERROR;
 	}
-	if (o->policy_fd >= 0) {
+	{
 		cleanup_free char *text = NULL, *name = NULL;
+		struct sw_policy_load_opts lo = { 0 };
 		size_t len;
 
-		if (sw_run_read_policy_fd(o->policy_fd, &text, &len, &name, &err) < 0 ||
-		    sw_policy_load_string(text, len, name, &policy, &err) < 0) {
+		if (sw_cli_policy_max_bytes(o->policy_max_bytes, &lo.max_bytes) < 0)
+			return SW_EXIT_SYSWARD_ERROR;
+		if ((o->policy_fd >= 0
+		     ? sw_run_read_policy_fd(o->policy_fd, &text, &len, &name, &err)
+		     : !o->policy_path
+		     /* --sandbox alone: every call allowed (runopts.h) */
+		     ? sw_run_sandbox_policy(&text, &len, &err)
+		     : sw_policy_read_file_max(o->policy_path, lo.max_bytes, &text,
+					       &len, &err)) < 0 ||
+		    sw_policy_load_string_opts(text, len,
+					       name ? name : sw_run_policy_name(o),
+					       &lo,
+					       &policy, &err) < 0) {
 			sw_cli_error("%s", err.msg);
 			return SW_EXIT_SYSWARD_ERROR;
 		}
-	} else if (!o->policy_path) {
-		if (sw_policy_load_string(SW_SANDBOX_POLICY, strlen(SW_SANDBOX_POLICY),
-					  SW_SANDBOX_POLICY_NAME, &policy, &err) < 0) {
-			sw_cli_error("%s", err.msg);
+		if (sw_run_print_policy_warnings(o, policy, text, len) &&
+		    o->strict) {
+			sw_policy_free(policy);
 			return SW_EXIT_SYSWARD_ERROR;
 		}
-	} else if (sw_policy_load_file(o->policy_path, &policy, &err) < 0) {
-		sw_cli_error("%s", err.msg);
-		return SW_EXIT_SYSWARD_ERROR;
 	}
-	if (!o->quiet)
-		sw_run_print_policy_warnings(policy);
 
 	/* Opened now: a report that cannot be written is said before the
 	 * program runs, not after. */

@@ -18,18 +18,40 @@
 #include "run.h"
 #include "runopts.h"
 
+struct lint_ctx {
+	const struct sw_policy *p;
+	const char *text;
+	size_t len;
+	struct sw_policy_text *where;	/* at the first lint printed */
+	bool quiet;
+	size_t n;
+};
+
 static int on_lint(enum sw_policy_warning_kind kind, const char *path,
 		   const char *msg, void *ud)
 {
-	const struct sw_policy *p = ud;
+	struct lint_ctx *c = ud;
+	unsigned int line, col;
 
-	if (kind == SW_POLICY_WARN_NOT_A_PATH)
-		sw_cli_error("warning: %s: %s: %s", p->source, path, msg);
+	if (kind != SW_POLICY_WARN_NOT_A_PATH)
+		return 0;
+	c->n++;
+	if (c->quiet)
+		return 0;
+	if (!c->where && sw_policy_text_index(c->text, c->len, &c->where) < 0)
+		return -ENOMEM;	/* no more lints: not worth failing the run */
+	sw_policy_text_locate(c->where, path, false, &line, &col);
+	sw_cli_error("warning: %s:%u:%u: %s: %s", c->p->source, line, col,
+		     path, msg);
 	return 0;
 }
 
-void sw_run_print_policy_warnings(const struct sw_policy *p)
+size_t sw_run_print_policy_warnings(const struct run_options *o,
+				    const struct sw_policy *p, const char *text,
+				    size_t len)
 {
+	struct lint_ctx c = { p, text, len, NULL, o->quiet, 0 };
+
 	for (size_t i = 0; i < p->n_warnings; i++) {
 		/* A profile written for a newer libseccomp names calls this
 		 * one cannot filter; Docker's names a dozen.  Nothing in the
@@ -37,13 +59,20 @@ void sw_run_print_policy_warnings(const struct sw_policy *p)
 		if (p->warning_kinds &&
 		    p->warning_kinds[i] == SW_POLICY_WARN_SYSCALL_NEWER)
 			continue;
-		sw_cli_error("warning: %s", p->warnings[i]);
+		c.n++;
+		if (!o->quiet)
+			sw_cli_error("warning: %s", p->warnings[i]);
 	}
 	/* Of the lints, only the one that changes what calls get: a path
 	 * condition on no path fails them with EFAULT, and a log line per
 	 * call is no way to learn why.  The others (dead rules, duplicate
 	 * names) change nothing at run time; `sysward check` has them. */
-	sw_policy_lint(p, on_lint, (void *)p);
+	sw_policy_lint(p, on_lint, &c);
+	sw_policy_text_free(c.where);
+	if (o->strict && c.n)
+		sw_cli_error("%s: %zu %s, which --strict refuses", p->source,
+			     c.n, c.n == 1 ? "warning" : "warnings");
+	return c.n;
 }
 
 bool sw_run_say_refusals(const struct run_options *o, uint64_t n)
@@ -242,4 +271,21 @@ void sw_run_sandbox_end(struct run_options *o)
 			     o->sandbox.tmpdir, strerror(-r));
 	free((char *)o->sandbox.tmpdir);
 	o->sandbox.tmpdir = NULL;
+}
+
+int sw_run_sandbox_policy(char **ret_text, size_t *ret_len, struct sw_error *err)
+{
+	char *text = strdup(SW_SANDBOX_POLICY);
+
+	if (!text)
+		return sw_error_set_errno(err, ENOMEM, "--sandbox: its policy");
+	*ret_text = text;
+	*ret_len = strlen(text);
+	return 0;
+}
+
+const char *sw_run_policy_name(const struct run_options *o)
+{
+	return o->policy_path ? sw_policy_file_name(o->policy_path)
+			      : SW_SANDBOX_POLICY_NAME;
 }

@@ -22,12 +22,16 @@ struct run_options {
 	uint64_t caps;			/* capabilities the program keeps */
 	bool caps_all;			/* --cap all: those we have */
 	const char *daemon_socket;	/* NULL = embedded (no daemon) */
+	int tty;			/* enum sw_tty_mode (relay.h): -t, -T */
 	bool kill_descendants;		/* SIGKILL them when PROGRAM exits */
 	bool quiet;			/* -q: print no warnings, only errors */
+	bool strict;			/* --strict: a policy warning refuses */
+	const char *policy_max_bytes;	/* --policy-max-bytes, or NULL */
 	bool complain;			/* --complain: refusals run, reported */
 	const char *report_path;	/* --report FILE, "-" = stderr */
 	int gate;			/* --gate[=N]: N, 0 = no gate */
 	bool record_paths;		/* learn --paths: the record keeps paths */
+	bool no_cache;			/* --no-cache: compile the filter anew */
 	/* --sandbox[=DIR], --sandbox-net=PORTS, --sandbox-bind=PORTS:
 	 * sandbox.dir absolute after sw_run_sandbox_begin(), NULL = the
 	 * working directory; sandbox.tmpdir made there too. */
@@ -75,6 +79,10 @@ int sw_run_sandbox_option(const char *opt, const char *arg, struct run_options *
 #define SW_SANDBOX_POLICY	"{\"defaultAction\": \"SCMP_ACT_ALLOW\"}"
 #define SW_SANDBOX_POLICY_NAME	"--sandbox (no --policy: every call allowed)"
 int sw_run_sandbox_begin(struct run_options *o, struct sw_error *err);
+/* The policy's text for --sandbox without --policy (SW_SANDBOX_POLICY,
+ * malloc'd), and the name messages give the run's policy. */
+int sw_run_sandbox_policy(char **ret_text, size_t *ret_len, struct sw_error *err);
+const char *sw_run_policy_name(const struct run_options *o);
 void sw_run_sandbox_end(struct run_options *o);
 
 struct sw_error;
@@ -95,6 +103,11 @@ struct sw_policy;
  * lists them), and of the lints those of kind SW_POLICY_WARN_NOT_A_PATH
  * (the calls fail with EFAULT; the other lints change nothing at run
  * time, `sysward check` lists them). */
-void sw_run_print_policy_warnings(const struct sw_policy *p);
+/* Print the policy's warnings that matter at run time (unless o->quiet)
+ * and return how many there are: with o->strict the run is then
+ * refused (sw_run_load_policy). */
+size_t sw_run_print_policy_warnings(const struct run_options *o,
+				    const struct sw_policy *p, const char *text,
+				    size_t len);
 
 #endif

@@ -19,6 +19,7 @@
  * limit, and the others serve every other uid in the order they came.
  */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -41,6 +42,11 @@ struct compiler {
 	struct sw_kernel_support ks;
 	unsigned int timeout_ms;
 	unsigned int per_uid;		/* queued or running, per uid */
+	/* The daemon's own compiled-filter cache (sw_filter_cache_dir() in
+	 * its environment: systemd's CacheDirectory=), never a client's
+	 * files; entries are keyed by the program's uid too.  NULL: none. */
+	const char *filter_cache;
+	char filter_cache_buf[PATH_MAX];
 };
 
 static unsigned int count_uid_locked(const struct compiler *cc, uid_t uid,
@@ -101,6 +107,7 @@ static void compile_one(struct compiler *cc, struct mail *m)
 					  &lr->policy, &err);
 	if (r >= 0) {
 		launch_fill(lr, m->x->id, &l);
+		l.filter_cache = cc->filter_cache;
 		r = sw_launch_prepare(&cc->ks, lr->policy, &l, cc->timeout_ms,
 				      &lr->prepared, &err);
 	}
@@ -170,6 +177,8 @@ int compiler_start(struct compiler **ret, unsigned int n_workers,
 	pthread_cond_init(&cc->cv, NULL);
 	cc->out = out;
 	cc->timeout_ms = timeout_ms;
+	cc->filter_cache = sw_filter_cache_dir(cc->filter_cache_buf,
+					       sizeof(cc->filter_cache_buf));
 	cc->per_uid = per_uid;
 	cc->n_workers = n_workers;
 	cc->threads = calloc(n_workers, sizeof(*cc->threads));

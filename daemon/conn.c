@@ -53,12 +53,43 @@ static void conn_set_out(struct server *srv, struct conn *c, bool want)
 	conn_events(srv, c);
 }
 
+/* Up to the byte a descriptor rides with, then it with the rest: the
+ * kernel keeps SCM_RIGHTS with the bytes of the sendmsg() that carried
+ * it, which the client's recvmsg() of that message's header gets. */
+static ssize_t send_out(struct conn *c)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} ctl = { 0 };
+	struct iovec iov = { c->out.data + c->out_off, c->out.len - c->out_off };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *cm;
+	ssize_t w;
+
+	if (c->out_fd >= 0 && c->out_off < c->out_fd_at)
+		iov.iov_len = c->out_fd_at - c->out_off;
+	else if (c->out_fd >= 0) {
+		mh.msg_control = ctl.buf;
+		mh.msg_controllen = sizeof(ctl.buf);
+		cm = CMSG_FIRSTHDR(&mh);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cm), &c->out_fd, sizeof(int));
+	}
+	w = sendmsg(c->fd, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+	if (w > 0 && mh.msg_control) {
+		close(c->out_fd);
+		c->out_fd = -1;
+	}
+	return w;
+}
+
 void conn_flush(struct server *srv, struct conn *c)
 {
 	while (c->out_off < c->out.len) {
-		ssize_t w = send(c->fd, c->out.data + c->out_off,
-				 c->out.len - c->out_off,
-				 MSG_NOSIGNAL | MSG_DONTWAIT);
+		ssize_t w = send_out(c);
 
 		if (w < 0) {
 			if (errno == EINTR)
@@ -95,6 +126,19 @@ void conn_queue(struct server *srv, struct conn *c,
 		return;
 	}
 	conn_flush(srv, c);
+}
+
+void conn_queue_fd(struct server *srv, struct conn *c, const struct sw_buf *msg,
+		   int fd)
+{
+	/* One at a time: a connection runs one program. */
+	if (c->dead || c->out_fd >= 0) {
+		close(fd);
+		return;
+	}
+	c->out_fd = fd;
+	c->out_fd_at = c->out.len;
+	conn_queue(srv, c, msg);
 }
 
 /* Stop reading and close once the output is out. */
@@ -147,6 +191,9 @@ void conn_close(struct server *srv, struct conn *c)
 	epoll_ctl(srv->epfd, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
 	c->fd = -1;
+	if (c->out_fd >= 0)
+		close(c->out_fd);
+	c->out_fd = -1;
 	conn_close_fds(c);
 	if (srv->conn_closed)
 		srv->conn_closed(srv, c);
@@ -332,6 +379,7 @@ void conn_accept(struct server *srv)
 		}
 		c->kind = K_CONN;
 		c->fd = fd;
+		c->out_fd = -1;
 		c->deadline = sw_mono_ms() + srv->request_timeout * 1000LL;
 		LIST_ADD(srv->conns, c);
 		srv->n_conns++;

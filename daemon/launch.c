@@ -33,8 +33,10 @@ void launch_req_free(struct launch_req *l)
 /* The program is a process group of its own in a session of its own,
  * led by its holder, its parent (engine: launchchild.c): it stops as a
  * shell's job does (engine.h); kill(0, ...) and setpgid() stay in it
- * (route 11); it has no terminal; its CPU is its session's scheduler
- * autogroup's, not the daemon's (route 13). */
+ * (route 11); it has no terminal but one of its own when the client
+ * asks (a pseudo-terminal the client relays: its master goes to the
+ * client with STARTED, the daemon never reads or writes it); its CPU is
+ * its session's scheduler autogroup's, not the daemon's (route 13). */
 void launch_fill(const struct launch_req *q, uint64_t id, struct sw_launch *l)
 {
 	*l = (struct sw_launch){
@@ -48,6 +50,7 @@ void launch_fill(const struct launch_req *q, uint64_t id, struct sw_launch *l)
 		/* Where the client is: its namespaces, root, cgroups,
 		 * limits, ... (read by compile.c; NULL before). */
 		.client = q->client,
+		.tty = q->q.tty_flags & SW_PROTO_TTY ? &q->tty : NULL,
 		.uid = q->root_daemon ? q->peer.uid : (uid_t)-1,
 		.gid = q->root_daemon ? q->peer.gid : (gid_t)-1,
 		.groups = q->peer.groups,

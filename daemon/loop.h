@@ -52,6 +52,11 @@ struct conn {
 
 	struct sw_buf out;
 	size_t out_off;
+	/* A descriptor that rides with the byte of out at out_fd_at (the
+	 * STARTED of a program with a terminal of its own: its master), or
+	 * -1; ours until sent. */
+	int out_fd;
+	size_t out_fd_at;
 	bool want_out;			/* EPOLLOUT registered */
 	bool closing;			/* no more input; close once flushed */
 	bool dead;			/* closed; freed after the loop turn */
@@ -120,6 +125,10 @@ struct server {
 
 /* conn.c */
 void conn_queue(struct server *srv, struct conn *c, const struct sw_buf *msg);
+/* The same with descriptor fd (ours, taken in any case) on the message's
+ * first byte (SCM_RIGHTS). */
+void conn_queue_fd(struct server *srv, struct conn *c, const struct sw_buf *msg,
+		   int fd);
 /* Read from c, at most *budget bytes (what is read is taken off it),
  * until a whole message is in c (true: c->h, c->payload, c->fds; call
  * conn_message_done() after handling it) or no more can be read now. */

@@ -67,6 +67,7 @@ struct mail *mail_new(enum mail_type k, struct session *x)
 		return NULL;
 	m->kind = k;
 	m->x = session_ref(x);
+	m->tty = -1;
 	return m;
 }
 
@@ -75,6 +76,8 @@ void mail_free(struct mail *m)
 	if (!m)
 		return;
 	launch_req_free(m->launch);
+	if (m->tty >= 0)
+		close(m->tty);
 	session_unref(m->x);
 	sw_report_reply_clear(&m->report);
 	free(m);

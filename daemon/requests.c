@@ -104,17 +104,31 @@ static void session_forget(struct server *srv, struct session *x)
 	session_unref(x);
 }
 
-static void mail_started(struct server *srv, struct session *x, pid_t pid)
+/* tty: the master of the program's terminal, or -1; taken.  It goes to
+ * the client with STARTED, which the client reads before anything else
+ * of its session: the daemon never reads or writes the terminal, so a
+ * program that floods it or never reads it waits on its client alone. */
+static void mail_started(struct server *srv, struct session *x, pid_t pid,
+			 int tty)
 {
 	struct sw_buf b = { 0 };
 
 	x->pid = pid;
 	session_fds_released(srv, x);
-	if (!x->conn)
+	if (!x->conn) {
+		if (tty >= 0)
+			close(tty);
 		return;		/* gone: its MSG_KILL is on its way */
-	if (sw_msg_encode_started(&b, &(struct sw_started){ x->id,
-				  (uint32_t)pid }, NULL) == 0)
-		conn_queue(srv, x->conn, &b);
+	}
+	if (sw_msg_encode_started(&b, &(struct sw_started){ x->id, (uint32_t)pid,
+				  tty >= 0 ? SW_PROTO_STARTED_TTY : 0 }, NULL) == 0) {
+		if (tty >= 0)
+			conn_queue_fd(srv, x->conn, &b, TAKE_FD(tty));
+		else
+			conn_queue(srv, x->conn, &b);
+	}
+	if (tty >= 0)
+		close(tty);
 	sw_buf_free(&b);
 }
 
@@ -243,7 +257,7 @@ void requests_read_mail(struct server *srv)
 			continue;	/* on its way to a tracer thread */
 		}
 		if (m->kind == MSG_STARTED)
-			mail_started(srv, m->x, m->pid);
+			mail_started(srv, m->x, m->pid, TAKE_FD(m->tty));
 		else if (m->kind == MSG_STOPPED)
 			mail_stopped(srv, m->x, m->sig);
 		else if (m->kind == MSG_FAILED || m->kind == MSG_DONE ||
@@ -444,6 +458,13 @@ static int run_hand_off(struct server *srv, struct conn *c,
 			.bind = { .ranges = lr->sandbox_q.bind,
 				  .n_ranges = lr->sandbox_q.n_bind },
 		};
+	}
+	if (q->tty_flags & SW_PROTO_TTY) {
+		lr->tty.ws = (struct winsize){ q->tty.rows, q->tty.cols,
+					       q->tty.xpixel, q->tty.ypixel };
+		lr->tty.set_termios = q->tty_flags & SW_PROTO_TTY_TERMIOS;
+		if (lr->tty.set_termios)
+			sw_proto_tty_to_termios(&q->tty, &lr->tty.tio);
 	}
 	/* Each at the client's number: what its program would have
 	 * inherited from it (run_decode() matched the counts). */

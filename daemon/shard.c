@@ -294,6 +294,7 @@ static void do_launch(struct shard *sh, struct session *x,
 	m = mail_new(MSG_STARTED, x);
 	if (m) {
 		m->pid = sw_session_pid(ss->s);
+		m->tty = sw_session_take_tty(ss->s);
 		mailbox_post(sh->out, m);
 	} else {
 		sw_session_kill(ss->s);	/* nobody could be told it runs */

@@ -197,6 +197,8 @@ struct launch_req {
 	bool sandboxing;
 	struct sw_sandbox_request sandbox_q;
 	struct sw_sandbox sandbox;
+	/* A terminal of the program's own (the RUN's SW_PROTO_TTY). */
+	struct sw_tty tty;
 };
 
 /* Closes its descriptors, frees the rest. */
@@ -233,6 +235,7 @@ struct mail {
 	struct launch_req *launch;	/* MSG_COMPILE, _COMPILED, _LAUNCH */
 	int sig;			/* MSG_SIGNAL, MSG_STOPPED */
 	pid_t pid;			/* MSG_STARTED */
+	int tty;			/* MSG_STARTED: its terminal's master, -1 */
 	int exit_code;			/* MSG_FAILED, MSG_DONE */
 	int term_sig;			/* MSG_DONE: killed by it (0: not) */
 	bool core;			/* ... and dumped core */

@@ -69,6 +69,9 @@ static void audit(const struct stop *c, bool has_result, int64_t result,
 	 * a connect judged at its exit (peers.c) keeps its line. */
 	if (!s->audit_allows && !c->t->pc && sw_audit_plain_allow(&rec))
 		return;
+	/* A write that stopped only for the line gate (linegate.c). */
+	if (c->t->observed && sw_audit_plain_allow(&rec))
+		return;
 	(void)sw_audit_write(s->audit, s->audit_format, &rec);
 }
 
@@ -190,6 +193,10 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	if (t->rc && sw_rc_seccomp_stop(t, info.seccomp.nr))
 		return;
 	abi = sw_abi_of(info.arch, info.seccomp.nr);
+	/* A write to the program's standard error, where our audit log
+	 * shares it: the gate learns where its line stands (linegate.c). */
+	t->observed = s->gate && sw_line_gate_observe(s, pid, abi, info.seccomp.nr,
+						      info.seccomp.args);
 	/* i386's socketcall carrying connect or listen is decided and run as
 	 * the direct call (peers.c reads its arguments once). */
 	direct = sw_peers_socketcall(s, t, abi, &info);
@@ -236,8 +243,12 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	if (direct && d->verdict == SW_V_ALLOW)
 		d->verdict = SW_V_REWRITE;
 	s->decisions++;
-	/* A checked connect goes in the record as judged (peers.c). */
-	if (s->record && !t->pc)
+	/* A checked connect goes in the record as judged (peers.c); a
+	 * write that stopped only for the line gate is none of the
+	 * policy's. */
+	t->observed = t->observed && d->verdict == SW_V_ALLOW && !d->audit &&
+		      !d->lifted;
+	if (s->record && !t->pc && !t->observed)
 		sw_record_call(s->record, t, abi, info.seccomp.nr,
 			       info.seccomp.args, d);
 

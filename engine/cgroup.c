@@ -148,22 +148,6 @@ static int own_path(int self_fd, char *buf, size_t size)
 	return 0;
 }
 
-/* fd to the launcher, with one byte of its own. */
-static int hand_over(int sock, int fd)
-{
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct iovec iov = { (char[]){ 'c' }, 1 };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	return sendmsg(sock, &msg, MSG_NOSIGNAL) == 1 ? 0 : -errno;
-}
-
 /* What a uid makes is its own, files and all (cgroup_kn_set_ugid():
  * the creator's fsuid): every entry of the program's new cgroup. */
 static int give(int dfd, uid_t uid, gid_t gid)
@@ -224,7 +208,7 @@ int sw_cgroup_enter(const struct sw_cgroup_plan *p, int hand_fd, int self_fd,
 	if (dir < 0 || fstat(dir, &st) < 0 || mkdirat(dir, p->name, 0755) < 0)
 		return -errno;
 	*step = SW_NSBOX_CGROUP_HAND;
-	r = hand_over(hand_fd, dir);
+	r = sw_launch_hand(hand_fd, SW_HAND_CGROUP, dir);
 	if (r < 0)
 		return r;
 	*step = SW_NSBOX_CGROUP_LIMIT;

@@ -879,6 +879,20 @@ int sw_filter_build_defences(const struct sw_program *prog, void **ret_ctx,
 
 		r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), "clone", &c);
 	}
+	if (!r && prog->observe_stderr) {
+		/* linegate.c: the program's writes to descriptors 1 and 2
+		 * (a shell's "printf ... >&2" writes to 1, a dup of 2), so
+		 * that audit records on its standard error go between its
+		 * lines; linegate.c keeps those to our log's file. */
+		static const char *const wr[] = {
+			"write", "writev", "pwrite64", "pwritev", "pwritev2" };
+		for (size_t i = 0; !r && i < sizeof(wr) / sizeof(wr[0]); i++)
+			for (uint64_t fd = 1; !r && fd <= 2; fd++) {
+				struct sw_arg_cond c = { 0, SW_CMP_EQ, fd, 0 };
+
+				r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), wr[i], &c);
+			}
+	}
 	if (r < 0) {
 		seccomp_release(ctx);
 		return sw_error_set_errno(err, -r, "libseccomp: compile the built-in defences");

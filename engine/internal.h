@@ -171,6 +171,12 @@ enum sw_def_sys {
 	/* peers.c: a unix connection's peer, a session's listeners */
 	SW_SYS_CONNECT,
 	SW_SYS_LISTEN,
+	/* linegate.c: the program's writes to its standard error */
+	SW_SYS_WRITE,
+	SW_SYS_WRITEV,
+	SW_SYS_PWRITE64,
+	SW_SYS_PWRITEV,
+	SW_SYS_PWRITEV2,
 	SW_SYS_COUNT,
 };
 
@@ -252,6 +258,8 @@ struct sw_program {
 	bool excl_creates_new;		/* the program can never be uid 0: an
 					 * exclusive create needs no check
 					 * (filter.c, objects.c) */
+	bool observe_stderr;		/* writes to descriptor 2 stop for the
+					 * audit's line gate (linegate.c) */
 	pid_t supervisor_pid;		/* for SW_DEFENCE_SIGNAL_SUPERVISOR */
 	int sys[SW_ABI_COUNT][SW_SYS_COUNT];
 	uint64_t sys_mask[SW_ABI_COUNT][SW_SYS_COUNT][6];
@@ -314,6 +322,8 @@ unsigned int sw_prog_first_rule(const struct sw_program *prog, enum sw_abi abi,
  * this ABI: the argument's type (sw_syscall_arg_mask) within the ABI's
  * register width.  The one rule for filter.c and decide.c alike. */
 uint64_t sw_arg_mask(enum sw_abi abi, const char *name, unsigned int index);
+/* sw_arg_mask() of the six arguments at once, into ret. */
+void sw_arg_masks(enum sw_abi abi, const char *name, uint64_t ret[6]);
 
 /* ---- filter.c ------------------------------------------------------- */
 
@@ -515,6 +525,13 @@ struct sw_audit_rec {
  * failed tampering.  Its line is written only when the session asks
  * for those (sw_launch.audit_allows). */
 bool sw_audit_plain_allow(const struct sw_audit_rec *r);
+/* linegate.c: at a seccomp stop of a session with a line gate, is the
+ * call a write the gate stops (to descriptor 1 or 2)?  If it writes to
+ * our log's file, the gate learns whether it ends a line (read from the
+ * tracee). */
+struct sw_session;
+bool sw_line_gate_observe(struct sw_session *s, pid_t pid, enum sw_abi abi,
+			  uint64_t nr, const uint64_t args[6]);
 int sw_audit_write(FILE *f, enum sw_log_format fmt,
 		   const struct sw_audit_rec *r);
 
@@ -551,6 +568,8 @@ struct sw_tracee {
 	bool exit_pending;	/* resume with PTRACE_SYSCALL; work at exit */
 	bool exit_set;		/* set rval at the exit stop */
 	bool exit_audit;	/* log the decision with its result */
+	bool observed;		/* this stop is (also) a write to descriptor
+				 * 2 seen for the line gate (linegate.c) */
 	bool is_error;
 	int inject_sig;
 	int64_t rval;
@@ -644,6 +663,7 @@ struct sw_session {
 	uint64_t seq;		/* order of creation in the supervisor */
 	size_t n_tombs;		/* its entries in sup->tombs */
 	int launch_fd;		/* child's (stage, errno) report until exec */
+	int tty_master;		/* sw_launch.tty's master until taken, or -1 */
 	char launch_prog[256];	/* argv[0], for launch_err */
 	char *launch_cwd;	/* the directory to enter, for launch_err */
 	struct sw_fsrules *fsrules;	/* its file rules' plan, for launch_err */
@@ -666,6 +686,7 @@ struct sw_session {
 	bool core_dumped;	/* ... with a core (WCOREDUMP) */
 	bool exec_done;
 	bool audit_allows;	/* sw_launch.audit_allows */
+	struct sw_line_gate *gate;	/* sw_launch.audit_gate */
 	bool can_set;		/* kernel has PTRACE_SET_SYSCALL_INFO */
 	bool pathguard;		/* pin checked path strings (pathguard.c) */
 	uint8_t guard_warned;	/* pathguard.c: warnings said once */
@@ -1526,7 +1547,13 @@ void sw_nsbox_free(struct sw_nsbox *p);
  * Async-signal-safe.  self_fd: sw_cgroup_enter()'s.  0 or -errno with
  * *where set. */
 int sw_nsbox_enter(const struct sw_nsbox *p, int hand_fd, int self_fd,
-		   struct sw_nsbox_where *where);
+		   int pts_fd, struct sw_nsbox_where *where);
+/* The devpts instance of the plan (its first devpts mount), detached
+ * (fsmount()): the one the program's terminal is made in, which
+ * sw_nsbox_enter() then puts in place of that mount (pts_fd).  -ENOENT
+ * when the plan mounts none; else the descriptor or -errno.
+ * Async-signal-safe. */
+int sw_nsbox_pts_instance(const struct sw_nsbox *p);
 /* In the parent: what failed at *where, naming what it was doing. */
 void sw_nsbox_explain(const struct sw_nsbox *p, const struct sw_nsbox_where *w,
 		      char *buf, size_t size);
@@ -1640,6 +1667,7 @@ enum sw_stage {
 	SW_STAGE_HOLDER,
 	SW_STAGE_PGRP,
 	SW_STAGE_TTY,
+	SW_STAGE_PTY,
 	SW_STAGE_NICE,
 	SW_STAGE_STDIO,
 	SW_STAGE_FDS,
@@ -1677,6 +1705,13 @@ int sw_launch_report_early(int fd, const char *prog,
 			   const struct sw_nsbox *nsbox,
 			   const struct sw_client *client,
 			   struct sw_error *err);
+
+/* launchreport.c: in the launch child, a descriptor handed to the
+ * launcher on the ready socket, in a one-byte message that says what it
+ * is (SW_HAND_*): 0 or -errno.  Async-signal-safe. */
+#define SW_HAND_CGROUP	'c'	/* the session's cgroup (cgroup.c) */
+#define SW_HAND_TTY	't'	/* the master of its terminal (sw_launch.tty) */
+int sw_launch_hand(int sock, char what, int fd);
 
 /* What the launch child tells its parent when it is ready to be seized:
  * its pid (under a holder the parent did not fork it), and the serials

@@ -67,12 +67,14 @@ static struct sw_session *session_new(struct sw_supervisor *sup,
 	s->audit = l->audit;
 	s->audit_format = l->audit_format;
 	s->audit_allows = l->audit_allows;
+	s->gate = s->prog->observe_stderr ? l->audit_gate : NULL;
 	s->id = l->session_id;
 	s->uid = l->uid != (uid_t)-1 ? l->uid : geteuid();
 	s->can_set = pr->can_set;
 	s->pathguard = s->can_set && sw_pathguard_wanted(s->prog);
 	s->kill_descendants = l->kill_descendants;
 	s->launch_fd = -1;
+	s->tty_master = -1;
 	s->cgroup.dir_fd = -1;
 	s->complain = l->complain;
 	if ((l->cwd && !(s->launch_cwd = strdup(l->cwd))) ||
@@ -127,10 +129,11 @@ static int pipes_open(struct launch_pipes *lp, struct sw_error *err)
 
 /* One message of the child on the ready socket into buf (n bytes at
  * most): its length (0: the child closed it).  A descriptor it carries
- * is the session's cgroup (cgroup.c, *ret_cgroup true) if it is the
- * one-byte message that hands it over, else closed. */
+ * is the session's cgroup (cgroup.c) or its terminal's master (*tty),
+ * if it is the one-byte message that hands that over (*ret_handed
+ * true), else closed. */
 static ssize_t ready_message(int fd, void *buf, size_t n, const char *cg_name,
-			     struct sw_cgroup *cg, bool *ret_cgroup)
+			     struct sw_cgroup *cg, int *tty, bool *ret_handed)
 {
 	char cbuf[CMSG_SPACE(sizeof(int))];
 	struct iovec iov = { buf, n };
@@ -138,17 +141,27 @@ static ssize_t ready_message(int fd, void *buf, size_t n, const char *cg_name,
 			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
 	struct cmsghdr *c;
 	ssize_t len;
+	char what;
 
 	while ((len = recvmsg(fd, &msg, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR)
 		;
-	*ret_cgroup = len == 1 && ((char *)buf)[0] == 'c' &&
-		      sw_cgroup_take(cg, cg_name, &msg);
-	if (*ret_cgroup)
+	what = len == 1 ? ((char *)buf)[0] : 0;
+	*ret_handed = what == SW_HAND_CGROUP && sw_cgroup_take(cg, cg_name, &msg);
+	if (*ret_handed)
 		return len;
 	for (c = len >= 0 ? CMSG_FIRSTHDR(&msg) : NULL; c; c = CMSG_NXTHDR(&msg, c))
 		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-			for (size_t k = 0; k < (c->cmsg_len - CMSG_LEN(0)) / sizeof(int); k++)
-				close(((int *)CMSG_DATA(c))[k]);
+			for (size_t k = 0; k < (c->cmsg_len - CMSG_LEN(0)) / sizeof(int); k++) {
+				int *fds = (int *)CMSG_DATA(c);
+
+				if (what == SW_HAND_TTY && tty && *tty < 0 &&
+				    c->cmsg_len == CMSG_LEN(sizeof(int))) {
+					*tty = fds[k];
+					*ret_handed = true;
+				} else {
+					close(fds[k]);
+				}
+			}
 	return len;
 }
 
@@ -165,22 +178,23 @@ static ssize_t ready_message(int fd, void *buf, size_t n, const char *cg_name,
  */
 static int wait_ready(pid_t *pid, bool holder, const char *prog,
 		      struct launch_pipes *lp, const struct sw_nsbox *nsbox,
-		      struct sw_cgroup *cg, const struct sw_client *client,
-		      struct sw_objects *objects, struct sw_error *err)
+		      struct sw_session *s, const struct sw_client *client,
+		      bool tty, struct sw_error *err)
 {
 	struct sw_launch_ready ready;
-	bool cgroup;
+	bool handed;
 	ssize_t n;
 
 	do {
 		ready = (struct sw_launch_ready){ 0 };
 		n = ready_message(lp->ready_r, &ready, sizeof(ready),
-				  nsbox->cg.name, cg, &cgroup);
-	} while (cgroup);
+				  nsbox->cg.name, &s->cgroup,
+				  tty ? &s->tty_master : NULL, &handed);
+	} while (handed);
 	/* Under a holder the program is its child, else ours. */
 	if (n == sizeof(ready) && ready.pid > 0 && (holder || ready.pid == *pid)) {
 		*pid = ready.pid;
-		sw_objects_set_keyrings(objects, ready.keyring);
+		sw_objects_set_keyrings(s->objects, ready.keyring);
 		return 0;
 	}
 	/* It is exiting (sw_launch_fail): bounded likewise.  (Under a
@@ -231,6 +245,16 @@ int sw_session_launch(struct sw_supervisor *sup, const struct sw_policy *p,
 	return r;
 }
 
+static bool tty_fits(const struct sw_launch *l)
+{
+	if (!l->new_session || !l->exact_fds)
+		return false;
+	for (size_t i = 0; i < l->n_fds; i++)
+		if (l->fds[i].to <= 2)
+			return false;
+	return true;
+}
+
 int sw_session_launch_prepared(struct sw_supervisor *sup,
 			       struct sw_prepared **prp,
 			       const struct sw_launch *l, struct sw_session **ret,
@@ -251,6 +275,11 @@ int sw_session_launch_prepared(struct sw_supervisor *sup,
 	if (l->client && !l->new_session) {
 		sw_prepared_free(pr);
 		return sw_error_set(err, EINVAL, "a client's context needs a session of its own");
+	}
+	/* Its terminal is its holder's to make and its slave its 0-2. */
+	if (l->tty && !tty_fits(l)) {
+		sw_prepared_free(pr);
+		return sw_error_set(err, EINVAL, "a terminal of its own needs a session of its own and no descriptor of the caller's at 0, 1 or 2");
 	}
 	s = session_new(sup, l, pr);
 	if (!s) {
@@ -293,7 +322,13 @@ int sw_session_launch_prepared(struct sw_supervisor *sup,
 		sw_reap(pid);	/* the intermediate: it exits at once */
 
 	r = wait_ready(&pid, l->new_session, l->argv[0], &lp, &pr->nsbox,
-		       &s->cgroup, l->client, s->objects, err);
+		       s, l->client, l->tty != NULL, err);
+	/* Launched with a terminal: the program has it as its standard
+	 * streams, the caller its master. */
+	if (r >= 0 && l->tty && s->tty_master < 0) {
+		kill(pid, SIGKILL);
+		r = sw_error_set(err, EPROTO, "the new process handed over no terminal");
+	}
 	if (r >= 0)
 		r = seize(sup, s, pid, l->argv[0], err);
 	if (r < 0)

@@ -20,6 +20,7 @@
 #include <linux/seccomp.h>
 #include <stdlib.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -107,14 +108,24 @@ static pid_t own_pid(const struct sw_client *cl)
 	return (pid_t)strtol(buf, NULL, 10);
 }
 
+/* The holder's terminal for the program (own_terminal()): its slave,
+ * and the devpts instance it is in, detached (-1: the launcher's). */
+struct pty_fds {
+	int slave;
+	int pts;
+};
+
 static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 			    const struct sock_fprog *dprog,
 			    const struct sock_fprog *fprog, int landlock_fd,
 			    struct sw_fsrules *fsrules, int sandbox_fd,
 			    struct sw_fsrules *sandbox,
 			    const struct sw_sandbox_mounts *sandbox_mounts, const struct sw_nsbox *nsbox, bool pr_keyrings,
-			    int go_fd, int ready_fd, int rep_fd)
+			    struct pty_fds pty, int go_fd, int ready_fd, int rep_fd)
 {
+	/* The terminal it takes the foreground of: its own, or the
+	 * caller's (engine.h). */
+	int tty = l->tty ? pty.slave : l->foreground ? l->tty_fd : -1;
 	/* Ours to move out of the way of the descriptors handed over. */
 	struct sw_client cl = l->client ? *l->client : (struct sw_client){ 0 };
 	struct sw_client_where where = { -1, -1 };
@@ -130,7 +141,7 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	 * parent is in another group: not orphaned (engine.h). */
 	if (setpgid(0, 0) < 0)
 		sw_launch_fail(rep_fd, SW_STAGE_PGRP);
-	if (l->foreground && l->tty_fd >= 0) {
+	if (tty >= 0) {
 		sigset_t ttou;
 
 		/* From a background group tcsetpgrp() raises SIGTTOU unless
@@ -139,7 +150,7 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 		sigemptyset(&ttou);
 		sigaddset(&ttou, SIGTTOU);
 		sigprocmask(SIG_BLOCK, &ttou, NULL);
-		if (tcsetpgrp(l->tty_fd, getpid()) < 0)
+		if (tcsetpgrp(tty, getpid()) < 0)
 			sw_launch_fail(rep_fd, SW_STAGE_TTY);
 	}
 	/* The caller's signal state, as execve keeps it unconfined: its
@@ -166,16 +177,26 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	if (l->exact_fds) {
 		/* What was handed over and nothing else of ours (fds.c):
 		 * before anything below opens a descriptor of its own. */
-		int *own[5 + SW_CLIENT_FDS] = { &go_fd, &ready_fd, &rep_fd, &landlock_fd,
-						 &sandbox_fd };
-		size_t n_own = 5;
+		int *own[7 + SW_CLIENT_FDS] = { &go_fd, &ready_fd, &rep_fd, &landlock_fd,
+						 &sandbox_fd, &pty.slave, &pty.pts };
+		size_t n_own = 0;
 
+		for (size_t i = 0; i < 7; i++)
+			if (*own[i] >= 0)
+				own[n_own++] = own[i];
 		if (l->client)
 			for (int i = 0; i < SW_CLIENT_FDS; i++)
 				own[n_own++] = &cl.fd[i];
 		errno = -sw_fds_place(l->fds, l->n_fds, own, n_own);
 		if (errno)
 			sw_launch_fail(rep_fd, SW_STAGE_FDS);
+		/* Its terminal is its 0, 1 and 2 (none of the caller's is
+		 * there: launch.c); dup2() clears close-on-exec. */
+		for (int fd = 0; pty.slave >= 0 && fd < 3; fd++)
+			if (dup2(pty.slave, fd) < 0)
+				sw_launch_fail(rep_fd, SW_STAGE_PTY);
+		if (pty.slave >= 0)
+			close(pty.slave);
 	} else {
 		for (int i = 0; i < 3; i++) {
 			if (l->stdio[i] >= 0 && l->stdio[i] != i) {
@@ -207,11 +228,13 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	{
 		struct sw_nsbox_where where;
 
-		errno = -sw_nsbox_enter(nsbox, ready_fd, self_fd, &where);
+		errno = -sw_nsbox_enter(nsbox, ready_fd, self_fd, pty.pts, &where);
 		if (errno)
 			sw_launch_fail_at(rep_fd, SW_STAGE_NSBOX, &where);
 		if (self_fd >= 0)
 			close(self_fd);
+		if (pty.pts >= 0)
+			close(pty.pts);
 	}
 	/* --sandbox in a mount namespace of its own: its read-only trees
 	 * as mounts too (sandbox.c), while it holds CAP_SYS_ADMIN. */
@@ -336,6 +359,54 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 }
 
 /*
+ * sw_launch.tty, in the holder, the leader of the program's session,
+ * before it forks the program: a controlling terminal is a process's
+ * own, taken by a session leader (tiocsctty() sets current's
+ * signal->tty alone, drivers/tty/tty_jobctrl.c) and inherited at fork
+ * (copy_signal()), so only a terminal the holder has when it forks
+ * becomes the program's; and only a group with a parent in another
+ * group of the session stops at Ctrl-Z (become_holder()), which a
+ * program leading its own session would not be.  The pseudo-terminal
+ * is made in the devpts instance the program's mount namespace will
+ * show at /dev/pts (nsbox.c, detached until then: a slave of another
+ * instance has no name there, is_mytty() in glibc's ttyname()), or
+ * where the plan makes none, in the launcher's (/dev/ptmx).  Its slave
+ * is the program's uid's, as the terminal a user opens is theirs; it
+ * gets the caller's modes and window size before anything reads it.
+ * The master goes to the launcher on the ready socket and is closed
+ * here: neither the holder nor the program ever holds it.
+ */
+static struct pty_fds own_terminal(const struct sw_launch *l,
+				   const struct sw_nsbox *nsbox, int ready_fd,
+				   int rep_fd)
+{
+	struct pty_fds pty = { -1, sw_nsbox_pts_instance(nsbox) };
+	int master, unlock = 0;
+
+	if (pty.pts < 0 && pty.pts != -ENOENT) {
+		errno = -pty.pts;
+		sw_launch_fail(rep_fd, SW_STAGE_PTY);
+	}
+	master = pty.pts >= 0 ? openat(pty.pts, "ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+			      : open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (master < 0 || ioctl(master, TIOCSPTLCK, &unlock) < 0)
+		sw_launch_fail(rep_fd, SW_STAGE_PTY);
+	/* Its own slave, whatever the paths show (Linux 4.13). */
+	pty.slave = ioctl(master, TIOCGPTPEER, O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (pty.slave < 0 ||
+	    (l->uid != (uid_t)-1 && fchown(pty.slave, l->uid, (gid_t)-1) < 0) ||
+	    (l->tty->set_termios && tcsetattr(pty.slave, TCSANOW, &l->tty->tio) < 0) ||
+	    ioctl(pty.slave, TIOCSWINSZ, &l->tty->ws) < 0 ||
+	    ioctl(pty.slave, TIOCSCTTY, 0) < 0)
+		sw_launch_fail(rep_fd, SW_STAGE_PTY);
+	errno = -sw_launch_hand(ready_fd, SW_HAND_TTY, master);
+	if (errno)
+		sw_launch_fail(rep_fd, SW_STAGE_PTY);
+	close(master);
+	return pty;
+}
+
+/*
  * new_session (engine.h): the program's parent leads a session of its
  * own and does nothing but wait for it, so that the program's group is a
  * job of that session, not orphaned: the kernel discards SIGTSTP, SIGTTIN
@@ -354,10 +425,15 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
  * page the daemon writes afterwards, for as long as the session lives.
  * It ends when the program has ended and been reaped (by the supervisor
  * first: a tracee's exit goes to its tracer before its parent).
- * Returns in the program's process only.
+ * With sw_launch.tty it makes the program's terminal first
+ * (own_terminal()).  Returns in the program's process only, with that
+ * terminal.
  */
-static void become_holder(const struct sw_launch *l, int rep_fd)
+static struct pty_fds become_holder(const struct sw_launch *l,
+				    const struct sw_nsbox *nsbox, int ready_fd,
+				    int rep_fd)
 {
+	struct pty_fds pty = { -1, -1 };
 	sigset_t all;
 	pid_t pid;
 
@@ -370,6 +446,8 @@ static void become_holder(const struct sw_launch *l, int rep_fd)
 		sw_launch_fail(rep_fd, SW_STAGE_HOLDER);
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);	/* child() sets the program's */
+	if (l->tty)
+		pty = own_terminal(l, nsbox, ready_fd, rep_fd);
 	/* The program is born in the client's pid namespace; the holder
 	 * stays in ours (clientctx.c). */
 	if (l->client && sw_client_enter_pidns(l->client) < 0)
@@ -379,7 +457,11 @@ static void become_holder(const struct sw_launch *l, int rep_fd)
 	if (pid < 0)
 		sw_launch_fail(rep_fd, SW_STAGE_HOLDER);
 	if (pid == 0)
-		return;
+		return pty;
+	/* Its terminal stays the holder's controlling terminal, not a
+	 * descriptor of it (one of 0-2 when the launcher has those shut). */
+	if (pty.slave >= 0)
+		close(pty.slave);
 	if (syscall(SYS_close_range, 3u, ~0u, 0u) < 0)
 		for (int fd = 3; fd < 1024; fd++)
 			close(fd);
@@ -409,10 +491,12 @@ _Noreturn void sw_launch_child(const struct sw_launch *l,
 	const struct sock_fprog fprog = { (unsigned short)pr->n_insns, pr->insns };
 	const struct sock_fprog dprog = { (unsigned short)pr->n_dinsns, pr->dinsns };
 
+	struct pty_fds pty = { -1, -1 };
+
 	if (l->new_session)
-		become_holder(l, rep_fd);
+		pty = become_holder(l, &pr->nsbox, ready_fd, rep_fd);
 	child(l, pr->caps, &dprog, &fprog, pr->landlock_fd, pr->fsrules,
 	      pr->sandbox_fd, pr->sandbox,
 	      pr->sandbox_mounted ? &pr->sandbox_mounts : NULL, &pr->nsbox,
-	      pr->own_keyring, go_fd, ready_fd, rep_fd);
+	      pr->own_keyring, pty, go_fd, ready_fd, rep_fd);
 }

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -20,6 +21,7 @@ static const char *const stage_what[] = {
 	[SW_STAGE_HOLDER] = "start the process that leads its session (setsid, fork)",
 	[SW_STAGE_PGRP] = "create its process group (setpgid)",
 	[SW_STAGE_TTY] = "become the terminal's foreground process group (tcsetpgrp)",
+	[SW_STAGE_PTY] = "give it a terminal of its own (a pseudo-terminal in its session, its controlling terminal)",
 	[SW_STAGE_NICE] = "set its nice value (setpriority)",
 	[SW_STAGE_STDIO] = "set up standard input/output",
 	[SW_STAGE_FDS] = "give it the descriptors handed over, at their numbers, and close every other one",
@@ -179,4 +181,19 @@ int sw_launch_failed(struct sw_session *s)
 			     s->launch_prog);
 	}
 	return code;
+}
+
+int sw_launch_hand(int sock, char what, int fd)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { &what, 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	return sendmsg(sock, &msg, MSG_NOSIGNAL) == 1 ? 0 : -errno;
 }

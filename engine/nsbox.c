@@ -550,9 +550,11 @@ static int make_ro(const struct sw_nsbox_ro *ro)
 	return r;
 }
 
-static int new_instance(const struct sw_nsbox_mount *m)
+/* m's file system, a new instance with m's options, mounted detached
+ * (fsmount()): its descriptor, or -errno. */
+static int detached_instance(const struct sw_nsbox_mount *m)
 {
-	int fs, mnt = -1, r = 0;
+	int fs, mnt = -1, r = 0, e;
 
 	fs = fsopen(m->fstype, FSOPEN_CLOEXEC);
 	if (fs < 0)
@@ -573,21 +575,50 @@ static int new_instance(const struct sw_nsbox_mount *m)
 			r = -1;
 		}
 	}
-	if (r == 0 && fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0 &&
-	    (mnt = fsmount(fs, FSMOUNT_CLOEXEC, m->attr)) >= 0 &&
-	    move_mount(mnt, "", AT_FDCWD, m->path, MOVE_MOUNT_F_EMPTY_PATH) == 0)
-		r = 0;
-	else
-		r = -errno;
-	if (mnt >= 0)
-		close(mnt);
+	if (r == 0 && fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
+		mnt = fsmount(fs, FSMOUNT_CLOEXEC, m->attr);
+	e = errno;
 	close(fs);
+	return mnt >= 0 ? mnt : -e;
+}
+
+/* m in place: a new instance, or the detached one given (mnt >= 0,
+ * still the caller's to close). */
+static int new_instance(const struct sw_nsbox_mount *m, int mnt)
+{
+	int own = mnt < 0 ? detached_instance(m) : -1;
+	int r = 0;
+
+	if (mnt < 0 && own < 0)
+		return own;
+	if (move_mount(own >= 0 ? own : mnt, "", AT_FDCWD, m->path,
+		       MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		r = -errno;
+	if (own >= 0)
+		close(own);
 	return r;
 }
 
-int sw_nsbox_enter(const struct sw_nsbox *p, int hand_fd, int self_fd,
-		   struct sw_nsbox_where *where)
+/* The plan's first devpts mount, or -1. */
+static int pts_mount(const struct sw_nsbox *p)
 {
+	for (size_t i = 0; p->on && i < p->n_mounts; i++)
+		if (!strcmp(p->mounts[i].fstype, "devpts"))
+			return (int)i;
+	return -1;
+}
+
+int sw_nsbox_pts_instance(const struct sw_nsbox *p)
+{
+	int i = pts_mount(p);
+
+	return i < 0 ? -ENOENT : detached_instance(&p->mounts[i]);
+}
+
+int sw_nsbox_enter(const struct sw_nsbox *p, int hand_fd, int self_fd,
+		   int pts_fd, struct sw_nsbox_where *where)
+{
+	int pts = pts_fd >= 0 ? pts_mount(p) : -1;
 	int r;
 
 	*where = (struct sw_nsbox_where){ SW_NSBOX_NONE, -1 };
@@ -616,7 +647,10 @@ int sw_nsbox_enter(const struct sw_nsbox *p, int hand_fd, int self_fd,
 	}
 	for (size_t i = 0; i < p->n_mounts; i++) {
 		*where = (struct sw_nsbox_where){ SW_NSBOX_MOUNT, (int)i };
-		r = new_instance(&p->mounts[i]);
+		/* The instance the program's terminal was made in
+		 * (launchchild.c): its /dev/pts/N there is the one
+		 * ttyname() finds (is_mytty(): same st_dev). */
+		r = new_instance(&p->mounts[i], (int)i == pts ? pts_fd : -1);
 		if (r < 0)
 			return r;
 	}

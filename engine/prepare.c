@@ -23,6 +23,7 @@
 
 #include "sysward/cleanup.h"
 #include "sysward/clock.h"
+#include "filtercache.h"
 #include "prepare.h"
 
 /*
@@ -116,6 +117,57 @@ static int build_filters(const struct sw_program *prog, struct sw_prepared *pr,
 	sw_filter_free(fctx);
 	return r;
 }
+
+/*
+ * The compiled-filter cache's key (filtercache.c) for build_filters()
+ * on prog: what it reads, and what made prog (program.c from the
+ * policy's text and the launch's context, then the fields prepare sets
+ * below).  A new input of either belongs here, or a cached filter
+ * outlives it.  Besides: the kernel facts this launch was prepared for,
+ * and the program's uid (syswardd serves many clients from one cache:
+ * none learns from a quick start what another ran).  false: no key (a
+ * policy not loaded from text, which is never cached).
+ */
+static bool fcache_key(const struct sw_program *prog, const struct sw_launch *l,
+		       const struct sw_kernel_support *ks,
+		       unsigned char key[SW_SHA256_LEN])
+{
+	const struct sw_policy *p = prog->policy;
+	struct sw_sha256 s;
+	uid_t uid = l->uid == (uid_t)-1 ? geteuid() : l->uid;
+	bool sup = prog->supervisor_pid > 0;
+
+	if (!p->has_text_digest)
+		return false;
+	sw_fcache_key_begin(&s);
+	sw_sha256_update(&s, p->text_digest, sizeof(p->text_digest));
+	sw_sha256_update(&s, &prog->ctx.caps, sizeof(prog->ctx.caps));
+	sw_sha256_update(&s, &prog->ctx.arch, sizeof(prog->ctx.arch));
+	sw_sha256_update(&s, &prog->ctx.kernel, sizeof(prog->ctx.kernel));
+	sw_sha256_update(&s, prog->abi_enabled, sizeof(prog->abi_enabled));
+	sw_sha256_update(&s, &prog->defences, sizeof(prog->defences));
+	sw_sha256_update(&s, &prog->contained, sizeof(prog->contained));
+	sw_sha256_update(&s, &prog->excl_creates_new, sizeof(prog->excl_creates_new));
+	sw_sha256_update(&s, &prog->refusals, sizeof(prog->refusals));
+	/* `--log -`'s line gate: writes to descriptors 1 and 2 stop */
+	sw_sha256_update(&s, &prog->observe_stderr, sizeof(prog->observe_stderr));
+	sw_sha256_update(&s, &sup, sizeof(sup));
+	sw_sha256_update(&s, &l->defences_off, sizeof(l->defences_off));
+	sw_sha256_update(&s, &uid, sizeof(uid));
+	sw_sha256_update(&s, ks->release, strnlen(ks->release, sizeof(ks->release)));
+	sw_sha256_update(&s, ks->machine, strnlen(ks->machine, sizeof(ks->machine)));
+	sw_sha256_update(&s, &ks->set_syscall_info, sizeof(ks->set_syscall_info));
+	sw_sha256_update(&s, &ks->get_syscall_info, sizeof(ks->get_syscall_info));
+	sw_sha256_update(&s, &ks->landlock_abi, sizeof(ks->landlock_abi));
+	sw_sha256_final(&s, key);
+	return true;
+}
+
+/* build_filters(), bounded or not, through the cache when the launch
+ * has one: an entry verified for this key, or a compile then stored. */
+static int build_filters_cached(const struct sw_kernel_support *ks,
+				const struct sw_launch *l, struct sw_prepared *pr,
+				unsigned int timeout_ms, struct sw_error *err);
 
 /* What a compile process sends back: this, then the two programs. */
 struct bpf_reply {
@@ -272,6 +324,25 @@ static int build_filters_bounded(const struct sw_program *prog,
 	return r;
 }
 
+static int build_filters_cached(const struct sw_kernel_support *ks,
+				const struct sw_launch *l, struct sw_prepared *pr,
+				unsigned int timeout_ms, struct sw_error *err)
+{
+	unsigned char key[SW_SHA256_LEN];
+	bool keyed = l->filter_cache && fcache_key(pr->prog, l, ks, key);
+	int r;
+
+	if (keyed && sw_fcache_load(l->filter_cache, key, &pr->insns, &pr->n_insns,
+				    &pr->dinsns, &pr->n_dinsns))
+		return 0;
+	r = timeout_ms ? build_filters_bounded(pr->prog, l, pr, timeout_ms, err)
+		       : build_filters(pr->prog, pr, err);
+	if (r >= 0 && keyed)
+		sw_fcache_store(l->filter_cache, key, pr->insns, pr->n_insns,
+				pr->dinsns, pr->n_dinsns);
+	return r;
+}
+
 /*
  * Who decides the policy's refusals for this launch (enum sw_refusals):
  * complain mode must see every one; an audit log or a record wants the
@@ -352,14 +423,16 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 	/* Not root, no capability to become root (--cap CAP_SETUID). */
 	pr->prog->excl_creates_new = (l->uid == (uid_t)-1 ? geteuid() : l->uid) != 0 &&
 				     !l->caps;
+	/* Where a record can be made at a stop at all (without the
+	 * request, refusals stay the filter's and leave none). */
+	pr->prog->observe_stderr = l->audit_gate && ks->set_syscall_info;
 	pr->own_keyring = pr->prog->defences & SW_DEFENCE_KEYRINGS;
 	r = refusals_for(l, ks, p, &pr->prog->refusals, err);
 	if (r < 0) {
 		sw_prepared_free(pr);
 		return r;
 	}
-	r = timeout_ms ? build_filters_bounded(pr->prog, l, pr, timeout_ms, err)
-			       : build_filters(pr->prog, pr, err);
+	r = build_filters_cached(ks, l, pr, timeout_ms, err);
 	/* The policy needs the supervisor if its rules do, or if the
 	 * compiler had to trace a syscall to keep first-match semantics:
 	 * either way its filter returns SECCOMP_RET_TRACE somewhere. */

@@ -73,6 +73,11 @@ static const char *const def_sys_names[SW_SYS_COUNT] = {
 	[SW_SYS_SETNS] = "setns",
 	[SW_SYS_CONNECT] = "connect",
 	[SW_SYS_LISTEN] = "listen",
+	[SW_SYS_WRITE] = "write",
+	[SW_SYS_WRITEV] = "writev",
+	[SW_SYS_PWRITE64] = "pwrite64",
+	[SW_SYS_PWRITEV] = "pwritev",
+	[SW_SYS_PWRITEV2] = "pwritev2",
 };
 
 /*
@@ -156,11 +161,23 @@ const struct sw_denial sw_denials[SW_DENIAL_COUNT] = {
 	  "a rule that allows pidfd_getfd" },
 };
 
-uint64_t sw_arg_mask(enum sw_abi abi, const char *name, unsigned int index)
+void sw_arg_masks(enum sw_abi abi, const char *name, uint64_t ret[6])
 {
 	uint64_t width = sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
 
-	return sw_syscall_arg_mask(sw_abi_token(abi), name, index) & width;
+	sw_syscall_arg_masks(sw_abi_token(abi), name, ret);
+	for (unsigned int k = 0; k < 6; k++)
+		ret[k] &= width;
+}
+
+uint64_t sw_arg_mask(enum sw_abi abi, const char *name, unsigned int index)
+{
+	uint64_t m[6];
+
+	if (index >= 6)
+		return sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
+	sw_arg_masks(abi, name, m);
+	return m[index];
 }
 
 static bool action_restricts(enum sw_action a)
@@ -331,14 +348,12 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 	for (int a = 0; a < SW_ABI_COUNT; a++)
 		for (int s = 0; s < SW_SYS_COUNT; s++) {
 			prog->sys[a][s] = resolve(a, def_sys_names[s]);
-			for (unsigned int k = 0; k < 6; k++)
-				prog->sys_mask[a][s][k] = sw_arg_mask(a, def_sys_names[s], k);
+			sw_arg_masks(a, def_sys_names[s], prog->sys_mask[a][s]);
 		}
 	for (int a = 0; a < SW_ABI_COUNT; a++)
 		for (int b = 0; b < SW_DENIAL_COUNT; b++) {
 			prog->denial_nr[a][b] = resolve(a, sw_denials[b].name);
-			for (unsigned int k = 0; k < 6; k++)
-				prog->denial_mask[a][b][k] = sw_arg_mask(a, sw_denials[b].name, k);
+			sw_arg_masks(a, sw_denials[b].name, prog->denial_mask[a][b]);
 		}
 
 	prog->n_rules = p->n_rules;
@@ -375,9 +390,7 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 			pr->kinds[a] = kblock + a * 6 * (n ? n : 1);
 			for (size_t k = 0; k < n; k++) {
 				pr->nrs[a][k] = resolve(a, r->names[k]);
-				for (unsigned int x = 0; x < 6; x++)
-					pr->masks[a][k * 6 + x] =
-						sw_arg_mask(a, r->names[k], x);
+				sw_arg_masks(a, r->names[k], &pr->masks[a][k * 6]);
 				for (size_t c = 0; c < r->n_paths; c++)
 					pr->kinds[a][k * 6 + (r->paths[c].index % 6)] =
 						arg_kind(a, r->names[k],

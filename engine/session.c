@@ -132,6 +132,8 @@ void sw_session_free(struct sw_session *s)
 		return;
 	if (s->launch_fd >= 0)
 		close(s->launch_fd);
+	if (s->tty_master >= 0)
+		close(s->tty_master);
 	/* Its processes are gone (or it never started): its cgroup goes. */
 	sw_cgroup_release(s->sup, &s->cgroup);
 	sw_program_free(s->prog);
@@ -154,6 +156,14 @@ bool sw_job_stop_signal(int sig)
 pid_t sw_session_pid(const struct sw_session *s)
 {
 	return s->pid;
+}
+
+int sw_session_take_tty(struct sw_session *s)
+{
+	int fd = s->tty_master;
+
+	s->tty_master = -1;
+	return fd;
 }
 
 uint64_t sw_session_decisions(const struct sw_session *s)

@@ -8,7 +8,7 @@
  * pid namespace walk, getpgid: signals.c's and reach.c's "is this the
  * session's?"; a socket's options, peer and name: peers.c's; statfs,
  * stat and readlink of a descriptor, a message queue opened and removed:
- * objects.c's).  In the product these are
+ * objects.c's; where strings.c's reader runs).  In the product these are
  * inline wrappers that compile to the very calls they name (no table, no
  * indirect call in the dispatch loop).  Only kernel calls are seams here,
  * never engine functions: a test replaces the kernel, not the engine.
@@ -27,6 +27,7 @@
 #ifndef SW_ENGINE_SYS_H
 #define SW_ENGINE_SYS_H
 
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <fcntl.h>
@@ -75,6 +76,9 @@ int sw_sys_getsockopt(int fd, int level, int opt, void *val, socklen_t *len);
 int sw_sys_getpeername(int fd, struct sockaddr *sa, socklen_t *len);
 int sw_sys_shutdown(int fd, int how);
 int sw_sys_fcntl(int fd, int cmd, long arg);
+int sw_sys_sched_getcpu(void);
+int sw_sys_sched_setaffinity(pid_t tid, size_t size, const cpu_set_t *set);
+int sw_sys_sched_yield(void);
 #else
 static inline pid_t sw_sys_waitpid(pid_t pid, int *status, int options)
 {
@@ -229,6 +233,25 @@ static inline int sw_sys_shutdown(int fd, int how)
 static inline int sw_sys_fcntl(int fd, int cmd, long arg)
 {
 	return fcntl(fd, cmd, arg);
+}
+
+/* Where strings.c's reader runs: beside its tracer (the CPU the tracer
+ * runs on, from rseq; the reader's affinity; the tracer's CPU yielded
+ * to it). */
+static inline int sw_sys_sched_getcpu(void)
+{
+	return sched_getcpu();
+}
+
+static inline int sw_sys_sched_setaffinity(pid_t tid, size_t size,
+					   const cpu_set_t *set)
+{
+	return sched_setaffinity(tid, size, set);
+}
+
+static inline int sw_sys_sched_yield(void)
+{
+	return sched_yield();
 }
 #endif
 

@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
@@ -32,6 +33,12 @@ static uint32_t get_le32(const uint8_t *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
 	       (uint32_t)p[3] << 24;
+}
+
+static void put_le16(uint8_t *p, uint16_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
 }
 
 static uint16_t get_le16(const uint8_t *p)
@@ -53,7 +60,7 @@ static const struct {
 	{ SW_MSG_SIGNAL, "SIGNAL", true, 4 },
 	{ SW_MSG_RECORD, "RECORD", true, 8 },
 	{ SW_MSG_SANDBOX, "SANDBOX", true, SW_PROTO_MAX_SANDBOX },
-	{ SW_MSG_STARTED, "STARTED", false, 12 },
+	{ SW_MSG_STARTED, "STARTED", false, 16 },
 	{ SW_MSG_EXIT, "EXIT", false, 12 },
 	{ SW_MSG_ERROR, "ERROR", false, 12 + SW_PROTO_MAX_ERROR_MSG },
 	{ SW_MSG_PS_REPLY, "PS_REPLY", false, SW_PROTO_MAX_PS_REPLY },
@@ -289,6 +296,104 @@ int sw_reader_str(struct sw_reader *r, size_t max, char **ret, size_t *ret_len)
 
 /* ---- RUN ---------------------------------------------------------------- */
 
+/* ---- RUN ---------------------------------------------------------------- */
+
+_Static_assert(NCCS <= SW_PROTO_TTY_NCC, "struct termios' c_cc[] fits the wire");
+
+void sw_proto_tty_from_termios(struct sw_proto_tty *t, const struct termios *tio)
+{
+	t->iflag = tio->c_iflag;
+	t->oflag = tio->c_oflag;
+	t->cflag = tio->c_cflag;
+	t->lflag = tio->c_lflag;
+	t->line = tio->c_line;
+	t->ispeed = cfgetispeed(tio);
+	t->ospeed = cfgetospeed(tio);
+	memset(t->cc, 0, sizeof(t->cc));
+	memcpy(t->cc, tio->c_cc, NCCS);
+}
+
+void sw_proto_tty_to_termios(const struct sw_proto_tty *t, struct termios *tio)
+{
+	memset(tio, 0, sizeof(*tio));
+	tio->c_iflag = t->iflag;
+	tio->c_oflag = t->oflag;
+	tio->c_cflag = t->cflag;
+	tio->c_lflag = t->lflag;
+	tio->c_line = (cc_t)t->line;
+	memcpy(tio->c_cc, t->cc, NCCS);
+	cfsetispeed(tio, t->ispeed);
+	cfsetospeed(tio, t->ospeed);
+}
+
+/* What a RUN's terminal may be: known flags, modes only with a terminal,
+ * and then no descriptor of the client's at 0, 1 or 2 (the terminal's). */
+static int tty_check(uint32_t flags, const uint32_t *fds, size_t n_fds,
+		     struct sw_error *err)
+{
+	if (flags & ~SW_PROTO_TTY_FLAGS)
+		return sw_error_set(err, EINVAL,
+			"RUN request: terminal flags %#x (known: %#x)", flags,
+			SW_PROTO_TTY_FLAGS);
+	if ((flags & SW_PROTO_TTY_TERMIOS) && !(flags & SW_PROTO_TTY))
+		return sw_error_set(err, EBADMSG,
+			"RUN request: a terminal's modes without a terminal");
+	if ((flags & SW_PROTO_TTY) && n_fds && fds[0] <= 2)
+		return sw_error_set(err, EBADMSG,
+			"RUN request: a terminal of its own and the client's "
+			"descriptor %u (0, 1 and 2 are the terminal's)", fds[0]);
+	return 0;
+}
+
+static void put_tty(struct sw_buf *b, const struct sw_proto_tty *t)
+{
+	uint8_t ws[8];
+
+	put_le16(ws, t->rows);
+	put_le16(ws + 2, t->cols);
+	put_le16(ws + 4, t->xpixel);
+	put_le16(ws + 6, t->ypixel);
+	sw_buf_put_bytes(b, ws, sizeof(ws));
+	sw_buf_put_u32(b, t->iflag);
+	sw_buf_put_u32(b, t->oflag);
+	sw_buf_put_u32(b, t->cflag);
+	sw_buf_put_u32(b, t->lflag);
+	sw_buf_put_u32(b, t->line);
+	sw_buf_put_u32(b, t->ispeed);
+	sw_buf_put_u32(b, t->ospeed);
+	sw_buf_put_bytes(b, t->cc, sizeof(t->cc));
+}
+
+static int get_tty(struct sw_reader *rd, uint32_t flags, struct sw_proto_tty *t,
+		   struct sw_error *err)
+{
+	uint32_t *f[] = { &t->iflag, &t->oflag, &t->cflag, &t->lflag, &t->line,
+			  &t->ispeed, &t->ospeed };
+
+	if (rd->left < SW_PROTO_TTY_SIZE)
+		return sw_error_set(err, EBADMSG, "RUN request: truncated in the terminal");
+	t->rows = get_le16(rd->p);
+	t->cols = get_le16(rd->p + 2);
+	t->xpixel = get_le16(rd->p + 4);
+	t->ypixel = get_le16(rd->p + 6);
+	rd->p += 8;
+	rd->left -= 8;
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		sw_reader_u32(rd, f[i]);
+	memcpy(t->cc, rd->p, sizeof(t->cc));
+	rd->p += sizeof(t->cc);
+	rd->left -= sizeof(t->cc);
+	/* Without modes, none: a fresh terminal's own. */
+	if (!(flags & SW_PROTO_TTY_TERMIOS) &&
+	    (t->iflag | t->oflag | t->cflag | t->lflag | t->line | t->ispeed | t->ospeed))
+		return sw_error_set(err, EBADMSG,
+			"RUN request: a terminal's modes without SW_PROTO_TTY_TERMIOS");
+	if (t->line > 255)
+		return sw_error_set(err, EINVAL,
+			"RUN request: line discipline %u out of range 0..255", t->line);
+	return 0;
+}
+
 int sw_run_request_encode(struct sw_buf *b, const struct sw_run_request *req,
 			  struct sw_error *err)
 {
@@ -337,6 +442,8 @@ int sw_run_request_encode(struct sw_buf *b, const struct sw_run_request *req,
 			return sw_error_set(err, EINVAL,
 				"descriptor numbers must be increasing, each at "
 				"most %d", INT_MAX);
+	if (tty_check(req->tty_flags, req->fds, req->n_fds, err) < 0)
+		return -err->code;
 
 	sw_msg_begin(b, SW_MSG_RUN);
 	sw_buf_put_u64(b, req->caps);
@@ -346,6 +453,9 @@ int sw_run_request_encode(struct sw_buf *b, const struct sw_run_request *req,
 	sw_buf_put_u32(b, (uint32_t)req->n_fds);
 	for (size_t i = 0; i < req->n_fds; i++)
 		sw_buf_put_u32(b, req->fds[i]);
+	sw_buf_put_u32(b, req->tty_flags);
+	if (req->tty_flags & SW_PROTO_TTY)
+		put_tty(b, &req->tty);
 	sw_buf_put_u32(b, (uint32_t)req->argc);
 	sw_buf_put_u32(b, (uint32_t)req->envc);
 	for (size_t i = 0; i < req->argc; i++)
@@ -436,6 +546,16 @@ int sw_run_request_decode(const uint8_t *payload, size_t len,
 		}
 		q.fds[q.n_fds] = v;
 	}
+	if (sw_reader_u32(&rd, &q.tty_flags) < 0) {
+		r = sw_error_set(err, EBADMSG,
+			"RUN request: truncated before the terminal flags");
+		goto fail;
+	}
+	r = tty_check(q.tty_flags, q.fds, q.n_fds, err);
+	if (r == 0 && (q.tty_flags & SW_PROTO_TTY))
+		r = get_tty(&rd, q.tty_flags, &q.tty, err);
+	if (r < 0)
+		goto fail;
 	if (sw_reader_u32(&rd, &argc) < 0 || sw_reader_u32(&rd, &envc) < 0) {
 		r = sw_error_set(err, EBADMSG,
 			"RUN request: truncated before the argument counts");
@@ -696,6 +816,7 @@ int sw_msg_encode_started(struct sw_buf *b, const struct sw_started *s,
 	sw_msg_begin(b, SW_MSG_STARTED);
 	sw_buf_put_u64(b, s->session_id);
 	sw_buf_put_u32(b, s->pid);
+	sw_buf_put_u32(b, s->flags);
 	return sw_msg_finish(b, err);
 }
 
@@ -842,12 +963,16 @@ int sw_msg_decode_started(const uint8_t *p, size_t len, struct sw_started *ret,
 			  struct sw_error *err)
 {
 	struct sw_reader rd = { p, len };
-	int r = exact_len("STARTED", len, 12, err);
+	int r = exact_len("STARTED", len, 16, err);
 
 	if (r < 0)
 		return r;
 	sw_reader_u64(&rd, &ret->session_id);
 	sw_reader_u32(&rd, &ret->pid);
+	sw_reader_u32(&rd, &ret->flags);
+	if (ret->flags & ~SW_PROTO_STARTED_TTY)
+		return sw_error_set(err, EBADMSG, "STARTED: flags %#x (known: %#x)",
+				    ret->flags, SW_PROTO_STARTED_TTY);
 	return 0;
 }
 
@@ -1035,17 +1160,41 @@ int sw_proto_send(int fd, const struct sw_buf *msg, const int *fds,
 	return 0;
 }
 
-static int read_full(int fd, uint8_t *p, size_t n, struct sw_error *err)
+/* n bytes; a descriptor that comes with them into *got_fd (the first:
+ * others are closed), or closed without got_fd. */
+static int read_full(int fd, uint8_t *p, size_t n, int *got_fd,
+		     struct sw_error *err)
 {
 	size_t off = 0;
 
 	while (off < n) {
-		ssize_t r = recv(fd, p + off, n - off, MSG_CMSG_CLOEXEC);
+		union {
+			char buf[CMSG_SPACE(sizeof(int) * SW_PROTO_MAX_FDS)];
+			struct cmsghdr align;
+		} ctl;
+		struct iovec iov = { p + off, n - off };
+		struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+				     .msg_control = ctl.buf,
+				     .msg_controllen = sizeof(ctl.buf) };
+		ssize_t r = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC);
 
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
 			return sw_error_set_errno(err, errno, "receive reply");
+		}
+		for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+			if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+				continue;
+			for (size_t k = 0; k < (c->cmsg_len - CMSG_LEN(0)) / sizeof(int); k++) {
+				int got;
+
+				memcpy(&got, CMSG_DATA(c) + k * sizeof(int), sizeof(int));
+				if (got_fd && *got_fd < 0)
+					*got_fd = got;
+				else
+					close(got);
+			}
 		}
 		if (r == 0)
 			return sw_error_set(err, ECONNRESET,
@@ -1057,15 +1206,16 @@ static int read_full(int fd, uint8_t *p, size_t n, struct sw_error *err)
 	return 0;
 }
 
-int sw_proto_recv(int fd, struct sw_msg_header *ret_hdr, uint8_t **ret_payload,
-		  struct sw_error *err)
+int sw_proto_recv_fd(int fd, struct sw_msg_header *ret_hdr,
+		     uint8_t **ret_payload, int *ret_fd, struct sw_error *err)
 {
 	uint8_t h[SW_PROTO_HEADER_SIZE];
 	cleanup_free uint8_t *payload = NULL;
+	cleanup_close int got = -1;
 	struct sw_msg_header hdr;
 	int r;
 
-	r = read_full(fd, h, sizeof(h), err);
+	r = read_full(fd, h, sizeof(h), &got, err);
 	if (r < 0)
 		return r;
 	r = sw_msg_header_decode(h, false, &hdr, err);
@@ -1074,10 +1224,18 @@ int sw_proto_recv(int fd, struct sw_msg_header *ret_hdr, uint8_t **ret_payload,
 	payload = malloc(hdr.length ? hdr.length : 1);
 	if (!payload)
 		return sw_error_set(err, ENOMEM, "receive reply: out of memory");
-	r = read_full(fd, payload, hdr.length, err);
+	r = read_full(fd, payload, hdr.length, NULL, err);
 	if (r < 0)
 		return r;
 	*ret_hdr = hdr;
 	*ret_payload = TAKE_PTR(payload);
+	if (ret_fd)
+		*ret_fd = TAKE_FD(got);
 	return 0;
+}
+
+int sw_proto_recv(int fd, struct sw_msg_header *ret_hdr, uint8_t **ret_payload,
+		  struct sw_error *err)
+{
+	return sw_proto_recv_fd(fd, ret_hdr, ret_payload, NULL, err);
 }

@@ -182,3 +182,42 @@ int rt_bundle_read(struct rt_bundle *b, const char *name, size_t max,
 		return sw_error_set(err, EINVAL, "%s is not a regular file", full);
 	return rt_read_fd(fd, full, max, ret, ret_len, err);
 }
+
+int rt_bundle_private(struct rt_bundle *b, const char *id,
+		      struct rt_bundle *ret, struct sw_error *err)
+{
+	char name[NAME_MAX + 1];
+	cleanup_close int fd = -1;
+	struct stat st;
+
+	/* runc's ids are [A-Za-z0-9_+.-]+ (it refuses others itself):
+	 * one name in the bundle, never a path out of it. */
+	if (!*id || strchr(id, '/') || strlen(id) > NAME_MAX - strlen(RT_PRIVATE_PREFIX))
+		return sw_error_set(err, EINVAL,
+				    "the container id '%s' cannot name a directory in the bundle",
+				    id);
+	snprintf(name, sizeof(name), RT_PRIVATE_PREFIX "%s", id);
+	if (mkdirat(b->fd, name, 0700) < 0 && errno != EEXIST)
+		return sw_error_set_errno(err, errno,
+					  "create %s/%s (sysward-runtime hands runc the wrapped config.json there, the bundle's own stays as it is)",
+					  b->path, name);
+	/* A link planted there is not followed: ELOOP. */
+	fd = openat(b->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return sw_error_set_errno(err, errno, "open %s/%s (a link, or not a directory: remove it)",
+					  b->path, name);
+	if (fstat(fd, &st) < 0)
+		return sw_error_set_errno(err, errno, "stat %s/%s", b->path, name);
+	if (st.st_uid != geteuid())
+		return sw_error_set(err, EPERM,
+				    "%s/%s belongs to uid %u, not to us: remove it",
+				    b->path, name, (unsigned int)st.st_uid);
+	memset(ret, 0, sizeof(*ret));
+	if (asprintf(&ret->path, "%s/%s", b->path, name) < 0) {
+		ret->path = NULL;
+		ret->fd = -1;
+		return sw_error_set(err, ENOMEM, "out of memory");
+	}
+	ret->fd = TAKE_FD(fd);
+	return 0;
+}

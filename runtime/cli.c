@@ -16,6 +16,8 @@
  * whenever the delegate accepts the line at all.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runtime.h"
@@ -123,4 +125,52 @@ const char *rt_args_value(const struct rt_args *a, int id)
 	int i = rt_args_find(a, id);
 
 	return i < 0 ? NULL : a->seen[i].value;
+}
+
+int rt_args_set(struct rt_cmd *c, struct rt_args *a, int id,
+		const char *name, const char *value, struct sw_error *err)
+{
+	int i = rt_args_find(a, id), n = c->argc;
+	char **av, *opt;
+
+	if (i >= 0) {
+		/* Go's flag package keeps the last one: that is ours. */
+		if (a->seen[i].value_at == a->seen[i].at) {
+			if (asprintf(&opt, "--%s=%s", name, value) < 0)
+				return sw_error_set(err, ENOMEM, "out of memory");
+			c->argv[a->seen[i].at] = opt;
+		} else {
+			c->argv[a->seen[i].value_at] = (char *)value;
+		}
+		return 0;
+	}
+	/* None: ours right after the command, before its id (exec takes
+	 * no option after it). */
+	if (asprintf(&opt, "--%s", name) < 0)
+		return sw_error_set(err, ENOMEM, "out of memory");
+	av = calloc((size_t)n + 3, sizeof(*av));
+	if (!av) {
+		free(opt);
+		return sw_error_set(err, ENOMEM, "out of memory");
+	}
+	for (int k = 0, j = 0; k < n; k++) {
+		av[j++] = c->argv[k];
+		if (k == c->cmd_at) {
+			av[j++] = opt;
+			av[j++] = (char *)value;
+		}
+	}
+	c->argv = av;
+	c->argc = n + 2;
+	/* What a points at moved two places on: a later call finds it. */
+	for (int k = 0; k < a->n_seen; k++) {
+		if (a->seen[k].at > c->cmd_at)
+			a->seen[k].at += 2;
+		if (a->seen[k].value_at > c->cmd_at)
+			a->seen[k].value_at += 2;
+	}
+	for (int k = 0; k < a->n_pos; k++)
+		if (a->pos[k] > c->cmd_at)
+			a->pos[k] += 2;
+	return 0;
 }

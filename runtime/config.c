@@ -13,7 +13,11 @@
  *   SYSWARD_RUNTIME_POLICY_DIRS  the directories an io.sysward.policy
  *                                annotation may name a policy in, ':'
  *                                between them (default: /etc/sysward/
- *                                policies and the installed examples)
+ *                                policies and the installed examples,
+ *                                ../share/sysward/policy/examples from
+ *                                our own directory: a relative one of
+ *                                the build's is found from there; one of
+ *                                the environment's is ignored)
  *
  * The environment does not always reach us: Podman's conmon runs the
  * runtime with an environment of its own making (LC_*, PATH, ...), so
@@ -22,6 +26,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -94,19 +99,32 @@ static int find_sysward(struct rt_config *c, struct sw_error *err)
 	return 0;
 }
 
-static int add_dir(struct rt_config *c, const char *dir, size_t len)
+/* dir (len bytes), relative to base if base is not NULL, into the
+ * setting's text and, if it exists, the policy directories. */
+static int add_dir(struct rt_config *c, const char *base, const char *dir,
+		   size_t len, FILE *text)
 {
 	char name[PATH_MAX], real[PATH_MAX];
 	char **dirs;
 
 	if (len == 0 || len >= sizeof(name))
 		return 0;
-	memcpy(name, dir, len);
-	name[len] = '\0';
+	if (dir[0] != '/' && base) {
+		if ((size_t)snprintf(name, sizeof(name), "%s/%.*s", base,
+				     (int)len, dir) >= sizeof(name))
+			return 0;
+	} else {
+		memcpy(name, dir, len);
+		name[len] = '\0';
+	}
 	/* Only absolute directories, by their real path: a policy is
 	 * checked against where it really is.  One that does not exist
 	 * (no /etc/sysward/policies yet) allows nothing. */
-	if (name[0] != '/' || !realpath(name, real))
+	if (name[0] != '/')
+		return 0;
+	fprintf(text, "%s%s", ftell(text) ? ":" : "",
+		realpath(name, real) ? real : name);
+	if (!realpath(name, real))
 		return 0;
 	dirs = realloc(c->policy_dirs, (c->n_policy_dirs + 2) * sizeof(*dirs));
 	if (!dirs)
@@ -121,8 +139,11 @@ static int add_dir(struct rt_config *c, const char *dir, size_t len)
 
 int rt_config_load(struct rt_config *c, struct sw_error *err)
 {
-	const char *dirs = setting("SYSWARD_RUNTIME_POLICY_DIRS",
-				   SYSWARD_RUNTIME_POLICY_DIRS_DEFAULT);
+	const char *env = getenv("SYSWARD_RUNTIME_POLICY_DIRS");
+	const char *dirs = env && *env ? env : SYSWARD_RUNTIME_POLICY_DIRS_DEFAULT;
+	cleanup_free char *base = NULL;
+	size_t text_len = 0;
+	FILE *text;
 	int r;
 
 	memset(c, 0, sizeof(*c));
@@ -131,15 +152,29 @@ int rt_config_load(struct rt_config *c, struct sw_error *err)
 	r = find_sysward(c, err);
 	if (r < 0)
 		return r;
+	/* The build's relative directories follow the install's prefix,
+	 * as the static sysward does. */
+	if (!(env && *env)) {
+		r = self_dir(&base, err);
+		if (r < 0)
+			return r;
+	}
+	text = open_memstream(&c->policy_dirs_text, &text_len);
+	if (!text)
+		return sw_error_set(err, ENOMEM, "out of memory");
 	for (const char *p = dirs;;) {
 		size_t n = strcspn(p, ":");
 
-		if (add_dir(c, p, n) < 0)
+		if (add_dir(c, base, p, n, text) < 0) {
+			fclose(text);
 			return sw_error_set(err, ENOMEM, "out of memory");
+		}
 		if (!p[n])
 			break;
 		p += n + 1;
 	}
+	if (fclose(text) != 0)
+		return sw_error_set(err, ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -150,6 +185,7 @@ void rt_config_free(struct rt_config *c)
 	for (size_t i = 0; i < c->n_policy_dirs; i++)
 		free(c->policy_dirs[i]);
 	free(c->policy_dirs);
+	free(c->policy_dirs_text);
 	memset(c, 0, sizeof(*c));
 }
 

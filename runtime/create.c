@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * create and run: when the bundle asks for sysward, rewrite its
- * config.json so that the container's process 1 is sysward running the
- * bundle's process under the policy, then hand the unchanged command
- * line to the delegate.  Any failure on the way fails the command before
- * the delegate runs: a bundle that asks for sysward never runs without it.
+ * create and run: when the bundle asks for sysward, hand the delegate a
+ * bundle of our own (RT_PRIVATE_PREFIX+id in the bundle) whose
+ * config.json runs the container's process 1 as sysward running the
+ * bundle's process under the policy, and the command line otherwise
+ * unchanged.  The bundle's own config.json is never rewritten: a later
+ * plain "runc run" of it runs as the bundle says, without sysward.  Any
+ * failure on the way fails the command before the delegate runs: a
+ * bundle that asks for sysward never runs without it.
  *
  * restore: refused for such a bundle.  CRIU does not checkpoint a traced
  * process tree, so no checkpoint holds a confined container, and the
@@ -19,14 +22,15 @@
 #include "sysward/limits.h"
 #include "runtime.h"
 
-enum { F_BUNDLE = 1, F_CONFIG, F_HELP, F_PRESERVE_FDS };
+enum { F_BUNDLE = 1, F_CONFIG, F_HELP, F_PRESERVE_FDS, F_CONSOLE_SOCKET,
+       F_PIDFD_SOCKET };
 
 /* runc's create and run options (and restore's, for --bundle), with
  * crun's additions; see cli.c for how they are read. */
 static const struct rt_flag create_flags[] = {
 	{ "bundle,b", true, F_BUNDLE },
-	{ "console-socket", true, 0 },
-	{ "pidfd-socket", true, 0 },
+	{ "console-socket", true, F_CONSOLE_SOCKET },
+	{ "pidfd-socket", true, F_PIDFD_SOCKET },
 	{ "pid-file", true, 0 },
 	{ "no-pivot", false, 0 },
 	{ "no-new-keyring", false, 0 },
@@ -88,9 +92,10 @@ static int fail(const char *cmd, const char *id, const struct sw_error *err)
 	return RT_EXIT_FAIL;
 }
 
-/* A spec read from the bundle, unwrapped if we wrapped it before, and
- * the source of its policy.  A linux.seccomp section we consumed is back
- * in it, from the policy's copy. */
+/* A spec read from the bundle, and the source of its policy.  One an
+ * older sysward-runtime wrapped in place is unwrapped (*ret_from says
+ * so), a linux.seccomp section it consumed back in it from the policy's
+ * copy it kept. */
 static int load_spec(struct rt_bundle *b, json_object **ret_spec,
 		     enum rt_source *ret_source, const char **ret_value,
 		     const char **ret_from, struct sw_error *err)
@@ -182,18 +187,16 @@ struct handoff {
 };
 
 /*
- * Rewrite the bundle so that its process runs under sysward, and open
- * what process 1 gets: every check (policy, binary, kernel) before
- * anything is written.
+ * Write our bundle's config.json, the bundle's process under sysward,
+ * and open what process 1 gets: every check (policy, binary, kernel)
+ * before anything is written.  *ret_dir: our bundle's path.
  */
 static int wrap_bundle(struct rt_cmd *c, struct rt_bundle *b, json_object *spec,
 		       enum rt_source source, const char *value, const char *id,
-		       struct handoff *h, struct sw_error *err)
+		       struct handoff *h, char **ret_dir, struct sw_error *err)
 {
 	cleanup_free char *text = NULL, *name = NULL;
-	static const struct rt_file_meta policy_meta = {
-		.mode = 0644, .uid = (unsigned int)-1, .gid = (unsigned int)-1,
-	};
+	struct rt_bundle own = { .fd = -1 };
 	json_object *replaced = NULL;
 	struct rt_wrap w;
 	const char *out;
@@ -234,20 +237,37 @@ static int wrap_bundle(struct rt_cmd *c, struct rt_bundle *b, json_object *spec,
 		       da ? json_object_get_string(da) : "none", name);
 	}
 	json_object_put(replaced);
-	/* Only to put the section back at the next create (load_spec()):
-	 * process 1 reads its policy from the memfd. */
-	if (source == RT_SOURCE_SECCOMP) {
-		r = rt_bundle_write(b, RT_POLICY_COPY, text, len, &policy_meta, err);
-		if (r < 0)
-			return r;
-	}
-	out = rt_json_text(spec, &out_len);
-	r = rt_bundle_write(b, "config.json", out, out_len, &b->config_meta, err);
+	r = rt_spec_rebase(spec, b->path, err);
+	if (r >= 0)
+		r = rt_bundle_private(b, id, &own, err);
 	if (r < 0)
 		return r;
-	rt_log(RT_INFO, "%s: process 1 is sysward (descriptor %d), under the policy %s (%s, descriptor %d)",
-	       id, h->keep, name, w.from, h->keep + 1);
-	return 0;
+	out = rt_json_text(spec, &out_len);
+	r = rt_bundle_write(&own, "config.json", out, out_len, &b->config_meta, err);
+	if (r >= 0) {
+		rt_log(RT_INFO, "%s: process 1 is sysward (descriptor %d), under the policy %s (%s, descriptor %d), from the bundle %s",
+		       id, h->keep, name, w.from, h->keep + 1, own.path);
+		*ret_dir = TAKE_PTR(own.path);
+	}
+	rt_bundle_close(&own);
+	return r;
+}
+
+/* A relative --console-socket or --pidfd-socket names a path in the
+ * bundle's directory (runc chdir()s into the bundle before it connects):
+ * made absolute, as our bundle is elsewhere. */
+static int rebase_socket(struct rt_cmd *c, struct rt_args *a, int id,
+			 const char *name, const char *dir, struct sw_error *err)
+{
+	const char *v = rt_args_value(a, id);
+	char *abs;
+
+	if (!v || !*v || v[0] == '/')
+		return 0;
+	if (asprintf(&abs, "%s/%s", dir, v) < 0)
+		return sw_error_set(err, ENOMEM, "out of memory");
+	/* argv keeps it until the delegate is executed. */
+	return rt_args_set(c, a, id, name, abs, err);
 }
 
 int rt_cmd_create(struct rt_cmd *c)
@@ -258,6 +278,7 @@ int rt_cmd_create(struct rt_cmd *c)
 	struct sw_error err = { 0 };
 	enum rt_source source = RT_SOURCE_NONE;
 	json_object *spec = NULL;
+	char *own = NULL;	/* our bundle: kept by argv until the exec */
 	struct rt_args a;
 	int r, preserved = 0, listen;
 
@@ -282,14 +303,18 @@ int rt_cmd_create(struct rt_cmd *c)
 	r = rt_bundle_open(bundle, &b, &err);
 	if (r >= 0)
 		r = load_spec(&b, &spec, &source, &value, &from, &err);
-	if (r >= 0 && source == RT_SOURCE_NONE && from) {
-		/* We wrapped it before and it no longer asks for sysward:
-		 * write it back as the bundle's own. */
+	if (r >= 0 && from) {
+		/* An older sysward-runtime wrapped it in place: write it
+		 * back as the bundle's own, the policy's copy it kept now
+		 * in it. */
 		size_t len;
 		const char *text = rt_json_text(spec, &len);
 
 		r = rt_bundle_write(&b, "config.json", text, len,
 				    &b.config_meta, &err);
+		if (r >= 0 && unlinkat(b.fd, RT_POLICY_COPY, 0) < 0 && errno != ENOENT)
+			r = sw_error_set_errno(&err, errno, "remove %s/%s", b.path,
+					       RT_POLICY_COPY);
 	}
 	if (r >= 0 && source != RT_SOURCE_NONE) {
 		/* After what the delegate passes on: as runc counts it. */
@@ -300,7 +325,13 @@ int rt_cmd_create(struct rt_cmd *c)
 						   &preserved, &err);
 		h.keep = 3 + listen + preserved;
 		if (r >= 0)
-			r = wrap_bundle(c, &b, spec, source, value, id, &h, &err);
+			r = wrap_bundle(c, &b, spec, source, value, id, &h, &own, &err);
+		if (r >= 0)
+			r = rebase_socket(c, &a, F_CONSOLE_SOCKET, "console-socket", b.path, &err);
+		if (r >= 0)
+			r = rebase_socket(c, &a, F_PIDFD_SOCKET, "pidfd-socket", b.path, &err);
+		if (r >= 0)
+			r = rt_args_set(c, &a, F_BUNDLE, "bundle", own, &err);
 	}
 	json_object_put(spec);
 	rt_bundle_close(&b);

@@ -264,45 +264,13 @@ int rt_handoff_place(int *sysward_fd, int *policy_fd, int keep,
 	return 0;
 }
 
-int rt_handoff_argv(struct rt_cmd *c, const struct rt_args *a, int id,
+int rt_handoff_argv(struct rt_cmd *c, struct rt_args *a, int id,
 		    int count, struct sw_error *err)
 {
-	int i = rt_args_find(a, id), n = c->argc;
-	char **av, *value;
+	char *value;
 
 	if (asprintf(&value, "%d", count + RT_HANDOFF_FDS) < 0)
 		return sw_error_set(err, ENOMEM, "out of memory");
-	if (i >= 0) {
-		/* Go's flag package keeps the last one: that is ours. */
-		if (a->seen[i].value_at == a->seen[i].at) {
-			char *opt;
-
-			if (asprintf(&opt, "--preserve-fds=%s", value) < 0) {
-				free(value);
-				return sw_error_set(err, ENOMEM, "out of memory");
-			}
-			free(value);
-			c->argv[a->seen[i].at] = opt;
-		} else {
-			c->argv[a->seen[i].value_at] = value;
-		}
-		return 0;
-	}
-	/* None: ours right after the command, before its id (exec takes
-	 * no option after it). */
-	av = calloc((size_t)n + 3, sizeof(*av));
-	if (!av) {
-		free(value);
-		return sw_error_set(err, ENOMEM, "out of memory");
-	}
-	for (int k = 0, j = 0; k < n; k++) {
-		av[j++] = c->argv[k];
-		if (k == c->cmd_at) {
-			av[j++] = "--preserve-fds";
-			av[j++] = value;
-		}
-	}
-	c->argv = av;
-	c->argc = n + 2;
-	return 0;
+	/* argv keeps it until the delegate is executed. */
+	return rt_args_set(c, a, id, "preserve-fds", value, err);
 }

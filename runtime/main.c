@@ -48,7 +48,7 @@ static const struct {
 	{ "features", rt_cmd_features },
 };
 
-static void help(FILE *f)
+static void help(FILE *f, const struct rt_config *c)
 {
 	fprintf(f,
 "Usage: sysward-runtime [GLOBAL OPTIONS] COMMAND [OPTIONS] [ARGS...]\n"
@@ -77,15 +77,18 @@ static void help(FILE *f)
 "  SYSWARD_RUNTIME_SYSWARD      the static sysward handed to containers'\n"
 "                               processes\n"
 "  SYSWARD_RUNTIME_POLICY_DIRS  where policies may be named from, ':'\n"
-"                               between directories\n"
-"\n"
-"See sysward-runtime(8).\n",
+"                               between directories\n",
 #ifdef SYSWARD_RUNTIME_DELEGATE_DEFAULT
 		SYSWARD_RUNTIME_DELEGATE_DEFAULT
 #else
 		"runc"
 #endif
 		);
+	if (c)
+		fprintf(f, "Here: the static sysward %s;\n"
+			   "policy directories %s\n",
+			c->sysward, *c->policy_dirs_text ? c->policy_dirs_text : "none");
+	fputs("\nSee sysward-runtime(8).\n", f);
 }
 
 /* The delegate's --version, then ours: tools read the first line as
@@ -139,20 +142,22 @@ int main(int argc, char **argv)
 		rt_log(RT_ERROR, "%s", err.msg);
 		return RT_EXIT_FAIL;
 	}
+	r = rt_config_load(&config, &err);
 	if (rt_args_find(&a, G_HELP) >= 0) {
-		help(stdout);
-		return 0;
+		help(stdout, r < 0 ? NULL : &config);
+		code = 0;
+		goto out;
 	}
-	if (rt_config_load(&config, &err) < 0) {
+	if (r < 0) {
 		rt_log(RT_ERROR, "%s", err.msg);
-		return RT_EXIT_FAIL;
+		goto out;
 	}
 	if (rt_args_find(&a, G_VERSION) >= 0) {
 		code = version(&c);
 		goto out;
 	}
 	if (a.n_pos == 0) {
-		help(stdout);
+		help(stdout, &config);
 		code = 0;
 		goto out;
 	}

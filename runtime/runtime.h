@@ -77,6 +77,8 @@ struct rt_config {
 	char *sysward;			/* the static sysward on the host */
 	char **policy_dirs;		/* NULL-ended, each a real path */
 	size_t n_policy_dirs;
+	char *policy_dirs_text;		/* the setting, relative ones found,
+					 * ':' between: for --help */
 };
 
 int rt_config_load(struct rt_config *c, struct sw_error *err);
@@ -131,6 +133,12 @@ int rt_args_scan(const struct rt_flag *table, bool reorder, int argc,
 const char *rt_args_value(const struct rt_args *a, int id);
 /* The index (into seen[]) of the last option with id, or -1. */
 int rt_args_find(const struct rt_args *a, int id);
+struct rt_cmd;
+/* The command line's last option with id (as --name=VALUE if it was
+ * written so) set to value, kept by reference; --name value added
+ * right after the command if there is none (a's indices follow). */
+int rt_args_set(struct rt_cmd *c, struct rt_args *a, int id,
+		const char *name, const char *value, struct sw_error *err);
 
 /* ---------------------------------------------------------------- log */
 
@@ -212,9 +220,17 @@ int rt_spec_wrap(json_object *spec, const struct rt_wrap *w,
 		 json_object **ret_replaced, struct sw_error *err);
 
 /*
+ * The paths runc reads relative to the bundle's directory (root.path, a
+ * bind mount's source: runc chdir()s into the bundle and joins them)
+ * made absolute under dir, for a spec handed to runc from another
+ * directory (rt_bundle_private()).
+ */
+int rt_spec_rebase(json_object *spec, const char *dir, struct sw_error *err);
+
+/*
  * Prefix process.args (a config's process or an exec's) with sysward's
  * command line, in place: "/proc/self/fd/KEEP run -q --policy-fd KEEP+1
- * --keep-fds KEEP [--cap CAPS] [--kill-descendants] --", --cap with
+ * --keep-fds KEEP --no-cache [--cap CAPS] [--kill-descendants] --", --cap with
  * every capability the process would hold (its five sets, plus
  * extra_caps: runc exec --cap), --kill-descendants for a container's
  * init with a pid namespace of its own, whose end ends every process in
@@ -307,6 +323,16 @@ void rt_bundle_close(struct rt_bundle *b);
 int rt_bundle_write(struct rt_bundle *b, const char *name, const char *text,
 		    size_t len, const struct rt_file_meta *meta,
 		    struct sw_error *err);
+/*
+ * The bundle that create and run hand the delegate instead of the
+ * bundle's own, which they never write: the directory PRIVATE_PREFIX+id
+ * in it, made if missing (0700, never through a link), for the wrapped
+ * config.json (rt_spec_rebase() makes its paths absolute).  *ret: fd
+ * and path only.
+ */
+#define RT_PRIVATE_PREFIX	".sysward-"
+int rt_bundle_private(struct rt_bundle *b, const char *id,
+		      struct rt_bundle *ret, struct sw_error *err);
 /* Read a file of the bundle (the policy copy when unwrapping). */
 int rt_bundle_read(struct rt_bundle *b, const char *name, size_t max,
 		   char **ret, size_t *ret_len, struct sw_error *err);
@@ -327,7 +353,7 @@ struct rt_cmd {
 
 /* The command line's --preserve-fds (option id of a's table) set to
  * count + RT_HANDOFF_FDS, added after the command if absent. */
-int rt_handoff_argv(struct rt_cmd *c, const struct rt_args *a, int id,
+int rt_handoff_argv(struct rt_cmd *c, struct rt_args *a, int id,
 		    int count, struct sw_error *err);
 
 int rt_cmd_create(struct rt_cmd *c);	/* create and run */

@@ -7,7 +7,7 @@
  * A wrapped config.json differs from the bundle's own in these places,
  * and nowhere else (every other member, known to us or not, is kept):
  *   process.args   /proc/self/fd/K run -q --policy-fd K+1 --keep-fds K
- *                  [--cap CAPS] [--kill-descendants] -- ARGS...
+ *                  --no-cache [--cap CAPS] [--kill-descendants] -- ARGS...
  *                  (K: handoff.c's descriptors, for this create)
  *   mounts         + a proc mount on /proc, last (and copies of the
  *                  bundle's mounts below /proc after it)
@@ -426,6 +426,10 @@ static int prefix(json_object *out, int keep, const char *caps,
 	r |= push_int(out, keep + 1);
 	r |= push(out, "--keep-fds");
 	r |= push_int(out, keep);
+	/* No compiled-filter cache: it would be written in the container's
+	 * own file system ($HOME/.cache/sysward there), which runc leaves
+	 * as the image made it. */
+	r |= push(out, "--no-cache");
 	if (*caps) {
 		r |= push(out, "--cap");
 		r |= push(out, caps);
@@ -828,7 +832,8 @@ static size_t prefix_end(json_object *args)
 	while (i < n) {
 		if (str_at(args, i, "--"))
 			return i + 1;
-		if (str_at(args, i, "-q") || str_at(args, i, "--kill-descendants"))
+		if (str_at(args, i, "-q") || str_at(args, i, "--no-cache") ||
+		    str_at(args, i, "--kill-descendants"))
 			i++;
 		else if ((str_at(args, i, "--policy-fd") ||
 			  str_at(args, i, "--keep-fds")) && int_at(args, i + 1))
@@ -856,7 +861,7 @@ static int unwrap_mounts_hooks(json_object *spec, json_object *ann,
 	if (!*c || strspn(c, "0123456789") != strlen(c) ||
 	    (k = strtoul(c, NULL, 10)) > n)
 		return sw_error_set(err, EINVAL,
-				    "annotations.%s: expected the number of mounts sysward-runtime appended (at most the %zu there are); restore the bundle's own config.json",
+				    "annotations.%s: expected the number of mounts sysward-runtime appended (at most the %zu there are); this config.json is one sysward-runtime wrapped (an older version rewrote bundles in place) and was changed since: put the bundle's own config.json back",
 				    RT_ANNOTATION_MOUNTS, n);
 	if (k > 0)
 		json_object_array_del_idx(mounts, n - k, k);
@@ -906,7 +911,7 @@ int rt_spec_unwrap(json_object *spec, const char **ret_from,
 	start = args ? prefix_end(args) : 0;
 	if (!start)
 		return sw_error_set(err, EINVAL,
-				    "process.args: this config.json was rewritten by sysward-runtime (annotations.%s) but its arguments no longer start with sysward's; restore the bundle's own config.json",
+				    "process.args: this config.json is one sysward-runtime wrapped (annotations.%s; an older version rewrote bundles in place) but its arguments no longer start with sysward's: put the bundle's own config.json back",
 				    RT_ANNOTATION_WRAPPED);
 	r = unwrap_mounts_hooks(spec, ann, err);
 	if (r < 0)
@@ -922,4 +927,52 @@ int rt_spec_unwrap(json_object *spec, const char **ret_from,
 	json_object_object_del(ann, RT_ANNOTATION_WRAPPED);
 	*ret_from = from;
 	return 0;
+}
+
+/* Does runc bind-mount m: type "bind", or "bind"/"rbind" among its
+ * options (runc's specconv takes MS_BIND from the options, whatever the
+ * type, and then joins a relative source to the bundle's directory). */
+static bool is_bind(json_object *m)
+{
+	json_object *type = member(m, "type", json_type_string);
+	json_object *opts = member(m, "options", json_type_array);
+
+	if (type && strcmp(json_object_get_string(type), "bind") == 0)
+		return true;
+	for (size_t i = 0; opts && i < json_object_array_length(opts); i++)
+		if (str_at(opts, i, "bind") || str_at(opts, i, "rbind"))
+			return true;
+	return false;
+}
+
+/* o[key], a string, made absolute under dir if it is relative. */
+static int rebase_member(json_object *o, const char *key, const char *dir,
+			 struct sw_error *err)
+{
+	json_object *v = member(o, key, json_type_string);
+	char *abs;
+
+	if (!v || json_object_get_string(v)[0] == '/' ||
+	    json_object_get_string_len(v) == 0)
+		return 0;
+	if (asprintf(&abs, "%s/%s", dir, json_object_get_string(v)) < 0)
+		return sw_error_set(err, ENOMEM, "out of memory");
+	json_object_object_add(o, key, json_object_new_string(abs));
+	free(abs);
+	return 0;
+}
+
+int rt_spec_rebase(json_object *spec, const char *dir, struct sw_error *err)
+{
+	json_object *mounts = member(spec, "mounts", json_type_array);
+	int r;
+
+	r = rebase_member(member(spec, "root", json_type_object), "path", dir, err);
+	for (size_t i = 0; r >= 0 && mounts && i < json_object_array_length(mounts); i++) {
+		json_object *m = json_object_array_get_idx(mounts, i);
+
+		if (json_object_is_type(m, json_type_object) && is_bind(m))
+			r = rebase_member(m, "source", dir, err);
+	}
+	return r;
 }

@@ -15,7 +15,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/ioctl.h>
 #include <sys/types.h>
+#include <termios.h>
 
 #include "sysward/error.h"
 #include "sysward/policy.h"
@@ -137,6 +139,17 @@ struct sw_sandbox {
 	struct sw_tcp_ports connect, bind;
 };
 
+/* A terminal of the program's own (syswardd's clients at a terminal:
+ * `sysward run --daemon` with -t or at one): a pseudo-terminal made in
+ * its session, its controlling terminal, with the caller's window size
+ * and, with set_termios, modes.  The program's descriptors 0, 1 and 2
+ * are its slave; its master is the caller's (sw_session_take_tty()). */
+struct sw_tty {
+	struct winsize ws;
+	bool set_termios;
+	struct termios tio;
+};
+
 struct sw_launch {
 	char *const *argv;		/* argv[0] resolved with PATH */
 	char *const *envp;		/* NULL = inherit; its PATH finds argv[0] */
@@ -157,6 +170,10 @@ struct sw_launch {
 	 * directory, cgroups, resource limits, scheduling, ... (clientctx.c).
 	 * Needs new_session (its pid namespace is entered by the holder). */
 	const struct sw_client *client;
+	/* NULL, or a terminal of its own (struct sw_tty; launchchild.c).
+	 * Needs new_session and exact_fds without a descriptor at 0, 1 or
+	 * 2: what the program reads and writes there is the terminal's. */
+	const struct sw_tty *tty;
 	/* Credentials for the program (daemon: the client's).  uid/gid -1 =
 	 * keep.  Never more than the caller already checked it may have. */
 	uid_t uid;
@@ -174,6 +191,11 @@ struct sw_launch {
 	 * emulations, skips, rewrites, LOG/audit rules, judged connects,
 	 * failed tamperings (engine/actions.c, audit_wanted()). */
 	bool audit_allows;
+	/* audit is a line gate's stream on the program's own standard
+	 * error (sw_line_gate_open(), "sysward run --log -"): the
+	 * program's writes to descriptor 2 stop, so that records go out
+	 * between its lines, never inside one.  NULL: none. */
+	struct sw_line_gate *audit_gate;
 	uint64_t session_id;		/* written into audit lines if != 0 */
 	/* The caller's own state for this session, handed back by
 	 * sw_session_userdata() (syswardd: its tracer thread's). */
@@ -259,7 +281,23 @@ struct sw_launch {
 	bool init_signals;
 	/* sysward run --sandbox: NULL = none (struct sw_sandbox). */
 	const struct sw_sandbox *sandbox;
+	/* The compiled-filter cache (engine/filtercache.c): the directory
+	 * of this uid's entries (sw_filter_cache_dir()), NULL for none.  A
+	 * prepared launch then takes its BPF from an entry made for exactly
+	 * its inputs and verified with this uid's secret, or compiles and
+	 * writes one; the cache failing is never the launch failing. */
+	const char *filter_cache;
 };
+
+/*
+ * Where this process keeps its compiled-filter cache: $CACHE_DIRECTORY
+ * (a systemd service's CacheDirectory=, as is), else $XDG_CACHE_HOME
+ * (absolute) or $HOME/.cache, then "sysward", in buf.  NULL, with buf
+ * untouched, when neither is set, or when SYSWARD_NO_CACHE is set to
+ * anything but "" or "0" (the one home of that switch: sysward run's
+ * --no-cache and syswardd's read it here too).
+ */
+const char *sw_filter_cache_dir(char *buf, size_t size);
 
 /* This process's ignored and blocked signals, as sw_launch wants them. */
 void sw_signals_of_caller(uint64_t *ret_ignored, uint64_t *ret_blocked);
@@ -459,6 +497,10 @@ void sw_supervisor_on_warning(struct sw_supervisor *sup, sw_warning_fn fn,
 
 /* The session pointer is valid until its done callback returns. */
 pid_t sw_session_pid(const struct sw_session *s);
+/* With sw_launch.tty: the master of the program's terminal, which the
+ * caller now owns (close-on-exec; the engine never reads or writes it),
+ * once; -1 without one or after. */
+int sw_session_take_tty(struct sw_session *s);
 uint64_t sw_session_decisions(const struct sw_session *s);
 /* sw_launch.userdata: in a callback, the caller's state for s without a
  * search. */
@@ -680,5 +722,18 @@ int sw_sandbox_tmp_remove(const char *path);
 /* What a run that asked to see refusals (--log, --report, --gate,
  * --complain) is told under --sandbox: its refusals are the kernel's. */
 const char *sw_sandbox_unseen_words(bool complain);
+/*
+ * An audit stream that shares the program's standard error (fd, dup'd:
+ * the same open file description): each record one write(2), held while
+ * the program is in the middle of a line (engine/linegate.c).  Give
+ * *ret_stream as sw_launch.audit and *ret_gate as sw_launch.audit_gate;
+ * fclose(*ret_stream) after the run writes what still waits and frees
+ * both.  0 or -errno.
+ */
+struct sw_line_gate;
+int sw_line_gate_open(int fd, FILE **ret_stream, struct sw_line_gate **ret_gate);
+/* The program is about to write to its standard error; the stream ends
+ * a line after it if ends_line (engine/actions.c calls this). */
+void sw_line_gate_wrote(struct sw_line_gate *g, bool ends_line);
 
 #endif

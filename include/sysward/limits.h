@@ -10,6 +10,10 @@
 /* A policy's JSON text: the parser's file and string input, and the
  * policy of a RUN request.  Docker's default profile is about 20 KiB. */
 #define SW_LIMIT_POLICY_BYTES	(1u << 20)
+/* What a caller may raise it to for one policy (sysward's
+ * --policy-max-bytes, SYSWARD_POLICY_MAX_BYTES): a generated policy of
+ * 10 MB; json-c holds about 4 times the text in memory while parsing it. */
+#define SW_LIMIT_POLICY_BYTES_MAX	(64u << 20)
 
 /* Rules of one policy.  The filter's SECCOMP_RET_TRACE data (16 bits)
  * names the rule; values from 0xfff0 up are the engine's own hints. */

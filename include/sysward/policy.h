@@ -4,8 +4,8 @@
  *
  * The JSON format is a superset of the OCI/Docker seccomp profile.  The
  * parser (policy/) turns a file into a struct sw_policy and reports every
- * problem as "file:line:col: message" (syntax) or "file: json.path: message"
- * (meaning).  The engine (daemon/) compiles it to a seccomp filter and the
+ * problem as "file:line:col: message" (syntax) or "file:line:col: json.path:
+ * message" (meaning; the position is that of the value the path names).  The engine (daemon/) compiles it to a seccomp filter and the
  * supervisor evaluates it at SECCOMP stops.
  *
  * Semantics, which the engine must preserve exactly:
@@ -304,6 +304,12 @@ struct sw_policy {
 	 * sw_policy_warning_kind), so that a caller can show some of them
 	 * without reading their text; NULL when there are no warnings. */
 	unsigned char *warning_kinds;
+	/* warning_pos[i]: where in the text warnings[i] points (line and
+	 * column from 1; 0 when it is about no place, as the count of
+	 * warnings not shown); NULL when there are no warnings. */
+	struct sw_policy_pos {
+		unsigned int line, col;
+	} *warning_pos;
 	/* "filesystem" (has_filesystem: the section is there, even with no
 	 * path: then the program gets no file at all): fs_rules in policy
 	 * order; fs_strict: a right the kernel cannot enforce refuses the
@@ -317,6 +323,14 @@ struct sw_policy {
 	bool has_network;
 	struct sw_tcp_ports tcp_bind, tcp_connect;
 	bool net_strict;
+	/* SHA-256 of the text it was parsed from (after a byte-order mark),
+	 * set by sw_policy_load_string() and _file(): what the engine's
+	 * compiled-filter cache keys an entry by (engine/filtercache.c).
+	 * has_text_digest is false for a policy built another way, which is
+	 * then never cached; a caller that changes a loaded policy must
+	 * clear it. */
+	unsigned char text_digest[32];
+	bool has_text_digest;
 };
 
 /* What the launched program will have, for includes/excludes. */
@@ -329,23 +343,71 @@ struct sw_policy_ctx {
 /*
  * Parse and validate.  On success *ret is a new policy (free with
  * sw_policy_free) and 0 is returned; on failure -errno, *ret untouched and
- * err holds the first problem as "file:line:col: msg" or "file: path: msg".
+ * err holds the first problem as "file:line:col: msg" or "file:line:col:
+ * path: msg" (sw_policy_load_string_opts() gives every one).
  */
 int sw_policy_load_file(const char *path, struct sw_policy **ret,
 			struct sw_error *err);
 int sw_policy_load_string(const char *text, size_t len, const char *name,
 			  struct sw_policy **ret, struct sw_error *err);
 void sw_policy_free(struct sw_policy *p);
+
+/*
+ * The same, with what a policy author's tools want (sysward check):
+ *   max_bytes   the size limit, 0 for SW_LIMIT_POLICY_BYTES; a larger one
+ *               is taken up to SW_LIMIT_POLICY_BYTES_MAX (limits.h).
+ *   errors      room for max_errors errors: the parser then goes on after
+ *               a problem of meaning, with the next rule, the next name
+ *               of a list, the next top-level key, and puts every error
+ *               here in the order it finds them (the first is also err's);
+ *               n_errors says how many it put, n_more how many more it
+ *               found.  A syntax error (json-c's, the skim's) stops it:
+ *               what follows cannot be read.  NULL: the first error only.
+ */
+struct sw_policy_load_opts {
+	size_t max_bytes;
+	struct sw_error *errors;
+	size_t max_errors;
+	size_t n_errors, n_more;	/* out */
+};
+int sw_policy_load_string_opts(const char *text, size_t len, const char *name,
+			       struct sw_policy_load_opts *opts,
+			       struct sw_policy **ret, struct sw_error *err);
 /* The text of a policy file, NUL-terminated, within the one size limit
  * (limits.h), as sw_policy_load_file() reads it: for a caller that sends
- * the text on (sysward run --daemon).  Free *ret with free(). */
+ * the text on (sysward run --daemon).  path may be a regular file, a
+ * pipe ("<(jq ...)", /dev/fd/N: read once, to its end; a named FIFO is
+ * refused), or "-" for standard input (a file or a stream).  Free *ret
+ * with free(). */
 int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
 			struct sw_error *err);
+/* The same with the size limit max_bytes (sw_policy_load_opts). */
+int sw_policy_read_file_max(const char *path, size_t max_bytes, char **ret,
+			    size_t *ret_len, struct sw_error *err);
+/* The name of the policy at path in messages: path, "<stdin>" for "-". */
+const char *sw_policy_file_name(const char *path);
 /* The text of a policy in a sealed memory file (F_SEAL_WRITE,
  * F_SEAL_SHRINK, F_SEAL_GROW), read from offset 0; anything else is
  * refused (-EPERM): sysward run --policy-fd, sysward-runtime's hand-off. */
 int sw_policy_read_sealed_fd(int fd, char **ret, size_t *ret_len,
 			     struct sw_error *err);
+
+/*
+ * Positions of JSON paths in a policy's text, for a caller's own findings
+ * about a policy that loaded (the lints, `sysward check`): the parser
+ * locates its errors and warnings the same way.  sw_policy_text_index()
+ * reads text (valid JSON, which stays the caller's and must outlive the
+ * index) once; sw_policy_text_locate() gives the line and column (from
+ * 1, in bytes) of the value at path ("syscalls[3].args[0]"), of its key
+ * with key (for a problem with the key itself), or of the deepest part
+ * of path the text has (the object of a missing key).
+ */
+struct sw_policy_text;
+int sw_policy_text_index(const char *text, size_t len,
+			 struct sw_policy_text **ret);
+void sw_policy_text_locate(const struct sw_policy_text *t, const char *path,
+			   bool key, unsigned int *line, unsigned int *col);
+void sw_policy_text_free(struct sw_policy_text *t);
 
 /*
  * The architectures a policy without "architectures" (or archMap) covers,
@@ -371,6 +433,9 @@ bool sw_rule_applies(const struct sw_rule *r, const struct sw_policy_ctx *ctx);
  * The 32-bit ABIs' own register width is the caller's business.
  */
 uint64_t sw_syscall_arg_mask(uint32_t arch, const char *name, unsigned int index);
+/* The six at once, with one look-up (the engine asks for every name of a
+ * policy on every ABI at each launch). */
+void sw_syscall_arg_masks(uint32_t arch, const char *name, uint64_t ret[6]);
 /* The same table's row: one letter per argument the syscall takes
  * ('l' 64-bit, 'i' 32-bit, 'h' 16-bit, 'p' a pointer), or NULL when the
  * table does not know it on that ABI. */

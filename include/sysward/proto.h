@@ -24,7 +24,7 @@
 #include "sysward/policy.h"
 
 #define SW_PROTO_MAGIC		0x31445753u	/* bytes "SWD1" */
-#define SW_PROTO_VERSION	3
+#define SW_PROTO_VERSION	4
 #define SW_PROTO_HEADER_SIZE	16
 
 /* Bounds on everything a client controls. */
@@ -131,6 +131,27 @@ int sw_reader_str(struct sw_reader *r, size_t max, char **ret, size_t *ret_len);
 
 /* ---- the messages ------------------------------------------------------ */
 
+/* RUN's terminal: the program gets one of its own (a pseudo-terminal in
+ * its session, relayed by the client), made with the client's window
+ * size and, with SW_PROTO_TTY_TERMIOS, modes (struct termios, field by
+ * field).  Then the RUN carries no descriptor at 0, 1 or 2: those are
+ * the terminal's. */
+#define SW_PROTO_TTY		(1u << 0)
+#define SW_PROTO_TTY_TERMIOS	(1u << 1)
+#define SW_PROTO_TTY_FLAGS	0x3u
+#define SW_PROTO_TTY_NCC	32	/* c_cc[] bytes on the wire */
+#define SW_PROTO_TTY_SIZE	(4 * 2 + 7 * 4 + SW_PROTO_TTY_NCC)
+struct sw_proto_tty {
+	uint16_t rows, cols, xpixel, ypixel;	/* struct winsize */
+	uint32_t iflag, oflag, cflag, lflag, line, ispeed, ospeed;
+	uint8_t cc[SW_PROTO_TTY_NCC];		/* the rest 0 */
+};
+struct termios;
+/* A terminal's modes on the wire and back (NCCS at most
+ * SW_PROTO_TTY_NCC: a build-time check in proto.c). */
+void sw_proto_tty_from_termios(struct sw_proto_tty *t, const struct termios *tio);
+void sw_proto_tty_to_termios(const struct sw_proto_tty *t, struct termios *tio);
+
 struct sw_run_request {
 	uint64_t caps;		/* capabilities asked for (root clients only) */
 	uint32_t umask;		/* the client's umask, 0..0777 */
@@ -141,6 +162,8 @@ struct sw_run_request {
 	 * SW_PROTO_MAX_FDS. */
 	uint32_t *fds;
 	size_t n_fds;
+	uint32_t tty_flags;	/* SW_PROTO_TTY_* */
+	struct sw_proto_tty tty;	/* with SW_PROTO_TTY */
 	char **argv;		/* NULL-ended, argc >= 1 */
 	size_t argc;
 	char **envp;		/* NULL-ended */
@@ -159,9 +182,14 @@ int sw_run_request_decode(const uint8_t *payload, size_t len,
 			  struct sw_run_request *ret, struct sw_error *err);
 void sw_run_request_clear(struct sw_run_request *req);
 
+/* STARTED: flags SW_PROTO_STARTED_TTY when the master of the program's
+ * terminal rides with it (SCM_RIGHTS on its first byte): after a RUN
+ * with SW_PROTO_TTY, always. */
+#define SW_PROTO_STARTED_TTY	(1u << 0)
 struct sw_started {
 	uint64_t session_id;
 	uint32_t pid;
+	uint32_t flags;
 };
 
 struct sw_error_reply {
@@ -300,5 +328,9 @@ int sw_proto_send(int fd, const struct sw_buf *msg, const int *fds,
  */
 int sw_proto_recv(int fd, struct sw_msg_header *ret_hdr, uint8_t **ret_payload,
 		  struct sw_error *err);
+/* The same, and the descriptor a message carried (SCM_RIGHTS) in
+ * *ret_fd, close-on-exec, or -1; any other is closed. */
+int sw_proto_recv_fd(int fd, struct sw_msg_header *ret_hdr,
+		     uint8_t **ret_payload, int *ret_fd, struct sw_error *err);
 
 #endif

@@ -44,13 +44,9 @@ const char *sw_syscall_arg_types(uint32_t arch, const char *name)
 	return arch == SCMP_ARCH_X86 ? row->i386 : row->x86_64;
 }
 
-uint64_t sw_syscall_arg_mask(uint32_t arch, const char *name, unsigned int index)
+static uint64_t type_mask(char type)
 {
-	const char *types = sw_syscall_arg_types(arch, name);
-
-	if (!types || index >= strlen(types))
-		return ~0ull;
-	switch (types[index]) {
+	switch (type) {
 	case 'i':
 		return 0xffffffffull;
 	case 'h':
@@ -58,4 +54,23 @@ uint64_t sw_syscall_arg_mask(uint32_t arch, const char *name, unsigned int index
 	default:		/* 'l', 'p' */
 		return ~0ull;
 	}
+}
+
+void sw_syscall_arg_masks(uint32_t arch, const char *name, uint64_t ret[6])
+{
+	const char *types = sw_syscall_arg_types(arch, name);
+	size_t n = types ? strlen(types) : 0;
+
+	for (size_t i = 0; i < 6; i++)
+		ret[i] = i < n ? type_mask(types[i]) : ~0ull;
+}
+
+uint64_t sw_syscall_arg_mask(uint32_t arch, const char *name, unsigned int index)
+{
+	uint64_t m[6];
+
+	if (index >= 6)
+		return ~0ull;
+	sw_syscall_arg_masks(arch, name, m);
+	return m[index];
 }

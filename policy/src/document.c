@@ -2,10 +2,12 @@
 /*
  * JSON policy -> struct sw_policy: the document and its top level.
  *
- * Three passes: json-c's tokener (syntax, "file:line:col: msg"), a lexical
- * skim (duplicate keys, 64-bit integer range, rule line numbers; skim.c),
- * then the walk, which checks meaning and reports the first problem as
- * "file: json.path: msg": the top-level keys here, each rule in rule.c and
+ * Three passes: json-c's tokener (syntax, "file:line:col: msg", the slips
+ * named by skim.c), a lexical skim (duplicate keys, 64-bit integer range,
+ * bare words, rule starts; skim.c), then the walk, which checks meaning
+ * and reports each problem as "file:line:col: json.path: msg" (located
+ * from the path by locate.c), the first, or every one when the caller
+ * collects them (sw_pol_go_on): the top-level keys here, each rule in rule.c and
  * gate.c, each value with the readers in json.c.  Every key, type, range and
  * size is checked; the engine may rely on what policy.h promises without
  * re-checking.
@@ -21,11 +23,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "internal.h"
 #include "sysward/cleanup.h"
+#include "sysward/sha256.h"
 
 /* linux/seccomp.h; spelled out so old headers do not matter. */
 #define FLAG_TSYNC		(1u << 0)
@@ -36,14 +41,12 @@
 static int perr_at(struct parser *ps, size_t off, const char *msg)
 {
 	unsigned int line, col;
-
-	int r;
+	struct sw_error e;
 
 	sw_offset_to_linecol(ps->text, ps->len, off, &line, &col);
-	r = sw_error_set(ps->err, EINVAL, "%s:%u:%u: %s", ps->source, line,
-			 col, msg);
-	sw_error_locate(ps->err, line, col, NULL);
-	return r;
+	sw_error_set(&e, EINVAL, "%s:%u:%u: %s", ps->source, line, col, msg);
+	sw_error_locate(&e, line, col, NULL);
+	return sw_pol_record(ps, &e);
 }
 
 /* ------------------------------------------------------------------ */
@@ -372,10 +375,10 @@ static int parse_rules(struct parser *ps, struct json_object *root)
 		p->n_rules++;
 		r = sw_pol_parse_rule(ps, i, json_object_array_get_idx(v, i),
 				      &p->rules[i]);
-		if (r < 0)
+		if (r < 0 && !sw_pol_go_on(ps, r))
 			return r;
 	}
-	return 0;
+	return ps->n_errors ? -EINVAL : 0;
 }
 
 static int parse_top(struct parser *ps, struct json_object *root)
@@ -393,25 +396,37 @@ static int parse_top(struct parser *ps, struct json_object *root)
 		return sw_pol_perr(ps, NULL,
 				   "expected a JSON object at the top level, got %s",
 				   sw_pol_type_desc(root));
+	/* Each part on its own: with every error wanted, a problem in one
+	 * does not hide those of the next. */
 	r = sw_pol_check_keys(ps, NULL, root, keys);
-	if (r < 0)
+	if (r < 0 && !sw_pol_go_on(ps, r))
 		return r;
 	r = parse_default(ps, root);
-	if (r < 0)
+	if (r < 0 && !sw_pol_go_on(ps, r))
 		return r;
 	r = parse_top_arches(ps, root);
-	if (r < 0)
+	if (r < 0 && !sw_pol_go_on(ps, r))
 		return r;
+	if (r < 0)	/* the rules' names are checked on the default ones */
+		ps->n_check_arches = sw_default_arches(ps->check_arches);
 	r = sw_pol_read_fields(ps, NULL, root, top_fields, N_ELEMENTS(top_fields),
 			       ps->p);
-	if (r < 0)
+	if (r < 0 && !sw_pol_go_on(ps, r))
 		return r;
 	r = parse_rules(ps, root);
-	if (r >= 0 && json_object_object_get_ex(root, "filesystem", &v))
+	if (r < 0 && !sw_pol_go_on(ps, r))
+		return r;
+	if (json_object_object_get_ex(root, "filesystem", &v)) {
 		r = sw_pol_parse_filesystem(ps, v);
-	if (r >= 0 && json_object_object_get_ex(root, "network", &v))
+		if (r < 0 && !sw_pol_go_on(ps, r))
+			return r;
+	}
+	if (json_object_object_get_ex(root, "network", &v)) {
 		r = sw_pol_parse_network(ps, v);
-	return r;
+		if (r < 0 && !sw_pol_go_on(ps, r))
+			return r;
+	}
+	return ps->n_errors ? -EINVAL : 0;
 }
 
 static const char *tokener_msg(enum json_tokener_error e, char c, char *buf,
@@ -461,12 +476,26 @@ static const char *tokener_msg(enum json_tokener_error e, char c, char *buf,
 	return buf;
 }
 
+/* What json-c was looking for when it stopped, for sw_json_slip(). */
+static enum sw_json_expect slip_expect(enum json_tokener_error e)
+{
+	switch (e) {
+	case json_tokener_error_parse_object_value_sep:
+	case json_tokener_error_parse_array:
+		return SW_JSON_EXPECT_SEPARATOR;
+	case json_tokener_error_parse_object_key_name:
+		return SW_JSON_EXPECT_KEY;
+	default:
+		return SW_JSON_EXPECT_ANY;
+	}
+}
+
 /* The text as JSON: the root, or the tokener's problem as file:line:col */
 static int parse_json(struct parser *ps, struct json_tokener *tok,
 		      struct json_object **ret)
 {
 	const char *text = ps->text;
-	size_t len = ps->len, off, ws = 0;
+	size_t len = ps->len, off, ws = 0, slip_off;
 	enum json_tokener_error je;
 	char why[256];
 
@@ -493,6 +522,9 @@ static int parse_json(struct parser *ps, struct json_tokener *tok,
 		ws++;
 	if (ws == len)
 		return perr_at(ps, len, "empty policy (expected a JSON object)");
+	if (sw_json_slip(text, len, off, slip_expect(je), &slip_off, why,
+			 sizeof(why)))
+		return perr_at(ps, slip_off, why);
 	return perr_at(ps, off, tokener_msg(je, off < len ? text[off] : 0, why,
 					    sizeof(why)));
 }
@@ -515,6 +547,7 @@ static int count_dropped_warnings(struct parser *ps)
 	}
 	if (p->warning_kinds[p->n_warnings] != SW_POLICY_WARN_SYSCALL_NEWER)
 		ps->dropped_other++;
+	p->warning_pos[p->n_warnings] = (struct sw_policy_pos){ 0, 0 };
 	p->warning_kinds[p->n_warnings] = ps->dropped_other
 		? SW_POLICY_WARN_OTHER : SW_POLICY_WARN_SYSCALL_NEWER;
 	if (asprintf(&p->warnings[p->n_warnings],
@@ -553,15 +586,50 @@ static int parse_policy(struct parser *ps, struct json_object *root,
 	return count_dropped_warnings(ps);
 }
 
+/* "policy is too big", and how to get past the limit (size: 0 when
+ * it is only known to be larger). */
+static int too_big(struct sw_error *err, const char *name, size_t size,
+		   size_t limit)
+{
+	char is[64] = "is larger";
+
+	if (size)
+		snprintf(is, sizeof(is), "is %zu bytes, larger", size);
+	if (limit >= SW_LIMIT_POLICY_BYTES_MAX)
+		return sw_error_set(err, EFBIG,
+				    "%s: policy %s than %zu bytes, the most sysward reads",
+				    name, is, limit);
+	return sw_error_set(err, EFBIG,
+			    "%s: policy %s than the %zu byte limit (--policy-max-bytes BYTES or SYSWARD_POLICY_MAX_BYTES=BYTES raises it, up to %u)",
+			    name, is, limit, SW_LIMIT_POLICY_BYTES_MAX);
+}
+
+/* The size limit that opts ask for, within the one bound. */
+static size_t max_bytes(size_t want)
+{
+	if (want == 0)
+		return SW_POLICY_MAX_FILE;
+	return want < SW_LIMIT_POLICY_BYTES_MAX ? want : SW_LIMIT_POLICY_BYTES_MAX;
+}
+
 int sw_policy_load_string(const char *text, size_t len, const char *name,
 			  struct sw_policy **ret, struct sw_error *err)
+{
+	return sw_policy_load_string_opts(text, len, name, NULL, ret, err);
+}
+
+int sw_policy_load_string_opts(const char *text, size_t len, const char *name,
+			       struct sw_policy_load_opts *opts,
+			       struct sw_policy **ret, struct sw_error *err)
 {
 	struct parser ps = {
 		.source = name && *name ? name : "<policy>",
 		.text = text,
 		.len = len,
 		.err = err,
+		.opts = opts,
 	};
+	size_t limit = max_bytes(opts ? opts->max_bytes : 0);
 	struct json_tokener *tok = NULL;
 	struct json_object *root = NULL;
 	struct sw_policy *p = NULL;
@@ -571,10 +639,12 @@ int sw_policy_load_string(const char *text, size_t len, const char *name,
 	if (!ret || (!text && len))
 		return sw_error_set(err, EINVAL, "%s: invalid arguments",
 				    ps.source);
-	if (len > SW_POLICY_MAX_FILE)
-		return sw_error_set(err, EFBIG,
-				    "%s: policy is %zu bytes, larger than the %u byte limit",
-				    ps.source, len, SW_POLICY_MAX_FILE);
+	if (len > limit) {
+		struct sw_error e;
+
+		too_big(&e, ps.source, len, limit);
+		return sw_pol_record(&ps, &e);
+	}
 	/* A UTF-8 byte-order mark, as editors on Windows write one: skipped
 	 * as JSON parsers commonly do (RFC 8259 lets them).  Lines and
 	 * columns then count from after it, as the editor shows them. */
@@ -593,12 +663,15 @@ int sw_policy_load_string(const char *text, size_t len, const char *name,
 	if (r >= 0)
 		r = parse_policy(&ps, root, &p);
 	if (r >= 0) {
+		sw_sha256(text, len, p->text_digest);
+		p->has_text_digest = true;
 		*ret = TAKE_PTR(p);
 		sw_error_clear(err);
 		r = 0;
 	}
 	sw_policy_free(p);
 	sw_skim_done(&ps.skim);
+	sw_json_lines_done(&ps.lines);
 	json_object_put(root);
 	json_tokener_free(tok);
 	return r;
@@ -620,24 +693,37 @@ static const char *file_kind(mode_t mode)
 	}
 }
 
-/* The policy text of fd (name: for messages), from offset 0 whatever
- * the file's offset (a descriptor may be shared), at most the limit. */
-static int read_policy(int fd, const char *name, char **ret, size_t *ret_len,
-		       struct sw_error *err)
+/* The policy text of fd (name: for messages), at most limit bytes: a
+ * file from offset 0 whatever its offset (a descriptor may be shared);
+ * a stream (a pipe, a terminal) once, from where it is, to its end. */
+static int read_policy(int fd, const char *name, size_t limit, bool stream,
+		       char **ret, size_t *ret_len, struct sw_error *err)
 {
 	cleanup_free char *buf = NULL;
-	size_t used = 0;
+	size_t used = 0, size = 0;
 
 	/* Read at most one byte more than the limit, whatever st_size says
-	 * (/proc files). */
-	buf = malloc(SW_POLICY_MAX_FILE + 1);
-	if (!buf)
-		return sw_error_set(err, ENOMEM, "read policy %s: out of memory",
-				    name);
+	 * (/proc files), into a buffer that grows as the text comes: a
+	 * raised limit costs only the policies that need it. */
 	for (;;) {
-		ssize_t n = pread(fd, buf + used, SW_POLICY_MAX_FILE + 1 - used,
-				  (off_t)used);
+		ssize_t n;
 
+		if (used == size) {
+			size_t nsize = size ? size * 2 : 64 * 1024;
+			char *nbuf;
+
+			if (nsize > limit + 1)
+				nsize = limit + 1;
+			nbuf = realloc(buf, nsize + 1);
+			if (!nbuf)
+				return sw_error_set(err, ENOMEM,
+						    "read policy %s: out of memory",
+						    name);
+			buf = nbuf;
+			size = nsize;
+		}
+		n = stream ? read(fd, buf + used, size - used)
+			   : pread(fd, buf + used, size - used, (off_t)used);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -647,10 +733,8 @@ static int read_policy(int fd, const char *name, char **ret, size_t *ret_len,
 		if (n == 0)
 			break;
 		used += (size_t)n;
-		if (used > SW_POLICY_MAX_FILE)
-			return sw_error_set(err, EFBIG,
-					    "%s: policy is larger than the %u byte limit",
-					    name, SW_POLICY_MAX_FILE);
+		if (used > limit)
+			return too_big(err, name, 0, limit);
 	}
 	buf[used] = '\0';
 	*ret = TAKE_PTR(buf);
@@ -658,16 +742,48 @@ static int read_policy(int fd, const char *name, char **ret, size_t *ret_len,
 	return 0;
 }
 
+const char *sw_policy_file_name(const char *path)
+{
+	return path && strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+/* "-": our standard input, a file (read from offset 0) or anything
+ * else read once as a stream ("sysward run --policy - < p.json", "jq
+ * ... | sysward run --policy -").  Left open: it is the program's too,
+ * at its end now. */
+static int read_stdin(size_t limit, char **ret, size_t *ret_len,
+		      struct sw_error *err)
+{
+	const char *name = sw_policy_file_name("-");
+	struct stat st;
+
+	if (fstat(STDIN_FILENO, &st) < 0)
+		return sw_error_set_errno(err, errno, "read policy from %s", name);
+	if (S_ISDIR(st.st_mode))
+		return sw_error_set(err, EISDIR, "read policy %s: is a directory", name);
+	return read_policy(STDIN_FILENO, name, limit, !S_ISREG(st.st_mode),
+			   ret, ret_len, err);
+}
+
 int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
 			struct sw_error *err)
 {
+	return sw_policy_read_file_max(path, 0, ret, ret_len, err);
+}
+
+int sw_policy_read_file_max(const char *path, size_t limit, char **ret,
+			    size_t *ret_len, struct sw_error *err)
+{
 	cleanup_close int fd = -1;
+	struct statfs sfs;
 	struct stat st;
 
 	if (!path)
 		return sw_error_set(err, EINVAL, "no policy file given");
-	/* O_NONBLOCK: opening a FIFO blocks until a writer comes, and a
-	 * device's open may do anything; neither is a policy. */
+	if (strcmp(path, "-") == 0)
+		return read_stdin(max_bytes(limit), ret, ret_len, err);
+	/* O_NONBLOCK: opening a named FIFO blocks until a writer comes,
+	 * and a device's open may do anything; neither is a policy. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return sw_error_set_errno(err, errno, "open policy %s", path);
@@ -676,11 +792,26 @@ int sw_policy_read_file(const char *path, char **ret, size_t *ret_len,
 	if (S_ISDIR(st.st_mode))
 		return sw_error_set(err, EISDIR,
 				    "read policy %s: is a directory", path);
+	if (S_ISFIFO(st.st_mode) && fstatfs(fd, &sfs) == 0 &&
+	    sfs.f_type == PIPEFS_MAGIC) {
+		/* A pipe ("<(jq ...)", /dev/fd/N), read once to its end,
+		 * blocking: its writer is there, or has gone and left what
+		 * it wrote.  A named FIFO (a file system's inode, not
+		 * pipefs) stays refused below: its open found no writer
+		 * (O_NONBLOCK), and waiting for one could be for ever. */
+		int fl = fcntl(fd, F_GETFL);
+
+		if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
+			return sw_error_set_errno(err, errno, "read policy %s", path);
+		return read_policy(fd, path, max_bytes(limit), true, ret,
+				   ret_len, err);
+	}
 	if (!S_ISREG(st.st_mode))
 		return sw_error_set(err, EINVAL,
-				    "read policy %s: is %s, not a regular file: give the path of a policy file",
+				    "read policy %s: is %s, not a regular file: give the path of a policy file, a pipe, or '-' for standard input",
 				    path, file_kind(st.st_mode));
-	return read_policy(fd, path, ret, ret_len, err);
+	return read_policy(fd, path, max_bytes(limit), false, ret, ret_len,
+			   err);
 }
 
 /*
@@ -710,7 +841,8 @@ int sw_policy_read_sealed_fd(int fd, char **ret, size_t *ret_len,
 		return sw_error_set(err, EPERM,
 				    "policy %s: not a sealed memory file (memfd_create(2) with F_SEAL_WRITE, F_SEAL_SHRINK and F_SEAL_GROW): a policy that can still change is not read",
 				    name);
-	return read_policy(fd, name, ret, ret_len, err);
+	return read_policy(fd, name, SW_POLICY_MAX_FILE, false, ret, ret_len,
+			   err);
 }
 
 int sw_policy_load_file(const char *path, struct sw_policy **ret,
@@ -723,7 +855,8 @@ int sw_policy_load_file(const char *path, struct sw_policy **ret,
 	r = sw_policy_read_file(path, &text, &len, err);
 	if (r < 0)
 		return r;
-	return sw_policy_load_string(text, len, path, ret, err);
+	return sw_policy_load_string(text, len, sw_policy_file_name(path), ret,
+				     err);
 }
 
 static void gate_free(struct sw_gate *g)
@@ -757,6 +890,7 @@ void sw_policy_free(struct sw_policy *p)
 	sw_pol_strv_free(p->warnings);
 	sw_pol_strv_free(p->warning_paths);
 	free(p->warning_kinds);
+	free(p->warning_pos);
 	free(p->source);
 	free(p);
 }

@@ -369,7 +369,8 @@ static int parse_fs_rule(struct parser *ps, const char *ep, struct json_object *
 	if (r < 0)
 		return r;
 	for (size_t j = 0; j < i; j++)
-		if (!strcmp(p->fs_rules[j].path, fr->path)) {
+		if (p->fs_rules[j].path &&	/* NULL: an entry in error */
+		    !strcmp(p->fs_rules[j].path, fr->path)) {
 			char kp[PATH_LEN];
 
 			sw_pol_path_key(kp, ep, "path");
@@ -396,15 +397,20 @@ static int parse_fs_paths(struct parser *ps, const char *path,
 	p->fs_rules = calloc(n ? n : 1, sizeof(*p->fs_rules));
 	if (!p->fs_rules)
 		return sw_pol_oom(ps);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0, errors = 0; i < n; i++) {
 		char ep[PATH_LEN];
 
 		/* counted first: sw_policy_free frees a half-parsed entry */
 		p->n_fs_rules++;
 		sw_pol_path_index(ep, path, i);
 		r = parse_fs_rule(ps, ep, json_object_array_get_idx(o, i), i);
-		if (r < 0)
+		if (r < 0 && !sw_pol_go_on(ps, r))
 			return r;
+		/* every wrong entry, as every wrong rule of "syscalls" */
+		if (r < 0)
+			errors++;
+		if (errors && i == n - 1)
+			return -EINVAL;
 	}
 	return 0;
 }

@@ -3,6 +3,7 @@
 #ifndef SW_POLICY_INTERNAL_H
 #define SW_POLICY_INTERNAL_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -91,11 +92,35 @@ struct parser {
 	size_t n_unknown;	/* names dropped so far */
 	uint32_t check_arches[SW_POLICY_MAX_ARCHES + 2];
 	size_t n_check_arches;
+	struct sw_json_lines lines;	/* built at the first diagnostic */
+	struct sw_policy_load_opts *opts;	/* NULL: stop at the first error */
+	size_t n_errors;
 };
 
-/* "file: path: msg" into ps->err; returns -EINVAL. */
+/* After r from one part of the policy (a rule, a name, a top-level key):
+ * true if the parse goes on with the next part, which it does for an
+ * error of meaning when the caller collects every error. */
+static inline bool sw_pol_go_on(const struct parser *ps, int r)
+{
+	return r == -EINVAL && ps->opts && ps->opts->errors;
+}
+
+/* The offset of path's value (or key) in the policy text, from the
+ * skim's rule starts (locate.c). */
+size_t sw_pol_find(const char *text, size_t len, const struct sw_skim *skim,
+		   const char *path, bool key);
+
+/* The error e of the policy: the first into ps->err, and into the
+ * caller's list (sw_policy_load_opts); returns -e->code. */
+int sw_pol_record(struct parser *ps, const struct sw_error *e);
+/* "file:line:col: path: msg" into ps->err, the position of path's value;
+ * returns -EINVAL. */
 int sw_pol_perr(struct parser *ps, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same about key of the object at path: located at the key. */
+int sw_pol_perr_key(struct parser *ps, const char *path, const char *key,
+		    const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* Adds a warning to the policy (at most SW_POLICY_MAX_WARNINGS), of kind
  * SW_POLICY_WARN_OTHER, or of the kind given. */
 int sw_pol_pwarn(struct parser *ps, const char *path, const char *fmt, ...)
@@ -136,6 +161,9 @@ int sw_pol_get_int_range(struct parser *ps, const char *path, struct json_object
 			 int64_t min, int64_t max, int64_t *ret);
 int sw_pol_get_value(struct parser *ps, const char *path, struct json_object *o,
 		     uint64_t *ret);
+/* sw_pol_get_value() without the negative integers runc refuses. */
+int sw_pol_get_oci_value(struct parser *ps, const char *path,
+			 struct json_object *o, uint64_t *ret);
 int sw_pol_get_errno(struct parser *ps, const char *path, struct json_object *o,
 		     int *ret);
 /*
@@ -164,6 +192,8 @@ enum field_kind {
 	FIELD_STRING,	/* a string that is checked, not kept */
 	FIELD_STRDUP,	/* char * at offset: a copy of the string */
 	FIELD_VALUE,	/* uint64_t at offset: sw_pol_get_value() */
+	FIELD_OCI_VALUE,	/* the same, for a key runc reads too:
+				 * sw_pol_get_oci_value() */
 	FIELD_FUNC,	/* parse(ps, path, value, target + offset) */
 };
 

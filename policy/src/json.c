@@ -2,8 +2,9 @@
 /*
  * The policy parser's value helpers: messages with the JSON path, and the
  * readers of one JSON value each (string, integer, errno, action, ...).
- * Each checks type, range and size and reports the first problem through
- * sw_pol_perr(); see document.c for the passes around them.
+ * Each checks type, range and size and reports a problem through
+ * sw_pol_perr(), which locates it (locate.c) and keeps it (sw_pol_record);
+ * see document.c for the passes around them.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,19 +19,87 @@
 /* ------------------------------------------------------------------ */
 /* messages */
 
-int sw_pol_perr(struct parser *ps, const char *path, const char *fmt, ...)
+int sw_pol_record(struct parser *ps, const struct sw_error *e)
+{
+	struct sw_policy_load_opts *o = ps->opts;
+
+	/* The first is the error; with sw_policy_load_opts.errors, every
+	 * one is kept up to its room and the rest counted. */
+	if (ps->n_errors++ == 0 && ps->err)
+		*ps->err = *e;
+	if (o && o->errors) {
+		if (o->n_errors < o->max_errors)
+			o->errors[o->n_errors++] = *e;
+		else
+			o->n_more++;
+	}
+	return -e->code;
+}
+
+/* Where the value at path is (or, with key, that key of the object at
+ * path); 0 0 when it cannot be said (no memory for the line index). */
+static void locate(struct parser *ps, const char *path, const char *key,
+		   unsigned int *line, unsigned int *col)
+{
+	char kp[PATH_LEN];
+
+	*line = *col = 0;
+	if (!ps->lines.start &&
+	    sw_json_lines_init(&ps->lines, ps->text, ps->len) < 0)
+		return;
+	if (key) {
+		sw_pol_path_key(kp, path, key);
+		path = kp;
+	}
+	sw_json_lines_linecol(&ps->lines,
+			      sw_pol_find(ps->text, ps->len, &ps->skim,
+					  path ? path : "", key != NULL),
+			      line, col);
+}
+
+/* "file:line:col: path: msg" (no path: the policy's own position) */
+static int vperr(struct parser *ps, const char *path, const char *key,
+		 const char *fmt, va_list ap)
 {
 	char msg[SW_ERROR_MSG_MAX];
+	unsigned int line, col;
+	struct sw_error e;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	locate(ps, path, key, &line, &col);
+	if (!line)
+		sw_error_set(&e, EINVAL, "%s: %s%s%s", ps->source,
+			     path && *path ? path : "", path && *path ? ": " : "",
+			     msg);
+	else
+		sw_error_set(&e, EINVAL, "%s:%u:%u: %s%s%s", ps->source,
+			     line, col, path && *path ? path : "",
+			     path && *path ? ": " : "", msg);
+	sw_error_locate(&e, line, col, path);
+	return sw_pol_record(ps, &e);
+}
+
+int sw_pol_perr(struct parser *ps, const char *path, const char *fmt, ...)
+{
 	va_list ap;
+	int r;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	r = vperr(ps, path, NULL, fmt, ap);
 	va_end(ap);
-	if (!path || !*path)
-		return sw_error_set(ps->err, EINVAL, "%s: %s", ps->source, msg);
-	sw_error_set(ps->err, EINVAL, "%s: %s: %s", ps->source, path, msg);
-	sw_error_locate(ps->err, 0, 0, path);
-	return -EINVAL;
+	return r;
+}
+
+int sw_pol_perr_key(struct parser *ps, const char *path, const char *key,
+		    const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vperr(ps, path, key, fmt, ap);
+	va_end(ap);
+	return r;
 }
 
 static int vpwarn(struct parser *ps, enum sw_policy_warning_kind kind,
@@ -38,6 +107,8 @@ static int vpwarn(struct parser *ps, enum sw_policy_warning_kind kind,
 {
 	char msg[SW_ERROR_MSG_MAX];
 	struct sw_policy *p = ps->p;
+	struct sw_policy_pos *wp;
+	unsigned int line, col;
 	unsigned char *k;
 	char **w;
 	char *s;
@@ -49,8 +120,19 @@ static int vpwarn(struct parser *ps, enum sw_policy_warning_kind kind,
 		return 0;
 	}
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (asprintf(&s, "%s: %s: %s", ps->source, path, msg) < 0)
+	locate(ps, path, NULL, &line, &col);
+	if ((line ? asprintf(&s, "%s:%u:%u: %s: %s", ps->source, line, col,
+			     path, msg)
+		  : asprintf(&s, "%s: %s: %s", ps->source, path, msg)) < 0)
 		return sw_error_set(ps->err, ENOMEM, "out of memory");
+	/* warning_pos before the others, which it is never shorter than */
+	wp = realloc(p->warning_pos, (p->n_warnings + 1) * sizeof(*wp));
+	if (!wp) {
+		free(s);
+		return sw_error_set(ps->err, ENOMEM, "out of memory");
+	}
+	p->warning_pos = wp;
+	wp[p->n_warnings] = (struct sw_policy_pos){ line, col };
 	/* warning_paths and warning_kinds first: they are never shorter
 	 * than warnings. */
 	w = realloc(p->warning_paths, (p->n_warnings + 2) * sizeof(*w));
@@ -146,17 +228,53 @@ static void path_cut(char *buf, int n)
 		memcpy(buf + PATH_LEN - 4, "...", 4);
 }
 
+/* What snprintf(buf, PATH_LEN, "%s%s%s%s", ...) and path_cut() would
+ * make, without printf: a path is made for every element of every
+ * policy, and printf was a tenth of loading Docker's profile. */
+static void path_join(char *buf, const char *const parts[4])
+{
+	size_t n = 0;
+	bool cut = false;
+
+	for (int i = 0; i < 4 && parts[i]; i++) {
+		size_t len = strlen(parts[i]);
+
+		if (n + len >= PATH_LEN) {
+			len = PATH_LEN - 1 - n;
+			cut = true;
+		}
+		memmove(buf + n, parts[i], len);
+		n += len;
+	}
+	buf[n] = '\0';
+	if (cut)
+		path_cut(buf, PATH_LEN);
+}
+
 void sw_pol_path_key(char *buf, const char *parent, const char *key)
 {
-	if (parent && *parent)
-		path_cut(buf, snprintf(buf, PATH_LEN, "%s.%s", parent, key));
-	else
-		path_cut(buf, snprintf(buf, PATH_LEN, "%s", key));
+	const char *parts[4] = { key, NULL };
+
+	if (parent && *parent) {
+		parts[0] = parent;
+		parts[1] = ".";
+		parts[2] = key;
+	}
+	path_join(buf, parts);
 }
 
 void sw_pol_path_index(char *buf, const char *parent, size_t i)
 {
-	path_cut(buf, snprintf(buf, PATH_LEN, "%s[%zu]", parent, i));
+	char num[24], *p = num + sizeof(num);
+	const char *parts[4] = { parent, "[", NULL, NULL };
+
+	*--p = '\0';
+	*--p = ']';
+	do
+		*--p = (char)('0' + i % 10);
+	while ((i /= 10));
+	parts[2] = p;
+	path_join(buf, parts);
 }
 
 /* ------------------------------------------------------------------ */
@@ -192,6 +310,8 @@ int sw_pol_get_array(struct parser *ps, const char *path, struct json_object *o,
 int sw_pol_check_keys(struct parser *ps, const char *path,
 		      struct json_object *obj, const char *const *known)
 {
+	int ret = 0;
+
 	json_object_object_foreach(obj, key, val) {
 		struct sw_suggest s;
 		const char *hint;
@@ -207,11 +327,11 @@ int sw_pol_check_keys(struct parser *ps, const char *path,
 		for (size_t i = 0; known[i]; i++)
 			sw_suggest_feed(&s, known[i]);
 		hint = sw_suggest_result(&s);
-		if (hint)
-			return sw_pol_perr(ps, path,
-					   "unknown key \"%.64s\" (did you mean \"%s\"?)",
-					   key, hint);
-		{
+		if (hint) {
+			ret = sw_pol_perr_key(ps, path, key,
+					      "unknown key \"%.64s\" (did you mean \"%s\"?)",
+					      key, hint);
+		} else {
 			char list[512] = "";
 			size_t used = 0;
 
@@ -220,12 +340,14 @@ int sw_pol_check_keys(struct parser *ps, const char *path,
 							 sizeof(list) - used,
 							 "%s%s", i ? ", " : "",
 							 known[i]);
-			return sw_pol_perr(ps, path,
-					   "unknown key \"%.64s\" (expected one of %s)",
-					   key, list);
+			ret = sw_pol_perr_key(ps, path, key,
+					      "unknown key \"%.64s\" (expected one of %s)",
+					      key, list);
 		}
+		if (!sw_pol_go_on(ps, ret))
+			return ret;
 	}
-	return 0;
+	return ret;
 }
 
 int sw_pol_check_object(struct parser *ps, const char *path, struct json_object *o,
@@ -326,6 +448,30 @@ int sw_pol_get_value(struct parser *ps, const char *path,
 	return 0;
 }
 
+/*
+ * An argument condition's "value" or "valueTwo", keys that runc reads too:
+ * the OCI runtime spec makes them uint64 (specs-go LinuxSeccompArg), and
+ * Go's encoding/json refuses a negative number there, so runc and Docker
+ * refuse the profile ("cannot unmarshal number -1 into Go struct field
+ * LinuxSeccompArg...value of type uint64").  A policy that sysward takes
+ * and runc refuses would be two policies: refused the same way, with the
+ * spellings both read.  A string ("-1", "AT_FDCWD") is sysward's own
+ * syntax, which runc refuses as a string anyway.
+ */
+int sw_pol_get_oci_value(struct parser *ps, const char *path,
+			 struct json_object *o, uint64_t *ret)
+{
+	if (json_object_is_type(o, json_type_int) &&
+	    json_object_get_int64(o) < 0) {
+		int64_t v = json_object_get_int64(o);
+
+		return sw_pol_perr(ps, path,
+				   "%" PRId64 " is negative, which runc and Docker refuse (the OCI profile's value is an unsigned 64-bit number): write %" PRIu64 ", the same 64 bits",
+				   v, (uint64_t)v);
+	}
+	return sw_pol_get_value(ps, path, o, ret);
+}
+
 /* An errno: 0..4095 or a name ("EIO"). */
 int sw_pol_get_errno(struct parser *ps, const char *path,
 		     struct json_object *o, int *ret)
@@ -407,7 +553,7 @@ int sw_pol_get_errno_pair(struct parser *ps, const char *path,
 	/* Podman reads the name and ignores the number, runc the number
 	 * alone: two that differ would mean two different policies. */
 	if (name_o && ret_o && e_name != e_ret)
-		return sw_pol_perr(ps, path,
+		return sw_pol_perr_key(ps, path, ret_key,
 				   "\"%s\" is %s but \"%s\" is %s; give the same errno in both keys, or only one",
 				   name_key, errno_desc(e_name, a, sizeof(a)),
 				   ret_key, errno_desc(e_ret, b, sizeof(b)));
@@ -485,6 +631,9 @@ static int read_field(struct parser *ps, const char *path,
 	case FIELD_VALUE:
 		r = sw_pol_get_value(ps, path, v, dst);
 		break;
+	case FIELD_OCI_VALUE:
+		r = sw_pol_get_oci_value(ps, path, v, dst);
+		break;
 	case FIELD_FUNC:
 		r = f->parse(ps, path, v, dst);
 		break;
@@ -499,6 +648,8 @@ static int read_field(struct parser *ps, const char *path,
 int sw_pol_read_fields(struct parser *ps, const char *path, struct json_object *obj,
 		       const struct field *fields, size_t n, void *target)
 {
+	int ret = 0;
+
 	for (size_t i = 0; i < n; i++) {
 		const struct field *f = &fields[i];
 		struct json_object *v;
@@ -508,15 +659,19 @@ int sw_pol_read_fields(struct parser *ps, const char *path, struct json_object *
 		sw_pol_path_key(kp, path, f->key);
 		if (!json_object_object_get_ex(obj, f->key, &v) ||
 		    (f->null_absent && !v)) {
-			if (f->missing)
-				return sw_pol_perr(ps, kp, "%s", f->missing);
+			if (f->missing) {
+				ret = sw_pol_perr(ps, kp, "%s", f->missing);
+				if (!sw_pol_go_on(ps, ret))
+					return ret;
+			}
 			continue;
 		}
 		r = read_field(ps, kp, f, v, (char *)target + f->offset);
-		if (r < 0)
+		if (r < 0 && !sw_pol_go_on(ps, r))
 			return r;
+		ret = r < 0 ? r : ret;
 	}
-	return 0;
+	return ret;
 }
 
 /* ------------------------------------------------------------------ */

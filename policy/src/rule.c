@@ -74,10 +74,10 @@ static const struct field arg_fields[] = {
 	  .offset = offsetof(struct sw_arg_cond, op),
 	  .missing = "missing (one of SCMP_CMP_NE, SCMP_CMP_LT, SCMP_CMP_LE, SCMP_CMP_EQ, SCMP_CMP_GE, SCMP_CMP_GT, SCMP_CMP_MASKED_EQ)",
 	  .parse = parse_op },
-	{ .key = "value", .kind = FIELD_VALUE,
+	{ .key = "value", .kind = FIELD_OCI_VALUE,
 	  .offset = offsetof(struct sw_arg_cond, value),
 	  .missing = "missing (the number to compare with)" },
-	{ .key = "valueTwo", .kind = FIELD_VALUE,
+	{ .key = "valueTwo", .kind = FIELD_OCI_VALUE,
 	  .offset = offsetof(struct sw_arg_cond, value_two) },
 };
 
@@ -526,7 +526,7 @@ static int parse_names(struct parser *ps, const char *path,
 	keep = calloc(n, sizeof(*keep));
 	if (!keep)
 		return sw_pol_oom(ps);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0, errors = 0; i < n; i++) {
 		char ep[PATH_LEN];
 
 		if (!names)	/* "name" */
@@ -535,8 +535,13 @@ static int parse_names(struct parser *ps, const char *path,
 			sw_pol_path_index(ep, kp, i);
 		r = check_syscall_name(ps, ep, rule->names[i], allow_rule,
 				       &keep[i]);
-		if (r < 0)
+		if (r < 0 && !sw_pol_go_on(ps, r))
 			return r;
+		/* every wrong name of the list, then the rule stops */
+		if (r < 0)
+			errors++;
+		if (errors && i == n - 1)
+			return -EINVAL;
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (keep[i])

@@ -45,9 +45,109 @@ void sw_offset_to_linecol(const char *text, size_t len, size_t off,
 	*col = c;
 }
 
-static size_t skip_string(const char *t, size_t len, size_t i)
+static bool is_space(char c)
 {
-	/* t[i] == '"'; returns the index after the closing quote */
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static bool is_word(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '$' || c == '-';
+}
+
+/* The bare word at t[off] (letters, digits, '_', '$', '-'): its length. */
+static size_t word_len(const char *t, size_t len, size_t off)
+{
+	size_t i = off;
+
+	while (i < len && is_word(t[i]))
+		i++;
+	return i - off;
+}
+
+static bool word_is(const char *t, size_t n, const char *w)
+{
+	return n == strlen(w) && memcmp(t, w, n) == 0;
+}
+
+/* Words other languages write where JSON has its own, and their JSON. */
+static const struct {
+	const char *word, *json;
+} foreign_words[] = {
+	{ "True", "true" }, { "TRUE", "true" },
+	{ "False", "false" }, { "FALSE", "false" },
+	{ "None", "null" }, { "NULL", "null" }, { "nil", "null" },
+	{ "undefined", "null" },
+};
+
+bool sw_json_slip(const char *t, size_t len, size_t off,
+		  enum sw_json_expect expect, size_t *slip_off, char *why,
+		  size_t why_len)
+{
+	char c = off < len ? t[off] : '\0';
+	size_t prev = off < len ? off : len, n;
+	char pc;
+
+	while (prev > 0 && is_space(t[prev - 1]))
+		prev--;
+	pc = prev > 0 ? t[prev - 1] : '\0';
+	*slip_off = off;
+	if ((c == '}' || c == ']') && pc == ',') {
+		*slip_off = prev - 1;
+		snprintf(why, why_len,
+			 "trailing comma after the last element of the %s (JSON allows none): remove it",
+			 c == '}' ? "object" : "array");
+		return true;
+	}
+	if (c == ',' && (pc == ',' || pc == '[' || pc == '{')) {
+		snprintf(why, why_len, pc == ','
+			 ? "two commas in a row (JSON has no empty elements): remove one"
+			 : "comma before the first element: remove it");
+		return true;
+	}
+	if (c == '/' && off + 1 < len && (t[off + 1] == '/' || t[off + 1] == '*')) {
+		snprintf(why, why_len,
+			 "comment: JSON has no comments (neither // nor /* */); remove it, or write the text in a \"comment\" key");
+		return true;
+	}
+	if (c == '\'') {
+		snprintf(why, why_len,
+			 "single quotes: JSON writes strings and keys in double quotes (\"...\")");
+		return true;
+	}
+	n = word_len(t, len, off);
+	for (size_t i = 0; i < sizeof(foreign_words) / sizeof(foreign_words[0]); i++)
+		if (word_is(t + off, n, foreign_words[i].word)) {
+			snprintf(why, why_len, "%s is not JSON: write %s",
+				 foreign_words[i].word, foreign_words[i].json);
+			return true;
+		}
+	if (word_is(t + off, n, "NaN") || word_is(t + off, n, "Infinity") ||
+	    word_is(t + off, n, "-Infinity")) {
+		snprintf(why, why_len,
+			 "%.*s is not a JSON number (JSON has only finite numbers)",
+			 (int)n, t + off);
+		return true;
+	}
+	if (expect == SW_JSON_EXPECT_KEY && n > 0 && (pc == '{' || pc == ',') &&
+	    !(c >= '0' && c <= '9') && c != '-') {
+		snprintf(why, why_len,
+			 "key not in double quotes: write \"%.*s\"",
+			 n > 64 ? 64 : (int)n, t + off);
+		return true;
+	}
+	if (expect == SW_JSON_EXPECT_SEPARATOR &&
+	    (c == '"' || c == '{' || c == '[' || c == '-' || n > 0)) {
+		snprintf(why, why_len,
+			 "missing ',' between this and the value before it");
+		return true;
+	}
+	return false;
+}
+
+size_t sw_json_skip_string(const char *t, size_t len, size_t i)
+{
 	for (i++; i < len; i++) {
 		if (t[i] == '\\')
 			i++;
@@ -105,12 +205,18 @@ static int note_rule(struct skim *sk, struct level *top)
 	if (out->n_rules == out->cap) {
 		size_t ncap = out->cap ? out->cap * 2 : 64;
 		unsigned int *n = realloc(out->rule_line, ncap * sizeof(*n));
+		size_t *o;
 
 		if (!n)
 			return -ENOMEM;
 		out->rule_line = n;
+		o = realloc(out->rule_off, ncap * sizeof(*o));
+		if (!o)
+			return -ENOMEM;
+		out->rule_off = o;
 		out->cap = ncap;
 	}
+	out->rule_off[out->n_rules] = sk->i;
 	out->rule_line[out->n_rules++] = sk->line;
 	top->in_syscalls = false;	/* until the next ',' */
 	top->type = 'S';
@@ -170,11 +276,21 @@ static int scalar(struct skim *sk)
 
 	sk->pending_syscalls = false;
 	if (ch != '-' && !(ch >= '0' && ch <= '9')) {
-		/* true, false, null */
-		while (i < sk->len && t[i] >= 'a' && t[i] <= 'z')
-			i++;
-		sk->i = i == start ? i + 1 : i;
-		return 0;
+		size_t n = word_len(t, sk->len, start);
+
+		/* json-c's strict mode still takes 'single-quoted' keys and
+		 * NaN and Infinity: a key so written escapes the duplicate
+		 * check above, and runc (Go's encoding/json) refuses both. */
+		if (word_is(t + start, n, "true") || word_is(t + start, n, "false") ||
+		    word_is(t + start, n, "null")) {
+			sk->i = start + n;
+			return 0;
+		}
+		if (!sw_json_slip(t, sk->len, start, SW_JSON_EXPECT_ANY, &i,
+				  sk->why, sk->why_len))
+			snprintf(sk->why, sk->why_len, "unexpected '%c'", ch);
+		*sk->why_off = i;
+		return -EINVAL;
 	}
 	while (i < sk->len && (t[i] == '-' || t[i] == '+' || t[i] == '.' ||
 			       t[i] == 'e' || t[i] == 'E' ||
@@ -184,6 +300,13 @@ static int scalar(struct skim *sk)
 		i++;
 	}
 	sk->i = i;
+	if (i < sk->len && is_word(t[i])) {	/* -Infinity, 1x */
+		if (!sw_json_slip(t, sk->len, start, SW_JSON_EXPECT_ANY, &i,
+				  sk->why, sk->why_len))
+			snprintf(sk->why, sk->why_len, "unexpected '%c'", t[i]);
+		*sk->why_off = i;
+		return -EINVAL;
+	}
 	if (integer) {
 		bool neg = t[start] == '-';
 
@@ -226,7 +349,7 @@ static int token(struct skim *sk)
 	case ':':
 		break;
 	case '"': {
-		size_t end = skip_string(sk->t, sk->len, sk->i);
+		size_t end = sw_json_skip_string(sk->t, sk->len, sk->i);
 
 		if (top && top->type == '{' && top->expect_key) {
 			if ((r = key(sk, top, end)) < 0)
@@ -268,15 +391,14 @@ int sw_skim(const char *t, size_t len, struct sw_skim *out, char *why,
 		r = token(&sk);
 	}
 	free(sk.stack);
-	if (r < 0 && r != -EINVAL) {
-		free(out->rule_line);
-		memset(out, 0, sizeof(*out));
-	}
+	if (r < 0 && r != -EINVAL)
+		sw_skim_done(out);
 	return r;
 }
 
 void sw_skim_done(struct sw_skim *s)
 {
 	free(s->rule_line);
+	free(s->rule_off);
 	memset(s, 0, sizeof(*s));
 }

@@ -41,7 +41,9 @@ start_daemon() {
 	before=$(grep -c '^syswardd: listening on ' "$W/daemon.log" 2>/dev/null)
 	# Its own session and process group, as under systemd: a signal to
 	# a program's process group must not reach the test harness.
-	setsid ${DAEMON_AS[@]+"${DAEMON_AS[@]}"} "$SYSWARDD" --socket "$S" --socket-mode 0666 \
+	# Its compiled-filter cache its own, in $W: no entry of another
+	# test's (or of the machine's root) decides how long a compile is.
+	XDG_CACHE_HOME=$W/cache setsid ${DAEMON_AS[@]+"${DAEMON_AS[@]}"} "$SYSWARDD" --socket "$S" --socket-mode 0666 \
 		${SHARDS:+--shards "$SHARDS"} "$@" 2>>"$W/daemon.log" &
 	D_PID=$!
 	for ((i = 0; i < 100; i++)); do
@@ -1864,6 +1866,9 @@ print("calls=%d p50_us=%.0f p99_us=%.0f max_gap_ms=%.1f" % (len(gaps),
 # calls never pause for 500 ms, ps answers within 1 s, the big policy's
 # program runs.
 compile_beside() {
+	# A compile that happens: the second run of one policy would read
+	# the compiled-filter cache instead.
+	local -x SYSWARD_NO_CACHE=1
 	stop_daemon
 	start_daemon || return
 	chmod 0755 "$W"
@@ -1933,7 +1938,10 @@ t_compile_limit() {
 t_compile_client_gone() {
 	# A client that goes away while its policy compiles: its program
 	# never runs, its session leaves no trace, and a signal sent before
-	# (the client's Ctrl-C) waits for the program as before.
+	# (the client's Ctrl-C) waits for the program as before.  Without
+	# the compiled-filter cache: the first client's compile would make
+	# the second's instant.
+	local -x SYSWARD_NO_CACHE=1
 	start_daemon || return
 	chmod 0755 "$W"
 	local big bg
@@ -1967,6 +1975,47 @@ t_compile_client_gone() {
 	rc=$?
 	last_cmd=("client interrupted during its compile")
 	[ "$rc" -eq 130 ] || [ "$rc" -eq 3 ] || { fail "SIGINT during the compile: status $rc, not 130 or 3"; dump_last; }
+	daemon_serves
+}
+
+t_filter_cache_own() {
+	# Route 21: syswardd compiles into its own cache (here $W/cache, its
+	# XDG_CACHE_HOME), never the client's: a client of uid 65534 with a
+	# home of its own gets nothing written there, the daemon's entry is
+	# root's, 0600, in a 0700 directory, and the client's next RUN
+	# reads it (the file is not written again); another uid's RUN of
+	# the same policy gets an entry of its own (the uid is in the key).
+	# With SYSWARD_NO_CACHE=1 the daemon writes none.
+	[ -e /proc/keys ] || { echo "SKIP: this kernel has no keys (CONFIG_KEYS): no cache"; return 77; }
+	start_daemon || return
+	chmod 0755 "$W"
+	mkdir -m 0700 "$W/home" && chown 65534:65534 "$W/home"
+	local pol ino
+	pol=$(uid_policy 4343)
+	chmod 0644 "$pol"
+	last_cmd=(env HOME="$W/home" "${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$pol" -- "$PROBE" getuid)
+	sw_capture "${last_cmd[@]}"
+	expect_rc 0
+	expect_output "getuid=4343"
+	[ -z "$(ls -A "$W/home")" ] || fail "the daemon wrote into the client's home: $(ls -A "$W/home")"
+	[ "$(ls "$W/cache/sysward" 2>/dev/null | wc -l)" -eq 1 ] || { fail "no entry in the daemon's cache"; return; }
+	[ "$(stat -c '%U %a' "$W/cache/sysward")" = "root 700" ] || fail "the daemon's cache is $(stat -c '%U %a' "$W/cache/sysward")"
+	[ "$(stat -c '%U %a' "$W/cache/sysward/"*)" = "root 600" ] || fail "the daemon's entry is $(stat -c '%U %a' "$W/cache/sysward/"*)"
+	ino=$(stat -c %i "$W/cache/sysward/"*)
+	sw_capture "${last_cmd[@]}"
+	expect_rc 0
+	expect_output "getuid=4343"
+	[ "$(stat -c %i "$W/cache/sysward/"*)" = "$ino" ] || fail "the client's second RUN did not read the daemon's entry"
+	swd "$pol" "$PROBE" getuid
+	expect_rc 0
+	expect_output "getuid=4343"
+	[ "$(ls "$W/cache/sysward" | wc -l)" -eq 2 ] || fail "root's RUN shared uid 65534's entry"
+	stop_daemon
+	rm -rf "$W/cache"
+	SYSWARD_NO_CACHE=1 start_daemon || return
+	swd "$pol" "$PROBE" getuid
+	expect_rc 0
+	[ ! -e "$W/cache/sysward" ] || fail "SYSWARD_NO_CACHE=1: the daemon wrote $(ls "$W/cache/sysward")"
 	daemon_serves
 }
 

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 
 #include "sysward/proto.h"
 #include "../unit/check_run.h"
@@ -100,7 +101,8 @@ static void put_sigs(struct sw_buf *b, uint64_t ignored, uint64_t blocked)
 {
 	sw_buf_put_u64(b, ignored);
 	sw_buf_put_u64(b, blocked);
-	sw_buf_put_u32(b, 0);
+	sw_buf_put_u32(b, 0);		/* no descriptor */
+	sw_buf_put_u32(b, 0);		/* no terminal */
 }
 
 static uint32_t fds_ok[] = { 0, 1, 2, 3, 250 };
@@ -310,6 +312,7 @@ START_TEST(test_run_fds)
 		for (uint32_t i = 0; i < c->n; i++)
 			sw_buf_put_u32(&b, c->given ? c->nums[i] : i);
 	if (!(c->code == EBADMSG && c->given < c->n)) {
+		sw_buf_put_u32(&b, 0);	/* no terminal */
 		sw_buf_put_u32(&b, 1);
 		sw_buf_put_u32(&b, 0);
 		sw_buf_put_str(&b, "true", 100);
@@ -330,6 +333,156 @@ START_TEST(test_run_fds)
 			ck_assert_uint_eq(q.fds[i], c->nums[i]);
 		sw_run_request_clear(&q);
 	}
+	sw_buf_free(&b);
+}
+END_TEST
+
+/* RUN's terminal: what round-trips, and every inconsistency refused. */
+START_TEST(test_run_tty_roundtrip)
+{
+	static uint32_t fds_above[] = { 3, 9 };
+	struct sw_buf b = { 0 };
+	struct sw_run_request q = {
+		.fds = fds_above, .n_fds = 2,
+		.tty_flags = SW_PROTO_TTY | SW_PROTO_TTY_TERMIOS,
+		.argv = argv_ok, .argc = 3, .envp = env_ok, .envc = 2,
+		.cwd = "/", .policy_text = "{}", .policy_len = 2,
+	}, d;
+	struct termios tio = { 0 }, back;
+	struct sw_error err = { 0 };
+
+	tio.c_iflag = ICRNL | IXON;
+	tio.c_oflag = OPOST | ONLCR;
+	tio.c_cflag = CS8 | CREAD;
+	tio.c_lflag = ISIG | ICANON | ECHO;
+	tio.c_cc[VINTR] = 3;
+	tio.c_cc[VEOF] = 4;
+	cfsetispeed(&tio, B38400);
+	cfsetospeed(&tio, B38400);
+	q.tty = (struct sw_proto_tty){ .rows = 30, .cols = 120, .xpixel = 0xffff };
+	sw_proto_tty_from_termios(&q.tty, &tio);
+	ck_assert_int_eq(sw_run_request_encode(&b, &q, &err), 0);
+	ck_assert_int_eq(sw_run_request_decode(b.data + 16, b.len - 16, &d, &err), 0);
+	ck_assert_uint_eq(d.tty_flags, SW_PROTO_TTY | SW_PROTO_TTY_TERMIOS);
+	ck_assert_uint_eq(d.tty.rows, 30);
+	ck_assert_uint_eq(d.tty.cols, 120);
+	ck_assert_uint_eq(d.tty.xpixel, 0xffff);
+	sw_proto_tty_to_termios(&d.tty, &back);
+	ck_assert_uint_eq(back.c_iflag, tio.c_iflag);
+	ck_assert_uint_eq(back.c_oflag, tio.c_oflag);
+	ck_assert_uint_eq(back.c_cflag & ~CBAUD, tio.c_cflag & ~CBAUD);
+	ck_assert_uint_eq(back.c_lflag, tio.c_lflag);
+	ck_assert_uint_eq(cfgetospeed(&back), B38400);
+	ck_assert_mem_eq(back.c_cc, tio.c_cc, NCCS);
+	ck_assert_str_eq(d.argv[0], "/bin/echo");
+	sw_run_request_clear(&d);
+	sw_buf_free(&b);
+}
+END_TEST
+
+/* A RUN's terminal by hand: flags, then (with SW_PROTO_TTY) the
+ * window size and the modes as given, then a valid rest. */
+static const struct {
+	const char *what;
+	uint32_t n_fds, fd;		/* 0 or 1 descriptor, its number */
+	uint32_t flags;
+	uint32_t iflag;			/* the first mode */
+	uint32_t line;
+	size_t cut;			/* the terminal's bytes left out */
+	int code;
+	const char *msg;
+} tty_cases[] = {
+	{ "a terminal, no modes", 1, 3, SW_PROTO_TTY, 0, 0, 0, 0, NULL },
+	{ "a terminal with modes", 0, 0, SW_PROTO_TTY | SW_PROTO_TTY_TERMIOS,
+	  ICRNL, 0, 0, 0, NULL },
+	{ "unknown flags", 0, 0, 0x4, 0, 0, 0, EINVAL,
+	  "RUN request: terminal flags 0x4 (known: 0x3)" },
+	{ "modes without a terminal", 0, 0, SW_PROTO_TTY_TERMIOS, 0, 0, 0,
+	  EBADMSG, "RUN request: a terminal's modes without a terminal" },
+	{ "a terminal and the client's stdin", 1, 0, SW_PROTO_TTY, 0, 0, 0,
+	  EBADMSG, "RUN request: a terminal of its own and the client's "
+	  "descriptor 0 (0, 1 and 2 are the terminal's)" },
+	{ "a terminal and the client's stderr", 1, 2, SW_PROTO_TTY, 0, 0, 0,
+	  EBADMSG, "RUN request: a terminal of its own and the client's "
+	  "descriptor 2 (0, 1 and 2 are the terminal's)" },
+	{ "modes not announced", 0, 0, SW_PROTO_TTY, ICRNL, 0, 0, EBADMSG,
+	  "RUN request: a terminal's modes without SW_PROTO_TTY_TERMIOS" },
+	{ "a line discipline beyond a byte", 0, 0,
+	  SW_PROTO_TTY | SW_PROTO_TTY_TERMIOS, 0, 256, 0, EINVAL,
+	  "RUN request: line discipline 256 out of range 0..255" },
+	{ "truncated in the terminal", 0, 0, SW_PROTO_TTY, 0, 0,
+	  SW_PROTO_TTY_SIZE, EBADMSG, "RUN request: truncated in the terminal" },
+};
+
+START_TEST(test_run_tty)
+{
+	const __typeof__(tty_cases[0]) *c = &tty_cases[_i];
+	struct sw_buf b = { 0 };
+	struct sw_run_request q;
+	struct sw_error err = { 0 };
+	int r;
+
+	sw_buf_put_u64(&b, 0);
+	sw_buf_put_u32(&b, 022);
+	sw_buf_put_u64(&b, 0);
+	sw_buf_put_u64(&b, 0);
+	sw_buf_put_u32(&b, c->n_fds);
+	if (c->n_fds)
+		sw_buf_put_u32(&b, c->fd);
+	sw_buf_put_u32(&b, c->flags);
+	if ((c->flags & SW_PROTO_TTY) && !c->cut) {
+		uint8_t ws[8] = { 30, 0, 120, 0 }, cc[SW_PROTO_TTY_NCC] = { 3 };
+
+		sw_buf_put_bytes(&b, ws, sizeof(ws));
+		sw_buf_put_u32(&b, c->iflag);
+		for (int i = 0; i < 3; i++)
+			sw_buf_put_u32(&b, 0);
+		sw_buf_put_u32(&b, c->line);
+		sw_buf_put_u32(&b, 0);
+		sw_buf_put_u32(&b, 0);
+		sw_buf_put_bytes(&b, cc, sizeof(cc));
+	}
+	if (!c->cut) {
+		sw_buf_put_u32(&b, 1);
+		sw_buf_put_u32(&b, 0);
+		sw_buf_put_str(&b, "true", 100);
+		sw_buf_put_str(&b, "/", 100);
+		sw_buf_put_str(&b, "", 100);
+		sw_buf_put_u32(&b, 0);
+	}
+	ck_assert(!b.oom);
+	r = sw_run_request_decode(b.data, b.len, &q, &err);
+	ck_assert_msg(r == -c->code, "%s: %d, expected %d (%s)", c->what, r,
+		      -c->code, err.msg);
+	if (c->msg)
+		ck_assert_msg(!strcmp(err.msg, c->msg), "%s: \"%s\", expected \"%s\"",
+			      c->what, err.msg, c->msg);
+	if (!c->code) {
+		ck_assert_uint_eq(q.tty_flags, c->flags);
+		ck_assert_uint_eq(q.tty.rows, 30);
+		ck_assert_uint_eq(q.tty.cols, 120);
+		ck_assert_uint_eq(q.tty.iflag, c->iflag);
+		sw_run_request_clear(&q);
+	}
+	sw_buf_free(&b);
+}
+END_TEST
+
+/* The client never asks for what the daemon refuses. */
+START_TEST(test_run_tty_encode)
+{
+	static uint32_t fds_low[] = { 1 };
+	struct sw_buf b = { 0 };
+	struct sw_error err = { 0 };
+	struct sw_run_request q = {
+		.fds = fds_low, .n_fds = 1, .tty_flags = SW_PROTO_TTY,
+		.argv = argv_ok, .argc = 3, .cwd = "/", .policy_text = "{}",
+		.policy_len = 2,
+	};
+
+	ck_assert_int_eq(sw_run_request_encode(&b, &q, &err), -EBADMSG);
+	ck_assert_str_eq(err.msg, "RUN request: a terminal of its own and the "
+			 "client's descriptor 1 (0, 1 and 2 are the terminal's)");
 	sw_buf_free(&b);
 }
 END_TEST
@@ -413,11 +566,17 @@ START_TEST(test_small_messages)
 	ck_assert_str_eq(err.msg, "STOPPED message: signal 65 out of range 1..64");
 
 	ck_assert_int_eq(sw_msg_encode_started(&b,
-		&(struct sw_started){ 42, 1234 }, NULL), 0);
+		&(struct sw_started){ 42, 1234, SW_PROTO_STARTED_TTY }, NULL), 0);
 	ck_assert_int_eq(sw_msg_header_decode(b.data, false, &h, NULL), 0);
+	ck_assert_int_eq(h.length, 16);
 	ck_assert_int_eq(sw_msg_decode_started(b.data + 16, h.length, &st, NULL), 0);
 	ck_assert_uint_eq(st.session_id, 42);
 	ck_assert_uint_eq(st.pid, 1234);
+	ck_assert_uint_eq(st.flags, SW_PROTO_STARTED_TTY);
+	ck_assert_int_eq(sw_msg_encode_started(&b,
+		&(struct sw_started){ 42, 1234, 2 }, NULL), 0);
+	ck_assert_int_eq(sw_msg_decode_started(b.data + 16, 16, &st, &err), -EBADMSG);
+	ck_assert_str_eq(err.msg, "STARTED: flags 0x2 (known: 0x1)");
 
 	ck_assert_int_eq(sw_msg_encode_exit(&b, &(struct sw_exit_reply){
 		.exit_code = 137 }, NULL), 0);
@@ -646,6 +805,10 @@ static Suite *proto_suite(void)
 			    sizeof(bounds_cases) / sizeof(bounds_cases[0]));
 	tcase_add_loop_test(tc, test_run_fds, 0,
 			    sizeof(fds_cases) / sizeof(fds_cases[0]));
+	tcase_add_test(tc, test_run_tty_roundtrip);
+	tcase_add_loop_test(tc, test_run_tty, 0,
+			    sizeof(tty_cases) / sizeof(tty_cases[0]));
+	tcase_add_test(tc, test_run_tty_encode);
 	tcase_add_test(tc, test_run_encode_limits);
 	tcase_add_test(tc, test_small_messages);
 	tcase_add_test(tc, test_record_report);

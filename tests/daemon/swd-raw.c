@@ -459,7 +459,7 @@ int main(int argc, char **argv)
 		put_hdr(&b, SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_KILL, 9, 0);
 		sw_buf_put_bytes(&b, "123456789", 9);
 	} else if (strcmp(mode, "malformed-run") == 0) {
-		put_hdr(&b, SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_RUN, 52, 0);
+		put_hdr(&b, SW_PROTO_MAGIC, SW_PROTO_VERSION, SW_MSG_RUN, 56, 0);
 		sw_buf_put_u64(&b, 0);
 		sw_buf_put_u32(&b, 022);	/* umask */
 		sw_buf_put_u64(&b, 0);	/* ignored signals */
@@ -468,6 +468,7 @@ int main(int argc, char **argv)
 		sw_buf_put_u32(&b, 0);
 		sw_buf_put_u32(&b, 1);
 		sw_buf_put_u32(&b, 2);
+		sw_buf_put_u32(&b, 0);	/* no terminal of its own */
 		sw_buf_put_u32(&b, 0);	/* argc 0 */
 		sw_buf_put_u32(&b, 0);
 		send_all(fd, &b, std, 3);

@@ -9,6 +9,7 @@
  * not read text[len].  A fuzzer-side check aborts (a "crash") when the
  * error contract of include/sysward/error.h is broken.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,12 +22,36 @@ static void check(int cond)
 		abort();
 }
 
+/* Every error, as sysward check asks: the parse goes on after one, over
+ * half-read rules; the list must agree with the first error, and the
+ * policy is freed as usual.  Then the first error only, below. */
+static void every_error(const uint8_t *data, size_t size)
+{
+	struct sw_error errors[4], first;
+	struct sw_policy_load_opts o = { .errors = errors, .max_errors = 4 };
+	struct sw_policy *p = NULL;
+	int r = sw_policy_load_string_opts((const char *)data, size, "fuzz.json",
+					   &o, &p, &first);
+
+	if (r == 0) {
+		check(p != NULL && o.n_errors == 0 && o.n_more == 0);
+		sw_policy_free(p);
+		return;
+	}
+	check(p == NULL && o.n_errors <= 4 && (o.n_errors > 0 || r == -ENOMEM));
+	check(o.n_more == 0 || o.n_errors == 4);
+	for (size_t i = 0; i < o.n_errors; i++)
+		check(errors[i].code == EINVAL || errors[i].code == EFBIG);
+	check(o.n_errors == 0 || strcmp(errors[0].msg, first.msg) == 0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sw_policy *p = NULL;
 	struct sw_error err;
 	int r;
 
+	every_error(data, size);
 	memset(&err, 0x5a, sizeof(err));	/* the loader must set it */
 	sw_error_clear(&err);
 	r = sw_policy_load_string((const char *)data, size, "fuzz.json", &p,

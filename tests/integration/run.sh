@@ -376,6 +376,59 @@ t_audit_log_stderr_text() {
 	expect_err "xml"
 }
 
+# --log - shares the program's standard error: each record is a line of
+# its own between the program's lines, never inside one, also when the
+# program writes a line in several writes with a logged call between
+# them (as glibc's error() does: "cat: ", the name, then strerror's
+# text, whose locale file the policy may refuse).  To a file, and
+# through a pipe; a control without --log has the same program lines.
+# tags: needs-log
+t_audit_log_stderr_lines() {
+	local p n=150 prog
+	p=$(policy chdir <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["chdir"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13}]}
+	EOF
+	)
+	prog='i=0; while [ $i -lt '$n' ]; do printf "line-$i-%0600d " 0 >&2; cd /nonexistent-$i 2>/dev/null; printf "end-$i\n" >&2; i=$((i+1)); done'
+	check_lines() {
+		"$PYTHON" - "$1" "$n" "$2" <<-'EOF'
+		import json, re, sys
+		path, n, want_records = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "yes"
+		prog, recs, bad = 0, 0, []
+		for line in open(path, errors="replace").read().split("\n")[:-1]:
+		    m = re.fullmatch(r"line-(\d+)-0{600} end-(\d+)", line)
+		    if m and m.group(1) == m.group(2):
+		        prog += 1
+		        continue
+		    try:
+		        r = json.loads(line)
+		        assert r["syscall"] == "chdir"
+		        recs += 1
+		    except Exception:
+		        bad.append(line[:120])
+		if bad or prog != n or (recs < n if want_records else recs):
+		    print("%s: %d whole program lines of %d, %d records, %d broken lines, first: %s"
+		          % (path, prog, n, recs, len(bad), bad[:3]))
+		    sys.exit(1)
+		EOF
+	}
+	sw "$p" -- sh -c "$prog"
+	expect_rc 0
+	check_lines "$W/err" no || fail "the program's lines without --log"
+	sw "$p" --log - -- sh -c "$prog"
+	expect_rc 0
+	check_lines "$W/err" yes || fail "--log - split the program's lines (a file)"
+	("$SYSWARD" run --policy "$p" --log - -- sh -c "$prog" 2>&1 >/dev/null | cat >"$W/piped")
+	check_lines "$W/piped" yes || fail "--log - split the program's lines (a pipe)"
+	# A line that never ends holds no record back for ever: they come
+	# out when the run ends, none lost.
+	sw "$p" --log - -- sh -c 'printf "no end" >&2; cd /a; cd /b; cd /c; true'
+	expect_rc 0
+	[ "$(grep -o '"syscall":"chdir"' "$W/err" | wc -l)" -eq 3 ] ||
+		{ fail "records behind a line that never ends were lost"; dump_last; }
+}
+
 docker_profile() {
 	local f=$EXAMPLES/docker-default.json
 	if [ ! -f "$f" ]; then
@@ -917,7 +970,10 @@ t_learn_unix_addresses() {
 	i=$("$PYTHON" -c 'import json, sys; print([i for i, r in enumerate(json.load(open(sys.argv[1]))["syscalls"]) if r.get("paths")][0])' "$p")
 	cli check "$p"
 	expect_rc 0
-	expect_line "grant: $p: syscalls[$i].paths[0]: grants connect to the unix socket \"$W/pub/svc.sock\", also where its service is a process of the program's uid outside its session (the name the service bound must be that too)"
+	# at the line and column of the learned rule's condition
+	grep -q "^grant: $p:[0-9]*:[0-9]*: syscalls\[$i\]\.paths\[0\]: " "$W/out" ||
+		fail "no grant line with a position for syscalls[$i].paths[0]"
+	expect_out_contains ": syscalls[$i].paths[0]: grants connect to the unix socket \"$W/pub/svc.sock\", also where its service is a process of the program's uid outside its session (the name the service bound must be that too)"
 	sw "$p" --gate -- "$PROBE" connect-unix "$W/pub/svc.sock" net-inet
 	expect_rc 0
 	expect_line "connect($W/pub/svc.sock)=ok"
@@ -1047,7 +1103,7 @@ t_bash_completion() {
 	expect_rc 0
 	expect_output "sysward |check help info kill learn ps run 
 sysward ch|check 
-sysward check --|--help --json --quiet 
+sysward check --|--help --json --policy-max-bytes --quiet --strict 
 sysward check |a.json b.json sub 
 sysward run --policy |a.json b.json sub 
 sysward run -p a|a.json 
@@ -1060,7 +1116,7 @@ sysward run --policy a.json --co|--complain
 sysward run --policy a.json --report |a.json b.json notes.txt sub 
 sysward run --policy a.json --report r.json ech|echo 
 sysward run --policy a.json --ga|--gate --gate= 
-sysward learn --|--args --cap --catch-all --format --help --merge --output --paths --policy --quiet 
+sysward learn --|--args --cap --catch-all --format --help --merge --output --paths --policy --quiet --strict 
 sysward learn -o |a.json b.json notes.txt sub 
 sysward learn --format |oci sysward 
 sysward learn -o p.json ech|echo 
@@ -1077,7 +1133,8 @@ sysward run --policy=a|a.json "
 # tags: other-command
 t_check_json() {
 	# --json: one JSON document on stdout, an array with one object per
-	# file; the positions and paths come from the error object.
+	# file; the positions and paths come from the error object, every
+	# error and warning has both.
 	local good syntax meaning
 	good=$(policy good <<-EOF
 	{"defaultAction": "SCMP_ACT_ALLOW",
@@ -1108,16 +1165,16 @@ t_check_json() {
 	out, good, syntax, meaning = sys.argv[1:]
 	got = json.load(open(out))
 	want = [
-	    {"file": good, "ok": True, "errors": [], "warnings": [
-	        {"path": "syscalls[0].names[0]", "kind": "other", "message": good + ': syscalls[0].names[0]: unknown system call "getuidd" ignored (did you mean "getuid"?)'},
-	        {"path": "syscalls[1].args", "kind": "other", "message": good + ": syscalls[1].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold"},
-	        {"path": "syscalls[2].paths[0]", "kind": "not-a-path", "message": good + ': syscalls[2].paths[0]: argument 1 of "open" is not a path (open\'s path is argument 0): the supervisor reads a string at the number there, and the calls this rule sees fail with EFAULT ("path argument unreadable"); use index 0'}]},
-	    {"file": syntax, "ok": False, "warnings": [], "errors": [
+	    {"file": good, "ok": True, "errors": [], "more_errors": 0, "warnings": [
+	        {"path": "syscalls[0].names[0]", "kind": "other", "line": 2, "column": 26, "message": good + ':2:26: syscalls[0].names[0]: unknown system call "getuidd" ignored (did you mean "getuid"?)'},
+	        {"path": "syscalls[1].args", "kind": "other", "line": 4, "column": 24, "message": good + ":4:24: syscalls[1].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold"},
+	        {"path": "syscalls[2].paths[0]", "kind": "not-a-path", "line": 7, "column": 26, "message": good + ':7:26: syscalls[2].paths[0]: argument 1 of "open" is not a path (open\'s path is argument 0): the supervisor reads a string at the number there, and the calls this rule sees fail with EFAULT ("path argument unreadable"); use index 0'}]},
+	    {"file": syntax, "ok": False, "more_errors": 0, "warnings": [], "errors": [
 	        {"errno": "EINVAL", "line": 2, "column": 15, "path": None,
 	         "message": syntax + ":2:15: unexpected '}'"}]},
-	    {"file": meaning, "ok": False, "warnings": [], "errors": [
-	        {"errno": "EINVAL", "line": None, "column": None, "path": "syscalls[0].args[0].op",
-	         "message": meaning + ': syscalls[0].args[0].op: unknown operator "SCMP_CMP_FOO" (expected one of SCMP_CMP_NE, SCMP_CMP_LT, SCMP_CMP_LE, SCMP_CMP_EQ, SCMP_CMP_GE, SCMP_CMP_GT, SCMP_CMP_MASKED_EQ)'}]},
+	    {"file": meaning, "ok": False, "more_errors": 0, "warnings": [], "errors": [
+	        {"errno": "EINVAL", "line": 3, "column": 56, "path": "syscalls[0].args[0].op",
+	         "message": meaning + ':3:56: syscalls[0].args[0].op: unknown operator "SCMP_CMP_FOO" (expected one of SCMP_CMP_NE, SCMP_CMP_LT, SCMP_CMP_LE, SCMP_CMP_EQ, SCMP_CMP_GE, SCMP_CMP_GT, SCMP_CMP_MASKED_EQ)'}]},
 	]
 	if got != want:
 	    print("got: ", json.dumps(got, indent=1), file=sys.stderr)
@@ -1128,9 +1185,9 @@ t_check_json() {
 	cli check "$good"
 	expect_rc 0
 	expect_output "$good: OK
-warning: $good: syscalls[0].names[0]: unknown system call \"getuidd\" ignored (did you mean \"getuid\"?)
-warning: $good: syscalls[1].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold
-warning: $good: syscalls[2].paths[0]: argument 1 of \"open\" is not a path (open's path is argument 0): the supervisor reads a string at the number there, and the calls this rule sees fail with EFAULT (\"path argument unreadable\"); use index 0"
+warning: $good:2:26: syscalls[0].names[0]: unknown system call \"getuidd\" ignored (did you mean \"getuid\"?)
+warning: $good:4:24: syscalls[1].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold
+warning: $good:7:26: syscalls[2].paths[0]: argument 1 of \"open\" is not a path (open's path is argument 0): the supervisor reads a string at the number there, and the calls this rule sees fail with EFAULT (\"path argument unreadable\"); use index 0"
 }
 
 # tags: other-command

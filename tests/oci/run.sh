@@ -190,6 +190,116 @@ t_inside_default_spec_podman() {
 	inside podman "$HERE/profiles/podman-default.json" 65534
 }
 
+# A profile without "architectures" (issue 36).  runc builds its ENOSYS
+# stub for calls newer than the profile per listed architecture; before
+# 1.1.15 (Debian 12 has 1.1.5) a profile that lists none got no stub at
+# all, so every newer call took the default errno.  runc 1.1.15 and
+# 1.2.0 on always add the native architecture (runc ccc500c42, "seccomp:
+# patchbpf: always include native architecture in stub", after a SUSE
+# report that programs did not fall back), which is what sysward does.
+# The reference is today's runc: sysward answers ENOSYS for the calls
+# newer than the profile; the runc here must answer the same if it has
+# the fix, and the default errno if it predates it (docs/security.md:
+# a difference with old runc only).  A 2016 Docker profile, its newest
+# call copy_file_range, with its "architectures" removed.
+t_no_architectures() {
+	local newer="pkey_alloc statx rseq pidfd_open close_range openat2 faccessat2 process_madvise epoll_pwait2 landlock_create_ruleset memfd_secret futex_waitv"
+	local v runc_wants call got
+	make_rootfs || { fail "cannot make the root filesystem"; return; }
+	"$PYTHON" - "$HERE/profiles/docker-labs-default-no-chmod.json" >"$W/profile.json" <<-'EOF'
+	import json, sys
+	p = json.load(open(sys.argv[1]))
+	del p["architectures"]
+	json.dump(p, sys.stdout, indent=1)
+	EOF
+	"$PYTHON" "$HERE/oci-seccomp.py" --engine moby --cap "$MOBY_CAPS" \
+		"$W/profile.json" >"$W/seccomp.json" ||
+		{ fail "oci-seccomp.py could not convert the profile"; return; }
+	grep -q architectures "$W/seccomp.json" &&
+		{ fail "the converted profile lists architectures"; return; }
+	bundle "$W/runc" "$W/seccomp.json" "$MOBY_CAPS" /probe &&
+		bundle "$W/sysward" - "$MOBY_CAPS" /sysward run -q \
+			--policy /profile.json --cap "$MOBY_CAPS" -- /probe ||
+		{ fail "cannot make the bundles"; return; }
+	container runc "$W/runc"
+	expect_rc 0
+	container sysward "$W/sysward"
+	expect_rc 0
+	v=$(runc --version | sed -n 's/^runc version \([0-9.]*\).*/\1/p')
+	if [ "$(printf '%s\n1.1.15\n' "$v" | sort -V | head -1)" = 1.1.15 ]; then
+		runc_wants=ENOSYS
+	else
+		runc_wants=EPERM	# no stub without architectures
+	fi
+	for call in $newer; do
+		got=$(grep "^$call " "$W/sysward.out")
+		[ "$got" = "$call -1 ENOSYS" ] ||
+			fail "sysward: '$got', want '$call -1 ENOSYS' (newer than the profile)"
+		got=$(grep "^$call " "$W/runc.out")
+		[ "$got" = "$call -1 $runc_wants" ] ||
+			fail "runc $v: '$got', want '$call -1 $runc_wants'"
+	done
+	echo "runc $v: newer calls $runc_wants, sysward ENOSYS"
+}
+
+# What runc refuses in a profile, sysward check refuses too (issue 36:
+# "value": -1 passed check).  runc reads linux.seccomp into the runtime
+# spec's Go types (LinuxSeccompArg.Value and ValueTwo uint64, Index uint,
+# ErrnoRet and DefaultErrnoRet *uint): encoding/json refuses a negative
+# or fractional number there and the container never starts.  Each row
+# is one rule's JSON members (or a top-level member after "top:"); runc
+# is asked first, so that the oracle, not this table, says what is
+# refused.  Control: the same 64 bits written unsigned run under both.
+t_refusals_as_runc() {
+	local members rule top n=0 rc_runc
+	make_rootfs || { fail "cannot make the root filesystem"; return; }
+	: >"$W/profile.json"	# bundle() binds it
+	while IFS='|' read -r want members; do
+		[ -n "$want" ] || continue
+		n=$((n + 1))
+		rule='"names": ["read"], "action": "SCMP_ACT_ERRNO"'
+		top='"defaultAction": "SCMP_ACT_ALLOW"'
+		case $members in
+		top:*) top=${members#top:} ;;
+		*) rule="$rule, $members" ;;
+		esac
+		printf '{%s, "syscalls": [{%s}]}\n' "$top" "$rule" >"$W/p$n.json"
+		bundle "$W/b$n" "$W/p$n.json" CAP_KILL /bin/busybox true ||
+			{ fail "cannot make the bundle"; return; }
+		container "runc$n" "$W/b$n"
+		rc_runc=$rc
+		case $want in
+		refused) [ "$rc_runc" -ne 0 ] ||
+			fail "runc ran a container with {$members}: the row is wrong"
+			# refused for the profile, not for anything else
+			grep -q 'cannot unmarshal' "$W/runc$n.err" ||
+				fail "runc failed otherwise: $(cat "$W/runc$n.err")" ;;
+		runs) [ "$rc_runc" -eq 0 ] ||
+			fail "runc refused {$members}: $(cat "$W/runc$n.err")" ;;
+		esac
+		last_cmd=("$SYSWARD" check -q "$W/p$n.json")
+		"${last_cmd[@]}" >"$W/out" 2>"$W/err"
+		rc=$?
+		if [ "$rc_runc" -ne 0 ]; then
+			expect_rc 1
+			grep -q "p$n.json:[0-9]*:[0-9]*: " "$W/err" ||
+				fail "sysward check's refusal of {$members} has no line:col: $(cat "$W/err")"
+		else
+			expect_rc 0
+		fi
+		echo "{$members}: runc $rc_runc, sysward check $rc: $(head -c 160 "$W/err")"
+	done <<-'EOF'
+	refused|"args": [{"index": 0, "value": -1, "op": "SCMP_CMP_EQ"}]
+	refused|"args": [{"index": 0, "value": 1, "valueTwo": -1, "op": "SCMP_CMP_MASKED_EQ"}]
+	refused|"args": [{"index": 0, "value": 1.5, "op": "SCMP_CMP_EQ"}]
+	refused|"args": [{"index": -1, "value": 1, "op": "SCMP_CMP_EQ"}]
+	refused|"errnoRet": -1
+	refused|top:"defaultAction": "SCMP_ACT_ERRNO", "defaultErrnoRet": -1
+	runs|"args": [{"index": 0, "value": 18446744073709551615, "op": "SCMP_CMP_EQ"}]
+	runs|"errnoRet": 1
+	EOF
+}
+
 sw_command_line "$@"
 : "${SYSWARD:?SYSWARD must name the sysward binary}"
 : "${OCI_PROBE:?OCI_PROBE must name the sw-oci-probe binary}"

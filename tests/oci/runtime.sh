@@ -102,6 +102,10 @@ mkbundle() {
 # rtc ARGS...: sysward-runtime with the scenario's state root; captured
 # as common.sh's run does ($rc, $out, $err).  RT_KERNEL: a command line
 # it runs under (sw-pretend's, for an older kernel), else none.
+# own_config BUNDLE NAME: the config.json sysward-runtime handed runc for
+# container() NAME of BUNDLE (the bundle's own is never rewritten).
+own_config() { echo "$1/.sysward-sysward-oci-$$-$2/config.json"; }
+
 RT_KERNEL=()
 rtc() {
 	run ${RT_KERNEL[@]+"${RT_KERNEL[@]}"} "$RUNTIME" --root "$W/state" "$@"
@@ -194,15 +198,17 @@ t_runtime_policy_inside() {
 	container abs "$W/abs" "$RUNTIME"
 	expect_rc 0
 	expect_output "getuid=4242"
-	# The config.json now runs sysward first, by the descriptor
-	# sysward-runtime hands it (3: nothing preserved), through a proc
-	# mount of its own, last; nothing of the host's layout shows.
-	"$PYTHON" - "$W/sw/config.json" <<-'EOF' || fail "the rewritten config.json is not as expected"
+	# The config.json runc was handed runs sysward first, by the
+	# descriptor sysward-runtime hands it (3: nothing preserved), through
+	# a proc mount of its own, last; nothing of the host's layout shows.
+	"$PYTHON" - "$(own_config "$W/sw" sw)" <<-'EOF' || fail "the wrapped config.json is not as expected"
 	import json, sys
 	s = json.load(open(sys.argv[1]))
 	a = s["process"]["args"]
 	assert a[:7] == ["/proc/self/fd/3", "run", "-q", "--policy-fd", "4", "--keep-fds", "3"], a
 	assert a[a.index("--") + 1:][:2] == ["/probe", "getuid"], a
+	# no compiled-filter cache written into the container's files
+	assert "--no-cache" in a[:a.index("--")], a
 	last = s["mounts"][-1]
 	assert (last["destination"], last["type"]) == ("/proc", "proc"), last
 	assert not [x for x in s["mounts"] if "sysward" in json.dumps(x)], s["mounts"]
@@ -462,10 +468,11 @@ t_runtime_seccomp_section() {
 	expect_rc 0
 	expect_output "$CONFINED"
 	"$PYTHON" -c 'import json,sys; s=json.load(open(sys.argv[1])); assert "seccomp" not in s["linux"]; assert s["annotations"]["io.sysward.runtime.wrapped"] == "linux.seccomp"' \
-		"$W/sw/config.json" || fail "linux.seccomp was not moved into the policy"
+		"$(own_config "$W/sw" sw)" || fail "linux.seccomp was not moved into the policy"
+	expect_same "$W/runc/config.json" "$W/sw/config.json" "the bundle's own config.json"
 	container runc "$W/runc" runc
 	[ "$rc" -ne 0 ] || fail "runc accepted sysward's actions: the test proves nothing"
-	# Run again: the section comes back from the policy's copy.
+	# Run again: the same.
 	container sw2 "$W/sw" "$RUNTIME"
 	expect_rc 0
 	expect_output "$CONFINED"
@@ -531,6 +538,7 @@ refused() {
 	expect_err "$@"
 	expect_same "$W/refused.before" "$b/config.json" "config.json of a refused bundle"
 	[ -e "$b/sysward-policy.json" ] && fail "a refused bundle got a policy copy"
+	[ -e "$b/.sysward-$id" ] && fail "a refused bundle got a bundle of sysward-runtime's"
 	runc --root "$W/state" state "$id" >/dev/null 2>&1 && fail "a refused bundle's container exists"
 	[ -e "$W/ran/x" ] && fail "a refused bundle's program ran"
 	return 0
@@ -580,14 +588,15 @@ t_runtime_refusals() {
 	RT_KERNEL=("$PRETEND" --no-set-syscall-info --)
 	refused "$W/b" "lacks PTRACE_SET_SYSCALL_INFO"
 	RT_KERNEL=()
-	# A config.json we rewrote whose arguments were changed since.
+	# A config.json wrapped in place (as an older sysward-runtime left
+	# it) whose arguments were changed since.
 	rtc create --bundle "$W/b" made
 	expect_rc 0
 	rtc delete -f made
-	"$PYTHON" -c 'import json,sys; p=sys.argv[1]; s=json.load(open(p)); s["process"]["args"]=["/bin/sh","-c","echo ran >/ran/x"]; json.dump(s,open(p,"w"))' \
-		"$W/b/config.json"
-	rm -f "$W/b/sysward-policy.json"
-	refused "$W/b" "its arguments no longer start with sysward's"
+	"$PYTHON" -c 'import json,sys; s=json.load(open(sys.argv[1])); s["process"]["args"]=["/bin/sh","-c","echo ran >/ran/x"]; json.dump(s,open(sys.argv[2],"w"))' \
+		"$W/b/.sysward-made/config.json" "$W/b/config.json"
+	rm -rf "$W/b/.sysward-made"
+	refused "$W/b" "its arguments no longer start with sysward's: put the bundle's own config.json back"
 	# restore of a sysward bundle; crun's --config.
 	mkbundle "$W/b" --annotation io.sysward.policy=confine "${args[@]}"
 	rtc restore --image-path "$W/nowhere" --bundle "$W/b" rest
@@ -936,7 +945,7 @@ open(/etc/motd,rdonly)=-EACCES"
 	rtc delete "sysward-oci-$$-sw"
 	[ "$(cat "$W/host-poststop" 2>/dev/null)" = ran ] || fail "the poststop hook did not run on the host"
 	# The hook's config.json entry, and back as it was at the next create.
-	"$PYTHON" - "$W/sw/config.json" <<-'EOF' || fail "the startContainer hook is not under sysward"
+	"$PYTHON" - "$(own_config "$W/sw" sw)" <<-'EOF' || fail "the startContainer hook is not under sysward"
 	import json, sys
 	s = json.load(open(sys.argv[1]))
 	h = s["hooks"]["startContainer"][0]
@@ -951,53 +960,114 @@ open(/etc/motd,rdonly)=-EACCES"
 }
 
 t_runtime_bundle_writes() {
-	# The runtime writes into the bundle only, and never through a link
-	# planted there (config.json, and the copy of a linux.seccomp policy
-	# it keeps to unwrap it); a second create of the same bundle wraps
-	# the bundle's own process once and appends its proc mount once; a
-	# wrapped config.json whose policy is removed runs unconfined, as the
-	# bundle now asks.
+	# The runtime writes into the bundle only, one directory of its own
+	# per container (the wrapped config.json runc is handed), never
+	# through a link planted there; the bundle's own config.json, a link
+	# here, is read as runc reads it and never written; a second create
+	# wraps the bundle's own process once and appends its proc mount
+	# once; a config.json an older sysward-runtime wrapped in place (with
+	# its copy of a linux.seccomp policy) is put back as the bundle's own.
 	needs_supervisor
 	rt_setup || { fail "setup"; return; }
-	mkdir -p "$W/outside"
+	mkdir -p "$W/outside/planted"
 	echo "victim" >"$W/outside/victim"
 	mkbundle "$W/b" --seccomp "$W/policies/confine.json" -- /probe getuid
-	ln -s "$W/outside/victim" "$W/b/sysward-policy.json"
 	mv "$W/b/config.json" "$W/outside/config.json"
 	ln -s "$W/outside/config.json" "$W/b/config.json"
 	cp "$W/outside/config.json" "$W/outside/config.orig"
+	ln -s "$W/outside/planted" "$W/b/.sysward-sysward-oci-$$-zero"
+	container zero "$W/b" "$RUNTIME"
+	expect_rc 1
+	expect_err "(a link, or not a directory: remove it)"
+	[ -z "$(ls -A "$W/outside/planted")" ] || fail "a file was written through a planted link"
+	rm "$W/b/.sysward-sysward-oci-$$-zero"
 	container one "$W/b" "$RUNTIME"
 	expect_rc 0
 	expect_output "getuid=4242"
-	[ "$(cat "$W/outside/victim")" = victim ] || fail "a file outside the bundle was written through a link"
 	expect_same "$W/outside/config.orig" "$W/outside/config.json" "config.json outside the bundle"
-	[ -L "$W/b/config.json" ] || [ -L "$W/b/sysward-policy.json" ] &&
-		fail "a link in the bundle is still there"
-	ls -a "$W/b" | grep -v '^\.\.\?$' | sort >"$W/listing"
-	printf 'config.json\nsysward-policy.json\n' >"$W/listing.want"
+	[ -L "$W/b/config.json" ] || fail "the bundle's config.json (a link) was replaced"
+	ls -A "$W/b" | sort >"$W/listing"
+	printf '.sysward-sysward-oci-%s-one\nconfig.json\nrootfs\n' $$ >"$W/listing.want"
+	ls -A "$W/b" | grep -q '^rootfs$' || sed -i '/^rootfs$/d' "$W/listing.want"
 	expect_same "$W/listing.want" "$W/listing" "the bundle's files"
-	container two "$W/b" "$RUNTIME"
+	container one "$W/b" "$RUNTIME"
 	expect_rc 0
 	expect_output "getuid=4242"
-	"$PYTHON" - "$W/b/config.json" "$W/outside/config.orig" <<-'EOF' || fail "a second create wrapped the bundle twice"
+	"$PYTHON" - "$(own_config "$W/b" one)" "$W/outside/config.orig" <<-'EOF' || fail "a second create wrapped the bundle twice"
 	import json, sys
 	s, o = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 	a = s["process"]["args"]
 	assert sum(x.startswith("/proc/self/fd/") for x in a) == 1 and a.count("--") == 1, a
 	assert len(s["mounts"]) == len(o["mounts"]) + 1, s["mounts"]
 	EOF
-	"$PYTHON" -c 'import json,sys; p=sys.argv[1]; s=json.load(open(p)); s["annotations"]["io.sysward.runtime.wrapped"] = "annotation"; json.dump(s,open(p,"w"))' \
-		"$W/b/config.json"
-	container three "$W/b" "$RUNTIME"
+	# As an older sysward-runtime left it: config.json wrapped in place,
+	# the linux.seccomp section beside it.
+	rm "$W/b/config.json"
+	cp "$(own_config "$W/b" one)" "$W/b/config.json"
+	"$PYTHON" -c 'import json,sys; json.dump(json.load(open(sys.argv[1]))["linux"]["seccomp"], open(sys.argv[2], "w"))' \
+		"$W/outside/config.orig" "$W/b/sysward-policy.json"
+	container two "$W/b" "$RUNTIME"
 	expect_rc 0
-	expect_output "getuid=0"
+	expect_output "getuid=4242"
+	[ -e "$W/b/sysward-policy.json" ] && fail "the older version's policy copy is still there"
 	"$PYTHON" - "$W/b/config.json" "$W/outside/config.orig" <<-'EOF' || fail "the unwrapped config.json is not the bundle's own"
 	import json, sys
 	s, o = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-	del o["linux"]["seccomp"]
 	assert s.pop("annotations") == {}, s   # left empty: the bundle had none
 	assert s == o, (s, o)
 	EOF
+}
+
+t_runtime_bundle_kept() {
+	# The bundle's own config.json is never rewritten: create and run
+	# hand the delegate a bundle of their own with the wrapped spec
+	# (relative root and bind sources made absolute), so a later plain
+	# runc run of the same bundle runs without sysward, as the bundle
+	# says, and the same bundle runs under sysward again after it.
+	needs_supervisor
+	rt_setup || { fail "setup"; return; }
+	mkdir -p "$W/data" && echo bound >"$W/data/f"
+	mkbundle "$W/b" --annotation io.sysward.policy=confine --bind "$W/data:/data" -- \
+		/probe "${PROBE_OPS[@]}" open /data/f rdonly
+	"$PYTHON" - "$W/b/config.json" <<-'EOF' || { fail "make the bundle's paths relative"; return; }
+	import json, sys
+	p = sys.argv[1]; s = json.load(open(p))
+	s["root"]["path"] = "rootfs-rel"
+	for m in s["mounts"]:
+	    if m["destination"] == "/data": m["source"] = "data-rel"
+	json.dump(s, open(p, "w"), indent=1)
+	EOF
+	# runc wants a real directory, not a link: the rootfs moves in.
+	mv "$W/rootfs" "$W/b/rootfs-rel" && ln -s "$W/b/rootfs-rel" "$W/rootfs" &&
+		mv "$W/data" "$W/b/data-rel" || fail "move the rootfs and the data into the bundle"
+	cp "$W/b/config.json" "$W/config.orig"
+	container one "$W/b" "$RUNTIME"
+	expect_rc 0
+	expect_output "$CONFINED
+open(/data/f,rdonly)=ok"
+	expect_same "$W/config.orig" "$W/b/config.json" "the bundle's own config.json after sysward-runtime run"
+	clean_tmp
+	container plain "$W/b" runc
+	expect_rc 0
+	expect_output "$PLAIN
+open(/data/f,rdonly)=ok"
+	clean_tmp
+	rtc create --bundle "$W/b" two
+	expect_rc 0
+	expect_same "$W/config.orig" "$W/b/config.json" "the bundle's own config.json after sysward-runtime create"
+	[ "$(state_field two bundle)" != "$W/b" ] || fail "runc was handed the bundle's own config.json"
+	rtc delete -f two
+	rm "$W/rootfs" && mv "$W/b/rootfs-rel" "$W/rootfs" || fail "move the rootfs back"
+	# A linux.seccomp section with sysward's actions stays in place too
+	# (runc refuses that bundle alone, as before).
+	mkbundle "$W/s" --seccomp "$W/policies/confine.json" -- /probe getuid
+	cp "$W/s/config.json" "$W/s.orig"
+	container three "$W/s" "$RUNTIME"
+	expect_rc 0
+	expect_output "getuid=4242"
+	expect_same "$W/s.orig" "$W/s/config.json" "a linux.seccomp bundle's config.json"
+	[ -e "$W/s/sysward-policy.json" ] && fail "a policy copy was written to the bundle"
+	return 0
 }
 
 t_runtime_cli() {

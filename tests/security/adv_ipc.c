@@ -89,13 +89,30 @@ static int witness(const char *dir)
 	mqd_t mq;
 	FILE *f;
 
-	i.shmkey = (key_t)(0x53570000 | (getpid() & 0xffff));
-	i.semkey = i.shmkey + 0x10000000;
-	i.msgkey = i.shmkey + 0x20000000;
+	/* Keys from its pid's low bits, another set while one is taken:
+	 * a witness killed before it removed its objects leaves them, and
+	 * a later pid with the same low bits would find them (pids pass
+	 * 65535 in a container). */
+	for (int k = 0; k < 64; k++) {
+		i.shmkey = (key_t)(0x53570000 | ((getpid() + k * 4099) & 0xffff));
+		i.semkey = i.shmkey + 0x10000000;
+		i.msgkey = i.shmkey + 0x20000000;
+		i.shmid = shmget(i.shmkey, 4096, IPC_CREAT | IPC_EXCL | 0600);
+		i.semid = semget(i.semkey, 1, IPC_CREAT | IPC_EXCL | 0600);
+		i.msgid = msgget(i.msgkey, IPC_CREAT | IPC_EXCL | 0600);
+		if (i.shmid >= 0 && i.semid >= 0 && i.msgid >= 0)
+			break;
+		if (i.shmid >= 0)
+			shmctl(i.shmid, IPC_RMID, NULL);
+		if (i.semid >= 0)
+			semctl(i.semid, 0, IPC_RMID);
+		if (i.msgid >= 0)
+			msgctl(i.msgid, IPC_RMID, NULL);
+		i.shmid = i.semid = i.msgid = -1;
+		if (errno != EEXIST)
+			break;
+	}
 	snprintf(i.mq, sizeof(i.mq), "/sysward-witness-%ld", i.pid);
-	i.shmid = shmget(i.shmkey, 4096, IPC_CREAT | IPC_EXCL | 0600);
-	i.semid = semget(i.semkey, 1, IPC_CREAT | IPC_EXCL | 0600);
-	i.msgid = msgget(i.msgkey, IPC_CREAT | IPC_EXCL | 0600);
 	mq = mq_open(i.mq, O_RDWR | O_CREAT | O_EXCL, 0600, &attr);
 	if (i.shmid < 0 || i.semid < 0 || i.msgid < 0 || mq == (mqd_t)-1) {
 		fprintf(stderr, "witness: cannot make its objects: %s\n", strerror(errno));

@@ -153,6 +153,82 @@ as_example() {
 	echo "+ the policy: $(basename "$SW_CHECK_EXAMPLE")"
 }
 
+# Route 21, the compiled-filter cache: stage_cache stages adv_cache for
+# uid 65534 with a home of its own ($nb/home, its cache $cache) and two
+# policies: $nb/allow.json allows everything, $nb/deny.json refuses
+# getppid with EPERM in the kernel's filter alone.
+stage_cache() {
+	stage_nobody adv_cache
+	mkdir -m 700 "$nb/home" && chown 65534:65534 "$nb/home" || fail "staging"
+	cache=$nb/home/.cache/sysward
+	setpriv --reuid 65534 --regid 65534 --clear-groups "$nb/adv_cache" keys ||
+		skip "no keyring for uid 65534 here: the cache is off"
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$nb/allow.json"
+	cat >"$nb/deny.json" <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+	  {"names": ["getppid"], "action": "SCMP_ACT_ERRNO", "errnoRet": 1}]}
+	EOF
+	chmod 644 "$nb/allow.json" "$nb/deny.json"
+}
+
+# run_cached POLICY ARGS...: like run_nobody, "sysward run --policy
+# POLICY ARGS" as uid 65534 with HOME=$nb/home and no other cache
+# setting.
+run_cached() {
+	local policy=$1; shift
+	echo "+ (uid 65534, HOME=$nb/home) sysward run --policy $policy $*"
+	(cd / && env -u XDG_CACHE_HOME -u CACHE_DIRECTORY -u SYSWARD_NO_CACHE \
+		HOME="$nb/home" setpriv --reuid 65534 --regid 65534 --clear-groups \
+		"$nb/sysward" run --policy "$policy" "$@") >"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	echo "+ exit status $rc"
+}
+
+# cache_entry POLICY: the probe under POLICY; $entry: the one entry that
+# run wrote.
+cache_entry() {
+	local before
+	before=$(ls "$cache" 2>/dev/null)
+	run_cached "$1" -- "$nb/adv_cache" probe
+	entry=$(comm -13 <(echo "$before") <(ls "$cache" 2>/dev/null))
+	[ -n "$entry" ] && [ "$(wc -l <<<"$entry")" -eq 1 ] ||
+		fail "the run under $1 wrote no entry in $cache"
+	entry=$cache/$entry
+}
+
+# cache_both: entries for allow.json ($allow_e) and deny.json ($deny_e,
+# its bytes kept in $scratch/deny.good), the probe contained by the
+# latter.
+cache_both() {
+	cache_entry "$nb/allow.json"
+	allow_e=$entry
+	grep -q '^verdict: ESCAPED' "$out" || fail "allow.json does not let getppid run"
+	cache_entry "$nb/deny.json"
+	deny_e=$entry
+	expect_contained "deny.json did not refuse getppid"
+	cp "$deny_e" "$scratch/deny.good" || fail "keeping $deny_e"
+}
+
+# cache_probe WHAT: the probe under deny.json must be contained, and the
+# entry rebuilt, byte for byte, as a fresh compile made it.
+cache_probe() {
+	run_cached "$nb/deny.json" -- "$nb/adv_cache" probe
+	expect_contained "$1 widened deny.json"
+	cmp -s "$deny_e" "$scratch/deny.good" || fail "$1 was not replaced by a fresh compile"
+	[ "$(stat -c %u "$deny_e")" = 65534 ] || fail "the rebuilt entry is not uid 65534's"
+}
+
+# cache_attack MODE WHAT: adv_cache MODE, confined by allow.json, turns
+# deny.json's entry into WHAT; cache_probe then.
+cache_attack() {
+	stage_cache
+	cache_both
+	run_cached "$nb/allow.json" -- "$nb/adv_cache" "$1" "$allow_e" "$deny_e"
+	[ "$rc" -eq 0 ] || fail "the confined attacker could not write the cache (exit $rc)"
+	cache_probe "$2"
+}
+
 # run_nobody ARGS...: like run, "sysward run ARGS" as uid/gid 65534.
 run_nobody() {
 	echo "+ ${KERNEL[*]} (uid 65534) sysward run ${RUN_OPTS[*]} $*"
@@ -733,7 +809,7 @@ pidfd_getfd_opt_in)
 		"$2" steal "$1" "$p" "$f"; r=$?
 		kill "$w"; exit "$r"' sh "$nb/d" "$nb/adv_pidfd_getfd"
 	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
-	grep -q "^sysward: warning: $nb/policy.json: syscalls\[0\].names: pidfd_getfd is left to this policy" "$out" ||
+	grep -q "^sysward: warning: $nb/policy.json:[0-9]*:[0-9]*: syscalls\[0\].names: pidfd_getfd is left to this policy" "$out" ||
 		fail "sysward run did not warn about the rule allowing pidfd_getfd"
 	[ "$rc" -eq 1 ] && grep -q '^result: \[SO_PEERPIDFD\] pidfd_getfd = [0-9]*, and it reads "denied"' "$out" ||
 		fail "pidfd_getfd did not work although a rule allows it (exit $rc)" ;;
@@ -751,7 +827,7 @@ io_uring_opt_in)
 	# denies mkdir): io_uring is the policy's to decide, so it must work;
 	# sysward check and sysward run must warn; the other defences stay.
 	p=$POL/io-uring-opt-in.json
-	warning="$p: allowIoUring: io_uring operations bypass seccomp and sysward: io_uring_setup, io_uring_enter and io_uring_register are left to this policy, and what the program submits through a ring (open, read, write, connect, ...) is checked by no rule"
+	warning="$p:4:19: allowIoUring: io_uring operations bypass seccomp and sysward: io_uring_setup, io_uring_enter and io_uring_register are left to this policy, and what the program submits through a ring (open, read, write, connect, ...) is checked by no rule"
 	echo "+ sysward check $p"
 	"$SYSWARD" check "$p" >"$out" 2>&1; rc=$?
 	cat "$out"
@@ -1036,6 +1112,81 @@ terminal_stop_cont_outside)
 		tmux_stop
 		echo "+ $how: the program finished; the shell: $(tr '\n' ' ' <"$scratch/rc")"
 	done ;;
+# tags: needs-tmux
+terminal_daemon_pty_contained)
+	# Route 11c: a program given a terminal of its own through syswardd
+	# (sysward run -t) looks for its client's terminal among its
+	# descriptors (the client's fd 3 is that terminal here: 3<&0) and
+	# for a terminal's master (its own, or /dev/ptmx's); /dev/tty must
+	# be its own terminal.  Before, the client handed every descriptor
+	# without close-on-exec over, a terminal at 3 too.
+	: "${SYSWARDD:?}"
+	start_syswardd
+	tmux_start || skip "no tmux"
+	tmux_type "'$SYSWARD' run -t --daemon='$scratch/sock' --policy '$POL/emulate-uid.json' -- '$ADV/adv_pty' attack \"\$(stat -L -c %d:%i /dev/stdin)\" 3<&0 >'$out' 2>&1; echo \"rc=\$?\" >'$scratch/rc'"
+	wait_for "[ -s '$scratch/rc' ]" || { tmux capture-pane -p -t "$tmux_t"; tmux_stop; fail "the run did not end"; }
+	tmux_stop
+	tr -d '\r' <"$out" >"$out.lf" && mv "$out.lf" "$out"
+	cat "$out"; cat "$scratch/rc"
+	grep -q '^fact: tty /dev/pts/[0-9]*$' "$out" || fail "no terminal of its own (tty has no name)"
+	grep -qx 'fact: foreground yes' "$out" || fail "the program is not its terminal's foreground"
+	grep -qx 'rc=0' "$scratch/rc" && grep -qx 'verdict: contained' "$out" ||
+		fail "the program reached its client's terminal or a master" ;;
+# tags: needs-tmux needs-python
+terminal_daemon_pty)
+	# At a terminal through syswardd the program has a terminal of its
+	# own, as unconfined and embedded it has the shell's: a name (tty),
+	# the window's size (stty size) and its change (SIGWINCH), raw mode
+	# and a key read in it (a full-screen program: python's tty.setraw),
+	# and its exit status.  Side by side: unconfined, embedded, daemon.
+	: "${SYSWARDD:?}"
+	py=$(command -v python3) || skip "no python3"
+	start_syswardd
+	for how in unconfined embedded daemon; do
+		rm -f "$scratch"/r.*
+		tmux_start || skip "no tmux"
+		tmux_type "$(confined_as "$how") sh -c 'tty >$scratch/r.tty; stty size >$scratch/r.size; trap \"stty size >$scratch/r.winch\" WINCH; echo \$\$ >$scratch/r.pid; while [ ! -s $scratch/r.winch ]; do sleep 0.1; done; $py -c \"import sys, tty, termios; old = termios.tcgetattr(0); tty.setraw(0); open(\\\"$scratch/r.ready\\\", \\\"w\\\").close(); c = sys.stdin.read(1); termios.tcsetattr(0, termios.TCSADRAIN, old); open(\\\"$scratch/r.key\\\", \\\"w\\\").write(str(ord(c)))\"; exit 3'; echo \"rc=\$?\" >'$scratch/r.rc'"
+		wait_for "[ -s '$scratch/r.pid' ]" || { tmux capture-pane -p -t "$tmux_t"; tmux_stop; fail "$how: the program did not start"; continue; }
+		tmux resize-window -t "$tmux_t" -x 100 -y 25
+		wait_for "[ -e '$scratch/r.ready' ]" || { tmux capture-pane -p -t "$tmux_t"; tmux_stop; fail "$how: no SIGWINCH, or raw mode failed"; continue; }
+		sleep 0.2
+		tmux send-keys -t "$tmux_t" q
+		wait_for "[ -s '$scratch/r.rc' ]" || { tmux capture-pane -p -t "$tmux_t"; tmux_stop; fail "$how: the shell did not come back"; continue; }
+		tmux_stop
+		echo "+ $how: tty $(cat "$scratch/r.tty"), size $(cat "$scratch/r.size"), after the resize $(cat "$scratch/r.winch"), key $(cat "$scratch/r.key" 2>/dev/null), $(cat "$scratch/r.rc")"
+		grep -qx '/dev/pts/[0-9]*' "$scratch/r.tty" || fail "$how: tty: $(cat "$scratch/r.tty")"
+		grep -qx '30 120' "$scratch/r.size" || fail "$how: stty size $(cat "$scratch/r.size"), the window is 30 120"
+		grep -qx '25 100' "$scratch/r.winch" || fail "$how: after the resize stty size says $(cat "$scratch/r.winch")"
+		grep -qx 113 "$scratch/r.key" 2>/dev/null || fail "$how: the key read in raw mode is not q (113)"
+		grep -qx 'rc=3' "$scratch/r.rc" || fail "$how: expected \$? 3, got $(cat "$scratch/r.rc")"
+	done ;;
+terminal_daemon_pty_flood)
+	# A program that floods its terminal while its client does not read
+	# it (stopped), and one that never reads what its client sends:
+	# neither delays another session, nor the daemon's shutdown (the
+	# daemon never reads or writes a terminal: the client holds the
+	# master).
+	: "${SYSWARDD:?}"
+	start_syswardd
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
+	"$SYSWARD" run -t --daemon="$scratch/sock" --policy "$scratch/allow.json" -- sh -c "echo \$\$ >$scratch/flood.pid; exec yes" </dev/null >/dev/null 2>&1 &
+	flooder=$!
+	yes | "$SYSWARD" run -t --daemon="$scratch/sock" --policy "$scratch/allow.json" -- sh -c "echo \$\$ >$scratch/deaf.pid; exec sleep 60" >/dev/null 2>&1 &
+	wait_for "[ -s '$scratch/flood.pid' ] && [ -s '$scratch/deaf.pid' ]" || fail "the two programs did not start"
+	kill -STOP "$flooder"
+	sleep 1
+	echo "+ yes (pid $(cat "$scratch/flood.pid")): $(awk '{print "state", $3}' /proc/$(cat "$scratch/flood.pid")/stat), blocked on its full terminal; its client stopped"
+	start=$(date +%s%N)
+	got=$(timeout 10 "$SYSWARD" run --daemon="$scratch/sock" --policy "$scratch/allow.json" -- echo another-session </dev/null 2>&1)
+	echo "+ another session: '$got' in $(( ($(date +%s%N) - start) / 1000000 )) ms"
+	[ "$got" = another-session ] || fail "another session did not run: $got"
+	start=$(date +%s%N)
+	kill -TERM "$dpid"
+	wait_for "! kill -0 $dpid" || fail "syswardd did not shut down within 10 s"
+	echo "+ syswardd shut down in $(( ($(date +%s%N) - start) / 1000000 )) ms"
+	kill -CONT "$flooder"
+	wait_for "! kill -0 $(cat "$scratch/flood.pid") && ! kill -0 $(cat "$scratch/deaf.pid")" ||
+		fail "a program outlived the daemon" ;;
 privs_no_caps)
 	run "$POL/emulate-uid.json" -- "$ADV/adv_privs"
 	[ "$rc" -eq 0 ] || fail "adv_privs failed"
@@ -2409,7 +2560,7 @@ fsrules_abi)
 	echo "+ sw-pretend --landlock-abi 3 sysward check"
 	(cd "$fs" && "$PRETEND" --landlock-abi 3 -- "$SYSWARD" check fs.json) >"$out" 2>&1
 	cat "$out"
-	grep -q '^enforce: fs.json: network: this kernel.s Landlock has no network rights (ABI 4, Linux 6.7): TCP binds and connects are not restricted' "$out" ||
+	grep -q '^enforce: fs.json:[0-9]*:[0-9]*: network: this kernel.s Landlock has no network rights (ABI 4, Linux 6.7): TCP binds and connects are not restricted' "$out" ||
 		fail "check does not say the network rules are dropped"
 	sed 's/"network": {/"network": {"strict": true, /' "$fs/fs.json" >"$fs/strict.json"
 	run "$fs/strict.json" -- true
@@ -2423,12 +2574,107 @@ fsrules_abi)
 	echo "+ sw-pretend --landlock-abi 2 sysward check"
 	(cd "$fs" && "$PRETEND" --landlock-abi 2 -- "$SYSWARD" check fs.json) >"$out" 2>&1
 	cat "$out"
-	grep -q "^enforce: fs.json: filesystem: this kernel's Landlock (ABI 2) cannot refuse truncate (Landlock ABI 3, Linux 6.2), ioctl-dev (Landlock ABI 5, Linux 6.10)" "$out" ||
+	grep -q "^enforce: fs.json:[0-9]*:[0-9]*: filesystem: this kernel's Landlock (ABI 2) cannot refuse truncate (Landlock ABI 3, Linux 6.2), ioctl-dev (Landlock ABI 5, Linux 6.10)" "$out" ||
 		fail "check does not say which file rights are dropped"
 	run "$fs/fs.json" -- "$fs/adv_fsrules" "$fs" $FS_OK $FS_NO
 	grep -q 'ESCAPE: open(' "$out" && fail "ABI 2: a file rule did not hold"
 	grep -q 'result: truncate(ro/pub) = 0' "$out" ||
 		fail "ABI 2: truncate refused by a kernel without the right?" ;;
+cache_forged_program)
+	# A program confined by a policy that lets it write its own uid's
+	# files puts the allow-all policy's programs under deny.json's key,
+	# with a digest of the whole: only a secret it cannot read (the
+	# uid's keyring, route 20) tells the entry from one sysward wrote.
+	cache_attack forge "an entry with deny.json's key and allow.json's programs" ;;
+cache_foreign_entry)
+	# allow.json's entry, valid, whole, under deny.json's name.
+	cache_attack copy "another policy's entry" ;;
+cache_other_uid)
+	# Another uid plants a file, then a directory: sysward trusts
+	# neither, writes into neither, and still runs.
+	stage_cache
+	cache_both
+	"$ADV/adv_cache" forge "$allow_e" "$deny_e" >/dev/null || fail "forging"
+	chown 65533:65533 "$deny_e"
+	cache_probe "an entry of uid 65533"
+	mv "$cache" "$nb/home/own" && mkdir -m 777 "$cache" && chown 65533:65533 "$cache" ||
+		fail "staging"
+	cp "$nb/home/own/"* "$cache/" && chown 65533:65533 "$cache/"* && chmod 666 "$cache/"* ||
+		fail "staging"
+	"$ADV/adv_cache" forge "$allow_e" "$cache/${deny_e##*/}" >/dev/null || fail "forging"
+	ls -l "$cache" >"$scratch/planted"
+	run_cached "$nb/deny.json" -- "$nb/adv_cache" probe
+	expect_contained "a directory of uid 65533 widened deny.json"
+	ls -l "$cache" | cmp -s - "$scratch/planted" || fail "sysward wrote into uid 65533's directory" ;;
+cache_symlink)
+	# The cache's path is a symlink to a directory that passes every
+	# other check (uid 65534's, 0700): not followed, nothing written
+	# there.
+	stage_cache
+	cache_both
+	mkdir -m 700 "$nb/home/elsewhere" && chown 65534:65534 "$nb/home/elsewhere" &&
+		rm -rf "$cache" && ln -s "$nb/home/elsewhere" "$cache" || fail "staging"
+	run_cached "$nb/deny.json" -- "$nb/adv_cache" probe
+	expect_contained "a symlinked cache widened deny.json"
+	[ -z "$(ls -A "$nb/home/elsewhere")" ] || fail "sysward followed the symlink: $(ls "$nb/home/elsewhere")" ;;
+cache_truncated)
+	# Cut anywhere: nothing, the header alone, inside the programs, one
+	# byte short of the MAC.
+	stage_cache
+	cache_both
+	for len in 0 -1 200 -2; do
+		"$ADV/adv_cache" cut "$deny_e" "$len" || fail "cutting"
+		cache_probe "an entry cut to $len bytes"
+	done ;;
+cache_off)
+	# --no-cache and SYSWARD_NO_CACHE=1: nothing read, nothing written,
+	# the program confined; then, on, a warm launch reads its entry
+	# (the file is not written again).
+	stage_cache
+	run_cached "$nb/deny.json" --no-cache -- "$nb/adv_cache" probe
+	expect_contained "--no-cache lost the policy"
+	[ ! -e "$cache" ] || fail "--no-cache wrote $cache"
+	echo "+ SYSWARD_NO_CACHE=1"
+	(cd / && env -u XDG_CACHE_HOME -u CACHE_DIRECTORY SYSWARD_NO_CACHE=1 \
+		HOME="$nb/home" setpriv --reuid 65534 --regid 65534 --clear-groups \
+		"$nb/sysward" run --policy "$nb/deny.json" -- "$nb/adv_cache" probe) >"$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out"
+	expect_contained "SYSWARD_NO_CACHE=1 lost the policy"
+	[ ! -e "$cache" ] || fail "SYSWARD_NO_CACHE=1 wrote $cache"
+	cache_entry "$nb/deny.json"
+	expect_contained
+	[ "$(stat -c %a "$cache")" = 700 ] || fail "$cache is not 0700"
+	ino=$(stat -c %i "$entry")
+	run_cached "$nb/deny.json" -- "$nb/adv_cache" probe
+	expect_contained "the warm launch lost the policy"
+	[ "$(stat -c %i "$entry")" = "$ino" ] || fail "the warm launch did not use its entry" ;;
+cache_concurrent_writers)
+	# Eight cold launches of one policy at once: every program
+	# confined, one whole entry, no temporary file left, and the next
+	# launch reads it (its file is not written again).
+	stage_cache
+	pids=()
+	for i in $(seq 8); do
+		(cd / && env -u XDG_CACHE_HOME -u CACHE_DIRECTORY -u SYSWARD_NO_CACHE \
+			HOME="$nb/home" setpriv --reuid 65534 --regid 65534 --clear-groups \
+			"$nb/sysward" run --policy "$nb/deny.json" -- "$nb/adv_cache" probe) \
+			>"$scratch/out.$i" 2>&1 </dev/null &
+		pids+=($!)
+	done
+	for i in $(seq 8); do
+		wait "${pids[$((i - 1))]}"; rc=$?
+		cat "$scratch/out.$i"
+		[ "$rc" -eq 0 ] && grep -q '^verdict: contained' "$scratch/out.$i" ||
+			fail "concurrent run $i was not contained (exit $rc)"
+	done
+	ls -la "$cache"
+	[ "$(ls -A "$cache" | wc -l)" -eq 1 ] || fail "not one entry: $(ls -A "$cache")"
+	deny_e=$cache/$(ls "$cache")
+	cp "$deny_e" "$scratch/deny.good"
+	ino=$(stat -c %i "$deny_e")
+	cache_probe "a concurrently written entry"
+	[ "$(stat -c %i "$deny_e")" = "$ino" ] || fail "the warm launch did not use the entry" ;;
 *)
 	echo "check.sh: unknown test '$test'" >&2; exit 2 ;;
 esac

@@ -25,8 +25,9 @@ endif()
 #   peers: route 19, a unix connection's peer and the session's hold
 #   objects: route 20, objects.c and resultcheck.c: checked results,
 #     injected calls, held threads
+#   strings: where the reader of tracee memory runs (beside its tracer)
 if(TARGET PkgConfig::CHECK AND TARGET sysward-engine-fake)
-  foreach(name tracer_events actions guardsetup signals peers objects)
+  foreach(name tracer_events actions guardsetup signals peers objects strings)
     add_executable(test_${name} ${CMAKE_CURRENT_LIST_DIR}/test_${name}.c
                    ${CMAKE_CURRENT_LIST_DIR}/fake_kernel.c)
     target_include_directories(test_${name} PRIVATE ${PROJECT_SOURCE_DIR}/engine

@@ -56,6 +56,9 @@ static size_t n_socks;
 /* kcmp(KCMP_FILES) pairs that share a table. */
 static struct { pid_t a, b; } shared_files[4];
 static size_t n_shared_files;
+/* kcmp(KCMP_FILE): a tracee's descriptor that is ours (fk_file_ours). */
+static struct { pid_t pid; int fd; } our_files[4];
+static size_t n_our_files;
 static struct fk_proc procs[64];
 static size_t n_procs;
 /* The tracees' descriptors the fake /proc describes. */
@@ -98,13 +101,21 @@ static struct {
 } fds[16];
 static size_t n_fds;
 
+static int fake_cpu;	/* what sched_getcpu() answers */
+static unsigned int yield_us, readv_us;	/* fk_slow() */
+static unsigned long n_yields;
+
 void fk_reset(void)
 {
 	for (size_t i = 0; i < n_fds; i++)
 		close(fds[i].fd);
 	n_tasks = n_queue = n_evmsg = n_procs = n_fails = n_fds = fk_n_calls = 0;
 	n_tfds = n_nsfds = n_files = n_mqs = n_sysvipc = n_socks = n_shared_files = 0;
+	n_our_files = 0;
 	memset(tasks, 0, sizeof(tasks));
+	fake_cpu = 0;
+	yield_us = readv_us = 0;
+	__atomic_store_n(&n_yields, 0, __ATOMIC_RELAXED);
 	fk_proc(getpid(), getpid(), 1);
 }
 
@@ -189,6 +200,13 @@ void fk_files_shared(pid_t a, pid_t b)
 	ck_assert_uint_lt(n_shared_files, sizeof(shared_files) / sizeof(shared_files[0]));
 	shared_files[n_shared_files].a = a;
 	shared_files[n_shared_files++].b = b;
+}
+
+void fk_file_ours(pid_t pid, int fd)
+{
+	ck_assert_uint_lt(n_our_files, sizeof(our_files) / sizeof(our_files[0]));
+	our_files[n_our_files].pid = pid;
+	our_files[n_our_files++].fd = fd;
 }
 
 void fk_sock(pid_t tid, int fd, const struct fk_sock *sk)
@@ -412,6 +430,52 @@ static ssize_t vm_io(long req, pid_t pid, const struct iovec *local,
 	return (ssize_t)remote->iov_len;
 }
 
+/* ---- where the reader runs (strings.c) --------------------------------- */
+
+void fk_cpu(int cpu)
+{
+	fake_cpu = cpu;
+}
+
+int sw_sys_sched_getcpu(void)
+{
+	return fake_cpu;
+}
+
+/* Logged, never made: the test's own threads stay where they are.
+ * Only a set of one CPU is expected. */
+int sw_sys_sched_setaffinity(pid_t tid, size_t size, const cpu_set_t *set)
+{
+	int cpu = -1;
+
+	ck_assert_int_eq(CPU_COUNT_S(size, set), 1);
+	for (int i = 0; i < (int)(size * 8) && cpu < 0; i++)
+		if (CPU_ISSET_S(i, size, set))
+			cpu = i;
+	return request(FK_AFFINITY, 0, (uint64_t)tid, (uint64_t)cpu) ? -1 : 0;
+}
+
+void fk_slow(unsigned int y, unsigned int r)
+{
+	yield_us = y;
+	readv_us = r;
+}
+
+unsigned long fk_yields(void)
+{
+	return __atomic_load_n(&n_yields, __ATOMIC_RELAXED);
+}
+
+/* Real (the reader is a real thread of the test), counted, and as slow
+ * as fk_slow() says. */
+int sw_sys_sched_yield(void)
+{
+	__atomic_add_fetch(&n_yields, 1, __ATOMIC_RELAXED);
+	if (yield_us)
+		usleep(yield_us);
+	return sched_yield();
+}
+
 ssize_t sw_sys_process_vm_readv(pid_t pid, const struct iovec *local,
 				unsigned long n_local, const struct iovec *remote,
 				unsigned long n_remote, unsigned long flags)
@@ -419,6 +483,8 @@ ssize_t sw_sys_process_vm_readv(pid_t pid, const struct iovec *local,
 	(void)n_local;
 	(void)n_remote;
 	(void)flags;
+	if (readv_us)
+		usleep(readv_us);
 	return vm_io(FK_READV, pid, local, remote, false);
 }
 
@@ -935,9 +1001,13 @@ ssize_t sw_sys_sendmsg(int sock, const struct msghdr *msg, int flags)
 long sw_sys_kcmp(pid_t a, pid_t b, int type, unsigned long x, unsigned long y)
 {
 	(void)x;
-	(void)y;
 	if (request(FK_KCMP, a, 0, (uint64_t)b))
 		return -1;
+	if (type == KCMP_FILE)
+		for (size_t i = 0; i < n_our_files; i++)
+			if (a == getpid() && our_files[i].pid == b &&
+			    our_files[i].fd == (int)y)
+				return 0;
 	if (type == KCMP_FILES)
 		for (size_t i = 0; i < n_shared_files; i++)
 			if ((shared_files[i].a == a && shared_files[i].b == b) ||
@@ -1328,6 +1398,7 @@ struct sw_session *fk_session_new(struct sw_supervisor *sup, uint64_t id,
 	s->sup = sup;
 	s->id = id;
 	s->launch_fd = -1;
+	s->tty_master = -1;
 	s->exec_done = true;
 	s->can_set = true;
 	ck_assert_int_eq(sw_session_attach(sup, s, pid), 0);

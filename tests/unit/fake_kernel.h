@@ -42,6 +42,8 @@ enum {
 	FK_SETFL = -16,		/* F_SETFL on pid's socket addr: data the flags */
 	FK_STATFS = -17,	/* statfs of /proc/<pid>/fd/<n>: pid */
 	FK_MQ_UNLINK = -18,	/* the supervisor's mq_unlink: data the ino */
+	FK_AFFINITY = -19,	/* sched_setaffinity(addr the tid) to one CPU,
+				 * data (pid 0: not a tracee's) */
 };
 
 struct fk_call {
@@ -154,6 +156,18 @@ void fk_proc_threads(pid_t tid, int threads);
 void fk_proc_uid(pid_t tid, uid_t uid);
 /* kcmp(KCMP_FILES) of a and b: one descriptor table (CLONE_FILES). */
 void fk_files_shared(pid_t a, pid_t b);
+/* kcmp(KCMP_FILE) of ours (any descriptor) and pid's fd: the same open
+ * file (the audit log's line gate, linegate.c); all others differ. */
+void fk_file_ours(pid_t pid, int fd);
+
+/* sched_getcpu() answers cpu from now on (0 after fk_reset()). */
+void fk_cpu(int cpu);
+/* Each sched_yield() takes yield_us (another task ran meanwhile), each
+ * process_vm_readv() readv_us (0 after fk_reset()). */
+void fk_slow(unsigned int yield_us, unsigned int readv_us);
+/* sched_yield() calls since fk_reset() (counted apart from the log: the
+ * reader thread logs its reads meanwhile). */
+unsigned long fk_yields(void);
 
 /* PTRACE_GETEVENTMSG of pid answers msg. */
 void fk_evmsg(pid_t pid, unsigned long msg);

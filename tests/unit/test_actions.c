@@ -14,12 +14,14 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
 #include "check_run.h"
 #include "fake_kernel.h"
@@ -168,6 +170,75 @@ static size_t acts(void)
 }
 
 /* ---- the cases ------------------------------------------------------- */
+
+/* ---- the audit log's line gate (linegate.c) ------------------------- */
+
+/* The next SECCOMP stop of PID: nr(a0, a1, a2), dispatched. */
+static void next_stop(long nr, uint64_t a0, uint64_t a1, uint64_t a2)
+{
+	uint64_t a[6] = { a0, a1, a2, 0, 0, 0 };
+
+	fk_seccomp(PID, 0xc000003e, (uint64_t)nr, a, 0x401000);
+	seccomp_stop();
+}
+
+/* What the gate let out so far. */
+static size_t gate_out(int fd, char *buf, size_t size)
+{
+	ssize_t n = read(fd, buf, size - 1);
+
+	buf[n > 0 ? n : 0] = '\0';
+	return n > 0 ? (size_t)n : 0;
+}
+
+/* A refusal logged while the program is in the middle of a line on our
+ * log's file waits for the line's end and the program's next write; the
+ * writes that stop only for the gate leave no line; a write elsewhere
+ * (a descriptor kcmp says is another file) moves nothing. */
+START_TEST(line_gate_between_lines)
+{
+	struct sw_line_gate *g;
+	uint64_t buf;
+	char out[4096];
+	int p[2];
+	FILE *f;
+
+	stage(__NR_read, false);
+	ck_assert_int_eq(pipe2(p, O_NONBLOCK | O_CLOEXEC), 0);
+	ck_assert_int_eq(sw_line_gate_open(p[1], &f, &g), 0);
+	close(p[1]);
+	sess->audit = f;
+	sess->audit_format = SW_LOG_JSON;
+	sess->audit_allows = true;
+	sess->gate = g;
+	fk_file_ours(PID, 2);
+	buf = ft->mem_base + 64;
+	fk_poke(PID, buf, "cat: x\n", 7);
+
+	next_stop(__NR_read, 0, 0, 0);		/* a plain allow, at a line's end */
+	ck_assert_uint_gt(gate_out(p[0], out, sizeof(out)), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\"syscall\":\"read\""));
+	next_stop(__NR_write, 2, buf, 5);	/* "cat: " */
+	next_stop(__NR_mkdir, 100, 0, 0);	/* refused, logged: held */
+	ck_assert_uint_eq(gate_out(p[0], out, sizeof(out)), 0);
+	next_stop(__NR_write, 1, buf, 5);	/* fd 1: another file here */
+	next_stop(__NR_write, 2, buf, 7);	/* "cat: x\n": ends the line */
+	ck_assert_uint_eq(gate_out(p[0], out, sizeof(out)), 0);
+	next_stop(__NR_write, 2, buf, 5);	/* the next write: out first */
+	ck_assert_uint_gt(gate_out(p[0], out, sizeof(out)), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\"syscall\":\"mkdir\""));
+	ck_assert_ptr_null(strstr(out, "\"syscall\":\"write\""));
+	next_stop(__NR_mkdir, 100, 0, 0);	/* mid-line again: held ... */
+	ck_assert_uint_eq(gate_out(p[0], out, sizeof(out)), 0);
+	fclose(f);				/* ... until the gate closes */
+	sess->audit = NULL;
+	sess->gate = NULL;
+	ck_assert_uint_gt(gate_out(p[0], out, sizeof(out)), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\"syscall\":\"mkdir\""));
+	close(p[0]);
+	ck_assert_int_eq(warnings, 0);
+}
+END_TEST
 
 START_TEST(allow_continues)
 {
@@ -550,6 +621,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, allow_continues);
+	tcase_add_test(tc, line_gate_between_lines);
 	tcase_add_test(tc, allow_not_logged_unless_asked);
 	tcase_add_test(tc, allow_audited_at_exit);
 	tcase_add_test(tc, return_in_one_stop);

@@ -122,9 +122,9 @@ START_TEST(test_file_errors)
 	ck_assert_str_eq(err.msg, "open policy /nonexistent/p.json: No such file or directory");
 	ck_assert_int_eq(sw_policy_load_file("/", &p, &err), -EISDIR);
 	ck_assert_str_eq(err.msg, "read policy /: is a directory");
-	/* a device (or a FIFO, whose open would block) is no policy */
+	/* a device is no policy (a FIFO is read as a pipe) */
 	ck_assert_int_eq(sw_policy_load_file("/dev/zero", &p, &err), -EINVAL);
-	ck_assert_str_eq(err.msg, "read policy /dev/zero: is a character device, not a regular file: give the path of a policy file");
+	ck_assert_str_eq(err.msg, "read policy /dev/zero: is a character device, not a regular file: give the path of a policy file, a pipe, or '-' for standard input");
 	ck_assert_ptr_null(p);
 	/* never reads more than the limit (a sparse file of 2 MiB) */
 	{
@@ -135,8 +135,17 @@ START_TEST(test_file_errors)
 		ck_assert_int_eq(ftruncate(fd, 2 << 20), 0);
 		close(fd);
 		ck_assert_int_eq(sw_policy_load_file(big, &p, &err), -EFBIG);
-		snprintf(path, sizeof(path), "%s: policy is larger than the 1048576 byte limit", big);
+		snprintf(path, sizeof(path), "%s: policy is larger than the 1048576 byte limit (--policy-max-bytes BYTES or SYSWARD_POLICY_MAX_BYTES=BYTES raises it, up to 67108864)", big);
 		ck_assert_str_eq(err.msg, path);
+		/* a raised limit reads it whole */
+		{
+			char *text = NULL;
+			size_t len = 0;
+
+			ck_assert_int_eq(sw_policy_read_file_max(big, 3u << 20, &text, &len, &err), 0);
+			ck_assert_uint_eq(len, 2u << 20);
+			free(text);
+		}
 		ck_assert_ptr_null(p);
 		unlink(big);
 	}
@@ -147,10 +156,83 @@ START_TEST(test_file_errors)
 	{
 		char want[1200];
 
-		snprintf(want, sizeof(want), "%s:5:3: expected ',' or ']' after the value", path);
+		snprintf(want, sizeof(want), "%s:5:3: missing ',' between this and the value before it", path);
 		ck_assert_str_eq(err.msg, want);
 	}
 	ck_assert_ptr_null(p);
+}
+END_TEST
+
+/* A pipe, by its /dev/fd name or as standard input ("-"): read once to
+ * its end, with a file's limit, named <stdin> for "-".  The writer is a
+ * child: a pipe holds 64 KiB, the limit is 1 MiB. */
+static void feed(int wfd, const char *text, size_t extra_blanks)
+{
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		char blanks[4096];
+
+		memset(blanks, ' ', sizeof(blanks));
+		(void)!write(wfd, text, strlen(text));
+		while (extra_blanks) {
+			size_t n = extra_blanks < sizeof(blanks) ? extra_blanks : sizeof(blanks);
+
+			if (write(wfd, blanks, n) < 0)
+				_exit(0);
+			extra_blanks -= n;
+		}
+		_exit(0);
+	}
+	close(wfd);
+}
+
+START_TEST(test_pipe_and_stdin)
+{
+	static const char ok[] = "{\"defaultAction\": \"SCMP_ACT_ALLOW\"}";
+	struct sw_policy *p = NULL;
+	struct sw_error err = { 0 };
+	char name[64];
+	int fds[2];
+
+	ck_assert_int_eq(pipe(fds), 0);
+	feed(fds[1], ok, 0);
+	snprintf(name, sizeof(name), "/dev/fd/%d", fds[0]);
+	ck_assert_int_eq(sw_policy_load_file(name, &p, &err), 0);
+	sw_policy_free(p);
+	p = NULL;
+	close(fds[0]);
+
+	ck_assert_int_eq(pipe(fds), 0);
+	feed(fds[1], "{\n  \"defaultAction\": }", 0);
+	ck_assert_int_eq(dup2(fds[0], STDIN_FILENO), STDIN_FILENO);
+	close(fds[0]);
+	ck_assert_int_eq(sw_policy_load_file("-", &p, &err), -EINVAL);
+	ck_assert_msg(strncmp(err.msg, "<stdin>:2:", 10) == 0, "%s", err.msg);
+	ck_assert_ptr_null(p);
+
+	ck_assert_int_eq(pipe(fds), 0);
+	feed(fds[1], ok, 2 << 20);
+	ck_assert_int_eq(dup2(fds[0], STDIN_FILENO), STDIN_FILENO);
+	close(fds[0]);
+	ck_assert_int_eq(sw_policy_load_file("-", &p, &err), -EFBIG);
+	ck_assert_str_eq(err.msg, "<stdin>: policy is larger than the 1048576 byte limit (--policy-max-bytes BYTES or SYSWARD_POLICY_MAX_BYTES=BYTES raises it, up to 67108864)");
+	ck_assert_ptr_null(p);
+
+	/* a raised limit holds for a stream too (--policy - --policy-max-bytes) */
+	{
+		char *text = NULL;
+		size_t len = 0;
+
+		ck_assert_int_eq(pipe(fds), 0);
+		feed(fds[1], ok, 2 << 20);
+		ck_assert_int_eq(dup2(fds[0], STDIN_FILENO), STDIN_FILENO);
+		close(fds[0]);
+		ck_assert_int_eq(sw_policy_read_file_max("-", 4 << 20, &text, &len, &err), 0);
+		ck_assert_uint_eq(len, strlen(ok) + (2 << 20));
+		free(text);
+	}
 }
 END_TEST
 
@@ -380,6 +462,7 @@ void policy_file_tests(TCase *tc)
 	tcase_add_loop_test(tc, test_examples, 0, (int)N_ELEMENTS(examples));
 	tcase_add_test(tc, test_examples_listed);
 	tcase_add_test(tc, test_file_errors);
+	tcase_add_test(tc, test_pipe_and_stdin);
 	tcase_add_test(tc, test_sealed_fd);
 	tcase_add_test(tc, test_truncations);
 	tcase_add_loop_test(tc, test_mutations, 0, (int)N_ELEMENTS(examples));

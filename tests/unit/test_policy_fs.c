@@ -109,65 +109,65 @@ END_TEST
 
 static const struct { const char *json, *msg; } fs_invalid[] = {
 	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"filesystem\":[]}",
-	  "t.json: filesystem: expected an object, got an array" },
+	  "t.json:1:48: filesystem: expected an object, got an array" },
 	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"filesystem\":{\"path\":[]}}",
-	  "t.json: filesystem: unknown key \"path\" (did you mean \"paths\"?)" },
+	  "t.json:1:49: filesystem: unknown key \"path\" (did you mean \"paths\"?)" },
 	{ "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"filesytem\":{}}",
-	  "t.json: unknown key \"filesytem\" (did you mean \"filesystem\"?)" },
+	  "t.json:1:35: unknown key \"filesytem\" (did you mean \"filesystem\"?)" },
 	{ FS("{\"access\":\"ro\"}"),
-	  "t.json: filesystem.paths[0].path: missing (the hierarchy: \"/usr\", \"${CWD}\", \"${HOME}/.ssh\", ...)" },
+	  "t.json:1:58: filesystem.paths[0].path: missing (the hierarchy: \"/usr\", \"${CWD}\", \"${HOME}/.ssh\", ...)" },
 	{ FS("{\"path\":\"/\"}"),
-	  "t.json: filesystem.paths[0].access: missing (what the program gets there: \"ro\", \"rw\", \"none\", or words such as [\"read\", \"write\"])" },
+	  "t.json:1:58: filesystem.paths[0].access: missing (what the program gets there: \"ro\", \"rw\", \"none\", or words such as [\"read\", \"write\"])" },
 	{ FS("{\"path\":\"/\",\"acces\":\"ro\"}"),
-	  "t.json: filesystem.paths[0]: unknown key \"acces\" (did you mean \"access\"?)" },
+	  "t.json:1:70: filesystem.paths[0]: unknown key \"acces\" (did you mean \"access\"?)" },
 	{ FS("{\"path\":\"/\",\"access\":\"rx\"}"),
-	  "t.json: filesystem.paths[0].access: unknown access \"rx\" (did you mean \"ro\"?)" },
+	  "t.json:1:79: filesystem.paths[0].access: unknown access \"rx\" (did you mean \"ro\"?)" },
 	{ FS("{\"path\":\"/\",\"access\":[\"read\",\"wirte\"]}"),
-	  "t.json: filesystem.paths[0].access[1]: unknown access \"wirte\" (did you mean \"write\"?)" },
+	  "t.json:1:87: filesystem.paths[0].access[1]: unknown access \"wirte\" (did you mean \"write\"?)" },
 	{ FS("{\"path\":\"/\",\"access\":[]}"),
-	  "t.json: filesystem.paths[0].access: empty: write \"none\" for a hierarchy the program gets nothing of" },
+	  "t.json:1:79: filesystem.paths[0].access: empty: write \"none\" for a hierarchy the program gets nothing of" },
 	{ FS("{\"path\":\"/\",\"access\":7}"),
-	  "t.json: filesystem.paths[0].access: expected a word (\"ro\", \"rw\", \"none\", \"read\", ...) or an array of words, got an integer" },
+	  "t.json:1:79: filesystem.paths[0].access: expected a word (\"ro\", \"rw\", \"none\", \"read\", ...) or an array of words, got an integer" },
 	{ FS("{\"path\":\"etc\",\"access\":\"ro\"}"),
-	  "t.json: filesystem.paths[0].path: \"etc\" is relative: a path is absolute (\"/...\") or starts with ${CWD}, ${HOME} or ${TMPDIR} (\"${CWD}/etc\": the program's working directory)" },
+	  "t.json:1:66: filesystem.paths[0].path: \"etc\" is relative: a path is absolute (\"/...\") or starts with ${CWD}, ${HOME} or ${TMPDIR} (\"${CWD}/etc\": the program's working directory)" },
 	{ FS("{\"path\":\"~/.ssh\",\"access\":\"none\"}"),
-	  "t.json: filesystem.paths[0].path: \"~\" is not expanded here: write \"${HOME}/.ssh\"" },
+	  "t.json:1:66: filesystem.paths[0].path: \"~\" is not expanded here: write \"${HOME}/.ssh\"" },
 	{ FS("{\"path\":\"$HOME/.ssh\",\"access\":\"none\"}"),
-	  "t.json: filesystem.paths[0].path: a variable is written \"${NAME}\": one of ${CWD}, ${HOME}, ${TMPDIR}" },
+	  "t.json:1:66: filesystem.paths[0].path: a variable is written \"${NAME}\": one of ${CWD}, ${HOME}, ${TMPDIR}" },
 	{ FS("{\"path\":\"${PWD}\",\"access\":\"rw\"}"),
-	  "t.json: filesystem.paths[0].path: unknown variable ${PWD} (did you mean ${CWD}?)" },
+	  "t.json:1:66: filesystem.paths[0].path: unknown variable ${PWD} (did you mean ${CWD}?)" },
 	{ FS("{\"path\":\"${TMPDRI}\",\"access\":\"rw\"}"),
-	  "t.json: filesystem.paths[0].path: unknown variable ${TMPDRI} (did you mean ${TMPDIR}?)" },
+	  "t.json:1:66: filesystem.paths[0].path: unknown variable ${TMPDRI} (did you mean ${TMPDIR}?)" },
 	{ FS("{\"path\":\"${USER}\",\"access\":\"rw\"}"),
-	  "t.json: filesystem.paths[0].path: unknown variable ${USER} (expected ${CWD}, ${HOME} or ${TMPDIR})" },
+	  "t.json:1:66: filesystem.paths[0].path: unknown variable ${USER} (expected ${CWD}, ${HOME} or ${TMPDIR})" },
 	{ FS("{\"path\":\"${CWD}.git\",\"access\":\"ro\"}"),
-	  "t.json: filesystem.paths[0].path: ${CWD} must be followed by \"/\" or end the path" },
+	  "t.json:1:66: filesystem.paths[0].path: ${CWD} must be followed by \"/\" or end the path" },
 	{ FS("{\"path\":\"/a/${HOME}\",\"access\":\"ro\"}"),
-	  "t.json: filesystem.paths[0].path: a variable may only start the path (\"/a/${HOME}\")" },
+	  "t.json:1:66: filesystem.paths[0].path: a variable may only start the path (\"/a/${HOME}\")" },
 	{ FS("{\"path\":\"/usr/../etc\",\"access\":\"ro\"}"),
-	  "t.json: filesystem.paths[0].path: \"..\" in \"/usr/../etc\": name the directory itself (a rule holds for the file the path names when the program starts)" },
+	  "t.json:1:66: filesystem.paths[0].path: \"..\" in \"/usr/../etc\": name the directory itself (a rule holds for the file the path names when the program starts)" },
 	{ FS("{\"path\":\"${CWD}/./x\",\"access\":\"ro\"}"),
-	  "t.json: filesystem.paths[0].path: \".\" in \"${CWD}/./x\": name the directory itself (a rule holds for the file the path names when the program starts)" },
+	  "t.json:1:66: filesystem.paths[0].path: \".\" in \"${CWD}/./x\": name the directory itself (a rule holds for the file the path names when the program starts)" },
 	{ FS("{\"path\":\"\",\"access\":\"ro\"}"),
-	  "t.json: filesystem.paths[0].path: must not be empty" },
+	  "t.json:1:66: filesystem.paths[0].path: must not be empty" },
 	{ FS("{\"path\":\"/tmp\",\"access\":\"rw\"},{\"path\":\"/tmp/\",\"access\":\"ro\"}"),
-	  "t.json: filesystem.paths[1].path: /tmp is named by filesystem.paths[0] too: give each hierarchy one entry" },
+	  "t.json:1:96: filesystem.paths[1].path: /tmp is named by filesystem.paths[0] too: give each hierarchy one entry" },
 	{ FS("{\"path\":\"/\",\"access\":\"ro\",\"optional\":1}"),
-	  "t.json: filesystem.paths[0].optional: expected true or false, got an integer" },
+	  "t.json:1:95: filesystem.paths[0].optional: expected true or false, got an integer" },
 	{ NET("{\"udp\":{}}"),
-	  "t.json: network: unknown key \"udp\" (expected one of tcp, strict, comment)" },
+	  "t.json:1:46: network: unknown key \"udp\" (expected one of tcp, strict, comment)" },
 	{ NET("{\"tcp\":{\"connect\":[70000]}}"),
-	  "t.json: network.tcp.connect[0]: 70000 is out of range 0..65535" },
+	  "t.json:1:64: network.tcp.connect[0]: 70000 is out of range 0..65535" },
 	{ NET("{\"tcp\":{\"connect\":[\"90-80\"]}}"),
-	  "t.json: network.tcp.connect[0]: \"90-80\": the range ends before it starts" },
+	  "t.json:1:64: network.tcp.connect[0]: \"90-80\": the range ends before it starts" },
 	{ NET("{\"tcp\":{\"bind\":[\"http\"]}}"),
-	  "t.json: network.tcp.bind[0]: cannot parse \"http\" (expected a port such as 443, or a range such as \"8000-8080\")" },
+	  "t.json:1:61: network.tcp.bind[0]: cannot parse \"http\" (expected a port such as 443, or a range such as \"8000-8080\")" },
 	{ NET("{\"tcp\":{\"bind\":\"all\"}}"),
-	  "t.json: network.tcp.bind: expected \"any\" (not restricted) or an array of ports, got \"all\"" },
+	  "t.json:1:60: network.tcp.bind: expected \"any\" (not restricted) or an array of ports, got \"all\"" },
 	{ NET("{\"tcp\":{\"bind\":[\"1-5000\"]}}"),
-	  "t.json: network.tcp.bind: more than 4096 ports (the kernel takes a rule per port): write \"any\" if the program may use every port" },
+	  "t.json:1:60: network.tcp.bind: more than 4096 ports (the kernel takes a rule per port): write \"any\" if the program may use every port" },
 	{ NET("{\"tcp\":{\"listen\":[80]}}"),
-	  "t.json: network.tcp: unknown key \"listen\" (expected one of bind, connect)" },
+	  "t.json:1:53: network.tcp: unknown key \"listen\" (expected one of bind, connect)" },
 };
 
 START_TEST(test_fs_invalid)
@@ -274,11 +274,49 @@ START_TEST(test_fs_rights)
 }
 END_TEST
 
+/* sysward check's every error: each wrong entry of "filesystem.paths",
+ * then "network", as each wrong rule of "syscalls". */
+START_TEST(test_fs_every_error)
+{
+	static const char json[] =
+		"{\"defaultAction\":\"SCMP_ACT_ALLOW\",\n"
+		" \"filesystem\":{\"paths\":[\n"
+		"  {\"path\":\"etc\",\"access\":\"ro\"},\n"
+		"  {\"path\":\"/tmp\",\"access\":\"rx\"},\n"
+		"  {\"path\":\"/usr\",\"access\":\"ro\"},\n"
+		"  {\"path\":\"/usr/\",\"access\":\"ro\"}]},\n"
+		" \"network\":{\"tcp\":{\"connect\":[70000]}}}";
+	static const char *const want[] = {
+		"t.json:3:11: filesystem.paths[0].path: \"etc\" is relative: a path is absolute (\"/...\") or starts with ${CWD}, ${HOME} or ${TMPDIR} (\"${CWD}/etc\": the program's working directory)",
+		"t.json:4:27: filesystem.paths[1].access: unknown access \"rx\" (did you mean \"ro\"?)",
+		"t.json:6:11: filesystem.paths[3].path: /usr is named by filesystem.paths[2] too: give each hierarchy one entry",
+		"t.json:7:31: network.tcp.connect[0]: 70000 is out of range 0..65535",
+	};
+	struct sw_error errors[8];
+	struct sw_policy_load_opts o = { .errors = errors, .max_errors = 8 };
+	struct sw_policy *p = NULL;
+	struct sw_error err = { 0 };
+
+	ck_assert_int_eq(sw_policy_load_string_opts(json, strlen(json), "t.json", &o,
+						    &p, &err), -EINVAL);
+	ck_assert_ptr_null(p);
+	ck_assert_uint_eq(o.n_errors, N_ELEMENTS(want));
+	for (size_t i = 0; i < N_ELEMENTS(want); i++)
+		ck_assert_msg(strcmp(errors[i].msg, want[i]) == 0,
+			      "error %zu:\n got: %s\nwant: %s", i, errors[i].msg, want[i]);
+	/* without a list: the first only, as sysward run reports it */
+	ck_assert_int_eq(sw_policy_load_string(json, strlen(json), "t.json", &p, &err),
+			 -EINVAL);
+	ck_assert_str_eq(err.msg, want[0]);
+}
+END_TEST
+
 void policy_fs_tests(TCase *tc)
 {
 	tcase_add_loop_test(tc, test_fs_valid, 0, (int)N_ELEMENTS(fs_cases));
 	tcase_add_test(tc, test_fs_sections);
 	tcase_add_loop_test(tc, test_fs_invalid, 0, (int)N_ELEMENTS(fs_invalid));
+	tcase_add_test(tc, test_fs_every_error);
 	tcase_add_loop_test(tc, test_fs_lint, 0, (int)N_ELEMENTS(fs_lints));
 	tcase_add_test(tc, test_fs_rights);
 }

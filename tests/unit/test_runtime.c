@@ -210,7 +210,7 @@ START_TEST(test_wrap_unwrap)
 	struct rt_wrap w = { 5, RT_FROM_ANNOTATION };
 	static const char *const want[] = {
 		"/proc/self/fd/5", "run", "-q", "--policy-fd", "6", "--keep-fds",
-		"5", "--cap", "CAP_CHOWN,CAP_KILL,CAP_NET_RAW",
+		"5", "--no-cache", "--cap", "CAP_CHOWN,CAP_KILL,CAP_NET_RAW",
 		"--kill-descendants", "--", "/bin/sh", "-c", "id", NULL
 	};
 	struct sw_error err = { 0 };
@@ -338,12 +338,12 @@ START_TEST(test_wrap_hooks)
 						       JSON_C_TO_STRING_NOSLASHESCAPE),
 			 "{\"env\":[\"A=1\"],\"timeout\":5,\"path\":\"/proc/self/fd/7\","
 			 "\"args\":[\"/proc/self/fd/7\",\"run\",\"-q\",\"--policy-fd\",\"8\","
-			 "\"--keep-fds\",\"7\",\"--cap\",\"CAP_KILL\",\"--kill-descendants\","
+			 "\"--keep-fds\",\"7\",\"--no-cache\",\"--cap\",\"CAP_KILL\",\"--kill-descendants\","
 			 "\"--\",\"/bin/hook\",\"a\",\"b\"]}");
 	json_object_object_get_ex(json_object_array_get_idx(start, 1), "args", &v);
-	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(v, 10)), "--");
-	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(v, 11)), "/bin/other");
-	ck_assert_ptr_null(json_object_array_get_idx(v, 12));
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(v, 11)), "--");
+	ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(v, 12)), "/bin/other");
+	ck_assert_ptr_null(json_object_array_get_idx(v, 13));
 	/* The runtime's own hooks as they were. */
 	json_object_object_get_ex(hooks, "prestart", &v);
 	ck_assert_str_eq(json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN |
@@ -432,6 +432,41 @@ START_TEST(test_unwrap_tampered)
 }
 END_TEST
 
+/* The paths runc reads relative to the bundle, made absolute for a spec
+ * handed over from another directory; nothing else touched. */
+static const struct {
+	const char *spec, *want;
+} rebases[] = {
+	{ "{\"root\": {\"path\": \"rootfs\"}}",
+	  "{\"root\": {\"path\": \"/b/rootfs\"}}" },
+	{ "{\"root\": {\"path\": \"/srv/r\", \"readonly\": true}}",
+	  "{\"root\": {\"path\": \"/srv/r\", \"readonly\": true}}" },
+	{ "{\"mounts\": [{\"destination\": \"/d\", \"type\": \"bind\", \"source\": \"data\"},"
+	  " {\"destination\": \"/e\", \"source\": \"e\", \"options\": [\"rbind\", \"ro\"]},"
+	  " {\"destination\": \"/proc\", \"type\": \"proc\", \"source\": \"proc\"},"
+	  " {\"destination\": \"/t\", \"type\": \"tmpfs\", \"source\": \"tmpfs\", \"options\": [\"nosuid\"]},"
+	  " {\"destination\": \"/a\", \"type\": \"bind\", \"source\": \"/abs\"}]}",
+	  "{\"mounts\": [{\"destination\": \"/d\", \"type\": \"bind\", \"source\": \"/b/data\"},"
+	  " {\"destination\": \"/e\", \"source\": \"/b/e\", \"options\": [\"rbind\", \"ro\"]},"
+	  " {\"destination\": \"/proc\", \"type\": \"proc\", \"source\": \"proc\"},"
+	  " {\"destination\": \"/t\", \"type\": \"tmpfs\", \"source\": \"tmpfs\", \"options\": [\"nosuid\"]},"
+	  " {\"destination\": \"/a\", \"type\": \"bind\", \"source\": \"/abs\"}]}" },
+	{ "{}", "{}" },
+};
+
+START_TEST(test_rebase)
+{
+	json_object *spec = parse(rebases[_i].spec), *want = parse(rebases[_i].want);
+	struct sw_error err = { 0 };
+
+	ck_assert_int_eq(rt_spec_rebase(spec, "/b", &err), 0);
+	ck_assert_msg(json_object_equal(spec, want), "%s",
+		      json_object_to_json_string(spec));
+	json_object_put(spec);
+	json_object_put(want);
+}
+END_TEST
+
 static const struct {
 	const char *spec;
 	bool new_pid_ns;
@@ -483,11 +518,13 @@ START_TEST(test_process_wrap)
 
 		ck_assert_int_eq(r, 0);
 		json_object_object_get_ex(p, "args", &a);
-		s = json_object_get_string(json_object_array_get_idx(a, 7));
+		ck_assert_str_eq(json_object_get_string(json_object_array_get_idx(a, 7)),
+				 "--no-cache");
+		s = json_object_get_string(json_object_array_get_idx(a, 8));
 		if (*procs[_i].caps) {
 			ck_assert_str_eq(s, "--cap");
 			ck_assert_str_eq(json_object_get_string(
-				json_object_array_get_idx(a, 8)), procs[_i].caps);
+				json_object_array_get_idx(a, 9)), procs[_i].caps);
 		} else {
 			ck_assert_str_eq(s, "--");
 		}
@@ -525,6 +562,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_wrap_hooks);
 	tcase_add_loop_test(t, test_wrap_refused, 0, sizeof(wrap_refused) / sizeof(wrap_refused[0]));
 	tcase_add_test(t, test_unwrap_tampered);
+	tcase_add_loop_test(t, test_rebase, 0, sizeof(rebases) / sizeof(rebases[0]));
 	tcase_add_loop_test(t, test_pidns, 0, sizeof(pidns) / sizeof(pidns[0]));
 	tcase_add_loop_test(t, test_process_wrap, 0, sizeof(procs) / sizeof(procs[0]));
 	tcase_add_test(t, test_json_parse_errors);
