@@ -268,6 +268,12 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 					"(125, 126, 127)", optarg);
 			break;
 		case OPT_SANDBOX:
+			if (!optarg &&
+			    (r = sw_cli_optional_arg("run", argc, argv, optind, "sandbox",
+						     SW_CLI_VALUE_DIR,
+						     "is the working directory; a program named so follows '--'")) < 0)
+				return r;
+			/* fall through */
 		case OPT_SANDBOX_NET:
 		case OPT_SANDBOX_BIND:
 			r = sw_run_sandbox_option(opt == OPT_SANDBOX ? "sandbox" :
