@@ -469,7 +469,10 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 		sw_prepared_free(pr);
 		return sw_error_wrap(err, "prepare the session's Landlock domain");
 	}
-	/* --sandbox: a layer of its own, which the policy's narrows. */
+	/* --sandbox: a layer of its own, which the policy's narrows.
+	 * Landlock and mounts only, made after build_filters_cached():
+	 * the BPF programs are the same with or without it, so it is not
+	 * in fcache_key() (a run with and without shares one entry). */
 	if (l->sandbox) {
 		/* A mount namespace of its own: the read-only trees as
 		 * mounts too (EROFS).  Not for a daemon's client: the mounts
