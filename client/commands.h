@@ -65,6 +65,7 @@ enum sw_cli_value {
 	SW_CLI_VALUE_SOCKET,	/* a Unix socket, or "sock" in its name */
 	SW_CLI_VALUE_PATH,	/* that, or any word with a '/' */
 	SW_CLI_VALUE_NUMBER,	/* 1 to 3 digits */
+	SW_CLI_VALUE_DIR,	/* a directory, which no PROGRAM is */
 };
 
 /*

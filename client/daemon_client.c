@@ -365,9 +365,17 @@ int sw_run_daemon(const struct run_options *o)
 	/* As embedded: a report that cannot be written is said first. */
 	if (sw_run_open_report(o, &report_file, &report) < 0)
 		return SW_EXIT_SYSWARD_ERROR;
+	if (!o->policy_path) {
+		/* --sandbox alone: every call allowed (runopts.h) */
+		policy = strdup(SW_SANDBOX_POLICY);
+		q.policy_len = policy ? strlen(policy) : 0;
+		if (!policy) {
+			sw_cli_error("out of memory");
+			return SW_EXIT_SYSWARD_ERROR;
+		}
 	/* The daemon's limit is the protocol's (SW_PROTO_MAX_POLICY), which
 	 * no client raises: syswardd bounds what each client makes it hold. */
-	if (sw_policy_read_file(o->policy_path, &policy, &q.policy_len,
+	} else if (sw_policy_read_file(o->policy_path, &policy, &q.policy_len,
 				&err) < 0) {
 		if (err.code == EFBIG)
 			sw_cli_error("%s; with --daemon the limit is syswardd's (%u bytes): run a larger policy without --daemon",
@@ -383,7 +391,7 @@ int sw_run_daemon(const struct run_options *o)
 		struct sw_policy *p = NULL;
 
 		if (sw_policy_load_string(policy, q.policy_len,
-					  sw_policy_file_name(o->policy_path), &p, &err) < 0) {
+					  sw_run_policy_name(o), &p, &err) < 0) {
 			sw_cli_error("%s", err.msg);
 			return SW_EXIT_SYSWARD_ERROR;
 		}
@@ -396,6 +404,8 @@ int sw_run_daemon(const struct run_options *o)
 		if (!o->quiet && (o->log_path || o->report_path || o->gate || o->complain) &&
 		    sw_kernel_refusals_unseen(p, o->complain))
 			sw_cli_error("%s", sw_kernel_refusals_unseen(p, o->complain));
+		if (!o->quiet && (o->report_path || o->gate || o->complain) && o->sandbox_on)
+			sw_cli_error("%s", sw_sandbox_unseen_words(o->complain));
 		sw_policy_free(p);
 	}
 	cwd = getcwd(NULL, 0);
@@ -430,7 +440,7 @@ int sw_run_daemon(const struct run_options *o)
 		.argv = o->argv, .argc = argc,
 		.envp = environ, .envc = envc,
 		.cwd = cwd,
-		.policy_name = (char *)sw_policy_file_name(o->policy_path),
+		.policy_name = (char *)sw_run_policy_name(o),
 		.policy_text = policy, .policy_len = q.policy_len,
 	};
 	if (sw_run_request_encode(&msg, &q, &err) < 0) {
@@ -480,6 +490,31 @@ int sw_run_daemon(const struct run_options *o)
 			r = sw_proto_send(fd, &rm, NULL, 0, &err);
 		sw_buf_free(&rm);
 		if (r < 0) {
+			code = wait_reply(fd, &rs) & ~EXIT_RAN;
+			goto out;
+		}
+	}
+	if (o->sandbox_on) {
+		/* The paths as we name them (absolute: runopts.c); the
+		 * daemon's launch child looks them up in our view. */
+		struct sw_sandbox_request sq = {
+			.flags = o->sandbox.net_given ? SW_PROTO_SANDBOX_NET : 0,
+			.dir = (char *)o->sandbox.dir,
+			.tmpdir = (char *)o->sandbox.tmpdir,
+			.connect = o->sandbox.connect.ranges,
+			.n_connect = o->sandbox.connect.n_ranges,
+			.bind = o->sandbox.bind.ranges,
+			.n_bind = o->sandbox.bind.n_ranges,
+		};
+		struct sw_buf sm = { 0 };
+
+		r = sw_msg_encode_sandbox(&sm, &sq, &err);
+		if (r == 0)
+			r = sw_proto_send(fd, &sm, NULL, 0, &err);
+		sw_buf_free(&sm);
+		if (r < 0) {
+			if (r == -E2BIG)
+				sw_cli_error("%s", err.msg);
 			code = wait_reply(fd, &rs) & ~EXIT_RAN;
 			goto out;
 		}

@@ -45,6 +45,12 @@ static bool looks_like(enum sw_cli_value kind, const char *word)
 		return looks_like_socket(word) || strchr(word, '/') != NULL;
 	case SW_CLI_VALUE_NUMBER:
 		return looks_like_number(word);
+	case SW_CLI_VALUE_DIR: {
+		struct stat st;
+
+		/* execve(2) of a directory fails (EACCES): never a PROGRAM */
+		return stat(word, &st) == 0 && S_ISDIR(st.st_mode);
+	}
 	}
 	return false;
 }

@@ -32,7 +32,7 @@
 void cmd_run_help(FILE *f)
 {
 	fprintf(f,
-"Usage: %s run --policy FILE [OPTIONS] [--] PROGRAM [ARGS...]\n"
+"Usage: %s run {--policy FILE | --sandbox[=DIR]} [OPTIONS] [--] PROGRAM [ARGS...]\n"
 "Run PROGRAM under the syscall policy FILE and exit with its status.\n"
 "\n"
 "Options:\n"
@@ -74,6 +74,14 @@ void cmd_run_help(FILE *f)
 "                           reports diff\n"
 "      --gate[=N]           exit with N (default %d) if the policy refused a\n"
 "                           call, or with --complain would have; for CI\n"
+"      --sandbox[=DIR]      the system read-only, DIR (default: here) writable\n"
+"                           but its .git/.hg/.svn, a private TMPDIR, no TCP\n"
+"                           but the ports below, none of your services;\n"
+"                           decided by the kernel (Landlock) on the file\n"
+"                           found; a --policy narrows it further\n"
+"      --sandbox-net PORTS  with --sandbox: TCP ports it may connect to\n"
+"                           (443,8000-8100)\n"
+"      --sandbox-bind PORTS with --sandbox: TCP ports it may bind\n"
 "      --no-cache           compile the policy's filter anew, neither reading\n"
 "                           nor writing the compiled-filter cache\n"
 "                           (also SYSWARD_NO_CACHE=1)\n"
@@ -110,9 +118,10 @@ void cmd_run_help(FILE *f)
 "\n"
 "Examples:\n"
 "  %s run --policy policy/examples/fake-root.json -- id -u\n"
-"  %s run --policy docker-default.json --complain --report r.json --gate -- make\n",
+"  %s run --policy docker-default.json --complain --report r.json --gate -- make\n"
+"  %s run --sandbox --sandbox-net 443 -- ./untrusted-build.sh\n",
 		sw_program_name, SW_EXIT_GATE, SW_EXIT_GATE, sw_program_name,
-		sw_program_name);
+		sw_program_name, sw_program_name);
 }
 
 static int check(const char *path, void *ud)
@@ -156,7 +165,8 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 {
 	enum { OPT_LOG_FORMAT = 0x100, OPT_KILL_DESCENDANTS, OPT_COMPLAIN,
 	       OPT_REPORT, OPT_GATE, OPT_POLICY_FD, OPT_KEEP_FDS, OPT_NO_CACHE,
-	       OPT_STRICT, OPT_POLICY_MAX_BYTES };
+	       OPT_STRICT, OPT_POLICY_MAX_BYTES, OPT_SANDBOX, OPT_SANDBOX_NET,
+	       OPT_SANDBOX_BIND };
 	static const struct option options[] = {
 		{ "daemon", optional_argument, NULL, 'd' },
 		{ "tty", no_argument, NULL, 't' },
@@ -172,6 +182,9 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ "report", required_argument, NULL, OPT_REPORT },
 		{ "gate", optional_argument, NULL, OPT_GATE },
+		{ "sandbox", optional_argument, NULL, OPT_SANDBOX },
+		{ "sandbox-net", required_argument, NULL, OPT_SANDBOX_NET },
+		{ "sandbox-bind", required_argument, NULL, OPT_SANDBOX_BIND },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "policy-max-bytes", required_argument, NULL, OPT_POLICY_MAX_BYTES },
@@ -254,6 +267,22 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 					"from 1 to 255 other than sysward's own "
 					"(125, 126, 127)", optarg);
 			break;
+		case OPT_SANDBOX:
+			if (!optarg &&
+			    (r = sw_cli_optional_arg("run", argc, argv, optind, "sandbox",
+						     SW_CLI_VALUE_DIR,
+						     "is the working directory; a program named so follows '--'")) < 0)
+				return r;
+			/* fall through */
+		case OPT_SANDBOX_NET:
+		case OPT_SANDBOX_BIND:
+			r = sw_run_sandbox_option(opt == OPT_SANDBOX ? "sandbox" :
+						  opt == OPT_SANDBOX_NET ? "sandbox-net" :
+									   "sandbox-bind",
+						  optarg, o);
+			if (r < 0)
+				return r;
+			break;
 		case 'd':
 			if (!optarg &&
 			    (r = sw_cli_optional_arg("run", argc, argv, optind, "daemon",
@@ -287,8 +316,8 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 			return -SW_EXIT_USAGE;
 		}
 	}
-	if (!o->policy_path && o->policy_fd < 0)
-		return -sw_cli_usage("run", "missing --policy FILE");
+	if (!o->policy_path && o->policy_fd < 0 && !o->sandbox_on)
+		return -sw_cli_usage("run", "missing --policy FILE (or --sandbox)");
 	if (o->policy_path && o->policy_fd >= 0)
 		return -sw_cli_usage("run", "--policy and --policy-fd: give one");
 	if (o->daemon_socket && (o->policy_fd >= 0 || o->keep_fds >= 0))
@@ -402,6 +431,7 @@ int sw_run_embedded(const struct run_options *o, const struct sw_policy *policy,
 		 * kernel drops every signal from outside that we do not
 		 * catch, so catch and forward them all (engine.h). */
 		.init_signals = getpid() == 1,
+		.sandbox = o->sandbox_on ? &o->sandbox : NULL,
 		.filter_cache = o->no_cache ? NULL : sw_filter_cache_dir(cache, sizeof(cache)),
 	};
 	int r, code;
@@ -481,10 +511,13 @@ static int run_embedded(const struct run_options *o)
 			return SW_EXIT_SYSWARD_ERROR;
 		if ((o->policy_fd >= 0
 		     ? sw_run_read_policy_fd(o->policy_fd, &text, &len, &name, &err)
+		     : !o->policy_path
+		     /* --sandbox alone: every call allowed (runopts.h) */
+		     ? sw_run_sandbox_policy(&text, &len, &err)
 		     : sw_policy_read_file_max(o->policy_path, lo.max_bytes, &text,
 					       &len, &err)) < 0 ||
 		    sw_policy_load_string_opts(text, len,
-					       name ? name : sw_policy_file_name(o->policy_path),
+					       name ? name : sw_run_policy_name(o),
 					       &lo,
 					       &policy, &err) < 0) {
 			sw_cli_error("%s", err.msg);
@@ -535,7 +568,17 @@ int cmd_run(int argc, char **argv)
 		return r > 0 ? SW_EXIT_OK : -r;
 	if (!o.quiet)
 		warn_caps(o.caps);
-	if (o.daemon_socket)
-		return sw_run_daemon(&o);
-	return run_embedded(&o);
+	if (o.sandbox_on) {
+		struct sw_error err = { 0 };
+
+		if (sw_run_sandbox_begin(&o, &err) < 0) {
+			sw_cli_error("%s", err.msg);
+			return SW_EXIT_SYSWARD_ERROR;
+		}
+	}
+	r = o.daemon_socket ? sw_run_daemon(&o) : run_embedded(&o);
+	/* After every process of the session has ended (sw_run(), and
+	 * syswardd's EXIT, wait for them all). */
+	sw_run_sandbox_end(&o);
+	return r;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -187,4 +188,104 @@ int sw_run_cap_option(const char *cmd, const char *arg, struct run_options *o)
 			"(expected a name such as CAP_NET_RAW, "
 			"see capabilities(7), or 'all')", bad, arg);
 	return 0;
+}
+
+int sw_run_sandbox_option(const char *opt, const char *arg, struct run_options *o)
+{
+	struct sw_error err = { 0 };
+	struct sw_tcp_ports *tp;
+
+	o->sandbox_on = true;
+	if (!strcmp(opt, "sandbox")) {
+		if (arg && !*arg)
+			return -sw_cli_usage("run", "--sandbox=: expected a directory");
+		o->sandbox.dir = arg;
+		return 0;
+	}
+	tp = !strcmp(opt, "sandbox-net") ? &o->sandbox.connect : &o->sandbox.bind;
+	free(tp->ranges);
+	*tp = (struct sw_tcp_ports){ 0 };
+	if (sw_sandbox_parse_ports(arg, tp, &err) < 0)
+		return -sw_cli_usage("run", "--%s=%s", opt, err.msg);
+	o->sandbox.net_given = true;
+	return 0;
+}
+
+int sw_run_sandbox_begin(struct run_options *o, struct sw_error *err)
+{
+	const char *base = getenv("TMPDIR");
+	char *tmp = NULL;
+	int r;
+
+	if (!o->sandbox_on)
+		return 0;
+	if (o->sandbox.dir && o->sandbox.dir[0] != '/') {
+		cleanup_free char *cwd = getcwd(NULL, 0);
+		char *abs;
+
+		if (!cwd)
+			return sw_error_set_errno(err, errno, "--sandbox=%s: find the working directory",
+						  o->sandbox.dir);
+		if (asprintf(&abs, "%s/%s", cwd, o->sandbox.dir) < 0)
+			return sw_error_set_errno(err, ENOMEM, "--sandbox=%s", o->sandbox.dir);
+		o->sandbox.dir = abs;	/* lives as long as the run */
+	}
+	/* Said here, in our view, which is the program's (a daemon's
+	 * launch child takes it): the engine's word would be about a
+	 * hierarchy or a mount. */
+	{
+		struct stat st;
+		const char *d = o->sandbox.dir ? o->sandbox.dir : ".";
+
+		if (stat(d, &st) < 0)
+			return sw_error_set_errno(err, errno, "--sandbox: the workspace %s",
+						  o->sandbox.dir ? o->sandbox.dir : "(the working directory)");
+		if (!S_ISDIR(st.st_mode))
+			return sw_error_set(err, ENOTDIR,
+					    "--sandbox: the workspace %s is not a directory",
+					    o->sandbox.dir);
+	}
+	/* The caller's TMPDIR if it names one, else /tmp, as mktemp(1). */
+	r = sw_sandbox_tmp_new(base && base[0] == '/' ? base : NULL, &tmp, err);
+	if (r < 0)
+		return r;
+	if (setenv("TMPDIR", tmp, 1) < 0) {
+		r = -errno;
+		sw_sandbox_tmp_remove(tmp);
+		free(tmp);
+		return sw_error_set_errno(err, -r, "set TMPDIR for the sandbox");
+	}
+	o->sandbox.tmpdir = tmp;
+	return 0;
+}
+
+void sw_run_sandbox_end(struct run_options *o)
+{
+	int r;
+
+	if (!o->sandbox.tmpdir)
+		return;
+	r = sw_sandbox_tmp_remove(o->sandbox.tmpdir);
+	if (r < 0)
+		sw_cli_error("warning: remove the sandbox's temporary directory %s: %s",
+			     o->sandbox.tmpdir, strerror(-r));
+	free((char *)o->sandbox.tmpdir);
+	o->sandbox.tmpdir = NULL;
+}
+
+int sw_run_sandbox_policy(char **ret_text, size_t *ret_len, struct sw_error *err)
+{
+	char *text = strdup(SW_SANDBOX_POLICY);
+
+	if (!text)
+		return sw_error_set_errno(err, ENOMEM, "--sandbox: its policy");
+	*ret_text = text;
+	*ret_len = strlen(text);
+	return 0;
+}
+
+const char *sw_run_policy_name(const struct run_options *o)
+{
+	return o->policy_path ? sw_policy_file_name(o->policy_path)
+			      : SW_SANDBOX_POLICY_NAME;
 }

@@ -32,6 +32,11 @@ struct run_options {
 	int gate;			/* --gate[=N]: N, 0 = no gate */
 	bool record_paths;		/* learn --paths: the record keeps paths */
 	bool no_cache;			/* --no-cache: compile the filter anew */
+	/* --sandbox[=DIR], --sandbox-net=PORTS, --sandbox-bind=PORTS:
+	 * sandbox.dir absolute after sw_run_sandbox_begin(), NULL = the
+	 * working directory; sandbox.tmpdir made there too. */
+	bool sandbox_on;
+	struct sw_sandbox sandbox;
 	char **argv;			/* PROGRAM [ARGS...], NULL-ended */
 };
 
@@ -60,6 +65,25 @@ int sw_run_open_report(const struct run_options *o, FILE **ret_file,
 /* --cap ARG of `sysward CMD` (run, learn) into o: 0, or the usage
  * error said and its -status. */
 int sw_run_cap_option(const char *cmd, const char *arg, struct run_options *o);
+/* --sandbox=DIR, --sandbox-net=PORTS, --sandbox-bind=PORTS of `sysward
+ * run` into o: 0, or the usage error said and its -status. */
+int sw_run_sandbox_option(const char *opt, const char *arg, struct run_options *o);
+
+/* Before the launch, embedded or through the daemon: the workspace made
+ * absolute (in our view, which a daemon's child takes: clientctx.c), the
+ * private temporary directory made and put in our environment as TMPDIR
+ * for the program.  sw_run_sandbox_end() removes it, after the program
+ * and all it started have ended. */
+/* --sandbox without --policy: every call allowed, the sandbox and the
+ * built-in defences confine (its text, and a name for messages). */
+#define SW_SANDBOX_POLICY	"{\"defaultAction\": \"SCMP_ACT_ALLOW\"}"
+#define SW_SANDBOX_POLICY_NAME	"--sandbox (no --policy: every call allowed)"
+int sw_run_sandbox_begin(struct run_options *o, struct sw_error *err);
+/* The policy's text for --sandbox without --policy (SW_SANDBOX_POLICY,
+ * malloc'd), and the name messages give the run's policy. */
+int sw_run_sandbox_policy(char **ret_text, size_t *ret_len, struct sw_error *err);
+const char *sw_run_policy_name(const struct run_options *o);
+void sw_run_sandbox_end(struct run_options *o);
 
 struct sw_error;
 /* --policy-fd N: the policy's text from descriptor N, a sealed memory

@@ -218,6 +218,7 @@ void conn_free_dead(struct server *srv)
 
 		LIST_DEL(srv->dead, c);
 		sw_buf_free(&c->out);
+		sw_sandbox_request_clear(&c->sandbox);
 		peer_clear(&c->peer);
 		free(c);
 	}

@@ -23,6 +23,7 @@ void launch_req_free(struct launch_req *l)
 		close(l->client_pidfd);
 	sw_client_free(l->client);
 	sw_run_request_clear(&l->q);
+	sw_sandbox_request_clear(&l->sandbox_q);
 	sw_prepared_free(l->prepared);
 	sw_policy_free(l->policy);
 	peer_clear(&l->peer);
@@ -72,5 +73,6 @@ void launch_fill(const struct launch_req *q, uint64_t id, struct sw_launch *l)
 		.complain = q->recording &&
 			    (q->record.flags & SW_PROTO_RECORD_COMPLAIN),
 		.record = q->recording,
+		.sandbox = q->sandboxing ? &q->sandbox : NULL,
 	};
 }

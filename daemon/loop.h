@@ -65,6 +65,8 @@ struct conn {
 	struct session *session;	/* RUN connections */
 	bool recording;			/* a RECORD came, for the RUN */
 	struct sw_record_request record;
+	bool sandboxing;		/* a SANDBOX came, for the RUN */
+	struct sw_sandbox_request sandbox;
 	long long deadline;		/* ms: finish a request by then */
 };
 

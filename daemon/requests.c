@@ -443,6 +443,22 @@ static int run_hand_off(struct server *srv, struct conn *c,
 	lr->audit_allows = srv->audit_allows;
 	lr->recording = c->recording;
 	lr->record = c->record;
+	if (c->sandboxing) {
+		/* The workspace in the client's view: its child looks it
+		 * up there, as its uid (engine/launchchild.c). */
+		lr->sandboxing = true;
+		lr->sandbox_q = c->sandbox;
+		c->sandbox = (struct sw_sandbox_request){ 0 };
+		lr->sandbox = (struct sw_sandbox){
+			.dir = lr->sandbox_q.dir[0] ? lr->sandbox_q.dir : NULL,
+			.tmpdir = lr->sandbox_q.tmpdir[0] ? lr->sandbox_q.tmpdir : NULL,
+			.net_given = lr->sandbox_q.flags & SW_PROTO_SANDBOX_NET,
+			.connect = { .ranges = lr->sandbox_q.connect,
+				     .n_ranges = lr->sandbox_q.n_connect },
+			.bind = { .ranges = lr->sandbox_q.bind,
+				  .n_ranges = lr->sandbox_q.n_bind },
+		};
+	}
 	if (q->tty_flags & SW_PROTO_TTY) {
 		lr->tty.ws = (struct winsize){ q->tty.rows, q->tty.cols,
 					       q->tty.xpixel, q->tty.ypixel };
@@ -649,6 +665,30 @@ static void handle_record(struct server *srv, struct conn *c)
 	c->recording = true;
 }
 
+/* SANDBOX: the connection's RUN in `sysward run --sandbox`.  Before the
+ * RUN, once.  It only takes rights away: its paths are looked up as the
+ * client's uid in the client's view, and Landlock grants nothing the
+ * uid lacks. */
+static void handle_sandbox(struct server *srv, struct conn *c)
+{
+	struct sw_error err = { 0 };
+	int r;
+
+	if (c->session || c->sandboxing) {
+		conn_reply_error(srv, c, "SANDBOX", EBUSY, SW_EXIT_SYSWARD_ERROR,
+			    "SANDBOX comes once, before the connection's RUN",
+			    true);
+		return;
+	}
+	r = sw_msg_decode_sandbox(c->payload, c->h.length, &c->sandbox, &err);
+	if (r < 0) {
+		conn_reply_error(srv, c, "SANDBOX", -r, SW_EXIT_SYSWARD_ERROR,
+			    err.msg, true);
+		return;
+	}
+	c->sandboxing = true;
+}
+
 void requests_handle(struct server *srv, struct conn *c)
 {
 	if (c->n_fds && c->h.type != SW_MSG_RUN) {
@@ -674,6 +714,9 @@ void requests_handle(struct server *srv, struct conn *c)
 		break;
 	case SW_MSG_RECORD:
 		handle_record(srv, c);
+		break;
+	case SW_MSG_SANDBOX:
+		handle_sandbox(srv, c);
 		break;
 	}
 }

@@ -192,6 +192,11 @@ struct launch_req {
 	/* The connection's RECORD (complain, report, gate), if any. */
 	bool recording;
 	struct sw_record_request record;
+	/* The connection's SANDBOX, if any (the request owns the strings,
+	 * sandbox points into it, for the launch). */
+	bool sandboxing;
+	struct sw_sandbox_request sandbox_q;
+	struct sw_sandbox sandbox;
 	/* A terminal of the program's own (the RUN's SW_PROTO_TTY). */
 	struct sw_tty tty;
 };

@@ -769,7 +769,7 @@ int sw_fsrules_apply(struct sw_fsrules *fr, int ruleset_fd,
 {
 	int r;
 
-	*w = (struct sw_fsrules_where){ SW_FSR_NONE, -1, 0 };
+	*w = (struct sw_fsrules_where){ .step = SW_FSR_NONE, .spec = -1 };
 	if (!fr || !fr->has_fs)
 		return 0;
 	if (!fr->enforce)

@@ -48,6 +48,8 @@
  *              session undone unless granted (route 19); the hold
  *   probe.c    kernel support probe with a short-lived traced child
  *   landlock.c every session a Landlock domain of its own (route 16)
+ *   sandbox.c  sysward run --sandbox: what it grants, a Landlock layer
+ *              of its own beneath the policy's (route 21)
  *   nsbox.c    the session's own namespaces (mount, IPC, cgroup), the one
  *              step of the launch child that makes them (route 16c)
  *   procns.c   the session's own /proc: outsiders' pids hidden (route 16)
@@ -665,6 +667,7 @@ struct sw_session {
 	char launch_prog[256];	/* argv[0], for launch_err */
 	char *launch_cwd;	/* the directory to enter, for launch_err */
 	struct sw_fsrules *fsrules;	/* its file rules' plan, for launch_err */
+	struct sw_fsrules *sandbox;	/* --sandbox's (sandbox.c), likewise */
 	struct sw_error launch_err;
 	bool launch_failed;
 	bool main_exited;
@@ -1177,6 +1180,31 @@ int sw_landlock_allow_port(int ruleset_fd, uint16_t port, uint64_t access);
  * ruleset.  Async-signal-safe.  0 or -errno. */
 int sw_landlock_enter(int ruleset_fd);
 
+/* ---- sandbox.c: `sysward run --sandbox`, a layer of its own ------------ */
+
+/* The sandbox's rules for the kernel of Landlock ABI abi: its own
+ * ruleset, entered before the policy's (p: its "network" section decides
+ * the network when sb gives no ports). */
+int sw_sandbox_plan(const struct sw_sandbox *sb, const struct sw_policy *p,
+		    int abi, bool mounts, struct sw_fsrules **ret,
+		    struct sw_error *err);
+
+/* Where the session has a mount namespace of its own (nsbox.c), the
+ * read-only trees are read-only mounts too, so that writes there fail
+ * with EROFS, as under bubblewrap; the VCS metadata is then the mounts'
+ * alone, and the workspace's own directory keeps every right. */
+struct sw_sandbox_mounts {
+	char *writable[2];	/* the workspace, the temporary directory */
+	size_t n_writable;
+	char *cwd;		/* PATH_MAX bytes: the child's, looked up again */
+};
+int sw_sandbox_mounts_plan(const struct sw_sandbox *sb, const char *cwd,
+			   struct sw_sandbox_mounts *ret, struct sw_error *err);
+void sw_sandbox_mounts_free(struct sw_sandbox_mounts *m);
+/* In the launch child, in its own mount namespace, before it drops
+ * CAP_SYS_ADMIN.  Async-signal-safe.  0 or -errno. */
+int sw_sandbox_mount(const struct sw_sandbox_mounts *m);
+
 /* ---- fsrules.c: the file-system and network rules, the kernel's ------- */
 
 /*
@@ -1229,6 +1257,7 @@ struct sw_fsrules_where {
 	int step;		/* enum sw_fsrules_step */
 	int spec;		/* the hierarchy it was about, or -1 */
 	int up;			/* SW_FSR_LIST, _ENTRY: levels above it */
+	bool sandbox;		/* the sandbox's layer (sandbox.c), not the policy's */
 };
 
 /*
@@ -1654,6 +1683,7 @@ enum sw_stage {
 	SW_STAGE_NNP,
 	SW_STAGE_FSRULES,
 	SW_STAGE_LANDLOCK,
+	SW_STAGE_SANDBOX_MOUNTS,
 	SW_STAGE_SECCOMP,
 	SW_STAGE_EXEC,
 };

@@ -306,10 +306,15 @@ int sw_session_launch_prepared(struct sw_supervisor *sup,
 	}
 	/* Its hierarchies' names, should the child fail to apply them. */
 	s->fsrules = TAKE_PTR(pr->fsrules);
+	s->sandbox = TAKE_PTR(pr->sandbox);
 	/* What the kernel refuses never stops here: a caller who asked to
 	 * see refusals is told which ones it will not see (route 21). */
-	if (sw_fsrules_enforced(s->fsrules) && (l->audit || l->record || l->complain))
-		sw_warn(s, "%s", sw_fsrules_unseen_words(l->complain));
+	if (l->audit || l->record || l->complain) {
+		if (sw_fsrules_enforced(s->fsrules))
+			sw_warn(s, "%s", sw_fsrules_unseen_words(l->complain));
+		if (s->sandbox)
+			sw_warn(s, "%s", sw_sandbox_unseen_words(l->complain));
+	}
 	close(TAKE_FD(lp.go_r));
 	close(TAKE_FD(lp.rep_w));
 	close(TAKE_FD(lp.ready_w));

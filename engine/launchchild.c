@@ -118,7 +118,9 @@ struct pty_fds {
 static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 			    const struct sock_fprog *dprog,
 			    const struct sock_fprog *fprog, int landlock_fd,
-			    struct sw_fsrules *fsrules, const struct sw_nsbox *nsbox, bool pr_keyrings,
+			    struct sw_fsrules *fsrules, int sandbox_fd,
+			    struct sw_fsrules *sandbox,
+			    const struct sw_sandbox_mounts *sandbox_mounts, const struct sw_nsbox *nsbox, bool pr_keyrings,
 			    struct pty_fds pty, int go_fd, int ready_fd, int rep_fd)
 {
 	/* The terminal it takes the foreground of: its own, or the
@@ -175,11 +177,11 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	if (l->exact_fds) {
 		/* What was handed over and nothing else of ours (fds.c):
 		 * before anything below opens a descriptor of its own. */
-		int *own[6 + SW_CLIENT_FDS] = { &go_fd, &ready_fd, &rep_fd, &landlock_fd,
-						 &pty.slave, &pty.pts };
+		int *own[7 + SW_CLIENT_FDS] = { &go_fd, &ready_fd, &rep_fd, &landlock_fd,
+						 &sandbox_fd, &pty.slave, &pty.pts };
 		size_t n_own = 0;
 
-		for (size_t i = 0; i < 6; i++)
+		for (size_t i = 0; i < 7; i++)
 			if (*own[i] >= 0)
 				own[n_own++] = own[i];
 		if (l->client)
@@ -233,6 +235,13 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 			close(self_fd);
 		if (pty.pts >= 0)
 			close(pty.pts);
+	}
+	/* --sandbox in a mount namespace of its own: its read-only trees
+	 * as mounts too (sandbox.c), while it holds CAP_SYS_ADMIN. */
+	if (sandbox_mounts) {
+		errno = -sw_sandbox_mount(sandbox_mounts);
+		if (errno)
+			sw_launch_fail(rep_fd, SW_STAGE_SANDBOX_MOUNTS);
 	}
 	if (l->set_groups &&
 	    sw_set_groups_within(l->groups, l->n_groups, l->groups, l->n_groups) < 0)
@@ -314,6 +323,20 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	 * the rules do not grant.  Before any program code runs (the exec
 	 * below); the supervisor, outside, has seized it already (outside
 	 * -> inside passes, security/landlock/task.c). */
+	if (sandbox_fd >= 0) {
+		/* --sandbox first, a layer of its own: the policy's below
+		 * can only narrow it (sandbox.c). */
+		struct sw_fsrules_where where;
+
+		errno = -sw_fsrules_apply(sandbox, sandbox_fd, &where);
+		where.sandbox = true;
+		if (errno)
+			sw_launch_fail_fsrules(rep_fd, &where);
+		errno = -sw_landlock_enter(sandbox_fd);
+		if (errno)
+			sw_launch_fail(rep_fd, SW_STAGE_LANDLOCK);
+		close(sandbox_fd);
+	}
 	{
 		struct sw_fsrules_where where;
 
@@ -472,6 +495,8 @@ _Noreturn void sw_launch_child(const struct sw_launch *l,
 
 	if (l->new_session)
 		pty = become_holder(l, &pr->nsbox, ready_fd, rep_fd);
-	child(l, pr->caps, &dprog, &fprog, pr->landlock_fd, pr->fsrules, &pr->nsbox,
+	child(l, pr->caps, &dprog, &fprog, pr->landlock_fd, pr->fsrules,
+	      pr->sandbox_fd, pr->sandbox,
+	      pr->sandbox_mounted ? &pr->sandbox_mounts : NULL, &pr->nsbox,
 	      pr->own_keyring, pty, go_fd, ready_fd, rep_fd);
 }

@@ -36,6 +36,7 @@ static const char *const stage_what[] = {
 	[SW_STAGE_CAPS] = "set capabilities",
 	[SW_STAGE_NNP] = "set no_new_privs",
 	[SW_STAGE_FSRULES] = "set up its file rules (Landlock)",
+	[SW_STAGE_SANDBOX_MOUNTS] = "make the sandbox's mounts (the system read-only, the workspace and its temporary directory writable, their VCS metadata read-only: open_tree, mount_setattr, move_mount)",
 	[SW_STAGE_LANDLOCK] = "enter a Landlock domain of its own (landlock_restrict_self; the kernel allows 16 nested domains)",
 	[SW_STAGE_SECCOMP] = "load the seccomp filter",
 	[SW_STAGE_EXEC] = "execute",
@@ -60,7 +61,7 @@ _Noreturn void sw_launch_fail_at(int fd, enum sw_stage stage,
 				 const struct sw_nsbox_where *where)
 {
 	struct report r = { (int)stage, errno, { SW_NSBOX_NONE, -1 }, { -1, -1 },
-			    { SW_FSR_NONE, -1, 0 } };
+			    { SW_FSR_NONE, -1, 0, false } };
 
 	if (where)
 		r.nsbox = *where;
@@ -70,7 +71,7 @@ _Noreturn void sw_launch_fail_at(int fd, enum sw_stage stage,
 _Noreturn void sw_launch_fail_client(int fd, const struct sw_client_where *where)
 {
 	struct report r = { SW_STAGE_CLIENT, errno, { SW_NSBOX_NONE, -1 }, *where,
-			    { SW_FSR_NONE, -1, 0 } };
+			    { SW_FSR_NONE, -1, 0, false } };
 
 	fail(fd, &r);
 }
@@ -164,7 +165,8 @@ int sw_launch_failed(struct sw_session *s)
 		 * which step (fsrules.c). */
 		char what[4600];
 
-		sw_fsrules_explain(s->fsrules, &rep.fsrules, what, sizeof(what));
+		sw_fsrules_explain(rep.fsrules.sandbox ? s->sandbox : s->fsrules,
+				   &rep.fsrules, what, sizeof(what));
 		sw_error_set_errno(&s->launch_err, rep.err, "cannot start '%s': %s",
 				   s->launch_prog, what);
 	} else if (has_stage(&rep, n)) {

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <linux/seccomp.h>
 #include <poll.h>
+#include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -87,6 +88,10 @@ void sw_prepared_free(struct sw_prepared *pr)
 	if (pr->landlock_fd >= 0)
 		close(pr->landlock_fd);
 	sw_fsrules_free(pr->fsrules);
+	if (pr->sandbox_fd >= 0)
+		close(pr->sandbox_fd);
+	sw_fsrules_free(pr->sandbox);
+	sw_sandbox_mounts_free(&pr->sandbox_mounts);
 	sw_nsbox_free(&pr->nsbox);
 	free(pr);
 }
@@ -397,6 +402,7 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 		return sw_error_set_errno(err, ENOMEM, "compile %s",
 					  p->source ? p->source : "the policy");
 	pr->landlock_fd = -1;
+	pr->sandbox_fd = -1;
 	pr->can_set = ks->set_syscall_info;
 	/* Its own namespaces first: what the session contains by views of
 	 * its own needs no supervisor check (objects.c). */
@@ -462,6 +468,35 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 	if (r < 0) {
 		sw_prepared_free(pr);
 		return sw_error_wrap(err, "prepare the session's Landlock domain");
+	}
+	/* --sandbox: a layer of its own, which the policy's narrows.
+	 * Landlock and mounts only, made after build_filters_cached():
+	 * the BPF programs are the same with or without it, so it is not
+	 * in fcache_key() (a run with and without shares one entry). */
+	if (l->sandbox) {
+		/* A mount namespace of its own: the read-only trees as
+		 * mounts too (EROFS).  Not for a daemon's client: the mounts
+		 * look its paths up as root before the seize, and the
+		 * launcher waits for the child's "ready" with no bound
+		 * (launch.c, wait_ready()): a workspace on a file system
+		 * that never answers would hold the daemon's tracer thread
+		 * and every session on it (route 13).  `sysward run` as root
+		 * holds only itself. */
+		pr->sandbox_mounted = pr->nsbox.on && (pr->nsbox.unshare & CLONE_NEWNS) &&
+				      !l->client;
+		r = pr->sandbox_mounted
+			? sw_sandbox_mounts_plan(l->sandbox, l->cwd, &pr->sandbox_mounts, err)
+			: 0;
+		if (r >= 0)
+			r = sw_sandbox_plan(l->sandbox, p, ks->landlock_abi,
+					    pr->sandbox_mounted, &pr->sandbox, err);
+		if (r >= 0)
+			r = sw_fsrules_ruleset(pr->sandbox, ks->landlock_abi,
+					       &pr->sandbox_fd, err);
+		if (r < 0) {
+			sw_prepared_free(pr);
+			return sw_error_wrap(err, "prepare the sandbox");
+		}
 	}
 	*ret = pr;
 	return 0;

@@ -21,6 +21,10 @@ struct sw_prepared {
 	int landlock_fd;	/* the session's ruleset (landlock.c), or -1 */
 	struct sw_fsrules *fsrules;	/* its file and network rules' plan
 					 * (fsrules.c), the child applies */
+	int sandbox_fd;		/* the sandbox's ruleset, or -1 */
+	struct sw_fsrules *sandbox;	/* its rules' plan (sandbox.c) */
+	struct sw_sandbox_mounts sandbox_mounts;	/* with a mount namespace */
+	bool sandbox_mounted;
 	struct sw_nsbox nsbox;	/* its own namespaces (nsbox.c) */
 	bool own_keyring;	/* the child joins a session keyring of its
 				 * own and learns the uid's (objects.c) */

@@ -144,6 +144,7 @@ void sw_session_free(struct sw_session *s)
 	free(s->counters);
 	free(s->launch_cwd);
 	sw_fsrules_free(s->fsrules);
+	sw_fsrules_free(s->sandbox);
 	free(s);
 }
 

@@ -59,6 +59,7 @@ static const struct {
 	{ SW_MSG_KILL, "KILL", true, 8 },
 	{ SW_MSG_SIGNAL, "SIGNAL", true, 4 },
 	{ SW_MSG_RECORD, "RECORD", true, 8 },
+	{ SW_MSG_SANDBOX, "SANDBOX", true, SW_PROTO_MAX_SANDBOX },
 	{ SW_MSG_STARTED, "STARTED", false, 16 },
 	{ SW_MSG_EXIT, "EXIT", false, 12 },
 	{ SW_MSG_ERROR, "ERROR", false, 12 + SW_PROTO_MAX_ERROR_MSG },
@@ -673,6 +674,100 @@ int sw_msg_encode_record(struct sw_buf *b, const struct sw_record_request *q,
 	sw_buf_put_u32(b, q->flags);
 	sw_buf_put_u32(b, q->gate);
 	return sw_msg_finish(b, err);
+}
+
+static void put_ranges(struct sw_buf *b, const struct sw_port_range *v, size_t n)
+{
+	sw_buf_put_u32(b, (uint32_t)n);
+	for (size_t i = 0; i < n; i++)
+		sw_buf_put_u32(b, (uint32_t)v[i].first << 16 | v[i].last);
+}
+
+int sw_msg_encode_sandbox(struct sw_buf *b, const struct sw_sandbox_request *q,
+			  struct sw_error *err)
+{
+	if (q->n_connect > SW_PROTO_MAX_SANDBOX_RANGES ||
+	    q->n_bind > SW_PROTO_MAX_SANDBOX_RANGES)
+		return sw_error_set(err, E2BIG, "SANDBOX: more than %d port ranges",
+				    SW_PROTO_MAX_SANDBOX_RANGES);
+	sw_msg_begin(b, SW_MSG_SANDBOX);
+	sw_buf_put_u32(b, q->flags);
+	sw_buf_put_str(b, q->dir ? q->dir : "", SW_PROTO_MAX_CWD);
+	sw_buf_put_str(b, q->tmpdir ? q->tmpdir : "", SW_PROTO_MAX_CWD);
+	put_ranges(b, q->connect, q->n_connect);
+	put_ranges(b, q->bind, q->n_bind);
+	return sw_msg_finish(b, err);
+}
+
+static int get_ranges(struct sw_reader *rd, struct sw_port_range **ret,
+		      size_t *ret_n, struct sw_error *err)
+{
+	uint32_t n, v;
+
+	if (sw_reader_u32(rd, &n) < 0 || n > SW_PROTO_MAX_SANDBOX_RANGES)
+		return sw_error_set(err, EBADMSG,
+				    "SANDBOX request: truncated, or more than %d port ranges",
+				    SW_PROTO_MAX_SANDBOX_RANGES);
+	*ret = calloc(n ? n : 1, sizeof(**ret));
+	if (!*ret)
+		return sw_error_set(err, ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < n; i++) {
+		if (sw_reader_u32(rd, &v) < 0)
+			return sw_error_set(err, EBADMSG, "SANDBOX request: truncated");
+		(*ret)[i] = (struct sw_port_range){ (uint16_t)(v >> 16), (uint16_t)v };
+		if ((*ret)[i].first < 1 || (*ret)[i].first > (*ret)[i].last)
+			return sw_error_set(err, EBADMSG,
+					    "SANDBOX request: port range %u-%u",
+					    (*ret)[i].first, (*ret)[i].last);
+	}
+	*ret_n = n;
+	return 0;
+}
+
+void sw_sandbox_request_clear(struct sw_sandbox_request *q)
+{
+	free(q->dir);
+	free(q->tmpdir);
+	free(q->connect);
+	free(q->bind);
+	*q = (struct sw_sandbox_request){ 0 };
+}
+
+int sw_msg_decode_sandbox(const uint8_t *p, size_t len,
+			  struct sw_sandbox_request *ret, struct sw_error *err)
+{
+	struct sw_reader rd = { p, len };
+	struct sw_sandbox_request q = { 0 };
+	int r = -EBADMSG;
+
+	if (sw_reader_u32(&rd, &q.flags) < 0 ||
+	    sw_reader_str(&rd, SW_PROTO_MAX_CWD, &q.dir, NULL) < 0 ||
+	    sw_reader_str(&rd, SW_PROTO_MAX_CWD, &q.tmpdir, NULL) < 0) {
+		sw_error_set(err, EBADMSG, "SANDBOX request: truncated");
+		goto fail;
+	}
+	if (q.flags & ~SW_PROTO_SANDBOX_FLAGS) {
+		sw_error_set(err, EBADMSG, "SANDBOX request: unknown flags 0x%x", q.flags);
+		goto fail;
+	}
+	if ((q.dir[0] && q.dir[0] != '/') || (q.tmpdir[0] && q.tmpdir[0] != '/')) {
+		sw_error_set(err, EBADMSG,
+			     "SANDBOX request: the workspace and the temporary directory must be absolute paths");
+		goto fail;
+	}
+	r = get_ranges(&rd, &q.connect, &q.n_connect, err);
+	if (r >= 0)
+		r = get_ranges(&rd, &q.bind, &q.n_bind, err);
+	if (r >= 0 && rd.left) {
+		r = sw_error_set(err, EBADMSG, "SANDBOX request: %zu bytes after its end", rd.left);
+	}
+	if (r < 0)
+		goto fail;
+	*ret = q;
+	return 0;
+fail:
+	sw_sandbox_request_clear(&q);
+	return r < 0 ? r : -EBADMSG;
 }
 
 int sw_msg_encode_report(struct sw_buf *b, const struct sw_report_reply *r,

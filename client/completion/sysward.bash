@@ -75,7 +75,7 @@ _sysward()
 		# The first word that is not an option (or follows "--") is
 		# PROGRAM: from there on, its own completion.
 		local j
-		j=$(_sysward_program_word $((cmd_at + 1)) "-p|--policy|--policy-fd|--keep-fds|-l|--log|--log-format|-c|--cap|--report|--policy-max-bytes")
+		j=$(_sysward_program_word $((cmd_at + 1)) "-p|--policy|--policy-fd|--keep-fds|-l|--log|--log-format|-c|--cap|--report|--policy-max-bytes|--sandbox-net|--sandbox-bind")
 		if ((j < cword)); then
 			_command_offset "$j"
 			return
@@ -96,7 +96,7 @@ _sysward()
 		esac
 		_sysward_daemon_socket && return
 		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "--policy --policy-fd --keep-fds --log --log-format --cap --daemon --daemon= --kill-descendants --complain --report --gate --gate= --quiet --strict --policy-max-bytes --help" -- "$cur"))
+			COMPREPLY=($(compgen -W "--policy --policy-fd --keep-fds --sandbox --sandbox= --sandbox-net --sandbox-bind --log --log-format --cap --daemon --daemon= --kill-descendants --complain --report --gate --gate= --quiet --strict --policy-max-bytes --help" -- "$cur"))
 			[[ ${COMPREPLY-} == *= ]] && compopt -o nospace
 			return
 		fi

@@ -122,6 +122,23 @@ struct sw_fd_place {
 	int to;
 };
 
+/*
+ * `sysward run --sandbox` (engine/sandbox.c, docs/security.md route 21):
+ * a Landlock layer of its own beneath the policy's, so that the policy's
+ * "filesystem" and "network" sections only narrow it.  The system read
+ * only, the workspace dir writable but its VCS metadata at launch
+ * (.git, .hg, .svn), tmpdir (made by the caller, the program's TMPDIR)
+ * writable, TCP connect and bind refused but for the ports given.
+ */
+struct sw_sandbox {
+	const char *dir;		/* absolute, or NULL: the working directory */
+	const char *tmpdir;		/* absolute, or NULL: none */
+	/* net_given: these ports, whatever the policy says; else none,
+	 * unless the policy has a "network" section, which then decides. */
+	bool net_given;
+	struct sw_tcp_ports connect, bind;
+};
+
 /* A terminal of the program's own (syswardd's clients at a terminal:
  * `sysward run --daemon` with -t or at one): a pseudo-terminal made in
  * its session, its controlling terminal, with the caller's window size
@@ -262,6 +279,8 @@ struct sw_launch {
 	 * and forwarded to the program's main process alone (not its group),
 	 * and a stop of the program is not relayed as a stop of ours. */
 	bool init_signals;
+	/* sysward run --sandbox: NULL = none (struct sw_sandbox). */
+	const struct sw_sandbox *sandbox;
 	/* The compiled-filter cache (engine/filtercache.c): the directory
 	 * of this uid's entries (sw_filter_cache_dir()), NULL for none.  A
 	 * prepared launch then takes its BPF from an entry made for exactly
@@ -688,6 +707,21 @@ int sw_run_recorded(const struct sw_policy *p, const struct sw_launch *l,
 		    struct sw_exit *ret_exit, struct sw_record **ret_record,
 		    struct sw_error *err);
 
+/* ---- sandbox.c: `sysward run --sandbox` -------------------------------- */
+
+/* "443,8000-8100" into *ret (its ranges malloc'd: free ret->ranges); ""
+ * is none.  0, or -EINVAL with the offending part said in err. */
+int sw_sandbox_parse_ports(const char *text, struct sw_tcp_ports *ret,
+			   struct sw_error *err);
+/* The sandbox's private temporary directory: a fresh one, mode 0700,
+ * under base (NULL: /tmp), for the program's TMPDIR; *ret_path
+ * malloc'd.  sw_sandbox_tmp_remove(): it and everything in it, never
+ * following a link; 0 or -errno (what could not be removed stays). */
+int sw_sandbox_tmp_new(const char *base, char **ret_path, struct sw_error *err);
+int sw_sandbox_tmp_remove(const char *path);
+/* What a run that asked to see refusals (--log, --report, --gate,
+ * --complain) is told under --sandbox: its refusals are the kernel's. */
+const char *sw_sandbox_unseen_words(bool complain);
 /*
  * An audit stream that shares the program's standard error (fd, dup'd:
  * the same open file description): each record one write(2), held while

@@ -27,4 +27,10 @@
  * carrying more, and the engine a launch asking for more. */
 #define SW_LIMIT_FDS		253u
 
+/* TCP ports of one list (bind or connect), ranges expanded: the kernel
+ * takes a Landlock rule per port.  A policy's "network" section
+ * (policy/src/fsaccess.c) and `sysward run --sandbox-net` and
+ * `--sandbox-bind` (engine/sandbox.c, also through syswardd) alike. */
+#define SW_LIMIT_PORTS		4096u
+
 #endif

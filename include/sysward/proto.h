@@ -21,6 +21,7 @@
 
 #include "sysward/error.h"
 #include "sysward/limits.h"
+#include "sysward/policy.h"
 
 #define SW_PROTO_MAGIC		0x31445753u	/* bytes "SWD1" */
 #define SW_PROTO_VERSION	4
@@ -60,6 +61,7 @@ enum sw_msg_type {
 	SW_MSG_KILL	= 0x03,
 	SW_MSG_SIGNAL	= 0x04,
 	SW_MSG_RECORD	= 0x05,	/* before RUN: complain, report, gate */
+	SW_MSG_SANDBOX	= 0x06,	/* before RUN: sysward run --sandbox */
 	/* daemon -> client */
 	SW_MSG_STARTED	= 0x81,
 	SW_MSG_EXIT	= 0x82,
@@ -216,6 +218,29 @@ struct sw_record_request {
 	uint32_t flags;		/* SW_PROTO_RECORD_* */
 	uint32_t gate;		/* --gate's status, 0: none */
 };
+
+/* SANDBOX: the next RUN of the connection in `sysward run --sandbox`
+ * (engine.h, struct sw_sandbox).  Paths as the client names them: its
+ * program's child looks them up in the client's view, as its uid. */
+#define SW_PROTO_SANDBOX_NET		(1u << 0)	/* ports given */
+#define SW_PROTO_SANDBOX_FLAGS		0x1u
+#define SW_PROTO_MAX_SANDBOX_RANGES	1024	/* of connect, of bind */
+#define SW_PROTO_MAX_SANDBOX	(4 + 2 * (4 + SW_PROTO_MAX_CWD) + \
+				 2 * (4 + 4 * SW_PROTO_MAX_SANDBOX_RANGES))
+struct sw_sandbox_request {
+	uint32_t flags;		/* SW_PROTO_SANDBOX_* */
+	char *dir;		/* "" = the RUN's working directory */
+	char *tmpdir;		/* absolute: the program's private TMPDIR */
+	struct sw_port_range *connect, *bind;
+	size_t n_connect, n_bind;
+};
+
+int sw_msg_encode_sandbox(struct sw_buf *b, const struct sw_sandbox_request *q,
+			  struct sw_error *err);
+/* On success free with sw_sandbox_request_clear(). */
+int sw_msg_decode_sandbox(const uint8_t *p, size_t len,
+			  struct sw_sandbox_request *ret, struct sw_error *err);
+void sw_sandbox_request_clear(struct sw_sandbox_request *q);
 
 /* EXIT: how the program ended.  signal: the one that killed it (1..64,
  * exit_code then 128+signal), which the client dies of; 0 when it

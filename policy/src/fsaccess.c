@@ -73,8 +73,8 @@ static const char *const bases[] = {
 #define MAX_FS_RULES	256	/* hierarchies of one policy */
 #define MAX_WORDS	32	/* words of one "access" */
 #define MAX_RANGES	256	/* port entries of one list */
-#define MAX_PORTS	4096	/* ports of one list, ranges expanded (one
-				 * kernel rule each) */
+#define MAX_PORTS	SW_LIMIT_PORTS	/* ports of one list, ranges
+					 * expanded (one kernel rule each) */
 
 const char *sw_fs_right_name(uint64_t right)
 {

@@ -25,6 +25,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../lib/rows.sh"
 . "$HERE/../lib/nsbox.sh"
 . "$HERE/../lib/fsrules.sh"
+. "$HERE/../lib/sandbox.sh"
 W=
 D_PID=
 S=
@@ -2840,6 +2841,39 @@ t_keyrings_stay_outside() {
 		expect_rc 0
 		grep -qx 'control: all worked' "$W/out" || fail "a $as session's own keys did not work"
 	done
+	daemon_serves
+}
+
+t_sandbox_in_session() {
+	# Route 21, sysward run --daemon --sandbox: adv_sandbox in a root
+	# client's session and in uid 65534's: every other name for a file
+	# outside the workspace, its .git, a TCP connect and a unix service
+	# of the uid outside refused (EACCES: a daemon's session has no
+	# sandbox mounts, route 13), the workspace and TMPDIR work; the
+	# workspace looked up in the client's view.  A client that asked for
+	# a report is told that the sandbox's refusals are not in it.
+	[ -x /usr/bin/python3 ] || { echo "SKIP: /usr/bin/python3 is missing"; return 77; }
+	start_daemon || return
+	chmod 0755 "$W"
+	local as sb=$W/sb SB_KEEP_TRAP=1 skip
+	skip() { fail "$*"; }
+	cp "$ADV/adv_sandbox" "$W/adv_sandbox" && chmod 755 "$W/adv_sandbox"
+	for as in root nobody; do
+		rm -rf "$sb"
+		sandbox_stage "$sb" $([ "$as" = nobody ] && echo 65534)
+		last_cmd=("$SYSWARD" run --daemon="$S" --sandbox="$sb/ws" -- "$W/adv_sandbox" "$sb/ws" "$sb/out" "$SB_PORT" "$SB_SOCK")
+		[ "$as" = nobody ] && last_cmd=("${NOBODY[@]}" "${last_cmd[@]}")
+		run_contained "a $as session under --sandbox reached a file, a port or a service outside"
+		grep -q "^result: write WS/.git/HEAD = -1 EACCES " "$W/out" ||
+			fail "$as: .git/HEAD not refused with EACCES"
+		kill "$sb_listener" 2>/dev/null
+	done
+	"${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --report="$sb/ws/report.json" --sandbox="$sb/ws" -- true >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	cat "$W/out" "$W/err"
+	expect_rc 0
+	grep -q "^sysward: --sandbox's rules are the kernel's (Landlock and read-only mounts): what they refuse" "$W/err" ||
+		fail "the client was not told that the sandbox's refusals are not in its report"
 	daemon_serves
 }
 

@@ -612,6 +612,48 @@ START_TEST(test_small_messages)
 }
 END_TEST
 
+/* SANDBOX (client -> daemon): a round trip, the closed set of flags,
+ * absolute paths only, port ranges checked, nothing after its end. */
+START_TEST(test_sandbox)
+{
+	struct sw_port_range c[2] = { { 443, 443 }, { 8000, 8100 } }, bad = { 9, 8 };
+	struct sw_buf b = { 0 };
+	struct sw_msg_header h;
+	struct sw_error err = { 0 };
+	struct sw_sandbox_request q = { 0 };
+
+	ck_assert_int_eq(sw_msg_encode_sandbox(&b, &(struct sw_sandbox_request){
+		.flags = SW_PROTO_SANDBOX_NET, .dir = "/w", .tmpdir = "/tmp/t",
+		.connect = c, .n_connect = 2 }, NULL), 0);
+	ck_assert_int_eq(sw_msg_header_decode(b.data, true, &h, NULL), 0);
+	ck_assert_int_eq(sw_msg_header_decode(b.data, false, &h, &err), -EOPNOTSUPP);
+	ck_assert_int_eq(sw_msg_decode_sandbox(b.data + 16, h.length, &q, NULL), 0);
+	ck_assert_str_eq(q.dir, "/w");
+	ck_assert_str_eq(q.tmpdir, "/tmp/t");
+	ck_assert_uint_eq(q.n_connect, 2);
+	ck_assert_uint_eq(q.connect[1].first, 8000);
+	ck_assert_uint_eq(q.connect[1].last, 8100);
+	ck_assert_uint_eq(q.n_bind, 0);
+	sw_sandbox_request_clear(&q);
+	ck_assert_int_eq(sw_msg_decode_sandbox(b.data + 16, h.length - 1, &q, &err), -EBADMSG);
+	ck_assert_ptr_null(q.dir);
+
+	ck_assert_int_eq(sw_msg_encode_sandbox(&b, &(struct sw_sandbox_request){
+		.flags = 0x2, .dir = "/w" }, NULL), 0);
+	ck_assert_int_eq(sw_msg_decode_sandbox(b.data + 16, b.len - 16, &q, &err), -EBADMSG);
+	ck_assert_str_eq(err.msg, "SANDBOX request: unknown flags 0x2");
+	ck_assert_int_eq(sw_msg_encode_sandbox(&b, &(struct sw_sandbox_request){
+		.dir = "w" }, NULL), 0);
+	ck_assert_int_eq(sw_msg_decode_sandbox(b.data + 16, b.len - 16, &q, &err), -EBADMSG);
+	ck_assert_str_eq(err.msg, "SANDBOX request: the workspace and the temporary directory must be absolute paths");
+	ck_assert_int_eq(sw_msg_encode_sandbox(&b, &(struct sw_sandbox_request){
+		.dir = "", .bind = &bad, .n_bind = 1 }, NULL), 0);
+	ck_assert_int_eq(sw_msg_decode_sandbox(b.data + 16, b.len - 16, &q, &err), -EBADMSG);
+	ck_assert_str_eq(err.msg, "SANDBOX request: port range 9-8");
+	sw_buf_free(&b);
+}
+END_TEST
+
 /* RECORD (client -> daemon) and REPORT (daemon -> client): round trips,
  * directions, the closed set of flags, the gate's range, the bounds. */
 START_TEST(test_record_report)
@@ -770,6 +812,7 @@ static Suite *proto_suite(void)
 	tcase_add_test(tc, test_run_encode_limits);
 	tcase_add_test(tc, test_small_messages);
 	tcase_add_test(tc, test_record_report);
+	tcase_add_test(tc, test_sandbox);
 	tcase_add_test(tc, test_error_capped);
 	tcase_add_test(tc, test_error_errno_range);
 	tcase_add_test(tc, test_ps_roundtrip);

@@ -22,6 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 /* Newer than some build hosts' headers (include adv.h after the system
  * headers, so that theirs, the same values, come first). */
@@ -54,6 +57,40 @@ static inline void adv_line(const char *kind, const char *fmt, ...)
 #define TRIED(...)	adv_line("tried", __VA_ARGS__)
 #define RESULT(...)	adv_line("result", __VA_ARGS__)
 #define FACT(...)	adv_line("fact", __VA_ARGS__)
+
+/* A TCP bind or connect to 127.0.0.1:port: 0, or -1 with errno. */
+static inline long adv_tcp(int port, bool do_bind)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), e;
+	long r;
+
+	if (s < 0)
+		return -1;
+	r = do_bind ? bind(s, (struct sockaddr *)&a, sizeof(a))
+		    : connect(s, (struct sockaddr *)&a, sizeof(a));
+	e = errno;
+	close(s);
+	errno = e;
+	return r;
+}
+
+/* openat(dfd, path, O_WRONLY | flags) and a write: the bytes written,
+ * or -1 with errno (a write refused after the open is no escape). */
+static inline long adv_write_at(int dfd, const char *path, int flags)
+{
+	int fd = openat(dfd, path, O_WRONLY | O_CLOEXEC | flags, 0644), e;
+	long n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, "x\n", 2);
+	e = errno;
+	close(fd);
+	errno = e;
+	return n;
+}
 
 /* "-1 EPERM (Operation not permitted)" or "42". */
 static inline const char *adv_ret(long r, int e, char *buf, size_t n)

@@ -115,22 +115,7 @@ static long try_exec(const char *path, int dfd, int flags)
 	return -1;
 }
 
-static long tcp(int port, bool do_bind)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port),
-				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), e;
-	long r;
-
-	if (s < 0)
-		return -1;
-	r = do_bind ? bind(s, (struct sockaddr *)&a, sizeof(a))
-		    : connect(s, (struct sockaddr *)&a, sizeof(a));
-	e = errno;
-	close(s);
-	errno = e;
-	return r;
-}
+#define tcp adv_tcp
 
 static void names(void)
 {
@@ -273,14 +258,7 @@ static void network(int ok, int no)
 /* creat + write: the bytes written, or -1 */
 static long make_file(const char *path)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	long n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, "x", 1);
-	close(fd);
-	return n;
+	return adv_write_at(AT_FDCWD, path, O_CREAT | O_TRUNC);
 }
 
 static void controls(int ok)

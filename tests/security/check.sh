@@ -30,6 +30,7 @@ fail() { echo "FAIL [$test]: $*" >&2; exit 1; }
 # The session-namespace tests' cgroups (route 16c).
 . "$(dirname "$0")/../lib/nsbox.sh"
 . "$(dirname "$0")/../lib/fsrules.sh"
+. "$(dirname "$0")/../lib/sandbox.sh"
 skip() { echo "SKIP [$test]: $*" >&2; exit 77; }
 
 # run POLICY [SYSWARD-OPTIONS...] -- PROGRAM ARGS...: output in $out,
@@ -2431,6 +2432,100 @@ fsrules_names)
 fsrules_names_nobody)
 	stage_nobody adv_fsrules
 	fsrules_names "$nb/fs" ;;
+sandbox_names)
+	;&
+sandbox_names_nobody)
+	# Route 21, sysward run --sandbox: writes outside the workspace by
+	# every other name (links made before and inside, a hard link,
+	# /proc/self/root, "..", a dirfd, openat2, /proc/self/fd), into its
+	# read-only .git (a hook planted, HEAD rewritten, .git moved), a TCP
+	# connect and a unix service of the uid outside: all refused; the
+	# workspace, TMPDIR and reading the system work.
+	if [ "$test" = sandbox_names_nobody ]; then
+		stage_nobody adv_sandbox
+		sb=$nb/sb bin=$nb/adv_sandbox
+		sandbox_stage "$sb" 65534
+	else
+		sb=$scratch/sb bin=$ADV/adv_sandbox
+		sandbox_stage "$sb"
+	fi
+	RUN_OPTS=(--sandbox="$sb/ws")
+	if [ "$test" = sandbox_names_nobody ]; then
+		run_nobody --policy "$sb/allow.json" "${RUN_OPTS[@]}" -- "$bin" "$sb/ws" "$sb/out" "$SB_PORT" "$SB_SOCK"
+	else
+		run "$sb/allow.json" -- "$bin" "$sb/ws" "$sb/out" "$SB_PORT" "$SB_SOCK"
+	fi
+	expect_contained "a write, a connection or a service outside the sandbox was reached"
+	[ "$(cat "$sb/out/target")" = t ] && [ "$(cat "$sb/ws/.git/HEAD")" = ref ] &&
+		[ ! -e "$sb/ws/.git/hooks/pre-commit" ] || fail "the files outside changed"
+	! grep -q '^fact: ESCAPE' "$out" || fail "an escape line with a contained verdict"
+	# the errors bubblewrap gives where the launcher has a mount
+	# namespace of its own (root), else Landlock's
+	err=EACCES
+	[ "$test" = sandbox_names ] && err=EROFS
+	for what in "write OUT/target" "create OUT/new" "write WS/.git/HEAD" "create WS/.git/hooks/pre-commit"; do
+		grep -q "^result: $what = -1 $err " "$out" || fail "$what: not $err"
+	done
+	# the private TMPDIR goes, even with directories the program left
+	# unreadable (as uid 65534: no capability opens them)
+	if [ "$test" = sandbox_names_nobody ]; then
+		run_nobody --policy "$sb/allow.json" --sandbox="$sb/ws" -- sh -c \
+			'mkdir -p "$TMPDIR/d/e" && touch "$TMPDIR/d/e/f" && chmod 000 "$TMPDIR/d/e" "$TMPDIR/d" && echo "tmp: $TMPDIR"'
+		tmp=$(sed -n 's/^tmp: //p' "$out")
+		[ -n "$tmp" ] && [ ! -e "$tmp" ] && ! grep -q "remove the sandbox's temporary directory" "$out" ||
+			{ chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"; fail "the private TMPDIR $tmp stayed"; }
+	fi ;;
+sandbox_with_policy)
+	# Route 21: --sandbox composed with a policy.  The policy's
+	# features work on top (an emulation, the audit log, the gate) and
+	# its "filesystem" section narrows the sandbox (the workspace's top
+	# directory, read-only by the policy, stays so) but never widens it
+	# (OUT, writable by the policy, is not); its ${TMPDIR} is the
+	# sandbox's private one; the run is told that the kernel's refusals
+	# are unseen.  The private TMPDIR is gone afterwards.  On
+	# Landlock ABI 3 the sandbox is refused, saying why.
+	sb=$scratch/sb
+	sandbox_stage "$sb"
+	cat >"$sb/policy.json" <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["getuid", "geteuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242},
+	              {"names": ["sethostname"], "action": "SCMP_ACT_ERRNO", "errnoRet": 1}],
+	 "filesystem": {"paths": [{"path": "/", "access": "ro"},
+	                          {"path": "/dev/null", "access": ["read", "write"]},
+	                          {"path": "$sb/ws/sub", "access": "rw"},
+	                          {"path": "\${TMPDIR}", "access": "rw"},
+	                          {"path": "$sb/out", "access": "rw"}]}}
+	EOF
+	RUN_OPTS=(--sandbox="$sb/ws" --log="$scratch/log" --gate)
+	run "$sb/policy.json" -- sh -c 'id -u; echo $TMPDIR >"$1/sub/tmpdir"; echo x >"$TMPDIR/t" && echo "TMPDIR: written"; echo x >"$1/top" || echo "narrowed: refused"; echo x >"$2/target" || echo "widened: refused"; echo x >"$1/sub/g" && echo "workspace: written"; hostname x 2>/dev/null || echo "refused: sethostname"' sh "$sb/ws" "$sb/out"
+	RUN_OPTS=()
+	[ "$rc" -eq 122 ] || fail "the gate did not trip on the refused sethostname (exit $rc)"
+	grep -qx 4242 "$out" || fail "the emulation did not apply under --sandbox"
+	grep -q "narrowed: refused" "$out" && grep -q "widened: refused" "$out" &&
+		grep -q "workspace: written" "$out" && grep -q "TMPDIR: written" "$out" ||
+		fail "the layers do not compose"
+	grep -q '"syscall": *"sethostname"' "$scratch/log" || fail "no audit line for the refusal"
+	grep -q "what they refuse fails with EACCES without reaching sysward" "$out" ||
+		fail "not told that the kernel's refusals are unseen"
+	tmp=$(cat "$sb/ws/sub/tmpdir")
+	case $tmp in /tmp/sysward-sandbox.*) ;; *) fail "TMPDIR was $tmp" ;; esac
+	[ ! -e "$tmp" ] || fail "the private TMPDIR $tmp is still there"
+	KERNEL=("$PRETEND" --landlock-abi 3 --)
+	RUN_OPTS=(--sandbox="$sb/ws")
+	run "$sb/allow.json" -- true
+	KERNEL=() RUN_OPTS=()
+	[ "$rc" -eq 125 ] && grep -q "prepare the sandbox: --sandbox needs Landlock ABI 4 (Linux 6.7) to refuse truncation and TCP connections; the running kernel has ABI 3" "$out" ||
+		fail "ABI 3: the sandbox was not refused with its reason"
+	# a workspace that is not there, or not a directory: said first
+	RUN_OPTS=(--sandbox="$sb/none")
+	run "$sb/allow.json" -- true
+	[ "$rc" -eq 125 ] && grep -q "^sysward: --sandbox: the workspace $sb/none: No such file or directory" "$out" ||
+		fail "a missing workspace was not said"
+	RUN_OPTS=(--sandbox="$sb/allow.json")
+	run "$sb/allow.json" -- true
+	RUN_OPTS=()
+	[ "$rc" -eq 125 ] && grep -q "^sysward: --sandbox: the workspace $sb/allow.json is not a directory" "$out" ||
+		fail "a file as the workspace was not said" ;;
 fsrules_refusals_said)
 	# Route 21, "Limits": a refusal of the kernel's rules never reaches
 	# the supervisor; a run that asked to see refusals (--log, --report,

@@ -174,11 +174,115 @@ START_TEST(test_explain)
 }
 END_TEST
 
+/*
+ * --sandbox's plan (engine/sandbox.c) on the tree, a/ the workspace and
+ * a/b its .git stand-in (named .git below): the workspace's entries get
+ * its rights, .git read-only; with mounts (a mount namespace of its own)
+ * .git is the mounts' and the workspace's own directory keeps every right.
+ */
+START_TEST(test_sandbox_plan)
+{
+	static const uint64_t own = SW_FS_ALL & ~(SW_FS_MAKE_CHAR | SW_FS_MAKE_BLOCK);
+	char ws[PATH_MAX + 8], git[PATH_MAX + 16], p[PATH_MAX + 16];
+	struct sw_sandbox sb = { 0 };
+	struct sw_fsrules *fr = NULL;
+	struct sw_fsrules_where w;
+	struct sw_error err = { 0 };
+	struct stat st;
+	uint64_t got;
+
+	make_tree();
+	snprintf(ws, sizeof(ws), "%s/a", top);
+	snprintf(git, sizeof(git), "%s/a/.git", top);
+	ck_assert_int_eq(mkdir(git, 0755), 0);
+	sb.dir = ws;
+	for (int mounts = 0; mounts < 2; mounts++) {
+		ck_assert_int_eq(sw_sandbox_plan(&sb, NULL, 7, mounts, &fr, &err), 0);
+		ck_assert_int_eq(sw_fsrules_apply(fr, -1, &w), 0);
+		ck_assert_int_eq(stat(ws, &st), 0);
+		ck_assert_int_eq(sw_fsrules_rule_on(fr, st.st_dev, st.st_ino, &got), 0);
+		ck_assert_msg(got == (mounts ? own : RO), "mounts %d: workspace 0x%llx",
+			      mounts, (unsigned long long)got);
+		snprintf(p, sizeof(p), "%s/a/c", top);
+		ck_assert_int_eq(stat(p, &st), 0);
+		got = NONE_;
+		(void)sw_fsrules_rule_on(fr, st.st_dev, st.st_ino, &got);
+		/* beside .git: the workspace's rights (without mounts) */
+		ck_assert_msg(got == (mounts ? NONE_ : own), "mounts %d: a/c 0x%llx",
+			      mounts, (unsigned long long)got);
+		ck_assert_int_eq(stat(git, &st), 0);
+		got = NONE_;
+		(void)sw_fsrules_rule_on(fr, st.st_dev, st.st_ino, &got);
+		ck_assert_msg(got == (mounts ? NONE_ : RO), "mounts %d: .git 0x%llx",
+			      mounts, (unsigned long long)got);
+		ck_assert_int_eq(stat("/", &st), 0);
+		ck_assert_int_eq(sw_fsrules_rule_on(fr, st.st_dev, st.st_ino, &got), 0);
+		ck_assert_int_eq(got & SW_FS_WRITES, 0);
+		sw_fsrules_free(fr);
+		fr = NULL;
+	}
+	/* a rule per port: bounded where every caller passes */
+	{
+		struct sw_port_range all = { 1, 65535 };
+
+		sb.net_given = true;
+		sb.connect = (struct sw_tcp_ports){ .ranges = &all, .n_ranges = 1 };
+		ck_assert_int_eq(sw_sandbox_plan(&sb, NULL, 7, false, &fr, &err), -E2BIG);
+		ck_assert_str_eq(err.msg, "--sandbox-net: 65535 TCP ports, at most 4096");
+		sb.net_given = false;
+		sb.connect = (struct sw_tcp_ports){ 0 };
+	}
+	/* below ABI 4 the sandbox cannot keep its promise: refused */
+	ck_assert_int_eq(sw_sandbox_plan(&sb, NULL, 3, false, &fr, &err), -EOPNOTSUPP);
+	ck_assert_ptr_nonnull(strstr(err.msg, "--sandbox needs Landlock ABI 4"));
+	rmdir(git);
+	remove_tree();
+}
+END_TEST
+
+/* --sandbox-net's ports: the code and the message, case by case. */
+static const struct {
+	const char *text;
+	int r;
+	size_t n_ranges, n_ports;
+} ports[] = {
+	{ "", 0, 0, 0 },
+	{ "443", 0, 1, 1 },
+	{ "80,443,8000-8100", 0, 3, 103 },
+	{ "65535", 0, 1, 1 },
+	{ "0", -EINVAL, 0, 0 },
+	{ "65536", -EINVAL, 0, 0 },
+	{ "10-5", -EINVAL, 0, 0 },
+	{ "80,", 0, 1, 1 },
+	{ "80;443", -EINVAL, 0, 0 },
+	{ "http", -EINVAL, 0, 0 },
+	{ "1-", -EINVAL, 0, 0 },
+};
+
+START_TEST(test_sandbox_ports)
+{
+	struct sw_tcp_ports tp = { 0 };
+	struct sw_error err = { 0 };
+	int r = sw_sandbox_parse_ports(ports[_i].text, &tp, &err);
+
+	ck_assert_msg(r == ports[_i].r, "'%s': %d", ports[_i].text, r);
+	if (r < 0) {
+		ck_assert_ptr_nonnull(strstr(err.msg, "expected TCP ports and ranges from 1 to 65535"));
+		return;
+	}
+	ck_assert_uint_eq(tp.n_ranges, ports[_i].n_ranges);
+	ck_assert_uint_eq(tp.n_ports, ports[_i].n_ports);
+	free(tp.ranges);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("fsrules");
 	TCase *tc = tcase_create("plan");
 
+	tcase_add_test(tc, test_sandbox_plan);
+	tcase_add_loop_test(tc, test_sandbox_ports, 0, (int)(sizeof(ports) / sizeof(ports[0])));
 	tcase_add_loop_test(tc, test_plan, 0, (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(tc, test_explain);
 	suite_add_tcase(s, tc);

@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# `sysward run --sandbox` on file-heavy real programs, beside the same
+# programs unconfined and under bubblewrap with the equivalent binds
+# (the system read-only, the workspace writable, a private /tmp, no
+# network): the issue 33 target is at most 1.1x wall.
+#
+#   bench/sandbox-bench.sh [-b BUILD] [-n RUNS] [-u UID] [WORKLOAD...]
+#
+#   -b BUILD  build directory (default: build)
+#   -n RUNS   timed runs per side, after one not counted (default 5)
+#   -u UID    run every side as this uid (default: the caller's; as
+#             uid 65534 sysward has no mount namespace: Landlock alone)
+#   WORKLOAD  find (find | sort of /usr and the workspace), md5 (md5sum
+#             over /usr/include and the workspace), git (status, add and
+#             commit of 10 changed files among 1,000, five times), cmake
+#             (configure and build of 41 C files); default: all four
+#
+# Prints per workload the median wall seconds of each side and the
+# ratios to unconfined.  The workspace is the parent of the repository
+# (the sandbox keeps the workspace's own .git read-only: a tool may not
+# commit to it).  bubblewrap is skipped, and said so, if bwrap is absent
+# (Debian's bubblewrap: scripts/install-deps).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$top/build runs=5 as_uid=$(id -u)
+while getopts b:n:u: o; do
+	case $o in
+	b) build=$(cd "$OPTARG" && pwd) ;;
+	n) runs=$OPTARG ;;
+	u) as_uid=$OPTARG ;;
+	*) sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+workloads=("$@")
+[ ${#workloads[@]} -gt 0 ] || workloads=(find md5 git cmake)
+
+ws=$(mktemp -d /tmp/sysward-sbbench.XXXXXX) || exit 1
+trap 'rm -rf "$ws"' EXIT
+chmod 755 "$ws"
+cp "$build/client/sysward" "$ws/sysward"
+as=()
+[ "$as_uid" = "$(id -u)" ] || as=(setpriv --reuid "$as_uid" --regid "$as_uid" --clear-groups)
+
+# the workspace: repo/ of 1,000 files in 20 directories, committed; cm/
+# a project of 40 C files
+mkdir -p "$ws/w/repo" "$ws/w/cm"
+for d in $(seq 20); do
+	mkdir -p "$ws/w/repo/d$d"
+	for f in $(seq 50); do
+		head -c 2048 /dev/urandom | base64 >"$ws/w/repo/d$d/f$f.txt"
+	done
+done
+for i in $(seq 40); do
+	printf 'int f%d(int x) { int s = 0; for (int i = 0; i < x; i++) s += i * %d; return s; }\n' "$i" "$i" >"$ws/w/cm/f$i.c"
+done
+printf 'int main(void) { return 0; }\n' >"$ws/w/cm/main.c"
+printf 'cmake_minimum_required(VERSION 3.13)\nproject(b C)\nfile(GLOB S *.c)\nadd_executable(b ${S})\n' >"$ws/w/cm/CMakeLists.txt"
+export GIT_AUTHOR_NAME=b GIT_AUTHOR_EMAIL=b@b GIT_COMMITTER_NAME=b GIT_COMMITTER_EMAIL=b@b GIT_CONFIG_NOSYSTEM=1 HOME=$ws
+git -C "$ws/w/repo" init -q && git -C "$ws/w/repo" add -A && git -C "$ws/w/repo" commit -q -m base
+chown -R "$as_uid:$as_uid" "$ws"
+
+declare -A cmd=(
+	[find]='find /usr . -type f 2>/dev/null | sort >/dev/null'
+	[md5]='find /usr/include . -type f -print0 | xargs -0 md5sum >/dev/null'
+	[git]='cd repo && for i in 1 2 3 4 5; do for f in $(seq 10); do date +%N >>d$i/f$f.txt; done && git status --short >/dev/null && git add -A && git commit -q -m x && git status --short >/dev/null; done'
+	[cmake]='rm -rf cm/b && cmake -S cm -B cm/b >/dev/null && cmake --build cm/b -j2 >/dev/null'
+)
+sides=(unconfined sandbox)
+if command -v bwrap >/dev/null; then
+	sides+=(bwrap)
+else
+	echo "bubblewrap: not installed, skipped (apt-get install bubblewrap)"
+fi
+
+# one timed run of workload $1 on side $2: its wall seconds
+one() {
+	local c=${cmd[$1]} t0 t1
+	t0=$(date +%s.%N)
+	case $2 in
+	unconfined) (cd "$ws/w" && ${as[@]+"${as[@]}"} sh -c "$c") ;;
+	sandbox) (cd "$ws/w" && ${as[@]+"${as[@]}"} "$ws/sysward" run -q --sandbox -- sh -c "$c") ;;
+	bwrap) (cd "$ws/w" && ${as[@]+"${as[@]}"} bwrap --ro-bind / / --dev /dev --proc /proc \
+		--tmpfs /tmp --bind "$ws/w" "$ws/w" --unshare-net --die-with-parent \
+		--chdir "$ws/w" sh -c "$c") ;;
+	esac >/dev/null 2>"$ws/err" || { echo "$1 on $2 failed: $(cat "$ws/err")" >&2; exit 1; }
+	t1=$(date +%s.%N)
+	echo "$t1 - $t0" | bc -l
+}
+
+median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+
+printf '%-8s %12s %12s %12s %9s %9s\n' workload unconfined sandbox bwrap sandbox/u bwrap/u
+for w in "${workloads[@]}"; do
+	[ -n "${cmd[$w]:-}" ] || { echo "unknown workload $w" >&2; exit 2; }
+	declare -A med=()
+	for s in "${sides[@]}"; do
+		one "$w" "$s" >/dev/null	# not counted
+		med[$s]=$(for _ in $(seq "$runs"); do one "$w" "$s"; done | median)
+	done
+	printf '%-8s %12.3f %12.3f %12s %9.2f %9s\n' "$w" "${med[unconfined]}" "${med[sandbox]}" \
+		"$([ -n "${med[bwrap]:-}" ] && printf '%.3f' "${med[bwrap]}" || echo -)" \
+		"$(echo "${med[sandbox]} / ${med[unconfined]}" | bc -l)" \
+		"$([ -n "${med[bwrap]:-}" ] && printf '%.2f' "$(echo "${med[bwrap]} / ${med[unconfined]}" | bc -l)" || echo -)"
+	unset med
+done
