@@ -402,9 +402,10 @@ t_audit_log_stderr_lines() {
 		        prog += 1
 		        continue
 		    try:
+		        # (other records, whole, may come: the VM guest's root
+		        # session has write-opens checked, logged as allowed)
 		        r = json.loads(line)
-		        assert r["syscall"] == "chdir"
-		        recs += 1
+		        recs += r["syscall"] == "chdir"
 		    except Exception:
 		        bad.append(line[:120])
 		if bad or prog != n or (recs < n if want_records else recs):

@@ -2395,10 +2395,12 @@ nsbox_userns_launcher_ttygid)
 	stage_nobody adv_nsbox_ipc
 	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$nb/allow.json" && chmod 644 "$nb/allow.json"
 	echo "+ (devpts gid=5; uid 65534) unshare -Urm sysward run -- sh -c 'ls /dev/pts'"
+	# setpriv by its path: a busybox sh (the VM guest's) runs its own
+	# applet, which has no --reuid.
 	unshare -m sh -c 'mount -t devpts -o newinstance,gid=5,mode=620,ptmxmode=666 devpts /dev/pts &&
-		cd / && exec setpriv --reuid 65534 --regid 65534 --clear-groups unshare -Urm \
+		cd / && exec "$3" --reuid 65534 --regid 65534 --clear-groups unshare -Urm \
 		"$1" run --policy "$2" -- sh -c "ls /dev/pts"' sh "$nb/sysward" "$nb/allow.json" \
-		>"$out" 2>&1 </dev/null
+		"$(command -v setpriv)" >"$out" 2>&1 </dev/null
 	rc=$?
 	cat "$out"
 	echo "+ exit status $rc"

@@ -100,7 +100,7 @@ boot() {
 	cp "$SRC/tests/oci/lib.sh" "$stage/src/tests/oci/"	# t_learn_runc's runc check
 	cp "$SRC/tests/daemon/daemon-tests.sh" "$SRC/tests/daemon/daemon-tests.rows" "$stage/src/tests/daemon/"
 	cp "$SRC/tests/lib/common.sh" "$SRC/tests/lib/rows.sh" "$SRC/tests/lib/stage.sh" \
-	   "$SRC/tests/lib/nsbox.sh" "$SRC/tests/lib/fsrules.sh" "$SRC/tests/lib/audit-check.py" "$stage/src/tests/lib/"
+	   "$SRC/tests/lib/nsbox.sh" "$SRC/tests/lib/fsrules.sh" "$SRC/tests/lib/sandbox.sh" "$SRC/tests/lib/audit-check.py" "$stage/src/tests/lib/"
 	cp "$HERE/guest-examples.sh" "$HERE/guest-unpatched.sh" "$stage/src/tests/vm/"
 	cp -r "$SRC/policy/examples" "$stage/src/policy/"
 	cp "$SRC/tests/security/check.sh" "$stage/src/tests/security/"
