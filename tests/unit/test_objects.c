@@ -493,18 +493,25 @@ START_TEST(exec_by_other_thread)
 }
 END_TEST
 
-START_TEST(fifo_partner_lets_go)
+/* A write-open held while a thread of PID's is stopped, let run, and
+ * past the bell's alarm delay: what the alarm then decides. */
+static void held_open_past_alarm(void)
 {
-	/* The checked open waits for a reader of a FIFO (wchan
-	 * wait_for_partner) that a held thread would be: after the alarm
-	 * the hold ends, the thread runs, and the open is checked when it
-	 * returns. */
 	stage();
 	add_thread();
 	write_open();
 	fk_queue(TID2, FK_STOPPED(SIGTRAP, PTRACE_EVENT_STOP));
 	dispatch();
 	sw_tracee_find(sup, PID)->rc->since_ms -= 1000;
+}
+
+START_TEST(fifo_partner_lets_go)
+{
+	/* The checked open waits for a reader of a FIFO (wchan
+	 * wait_for_partner) that a held thread would be: after the alarm
+	 * the hold ends, the thread runs, and the open is checked when it
+	 * returns. */
+	held_open_past_alarm();
 	fk_proc_wchan(PID, "wait_for_partner");
 	fk_queue(sup->bell_pid, FK_STOPPED(SIGUSR1, 0));	/* the alarm rings */
 	dispatch();
@@ -538,12 +545,7 @@ START_TEST(fifo_partner_lets_go_without_wchan)
 	 * server's, an NFS one's), it is held on. */
 	char path[64];
 
-	stage();
-	add_thread();
-	write_open();
-	fk_queue(TID2, FK_STOPPED(SIGTRAP, PTRACE_EVENT_STOP));
-	dispatch();
-	sw_tracee_find(sup, PID)->rc->since_ms -= 1000;
+	held_open_past_alarm();
 	snprintf(path, sizeof(path), "/proc/%d/root/tmp/file", PID);
 	fk_path(path, FK_EXT4_MAGIC, 86);
 	snprintf(path, sizeof(path), "/proc/%d/root/tmp/fifo", PID);
