@@ -46,6 +46,10 @@
 
 struct sw_line_gate {
 	int fd;
+	/* the file it reaches, for kernels without kcmp (read once) */
+	dev_t dev;
+	ino_t ino;
+	bool has_id;
 	bool mid_line;		/* the program's last write did not end a line */
 	char *q;		/* records waiting */
 	size_t n, cap;
@@ -131,6 +135,13 @@ int sw_line_gate_open(int fd, FILE **ret_stream, struct sw_line_gate **ret_gate)
 		free(g);
 		return -e;
 	}
+	{
+		struct stat st;
+
+		if (fstat(g->fd, &st) == 0)
+			*g = (struct sw_line_gate){ .fd = g->fd, .dev = st.st_dev,
+						    .ino = st.st_ino, .has_id = true };
+	}
 	f = fopencookie(g, "w", io);
 	if (!f) {
 		close(g->fd);
@@ -208,11 +219,11 @@ bool sw_line_gate_observe(struct sw_session *s, pid_t pid, enum sw_abi abi,
 	same = sw_sys_kcmp(getpid(), pid, KCMP_FILE, (unsigned long)s->gate->fd, fd);
 	if (same < 0 && errno == ENOSYS) {
 		char path[64];
-		struct stat ours, theirs;
+		struct stat theirs;
 
 		snprintf(path, sizeof(path), "/proc/%d/fd/%u", pid, fd);
-		same = sw_sys_fstat(s->gate->fd, &ours) == 0 && sw_sys_stat(path, &theirs) == 0 &&
-		       ours.st_dev == theirs.st_dev && ours.st_ino == theirs.st_ino ? 0 : 1;
+		same = s->gate->has_id && sw_sys_stat(path, &theirs) == 0 &&
+		       s->gate->dev == theirs.st_dev && s->gate->ino == theirs.st_ino ? 0 : 1;
 	}
 	if (same > 0 || (same < 0 && errno != ENOSYS))
 		return true;	/* stopped for the gate, written elsewhere */
