@@ -106,13 +106,32 @@ void sw_pathguard_setup_end(struct sw_tracee *t)
 	t->gs = NULL;
 }
 
+/*
+ * Was the tracee killed while we injected?  SIGKILL takes a tracee out of
+ * its stop at once (signal_wake_up_state() with TASK_WAKEKILL), and from
+ * then on every ptrace request about it fails with ESRCH
+ * (ptrace_check_attach() wants it traced and stopped).  The step that
+ * failed saw only the dying: its files closed by exit_files(), the
+ * datagram peer of our send gone (ECONNREFUSED), an fd to take gone
+ * (EBADF), so its errno alone cannot tell.
+ */
+static bool killed_meanwhile(pid_t pid, int e)
+{
+	siginfo_t si;
+
+	if (e == -ESRCH)
+		return true;
+	return sw_sys_ptrace(PTRACE_GETSIGINFO, pid, NULL, &si) < 0 &&
+	       errno == ESRCH;
+}
+
 static void give_up(struct sw_session *s, struct sw_tracee *t,
 		    const char *step, int e)
 {
 	sw_pathguard_setup_end(t);
 	sw_pathguard_forget(t);
-	if (e == -ESRCH)
-		return;		/* it died meanwhile: its exit will come */
+	if (killed_meanwhile(t->pid, e))
+		return;		/* its exit will come */
 	if (e == -EPERM && sw_pathguard_explain_unreadable(s, t->pid)) {
 		sw_sys_kill(t->pid, SIGKILL);
 		return;
