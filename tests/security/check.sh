@@ -292,9 +292,9 @@ confined_as() {
 	daemon) printf "'%s' run --daemon='%s' --policy '%s' --" "$SYSWARD" "$scratch/sock" "$POL/emulate-uid.json" ;;
 	esac
 }
-# wait_for SHELL-CONDITION: up to 10 s.
+# wait_for SHELL-CONDITION [TRIES]: up to TRIES tenths of a second (100).
 wait_for() {
-	for _ in $(seq 100); do
+	for _ in $(seq "${2:-100}"); do
 		eval "$1" 2>/dev/null && return 0
 		sleep 0.1
 	done
@@ -486,9 +486,12 @@ objects_attack() {
 	objects_stage "$1"
 	kill "$witness"
 	[ "$3" = root ] && as=()
-	"${as[@]}" "$nb/$1" witness "$nb/w" </dev/null >/dev/null 2>&1 &
+	"${as[@]}" "$nb/$1" witness "$nb/w" </dev/null >/dev/null 2>"$nb/witness.err" &
 	witness=$!
-	wait_for "[ -s '$nb/w/$2.info' ]" || fail "the witness did not start"
+	# 30 s: a witness of uid 65534 started through setpriv took more
+	# than 10 s once under a load of 15 (the clean room's test run).
+	wait_for "[ -s '$nb/w/$2.info' ]" 300 ||
+		fail "the witness did not start: $(cat "$nb/witness.err" 2>/dev/null)"
 	if [ "$3" = root ]; then
 		run "$nb/$4" -- "$ADV/$1" attack "$nb/w"
 	else
