@@ -75,6 +75,51 @@ static bool foreground(int term)
 	return term >= 0 && tcgetpgrp(term) == getpgrp();
 }
 
+/* The program's terminal's end-of-file character (its modes are ours
+ * as they were at the RUN, or its own since), ^D if it says none. */
+static char eof_char(const struct sw_relay *r)
+{
+	struct termios tio;
+
+	if (tcgetattr(r->master, &tio) == 0 && tio.c_cc[VEOF] != _POSIX_VDISABLE)
+		return (char)tio.c_cc[VEOF];
+	return CEOF;
+}
+
+/*
+ * What was typed at our terminal before we set it raw, read as the
+ * canonical mode it was typed in made it: lines, and an end-of-file
+ * character as a read of 0, which goes to the program as its own
+ * terminal's EOF character.  Left there, it would reach the program
+ * as a NUL byte: a line discipline keeps an EOF typed in canonical mode
+ * as a NUL (__DISABLED_CHAR) marked as a line's end, and switching to
+ * non-canonical mode drops the marks (n_tty_receive_char_special(),
+ * n_tty_set_termios(), drivers/tty/n_tty.c), so that the program's
+ * terminal would echo "^@" and hand it a 0 byte instead of its EOF
+ * (script(1) types ^D when its input ends, usually before we are
+ * raw).  A line not ended yet stays and reaches the program once we
+ * are raw, as it would.
+ */
+static void take_typed_ahead(struct sw_relay *r)
+{
+	struct termios tio;
+	ssize_t n;
+
+	if (r->term < 0 || !isatty(r->in) || !foreground(r->term) ||
+	    tcgetattr(r->in, &tio) < 0 || !(tio.c_lflag & ICANON))
+		return;
+	while (r->to_prog_len < sizeof(r->to_prog)) {
+		n = read(r->in, r->to_prog + r->to_prog_len,
+			 sizeof(r->to_prog) - r->to_prog_len);
+		if (n > 0)
+			r->to_prog_len += (size_t)n;
+		else if (n == 0)
+			r->to_prog[r->to_prog_len++] = eof_char(r);
+		else
+			break;	/* EAGAIN: nothing more ended */
+	}
+}
+
 int sw_relay_start(struct sw_relay *r, int master)
 {
 	*r = (struct sw_relay){ .master = master, .in = 0, .out = 1,
@@ -91,6 +136,7 @@ int sw_relay_start(struct sw_relay *r, int master)
 	r->own_out = reopen(1, O_WRONLY);
 	if (r->own_out >= 0)
 		r->out = r->own_out;
+	take_typed_ahead(r);
 	sw_relay_resume(r);
 	return 0;
 }
@@ -131,7 +177,7 @@ static void from_user(struct sw_relay *r)
 	} else if (n == 0) {
 		r->in_done = true;
 		if (r->to_prog_len < sizeof(r->to_prog))
-			r->to_prog[r->to_prog_len++] = CEOF;
+			r->to_prog[r->to_prog_len++] = eof_char(r);
 	} else if (errno == EIO && r->term >= 0 && !foreground(r->term)) {
 		r->stop_sig = SIGTTIN;
 	} else if (errno != EAGAIN && errno != EINTR) {
