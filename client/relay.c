@@ -193,38 +193,66 @@ static void shift(char *buf, size_t *len, size_t done)
 
 static void to_user(struct sw_relay *r)
 {
-	ssize_t n = write(r->out, r->to_user, r->to_user_len);
+	ssize_t n;
 
+	if (!r->to_user_len || r->out_gone)
+		return;
+	n = write(r->out, r->to_user, r->to_user_len);
 	if (n > 0)
 		shift(r->to_user, &r->to_user_len, (size_t)n);
 	else if (n < 0 && errno != EAGAIN && errno != EINTR)
 		r->out_gone = true;
 }
 
+static void to_prog(struct sw_relay *r)
+{
+	ssize_t n;
+
+	if (!r->to_prog_len)
+		return;
+	n = write(r->master, r->to_prog, r->to_prog_len);
+	if (n > 0)
+		shift(r->to_prog, &r->to_prog_len, (size_t)n);
+}
+
+static void from_prog(struct sw_relay *r)
+{
+	ssize_t n;
+
+	if (r->to_user_len == sizeof(r->to_user))
+		return;
+	n = read(r->master, r->to_user + r->to_user_len,
+		 sizeof(r->to_user) - r->to_user_len);
+	if (n > 0)
+		r->to_user_len += (size_t)n;
+	else if (n == 0 || (errno != EAGAIN && errno != EINTR))
+		r->master_done = true;	/* EIO: no slave open */
+}
+
+/*
+ * What was just read is written at once, without waiting for poll() to
+ * say its side is ready: a terminal or a pipe with room takes it (a full
+ * one says EAGAIN, and then we wait), so a chunk costs one poll(), one
+ * read() and one write(), as in script(1), instead of a poll() for each
+ * side.  A master gives at most what its line discipline holds
+ * (N_TTY_BUF_SIZE, 4 KiB, drivers/tty/n_tty.c) per read.
+ */
 void sw_relay_io(struct sw_relay *r, const struct pollfd *pf, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		short ev = pf[i].revents;
-		ssize_t k;
 
 		if (!ev)
 			continue;
 		if (pf[i].fd == r->in && (pf[i].events & POLLIN)) {
 			from_user(r);
+			to_prog(r);
 		} else if (pf[i].fd == r->master) {
-			if ((ev & POLLOUT) && r->to_prog_len) {
-				k = write(r->master, r->to_prog, r->to_prog_len);
-				if (k > 0)
-					shift(r->to_prog, &r->to_prog_len, (size_t)k);
-			}
-			if ((ev & (POLLIN | POLLHUP | POLLERR)) &&
-			    r->to_user_len < sizeof(r->to_user)) {
-				k = read(r->master, r->to_user + r->to_user_len,
-					 sizeof(r->to_user) - r->to_user_len);
-				if (k > 0)
-					r->to_user_len += (size_t)k;
-				else if (k == 0 || (errno != EAGAIN && errno != EINTR))
-					r->master_done = true;	/* EIO: no slave open */
+			if (ev & POLLOUT)
+				to_prog(r);
+			if (ev & (POLLIN | POLLHUP | POLLERR)) {
+				from_prog(r);
+				to_user(r);
 			}
 		} else if (pf[i].fd == r->out) {
 			to_user(r);
