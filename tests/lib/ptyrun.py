@@ -18,14 +18,17 @@ Exit status: COMMAND's, 128+N if it died of signal N, 124 after
 SECONDS (default 600) with its whole session killed, 125 if it could
 not be run.
 
-Why not script(1): util-linux's script copies its own standard input to
-the program (at its end, the terminal's EOF character, ^D) and, when
-that input is a terminal, sets it raw; in a harness whose standard
-input is a terminal it does not own (a background job of an interactive
-shell, tmux's pane), tcsetattr() on it stops script by SIGTTOU
-(tty_check_change(), drivers/tty/tty_jobctrl.c) and nothing continues
-it; with a pipe that never ends it never sends EOF.  Here nothing reads
-our standard input and nothing touches our terminal.
+Why not script(1): util-linux's script (2.38) copies its own standard
+input to the program (at its end, the terminal's EOF character, ^D)
+and, when that input is a terminal, sets it raw.  Started in the
+background from an interactive shell (a harness run at a terminal, a
+tmux pane), its tcsetattr() on a terminal whose foreground it is not
+stops it by SIGTTOU (tty_check_change(), drivers/tty/tty_jobctrl.c):
+bash says "Stopped (tty output)" and nothing continues it, the hang of
+the last attempt.  In the foreground it sets the user's terminal raw and
+hands the program what they type; with a pipe that never ends as its
+input it never types ^D, and with /dev/null it types ^D at once.  Here
+nothing reads our standard input and nothing touches our terminal.
 """
 import errno
 import fcntl
