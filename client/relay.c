@@ -87,7 +87,8 @@ static char eof_char(const struct sw_relay *r)
 }
 
 /*
- * What was typed at our terminal before we set it raw, read as the
+ * What was typed at our terminal before we set it raw (at the start,
+ * and again once continued in the foreground), read as the
  * canonical mode it was typed in made it: lines, and an end-of-file
  * character as a read of 0, which goes to the program as its own
  * terminal's EOF character.  Left there, it would reach the program
@@ -136,7 +137,6 @@ int sw_relay_start(struct sw_relay *r, int master)
 	r->own_out = reopen(1, O_WRONLY);
 	if (r->own_out >= 0)
 		r->out = r->own_out;
-	take_typed_ahead(r);
 	sw_relay_resume(r);
 	return 0;
 }
@@ -288,6 +288,9 @@ void sw_relay_resume(struct sw_relay *r)
 	if (r->master < 0 || r->raw || !foreground(r->term) ||
 	    tcgetattr(r->term, &r->saved) < 0)
 		return;
+	/* At the start, and after fg: the shell had the terminal in its
+	 * own modes until now. */
+	take_typed_ahead(r);
 	/* As ssh -t: our terminal passes every byte; the program's own
 	 * terminal echoes, edits lines and sends signals (Ctrl-C, Ctrl-Z,
 	 * Ctrl-\) to its foreground group. */
