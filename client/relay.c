@@ -235,7 +235,11 @@ static void from_prog(struct sw_relay *r)
  * one says EAGAIN, and then we wait), so a chunk costs one poll(), one
  * read() and one write(), as in script(1), instead of a poll() for each
  * side.  A master gives at most what its line discipline holds
- * (N_TTY_BUF_SIZE, 4 KiB, drivers/tty/n_tty.c) per read.
+ * (N_TTY_BUF_SIZE, 4 KiB, drivers/tty/n_tty.c) per read, and often has
+ * more at once, from the pty's own buffers: it is read again until it
+ * says EAGAIN or our buffer is full, and what came written in one go
+ * (10 MiB through a master on the 6.18 host: about 6,600 system calls of
+ * the client's, against 9,200 with one read a round).
  */
 void sw_relay_io(struct sw_relay *r, const struct pollfd *pf, size_t n)
 {
@@ -251,7 +255,11 @@ void sw_relay_io(struct sw_relay *r, const struct pollfd *pf, size_t n)
 			if (ev & POLLOUT)
 				to_prog(r);
 			if (ev & (POLLIN | POLLHUP | POLLERR)) {
-				from_prog(r);
+				size_t before;
+				do {
+					before = r->to_user_len;
+					from_prog(r);
+				} while (r->to_user_len > before && !r->master_done);
 				to_user(r);
 			}
 		} else if (pf[i].fd == r->out) {

@@ -1163,7 +1163,8 @@ terminal_daemon_pty)
 # tags: needs-python
 terminal_daemon_pty_bytes)
 	# What a program shows at its terminal, byte for byte, is what it
-	# shows unconfined: through syswardd (-t) as embedded.  Each side
+	# shows unconfined: through syswardd (-t) as embedded, 1.4 MB of it
+	# too (seq: the relay's buffers filled many times over).  Each side
 	# runs on a fresh pty (tests/lib/ptyrun.py) where ^D is typed as it
 	# starts, as script(1) types it when its input ends: unconfined, cat
 	# reads that end; before, the client's terminal, set raw after the
@@ -1172,7 +1173,7 @@ terminal_daemon_pty_bytes)
 	: "${SYSWARDD:?}"
 	py=$(command -v python3) || skip "no python3"
 	start_syswardd
-	prog="printf 'tab\there\n'; cat; echo \"cat \$?\"; stty size; exit 3"
+	prog="printf 'tab\there\n'; seq 200000; cat; echo \"cat \$?\"; stty size; exit 3"
 	for how in unconfined embedded daemon; do
 		case $how in
 		unconfined) side=() ;;
@@ -1182,7 +1183,7 @@ terminal_daemon_pty_bytes)
 		"$py" "$(dirname "$0")/../lib/ptyrun.py" -e -s 30x120 -t 20 -o "$scratch/bytes.$how" -- \
 			"${side[@]}" sh -c "$prog"
 		rc=$?
-		echo "+ $how: exit $rc, $(wc -c <"$scratch/bytes.$how") bytes: $(od -An -c "$scratch/bytes.$how" | tr -s ' ' | tr -d '\n')"
+		echo "+ $how: exit $rc, $(wc -c <"$scratch/bytes.$how") bytes: $(head -c 16 "$scratch/bytes.$how" | od -An -c | tr -s ' ' | tr -d '\n') ... $(tail -c 20 "$scratch/bytes.$how" | od -An -c | tr -s ' ' | tr -d '\n')"
 		[ "$rc" -eq 3 ] || fail "$how: the program's exit status is $rc, expected 3 (124: it never saw its input's end)"
 		[ "$how" = unconfined ] && continue
 		cmp "$scratch/bytes.unconfined" "$scratch/bytes.$how" ||
