@@ -70,12 +70,15 @@ done
 $py -c 'import test.support' 2>/dev/null ||
 	{ echo "real-programs: CPython's test package is missing: apt-get install libpython3.11-testsuite" >&2; exit 77; }
 
+# shellcheck source=../tests/lib/stage.sh
+. "$top/tests/lib/stage.sh"
 work=$(mktemp -d /tmp/sysward-real.XXXXXX)
 chmod 0755 "$work"
 daemon_pid=
 cleanup() {
 	[ -n "$daemon_pid" ] && kill "$daemon_pid" 2>/dev/null && wait "$daemon_pid" 2>/dev/null
 	rm -rf "$work"
+	sw_stage_cleanup
 }
 trap cleanup EXIT
 
@@ -90,14 +93,20 @@ EOF
 [ -f "$work/allow-supervised.json" ] || exit 2
 chmod 0644 "$work/allow-supervised.json"
 
+ptyrun=$top/tests/lib/ptyrun.py
+docker_policy=$top/policy/examples/docker-default.json
 as_user=()
 if [ "$as_uid" != "$(id -u)" ]; then
 	as_user=(setpriv --reuid "$as_uid" --regid "$as_uid" --clear-groups --)
+	# What that uid runs or reads, copied where it can (a checkout in
+	# root's 0700 home: tests/lib/stage.sh).
+	SW_STAGE_UID=$as_uid
+	sw_stage_for_others sysward ptyrun docker_policy || exit 2
 fi
 
 # -t: the words that run a side on a terminal of its own.
 in_pty=()
-[ -n "$terminal" ] && in_pty=("$py" "$top/tests/lib/ptyrun.py" -s 24x80 -t 1800 --)
+[ -n "$terminal" ] && in_pty=("$py" "$ptyrun" -s 24x80 -t 1800 --)
 
 if [[ ,$modes, == *,daemon,* ]]; then
 	"$syswardd" --socket "$work/sw.sock" >"$work/syswardd.log" 2>&1 &
@@ -111,7 +120,7 @@ side() {
 	case $1 in
 	unconfined) echo "" ;;
 	embedded) echo "$sysward run --policy $work/allow-supervised.json --" ;;
-	docker) echo "$sysward run --policy $top/policy/examples/docker-default.json --" ;;
+	docker) echo "$sysward run --policy $docker_policy --" ;;
 	daemon) echo "$sysward run $terminal --daemon=$work/sw.sock --policy $work/allow-supervised.json --" ;;
 	esac
 }
