@@ -554,8 +554,8 @@ int sw_run_daemon(const struct run_options *o)
 			break;
 		}
 		sw_relay_io(&rs.relay, pf + 2, n_relay);
-		/* Only when it has one: a read() per relayed chunk is one
-		 * system call in four. */
+		/* Only when poll() says it has one: not a read() (EAGAIN)
+		 * per relayed chunk. */
 		while (pf[1].revents && read(sfd, &si, sizeof(si)) == sizeof(si)) {
 			struct sw_buf sm = { 0 };
 

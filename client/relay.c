@@ -106,8 +106,10 @@ static void take_typed_ahead(struct sw_relay *r)
 	struct termios tio;
 	ssize_t n;
 
-	if (r->term < 0 || !isatty(r->in) || !foreground(r->term) ||
-	    tcgetattr(r->in, &tio) < 0 || !(tio.c_lflag & ICANON))
+	/* own_in: ours, non-blocking (a read never waits for a line). */
+	if (r->term < 0 || r->own_in < 0 || !isatty(r->in) ||
+	    !foreground(r->term) || tcgetattr(r->in, &tio) < 0 ||
+	    !(tio.c_lflag & ICANON))
 		return;
 	while (r->to_prog_len < sizeof(r->to_prog)) {
 		n = read(r->in, r->to_prog + r->to_prog_len,
@@ -232,9 +234,8 @@ static void from_prog(struct sw_relay *r)
 /*
  * What was just read is written at once, without waiting for poll() to
  * say its side is ready: a terminal or a pipe with room takes it (a full
- * one says EAGAIN, and then we wait), so a chunk costs one poll(), one
- * read() and one write(), as in script(1), instead of a poll() for each
- * side.  A master gives at most what its line discipline holds
+ * one says EAGAIN, and then we wait), so that a round costs one poll()
+ * and one write() as in script(1), not a poll() for each side.  A master gives at most what its line discipline holds
  * (N_TTY_BUF_SIZE, 4 KiB, drivers/tty/n_tty.c) per read, and often has
  * more at once, from the pty's own buffers: it is read again until it
  * says EAGAIN or our buffer is full, and what came written in one go
