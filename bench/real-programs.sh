@@ -4,7 +4,7 @@
 # unconfined: CPython's regression tests that exercise what a sandbox is
 # most likely to change (processes, signals, threads, the os module).
 #
-#   bench/real-programs.sh [-b BUILD] [-u UID] [-m MODES] [TEST...]
+#   bench/real-programs.sh [-b BUILD] [-u UID] [-m MODES] [-t] [-k DIR] [TEST...]
 #
 #   -b BUILD  build directory (default: build)
 #   -u UID    run every side as this uid (default: the caller; as root,
@@ -14,8 +14,15 @@
 #             docker (policy/examples/docker-default.json),
 #             daemon (the allow-all policy through a private syswardd)
 #             (default: embedded,docker,daemon)
+#   -t        at a terminal: each side on a fresh pseudo-terminal of its
+#             own, 24x80, nothing typed (tests/lib/ptyrun.py, made by
+#             the uid the tests run as, as a login's terminal is the
+#             user's), and the daemon side with -t (a terminal of the
+#             program's own, relayed by the client)
+#   -k DIR    keep every side's log and outcomes in DIR
 #   TEST      CPython test modules (default: test_subprocess test_signal
-#             test_os test_threading)
+#             test_os test_threading; with -t: test_pty test_ioctl test_os
+#             test_signal test_subprocess)
 #
 # Each side runs `python3 -m test -v MODULE` from the same state: signal
 # dispositions reset to their defaults (`env --default-signal`; a shell's
@@ -26,25 +33,33 @@
 # unconfined side's, and exits 1 if any differs, except those a
 # documented defence makes (the table "expected" below, each with its
 # reason: printed, not failed).  Needs Debian's python3
-# and libpython3.11-testsuite (scripts/install-deps installs them).  Not
+# and libpython3.11-testsuite (scripts/install-deps installs them; exit
+# 77 without them).  Not
 # part of scripts/test: the four modules take about 3 minutes per side.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/build
 as_uid=$(id -u)
 modes=embedded,docker,daemon
-while getopts b:u:m: o; do
+terminal=
+keep=
+while getopts b:u:m:tk: o; do
 	case $o in
 	b) build=$(cd "$OPTARG" && pwd) ;;
 	u) as_uid=$OPTARG ;;
 	m) modes=$OPTARG ;;
+	t) terminal=-t ;;
+	k) keep=$OPTARG ;;
 	*) sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 tests=("$@")
-[ ${#tests[@]} -gt 0 ] ||
+if [ ${#tests[@]} -eq 0 ] && [ -n "$terminal" ]; then
+	tests=(test_pty test_ioctl test_os test_signal test_subprocess)
+elif [ ${#tests[@]} -eq 0 ]; then
 	tests=(test_subprocess test_signal test_os test_threading)
+fi
 
 py=/usr/bin/python3
 sysward=$build/client/sysward
@@ -53,14 +68,17 @@ for f in "$py" "$sysward" "$syswardd"; do
 	[ -x "$f" ] || { echo "real-programs: $f is missing (build first; scripts/install-deps)" >&2; exit 2; }
 done
 $py -c 'import test.support' 2>/dev/null ||
-	{ echo "real-programs: CPython's test package is missing: apt-get install libpython3.11-testsuite" >&2; exit 2; }
+	{ echo "real-programs: CPython's test package is missing: apt-get install libpython3.11-testsuite" >&2; exit 77; }
 
+# shellcheck source=../tests/lib/stage.sh
+. "$top/tests/lib/stage.sh"
 work=$(mktemp -d /tmp/sysward-real.XXXXXX)
 chmod 0755 "$work"
 daemon_pid=
 cleanup() {
 	[ -n "$daemon_pid" ] && kill "$daemon_pid" 2>/dev/null && wait "$daemon_pid" 2>/dev/null
 	rm -rf "$work"
+	sw_stage_cleanup
 }
 trap cleanup EXIT
 
@@ -75,10 +93,20 @@ EOF
 [ -f "$work/allow-supervised.json" ] || exit 2
 chmod 0644 "$work/allow-supervised.json"
 
+ptyrun=$top/tests/lib/ptyrun.py
+docker_policy=$top/policy/examples/docker-default.json
 as_user=()
 if [ "$as_uid" != "$(id -u)" ]; then
 	as_user=(setpriv --reuid "$as_uid" --regid "$as_uid" --clear-groups --)
+	# What that uid runs or reads, copied where it can (a checkout in
+	# root's 0700 home: tests/lib/stage.sh).
+	SW_STAGE_UID=$as_uid
+	sw_stage_for_others sysward ptyrun docker_policy || exit 2
 fi
+
+# -t: the words that run a side on a terminal of its own.
+in_pty=()
+[ -n "$terminal" ] && in_pty=("$py" "$ptyrun" -s 24x80 -t 1800 --)
 
 if [[ ,$modes, == *,daemon,* ]]; then
 	"$syswardd" --socket "$work/sw.sock" >"$work/syswardd.log" 2>&1 &
@@ -92,14 +120,39 @@ side() {
 	case $1 in
 	unconfined) echo "" ;;
 	embedded) echo "$sysward run --policy $work/allow-supervised.json --" ;;
-	docker) echo "$sysward run --policy $top/policy/examples/docker-default.json --" ;;
-	daemon) echo "$sysward run --daemon=$work/sw.sock --policy $work/allow-supervised.json --" ;;
+	docker) echo "$sysward run --policy $docker_policy --" ;;
+	daemon) echo "$sysward run $terminal --daemon=$work/sw.sock --policy $work/allow-supervised.json --" ;;
 	esac
 }
 
 # outcomes LOG: "test-id outcome" per test of a verbose unittest log.
+# The outcome ends the test's line ("test_x (id) ... ok"), or a later
+# one when the test printed (test_pty's children do) or has a docstring,
+# which unittest prints on a line of its own before " ... ".
 outcomes() {
-	sed -n 's/^\(test[^ ]* (.*)\) \.\.\. \(ok\|FAIL\|ERROR\|skipped\|expected failure\|unexpected success\).*/\1 \2/p' "$1" | sort
+	awk '
+	function outcome(s) {
+		if (match(s, /^(ok|FAIL|ERROR|skipped|expected failure|unexpected success)/))
+			return substr(s, RSTART, RLENGTH)
+		return ""
+	}
+	match($0, /^test[^ ]* \([^)]*\)/) {
+		pending = substr($0, 1, RLENGTH)
+		rest = substr($0, RLENGTH + 1)
+		if (rest ~ /^ \.\.\. / && (o = outcome(substr(rest, 6))) != "") {
+			print pending " " o
+			pending = ""
+		}
+		next
+	}
+	pending != "" {
+		i = index($0, " ... ")
+		o = i ? outcome(substr($0, i + 5)) : outcome($0)
+		if (o != "") {
+			print pending " " o
+			pending = ""
+		}
+	}' "$1" | sort
 }
 
 # Differences that a documented defence makes, "test-id|uid|reason"
@@ -126,15 +179,26 @@ for t in "${tests[@]}"; do
 		mkdir -p "$dir" && chown "$as_uid:$as_uid" "$dir"
 		start=$(date +%s)
 		# shellcheck disable=SC2046 # the side's prefix is words
-		(cd "$dir" && env --default-signal "${as_user[@]}" $(side "$m") \
+		(cd "$dir" && env --default-signal "${as_user[@]}" "${in_pty[@]}" $(side "$m") \
 			env HOME="$dir" TMPDIR="$dir" $py -m test -v "$t") \
 			>"$work/$m.$t.log" 2>&1 </dev/null
 		rc=$?
+		# A terminal ends its lines with \r\n (ONLCR).
+		[ -n "$terminal" ] && sed -i 's/\r$//' "$work/$m.$t.log"
 		outcomes "$work/$m.$t.log" >"$work/$m.$t.out"
-		printf '%-16s %-10s exit %-3s %4ss  %s tests, %s not ok\n' "$t" "$m" "$rc" \
+		[ -n "$keep" ] && mkdir -p "$keep" && cp "$work/$m.$t.log" "$work/$m.$t.out" "$keep/"
+		printf '%-16s %-10s exit %-3s %4ss  %s tests, %s not ok, %s skipped\n' "$t" "$m" "$rc" \
 			$(( $(date +%s) - start )) "$(wc -l <"$work/$m.$t.out")" \
-			"$(grep -cE ' (FAIL|ERROR|unexpected success)$' "$work/$m.$t.out")"
-		[ "$m" = unconfined ] && continue
+			"$(grep -cE ' (FAIL|ERROR|unexpected success)$' "$work/$m.$t.out")" \
+			"$(grep -c ' skipped$' "$work/$m.$t.out")"
+		if [ "$m" = unconfined ]; then
+			# Nothing to compare is no agreement.
+			[ -s "$work/$m.$t.out" ] || {
+				echo "    no test outcome in the unconfined log (python3 -m test -v $t)"
+				status=1
+			}
+			continue
+		fi
 		if ! diff -q "$work/unconfined.$t.out" "$work/$m.$t.out" >/dev/null; then
 			unexpected=0
 			while read -r id; do

@@ -554,7 +554,9 @@ int sw_run_daemon(const struct run_options *o)
 			break;
 		}
 		sw_relay_io(&rs.relay, pf + 2, n_relay);
-		while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+		/* Only when poll() says it has one: not a read() (EAGAIN)
+		 * per relayed chunk. */
+		while (pf[1].revents && read(sfd, &si, sizeof(si)) == sizeof(si)) {
 			struct sw_buf sm = { 0 };
 
 			/* The program's own terminal tells it its size

@@ -75,6 +75,54 @@ static bool foreground(int term)
 	return term >= 0 && tcgetpgrp(term) == getpgrp();
 }
 
+/* The program's terminal's end-of-file character (its modes are ours
+ * as they were at the RUN, or its own since), ^D if it says none. */
+static char eof_char(const struct sw_relay *r)
+{
+	struct termios tio;
+
+	if (tcgetattr(r->master, &tio) == 0 && tio.c_cc[VEOF] != _POSIX_VDISABLE)
+		return (char)tio.c_cc[VEOF];
+	return CEOF;
+}
+
+/*
+ * What was typed at our terminal before we set it raw (at the start,
+ * and again once continued in the foreground), read as the
+ * canonical mode it was typed in made it: lines, and an end-of-file
+ * character as a read of 0, which goes to the program as its own
+ * terminal's EOF character.  Left there, it would reach the program
+ * as a NUL byte: a line discipline keeps an EOF typed in canonical mode
+ * as a NUL (__DISABLED_CHAR) marked as a line's end, and switching to
+ * non-canonical mode drops the marks (n_tty_receive_char_special(),
+ * n_tty_set_termios(), drivers/tty/n_tty.c), so that the program's
+ * terminal would echo "^@" and hand it a 0 byte instead of its EOF
+ * (script(1) types ^D when its input ends, usually before we are
+ * raw).  A line not ended yet stays and reaches the program once we
+ * are raw, as it would.
+ */
+static void take_typed_ahead(struct sw_relay *r)
+{
+	struct termios tio;
+	ssize_t n;
+
+	/* own_in: ours, non-blocking (a read never waits for a line). */
+	if (r->term < 0 || r->own_in < 0 || !isatty(r->in) ||
+	    !foreground(r->term) || tcgetattr(r->in, &tio) < 0 ||
+	    !(tio.c_lflag & ICANON))
+		return;
+	while (r->to_prog_len < sizeof(r->to_prog)) {
+		n = read(r->in, r->to_prog + r->to_prog_len,
+			 sizeof(r->to_prog) - r->to_prog_len);
+		if (n > 0)
+			r->to_prog_len += (size_t)n;
+		else if (n == 0)
+			r->to_prog[r->to_prog_len++] = eof_char(r);
+		else
+			break;	/* EAGAIN: nothing more ended */
+	}
+}
+
 int sw_relay_start(struct sw_relay *r, int master)
 {
 	*r = (struct sw_relay){ .master = master, .in = 0, .out = 1,
@@ -131,7 +179,7 @@ static void from_user(struct sw_relay *r)
 	} else if (n == 0) {
 		r->in_done = true;
 		if (r->to_prog_len < sizeof(r->to_prog))
-			r->to_prog[r->to_prog_len++] = CEOF;
+			r->to_prog[r->to_prog_len++] = eof_char(r);
 	} else if (errno == EIO && r->term >= 0 && !foreground(r->term)) {
 		r->stop_sig = SIGTTIN;
 	} else if (errno != EAGAIN && errno != EINTR) {
@@ -147,38 +195,73 @@ static void shift(char *buf, size_t *len, size_t done)
 
 static void to_user(struct sw_relay *r)
 {
-	ssize_t n = write(r->out, r->to_user, r->to_user_len);
+	ssize_t n;
 
+	if (!r->to_user_len || r->out_gone)
+		return;
+	n = write(r->out, r->to_user, r->to_user_len);
 	if (n > 0)
 		shift(r->to_user, &r->to_user_len, (size_t)n);
 	else if (n < 0 && errno != EAGAIN && errno != EINTR)
 		r->out_gone = true;
 }
 
+static void to_prog(struct sw_relay *r)
+{
+	ssize_t n;
+
+	if (!r->to_prog_len)
+		return;
+	n = write(r->master, r->to_prog, r->to_prog_len);
+	if (n > 0)
+		shift(r->to_prog, &r->to_prog_len, (size_t)n);
+}
+
+static void from_prog(struct sw_relay *r)
+{
+	ssize_t n;
+
+	if (r->to_user_len == sizeof(r->to_user))
+		return;
+	n = read(r->master, r->to_user + r->to_user_len,
+		 sizeof(r->to_user) - r->to_user_len);
+	if (n > 0)
+		r->to_user_len += (size_t)n;
+	else if (n == 0 || (errno != EAGAIN && errno != EINTR))
+		r->master_done = true;	/* EIO: no slave open */
+}
+
+/*
+ * What was just read is written at once, without waiting for poll() to
+ * say its side is ready: a terminal or a pipe with room takes it (a full
+ * one says EAGAIN, and then we wait), so that a round costs one poll()
+ * and one write() as in script(1), not a poll() for each side.  A master gives at most what its line discipline holds
+ * (N_TTY_BUF_SIZE, 4 KiB, drivers/tty/n_tty.c) per read, and often has
+ * more at once, from the pty's own buffers: it is read again until it
+ * says EAGAIN or our buffer is full, and what came written in one go
+ * (10 MiB through a master on the 6.18 host: about 6,600 system calls of
+ * the client's, against 9,200 with one read a round).
+ */
 void sw_relay_io(struct sw_relay *r, const struct pollfd *pf, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		short ev = pf[i].revents;
-		ssize_t k;
 
 		if (!ev)
 			continue;
 		if (pf[i].fd == r->in && (pf[i].events & POLLIN)) {
 			from_user(r);
+			to_prog(r);
 		} else if (pf[i].fd == r->master) {
-			if ((ev & POLLOUT) && r->to_prog_len) {
-				k = write(r->master, r->to_prog, r->to_prog_len);
-				if (k > 0)
-					shift(r->to_prog, &r->to_prog_len, (size_t)k);
-			}
-			if ((ev & (POLLIN | POLLHUP | POLLERR)) &&
-			    r->to_user_len < sizeof(r->to_user)) {
-				k = read(r->master, r->to_user + r->to_user_len,
-					 sizeof(r->to_user) - r->to_user_len);
-				if (k > 0)
-					r->to_user_len += (size_t)k;
-				else if (k == 0 || (errno != EAGAIN && errno != EINTR))
-					r->master_done = true;	/* EIO: no slave open */
+			if (ev & POLLOUT)
+				to_prog(r);
+			if (ev & (POLLIN | POLLHUP | POLLERR)) {
+				size_t before;
+				do {
+					before = r->to_user_len;
+					from_prog(r);
+				} while (r->to_user_len > before && !r->master_done);
+				to_user(r);
 			}
 		} else if (pf[i].fd == r->out) {
 			to_user(r);
@@ -214,6 +297,9 @@ void sw_relay_resume(struct sw_relay *r)
 	if (r->master < 0 || r->raw || !foreground(r->term) ||
 	    tcgetattr(r->term, &r->saved) < 0)
 		return;
+	/* At the start, and after fg: the shell had the terminal in its
+	 * own modes until now. */
+	take_typed_ahead(r);
 	/* As ssh -t: our terminal passes every byte; the program's own
 	 * terminal echoes, edits lines and sends signals (Ctrl-C, Ctrl-Z,
 	 * Ctrl-\) to its foreground group. */

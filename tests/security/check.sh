@@ -1163,6 +1163,35 @@ terminal_daemon_pty)
 		grep -qx 113 "$scratch/r.key" 2>/dev/null || fail "$how: the key read in raw mode is not q (113)"
 		grep -qx 'rc=3' "$scratch/r.rc" || fail "$how: expected \$? 3, got $(cat "$scratch/r.rc")"
 	done ;;
+# tags: needs-python
+terminal_daemon_pty_bytes)
+	# What a program shows at its terminal, byte for byte, is what it
+	# shows unconfined: through syswardd (-t) as embedded, 1.4 MB of it
+	# too (seq: the relay's buffers filled many times over).  Each side
+	# runs on a fresh pty (tests/lib/ptyrun.py) where ^D is typed as it
+	# starts, as script(1) types it when its input ends: unconfined, cat
+	# reads that end; before, the client's terminal, set raw after the
+	# ^D, turned it into a NUL byte (n_tty_set_termios()), which the
+	# program's terminal echoed as "^@" and cat read and waited on.
+	: "${SYSWARDD:?}"
+	py=$(command -v python3) || skip "no python3"
+	start_syswardd
+	prog="printf 'tab\there\n'; seq 200000; cat; echo \"cat \$?\"; stty size; exit 3"
+	for how in unconfined embedded daemon; do
+		case $how in
+		unconfined) side=() ;;
+		embedded) side=("$SYSWARD" run --policy "$POL/emulate-uid.json" --) ;;
+		daemon) side=("$SYSWARD" run -t --daemon="$scratch/sock" --policy "$POL/emulate-uid.json" --) ;;
+		esac
+		"$py" "$(dirname "$0")/../lib/ptyrun.py" -e -s 30x120 -t 20 -o "$scratch/bytes.$how" -- \
+			"${side[@]}" sh -c "$prog"
+		rc=$?
+		echo "+ $how: exit $rc, $(wc -c <"$scratch/bytes.$how") bytes: $(head -c 16 "$scratch/bytes.$how" | od -An -c | tr -s ' ' | tr -d '\n') ... $(tail -c 20 "$scratch/bytes.$how" | od -An -c | tr -s ' ' | tr -d '\n')"
+		[ "$rc" -eq 3 ] || fail "$how: the program's exit status is $rc, expected 3 (124: it never saw its input's end)"
+		[ "$how" = unconfined ] && continue
+		cmp "$scratch/bytes.unconfined" "$scratch/bytes.$how" ||
+			fail "$how: its terminal showed other bytes than unconfined"
+	done ;;
 terminal_daemon_pty_flood)
 	# A program that floods its terminal while its client does not read
 	# it (stopped), and one that never reads what its client sends:
