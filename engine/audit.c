@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "sysward/cleanup.h"
+#include "sysward/decode.h"
 #include "sysward/pathargs.h"
 #include "internal.h"
 
@@ -365,7 +366,7 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 	/* Decode path and address arguments (the condition's string is
 	 * shown as is). */
 	uint8_t pargs = sw_string_args(tok, name);
-	char sbuf[4096];
+	char sbuf[6][4096];
 	int ret;
 
 	if (fmt == SW_LOG_JSON) {
@@ -407,7 +408,7 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 					continue;
 				snprintf(key, sizeof(key), "arg%d", i);
 				json_member(f, first, key,
-					    arg_string(r, name, i, sbuf, sizeof(sbuf)));
+					    arg_string(r, name, i, sbuf[0], sizeof(sbuf[0])));
 				first = false;
 			}
 			fputc('}', f);
@@ -451,25 +452,24 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 			sw_jsonl_str(f, "error", r->error);
 		ret = sw_jsonl_end(&l, out);
 	} else {
-		fprintf(f, "%s [pid %d] %s %s(", ts, r->pid, sw_abi_name(r->abi),
-			name ? name : "?");
-		for (int i = 0; i < 6; i++)
-			fprintf(f, "%s0x%llx", i ? ", " : "",
-				(unsigned long long)(r->args[i] & mask));
-		fputc(')', f);
-		if (d->path)
-			text_member(f, "path", d->path);
+		const char *strs[6] = { 0 };
+		bool shown = false;
+
+		/* The arguments as strace writes them (decode.c), the
+		 * strings the supervisor read in place of their pointers. */
 		for (int i = 0; i < 6; i++)
 			if (pargs & (1 << i)) {
-				const char *str = arg_string(r, name, i, sbuf,
-							     sizeof(sbuf));
-				char key[8];
-
-				if (!str || (d->path && !strcmp(d->path, str)))
-					continue;
-				snprintf(key, sizeof(key), "arg%d", i);
-				text_member(f, key, str);
+				strs[i] = arg_string(r, name, i, sbuf[i], sizeof(sbuf[i]));
+				shown = shown || (strs[i] && d->path && !strcmp(d->path, strs[i]));
 			}
+		fprintf(f, "%s [pid %d] %s %s(", ts, r->pid, sw_abi_name(r->abi),
+			name ? name : "?");
+		sw_decode_args(f, tok, name, r->args, strs, 0);
+		fputc(')', f);
+		/* The condition's string, when it is not an argument shown
+		 * (the path guard's pinned copy, a unix address). */
+		if (d->path && !shown)
+			text_member(f, "path", d->path);
 		fprintf(f, " rule=%d (", d->rule);
 		sw_text_str(f, rule_path(r));
 		fprintf(f, ") %s -> %s", rule_action_name(r), verdict_name(r));
@@ -479,8 +479,10 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 			fprintf(f, " as %s", new_name);
 		else if (only_pinned(r))
 			fputs(" (path pinned)", f);
-		if (r->has_result)
-			fprintf(f, " = %lld", (long long)r->result);
+		if (r->has_result) {
+			fputs(" = ", f);
+			sw_decode_return(f, tok, name, r->result);
+		}
 		if (d->why) {
 			fputs(" (", f);
 			sw_text_str(f, d->why);
