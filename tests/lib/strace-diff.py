@@ -9,7 +9,7 @@ SYSWARD-TEXT-LOG: `sysward run --log FILE --log-format text` of the same
 program under a policy that logs CALLS.  The calls of each are taken in
 order, process by process (pids renamed in order of appearance), and their
 argument lists compared one by one.  What sysward does not read, by
-design (docs/security.md, route 15b), is normalised on both sides:
+design (docs/security.md, route 15c), is normalised on both sides:
   - an argument strace reads from memory (a structure {..}, an array
     [..], a string that is no path "..", a pointer with a comment
     "0x.. /* 3 vars */") against a pointer of sysward's (NULL or 0x..);
