@@ -386,8 +386,9 @@ t_audit_log_stderr_text() {
 # and special cases, Docker's personality/socket/clone rules included)
 # and real ones (ls, a shell pipeline, python3).  Left out: clone3
 # (sysward's own filter answers ENOSYS: no stop, no record) and
-# exit_group (it never returns, so no record is written).
-# tags: needs-log
+# exit_group (it never returns, so no record is written).  Not in the
+# QEMU guest: it has neither python nor strace.
+# tags: needs-log needs-python
 t_decode_strace() {
 	local calls p prog n=0
 	command -v strace >/dev/null || { echo "SKIP: no strace here (scripts/install-deps installs it)"; exit 77; }
