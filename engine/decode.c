@@ -797,11 +797,6 @@ static const struct call *find(uint32_t arch, const char *name)
 		       sizeof(calls[0]), call_cmp);
 }
 
-int sw_decode_known(const char *name)
-{
-	return find(SCMP_ARCH_X86_64, name) != NULL;
-}
-
 /* mmap's flags: the mapping's type in the low bits, then the flags. */
 static void put_mmap_flags(struct ctx *c)
 {

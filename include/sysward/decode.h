@@ -32,8 +32,4 @@ void sw_decode_args(FILE *f, uint32_t arch, const char *name,
  * "-1 ENOENT (No such file or directory)". */
 void sw_decode_return(FILE *f, uint32_t arch, const char *name, int64_t ret);
 
-/* Does the decoder know call `name` (decode its arguments rather than
- * write them in hex)? */
-int sw_decode_known(const char *name);
-
 #endif
