@@ -29,6 +29,7 @@
 #include "sysward/decode.h"
 #include "sysward/engine.h"
 #include "sysward/policy.h"
+#include "arch.h"
 
 struct xlat_entry {
 	uint64_t val;
@@ -780,6 +781,17 @@ static const struct call calls[] = {
 #undef SPECIAL
 #undef ROW0
 
+/* The bits of a register the kernel reads as a long on arch: the ABI
+ * table's width (engine/arch), 64 bits for an arch it does not know. */
+static uint64_t abi_mask(uint32_t arch)
+{
+	for (int abi = 0; abi < SW_ABI_COUNT; abi++)
+		if (sw_abi_token((enum sw_abi)abi) == arch)
+			return sw_abi_arg_bytes((enum sw_abi)abi) == 4 ?
+			       0xffffffffull : ~0ull;
+	return ~0ull;
+}
+
 static int call_cmp(const void *key, const void *elem)
 {
 	return strcmp(key, ((const struct call *)elem)->name);
@@ -817,8 +829,7 @@ void sw_decode_args(FILE *f, uint32_t arch, const char *name,
 {
 	struct ctx c = {
 		.f = f, .arch = arch, .args = args, .strs = strs, .hidden = hidden,
-		.mask = arch == SCMP_ARCH_X86 || arch == SCMP_ARCH_X32 ?
-			0xffffffffull : ~0ull,
+		.mask = abi_mask(arch),
 	};
 	const struct call *call = find(arch, name);
 	const char *types;
