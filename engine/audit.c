@@ -367,6 +367,8 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 	 * shown as is). */
 	uint8_t pargs = sw_string_args(tok, name);
 	char sbuf[6][4096];
+	const char *strs[6] = { 0 };
+	char *call;
 	int ret;
 
 	if (fmt == SW_LOG_JSON) {
@@ -381,6 +383,13 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 	}
 	if (d->verdict == SW_V_REWRITE && d->nr != r->nr)
 		new_name = seccomp_syscall_resolve_num_arch(tok, (int)d->nr);
+	/* The strings the supervisor read (kept at entry, or read now), for
+	 * both formats and the decoded call (decode.c) in place of their
+	 * pointers.  NULL: unreadable, or out of memory. */
+	for (int i = 0; i < 6; i++)
+		if (pargs & (1 << i))
+			strs[i] = arg_string(r, name, i, sbuf[i], sizeof(sbuf[i]));
+	call = sw_decode_call(tok, name, r->args, strs, 0);
 
 	if (fmt == SW_LOG_JSON) {
 		fprintf(f, ",\"pid\":%d,\"arch\":\"%s\"", r->pid,
@@ -407,12 +416,14 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 				if (!(pargs & (1 << i)))
 					continue;
 				snprintf(key, sizeof(key), "arg%d", i);
-				json_member(f, first, key,
-					    arg_string(r, name, i, sbuf[0], sizeof(sbuf[0])));
+				json_member(f, first, key, strs[i]);
 				first = false;
 			}
 			fputc('}', f);
 		}
+		/* The raw values above, decoded for people as in the text. */
+		if (call)
+			sw_jsonl_str(f, "call", call);
 		fprintf(f, ",\"rule\":%d", d->rule);
 		sw_jsonl_str(f, "rule_path", rule_path(r));
 		fprintf(f, ",\"action\":\"%s\",\"verdict\":\"%s\"",
@@ -452,20 +463,12 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 			sw_jsonl_str(f, "error", r->error);
 		ret = sw_jsonl_end(&l, out);
 	} else {
-		const char *strs[6] = { 0 };
 		bool shown = false;
 
-		/* The arguments as strace writes them (decode.c), the
-		 * strings the supervisor read in place of their pointers. */
 		for (int i = 0; i < 6; i++)
-			if (pargs & (1 << i)) {
-				strs[i] = arg_string(r, name, i, sbuf[i], sizeof(sbuf[i]));
-				shown = shown || (strs[i] && d->path && !strcmp(d->path, strs[i]));
-			}
-		fprintf(f, "%s [pid %d] %s %s(", ts, r->pid, sw_abi_name(r->abi),
-			name ? name : "?");
-		sw_decode_args(f, tok, name, r->args, strs, 0);
-		fputc(')', f);
+			shown = shown || (strs[i] && d->path && !strcmp(d->path, strs[i]));
+		fprintf(f, "%s [pid %d] %s %s", ts, r->pid, sw_abi_name(r->abi),
+			call ? call : "?(?)");
 		/* The condition's string, when it is not an argument shown
 		 * (the path guard's pinned copy, a unix address). */
 		if (d->path && !shown)
@@ -497,5 +500,6 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 	}
 	free(name);
 	free(new_name);
+	free(call);
 	return ret;
 }

@@ -860,6 +860,25 @@ void sw_decode_args(FILE *f, uint32_t arch, const char *name,
 	}
 }
 
+char *sw_decode_call(uint32_t arch, const char *name, const uint64_t args[6],
+		     const char *const strs[6], uint8_t hidden)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return NULL;
+	fprintf(m, "%s(", name ? name : "?");
+	sw_decode_args(m, arch, name, args, strs, hidden);
+	fputc(')', m);
+	if (fclose(m) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
 void sw_decode_return(FILE *f, uint32_t arch, const char *name, int64_t ret)
 {
 	(void)arch;

@@ -78,11 +78,11 @@ static void write_outcomes(FILE *f, const uint64_t out[SW_OUT_COUNT])
 }
 
 /* "name(args)" of a sample, decoded as strace writes it (decode.c), what
- * the report leaves out "...": the report's "call" and the summary's
- * example.  The record keeps one string, the path the decision read or
- * the first string argument's: shown at the first string argument. */
-static void write_decoded(FILE *f, const char *name, enum sw_abi abi,
-			  const struct rec_sample *s)
+ * the report leaves out "...", in a string to free (NULL: no memory):
+ * the report's "call" and the summary's example.  The record keeps one
+ * string, the path the decision read or the first string argument's:
+ * shown at the first string argument. */
+static char *decoded(const char *name, enum sw_abi abi, const struct rec_sample *s)
 {
 	uint32_t tok = sw_abi_token(abi);
 	const char *strs[6] = { 0 };
@@ -93,25 +93,18 @@ static void write_decoded(FILE *f, const char *name, enum sw_abi abi,
 			strs[i] = s->path;
 			break;
 		}
-	fprintf(f, "%s(", name);
-	sw_decode_args(f, tok, name, s->args, strs, s->hidden);
-	fputc(')', f);
+	return sw_decode_call(tok, name, s->args, strs, s->hidden);
 }
 
-/* ', "call": "..."' of a sample, in the JSON string rule. */
+/* ', "call": "..."' of a sample: the raw values decoded for people. */
 static void write_call_text(FILE *f, const char *name, enum sw_abi abi,
 			    const struct rec_sample *s)
 {
-	cleanup_free char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
+	cleanup_free char *call = decoded(name, abi, s);
 
-	if (!m)
-		return;		/* no memory: the raw values only */
-	write_decoded(m, name, abi, s);
-	if (fclose(m) == 0 && buf) {
+	if (call) {
 		fputs(", \"call\": ", f);
-		sw_json_str(f, buf);
+		sw_json_str(f, call);
 	}
 }
 
@@ -120,13 +113,15 @@ static void write_sample_text(FILE *f, const struct sorted_call *sc)
 {
 	const struct rec_call *c = sc->c;
 	struct rec_sample samples[SW_RECORD_SAMPLES];
+	cleanup_free char *call = NULL;
 
 	if (!c->n_samples)
 		return;
 	memcpy(samples, c->samples, sizeof(samples[0]) * c->n_samples);
 	qsort(samples, c->n_samples, sizeof(samples[0]), sample_cmp);
-	fputs(", e.g. ", f);
-	write_decoded(f, sc->name, c->abi, &samples[0]);
+	call = decoded(sc->name, c->abi, &samples[0]);
+	if (call)
+		fprintf(f, ", e.g. %s", call);
 	if (c->n_samples > 1 || c->more_samples)
 		fputs(" and other arguments", f);
 }
@@ -168,7 +163,6 @@ static void write_call(FILE *f, const struct sorted_call *sc,
 						(unsigned long long)samples[k].args[i]);
 			}
 			fputc(']', f);
-			/* The raw values above, decoded for people. */
 			write_call_text(f, sc->name, c->abi, &samples[k]);
 			if (samples[k].has_path) {
 				/* ', "path": ...' with "path_hex" when not

@@ -27,6 +27,11 @@ void sw_decode_args(FILE *f, uint32_t arch, const char *name,
 		    const uint64_t args[6], const char *const strs[6],
 		    uint8_t hidden);
 
+/* "name(args)", as sw_decode_args() writes the arguments (name NULL:
+ * "?"), in a string to free(); NULL without memory. */
+char *sw_decode_call(uint32_t arch, const char *name, const uint64_t args[6],
+		     const char *const strs[6], uint8_t hidden);
+
 /* The result ret (the kernel's: -errno on failure) of call `name`:
  * "3", "0x7f1c2a000000" (mmap, brk, ...), or
  * "-1 ENOENT (No such file or directory)". */
