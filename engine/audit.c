@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "sysward/cleanup.h"
+#include "sysward/decode.h"
 #include "sysward/pathargs.h"
 #include "internal.h"
 
@@ -365,7 +366,9 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 	/* Decode path and address arguments (the condition's string is
 	 * shown as is). */
 	uint8_t pargs = sw_string_args(tok, name);
-	char sbuf[4096];
+	char sbuf[6][4096];
+	const char *strs[6] = { 0 };
+	char *call;
 	int ret;
 
 	if (fmt == SW_LOG_JSON) {
@@ -380,6 +383,13 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 	}
 	if (d->verdict == SW_V_REWRITE && d->nr != r->nr)
 		new_name = seccomp_syscall_resolve_num_arch(tok, (int)d->nr);
+	/* The strings the supervisor read (kept at entry, or read now), for
+	 * both formats and the decoded call (decode.c) in place of their
+	 * pointers.  NULL: unreadable, or out of memory. */
+	for (int i = 0; i < 6; i++)
+		if (pargs & (1 << i))
+			strs[i] = arg_string(r, name, i, sbuf[i], sizeof(sbuf[i]));
+	call = sw_decode_call(tok, name, r->args, strs, 0);
 
 	if (fmt == SW_LOG_JSON) {
 		fprintf(f, ",\"pid\":%d,\"arch\":\"%s\"", r->pid,
@@ -406,12 +416,14 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 				if (!(pargs & (1 << i)))
 					continue;
 				snprintf(key, sizeof(key), "arg%d", i);
-				json_member(f, first, key,
-					    arg_string(r, name, i, sbuf, sizeof(sbuf)));
+				json_member(f, first, key, strs[i]);
 				first = false;
 			}
 			fputc('}', f);
 		}
+		/* The raw values above, decoded for people as in the text. */
+		if (call)
+			sw_jsonl_str(f, "call", call);
 		fprintf(f, ",\"rule\":%d", d->rule);
 		sw_jsonl_str(f, "rule_path", rule_path(r));
 		fprintf(f, ",\"action\":\"%s\",\"verdict\":\"%s\"",
@@ -451,25 +463,16 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 			sw_jsonl_str(f, "error", r->error);
 		ret = sw_jsonl_end(&l, out);
 	} else {
-		fprintf(f, "%s [pid %d] %s %s(", ts, r->pid, sw_abi_name(r->abi),
-			name ? name : "?");
-		for (int i = 0; i < 6; i++)
-			fprintf(f, "%s0x%llx", i ? ", " : "",
-				(unsigned long long)(r->args[i] & mask));
-		fputc(')', f);
-		if (d->path)
-			text_member(f, "path", d->path);
-		for (int i = 0; i < 6; i++)
-			if (pargs & (1 << i)) {
-				const char *str = arg_string(r, name, i, sbuf,
-							     sizeof(sbuf));
-				char key[8];
+		bool shown = false;
 
-				if (!str || (d->path && !strcmp(d->path, str)))
-					continue;
-				snprintf(key, sizeof(key), "arg%d", i);
-				text_member(f, key, str);
-			}
+		for (int i = 0; i < 6; i++)
+			shown = shown || (strs[i] && d->path && !strcmp(d->path, strs[i]));
+		fprintf(f, "%s [pid %d] %s %s", ts, r->pid, sw_abi_name(r->abi),
+			call ? call : "?(?)");
+		/* The condition's string, when it is not an argument shown
+		 * (the path guard's pinned copy, a unix address). */
+		if (d->path && !shown)
+			text_member(f, "path", d->path);
 		fprintf(f, " rule=%d (", d->rule);
 		sw_text_str(f, rule_path(r));
 		fprintf(f, ") %s -> %s", rule_action_name(r), verdict_name(r));
@@ -479,8 +482,10 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 			fprintf(f, " as %s", new_name);
 		else if (only_pinned(r))
 			fputs(" (path pinned)", f);
-		if (r->has_result)
-			fprintf(f, " = %lld", (long long)r->result);
+		if (r->has_result) {
+			fputs(" = ", f);
+			sw_decode_return(f, tok, name, r->result);
+		}
 		if (d->why) {
 			fputs(" (", f);
 			sw_text_str(f, d->why);
@@ -495,5 +500,6 @@ int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec 
 	}
 	free(name);
 	free(new_name);
+	free(call);
 	return ret;
 }

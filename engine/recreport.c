@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
+#include "sysward/decode.h"
 #include "sysward/pathargs.h"
 #include "record.h"
 
@@ -76,6 +77,55 @@ static void write_outcomes(FILE *f, const uint64_t out[SW_OUT_COUNT])
 			(unsigned long long)out[o]);
 }
 
+/* "name(args)" of a sample, decoded as strace writes it (decode.c), what
+ * the report leaves out "...", in a string to free (NULL: no memory):
+ * the report's "call" and the summary's example.  The record keeps one
+ * string, the path the decision read or the first string argument's:
+ * shown at the first string argument. */
+static char *decoded(const char *name, enum sw_abi abi, const struct rec_sample *s)
+{
+	uint32_t tok = sw_abi_token(abi);
+	const char *strs[6] = { 0 };
+	uint8_t sargs = sw_string_args(tok, name);
+
+	for (int i = 0; i < 6 && s->has_path; i++)
+		if (sargs & (1u << i)) {
+			strs[i] = s->path;
+			break;
+		}
+	return sw_decode_call(tok, name, s->args, strs, s->hidden);
+}
+
+/* ', "call": "..."' of a sample: the raw values decoded for people. */
+static void write_call_text(FILE *f, const char *name, enum sw_abi abi,
+			    const struct rec_sample *s)
+{
+	cleanup_free char *call = decoded(name, abi, s);
+
+	if (call) {
+		fputs(", \"call\": ", f);
+		sw_json_str(f, call);
+	}
+}
+
+/* The first sample, as the summary shows it. */
+static void write_sample_text(FILE *f, const struct sorted_call *sc)
+{
+	const struct rec_call *c = sc->c;
+	struct rec_sample samples[SW_RECORD_SAMPLES];
+	cleanup_free char *call = NULL;
+
+	if (!c->n_samples)
+		return;
+	memcpy(samples, c->samples, sizeof(samples[0]) * c->n_samples);
+	qsort(samples, c->n_samples, sizeof(samples[0]), sample_cmp);
+	call = decoded(sc->name, c->abi, &samples[0]);
+	if (call)
+		fprintf(f, ", e.g. %s", call);
+	if (c->n_samples > 1 || c->more_samples)
+		fputs(" and other arguments", f);
+}
+
 static void write_call(FILE *f, const struct sorted_call *sc,
 		       const struct sw_policy *p)
 {
@@ -113,6 +163,7 @@ static void write_call(FILE *f, const struct sorted_call *sc,
 						(unsigned long long)samples[k].args[i]);
 			}
 			fputc(']', f);
+			write_call_text(f, sc->name, c->abi, &samples[k]);
 			if (samples[k].has_path) {
 				/* ', "path": ...' with "path_hex" when not
 				 * UTF-8: the audit log's one rule. */
@@ -163,37 +214,6 @@ static void sorted_free(struct sorted_call *sc, size_t n)
 	for (size_t i = 0; sc && i < n; i++)
 		free(sc[i].name);
 	free(sc);
-}
-
-/* The first sample's arguments, as the summary shows them. */
-static void write_sample_text(FILE *f, const struct sorted_call *sc)
-{
-	const struct rec_call *c = sc->c;
-	struct rec_sample samples[SW_RECORD_SAMPLES];
-	const char *types = sw_syscall_arg_types(sw_abi_token(c->abi), sc->name);
-	size_t n_args = types ? strlen(types) : 6;
-
-	if (!c->n_samples)
-		return;
-	memcpy(samples, c->samples, sizeof(samples[0]) * c->n_samples);
-	qsort(samples, c->n_samples, sizeof(samples[0]), sample_cmp);
-	fprintf(f, ", e.g. %s(", sc->name);
-	for (size_t i = 0; i < n_args && i < 6; i++) {
-		fputs(i ? ", " : "", f);
-		if (types && types[i] == 'p' && samples[0].has_path &&
-		    (sw_string_args(sw_abi_token(c->abi), sc->name) & (1u << i))) {
-			fputc('"', f);
-			sw_text_str(f, samples[0].path);
-			fputc('"', f);
-		} else if (samples[0].hidden & (1u << i)) {
-			fputs("...", f);
-		} else {
-			fprintf(f, "0x%llx", (unsigned long long)samples[0].args[i]);
-		}
-	}
-	fputc(')', f);
-	if (c->n_samples > 1 || c->more_samples)
-		fputs(" and other arguments", f);
 }
 
 int sw_record_write_summary(const struct sw_record *r,

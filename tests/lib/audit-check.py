@@ -6,7 +6,7 @@
       CALLS: the program's output, with "call: SYSCALL HEX" lines
       (tests/security/adv_audit.c).  Every line of LOG must be one whole
       record (JSON: an object; text: the record prefix, every quoted
-      string well-formed), and the records whose path starts with MARKER
+      string well-formed: an argument or the path member), and the records whose path starts with MARKER
       must be exactly those calls, with the exact bytes recovered by the
       documented rule.
   audit-check.py session LOG KEY=HEX...
@@ -27,7 +27,9 @@ import re
 import sys
 
 TEXT_PREFIX = re.compile(rb"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \[pid \d+\] ")
-TEXT_STR = re.compile(rb' (path|arg\d)="((?:[^"\\]|\\.)*)"')
+# A quoted string: a member (path="...") or an argument the decoder
+# wrote in place of its pointer (openat(AT_FDCWD, "...", ...)).
+TEXT_STR = re.compile(rb'(?: path=|[(]|, )"((?:[^"\\]|\\.)*)"')
 TEXT_ESC = re.compile(rb'\\(x[0-9a-f]{2}|[\\"ntr])')
 TEXT_PLAIN = {b"\\": b"\\", b'"': b'"', b"n": b"\n", b"t": b"\t", b"r": b"\r"}
 
@@ -103,7 +105,7 @@ def text_records(raw):
 
 
 def text_paths(line):
-    return {text_unquote(m.group(2)) for m in TEXT_STR.finditer(line)}
+    return {text_unquote(m.group(1)) for m in TEXT_STR.finditer(line)}
 
 
 def syscall_of(fmt, rec):

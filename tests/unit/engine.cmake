@@ -38,11 +38,14 @@ if(TARGET PkgConfig::CHECK AND TARGET sysward-engine-fake)
   endforeach()
 endif()
 
-# The audit log's strings (engine/audit.c): the JSON and text rules.
+# The audit log's strings (engine/audit.c): the JSON and text rules; the
+# decoder of arguments (engine/decode.c) against strace's text.
 if(TARGET PkgConfig::CHECK AND TARGET sysward-engine)
-  add_executable(test_audit ${CMAKE_CURRENT_LIST_DIR}/test_audit.c)
-  target_include_directories(test_audit PRIVATE ${CMAKE_CURRENT_LIST_DIR})
-  target_link_libraries(test_audit PRIVATE sysward-engine PkgConfig::CHECK)
-  add_test(NAME unit.audit COMMAND test_audit)
-  set_tests_properties(unit.audit PROPERTIES LABELS unit)
+  foreach(name audit decode)
+    add_executable(test_${name} ${CMAKE_CURRENT_LIST_DIR}/test_${name}.c)
+    target_include_directories(test_${name} PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+    target_link_libraries(test_${name} PRIVATE sysward-engine PkgConfig::CHECK)
+    add_test(NAME unit.${name} COMMAND test_${name})
+    set_tests_properties(unit.${name} PROPERTIES LABELS unit)
+  endforeach()
 endif()
