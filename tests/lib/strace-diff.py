@@ -7,13 +7,15 @@
 STRACE-OUTPUT: `strace -f -qq -e signal=none -e trace=CALLS -o FILE PROG`;
 SYSWARD-TEXT-LOG: `sysward run --log FILE --log-format text` of the same
 program under a policy that logs CALLS.  The calls of each are taken in
-order, process by process (pids renamed in order of appearance), and their
+order, process by process (pids renamed by the program each first ran,
+then in order of appearance), and their
 argument lists compared one by one.  What sysward does not read, by
 design (docs/security.md, route 15c), is normalised on both sides:
   - an argument strace reads from memory (a structure {..}, an array
     [..], a string that is no path "..", a pointer with a comment
     "0x.. /* 3 vars */") against a pointer of sysward's (NULL or 0x..);
-  - addresses that change between runs (ASLR): hex of 7 digits or more.
+  - addresses that change between runs (ASLR): hex of 5 digits or more
+    (a static program's brk area may be as low as 0xaac000).
 Everything else must be the same text.  rt_sigreturn is left out (strace
 reads the signal frame and shows the mask it restores).  Exits 1 with the
 differences, or if fewer than MIN-CALLS (default 1) calls were compared.
@@ -25,7 +27,7 @@ SKIP = {"rt_sigreturn"}
 STRACE_LINE = re.compile(r"^(\d+)\s+(\w+)\(")
 SYSWARD_LINE = re.compile(r"^\S+ \[pid (\d+)\] \S+ (\w+)\(")
 POINTER = re.compile(r"^(NULL|0x[0-9a-f]+)$")
-ADDRESS = re.compile(r"0x[0-9a-f]{7,}")
+ADDRESS = re.compile(r"0x[0-9a-f]{5,}")
 
 
 def args_text(line, start):
@@ -109,7 +111,12 @@ def joined(path):
 
 
 def calls(path, pattern):
-    """[(pid index, name, [args])] in order."""
+    """[(pid index, name, [args])] in order.
+
+    A process's index is its rank by the program its first execve ran
+    (none: first), then by first appearance: the children of a pipeline
+    make their first calls in either order from run to run, and strace's
+    order need not be sysward's."""
     pids, out = {}, []
     for line in joined(path):
         m = pattern.match(line)
@@ -119,8 +126,14 @@ def calls(path, pattern):
         if name in SKIP:
             continue
         text, _ = args_text(line, m.end())
-        out.append((pids.setdefault(pid, len(pids)), name, split_args(text)))
-    return out
+        args = split_args(text)
+        seen = pids.setdefault(pid, [len(pids), None])
+        if name == "execve" and seen[1] is None and args:
+            seen[1] = args[0]
+        out.append((pid, name, args))
+    rank = sorted(pids, key=lambda p: (pids[p][1] or "", pids[p][0]))
+    index = {p: i for i, p in enumerate(rank)}
+    return [(index[p], n, a) for p, n, a in out]
 
 
 def read_from_memory(a):
