@@ -35,9 +35,12 @@
  *    Landlock's rules are on the files of the launch, so the directories
  *    on the way keep only the rights that the hierarchy keeps
  *    (fsrules.c), and a file made there later would get none of the
- *    rights the rule refuses, where the string rule refuses it nothing.
+ *    rights the rule refuses, where the string rule refuses it nothing;
+ *    and the entries of those directories, each a rule, are few enough.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +105,7 @@ static const char *const pathrule_words[SW_PATHRULE_COUNT] = {
 	[SW_PATHRULE_FILESYSTEM] = "the policy has a \"filesystem\" or \"network\" section (one ruleset, whose nearest hierarchy decides): write the hierarchy there",
 	[SW_PATHRULE_MISSING] = "its prefix is not a directory here",
 	[SW_PATHRULE_WAY] = "a directory on the way to it can get new entries from the program, which the rule refuses nothing but Landlock would (its rules are on the files there at launch)",
+	[SW_PATHRULE_MANY] = "the directories on the way to it have more entries than half the rules a launch may add (each becomes a Landlock rule of its own)",
 	[SW_PATHRULE_OFF] = "SYSWARD_PATHS_SUPERVISOR is set in sysward's environment",
 };
 
@@ -197,20 +201,38 @@ static bool entries_possible(const struct stat *st, bool ro, uid_t uid, bool dac
 	       (st->st_uid == uid && (st->st_mode & S_IWUSR));
 }
 
-/* The launch's part: the prefix on disk, the directories on the way. */
+/* The entries of directory path, at most limit + 1 counted. */
+static size_t entries_of(const char *path, size_t limit)
+{
+	DIR *d = opendir(path);
+	size_t n = 0;
+
+	if (!d)
+		return limit + 1;
+	while (n <= limit && readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+/*
+ * The launch's part: the prefix on disk, the directories on the way.
+ * The way is the one the kernel walks: from the prefix's real path (its
+ * symbolic links followed, as fsrules.c opens it) up to "/".  Every
+ * entry of a directory on the way becomes a rule of its own
+ * (fsrules.c): a way of more entries than a launch may add would make
+ * the launch fail where the string rule runs.
+ */
 static enum sw_pathrule disk_part(const char *prefix, uid_t uid, bool dac_cap)
 {
-	char buf[4096];
+	char buf[PATH_MAX];
 	struct stat st;
 	struct statvfs vfs;
+	size_t entries = 0;
 	char *slash;
 
-	if (snprintf(buf, sizeof(buf), "%s", prefix) >= (int)sizeof(buf))
+	if (!realpath(prefix, buf) || stat(buf, &st) < 0 || !S_ISDIR(st.st_mode))
 		return SW_PATHRULE_MISSING;
-	if (stat(buf, &st) < 0 || !S_ISDIR(st.st_mode))
-		return SW_PATHRULE_MISSING;
-	/* "/a/b/" -> "/a/b" -> the way: "/a", "/" */
-	buf[strlen(buf) - 1] = '\0';
 	while ((slash = strrchr(buf, '/'))) {
 		if (slash == buf)
 			slash[1] = '\0';
@@ -220,6 +242,9 @@ static enum sw_pathrule disk_part(const char *prefix, uid_t uid, bool dac_cap)
 			return SW_PATHRULE_MISSING;
 		if (entries_possible(&st, vfs.f_flag & ST_RDONLY, uid, dac_cap))
 			return SW_PATHRULE_WAY;
+		entries += entries_of(buf, SW_FSRULES_MAX_RULES / 2);
+		if (entries > SW_FSRULES_MAX_RULES / 2)
+			return SW_PATHRULE_MANY;
 		if (slash == buf)
 			break;
 	}
