@@ -1328,6 +1328,8 @@ void sw_fsrules_explain(const struct sw_fsrules *fr,
  * launch, by `sysward check` and by the docs. */
 enum sw_pathrule {
 	SW_PATHRULE_LANDLOCK,	/* compiled: no stop */
+	SW_PATHRULE_BOTH,	/* compiled, and kept at the supervisor for a
+				 * run that sees refusals */
 	SW_PATHRULE_NONE,	/* no "paths" (or the rule does not apply) */
 	SW_PATHRULE_ACTION,
 	SW_PATHRULE_COUNTED,
@@ -1347,7 +1349,8 @@ enum sw_pathrule {
 
 struct sw_pathrule_ctx {
 	int abi;		/* the kernel's Landlock ABI */
-	bool refusals_seen;	/* --log, --report, --gate, --complain */
+	bool refusals_seen;	/* --log, --report, --gate */
+	bool complain;		/* --complain */
 	bool daemon;		/* a syswardd client's launch */
 	bool off;		/* SYSWARD_PATHS_SUPERVISOR: keep them all */
 	uid_t uid;		/* the program's */
@@ -1366,7 +1369,13 @@ int sw_pathrules_plan(const struct sw_policy *p, const bool *applies,
 		      const struct sw_pathrule_ctx *ctx,
 		      struct sw_pathrules **ret, struct sw_error *err);
 void sw_pathrules_free(struct sw_pathrules *pr);
+/* What a run that sees refusals is told when rules are compiled. */
+const char *sw_pathrules_unseen_words(void);
+/* Rule i leaves the filter (Landlock alone decides it). */
 bool sw_pathrules_compiled(const struct sw_pathrules *pr, size_t i);
+/* Rule i is in the session's Landlock domain (alone, or with the
+ * supervisor: SW_PATHRULE_BOTH). */
+bool sw_pathrules_kernel(const struct sw_pathrules *pr, size_t i);
 /* The compiled rules as a file-system layer (NULL: none compiled). */
 int sw_pathrules_fsrules(const struct sw_policy *p, const struct sw_pathrules *pr,
 			 int abi, struct sw_fsrules **ret, struct sw_error *err);

@@ -24,8 +24,12 @@
  *  - no rule before it names one of its calls (first match: an earlier
  *    allow or rewrite would be lost), every rule after it that names one
  *    is a plain allow, and the default allows them;
- *  - the run does not ask to see refusals (--log, --report, --gate,
- *    --complain): Landlock's do not pass the supervisor;
+ *  - the run is not in complain mode (--complain lets a refused call
+ *    run, and Landlock's refusals do not pass the supervisor); a run that
+ *    sees refusals (--log, --report, --gate) keeps the rule at the
+ *    supervisor too (SW_PATHRULE_BOTH), so that the string's refusals
+ *    are logged and counted as before, and the kernel refuses the other
+ *    names of the file, unseen (launch.c says so);
  *  - the launch is sysward run's own (not a syswardd client's: the
  *    daemon looks no client path up before the seize, route 13), the
  *    policy has no "filesystem" or "network" section of its own (one ruleset, whose
@@ -100,7 +104,8 @@ static const char *const pathrule_words[SW_PATHRULE_COUNT] = {
 	[SW_PATHRULE_SHAPE] = "its condition is no directory hierarchy: only a \"prefix\" that is absolute, ends with \"/\" and has no \".\" or \"..\" is (a glob, an exact string, \"not\", or \"/etc\", which also matches /etcetera, are not)",
 	[SW_PATHRULE_CALL] = "it names a call whose access Landlock does not decide at that argument on this kernel",
 	[SW_PATHRULE_ORDER] = "another rule naming one of its calls comes before it, or after it with an action other than a plain allow, or the default does not allow them (first match)",
-	[SW_PATHRULE_SEEN] = "this run asks to see refusals (--log, --report, --gate, --complain), and Landlock's do not reach the supervisor",
+	[SW_PATHRULE_BOTH] = "Landlock, and the supervisor at a stop as well",
+	[SW_PATHRULE_SEEN] = "this run is in complain mode, which lets a refused call run, and Landlock's refusals do not pass the supervisor",
 	[SW_PATHRULE_DAEMON] = "a syswardd session: the daemon looks up no client path before the seize (route 13)",
 	[SW_PATHRULE_FILESYSTEM] = "the policy has a \"filesystem\" or \"network\" section (one ruleset, whose nearest hierarchy decides): write the hierarchy there",
 	[SW_PATHRULE_MISSING] = "its prefix is not a directory here",
@@ -264,7 +269,7 @@ enum sw_pathrule sw_pathrule_landlock(const struct sw_policy *p, size_t i,
 		return why;
 	if (ctx->off)
 		return SW_PATHRULE_OFF;
-	if (ctx->refusals_seen)
+	if (ctx->complain)
 		return SW_PATHRULE_SEEN;
 	if (ctx->daemon)
 		return SW_PATHRULE_DAEMON;
@@ -273,7 +278,14 @@ enum sw_pathrule sw_pathrule_landlock(const struct sw_policy *p, size_t i,
 	why = disk_part(p->rules[i].paths[0].pattern, ctx->uid, ctx->dac_cap);
 	if (why == SW_PATHRULE_LANDLOCK && ret_rights)
 		*ret_rights = rights;
+	if (why == SW_PATHRULE_LANDLOCK && ctx->refusals_seen)
+		why = SW_PATHRULE_BOTH;
 	return why;
+}
+
+const char *sw_pathrules_unseen_words(void)
+{
+	return "the policy's \"paths\" rules that `sysward check` says are Landlock's are the kernel's too: their refusals of the strings they match are logged, reported and gated as before, but the other names of those files (relative, through a descriptor, a link, /proc/self/root, ...) fail with EACCES without reaching sysward (docs/security.md, route 21)";
 }
 
 /* ---- the plan: the rules' hierarchies as file rules -------------------- */
@@ -297,6 +309,12 @@ void sw_pathrules_free(struct sw_pathrules *pr)
 bool sw_pathrules_compiled(const struct sw_pathrules *pr, size_t i)
 {
 	return pr && i < pr->n_rules && pr->why[i] == SW_PATHRULE_LANDLOCK;
+}
+
+bool sw_pathrules_kernel(const struct sw_pathrules *pr, size_t i)
+{
+	return pr && i < pr->n_rules &&
+	       (pr->why[i] == SW_PATHRULE_LANDLOCK || pr->why[i] == SW_PATHRULE_BOTH);
 }
 
 int sw_pathrules_plan(const struct sw_policy *p, const bool *applies,
@@ -344,7 +362,7 @@ int sw_pathrules_fsrules(const struct sw_policy *p, const struct sw_pathrules *p
 		const char *pat;
 		size_t k;
 
-		if (pr->why[i] != SW_PATHRULE_LANDLOCK)
+		if (!sw_pathrules_kernel(pr, i))
 			continue;
 		pat = p->rules[i].paths[0].pattern;
 		for (k = 1; k < n; k++)
@@ -371,11 +389,15 @@ int sw_pathrules_describe(const struct sw_policy *p, const struct sw_pathrules *
 	for (size_t i = 0; pr && i < pr->n_rules; i++) {
 		if (!p->rules[i].n_paths || pr->why[i] == SW_PATHRULE_NONE)
 			continue;
-		if (pr->why[i] == SW_PATHRULE_LANDLOCK) {
+		if (sw_pathrules_kernel(pr, i)) {
 			sw_fs_access_describe(pr->rights[i], rights, sizeof(rights));
 			snprintf(msg, sizeof(msg),
-				 "paths: Landlock ABI %d, no stop: %s refused beneath %s on the file found, whatever string names it (EACCES; an O_PATH open, which reads nothing, is not refused)",
-				 pr->abi, rights, p->rules[i].paths[0].pattern);
+				 "paths: Landlock ABI %d, %s: %s refused beneath %s on the file found, whatever string names it (EACCES; an O_PATH open, which reads nothing, is not refused)",
+				 pr->abi,
+				 pr->why[i] == SW_PATHRULE_BOTH
+				 ? "and the supervisor at a stop for this run's log, report or gate (the other names' refusals unseen)"
+				 : "no stop",
+				 rights, p->rules[i].paths[0].pattern);
 		} else {
 			snprintf(msg, sizeof(msg), "paths: the supervisor, at a stop: %s",
 				 pathrule_words[pr->why[i]]);

@@ -360,7 +360,9 @@ static int plan_pathrules(const struct sw_kernel_support *ks,
 	const char *off = getenv("SYSWARD_PATHS_SUPERVISOR");
 	struct sw_pathrule_ctx ctx = {
 		.abi = ks->landlock_abi,
-		.refusals_seen = pr->prog->refusals != SW_REFUSALS_KERNEL,
+		.refusals_seen = pr->prog->refusals == SW_REFUSALS_SEEN ||
+				 pr->prog->refusals == SW_REFUSALS_RECORDED,
+		.complain = pr->prog->refusals == SW_REFUSALS_COMPLAIN,
 		.daemon = l->client != NULL,
 		.off = off && *off && strcmp(off, "0"),
 		.uid = l->uid == (uid_t)-1 ? geteuid() : l->uid,
@@ -379,7 +381,7 @@ static int plan_pathrules(const struct sw_kernel_support *ks,
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < p->n_rules; i++)
-		if (sw_pathrules_compiled(pr->pathrules, i))
+		if (sw_pathrules_kernel(pr->pathrules, i))
 			pr->prog->needs_landlock_paths = true;
 	if (pr->prog->needs_landlock_paths)
 		sw_program_landlock_rules(pr->prog, pr->pathrules);

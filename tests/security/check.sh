@@ -2463,7 +2463,16 @@ fsrules_paths_compiled_nobody)
 		grep -q 'ESCAPE: open(/proc/self/root/.../key)' "$out" ||
 		fail "the supervisor's control did not show the names getting through"
 	n=$(sed -n 's/.*stops: \([0-9]*\) voluntary.*/\1/p' "$out")
-	[ -n "$n" ] && [ "$n" -ge 2000 ] || fail "2,000 opens at the supervisor cost $n context switches, not a stop each" ;;
+	[ -n "$n" ] && [ "$n" -ge 2000 ] || fail "2,000 opens at the supervisor cost $n context switches, not a stop each"
+	# A run that sees refusals keeps the rules at both: the string's
+	# refusal reported, the relative name refused by the kernel, and
+	# the run told so; complain mode keeps them at the supervisor alone.
+	run_nobody --report "$fs/rw/r.json" --policy "$fs/strings.json" -- sh -c "cat $fs/ro/secret/key; cd $fs/ro/secret && cat key"
+	grep -q "cat: key: Permission denied" "$out" && grep -q '"refused": 1' "$fs/rw/r.json" &&
+		grep -q "the other names of those files .* fail with EACCES without reaching sysward" "$out" ||
+		fail "under --report, the relative name got through, or the run was not told"
+	run_nobody --complain --policy "$fs/strings.json" -- sh -c "cat $fs/ro/secret/key; cd $fs/ro/secret && cat key"
+	[ "$(grep -c '^SECRET$' "$out")" -eq 2 ] || fail "complain mode did not let both reads run" ;;
 fsrules_paths_root)
 	# As root, the way from / is the program's (root owns /, and keeps
 	# its owner's rights without capabilities): a file it made there

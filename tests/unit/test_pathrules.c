@@ -35,67 +35,70 @@ static const struct row {
 } rows[] = {
 	{ "openat EACCES beneath a closed directory",
 	  DENY("[\"openat\", \"openat2\"]", "{\"index\": 1, \"prefix\": \"@/\"}"),
-	  { 7, false, false, false, 65534, false }, SW_PATHRULE_LANDLOCK, 0 },
+	  { 7, false, false, false, false, 65534, false }, SW_PATHRULE_LANDLOCK, 0 },
 	{ "execve, mkdir, unlink too",
 	  DENY("[\"execve\", \"mkdir\", \"unlink\"]", "{\"index\": 0, \"prefix\": \"@/\"}"),
-	  { 7, false, false, false, 65534, false }, SW_PATHRULE_LANDLOCK, 0 },
+	  { 7, false, false, false, false, 65534, false }, SW_PATHRULE_LANDLOCK, 0 },
 	{ "EPERM is not Landlock's",
 	  "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"openat\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 1, \"paths\": [{\"index\": 1, \"prefix\": \"@/\"}]}]}",
-	  { 7, false, false, false, 65534, false }, SW_PATHRULE_ACTION, 0 },
+	  { 7, false, false, false, false, 65534, false }, SW_PATHRULE_ACTION, 0 },
 	{ "an emulation",
 	  "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"openat\"], \"action\": \"SYSWARD_ACT_EMULATE\", \"return\": 3, \"paths\": [{\"index\": 1, \"prefix\": \"@/\"}]}]}",
-	  { 7, false, false, false, 65534, false }, SW_PATHRULE_ACTION, 0 },
+	  { 7, false, false, false, false, 65534, false }, SW_PATHRULE_ACTION, 0 },
 	{ "counted",
 	  "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"openat\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 13, \"when\": \"2\", \"paths\": [{\"index\": 1, \"prefix\": \"@/\"}]}]}",
-	  { 7, false, false, false, 65534, false }, SW_PATHRULE_COUNTED, 0 },
+	  { 7, false, false, false, false, 65534, false }, SW_PATHRULE_COUNTED, 0 },
 	{ "two conditions",
 	  DENY("[\"openat\"]", "{\"index\": 1, \"prefix\": \"@/\"}, {\"index\": 1, \"glob\": \"*.c\", \"not\": true}"),
-	  { 7, false, false, false, 65534, false }, SW_PATHRULE_CONDS, 0 },
+	  { 7, false, false, false, false, 65534, false }, SW_PATHRULE_CONDS, 0 },
 	{ "a prefix without its slash (/etcetera)",
 	  DENY("[\"openat\"]", "{\"index\": 1, \"prefix\": \"@\"}"),
-	  { 7, false, false, false, 65534, false }, SW_PATHRULE_SHAPE, 0 },
+	  { 7, false, false, false, false, 65534, false }, SW_PATHRULE_SHAPE, 0 },
 	{ "a glob", DENY("[\"openat\"]", "{\"index\": 1, \"glob\": \"@/*\"}"),
-	  { 7, false, false, false, 65534, false }, SW_PATHRULE_SHAPE, 0 },
+	  { 7, false, false, false, false, 65534, false }, SW_PATHRULE_SHAPE, 0 },
 	{ "not", DENY("[\"openat\"]", "{\"index\": 1, \"prefix\": \"@/\", \"not\": true}"),
-	  { 7, false, false, false, 65534, false }, SW_PATHRULE_SHAPE, 0 },
+	  { 7, false, false, false, false, 65534, false }, SW_PATHRULE_SHAPE, 0 },
 	{ "..", DENY("[\"openat\"]", "{\"index\": 1, \"prefix\": \"@/../x/\"}"),
-	  { 7, false, false, false, 65534, false }, SW_PATHRULE_SHAPE, 0 },
+	  { 7, false, false, false, false, 65534, false }, SW_PATHRULE_SHAPE, 0 },
 	{ "stat is no Landlock access",
 	  DENY("[\"newfstatat\"]", "{\"index\": 1, \"prefix\": \"@/\"}"),
-	  { 7, false, false, false, 65534, false }, SW_PATHRULE_CALL, 0 },
+	  { 7, false, false, false, false, 65534, false }, SW_PATHRULE_CALL, 0 },
 	{ "openat's dirfd is no path",
 	  DENY("[\"openat\"]", "{\"index\": 0, \"prefix\": \"@/\"}"),
-	  { 7, false, false, false, 65534, false }, SW_PATHRULE_CALL, 0 },
+	  { 7, false, false, false, false, 65534, false }, SW_PATHRULE_CALL, 0 },
 	{ "truncate before ABI 3",
 	  DENY("[\"truncate\"]", "{\"index\": 0, \"prefix\": \"@/\"}"),
-	  { 2, false, false, false, 65534, false }, SW_PATHRULE_CALL, 0 },
+	  { 2, false, false, false, false, 65534, false }, SW_PATHRULE_CALL, 0 },
 	{ "an earlier allow of the call",
 	  "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"openat\"], \"action\": \"SCMP_ACT_ALLOW\", \"paths\": [{\"index\": 1, \"prefix\": \"@/ok/\"}]}, {\"names\": [\"openat\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 13, \"paths\": [{\"index\": 1, \"prefix\": \"@/\"}]}]}",
-	  { 7, false, false, false, 65534, false }, SW_PATHRULE_ORDER, 1 },
+	  { 7, false, false, false, false, 65534, false }, SW_PATHRULE_ORDER, 1 },
 	{ "a default that refuses",
 	  "{\"defaultAction\": \"SCMP_ACT_ERRNO\", \"syscalls\": [{\"names\": [\"openat\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 13, \"paths\": [{\"index\": 1, \"prefix\": \"@/\"}]}, {\"names\": [\"exit_group\"], \"action\": \"SCMP_ACT_ALLOW\"}]}",
-	  { 7, false, false, false, 65534, false }, SW_PATHRULE_ORDER, 0 },
-	{ "a run that sees refusals",
+	  { 7, false, false, false, false, 65534, false }, SW_PATHRULE_ORDER, 0 },
+	{ "a run that sees refusals: both",
 	  DENY("[\"openat\"]", "{\"index\": 1, \"prefix\": \"@/\"}"),
-	  { 7, true, false, false, 65534, false }, SW_PATHRULE_SEEN, 0 },
+	  { 7, true, false, false, false, 65534, false }, SW_PATHRULE_BOTH, 0 },
+	{ "complain mode",
+	  DENY("[\"openat\"]", "{\"index\": 1, \"prefix\": \"@/\"}"),
+	  { 7, false, true, false, false, 65534, false }, SW_PATHRULE_SEEN, 0 },
 	{ "a syswardd session",
 	  DENY("[\"openat\"]", "{\"index\": 1, \"prefix\": \"@/\"}"),
-	  { 7, false, true, false, 65534, false }, SW_PATHRULE_DAEMON, 0 },
+	  { 7, false, false, true, false, 65534, false }, SW_PATHRULE_DAEMON, 0 },
 	{ "SYSWARD_PATHS_SUPERVISOR",
 	  DENY("[\"openat\"]", "{\"index\": 1, \"prefix\": \"@/\"}"),
-	  { 7, false, false, true, 65534, false }, SW_PATHRULE_OFF, 0 },
+	  { 7, false, false, false, true, 65534, false }, SW_PATHRULE_OFF, 0 },
 	{ "a missing prefix",
 	  DENY("[\"openat\"]", "{\"index\": 1, \"prefix\": \"@/missing/\"}"),
-	  { 7, false, false, false, 65534, false }, SW_PATHRULE_MISSING, 0 },
+	  { 7, false, false, false, false, 65534, false }, SW_PATHRULE_MISSING, 0 },
 	{ "a way the program's uid owns",
 	  DENY("[\"openat\"]", "{\"index\": 1, \"prefix\": \"@/\"}"),
-	  { 7, false, false, false, 0, false }, SW_PATHRULE_WAY, 0 },
+	  { 7, false, false, false, false, 0, false }, SW_PATHRULE_WAY, 0 },
 	{ "a way CAP_DAC_OVERRIDE writes",
 	  DENY("[\"openat\"]", "{\"index\": 1, \"prefix\": \"@/\"}"),
-	  { 7, false, false, false, 65534, true }, SW_PATHRULE_WAY, 0 },
+	  { 7, false, false, false, false, 65534, true }, SW_PATHRULE_WAY, 0 },
 	{ "a filesystem section",
 	  "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"filesystem\": {\"paths\": [{\"path\": \"/\", \"access\": \"rw\"}]}, \"syscalls\": [{\"names\": [\"openat\"], \"action\": \"SCMP_ACT_ERRNO\", \"errnoRet\": 13, \"paths\": [{\"index\": 1, \"prefix\": \"@/\"}]}]}",
-	  { 7, false, false, false, 65534, false }, SW_PATHRULE_FILESYSTEM, 0 },
+	  { 7, false, false, false, false, 65534, false }, SW_PATHRULE_FILESYSTEM, 0 },
 };
 
 /* A directory beneath / whose way uid 65534 cannot write: made in /var/lib
@@ -128,14 +131,15 @@ START_TEST(test_rows)
 	enum sw_pathrule got;
 
 	/* the disk's rows need a way uid 65534 cannot write: root's */
-	if (geteuid() != 0 && (w->want == SW_PATHRULE_LANDLOCK || w->want == SW_PATHRULE_WAY))
+	if (geteuid() != 0 && (w->want == SW_PATHRULE_LANDLOCK || w->want == SW_PATHRULE_BOTH ||
+				w->want == SW_PATHRULE_WAY))
 		return;
 	ck_assert_msg(sw_policy_load_string(text, strlen(text), "t.json", &p, &err) >= 0,
 		      "%s: %s", w->what, err.msg);
 	got = sw_pathrule_landlock(p, w->rule, applies, &w->ctx, &rights);
 	ck_assert_msg(got == w->want, "%s: %d (%s), expected %d (%s)", w->what, got,
 		      sw_pathrule_words(got), w->want, sw_pathrule_words(w->want));
-	if (got == SW_PATHRULE_LANDLOCK)
+	if (got == SW_PATHRULE_LANDLOCK || got == SW_PATHRULE_BOTH)
 		ck_assert_msg(rights, "%s: no right refused", w->what);
 	sw_policy_free(p);
 	free(text);
@@ -153,7 +157,8 @@ START_TEST(test_docs)
 	n = fread(doc, 1, sizeof(doc) - 1, f);
 	fclose(f);
 	doc[n] = '\0';
-	for (int why = SW_PATHRULE_ACTION; why < SW_PATHRULE_COUNT; why++)
+	for (int why = SW_PATHRULE_BOTH; why < SW_PATHRULE_COUNT; why++)
+		if (why != SW_PATHRULE_NONE)
 		ck_assert_msg(strstr(doc, sw_pathrule_words(why)),
 			      "policy/README.md does not list the reason \"%s\"",
 			      sw_pathrule_words(why));
