@@ -5,30 +5,37 @@
 # (the system read-only, the workspace writable, a private /tmp, no
 # network): the issue 33 target is at most 1.1x wall.
 #
-#   bench/sandbox-bench.sh [-b BUILD] [-n RUNS] [-u UID] [WORKLOAD...]
+#   bench/sandbox-bench.sh [-b BUILD] [-n RUNS] [-u UID] [-P] [WORKLOAD...]
 #
 #   -b BUILD  build directory (default: build)
 #   -n RUNS   timed runs per side, after one not counted (default 5)
 #   -u UID    run every side as this uid (default: the caller's; as
 #             uid 65534 sysward has no mount namespace: Landlock alone)
+#   -P        the paths policy's table only
 #   WORKLOAD  find (find | sort of /usr and the workspace), md5 (md5sum
 #             over /usr/include and the workspace), git (status, add and
 #             commit of 10 changed files among 1,000, five times), cmake
 #             (configure and build of 41 C files); default: all four
 #
 # Prints per workload the median wall seconds of each side and the
-# ratios to unconfined.  The workspace is the parent of the repository
+# ratios to unconfined.  Then the same workloads under a "paths" policy
+# (open, openat, openat2, creat refused beneath a directory of
+# /var/lib with EACCES): compiled to Landlock (engine/pathrules.c; only
+# where the program's uid cannot write the way to it: give -u 65534),
+# kept at the supervisor (SYSWARD_PATHS_SUPERVISOR=1), and bubblewrap
+# hiding that directory (--bind / / --tmpfs DIR).  The workspace is the parent of the repository
 # (the sandbox keeps the workspace's own .git read-only: a tool may not
 # commit to it).  bubblewrap is skipped, and said so, if bwrap is absent
 # (Debian's bubblewrap: scripts/install-deps).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=$top/build runs=5 as_uid=$(id -u)
-while getopts b:n:u: o; do
+build=$top/build runs=5 as_uid=$(id -u) paths_only=0
+while getopts b:n:u:P o; do
 	case $o in
 	b) build=$(cd "$OPTARG" && pwd) ;;
 	n) runs=$OPTARG ;;
 	u) as_uid=$OPTARG ;;
+	P) paths_only=1 ;;
 	*) sed -n '2,/^set /p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
 	esac
 done
@@ -37,7 +44,17 @@ workloads=("$@")
 [ ${#workloads[@]} -gt 0 ] || workloads=(find md5 git cmake)
 
 ws=$(mktemp -d /tmp/sysward-sbbench.XXXXXX) || exit 1
-trap 'rm -rf "$ws"' EXIT
+# the paths policy's hierarchy: a way from / that uid 65534 cannot write
+sec=$(mktemp -d /var/lib/sysward-sbbench.XXXXXX) || exit 1
+trap 'rm -rf "$ws" "$sec"' EXIT
+chmod 755 "$sec" && mkdir -m 755 "$sec/secret" && echo s >"$sec/secret/key"
+cat >"$ws/paths.json" <<EOF
+{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+ {"names": ["openat", "openat2"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+  "paths": [{"index": 1, "prefix": "$sec/secret/"}]},
+ {"names": ["open", "creat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+  "paths": [{"index": 0, "prefix": "$sec/secret/"}]}]}
+EOF
 chmod 755 "$ws"
 cp "$build/client/sysward" "$ws/sysward"
 as=()
@@ -68,8 +85,10 @@ declare -A cmd=(
 	[cmake]='rm -rf cm/b && cmake -S cm -B cm/b >/dev/null && cmake --build cm/b -j2 >/dev/null'
 )
 sides=(unconfined sandbox)
+psides=(unconfined paths-landlock paths-supervisor)
 if command -v bwrap >/dev/null; then
 	sides+=(bwrap)
+	psides+=(bwrap-paths)
 else
 	echo "bubblewrap: not installed, skipped (apt-get install bubblewrap)"
 fi
@@ -84,6 +103,10 @@ one() {
 	bwrap) (cd "$ws/w" && ${as[@]+"${as[@]}"} bwrap --ro-bind / / --dev /dev --proc /proc \
 		--tmpfs /tmp --bind "$ws/w" "$ws/w" --unshare-net --die-with-parent \
 		--chdir "$ws/w" sh -c "$c") ;;
+	paths-landlock) (cd "$ws/w" && ${as[@]+"${as[@]}"} "$ws/sysward" run -q --policy "$ws/paths.json" -- sh -c "$c") ;;
+	paths-supervisor) (cd "$ws/w" && SYSWARD_PATHS_SUPERVISOR=1 ${as[@]+"${as[@]}"} "$ws/sysward" run -q --policy "$ws/paths.json" -- sh -c "$c") ;;
+	bwrap-paths) (cd "$ws/w" && ${as[@]+"${as[@]}"} bwrap --bind / / --dev /dev --proc /proc \
+		--tmpfs "$sec/secret" --die-with-parent --chdir "$ws/w" sh -c "$c") ;;
 	esac >/dev/null 2>"$ws/err" || { echo "$1 on $2 failed: $(cat "$ws/err")" >&2; exit 1; }
 	t1=$(date +%s.%N)
 	echo "$t1 - $t0" | bc -l
@@ -91,8 +114,9 @@ one() {
 
 median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 
-printf '%-8s %12s %12s %12s %9s %9s\n' workload unconfined sandbox bwrap sandbox/u bwrap/u
-for w in "${workloads[@]}"; do
+[ "$paths_only" = 1 ] && workloads_sb=() || workloads_sb=("${workloads[@]}")
+[ "$paths_only" = 1 ] || printf '%-8s %12s %12s %12s %9s %9s\n' workload unconfined sandbox bwrap sandbox/u bwrap/u
+for w in ${workloads_sb[@]+"${workloads_sb[@]}"}; do
 	[ -n "${cmd[$w]:-}" ] || { echo "unknown workload $w" >&2; exit 2; }
 	declare -A med=()
 	for s in "${sides[@]}"; do
@@ -103,5 +127,24 @@ for w in "${workloads[@]}"; do
 		"$([ -n "${med[bwrap]:-}" ] && printf '%.3f' "${med[bwrap]}" || echo -)" \
 		"$(echo "${med[sandbox]} / ${med[unconfined]}" | bc -l)" \
 		"$([ -n "${med[bwrap]:-}" ] && printf '%.2f' "$(echo "${med[bwrap]} / ${med[unconfined]}" | bc -l)" || echo -)"
+	unset med
+done
+
+# the paths policy: how check says this uid's launch enforces it
+echo
+(cd "$ws/w" && ${as[@]+"${as[@]}"} "$ws/sysward" check "$ws/paths.json" | grep '^enforce:' | sed 's/^/# /')
+printf '%-8s %12s %12s %12s %12s %9s %9s %9s\n' workload unconfined landlock supervisor bwrap ll/u sup/u bwrap/u
+for w in "${workloads[@]}"; do
+	declare -A med=()
+	for s in "${psides[@]}"; do
+		one "$w" "$s" >/dev/null	# not counted
+		med[$s]=$(for _ in $(seq "$runs"); do one "$w" "$s"; done | median)
+	done
+	printf '%-8s %12.3f %12.3f %12.3f %12s %9.2f %9.2f %9s\n' "$w" "${med[unconfined]}" \
+		"${med[paths-landlock]}" "${med[paths-supervisor]}" \
+		"$([ -n "${med[bwrap-paths]:-}" ] && printf '%.3f' "${med[bwrap-paths]}" || echo -)" \
+		"$(echo "${med[paths-landlock]} / ${med[unconfined]}" | bc -l)" \
+		"$(echo "${med[paths-supervisor]} / ${med[unconfined]}" | bc -l)" \
+		"$([ -n "${med[bwrap-paths]:-}" ] && printf '%.2f' "$(echo "${med[bwrap-paths]} / ${med[unconfined]}" | bc -l)" || echo -)"
 	unset med
 done

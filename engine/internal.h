@@ -238,6 +238,8 @@ struct sw_prog_rule {
 	const struct sw_rule *rule;
 	bool applies;			/* includes/excludes hold */
 	bool traced;			/* needs the supervisor */
+	bool landlock;			/* the kernel's Landlock decides it
+					 * (pathrules.c): applies is false */
 	int *nrs[SW_ABI_COUNT];		/* names resolved per ABI, -1 absent */
 	int new_nr[SW_ABI_COUNT];	/* rewrite target, -1 = keep/absent */
 	/* masks[abi][k * 6 + index]: the bits of argument `index` of the
@@ -277,6 +279,7 @@ struct sw_program {
 	 * ENOSYS (sw_prog_enosys); 0: no such rule on this ABI */
 	uint32_t enosys_above[SW_ABI_COUNT];
 	enum sw_refusals refusals;	/* who decides a refusal (filter.c) */
+	bool needs_landlock_paths;	/* "paths" rules Landlock decides */
 };
 
 /*
@@ -288,6 +291,10 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 		   const struct sw_policy_ctx *ctx, unsigned int defences_off,
 		   pid_t supervisor_pid, struct sw_error *err);
 void sw_program_free(struct sw_program *prog);
+struct sw_pathrules;
+/* The rules the launch compiled to Landlock (pathrules.c) leave the
+ * program: the filter and the stops no longer see them. */
+void sw_program_landlock_rules(struct sw_program *prog, const struct sw_pathrules *lr);
 /* sw_prepared_overridden() for one compiled program. */
 void sw_program_overridden(const struct sw_program *prog,
 			   sw_overridden_fn fn, void *ud);
@@ -1314,6 +1321,66 @@ int sw_fsrules_rule_on(const struct sw_fsrules *fr, uint64_t dev, uint64_t ino,
 void sw_fsrules_explain(const struct sw_fsrules *fr,
 			const struct sw_fsrules_where *where, char *buf,
 			size_t size);
+
+/* ---- pathrules.c: "paths" rules made the kernel's where exact --------- */
+
+/* How a "paths" rule is enforced, and why: the one decision, read by the
+ * launch, by `sysward check` and by the docs. */
+enum sw_pathrule {
+	SW_PATHRULE_LANDLOCK,	/* compiled: no stop */
+	SW_PATHRULE_BOTH,	/* compiled, and kept at the supervisor for a
+				 * run that sees refusals */
+	SW_PATHRULE_NONE,	/* no "paths" (or the rule does not apply) */
+	SW_PATHRULE_ACTION,
+	SW_PATHRULE_COUNTED,
+	SW_PATHRULE_CONDS,
+	SW_PATHRULE_SHAPE,
+	SW_PATHRULE_CALL,
+	SW_PATHRULE_ORDER,
+	SW_PATHRULE_SEEN,
+	SW_PATHRULE_DAEMON,
+	SW_PATHRULE_FILESYSTEM,
+	SW_PATHRULE_MISSING,
+	SW_PATHRULE_WAY,
+	SW_PATHRULE_MANY,
+	SW_PATHRULE_OFF,
+	SW_PATHRULE_COUNT
+};
+
+struct sw_pathrule_ctx {
+	int abi;		/* the kernel's Landlock ABI */
+	bool refusals_seen;	/* --log, --report, --gate */
+	bool complain;		/* --complain */
+	bool daemon;		/* a syswardd client's launch */
+	bool off;		/* SYSWARD_PATHS_SUPERVISOR: keep them all */
+	uid_t uid;		/* the program's */
+	bool dac_cap;		/* it keeps CAP_DAC_OVERRIDE */
+};
+
+const char *sw_pathrule_words(enum sw_pathrule why);
+/* Rule i of p (applies[]: which rules apply to this launch): compiled,
+ * with the rights it refuses beneath its prefix in *ret_rights, or why
+ * not.  Looks the prefix and the directories above it up. */
+enum sw_pathrule sw_pathrule_landlock(const struct sw_policy *p, size_t i,
+				      const bool *applies,
+				      const struct sw_pathrule_ctx *ctx,
+				      uint64_t *ret_rights);
+int sw_pathrules_plan(const struct sw_policy *p, const bool *applies,
+		      const struct sw_pathrule_ctx *ctx,
+		      struct sw_pathrules **ret, struct sw_error *err);
+void sw_pathrules_free(struct sw_pathrules *pr);
+/* What a run that sees refusals is told when rules are compiled. */
+const char *sw_pathrules_unseen_words(void);
+/* Rule i leaves the filter (Landlock alone decides it). */
+bool sw_pathrules_compiled(const struct sw_pathrules *pr, size_t i);
+/* Rule i is in the session's Landlock domain (alone, or with the
+ * supervisor: SW_PATHRULE_BOTH). */
+bool sw_pathrules_kernel(const struct sw_pathrules *pr, size_t i);
+/* The compiled rules as a file-system layer (NULL: none compiled). */
+int sw_pathrules_fsrules(const struct sw_policy *p, const struct sw_pathrules *pr,
+			 int abi, struct sw_fsrules **ret, struct sw_error *err);
+int sw_pathrules_describe(const struct sw_policy *p, const struct sw_pathrules *pr,
+			  sw_fsrules_describe_fn fn, void *ud);
 
 /* ---- mountinfo.c: a mount table, for the plans below ------------------- */
 

@@ -311,7 +311,9 @@ int sw_session_launch_prepared(struct sw_supervisor *sup,
 	 * see refusals is told which ones it will not see (route 21). */
 	if (l->audit || l->record || l->complain) {
 		if (sw_fsrules_enforced(s->fsrules))
-			sw_warn(s, "%s", sw_fsrules_unseen_words(l->complain));
+			sw_warn(s, "%s", s->prog->needs_landlock_paths
+				? sw_pathrules_unseen_words()
+				: sw_fsrules_unseen_words(l->complain));
 		if (s->sandbox)
 			sw_warn(s, "%s", sw_sandbox_unseen_words(l->complain));
 	}

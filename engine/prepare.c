@@ -88,6 +88,7 @@ void sw_prepared_free(struct sw_prepared *pr)
 	if (pr->landlock_fd >= 0)
 		close(pr->landlock_fd);
 	sw_fsrules_free(pr->fsrules);
+	sw_pathrules_free(pr->pathrules);
 	if (pr->sandbox_fd >= 0)
 		close(pr->sandbox_fd);
 	sw_fsrules_free(pr->sandbox);
@@ -159,6 +160,9 @@ static bool fcache_key(const struct sw_program *prog, const struct sw_launch *l,
 	sw_sha256_update(&s, &ks->set_syscall_info, sizeof(ks->set_syscall_info));
 	sw_sha256_update(&s, &ks->get_syscall_info, sizeof(ks->get_syscall_info));
 	sw_sha256_update(&s, &ks->landlock_abi, sizeof(ks->landlock_abi));
+	/* the "paths" rules Landlock decides (pathrules.c), from the disk */
+	for (size_t i = 0; i < prog->n_rules; i++)
+		sw_sha256_update(&s, &prog->rules[i].landlock, sizeof(prog->rules[i].landlock));
 	sw_sha256_final(&s, key);
 	return true;
 }
@@ -344,6 +348,47 @@ static int build_filters_cached(const struct sw_kernel_support *ks,
 }
 
 /*
+ * The "paths" rules Landlock can decide exactly for this launch
+ * (pathrules.c): they leave the filter (no stop) and become the
+ * session's file rules.  After refusals_for(): a run that sees
+ * refusals keeps them all at the supervisor.
+ */
+static int plan_pathrules(const struct sw_kernel_support *ks,
+			  const struct sw_launch *l, const struct sw_policy *p,
+			  struct sw_prepared *pr, struct sw_error *err)
+{
+	const char *off = getenv("SYSWARD_PATHS_SUPERVISOR");
+	struct sw_pathrule_ctx ctx = {
+		.abi = ks->landlock_abi,
+		.refusals_seen = pr->prog->refusals == SW_REFUSALS_SEEN ||
+				 pr->prog->refusals == SW_REFUSALS_RECORDED,
+		.complain = pr->prog->refusals == SW_REFUSALS_COMPLAIN,
+		.daemon = l->client != NULL,
+		.off = off && *off && strcmp(off, "0"),
+		.uid = l->uid == (uid_t)-1 ? geteuid() : l->uid,
+		.dac_cap = l->caps & (1ULL << CAP_DAC_OVERRIDE),
+	};
+	bool *applies;
+	int r;
+
+	applies = calloc(p->n_rules + 1, sizeof(*applies));
+	if (!applies)
+		return sw_error_set_errno(err, ENOMEM, "plan the paths rules");
+	for (size_t i = 0; i < p->n_rules; i++)
+		applies[i] = pr->prog->rules[i].applies;
+	r = sw_pathrules_plan(p, applies, &ctx, &pr->pathrules, err);
+	free(applies);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < p->n_rules; i++)
+		if (sw_pathrules_kernel(pr->pathrules, i))
+			pr->prog->needs_landlock_paths = true;
+	if (pr->prog->needs_landlock_paths)
+		sw_program_landlock_rules(pr->prog, pr->pathrules);
+	return 0;
+}
+
+/*
  * Who decides the policy's refusals for this launch (enum sw_refusals):
  * complain mode must see every one; an audit log or a record wants the
  * errno ones (a stop each: bench/complain-bench.sh measures it), where
@@ -432,6 +477,11 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 		sw_prepared_free(pr);
 		return r;
 	}
+	r = plan_pathrules(ks, l, p, pr, err);
+	if (r < 0) {
+		sw_prepared_free(pr);
+		return r;
+	}
 	r = build_filters_cached(ks, l, pr, timeout_ms, err);
 	/* The policy needs the supervisor if its rules do, or if the
 	 * compiler had to trace a syscall to keep first-match semantics:
@@ -457,7 +507,9 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 	}
 	/* The policy's file-system and network sections: what the kernel
 	 * of this Landlock ABI enforces, or the launch refused ("strict"). */
-	r = sw_fsrules_from_policy(p, l, ks->landlock_abi, true, &pr->fsrules, err);
+	r = pr->prog->needs_landlock_paths
+		? sw_pathrules_fsrules(p, pr->pathrules, ks->landlock_abi, &pr->fsrules, err)
+		: sw_fsrules_from_policy(p, l, ks->landlock_abi, true, &pr->fsrules, err);
 	if (r < 0) {
 		sw_prepared_free(pr);
 		return sw_error_wrap(err, "%s", p->source ? p->source : "the policy");
@@ -512,5 +564,10 @@ int sw_prepared_enforcement(struct sw_prepared *pr,
 			    int (*fn)(const char *path, const char *msg, void *ud),
 			    void *ud)
 {
+	int r = sw_pathrules_describe(pr->prog->policy, pr->pathrules, fn, ud);
+
+	/* the compiled "paths" rules' layer is said rule by rule above */
+	if (r < 0 || pr->prog->needs_landlock_paths)
+		return r;
 	return sw_fsrules_describe(pr->fsrules, fn, ud);
 }

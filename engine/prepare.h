@@ -25,6 +25,7 @@ struct sw_prepared {
 	struct sw_fsrules *sandbox;	/* its rules' plan (sandbox.c) */
 	struct sw_sandbox_mounts sandbox_mounts;	/* with a mount namespace */
 	bool sandbox_mounted;
+	struct sw_pathrules *pathrules;	/* "paths" rules Landlock decides */
 	struct sw_nsbox nsbox;	/* its own namespaces (nsbox.c) */
 	bool own_keyring;	/* the child joins a session keyring of its
 				 * own and learns the uid's (objects.c) */

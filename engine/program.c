@@ -290,6 +290,54 @@ static void enosys_plan(struct sw_program *prog)
 	}
 }
 
+/* The first rule naming each syscall, per ABI: decide.c starts there
+ * (rules before it cannot match), whatever TRACE data the stop carried. */
+static int index_first(struct sw_program *prog)
+{
+	for (int a = 0; a < SW_ABI_COUNT; a++) {
+		if (!prog->first[a])
+			prog->first[a] = malloc(sizeof(uint16_t) * SW_NR_SPAN);
+		if (!prog->first[a])
+			return -ENOMEM;
+		for (unsigned int nr = 0; nr < SW_NR_SPAN; nr++)
+			prog->first[a][nr] = SW_HINT_NONE;
+		for (size_t i = prog->n_rules; i-- > 0;) {
+			const struct sw_prog_rule *pr = &prog->rules[i];
+
+			if (!pr->applies)
+				continue;
+			for (size_t k = 0; k < pr->rule->n_names; k++) {
+				int nr = pr->nrs[a][k];
+
+				if (nr < 0)
+					continue;
+				if (sw_arch_nr_index((uint64_t)nr) < SW_NR_SPAN)
+					prog->first[a][sw_arch_nr_index((uint64_t)nr)] = (uint16_t)i;
+			}
+		}
+	}
+	return 0;
+}
+
+void sw_program_landlock_rules(struct sw_program *prog, const struct sw_pathrules *lr)
+{
+	bool traced = false;
+
+	for (size_t i = 0; i < prog->n_rules; i++) {
+		struct sw_prog_rule *pr = &prog->rules[i];
+
+		/* the kernel's Landlock decides it (pathrules.c): as if it
+		 * were not in the policy, for the filter and the stops */
+		if (sw_pathrules_compiled(lr, i)) {
+			pr->applies = false;
+			pr->landlock = true;
+		}
+		traced |= pr->applies && pr->traced;
+	}
+	prog->needs_supervisor = traced;
+	(void)index_first(prog);	/* allocated by sw_program_new() */
+}
+
 int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 		   const struct sw_policy_ctx *ctx, unsigned int defences_off,
 		   pid_t supervisor_pid, struct sw_error *err)
@@ -406,31 +454,9 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 			prog->restricts = true;
 	}
 
-	/* The first rule naming each syscall, per ABI: decide.c starts
-	 * there (rules before it cannot match), whatever TRACE data the
-	 * stop carried. */
-	for (int a = 0; a < SW_ABI_COUNT; a++) {
-		prog->first[a] = malloc(sizeof(uint16_t) * SW_NR_SPAN);
-		if (!prog->first[a]) {
-			sw_program_free(prog);
-			return sw_error_set_errno(err, ENOMEM, "allocate compiled policy");
-		}
-		for (unsigned int nr = 0; nr < SW_NR_SPAN; nr++)
-			prog->first[a][nr] = SW_HINT_NONE;
-		for (size_t i = prog->n_rules; i-- > 0;) {
-			const struct sw_prog_rule *pr = &prog->rules[i];
-
-			if (!pr->applies)
-				continue;
-			for (size_t k = 0; k < pr->rule->n_names; k++) {
-				int nr = pr->nrs[a][k];
-
-				if (nr < 0)
-					continue;
-				if (sw_arch_nr_index((uint64_t)nr) < SW_NR_SPAN)
-					prog->first[a][sw_arch_nr_index((uint64_t)nr)] = (uint16_t)i;
-			}
-		}
+	if (index_first(prog) < 0) {
+		sw_program_free(prog);
+		return sw_error_set_errno(err, ENOMEM, "allocate compiled policy");
 	}
 
 	prog->defences = (SW_DEFENCE_IO_URING | SW_DEFENCE_PTRACE |

@@ -17,6 +17,13 @@
  * inside rw),
  * rw/ro-link -> ../ro/secret/key (a symbolic link made before the launch).
  * TCP: connect and bind PORT_OK allowed, PORT_NO not.
+ *
+ *   adv_fsrules ROOT PORT_OK PORT_NO names
+ *
+ * The names and the mount only, with the controls, and a count: the
+ * stops 2,000 opens of ro/pub cost (voluntary context switches, which a
+ * ptrace stop is one of): under "paths" rules on ro/secret/ compiled to
+ * Landlock (engine/pathrules.c) the opens do not stop.
  */
 
 #include <arpa/inet.h>
@@ -298,13 +305,51 @@ static void controls(int ok)
 	}
 }
 
+/* The stops n opens cost, as the program sees them: its voluntary
+ * context switches (kernel/sched/core.c counts a ptrace stop as one). */
+static long switches(void)
+{
+	char b[4096];
+	int fd = open("/proc/self/status", O_RDONLY);
+	long n = fd < 0 ? -1 : read(fd, b, sizeof(b) - 1);
+	char *p;
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return -1;
+	b[n] = '\0';
+	p = strstr(b, "voluntary_ctxt_switches:");
+	return p ? atol(p + strlen("voluntary_ctxt_switches:")) : -1;
+}
+
+static void stops(int n)
+{
+	long before = switches();
+
+	for (int i = 0; i < n; i++)
+		close(open(at("ro/pub"), O_RDONLY));
+	FACT("stops: %ld voluntary context switches in %d opens", switches() - before, n);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[argc - 1], "probe"))
 		return 42;	/* executed */
-	if (argc != 4)
-		return adv_verdict(ADV_CANNOT, "usage: adv_fsrules ROOT PORT_OK PORT_NO");
+	if (argc != 4 && !(argc == 5 && !strcmp(argv[4], "names")))
+		return adv_verdict(ADV_CANNOT, "usage: adv_fsrules ROOT PORT_OK PORT_NO [names]");
 	root = argv[1];
+	if (argc == 5) {
+		names();
+		mounts();
+		controls(atoi(argv[2]));
+		stops(2000);
+		if (adv_control_end())
+			return adv_verdict(ADV_ESCAPED, "what the rules grant did not work (fidelity)");
+		if (escaped)
+			return adv_verdict(ADV_ESCAPED, "a file the rules refuse was reached");
+		return adv_verdict(ADV_CONTAINED, "every name refused");
+	}
 	names();
 	writes();
 	execs();

@@ -2466,6 +2466,55 @@ fsrules_names)
 fsrules_names_nobody)
 	stage_nobody adv_fsrules
 	fsrules_names "$nb/fs" ;;
+fsrules_paths_compiled_nobody)
+	# Route 21: the same "paths" rules (strings.json: openat, openat2
+	# and open refused beneath ro/secret/ with EACCES), compiled to
+	# Landlock where exact (engine/pathrules.c), as uid 65534 from a
+	# tree whose way from / it cannot write: every other name of the
+	# secret refused, and the opens do not stop.  Control: the same run
+	# with the rules at the supervisor (SYSWARD_PATHS_SUPERVISOR=1),
+	# where the names get through and every open stops.
+	stage_nobody adv_fsrules
+	fs=$(mktemp -d /var/lib/sysward-paths.XXXXXX) || fail "mktemp"
+	trap 'rm -rf "$nb" "$fs"' EXIT
+	chmod 755 "$fs"
+	fsrules_stage "$fs"
+	chown -R 65534:65534 "$fs/rw" "$fs/rwf" "$fs/ro/out" || fail "staging"
+	(cd / && setpriv --reuid 65534 --regid 65534 --clear-groups "$nb/sysward" check "$fs/strings.json") >"$out" 2>&1
+	cat "$out"
+	grep -q "enforce: .*syscalls\[0\]: paths: Landlock ABI [0-9]*, no stop: " "$out" &&
+		grep -q "enforce: .*syscalls\[1\]: paths: Landlock ABI [0-9]*, no stop: " "$out" ||
+		fail "sysward check does not say the rules are Landlock's"
+	run_nobody --policy "$fs/strings.json" -- "$fs/adv_fsrules" "$fs" $FS_OK $FS_NO names
+	expect_contained "a file the compiled paths rules refuse was reached"
+	n=$(sed -n 's/.*stops: \([0-9]*\) voluntary.*/\1/p' "$out")
+	[ -n "$n" ] && [ "$n" -lt 200 ] || fail "2,000 opens under compiled rules cost $n context switches (stops)"
+	rm -rf "$fs"/rw/sub/* "$fs"/ro/out/* "$fs"/rwf/d
+	SYSWARD_PATHS_SUPERVISOR=1 run_nobody --policy "$fs/strings.json" -- "$fs/adv_fsrules" "$fs" $FS_OK $FS_NO names
+	[ "$rc" -eq 1 ] && grep -q 'ESCAPE: openat(O_PATH dirfd of ro/secret, "key")' "$out" &&
+		grep -q 'ESCAPE: open(/proc/self/root/.../key)' "$out" ||
+		fail "the supervisor's control did not show the names getting through"
+	n=$(sed -n 's/.*stops: \([0-9]*\) voluntary.*/\1/p' "$out")
+	[ -n "$n" ] && [ "$n" -ge 2000 ] || fail "2,000 opens at the supervisor cost $n context switches, not a stop each"
+	# A run that sees refusals keeps the rules at both: the string's
+	# refusal reported, the relative name refused by the kernel, and
+	# the run told so; complain mode keeps them at the supervisor alone.
+	run_nobody --report "$fs/rw/r.json" --policy "$fs/strings.json" -- sh -c "cat $fs/ro/secret/key; cd $fs/ro/secret && cat key"
+	grep -q "cat: key: Permission denied" "$out" && grep -q '"refused": 1' "$fs/rw/r.json" &&
+		grep -q "the other names of those files .* fail with EACCES without reaching sysward" "$out" ||
+		fail "under --report, the relative name got through, or the run was not told"
+	run_nobody --complain --policy "$fs/strings.json" -- sh -c "cat $fs/ro/secret/key; cd $fs/ro/secret && cat key"
+	[ "$(grep -c '^SECRET$' "$out")" -eq 2 ] || fail "complain mode did not let both reads run" ;;
+fsrules_paths_root)
+	# As root, the way from / is the program's (root owns /, and keeps
+	# its owner's rights without capabilities): a file it made there
+	# later would be refused by Landlock and not by the strings, so the
+	# rules stay at the supervisor, and check says why.
+	fsrules_stage "$scratch/fs"
+	"$SYSWARD" check "$scratch/fs/strings.json" >"$out" 2>&1
+	cat "$out"
+	grep -q "enforce: .*syscalls\[0\]: paths: the supervisor, at a stop: a directory on the way to it can get new entries from the program" "$out" ||
+		fail "sysward check does not say why the rule stays at the supervisor" ;;
 sandbox_names)
 	;&
 sandbox_names_nobody)

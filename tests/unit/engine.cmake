@@ -4,7 +4,7 @@
 # (its own descriptor table).
 if(TARGET PkgConfig::CHECK AND TARGET sysward-engine)
   foreach(t test_filter test_decide test_exec_search test_procns test_nsbox test_record test_fds
-            test_fsrules)
+            test_fsrules test_pathrules)
     add_executable(${t} ${CMAKE_CURRENT_LIST_DIR}/${t}.c)
     target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/engine
                                ${CMAKE_CURRENT_LIST_DIR})
@@ -13,6 +13,7 @@ if(TARGET PkgConfig::CHECK AND TARGET sysward-engine)
     add_test(NAME unit.${name} COMMAND ${t})
     set_tests_properties(unit.${name} PROPERTIES LABELS unit)
   endforeach()
+  target_compile_definitions(test_pathrules PRIVATE SW_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 endif()
 
 # The real engine's stop handlers against a scripted fake kernel
