@@ -1213,6 +1213,7 @@ t_check_json() {
 	    {"file": good, "ok": True, "errors": [], "more_errors": 0, "warnings": [
 	        {"path": "syscalls[0].names[0]", "kind": "other", "line": 2, "column": 26, "message": good + ':2:26: syscalls[0].names[0]: unknown system call "getuidd" ignored (did you mean "getuid"?)'},
 	        {"path": "syscalls[1].args", "kind": "other", "line": 4, "column": 24, "message": good + ":4:24: syscalls[1].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold"},
+	        {"path": "syscalls[2]", "kind": "enforce", "line": 6, "column": 15, "message": good + ":6:15: syscalls[2]: paths: the supervisor, at a stop: its action is not SCMP_ACT_ERRNO with EACCES, the one refusal Landlock makes"},
 	        {"path": "syscalls[2].paths[0]", "kind": "not-a-path", "line": 7, "column": 26, "message": good + ':7:26: syscalls[2].paths[0]: argument 1 of "open" is not a path (open\'s path is argument 0): the supervisor reads a string at the number there, and the calls this rule sees fail with EFAULT ("path argument unreadable"); use index 0'}]},
 	    {"file": syntax, "ok": False, "more_errors": 0, "warnings": [], "errors": [
 	        {"errno": "EINVAL", "line": 2, "column": 15, "path": None,
@@ -1232,6 +1233,7 @@ t_check_json() {
 	expect_output "$good: OK
 warning: $good:2:26: syscalls[0].names[0]: unknown system call \"getuidd\" ignored (did you mean \"getuid\"?)
 warning: $good:4:24: syscalls[1].args: never matches: args[0] (arg 0 == 1) and args[1] (arg 0 == 2) cannot both hold
+enforce: $good:6:15: syscalls[2]: paths: the supervisor, at a stop: its action is not SCMP_ACT_ERRNO with EACCES, the one refusal Landlock makes
 warning: $good:7:26: syscalls[2].paths[0]: argument 1 of \"open\" is not a path (open's path is argument 0): the supervisor reads a string at the number there, and the calls this rule sees fail with EFAULT (\"path argument unreadable\"); use index 0"
 }
 
