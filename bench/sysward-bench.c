@@ -727,6 +727,9 @@ static int supervise(const char *policy_text, char *const *argv, bool audit,
 		.stdio = { -1, -1, -1 },
 		.uid = (uid_t)-1,
 		.gid = (gid_t)-1,
+		/* As sw_run() launches: emulate rules answered by the
+		 * session's seccomp listener (engine/notif.c). */
+		.listener = true,
 	};
 	int p[2], r;
 

@@ -292,7 +292,9 @@ static int compile_syscall(const struct sw_program *prog, scmp_filter_ctx ctx,
 	/* Every stop carries the same hint, so that rules which all stop
 	 * stay conditional BPF rules of one action. */
 	for (size_t i = 0; i < n; i++)
-		if (c[i].traced || is_trace(c[i].act))
+		if (c[i].traced && sw_notif_rule(prog, (size_t)c[i].rule))
+			c[i].act = SCMP_ACT_NOTIFY;
+		else if (c[i].traced || is_trace(c[i].act))
 			c[i].act = SCMP_ACT_TRACE(hint);
 	/* A condition BPF cannot compare at the kernel's width: decide.c
 	 * does, so the syscall stops unconditionally. */
@@ -750,7 +752,14 @@ int sw_filter_build_defences(const struct sw_program *prog, void **ret_ctx,
 	 * stop outranks the policy's ALLOW and the program's own filters'
 	 * ALLOW and LOG alike; what outranks it only fails the call. */
 	for (size_t b = 0; !r && b < SW_DENIAL_COUNT; b++)
-		if (on & sw_denials[b].defence)
+		/* With a listener of ours, the policy's filter says this
+		 * one (sw_notif_patch_filter): this filter, loaded first,
+		 * would refuse our own. */
+		if (prog->listener &&
+		    sw_denials[b].defence == SW_DEFENCE_SECCOMP_LISTENER &&
+		    prog->refusals < SW_REFUSALS_RECORDED)
+			continue;
+		else if (on & sw_denials[b].defence)
 			r = def_rule_n(prog, ctx,
 				       prog->refusals >= SW_REFUSALS_RECORDED
 				       ? SCMP_ACT_TRACE(SW_HINT_NONE)

@@ -287,6 +287,13 @@ struct sw_launch {
 	 * its inputs and verified with this uid's secret, or compiles and
 	 * writes one; the cache failing is never the launch failing. */
 	const char *filter_cache;
+	/* Answer the rules that need no tracee access (skip and emulate
+	 * with no path, counter or log: engine/notif.c) through a seccomp
+	 * listener served by a thread of this process (one per session),
+	 * not a ptrace stop.  sw_run() and syswardd set it; a launch that
+	 * logs, records, gates or complains does not use it (those calls
+	 * stay at a stop). */
+	bool listener;
 };
 
 /*
