@@ -66,6 +66,7 @@
 #include "sysward/engine.h"
 #include "sysward/policy.h"
 #include "sysward/ptrace_abi.h"
+#include "sysward/seccomp_abi.h"
 
 #ifndef PTRACE_EVENT_SECCOMP
 #define PTRACE_EVENT_SECCOMP 7
@@ -561,13 +562,6 @@ static int bench_ptrace_floor(enum floor_mode mode, uint64_t n,
 }
 
 /* ------------------------------------------------------------------ u */
-
-#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
-#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
-#endif
-#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
-#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
-#endif
 
 /* The child's listener, copied from it (its number comes on sock). */
 static int take_listener(pid_t c, int sock)

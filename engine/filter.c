@@ -625,7 +625,6 @@ int sw_filter_add_enosys(const struct sw_program *prog, void **insns, size_t *n,
 			 struct sw_error *err)
 {
 	struct enosys_buf b = { .n = 0 };
-	struct sock_filter *out;
 	bool any = false, kills = prog->refusals == SW_REFUSALS_RECORDED;
 
 	_Static_assert(ENOSYS_MAX_INSNS >= 5 + 1 + 2 * SW_ABI_COUNT * (4 + SW_DENIAL_COUNT),
@@ -684,18 +683,27 @@ int sw_filter_add_enosys(const struct sw_program *prog, void **insns, size_t *n,
 	for (size_t i = 0; i < b.n_to_filter; i++)
 		b.f[b.to_filter[i]].k = (uint32_t)(b.n - b.to_filter[i] - 1);
 
-	if (*n + b.n > BPF_MAXINSNS)
+	return sw_filter_prepend(insns, n, b.f, b.n,
+				 "the ENOSYS rule for newer calls", err);
+}
+
+int sw_filter_prepend(void **insns, size_t *n, const void *pre, size_t n_pre,
+		      const char *what, struct sw_error *err)
+{
+	struct sock_filter *out;
+
+	if (*n + n_pre > BPF_MAXINSNS)
 		return sw_error_set(err, E2BIG,
-				    "the filter has %zu instructions; the ENOSYS rule for newer calls needs %zu more than the kernel's limit of %d allows",
-				    *n, b.n, BPF_MAXINSNS);
-	out = malloc((*n + b.n) * sizeof(*out));
+				    "the filter has %zu instructions; %s needs %zu more than the kernel's limit of %d allows",
+				    *n, what, n_pre, BPF_MAXINSNS);
+	out = malloc((*n + n_pre) * sizeof(*out));
 	if (!out)
-		return sw_error_set_errno(err, ENOMEM, "add the ENOSYS rule to the filter");
-	memcpy(out, b.f, b.n * sizeof(*out));
-	memcpy(out + b.n, *insns, *n * sizeof(*out));
+		return sw_error_set_errno(err, ENOMEM, "add %s to the filter", what);
+	memcpy(out, pre, n_pre * sizeof(*out));
+	memcpy(out + n_pre, *insns, *n * sizeof(*out));
 	free(*insns);
 	*insns = out;
-	*n += b.n;
+	*n += n_pre;
 	return 0;
 }
 

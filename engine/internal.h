@@ -350,6 +350,11 @@ void sw_filter_free(void *ctx);
  * filter; nothing if it has none.  0 or -errno. */
 int sw_filter_add_enosys(const struct sw_program *prog, void **insns, size_t *n,
 			 struct sw_error *err);
+/* Put the n_pre instructions at pre in front of the BPF program *insns
+ * (*n of them), as a prefix that falls through to it; what names the
+ * prefix in err.  0 or -errno (E2BIG past the kernel's limit). */
+int sw_filter_prepend(void **insns, size_t *n, const void *pre, size_t n_pre,
+		      const char *what, struct sw_error *err);
 /* At the SECCOMP stop of a call decision d kills: where the refusals
  * are seen and the filter alone would have killed it, the number to set
  * the call to so that the kernel kills it on its recheck after the stop,

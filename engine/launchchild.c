@@ -28,13 +28,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-/* 5.19: once the listener has read a call, only a fatal signal ends
- * its wait (kernel/seccomp.c, should_sleep_killable()); before that a
- * signal still interrupts it (notif.c says what the program sees). */
-#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
-#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
-#endif
-
+#include "sysward/seccomp_abi.h"
 #include "prepare.h"
 
 /*
@@ -365,7 +359,9 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 			sw_launch_fail(rep_fd, SW_STAGE_SECCOMP);
 	} else {
 		/* The policy's calls answered by a listener (notif.c): the
-		 * exec below hands it over, and is the next call made. */
+		 * exec below hands it over, and is the next call made.
+		 * Once the listener has read a call, only a fatal signal
+		 * ends its wait (kernel/seccomp.c should_sleep_killable()). */
 		listener_fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
 					   SECCOMP_FILTER_FLAG_NEW_LISTENER |
 					   SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, fprog);

@@ -57,15 +57,10 @@
 
 #include "sysward/cleanup.h"
 #include "sysward/ptrace_abi.h"
+#include "sysward/seccomp_abi.h"
 #include "internal.h"
 #include "sys.h"
 
-#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
-#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
-#endif
-#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
-#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
-#endif
 
 struct sw_notif {
 	int fd;			/* the listener, -1 until taken */
@@ -150,7 +145,6 @@ int sw_notif_patch_filter(const struct sw_program *prog, void **insns,
 	const struct sw_denial *row = NULL;
 	size_t row_i = 0;
 	struct pbuf b = { .n = 0 };
-	struct sock_filter *out;
 
 	for (size_t i = 0; i < SW_DENIAL_COUNT; i++)
 		if (sw_denials[i].defence == SW_DEFENCE_SECCOMP_LISTENER) {
@@ -206,19 +200,8 @@ int sw_notif_patch_filter(const struct sw_program *prog, void **insns,
 	/* b.n is now the first instruction of the original program. */
 	for (size_t i = 0; i < b.n_to_end; i++)
 		b.f[b.to_end[i]].k = (uint32_t)(b.n - b.to_end[i] - 1);
-	if (*n + b.n > BPF_MAXINSNS)
-		return sw_error_set(err, E2BIG,
-				    "the filter has %zu instructions; the seccomp listener's prefix needs %zu more than the kernel's limit of %d allows",
-				    *n, b.n, BPF_MAXINSNS);
-	out = malloc((*n + b.n) * sizeof(*out));
-	if (!out)
-		return sw_error_set_errno(err, ENOMEM, "add the seccomp listener's prefix to the filter");
-	memcpy(out, b.f, b.n * sizeof(*out));
-	memcpy(out + b.n, *insns, *n * sizeof(*out));
-	free(*insns);
-	*insns = out;
-	*n += b.n;
-	return 0;
+	return sw_filter_prepend(insns, n, b.f, b.n,
+				 "the seccomp listener's prefix", err);
 }
 
 bool sw_notif_filter_has(const void *insns, size_t n)
