@@ -10,7 +10,8 @@
  *   b3 a seccomp filter that fails it with EPERM (BPF only)
  *   b2 sysward, allowed by the BPF fast path (tracer attached, no stop)
  *   c  sysward, SYSWARD_ACT_REWRITE getppid -> getpid
- *   c2 sysward, SYSWARD_ACT_EMULATE return 0
+ *   c2 sysward, SYSWARD_ACT_EMULATE return 0 (answered by the session's
+ *      seccomp listener since engine/notif.c; a stop in older builds)
  *   c3 sysward, SYSWARD_ACT_SKIP errno EIO (fault injection)
  *   c4 sysward, SKIP errno EIO on every 2nd call ("when": a counter)
  *   c5 sysward, SYSWARD_ACT_LOG (the call runs; an audit line)
