@@ -1838,7 +1838,7 @@ bool sw_notif_rule(const struct sw_program *prog, size_t i);
 int sw_notif_patch_filter(const struct sw_program *prog, void **insns,
 			  size_t *n, struct sw_error *err);
 bool sw_notif_filter_has(const void *insns, size_t n);
-struct sw_notif *sw_notif_new(const struct sw_program *prog);
+struct sw_notif *sw_notif_new(const struct sw_program *prog, uint64_t *also);
 bool sw_notif_pending(const struct sw_notif *n);
 uint64_t sw_notif_answered(const struct sw_notif *n);
 int sw_notif_take(struct sw_notif *n, pid_t pid, const uint64_t args[6],

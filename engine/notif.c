@@ -69,6 +69,7 @@ struct sw_notif {
 	pthread_t thread;
 	bool running;
 	uint64_t answered;	/* atomic: calls answered */
+	uint64_t *also;		/* sw_launch.listener_answers, or NULL */
 	uint64_t refused;	/* atomic: answered EPERM, not the rule's */
 	struct sw_decide_scratch scratch;	/* the thread's */
 };
@@ -217,7 +218,7 @@ bool sw_notif_filter_has(const void *insns, size_t n)
 
 /* ---- the session's listener --------------------------------------------- */
 
-struct sw_notif *sw_notif_new(const struct sw_program *prog)
+struct sw_notif *sw_notif_new(const struct sw_program *prog, uint64_t *also)
 {
 	struct sw_notif *n = calloc(1, sizeof(*n));
 
@@ -226,6 +227,7 @@ struct sw_notif *sw_notif_new(const struct sw_program *prog)
 	n->fd = -1;
 	n->stop_fd = -1;
 	n->prog = prog;
+	n->also = also;
 	return n;
 }
 
@@ -269,8 +271,11 @@ static void answer(struct sw_notif *n)
 	}
 	/* ENOENT: the caller was interrupted meanwhile; its call restarts
 	 * (-ERESTARTSYS) and comes back as a new notification. */
-	if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_SEND, &resp) == 0)
+	if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_SEND, &resp) == 0) {
 		__atomic_add_fetch(&n->answered, 1, __ATOMIC_RELAXED);
+		if (n->also)
+			__atomic_add_fetch(n->also, 1, __ATOMIC_RELAXED);
+	}
 }
 
 static void *serve(void *arg)

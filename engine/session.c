@@ -173,6 +173,11 @@ uint64_t sw_session_decisions(const struct sw_session *s)
 	return s->decisions + sw_notif_answered(s->notif);
 }
 
+uint64_t sw_session_stop_decisions(const struct sw_session *s)
+{
+	return s->decisions;
+}
+
 void *sw_session_userdata(const struct sw_session *s)
 {
 	return s->userdata;

@@ -636,7 +636,7 @@ static void stage_handoff(uint64_t magic, bool exec_done)
 	uint64_t a[6] = { 100, 101, 102, magic, 7, 0 };
 
 	stage(__NR_getppid, false);
-	sess->notif = sw_notif_new(sess->prog);
+	sess->notif = sw_notif_new(sess->prog, NULL);
 	ck_assert_ptr_nonnull(sess->notif);
 	sess->exec_done = exec_done;
 	fk_seccomp(PID, 0xc000003e, __NR_execve, a, 0x401000);
@@ -683,7 +683,7 @@ START_TEST(notif_handoff_refused_fails_closed)
 	{
 		uint64_t a[6] = { 100, 101, 102, SW_NOTIF_MAGIC, 7, 0 };
 
-		sess->notif = sw_notif_new(sess->prog);
+		sess->notif = sw_notif_new(sess->prog, NULL);
 		sess->exec_done = false;
 		fk_seccomp(PID, 0xc000003e, __NR_execve, a, 0x401000);
 		seccomp_stop();
