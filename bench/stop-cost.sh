@@ -23,7 +23,8 @@
 # threads also calls per second; and the machine's idle share while
 # each side ran (from /proc/stat: idle vCPUs are what makes a wake-up
 # cross CPUs, so a busy machine shows smaller ratios).  Rows: c sysward
-# rewrite, c2 sysward emulate, d the hand-written 1-stop floor (GET,
+# rewrite, c2 sysward emulate (the session's seccomp listener; a stop
+# in builds before it, e.g. a -B BASE of main), d the hand-written 1-stop floor (GET,
 # SET, CONT), df/ds/dl/di the floor with each way tried of keeping the
 # tracer beside its tracee (follow its CPU, spin, short slice,
 # SCHED_IDLE), e strace --seccomp-bpf inject, u/us a hand-written
@@ -126,7 +127,7 @@ median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)
 what() {
 	case $1 in
 	c) echo "sysward rewrite (1 stop)" ;;
-	c2) echo "sysward emulate (1 stop)" ;;
+	c2) echo "sysward emulate (listener)" ;;
 	d) echo "hand-written 1-stop floor (GET, SET, CONT)" ;;
 	df) echo "floor, tracer follows the tracee's CPU" ;;
 	ds) echo "floor, spin before sleeping" ;;

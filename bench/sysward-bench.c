@@ -10,7 +10,8 @@
  *   b3 a seccomp filter that fails it with EPERM (BPF only)
  *   b2 sysward, allowed by the BPF fast path (tracer attached, no stop)
  *   c  sysward, SYSWARD_ACT_REWRITE getppid -> getpid
- *   c2 sysward, SYSWARD_ACT_EMULATE return 0
+ *   c2 sysward, SYSWARD_ACT_EMULATE return 0 (answered by the session's
+ *      seccomp listener since engine/notif.c; a stop in older builds)
  *   c3 sysward, SYSWARD_ACT_SKIP errno EIO (fault injection)
  *   c4 sysward, SKIP errno EIO on every 2nd call ("when": a counter)
  *   c5 sysward, SYSWARD_ACT_LOG (the call runs; an audit line)
@@ -66,6 +67,7 @@
 #include "sysward/engine.h"
 #include "sysward/policy.h"
 #include "sysward/ptrace_abi.h"
+#include "sysward/seccomp_abi.h"
 
 #ifndef PTRACE_EVENT_SECCOMP
 #define PTRACE_EVENT_SECCOMP 7
@@ -562,13 +564,6 @@ static int bench_ptrace_floor(enum floor_mode mode, uint64_t n,
 
 /* ------------------------------------------------------------------ u */
 
-#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
-#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
-#endif
-#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
-#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
-#endif
-
 /* The child's listener, copied from it (its number comes on sock). */
 static int take_listener(pid_t c, int sock)
 {
@@ -727,6 +722,9 @@ static int supervise(const char *policy_text, char *const *argv, bool audit,
 		.stdio = { -1, -1, -1 },
 		.uid = (uid_t)-1,
 		.gid = (gid_t)-1,
+		/* As sw_run() launches: emulate rules answered by the
+		 * session's seccomp listener (engine/notif.c). */
+		.listener = true,
 	};
 	int p[2], r;
 

@@ -104,6 +104,14 @@ static void session_forget(struct server *srv, struct session *x)
 	session_unref(x);
 }
 
+/* What "sysward ps" shows: the decisions its tracer made at stops (as
+ * last published) and those its listener's thread answered (live). */
+static uint64_t session_decisions(const struct session *x)
+{
+	return __atomic_load_n(&x->decisions, __ATOMIC_RELAXED) +
+	       __atomic_load_n(&x->answered, __ATOMIC_RELAXED);
+}
+
 /* tty: the master of the program's terminal, or -1; taken.  It goes to
  * the client with STARTED, which the client reads before anything else
  * of its session: the daemon never reads or writes the terminal, so a
@@ -209,9 +217,7 @@ void requests_read_last_mail(struct server *srv)
 	for (struct session *x = srv->sessions; x; x = x->next)
 		if (x->pid)
 			audit_session_exit(srv->audit, x->id, x->pid,
-					   128 + SIGKILL, 0,
-					   __atomic_load_n(&x->decisions,
-							   __ATOMIC_RELAXED));
+					   128 + SIGKILL, 0, session_decisions(x));
 }
 
 /*
@@ -564,8 +570,7 @@ static void handle_ps(struct server *srv, struct conn *c)
 			.session_id = x->id,
 			.pid = (uint32_t)x->pid,
 			.uid = x->uid,
-			.decisions = __atomic_load_n(&x->decisions,
-						     __ATOMIC_RELAXED),
+			.decisions = session_decisions(x),
 			.started = (uint64_t)x->started,
 		};
 		memcpy(e[n].program, x->program, sizeof(x->program));

@@ -267,6 +267,9 @@ static void do_launch(struct shard *sh, struct session *x,
 	ss->group_fd = -1;
 	launch_fill(q, x->id, &l);
 	l.userdata = ss;
+	/* x outlives the session (ss holds a reference until it is
+	 * freed, after its listener's thread ended). */
+	l.listener_answers = &x->answered;
 	r = sw_session_launch_prepared(sh->sup, &q->prepared, &l, &ss->s, &err);
 	if (r < 0) {
 		shard_session_free(ss);
@@ -372,7 +375,7 @@ static void bury(struct shard *sh)
 static void publish(struct shard *sh)
 {
 	for (struct shard_session *ss = sh->sessions; ss; ss = ss->next)
-		__atomic_store_n(&ss->x->decisions, sw_session_decisions(ss->s),
+		__atomic_store_n(&ss->x->decisions, sw_session_stop_decisions(ss->s),
 				 __ATOMIC_RELAXED);
 }
 

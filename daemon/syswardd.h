@@ -162,6 +162,8 @@ struct session {
 	/* Both. */
 	unsigned int refs;		/* __atomic */
 	uint64_t decisions;		/* __atomic: written by the tracer */
+	uint64_t answered;		/* __atomic: by its listener's thread
+					 * (sw_launch.listener_answers) */
 };
 
 struct session *session_ref(struct session *x);

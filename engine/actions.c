@@ -188,6 +188,11 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 		sw_resume(t, 0);
 		return;
 	}
+	/* The launch child's exec, handing its seccomp listener over
+	 * (notif.c): the exec itself is decided below as any other. */
+	if (sw_notif_pending(s->notif) && pid == s->pid && !s->exec_done)
+		sw_notif_handoff(s, t, info.arch, info.seccomp.nr,
+				 info.seccomp.args);
 	/* A call injected after a checked one, stopped by a filter that
 	 * traces it: ours, it runs (resultcheck.c). */
 	if (t->rc && sw_rc_seccomp_stop(t, info.seccomp.nr))

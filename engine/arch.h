@@ -78,6 +78,15 @@ int sw_arch_return_at_entry(pid_t pid, int64_t rval);
  * nr).  0 or -errno. */
 int sw_arch_trap_regs(pid_t pid, uint64_t nr);
 
+/* At a signal-delivery stop: was the tracee in a call that returns
+ * -ERESTARTSYS (a wait the signal interrupted), and which (nr as a stop
+ * of abi reports it, its argument registers)?  1 yes, 0 no, -errno. */
+int sw_arch_interrupted_call(pid_t pid, enum sw_abi abi, uint64_t *nr,
+			     uint64_t args[6]);
+/* At that stop: make the call restart after the handler whatever its
+ * SA_RESTART (-ERESTARTNOINTR in the return register).  0 or -errno. */
+int sw_arch_restart_always(pid_t pid);
+
 /* ---- the path guard's injection -------------------------------------- */
 
 /* Set argument register i (0..5) of a stopped tracee of this ABI.  0 or

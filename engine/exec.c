@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -19,11 +20,24 @@ extern char **environ;
 
 /* execve(), and a file the kernel cannot execute (no #! line) run by
  * /bin/sh, as POSIX says execvp() does.  Returns with errno set. */
-static void exec_one(const char *path, char *const *argv, char *const *envp)
+static void do_execve(const char *path, char *const *argv, char *const *envp,
+		      int listener)
+{
+	if (listener < 0) {
+		execve(path, argv, envp);
+		return;
+	}
+	/* Two arguments x86-64's execve ignores: the handoff of the
+	 * seccomp listener, which this exec would close (notif.c). */
+	syscall(SYS_execve, path, argv, envp, SW_NOTIF_MAGIC, (long)listener);
+}
+
+static void exec_one(const char *path, char *const *argv, char *const *envp,
+		     int listener)
 {
 	size_t argc = 0;
 
-	execve(path, argv, envp);
+	do_execve(path, argv, envp, listener);
 	if (errno != ENOEXEC)
 		return;
 	while (argv[argc])
@@ -35,7 +49,7 @@ static void exec_one(const char *path, char *const *argv, char *const *envp)
 		sh_argv[1] = (char *)path;
 		for (size_t i = 1; i <= argc; i++)
 			sh_argv[i + 1] = argv[i];
-		execve("/bin/sh", sh_argv, envp);
+		do_execve("/bin/sh", sh_argv, envp, listener);
 	}
 	errno = ENOEXEC;
 }
@@ -115,20 +129,22 @@ int sw_exec_check(const char *path)
 struct exec_args {
 	char *const *argv;
 	char *const *envp;
+	int listener;
 };
 
 static int exec_try(const char *path, void *ud)
 {
 	const struct exec_args *a = ud;
 
-	exec_one(path, a->argv, a->envp);
+	exec_one(path, a->argv, a->envp, a->listener);
 	return errno;
 }
 
-int sw_exec_program(char *const *argv, char *const *envp)
+int sw_exec_program(char *const *argv, char *const *envp, int listener)
 {
 	return sw_exec_search(argv[0], envp, exec_try,
-			      &(struct exec_args){ argv, envp ? envp : environ });
+			      &(struct exec_args){ argv, envp ? envp : environ,
+						   listener });
 }
 
 int sw_exec_error(struct sw_error *err, const char *prog, int e)

@@ -292,7 +292,9 @@ static int compile_syscall(const struct sw_program *prog, scmp_filter_ctx ctx,
 	/* Every stop carries the same hint, so that rules which all stop
 	 * stay conditional BPF rules of one action. */
 	for (size_t i = 0; i < n; i++)
-		if (c[i].traced || is_trace(c[i].act))
+		if (c[i].traced && sw_notif_rule(prog, (size_t)c[i].rule))
+			c[i].act = SCMP_ACT_NOTIFY;
+		else if (c[i].traced || is_trace(c[i].act))
 			c[i].act = SCMP_ACT_TRACE(hint);
 	/* A condition BPF cannot compare at the kernel's width: decide.c
 	 * does, so the syscall stops unconditionally. */
@@ -623,7 +625,6 @@ int sw_filter_add_enosys(const struct sw_program *prog, void **insns, size_t *n,
 			 struct sw_error *err)
 {
 	struct enosys_buf b = { .n = 0 };
-	struct sock_filter *out;
 	bool any = false, kills = prog->refusals == SW_REFUSALS_RECORDED;
 
 	_Static_assert(ENOSYS_MAX_INSNS >= 5 + 1 + 2 * SW_ABI_COUNT * (4 + SW_DENIAL_COUNT),
@@ -682,18 +683,27 @@ int sw_filter_add_enosys(const struct sw_program *prog, void **insns, size_t *n,
 	for (size_t i = 0; i < b.n_to_filter; i++)
 		b.f[b.to_filter[i]].k = (uint32_t)(b.n - b.to_filter[i] - 1);
 
-	if (*n + b.n > BPF_MAXINSNS)
+	return sw_filter_prepend(insns, n, b.f, b.n,
+				 "the ENOSYS rule for newer calls", err);
+}
+
+int sw_filter_prepend(void **insns, size_t *n, const void *pre, size_t n_pre,
+		      const char *what, struct sw_error *err)
+{
+	struct sock_filter *out;
+
+	if (*n + n_pre > BPF_MAXINSNS)
 		return sw_error_set(err, E2BIG,
-				    "the filter has %zu instructions; the ENOSYS rule for newer calls needs %zu more than the kernel's limit of %d allows",
-				    *n, b.n, BPF_MAXINSNS);
-	out = malloc((*n + b.n) * sizeof(*out));
+				    "the filter has %zu instructions; %s needs %zu more than the kernel's limit of %d allows",
+				    *n, what, n_pre, BPF_MAXINSNS);
+	out = malloc((*n + n_pre) * sizeof(*out));
 	if (!out)
-		return sw_error_set_errno(err, ENOMEM, "add the ENOSYS rule to the filter");
-	memcpy(out, b.f, b.n * sizeof(*out));
-	memcpy(out + b.n, *insns, *n * sizeof(*out));
+		return sw_error_set_errno(err, ENOMEM, "add %s to the filter", what);
+	memcpy(out, pre, n_pre * sizeof(*out));
+	memcpy(out + n_pre, *insns, *n * sizeof(*out));
 	free(*insns);
 	*insns = out;
-	*n += b.n;
+	*n += n_pre;
 	return 0;
 }
 
@@ -750,7 +760,14 @@ int sw_filter_build_defences(const struct sw_program *prog, void **ret_ctx,
 	 * stop outranks the policy's ALLOW and the program's own filters'
 	 * ALLOW and LOG alike; what outranks it only fails the call. */
 	for (size_t b = 0; !r && b < SW_DENIAL_COUNT; b++)
-		if (on & sw_denials[b].defence)
+		/* With a listener of ours, the policy's filter says this
+		 * one (sw_notif_patch_filter): this filter, loaded first,
+		 * would refuse our own. */
+		if (prog->listener &&
+		    sw_denials[b].defence == SW_DEFENCE_SECCOMP_LISTENER &&
+		    prog->refusals < SW_REFUSALS_RECORDED)
+			continue;
+		else if (on & sw_denials[b].defence)
 			r = def_rule_n(prog, ctx,
 				       prog->refusals >= SW_REFUSALS_RECORDED
 				       ? SCMP_ACT_TRACE(SW_HINT_NONE)

@@ -120,7 +120,6 @@ int sw_pathguard_patch_filter(void **insns, size_t *n, struct sw_error *err)
 	const struct word_eq recv[] = { { SD_LO(2), SW_GUARD_RECV } };
 	struct bpf_buf b = { .n = 0 };
 	size_t to_orig[8], n_to_orig = 0;
-	struct sock_filter *out;
 
 	_Static_assert(sizeof(to_orig) / sizeof(to_orig[0]) >= SW_ABI_COUNT,
 		       "one group per ABI at most");
@@ -153,17 +152,5 @@ int sw_pathguard_patch_filter(void **insns, size_t *n, struct sw_error *err)
 	for (size_t i = 0; i < n_to_orig; i++)
 		b.f[to_orig[i]].k = (uint32_t)(b.n - to_orig[i] - 1);
 
-	if (*n + b.n > BPF_MAXINSNS)
-		return sw_error_set(err, E2BIG,
-				    "the filter has %zu instructions; the path guard needs %zu more than the kernel's limit of %d allows",
-				    *n, b.n, BPF_MAXINSNS);
-	out = malloc((*n + b.n) * sizeof(*out));
-	if (!out)
-		return sw_error_set_errno(err, ENOMEM, "add the path guard to the filter");
-	memcpy(out, b.f, b.n * sizeof(*out));
-	memcpy(out + b.n, *insns, *n * sizeof(*out));
-	free(*insns);
-	*insns = out;
-	*n += b.n;
-	return 0;
+	return sw_filter_prepend(insns, n, b.f, b.n, "the path guard", err);
 }

@@ -280,6 +280,9 @@ struct sw_program {
 	uint32_t enosys_above[SW_ABI_COUNT];
 	enum sw_refusals refusals;	/* who decides a refusal (filter.c) */
 	bool needs_landlock_paths;	/* "paths" rules Landlock decides */
+	/* The launch can answer sw_notif_rule()'s rules through a seccomp
+	 * listener (notif.c): filter.c compiles them to USER_NOTIF. */
+	bool listener;
 };
 
 /*
@@ -347,6 +350,11 @@ void sw_filter_free(void *ctx);
  * filter; nothing if it has none.  0 or -errno. */
 int sw_filter_add_enosys(const struct sw_program *prog, void **insns, size_t *n,
 			 struct sw_error *err);
+/* Put the n_pre instructions at pre in front of the BPF program *insns
+ * (*n of them), as a prefix that falls through to it; what names the
+ * prefix in err.  0 or -errno (E2BIG past the kernel's limit). */
+int sw_filter_prepend(void **insns, size_t *n, const void *pre, size_t n_pre,
+		      const char *what, struct sw_error *err);
 /* At the SECCOMP stop of a call decision d kills: where the refusals
  * are seen and the filter alone would have killed it, the number to set
  * the call to so that the kernel kills it on its recheck after the stop,
@@ -712,6 +720,9 @@ struct sw_session {
 	bool threads;		/* a PTRACE_EVENT_CLONE was seen */
 	struct sw_peers *peers;	/* peers.c, from its first connect or listen */
 	struct sw_cgroup cgroup;	/* cgroup.c: its own, removed with it */
+	/* notif.c: the seccomp listener that answers sw_notif_rule()'s
+	 * calls, NULL when its filter has none */
+	struct sw_notif *notif;
 };
 
 struct sw_supervisor {
@@ -1807,8 +1818,36 @@ int sw_fds_place(const struct sw_fd_place *p, size_t n, int *const own[],
 
 /* exec.c: in the launch child, execute argv[0] as looked up in envp's
  * PATH (sw_exec_search; envp NULL: this process's environment), with
- * envp.  Returns only on failure: the errno of the lookup. */
-int sw_exec_program(char *const *argv, char *const *envp);
+ * envp; listener >= 0: each execve hands it to the supervisor
+ * (notif.c).  Returns only on failure: the errno of the lookup. */
+int sw_exec_program(char *const *argv, char *const *envp, int listener);
+
+/*
+ * notif.c: calls answered through a seccomp listener.  Which rules
+ * (sw_notif_rule_why: NULL, or why not; one home for filter.c, `sysward
+ * check` and the docs); the policy filter's prefix for the launch
+ * child's handoff (execve with SW_NOTIF_MAGIC and the listener's number
+ * as its 4th and 5th arguments) and for the SECCOMP_LISTENER refusal;
+ * a session's listener, taken at that stop (sw_notif_take) and served
+ * by a thread of its own until sw_notif_free.
+ */
+#define SW_NOTIF_MAGIC 0x73776e6f74696679ull	/* "swnotify" */
+struct sw_notif;
+const char *sw_notif_rule_why(const struct sw_program *prog, size_t i);
+bool sw_notif_rule(const struct sw_program *prog, size_t i);
+int sw_notif_patch_filter(const struct sw_program *prog, void **insns,
+			  size_t *n, struct sw_error *err);
+bool sw_notif_filter_has(const void *insns, size_t n);
+struct sw_notif *sw_notif_new(const struct sw_program *prog, uint64_t *also);
+bool sw_notif_pending(const struct sw_notif *n);
+uint64_t sw_notif_answered(const struct sw_notif *n);
+int sw_notif_take(struct sw_notif *n, pid_t pid, const uint64_t args[6],
+		  struct sw_error *err);
+void sw_notif_free(struct sw_notif *n);
+void sw_notif_handoff(struct sw_session *s, struct sw_tracee *t,
+		      uint32_t audit_arch, uint64_t nr, const uint64_t args[6]);
+bool sw_notif_exec_check(struct sw_session *s, struct sw_tracee *t);
+void sw_notif_signal_stop(struct sw_session *s, struct sw_tracee *t);
 
 /* groups.c: setgroups(2) to target, where the process may keep no group
  * outside bound (groups.c says why).  Async-signal-safe: -1 with errno. */

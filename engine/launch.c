@@ -79,7 +79,10 @@ static struct sw_session *session_new(struct sw_supervisor *sup,
 	s->complain = l->complain;
 	if ((l->cwd && !(s->launch_cwd = strdup(l->cwd))) ||
 	    (l->record && !(s->record = sw_record_new(l->complain, l->record_paths))) ||
+	    (pr->listener &&
+	     !(s->notif = sw_notif_new(s->prog, l->listener_answers))) ||
 	    !(s->objects = sw_objects_new())) {
+		sw_notif_free(s->notif);
 		sw_objects_free(s->objects);
 		sw_record_free(s->record);
 		free(s->launch_cwd);

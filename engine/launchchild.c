@@ -28,6 +28,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "sysward/seccomp_abi.h"
 #include "prepare.h"
 
 /*
@@ -117,7 +118,8 @@ struct pty_fds {
 
 static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 			    const struct sock_fprog *dprog,
-			    const struct sock_fprog *fprog, int landlock_fd,
+			    const struct sock_fprog *fprog, bool listener,
+			    int landlock_fd,
 			    struct sw_fsrules *fsrules, int sandbox_fd,
 			    struct sw_fsrules *sandbox,
 			    const struct sw_sandbox_mounts *sandbox_mounts, const struct sw_nsbox *nsbox, bool pr_keyrings,
@@ -130,7 +132,7 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	struct sw_client cl = l->client ? *l->client : (struct sw_client){ 0 };
 	struct sw_client_where where = { -1, -1 };
 	struct sw_launch_ready ready = { .pid = own_pid(l->client) };
-	int self_fd = -1;
+	int self_fd = -1, listener_fd = -1;
 	sigset_t mask;
 	char c;
 	int last = cap_max_bits();
@@ -352,9 +354,21 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	 * and that must be the policy's rule hint (filter.c). */
 	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, dprog) < 0)
 		sw_launch_fail(rep_fd, SW_STAGE_SECCOMP);
-	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, fprog) < 0)
-		sw_launch_fail(rep_fd, SW_STAGE_SECCOMP);
-	errno = sw_exec_program(l->argv, l->envp);
+	if (!listener) {
+		if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, fprog) < 0)
+			sw_launch_fail(rep_fd, SW_STAGE_SECCOMP);
+	} else {
+		/* The policy's calls answered by a listener (notif.c): the
+		 * exec below hands it over, and is the next call made.
+		 * Once the listener has read a call, only a fatal signal
+		 * ends its wait (kernel/seccomp.c should_sleep_killable()). */
+		listener_fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+					   SECCOMP_FILTER_FLAG_NEW_LISTENER |
+					   SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, fprog);
+		if (listener_fd < 0)
+			sw_launch_fail(rep_fd, SW_STAGE_SECCOMP);
+	}
+	errno = sw_exec_program(l->argv, l->envp, listener_fd);
 	sw_launch_fail(rep_fd, SW_STAGE_EXEC);
 }
 
@@ -495,7 +509,7 @@ _Noreturn void sw_launch_child(const struct sw_launch *l,
 
 	if (l->new_session)
 		pty = become_holder(l, &pr->nsbox, ready_fd, rep_fd);
-	child(l, pr->caps, &dprog, &fprog, pr->landlock_fd, pr->fsrules,
+	child(l, pr->caps, &dprog, &fprog, pr->listener, pr->landlock_fd, pr->fsrules,
 	      pr->sandbox_fd, pr->sandbox,
 	      pr->sandbox_mounted ? &pr->sandbox_mounts : NULL, &pr->nsbox,
 	      pr->own_keyring, pty, go_fd, ready_fd, rep_fd);

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/seccomp.h>
+#include <linux/version.h>
 #include <poll.h>
 #include <sched.h>
 #include <seccomp.h>
@@ -109,6 +110,8 @@ static int build_filters(const struct sw_program *prog, struct sw_prepared *pr,
 		r = sw_filter_export(fctx, (void **)&pr->insns, &pr->n_insns, err);
 	if (r >= 0)
 		r = sw_filter_add_enosys(prog, (void **)&pr->insns, &pr->n_insns, err);
+	if (r >= 0 && prog->listener)
+		r = sw_notif_patch_filter(prog, (void **)&pr->insns, &pr->n_insns, err);
 	sw_filter_free(fctx);
 	fctx = NULL;
 	if (r >= 0)
@@ -150,6 +153,7 @@ static bool fcache_key(const struct sw_program *prog, const struct sw_launch *l,
 	sw_sha256_update(&s, &prog->contained, sizeof(prog->contained));
 	sw_sha256_update(&s, &prog->excl_creates_new, sizeof(prog->excl_creates_new));
 	sw_sha256_update(&s, &prog->refusals, sizeof(prog->refusals));
+	sw_sha256_update(&s, &prog->listener, sizeof(prog->listener));
 	/* `--log -`'s line gate: writes to descriptors 1 and 2 stop */
 	sw_sha256_update(&s, &prog->observe_stderr, sizeof(prog->observe_stderr));
 	sw_sha256_update(&s, &sup, sizeof(sup));
@@ -418,6 +422,23 @@ static int refusals_for(const struct sw_launch *l,
 	return 0;
 }
 
+/*
+ * Whether the launch answers sw_notif_rule()'s calls through a seccomp
+ * listener (notif.c): asked for (sw_launch.listener), nothing that
+ * counts or logs a call (the listener's thread keeps no record and
+ * writes no line: those stay at a stop), and a kernel that wakes the
+ * listener on the caller's CPU (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP,
+ * 6.6) and can still skip the calls ptrace decides.
+ */
+static bool listener_for(const struct sw_launch *l,
+			 const struct sw_kernel_support *ks,
+			 const struct sw_program *prog)
+{
+	return l->listener && prog->refusals == SW_REFUSALS_KERNEL &&
+	       !l->audit && !l->audit_gate && !l->record && !l->complain &&
+	       ks->set_syscall_info && prog->ctx.kernel >= KERNEL_VERSION(6, 6, 0);
+}
+
 int sw_launch_prepare(const struct sw_kernel_support *ks,
 		      const struct sw_policy *p, const struct sw_launch *l,
 		      unsigned int timeout_ms, struct sw_prepared **ret,
@@ -482,7 +503,10 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 		sw_prepared_free(pr);
 		return r;
 	}
+	pr->prog->listener = listener_for(l, ks, pr->prog);
 	r = build_filters_cached(ks, l, pr, timeout_ms, err);
+	pr->listener = r >= 0 && pr->prog->listener &&
+		       sw_notif_filter_has(pr->insns, pr->n_insns);
 	/* The policy needs the supervisor if its rules do, or if the
 	 * compiler had to trace a syscall to keep first-match semantics:
 	 * either way its filter returns SECCOMP_RET_TRACE somewhere. */

@@ -29,6 +29,8 @@ struct sw_prepared {
 	struct sw_nsbox nsbox;	/* its own namespaces (nsbox.c) */
 	bool own_keyring;	/* the child joins a session keyring of its
 				 * own and learns the uid's (objects.c) */
+	bool listener;		/* the policy's filter answers calls through
+				 * a seccomp listener (notif.c) */
 };
 
 #endif

@@ -354,6 +354,7 @@ int sw_run_recorded(const struct sw_policy *p, const struct sw_launch *l,
 	struct run_state st = { .exit_code = SW_EXIT_SYSWARD_ERROR };
 	sigset_t ttou, old_mask;
 	struct job_tty jt = { 0 };
+	struct sw_launch ll;
 	int r, group_fd = -1;
 
 	r = sw_supervisor_new(&sup, err);
@@ -373,7 +374,11 @@ int sw_run_recorded(const struct sw_policy *p, const struct sw_launch *l,
 			sigaction(sigs[i], &sa, &old[i]);
 	forward_sig = 0;
 
-	r = sw_session_launch(sup, p, l, &s, err);
+	/* Our process serves the session alone: its listener's thread
+	 * is ours to run (notif.c). */
+	ll = *l;
+	ll.listener = true;
+	r = sw_session_launch(sup, p, &ll, &s, err);
 	if (r >= 0)
 		group_fd = sw_session_group_open(s);
 	while (r >= 0 && !st.done) {

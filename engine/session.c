@@ -136,6 +136,8 @@ void sw_session_free(struct sw_session *s)
 		close(s->tty_master);
 	/* Its processes are gone (or it never started): its cgroup goes. */
 	sw_cgroup_release(s->sup, &s->cgroup);
+	/* Its thread reads s->prog: ended first. */
+	sw_notif_free(s->notif);
 	sw_program_free(s->prog);
 	sw_execguard_free(s->execguard);
 	sw_record_free(s->record);
@@ -167,6 +169,11 @@ int sw_session_take_tty(struct sw_session *s)
 }
 
 uint64_t sw_session_decisions(const struct sw_session *s)
+{
+	return s->decisions + sw_notif_answered(s->notif);
+}
+
+uint64_t sw_session_stop_decisions(const struct sw_session *s)
 {
 	return s->decisions;
 }

@@ -562,6 +562,8 @@ static void exec_event(struct sw_supervisor *sup, struct sw_tracee *t)
 		sw_record_exec(t->s->record, t);
 	if (t && t->s && !t->s->exec_done) {
 		t->s->exec_done = true;
+		if (!sw_notif_exec_check(t->s, t))
+			return;
 		/* The launch is over: the child's report pipe closed with
 		 * the exec. */
 		if (t->s->launch_fd >= 0) {
@@ -798,6 +800,10 @@ static void handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 			sw_trap_signal_stop(t);
 		if (sw_job_stop_signal(sig) && t->pid == t->s->pid)
 			t->s->main_stop_outside = sw_stop_from_outside(sup, t);
+		/* A call the listener had not read yet, interrupted:
+		 * restarted as after a ptrace stop (notif.c). */
+		if (t->s->notif)
+			sw_notif_signal_stop(t->s, t);
 		sw_resume(t, sig);
 		return;
 	default:

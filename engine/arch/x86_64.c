@@ -210,6 +210,44 @@ int sw_arch_set_arg(pid_t pid, enum sw_abi abi, unsigned int i, uint64_t val)
 	return 0;
 }
 
+/* include/linux/errno.h: the kernel's own restart codes. */
+#define SW_ERESTARTSYS		512
+#define SW_ERESTARTNOINTR	513
+
+int sw_arch_interrupted_call(pid_t pid, enum sw_abi abi, uint64_t *nr,
+			     uint64_t args[6])
+{
+	struct user_regs_struct r;
+
+	if (sw_sys_ptrace(PTRACE_GETREGS, pid, 0L, &r) < 0)
+		return -errno;
+	/* handle_signal() (arch/x86/kernel/signal.c) looks at orig_ax and
+	 * ax the same way: a call (orig_ax != -1) whose result is
+	 * -ERESTARTSYS. */
+	if ((long)r.orig_rax == -1 || (long)r.rax != -SW_ERESTARTSYS)
+		return 0;
+	*nr = abi == SW_ABI_I386 ? (uint32_t)r.orig_rax : r.orig_rax;
+	for (unsigned int i = 0; i < 6; i++) {
+		uint64_t v;
+
+		memcpy(&v, (char *)&r + arg_reg[abi == SW_ABI_I386][i], sizeof(v));
+		args[i] = abi == SW_ABI_I386 ? (uint32_t)v : v;
+	}
+	return 1;
+}
+
+int sw_arch_restart_always(pid_t pid)
+{
+	/* handle_signal(): -ERESTARTNOINTR restarts the call (ax =
+	 * orig_ax, ip back over the syscall instruction) with or without
+	 * SA_RESTART, as it does for a call no handler interrupted. */
+	if (sw_sys_ptrace(PTRACE_POKEUSER, pid,
+			  (void *)offsetof(struct user_regs_struct, rax),
+			  (void *)(long)-SW_ERESTARTNOINTR) < 0)
+		return -errno;
+	return 0;
+}
+
 int sw_arch_get_regs(pid_t pid, struct sw_arch_regs *r)
 {
 	return sw_sys_ptrace(PTRACE_GETREGS, pid, 0L, &r->r) < 0 ? -errno : 0;

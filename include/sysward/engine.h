@@ -287,6 +287,17 @@ struct sw_launch {
 	 * its inputs and verified with this uid's secret, or compiles and
 	 * writes one; the cache failing is never the launch failing. */
 	const char *filter_cache;
+	/* Answer the rules that need no tracee access (skip and emulate
+	 * with no path, counter or log: engine/notif.c) through a seccomp
+	 * listener served by a thread of this process (one per session),
+	 * not a ptrace stop.  sw_run() and syswardd set it; a launch that
+	 * logs, records, gates or complains does not use it (those calls
+	 * stay at a stop). */
+	bool listener;
+	/* NULL, or where the listener's thread also counts its answers
+	 * (atomically, as it answers; syswardd's `sysward ps`, whose
+	 * tracer thread may sleep meanwhile).  Must outlive the session. */
+	uint64_t *listener_answers;
 };
 
 /*
@@ -501,7 +512,12 @@ pid_t sw_session_pid(const struct sw_session *s);
  * caller now owns (close-on-exec; the engine never reads or writes it),
  * once; -1 without one or after. */
 int sw_session_take_tty(struct sw_session *s);
+/* The session's supervisor decisions: at stops and by its seccomp
+ * listener (engine/notif.c); sw_session_stop_decisions() those at stops
+ * alone (the tracer thread's, which the listener's thread may outpace:
+ * sw_launch.listener_answers counts the rest as it goes). */
 uint64_t sw_session_decisions(const struct sw_session *s);
+uint64_t sw_session_stop_decisions(const struct sw_session *s);
 /* sw_launch.userdata: in a callback, the caller's state for s without a
  * search. */
 void *sw_session_userdata(const struct sw_session *s);

@@ -1385,6 +1385,33 @@ own_filter_forged_path)
 	mkdir -p "$GEN/own" && echo secret >"$GEN/own/secret"
 	run "$GEN/own-filters.json" -- "$ADV/adv_own_filter" forged-path 3 "$GEN/own/secret"
 	expect_contained "forged TRACE data skipped a path rule" ;;
+notif_listener_fds)
+	# Route 24 (docs/security.md): emulate-uid.json's getuid is answered
+	# by sysward's seccomp listener; the program must hold no copy of it
+	# (main thread, a thread, a fork child).
+	run "$POL/emulate-uid.json" -- "$ADV/adv_notif" fds
+	expect_contained "the program holds a seccomp listener" ;;
+notif_own_listener)
+	# A listener of the program's own is refused with EPERM, as it is
+	# with no listener of sysward's in the chain (the ptrace-only run
+	# beside it: --log keeps every call at a stop).
+	run "$POL/emulate-uid.json" -- "$ADV/adv_notif" own
+	expect_contained "a listener of the program's own"
+	run "$POL/emulate-uid.json" --log /dev/null -- "$ADV/adv_notif" own
+	expect_contained "a listener of the program's own (ptrace only)" ;;
+notif_storm)
+	# Threads of two processes call the emulated getuid while signalled
+	# with a handler without SA_RESTART: never the real uid, ENOSYS or
+	# EINTR; the same at ptrace stops (--log) beside it.
+	run "$POL/emulate-uid.json" -- "$ADV/adv_notif" storm 4
+	expect_contained "an emulated call under signals"
+	run "$POL/emulate-uid.json" --log /dev/null -- "$ADV/adv_notif" storm 4
+	expect_contained "an emulated call under signals (ptrace only)" ;;
+notif_spoof_handoff)
+	# The launch child's handoff forged by the program after its exec:
+	# the supervisor takes no descriptor of the program's.
+	run "$POL/emulate-uid.json" -- "$ADV/adv_notif" spoof
+	expect_contained "a forged listener handoff" ;;
 widths_supervisor)
 	# Route 9 (docs/security.md): the supervisor's pid with bits the kernel does
 	# not read (pid_t is 32 bits) in kill, tkill, tgkill, rt_sigqueueinfo,

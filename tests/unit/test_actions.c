@@ -615,6 +615,85 @@ START_TEST(complain_lifts_and_records)
 }
 END_TEST
 
+/* ---- the seccomp listener's handoff (notif.c) ----------------------- */
+
+/* pidfd_getfd requests for PID's descriptor fd (~0: any). */
+static size_t getfd_calls(uint64_t fd)
+{
+	size_t n = 0;
+
+	for (size_t j = 0; j < fk_n_calls; j++)
+		if (fk_calls[j].req == FK_GETFD && fk_calls[j].pid == PID &&
+		    (fd == ~0ull || fk_calls[j].addr == fd))
+			n++;
+	return n;
+}
+
+/* The session's main process stops at execve(..., magic, 7), with a
+ * listener still to take and (or not) its first exec done. */
+static void stage_handoff(uint64_t magic, bool exec_done)
+{
+	uint64_t a[6] = { 100, 101, 102, magic, 7, 0 };
+
+	stage(__NR_getppid, false);
+	sess->notif = sw_notif_new(sess->prog, NULL);
+	ck_assert_ptr_nonnull(sess->notif);
+	sess->exec_done = exec_done;
+	fk_seccomp(PID, 0xc000003e, __NR_execve, a, 0x401000);
+	seccomp_stop();
+}
+
+START_TEST(notif_handoff_not_a_listener)
+{
+	/* The launch child's exec names descriptor 7, which is no seccomp
+	 * listener: taken, looked at, refused; the session is killed with
+	 * a warning (its calls would fail ENOSYS after the exec). */
+	stage_handoff(SW_NOTIF_MAGIC, false);
+	ck_assert_uint_eq(getfd_calls(7), 1);
+	ck_assert_int_eq(warnings, 1);
+	ck_assert_uint_ge(fk_count(FK_KILL, PID), 1);
+	ck_assert(sw_notif_pending(sess->notif));
+}
+END_TEST
+
+START_TEST(notif_handoff_only_from_the_launch)
+{
+	/* The program's own execve with the handoff's arguments after its
+	 * first exec, and an execve without them: nothing taken, the call
+	 * decided as any other. */
+	stage_handoff(SW_NOTIF_MAGIC, true);
+	ck_assert_uint_eq(getfd_calls(~0ull), 0);
+	ck_assert_int_eq(warnings, 0);
+	ck_assert_uint_eq(fk_count(FK_KILL, PID), 0);
+	ck_assert(was(0, PTRACE_CONT, 0));
+	stage_handoff(SW_NOTIF_MAGIC ^ 1, false);
+	ck_assert_uint_eq(getfd_calls(~0ull), 0);
+	ck_assert_int_eq(warnings, 0);
+	ck_assert_uint_eq(fk_count(FK_KILL, PID), 0);
+}
+END_TEST
+
+START_TEST(notif_handoff_refused_fails_closed)
+{
+	/* pidfd_getfd refused (the child died meanwhile, or a kernel
+	 * without it): a warning and the kill, never a session whose
+	 * listener nobody serves. */
+	stage(__NR_getppid, false);
+	fk_fail(FK_GETFD, PID, EPERM, true);
+	{
+		uint64_t a[6] = { 100, 101, 102, SW_NOTIF_MAGIC, 7, 0 };
+
+		sess->notif = sw_notif_new(sess->prog, NULL);
+		sess->exec_done = false;
+		fk_seccomp(PID, 0xc000003e, __NR_execve, a, 0x401000);
+		seccomp_stop();
+	}
+	ck_assert_uint_eq(getfd_calls(7), 1);
+	ck_assert_int_eq(warnings, 1);
+	ck_assert_uint_ge(fk_count(FK_KILL, PID), 1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("actions");
@@ -645,6 +724,9 @@ int main(void)
 	tcase_add_test(tc, vsyscall_rewrite_to_another_call);
 	tcase_add_test(tc, vsyscall_rewrite_arguments);
 	tcase_add_test(tc, complain_lifts_and_records);
+	tcase_add_test(tc, notif_handoff_not_a_listener);
+	tcase_add_test(tc, notif_handoff_only_from_the_launch);
+	tcase_add_test(tc, notif_handoff_refused_fails_closed);
 	tcase_add_checked_fixture(tc, NULL, unstage);
 	suite_add_tcase(s, tc);
 	return sw_check_run(s);

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Route 24 (docs/security.md): the seccomp listener that answers the
+ * policy's emulate and skip rules (engine/notif.c).  Run under
+ * policies/emulate-uid.json (getuid emulated as 4242).
+ *
+ *   adv_notif fds       look for a seccomp listener among the program's
+ *                       descriptors, in a thread and in a fork child
+ *                       too: one would let it answer its own calls
+ *   adv_notif own       ask for a listener of its own
+ *                       (seccomp(SECCOMP_FILTER_FLAG_NEW_LISTENER)): it
+ *                       would outrank sysward's TRACE for any call (route
+ *                       8); expected EPERM, as with no listener of ours
+ *   adv_notif storm N   N threads and a fork child call getuid in a loop
+ *                       while a thread signals them (a handler without
+ *                       SA_RESTART): every answer must be 4242, never the
+ *                       real uid, ENOSYS (a call that reached no
+ *                       listener) nor EINTR (a wait for the listener that
+ *                       the signal interrupted: getuid never fails so
+ *                       unconfined, nor at a ptrace stop)
+ *   adv_notif spoof     an execve carrying the launch child's handoff
+ *                       arguments and a descriptor of the program's own
+ *                       (a pipe): the supervisor must not take it, and
+ *                       getuid is still answered
+ */
+#include <dirent.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "adv.h"
+
+#define EMULATED_UID 4242
+#define HANDOFF_MAGIC 0x73776e6f74696679ull	/* engine/internal.h */
+
+/* How many of the program's descriptors are seccomp listeners. */
+static int count_listeners(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		char path[300], link[64];
+		ssize_t len;
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
+		len = readlink(path, link, sizeof(link) - 1);
+		if (len < 0)
+			continue;
+		link[len] = '\0';
+		if (strstr(link, "seccomp notify"))
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+static void *thread_count(void *arg)
+{
+	*(int *)arg = count_listeners();
+	return NULL;
+}
+
+static int try_fds(void)
+{
+	pthread_t th;
+	int in_thread = -1, in_child = -1, here, st;
+	pid_t c;
+
+	TRIED("getuid(), then count seccomp listeners in /proc/self/fd (main thread, a thread, a fork child)");
+	RESULT("getuid = %ld", (long)getuid());
+	here = count_listeners();
+	pthread_create(&th, NULL, thread_count, &in_thread);
+	pthread_join(th, NULL);
+	c = fork();
+	if (c == 0)
+		_exit(count_listeners() & 0x7f);
+	if (c > 0 && waitpid(c, &st, 0) == c && WIFEXITED(st))
+		in_child = WEXITSTATUS(st);
+	RESULT("listeners: main %d, thread %d, child %d", here, in_thread, in_child);
+	if (getuid() != EMULATED_UID) {
+		adv_line("verdict", "cannot-test (getuid is not emulated: %ld)", (long)getuid());
+		return ADV_CANNOT;
+	}
+	if (here != 0 || in_thread != 0 || in_child != 0) {
+		adv_line("verdict", "ESCAPED (the program holds a seccomp listener)");
+		return ADV_ESCAPED;
+	}
+	adv_line("verdict", "contained");
+	return ADV_CONTAINED;
+}
+
+static int try_own(void)
+{
+	struct sock_filter allow[] = { BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW) };
+	struct sock_fprog prog = { 1, allow };
+	long r;
+
+	TRIED("seccomp(SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, allow-all)");
+	r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+		    SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+	RESULT("seccomp = %ld (%s)", r, r < 0 ? strerror(errno) : "a listener");
+	if (r >= 0) {
+		adv_line("verdict", "ESCAPED (a listener of the program's own)");
+		return ADV_ESCAPED;
+	}
+	if (errno != EPERM) {
+		/* Refused, but not as sysward refuses it without a
+		 * listener of its own: a difference the program sees. */
+		adv_line("verdict", "ESCAPED (refused with %s, not EPERM: the answer depends on sysward's listener)",
+			 strerror(errno));
+		return ADV_ESCAPED;
+	}
+	adv_line("verdict", "contained");
+	return ADV_CONTAINED;
+}
+
+static volatile int stop;
+static unsigned long n_calls, n_wrong, n_enosys, n_eintr;
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+static void *caller(void *arg)
+{
+	unsigned long calls = 0, wrong = 0, enosys = 0, eintr = 0;
+
+	(void)arg;
+	while (!stop) {
+		long r = syscall(SYS_getuid);
+
+		calls++;
+		if (r == -1 && errno == EINTR)
+			eintr++;
+		else if (r == -1 && errno == ENOSYS)
+			enosys++;
+		else if (r != EMULATED_UID)
+			wrong++;
+	}
+	pthread_mutex_lock(&mu);
+	n_calls += calls;
+	n_wrong += wrong;
+	n_enosys += enosys;
+	n_eintr += eintr;
+	pthread_mutex_unlock(&mu);
+	return NULL;
+}
+
+/* The fork child's part: callers and a signaller of its own for 1 s;
+ * exit status 0 when every answer was right. */
+static int storm(int n, bool report)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 };	/* no SA_RESTART */
+	pthread_t th[64];
+	struct timespec t0, t;
+
+	sigaction(SIGUSR1, &sa, NULL);
+	for (int i = 0; i < n; i++)
+		pthread_create(&th[i], NULL, caller, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		for (int i = 0; i < n; i++)
+			pthread_kill(th[i], SIGUSR1);
+		usleep(200);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 1000000000L);
+	stop = 1;
+	for (int i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
+	if (report)
+		RESULT("%lu getuid calls: %lu wrong, %lu ENOSYS, %lu EINTR",
+		       n_calls, n_wrong, n_enosys, n_eintr);
+	return n_wrong || n_enosys || n_eintr || !n_calls;
+}
+
+static int try_storm(int n)
+{
+	int st = -1, bad;
+	pid_t c;
+
+	if (n < 1 || n > 64)
+		n = 4;
+	TRIED("%d threads and a fork child's %d call getuid for 1 s, signalled (SIGUSR1, no SA_RESTART) every 200 us", n, n);
+	c = fork();
+	if (c == 0)
+		_exit(storm(n, false));
+	bad = storm(n, true);
+	if (c > 0)
+		waitpid(c, &st, 0);
+	RESULT("fork child: %s", c > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0
+	       ? "every answer 4242" : "a wrong answer, ENOSYS, EINTR or no call");
+	if (bad || !(c > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+		adv_line("verdict", "ESCAPED (an emulated call was not answered as the policy says)");
+		return ADV_ESCAPED;
+	}
+	adv_line("verdict", "contained");
+	return ADV_CONTAINED;
+}
+
+static int try_spoof(void)
+{
+	char *const argv[] = { (char *)"/nonexistent/adv_notif", NULL };
+	char *const envp[] = { NULL };
+	int p[2];
+	long r;
+
+	if (pipe(p) < 0) {
+		adv_line("verdict", "cannot-test (pipe: %s)", strerror(errno));
+		return ADV_CANNOT;
+	}
+	TRIED("execve(/nonexistent, ..., HANDOFF_MAGIC, pipe fd %d), then getuid()", p[0]);
+	r = syscall(SYS_execve, argv[0], argv, envp, HANDOFF_MAGIC, (long)p[0]);
+	RESULT("execve = %ld (%s)", r, strerror(errno));
+	RESULT("getuid = %ld", (long)getuid());
+	if (getuid() != EMULATED_UID) {
+		adv_line("verdict", "ESCAPED (getuid no longer emulated after a forged handoff)");
+		return ADV_ESCAPED;
+	}
+	adv_line("verdict", "contained");
+	return ADV_CONTAINED;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "fds"))
+		return try_fds();
+	if (argc >= 2 && !strcmp(argv[1], "own"))
+		return try_own();
+	if (argc >= 2 && !strcmp(argv[1], "storm"))
+		return try_storm(argc >= 3 ? atoi(argv[2]) : 4);
+	if (argc >= 2 && !strcmp(argv[1], "spoof"))
+		return try_spoof();
+	fprintf(stderr, "usage: adv_notif fds|own|storm [N]|spoof\n");
+	return ADV_CANNOT;
+}
