@@ -164,18 +164,24 @@ copy_tree() {
 }
 
 # claim_tree KIND TREE: makes TREE a tree of the tarball with no patch
-# applied, reusing an earlier build's tree when possible so that make only
-# rebuilds what changed (minutes instead of a full build):
+# applied but the first $series_kept of ${series[@]}, reusing an earlier
+# build's tree when possible so that make only rebuilds what changed
+# (minutes instead of a full build):
 #  - the source tree of an earlier build of KIND that no build is using is
 #    moved here;
 #  - else the tree of a finished build of the other kind is copied;
-# and the patches applied to it are reverted (patch -R). Falls back to a
-# fresh copy of the pristine tree. A tree records its base (.sysward-base)
+# and the patches applied to it are reverted (patch -R), except the
+# longest run of them, from the first, that is identical to the start of
+# ${series[@]} when KIND is patched: reverting and re-applying those would
+# only give their files new times and make rebuild what includes them (a
+# change to the selftest patch alone then rebuilds no kernel object). Falls
+# back to a fresh copy of the pristine tree (series_kept 0). A tree records its base (.sysward-base)
 # and the patches applied to it, in order (.sysward-applied/); a tree left
 # half-patched is marked .sysward-dirty and never reused.
 claim_tree() {
-	local kind=$1 tree=$2 other=patched cand d p ok how
+	local kind=$1 tree=$2 other=patched cand d p ok how applied keep
 	[ "$kind" = patched ] && other=unpatched
+	series_kept=0
 	rm -rf "$tree"
 	# Trees of this architecture only ($tag_prefix): another's objects
 	# would all be rebuilt anyway.
@@ -200,9 +206,16 @@ claim_tree() {
 			;;
 		esac
 		exec 7>&-
-		ok=1
+		ok=1 keep=0
 		if [ -d "$tree/.sysward-applied" ]; then
-			for p in $(ls -r "$tree/.sysward-applied"); do
+			mapfile -t applied < <(ls "$tree/.sysward-applied")
+			if [ "$kind" = patched ]; then
+				while [ "$keep" -lt ${#applied[@]} ] && [ "$keep" -lt ${#series[@]} ] &&
+				      cmp -s "$tree/.sysward-applied/${applied[$keep]}" "${series[$keep]}"; do
+					keep=$((keep + 1))
+				done
+			fi
+			for p in $(ls -r "$tree/.sysward-applied" | head -n $((${#applied[@]} - keep))); do
 				if ! patch -d "$tree" -R -p1 --batch --forward -F0 -s --no-backup-if-mismatch \
 					-r - -i "$tree/.sysward-applied/$p" >/dev/null 2>&1; then
 					ok=0
@@ -212,7 +225,13 @@ claim_tree() {
 			done
 		fi
 		if [ "$ok" = 1 ]; then
-			say "$how (its patches reverted): incremental build"
+			series_kept=$keep
+			if [ "$keep" -gt 0 ]; then
+				say "$how (the first $keep of its patches kept, unchanged;" \
+				    "the others reverted): incremental build"
+			else
+				say "$how (its patches reverted): incremental build"
+			fi
 			return 0
 		fi
 		say "cannot revert the patches of the tree of ${d##*/}; using a fresh tree"
@@ -223,15 +242,16 @@ claim_tree() {
 	echo "$tarsha" >"$tree/.sysward-base"
 }
 
-# apply_series TREE REJDIR FUZZ: applies ${series[@]} in order with patch -p1.
+# apply_series TREE REJDIR FUZZ [FIRST]: applies ${series[@]} in order with
+# patch -p1, from index FIRST (default 0: those before are applied already).
 # On failure names the patch, shows patch's report and the rejected hunks,
 # and exits. Sets $apply_notes to the offset/fuzz lines seen.
 apply_series() {
-	local tree=$1 rejdir=$2 fuzz=$3 p name out
+	local tree=$1 rejdir=$2 fuzz=$3 first=${4:-0} p name out
 	apply_notes=
 	mkdir -p "$rejdir" "$tree/.sysward-applied"
 	touch "$tree/.sysward-dirty"
-	for p in "${series[@]}"; do
+	for p in "${series[@]:$first}"; do
 		name=${p##*/}
 		if ! out=$(patch -d "$tree" -p1 --batch --forward -F "$fuzz" \
 			   --no-backup-if-mismatch -r "$rejdir/$name.rej" -i "$p" 2>&1); then
