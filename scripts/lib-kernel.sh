@@ -54,6 +54,12 @@ check_build_tools() {
 		[ -e "/usr/${cross%-}/lib/libc.a" ] ||
 			missing+=("libc6-dev-$karch-cross") ;;
 	esac
+	# arm64's AArch32 tracee (the selftest Makefile's default
+	# COMPAT32_CROSS_COMPILE): without it the compat cases would skip.
+	if [ "${arch:-x86_64}" = arm64 ]; then
+		command -v arm-linux-gnueabihf-gcc >/dev/null 2>&1 ||
+			missing+=(gcc-arm-linux-gnueabihf)
+	fi
 	if [ ${#missing[@]} -gt 0 ]; then
 		die "missing build tools: ${missing[*]}. Install them with:" \
 		    "apt-get install -y --no-install-recommends ${missing[*]}" \
