@@ -6,6 +6,34 @@ die() { echo "$prog: error: $*" >&2; exit 1; }
 
 sha256() { sha256sum "$@" | cut -d' ' -f1; }
 
+# The architectures a guest kernel is built for, and what differs between
+# them: one line each, read by arch_setup (the one home of these facts).
+#   ARCH     make ARCH=  CROSS_COMPILE=         image (in the tree)       name
+kernel_arches='
+x86_64   -      -                      arch/x86/boot/bzImage     bzImage
+arm64    arm64  aarch64-linux-gnu-     arch/arm64/boot/Image     Image
+riscv64  riscv  riscv64-linux-gnu-     arch/riscv/boot/Image     Image
+'
+
+# arch_setup ARCH: sets arch karch cross image_src image_name (see above)
+# kmake[] (make with ARCH and CROSS_COMPILE) and tag_prefix: the cache
+# directory prefix of this architecture's builds
+# (empty for x86_64, whose builds were cached before there were others).
+arch_setup() {
+	local line
+	line=$(awk -v a="$1" '$1 == a' <<<"$kernel_arches")
+	[ -n "$line" ] || die "unknown architecture '$1': one of" \
+		"$(awk 'NF {printf "%s ", $1}' <<<"$kernel_arches")"
+	read -r arch karch cross image_src image_name <<<"$line"
+	[ "$karch" = - ] && karch=
+	[ "$cross" = - ] && cross=
+	tag_prefix=
+	[ "$arch" = x86_64 ] || tag_prefix=$arch-
+	# make for this architecture (an array: nice runs it too).
+	kmake=(make ${karch:+ARCH=$karch} ${cross:+CROSS_COMPILE=$cross})
+}
+
+
 # Checks the host tools a kernel build needs; names the packages to install.
 check_build_tools() {
 	local missing=() cmd pkg
@@ -15,8 +43,23 @@ check_build_tools() {
 	done
 	[ -e /usr/include/gelf.h ] || missing+=(libelf-dev)
 	[ -e /usr/include/openssl/opensslv.h ] || missing+=(libssl-dev)
-	[ -e /usr/include/x86_64-linux-gnu/gnu/stubs-32.h ] ||
-		[ -e /usr/include/gnu/stubs-32.h ] || missing+=(libc6-dev-i386 lib32gcc-12-dev)
+	case ${arch:-x86_64} in
+	x86_64)	# the i386 compat selftest (gcc -m32 -static)
+		[ -e /usr/include/x86_64-linux-gnu/gnu/stubs-32.h ] ||
+			[ -e /usr/include/gnu/stubs-32.h ] ||
+			missing+=(libc6-dev-i386 lib32gcc-12-dev) ;;
+	*)	# the cross compiler and the target's libc (static selftests)
+		command -v "${cross}gcc" >/dev/null 2>&1 ||
+			missing+=("gcc-${cross%-}")
+		[ -e "/usr/${cross%-}/lib/libc.a" ] ||
+			missing+=("libc6-dev-$karch-cross") ;;
+	esac
+	# arm64's AArch32 tracee (the selftest Makefile's default
+	# COMPAT32_CROSS_COMPILE): without it the compat cases would skip.
+	if [ "${arch:-x86_64}" = arm64 ]; then
+		command -v arm-linux-gnueabihf-gcc >/dev/null 2>&1 ||
+			missing+=(gcc-arm-linux-gnueabihf)
+	fi
 	if [ ${#missing[@]} -gt 0 ]; then
 		die "missing build tools: ${missing[*]}. Install them with:" \
 		    "apt-get install -y --no-install-recommends ${missing[*]}" \
@@ -25,10 +68,13 @@ check_build_tools() {
 	return 0
 }
 
-# kernel_inputs KIND: computes the cache key of a build from its inputs.
-# Sets: cache tarball tarsha frag series_dir series[] manifest key outdir.
+# kernel_inputs KIND [ARCH]: computes the cache key of a build from its
+# inputs (ARCH: x86_64 by default, see kernel_arches).
+# Sets: cache tarball tarsha frag frags[] series_dir series[] manifest key
+# outdir tag, and what arch_setup sets.
 kernel_inputs() {
 	local kind=$1 st hashfile p
+	arch_setup "${2:-x86_64}"
 	tarball=${SYSWARD_KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 	if [ ! -r "$tarball" ]; then
 		die "$tarball not found: the Debian package linux-source-6.12 is" \
@@ -55,6 +101,9 @@ kernel_inputs() {
 	series_dir=${SYSWARD_SERIES_DIR:-$top/kernel-series}
 	frag=${SYSWARD_KERNEL_CONFIG:-$top/kernel-series/sysward.config}
 	[ -r "$frag" ] || die "config fragment $frag not found"
+	# The architecture's fragment sits beside the common one.
+	frags=("$frag" "${frag%.config}-$arch.config")
+	[ -r "${frags[1]}" ] || die "config fragment ${frags[1]} (the $arch part) not found"
 	series=()
 	for p in "$series_dir"/0*.patch; do
 		[ -e "$p" ] || continue
@@ -63,8 +112,10 @@ kernel_inputs() {
 	done
 
 	manifest="kind $kind
+arch $arch
 tarball $tarsha ${tarball##*/}
 config $(sha256 "$frag")
+config-$arch $(sha256 "${frags[1]}")
 build-kernel $(sha256 "$top/scripts/build-kernel" "$top/scripts/lib-kernel.sh" | sha256sum | cut -d' ' -f1)"
 	if [ "$kind" != unpatched ]; then
 		[ ${#series[@]} -gt 0 ] || die "no patches (0*.patch) in $series_dir"
@@ -74,7 +125,8 @@ patch $(sha256 "$p") ${p##*/}"
 		done
 	fi
 	key=$(printf '%s\n' "$manifest" | sha256sum | cut -c1-16)
-	outdir=$cache/$kind-$key
+	tag=$tag_prefix$kind
+	outdir=$cache/$tag-$key
 }
 
 # cache_lock NAME: holds $cache/NAME.lock (fd 9) until the script exits.
@@ -118,21 +170,29 @@ copy_tree() {
 }
 
 # claim_tree KIND TREE: makes TREE a tree of the tarball with no patch
-# applied, reusing an earlier build's tree when possible so that make only
-# rebuilds what changed (minutes instead of a full build):
+# applied but the first $series_kept of ${series[@]}, reusing an earlier
+# build's tree when possible so that make only rebuilds what changed
+# (minutes instead of a full build):
 #  - the source tree of an earlier build of KIND that no build is using is
 #    moved here;
 #  - else the tree of a finished build of the other kind is copied;
-# and the patches applied to it are reverted (patch -R). Falls back to a
-# fresh copy of the pristine tree. A tree records its base (.sysward-base)
+# and the patches applied to it are reverted (patch -R), except the
+# longest run of them, from the first, that is identical to the start of
+# ${series[@]} when KIND is patched: reverting and re-applying those would
+# only give their files new times and make rebuild what includes them (a
+# change to the selftest patch alone then rebuilds no kernel object). Falls
+# back to a fresh copy of the pristine tree (series_kept 0). A tree records its base (.sysward-base)
 # and the patches applied to it, in order (.sysward-applied/); a tree left
 # half-patched is marked .sysward-dirty and never reused.
 claim_tree() {
-	local kind=$1 tree=$2 other=patched cand d p ok how
+	local kind=$1 tree=$2 other=patched cand d p ok how applied keep
 	[ "$kind" = patched ] && other=unpatched
+	series_kept=0
 	rm -rf "$tree"
-	for cand in $(ls -dt "$cache/$kind"-*/src 2>/dev/null) \
-		    $(ls -dt "$cache/$other"-*/ok 2>/dev/null | sed 's|/ok$|/src|'); do
+	# Trees of this architecture only ($tag_prefix): another's objects
+	# would all be rebuilt anyway.
+	for cand in $(ls -dt "$cache/$tag_prefix$kind"-*/src 2>/dev/null) \
+		    $(ls -dt "$cache/$tag_prefix$other"-*/ok 2>/dev/null | sed 's|/ok$|/src|'); do
 		d=${cand%/src}
 		[ "$d" = "${tree%/src}" ] && continue
 		[ -d "$cand" ] || continue
@@ -141,7 +201,7 @@ claim_tree() {
 		exec 7>"$d.lock"
 		flock -n 7 || { exec 7>&-; continue; }
 		case ${d##*/} in
-		"$kind"-*)
+		"$tag_prefix$kind"-*)
 			how="moved the source tree of ${d##*/}"
 			mv "$cand" "$tree" || { exec 7>&-; continue; }
 			;;
@@ -152,9 +212,16 @@ claim_tree() {
 			;;
 		esac
 		exec 7>&-
-		ok=1
+		ok=1 keep=0
 		if [ -d "$tree/.sysward-applied" ]; then
-			for p in $(ls -r "$tree/.sysward-applied"); do
+			mapfile -t applied < <(ls "$tree/.sysward-applied")
+			if [ "$kind" = patched ]; then
+				while [ "$keep" -lt ${#applied[@]} ] && [ "$keep" -lt ${#series[@]} ] &&
+				      cmp -s "$tree/.sysward-applied/${applied[$keep]}" "${series[$keep]}"; do
+					keep=$((keep + 1))
+				done
+			fi
+			for p in $(ls -r "$tree/.sysward-applied" | head -n $((${#applied[@]} - keep))); do
 				if ! patch -d "$tree" -R -p1 --batch --forward -F0 -s --no-backup-if-mismatch \
 					-r - -i "$tree/.sysward-applied/$p" >/dev/null 2>&1; then
 					ok=0
@@ -164,7 +231,13 @@ claim_tree() {
 			done
 		fi
 		if [ "$ok" = 1 ]; then
-			say "$how (its patches reverted): incremental build"
+			series_kept=$keep
+			if [ "$keep" -gt 0 ]; then
+				say "$how (the first $keep of its patches kept, unchanged;" \
+				    "the others reverted): incremental build"
+			else
+				say "$how (its patches reverted): incremental build"
+			fi
 			return 0
 		fi
 		say "cannot revert the patches of the tree of ${d##*/}; using a fresh tree"
@@ -175,15 +248,16 @@ claim_tree() {
 	echo "$tarsha" >"$tree/.sysward-base"
 }
 
-# apply_series TREE REJDIR FUZZ: applies ${series[@]} in order with patch -p1.
+# apply_series TREE REJDIR FUZZ [FIRST]: applies ${series[@]} in order with
+# patch -p1, from index FIRST (default 0: those before are applied already).
 # On failure names the patch, shows patch's report and the rejected hunks,
 # and exits. Sets $apply_notes to the offset/fuzz lines seen.
 apply_series() {
-	local tree=$1 rejdir=$2 fuzz=$3 p name out
+	local tree=$1 rejdir=$2 fuzz=$3 first=${4:-0} p name out
 	apply_notes=
 	mkdir -p "$rejdir" "$tree/.sysward-applied"
 	touch "$tree/.sysward-dirty"
-	for p in "${series[@]}"; do
+	for p in "${series[@]:$first}"; do
 		name=${p##*/}
 		if ! out=$(patch -d "$tree" -p1 --batch --forward -F "$fuzz" \
 			   --no-backup-if-mismatch -r "$rejdir/$name.rej" -i "$p" 2>&1); then
@@ -239,14 +313,18 @@ run_logged() {
 	say "$desc done in $(( $(date +%s) - t0 )) s"
 }
 
-# configure_tree TREE FRAGMENT LOG: tinyconfig + fragment, and checks that
-# every option of the fragment survived Kconfig's dependency resolution.
+# configure_tree TREE LOG FRAGMENT...: tinyconfig + the fragments, for the
+# architecture of arch_setup, and checks that every option of the fragments
+# survived Kconfig's dependency resolution.
 configure_tree() {
-	local tree=$1 frag=$2 log=$3 line opt val bad=()
-	run_logged "make tinyconfig" "$log" make -C "$tree" tinyconfig
-	(cd "$tree" && ./scripts/kconfig/merge_config.sh -m .config "$frag") >>"$log" 2>&1 ||
-		die "merge_config.sh failed on $frag; see $log"
-	run_logged "make olddefconfig" "$log" make -C "$tree" olddefconfig
+	local tree=$1 log=$2 line opt val bad=()
+	shift 2
+	run_logged "make tinyconfig" "$log" "${kmake[@]}" -C "$tree" tinyconfig
+	# merge_config.sh runs make alldefconfig: it needs ARCH too.
+	(cd "$tree" && env ${karch:+ARCH=$karch} ${cross:+CROSS_COMPILE=$cross} \
+		./scripts/kconfig/merge_config.sh -m .config "$@") >>"$log" 2>&1 ||
+		die "merge_config.sh failed on $*; see $log"
+	run_logged "make olddefconfig" "$log" "${kmake[@]}" -C "$tree" olddefconfig
 	while IFS= read -r line; do
 		case $line in
 		CONFIG_*=*)
@@ -257,9 +335,9 @@ configure_tree() {
 			grep -q "^$opt=" "$tree/.config" && bad+=("$line")
 			;;
 		esac
-	done <"$frag"
+	done < <(cat "$@")
 	if [ ${#bad[@]} -gt 0 ]; then
-		die "Kconfig dropped options of $frag (missing dependency?): ${bad[*]}"
+		die "Kconfig dropped options of $* (missing dependency?): ${bad[*]}"
 	fi
 	return 0
 }
@@ -270,14 +348,14 @@ build_selftests() {
 	local tree=$1 hdr=$2 out=$3 log=$4
 	mkdir -p "$out"
 	run_logged "build ptrace selftests" "$log" \
-		nice -n 10 make -C "$tree/tools/testing/selftests/ptrace" \
+		nice -n 10 "${kmake[@]}" -C "$tree/tools/testing/selftests/ptrace" \
 			KHDR_INCLUDES="-isystem $hdr/include" USERLDFLAGS=-static \
 			OUTPUT="$out"
 	# The list of tests to run (TEST_GEN_PROGS, TEST_PROGS; helpers such as
 	# an i386 tracee are TEST_GEN_FILES and not run directly), and the
 	# sources, from which the tests count the cases they expect.
 	printf 'sw-print-tests:\n\t@echo $(TEST_GEN_PROGS) $(TEST_PROGS)\n' >"$out/.print.mk"
-	make -s -C "$tree/tools/testing/selftests/ptrace" -f Makefile -f "$out/.print.mk" \
+	"${kmake[@]}" -s -C "$tree/tools/testing/selftests/ptrace" -f Makefile -f "$out/.print.mk" \
 		OUTPUT="$out" sw-print-tests | tr ' ' '\n' | sed -n 's|.*/||p; /^[^/]*$/p' |
 		sed '/^$/d' | sort -u >"$out/TESTS"
 	rm -f "$out/.print.mk"
@@ -290,11 +368,12 @@ build_selftests() {
 	done <"$out/TESTS"
 }
 
-# prune_old_trees KIND KEEPDIR: keeps the source trees of the two newest
-# builds of KIND; older builds keep their outputs but lose src/ (1.5 GB each).
+# prune_old_trees TAG KEEPDIR: keeps the source trees of the two newest
+# builds of TAG (KIND, or ARCH-KIND); older builds keep their outputs but
+# lose src/ (1.5 GB each).
 prune_old_trees() {
-	local kind=$1 d n=0
-	for d in $(ls -dt "$cache/$kind"-*/ok 2>/dev/null); do
+	local tag=$1 d n=0
+	for d in $(ls -dt "$cache/$tag"-*/ok 2>/dev/null); do
 		d=${d%/ok}
 		n=$((n + 1))
 		[ "$n" -le 2 ] && continue
