@@ -579,10 +579,14 @@ static int lint_fs_nested(const struct sw_policy *p, size_t i, sw_lint_fn fn,
 		return 0;
 	sw_fs_access_describe(out->access & in->access, keep, sizeof(keep));
 	/* The directories on the way: the outer one, then each below it
-	 * down to the inner one's parent. */
+	 * down to the inner one's parent.  c starts at the "/" that ends
+	 * the outer path in the inner one, or, below "/" (whose "/" is its
+	 * whole rest), at the first letter after it: either way the next
+	 * "/" after c ends the first directory below the outer one, and c
+	 * never passes the inner path's end ("/a" below "/"). */
 	used = (size_t)snprintf(dirs, sizeof(dirs), "%s", out->path);
 	skip = strlen(out->rest);
-	for (const char *c = in->rest + skip + (skip == 1); used < sizeof(dirs);) {
+	for (const char *c = in->rest + skip; used < sizeof(dirs);) {
 		const char *next = strchr(c + 1, '/');
 
 		if (!next)

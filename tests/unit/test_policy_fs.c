@@ -211,6 +211,10 @@ static const struct { const char *json, *want; } fs_lints[] = {
 	  "filesystem.paths[2]: ${HOME}/a/.ssh is inside ${HOME} (filesystem.paths[1]) with fewer rights, and the kernel's rules only grant: sysward gives filesystem.paths[1]'s rights to each entry beside ${HOME}/a/.ssh instead, as the entries are when the program starts. The directories on the way (${HOME}, ${HOME}/a) keep nothing: listing them fails with EACCES; an entry made in them later gets only those rights\n" },
 	{ FS("{\"path\":\"/\",\"access\":\"ro\"},{\"path\":\"/etc/ssl/private\",\"access\":\"none\"}"),
 	  "filesystem.paths[1]: /etc/ssl/private is inside / (filesystem.paths[0]) with fewer rights, and the kernel's rules only grant: sysward gives filesystem.paths[0]'s rights to each entry beside /etc/ssl/private instead, as the entries are when the program starts. The directories on the way (/, /etc, /etc/ssl) keep nothing: listing them fails with EACCES; an entry made in them later gets only those rights\n" },
+	/* a one-letter directory under /: on the way too (the lint once
+	 * skipped the first letter after "/", and read past "/a"'s end) */
+	{ FS("{\"path\":\"/\",\"access\":\"ro\"},{\"path\":\"/e/s/p\",\"access\":\"none\"}"),
+	  "filesystem.paths[1]: /e/s/p is inside / (filesystem.paths[0]) with fewer rights, and the kernel's rules only grant: sysward gives filesystem.paths[0]'s rights to each entry beside /e/s/p instead, as the entries are when the program starts. The directories on the way (/, /e, /e/s) keep nothing: listing them fails with EACCES; an entry made in them later gets only those rights\n" },
 	/* more rights inside fewer: a plain grant, no word; a file right
 	 * less (/dev/null without execute): no word either */
 	{ FS("{\"path\":\"/\",\"access\":\"ro\"},{\"path\":\"${CWD}\",\"access\":\"rw\"},"
