@@ -272,10 +272,19 @@ void sw_supervisor_free(struct sw_supervisor *sup)
 		if (sup->tab[i].pid > 0)
 			sw_sys_kill(sup->tab[i].pid, SIGKILL);
 	reap_killed(sup);
-	/* Our copies of sockets under check (peers.c). */
-	for (size_t i = 0; i < sup->tab_size; i++)
-		if (sup->tab[i].pid > 0 && sup->tab[i].pc)
-			sw_peers_gone(sup, &sup->tab[i]);
+	/* What the tracees still in the table hold, as tracee_gone drops
+	 * it: our copies of sockets under check (peers.c), a guard setup's
+	 * memfd and the guard's mapping (pathguard.c). */
+	for (size_t i = 0; i < sup->tab_size; i++) {
+		struct sw_tracee *t = &sup->tab[i];
+
+		if (t->pid <= 0)
+			continue;
+		if (t->pc)
+			sw_peers_gone(sup, t);
+		sw_pathguard_setup_end(t);
+		sw_pathguard_forget(t);
+	}
 	free(sup->replay);
 	while (sup->sessions) {
 		struct sw_session *s = sup->sessions;
