@@ -7,13 +7,14 @@
  * unchanged against the policy.
  *
  * Hot path: GET, SET, CONT for a rewrite; GET, skip with the return value
- * (the architecture's hook, arch.c), CONT for a skip or emulation, in its
- * one SECCOMP stop; GET, SET, SYSCALL, SET, CONT (an exit stop) where the
- * architecture has no hook or the exit has work to do.  No allocation, no
- * other syscall unless an audit line is due.
+ * (the architecture's hook, arch/x86_64.c), CONT for a skip or emulation,
+ * in its one SECCOMP stop; GET, SET, SYSCALL, SET, CONT (an exit stop)
+ * where the architecture has no hook or the exit has work to do.  No
+ * allocation, no other syscall unless an audit line is due.
  *
- * A call through the legacy vsyscall page has no exit stop (arch.c): it
- * is finished in its SECCOMP stop (return value set there, one_stop()).
+ * A call through the legacy vsyscall page has no exit stop
+ * (arch/x86_64.c): it is finished in its SECCOMP stop (return value set
+ * there, one_stop()).
  */
 #include <errno.h>
 #include <signal.h>

@@ -19,7 +19,7 @@
 #include <sys/ptrace.h>
 #include <sys/user.h>
 
-#include "../internal.h"
+#include "../arch.h"
 #include "../sys.h"
 
 static const struct {

@@ -5,8 +5,9 @@
  * The JSON format is a superset of the OCI/Docker seccomp profile.  The
  * parser (policy/) turns a file into a struct sw_policy and reports every
  * problem as "file:line:col: message" (syntax) or "file:line:col: json.path:
- * message" (meaning; the position is that of the value the path names).  The engine (daemon/) compiles it to a seccomp filter and the
- * supervisor evaluates it at SECCOMP stops.
+ * message" (meaning; the position is that of the value the path names).
+ * The engine (engine/) compiles it to a seccomp filter and the supervisor
+ * evaluates it at SECCOMP stops.
  *
  * Semantics, which the engine must preserve exactly:
  *   - Rules whose includes/excludes do not apply to the launch context
