@@ -1313,6 +1313,7 @@ stopflood_session() {
 	printf -v "$1" %s "$!"
 }
 
+# tags: shards-pinned
 t_signal_flood_idle() {
 	# Route 13 (docs/security.md): a session whose program floods its
 	# tracer thread with signal stops (a child that stops and continues
@@ -1682,6 +1683,7 @@ t_concurrent_launches() {
 	done
 }
 
+# tags: shards-pinned
 t_bell_killed() {
 	# Each tracer thread sleeps in waitpid and is woken for new work by
 	# its bell (a child it traces).  A bell killed from outside is
@@ -1708,6 +1710,7 @@ t_bell_killed() {
 		fail "expected 2 bells after the kills, found: $(pgrep -P "$D_PID" -x syswardd-bell | tr '\n' ' ')"
 }
 
+# tags: shards-pinned
 t_bell_unreachable() {
 	# A program of the daemon's own uid (root's, without capabilities)
 	# tries every way the kernel offers a same-uid process to reach the

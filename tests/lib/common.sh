@@ -229,6 +229,11 @@ want_err() { [[ $err == *"$1"* ]] || { fail "${last_cmd[*]}: stderr lacks '$1'";
 #                   one-CPU guest without KVM
 #   (tests/vm/vm-suite.sh runs in the guest every scenario but those with
 #   any of these five)
+#   shards-pinned   every daemon the scenario starts has its number of
+#                   tracer threads set by the scenario (SHARDS=N
+#                   start_daemon): CTest's runs with 1 and 4 would run
+#                   the same thing again (tests/daemon/CMakeLists.txt
+#                   runs it once)
 
 # sw_scenarios: the running script's scenarios (its --list), one NAME a
 # line, in the order bash lists its functions.
@@ -238,6 +243,7 @@ sw_scenarios() {
 
 SW_KNOWN_TAGS="needs-log needs-pretend other-command client-group needs-kill-descendants"
 SW_KNOWN_TAGS+=" needs-systemd needs-smp needs-tmux needs-python sweep"
+SW_KNOWN_TAGS+=" shards-pinned"
 
 # sw_tags FILE: "NAME TAG..." for every tagged scenario of FILE and of its
 # table FILE.rows (FILE without .sh), if any.  A tag not listed above, or
