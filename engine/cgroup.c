@@ -81,9 +81,14 @@ int sw_cgroup_plan(uid_t uid, gid_t gid, struct sw_cgroup_plan *ret,
 	/* The files a delegation hands over (Linux 4.15+ lists them). */
 	f = fopen("/sys/kernel/cgroup/delegate", "re");
 	while (f && ret->n_delegate < SW_CGROUP_DELEGATE_MAX && fgets(buf, sizeof(buf), f)) {
-		buf[strcspn(buf, "\n")] = '\0';
-		if (buf[0] && strlen(buf) < sizeof(ret->delegate[0]))
-			snprintf(ret->delegate[ret->n_delegate++], sizeof(ret->delegate[0]), "%s", buf);
+		size_t n = strcspn(buf, "\n");
+
+		/* A name that does not fit is one we do not know: left out
+		 * (memcpy: gcc 12 cannot see the bound and warns on "%s"). */
+		if (n && n < sizeof(ret->delegate[0])) {
+			memcpy(ret->delegate[ret->n_delegate], buf, n);
+			ret->delegate[ret->n_delegate++][n] = '\0';
+		}
 	}
 	if (f)
 		fclose(f);
@@ -364,8 +369,10 @@ static void sweep_stale(int dir_fd)
 		if (len <= 0)
 			continue;
 		events[len] = '\0';
+		/* shorter than SW_CGROUP_NAME_MAX, above (memcpy: gcc 12
+		 * cannot see that bound and warns on "%s") */
 		if (strstr(events, "populated 0"))
-			snprintf(names[n++], sizeof(names[0]), "%s", d->d_name);
+			memcpy(names[n++], d->d_name, strlen(d->d_name) + 1);
 	}
 	for (size_t i = 0; i < n; i++) {
 		int budget = SW_CGROUP_MAX_DESCENDANTS + 2;

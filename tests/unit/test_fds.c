@@ -72,7 +72,7 @@ START_TEST(test_place)
 	const __typeof__(cases[0]) *c = &cases[_i];
 	struct sw_fd_place p[MAX];
 	int own = -1, *owns[1] = { &own }, r;
-	char name[8];
+	char name[16];	/* "s" and any int: gcc 12 counts 11 bytes */
 
 	/* Nothing but what the row lays out: inherited and check's own
 	 * descriptors are close-on-exec from here on, which the call must
