@@ -487,15 +487,15 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 	 * in fcache_key() (a run with and without shares one entry). */
 	if (l->sandbox) {
 		/* A mount namespace of its own: the read-only trees as
-		 * mounts too (EROFS).  Not for a daemon's client: the mounts
-		 * look its paths up as root before the seize, and the
-		 * launcher waits for the child's "ready" with no bound
-		 * (launch.c, wait_ready()): a workspace on a file system
-		 * that never answers would hold the daemon's tracer thread
-		 * and every session on it (route 13).  `sysward run` as root
-		 * holds only itself. */
+		 * mounts too (EROFS).  For a daemon's client they are made
+		 * after the seize (launchchild.c, the mounter): they look
+		 * its paths up as root, and a workspace on a file system
+		 * that never answers must hold its session only, never the
+		 * daemon's tracer thread waiting for "ready" (route 13).
+		 * Not in complain mode: the supervisor judges the file
+		 * rules, and the program must be let write (fscomplain.c). */
 		pr->sandbox_mounted = pr->nsbox.on && (pr->nsbox.unshare & CLONE_NEWNS) &&
-				      !l->client && !l->complain;
+				      !l->complain;
 		r = pr->sandbox_mounted
 			? sw_sandbox_mounts_plan(l->sandbox, l->cwd, &pr->sandbox_mounts, err)
 			: 0;
