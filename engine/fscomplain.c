@@ -27,6 +27,7 @@
 
 #include "sysward/cleanup.h"
 #include "internal.h"
+#include "sys.h"
 
 bool sw_fscomplain_on(const struct sw_session *s)
 {
@@ -86,16 +87,16 @@ static int file_and_dir(pid_t pid, int fd, struct stat *st, char *name,
 	int dfd;
 
 	snprintf(link, sizeof(link), "/proc/%d/fd/%d", pid, fd);
-	if (stat(link, st) < 0)
+	if (sw_sys_stat(link, st) < 0)
 		return -1;
-	n = readlink(link, name, size - 1);
+	n = sw_sys_readlink(link, name, size - 1);
 	if (n <= 0 || name[0] != '/')
 		return -1;
 	name[n] = '\0';
 	slash = strrchr(name, '/');
 	snprintf(at, sizeof(at), "/proc/%d/root%.*s", pid,
 		 (int)(slash == name ? 1 : slash - name), name);
-	dfd = open(at, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	dfd = sw_sys_open(at, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return -1;
 	if (fstatat(dfd, slash + 1, &here, AT_SYMLINK_NOFOLLOW) < 0 ||
