@@ -18,7 +18,9 @@
 #             (configure and build of 41 C files); default: all four
 #
 # Prints per workload the median wall seconds of each side and the
-# ratios to unconfined.  Then the same workloads under a "paths" policy
+# median (and range) of its ratios to unconfined, each taken within one
+# round of interleaved runs (below), so that a loaded machine's swings
+# bias no side.  Then the same workloads under a "paths" policy
 # (open, openat, openat2, creat refused beneath a directory of
 # /var/lib with EACCES): compiled to Landlock (engine/pathrules.c; only
 # where the program's uid cannot write the way to it: give -u 65534),
@@ -113,21 +115,43 @@ one() {
 }
 
 median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+range() { sort -g | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%.2f-%.2f", lo, hi}'; }
 
+# Interleaved: round r runs every side once, the order rotated each round
+# (unconfined first, then second, ...), so that a load that comes and goes
+# on a shared machine falls on every side alike; each side's ratio is
+# taken within its round (side / unconfined of the same round) and the
+# median of those ratios printed, with their range.
 [ "$paths_only" = 1 ] && workloads_sb=() || workloads_sb=("${workloads[@]}")
-[ "$paths_only" = 1 ] || printf '%-8s %12s %12s %12s %9s %9s\n' workload unconfined sandbox bwrap sandbox/u bwrap/u
+[ "$paths_only" = 1 ] || printf '%-8s %10s %10s %10s %18s %18s\n' workload unconfined sandbox bwrap sandbox/u bwrap/u
 for w in ${workloads_sb[@]+"${workloads_sb[@]}"}; do
 	[ -n "${cmd[$w]:-}" ] || { echo "unknown workload $w" >&2; exit 2; }
-	declare -A med=()
-	for s in "${sides[@]}"; do
-		one "$w" "$s" >/dev/null	# not counted
-		med[$s]=$(for _ in $(seq "$runs"); do one "$w" "$s"; done | median)
+	declare -A secs=() ratios=()
+	for s in "${sides[@]}"; do one "$w" "$s" >/dev/null; done	# not counted
+	for r in $(seq "$runs"); do
+		declare -A t=()
+		n=${#sides[@]}
+		for k in $(seq 0 $((n - 1))); do
+			s=${sides[$(((k + r) % n))]}
+			t[$s]=$(one "$w" "$s")
+			secs[$s]+="${t[$s]} "
+		done
+		for s in "${sides[@]}"; do
+			ratios[$s]+="$(echo "${t[$s]} / ${t[unconfined]}" | bc -l) "
+		done
+		unset t
 	done
-	printf '%-8s %12.3f %12.3f %12s %9.2f %9s\n' "$w" "${med[unconfined]}" "${med[sandbox]}" \
-		"$([ -n "${med[bwrap]:-}" ] && printf '%.3f' "${med[bwrap]}" || echo -)" \
-		"$(echo "${med[sandbox]} / ${med[unconfined]}" | bc -l)" \
-		"$([ -n "${med[bwrap]:-}" ] && printf '%.2f' "$(echo "${med[bwrap]} / ${med[unconfined]}" | bc -l)" || echo -)"
-	unset med
+	col() {	# median seconds of side $1, or -
+		[ -n "${secs[$1]:-}" ] && printf '%.3f' "$(tr ' ' '\n' <<<"${secs[$1]}" | grep . | median)" || echo -
+	}
+	rat() {	# median ratio (range) of side $1, or -
+		[ -n "${ratios[$1]:-}" ] || { echo -; return; }
+		printf '%.2f (%s)' "$(tr ' ' '\n' <<<"${ratios[$1]}" | grep . | median)" \
+			"$(tr ' ' '\n' <<<"${ratios[$1]}" | grep . | range)"
+	}
+	printf '%-8s %10s %10s %10s %18s %18s\n' "$w" "$(col unconfined)" "$(col sandbox)" "$(col bwrap)" \
+		"$(rat sandbox)" "$(rat bwrap)"
+	unset secs ratios
 done
 
 # the paths policy: how check says this uid's launch enforces it

@@ -338,6 +338,7 @@ int sw_run_daemon(const struct run_options *o)
 {
 	cleanup_free char *policy = NULL;
 	cleanup_free char *cwd = NULL;
+	bool policy_files = false;
 	cleanup_free uint32_t *fd_nums = NULL;
 	int fds[SW_LIMIT_FDS];
 	cleanup_close int fd = -1, sfd = -1;
@@ -406,6 +407,7 @@ int sw_run_daemon(const struct run_options *o)
 			sw_cli_error("%s", sw_kernel_refusals_unseen(p, o->complain));
 		if (!o->quiet && (o->report_path || o->gate || o->complain) && o->sandbox_on)
 			sw_cli_error("%s", sw_sandbox_unseen_words(o->complain));
+		policy_files = p->has_filesystem;
 		sw_policy_free(p);
 	}
 	cwd = getcwd(NULL, 0);
@@ -584,9 +586,11 @@ int sw_run_daemon(const struct run_options *o)
 	/* Our terminal as it was, on every way out: before main() dies of
 	 * the program's signal (2f24fd5) and before any word of ours. */
 	sw_relay_end(&rs.relay);
-	if (code >= 0 && (code & EXIT_RAN))
+	if (code >= 0 && (code & EXIT_RAN)) {
+		sw_run_say_kernel_rules(o, policy_files, &rs.ended);
 		code = rs.asked ? conclude(o, &rs, report)
 				: sw_run_status(&rs.ended);
+	}
 out:
 	if (rs.tty >= 0)
 		close(rs.tty);

@@ -484,6 +484,8 @@ int sw_run_embedded(const struct run_options *o, const struct sw_policy *policy,
 	 * could not be exec'd, else 125. */
 	if (r < 0)
 		sw_cli_error("%s", err.msg);
+	else
+		sw_run_say_kernel_rules(o, policy && policy->has_filesystem, ret_exit);
 	return sw_run_status(ret_exit);
 }
 

@@ -89,6 +89,18 @@ bool sw_run_say_refusals(const struct run_options *o, uint64_t n)
 	return true;
 }
 
+void sw_run_say_kernel_rules(const struct run_options *o, bool policy_files,
+			     const struct sw_exit *ex)
+{
+	/* A failing program under rules the kernel enforces: what they
+	 * refused reached no one but the program (EACCES, EROFS). */
+	if (o->quiet || o->complain || ex->signal || ex->code == 0 ||
+	    (!o->sandbox_on && !policy_files))
+		return;
+	sw_cli_error("the program exited with status %d; %s rules are the kernel's, which refuses with EACCES or EROFS and tells no one but the program: to see what they refused, run it again with --complain (and --report FILE), which lets every call run and names each open they would have refused, its file and its rule",
+		     ex->code, o->sandbox_on ? "--sandbox's file" : "the policy's \"filesystem\"");
+}
+
 int sw_run_status(const struct sw_exit *ex)
 {
 	return ex->signal ? SW_EXIT_SIGNAL(ex->signal) : ex->code;

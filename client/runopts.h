@@ -56,6 +56,11 @@ struct run_options {
 bool sw_run_say_refusals(const struct run_options *o, uint64_t n);
 int sw_run_gate(const struct run_options *o, uint64_t n,
 		const struct sw_exit *ex);
+/* After a run under file rules the kernel enforces (--sandbox, or a
+ * policy's "filesystem" section: policy_files) whose program failed:
+ * how to find what they refused (--complain), unless -q. */
+void sw_run_say_kernel_rules(const struct run_options *o, bool policy_files,
+			     const struct sw_exit *ex);
 /* How a run of a program that ended so ends `sysward`: its exit code, or
  * SW_EXIT_SIGNAL(N) when signal N killed it (main() dies of N). */
 int sw_run_status(const struct sw_exit *ex);

@@ -254,7 +254,10 @@ void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	 * policy's. */
 	t->observed = t->observed && d->verdict == SW_V_ALLOW && !d->audit &&
 		      !d->lifted;
-	if (s->record && !t->pc && !t->observed)
+	/* An open complain mode judges against the file rules goes in
+	 * the record at its exit stop, as judged (fscomplain.c). */
+	if (s->record && !t->pc && !t->observed &&
+	    !(t->rc && t->rc->kind == SW_RC_OPEN && sw_fscomplain_on(s)))
 		sw_record_call(s->record, t, abi, info.seccomp.nr,
 			       info.seccomp.args, d);
 

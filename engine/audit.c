@@ -257,7 +257,7 @@ static const char *verdict_name(const struct sw_audit_rec *r)
 
 static const char *rule_action_name(const struct sw_audit_rec *r)
 {
-	if (r->d->rule == SW_RULE_DEFENCE)
+	if (sw_rule_builtin(r->d->rule))
 		return "SYSWARD_DEFENCE";
 	return sw_action_name(r->d->action);
 }
@@ -349,7 +349,7 @@ static const char *rule_path(const struct sw_audit_rec *r)
 
 		return jp ? jp : "";
 	}
-	return r->d->rule == SW_RULE_DEFENCE ? "builtin" : "defaultAction";
+	return sw_rule_builtin(r->d->rule) ? "builtin" : "defaultAction";
 }
 
 int sw_audit_write(FILE *out, enum sw_log_format fmt, const struct sw_audit_rec *r)

@@ -855,6 +855,10 @@ int sw_filter_build_defences(const struct sw_program *prog, void **ret_ctx,
 			r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), "creat", NULL);
 		if (!r)
 			r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), "openat2", NULL);
+		/* Complain mode over the kernel's file rules judges reads
+		 * too (fscomplain.c): every open stops. */
+		for (size_t i = 0; !r && prog->fs_complain && i < sizeof(op) / sizeof(op[0]); i++)
+			r = def_rule(prog, ctx, SCMP_ACT_TRACE(SW_HINT_NONE), op[i].name, NULL);
 	}
 	if (!r && (on & SW_DEFENCE_IPC)) {
 		/* Every call on a System V object or a message queue, and the

@@ -53,6 +53,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -82,7 +83,21 @@ struct fs_node {
 struct fs_added {
 	uint64_t dev, ino;
 	uint64_t access;
+	int32_t spec;		/* the hierarchy this file is, or -1 */
 };
+
+/* The rules added, written by the apply in the launch child.  In
+ * complain mode a shared mapping made before the fork: the supervisor
+ * reads there the very table the child built in the program's view
+ * (the child's writes precede its exec, and the program's first stop
+ * follows it); the exec drops the mapping from the program. */
+struct fs_table {
+	size_t n;
+	struct fs_added v[];
+};
+
+#define TABLE_LEN	(sizeof(struct fs_table) + \
+			 SW_FSRULES_MAX_RULES * sizeof(struct fs_added))
 
 struct fs_spec_copy {
 	char *path;
@@ -109,8 +124,7 @@ struct sw_fsrules {
 	/* the apply's memory, allocated by the plan */
 	struct fs_node *nodes;
 	size_t n_nodes, max_nodes;
-	struct fs_added *added;
-	size_t n_added;
+	struct fs_table *table;	/* calloc'd, or mmap'd when !enforce */
 	char *dents;		/* getdents64 */
 	char *scratch;		/* a file's path, its links followed */
 	struct stat root;
@@ -135,7 +149,10 @@ void sw_fsrules_free(struct sw_fsrules *fr)
 	free(fr->bind);
 	free(fr->connect);
 	free(fr->nodes);
-	free(fr->added);
+	if (fr->table && !fr->enforce)
+		munmap(fr->table, TABLE_LEN);
+	else
+		free(fr->table);
 	free(fr->dents);
 	free(fr->scratch);
 	free(fr);
@@ -148,7 +165,7 @@ bool sw_fsrules_has_paths(const struct sw_fsrules *fr)
 
 const char *sw_kernel_refusals_unseen(const struct sw_policy *p, bool complain)
 {
-	if (!p || (!p->has_filesystem && !p->has_network))
+	if (!p || (!p->has_network && (complain || !p->has_filesystem)))
 		return NULL;
 	return sw_fsrules_unseen_words(complain);
 }
@@ -156,13 +173,13 @@ const char *sw_kernel_refusals_unseen(const struct sw_policy *p, bool complain)
 const char *sw_fsrules_unseen_words(bool complain)
 {
 	return complain
-		? "the policy's \"filesystem\" and \"network\" rules are the kernel's (Landlock): what they refuse fails with EACCES without reaching sysward, so it is not in the audit log, the report or the gate, and complain mode does not let it run (docs/security.md, route 21)"
-		: "the policy's \"filesystem\" and \"network\" rules are the kernel's (Landlock): what they refuse fails with EACCES without reaching sysward, so it is not in the audit log, the report or the gate (docs/security.md, route 21)";
+		? "the policy's \"network\" rules stay the kernel's (Landlock) in complain mode: a TCP bind or connect they refuse fails with EACCES without reaching sysward, so it is not in the audit log or the report; its \"filesystem\" rules are judged by sysward instead, on each open (docs/security.md, route 21b)"
+		: "the policy's \"filesystem\" and \"network\" rules are the kernel's (Landlock): what they refuse fails with EACCES without reaching sysward, so it is not in the audit log, the report or the gate; run it again with --complain to have sysward judge the file rules and report each open they would refuse (docs/security.md, route 21b)";
 }
 
 bool sw_fsrules_enforced(const struct sw_fsrules *fr)
 {
-	return fr && fr->enforce && (fr->has_fs || fr->handled_net);
+	return fr && ((fr->enforce && fr->has_fs) || fr->handled_net);
 }
 
 static int copy_ports(const struct sw_tcp_ports *tp, struct sw_port_range **ret,
@@ -270,10 +287,17 @@ int sw_fsrules_new(const struct sw_fs_spec *specs, size_t n, bool fs_strict,
 		 * directory level; far fewer in practice. */
 		fr->max_nodes = SW_FSRULES_MAX_NODES;
 		fr->nodes = calloc(fr->max_nodes, sizeof(*fr->nodes));
-		fr->added = calloc(SW_FSRULES_MAX_RULES, sizeof(*fr->added));
+		if (enforce) {
+			fr->table = calloc(1, TABLE_LEN);
+		} else {
+			fr->table = mmap(NULL, TABLE_LEN, PROT_READ | PROT_WRITE,
+					 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+			if (fr->table == MAP_FAILED)
+				fr->table = NULL;
+		}
 		fr->dents = malloc(DENTS_LEN);
 		fr->scratch = malloc(SCRATCH_LEN);
-		if (!fr->nodes || !fr->added || !fr->dents || !fr->scratch)
+		if (!fr->nodes || !fr->table || !fr->dents || !fr->scratch)
 			return sw_error_set_errno(err, ENOMEM, "plan the file rules");
 	}
 	if (net) {
@@ -392,8 +416,10 @@ int sw_fsrules_ruleset(const struct sw_fsrules *fr, int abi, int *ret_fd,
 	cleanup_close int fd = -1;
 	int r;
 
-	if (fr && fr->enforce) {
-		fs = fr->has_fs ? fr->handled_fs : 0;
+	/* Complain mode leaves the file rights to the supervisor
+	 * (sw_fsrules_judge()); the ports stay the kernel's. */
+	if (fr) {
+		fs = fr->enforce && fr->has_fs ? fr->handled_fs : 0;
 		net = fr->handled_net;
 	}
 	r = sw_landlock_ruleset(abi, fs, net, &fd, err);
@@ -660,9 +686,9 @@ static uint64_t inherited(const struct sw_fsrules *fr, int i)
 }
 
 static int add_rule(struct sw_fsrules *fr, int ruleset_fd, int fd,
-		    const struct stat *st, uint64_t access)
+		    const struct stat *st, uint64_t access, int spec)
 {
-	if (fr->n_added == SW_FSRULES_MAX_RULES) {
+	if (fr->table->n == SW_FSRULES_MAX_RULES) {
 		errno = E2BIG;
 		return -1;
 	}
@@ -674,8 +700,8 @@ static int add_rule(struct sw_fsrules *fr, int ruleset_fd, int fd,
 			return -1;
 		}
 	}
-	fr->added[fr->n_added++] = (struct fs_added){
-		(uint64_t)st->st_dev, (uint64_t)st->st_ino, access };
+	fr->table->v[fr->table->n++] = (struct fs_added){
+		(uint64_t)st->st_dev, (uint64_t)st->st_ino, access, spec };
 	return 0;
 }
 
@@ -747,7 +773,7 @@ static int beside(struct sw_fsrules *fr, int i, int ruleset_fd,
 			}
 			if (add_rule(fr, ruleset_fd, efd, &st,
 				     want & (S_ISDIR(st.st_mode) ? SW_FS_ALL
-								 : SW_FS_FILE_RIGHTS)) < 0) {
+								 : SW_FS_FILE_RIGHTS), -1) < 0) {
 				int e = errno;
 
 				close(efd);
@@ -784,7 +810,10 @@ int sw_fsrules_apply(struct sw_fsrules *fr, int ruleset_fd,
 		struct fs_node *n = &fr->nodes[i];
 		struct stat st = { .st_dev = (dev_t)n->dev, .st_ino = (ino_t)n->ino };
 
-		if (n->grant && add_rule(fr, ruleset_fd, n->fd, &st, n->grant) < 0)
+		/* complain mode: every hierarchy in the table, to name the
+		 * one that decides (sw_fsrules_judge) */
+		if ((n->grant || (!fr->enforce && n->spec >= 0)) &&
+		    add_rule(fr, ruleset_fd, n->fd, &st, n->grant, n->spec) < 0)
 			return FAIL(w, errno == E2BIG ? SW_FSR_RULES : SW_FSR_ADD,
 				    n->spec >= 0 ? n->spec : n->origin,
 				    n->spec >= 0 ? 0 : n->up);
@@ -807,9 +836,9 @@ int sw_fsrules_apply(struct sw_fsrules *fr, int ruleset_fd,
 int sw_fsrules_rule_on(const struct sw_fsrules *fr, uint64_t dev, uint64_t ino,
 		       uint64_t *ret_access)
 {
-	for (size_t i = 0; fr && i < fr->n_added; i++)
-		if (fr->added[i].dev == dev && fr->added[i].ino == ino) {
-			*ret_access = fr->added[i].access;
+	for (size_t i = 0; fr && fr->table && i < fr->table->n; i++)
+		if (fr->table->v[i].dev == dev && fr->table->v[i].ino == ino) {
+			*ret_access = fr->table->v[i].access;
 			return 0;
 		}
 	return -ENOENT;
@@ -984,4 +1013,83 @@ int sw_fsrules_describe(struct sw_fsrules *fr, sw_fsrules_describe_fn fn, void *
 			return r;
 	}
 	return 0;
+}
+
+/* ---- complain mode: the rules judged by the supervisor -------------------- */
+
+/*
+ * As the kernel's walk (security/landlock/fs.c,
+ * is_access_to_paths_allowed()): the rights on the file and on every
+ * directory from dirfd up, ".." opened as the kernel follows it (a
+ * mount's root leaves the mount, fs/namei.c follow_dotdot()), until the
+ * root, where ".." is the directory itself.  The nearest hierarchy met
+ * names the rule.
+ */
+int sw_fsrules_judge(const struct sw_fsrules *fr, int dirfd,
+		     const struct stat *file, uint64_t need,
+		     uint64_t *ret_refused, int *ret_spec)
+{
+	struct stat st = *file;
+	uint64_t granted = 0;
+	int spec = -1, fd = -1;
+
+	*ret_refused = 0;
+	*ret_spec = -1;
+	if (!fr || !fr->has_fs || !fr->table)
+		return 0;
+	need &= fr->handled_fs;
+	for (int depth = 0; need & ~granted; depth++) {
+		struct stat up;
+		int next;
+
+		for (size_t i = 0; i < fr->table->n; i++) {
+			const struct fs_added *a = &fr->table->v[i];
+
+			if (a->dev != (uint64_t)st.st_dev || a->ino != (uint64_t)st.st_ino)
+				continue;
+			granted |= a->access;
+			if (spec < 0 && a->spec >= 0)
+				spec = a->spec;
+		}
+		if (depth > 4096)
+			break;
+		next = openat(fd >= 0 ? fd : dirfd, depth ? ".." : ".",
+			      O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (next < 0 || fstat(next, &up) < 0) {
+			int e = errno;
+
+			if (next >= 0)
+				close(next);
+			if (fd >= 0)
+				close(fd);
+			return -e;
+		}
+		if (fd >= 0)
+			close(fd);
+		fd = next;
+		if (depth && up.st_dev == st.st_dev && up.st_ino == st.st_ino)
+			break;		/* the root */
+		st = up;
+	}
+	if (fd >= 0)
+		close(fd);
+	*ret_refused = need & ~granted;
+	*ret_spec = spec;
+	return 0;
+}
+
+const char *sw_fsrules_spec_words(const struct sw_fsrules *fr, int spec,
+				  const char **ret_written)
+{
+	if (!fr || spec < 0 || (size_t)spec >= fr->n_specs) {
+		*ret_written = NULL;
+		return NULL;
+	}
+	*ret_written = fr->specs[spec].written;
+	return fr->specs[spec].what;
+}
+
+bool sw_fsrules_complaining(const struct sw_fsrules *fr)
+{
+	return fr && !fr->enforce && fr->has_fs;
 }

@@ -96,6 +96,24 @@
 /* Which rule a decision came from, besides 0..n_rules-1. */
 #define SW_RULE_DEFAULT		(-1)
 #define SW_RULE_DEFENCE		(-2)
+/* At or below: complain mode's judgement of a kernel file rule
+ * (fscomplain.c), one code per layer, hierarchy and rights refused, so
+ * that the record keeps each apart (its "why" names them). */
+#define SW_RULE_FILES		(-1024)
+
+static inline int sw_rule_files(bool sandbox, int spec, uint64_t refused)
+{
+	return SW_RULE_FILES - (int)(((uint32_t)sandbox << 27) |
+				     ((uint32_t)(spec + 1) << 16) |
+				     (uint32_t)(refused & 0xffff));
+}
+
+/* Is it sysward's own (a defence, a file rule's judgement), not the
+ * policy's rule or default? */
+static inline bool sw_rule_builtin(int rule)
+{
+	return rule == SW_RULE_DEFENCE || rule <= SW_RULE_FILES;
+}
 
 /* TRACE data that names no rule.  The data is a hint for the audit trail
  * only: the program's own filters can return SECCOMP_RET_TRACE with data
@@ -257,6 +275,9 @@ struct sw_program {
 	bool abi_enabled[SW_ABI_COUNT];
 	unsigned int defences;		/* SW_DEFENCE_* in force */
 	unsigned int contained;		/* SW_CONTAINED_*: the launch's own views */
+	bool fs_complain;		/* complain mode over the kernel's file
+					 * rules: every open stops, judged at
+					 * its exit (fscomplain.c) */
 	bool excl_creates_new;		/* the program can never be uid 0: an
 					 * exclusive create needs no check
 					 * (filter.c, objects.c) */
@@ -819,6 +840,18 @@ void sw_trap_signal_stop(struct sw_tracee *t);
 /* Resume t, with PTRACE_SYSCALL if an exit stop is due. */
 void sw_resume(struct sw_tracee *t, int sig);
 
+/* ---- fscomplain.c: complain mode over the kernel's file rules ---------- */
+
+/* Does session s judge its file rules itself (complain mode over a
+ * policy's "filesystem" section or --sandbox)? */
+bool sw_fscomplain_on(const struct sw_session *s);
+/* At the exit stop of t's open that can write (resultcheck.c), before
+ * objects.c's verdict: judge what it opened against the file rules,
+ * audit a refusal they would make, and record the call (its SECCOMP
+ * stop left that to here). */
+void sw_fscomplain_open(struct sw_supervisor *sup, struct sw_tracee *t,
+			const struct sw_rc *rc, int64_t rval);
+
 /* ---- record.c: what a session's calls came to ------------------------- */
 
 /* paths: keep the paths calls named too (sysward learn --paths). */
@@ -1047,6 +1080,8 @@ struct sw_rc {
 				 * -2 in memory) */
 	bool created;		/* success means the object was made now */
 	bool forced;		/* an exclusive create we asked for */
+	bool read_only;		/* an open that cannot write, stopped for
+				 * complain mode's file rules alone */
 	uint64_t orig_flags;	/* the program's own */
 	uint32_t id;		/* IPC_RMID's */
 	/* the call as it runs */
@@ -1202,9 +1237,10 @@ int sw_landlock_enter(int ruleset_fd);
 
 /* The sandbox's rules for the kernel of Landlock ABI abi: its own
  * ruleset, entered before the policy's (p: its "network" section decides
- * the network when sb gives no ports). */
+ * the network when sb gives no ports).  enforce false: complain mode,
+ * the file rules judged by the supervisor (sw_fsrules_new()). */
 int sw_sandbox_plan(const struct sw_sandbox *sb, const struct sw_policy *p,
-		    int abi, bool mounts, struct sw_fsrules **ret,
+		    int abi, bool mounts, bool enforce, struct sw_fsrules **ret,
 		    struct sw_error *err);
 
 /* Where the session has a mount namespace of its own (nsbox.c), the
@@ -1328,6 +1364,23 @@ int sw_fsrules_describe(struct sw_fsrules *fr, sw_fsrules_describe_fn fn, void *
  * a supervisor that checks the rules itself. */
 int sw_fsrules_rule_on(const struct sw_fsrules *fr, uint64_t dev, uint64_t ino,
 		       uint64_t *ret_access);
+/*
+ * Complain mode (fr planned with enforce false): would the rules refuse
+ * rights need on the file file, in directory dirfd (the supervisor's
+ * O_PATH descriptor of it), as the kernel's walk decides?  *ret_refused
+ * the rights no rule on the way grants, *ret_spec the nearest
+ * hierarchy's index (-1: none).  0 or -errno (the walk could not go up).
+ */
+struct stat;
+int sw_fsrules_judge(const struct sw_fsrules *fr, int dirfd,
+		     const struct stat *file, uint64_t need,
+		     uint64_t *ret_refused, int *ret_spec);
+/* Hierarchy spec's words ("--sandbox: the workspace") and path as
+ * written; NULL for none. */
+const char *sw_fsrules_spec_words(const struct sw_fsrules *fr, int spec,
+				  const char **ret_written);
+/* Is fr a plan whose file rules the supervisor judges (complain mode)? */
+bool sw_fsrules_complaining(const struct sw_fsrules *fr);
 /* In the parent: what failed at *where, in words. */
 void sw_fsrules_explain(const struct sw_fsrules *fr,
 			const struct sw_fsrules_where *where, char *buf,

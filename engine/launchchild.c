@@ -25,6 +25,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -116,6 +117,80 @@ struct pty_fds {
 	int pts;
 };
 
+/*
+ * --sandbox's mounts for a daemon's client (route 13): they look the
+ * client's paths up as root, which may block for ever on a file system
+ * that never answers (a FUSE server of the client's), and nothing before
+ * "ready" may: the daemon's tracer thread waits for it.  So a mounter,
+ * forked while the child still holds CAP_SYS_ADMIN in the session's
+ * mount namespace and closing every descriptor but its two pipes, waits
+ * for the word, makes the mounts and says how it went; the child gives
+ * the word after the seize and waits for the answer, as it waits for its
+ * chdir: a look-up that never ends then holds this session only.  The
+ * mounter runs our code alone, in the session's cgroup (killed with it)
+ * and dies with the child (PR_SET_PDEATHSIG).
+ */
+struct mounter {
+	pid_t pid;
+	int go, result;		/* the child's ends */
+};
+
+static struct mounter start_mounter(const struct sw_sandbox_mounts *m, int rep_fd)
+{
+	int go[2], res[2];
+	pid_t pid;
+
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(res, O_CLOEXEC) < 0)
+		sw_launch_fail(rep_fd, SW_STAGE_SANDBOX_MOUNTS);
+	pid = fork();
+	if (pid < 0)
+		sw_launch_fail(rep_fd, SW_STAGE_SANDBOX_MOUNTS);
+	if (pid == 0) {
+		int e = 0;
+		char c;
+
+		(void)prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+		if (getppid() == 1)
+			_exit(1);
+		/* nothing of the client's or the launch's held here: a
+		 * mounter stuck for ever must keep no pipe open */
+		{
+			unsigned int a = (unsigned int)(go[0] < res[1] ? go[0] : res[1]);
+			unsigned int b = (unsigned int)(go[0] < res[1] ? res[1] : go[0]);
+
+			if (a > 0)
+				(void)syscall(SYS_close_range, 0U, a - 1, 0U);
+			if (b > a + 1)
+				(void)syscall(SYS_close_range, a + 1, b - 1, 0U);
+			(void)syscall(SYS_close_range, b + 1, ~0U, 0U);
+		}
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		e = -sw_sandbox_mount(m);
+		if (write(res[1], &e, sizeof(e)) != sizeof(e))
+			_exit(1);
+		_exit(0);
+	}
+	close(go[0]);
+	close(res[1]);
+	return (struct mounter){ pid, go[1], res[0] };
+}
+
+/* After the seize: the mounts made, 0 or -errno. */
+static int end_mounter(struct mounter m)
+{
+	int e = EPROTO, status;
+
+	if (write(m.go, "m", 1) != 1 ||
+	    read(m.result, &e, sizeof(e)) != sizeof(e))
+		e = e ? e : EPROTO;
+	close(m.go);
+	close(m.result);
+	while (waitpid(m.pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return -e;
+}
+
 static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 			    const struct sock_fprog *dprog,
 			    const struct sock_fprog *fprog, bool listener,
@@ -132,6 +207,7 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	struct sw_client cl = l->client ? *l->client : (struct sw_client){ 0 };
 	struct sw_client_where where = { -1, -1 };
 	struct sw_launch_ready ready = { .pid = own_pid(l->client) };
+	struct mounter mounter = { -1, -1, -1 };
 	int self_fd = -1, listener_fd = -1;
 	sigset_t mask;
 	char c;
@@ -239,11 +315,14 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 			close(pty.pts);
 	}
 	/* --sandbox in a mount namespace of its own: its read-only trees
-	 * as mounts too (sandbox.c), while it holds CAP_SYS_ADMIN. */
-	if (sandbox_mounts) {
+	 * as mounts too (sandbox.c), while it holds CAP_SYS_ADMIN.  For a
+	 * daemon's client, by a mounter that does them after the seize. */
+	if (sandbox_mounts && !l->client) {
 		errno = -sw_sandbox_mount(sandbox_mounts);
 		if (errno)
 			sw_launch_fail(rep_fd, SW_STAGE_SANDBOX_MOUNTS);
+	} else if (sandbox_mounts) {
+		mounter = start_mounter(sandbox_mounts, rep_fd);
 	}
 	if (l->set_groups &&
 	    sw_set_groups_within(l->groups, l->n_groups, l->groups, l->n_groups) < 0)
@@ -306,6 +385,11 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 	if (read(go_fd, &c, 1) != 1)
 		_exit(SW_EXIT_SYSWARD_ERROR);
 	close(go_fd);
+	if (mounter.pid > 0) {
+		errno = -end_mounter(mounter);
+		if (errno)
+			sw_launch_fail(rep_fd, SW_STAGE_SANDBOX_MOUNTS);
+	}
 	/* Only as the program's own user: a daemon must not enter, for a
 	 * client, a directory the client itself could not (no check-then-use
 	 * race between syswardd's access check and this chdir).  After the

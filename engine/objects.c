@@ -1031,7 +1031,10 @@ static void open_contain(struct sw_tracee *t, const struct sw_program *prog,
 		flags_arg = -2;		/* in memory: the result's mode counts */
 	else
 		return;
-	if (flags_arg >= 0 && !open_can_write(d->args[flags_arg]))
+	/* complain mode's file rules see every open (fscomplain.c) */
+	bool read_only = flags_arg >= 0 && !open_can_write(d->args[flags_arg]);
+
+	if (read_only && !prog->fs_complain)
 		return;
 	/* (filter.c's exception, for a stop some other rule made) */
 	if (flags_arg >= 0 && prog->excl_creates_new &&
@@ -1042,6 +1045,7 @@ static void open_contain(struct sw_tracee *t, const struct sw_program *prog,
 		return;
 	}
 	t->rc->flags_arg = (int8_t)flags_arg;
+	t->rc->read_only = read_only;
 }
 
 /* ---- at the SECCOMP stop -------------------------------------------------- */
@@ -1124,7 +1128,7 @@ enum sw_rc_next sw_objects_result(struct sw_supervisor *sup, struct sw_tracee *t
 
 	switch (rc->kind) {
 	case SW_RC_OPEN:
-		if (rval < 0)
+		if (rval < 0 || rc->read_only)
 			return SW_RC_KEEP;
 		if (rc->flags_arg == -2) {
 			/* openat2: the descriptor's mode, not the flags the

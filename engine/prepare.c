@@ -152,6 +152,7 @@ static bool fcache_key(const struct sw_program *prog, const struct sw_launch *l,
 	sw_sha256_update(&s, &prog->defences, sizeof(prog->defences));
 	sw_sha256_update(&s, &prog->contained, sizeof(prog->contained));
 	sw_sha256_update(&s, &prog->excl_creates_new, sizeof(prog->excl_creates_new));
+	sw_sha256_update(&s, &prog->fs_complain, sizeof(prog->fs_complain));
 	sw_sha256_update(&s, &prog->refusals, sizeof(prog->refusals));
 	sw_sha256_update(&s, &prog->listener, sizeof(prog->listener));
 	/* `--log -`'s line gate: writes to descriptors 1 and 2 stop */
@@ -439,6 +440,13 @@ static bool listener_for(const struct sw_launch *l,
 	       ks->set_syscall_info && prog->ctx.kernel >= KERNEL_VERSION(6, 6, 0);
 }
 
+/* Complain mode over file rules (the policy's or --sandbox's): the
+ * supervisor judges them instead of the kernel (fscomplain.c). */
+static bool fs_complain(const struct sw_launch *l, const struct sw_policy *p)
+{
+	return l->complain && (l->sandbox || (p && p->has_filesystem));
+}
+
 int sw_launch_prepare(const struct sw_kernel_support *ks,
 		      const struct sw_policy *p, const struct sw_launch *l,
 		      unsigned int timeout_ms, struct sw_prepared **ret,
@@ -478,8 +486,11 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 		return sw_error_wrap(err, "prepare the session's own namespaces");
 	}
 	contained = pr->nsbox.contained;
+	/* Complain mode judges the file rules at the exit stop of each
+	 * open that can write (fscomplain.c): those opens must stop. */
 	r = sw_program_new(&pr->prog, p, &ctx,
-			   l->defences_off | sw_objects_defences_off(contained),
+			   l->defences_off | (sw_objects_defences_off(contained) &
+					      ~(fs_complain(l, p) ? SW_DEFENCE_OBJECT_OPENS : 0)),
 			   getpid(), err);
 	if (r < 0) {
 		sw_prepared_free(pr);
@@ -487,8 +498,9 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 	}
 	pr->prog->contained = contained;
 	/* Not root, no capability to become root (--cap CAP_SETUID). */
+	pr->prog->fs_complain = fs_complain(l, p);
 	pr->prog->excl_creates_new = (l->uid == (uid_t)-1 ? geteuid() : l->uid) != 0 &&
-				     !l->caps;
+				     !l->caps && !pr->prog->fs_complain;
 	/* Where a record can be made at a stop at all (without the
 	 * request, refusals stay the filter's and leave none). */
 	pr->prog->observe_stderr = l->audit_gate && ks->set_syscall_info;
@@ -533,7 +545,7 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 	 * of this Landlock ABI enforces, or the launch refused ("strict"). */
 	r = pr->prog->needs_landlock_paths
 		? sw_pathrules_fsrules(p, pr->pathrules, ks->landlock_abi, &pr->fsrules, err)
-		: sw_fsrules_from_policy(p, l, ks->landlock_abi, true, &pr->fsrules, err);
+		: sw_fsrules_from_policy(p, l, ks->landlock_abi, !l->complain, &pr->fsrules, err);
 	if (r < 0) {
 		sw_prepared_free(pr);
 		return sw_error_wrap(err, "%s", p->source ? p->source : "the policy");
@@ -551,21 +563,22 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 	 * in fcache_key() (a run with and without shares one entry). */
 	if (l->sandbox) {
 		/* A mount namespace of its own: the read-only trees as
-		 * mounts too (EROFS).  Not for a daemon's client: the mounts
-		 * look its paths up as root before the seize, and the
-		 * launcher waits for the child's "ready" with no bound
-		 * (launch.c, wait_ready()): a workspace on a file system
-		 * that never answers would hold the daemon's tracer thread
-		 * and every session on it (route 13).  `sysward run` as root
-		 * holds only itself. */
+		 * mounts too (EROFS).  For a daemon's client they are made
+		 * after the seize (launchchild.c, the mounter): they look
+		 * its paths up as root, and a workspace on a file system
+		 * that never answers must hold its session only, never the
+		 * daemon's tracer thread waiting for "ready" (route 13).
+		 * Not in complain mode: the supervisor judges the file
+		 * rules, and the program must be let write (fscomplain.c). */
 		pr->sandbox_mounted = pr->nsbox.on && (pr->nsbox.unshare & CLONE_NEWNS) &&
-				      !l->client;
+				      !l->complain;
 		r = pr->sandbox_mounted
 			? sw_sandbox_mounts_plan(l->sandbox, l->cwd, &pr->sandbox_mounts, err)
 			: 0;
 		if (r >= 0)
 			r = sw_sandbox_plan(l->sandbox, p, ks->landlock_abi,
-					    pr->sandbox_mounted, &pr->sandbox, err);
+					    pr->sandbox_mounted, !l->complain,
+					    &pr->sandbox, err);
 		if (r >= 0)
 			r = sw_fsrules_ruleset(pr->sandbox, ks->landlock_abi,
 					       &pr->sandbox_fd, err);

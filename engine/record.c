@@ -130,7 +130,7 @@ enum sw_outcome sw_outcome_of(const struct sw_decision *d)
 {
 	bool runs = d->verdict == SW_V_ALLOW || d->verdict == SW_V_REWRITE;
 
-	if (d->rule == SW_RULE_DEFENCE && !runs)
+	if (sw_rule_builtin(d->rule) && !runs)
 		return SW_OUT_DEFENCE;
 	if (d->lifted)
 		return SW_OUT_WOULD_REFUSE;

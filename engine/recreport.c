@@ -67,7 +67,7 @@ static const char *rule_words(const struct sw_policy *p, int rule)
 {
 	if (rule >= 0 && p && (size_t)rule < p->n_rules && p->rules[rule].json_path)
 		return p->rules[rule].json_path;
-	return rule == SW_RULE_DEFENCE ? "builtin" : "defaultAction";
+	return sw_rule_builtin(rule) ? "builtin" : "defaultAction";
 }
 
 static void write_outcomes(FILE *f, const uint64_t out[SW_OUT_COUNT])
@@ -140,7 +140,7 @@ static void write_call(FILE *f, const struct sorted_call *sc,
 		sw_outcome_name(c->outcome));
 	sw_json_str(f, rule_words(p, c->rule));
 	fprintf(f, ", \"action\": \"%s\", \"count\": %llu",
-		c->rule == SW_RULE_DEFENCE ? "SYSWARD_DEFENCE" : sw_action_name(c->action),
+		sw_rule_builtin(c->rule) ? "SYSWARD_DEFENCE" : sw_action_name(c->action),
 		(unsigned long long)c->count);
 	if (c->why) {
 		fputs(", \"why\": ", f);
@@ -251,7 +251,12 @@ int sw_record_write_summary(const struct sw_record *r,
 		fprintf(f, "%s%s (%s): %llu %s %s", prefix, sc[i].name,
 			sw_abi_name(c->abi), (unsigned long long)c->count,
 			c->count == 1 ? "call" : "calls", what);
-		if (c->outcome == SW_OUT_DEFENCE) {
+		if (c->rule <= SW_RULE_FILES && c->why) {
+			/* complain mode's judgement of a file rule
+			 * (fscomplain.c): its reason names the rule */
+			fputc(' ', f);
+			sw_text_str(f, c->why);
+		} else if (c->outcome == SW_OUT_DEFENCE) {
 			if (c->why) {
 				fputs(" (", f);
 				sw_text_str(f, c->why);

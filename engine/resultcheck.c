@@ -564,6 +564,8 @@ static bool act(struct sw_supervisor *sup, struct sw_tracee *t, int64_t rval,
 	uint64_t a[6] = { 0 };
 	int e;
 
+	if (rc->kind == SW_RC_OPEN && !injected && sw_fscomplain_on(t->s))
+		sw_fscomplain_open(sup, t, rc, rval);
 	switch (sw_objects_result(sup, t, rc, rval, &out)) {
 	case SW_RC_KEEP:
 		if (injected && (e = finish(t, rval)) < 0) {

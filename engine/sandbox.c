@@ -84,7 +84,7 @@ static const struct sb_row {
 #define N_ROWS	(sizeof(rows) / sizeof(rows[0]))
 
 int sw_sandbox_plan(const struct sw_sandbox *sb, const struct sw_policy *p,
-		    int abi, bool mounts, struct sw_fsrules **ret,
+		    int abi, bool mounts, bool enforce, struct sw_fsrules **ret,
 		    struct sw_error *err)
 {
 	struct sw_fs_spec v[N_ROWS];
@@ -152,7 +152,7 @@ int sw_sandbox_plan(const struct sw_sandbox *sb, const struct sw_policy *p,
 	}
 	r = sw_fsrules_new(v, n, false, true,
 			   sb->net_given || !p || !p->has_network ? &net : NULL,
-			   abi, true, ret, err);
+			   abi, enforce, ret, err);
 out:
 	for (size_t i = 0; i < N_ROWS; i++)
 		free(paths[i]);
@@ -162,8 +162,8 @@ out:
 const char *sw_sandbox_unseen_words(bool complain)
 {
 	return complain
-		? "--sandbox's rules are the kernel's (Landlock and read-only mounts): what they refuse fails with EACCES or EROFS without reaching sysward, so it is not in the audit log, the report or the gate, and complain mode does not let it run (docs/security.md, route 21)"
-		: "--sandbox's rules are the kernel's (Landlock and read-only mounts): what they refuse fails with EACCES or EROFS without reaching sysward, so it is not in the audit log, the report or the gate (docs/security.md, route 21)";
+		? "--sandbox's TCP rules stay the kernel's (Landlock) in complain mode: a bind or connect they refuse fails with EACCES without reaching sysward, so it is not in the audit log or the report; its file rules are judged by sysward instead, on each open (docs/security.md, route 21b)"
+		: "--sandbox's rules are the kernel's (Landlock and read-only mounts): what they refuse fails with EACCES or EROFS without reaching sysward, so it is not in the audit log, the report or the gate; run it again with --complain to have sysward judge the file rules and report each open they would refuse (docs/security.md, route 21b)";
 }
 
 int sw_sandbox_parse_ports(const char *text, struct sw_tcp_ports *ret,

@@ -34,6 +34,16 @@
  * The same, and then the route above with the READ never answered: the
  * supervisor's read of the path faults and waits for a connection that no
  * kill can abort (tests/daemon t_stuck_reads_stay_home).
+ *
+ *   adv_fuse DIR workspace
+ *
+ * Not a program under sysward: a root helper for tests/daemon
+ * t_sandbox_mounts_never_block.  It mounts DIR/mnt in its own (the
+ * caller's) mount namespace, for every uid, and serves a directory "ws"
+ * there: a LOOKUP of it by any uid but 0 is answered (uncached, so that
+ * a client of uid 65534 can check its workspace), one by uid 0 (syswardd's
+ * launch child, making the sandbox's mounts) is read and never answered.
+ * Until killed; killing it aborts the connection.
  */
 #include <fcntl.h>
 #include <linux/fuse.h>
@@ -54,6 +64,7 @@ static int fuse = -1;
 static bool hold_lookup;	/* "stuck": never answer LOOKUP "stuck" */
 static bool hold_read;		/* "stuck-read": never answer READ */
 static volatile bool lookup_held;
+static bool workspace;		/* "workspace": see above */
 static volatile double t_open = 1e18;
 static char path[4096];
 
@@ -85,7 +96,7 @@ static void attr_of(uint64_t ino, struct fuse_attr *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->ino = ino;
-	a->mode = ino == FUSE_ROOT_ID ? S_IFDIR | 0755 : S_IFREG | 0644;
+	a->mode = ino == FUSE_ROOT_ID || ino == 3 ? S_IFDIR | 0755 : S_IFREG | 0644;
 	a->nlink = 1;
 	a->size = ino == FUSE_ROOT_ID ? 0 : 4096;
 	a->blocks = 8;
@@ -127,6 +138,17 @@ static void *server(void *arg)
 			struct fuse_entry_out o = { .nodeid = 2, .generation = 1,
 						    .entry_valid = 3600, .attr_valid = 3600 };
 
+			if (workspace && !strcmp(body, "ws")) {
+				if (in->uid == 0) {
+					FACT("server: LOOKUP of ws by uid 0 (pid %u), never answered",
+					     in->pid);
+					break;
+				}
+				o = (struct fuse_entry_out){ .nodeid = 3, .generation = 1 };
+				attr_of(3, &o.attr);
+				reply(in->unique, 0, &o, sizeof(o));
+				break;
+			}
 			if (hold_lookup && !strcmp(body, "stuck")) {
 				FACT("server: LOOKUP of stuck, never answered");
 				lookup_held = true;
@@ -141,7 +163,7 @@ static void *server(void *arg)
 			break;
 		}
 		case FUSE_GETATTR: {
-			struct fuse_attr_out o = { .attr_valid = 3600 };
+			struct fuse_attr_out o = { .attr_valid = workspace ? 0 : 3600 };
 
 			attr_of(in->nodeid, &o.attr);
 			reply(in->unique, 0, &o, sizeof(o));
@@ -235,11 +257,24 @@ int main(int argc, char **argv)
 	int fd;
 
 	if (argc < 2 || (argc > 2 && strcmp(argv[2], "stuck") &&
-			 strcmp(argv[2], "stuck-read"))) {
-		fprintf(stderr, "usage: adv_fuse DIR [stuck | stuck-read]\n");
+			 strcmp(argv[2], "stuck-read") && strcmp(argv[2], "workspace"))) {
+		fprintf(stderr, "usage: adv_fuse DIR [stuck | stuck-read | workspace]\n");
 		return ADV_CANNOT;
 	}
 	dir = argv[1];
+	if (argc > 2 && !strcmp(argv[2], "workspace")) {
+		workspace = true;
+		snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
+		fuse = open("/dev/fuse", O_RDWR | O_CLOEXEC);
+		snprintf(opts, sizeof(opts), "fd=%d,rootmode=40000,user_id=0,group_id=0,allow_other", fuse);
+		if (fuse < 0 || mount("adv_fuse", mnt, "fuse", MS_NOSUID | MS_NODEV, opts) < 0) {
+			RESULT("mount(fuse) = %s", RET(-1, errno));
+			return adv_verdict(ADV_CANNOT, "cannot mount a FUSE file system");
+		}
+		FACT("server: mounted on %s", mnt);
+		server(NULL);
+		return 0;
+	}
 	hold_lookup = argc > 2;
 	hold_read = argc > 2 && !strcmp(argv[2], "stuck-read");
 	snprintf(path, sizeof(path), "%s/file-D", dir);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -197,7 +198,7 @@ START_TEST(test_sandbox_plan)
 	ck_assert_int_eq(mkdir(git, 0755), 0);
 	sb.dir = ws;
 	for (int mounts = 0; mounts < 2; mounts++) {
-		ck_assert_int_eq(sw_sandbox_plan(&sb, NULL, 7, mounts, &fr, &err), 0);
+		ck_assert_int_eq(sw_sandbox_plan(&sb, NULL, 7, mounts, true, &fr, &err), 0);
 		ck_assert_int_eq(sw_fsrules_apply(fr, -1, &w), 0);
 		ck_assert_int_eq(stat(ws, &st), 0);
 		ck_assert_int_eq(sw_fsrules_rule_on(fr, st.st_dev, st.st_ino, &got), 0);
@@ -227,15 +228,92 @@ START_TEST(test_sandbox_plan)
 
 		sb.net_given = true;
 		sb.connect = (struct sw_tcp_ports){ .ranges = &all, .n_ranges = 1 };
-		ck_assert_int_eq(sw_sandbox_plan(&sb, NULL, 7, false, &fr, &err), -E2BIG);
+		ck_assert_int_eq(sw_sandbox_plan(&sb, NULL, 7, false, true, &fr, &err), -E2BIG);
 		ck_assert_str_eq(err.msg, "--sandbox-net: 65535 TCP ports, at most 4096");
 		sb.net_given = false;
 		sb.connect = (struct sw_tcp_ports){ 0 };
 	}
 	/* below ABI 4 the sandbox cannot keep its promise: refused */
-	ck_assert_int_eq(sw_sandbox_plan(&sb, NULL, 3, false, &fr, &err), -EOPNOTSUPP);
+	ck_assert_int_eq(sw_sandbox_plan(&sb, NULL, 3, false, true, &fr, &err), -EOPNOTSUPP);
 	ck_assert_ptr_nonnull(strstr(err.msg, "--sandbox needs Landlock ABI 4"));
 	rmdir(git);
+	remove_tree();
+}
+END_TEST
+
+/*
+ * Complain mode (enforce false): the apply's table is the supervisor's,
+ * and sw_fsrules_judge() walks up from a file as the kernel would, the
+ * nearest hierarchy naming the rule.  "/" ro, a/ rw, a/b ro inside it.
+ */
+START_TEST(test_judge)
+{
+	static const struct {
+		const char *file;
+		uint64_t need, refused;
+		int spec;
+	} rows[] = {
+		{ "a/f", SW_FS_WRITE_FILE | SW_FS_TRUNCATE, 0, 1 },
+		{ "a/c/y", SW_FS_WRITE_FILE, 0, 1 },
+		{ "a/b/x", SW_FS_READ_FILE, 0, 2 },
+		{ "a/b/x", SW_FS_WRITE_FILE | SW_FS_TRUNCATE,
+		  SW_FS_WRITE_FILE | SW_FS_TRUNCATE, 2 },
+		{ "a/b/x", SW_FS_MAKE_REG, SW_FS_MAKE_REG, 2 },
+		{ "a/b", SW_FS_READ_DIR, 0, 2 },
+		{ "", SW_FS_WRITE_FILE, SW_FS_WRITE_FILE, 0 },
+	};
+	char a[PATH_MAX + 8], b[PATH_MAX + 8], p[PATH_MAX + 16];
+	struct sw_fs_spec specs[3] = {
+		{ .path = "/", .access = RO, .what = "filesystem.paths[0]" },
+		{ .path = a, .access = RW, .what = "filesystem.paths[1]" },
+		{ .path = b, .access = RO, .what = "filesystem.paths[2]" },
+	};
+	struct sw_fsrules *fr = NULL;
+	struct sw_fsrules_where w;
+	struct sw_error err = { 0 };
+
+	make_tree();
+	snprintf(a, sizeof(a), "%s/a", top);
+	snprintf(b, sizeof(b), "%s/a/b", top);
+	ck_assert_int_eq(sw_fsrules_new(specs, 3, false, true, NULL, 7, false, &fr, &err), 0);
+	ck_assert(sw_fsrules_complaining(fr));
+	/* in a child, as the launch child does: the table is shared */
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		_exit(sw_fsrules_apply(fr, -1, &w) == 0 ? 0 : 1);
+	int status;
+
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const char *what, *written;
+		struct stat st;
+		uint64_t refused;
+		int dfd, spec;
+		char *slash;
+
+		snprintf(p, sizeof(p), "%s/%s", top, rows[i].file);
+		ck_assert_int_eq(stat(p, &st), 0);
+		slash = strrchr(p, '/');
+		*slash = '\0';
+		dfd = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		ck_assert_int_ge(dfd, 0);
+		ck_assert_int_eq(sw_fsrules_judge(fr, dfd, &st, rows[i].need, &refused, &spec), 0);
+		close(dfd);
+		/* the rule is looked for only as far as a refusal needs */
+		ck_assert_msg(refused == rows[i].refused &&
+			      (!refused || spec == rows[i].spec),
+			      "%s: refused 0x%llx (want 0x%llx), rule %d (want %d)",
+			      rows[i].file, (unsigned long long)refused,
+			      (unsigned long long)rows[i].refused, spec, rows[i].spec);
+		if (!refused)
+			continue;
+		what = sw_fsrules_spec_words(fr, spec, &written);
+		ck_assert_str_eq(what, specs[spec].what);
+	}
+	sw_fsrules_free(fr);
 	remove_tree();
 }
 END_TEST
@@ -282,6 +360,7 @@ int main(void)
 	TCase *tc = tcase_create("plan");
 
 	tcase_add_test(tc, test_sandbox_plan);
+	tcase_add_test(tc, test_judge);
 	tcase_add_loop_test(tc, test_sandbox_ports, 0, (int)(sizeof(ports) / sizeof(ports[0])));
 	tcase_add_loop_test(tc, test_plan, 0, (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(tc, test_explain);
