@@ -11,6 +11,7 @@
  *   - /proc and /sys: the tree, with what was done there;
  *   - a device (/dev/...): the file, with ioctl beside read or write
  *     (a device opened in the session needs ioctl-dev for its ioctls);
+ *     a terminal of /dev/pts: /dev/pts;
  *   - a directory something was written, made, removed or moved in:
  *     that directory, with those rights and read;
  *   - a tree read or executed elsewhere: beneath ${CWD}, ${HOME} or
@@ -138,7 +139,10 @@ static void classify(const struct anchors *a, const char *p, uint8_t kinds,
 
 	e->kinds = kinds;
 	if (beneath(p, "/dev", 4) && strcmp(p, "/dev")) {
-		snprintf(e->path, sizeof(e->path), "%s", p);
+		/* A terminal's number is the run's: the next one gets
+		 * another (devpts, fs/devpts/inode.c devpts_new_index()). */
+		snprintf(e->path, sizeof(e->path), "%s",
+			 beneath(p, "/dev/pts", 8) ? "/dev/pts" : p);
 		if (kinds & (REC_K_READ | REC_K_WRITE))
 			e->kinds |= FS_IOCTL;
 		return;

@@ -393,11 +393,13 @@ START_TEST(test_record_learn_filesystem)
 		{ "/usr/bin/sh", false, REC_K_EXEC },
 		{ "/etc/passwd", false, REC_K_READ },
 		{ "/dev/null", false, REC_K_WRITE },
+		{ "/dev/pts/ptmx", false, REC_K_READ | REC_K_WRITE },
 		{ "/proc/self/status", false, REC_K_READ },
 	};
 	static const char want[] =
 		"  \"filesystem\": {\n    \"paths\": [\n"
 		"      {\"path\": \"/dev/null\", \"access\": [\"write\", \"ioctl\"]},\n"
+		"      {\"path\": \"/dev/pts\", \"access\": [\"read\", \"write\", \"ioctl\"]},\n"
 		"      {\"path\": \"/etc\", \"access\": \"ro\"},\n"
 		"      {\"path\": \"/proc\", \"access\": [\"read\"]},\n"
 		"      {\"path\": \"${CWD}/tree\", \"access\": [\"read\"]},\n"
