@@ -69,7 +69,7 @@ static bool base_names(struct json_object *base, const char *name)
 }
 
 static int merge_into(struct json_object *base, const char *learned_text,
-		      FILE *out, struct sw_error *err)
+		      FILE *out, bool quiet, struct sw_error *err)
 {
 	cleanup_json struct json_object *learned = json_tokener_parse(learned_text);
 	struct json_object *rules, *brules, *arches, *barches;
@@ -110,9 +110,10 @@ static int merge_into(struct json_object *base, const char *learned_text,
 
 		if (!json_object_object_get_ex(learned, *key, &sec))
 			continue;
-		if (json_object_object_get_ex(base, *key, NULL))
-			sw_cli_error("warning: --filesystem: the base policy has its own \"%s\" section: kept, the learned one left out", *key);
-		else
+		if (json_object_object_get_ex(base, *key, NULL)) {
+			if (!quiet)
+				sw_cli_error("warning: --filesystem: the base policy has its own \"%s\" section: kept, the learned one left out", *key);
+		} else
 			json_object_object_add(base, *key, json_object_get(sec));
 	}
 	if (json_object_object_get_ex(base, "architectures", &barches) &&
@@ -441,7 +442,7 @@ int cmd_learn(int argc, char **argv)
 	       : -ENOMEM;
 	if (base && to && fclose(to) == EOF && r >= 0)
 		r = -ENOMEM;
-	if (base && r >= 0 && merge_into(base, learned, out, &err) < 0) {
+	if (base && r >= 0 && merge_into(base, learned, out, o.run.quiet, &err) < 0) {
 		sw_cli_error("--merge %s: %s", o.merge, err.msg);
 		r = -ECANCELED;		/* said */
 		code = SW_EXIT_SYSWARD_ERROR;
