@@ -69,7 +69,7 @@ static bool base_names(struct json_object *base, const char *name)
 }
 
 static int merge_into(struct json_object *base, const char *learned_text,
-		      FILE *out, struct sw_error *err)
+		      FILE *out, bool quiet, struct sw_error *err)
 {
 	cleanup_json struct json_object *learned = json_tokener_parse(learned_text);
 	struct json_object *rules, *brules, *arches, *barches;
@@ -101,6 +101,20 @@ static int merge_into(struct json_object *base, const char *learned_text,
 			json_object_object_add(rule, "comment",
 					       json_object_new_string("learned by sysward learn"));
 		json_object_array_add(brules, json_object_get(rule));
+	}
+	/* --filesystem: the learned sections, where BASE has none (its
+	 * own are its author's: kept, and said). */
+	for (const char *const *key = (const char *const[]){ "filesystem", "network", NULL };
+	     *key; key++) {
+		struct json_object *sec;
+
+		if (!json_object_object_get_ex(learned, *key, &sec))
+			continue;
+		if (json_object_object_get_ex(base, *key, NULL)) {
+			if (!quiet)
+				sw_cli_error("warning: --filesystem: the base policy has its own \"%s\" section: kept, the learned one left out", *key);
+		} else
+			json_object_object_add(base, *key, json_object_get(sec));
 	}
 	if (json_object_object_get_ex(base, "architectures", &barches) &&
 	    json_object_object_get_ex(learned, "architectures", &arches)) {
@@ -153,6 +167,12 @@ void cmd_learn_help(FILE *f)
 "      --catch-all          with --paths: where a call named such a path,\n"
 "                           add a rule that allows it every path, after\n"
 "                           the paths learned (marked with a comment)\n"
+"      --filesystem         also the \"filesystem\" section: the trees the\n"
+"                           program read and executed, the directories it\n"
+"                           wrote in (Landlock, on the file found), all\n"
+"                           else refused; and, if it made TCP sockets, the\n"
+"                           \"network\" section with the ports it bound\n"
+"                           and connected to (sysward only)\n"
 "      --args               also the values of a call's selector argument\n"
 "                           (socket's family, ioctl's request, prctl's and\n"
 "                           fcntl's command, clone's flags ...) where the\n"
@@ -187,6 +207,7 @@ struct learn_options {
 	bool args;			/* --args */
 	bool paths;			/* --paths */
 	bool catch_all;			/* --catch-all */
+	bool filesystem;		/* --filesystem */
 	const char *merge;		/* --merge BASE */
 	const char *base;		/* --policy BASE */
 	struct run_options run;
@@ -195,12 +216,13 @@ struct learn_options {
 static int parse_options(int argc, char **argv, struct learn_options *o)
 {
 	enum { OPT_FORMAT = 0x100, OPT_ARGS, OPT_MERGE, OPT_PATHS, OPT_CATCH_ALL,
-	       OPT_STRICT };
+	       OPT_STRICT, OPT_FILESYSTEM };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "args", no_argument, NULL, OPT_ARGS },
 		{ "paths", no_argument, NULL, OPT_PATHS },
+		{ "filesystem", no_argument, NULL, OPT_FILESYSTEM },
 		{ "catch-all", no_argument, NULL, OPT_CATCH_ALL },
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "merge", required_argument, NULL, OPT_MERGE },
@@ -241,6 +263,9 @@ static int parse_options(int argc, char **argv, struct learn_options *o)
 		case OPT_CATCH_ALL:
 			o->catch_all = true;
 			break;
+		case OPT_FILESYSTEM:
+			o->filesystem = true;
+			break;
 		case OPT_MERGE:
 			o->merge = optarg;
 			break;
@@ -275,6 +300,12 @@ static int parse_options(int argc, char **argv, struct learn_options *o)
 		return -sw_cli_usage("learn", "--paths writes sysward's own "
 				     "path conditions, which runc, Podman and "
 				     "Docker do not know: not with --format oci");
+	if (o->filesystem && o->oci)
+		return -sw_cli_usage("learn", "--filesystem writes sysward's "
+				     "\"filesystem\" and \"network\" sections, "
+				     "which runc, Podman and Docker ignore: not "
+				     "with --format oci (sysward-runtime enforces "
+				     "them: learn with the default format)");
 	if (optind >= argc)
 		return -sw_cli_usage("learn", "missing PROGRAM to run");
 	o->run.argv = argv + optind;
@@ -391,6 +422,7 @@ int cmd_learn(int argc, char **argv)
 	}
 
 	o.run.record_paths = o.paths;
+	o.run.record_files = o.filesystem;
 	code = sw_run_embedded(&o.run, policy, true, &rec, &ex);
 	if (!rec) {
 		/* It never ran: no policy, and no empty file left to load. */
@@ -404,17 +436,21 @@ int cmd_learn(int argc, char **argv)
 					(o.oci ? SW_LEARN_OCI_RUNTIME : 0) |
 					(o.args ? SW_LEARN_ARGS : 0) |
 					(o.paths ? SW_LEARN_PATHS : 0) |
-					(o.catch_all ? SW_LEARN_CATCH_ALL : 0),
+					(o.catch_all ? SW_LEARN_CATCH_ALL : 0) |
+					(o.filesystem ? SW_LEARN_FILESYSTEM : 0),
 					&unnamed, &notes)
 	       : -ENOMEM;
 	if (base && to && fclose(to) == EOF && r >= 0)
 		r = -ENOMEM;
-	if (base && r >= 0 && merge_into(base, learned, out, &err) < 0) {
+	if (base && r >= 0 && merge_into(base, learned, out, o.run.quiet, &err) < 0) {
 		sw_cli_error("--merge %s: %s", o.merge, err.msg);
 		r = -ECANCELED;		/* said */
 		code = SW_EXIT_SYSWARD_ERROR;
 	}
-	if (r == -E2BIG) {
+	if (r == -ERANGE) {
+		sw_cli_error("--filesystem: the program reached more hierarchies than a policy holds (256): nothing written; learn it in parts, or write the \"filesystem\" section by hand");
+		code = SW_EXIT_SYSWARD_ERROR;
+	} else if (r == -E2BIG) {
 		sw_cli_error("the program made more distinct system calls than the record keeps (%u): the learned policy would miss some; nothing written",
 			     SW_RECORD_CALLS);
 		code = SW_EXIT_SYSWARD_ERROR;
@@ -423,6 +459,16 @@ int cmd_learn(int argc, char **argv)
 		code = SW_EXIT_SYSWARD_ERROR;
 	} else if (!o.run.quiet) {
 		say_notes(&notes);
+		if (o.filesystem) {
+			bool ports_lost;
+			uint64_t lost = sw_record_files_lost(rec, &ports_lost);
+
+			if (lost)
+				sw_cli_error("warning: --filesystem: %llu objects past the 4096 the record keeps were not learned: the \"filesystem\" section may refuse them (learn the program in parts, or widen a hierarchy by hand)",
+					     (unsigned long long)lost);
+			if (ports_lost)
+				sw_cli_error("warning: --filesystem: more than 64 TCP ports bound or connected to: those past them were not learned (write a range in \"network\" by hand)");
+		}
 		if (unnamed)
 			sw_cli_error("warning: %llu calls of system call numbers no name is known for were not learned (a profile names calls)",
 				     (unsigned long long)unnamed);

@@ -427,6 +427,7 @@ int sw_run_embedded(const struct run_options *o, const struct sw_policy *policy,
 		.complain = o->complain,
 		.record = record,
 		.record_paths = record && o->record_paths,
+		.record_files = record && o->record_files,
 		/* A container's process 1 (sysward-runtime's prefix): the
 		 * kernel drops every signal from outside that we do not
 		 * catch, so catch and forward them all (engine.h). */

@@ -31,6 +31,8 @@ struct run_options {
 	const char *report_path;	/* --report FILE, "-" = stderr */
 	int gate;			/* --gate[=N]: N, 0 = no gate */
 	bool record_paths;		/* learn --paths: the record keeps paths */
+	bool record_files;		/* learn --filesystem: and the objects
+					 * reached, the TCP ports */
 	bool no_cache;			/* --no-cache: compile the filter anew */
 	/* --sandbox[=DIR], --sandbox-net=PORTS, --sandbox-bind=PORTS:
 	 * sandbox.dir absolute after sw_run_sandbox_begin(), NULL = the

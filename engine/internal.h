@@ -856,6 +856,9 @@ void sw_fscomplain_open(struct sw_supervisor *sup, struct sw_tracee *t,
 
 /* paths: keep the paths calls named too (sysward learn --paths). */
 struct sw_record *sw_record_new(bool complain, bool paths);
+/* Keep what the calls reached on the file system and the TCP ports
+ * (sysward learn --filesystem; recfiles.c). */
+void sw_record_keep_files(struct sw_record *r);
 /* The bytes r holds (its tables as they have grown, its samples). */
 size_t sw_record_bytes(const struct sw_record *r);
 /* The outcome of a final decision (after the defences' containment). */

@@ -90,6 +90,8 @@ static struct sw_session *session_new(struct sw_supervisor *sup,
 		free(s);
 		return NULL;
 	}
+	if (s->record && l->record_files)
+		sw_record_keep_files(s->record);
 	return s;
 }
 

@@ -393,7 +393,10 @@ int sw_record_write_policy(const struct sw_record *r, FILE *f,
 		fprintf(f, "%s\"%s\"", first ? "" : ", ", sw_abi_oci_name(a));
 		first = false;
 	}
-	fputs("],\n  \"syscalls\": [\n", f);
+	fputs("],\n", f);
+	if ((flags & SW_LEARN_FILESYSTEM) && (ret = rec_write_fs(r, f)) < 0)
+		goto out;
+	fputs("  \"syscalls\": [\n", f);
 	/* Each name once (the same name from two ABIs), and with --args
 	 * the values of its selector where the run used few. */
 	for (size_t i = 0; i < n; i++) {

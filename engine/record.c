@@ -72,6 +72,11 @@ struct sw_record *sw_record_new(bool complain, bool paths)
 	return r;
 }
 
+void sw_record_keep_files(struct sw_record *r)
+{
+	r->keep_files = true;
+}
+
 void sw_record_free(struct sw_record *r)
 {
 	if (!r)
@@ -84,6 +89,8 @@ void sw_record_free(struct sw_record *r)
 	free(r->slot);
 	free(r->progs);
 	free(r->paths);
+	free(r->files);
+	free(r->file_slot);
 	free(r);
 }
 
@@ -92,7 +99,9 @@ size_t sw_record_bytes(const struct sw_record *r)
 	size_t n = sizeof(*r) + r->cap_calls * sizeof(*r->calls) +
 		   2 * r->cap_calls * sizeof(*r->slot) +
 		   r->cap_progs * sizeof(*r->progs) +
-		   r->cap_paths * sizeof(*r->paths);
+		   r->cap_paths * sizeof(*r->paths) +
+		   r->cap_files * sizeof(*r->files) +
+		   (r->file_slot ? 2 * REC_FILES * sizeof(*r->file_slot) : 0);
 
 	for (size_t i = 0; i < r->n_calls; i++) {
 		if (r->calls[i].why)
@@ -506,13 +515,17 @@ void sw_record_call(struct sw_record *r, struct sw_tracee *t, enum sw_abi abi,
 			c->why = strndup(d->why, REC_WHY - 1);	/* NULL: none */
 	}
 	/* Arguments of what the policy did not simply allow. */
-	if (o != SW_OUT_ALLOWED || r->keep_paths) {
+	if (o != SW_OUT_ALLOWED || r->keep_paths || r->keep_files) {
 		char *name = seccomp_syscall_resolve_num_arch(sw_abi_token(abi), (int)nr);
 
 		if (o != SW_OUT_ALLOWED)
 			add_sample(c, t->pid, abi, name, args, d);
 		if (r->keep_paths && name)
 			add_path(r, c, t->pid, abi, name, args, d);
+		/* What runs reaches its object (not a refusal's). */
+		if (r->keep_files && name && o != SW_OUT_REFUSED &&
+		    o != SW_OUT_DEFENCE)
+			rec_files_call(r, t->pid, abi, name, args);
 		free(name);
 	}
 }

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "internal.h"
 
@@ -69,9 +70,46 @@ struct rec_path {
 	char path[REC_STR];
 };
 
+/*
+ * learn --filesystem (recfiles.c): an object the program reached, or
+ * the directory it made or removed an entry in, resolved by the
+ * supervisor at the call's entry stop, with what it did there.
+ */
+#define REC_FILE	256	/* a path kept; a longer one cut at a slash */
+#define REC_FILES	4096	/* objects kept */
+_Static_assert((REC_FILES & (REC_FILES - 1)) == 0 && REC_FILES < 0xffff,
+	       "file slots: a power of two, indexes in 16 bits");
+#define REC_PORTS	64	/* TCP ports kept per list */
+enum rec_kind {
+	REC_K_READ = 1u << 0,
+	REC_K_WRITE = 1u << 1,
+	REC_K_CREATE = 1u << 2,
+	REC_K_REMOVE = 1u << 3,
+	REC_K_EXEC = 1u << 4,
+	REC_K_MOVE = 1u << 5,	/* link or rename into another directory */
+};
+struct rec_file {
+	uint32_t hash;		/* of path and in_dir: the lookup's */
+	uint8_t kinds;		/* enum rec_kind */
+	bool in_dir;		/* kinds on entries of the directory path (made,
+				 * removed, moved), not on path itself; or
+				 * path was cut at a directory */
+	char path[REC_FILE];	/* absolute, lexically clean */
+};
+enum { REC_BIND, REC_CONNECT };
+
 struct sw_record {
 	bool complain;
 	bool keep_paths;		/* --paths */
+	bool keep_files;		/* --filesystem */
+	struct rec_file *files;		/* cap_files, up to REC_FILES */
+	size_t n_files, cap_files;
+	uint16_t *file_slot;		/* 2 * REC_FILES: index + 1, 0 empty */
+	uint64_t files_lost;		/* past the table */
+	bool tcp;			/* a TCP socket was made */
+	uint16_t ports[2][REC_PORTS];	/* REC_BIND, REC_CONNECT */
+	uint8_t n_ports[2];
+	bool ports_lost;
 	struct rec_path *paths;		/* cap_paths, up to SW_RECORD_PATHS */
 	size_t n_paths, cap_paths;
 	uint64_t totals[SW_OUT_COUNT];
@@ -85,5 +123,18 @@ struct sw_record {
 	struct rec_call *calls;
 	struct rec_prog *progs;
 };
+
+/* recfiles.c: the object a call reached, for learn --filesystem. */
+/* base + "/" + name with ".", ".." and empty components taken away
+ * lexically: out absolute.  -ENAMETOOLONG past size. */
+int rec_join_clean(const char *base, const char *name, char *out, size_t size);
+/* Keep (path, in_dir, kinds), merged with an entry of the same; a path
+ * longer than REC_FILE - 1 as the directory of it that fits. */
+void rec_files_add(struct sw_record *r, const char *path, bool in_dir,
+		   uint8_t kinds);
+void rec_files_call(struct sw_record *r, pid_t pid, enum sw_abi abi,
+		    const char *name, const uint64_t args[6]);
+/* reclearnfs.c: the "filesystem" and "network" sections. */
+int rec_write_fs(const struct sw_record *r, FILE *f);
 
 #endif

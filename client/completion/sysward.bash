@@ -122,7 +122,7 @@ _sysward()
 			return ;;
 		esac
 		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "--output --policy --format --args --paths --catch-all --merge --cap --quiet --strict --help" -- "$cur"))
+			COMPREPLY=($(compgen -W "--output --policy --format --args --paths --catch-all --filesystem --merge --cap --quiet --strict --help" -- "$cur"))
 			return
 		fi
 		COMPREPLY=($(compgen -c -- "$cur"))

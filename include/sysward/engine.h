@@ -271,6 +271,10 @@ struct sw_launch {
 	/* With record: also keep every path a call with a path argument
 	 * named (SW_RECORD_PATHS at most), for sysward learn --paths. */
 	bool record_paths;
+	/* With record: also what the calls reached on the file system
+	 * and the TCP ports bound and connected to, for sysward learn
+	 * --filesystem (engine/recfiles.c). */
+	bool record_files;
 	/* sw_run() only: we are the init of a pid namespace (a container's
 	 * process 1, as sysward-runtime starts us).  The kernel then
 	 * delivers a signal sent from outside only if we catch it, and a
@@ -662,6 +666,8 @@ int sw_record_write_summary(const struct sw_record *r,
 #define SW_LEARN_OCI_RUNTIME	(1u << 0)	/* the runtime's own calls too */
 #define SW_LEARN_ARGS		(1u << 1)	/* selector arguments (record.c) */
 #define SW_LEARN_PATHS		(1u << 2)	/* path prefixes (record.c) */
+#define SW_LEARN_FILESYSTEM	(1u << 4)	/* "filesystem" and "network"
+						 * sections (recfiles.c) */
 #define SW_LEARN_CATCH_ALL	(1u << 3)	/* with PATHS: a rule allowing every
 						 * path where some could not be
 						 * learned (below) */
@@ -697,6 +703,11 @@ struct sw_learn_notes {
 };
 /* The reason as words: "not UTF-8, which a policy ... cannot say", ... */
 const char *sw_learn_why_str(enum sw_learn_why why);
+
+/* learn --filesystem: objects the record could not keep (past its
+ * 4096, or no memory), and whether TCP ports were past its 64 a list:
+ * the learned sections may refuse them. */
+uint64_t sw_record_files_lost(const struct sw_record *r, bool *ret_ports_lost);
 
 int sw_record_write_policy(const struct sw_record *r, FILE *f,
 			   unsigned int flags, uint64_t *ret_unnamed,

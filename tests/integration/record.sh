@@ -145,6 +145,34 @@ assert [{"index": 1, "exact": "foo"}] in c, c' "$W/p.json" ||
 	expect_err 'e.g. openat(AT_FDCWD, "../../../../../../etc/hostname", O_RDONLY)'
 }
 
+t_learn_filesystem_merge() {
+	# learn --filesystem --merge BASE: the learned "filesystem" section
+	# is added to a BASE without one; a BASE with its own keeps it (its
+	# author's), and a warning says the learned one was left out (not
+	# with -q).  --format oci refuses it (runc ignores the section).
+	local b
+	mkdir -p "$W/d" && echo x >"$W/d/f"
+	b=$(policy base <<<'{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": []}')
+	cli learn --filesystem --merge "$b" -o "$W/m.json" -- cat "$W/d/f"
+	expect_rc 0
+	"$PYTHON" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+assert any(e["path"] == "/usr" for e in d["filesystem"]["paths"]), d' "$W/m.json" ||
+		{ fail "--merge lost the learned filesystem section"; cat "$W/m.json" >&2; }
+	b=$(policy own <<<'{"defaultAction": "SCMP_ACT_ERRNO", "filesystem": {"paths": [{"path": "/", "access": "rw"}]}}')
+	cli learn --filesystem --merge "$b" -o "$W/o.json" -- cat "$W/d/f"
+	expect_rc 0
+	expect_err 'warning: --filesystem: the base policy has its own "filesystem" section: kept, the learned one left out'
+	"$PYTHON" -c 'import json, sys
+assert json.load(open(sys.argv[1]))["filesystem"] == {"paths": [{"path": "/", "access": "rw"}]}' "$W/o.json" ||
+		{ fail "--merge replaced the base policy's own section"; cat "$W/o.json" >&2; }
+	cli learn -q --filesystem --merge "$b" -o "$W/o.json" -- cat "$W/d/f"
+	[ ! -s "$W/err" ] || fail "-q printed: $(cat "$W/err")"
+	cli learn --filesystem --format oci -o "$W/x.json" -- true
+	expect_rc 2
+	expect_err "not with --format oci"
+}
+
 t_learn_paths_never_widens() {
 	# learn --paths never widens without saying so.  A path no rule can
 	# say (a directory that is not UTF-8) made the call learned by name

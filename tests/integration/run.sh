@@ -1161,7 +1161,7 @@ sysward run --policy a.json --co|--complain
 sysward run --policy a.json --report |a.json b.json notes.txt sub 
 sysward run --policy a.json --report r.json ech|echo 
 sysward run --policy a.json --ga|--gate --gate= 
-sysward learn --|--args --cap --catch-all --format --help --merge --output --paths --policy --quiet --strict 
+sysward learn --|--args --cap --catch-all --filesystem --format --help --merge --output --paths --policy --quiet --strict 
 sysward learn -o |a.json b.json notes.txt sub 
 sysward learn --format |oci sysward 
 sysward learn -o p.json ech|echo 

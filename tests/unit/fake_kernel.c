@@ -305,10 +305,18 @@ void fk_mq(const char *name, unsigned long ino)
 	mqs[n_mqs++].ino = ino;
 }
 
-/* The file /proc/<tid>/fd/<fd>, or a path fk_path named, or NULL. */
+/* The file /proc/<tid>/fd/<fd> (/proc/<tid>/cwd: fk_file()'s fd
+ * AT_FDCWD), or a path fk_path named, or NULL. */
 static const struct fk_fdfile *file_at(const char *path)
 {
 	int tid, fd, end = 0;
+
+	if (sscanf(path, "/proc/%d/cwd%n", &tid, &end) == 1 && !path[end]) {
+		for (size_t i = 0; i < n_files; i++)
+			if (files[i].tid == tid && files[i].fd == AT_FDCWD)
+				return &files[i];
+		return NULL;
+	}
 
 	if (sscanf(path, "/proc/%d/fd/%d%n", &tid, &fd, &end) == 2 && !path[end]) {
 		for (size_t i = 0; i < n_files; i++)

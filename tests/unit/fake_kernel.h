@@ -115,7 +115,8 @@ void fk_procdir_fd(pid_t tid, int fd, pid_t target);
  * statfs magic), which /proc/<tid>/fd/<fd> links to as link, with
  * identity (dev, ino) (dev 0: procfs's if fs is, else another).  The
  * same (dev, ino) at a path: fk_path.  fk_file_gone: the descriptor
- * closed. */
+ * closed.  fd AT_FDCWD: the tracee's working directory (/proc/<tid>/cwd
+ * links to link). */
 void fk_file(pid_t tid, int fd, unsigned long fs, const char *link,
 	     unsigned long ino);
 void fk_file_gone(pid_t tid, int fd);

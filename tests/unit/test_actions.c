@@ -25,6 +25,7 @@
 
 #include "check_run.h"
 #include "fake_kernel.h"
+#include "record.h"
 
 #define PID	10000100
 #define VSYSCALL_GETTIMEOFDAY 0xffffffffff600000ull
@@ -694,6 +695,60 @@ START_TEST(notif_handoff_refused_fails_closed)
 }
 END_TEST
 
+/* learn --filesystem's entry for (path, in_dir), its kinds; -1: none. */
+static int rec_kinds(const char *path, bool in_dir)
+{
+	const struct sw_record *r = sess->record;
+
+	for (size_t i = 0; i < r->n_files; i++)
+		if (r->files[i].in_dir == in_dir && !strcmp(r->files[i].path, path))
+			return r->files[i].kinds;
+	return -1;
+}
+
+START_TEST(complain_records_objects)
+{
+	/* learn --filesystem (recfiles.c): the object a call reaches,
+	 * resolved at its stop from /proc/<tid>/cwd or the dirfd's link and
+	 * the string, "." and ".." taken away, not the string as passed;
+	 * a create's and a remove's right on the directory; a rename into
+	 * another directory a move on both; O_PATH nothing; a dirfd that
+	 * is no directory (a pipe) nothing. */
+	uint64_t rel, sub, pipe_rel;
+
+	stage(__NR_getppid, false);
+	sess->complain = true;
+	sess->record = sw_record_new(true, false);
+	ck_assert_ptr_nonnull(sess->record);
+	sw_record_keep_files(sess->record);
+	fk_file(PID, AT_FDCWD, 0, "/w/d", 0);
+	fk_file(PID, 7, 0, "/srv/data", 0);
+	fk_file(PID, 8, 0, "pipe:[42]", 0);
+	rel = ft->mem_base + 64;
+	sub = ft->mem_base + 128;
+	pipe_rel = ft->mem_base + 192;
+	fk_poke(PID, rel, "sub/.././f", 11);
+	fk_poke(PID, sub, "x//y", 5);
+	fk_poke(PID, pipe_rel, "p", 2);
+	next_stop(__NR_openat, (uint64_t)(int64_t)AT_FDCWD, rel, O_WRONLY | O_CREAT);
+	next_stop(__NR_openat, 7, sub, O_RDONLY);
+	next_stop(__NR_openat, 7, rel, O_PATH);
+	next_stop(__NR_openat, 8, pipe_rel, O_RDONLY);
+	{
+		uint64_t a[6] = { (uint64_t)(int64_t)AT_FDCWD, rel, 7, sub, 0, 0 };
+
+		fk_seccomp(PID, 0xc000003e, __NR_renameat, a, 0x401000);
+		seccomp_stop();
+	}
+	ck_assert_int_eq(rec_kinds("/w/d/f", false), REC_K_WRITE);
+	ck_assert_int_eq(rec_kinds("/w/d", true), REC_K_CREATE | REC_K_REMOVE | REC_K_MOVE);
+	ck_assert_int_eq(rec_kinds("/srv/data/x/y", false), REC_K_READ);
+	ck_assert_int_eq(rec_kinds("/srv/data/x", true), REC_K_CREATE | REC_K_MOVE);
+	ck_assert_uint_eq(sess->record->n_files, 4);	/* no O_PATH, no pipe */
+	ck_assert_int_eq(rec_kinds("sub/.././f", false), -1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("actions");
@@ -727,6 +782,7 @@ int main(void)
 	tcase_add_test(tc, notif_handoff_not_a_listener);
 	tcase_add_test(tc, notif_handoff_only_from_the_launch);
 	tcase_add_test(tc, notif_handoff_refused_fails_closed);
+	tcase_add_test(tc, complain_records_objects);
 	tcase_add_checked_fixture(tc, NULL, unstage);
 	suite_add_tcase(s, tc);
 	return sw_check_run(s);

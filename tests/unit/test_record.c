@@ -13,7 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "internal.h"
+#include "record.h"
 #include "check_run.h"
 
 static struct sw_policy pol = {
@@ -318,6 +323,150 @@ START_TEST(test_record_learn_paths)
 }
 END_TEST
 
+START_TEST(test_record_join_clean)
+{
+	/* The name the kernel walks, from a directory (/proc/<pid>/cwd's
+	 * or a dirfd's link) and the string: "." and ".." away. */
+	static const struct {
+		const char *base, *name, *want;
+	} rows[] = {
+		{ "/a/b", "../c", "/a/c" },
+		{ "/a/b", "./d//e/.", "/a/b/d/e" },
+		{ "/", "..", "/" },
+		{ "/a", "../../..", "/" },
+		{ "", "/x/../../y", "/y" },
+		{ "/w", "", "/w" },
+	};
+	char out[64], big[200];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		ck_assert_int_eq(rec_join_clean(rows[i].base, rows[i].name, out, sizeof(out)), 0);
+		ck_assert_str_eq(out, rows[i].want);
+	}
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	ck_assert_int_eq(rec_join_clean("/a", big, out, sizeof(out)), -ENAMETOOLONG);
+}
+END_TEST
+
+static char *learned_fs(const struct sw_record *r)
+{
+	uint64_t unnamed;
+	char *buf = NULL, *fs, *end;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(sw_record_write_policy(r, f, SW_LEARN_FILESYSTEM, &unnamed, NULL), 0);
+	fclose(f);
+	fs = strstr(buf, "  \"filesystem\"");
+	ck_assert_ptr_nonnull(fs);
+	end = strstr(fs, "  \"syscalls\"");
+	ck_assert_ptr_nonnull(end);
+	*end = '\0';
+	fs = strdup(fs);
+	free(buf);
+	return fs;
+}
+
+START_TEST(test_record_learn_filesystem)
+{
+	/* The objects a run reached, generalised (reclearnfs.c): a tree
+	 * read as ${CWD}'s child, a directory written with what was done
+	 * in it and read, what the run made and removed as the directory
+	 * it made it in, the system trees "ro", a device exactly with
+	 * ioctl, /proc as itself (never resolved: it would be learn's
+	 * own), a name missing after the run not at all; the same text
+	 * whatever the order the objects came in. */
+	static const struct {
+		const char *path;	/* beneath the work directory if relative */
+		bool in_dir;
+		uint8_t kinds;
+	} objs[] = {
+		{ "tree/a/1", false, REC_K_READ },
+		{ "tree/b/2", false, REC_K_READ },
+		{ "tree/b", false, REC_K_READ },
+		{ "work", true, REC_K_CREATE },
+		{ "work/gone/f", false, REC_K_WRITE },
+		{ "work/gone", true, REC_K_CREATE | REC_K_REMOVE },
+		{ "missing/x", false, REC_K_READ },
+		{ "/usr/bin/sh", false, REC_K_EXEC },
+		{ "/etc/passwd", false, REC_K_READ },
+		{ "/dev/null", false, REC_K_WRITE },
+		{ "/dev/pts/ptmx", false, REC_K_READ | REC_K_WRITE },
+		{ "/proc/self/status", false, REC_K_READ },
+	};
+	static const char want[] =
+		"  \"filesystem\": {\n    \"paths\": [\n"
+		"      {\"path\": \"/dev/null\", \"access\": [\"write\", \"ioctl\"]},\n"
+		"      {\"path\": \"/dev/pts\", \"access\": [\"read\", \"write\", \"ioctl\"]},\n"
+		"      {\"path\": \"/etc\", \"access\": \"ro\"},\n"
+		"      {\"path\": \"/proc\", \"access\": [\"read\"]},\n"
+		"      {\"path\": \"${CWD}/tree\", \"access\": [\"read\"]},\n"
+		"      {\"path\": \"${CWD}/work\", \"access\": [\"read\", \"write\", \"create\", \"remove\"]},\n"
+		"      {\"path\": \"/usr\", \"access\": \"ro\"}\n"
+		"    ]\n  },\n";
+	char dir[] = "/tmp/sw-unit-learnfs.XXXXXX", old[PATH_MAX], path[PATH_MAX];
+	char *text[2];
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/tree/a", dir);
+	snprintf(old, sizeof(old), "%s/tree", dir);
+	ck_assert_int_eq(mkdir(old, 0755), 0);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/tree/b", dir);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/work", dir);
+	ck_assert_int_eq(mkdir(path, 0755), 0);
+	fclose(fopen(strcat(strcpy(path, dir), "/tree/a/1"), "w"));
+	fclose(fopen(strcat(strcpy(path, dir), "/tree/b/2"), "w"));
+	ck_assert_ptr_nonnull(getcwd(old, sizeof(old)));
+	ck_assert_int_eq(chdir(dir), 0);
+	for (int order = 0; order < 2; order++) {
+		struct sw_record *r = sw_record_new(true, false);
+
+		ck_assert_ptr_nonnull(r);
+		sw_record_keep_files(r);
+		for (size_t k = 0; k < sizeof(objs) / sizeof(objs[0]); k++) {
+			size_t i = order ? sizeof(objs) / sizeof(objs[0]) - 1 - k : k;
+
+			if (objs[i].path[0] == '/')
+				snprintf(path, sizeof(path), "%s", objs[i].path);
+			else
+				snprintf(path, sizeof(path), "%s/%s", dir, objs[i].path);
+			rec_files_add(r, path, objs[i].in_dir, objs[i].kinds);
+		}
+		text[order] = learned_fs(r);
+		sw_record_free(r);
+	}
+	{
+		/* Past three quarters of the record's objects, an object is
+		 * kept as its directory: 5000 names in tree/b, which the
+		 * run removed, still learn that directory; none is lost. */
+		struct sw_record *r = sw_record_new(true, false);
+		bool ports_lost;
+		char *t;
+
+		sw_record_keep_files(r);
+		for (int i = 0; i < 5000; i++) {
+			snprintf(path, sizeof(path), "%s/tree/b/gone%d", dir, i);
+			rec_files_add(r, path, false, REC_K_READ);
+		}
+		ck_assert_uint_eq(sw_record_files_lost(r, &ports_lost), 0);
+		t = learned_fs(r);
+		ck_assert_ptr_nonnull(strstr(t, "{\"path\": \"${CWD}/tree\", \"access\": [\"read\"]}"));
+		free(t);
+		sw_record_free(r);
+	}
+	ck_assert_int_eq(chdir(old), 0);
+	ck_assert_str_eq(text[0], want);
+	ck_assert_str_eq(text[1], want);
+	free(text[0]);
+	free(text[1]);
+	ck_assert_int_eq(system(strcat(strcpy(path, "rm -rf "), dir)), 0);
+}
+END_TEST
+
 static Suite *record_suite(void)
 {
 	Suite *s = suite_create("record");
@@ -325,6 +474,8 @@ static Suite *record_suite(void)
 
 	tcase_add_test(tc, test_record_bounded);
 	tcase_add_test(tc, test_record_learn_paths);
+	tcase_add_test(tc, test_record_join_clean);
+	tcase_add_test(tc, test_record_learn_filesystem);
 	tcase_add_test(tc, test_record_grows_on_demand);
 	tcase_add_test(tc, test_record_deterministic);
 	tcase_add_test(tc, test_record_policy);
