@@ -372,19 +372,19 @@ static void report_exec(struct sw_session *s, struct sw_tracee *t,
 {
 	struct sw_decision logged = *d;
 	struct sw_audit_rec rec = {
-		.session_id = s->id, .pid = t->pid, .abi = t->stop_abi,
-		.nr = t->stop_nr, .d = &logged, .prog = s->prog,
+		.session_id = s->id, .pid = t->pid, .abi = t->call.abi,
+		.nr = t->call.nr, .d = &logged, .prog = s->prog,
 		.error = error,
 	};
 
 	if (s->record)
-		sw_record_call(s->record, t, t->stop_abi, t->stop_nr,
-			       t->stop_args, d);
+		sw_record_call(s->record, t, t->call.abi, t->call.nr,
+			       t->call.args, d);
 	if (!s->audit)
 		return;
 	if (error)
 		logged.verdict = SW_V_KILL;
-	memcpy(rec.args, t->stop_args, sizeof(rec.args));
+	memcpy(rec.args, t->call.args, sizeof(rec.args));
 	(void)sw_audit_write(s->audit, s->audit_format, &rec);
 }
 
@@ -407,7 +407,7 @@ bool sw_execguard_exec(struct sw_supervisor *sup, struct sw_tracee *t)
 		int at;
 
 		if (pr->applies &&
-		    (at = sw_prog_rule_name_at(s->prog, i, t->stop_abi, t->stop_nr)) >= 0 &&
+		    (at = sw_prog_rule_name_at(s->prog, i, t->call.abi, t->call.nr)) >= 0 &&
 		    is_exec_name(pr->rule->names[at]))
 			call = pr->rule->names[at];
 	}
@@ -426,12 +426,12 @@ bool sw_execguard_exec(struct sw_supervisor *sup, struct sw_tracee *t)
 		sw_sys_kill(t->pid, SIGKILL);
 		return true;
 	}
-	sw_execguard_decide(s->prog, t->stop_abi, t->stop_nr, t->stop_args,
+	sw_execguard_decide(s->prog, t->call.abi, t->call.nr, t->call.args,
 			    path_index(call), nm->name, nm->n, &sup->scratch,
 			    &d, &which);
 	if (d.verdict == SW_V_ALLOW || d.verdict == SW_V_REWRITE)
 		return false;
-	if (s->complain && sw_decision_lift(&d, t->stop_nr, t->stop_args)) {
+	if (s->complain && sw_decision_lift(&d, t->call.nr, t->call.args)) {
 		/* The policy would refuse the file executed: report it, as
 		 * the exec call itself would have been, and let it run. */
 		d.path = nm->name[which];

@@ -172,12 +172,12 @@ void sw_fscomplain_open(struct sw_supervisor *sup, struct sw_tracee *t,
 				if (s->audit) {
 					struct sw_audit_rec rec = {
 						.session_id = s->id, .pid = t->pid,
-						.abi = rc->abi, .nr = t->stop_nr, .d = &d,
+						.abi = rc->abi, .nr = t->call.nr, .d = &d,
 						.prog = s->prog, .has_result = true,
 						.result = rval,
 					};
 
-					memcpy(rec.args, t->stop_args, sizeof(rec.args));
+					memcpy(rec.args, t->call.args, sizeof(rec.args));
 					(void)sw_audit_write(s->audit, s->audit_format, &rec);
 				}
 			}
@@ -187,5 +187,5 @@ void sw_fscomplain_open(struct sw_supervisor *sup, struct sw_tracee *t,
 	}
 	/* Deferred from the SECCOMP stop (actions.c): the call as judged. */
 	if (s->record)
-		sw_record_call(s->record, t, rc->abi, t->stop_nr, t->stop_args, &d);
+		sw_record_call(s->record, t, rc->abi, t->call.nr, t->call.args, &d);
 }

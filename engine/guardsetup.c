@@ -141,16 +141,12 @@ static void give_up(struct sw_session *s, struct sw_tracee *t,
 	sw_sys_kill(t->pid, SIGKILL);
 }
 
-static int gs_resume(pid_t pid, int sig)
-{
-	return sw_sys_ptrace(PTRACE_SYSCALL, pid, 0L, (void *)(long)sig) < 0 ? -errno : 0;
-}
-
 /*
  * Have the tracee run syscall nr(a...).  At a syscall-entry stop the
  * pending syscall is replaced; at a syscall-exit stop the instruction
  * pointer goes back to the syscall instruction, which runs again with our
- * registers.  Resumes the tracee; its entry and exit stops come later.
+ * registers.  0: the tracee's way on is SW_SYSCALL (the caller's plan);
+ * its entry and exit stops come later.
  */
 static int inject(struct sw_tracee *t, bool at_entry, long nr,
 		  const uint64_t a[6])
@@ -160,7 +156,7 @@ static int inject(struct sw_tracee *t, bool at_entry, long nr,
 	if (e < 0)
 		return e;
 	t->gs->entered = at_entry;
-	return gs_resume(t->pid, 0);
+	return 0;
 }
 
 static uint64_t scratch_addr(const struct sw_guard_setup *gs)
@@ -258,10 +254,10 @@ static int send_guard(pid_t pid, int tsock, int mfd)
 	return 0;
 }
 
-/* Done (or no guard for this image): the program's call goes on. */
+/* Done (or no guard for this image): the program's call goes on (the
+ * caller returns 1: SW_CONT). */
 static void gs_finish(struct sw_tracee *t)
 {
-	(void)sw_tracee_resume(t, false, 0);
 	sw_pathguard_setup_end(t);
 }
 
@@ -434,26 +430,27 @@ static int gs_syscall_stop(struct sw_tracee *t)
 	case GS_EXEC_EXIT:
 		if (info.op == SW_PTRACE_SYSCALL_INFO_EXIT)
 			gs->step = GS_FIRST_ENTRY;
-		return gs_resume(t->pid, 0);
+		return 0;
 	case GS_FIRST_ENTRY:
 		if (info.op != SW_PTRACE_SYSCALL_INFO_ENTRY)
-			return gs_resume(t->pid, 0);
+			return 0;
 		return gs_first_entry(t);
 	default:
 		if (!gs->entered) {
 			gs->entered = info.op == SW_PTRACE_SYSCALL_INFO_ENTRY;
-			return gs_resume(t->pid, 0);
+			return 0;
 		}
 		if (info.op != SW_PTRACE_SYSCALL_INFO_EXIT)
-			return gs_resume(t->pid, 0);
+			return 0;
 		return gs_injected_exit(t, info.exit.rval);
 	}
 }
 
-void sw_pathguard_setup_stop(struct sw_supervisor *sup, struct sw_tracee *t,
-			     int sig, int ev)
+struct sw_resume sw_pathguard_setup_stop(struct sw_supervisor *sup,
+					 struct sw_tracee *t, int sig, int ev)
 {
 	struct sw_guard_setup *gs = t->gs;
+	struct sw_resume plan = SW_SYSCALL(0);
 	uint8_t step = gs->step;
 	int e;
 
@@ -476,27 +473,38 @@ void sw_pathguard_setup_stop(struct sw_supervisor *sup, struct sw_tracee *t,
 	} else if (ev == PTRACE_EVENT_SECCOMP) {
 		/* Our injected calls, sent to us by the filter's prefix.
 		 * Before the first entry stop no syscall can have run. */
-		e = step >= GS_SOCKETPAIR ? gs_resume(t->pid, 0) : -EPROTO;
+		e = step >= GS_SOCKETPAIR ? 0 : -EPROTO;
 	} else if (ev == PTRACE_EVENT_STOP) {
 		/* A group-stop stays stopped; SIGCONT's re-trap comes here
 		 * again and the setup goes on where it was. */
-		e = sw_group_stop(t, sig);
-		if (e == 0)
-			e = gs_resume(t->pid, 0);
+		plan = sw_group_stop(t, sig, SW_SYSCALL(0));
+		e = 0;
 	} else if (ev == 0) {
-		e = gs_resume(t->pid, sig);	/* signal-delivery stop */
+		plan = SW_SYSCALL(sig);	/* signal-delivery stop */
+		e = 0;
 	} else {
 		/* Fork, clone, exec: impossible before the first syscall. */
 		e = -EPROTO;
 	}
-	if (e < 0)
+	if (e < 0) {
 		give_up(t->s, t, gs_what[step], e);
+		return SW_DEAD;
+	}
+	/* 1: the setup is over, the program's own call goes on. */
+	return e == 1 ? SW_CONT(0) : plan;
 }
 
-bool sw_pathguard_exec(struct sw_supervisor *sup, struct sw_tracee *t)
+void sw_pathguard_setup_failed(struct sw_tracee *t)
+{
+	/* sw_restart() said why and killed it (or found it dead). */
+	sw_pathguard_setup_end(t);
+	sw_pathguard_forget(t);
+}
+
+bool sw_pathguard_exec(struct sw_supervisor *sup, struct sw_tracee *t,
+		       struct sw_resume *plan)
 {
 	struct sw_session *s = t->s;
-	int e;
 
 	(void)sup;
 	if (!s || !s->pathguard)
@@ -508,11 +516,12 @@ bool sw_pathguard_exec(struct sw_supervisor *sup, struct sw_tracee *t)
 	t->gs = calloc(1, sizeof(*t->gs));
 	if (!t->gs) {
 		give_up(s, t, gs_what[GS_EXEC_EXIT], -ENOMEM);
+		*plan = SW_DEAD;
 		return true;
 	}
 	t->gs->step = GS_EXEC_EXIT;
 	t->gs->mfd = -1;
-	if ((e = gs_resume(t->pid, 0)) < 0)
-		give_up(s, t, gs_what[GS_EXEC_EXIT], e);
+	/* To execve's exit stop, where the setup starts. */
+	*plan = SW_SYSCALL(0);
 	return true;
 }

@@ -593,6 +593,17 @@ enum {
 	SW_GUARD_LOST,		/* this mm has no intact guard: fail closed */
 };
 
+/* A call in flight: what the kernel said of it at its SECCOMP stop
+ * (PTRACE_GET_SYSCALL_INFO's op SECCOMP; ptrace_get_syscall_info_seccomp()
+ * in kernel/ptrace.c), its ABI derived once. */
+struct sw_call {
+	uint32_t arch;			/* AUDIT_ARCH_* */
+	enum sw_abi abi;
+	uint64_t nr;
+	uint64_t args[6];
+	uint64_t ip;			/* instruction pointer */
+};
+
 struct sw_tracee {
 	pid_t pid;		/* 0 empty, -1 tombstone */
 	uint8_t state;
@@ -614,13 +625,14 @@ struct sw_tracee {
 	 * sw_trap_signal_stop); pending from the exit stop that raises it
 	 * to the signal's delivery stop. */
 	bool trap_pending;
-	uint32_t trap_arch;
-	uint64_t trap_ip;
 	struct sw_session *s;
-	/* The decision awaiting its exit stop (for the audit line). */
-	enum sw_abi abi;
-	uint64_t nr;
-	uint64_t args[6];
+	/* The call in flight, as the program made it: captured once at its
+	 * SECCOMP stop (before any rewrite), read by everything after it:
+	 * its decision's audit line and record, its exit stop, the path
+	 * guard's restore, a trap's SIGSYS, the exec event it causes
+	 * (execguard.c), a checked connect or result. */
+	struct sw_call call;
+	/* The decision on it, awaiting its exit stop (for the audit line). */
 	struct sw_decision d;
 	struct sw_audit_strings kept;	/* its strings, if exit_audit */
 	/* pathguard.c: the image's guard and the slots this thread's
@@ -632,11 +644,6 @@ struct sw_tracee {
 	/* pathguard.c: mapping the guard after an exec, one stop at a
 	 * time (NULL when not under way). */
 	struct sw_guard_setup *gs;
-	/* The last SECCOMP stop: the call an exec event comes from
-	 * (execguard.c). */
-	enum sw_abi stop_abi;
-	uint64_t stop_nr;
-	uint64_t stop_args[6];
 	/* record.c: the program this tracee runs, its index + 1 in the
 	 * session's record (0: none yet, or past the limit). */
 	uint16_t rec_prog;
@@ -812,33 +819,67 @@ void sw_bell_stop(struct sw_supervisor *sup);
 void sw_session_free(struct sw_session *s);
 /* Handle one waitpid status. */
 void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status);
+/*
+ * What a stop handler wants done with its tracee: strace's {restart_op,
+ * restart_sig}.  Handlers return it; the dispatcher (tracer.c) makes it
+ * in one place, sw_restart(), which is the only code that resumes a
+ * tracee (also a tracee other than the one whose stop is handled: a
+ * hold's holder let go, an orphan adopted).
+ */
+enum sw_resume_op {
+	SW_RESUME_CONT,		/* PTRACE_CONT */
+	SW_RESUME_SYSCALL,	/* PTRACE_SYSCALL: its next syscall stop comes */
+	SW_RESUME_LISTEN,	/* PTRACE_LISTEN: a group-stop, SIGCONT re-traps */
+	SW_RESUME_HELD,		/* stays stopped: held, an orphan, or resumed
+				 * by a later event (a hold's end) */
+	SW_RESUME_NONE,		/* killed (or found dead): its exit comes */
+};
+
+struct sw_resume {
+	enum sw_resume_op op;
+	int sig;		/* CONT, SYSCALL: the signal delivered */
+};
+
+#define SW_RESUME(o, s)	((struct sw_resume){ .op = (o), .sig = (s) })
+#define SW_CONT(s)	SW_RESUME(SW_RESUME_CONT, (s))
+#define SW_SYSCALL(s)	SW_RESUME(SW_RESUME_SYSCALL, (s))
+#define SW_LISTEN	SW_RESUME(SW_RESUME_LISTEN, 0)
+#define SW_HELD		SW_RESUME(SW_RESUME_HELD, 0)
+#define SW_DEAD		SW_RESUME(SW_RESUME_NONE, 0)
+/* A plan dropped is a tracee left stopped for good: the compiler says so. */
+#define SW_PLAN		__attribute__((warn_unused_result)) struct sw_resume
+
+/* On, to the exit stop its SECCOMP stop asked for (t->exit_pending) or
+ * further, delivering sig. */
+SW_PLAN sw_resume_on(const struct sw_tracee *t, int sig);
+/*
+ * Make plan r for t (stopped): the one place a tracee is resumed.  0 (HELD
+ * and NONE: nothing to do); -ESRCH if it was killed meanwhile (its exit
+ * comes through waitpid); any other failure is warned about and the
+ * tracee killed: left stopped it would hold its session forever.
+ */
+int sw_restart(struct sw_tracee *t, struct sw_resume r);
 /* At a PTRACE_EVENT_STOP of t with signal sig: a group-stop (a stop
  * signal) stays stopped, as unconfined, but listening, so that SIGCONT
- * re-traps it (PTRACE_LISTEN): 1.  Any other (SIGCONT's re-trap): 0, the
- * caller resumes t.  -errno if PTRACE_LISTEN failed. */
-int sw_group_stop(struct sw_tracee *t, int sig);
-/* Resume t from its stop: to its syscall's exit stop (to_exit,
- * PTRACE_SYSCALL) or on (PTRACE_CONT), delivering sig.  The one resume
- * every stop handler uses: 0; -ESRCH if it was killed meanwhile (its exit
- * comes through waitpid); any other failure is warned about and the
- * tracee killed (a tracee left stopped would hold its session forever). */
-int sw_tracee_resume(struct sw_tracee *t, bool to_exit, int sig);
+ * re-traps it: SW_LISTEN.  Any other (SIGCONT's re-trap, an interrupt):
+ * other, the caller's way on. */
+SW_PLAN sw_group_stop(struct sw_tracee *t, int sig,
+		      struct sw_resume other);
 void sw_warn(struct sw_session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The session's main process died before exec: fill s->launch_err from
  * the child's report and return the exit code (launchreport.c). */
 int sw_launch_failed(struct sw_session *s);
 
-/* actions.c: at a SECCOMP stop of t (stopped), decide and resume. */
-void sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t);
-/* actions.c: at a syscall-exit stop. */
-void sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t);
+/* actions.c: at a SECCOMP stop of t (stopped): capture the call, decide,
+ * pin, contain, record, apply; what to do with t. */
+SW_PLAN sw_seccomp_stop(struct sw_supervisor *sup, struct sw_tracee *t);
+/* actions.c: at a syscall-exit stop; what to do with t. */
+SW_PLAN sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t);
 /* actions.c: at the delivery stop of a SIGSYS, before it is delivered:
  * if it is a trap the supervisor raised, make its siginfo and registers
  * the kernel's. */
 void sw_trap_signal_stop(struct sw_tracee *t);
-/* Resume t, with PTRACE_SYSCALL if an exit stop is due. */
-void sw_resume(struct sw_tracee *t, int sig);
 
 /* ---- fscomplain.c: complain mode over the kernel's file rules ---------- */
 
@@ -907,14 +948,17 @@ void sw_pathguard_pin(struct sw_supervisor *sup, struct sw_session *s,
 		      struct sw_tracee *t, enum sw_abi abi,
 		      const struct sw_pathguard_reads *rd,
 		      struct sw_decision *d);
-/* At PTRACE_EVENT_EXEC: start mapping the guard into the new image and
- * resume the tracee (or kill it).  False: the session has no guard;
- * resume it.  The setup goes on at the tracee's next stops. */
-bool sw_pathguard_exec(struct sw_supervisor *sup, struct sw_tracee *t);
-/* A stop (not an exit) of a tracee whose t->gs is set: advance the
- * guard's setup one step and resume it.  Never waits. */
-void sw_pathguard_setup_stop(struct sw_supervisor *sup, struct sw_tracee *t,
-			     int sig, int ev);
+/* At PTRACE_EVENT_EXEC: start mapping the guard into the new image; true
+ * with *plan its way on (or SW_DEAD: killed).  False: the session has no
+ * guard.  The setup goes on at the tracee's next stops. */
+bool sw_pathguard_exec(struct sw_supervisor *sup, struct sw_tracee *t,
+		       struct sw_resume *plan);
+/* A stop of a tracee whose t->gs is set: advance the guard's setup one
+ * step; what to do with t (SW_DEAD: given up, killed).  Never waits. */
+SW_PLAN sw_pathguard_setup_stop(struct sw_supervisor *sup,
+				struct sw_tracee *t, int sig, int ev);
+/* The setup's resume failed (not ESRCH): t is killed; end its setup. */
+void sw_pathguard_setup_failed(struct sw_tracee *t);
 /* End t's setup, if any: its state and our memfd not yet handed over
  * (the tracee gone, or the setup done or given up). */
 void sw_pathguard_setup_end(struct sw_tracee *t);
@@ -1127,17 +1171,18 @@ enum sw_rc_next sw_objects_result(struct sw_supervisor *sup, struct sw_tracee *t
  * returns.  t->rc is set (0), or -ENOMEM. */
 int sw_rc_want(struct sw_tracee *t, uint8_t kind, enum sw_abi abi,
 	       const struct sw_decision *d);
-/* Resume t from the SECCOMP stop of its checked call, to its exit stop:
- * for a call that returns a descriptor, once every other task sharing
- * t's descriptor table is stopped (they are held until the result is
- * decided). */
-void sw_rc_go(struct sw_supervisor *sup, struct sw_tracee *t);
+/* From the SECCOMP stop of t's checked call, to its exit stop: at once
+ * (SW_SYSCALL), or for a call that returns a descriptor once every other
+ * task sharing t's descriptor table is stopped (SW_HELD: the last of
+ * their stops lets t go; they are held until the result is decided). */
+SW_PLAN sw_rc_go(struct sw_supervisor *sup, struct sw_tracee *t);
 /* A syscall stop (entry or exit) of t while t->rc is set: true if handled
- * here (t resumed, or killed). */
-bool sw_rc_syscall_stop(struct sw_supervisor *sup, struct sw_tracee *t);
+ * here, *plan what to do with t (SW_DEAD: killed). */
+bool sw_rc_syscall_stop(struct sw_supervisor *sup, struct sw_tracee *t,
+			struct sw_resume *plan);
 /* A SECCOMP stop of t while it runs a call injected here: true if
- * handled (it is ours: let through). */
-bool sw_rc_seccomp_stop(struct sw_tracee *t, uint64_t nr);
+ * handled (it is ours: let through, *plan). */
+bool sw_rc_seccomp_stop(struct sw_tracee *t, struct sw_resume *plan);
 /* tracer.c, for each status while some session is held: true if the
  * status is kept for later (a stop of a tracee of a held session other
  * than its holder, or the first stop of a new tid of one). */
@@ -1191,11 +1236,15 @@ bool sw_peers_socketcall(struct sw_session *s, struct sw_tracee *t,
  */
 void sw_peers_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 		      enum sw_abi abi, struct sw_decision *d);
-/* Resume t (with t->pc) into its connect once the session is held. */
-void sw_peers_go(struct sw_supervisor *sup, struct sw_tracee *t);
+/* t (with t->pc) into its connect once the session is held: SW_SYSCALL,
+ * or SW_HELD while stops of the others are awaited (the last of them
+ * lets t go). */
+SW_PLAN sw_peers_go(struct sw_supervisor *sup, struct sw_tracee *t);
 /* At t's exit stop of its checked connect: judge its peer, undo a
- * refused connection, end the hold.  True if it resumed t itself. */
-bool sw_peers_exit(struct sw_supervisor *sup, struct sw_tracee *t);
+ * refused connection, end the hold.  True if it chose t's way itself
+ * (*plan: the connect made again). */
+bool sw_peers_exit(struct sw_supervisor *sup, struct sw_tracee *t,
+		   struct sw_resume *plan);
 /* A stop of a tracee whose session is held: kept (true) until the
  * hold ends, when sw_peers_replay() gives it back. */
 bool sw_peers_held(struct sw_supervisor *sup, struct sw_tracee *t, int status);

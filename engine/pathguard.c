@@ -146,7 +146,7 @@ void sw_pathguard_release(struct sw_tracee *t)
 	for (unsigned int i = 0; i < 6; i++) {
 		if (!(t->d.pinned & (1u << i)))
 			continue;
-		if ((e = sw_arch_set_arg(t->pid, t->abi, i, t->args[i])) < 0 &&
+		if ((e = sw_arch_set_arg(t->pid, t->call.abi, i, t->call.args[i])) < 0 &&
 		    e != -ESRCH) {
 			/* Never free a slot a live register may name. */
 			sw_warn(t->s, "path guard: cannot restore the argument registers of pid %d (PTRACE_POKEUSER: %s); killing it",

@@ -292,22 +292,24 @@ static void hold_begin(struct sw_supervisor *sup, struct sw_tracee *t)
 	}
 }
 
-static void replay_push(struct sw_supervisor *sup, pid_t pid)
+static void replay_push(struct sw_supervisor *sup, struct sw_tracee *u)
 {
 	if (sup->n_replay == sup->cap_replay) {
 		size_t cap = sup->cap_replay ? sup->cap_replay * 2 : 16;
 		pid_t *n = realloc(sup->replay, cap * sizeof(*n));
 
 		if (!n) {
-			/* Without memory to remember it, it is let go now:
-			 * the connection it could use is already judged. */
-			(void)sw_sys_ptrace(PTRACE_CONT, pid, 0L, 0L);
+			/* Without memory to remember it, it is let go now
+			 * (its stop unhandled: a plain continue): the
+			 * connection it could use is already judged. */
+			u->hold = SW_HOLD_NONE;
+			(void)sw_restart(u, SW_CONT(0));
 			return;
 		}
 		sup->replay = n;
 		sup->cap_replay = cap;
 	}
-	sup->replay[sup->n_replay++] = pid;
+	sup->replay[sup->n_replay++] = u->pid;
 }
 
 /* The hold ends: every held stop is handled after the current one. */
@@ -326,7 +328,7 @@ static void hold_end(struct sw_supervisor *sup, struct sw_session *s)
 			continue;
 		if (u->hold == SW_HOLD_HELD) {
 			u->hold = SW_HOLD_REPLAY;
-			replay_push(sup, u->pid);
+			replay_push(sup, u);
 		} else if (u->hold != SW_HOLD_REPLAY) {
 			u->hold = SW_HOLD_NONE;
 		}
@@ -345,8 +347,10 @@ bool sw_peers_held(struct sw_supervisor *sup, struct sw_tracee *t, int status)
 	t->hold = SW_HOLD_HELD;
 	t->held_status = status;
 	h = sw_tracee_find(sup, p->holder);
+	/* The last stop awaited: the holder goes (a tracee other than
+	 * the one whose stop this is, resumed through the one resume). */
 	if (!p->waiting && h && h->pc && !h->pc->running)
-		sw_peers_go(sup, h);
+		(void)sw_restart(h, sw_peers_go(sup, h));
 	return true;
 }
 
@@ -443,7 +447,8 @@ static void check_done(struct sw_supervisor *sup, struct sw_tracee *t)
 	struct sw_session *s = t->s;
 
 	if (t->pc && s->record)
-		sw_record_call(s->record, t, t->abi, t->nr, t->args, &t->d);
+		sw_record_call(s->record, t, t->call.abi, t->call.nr, t->call.args,
+			       &t->d);
 	check_free(t);
 	hold_end(sup, s);
 }
@@ -532,8 +537,9 @@ void sw_peers_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 	hold_begin(sup, t);
 }
 
-/* Let t's call run now: skip it, with EACCES at its exit stop. */
-static void refuse_at_stop(struct sw_tracee *t)
+/* Let t's call run now: skip it, with EACCES at its exit stop.  False:
+ * t could not be changed (killed, or found dead). */
+static bool refuse_at_stop(struct sw_tracee *t)
 {
 	struct sw_ptrace_syscall_info info;
 
@@ -541,7 +547,7 @@ static void refuse_at_stop(struct sw_tracee *t)
 			  &info) < 0 || info.op != SW_PTRACE_SYSCALL_INFO_SECCOMP) {
 		if (errno != ESRCH)
 			sw_sys_kill(t->pid, SIGKILL);
-		return;
+		return false;
 	}
 	info.seccomp.nr = (uint64_t)-1;
 	info.flags = 0;
@@ -550,22 +556,23 @@ static void refuse_at_stop(struct sw_tracee *t)
 			  (void *)sizeof(info), &info) < 0) {
 		if (errno != ESRCH)
 			sw_sys_kill(t->pid, SIGKILL);
-		return;
+		return false;
 	}
 	refuse(&t->d, why_unreadable);
 	t->exit_set = true;
 	t->rval = -EACCES;
 	t->is_error = true;
+	return true;
 }
 
-void sw_peers_go(struct sw_supervisor *sup, struct sw_tracee *t)
+struct sw_resume sw_peers_go(struct sw_supervisor *sup, struct sw_tracee *t)
 {
 	struct sw_peer_check *pc = t->pc;
 	struct sw_session *s = t->s;
 	int file;
 
 	if (!pc || !s->peers || s->peers->waiting)
-		return;		/* the last stop awaited resumes it */
+		return SW_HELD;	/* the last stop awaited lets it go */
 	if (!pc->typed) {
 		/* Nothing else runs: the descriptor names the socket the
 		 * kernel will connect. */
@@ -573,14 +580,18 @@ void sw_peers_go(struct sw_supervisor *sup, struct sw_tracee *t)
 
 		if (k == SOCK_UNREADABLE) {
 			warn_unreadable(s, t->pid);
-			refuse_at_stop(t);
+			if (!refuse_at_stop(t)) {
+				if (file >= 0)
+					close(file);
+				check_done(sup, t);
+				return SW_DEAD;
+			}
 		}
 		if (k != SOCK_UNIX_CONN) {
 			if (file >= 0)
 				close(file);
 			check_done(sup, t);
-			(void)sw_tracee_resume(t, true, 0);
-			return;
+			return SW_SYSCALL(0);
 		}
 		pc->file = file;
 		pc->typed = true;
@@ -597,7 +608,7 @@ void sw_peers_go(struct sw_supervisor *sup, struct sw_tracee *t)
 			pc->flags = fl;
 	}
 	pc->running = true;
-	(void)sw_tracee_resume(t, true, 0);
+	return SW_SYSCALL(0);
 }
 
 /* ---- at its exit stop: the peer ----------------------------------------- */
@@ -682,12 +693,13 @@ static enum peer_verdict judge(struct sw_supervisor *sup, struct sw_tracee *t,
 	if (!same_uid(t, cr->uid))
 		return PEER_OTHER_UID;
 	if (pc->grant >= 0 && name[0] &&
-	    sw_rule_grants(t->s->prog, pc->grant, t->abi, t->nr, name))
+	    sw_rule_grants(t->s->prog, pc->grant, t->call.abi, t->call.nr, name))
 		return PEER_GRANTED;
 	return PEER_REFUSED;
 }
 
-bool sw_peers_exit(struct sw_supervisor *sup, struct sw_tracee *t)
+bool sw_peers_exit(struct sw_supervisor *sup, struct sw_tracee *t,
+		   struct sw_resume *plan)
 {
 	struct sw_peer_check *pc = t->pc;
 	struct sw_session *s = t->s;
@@ -721,7 +733,7 @@ bool sw_peers_exit(struct sw_supervisor *sup, struct sw_tracee *t)
 			t->exit_pending = false;
 			t->exit_audit = false;
 			sw_audit_strings_clear(&t->kept);
-			(void)sw_tracee_resume(t, false, 0);
+			*plan = SW_CONT(0);
 			return true;
 		}
 		pc->flags = -1;
@@ -776,7 +788,7 @@ void sw_peers_gone(struct sw_supervisor *sup, struct sw_tracee *t)
 		if (p->waiting)
 			p->waiting--;
 		if (!p->waiting && h && h->pc && !h->pc->running)
-			sw_peers_go(sup, h);
+			(void)sw_restart(h, sw_peers_go(sup, h));
 	}
 	check_free(t);
 	t->hold = SW_HOLD_NONE;

@@ -166,14 +166,15 @@ void sw_rc_new_child(struct sw_supervisor *sup, struct sw_session *s,
 
 /* ---- holding the session -------------------------------------------------- */
 
-static void run_call(struct sw_supervisor *sup, struct sw_tracee *t)
+/* t's checked call runs now, to its exit stop. */
+static SW_PLAN run_call(struct sw_supervisor *sup, struct sw_tracee *t)
 {
 	t->rc->step = RC_CALL;
 	t->rc->since_ms = sw_mono_ms();
-	(void)sw_tracee_resume(t, true, 0);
 	/* Under a hold: a look in a while (sw_rc_tick). */
 	if (t->s->holder == t->pid)
 		sw_bell_alarm(sup);
+	return SW_SYSCALL(0);
 }
 
 /* The hold ends; what it kept is handled once the status that ended it
@@ -290,17 +291,15 @@ static bool asleep_reading_fifo(pid_t pid)
 	return false;
 }
 
-void sw_rc_go(struct sw_supervisor *sup, struct sw_tracee *t)
+struct sw_resume sw_rc_go(struct sw_supervisor *sup, struct sw_tracee *t)
 {
 	struct sw_session *s = t->s;
 
 	/* A session that never made a thread (nor shared a table between
 	 * processes) has no sharer: no /proc read for it. */
 	if (!returns_fd(t->rc) || s->holder ||
-	    (!s->files_shared && (!s->threads || threads_of(t->pid) == 1))) {
-		run_call(sup, t);
-		return;
-	}
+	    (!s->files_shared && (!s->threads || threads_of(t->pid) == 1)))
+		return run_call(sup, t);
 	s->holder = t->pid;
 	s->hold_waiting = 0;
 	sup->n_holds++;
@@ -329,7 +328,8 @@ void sw_rc_go(struct sw_supervisor *sup, struct sw_tracee *t)
 		s->hold_waiting++;
 	}
 	if (!s->hold_waiting)
-		run_call(sup, t);
+		return run_call(sup, t);
+	return SW_HELD;		/* the last sharer's stop lets it go */
 }
 
 static void hold_counted(struct sw_supervisor *sup, struct sw_session *s,
@@ -343,8 +343,10 @@ static void hold_counted(struct sw_supervisor *sup, struct sw_session *s,
 	if (--s->hold_waiting)
 		return;
 	h = sw_tracee_find(sup, s->holder);
+	/* The holder goes: a tracee other than the one whose stop this
+	 * is, resumed through the one resume. */
 	if (h && h->rc && h->rc->step == RC_HOLDING)
-		run_call(sup, h);
+		(void)sw_restart(h, run_call(sup, h));
 }
 
 static void deferred_drop(struct sw_supervisor *sup, size_t i)
@@ -525,7 +527,7 @@ static int inject(struct sw_tracee *t, uint8_t what, uint64_t nr,
 	rc->step = RC_INJECTED;
 	rc->injected = what;
 	rc->entered = false;
-	return sw_tracee_resume(t, true, 0);
+	return 0;		/* the caller's plan: SW_SYSCALL */
 }
 
 /* Audit line and warning-free refusal at the exit: the decision the
@@ -542,28 +544,30 @@ static void refused(struct sw_tracee *t, int64_t value, const char *why)
 	d->audit = true;
 	if (t->s->audit) {
 		struct sw_audit_rec rec = {
-			.session_id = t->s->id, .pid = t->pid, .abi = t->abi,
-			.nr = t->nr, .d = d, .prog = t->s->prog,
+			.session_id = t->s->id, .pid = t->pid, .abi = t->call.abi,
+			.nr = t->call.nr, .d = d, .prog = t->s->prog,
 			.has_result = true, .result = value,
 		};
 
-		memcpy(rec.args, t->args, sizeof(rec.args));
+		memcpy(rec.args, t->call.args, sizeof(rec.args));
 		(void)sw_audit_write(t->s->audit, t->s->audit_format, &rec);
 		/* Said now: the exit path writes no second line. */
 		t->exit_audit = false;
 	}
 }
 
-/* Act on what objects.c says of result rval.  true: t was resumed (or
- * killed) here; false: the exit path goes on (and resumes t). */
+/* Act on what objects.c says of result rval.  true: t's way is chosen
+ * here (*plan: an injected call runs, or SW_DEAD); false: the exit path
+ * goes on (and chooses it). */
 static bool act(struct sw_supervisor *sup, struct sw_tracee *t, int64_t rval,
-		bool injected)
+		bool injected, struct sw_resume *plan)
 {
 	struct sw_rc *rc = t->rc;
 	struct sw_rc_out out = { .fd = -1 };
 	uint64_t a[6] = { 0 };
 	int e;
 
+	*plan = SW_DEAD;
 	if (rc->kind == SW_RC_OPEN && !injected && sw_fscomplain_on(t->s))
 		sw_fscomplain_open(sup, t, rc, rval);
 	switch (sw_objects_result(sup, t, rc, rval, &out)) {
@@ -600,6 +604,8 @@ static bool act(struct sw_supervisor *sup, struct sw_tracee *t, int64_t rval,
 		if ((e = inject(t, RC_INJ_CLOSE, (uint64_t)t->s->prog->sys[rc->abi][SW_SYS_CLOSE],
 				a)) < 0)
 			fail(t, "inject close", -e);
+		else
+			*plan = SW_SYSCALL(0);
 		return true;
 	case SW_RC_INJECT:
 		if (!injected && (e = sw_arch_get_regs(t->pid, &rc->r0)) < 0) {
@@ -608,12 +614,15 @@ static bool act(struct sw_supervisor *sup, struct sw_tracee *t, int64_t rval,
 		}
 		if ((e = inject(t, RC_INJ_CALL, out.nr, out.args)) < 0)
 			fail(t, "inject the call again", -e);
+		else
+			*plan = SW_SYSCALL(0);
 		return true;
 	}
 	return false;
 }
 
-bool sw_rc_syscall_stop(struct sw_supervisor *sup, struct sw_tracee *t)
+bool sw_rc_syscall_stop(struct sw_supervisor *sup, struct sw_tracee *t,
+			struct sw_resume *plan)
 {
 	struct sw_rc *rc = t->rc;
 	struct sw_ptrace_syscall_info info;
@@ -622,26 +631,28 @@ bool sw_rc_syscall_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	if (sw_sys_ptrace(SW_PTRACE_GET_SYSCALL_INFO, t->pid, (void *)sizeof(info),
 			  &info) < 0) {
 		fail(t, "PTRACE_GET_SYSCALL_INFO", errno);
+		*plan = SW_DEAD;
 		return true;
 	}
 	if (rc->step == RC_CALL || rc->step == RC_FREE) {
 		if (info.op != SW_PTRACE_SYSCALL_INFO_EXIT)
 			return false;
-		return act(sup, t, info.exit.rval, false);
+		return act(sup, t, info.exit.rval, false, plan);
 	}
 	if (rc->step != RC_INJECTED)
 		return false;
 	if (info.op == SW_PTRACE_SYSCALL_INFO_ENTRY || !rc->entered) {
 		rc->entered = info.op == SW_PTRACE_SYSCALL_INFO_ENTRY;
-		(void)sw_tracee_resume(t, true, 0);
+		*plan = SW_SYSCALL(0);
 		return true;
 	}
 	if (info.op != SW_PTRACE_SYSCALL_INFO_EXIT) {
-		(void)sw_tracee_resume(t, true, 0);
+		*plan = SW_SYSCALL(0);
 		return true;
 	}
 	if (rc->injected == RC_INJ_CALL)
-		return act(sup, t, info.exit.rval, true);
+		return act(sup, t, info.exit.rval, true, plan);
+	*plan = SW_DEAD;
 	/* close(fd) of a descriptor the program must not keep */
 	if (info.exit.rval != 0) {
 		fail(t, "close a descriptor it must not keep",
@@ -657,15 +668,14 @@ bool sw_rc_syscall_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 	return false;
 }
 
-bool sw_rc_seccomp_stop(struct sw_tracee *t, uint64_t nr)
+bool sw_rc_seccomp_stop(struct sw_tracee *t, struct sw_resume *plan)
 {
 	/* A call we injected, stopped by a filter that traces it (our
 	 * defence's rules for the call made again, a policy's for close):
 	 * it is ours, it runs. */
-	(void)nr;
 	if (!t->rc || t->rc->step != RC_INJECTED)
 		return false;
-	(void)sw_tracee_resume(t, true, 0);
+	*plan = SW_SYSCALL(0);
 	return true;
 }
 

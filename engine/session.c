@@ -236,10 +236,11 @@ bool sw_stop_from_outside(struct sw_supervisor *sup, struct sw_tracee *t)
 	return !sw_reach_pid(sup, t->s, t->pid, si.si_pid);
 }
 
-int sw_group_stop(struct sw_tracee *t, int sig)
+struct sw_resume sw_group_stop(struct sw_tracee *t, int sig,
+			       struct sw_resume other)
 {
 	if (sig != SIGSTOP && !sw_job_stop_signal(sig))
-		return 0;	/* PTRACE_INTERRUPT or SIGCONT's re-trap */
+		return other;	/* PTRACE_INTERRUPT or SIGCONT's re-trap */
 	/* A stop sent at the program's pid from outside its job (a process
 	 * monitor, another terminal) is undone at that pid, as a SIGSTOP:
 	 * its caller, stopped with it, would hold up the continued program
@@ -253,33 +254,49 @@ int sw_group_stop(struct sw_tracee *t, int sig)
 		if (sw_job_stop_signal(sig) && t->s->sup->job_stop_fn)
 			t->s->sup->job_stop_fn(t->s, sig, t->s->sup->job_stop_ud);
 	}
-	if (sw_sys_ptrace(PTRACE_LISTEN, t->pid, 0L, 0L) < 0)
-		return -errno;
-	/* It runs nothing until SIGCONT makes it stop again (peers.c need
-	 * not interrupt it). */
-	t->listening = true;
-	return 1;
+	return SW_LISTEN;
 }
 
-int sw_tracee_resume(struct sw_tracee *t, bool to_exit, int sig)
+struct sw_resume sw_resume_on(const struct sw_tracee *t, int sig)
 {
-	long req = to_exit ? PTRACE_SYSCALL : PTRACE_CONT;
+	return t->exit_pending ? SW_SYSCALL(sig) : SW_CONT(sig);
+}
 
-	if (sw_sys_ptrace((int)req, t->pid, NULL, (void *)(long)sig) == 0)
+static const char *const resume_req_name[] = {
+	[SW_RESUME_CONT] = "PTRACE_CONT",
+	[SW_RESUME_SYSCALL] = "PTRACE_SYSCALL",
+	[SW_RESUME_LISTEN] = "PTRACE_LISTEN",
+};
+
+int sw_restart(struct sw_tracee *t, struct sw_resume r)
+{
+	static const long req[] = {
+		[SW_RESUME_CONT] = PTRACE_CONT,
+		[SW_RESUME_SYSCALL] = PTRACE_SYSCALL,
+		[SW_RESUME_LISTEN] = PTRACE_LISTEN,
+	};
+	int e;
+
+	if (r.op != SW_RESUME_CONT && r.op != SW_RESUME_SYSCALL &&
+	    r.op != SW_RESUME_LISTEN)
+		return 0;	/* held, or killed: nothing to resume */
+	if (sw_sys_ptrace((int)req[r.op], t->pid, NULL,
+			  (void *)(long)(r.op == SW_RESUME_LISTEN ? 0 : r.sig)) == 0) {
+		/* Listening, it runs nothing until SIGCONT makes it stop
+		 * again (peers.c need not interrupt it). */
+		t->listening = r.op == SW_RESUME_LISTEN;
 		return 0;
-	/* Killed meanwhile (SIGKILL ends a ptrace-stop): its exit comes
-	 * through waitpid like any other. */
-	if (errno == ESRCH)
-		return -ESRCH;
-	{
-		int e = errno;
-
-		/* Left stopped it would hold its session forever; fail
-		 * closed. */
-		sw_warn(t->s, "cannot resume pid %d (%s: %s); killing it",
-			t->pid, to_exit ? "PTRACE_SYSCALL" : "PTRACE_CONT",
-			strerror(e));
-		sw_sys_kill(t->pid, SIGKILL);
-		return -e;
 	}
+	/* Killed meanwhile: SIGKILL ends a ptrace-stop, and every request
+	 * then fails with ESRCH (ptrace_check_attach() in kernel/ptrace.c
+	 * wants it stopped); its exit comes through waitpid like any
+	 * other. */
+	e = errno;
+	if (e == ESRCH)
+		return -ESRCH;
+	/* Left stopped it would hold its session forever; fail closed. */
+	sw_warn(t->s, "cannot resume pid %d (%s: %s); killing it",
+		t->pid, resume_req_name[r.op], strerror(e));
+	sw_sys_kill(t->pid, SIGKILL);
+	return -e;
 }

@@ -489,7 +489,10 @@ static void new_child(struct sw_supervisor *sup, struct sw_tracee *parent, int e
 		c->state = SW_T_RUNNING;
 		sup->n_orphans--;
 		sw_pathguard_inherit(c, pg, pgs);
-		(void)sw_tracee_resume(c, false, 0);
+		/* Kept stopped at its first stop until now: a tracee other
+		 * than the one whose stop this is, let go through the one
+		 * resume. */
+		(void)sw_restart(c, SW_CONT(0));
 		return;
 	}
 	tomb = tomb_find(sup, cpid, NULL);
@@ -544,17 +547,12 @@ static void exec_event(struct sw_supervisor *sup, struct sw_tracee *t)
 			t->is_error = f->is_error;
 			t->inject_sig = f->inject_sig;
 			t->rval = f->rval;
-			t->abi = f->abi;
-			t->nr = f->nr;
-			memcpy(t->args, f->args, sizeof(t->args));
+			t->call = f->call;
 			t->d = f->d;
 			/* The strings its audit line was owed move with it. */
 			sw_audit_strings_clear(&t->kept);
 			t->kept = f->kept;
 			memset(&f->kept, 0, sizeof(f->kept));
-			t->stop_abi = f->stop_abi;
-			t->stop_nr = f->stop_nr;
-			memcpy(t->stop_args, f->stop_args, sizeof(t->stop_args));
 			if (fs)
 				fs->n_tracees--;
 			tracee_gone(sup, f);
@@ -661,7 +659,10 @@ static struct sw_tracee *place_unknown(struct sw_supervisor *sup, pid_t pid)
 	return t;
 }
 
-static void handle_status(struct sw_supervisor *sup, pid_t pid, int status);
+static struct sw_resume handle_status(struct sw_supervisor *sup, pid_t pid,
+				      int status);
+
+static void restart(struct sw_supervisor *sup, pid_t pid, struct sw_resume r);
 
 static void handle_one(struct sw_supervisor *sup, pid_t pid, int status);
 
@@ -700,7 +701,7 @@ static void handle_one(struct sw_supervisor *sup, pid_t pid, int status)
 	 * first stop before its creation event) gets its owner where
 	 * handle_status() places it. */
 	sw_tracee_mem_owner(t && t->s ? t->s->uid : (uid_t)-1);
-	handle_status(sup, pid, status);
+	restart(sup, pid, handle_status(sup, pid, status));
 	/* A read of a tracee's memory passed its deadline (strings.c): the
 	 * tracee is killed already; kill its session too, whose FUSE server
 	 * (or whatever holds the fault) is one of its processes, so that the
@@ -715,34 +716,58 @@ static void handle_one(struct sw_supervisor *sup, pid_t pid, int status)
 	}
 }
 
-static void handle_status(struct sw_supervisor *sup, pid_t pid, int status)
+/*
+ * Where every stop's plan is made (strace's one ptrace_restart()): the
+ * stop's handler chose what to do with pid; sw_restart() does it and
+ * checks it (ESRCH: killed meanwhile, its exit comes; anything else:
+ * warned about, killed).  The tracee is found again: an exec's handler
+ * may have moved it in the table.
+ */
+static void restart(struct sw_supervisor *sup, pid_t pid, struct sw_resume r)
+{
+	struct sw_tracee *t;
+
+	if (r.op == SW_RESUME_HELD || r.op == SW_RESUME_NONE)
+		return;
+	t = sw_tracee_find(sup, pid);
+	if (!t)
+		return;
+	/* A guard setup whose step cannot resume is over (its warning
+	 * said by sw_restart()). */
+	if (sw_restart(t, r) < 0 && t->gs)
+		sw_pathguard_setup_failed(t);
+}
+
+/* What to do with pid after its stop (status): every handler returns its
+ * plan, and handle_one() makes it. */
+static struct sw_resume handle_status(struct sw_supervisor *sup, pid_t pid,
+				      int status)
 {
 	struct sw_tracee *t = sw_tracee_find(sup, pid);
+	struct sw_resume plan;
 	int sig, ev;
 
 	if (WIFEXITED(status) || WIFSIGNALED(status)) {
 		on_exit_status(sup, t, pid, status);
-		return;
+		return SW_DEAD;
 	}
 	if (!WIFSTOPPED(status))
-		return;
+		return SW_HELD;
 	sig = WSTOPSIG(status);
 	ev = (unsigned int)status >> 16;
 
 	if (!t) {
 		t = place_unknown(sup, pid);
 		if (!t || !t->s)
-			return;		/* orphan: stays stopped */
+			return SW_HELD;		/* orphan: stays stopped */
 		sw_tracee_mem_owner(t->s->uid);
 		/* A connect of its session is being checked: it waits. */
 		if (sw_peers_held(sup, t, status))
-			return;
+			return SW_HELD;
 		/* Its first stop: go.  Any other stop (none is possible
 		 * before the first) is handled as usual below. */
-		if (ev == PTRACE_EVENT_STOP) {
-			(void)sw_tracee_resume(t, false, 0);
-			return;
-		}
+		if (ev == PTRACE_EVENT_STOP)
+			return SW_CONT(0);
 	}
 	/* Whatever stop this is, it no longer waits in a group-stop, nor
 	 * for a vfork's child. */
@@ -751,56 +776,47 @@ static void handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 	/* A connect of its session is being checked (peers.c): this stop
 	 * is kept, and handled once the check is over. */
 	if (sw_peers_held(sup, t, status))
-		return;
+		return SW_HELD;
 	if (t->state == SW_T_FRESH) {
 		t->state = SW_T_RUNNING;
-		if (ev == PTRACE_EVENT_STOP) {
-			(void)sw_tracee_resume(t, false, 0);
-			return;
-		}
+		if (ev == PTRACE_EVENT_STOP)
+			return SW_CONT(0);
 	}
 	if (!t->s) {
 		/* An orphan's further stop (cannot happen: it stays
 		 * stopped until adopted); keep it stopped. */
-		return;
+		return SW_HELD;
 	}
-	if (t->gs) {
-		sw_pathguard_setup_stop(sup, t, sig, ev);
-		return;
-	}
-
-	if (sig == (SIGTRAP | 0x80)) {
-		sw_exit_stop(sup, t);
-		return;
-	}
+	if (t->gs)
+		return sw_pathguard_setup_stop(sup, t, sig, ev);
+	if (sig == (SIGTRAP | 0x80))
+		return sw_exit_stop(sup, t);
 	switch (ev) {
 	case PTRACE_EVENT_SECCOMP:
-		sw_seccomp_stop(sup, t);
-		return;
+		return sw_seccomp_stop(sup, t);
 	case PTRACE_EVENT_FORK:
 	case PTRACE_EVENT_VFORK:
 	case PTRACE_EVENT_CLONE:
 		new_child(sup, t, ev);
 		t = sw_tracee_find(sup, pid);
-		if (t) {
-			t->vforked = ev == PTRACE_EVENT_VFORK;
-			sw_resume(t, 0);
-		}
-		return;
+		if (!t)
+			return SW_DEAD;
+		t->vforked = ev == PTRACE_EVENT_VFORK;
+		return sw_resume_on(t, 0);
 	case PTRACE_EVENT_EXEC:
 		exec_event(sup, t);
 		t = sw_tracee_find(sup, pid);
+		if (!t)
+			return SW_DEAD;
 		/* The file the kernel loaded, before its first instruction. */
-		if (t && sw_execguard_exec(sup, t))
-			return;
-		if (t && !sw_pathguard_exec(sup, t))
-			sw_resume(t, 0);
-		return;
+		if (sw_execguard_exec(sup, t))
+			return SW_DEAD;
+		if (sw_pathguard_exec(sup, t, &plan))
+			return plan;
+		return sw_resume_on(t, 0);
 	case PTRACE_EVENT_STOP:
 		t->s->signal_stops++;
-		if (sw_group_stop(t, sig) == 0)
-			sw_resume(t, 0);
-		return;
+		return sw_group_stop(t, sig, sw_resume_on(t, 0));
 	case 0:
 		/* Signal-delivery stop: deliver it (a trap we raised, with
 		 * the kernel's details). */
@@ -813,11 +829,9 @@ static void handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 		 * restarted as after a ptrace stop (notif.c). */
 		if (t->s->notif)
 			sw_notif_signal_stop(t->s, t);
-		sw_resume(t, sig);
-		return;
+		return sw_resume_on(t, sig);
 	default:
-		sw_resume(t, 0);
-		return;
+		return sw_resume_on(t, 0);
 	}
 }
 

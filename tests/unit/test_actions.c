@@ -557,6 +557,182 @@ START_TEST(resume_refused_fails_closed)
 }
 END_TEST
 
+/* ---- plans: the handler says what to do, the dispatcher does it ------ */
+
+/* Resume requests about PID in the log. */
+static size_t resumes(void)
+{
+	return fk_count(PTRACE_CONT, PID) + fk_count(PTRACE_SYSCALL, PID) +
+	       fk_count(PTRACE_LISTEN, PID);
+}
+
+/* The SECCOMP stop's handler alone, not through the dispatch: its plan,
+ * and no resume of its own (sw_restart() is the one resume). */
+static struct sw_resume seccomp_plan(void)
+{
+	struct sw_resume r = sw_seccomp_stop(sup, sw_tracee_find(sup, PID));
+
+	ck_assert_uint_eq(resumes(), 0);
+	return r;
+}
+
+static struct sw_resume exit_plan(void)
+{
+	struct sw_resume r;
+
+	fk_exit(PID);
+	r = sw_exit_stop(sup, sw_tracee_find(sup, PID));
+	ck_assert_uint_eq(fk_count(PTRACE_CONT, PID), 0);
+	return r;
+}
+
+static void plan_is(struct sw_resume r, enum sw_resume_op op, int sig)
+{
+	ck_assert_int_eq(r.op, op);
+	ck_assert_int_eq(r.sig, sig);
+}
+
+START_TEST(plan_cont)
+{
+	/* A plain allow: on, no exit stop. */
+	stage(__NR_read, false);
+	plan_is(seccomp_plan(), SW_RESUME_CONT, 0);
+	ck_assert_int_eq(sw_restart(sw_tracee_find(sup, PID), SW_CONT(0)), 0);
+	ck_assert(was(0, PTRACE_CONT, 0));
+	/* A one-stop skip: its return value set in the SECCOMP stop. */
+	stage(__NR_getuid, false);
+	plan_is(seccomp_plan(), SW_RESUME_CONT, 0);
+	ck_assert_uint_eq(fk_count(PTRACE_POKEUSER, PID), 2);
+}
+END_TEST
+
+START_TEST(plan_syscall_then_signal)
+{
+	/* A trap decided by the supervisor: to the exit stop, whose plan
+	 * delivers the SIGSYS. */
+	stage(__NR_uname, false);
+	plan_is(seccomp_plan(), SW_RESUME_SYSCALL, 0);
+	ck_assert_int_eq(sw_restart(sw_tracee_find(sup, PID), SW_SYSCALL(0)), 0);
+	ck_assert(was(0, PTRACE_SYSCALL, 0));
+	plan_is(exit_plan(), SW_RESUME_CONT, SIGSYS);
+	ck_assert(sw_tracee_find(sup, PID)->trap_pending);
+	/* An audited allow: its line at the exit, with the result. */
+	stage(__NR_fsync, true);
+	plan_is(seccomp_plan(), SW_RESUME_SYSCALL, 0);
+	ck_assert_int_eq(lines(NULL), 0);
+	plan_is(exit_plan(), SW_RESUME_CONT, 0);
+	ck_assert_int_eq(lines(NULL), 1);
+}
+END_TEST
+
+START_TEST(plan_dead)
+{
+	/* A tampering refused: killed by the handler, nothing to resume,
+	 * and the dispatcher resumes nothing. */
+	stage(__NR_getuid, false);
+	fk_fail(PTRACE_POKEUSER, PID, EIO, false);
+	plan_is(seccomp_plan(), SW_RESUME_NONE, 0);
+	ck_assert_uint_eq(fk_count(FK_KILL, PID), 1);
+	ck_assert_int_eq(warnings, 1);
+	ck_assert_int_eq(sw_restart(sw_tracee_find(sup, PID), SW_DEAD), 0);
+	ck_assert_uint_eq(resumes(), 0);
+	/* Found dead at its stop: no warning, no kill. */
+	stage(__NR_read, false);
+	fk_fail(SW_PTRACE_GET_SYSCALL_INFO, PID, ESRCH, false);
+	plan_is(seccomp_plan(), SW_RESUME_NONE, 0);
+	ck_assert_uint_eq(fk_count(FK_KILL, PID), 0);
+	ck_assert_int_eq(warnings, 0);
+	/* Through the dispatch: no resume at all. */
+	stage(__NR_getuid, false);
+	fk_fail(PTRACE_POKEUSER, PID, EIO, false);
+	seccomp_stop();
+	ck_assert_uint_eq(resumes(), 0);
+}
+END_TEST
+
+START_TEST(plan_listen_and_held)
+{
+	struct sw_tracee *t;
+
+	stage(__NR_read, false);
+	t = sw_tracee_find(sup, PID);
+	/* A group-stop (a stop signal) listens; anything else at
+	 * PTRACE_EVENT_STOP (SIGCONT's re-trap) goes the caller's way. */
+	plan_is(sw_group_stop(t, SIGTSTP, SW_CONT(0)), SW_RESUME_LISTEN, 0);
+	plan_is(sw_group_stop(t, SIGTRAP, SW_SYSCALL(0)), SW_RESUME_SYSCALL, 0);
+	ck_assert_uint_eq(resumes(), 0);
+	ck_assert_int_eq(sw_restart(t, SW_LISTEN), 0);
+	ck_assert_uint_eq(fk_count(PTRACE_LISTEN, PID), 1);
+	ck_assert(t->listening);
+	/* Held: stays stopped, nothing asked of the kernel. */
+	ck_assert_int_eq(sw_restart(t, SW_HELD), 0);
+	ck_assert_uint_eq(resumes(), 1);
+}
+END_TEST
+
+START_TEST(call_captured_once)
+{
+	/* The call in flight is the call as made, captured at its SECCOMP
+	 * stop: a rewrite changes what runs (the SET), not t->call, which
+	 * the exit stop, the trap's SIGSYS and the exec guard read. */
+	struct sw_tracee *t;
+
+	stage(__NR_getpid, false);
+	plan_is(seccomp_plan(), SW_RESUME_CONT, 0);
+	t = sw_tracee_find(sup, PID);
+	ck_assert_uint_eq(ft->sets[0].seccomp.nr, __NR_getppid);
+	ck_assert_uint_eq(ft->sets[0].seccomp.args[0], 7);
+	ck_assert_uint_eq(t->call.nr, __NR_getpid);
+	ck_assert_uint_eq(t->call.args[0], 100);
+	ck_assert_uint_eq(t->call.args[5], 105);
+	ck_assert_uint_eq(t->call.arch, 0xc000003e);
+	ck_assert_int_eq(t->call.abi, SW_ABI_X86_64);
+	ck_assert_uint_eq(t->call.ip, 0x401000);
+	ck_assert_uint_eq(t->d.nr, __NR_getppid);	/* what runs */
+}
+END_TEST
+
+/* Each resume refused by the kernel: ESRCH (killed meanwhile: quiet, its
+ * exit comes), EIO (anything else: warned, killed, never left stopped). */
+START_TEST(restart_refused)
+{
+	static const struct { struct sw_resume r; long req; } k[] = {
+		{ { SW_RESUME_CONT, SIGUSR1 }, PTRACE_CONT },
+		{ { SW_RESUME_SYSCALL, 0 }, PTRACE_SYSCALL },
+		{ { SW_RESUME_LISTEN, 0 }, PTRACE_LISTEN },
+	};
+	int i = _i / 2, e = _i % 2 ? EIO : ESRCH;
+	struct sw_tracee *t;
+
+	stage(__NR_read, false);
+	t = sw_tracee_find(sup, PID);
+	fk_fail(k[i].req, PID, e, false);
+	ck_assert_int_eq(sw_restart(t, k[i].r), -e);
+	ck_assert_uint_eq(fk_count(k[i].req, PID), 1);
+	ck_assert_uint_eq(fk_count(FK_KILL, PID), e == EIO);
+	ck_assert_int_eq(warnings, e == EIO);
+	ck_assert(!t->listening);
+}
+END_TEST
+
+/* A group-stop whose PTRACE_LISTEN the kernel refuses: the program must
+ * not stay stopped for good, unseen (it held its session, and its
+ * job's shell, forever); killed with a warning.  Quiet if it died. */
+START_TEST(listen_refused_fails_closed)
+{
+	int e = _i ? ESRCH : EIO;
+
+	stage(__NR_read, false);
+	fk_fail(PTRACE_LISTEN, PID, e, false);
+	fk_queue(PID, FK_STOPPED(SIGSTOP, PTRACE_EVENT_STOP));
+	dispatch();
+	ck_assert_uint_eq(fk_count(PTRACE_LISTEN, PID), 1);
+	ck_assert_uint_eq(fk_count(FK_KILL, PID), e == EIO);
+	ck_assert_int_eq(warnings, e == EIO);
+	ck_assert(!sw_tracee_find(sup, PID)->listening);
+}
+END_TEST
+
 START_TEST(vsyscall_rewrite_to_another_call)
 {
 	/* No exit stop for the vsyscall page: another call cannot be run
@@ -755,6 +931,13 @@ int main(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, allow_continues);
+	tcase_add_test(tc, plan_cont);
+	tcase_add_test(tc, plan_syscall_then_signal);
+	tcase_add_test(tc, plan_dead);
+	tcase_add_test(tc, plan_listen_and_held);
+	tcase_add_test(tc, call_captured_once);
+	tcase_add_loop_test(tc, restart_refused, 0, 6);
+	tcase_add_loop_test(tc, listen_refused_fails_closed, 0, 2);
 	tcase_add_test(tc, line_gate_between_lines);
 	tcase_add_test(tc, allow_not_logged_unless_asked);
 	tcase_add_test(tc, allow_audited_at_exit);

@@ -422,6 +422,28 @@ START_TEST(hold_blocked_sending_waited)
 }
 END_TEST
 
+START_TEST(plan_held_while_awaited)
+{
+	/* The connect's handler alone: while PB's stop is awaited its plan
+	 * is SW_HELD (no resume); PB's stop lets PA go, through the one
+	 * resume, to its exit stop. */
+	uint64_t a[6] = { FD_STREAM, ADDR, 110, 0, 0, 0 };
+	struct sw_resume r;
+
+	stage();
+	tracee(PB, PB);
+	fk_seccomp(PA, AUDIT_X86_64, __NR_connect, a, 0x401000);
+	r = sw_seccomp_stop(sup, sw_tracee_find(sup, PA));
+	ck_assert_int_eq(r.op, SW_RESUME_HELD);
+	ck_assert(fk_called(PTRACE_INTERRUPT, PB, 0));
+	ck_assert(!resumed_to_exit(PA));
+	ck_assert_uint_eq(fk_count(PTRACE_CONT, PA), 0);
+	dispatch(PB, FK_STOPPED(SIGTRAP, PTRACE_EVENT_STOP));
+	ck_assert(resumed_to_exit(PA));
+	ck_assert_uint_eq(fk_count(PTRACE_CONT, PB), 0);	/* held */
+}
+END_TEST
+
 START_TEST(hold_waited_exits)
 {
 	/* The tracee awaited exits instead of stopping. */
@@ -594,6 +616,7 @@ static Suite *peers_suite(void)
 	tcase_add_test(tc, hold_quiet_blocked);
 	tcase_add_test(tc, hold_blocked_sending_waited);
 	tcase_add_test(tc, hold_waited_exits);
+	tcase_add_test(tc, plan_held_while_awaited);
 	tcase_add_test(tc, hold_holder_killed);
 	tcase_add_test(tc, hold_holder_killed_connected);
 	tcase_add_test(tc, hold_thread_typed_after);

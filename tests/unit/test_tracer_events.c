@@ -6,7 +6,7 @@
  * /proc reads are the fake kernel of fake_kernel.c, which hands out
  * scripted waitpid results, answers PTRACE_GETEVENTMSG and /proc (Tgid,
  * PPid) from the script, and logs every request; no engine function is
- * stubbed (a fork's child is resumed by the real sw_resume(), an exec
+ * stubbed (a fork's child is resumed by the real sw_restart(), an exec
  * goes through the real exec and path guards).  Real processes racing
  * (tests/security/adv_events.c) cannot force an order; a script can.
  *
