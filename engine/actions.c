@@ -479,7 +479,7 @@ void sw_trap_signal_stop(struct sw_tracee *t)
 		e = errno;
 		goto failed;
 	}
-	e = -sw_arch_trap_regs(t->pid, t->nr);
+	e = -sw_arch_trap_regs(t->pid, t->nr, t->args);
 	if (e == 0)
 		return;
 failed:

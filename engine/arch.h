@@ -48,6 +48,16 @@ const char *sw_abi_name(enum sw_abi abi);
 const char *sw_abi_oci_name(enum sw_abi abi);
 /* Width of a syscall argument as the BPF filter sees it (4 or 8). */
 unsigned int sw_abi_arg_bytes(enum sw_abi abi);
+/* Does the ABI's clone take (flags, stack, parent_tid, tls, child_tid)
+ * (kernel/fork.c, CONFIG_CLONE_BACKWARDS: i386), not (..., child_tid,
+ * tls)? */
+bool sw_abi_clone_backwards(enum sw_abi abi);
+/* Is the ABI's "mmap" old_mmap, one pointer to its six arguments
+ * (i386's, arch/x86/kernel/sys_ia32.c)? */
+bool sw_abi_old_mmap(enum sw_abi abi);
+/* Does the ABI have socketcall(2) with an array of 32-bit words for its
+ * arguments (i386)?  peers.c reads connect's and listen's from it. */
+bool sw_abi_socketcall_words(enum sw_abi abi);
 /* ABI of a stop from the AUDIT_ARCH that GET reports and the nr (x32
  * syscalls report AUDIT_ARCH_X86_64 with the x32 bit set in nr). */
 enum sw_abi sw_abi_of(uint32_t audit_arch, uint64_t nr);
@@ -73,10 +83,10 @@ bool sw_arch_in_vsyscall(enum sw_abi abi, uint64_t ip);
  * architecture without the hook (the caller takes the exit stop). */
 int sw_arch_return_at_entry(pid_t pid, int64_t rval);
 /* At the delivery stop of a SIGSYS standing in for a seccomp trap of
- * call nr: the registers the handler's context shows, as the kernel's
- * trap leaves them (it rolls the call back: the return register holds
- * nr).  0 or -errno. */
-int sw_arch_trap_regs(pid_t pid, uint64_t nr);
+ * call nr(args...): the registers the handler's context shows, as the
+ * kernel's trap leaves them (syscall_rollback(): x86's return register
+ * holds nr, arm64's x0 the first argument).  0 or -errno. */
+int sw_arch_trap_regs(pid_t pid, uint64_t nr, const uint64_t args[6]);
 
 /* At a signal-delivery stop: was the tracee in a call that returns
  * -ERESTARTSYS (a wait the signal interrupted), and which (nr as a stop

@@ -53,6 +53,21 @@ unsigned int sw_abi_arg_bytes(enum sw_abi abi)
 	return abi >= 0 && abi < SW_ABI_COUNT ? abis[abi].arg_bytes : 8;
 }
 
+bool sw_abi_clone_backwards(enum sw_abi abi)
+{
+	return abi == SW_ABI_I386;
+}
+
+bool sw_abi_old_mmap(enum sw_abi abi)
+{
+	return abi == SW_ABI_I386;
+}
+
+bool sw_abi_socketcall_words(enum sw_abi abi)
+{
+	return abi == SW_ABI_I386;
+}
+
 enum sw_abi sw_abi_of(uint32_t audit_arch, uint64_t nr)
 {
 	/* The kernel reports x32 calls as AUDIT_ARCH_X86_64 and keeps
@@ -171,7 +186,7 @@ int sw_arch_return_at_entry(pid_t pid, int64_t rval)
 	return 0;
 }
 
-int sw_arch_trap_regs(pid_t pid, uint64_t nr)
+int sw_arch_trap_regs(pid_t pid, uint64_t nr, const uint64_t args[6])
 {
 	/* syscall_rollback(): ax = orig_ax, the call's number.  orig_rax
 	 * itself is in no signal frame, and with rax not an -ERESTART*
