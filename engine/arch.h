@@ -6,7 +6,8 @@
  * layout, syscall numbers, the kernel's quirks) lives in one file,
  * engine/arch/<arch>.c, with its types in engine/arch/<arch>.h; the rest
  * of the engine is generic and calls the hooks declared here.  Only
- * x86_64 has them today: CMake and the #if below refuse other machines.
+ * x86_64 and aarch64 have them today: CMake and the #if below refuse
+ * other machines.
  *
  * A file for another architecture (arm64, riscv64, ...) must provide, in
  * arch/<arch>.h:
@@ -18,7 +19,9 @@
  *     the tracee is laid out as the supervisor's);
  *   - SW_ARCH_SCRATCH_MAX: the bytes sw_arch_scratch() gives;
  *   - struct sw_arch_regs: a register snapshot (PTRACE_GETREGS or
- *     GETREGSET NT_PRSTATUS);
+ *     GETREGSET NT_PRSTATUS) taken at a syscall-entry stop, where the
+ *     argument registers still hold the arguments (arm64's x0 is also
+ *     the return register);
  *   - sw_arch_nr_index(nr): a stop's nr without ABI flag bits (x32's);
  * and in arch/<arch>.c every function below, plus the tables
  * sw_arch_vetted_nr[] and sw_arch_filter_groups[].  A hook that the
@@ -34,15 +37,17 @@
 
 #if defined(__x86_64__)
 #include "arch/x86_64.h"
+#elif defined(__aarch64__)
+#include "arch/aarch64.h"
 #else
-#error "sysward-engine has per-architecture hooks for x86_64 only (engine/arch/)"
+#error "sysward-engine has per-architecture hooks for x86_64 and aarch64 only (engine/arch/)"
 #endif
 
 /* ---- ABI table ------------------------------------------------------- */
 
 /* libseccomp token (== AUDIT_ARCH_* value) of an ABI. */
 uint32_t sw_abi_token(enum sw_abi abi);
-/* "x86_64", "i386", "x32". */
+/* "x86_64", "i386", "x32"; "aarch64". */
 const char *sw_abi_name(enum sw_abi abi);
 /* The OCI profile's spelling: "SCMP_ARCH_X86_64", "SCMP_ARCH_X86", ... */
 const char *sw_abi_oci_name(enum sw_abi abi);
@@ -90,7 +95,9 @@ int sw_arch_trap_regs(pid_t pid, uint64_t nr, const uint64_t args[6]);
 
 /* At a signal-delivery stop: was the tracee in a call that returns
  * -ERESTARTSYS (a wait the signal interrupted), and which (nr as a stop
- * of abi reports it, its argument registers)?  1 yes, 0 no, -errno. */
+ * of abi reports it, its argument registers)?  1 yes, 0 no, -errno;
+ * -EOPNOTSUPP where the kernel has rolled the call back before the stop
+ * (arm64). */
 int sw_arch_interrupted_call(pid_t pid, enum sw_abi abi, uint64_t *nr,
 			     uint64_t args[6]);
 /* At that stop: make the call restart after the handler whatever its

@@ -347,7 +347,8 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 
 	if (native == SW_ABI_NONE)
 		return sw_error_set(err, ENOTSUP,
-				    "this machine's architecture is not supported (sysward supports x86-64)");
+				    "this machine's libseccomp reports an architecture other than this %s build's (sysward supports x86-64 and arm64)",
+				    sw_arch_machine);
 	if (p->n_rules > SW_MAX_RULES)
 		return sw_error_set(err, E2BIG,
 				    "%s: %zu rules, more than the %u a seccomp filter can name",

@@ -95,6 +95,7 @@ int main(int argc, char **argv)
 
 	TRIED("openat(AT_FDCWD, \"%s\", O_RDONLY) (blocks), SIGUSR1 meanwhile, "
 	      "whose SA_RESTART handler opens \"%s\"", fifo, other);
+#if defined(__x86_64__)
 	{
 		register long r10 __asm__("r10") = 0;
 
@@ -104,6 +105,25 @@ int main(int argc, char **argv)
 				   "S"(path), "d"((long)O_RDONLY), "r"(r10)
 				 : "rcx", "r11", "memory");
 	}
+#elif defined(__aarch64__)
+	{
+		/* x0 is the return register; the path is x1, which the
+		 * kernel keeps across the call as x86's rsi. */
+		register long x8 __asm__("x8") = SYS_openat;
+		register long x0 __asm__("x0") = AT_FDCWD;
+		register const char *x1 __asm__("x1") = path;
+		register long x2 __asm__("x2") = O_RDONLY;
+		register long x3 __asm__("x3") = 0;
+
+		__asm__ volatile("svc #0\n\tmov %1, x1"
+				 : "+r"(x0), "=&r"(after)
+				 : "r"(x8), "r"(x1), "r"(x2), "r"(x3)
+				 : "memory");
+		fd = x0;
+	}
+#else
+#error "adv_guard_restart: no syscall instruction for this machine"
+#endif
 	__atomic_store_n(&returned, 1, __ATOMIC_RELEASE);
 	pthread_join(th, NULL);
 	unlink(fifo);
