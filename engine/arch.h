@@ -103,6 +103,11 @@ int sw_arch_interrupted_call(pid_t pid, enum sw_abi abi, uint64_t *nr,
 /* At that stop: make the call restart after the handler whatever its
  * SA_RESTART (-ERESTARTNOINTR in the return register).  0 or -errno. */
 int sw_arch_restart_always(pid_t pid);
+/* Do the two hooks above work here?  The session's seccomp listener
+ * (notif.c) needs them: without, a signal whose handler lacks SA_RESTART
+ * makes a call waiting for the listener fail with EINTR, which the same
+ * call never does unconfined nor at a ptrace stop. */
+bool sw_arch_restarts_interrupted(void);
 
 /* ---- the path guard's injection -------------------------------------- */
 

@@ -192,6 +192,11 @@ int sw_arch_restart_always(pid_t pid)
 	return -EOPNOTSUPP;	/* see sw_arch_interrupted_call() */
 }
 
+bool sw_arch_restarts_interrupted(void)
+{
+	return false;	/* so no session has a listener (prepare.c) */
+}
+
 /* ---- the path guard's injection ---------------------------------------- */
 
 int sw_arch_set_arg(pid_t pid, enum sw_abi abi, unsigned int i, uint64_t val)

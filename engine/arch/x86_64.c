@@ -263,6 +263,11 @@ int sw_arch_restart_always(pid_t pid)
 	return 0;
 }
 
+bool sw_arch_restarts_interrupted(void)
+{
+	return true;
+}
+
 int sw_arch_get_regs(pid_t pid, struct sw_arch_regs *r)
 {
 	return sw_sys_ptrace(PTRACE_GETREGS, pid, 0L, &r->r) < 0 ? -errno : 0;
