@@ -114,6 +114,20 @@ bool sw_arch_restarts_interrupted(void);
 /* Set argument register i (0..5) of a stopped tracee of this ABI.  0 or
  * -errno. */
 int sw_arch_set_arg(pid_t pid, enum sw_abi abi, unsigned int i, uint64_t val);
+/*
+ * Bit i: argument register i is also the return register, and the
+ * kernel restarts an interrupted call from a copy of it (arm64's x0 and
+ * orig_x0: arch/arm64/kernel/signal.c, do_signal()), a copy that follows
+ * every write of the register at an entry or seccomp stop
+ * (PTRACE_SET_SYSCALL_INFO: syscall_set_arguments(); NT_PRSTATUS:
+ * gpr_set(), update_syscall_orig_x0_after_ptrace(), Linux 6.12.118) and
+ * that nothing writes at the exit stop.  So a pinned argument of such a
+ * register cannot be put back: the exit stop leaves the result there,
+ * and a call returning a restart code keeps its guard slot for the
+ * restart, which runs on the slot (pathguard.c).  0 where every argument
+ * register outlives the call (x86).
+ */
+extern const uint8_t sw_arch_args_returned;
 /* Snapshot the registers at a syscall-entry stop.  0 or -errno. */
 int sw_arch_get_regs(pid_t pid, struct sw_arch_regs *r);
 /* Can the guard inject from this first syscall-entry stop?  0: yes;

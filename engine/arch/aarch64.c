@@ -199,6 +199,10 @@ bool sw_arch_restarts_interrupted(void)
 
 /* ---- the path guard's injection ---------------------------------------- */
 
+/* x0: the first argument and the return value; orig_x0 its restart copy
+ * (el0_svc_common() saves it at entry; do_signal() restarts from it). */
+const uint8_t sw_arch_args_returned = 1u << 0;
+
 int sw_arch_set_arg(pid_t pid, enum sw_abi abi, unsigned int i, uint64_t val)
 {
 	struct user_regs_struct r;

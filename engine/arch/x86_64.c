@@ -215,6 +215,10 @@ static const unsigned int arg_reg[2][6] = {
 	  offsetof(struct user_regs_struct, rdi), offsetof(struct user_regs_struct, rbp) },
 };
 
+/* rax returns; no argument register does, and the kernel restarts a call
+ * from the argument registers themselves. */
+const uint8_t sw_arch_args_returned = 0;
+
 int sw_arch_set_arg(pid_t pid, enum sw_abi abi, unsigned int i, uint64_t val)
 {
 	if (i >= 6)
