@@ -157,7 +157,7 @@ static bool returns_restart(pid_t pid)
  * put back: it holds the result, and a restart takes the first argument
  * from the kernel's copy of it (orig_x0), which names the slot and which
  * no tracer can write here.  If the call returns a restart code, its
- * slot stays taken (route 6d): the restarted call reads the string the
+ * slot stays taken (route 6f): the restarted call reads the string the
  * program passed, from the slot no other call could take meanwhile, and
  * is checked afresh on it; the slot is freed with the pins of the
  * thread's next exit stop.  (No restart after all, a handler's EINTR:

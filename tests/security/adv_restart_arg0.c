@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Route 6d: a checked call whose path is its FIRST argument, interrupted
+ * Route 6f: a checked call whose path is its FIRST argument, interrupted
  * and restarted.  On arm64 that argument's register, x0, is also the
  * return register: the kernel keeps a copy, orig_x0, and restarts an
  * interrupted call from it (arch/arm64/kernel/signal.c, do_signal():

@@ -1306,7 +1306,7 @@ path_guard_restart)
 	run "$GEN/path-race.json" -- "$ADV/adv_guard_restart" "$d"
 	expect_contained "a restarted call did not open the file it named" ;;
 path_guard_restart_arg0)
-	# Route 6d: the path in the first argument, whose register is the
+	# Route 6f: the path in the first argument, whose register is the
 	# return register on arm64 (orig_x0 restarts the call).
 	d=$GEN/race
 	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
