@@ -26,6 +26,7 @@
 
 #include "../internal.h"
 #include "../sys.h"
+#include "witness.h"
 
 /* The svc #0 instruction: 4 bytes; the kernel's own restart rewinds the
  * same (arch/arm64/kernel/signal.c, do_signal(): restart_addr). */
@@ -333,42 +334,8 @@ bool sw_arch_quiet_call(uint64_t nr)
 
 /* ---- the Landlock probe's witness ---------------------------------------- */
 
-/* An ELF64 executable of one PT_LOAD segment holding its own headers and
- * "b ." (0x14000000) at 0x400078 (fs/binfmt_elf.c: no PT_INTERP). */
-static const struct __attribute__((packed)) {
-	Elf64_Ehdr e;
-	Elf64_Phdr p;
-	unsigned char code[4];
-} witness = {
-	.e = {
-		.e_ident = { ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3, ELFCLASS64,
-			     ELFDATA2LSB, EV_CURRENT, ELFOSABI_SYSV },
-		.e_type = ET_EXEC,
-		.e_machine = EM_AARCH64,
-		.e_version = EV_CURRENT,
-		.e_entry = 0x400000 + sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr),
-		.e_phoff = sizeof(Elf64_Ehdr),
-		.e_ehsize = sizeof(Elf64_Ehdr),
-		.e_phentsize = sizeof(Elf64_Phdr),
-		.e_phnum = 1,
-	},
-	.p = {
-		.p_type = PT_LOAD,
-		.p_flags = PF_R | PF_X,
-		.p_vaddr = 0x400000,
-		.p_paddr = 0x400000,
-		.p_filesz = sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr) + 4,
-		.p_memsz = sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr) + 4,
-		.p_align = 0x1000,
-	},
-	.code = { 0x00, 0x00, 0x00, 0x14 },
-};
-
-const unsigned char *sw_arch_witness_image(size_t *ret_len)
-{
-	*ret_len = sizeof(witness);
-	return (const unsigned char *)&witness;
-}
+/* The witness: "b ." (0x14000000, little-endian). */
+SW_ARCH_WITNESS(EM_AARCH64, 0x00, 0x00, 0x00, 0x14)
 
 const struct sw_arch_vetted sw_arch_vetted_nr[SW_ABI_COUNT] = {
 	[SW_ABI_AARCH64] = { __NR_madvise, __NR_process_madvise, __NR_prctl },

@@ -21,6 +21,7 @@
 
 #include "../internal.h"
 #include "../sys.h"
+#include "witness.h"
 
 static const struct {
 	uint32_t token;
@@ -409,45 +410,8 @@ bool sw_arch_quiet_call(uint64_t nr)
 
 /* ---- the Landlock probe's witness ---------------------------------------- */
 
-/*
- * An ELF64 executable of one PT_LOAD segment holding its own headers and
- * "jmp ." (eb fe) at 0x400078: what load_elf_binary() needs (fs/
- * binfmt_elf.c: no PT_INTERP, so no loader file in the client's root).
- */
-static const struct __attribute__((packed)) {
-	Elf64_Ehdr e;
-	Elf64_Phdr p;
-	unsigned char code[2];
-} witness = {
-	.e = {
-		.e_ident = { ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3, ELFCLASS64,
-			     ELFDATA2LSB, EV_CURRENT, ELFOSABI_SYSV },
-		.e_type = ET_EXEC,
-		.e_machine = EM_X86_64,
-		.e_version = EV_CURRENT,
-		.e_entry = 0x400000 + sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr),
-		.e_phoff = sizeof(Elf64_Ehdr),
-		.e_ehsize = sizeof(Elf64_Ehdr),
-		.e_phentsize = sizeof(Elf64_Phdr),
-		.e_phnum = 1,
-	},
-	.p = {
-		.p_type = PT_LOAD,
-		.p_flags = PF_R | PF_X,
-		.p_vaddr = 0x400000,
-		.p_paddr = 0x400000,
-		.p_filesz = sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr) + 2,
-		.p_memsz = sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr) + 2,
-		.p_align = 0x1000,
-	},
-	.code = { 0xeb, 0xfe },
-};
-
-const unsigned char *sw_arch_witness_image(size_t *ret_len)
-{
-	*ret_len = sizeof(witness);
-	return (const unsigned char *)&witness;
-}
+/* The witness: "jmp ." (eb fe). */
+SW_ARCH_WITNESS(EM_X86_64, 0xeb, 0xfe)
 
 /* x32 calls report AUDIT_ARCH_X86_64 with nr | 0x40000000; i386 (int
  * $0x80 from a 64-bit program) reaches the same mm. */

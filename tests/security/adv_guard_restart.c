@@ -39,20 +39,12 @@ static void on_usr1(int sig)
 	handled = 1;
 }
 
-static void pause_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
 static void *helper(void *arg)
 {
 	(void)arg;
-	pause_ms(300);
+	adv_pause_ms(300);
 	syscall(SYS_tgkill, getpid(), main_tid, SIGUSR1);
-	pause_ms(300);
+	adv_pause_ms(300);
 	/* Let the FIFO open finish: a writer (non-blocking: ENXIO while
 	 * no reader waits, which is what happens if the restarted open
 	 * opened something else), until the open has returned: a slow
@@ -63,11 +55,11 @@ static void *helper(void *arg)
 		int fd = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
 
 		if (fd >= 0) {
-			pause_ms(50);
+			adv_pause_ms(50);
 			close(fd);
 			return NULL;
 		}
-		pause_ms(50);
+		adv_pause_ms(50);
 	}
 	return NULL;
 }

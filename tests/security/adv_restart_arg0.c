@@ -49,22 +49,14 @@ static void on_usr1(int sig)
 	handled = 1;
 }
 
-static void pause_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
 static void *helper(void *arg)
 {
 	(void)arg;
-	pause_ms(500);
+	adv_pause_ms(500);
 	syscall(SYS_tgkill, getpid(), main_tid, SIGUSR1);
 	/* Time for the handler and the restarted call to wait again (a
 	 * TCG guest is slow), then let the truncate through. */
-	pause_ms(1500);
+	adv_pause_ms(1500);
 	fcntl(lease_fd, F_SETLEASE, F_UNLCK);
 	return NULL;
 }

@@ -53,18 +53,6 @@ boot() {
 	fi
 }
 
-result() {
-	local arch=$1 id=$3 log=$2/vm-results/$1.log end rc
-	[ -s "$log" ] || die "$log missing: the vm.$arch.boot test did not run"
-	end=$(grep -F -m1 -- "@@VM-END $id " "$log") ||
-		{ echo "scenario $id did not run in the guest (see vm.$arch.boot)"; return 1; }
-	awk -v id="$id" '$0 == "@@VM-BEGIN " id {on = 1; next} index($0, "@@VM-END " id " ") == 1 {exit} on' "$log"
-	echo "(in the guest: $end)"
-	rc=${end#* rc=}
-	rc=${rc%% *}
-	return "$rc"
-}
-
 case ${1:-} in
 list) [ $# -eq 2 ] || die "usage: list ARCH"; arch_ok "$2"; sh "$HERE/guest-arch.sh" --list ;;
 prepare)
@@ -72,6 +60,8 @@ prepare)
 	"$SRC/scripts/build-static" --arch "$2" "$3/vm-static-$2" >/dev/null ||
 		die "scripts/build-static --arch $2 failed" ;;
 boot) [ $# -eq 3 ] || die "usage: boot ARCH BUILDDIR"; arch_ok "$2"; mkdir -p "$3/vm-results"; boot "$2" "$3" ;;
-result) [ $# -eq 4 ] || die "usage: result ARCH BUILDDIR ID"; arch_ok "$2"; result "$2" "$3" "$4" ;;
+result)	# vm-suite.sh's: its log is vm-results/ARCH.log, as a kernel's
+	[ $# -eq 4 ] || die "usage: result ARCH BUILDDIR ID"; arch_ok "$2"
+	exec bash "$HERE/vm-suite.sh" result "$2" "$3" "$4" ;;
 *) sed -n '9,13p' "$0"; exit 2 ;;
 esac
