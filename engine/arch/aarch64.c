@@ -31,8 +31,6 @@
 /* The svc #0 instruction: 4 bytes; the kernel's own restart rewinds the
  * same (arch/arm64/kernel/signal.c, do_signal(): restart_addr). */
 #define SW_SVC_INSN_LEN		4
-/* include/linux/errno.h: the kernel's own restart codes. */
-#define SW_ERESTARTSYS		512
 /* pstate's nRW bit: set for a task in AArch32 state. */
 #define SW_PSR_MODE32_BIT	0x10u
 
