@@ -68,6 +68,12 @@ bool sw_abi_socketcall_words(enum sw_abi abi);
 enum sw_abi sw_abi_of(uint32_t audit_arch, uint64_t nr);
 /* OCI spelling ("SCMP_ARCH_X86", "x86", "amd64", "i386", ...) -> ABI. */
 enum sw_abi sw_abi_from_name(const char *name);
+/* Is name a spelling of an ABI this machine's kernel may run that sysward
+ * does not supervise (arm64: AArch32)?  A policy may name one (Docker's
+ * archMap does); it gets no filter group, so a program of that ABI is
+ * killed at its first call by the bad-arch action, as when it is not
+ * named. */
+bool sw_arch_abi_unsupervised(const char *name);
 /* The machine ("x86-64") and the spellings sw_abi_from_name() expects,
  * for an error message. */
 extern const char sw_arch_machine[];

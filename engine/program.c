@@ -376,6 +376,10 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 		for (size_t i = 0; i < p->n_architectures && p->architectures[i]; i++) {
 			enum sw_abi a = sw_abi_from_name(p->architectures[i]);
 
+			/* Named but not supervised (AArch32 on arm64): no
+			 * group, its programs die at their first call. */
+			if (a == SW_ABI_NONE && sw_arch_abi_unsupervised(p->architectures[i]))
+				continue;
 			if (a == SW_ABI_NONE) {
 				char where[48];
 

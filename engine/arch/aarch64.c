@@ -88,6 +88,16 @@ enum sw_abi sw_abi_from_name(const char *name)
 	return SW_ABI_NONE;
 }
 
+bool sw_arch_abi_unsupervised(const char *name)
+{
+	static const char *const names[] = { "SCMP_ARCH_ARM", "arm", "armhf", "armel" };
+
+	for (size_t i = 0; name && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcasecmp(name, names[i]))
+			return true;
+	return false;
+}
+
 const char sw_arch_machine[] = "arm64";
 const char sw_arch_abi_spellings[] = "SCMP_ARCH_AARCH64 (an AArch32 program is not supervised)";
 

@@ -106,6 +106,11 @@ enum sw_abi sw_abi_from_name(const char *name)
 	return SW_ABI_NONE;
 }
 
+bool sw_arch_abi_unsupervised(const char *name)
+{
+	return false;	/* every x86 ABI has its group */
+}
+
 const char sw_arch_machine[] = "x86-64";
 const char sw_arch_abi_spellings[] = "SCMP_ARCH_X86_64, SCMP_ARCH_X86 or SCMP_ARCH_X32";
 

@@ -33,6 +33,7 @@ boot() {
 		tr ' ' '\n' | sed "s|^|$st/tests/security/|") "$stage/adv/" ||
 		die "the adversarial programs of guest-arch.sh are not all in $st"
 	cp -r "$SRC/tests/security/policies" "$stage/src/tests/security/"
+	mkdir -p "$stage/src/policy" && cp -r "$SRC/policy/examples" "$stage/src/policy/"
 	want=$(sh "$HERE/guest-arch.sh" --list | wc -l)
 	echo "arch-suite: booting the $arch kernel to run $want scenarios (TCG)" >&2
 	t0=$(date +%s)

@@ -72,6 +72,12 @@ t_abi_refusal() {
 	run "$W/o" '{"defaultAction": "SCMP_ACT_ALLOW", "architectures": ["SCMP_ARCH_AARCH64"]}' -- $PROBE getuid
 	[ $_rc -eq 0 ] || fail "SCMP_ARCH_AARCH64 refused"
 	expect "$W/o" "getuid=0"
+	# Docker's default profile: its archMap names SCMP_ARCH_ARM beside
+	# SCMP_ARCH_AARCH64 on arm64 (taken; AArch32 programs are not
+	# supervised: killed at their first call).
+	"$S" run --policy /extra/src/policy/examples/docker-default.json -- $PROBE getuid net-unix >"$W/o" 2>&1
+	echo "+ sysward run --policy docker-default.json -- sw-probe getuid net-unix: rc=$?"; cat "$W/o"
+	expect "$W/o" "getuid=0" "connect(unix)=ok"
 }
 
 t_allow() {
