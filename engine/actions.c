@@ -498,7 +498,7 @@ void sw_trap_signal_stop(struct sw_tracee *t)
 		e = errno;
 		goto failed;
 	}
-	e = -sw_arch_trap_regs(t->pid, t->call.nr);
+	e = -sw_arch_trap_regs(t->pid, t->call.nr, t->call.args);
 	if (e == 0)
 		return;
 failed:

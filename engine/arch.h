@@ -6,7 +6,8 @@
  * layout, syscall numbers, the kernel's quirks) lives in one file,
  * engine/arch/<arch>.c, with its types in engine/arch/<arch>.h; the rest
  * of the engine is generic and calls the hooks declared here.  Only
- * x86_64 has them today: CMake and the #if below refuse other machines.
+ * x86_64 and aarch64 have them today: CMake and the #if below refuse
+ * other machines.
  *
  * A file for another architecture (arm64, riscv64, ...) must provide, in
  * arch/<arch>.h:
@@ -18,7 +19,9 @@
  *     the tracee is laid out as the supervisor's);
  *   - SW_ARCH_SCRATCH_MAX: the bytes sw_arch_scratch() gives;
  *   - struct sw_arch_regs: a register snapshot (PTRACE_GETREGS or
- *     GETREGSET NT_PRSTATUS);
+ *     GETREGSET NT_PRSTATUS) taken at a syscall-entry stop, where the
+ *     argument registers still hold the arguments (arm64's x0 is also
+ *     the return register);
  *   - sw_arch_nr_index(nr): a stop's nr without ABI flag bits (x32's);
  * and in arch/<arch>.c every function below, plus the tables
  * sw_arch_vetted_nr[] and sw_arch_filter_groups[].  A hook that the
@@ -34,25 +37,43 @@
 
 #if defined(__x86_64__)
 #include "arch/x86_64.h"
+#elif defined(__aarch64__)
+#include "arch/aarch64.h"
 #else
-#error "sysward-engine has per-architecture hooks for x86_64 only (engine/arch/)"
+#error "sysward-engine has per-architecture hooks for x86_64 and aarch64 only (engine/arch/)"
 #endif
 
 /* ---- ABI table ------------------------------------------------------- */
 
 /* libseccomp token (== AUDIT_ARCH_* value) of an ABI. */
 uint32_t sw_abi_token(enum sw_abi abi);
-/* "x86_64", "i386", "x32". */
+/* "x86_64", "i386", "x32"; "aarch64". */
 const char *sw_abi_name(enum sw_abi abi);
 /* The OCI profile's spelling: "SCMP_ARCH_X86_64", "SCMP_ARCH_X86", ... */
 const char *sw_abi_oci_name(enum sw_abi abi);
 /* Width of a syscall argument as the BPF filter sees it (4 or 8). */
 unsigned int sw_abi_arg_bytes(enum sw_abi abi);
+/* Does the ABI's clone take (flags, stack, parent_tid, tls, child_tid)
+ * (kernel/fork.c, CONFIG_CLONE_BACKWARDS: i386), not (..., child_tid,
+ * tls)? */
+bool sw_abi_clone_backwards(enum sw_abi abi);
+/* Is the ABI's "mmap" old_mmap, one pointer to its six arguments
+ * (i386's, arch/x86/kernel/sys_ia32.c)? */
+bool sw_abi_old_mmap(enum sw_abi abi);
+/* Does the ABI have socketcall(2) with an array of 32-bit words for its
+ * arguments (i386)?  peers.c reads connect's and listen's from it. */
+bool sw_abi_socketcall_words(enum sw_abi abi);
 /* ABI of a stop from the AUDIT_ARCH that GET reports and the nr (x32
  * syscalls report AUDIT_ARCH_X86_64 with the x32 bit set in nr). */
 enum sw_abi sw_abi_of(uint32_t audit_arch, uint64_t nr);
 /* OCI spelling ("SCMP_ARCH_X86", "x86", "amd64", "i386", ...) -> ABI. */
 enum sw_abi sw_abi_from_name(const char *name);
+/* Is name a spelling of an ABI this machine's kernel may run that sysward
+ * does not supervise (arm64: AArch32)?  A policy may name one (Docker's
+ * archMap does); it gets no filter group, so a program of that ABI is
+ * killed at its first call by the bad-arch action, as when it is not
+ * named. */
+bool sw_arch_abi_unsupervised(const char *name);
 /* The machine ("x86-64") and the spellings sw_abi_from_name() expects,
  * for an error message. */
 extern const char sw_arch_machine[];
@@ -73,25 +94,46 @@ bool sw_arch_in_vsyscall(enum sw_abi abi, uint64_t ip);
  * architecture without the hook (the caller takes the exit stop). */
 int sw_arch_return_at_entry(pid_t pid, int64_t rval);
 /* At the delivery stop of a SIGSYS standing in for a seccomp trap of
- * call nr: the registers the handler's context shows, as the kernel's
- * trap leaves them (it rolls the call back: the return register holds
- * nr).  0 or -errno. */
-int sw_arch_trap_regs(pid_t pid, uint64_t nr);
+ * call nr(args...): the registers the handler's context shows, as the
+ * kernel's trap leaves them (syscall_rollback(): x86's return register
+ * holds nr, arm64's x0 the first argument).  0 or -errno. */
+int sw_arch_trap_regs(pid_t pid, uint64_t nr, const uint64_t args[6]);
 
 /* At a signal-delivery stop: was the tracee in a call that returns
  * -ERESTARTSYS (a wait the signal interrupted), and which (nr as a stop
- * of abi reports it, its argument registers)?  1 yes, 0 no, -errno. */
+ * of abi reports it, its argument registers)?  1 yes, 0 no, -errno;
+ * -EOPNOTSUPP where the kernel has rolled the call back before the stop
+ * (arm64). */
 int sw_arch_interrupted_call(pid_t pid, enum sw_abi abi, uint64_t *nr,
 			     uint64_t args[6]);
 /* At that stop: make the call restart after the handler whatever its
  * SA_RESTART (-ERESTARTNOINTR in the return register).  0 or -errno. */
 int sw_arch_restart_always(pid_t pid);
+/* Do the two hooks above work here?  The session's seccomp listener
+ * (notif.c) needs them: without, a signal whose handler lacks SA_RESTART
+ * makes a call waiting for the listener fail with EINTR, which the same
+ * call never does unconfined nor at a ptrace stop. */
+bool sw_arch_restarts_interrupted(void);
 
 /* ---- the path guard's injection -------------------------------------- */
 
 /* Set argument register i (0..5) of a stopped tracee of this ABI.  0 or
  * -errno. */
 int sw_arch_set_arg(pid_t pid, enum sw_abi abi, unsigned int i, uint64_t val);
+/*
+ * Bit i: argument register i is also the return register, and the
+ * kernel restarts an interrupted call from a copy of it (arm64's x0 and
+ * orig_x0: arch/arm64/kernel/signal.c, do_signal()), a copy that follows
+ * every write of the register at an entry or seccomp stop
+ * (PTRACE_SET_SYSCALL_INFO: syscall_set_arguments(); NT_PRSTATUS:
+ * gpr_set(), update_syscall_orig_x0_after_ptrace(), Linux 6.12.118) and
+ * that nothing writes at the exit stop.  So a pinned argument of such a
+ * register cannot be put back: the exit stop leaves the result there,
+ * and a call returning a restart code keeps its guard slot for the
+ * restart, which runs on the slot (pathguard.c).  0 where every argument
+ * register outlives the call (x86).
+ */
+extern const uint8_t sw_arch_args_returned;
 /* Snapshot the registers at a syscall-entry stop.  0 or -errno. */
 int sw_arch_get_regs(pid_t pid, struct sw_arch_regs *r);
 /* Can the guard inject from this first syscall-entry stop?  0: yes;

@@ -491,14 +491,24 @@ static void put_clone_flags(FILE *f, uint64_t v)
 	}
 }
 
-/* clone(2), as strace names its arguments; x86_64's order is (flags,
- * stack, parent_tid, child_tid, tls), i386's (flags, stack, parent_tid,
- * tls, child_tid) (kernel/fork.c, CONFIG_CLONE_BACKWARDS). */
+/* The engine's ABI of a libseccomp token, SW_ABI_NONE if none. */
+static enum sw_abi abi_of_token(uint32_t arch)
+{
+	for (int abi = 0; abi < SW_ABI_COUNT; abi++)
+		if (sw_abi_token((enum sw_abi)abi) == arch)
+			return (enum sw_abi)abi;
+	return SW_ABI_NONE;
+}
+
+/* clone(2), as strace names its arguments; x86_64's and arm64's order
+ * is (flags, stack, parent_tid, child_tid, tls), i386's (flags, stack,
+ * parent_tid, tls, child_tid) (kernel/fork.c, CONFIG_CLONE_BACKWARDS). */
 static void sp_clone(struct ctx *c)
 {
 	uint64_t flags = c->args[0] & c->mask;
-	bool i386 = c->arch == SCMP_ARCH_X86;
-	unsigned int tls = i386 ? 3 : 4, child = i386 ? 4 : 3;
+	enum sw_abi abi = abi_of_token(c->arch);
+	bool backwards = abi != SW_ABI_NONE && sw_abi_clone_backwards(abi);
+	unsigned int tls = backwards ? 3 : 4, child = backwards ? 4 : 3;
 
 	sep(c);
 	fputs("child_stack=", c->f);
@@ -785,11 +795,11 @@ static const struct call calls[] = {
  * table's width (engine/arch), 64 bits for an arch it does not know. */
 static uint64_t abi_mask(uint32_t arch)
 {
-	for (int abi = 0; abi < SW_ABI_COUNT; abi++)
-		if (sw_abi_token((enum sw_abi)abi) == arch)
-			return sw_abi_arg_bytes((enum sw_abi)abi) == 4 ?
-			       0xffffffffull : ~0ull;
-	return ~0ull;
+	enum sw_abi abi = abi_of_token(arch);
+
+	if (abi == SW_ABI_NONE)
+		return ~0ull;
+	return sw_abi_arg_bytes(abi) == 4 ? 0xffffffffull : ~0ull;
 }
 
 static int call_cmp(const void *key, const void *elem)
@@ -801,9 +811,10 @@ static const struct call *find(uint32_t arch, const char *name)
 {
 	if (!name)
 		return NULL;
-	/* i386's mmap is old_mmap, one pointer to its arguments
-	 * (arch/x86/kernel/sys_ia32.c): left to the generic writer. */
-	if (arch == SCMP_ARCH_X86 && !strcmp(name, "mmap"))
+	/* old_mmap (i386's): one pointer to its arguments, left to the
+	 * generic writer. */
+	if (!strcmp(name, "mmap") && abi_of_token(arch) != SW_ABI_NONE &&
+	    sw_abi_old_mmap(abi_of_token(arch)))
 		return NULL;
 	return bsearch(name, calls, sizeof(calls) / sizeof(calls[0]),
 		       sizeof(calls[0]), call_cmp);

@@ -124,6 +124,22 @@ static void drop_pins(struct sw_tracee *t)
 	t->n_pins = 0;
 }
 
+/* include/linux/errno.h: the codes with which the kernel restarts a
+ * call (-ERESTARTSYS .. -ERESTART_RESTARTBLOCK). */
+#define SW_ERESTART_FIRST	512
+#define SW_ERESTART_LAST	516
+
+/* Does the call at this exit stop return a restart code? */
+static bool returns_restart(pid_t pid)
+{
+	struct sw_ptrace_syscall_info info;
+
+	if (sw_sys_ptrace(SW_PTRACE_GET_SYSCALL_INFO, pid, (void *)sizeof(info), &info) < 0 ||
+	    info.op != SW_PTRACE_SYSCALL_INFO_EXIT)
+		return false;
+	return info.exit.rval <= -SW_ERESTART_FIRST && info.exit.rval >= -SW_ERESTART_LAST;
+}
+
 /*
  * At the exit stop of a call whose path arguments were pinned.  The
  * kernel keeps every argument register across a syscall, and restarts an
@@ -136,9 +152,20 @@ static void drop_pins(struct sw_tracee *t)
  * here, exactly as unconfined: a restart is a new call, checked and
  * pinned afresh on what the program's memory then says.  Only then is no
  * register of the program naming the slots, and they are freed.
+ *
+ * But the return register (arm64's x0, sw_arch_args_returned) cannot be
+ * put back: it holds the result, and a restart takes the first argument
+ * from the kernel's copy of it (orig_x0), which names the slot and which
+ * no tracer can write here.  If the call returns a restart code, its
+ * slot stays taken (route 6f): the restarted call reads the string the
+ * program passed, from the slot no other call could take meanwhile, and
+ * is checked afresh on it; the slot is freed with the pins of the
+ * thread's next exit stop.  (No restart after all, a handler's EINTR:
+ * the slot waits for that stop, one per thread at most.)
  */
 void sw_pathguard_release(struct sw_tracee *t)
 {
+	int held = -1;
 	int e;
 
 	if (!t->n_pins)
@@ -146,6 +173,13 @@ void sw_pathguard_release(struct sw_tracee *t)
 	for (unsigned int i = 0; i < 6; i++) {
 		if (!(t->d.pinned & (1u << i)))
 			continue;
+		if (sw_arch_args_returned & (1u << i)) {
+			uint64_t slot = (t->d.args[i] - SW_GUARD_ADDR) / SW_GUARD_SLOT;
+
+			if (held < 0 && slot < SW_GUARD_SLOTS && returns_restart(t->pid))
+				held = (int)slot;
+			continue;
+		}
 		if ((e = sw_arch_set_arg(t->pid, t->call.abi, i, t->call.args[i])) < 0 &&
 		    e != -ESRCH) {
 			/* Never free a slot a live register may name. */
@@ -156,6 +190,10 @@ void sw_pathguard_release(struct sw_tracee *t)
 		}
 	}
 	drop_pins(t);
+	if (held >= 0 && t->guard) {
+		t->guard->used[held / 64] |= UINT64_C(1) << (held % 64);
+		t->pins[t->n_pins++] = (uint16_t)held;
+	}
 }
 
 void sw_pathguard_forget(struct sw_tracee *t)

@@ -152,7 +152,7 @@ bool sw_peers_socketcall(struct sw_session *s, struct sw_tracee *t,
 	unsigned int n = call == SYS_CONNECT_ ? 3 : 2;
 	int nr;
 
-	if (!(prog->defences & SW_DEFENCE_UNIX_PEERS) || abi != SW_ABI_I386 ||
+	if (!(prog->defences & SW_DEFENCE_UNIX_PEERS) || !sw_abi_socketcall_words(abi) ||
 	    prog->sys[abi][SW_SYS_SOCKETCALL] < 0 ||
 	    info->seccomp.nr != (uint64_t)prog->sys[abi][SW_SYS_SOCKETCALL] ||
 	    (call != SYS_CONNECT_ && call != SYS_LISTEN_))

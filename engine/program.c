@@ -347,7 +347,8 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 
 	if (native == SW_ABI_NONE)
 		return sw_error_set(err, ENOTSUP,
-				    "this machine's architecture is not supported (sysward supports x86-64)");
+				    "this machine's libseccomp reports an architecture other than this %s build's (sysward supports x86-64 and arm64)",
+				    sw_arch_machine);
 	if (p->n_rules > SW_MAX_RULES)
 		return sw_error_set(err, E2BIG,
 				    "%s: %zu rules, more than the %u a seccomp filter can name",
@@ -375,6 +376,10 @@ int sw_program_new(struct sw_program **ret, const struct sw_policy *p,
 		for (size_t i = 0; i < p->n_architectures && p->architectures[i]; i++) {
 			enum sw_abi a = sw_abi_from_name(p->architectures[i]);
 
+			/* Named but not supervised (AArch32 on arm64): no
+			 * group, its programs die at their first call. */
+			if (a == SW_ABI_NONE && sw_arch_abi_unsupervised(p->architectures[i]))
+				continue;
 			if (a == SW_ABI_NONE) {
 				char where[48];
 

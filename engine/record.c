@@ -261,13 +261,15 @@ static void keep_str(char *dst, const char *src, bool *cut)
  *       are the same in every run ("the caller", "every child", init),
  *       else left out;
  *   'v' a word a run sets up (futex's expected value: often a tid).
- * i386 gives its own row where its arguments differ (clone's order).
+ * args32 is the row of an ABI whose clone takes tls before child_tid
+ * (sw_abi_clone_backwards(): i386); the other rows are every ABI's.
  * Sorted by name (bsearch).
  */
 static const struct run_args {
 	const char *name;
-	const char *args;	/* x86_64, x32 */
-	const char *args32;	/* i386, or NULL: the same */
+	const char *args;
+	const char *args32;	/* sw_abi_clone_backwards() ABIs' (i386),
+				 * or NULL: the same */
 } run_args[] = {
 	{ "arch_prctl", ".a", NULL }, { "brk", "a", NULL },
 	{ "clone", ".a..a", ".a.a" }, { "fcntl", "..a", NULL },
@@ -316,7 +318,7 @@ static uint8_t left_out(enum sw_abi abi, const char *types, const char *name,
 	const struct run_args *row = name ?
 		bsearch(name, run_args, sizeof(run_args) / sizeof(run_args[0]),
 			sizeof(run_args[0]), run_args_cmp) : NULL;
-	const char *ra = row && abi == SW_ABI_I386 && row->args32 ? row->args32
+	const char *ra = row && sw_abi_clone_backwards(abi) && row->args32 ? row->args32
 		       : row ? row->args : "";
 	uint8_t out = 0;
 

@@ -227,6 +227,17 @@ static int open_path(pid_t pid, uint64_t addr, char *buf, size_t size)
  * or directory descriptor.  An absolute symbolic link on the way is
  * followed from ours: a wrong "no" keeps the hold, as before.
  */
+/* The native ABI's open(2), which arm64 and the other generic-table
+ * architectures lack (include/uapi/asm-generic/unistd.h). */
+static bool is_open(unsigned long nr)
+{
+#ifdef __NR_open
+	return nr == __NR_open;
+#else
+	return false;
+#endif
+}
+
 static bool waits_for_partner(pid_t pid, unsigned long *nr, unsigned long a[3])
 {
 	char path[64], text[256], name[4096], full[4200];
@@ -244,17 +255,17 @@ static bool waits_for_partner(pid_t pid, unsigned long *nr, unsigned long a[3])
 	n = sw_sys_proc_read(path, text, sizeof(text));
 	if (n > 0)
 		return !strncmp(text, "wait_for_partner", 16);
-	/* x86_64 open, openat and openat2 (the ABI of the stop that
+	/* the native open, openat and openat2 (the ABI of the stop that
 	 * blocks is not said here: another ABI's open is held or
 	 * interrupted as any call) */
-	if (*nr != __NR_open && *nr != __NR_openat && *nr != __NR_openat2)
+	if (!is_open(*nr) && *nr != __NR_openat && *nr != __NR_openat2)
 		return false;
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
 	n = sw_sys_proc_read(path, text, sizeof(text));
 	if (n <= 0 || !strrchr(text, ')') || strncmp(strrchr(text, ')'), ") S", 3))
 		return false;
-	dirfd = *nr == __NR_open ? AT_FDCWD : (int)a[0];
-	addr = *nr == __NR_open ? a[0] : a[1];
+	dirfd = is_open(*nr) ? AT_FDCWD : (int)a[0];
+	addr = is_open(*nr) ? a[0] : a[1];
 	if (open_path(pid, addr, name, sizeof(name)) < 0 || !name[0])
 		return false;
 	if (name[0] == '/')
@@ -284,7 +295,7 @@ static bool asleep_reading_fifo(pid_t pid)
 	if (!waits_for_partner(pid, &nr, a))
 		return false;
 	/* (openat2's flags are in its struct open_how: interrupted.) */
-	if (nr == __NR_open)
+	if (is_open(nr))
 		return (a[1] & (O_ACCMODE | O_PATH)) == O_RDONLY;
 	if (nr == __NR_openat)
 		return (a[2] & (O_ACCMODE | O_PATH)) == O_RDONLY;

@@ -21,6 +21,7 @@
 
 #include "../arch.h"
 #include "../sys.h"
+#include "witness.h"
 
 static const struct {
 	uint32_t token;
@@ -51,6 +52,21 @@ const char *sw_abi_oci_name(enum sw_abi abi)
 unsigned int sw_abi_arg_bytes(enum sw_abi abi)
 {
 	return abi >= 0 && abi < SW_ABI_COUNT ? abis[abi].arg_bytes : 8;
+}
+
+bool sw_abi_clone_backwards(enum sw_abi abi)
+{
+	return abi == SW_ABI_I386;
+}
+
+bool sw_abi_old_mmap(enum sw_abi abi)
+{
+	return abi == SW_ABI_I386;
+}
+
+bool sw_abi_socketcall_words(enum sw_abi abi)
+{
+	return abi == SW_ABI_I386;
 }
 
 enum sw_abi sw_abi_of(uint32_t audit_arch, uint64_t nr)
@@ -88,6 +104,11 @@ enum sw_abi sw_abi_from_name(const char *name)
 		if (!strcasecmp(name, names[i].name))
 			return names[i].abi;
 	return SW_ABI_NONE;
+}
+
+bool sw_arch_abi_unsupervised(const char *name)
+{
+	return false;	/* every x86 ABI has its group */
 }
 
 const char sw_arch_machine[] = "x86-64";
@@ -171,7 +192,7 @@ int sw_arch_return_at_entry(pid_t pid, int64_t rval)
 	return 0;
 }
 
-int sw_arch_trap_regs(pid_t pid, uint64_t nr)
+int sw_arch_trap_regs(pid_t pid, uint64_t nr, const uint64_t args[6])
 {
 	/* syscall_rollback(): ax = orig_ax, the call's number.  orig_rax
 	 * itself is in no signal frame, and with rax not an -ERESTART*
@@ -199,6 +220,10 @@ static const unsigned int arg_reg[2][6] = {
 	  offsetof(struct user_regs_struct, rdx), offsetof(struct user_regs_struct, rsi),
 	  offsetof(struct user_regs_struct, rdi), offsetof(struct user_regs_struct, rbp) },
 };
+
+/* rax returns; no argument register does, and the kernel restarts a call
+ * from the argument registers themselves. */
+const uint8_t sw_arch_args_returned = 0;
 
 int sw_arch_set_arg(pid_t pid, enum sw_abi abi, unsigned int i, uint64_t val)
 {
@@ -246,6 +271,11 @@ int sw_arch_restart_always(pid_t pid)
 			  (void *)(long)-SW_ERESTARTNOINTR) < 0)
 		return -errno;
 	return 0;
+}
+
+bool sw_arch_restarts_interrupted(void)
+{
+	return true;
 }
 
 int sw_arch_get_regs(pid_t pid, struct sw_arch_regs *r)
@@ -385,45 +415,8 @@ bool sw_arch_quiet_call(uint64_t nr)
 
 /* ---- the Landlock probe's witness ---------------------------------------- */
 
-/*
- * An ELF64 executable of one PT_LOAD segment holding its own headers and
- * "jmp ." (eb fe) at 0x400078: what load_elf_binary() needs (fs/
- * binfmt_elf.c: no PT_INTERP, so no loader file in the client's root).
- */
-static const struct __attribute__((packed)) {
-	Elf64_Ehdr e;
-	Elf64_Phdr p;
-	unsigned char code[2];
-} witness = {
-	.e = {
-		.e_ident = { ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3, ELFCLASS64,
-			     ELFDATA2LSB, EV_CURRENT, ELFOSABI_SYSV },
-		.e_type = ET_EXEC,
-		.e_machine = EM_X86_64,
-		.e_version = EV_CURRENT,
-		.e_entry = 0x400000 + sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr),
-		.e_phoff = sizeof(Elf64_Ehdr),
-		.e_ehsize = sizeof(Elf64_Ehdr),
-		.e_phentsize = sizeof(Elf64_Phdr),
-		.e_phnum = 1,
-	},
-	.p = {
-		.p_type = PT_LOAD,
-		.p_flags = PF_R | PF_X,
-		.p_vaddr = 0x400000,
-		.p_paddr = 0x400000,
-		.p_filesz = sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr) + 2,
-		.p_memsz = sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr) + 2,
-		.p_align = 0x1000,
-	},
-	.code = { 0xeb, 0xfe },
-};
-
-const unsigned char *sw_arch_witness_image(size_t *ret_len)
-{
-	*ret_len = sizeof(witness);
-	return (const unsigned char *)&witness;
-}
+/* The witness: "jmp ." (eb fe). */
+SW_ARCH_WITNESS(EM_X86_64, 0xeb, 0xfe)
 
 /* x32 calls report AUDIT_ARCH_X86_64 with nr | 0x40000000; i386 (int
  * $0x80 from a 64-bit program) reaches the same mm. */

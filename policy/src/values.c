@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Symbolic constants in policy values: "O_WRONLY|O_CREAT", "~O_CREAT",
- * "AF_INET", "EIO".  Values are the Linux x86 ones (x86_64 and i386 agree
- * for every constant listed here); O_LARGEFILE is the kernel's value, not
- * glibc's x86_64 userspace 0.
+ * "AF_INET", "EIO".  Values are those of the machine sysward is built
+ * for, as its headers give them (x86_64 and i386 agree for every constant
+ * listed here; arm64's O_DIRECTORY, O_NOFOLLOW, O_DIRECT and O_LARGEFILE
+ * differ from x86's, arch/arm64/include/uapi/asm/fcntl.h); O_LARGEFILE is
+ * the kernel's value, not glibc's 64-bit userspace 0; MAP_32BIT is
+ * x86-64's alone.
  */
 #include "internal.h"
 
@@ -33,7 +36,11 @@ static const struct sw_const constants[] = {
 	C(O_NDELAY), C(O_DSYNC), C(O_SYNC), C(O_RSYNC), C(O_ASYNC),
 	C(O_DIRECT), C(O_DIRECTORY), C(O_NOFOLLOW), C(O_NOATIME),
 	C(O_CLOEXEC), C(O_PATH), C(O_TMPFILE),
+#if defined(__aarch64__)
+	{ "O_LARGEFILE", 0400000 },
+#else
 	{ "O_LARGEFILE", 0100000 },
+#endif
 	/* *at(2) */
 	{ "AT_FDCWD", (uint64_t)(int64_t)AT_FDCWD },
 	C(AT_SYMLINK_NOFOLLOW), C(AT_REMOVEDIR), C(AT_SYMLINK_FOLLOW),
@@ -60,7 +67,11 @@ static const struct sw_const constants[] = {
 	C(PROT_NONE), C(PROT_READ), C(PROT_WRITE), C(PROT_EXEC),
 	C(PROT_GROWSDOWN), C(PROT_GROWSUP),
 	C(MAP_SHARED), C(MAP_PRIVATE), C(MAP_SHARED_VALIDATE), C(MAP_FIXED),
-	C(MAP_ANONYMOUS), C(MAP_ANON), C(MAP_32BIT), C(MAP_GROWSDOWN),
+	C(MAP_ANONYMOUS), C(MAP_ANON),
+#ifdef MAP_32BIT
+	C(MAP_32BIT),
+#endif
+	C(MAP_GROWSDOWN),
 	C(MAP_DENYWRITE), C(MAP_EXECUTABLE), C(MAP_LOCKED),
 	C(MAP_NORESERVE), C(MAP_POPULATE), C(MAP_NONBLOCK), C(MAP_STACK),
 	C(MAP_HUGETLB), C(MAP_SYNC), C(MAP_FIXED_NOREPLACE),

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -103,6 +104,15 @@ static inline const char *adv_ret(long r, int e, char *buf, size_t n)
 	return buf;
 }
 #define RET(r, e) adv_ret((r), (e), (char[96]){0}, 96)
+
+/* Sleep ms milliseconds, whatever signals come meanwhile. */
+static inline void adv_pause_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
 
 static inline int adv_verdict(int v, const char *why)
 {

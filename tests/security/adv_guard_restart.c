@@ -39,20 +39,12 @@ static void on_usr1(int sig)
 	handled = 1;
 }
 
-static void pause_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
 static void *helper(void *arg)
 {
 	(void)arg;
-	pause_ms(300);
+	adv_pause_ms(300);
 	syscall(SYS_tgkill, getpid(), main_tid, SIGUSR1);
-	pause_ms(300);
+	adv_pause_ms(300);
 	/* Let the FIFO open finish: a writer (non-blocking: ENXIO while
 	 * no reader waits, which is what happens if the restarted open
 	 * opened something else), until the open has returned: a slow
@@ -63,11 +55,11 @@ static void *helper(void *arg)
 		int fd = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
 
 		if (fd >= 0) {
-			pause_ms(50);
+			adv_pause_ms(50);
 			close(fd);
 			return NULL;
 		}
-		pause_ms(50);
+		adv_pause_ms(50);
 	}
 	return NULL;
 }
@@ -95,6 +87,7 @@ int main(int argc, char **argv)
 
 	TRIED("openat(AT_FDCWD, \"%s\", O_RDONLY) (blocks), SIGUSR1 meanwhile, "
 	      "whose SA_RESTART handler opens \"%s\"", fifo, other);
+#if defined(__x86_64__)
 	{
 		register long r10 __asm__("r10") = 0;
 
@@ -104,6 +97,25 @@ int main(int argc, char **argv)
 				   "S"(path), "d"((long)O_RDONLY), "r"(r10)
 				 : "rcx", "r11", "memory");
 	}
+#elif defined(__aarch64__)
+	{
+		/* x0 is the return register; the path is x1, which the
+		 * kernel keeps across the call as x86's rsi. */
+		register long x8 __asm__("x8") = SYS_openat;
+		register long x0 __asm__("x0") = AT_FDCWD;
+		register const char *x1 __asm__("x1") = path;
+		register long x2 __asm__("x2") = O_RDONLY;
+		register long x3 __asm__("x3") = 0;
+
+		__asm__ volatile("svc #0\n\tmov %1, x1"
+				 : "+r"(x0), "=&r"(after)
+				 : "r"(x8), "r"(x1), "r"(x2), "r"(x3)
+				 : "memory");
+		fd = x0;
+	}
+#else
+#error "adv_guard_restart: no syscall instruction for this machine"
+#endif
 	__atomic_store_n(&returned, 1, __ATOMIC_RELEASE);
 	pthread_join(th, NULL);
 	unlink(fifo);

@@ -1305,6 +1305,13 @@ path_guard_restart)
 	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
 	run "$GEN/path-race.json" -- "$ADV/adv_guard_restart" "$d"
 	expect_contained "a restarted call did not open the file it named" ;;
+path_guard_restart_arg0)
+	# Route 6f: the path in the first argument, whose register is the
+	# return register on arm64 (orig_x0 restarts the call).
+	d=$GEN/race
+	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
+	run "$GEN/path-race.json" -- "$ADV/adv_restart_arg0" "$d"
+	expect_contained "a restarted call on its first argument did not act on the file it named" ;;
 path_guard_setup_memfd)
 	# The guard's memfd must never be in the program's fd table unsealed:
 	# another process of the program maps /proc/<pid>/fd/N writable in

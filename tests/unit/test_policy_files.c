@@ -444,7 +444,9 @@ START_TEST(test_arg_widths)
 		{ SCMP_ARCH_X86, "kill", 0, 0xffffffff },
 		{ SCMP_ARCH_X86_64, "kill", 2, ~0ull },		/* no such argument */
 		{ SCMP_ARCH_X86_64, "no_such_syscall", 0, ~0ull },
-		{ SCMP_ARCH_AARCH64, "kill", 0, ~0ull },		/* no table */
+		{ SCMP_ARCH_AARCH64, "kill", 0, 0xffffffff },	/* x86_64's column */
+		{ SCMP_ARCH_AARCH64, "openat", 3, 0xffff },
+		{ SCMP_ARCH_PPC64, "kill", 0, ~0ull },		/* no table */
 	};
 
 	for (size_t i = 0; i < N_ELEMENTS(rows); i++)

@@ -171,6 +171,8 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 	sigsys_ret_reg = (long)uc->uc_mcontext.gregs[REG_RAX];
 #elif defined(__i386__)
 	sigsys_ret_reg = (long)uc->uc_mcontext.gregs[REG_EAX];
+#elif defined(__aarch64__)
+	sigsys_ret_reg = (long)uc->uc_mcontext.regs[0];
 #endif
 	sigsys_seen = 1;
 }
@@ -606,6 +608,10 @@ static void op_seccomp_deny_mkdir(void)
 #if defined(__x86_64__)
 	const unsigned int arch = AUDIT_ARCH_X86_64;
 	const unsigned int nr_a = SYS_mkdir, nr_b = SYS_mkdirat;
+#elif defined(__aarch64__)
+	/* no mkdir on arm64: mkdirat alone */
+	const unsigned int arch = AUDIT_ARCH_AARCH64;
+	const unsigned int nr_a = SYS_mkdirat, nr_b = SYS_mkdirat;
 #else
 	const unsigned int arch = AUDIT_ARCH_I386;
 	const unsigned int nr_a = SYS_mkdir, nr_b = SYS_mkdirat;
@@ -754,6 +760,8 @@ int main(int argc, char **argv)
 			say("arch=x86_64");
 #elif defined(__i386__)
 			say("arch=i386");
+#elif defined(__aarch64__)
+			say("arch=aarch64");
 #else
 			say("arch=other");
 #endif

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Every arm64 fact the engine uses: the hooks of engine/arch.h.
+ *
+ * One ABI is supervised, AArch64 (arch/aarch64.h says why not AArch32).
+ * Registers: PTRACE_GETREGSET/SETREGSET NT_PRSTATUS (x0..x30, sp, pc,
+ * pstate; there is no PTRACE_GETREGS on arm64).  A syscall takes its
+ * number in x8 and its arguments in x0..x5 and returns in x0, which
+ * thereby loses the first argument; the kernel keeps it in orig_x0 for
+ * a restart (arch/arm64/kernel/syscall.c, el0_svc_common()), which no
+ * regset shows.  The number the kernel runs is pt_regs->syscallno,
+ * latched from x8 at entry and set by a tracer through
+ * NT_ARM_SYSTEM_CALL (arch/arm64/kernel/ptrace.c, system_call_set()).
+ */
+#include <elf.h>
+#include <errno.h>
+#include <linux/audit.h>
+#include <seccomp.h>
+#include <stddef.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+
+#include "../internal.h"
+#include "../sys.h"
+#include "witness.h"
+
+/* The svc #0 instruction: 4 bytes; the kernel's own restart rewinds the
+ * same (arch/arm64/kernel/signal.c, do_signal(): restart_addr). */
+#define SW_SVC_INSN_LEN		4
+/* pstate's nRW bit: set for a task in AArch32 state. */
+#define SW_PSR_MODE32_BIT	0x10u
+
+uint32_t sw_abi_token(enum sw_abi abi)
+{
+	return abi == SW_ABI_AARCH64 ? SCMP_ARCH_AARCH64 : 0;
+}
+
+const char *sw_abi_name(enum sw_abi abi)
+{
+	return abi == SW_ABI_AARCH64 ? "aarch64" : "unknown";
+}
+
+const char *sw_abi_oci_name(enum sw_abi abi)
+{
+	return abi == SW_ABI_AARCH64 ? "SCMP_ARCH_AARCH64" : NULL;
+}
+
+unsigned int sw_abi_arg_bytes(enum sw_abi abi)
+{
+	return 8;
+}
+
+/* kernel/fork.c: arm64 is built without CONFIG_CLONE_BACKWARDS*: clone's
+ * order is x86-64's (flags, stack, parent_tid, child_tid, tls). */
+bool sw_abi_clone_backwards(enum sw_abi abi)
+{
+	return false;
+}
+
+bool sw_abi_old_mmap(enum sw_abi abi)
+{
+	return false;
+}
+
+bool sw_abi_socketcall_words(enum sw_abi abi)
+{
+	return false;
+}
+
+enum sw_abi sw_abi_of(uint32_t audit_arch, uint64_t nr)
+{
+	return audit_arch == SCMP_ARCH_AARCH64 ? SW_ABI_AARCH64 : SW_ABI_NONE;
+}
+
+enum sw_abi sw_abi_from_name(const char *name)
+{
+	static const char *const names[] = { "SCMP_ARCH_AARCH64", "aarch64", "arm64" };
+
+	if (!name)
+		return SW_ABI_NONE;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcasecmp(name, names[i]))
+			return SW_ABI_AARCH64;
+	return SW_ABI_NONE;
+}
+
+bool sw_arch_abi_unsupervised(const char *name)
+{
+	static const char *const names[] = { "SCMP_ARCH_ARM", "arm", "armhf", "armel" };
+
+	for (size_t i = 0; name && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcasecmp(name, names[i]))
+			return true;
+	return false;
+}
+
+const char sw_arch_machine[] = "arm64";
+const char sw_arch_abi_spellings[] = "SCMP_ARCH_AARCH64 (an AArch32 program is not supervised)";
+
+enum sw_abi sw_abi_native(void)
+{
+	return seccomp_arch_native() == SCMP_ARCH_AARCH64 ? SW_ABI_AARCH64 : SW_ABI_NONE;
+}
+
+int sw_arch_resolve_fallback(enum sw_abi abi, const char *name)
+{
+	return -1;	/* no multiplexer: libseccomp's numbers are the stops' */
+}
+
+bool sw_arch_in_vsyscall(enum sw_abi abi, uint64_t ip)
+{
+	return false;	/* arm64 has no vsyscall page */
+}
+
+/* ---- registers ---------------------------------------------------------- */
+
+static int get_regs(pid_t pid, struct user_regs_struct *r)
+{
+	struct iovec iov = { r, sizeof(*r) };
+
+	if (sw_sys_ptrace(PTRACE_GETREGSET, pid, (void *)(uintptr_t)NT_PRSTATUS, &iov) < 0)
+		return -errno;
+	/* An AArch32 tracee's view is 18 32-bit words (task_user_regset_
+	 * view()); the filter kills such a program, but never read it as
+	 * AArch64's. */
+	if (iov.iov_len != sizeof(*r))
+		return -ENOEXEC;
+	return 0;
+}
+
+static int set_regs(pid_t pid, const struct user_regs_struct *r)
+{
+	struct iovec iov = { (void *)r, sizeof(*r) };
+
+	return sw_sys_ptrace(PTRACE_SETREGSET, pid, (void *)(uintptr_t)NT_PRSTATUS, &iov) < 0 ?
+	       -errno : 0;
+}
+
+/* pt_regs->syscallno: at an entry stop the call the kernel runs (-1: none,
+ * x0 returned as it is); at an exit stop -1 keeps do_signal() from taking
+ * x0 for a restart code. */
+static int set_syscallno(pid_t pid, int nr)
+{
+	struct iovec iov = { &nr, sizeof(nr) };
+
+	return sw_sys_ptrace(PTRACE_SETREGSET, pid, (void *)(uintptr_t)NT_ARM_SYSTEM_CALL, &iov) < 0 ?
+	       -errno : 0;
+}
+
+int sw_arch_return_at_entry(pid_t pid, int64_t rval)
+{
+	struct user_regs_struct r;
+	int e;
+
+	/* syscallno = -1: el0_svc_common() skips the call and returns x0
+	 * (syscall_trace_enter() gives NO_SYSCALL after a seccomp skip). */
+	e = get_regs(pid, &r);
+	if (e < 0)
+		return e;
+	e = set_syscallno(pid, -1);
+	if (e < 0)
+		return e;
+	r.regs[0] = (uint64_t)rval;
+	return set_regs(pid, &r);
+}
+
+int sw_arch_trap_regs(pid_t pid, uint64_t nr, const uint64_t args[6])
+{
+	struct user_regs_struct r;
+	int e;
+
+	/* syscall_rollback() (arch/arm64/include/asm/syscall.h): x0 =
+	 * orig_x0, the call's first argument; x8 still holds nr. */
+	e = get_regs(pid, &r);
+	if (e < 0)
+		return e;
+	r.regs[0] = args[0];
+	return set_regs(pid, &r);
+}
+
+int sw_arch_interrupted_call(pid_t pid, enum sw_abi abi, uint64_t *nr,
+			     uint64_t args[6])
+{
+	/*
+	 * arm64's do_signal() rolls an interrupted call back (x0 = orig_x0,
+	 * pc over the svc, syscallno forgotten) before get_signal(), so at
+	 * the delivery stop neither the -ERESTARTSYS nor the call is left
+	 * in any register, and the choice between a restart and EINTR is
+	 * made on a local variable after the stop.  No tracer can change
+	 * it: a listener's call interrupted there keeps its EINTR.
+	 */
+	return -EOPNOTSUPP;
+}
+
+int sw_arch_restart_always(pid_t pid)
+{
+	return -EOPNOTSUPP;	/* see sw_arch_interrupted_call() */
+}
+
+bool sw_arch_restarts_interrupted(void)
+{
+	return false;	/* so no session has a listener (prepare.c) */
+}
+
+/* ---- the path guard's injection ---------------------------------------- */
+
+/* x0: the first argument and the return value; orig_x0 its restart copy
+ * (el0_svc_common() saves it at entry; do_signal() restarts from it). */
+const uint8_t sw_arch_args_returned = 1u << 0;
+
+int sw_arch_set_arg(pid_t pid, enum sw_abi abi, unsigned int i, uint64_t val)
+{
+	struct user_regs_struct r;
+	int e;
+
+	if (i >= 6)
+		return -EINVAL;
+	e = get_regs(pid, &r);
+	if (e < 0)
+		return e;
+	r.regs[i] = val;
+	return set_regs(pid, &r);
+}
+
+int sw_arch_get_regs(pid_t pid, struct sw_arch_regs *r)
+{
+	return get_regs(pid, &r->r);
+}
+
+int sw_arch_guard_entry_check(const struct sw_arch_regs *r0)
+{
+	/* get_regs() refuses an AArch32 view; pstate says it too. */
+	return (r0->r.pstate & SW_PSR_MODE32_BIT) ? 1 : 0;
+}
+
+/*
+ * A page below sp, 16-byte aligned: AAPCS64 has no red zone (nothing
+ * live below sp during a call), and a fresh image's stack is set up 128
+ * KiB deep (fs/exec.c, setup_arg_pages(): stack_expand), so the page is
+ * mapped.
+ */
+#define SW_SCRATCH_BELOW_SP	4096u
+_Static_assert(SW_ARCH_SCRATCH_MAX <= SW_SCRATCH_BELOW_SP - 16, "below sp");
+
+uint64_t sw_arch_scratch(const struct sw_arch_regs *r0)
+{
+	return (r0->r.sp - SW_SCRATCH_BELOW_SP) & ~(uint64_t)15;
+}
+
+/* r0 (of an entry stop: x0 is the first argument) running nr(a...) from
+ * the svc again: pc back over it, the kernel reads x8 anew. */
+static int rewind_to(pid_t pid, const struct sw_arch_regs *r0, uint64_t nr,
+		     const uint64_t a[6], uint64_t x0_ret, bool finish)
+{
+	struct user_regs_struct r = r0->r;
+	int e;
+
+	if (finish) {
+		r.regs[0] = x0_ret;
+	} else {
+		r.pc = r0->r.pc - SW_SVC_INSN_LEN;
+		r.regs[8] = nr;
+		for (unsigned int i = 0; i < 6; i++)
+			r.regs[i] = a[i];
+	}
+	/* At an exit stop the kernel has finished the call: no syscallno,
+	 * so that do_signal() never takes our x0 for a restart code. */
+	e = set_syscallno(pid, -1);
+	if (e < 0)
+		return e;
+	return set_regs(pid, &r);
+}
+
+int sw_arch_inject(pid_t pid, const struct sw_arch_regs *r0, bool at_entry,
+		   long nr, const uint64_t a[6])
+{
+	struct user_regs_struct r = r0->r;
+	int e;
+
+	if (!at_entry)
+		return rewind_to(pid, r0, (uint64_t)nr, a, 0, false);
+	for (unsigned int i = 0; i < 6; i++)
+		r.regs[i] = a[i];
+	e = set_syscallno(pid, (int)nr);
+	if (e < 0)
+		return e;
+	return set_regs(pid, &r);
+}
+
+int sw_arch_replay(pid_t pid, const struct sw_arch_regs *r0)
+{
+	uint64_t a[6];
+
+	/* r0 is of the entry stop: x0..x5 are the program's arguments. */
+	for (unsigned int i = 0; i < 6; i++)
+		a[i] = r0->r.regs[i];
+	return rewind_to(pid, r0, r0->r.regs[8], a, 0, false);
+}
+
+int sw_arch_inject_abi(pid_t pid, const struct sw_arch_regs *r0, enum sw_abi abi,
+		       uint64_t nr, const uint64_t a[6])
+{
+	return rewind_to(pid, r0, nr, a, 0, false);
+}
+
+int sw_arch_finish(pid_t pid, const struct sw_arch_regs *r0, int64_t rval)
+{
+	return rewind_to(pid, r0, 0, NULL, (uint64_t)rval, true);
+}
+
+/*
+ * Calls that wait and can send nothing on a socket (peers.c): a task
+ * blocked in one stops next.  arm64 has one ABI, so /proc/<tid>/syscall's
+ * number means one call.  <asm/unistd.h>'s numbers (the generic table).
+ */
+static const uint16_t quiet_calls[] = {
+	__NR_read, __NR_close, __NR_mmap, __NR_mprotect, __NR_munmap,
+	__NR_pread64, __NR_readv, __NR_madvise, __NR_nanosleep, __NR_connect,
+	__NR_accept, __NR_recvfrom, __NR_recvmsg, __NR_clone, __NR_execve,
+	__NR_exit, __NR_wait4, __NR_semop, __NR_msgrcv, __NR_fcntl,
+	__NR_flock, __NR_fsync, __NR_fdatasync, __NR_rt_sigtimedwait,
+	__NR_rt_sigsuspend, __NR_futex, __NR_io_getevents, __NR_getdents64,
+	__NR_semtimedop, __NR_clock_nanosleep, __NR_exit_group,
+	__NR_mq_timedreceive, __NR_waitid, __NR_openat, __NR_newfstatat,
+	__NR_pselect6, __NR_ppoll, __NR_epoll_pwait, __NR_accept4,
+	__NR_preadv, __NR_recvmmsg, __NR_execveat, __NR_preadv2, __NR_statx,
+	__NR_io_pgetevents, __NR_clone3, __NR_openat2, __NR_epoll_pwait2,
+	__NR_futex_waitv,
+};
+
+bool sw_arch_quiet_call(uint64_t nr)
+{
+	for (size_t i = 0; i < sizeof(quiet_calls) / sizeof(quiet_calls[0]); i++)
+		if (quiet_calls[i] == nr)
+			return true;
+	return false;
+}
+
+/* ---- the Landlock probe's witness ---------------------------------------- */
+
+/* The witness: "b ." (0x14000000, little-endian). */
+SW_ARCH_WITNESS(EM_AARCH64, 0x00, 0x00, 0x00, 0x14)
+
+const struct sw_arch_vetted sw_arch_vetted_nr[SW_ABI_COUNT] = {
+	[SW_ABI_AARCH64] = { __NR_madvise, __NR_process_madvise, __NR_prctl },
+};
+
+const struct sw_arch_filter_group sw_arch_filter_groups[] = {
+	{ AUDIT_ARCH_AARCH64, 1, { SW_ABI_AARCH64 }, 0 },
+};
+const size_t sw_arch_n_filter_groups =
+	sizeof(sw_arch_filter_groups) / sizeof(sw_arch_filter_groups[0]);
