@@ -781,6 +781,40 @@ fuse_supervisor_freeze)
 	grep -q 'server: READ' "$out" || fail "the FUSE READ never came (exit $rc)"
 	[ "$ms" -lt 4000 ] || fail "took $ms ms: the program outlived the held READ"
 	echo "verdict: contained: killed after $ms ms (exit $rc)" ;;
+fuse_write_open)
+	# Route 13: the supervisor's look at what an open that can write
+	# opened (objects.c) on a FUSE file the program serves itself, in
+	# its own user namespace, whose server never answers STATFS or
+	# GETATTR.  As uid 65534 (a root session has its own views: route
+	# 16c, no such check), with a 0666 node of /dev/fuse's as many
+	# systems have.  A statfs(2) or stat(2) of the descriptor by a
+	# tracer of the mounter's uid waits for that server
+	# (fs/fuse/inode.c fuse_statfs(), fs/fuse/dir.c fuse_getattr()):
+	# the session and sysward would hang.  Contained: the open returns
+	# at once and the server is never asked.
+	[ -c /dev/fuse ] || skip "no /dev/fuse"
+	stage_nobody adv_fuse
+	mkdir -m 755 "$nb/d/mnt"
+	chown 65534:65534 "$nb/d/mnt"
+	mknod -m 666 "$nb/fuse" c 10 229 || skip "cannot make a node of /dev/fuse's in $nb"
+	t0=$(date +%s%N)
+	KERNEL=(timeout -s KILL 20)
+	run_nobody --policy "$nb/policy.json" -- "$nb/adv_fuse" "$nb/d" write-open "$nb/fuse"
+	KERNEL=()
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	echo "+ after $ms ms"
+	# Undefended, the supervisor waits in a request its server has
+	# read, which no signal ends (fs/fuse/dev.c request_wait_answer()):
+	# the program's connection is aborted (fusectl), found by the
+	# device of its mount.
+	for p in $(pgrep -f "$nb/adv_fuse"); do
+		c=$(sed -n 's/^[0-9]* [0-9]* 0:\([0-9]*\) .* - fuse adv_fuse .*/\1/p' "/proc/$p/mountinfo" 2>/dev/null | head -1)
+		[ -n "$c" ] && echo 1 >"/sys/fs/fuse/connections/$c/abort" 2>/dev/null
+	done
+	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
+	[ "$rc" -eq 137 ] && fail "sysward hung on the program's FUSE server: killed after $ms ms"
+	expect_contained "the supervisor asked the program's FUSE server"
+	[ "$ms" -lt 5000 ] || fail "took $ms ms" ;;
 pidfd_getfd_outside)
 	# uid 65534 under sysward takes a pidfd of a same-uid process outside
 	# (SO_PEERPIDFD, pidfs handles) and asks it for its open file-D,

@@ -1324,6 +1324,61 @@ int sw_sys_statfs(const char *path, struct statfs *st)
 	return 0;
 }
 
+/* statx: a file fk_file named, on a mount whose unique id is its file
+ * system's magic (what statmount then answers). */
+static bool old_statx;
+
+void fk_old_statx(bool old)
+{
+	old_statx = old;
+}
+
+int sw_sys_statx(const char *path, int flags, unsigned int mask, struct statx *stx)
+{
+	const struct fk_fdfile *ff = file_at(path);
+	struct stat st;
+
+	(void)mask;
+	if (request(FK_STATX, path_pid(path), 0, (uint64_t)flags))
+		return -1;
+	if (!ff) {
+		errno = ENOENT;
+		return -1;
+	}
+	/* as the fake's stat answers */
+	ident(&st, fs_dev(ff->fs), ff->ino,
+	      ff->fs == FK_PIPEFS_MAGIC ? S_IFIFO | 0600 : S_IFREG | 0644);
+	memset(stx, 0, sizeof(*stx));
+	stx->stx_mask = STATX_TYPE | STATX_MODE | STATX_INO | (old_statx ? 0 : 0x4000u);
+	stx->stx_dev_major = major(st.st_dev);
+	stx->stx_dev_minor = minor(st.st_dev);
+	stx->stx_ino = st.st_ino;
+	stx->stx_mode = (uint16_t)st.st_mode;
+	stx->stx_mnt_id = old_statx ? 1 : ff->fs;
+	return 0;
+}
+
+int sw_sys_statmount(uint64_t mnt_id, uint64_t mnt_ns_id, uint64_t mask,
+		     void *buf, size_t size)
+{
+	uint64_t *w = buf;
+
+	if (request(FK_STATMOUNT, 0, mnt_id, mnt_ns_id))
+		return -1;
+	memset(buf, 0, size);
+	w[1] = mask;		/* struct statmount: mask at 8, sb_magic at 24 */
+	w[3] = mnt_id;
+	return 0;
+}
+
+int sw_sys_ioctl_u64(int fd, unsigned long req, uint64_t *ret)
+{
+	(void)fd;
+	(void)req;
+	*ret = 0x4242;
+	return 0;
+}
+
 int sw_sys_mq_open(const char *name, int flags)
 {
 	(void)flags;
