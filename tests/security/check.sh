@@ -144,6 +144,18 @@ stage_nobody() {
 	chmod 644 "$nb/policy.json"
 }
 
+# fuse_abort_left DIR: undefended, a supervisor waits in a request that
+# its server has read, which no signal ends (fs/fuse/dev.c
+# request_wait_answer()): abort the connection (fusectl) of each
+# adv_fuse still running from DIR, found by the device of its mount.
+fuse_abort_left() {
+	local p c
+	for p in $(pgrep -f "$1/adv_fuse"); do
+		c=$(sed -n 's/^[0-9]* [0-9]* 0:\([0-9]*\) .* - fuse adv_fuse .*/\1/p' "/proc/$p/mountinfo" 2>/dev/null | head -1)
+		[ -n "$c" ] && echo 1 >"/sys/fs/fuse/connections/$c/abort" 2>/dev/null
+	done
+}
+
 # as_example FILE: under containment_examples, FILE (a staged allow-all
 # policy) becomes the bundled example SW_CHECK_EXAMPLE names: every
 # defence of the session's authority holds whatever the policy.
@@ -803,14 +815,36 @@ fuse_write_open)
 	KERNEL=()
 	ms=$((($(date +%s%N) - t0) / 1000000))
 	echo "+ after $ms ms"
-	# Undefended, the supervisor waits in a request its server has
-	# read, which no signal ends (fs/fuse/dev.c request_wait_answer()):
-	# the program's connection is aborted (fusectl), found by the
-	# device of its mount.
-	for p in $(pgrep -f "$nb/adv_fuse"); do
-		c=$(sed -n 's/^[0-9]* [0-9]* 0:\([0-9]*\) .* - fuse adv_fuse .*/\1/p' "/proc/$p/mountinfo" 2>/dev/null | head -1)
-		[ -n "$c" ] && echo 1 >"/sys/fs/fuse/connections/$c/abort" 2>/dev/null
-	done
+	fuse_abort_left "$nb"
+	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
+	[ "$rc" -eq 137 ] && fail "sysward hung on the program's FUSE server: killed after $ms ms"
+	expect_contained "the supervisor asked the program's FUSE server"
+	[ "$ms" -lt 5000 ] || fail "took $ms ms" ;;
+fuse_write_open_complain)
+	# The same under complain mode over "filesystem" rules
+	# (fscomplain.c), which judges every open on its file and looks
+	# its directory up: a file on the program's FUSE is not judged,
+	# and never looked up (stat(2) of it sends FUSE_GETATTR, its
+	# attributes being valid for no time).
+	[ -c /dev/fuse ] || skip "no /dev/fuse"
+	stage_nobody adv_fuse
+	mkdir -m 755 "$nb/d/mnt"
+	chown 65534:65534 "$nb/d/mnt"
+	mknod -m 666 "$nb/fuse" c 10 229 || skip "cannot make a node of /dev/fuse's in $nb"
+	cat >"$nb/fs.json" <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "filesystem": {"paths": [{"path": "/", "access": "ro"},
+	                          {"path": "$nb/d", "access": "rw"}]}}
+	EOF
+	chmod 644 "$nb/fs.json"
+	t0=$(date +%s%N)
+	KERNEL=(timeout -s KILL 20)
+	RUN_OPTS=(--complain)
+	run_nobody --policy "$nb/fs.json" -- "$nb/adv_fuse" "$nb/d" write-open "$nb/fuse"
+	KERNEL=() RUN_OPTS=()
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	echo "+ after $ms ms"
+	fuse_abort_left "$nb"
 	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
 	[ "$rc" -eq 137 ] && fail "sysward hung on the program's FUSE server: killed after $ms ms"
 	expect_contained "the supervisor asked the program's FUSE server"
