@@ -82,6 +82,8 @@ static struct fk_fdfile {
 	char link[128];
 } files[32];
 static size_t n_files;
+/* statx without the unique mount id (a kernel before 6.8) */
+static bool old_statx;
 static struct { char name[64]; unsigned long ino; } mqs[8];
 static size_t n_mqs;
 static struct { char kind[4]; char text[256]; } sysvipc[3];
@@ -111,6 +113,7 @@ void fk_reset(void)
 		close(fds[i].fd);
 	n_tasks = n_queue = n_evmsg = n_procs = n_fails = n_fds = fk_n_calls = 0;
 	n_tfds = n_nsfds = n_files = n_mqs = n_sysvipc = n_socks = n_shared_files = 0;
+	old_statx = false;
 	n_our_files = 0;
 	memset(tasks, 0, sizeof(tasks));
 	fake_cpu = 0;
@@ -1326,7 +1329,6 @@ int sw_sys_statfs(const char *path, struct statfs *st)
 
 /* statx: a file fk_file named, on a mount whose unique id is its file
  * system's magic (what statmount then answers). */
-static bool old_statx;
 
 void fk_old_statx(bool old)
 {
