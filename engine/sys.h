@@ -6,8 +6,9 @@
  * strings.c and the arch hooks (arch/x86_64.c) make to reach a tracee, or
  * to learn who a pid, a group or a descriptor of its is (/proc, stat, the
  * pid namespace walk, getpgid: signals.c's and reach.c's "is this the
- * session's?"; a socket's options, peer and name: peers.c's; statfs,
- * stat and readlink of a descriptor, a message queue opened and removed:
+ * session's?"; a socket's options, peer and name: peers.c's; statx and
+ * statmount of a descriptor's mount (statfs and stat before 6.8),
+ * readlink of a descriptor, a message queue opened and removed:
  * objects.c's; where strings.c's reader runs).  In the product these are
  * inline wrappers that compile to the very calls they name (no table, no
  * indirect call in the dispatch loop).  Only kernel calls are seams here,
