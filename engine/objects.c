@@ -331,11 +331,12 @@ static bool in_launch_ipcns(struct sw_objects *o, pid_t tid)
 
 /* ---- what file system a descriptor is on --------------------------------- */
 
-/* Kernels before 6.8 (no unique mount id, no statmount): statfs(2) and
- * stat(2) of the descriptor, which call into its file system
- * (fs/fuse/inode.c fuse_statfs() asks the FUSE server, and waits for
- * it, when the caller passes fuse_allow_current_process()): the
- * documented limit of route 13. */
+/* Kernels before 6.8 (no unique mount id, no statmount), and a mount in
+ * no namespace that fusectl does not name: statfs(2) and stat(2) of the
+ * descriptor, which call into its file system (fs/fuse/inode.c
+ * fuse_statfs() asks the FUSE server, and waits for it, when the caller
+ * passes fuse_allow_current_process()): the documented limit of route
+ * 13. */
 static int fd_fs_asking(const char *path, unsigned long *ret_magic,
 			struct stat *ret_st)
 {
@@ -381,25 +382,41 @@ int sw_fd_fs(pid_t tid, int fd, unsigned long *ret_magic, struct stat *ret_st)
 
 		snprintf(path, sizeof(path), "/proc/%d/ns/mnt", tid);
 		nfd = sw_sys_open(path, O_RDONLY | O_CLOEXEC);
-		if (nfd < 0 || sw_sys_ioctl_u64(nfd, SW_NS_GET_MNTNS_ID, &ns_id) < 0)
-			return -ENOENT;
-		r = sw_sys_statmount(stx.stx_mnt_id, ns_id, SW_STATMOUNT_SB_BASIC, &sm,
-				     sizeof(sm));
+		errno = ENOENT;
+		if (nfd >= 0 && sw_sys_ioctl_u64(nfd, SW_NS_GET_MNTNS_ID, &ns_id) == 0)
+			r = sw_sys_statmount(stx.stx_mnt_id, ns_id, SW_STATMOUNT_SB_BASIC, &sm,
+					     sizeof(sm));
+	}
+	memset(ret_st, 0, sizeof(*ret_st));
+	ret_st->st_dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
+	ret_st->st_ino = (ino_t)stx.stx_ino;
+	ret_st->st_mode = stx.stx_mode;
+	if (r < 0 && errno == ENOENT) {
+		/* A mount in no namespace: the kernel's own (mq_open's queue,
+		 * a memfd, a pipe: kern_mount()) or a detached one (open_tree,
+		 * fsmount, a lazy umount), which may be FUSE.  fusectl names
+		 * every FUSE connection by its superblock's device
+		 * (fs/fuse/control.c fuse_ctl_add_conn()): a FUSE file is
+		 * told without a call; anything else is asked. */
+		char conn[64];
+		struct stat cst;
+
+		snprintf(conn, sizeof(conn), "/sys/fs/fuse/connections/%u", stx.stx_dev_minor);
+		if (stx.stx_dev_major == 0 && sw_sys_stat(conn, &cst) == 0) {
+			*ret_magic = SW_FUSE_MAGIC;
+			return 0;
+		}
+		r = -1;
+		errno = ENOSYS;
 	}
 	if (r < 0 && errno == ENOSYS) {
 		snprintf(path, sizeof(path), "/proc/%d/fd/%d", tid, fd);
 		return fd_fs_asking(path, ret_magic, ret_st);
 	}
-	/* ENOENT: a mount in no namespace (detached: open_tree, fsmount,
-	 * a lazy umount): the caller cannot tell. */
 	if (r < 0)
 		return -errno;
 	if (!(sm.h.mask & SW_STATMOUNT_SB_BASIC))
 		return -EIO;
-	memset(ret_st, 0, sizeof(*ret_st));
-	ret_st->st_dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
-	ret_st->st_ino = (ino_t)stx.stx_ino;
-	ret_st->st_mode = stx.stx_mode;
 	*ret_magic = (unsigned long)sm.h.sb_magic;
 	return 0;
 }

@@ -45,7 +45,7 @@
  * launch child, making the sandbox's mounts) is read and never answered.
  * Until killed; killing it aborts the connection.
  *
- *   adv_fuse DIR write-open [FUSE-DEVICE]
+ *   adv_fuse DIR write-open [FUSE-DEVICE [detached]]
  *
  * The supervisor's own look at a descriptor (objects.c's check of an open
  * that can write, docs/security.md route 13): the server answers INIT,
@@ -60,6 +60,8 @@
  * open is checked (resultcheck.c), and the open would wait for it.
  * FUSE-DEVICE: a node of /dev/fuse's to open
  * instead (a test's 0666 copy, as many systems have /dev/fuse).
+ * "detached": mounted with fsopen/fsmount and never attached, the file
+ * opened beneath the mount's descriptor: a mount in no namespace.
  */
 #include <fcntl.h>
 #include <linux/fuse.h>
@@ -290,15 +292,38 @@ static void *looker(void *mnt)
 	return NULL;
 }
 
+/* "write-open ... detached": the same FUSE mounted with the new mount
+ * API and never attached (fsmount(2)): a mount in no namespace. */
+static int mount_detached(void)
+{
+	char fdstr[16];
+	int fs = (int)syscall(430 /* fsopen */, "fuse", 1 /* FSOPEN_CLOEXEC */);
+	int m;
+
+	if (fs < 0)
+		return -1;
+	snprintf(fdstr, sizeof(fdstr), "%d", fuse);
+	/* FSCONFIG_SET_STRING 1, FSCONFIG_CMD_CREATE 6 */
+	if (syscall(431, fs, 1, "fd", fdstr, 0) < 0 ||
+	    syscall(431, fs, 1, "rootmode", "40000", 0) < 0 ||
+	    syscall(431, fs, 1, "user_id", "1", 0) < 0 ||
+	    syscall(431, fs, 1, "group_id", "1", 0) < 0 ||
+	    syscall(431, fs, 6, NULL, NULL, 0) < 0)
+		return -1;
+	m = (int)syscall(432 /* fsmount */, fs, 1 /* FSMOUNT_CLOEXEC */, 0);
+	close(fs);
+	return m;
+}
+
 /* "write-open": the supervisor's look at what an open for writing
  * opened must not ask the server. */
-static int write_open(const char *file)
+static int write_open(int dirfd, const char *file)
 {
 	double t0 = now(), took;
 	int fd, err;
 
 	TRIED("open(%s, O_WRONLY): its server never answers STATFS or GETATTR", file);
-	fd = open(file, O_WRONLY | O_CLOEXEC);
+	fd = openat(dirfd, file, O_WRONLY | O_CLOEXEC);
 	err = errno;
 	took = now() - t0;
 	RESULT("open = %s after %.3f s", RET(fd, err), took);
@@ -320,6 +345,8 @@ static int write_open(const char *file)
 int main(int argc, char **argv)
 {
 	char mnt[4096], file[4200], opts[128], map[64];
+	bool detached;
+	int mfd = -1;
 	const char *dev = "/dev/fuse";
 	unsigned int euid = (unsigned int)geteuid(), egid = (unsigned int)getegid();
 	pthread_t srv, o, w;
@@ -329,7 +356,7 @@ int main(int argc, char **argv)
 	if (argc < 2 || (argc > 2 && strcmp(argv[2], "stuck") &&
 			 strcmp(argv[2], "stuck-read") && strcmp(argv[2], "workspace") &&
 			 strcmp(argv[2], "write-open"))) {
-		fprintf(stderr, "usage: adv_fuse DIR [stuck | stuck-read | workspace | write-open [FUSE-DEVICE]]\n");
+		fprintf(stderr, "usage: adv_fuse DIR [stuck | stuck-read | workspace | write-open [FUSE-DEVICE [detached]]]\n");
 		return ADV_CANNOT;
 	}
 	dir = argv[1];
@@ -349,6 +376,7 @@ int main(int argc, char **argv)
 	hold_attrs = argc > 2 && !strcmp(argv[2], "write-open");
 	if (hold_attrs && argc > 3)
 		dev = argv[3];
+	detached = hold_attrs && argc > 4 && !strcmp(argv[4], "detached");
 	hold_lookup = argc > 2 && !hold_attrs;
 	hold_read = argc > 2 && !strcmp(argv[2], "stuck-read");
 	snprintf(path, sizeof(path), "%s/file-D", dir);
@@ -381,7 +409,14 @@ int main(int argc, char **argv)
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		FACT("make / private: %s", strerror(errno));
 	snprintf(opts, sizeof(opts), "fd=%d,rootmode=40000,user_id=1,group_id=1", fuse);
-	if (mount("adv_fuse", mnt, "fuse", MS_NOSUID | MS_NODEV, opts) < 0) {
+	if (detached) {
+		mfd = mount_detached();
+		if (mfd < 0) {
+			RESULT("fsopen, fsconfig, fsmount = %s", RET(-1, errno));
+			return adv_verdict(ADV_CANNOT, "cannot make a detached FUSE mount");
+		}
+		FACT("a detached FUSE mount, in no mount namespace");
+	} else if (mount("adv_fuse", mnt, "fuse", MS_NOSUID | MS_NODEV, opts) < 0) {
 		RESULT("mount(fuse) = %s", RET(-1, errno));
 		return adv_verdict(ADV_CANNOT, "cannot mount a FUSE file system");
 	}
@@ -401,7 +436,7 @@ int main(int argc, char **argv)
 		/* the server's alone: killing it aborts the connection */
 		close(fuse);
 		snprintf(file, sizeof(file), "%s/f", mnt);
-		r = write_open(file);
+		r = write_open(mfd >= 0 ? mfd : AT_FDCWD, mfd >= 0 ? "f" : file);
 		kill(srv_pid, SIGKILL);
 		waitpid(srv_pid, NULL, 0);
 		return r;

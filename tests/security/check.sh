@@ -144,15 +144,47 @@ stage_nobody() {
 	chmod 644 "$nb/policy.json"
 }
 
+# fuse_write_open_nobody RUN-OPTION [detached]: as uid 65534, adv_fuse
+# write-open (a 0666 node of /dev/fuse's made here) within 20 s,
+# contained and not hung; with RUN-OPTION --complain, under
+# "filesystem" rules that grant its directory (without complain mode
+# they are Landlock's, under which no mount is made).
+fuse_write_open_nobody() {
+	[ -c /dev/fuse ] || skip "no /dev/fuse"
+	stage_nobody adv_fuse
+	mkdir -m 755 "$nb/d/mnt"
+	chown 65534:65534 "$nb/d/mnt"
+	mknod -m 666 "$nb/fuse" c 10 229 || skip "cannot make a node of /dev/fuse's in $nb"
+	cat >"$nb/fs.json" <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "filesystem": {"paths": [{"path": "/", "access": "ro"},
+	                          {"path": "$nb/d", "access": "rw"}]}}
+	EOF
+	chmod 644 "$nb/fs.json"
+	t0=$(date +%s%N)
+	KERNEL=(timeout -s KILL 20)
+	RUN_OPTS=($1)
+	run_nobody --policy "$nb/$([ -n "$1" ] && echo fs || echo policy).json" -- \
+		"$nb/adv_fuse" "$nb/d" write-open "$nb/fuse" ${2:-}
+	KERNEL=() RUN_OPTS=()
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	echo "+ after $ms ms"
+	fuse_abort_left "$nb"
+	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
+	[ "$rc" -eq 137 ] && fail "sysward hung on the program's FUSE server: killed after $ms ms"
+	expect_contained "the supervisor asked the program's FUSE server"
+	[ "$ms" -lt 5000 ] || fail "took $ms ms"
+}
+
 # fuse_abort_left DIR: undefended, a supervisor waits in a request that
 # its server has read, which no signal ends (fs/fuse/dev.c
-# request_wait_answer()): abort the connection (fusectl) of each
-# adv_fuse still running from DIR, found by the device of its mount.
+# request_wait_answer()), and outlives sysward's kill with its tracees:
+# kill each adv_fuse still running from DIR, whose server process holds
+# the connection's only /dev/fuse descriptor (its end aborts it).
 fuse_abort_left() {
-	local p c
+	local p
 	for p in $(pgrep -f "$1/adv_fuse"); do
-		c=$(sed -n 's/^[0-9]* [0-9]* 0:\([0-9]*\) .* - fuse adv_fuse .*/\1/p' "/proc/$p/mountinfo" 2>/dev/null | head -1)
-		[ -n "$c" ] && echo 1 >"/sys/fs/fuse/connections/$c/abort" 2>/dev/null
+		kill -9 "$p" 2>/dev/null
 	done
 }
 
@@ -804,51 +836,19 @@ fuse_write_open)
 	# (fs/fuse/inode.c fuse_statfs(), fs/fuse/dir.c fuse_getattr()):
 	# the session and sysward would hang.  Contained: the open returns
 	# at once and the server is never asked.
-	[ -c /dev/fuse ] || skip "no /dev/fuse"
-	stage_nobody adv_fuse
-	mkdir -m 755 "$nb/d/mnt"
-	chown 65534:65534 "$nb/d/mnt"
-	mknod -m 666 "$nb/fuse" c 10 229 || skip "cannot make a node of /dev/fuse's in $nb"
-	t0=$(date +%s%N)
-	KERNEL=(timeout -s KILL 20)
-	run_nobody --policy "$nb/policy.json" -- "$nb/adv_fuse" "$nb/d" write-open "$nb/fuse"
-	KERNEL=()
-	ms=$((($(date +%s%N) - t0) / 1000000))
-	echo "+ after $ms ms"
-	fuse_abort_left "$nb"
-	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
-	[ "$rc" -eq 137 ] && fail "sysward hung on the program's FUSE server: killed after $ms ms"
-	expect_contained "the supervisor asked the program's FUSE server"
-	[ "$ms" -lt 5000 ] || fail "took $ms ms" ;;
+	fuse_write_open_nobody "" ;;
+fuse_write_open_detached)
+	# The same on a FUSE mount made with fsopen/fsmount and never
+	# attached: a mount in no namespace, which statmount cannot find;
+	# fusectl names its connection.
+	fuse_write_open_nobody "" detached ;;
 fuse_write_open_complain)
 	# The same under complain mode over "filesystem" rules
 	# (fscomplain.c), which judges every open on its file and looks
 	# its directory up: a file on the program's FUSE is not judged,
 	# and never looked up (stat(2) of it sends FUSE_GETATTR, its
 	# attributes being valid for no time).
-	[ -c /dev/fuse ] || skip "no /dev/fuse"
-	stage_nobody adv_fuse
-	mkdir -m 755 "$nb/d/mnt"
-	chown 65534:65534 "$nb/d/mnt"
-	mknod -m 666 "$nb/fuse" c 10 229 || skip "cannot make a node of /dev/fuse's in $nb"
-	cat >"$nb/fs.json" <<-EOF
-	{"defaultAction": "SCMP_ACT_ALLOW",
-	 "filesystem": {"paths": [{"path": "/", "access": "ro"},
-	                          {"path": "$nb/d", "access": "rw"}]}}
-	EOF
-	chmod 644 "$nb/fs.json"
-	t0=$(date +%s%N)
-	KERNEL=(timeout -s KILL 20)
-	RUN_OPTS=(--complain)
-	run_nobody --policy "$nb/fs.json" -- "$nb/adv_fuse" "$nb/d" write-open "$nb/fuse"
-	KERNEL=() RUN_OPTS=()
-	ms=$((($(date +%s%N) - t0) / 1000000))
-	echo "+ after $ms ms"
-	fuse_abort_left "$nb"
-	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
-	[ "$rc" -eq 137 ] && fail "sysward hung on the program's FUSE server: killed after $ms ms"
-	expect_contained "the supervisor asked the program's FUSE server"
-	[ "$ms" -lt 5000 ] || fail "took $ms ms" ;;
+	fuse_write_open_nobody --complain ;;
 pidfd_getfd_outside)
 	# uid 65534 under sysward takes a pidfd of a same-uid process outside
 	# (SO_PEERPIDFD, pidfs handles) and asks it for its open file-D,

@@ -1173,6 +1173,9 @@ static void ident(struct stat *st, dev_t dev, unsigned long ino, mode_t mode)
 
 static dev_t fs_dev(unsigned long fs)
 {
+	/* FUSE: an anonymous device, as fusectl names its connection */
+	if (fs == FK_FUSE_MAGIC)
+		return makedev(0, FK_FUSE_MINOR);
 	return fs == FK_PROC_MAGIC ? FK_PROC_DEV : (dev_t)(0xfd00 + (fs & 0xff));
 }
 

@@ -130,6 +130,7 @@ void fk_path(const char *path, unsigned long fs, unsigned long ino);
 #define FK_MQUEUE_MAGIC	0x19800202ul
 #define FK_PIPEFS_MAGIC	0x50495045ul	/* stat: a FIFO */
 #define FK_FUSE_MAGIC	0x65735546ul
+#define FK_FUSE_MINOR	46	/* its device: /sys/fs/fuse/connections/46 */
 #define FK_TMPFS_MAGIC	0x01021994ul
 /* The kernel predates statx's unique mount id (before 6.8): fk_old_statx
  * makes statx answer without it. */

@@ -291,17 +291,32 @@ START_TEST(open_judged_by_statfs_before_6_8)
 }
 END_TEST
 
-START_TEST(open_on_mount_nowhere_refused)
+START_TEST(open_on_mount_nowhere_asked)
 {
-	/* statmount finds the mount in no namespace (a detached mount:
-	 * open_tree, fsmount): what it is cannot be told, refused; and no
-	 * statfs instead */
+	/* statmount finds the mount in no namespace: the kernel's own (a
+	 * memfd's tmpfs, mq_open's mqueue) or a detached one.  Not named
+	 * by fusectl: asked with statfs, kept */
 	stage();
 	fk_fail(FK_STATMOUNT, 0, ENOENT, true);
 	write_open();
-	fk_file(PID, FD, FK_TMPFS_MAGIC, "/f", 720);
+	fk_file(PID, FD, FK_TMPFS_MAGIC, "/memfd:x (deleted)", 720);
 	exits(FD);
-	fs_row_judged(false);
+	fs_row_judged(true);
+	ck_assert_uint_eq(fk_count(FK_STATFS, PID), 1);
+}
+END_TEST
+
+START_TEST(fuse_on_mount_nowhere_told_by_fusectl)
+{
+	/* a detached FUSE mount (fsmount, never attached): fusectl names
+	 * its connection by its device, so it is told without statfs */
+	stage();
+	fk_fail(FK_STATMOUNT, 0, ENOENT, true);
+	fk_path("/sys/fs/fuse/connections/46", 0x65735543ul, 1);
+	write_open();
+	fk_file(PID, FD, FK_FUSE_MAGIC, "/f", 721);
+	exits(FD);
+	fs_row_judged(true);
 	ck_assert_uint_eq(fk_count(FK_STATFS, PID), 0);
 }
 END_TEST
@@ -758,7 +773,8 @@ int main(void)
 			    sizeof(fs_rows) / sizeof(fs_rows[0]));
 	tcase_add_loop_test(tc, open_judged_by_statfs_before_6_8, 0,
 			    sizeof(fs_rows) / sizeof(fs_rows[0]));
-	tcase_add_test(tc, open_on_mount_nowhere_refused);
+	tcase_add_test(tc, open_on_mount_nowhere_asked);
+	tcase_add_test(tc, fuse_on_mount_nowhere_told_by_fusectl);
 	tcase_add_test(tc, open_that_only_reads_not_stopped);
 	tcase_add_test(tc, dies_during_injected_close);
 	tcase_add_test(tc, stop_signal_during_injected_close);
