@@ -291,33 +291,29 @@ START_TEST(open_judged_by_statfs_before_6_8)
 }
 END_TEST
 
-START_TEST(open_on_mount_nowhere_asked)
-{
-	/* statmount finds the mount in no namespace: the kernel's own (a
-	 * memfd's tmpfs, mq_open's mqueue) or a detached one.  Not named
-	 * by fusectl: asked with statfs, kept */
-	stage();
-	fk_fail(FK_STATMOUNT, 0, ENOENT, true);
-	write_open();
-	fk_file(PID, FD, FK_TMPFS_MAGIC, "/memfd:x (deleted)", 720);
-	exits(FD);
-	fs_row_judged(true);
-	ck_assert_uint_eq(fk_count(FK_STATFS, PID), 1);
-}
-END_TEST
+/* statmount finds the mount in no namespace: the kernel's own (a memfd's
+ * tmpfs, mq_open's mqueue) or a detached one (fsmount, never attached).
+ * A FUSE one, whose connection fusectl names by its device, is told
+ * without statfs; any other is asked with statfs.  Both kept. */
+static const struct {
+	unsigned long fs;
+	const char *link;
+	size_t statfs;
+} nowhere[] = {
+	{ FK_TMPFS_MAGIC, "/memfd:x (deleted)", 1 },
+	{ FK_FUSE_MAGIC, "/f", 0 },
+};
 
-START_TEST(fuse_on_mount_nowhere_told_by_fusectl)
+START_TEST(open_on_mount_nowhere)
 {
-	/* a detached FUSE mount (fsmount, never attached): fusectl names
-	 * its connection by its device, so it is told without statfs */
 	stage();
 	fk_fail(FK_STATMOUNT, 0, ENOENT, true);
-	fk_path("/sys/fs/fuse/connections/46", 0x65735543ul, 1);
+	fk_path("/sys/fs/fuse/connections/46", 0x65735543ul /* fusectl */, 1);
 	write_open();
-	fk_file(PID, FD, FK_FUSE_MAGIC, "/f", 721);
+	fk_file(PID, FD, nowhere[_i].fs, nowhere[_i].link, 720);
 	exits(FD);
 	fs_row_judged(true);
-	ck_assert_uint_eq(fk_count(FK_STATFS, PID), 0);
+	ck_assert_uint_eq(fk_count(FK_STATFS, PID), nowhere[_i].statfs);
 }
 END_TEST
 
@@ -773,8 +769,8 @@ int main(void)
 			    sizeof(fs_rows) / sizeof(fs_rows[0]));
 	tcase_add_loop_test(tc, open_judged_by_statfs_before_6_8, 0,
 			    sizeof(fs_rows) / sizeof(fs_rows[0]));
-	tcase_add_test(tc, open_on_mount_nowhere_asked);
-	tcase_add_test(tc, fuse_on_mount_nowhere_told_by_fusectl);
+	tcase_add_loop_test(tc, open_on_mount_nowhere, 0,
+			    sizeof(nowhere) / sizeof(nowhere[0]));
 	tcase_add_test(tc, open_that_only_reads_not_stopped);
 	tcase_add_test(tc, dies_during_injected_close);
 	tcase_add_test(tc, stop_signal_during_injected_close);
