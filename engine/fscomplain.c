@@ -17,6 +17,12 @@
  * one open known to have made its file).  Not judged: reads, execs,
  * directory and link calls (mkdir, unlink, rename, link, symlink,
  * mknod), truncate(2) and a create without O_EXCL; the documented limit.
+ * Nor a file on a file system a process serves (FUSE: the program may
+ * serve it itself, in a user namespace of its own): every look-up there
+ * (its directory's name, "..", its attributes) waits for that server,
+ * and with it the tracer thread (route 13).  Such a file is told from
+ * its mount's superblock, without a call into it (sw_fd_fs()), and is
+ * not judged.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -71,11 +77,12 @@ static bool fd_flags(pid_t pid, int fd, long *ret)
 }
 
 /*
- * fd of pid: the file (stat through the descriptor) and an O_PATH
- * descriptor of its directory, found by the name /proc/<pid>/fd gives
- * in the program's root and checked to hold that very file.  -1 when it
- * cannot be told (renamed or removed meanwhile, not a file of a
- * directory: a pipe, a socket).
+ * fd of pid: the file (its identity and mode, through the descriptor)
+ * and an O_PATH descriptor of its directory, found by the name
+ * /proc/<pid>/fd gives in the program's root and checked to hold that
+ * very file.  -1 when it cannot be told (renamed or removed meanwhile,
+ * not a file of a directory: a pipe, a socket) or must not be looked up
+ * (a file system a process serves).
  */
 static int file_and_dir(pid_t pid, int fd, struct stat *st, char *name,
 			size_t size)
@@ -83,12 +90,13 @@ static int file_and_dir(pid_t pid, int fd, struct stat *st, char *name,
 	char link[64], at[PATH_MAX + 64];
 	char *slash;
 	struct stat here;
+	unsigned long magic;
 	ssize_t n;
 	int dfd;
 
-	snprintf(link, sizeof(link), "/proc/%d/fd/%d", pid, fd);
-	if (sw_sys_stat(link, st) < 0)
+	if (sw_fd_fs(pid, fd, &magic, st) < 0 || sw_fs_served_by_user(magic))
 		return -1;
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", pid, fd);
 	n = sw_sys_readlink(link, name, size - 1);
 	if (n <= 0 || name[0] != '/')
 		return -1;

@@ -55,11 +55,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/ipc.h>
+#include <sys/sysmacros.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 
+#include "sysward/cleanup.h"
 #include "sysward/proc.h"
 #include "internal.h"
 #include "sys.h"
@@ -84,6 +87,22 @@
 #define SW_FUSECTL_MAGIC	0x65735543	/* fs/fuse/control.c */
 #define SW_MQUEUE_MAGIC		0x19800202	/* ipc/mqueue.c */
 #define SW_PROC_ROOT_INO	1		/* fs/proc/root.c */
+#define SW_FUSE_MAGIC		0x65735546	/* fs/fuse/inode.c */
+
+/* What this libc's kernel headers lack (<linux/stat.h>, <linux/mount.h>
+ * of 6.8, <linux/nsfs.h> of 6.11). */
+#define SW_STATX_MNT_ID_UNIQUE	0x4000U
+#define SW_STATMOUNT_SB_BASIC	0x1ULL
+#define SW_NS_GET_MNTNS_ID	_IOR(0xb7, 0x5, uint64_t)
+
+/* The head of struct statmount (<linux/mount.h>, 6.8): the rest is
+ * strings and fields not read here. */
+struct sw_statmount_head {
+	uint32_t size, mnt_opts;
+	uint64_t mask;
+	uint32_t sb_dev_major, sb_dev_minor;
+	uint64_t sb_magic;
+};
 
 /* SysV IPC commands the ctl calls take an index or nothing with (no
  * object by id): information anyone may read (/proc/sysvipc shows it). */
@@ -308,6 +327,105 @@ static bool in_launch_ipcns(struct sw_objects *o, pid_t tid)
 	if (sw_sys_stat(path, &st) < 0)
 		return true;	/* fail closed: check it as the launch's */
 	return st.st_dev == o->ipcns_dev && st.st_ino == o->ipcns_ino;
+}
+
+/* ---- what file system a descriptor is on --------------------------------- */
+
+/* Kernels before 6.8 (no unique mount id, no statmount), and a mount in
+ * no namespace that fusectl does not name: statfs(2) and stat(2) of the
+ * descriptor, which call into its file system (fs/fuse/inode.c
+ * fuse_statfs() asks the FUSE server, and waits for it, when the caller
+ * passes fuse_allow_current_process()): the documented limit of route
+ * 13. */
+static int fd_fs_asking(const char *path, unsigned long *ret_magic,
+			struct stat *ret_st)
+{
+	struct statfs sfs;
+
+	if (sw_sys_statfs(path, &sfs) < 0 || sw_sys_stat(path, ret_st) < 0)
+		return -errno;
+	*ret_magic = (unsigned long)sfs.f_type;
+	return 0;
+}
+
+int sw_fd_fs(pid_t tid, int fd, unsigned long *ret_magic, struct stat *ret_st)
+{
+	char path[64];
+	struct statx stx;
+	union {
+		struct sw_statmount_head h;
+		uint64_t room[128];	/* struct statmount is 512 bytes */
+	} sm;
+	uint64_t ns_id;
+	int r;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", tid, fd);
+	/* AT_STATX_DONT_SYNC: what the inode caches, no request to the
+	 * file system (fs/fuse/dir.c fuse_update_get_attr(): sync false);
+	 * the unique mount id is the VFS's (fs/stat.c vfs_statx_path()),
+	 * and the walk through the magic link asks nothing either
+	 * (fs/proc/fd.c proc_fd_link(), nd_jump_link()). */
+	if (sw_sys_statx(path, AT_STATX_DONT_SYNC,
+			 STATX_TYPE | STATX_MODE | STATX_INO | SW_STATX_MNT_ID_UNIQUE, &stx) < 0)
+		return -errno;
+	if (!(stx.stx_mask & SW_STATX_MNT_ID_UNIQUE))
+		return fd_fs_asking(path, ret_magic, ret_st);
+	/* statmount(2) reads the superblock's s_magic (fs/namespace.c
+	 * statmount_sb_basic()): no call into the file system.  The mount
+	 * is looked up in our mount namespace, then in the tracee's: a
+	 * unique id is never reused, so a hit is that mount.  Another
+	 * namespace's takes CAP_SYS_ADMIN over its user namespace, which
+	 * its creator's uid has (a same-uid supervisor) and root has. */
+	r = sw_sys_statmount(stx.stx_mnt_id, 0, SW_STATMOUNT_SB_BASIC, &sm, sizeof(sm));
+	if (r < 0 && errno == ENOENT) {
+		cleanup_close int nfd = -1;
+
+		snprintf(path, sizeof(path), "/proc/%d/ns/mnt", tid);
+		nfd = sw_sys_open(path, O_RDONLY | O_CLOEXEC);
+		errno = ENOENT;
+		if (nfd >= 0 && sw_sys_ioctl_u64(nfd, SW_NS_GET_MNTNS_ID, &ns_id) == 0)
+			r = sw_sys_statmount(stx.stx_mnt_id, ns_id, SW_STATMOUNT_SB_BASIC, &sm,
+					     sizeof(sm));
+	}
+	memset(ret_st, 0, sizeof(*ret_st));
+	ret_st->st_dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
+	ret_st->st_ino = (ino_t)stx.stx_ino;
+	ret_st->st_mode = stx.stx_mode;
+	if (r < 0 && errno == ENOENT) {
+		/* A mount in no namespace: the kernel's own (mq_open's queue,
+		 * a memfd, a pipe: kern_mount()) or a detached one (open_tree,
+		 * fsmount, a lazy umount), which may be FUSE.  fusectl names
+		 * every FUSE connection by its superblock's device
+		 * (fs/fuse/control.c fuse_ctl_add_conn()): a FUSE file is
+		 * told without a call; anything else is asked. */
+		char conn[64];
+		struct stat cst;
+
+		snprintf(conn, sizeof(conn), "/sys/fs/fuse/connections/%u", stx.stx_dev_minor);
+		if (stx.stx_dev_major == 0 && sw_sys_stat(conn, &cst) == 0) {
+			*ret_magic = SW_FUSE_MAGIC;
+			return 0;
+		}
+		r = -1;
+		errno = ENOSYS;
+	}
+	if (r < 0 && errno == ENOSYS) {
+		snprintf(path, sizeof(path), "/proc/%d/fd/%d", tid, fd);
+		return fd_fs_asking(path, ret_magic, ret_st);
+	}
+	if (r < 0)
+		return -errno;
+	if (!(sm.h.mask & SW_STATMOUNT_SB_BASIC))
+		return -EIO;
+	*ret_magic = (unsigned long)sm.h.sb_magic;
+	return 0;
+}
+
+bool sw_fs_served_by_user(unsigned long magic)
+{
+	/* FUSE (fuse and fuseblk): its every request waits for a process,
+	 * which a session may be (fuse is FS_USERNS_MOUNT). */
+	return magic == SW_FUSE_MAGIC;
 }
 
 /* ---- opens that can write: the object opened ------------------------------ */
@@ -552,25 +670,24 @@ static int fd_verdict(struct sw_supervisor *sup, struct sw_tracee *t, int fd,
 	const struct sw_program *prog = s->prog;
 	char path[64], link[PATH_MAX];
 	const struct fs_rule *rule;
-	struct statfs sfs;
+	unsigned long magic;
 	struct stat st;
 	ssize_t n;
 
-	snprintf(path, sizeof(path), "/proc/%d/fd/%d", t->pid, fd);
-	if (sw_sys_statfs(path, &sfs) < 0) {
-		*why = "cannot tell what an open that can write opened (statfs of its descriptor failed)";
+	/* Never a call into the file's file system: one the program
+	 * serves (FUSE in a user namespace of its own) would hold this
+	 * thread, and every session on it, until it answers. */
+	if (sw_fd_fs(t->pid, fd, &magic, &st) < 0) {
+		*why = "cannot tell what an open that can write opened (its mount is in no namespace the supervisor can see, or its descriptor is gone)";
 		return EACCES;
 	}
-	rule = fs_rule_of((unsigned long)sfs.f_type);
+	rule = fs_rule_of(magic);
 	if (!rule || (rule->contained && (prog->contained & rule->contained)))
 		return 0;
 	*why = rule->why;
 	if (rule->what == FS_KERNEL)
 		return EACCES;
-	if (sw_sys_stat(path, &st) < 0) {
-		*why = "cannot tell what an open that can write opened (stat of its descriptor failed)";
-		return EACCES;
-	}
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", t->pid, fd);
 	if (rule->what == FS_MQUEUE)
 		return in_launch_ipcns(s->objects, t->pid) &&
 		       !idset_has(&s->objects->mq, (uint64_t)st.st_ino) ? EACCES : 0;
@@ -897,13 +1014,10 @@ static void ipc_contain(struct sw_tracee *t, enum sw_abi abi,
 /* The message queue inode an fd of tid holds, or 0. */
 static uint64_t mq_ino(pid_t tid, int fd)
 {
-	char path[64];
-	struct statfs sfs;
+	unsigned long magic;
 	struct stat st;
 
-	snprintf(path, sizeof(path), "/proc/%d/fd/%d", tid, fd);
-	if (sw_sys_statfs(path, &sfs) < 0 || (unsigned long)sfs.f_type != SW_MQUEUE_MAGIC ||
-	    sw_sys_stat(path, &st) < 0)
+	if (sw_fd_fs(tid, fd, &magic, &st) < 0 || magic != SW_MQUEUE_MAGIC)
 		return 0;
 	return (uint64_t)st.st_ino;
 }

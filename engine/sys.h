@@ -6,8 +6,9 @@
  * strings.c and the arch hooks (arch/x86_64.c) make to reach a tracee, or
  * to learn who a pid, a group or a descriptor of its is (/proc, stat, the
  * pid namespace walk, getpgid: signals.c's and reach.c's "is this the
- * session's?"; a socket's options, peer and name: peers.c's; statfs,
- * stat and readlink of a descriptor, a message queue opened and removed:
+ * session's?"; a socket's options, peer and name: peers.c's; statx and
+ * statmount of a descriptor's mount (statfs and stat before 6.8),
+ * readlink of a descriptor, a message queue opened and removed:
  * objects.c's; where strings.c's reader runs).  In the product these are
  * inline wrappers that compile to the very calls they name (no table, no
  * indirect call in the dispatch loop).  Only kernel calls are seams here,
@@ -37,6 +38,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -44,6 +46,10 @@
 
 #include "sysward/proc.h"
 #include "sysward/syscall_nr.h"
+
+/* statmount(2): one number on every architecture (457, the unified
+ * table since 6.8); this libc's headers predate it. */
+#define SW_NR_STATMOUNT		457
 
 #ifdef SW_SYS_FAKE
 pid_t sw_sys_waitpid(pid_t pid, int *status, int options);
@@ -70,6 +76,10 @@ int sw_sys_fstat(int fd, struct stat *st);
 int sw_sys_ioctl(int fd, unsigned long req);
 pid_t sw_sys_getpgid(pid_t pid);
 int sw_sys_statfs(const char *path, struct statfs *st);
+int sw_sys_statx(const char *path, int flags, unsigned int mask, struct statx *stx);
+int sw_sys_statmount(uint64_t mnt_id, uint64_t mnt_ns_id, uint64_t mask,
+		     void *buf, size_t size);
+int sw_sys_ioctl_u64(int fd, unsigned long req, uint64_t *ret);
 int sw_sys_mq_open(const char *name, int flags);
 int sw_sys_mq_unlink(const char *name);
 int sw_sys_getsockopt(int fd, int level, int opt, void *val, socklen_t *len);
@@ -196,6 +206,37 @@ static inline pid_t sw_sys_getpgid(pid_t pid)
 static inline int sw_sys_statfs(const char *path, struct statfs *st)
 {
 	return statfs(path, st);
+}
+
+/* The same without a call into that file system (objects.c, route 13):
+ * statx(2) of /proc/<tid>/fd/<n> with AT_STATX_DONT_SYNC (the attributes
+ * the inode caches) and STATX_MNT_ID_UNIQUE (6.8+), then statmount(2)
+ * of that mount (6.8+; in another mount namespace, by its id: 6.11+),
+ * whose STATMOUNT_SB_BASIC is read from the superblock. */
+static inline int sw_sys_statx(const char *path, int flags, unsigned int mask,
+			       struct statx *stx)
+{
+	return statx(AT_FDCWD, path, flags, mask, stx);
+}
+
+static inline int sw_sys_statmount(uint64_t mnt_id, uint64_t mnt_ns_id,
+				   uint64_t mask, void *buf, size_t size)
+{
+	/* struct mnt_id_req (<linux/mount.h>, 6.11: with mnt_ns_id); a
+	 * 6.8 kernel takes the larger size while mnt_ns_id is 0
+	 * (copy_struct_from_user). */
+	struct { uint32_t size, spare; uint64_t mnt_id, param, mnt_ns_id; } req = {
+		.size = sizeof(req), .mnt_id = mnt_id, .param = mask,
+		.mnt_ns_id = mnt_ns_id,
+	};
+
+	return (int)syscall(SW_NR_STATMOUNT, &req, buf, size, 0);
+}
+
+/* Requests with a u64 answer: NS_GET_MNTNS_ID on /proc/<tid>/ns/mnt. */
+static inline int sw_sys_ioctl_u64(int fd, unsigned long req, uint64_t *ret)
+{
+	return ioctl(fd, req, ret);
 }
 
 /* The message queue a tracee's mq_unlink names, opened and removed as

@@ -2940,6 +2940,55 @@ t_sandbox_mounts_never_block() {
 	daemon_serves
 }
 
+t_fuse_complain_never_blocks() {
+	# Route 13: the daemon's look at what an open opened, in a root
+	# client's session under complain mode over "filesystem" rules
+	# (fscomplain.c, objects.c), on a FUSE file the program serves in
+	# its own user namespace and whose server never answers STATFS or
+	# GETATTR (tests/security/adv_fuse write-open).  The daemon's tracer
+	# is of the mounter's uid (0): a statfs(2), stat(2) or look-up of
+	# the file would wait for that server, and with it the one tracer
+	# thread, which also serves another session here.  That session
+	# runs in milliseconds; the hostile one ends contained.
+	[ -c /dev/fuse ] || { echo "SKIP: no /dev/fuse"; return 77; }
+	SHARDS=1 start_daemon || return
+	chmod 0755 "$W"
+	local bg t0 ms p d=$W/fw
+	mkdir -p "$d/mnt" && chmod -R 0755 "$d"
+	policy fusefs >/dev/null <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "filesystem": {"paths": [{"path": "/", "access": "ro"},
+	                          {"path": "$d", "access": "rw"}]}}
+	EOF
+	timeout -s KILL 30 "$SYSWARD" run --daemon="$S" --complain --policy "$W/fusefs.json" --cap setfcap -- \
+		"$ADV/adv_fuse" "$d" write-open >"$W/hostile.out" 2>&1 </dev/null &
+	bg=$!
+	# held (undefended) or done (defended): either way, now
+	fuse_reached "$bg" 'never answered\|^result: open = ' || return
+	t0=$(date +%s%N)
+	last_cmd=(timeout -k 2 10 "$SYSWARD" run --daemon="$S" --policy "$(uid_policy 4242)" -- "$PROBE" getuid)
+	"${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	cat "$W/out" "$W/err"
+	echo "beside an open of a FUSE file that never answers: another session done in $ms ms (exit $rc)"
+	if [ "$rc" -ne 0 ]; then
+		# undefended: the tracer waits in a request its server has
+		# read, which no signal ends; abort the connection
+		for p in $(pgrep -f "$ADV/adv_fuse $d write-open"); do fuse_abort_of "$p"; done
+	fi
+	expect_rc 0
+	expect_output "getuid=4242"
+	[ "$ms" -lt 3000 ] || fail "another session waited $ms ms for the FUSE server"
+	timeout 10 tail --pid="$bg" -f /dev/null || { fail "adv_fuse's client still runs"; kill -9 "$bg"; }
+	wait "$bg"
+	rc=$?
+	cat "$W/hostile.out"
+	grep -q '^verdict: contained' "$W/hostile.out" ||
+		fail "the daemon asked the program's FUSE server (client exit $rc)"
+	daemon_serves
+}
+
 t_fsrules_in_session() {
 	# Route 21 through syswardd: a file the policy's "filesystem" rules
 	# refuse, named by every other string (relative, dirfd, "..",

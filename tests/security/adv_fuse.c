@@ -44,15 +44,35 @@
  * a client of uid 65534 can check its workspace), one by uid 0 (syswardd's
  * launch child, making the sandbox's mounts) is read and never answered.
  * Until killed; killing it aborts the connection.
+ *
+ *   adv_fuse DIR write-open [FUSE-DEVICE [detached]]
+ *
+ * The supervisor's own look at a descriptor (objects.c's check of an open
+ * that can write, docs/security.md route 13): the server answers INIT,
+ * LOOKUP and OPEN, with attributes valid for no time, and reads every
+ * STATFS and GETATTR without ever answering it.  The program opens its
+ * file for writing: a statfs(2) or stat(2) of /proc/<pid>/fd/<n> by a
+ * tracer of the mounter's uid (fuse_allow_current_process()) waits for
+ * that answer in fuse_statfs() or fuse_getattr(), and with it the tracer
+ * thread.  Contained: the open returns at once, and no STATFS or GETATTR
+ * ever reaches the server.  The server is a process of its own: a
+ * thread sharing the opener's descriptor table would be held while the
+ * open is checked (resultcheck.c), and the open would wait for it.
+ * FUSE-DEVICE: a node of /dev/fuse's to open
+ * instead (a test's 0666 copy, as many systems have /dev/fuse).
+ * "detached": mounted with fsopen/fsmount and never attached, the file
+ * opened beneath the mount's descriptor: a mount in no namespace.
  */
 #include <fcntl.h>
 #include <linux/fuse.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "adv.h"
@@ -65,6 +85,8 @@ static bool hold_lookup;	/* "stuck": never answer LOOKUP "stuck" */
 static bool hold_read;		/* "stuck-read": never answer READ */
 static volatile bool lookup_held;
 static bool workspace;		/* "workspace": see above */
+static bool hold_attrs;		/* "write-open": never answer STATFS, GETATTR */
+static volatile int *held;	/* requests read and never answered: shared */
 static volatile double t_open = 1e18;
 static char path[4096];
 
@@ -101,6 +123,11 @@ static void attr_of(uint64_t ino, struct fuse_attr *a)
 	a->size = ino == FUSE_ROOT_ID ? 0 : 4096;
 	a->blocks = 8;
 	a->blksize = 4096;
+	/* Owned by the mounter (inside uid 1 is outside 0): a file of an
+	 * id unmapped in the mount's namespace is never opened for
+	 * writing (fs/namei.c inode_permission(), HAS_UNMAPPED_ID). */
+	if (hold_attrs)
+		a->uid = a->gid = 1;
 }
 
 static void *server(void *arg)
@@ -158,13 +185,29 @@ static void *server(void *arg)
 				reply(in->unique, -ENOENT, NULL, 0);
 				break;
 			}
+			if (hold_attrs)
+				o.attr_valid = 0;	/* every stat asks */
 			attr_of(2, &o.attr);
 			reply(in->unique, 0, &o, sizeof(o));
 			break;
 		}
+		case FUSE_STATFS:
+			if (!hold_attrs) {
+				reply(in->unique, -ENOSYS, NULL, 0);
+				break;
+			}
+			(*held)++;
+			FACT("server: STATFS by pid %u (uid %u), never answered", in->pid, in->uid);
+			break;
 		case FUSE_GETATTR: {
 			struct fuse_attr_out o = { .attr_valid = workspace ? 0 : 3600 };
 
+			if (hold_attrs) {
+				(*held)++;
+				FACT("server: GETATTR of node %llu by pid %u (uid %u), never answered",
+				     (unsigned long long)in->nodeid, in->pid, in->uid);
+				break;
+			}
 			attr_of(in->nodeid, &o.attr);
 			reply(in->unique, 0, &o, sizeof(o));
 			break;
@@ -249,16 +292,71 @@ static void *looker(void *mnt)
 	return NULL;
 }
 
+/* "write-open ... detached": the same FUSE mounted with the new mount
+ * API and never attached (fsmount(2)): a mount in no namespace. */
+static int mount_detached(void)
+{
+	char fdstr[16];
+	int fs = (int)syscall(430 /* fsopen */, "fuse", 1 /* FSOPEN_CLOEXEC */);
+	int m;
+
+	if (fs < 0)
+		return -1;
+	snprintf(fdstr, sizeof(fdstr), "%d", fuse);
+	/* FSCONFIG_SET_STRING 1, FSCONFIG_CMD_CREATE 6 */
+	if (syscall(431, fs, 1, "fd", fdstr, 0) < 0 ||
+	    syscall(431, fs, 1, "rootmode", "40000", 0) < 0 ||
+	    syscall(431, fs, 1, "user_id", "1", 0) < 0 ||
+	    syscall(431, fs, 1, "group_id", "1", 0) < 0 ||
+	    syscall(431, fs, 6, NULL, NULL, 0) < 0)
+		return -1;
+	m = (int)syscall(432 /* fsmount */, fs, 1 /* FSMOUNT_CLOEXEC */, 0);
+	close(fs);
+	return m;
+}
+
+/* "write-open": the supervisor's look at what an open for writing
+ * opened must not ask the server. */
+static int write_open(int dirfd, const char *file)
+{
+	double t0 = now(), took;
+	int fd, err;
+
+	TRIED("open(%s, O_WRONLY): its server never answers STATFS or GETATTR", file);
+	fd = openat(dirfd, file, O_WRONLY | O_CLOEXEC);
+	err = errno;
+	took = now() - t0;
+	RESULT("open = %s after %.3f s", RET(fd, err), took);
+	/* What the server read by now: a request the open's check sent
+	 * reached it before the open returned. */
+	usleep(200000);
+	RESULT("%d request(s) held unanswered", *held);
+	/* Closed while the server answers its FLUSH: at exit the last
+	 * thread to go (maybe the server's) would send it and wait. */
+	if (fd >= 0)
+		close(fd);
+	if (fd < 0 || *held)
+		return adv_verdict(ADV_ESCAPED,
+				   "the supervisor asked the program's FUSE server about the opened file");
+	return adv_verdict(ADV_CONTAINED,
+			   "the open for writing was judged without asking the program's FUSE server");
+}
+
 int main(int argc, char **argv)
 {
-	char mnt[4096], file[4200], opts[128];
+	char mnt[4096], file[4200], opts[128], map[64];
+	bool detached;
+	int mfd = -1;
+	const char *dev = "/dev/fuse";
+	unsigned int euid = (unsigned int)geteuid(), egid = (unsigned int)getegid();
 	pthread_t srv, o, w;
 	char *page;
 	int fd;
 
 	if (argc < 2 || (argc > 2 && strcmp(argv[2], "stuck") &&
-			 strcmp(argv[2], "stuck-read") && strcmp(argv[2], "workspace"))) {
-		fprintf(stderr, "usage: adv_fuse DIR [stuck | stuck-read | workspace]\n");
+			 strcmp(argv[2], "stuck-read") && strcmp(argv[2], "workspace") &&
+			 strcmp(argv[2], "write-open"))) {
+		fprintf(stderr, "usage: adv_fuse DIR [stuck | stuck-read | workspace | write-open [FUSE-DEVICE [detached]]]\n");
 		return ADV_CANNOT;
 	}
 	dir = argv[1];
@@ -275,7 +373,11 @@ int main(int argc, char **argv)
 		server(NULL);
 		return 0;
 	}
-	hold_lookup = argc > 2;
+	hold_attrs = argc > 2 && !strcmp(argv[2], "write-open");
+	if (hold_attrs && argc > 3)
+		dev = argv[3];
+	detached = hold_attrs && argc > 4 && !strcmp(argv[4], "detached");
+	hold_lookup = argc > 2 && !hold_attrs;
 	hold_read = argc > 2 && !strcmp(argv[2], "stuck-read");
 	snprintf(path, sizeof(path), "%s/file-D", dir);
 	snprintf(mnt, sizeof(mnt), "%s/mnt", dir);
@@ -286,27 +388,58 @@ int main(int argc, char **argv)
 		RESULT("unshare = %s", RET(-1, errno));
 		return adv_verdict(ADV_CANNOT, "no user namespace");
 	}
-	/* Inside uid 1 is outside uid 0: mapping inside 0 would need
-	 * CAP_SETFCAP outside, and the program has no capability there. */
+	/* Inside uid 1 is outside our uid: mapping inside 0 to outside 0
+	 * would need CAP_SETFCAP outside, and the program has no
+	 * capability there. */
 	if (adv_write_file("/proc/self/setgroups", "deny") < 4)
 		FACT("setgroups deny: %s", strerror(errno));
-	if (adv_write_file("/proc/self/uid_map", "1 0 1") < 5)
+	snprintf(map, sizeof(map), "1 %u 1", euid);
+	if (adv_write_file("/proc/self/uid_map", map) < 5)
 		FACT("uid_map: %s", strerror(errno));
-	if (adv_write_file("/proc/self/gid_map", "1 0 1") < 5)
+	snprintf(map, sizeof(map), "1 %u 1", egid);
+	if (adv_write_file("/proc/self/gid_map", map) < 5)
 		FACT("gid_map: %s", strerror(errno));
 	/* Opened in the namespace that mounts: FUSE refuses a /dev/fuse
 	 * opened in another user namespace. */
-	fuse = open("/dev/fuse", O_RDWR | O_CLOEXEC);
+	fuse = open(dev, O_RDWR | O_CLOEXEC);
 	if (fuse < 0) {
-		RESULT("open(/dev/fuse) = %s", RET(-1, errno));
+		RESULT("open(%s) = %s", dev, RET(-1, errno));
 		return adv_verdict(ADV_CANNOT, "cannot open /dev/fuse");
 	}
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		FACT("make / private: %s", strerror(errno));
 	snprintf(opts, sizeof(opts), "fd=%d,rootmode=40000,user_id=1,group_id=1", fuse);
-	if (mount("adv_fuse", mnt, "fuse", MS_NOSUID | MS_NODEV, opts) < 0) {
+	if (detached) {
+		mfd = mount_detached();
+		if (mfd < 0) {
+			RESULT("fsopen, fsconfig, fsmount = %s", RET(-1, errno));
+			return adv_verdict(ADV_CANNOT, "cannot make a detached FUSE mount");
+		}
+		FACT("a detached FUSE mount, in no mount namespace");
+	} else if (mount("adv_fuse", mnt, "fuse", MS_NOSUID | MS_NODEV, opts) < 0) {
 		RESULT("mount(fuse) = %s", RET(-1, errno));
 		return adv_verdict(ADV_CANNOT, "cannot mount a FUSE file system");
+	}
+	if (hold_attrs) {
+		pid_t srv_pid;
+		int r;
+
+		held = mmap(NULL, sizeof(*held), PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (held == MAP_FAILED)
+			return adv_verdict(ADV_CANNOT, "mmap");
+		srv_pid = fork();
+		if (srv_pid == 0) {
+			server(NULL);
+			_exit(0);
+		}
+		/* the server's alone: killing it aborts the connection */
+		close(fuse);
+		snprintf(file, sizeof(file), "%s/f", mnt);
+		r = write_open(mfd >= 0 ? mfd : AT_FDCWD, mfd >= 0 ? "f" : file);
+		kill(srv_pid, SIGKILL);
+		waitpid(srv_pid, NULL, 0);
+		return r;
 	}
 	pthread_create(&srv, NULL, server, NULL);
 	if (hold_lookup) {

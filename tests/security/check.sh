@@ -144,6 +144,50 @@ stage_nobody() {
 	chmod 644 "$nb/policy.json"
 }
 
+# fuse_write_open_nobody RUN-OPTION [detached]: as uid 65534, adv_fuse
+# write-open (a 0666 node of /dev/fuse's made here) within 20 s,
+# contained and not hung; with RUN-OPTION --complain, under
+# "filesystem" rules that grant its directory (without complain mode
+# they are Landlock's, under which no mount is made).
+fuse_write_open_nobody() {
+	[ -c /dev/fuse ] || skip "no /dev/fuse"
+	stage_nobody adv_fuse
+	mkdir -m 755 "$nb/d/mnt"
+	chown 65534:65534 "$nb/d/mnt"
+	mknod -m 666 "$nb/fuse" c 10 229 || skip "cannot make a node of /dev/fuse's in $nb"
+	cat >"$nb/fs.json" <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "filesystem": {"paths": [{"path": "/", "access": "ro"},
+	                          {"path": "$nb/d", "access": "rw"}]}}
+	EOF
+	chmod 644 "$nb/fs.json"
+	t0=$(date +%s%N)
+	KERNEL=(timeout -s KILL 20)
+	RUN_OPTS=($1)
+	run_nobody --policy "$nb/$([ -n "$1" ] && echo fs || echo policy).json" -- \
+		"$nb/adv_fuse" "$nb/d" write-open "$nb/fuse" ${2:-}
+	KERNEL=() RUN_OPTS=()
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	echo "+ after $ms ms"
+	fuse_abort_left "$nb"
+	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
+	[ "$rc" -eq 137 ] && fail "sysward hung on the program's FUSE server: killed after $ms ms"
+	expect_contained "the supervisor asked the program's FUSE server"
+	[ "$ms" -lt 5000 ] || fail "took $ms ms"
+}
+
+# fuse_abort_left DIR: undefended, a supervisor waits in a request that
+# its server has read, which no signal ends (fs/fuse/dev.c
+# request_wait_answer()), and outlives sysward's kill with its tracees:
+# kill each adv_fuse still running from DIR, whose server process holds
+# the connection's only /dev/fuse descriptor (its end aborts it).
+fuse_abort_left() {
+	local p
+	for p in $(pgrep -f "$1/adv_fuse"); do
+		kill -9 "$p" 2>/dev/null
+	done
+}
+
 # as_example FILE: under containment_examples, FILE (a staged allow-all
 # policy) becomes the bundled example SW_CHECK_EXAMPLE names: every
 # defence of the session's authority holds whatever the policy.
@@ -781,6 +825,30 @@ fuse_supervisor_freeze)
 	grep -q 'server: READ' "$out" || fail "the FUSE READ never came (exit $rc)"
 	[ "$ms" -lt 4000 ] || fail "took $ms ms: the program outlived the held READ"
 	echo "verdict: contained: killed after $ms ms (exit $rc)" ;;
+fuse_write_open)
+	# Route 13: the supervisor's look at what an open that can write
+	# opened (objects.c) on a FUSE file the program serves itself, in
+	# its own user namespace, whose server never answers STATFS or
+	# GETATTR.  As uid 65534 (a root session has its own views: route
+	# 16c, no such check), with a 0666 node of /dev/fuse's as many
+	# systems have.  A statfs(2) or stat(2) of the descriptor by a
+	# tracer of the mounter's uid waits for that server
+	# (fs/fuse/inode.c fuse_statfs(), fs/fuse/dir.c fuse_getattr()):
+	# the session and sysward would hang.  Contained: the open returns
+	# at once and the server is never asked.
+	fuse_write_open_nobody "" ;;
+fuse_write_open_detached)
+	# The same on a FUSE mount made with fsopen/fsmount and never
+	# attached: a mount in no namespace, which statmount cannot find;
+	# fusectl names its connection.
+	fuse_write_open_nobody "" detached ;;
+fuse_write_open_complain)
+	# The same under complain mode over "filesystem" rules
+	# (fscomplain.c), which judges every open on its file and looks
+	# its directory up: a file on the program's FUSE is not judged,
+	# and never looked up (stat(2) of it sends FUSE_GETATTR, its
+	# attributes being valid for no time).
+	fuse_write_open_nobody --complain ;;
 pidfd_getfd_outside)
 	# uid 65534 under sysward takes a pidfd of a same-uid process outside
 	# (SO_PEERPIDFD, pidfs handles) and asks it for its open file-D,

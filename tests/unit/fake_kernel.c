@@ -82,6 +82,8 @@ static struct fk_fdfile {
 	char link[128];
 } files[32];
 static size_t n_files;
+/* statx without the unique mount id (a kernel before 6.8) */
+static bool old_statx;
 static struct { char name[64]; unsigned long ino; } mqs[8];
 static size_t n_mqs;
 static struct { char kind[4]; char text[256]; } sysvipc[3];
@@ -111,6 +113,7 @@ void fk_reset(void)
 		close(fds[i].fd);
 	n_tasks = n_queue = n_evmsg = n_procs = n_fails = n_fds = fk_n_calls = 0;
 	n_tfds = n_nsfds = n_files = n_mqs = n_sysvipc = n_socks = n_shared_files = 0;
+	old_statx = false;
 	n_our_files = 0;
 	memset(tasks, 0, sizeof(tasks));
 	fake_cpu = 0;
@@ -1178,6 +1181,9 @@ static void ident(struct stat *st, dev_t dev, unsigned long ino, mode_t mode)
 
 static dev_t fs_dev(unsigned long fs)
 {
+	/* FUSE: an anonymous device, as fusectl names its connection */
+	if (fs == FK_FUSE_MAGIC)
+		return makedev(0, FK_FUSE_MINOR);
 	return fs == FK_PROC_MAGIC ? FK_PROC_DEV : (dev_t)(0xfd00 + (fs & 0xff));
 }
 
@@ -1329,6 +1335,60 @@ int sw_sys_statfs(const char *path, struct statfs *st)
 	}
 	memset(st, 0, sizeof(*st));
 	st->f_type = (__fsword_t)ff->fs;
+	return 0;
+}
+
+/* statx: a file fk_file named, on a mount whose unique id is its file
+ * system's magic (what statmount then answers). */
+
+void fk_old_statx(bool old)
+{
+	old_statx = old;
+}
+
+int sw_sys_statx(const char *path, int flags, unsigned int mask, struct statx *stx)
+{
+	const struct fk_fdfile *ff = file_at(path);
+	struct stat st;
+
+	(void)mask;
+	if (request(FK_STATX, path_pid(path), 0, (uint64_t)flags))
+		return -1;
+	if (!ff) {
+		errno = ENOENT;
+		return -1;
+	}
+	/* as the fake's stat answers */
+	ident(&st, fs_dev(ff->fs), ff->ino,
+	      ff->fs == FK_PIPEFS_MAGIC ? S_IFIFO | 0600 : S_IFREG | 0644);
+	memset(stx, 0, sizeof(*stx));
+	stx->stx_mask = STATX_TYPE | STATX_MODE | STATX_INO | (old_statx ? 0 : 0x4000u);
+	stx->stx_dev_major = major(st.st_dev);
+	stx->stx_dev_minor = minor(st.st_dev);
+	stx->stx_ino = st.st_ino;
+	stx->stx_mode = (uint16_t)st.st_mode;
+	stx->stx_mnt_id = old_statx ? 1 : ff->fs;
+	return 0;
+}
+
+int sw_sys_statmount(uint64_t mnt_id, uint64_t mnt_ns_id, uint64_t mask,
+		     void *buf, size_t size)
+{
+	uint64_t *w = buf;
+
+	if (request(FK_STATMOUNT, 0, mnt_id, mnt_ns_id))
+		return -1;
+	memset(buf, 0, size);
+	w[1] = mask;		/* struct statmount: mask at 8, sb_magic at 24 */
+	w[3] = mnt_id;
+	return 0;
+}
+
+int sw_sys_ioctl_u64(int fd, unsigned long req, uint64_t *ret)
+{
+	(void)fd;
+	(void)req;
+	*ret = 0x4242;
 	return 0;
 }
 

@@ -44,6 +44,10 @@ enum {
 	FK_MQ_UNLINK = -18,	/* the supervisor's mq_unlink: data the ino */
 	FK_AFFINITY = -19,	/* sched_setaffinity(addr the tid) to one CPU,
 				 * data (pid 0: not a tracee's) */
+	FK_STATX = -20,		/* statx of /proc/<pid>/fd/<n>: pid, data
+				 * the flags */
+	FK_STATMOUNT = -21,	/* statmount: pid 0, addr the mount id, data
+				 * the namespace id */
 };
 
 struct fk_call {
@@ -126,6 +130,12 @@ void fk_path(const char *path, unsigned long fs, unsigned long ino);
 #define FK_CGROUP2_MAGIC 0x63677270ul
 #define FK_MQUEUE_MAGIC	0x19800202ul
 #define FK_PIPEFS_MAGIC	0x50495045ul	/* stat: a FIFO */
+#define FK_FUSE_MAGIC	0x65735546ul
+#define FK_FUSE_MINOR	46	/* its device: /sys/fs/fuse/connections/46 */
+#define FK_TMPFS_MAGIC	0x01021994ul
+/* The kernel predates statx's unique mount id (before 6.8): fk_old_statx
+ * makes statx answer without it. */
+void fk_old_statx(bool old);
 /* A message queue the supervisor's mq_open finds by name. */
 void fk_mq(const char *name, unsigned long ino);
 /* /proc/sysvipc/<kind> ("shm", "sem", "msg") lists these ids (none:

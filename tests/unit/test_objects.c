@@ -225,6 +225,98 @@ START_TEST(open_of_procfs_not_own)
 }
 END_TEST
 
+/*
+ * What an open that can write opened is told by its mount's superblock
+ * (statx AT_STATX_DONT_SYNC, statmount), never by statfs(2) or stat(2)
+ * of the descriptor, which call into its file system: FUSE would ask a
+ * server the program may be (route 13).  Each row: the file system, the
+ * descriptor's name, kept or refused.
+ */
+static const struct {
+	unsigned long fs;
+	const char *link;
+	bool kept;
+} fs_rows[] = {
+	{ FK_FUSE_MAGIC, "/tmp/m/f", true },
+	{ FK_TMPFS_MAGIC, "/tmp/f", true },
+	{ FK_EXT4_MAGIC, "/home/u/notes.txt", true },
+	{ FK_PROC_MAGIC, "/proc/sys/kernel/core_pattern", false },
+	{ FK_CGROUP2_MAGIC, "/sys/fs/cgroup/x/cgroup.kill", false },
+	{ FK_MQUEUE_MAGIC, "/q", false },	/* a queue the session did not make */
+};
+
+static void fs_row_judged(bool kept)
+{
+	if (kept) {
+		ck_assert_uint_eq(ft->n_setregs, 0);
+		ck_assert_int_ge(last(PTRACE_CONT, PID), 0);
+		return;
+	}
+	ck_assert_uint_eq(ft->n_setregs, 1);
+	ck_assert_uint_eq(ft->setregs[0].rax, __NR_close);
+	injected_runs(0);
+	ck_assert_int_eq((int64_t)ft->setregs[1].rax, -EACCES);
+}
+
+START_TEST(open_judged_without_its_file_system)
+{
+	stage();
+	write_open();
+	fk_file(PID, FD, fs_rows[_i].fs, fs_rows[_i].link, 700 + (unsigned long)_i);
+	fk_path(fs_rows[_i].link, fs_rows[_i].fs, 700 + (unsigned long)_i);
+	exits(FD);
+	fs_row_judged(fs_rows[_i].kept);
+	ck_assert(fk_called(FK_STATX, PID, AT_STATX_DONT_SYNC));
+	ck_assert_uint_ge(fk_count(FK_STATMOUNT, 0), 1);
+	ck_assert_uint_eq(fk_count(FK_STATFS, PID), 0);
+	if (fs_rows[_i].fs != FK_PROC_MAGIC)
+		ck_assert_uint_eq(fk_count(FK_STAT, PID), 0);
+	ck_assert_int_eq(warnings, 0);
+}
+END_TEST
+
+START_TEST(open_judged_by_statfs_before_6_8)
+{
+	/* statx without STATX_MNT_ID_UNIQUE: statfs and stat, as before
+	 * (the documented limit), the same verdicts */
+	stage();
+	fk_old_statx(true);
+	write_open();
+	fk_file(PID, FD, fs_rows[_i].fs, fs_rows[_i].link, 710 + (unsigned long)_i);
+	fk_path(fs_rows[_i].link, fs_rows[_i].fs, 710 + (unsigned long)_i);
+	exits(FD);
+	fs_row_judged(fs_rows[_i].kept);
+	ck_assert_uint_ge(fk_count(FK_STATFS, PID), 1);
+	ck_assert_uint_eq(fk_count(FK_STATMOUNT, 0), 0);
+}
+END_TEST
+
+/* statmount finds the mount in no namespace: the kernel's own (a memfd's
+ * tmpfs, mq_open's mqueue) or a detached one (fsmount, never attached).
+ * A FUSE one, whose connection fusectl names by its device, is told
+ * without statfs; any other is asked with statfs.  Both kept. */
+static const struct {
+	unsigned long fs;
+	const char *link;
+	size_t statfs;
+} nowhere[] = {
+	{ FK_TMPFS_MAGIC, "/memfd:x (deleted)", 1 },
+	{ FK_FUSE_MAGIC, "/f", 0 },
+};
+
+START_TEST(open_on_mount_nowhere)
+{
+	stage();
+	fk_fail(FK_STATMOUNT, 0, ENOENT, true);
+	fk_path("/sys/fs/fuse/connections/46", 0x65735543ul /* fusectl */, 1);
+	write_open();
+	fk_file(PID, FD, nowhere[_i].fs, nowhere[_i].link, 720);
+	exits(FD);
+	fs_row_judged(true);
+	ck_assert_uint_eq(fk_count(FK_STATFS, PID), nowhere[_i].statfs);
+}
+END_TEST
+
 START_TEST(open_that_only_reads_not_stopped)
 {
 	/* O_PATH with O_WRONLY bits: no descriptor that writes; and a
@@ -673,6 +765,12 @@ int main(void)
 	tcase_add_test(tc, open_of_own_file_kept);
 	tcase_add_loop_test(tc, open_of_procfs_not_own, 0,
 			    sizeof(not_own) / sizeof(not_own[0]));
+	tcase_add_loop_test(tc, open_judged_without_its_file_system, 0,
+			    sizeof(fs_rows) / sizeof(fs_rows[0]));
+	tcase_add_loop_test(tc, open_judged_by_statfs_before_6_8, 0,
+			    sizeof(fs_rows) / sizeof(fs_rows[0]));
+	tcase_add_loop_test(tc, open_on_mount_nowhere, 0,
+			    sizeof(nowhere) / sizeof(nowhere[0]));
 	tcase_add_test(tc, open_that_only_reads_not_stopped);
 	tcase_add_test(tc, dies_during_injected_close);
 	tcase_add_test(tc, stop_signal_during_injected_close);
