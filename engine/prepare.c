@@ -429,7 +429,10 @@ static int refusals_for(const struct sw_launch *l,
  * counts or logs a call (the listener's thread keeps no record and
  * writes no line: those stay at a stop), and a kernel that wakes the
  * listener on the caller's CPU (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP,
- * 6.6) and can still skip the calls ptrace decides.
+ * 6.6) and can still skip the calls ptrace decides, and a supervisor
+ * allowed to take the listener from the launch child (pidfd_getfd:
+ * inside a container run with Docker's profile it is not, and a filter
+ * whose listener is never taken would answer its calls ENOSYS).
  */
 static bool listener_for(const struct sw_launch *l,
 			 const struct sw_kernel_support *ks,
@@ -438,7 +441,7 @@ static bool listener_for(const struct sw_launch *l,
 	/* An architecture whose kernel rolls an interrupted call back before
 	 * the tracer sees it (arm64) keeps every call at a ptrace stop: a
 	 * listener's caller would see EINTR (engine/arch.h). */
-	return l->listener && prog->refusals == SW_REFUSALS_KERNEL &&
+	return l->listener && ks->pidfd_getfd && prog->refusals == SW_REFUSALS_KERNEL &&
 	       !l->audit && !l->audit_gate && !l->record && !l->complain &&
 	       ks->set_syscall_info && prog->ctx.kernel >= KERNEL_VERSION(6, 6, 0) &&
 	       sw_arch_restarts_interrupted();

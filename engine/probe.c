@@ -20,6 +20,7 @@
 
 #include "sysward/cleanup.h"
 #include "sysward/ptrace_abi.h"
+#include "sysward/syscall_nr.h"
 #include "internal.h"
 
 static _Noreturn void probe_child(void)
@@ -36,6 +37,28 @@ static bool wait_stopped(pid_t pid, int *status)
 		if (errno != EINTR)
 			return false;
 	return WIFSTOPPED(*status);
+}
+
+/*
+ * May we take a descriptor of the traced child pid?  EBADF (it has no
+ * descriptor 0) says the call itself is allowed; EPERM comes from a
+ * seccomp profile of the container we run in (Docker's refuses
+ * pidfd_getfd without CAP_SYS_PTRACE) or an LSM, ENOSYS from a kernel
+ * before 5.6.
+ */
+static bool probe_pidfd_getfd(pid_t pid)
+{
+	cleanup_close int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	int fd;
+
+	if (pidfd < 0)
+		return false;
+	fd = (int)syscall(SYS_pidfd_getfd, pidfd, 0, 0);
+	if (fd >= 0) {
+		close(fd);
+		return true;
+	}
+	return errno == EBADF;
 }
 
 int sw_probe_kernel(struct sw_kernel_support *ret, struct sw_error *err)
@@ -70,6 +93,7 @@ int sw_probe_kernel(struct sw_kernel_support *ret, struct sw_error *err)
 	if (ptrace(PTRACE_SETOPTIONS, pid, 0L,
 		   (long)(PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL)) < 0)
 		return sw_error_set_errno(err, errno, "probe: PTRACE_SETOPTIONS");
+	ks.pidfd_getfd = probe_pidfd_getfd(pid);
 
 	/* Run to the entry of getppid. */
 	for (int guard = 0; guard < 64; guard++) {

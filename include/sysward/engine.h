@@ -363,6 +363,10 @@ struct sw_kernel_support {
 	bool seccomp_filter;
 	bool get_syscall_info;
 	bool set_syscall_info;
+	/* pidfd_getfd of a traced child is allowed here (a container's
+	 * seccomp profile, Docker's among them, refuses it without
+	 * CAP_SYS_PTRACE): the seccomp listener's handoff needs it. */
+	bool pidfd_getfd;
 	int landlock_abi;		/* 0: no Landlock (landlock_err says why) */
 	int landlock_err;		/* ENOSYS, EOPNOTSUPP, ... */
 	char release[65];		/* uname -r */
