@@ -186,26 +186,6 @@ void sw_jsonl_strv(FILE *m, const char *key, char *const *v)
 	fputc(']', m);
 }
 
-void sw_text_str(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c == '\r')
-			fputs("\\r", f);
-		else if (c < 0x20 || c > 0x7e)
-			fprintf(f, "\\x%02x", c);
-		else
-			fputc(c, f);
-	}
-}
-
 /* " key=\"s\"" in the text format. */
 static void text_member(FILE *f, const char *key, const char *s)
 {

@@ -23,6 +23,7 @@
 #include <inttypes.h>
 #include <seccomp.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -264,6 +265,33 @@ static void sep(struct ctx *c)
 {
 	if (c->written++)
 		fputs(", ", c->f);
+}
+
+/*
+ * A string in the text format's C escapes (\\ \" \n \t \r \xNN, as
+ * `strace -x` writes a byte that is not printable ASCII), no quotes
+ * added: the one escaping of every text line sysward writes (the audit
+ * log, the report, the gate), so that a path with a newline or a quote
+ * never splits or ends a record.
+ */
+void sw_text_str(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c == '\r')
+			fputs("\\r", f);
+		else if (c < 0x20 || c > 0x7e)
+			fprintf(f, "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
 }
 
 static const char *xlat_name(const struct xlat *x, uint64_t v)

@@ -12,6 +12,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* s in the text format's C escapes (\\ \" \n \t \r \xNN), no quotes
+ * added: the one escaping of the audit log's, the report's and the
+ * gate's text lines. */
+void sw_text_str(FILE *f, const char *s);
+
 /*
  * Write the argument list of call `name` (no parentheses) on arch (a
  * SCMP_ARCH_* token) to f: "AT_FDCWD, \"/etc/passwd\", O_RDONLY|O_CLOEXEC".

@@ -86,13 +86,12 @@ int sw_exec_check(const char *path);
  * string the program or a client controls is written with
  * sw_jsonl_str(m, key, s), ',"key":...' plus ',"key_hex":"<bytes>"' when
  * s is not UTF-8 (s NULL: null), or sw_jsonl_strv() for an array (its
- * "key_hex" an array, null where exact).  sw_text_str() writes s in the
- * text format's C escapes (\\ \" \n \t \r \xNN), no quotes added.
+ * "key_hex" an array, null where exact).  The text format's escaping,
+ * sw_text_str(), is decode.c's (sysward/decode.h).
  */
 void sw_json_str(FILE *f, const char *s);
 void sw_jsonl_str(FILE *m, const char *key, const char *s);
 void sw_jsonl_strv(FILE *m, const char *key, char *const *v);
-void sw_text_str(FILE *f, const char *s);
 
 /*
  * The one JSON-lines writer of the audit log.  sw_jsonl_begin() starts a

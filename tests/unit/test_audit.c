@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sysward/engine.h"
+#include "sysward/decode.h"
 #include "check_run.h"
 
 static const struct {
