@@ -687,26 +687,6 @@ int sw_filter_add_enosys(const struct sw_program *prog, void **insns, size_t *n,
 				 "the ENOSYS rule for newer calls", err);
 }
 
-int sw_filter_prepend(void **insns, size_t *n, const void *pre, size_t n_pre,
-		      const char *what, struct sw_error *err)
-{
-	struct sock_filter *out;
-
-	if (*n + n_pre > BPF_MAXINSNS)
-		return sw_error_set(err, E2BIG,
-				    "the filter has %zu instructions; %s needs %zu more than the kernel's limit of %d allows",
-				    *n, what, n_pre, BPF_MAXINSNS);
-	out = malloc((*n + n_pre) * sizeof(*out));
-	if (!out)
-		return sw_error_set_errno(err, ENOMEM, "add %s to the filter", what);
-	memcpy(out, pre, n_pre * sizeof(*out));
-	memcpy(out + n_pre, *insns, *n * sizeof(*out));
-	free(*insns);
-	*insns = out;
-	*n += n_pre;
-	return 0;
-}
-
 /* ---- the built-in defences ------------------------------------------- */
 
 /* A defence rule with n conditions (all must hold), compared at the width
