@@ -2941,6 +2941,7 @@ t_sandbox_mounts_never_block() {
 	daemon_serves
 }
 
+# tags: needs-kcmp
 t_fuse_complain_never_blocks() {
 	# Route 13: the daemon's look at what an open opened, in a root
 	# client's session under complain mode over "filesystem" rules

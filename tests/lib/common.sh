@@ -227,8 +227,15 @@ want_err() { [[ $err == *"$1"* ]] || { fail "${last_cmd[*]}: stderr lacks '$1'";
 #   sweep           runs other scenarios again under other policies, each
 #                   of which runs in the guest on its own; too long for a
 #                   one-CPU guest without KVM
+#   needs-kcmp      kcmp(KCMP_FILES) (CONFIG_KCMP; the guest's kernel has
+#                   none): without it the result check holds every
+#                   process of the session while an open that can write
+#                   runs (engine/resultcheck.c), a FUSE server of the
+#                   program's among them, and the open waits on that
+#                   server for good: a known limit (docs/security.md,
+#                   route 13, "A FUSE server the program runs")
 #   (tests/vm/vm-suite.sh runs in the guest every scenario but those with
-#   any of these five)
+#   any of these six)
 #   shards-pinned   every daemon the scenario starts has its number of
 #                   tracer threads set by the scenario (SHARDS=N
 #                   start_daemon): CTest's runs with 1 and 4 would run
@@ -242,7 +249,7 @@ sw_scenarios() {
 }
 
 SW_KNOWN_TAGS="needs-log needs-pretend other-command client-group needs-kill-descendants"
-SW_KNOWN_TAGS+=" needs-systemd needs-smp needs-tmux needs-python sweep"
+SW_KNOWN_TAGS+=" needs-systemd needs-smp needs-tmux needs-python sweep needs-kcmp"
 SW_KNOWN_TAGS+=" shards-pinned"
 
 # sw_tags FILE: "NAME TAG..." for every tagged scenario of FILE and of its

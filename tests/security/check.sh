@@ -825,6 +825,7 @@ fuse_supervisor_freeze)
 	grep -q 'server: READ' "$out" || fail "the FUSE READ never came (exit $rc)"
 	[ "$ms" -lt 4000 ] || fail "took $ms ms: the program outlived the held READ"
 	echo "verdict: contained: killed after $ms ms (exit $rc)" ;;
+# tags: needs-kcmp
 fuse_write_open)
 	# Route 13: the supervisor's look at what an open that can write
 	# opened (objects.c) on a FUSE file the program serves itself, in
@@ -837,11 +838,13 @@ fuse_write_open)
 	# the session and sysward would hang.  Contained: the open returns
 	# at once and the server is never asked.
 	fuse_write_open_nobody "" ;;
+# tags: needs-kcmp
 fuse_write_open_detached)
 	# The same on a FUSE mount made with fsopen/fsmount and never
 	# attached: a mount in no namespace, which statmount cannot find;
 	# fusectl names its connection.
 	fuse_write_open_nobody "" detached ;;
+# tags: needs-kcmp
 fuse_write_open_complain)
 	# The same under complain mode over "filesystem" rules
 	# (fscomplain.c), which judges every open on its file and looks

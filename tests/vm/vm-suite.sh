@@ -36,7 +36,7 @@ SRC=$(cd "$HERE/../.." && pwd)
 
 # What the guest does not have: scenarios tagged with any of these
 # (tests/lib/common.sh says why each one is missing) run on the host only.
-GUEST_LACKS="needs-systemd needs-smp needs-tmux needs-python sweep"
+GUEST_LACKS="needs-systemd needs-smp needs-tmux needs-python sweep needs-kcmp"
 
 die() { echo "vm-suite: error: $*" >&2; exit 1; }
 
