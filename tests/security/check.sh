@@ -2582,7 +2582,7 @@ fsrules_paths_compiled_nobody)
 	stage_nobody adv_fsrules
 	# /var/lib: a way from / that uid 65534 cannot write (the guest's
 	# initramfs has no /var/lib: made as the host has it, root's, 0755)
-	[ -d /var/lib ] || install -d -m 0755 /var/lib
+	[ -d /var/lib ] || { mkdir -p /var/lib && chmod 0755 /var /var/lib; }
 	fs=$(mktemp -d /var/lib/sysward-paths.XXXXXX) || fail "mktemp"
 	trap 'rm -rf "$nb" "$fs"' EXIT
 	chmod 755 "$fs"
