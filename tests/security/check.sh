@@ -2581,9 +2581,8 @@ fsrules_paths_compiled_nobody)
 	# where the names get through and every open stops.
 	stage_nobody adv_fsrules
 	# /var/lib: a way from / that uid 65534 cannot write (the guest's
-	# initramfs has no /var/lib: made as the host has it, root's, 0755)
-	# umask 022 as on a Debian host: the way must be root's, not
-	# writable by others (the guest's init leaves umask 0)
+	# initramfs has no /var/lib: made as a Debian host has it, root's,
+	# 0755, whatever umask the harness was given)
 	umask 022
 	[ -d /var/lib ] || mkdir -p /var/lib
 	fs=$(mktemp -d /var/lib/sysward-paths.XXXXXX) || fail "mktemp"
