@@ -20,8 +20,9 @@
  * (kernel/seccomp.c, init_listener(): O_CLOEXEC) and must reach the
  * supervisor before any call the listener answers can be made, which is
  * the launch child's very next call: the exec.  So the child makes that
- * execve with two more arguments, which x86-64's execve ignores: a magic
- * value and the listener's number; a prefix of the policy's filter
+ * execve with two more arguments, which execve ignores (it takes
+ * three on every architecture: fs/exec.c): a magic value and the
+ * listener's number; a prefix of the policy's filter
  * (sw_notif_patch_filter) traces exactly that call, and the supervisor
  * takes the descriptor with pidfd_getfd at the stop (sw_notif_take), before the exec
  * closes the child's copy.  Until then no call of the child can need the
