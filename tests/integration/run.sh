@@ -396,7 +396,7 @@ t_decode_strace() {
 	calls=$("$PYTHON" -c 'import re, sys
 s = open(sys.argv[1]).read()
 print(",".join(sorted(set(re.findall(r"(?:ROW0?|SPECIAL)\(\x22(\w+)\x22", s)) - {"clone3", "exit_group"})))' \
-		"$SRCDIR/engine/decode.c")
+		"$SRCDIR/engine/record/decode.c")
 	[ "$(echo "$calls" | tr , '\n' | wc -l)" -ge 63 ] ||
 		{ fail "the decoder's table lists too few calls: $calls"; return; }
 	p=$(policy decode <<-EOF

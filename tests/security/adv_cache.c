@@ -32,7 +32,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "filtercache.h"
+#include "decide/filtercache.h"
 #include "sysward/sha256.h"
 
 static unsigned char *slurp(const char *path, size_t *len)

@@ -23,7 +23,7 @@
 #include <sys/un.h>
 
 #include "fake_kernel.h"
-#include "pathguard.h"
+#include "trace/pathguard.h"
 #include "sys.h"
 
 #define FK_RSP		0x7ffc00100000ull

@@ -25,7 +25,7 @@
 
 #include "check_run.h"
 #include "fake_kernel.h"
-#include "record.h"
+#include "record/record.h"
 
 #define PID	10000100
 #define VSYSCALL_GETTIMEOFDAY 0xffffffffff600000ull

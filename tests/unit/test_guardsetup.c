@@ -27,7 +27,7 @@
 
 #include "check_run.h"
 #include "fake_kernel.h"
-#include "pathguard.h"
+#include "trace/pathguard.h"
 #include "sysward/syscall_nr.h"
 
 #define PA	10000100	/* the program whose image gets a guard */

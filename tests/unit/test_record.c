@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "internal.h"
-#include "record.h"
+#include "record/record.h"
 #include "check_run.h"
 
 static struct sw_policy pol = {

@@ -51,7 +51,7 @@
 
 #include "sysward/cleanup.h"
 #include "sysward/engine.h"
-#include "filtercache.h"
+#include "decide/filtercache.h"
 
 #define FC_SECRET_DESC	"sysward:filter-cache"
 #define FC_SECRET_LEN	32

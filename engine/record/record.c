@@ -36,7 +36,7 @@
 
 #include "sysward/cleanup.h"
 #include "sysward/pathargs.h"
-#include "record.h"
+#include "record/record.h"
 
 static const char *const outcome_names[SW_OUT_COUNT] = {
 	[SW_OUT_ALLOWED] = "allowed",

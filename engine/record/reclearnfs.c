@@ -34,7 +34,7 @@
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
-#include "record.h"
+#include "record/record.h"
 
 /* The trees a program reads its code and configuration from: "ro". */
 static const char *const sys_trees[] = {

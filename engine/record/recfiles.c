@@ -36,7 +36,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "record.h"
+#include "record/record.h"
 #include "sys.h"
 
 /*

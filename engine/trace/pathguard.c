@@ -100,7 +100,7 @@
 #include "sysward/cleanup.h"
 #include "sysward/ptrace_abi.h"
 #include "sysward/proc.h"
-#include "pathguard.h"
+#include "trace/pathguard.h"
 #include "sys.h"
 
 /* ---- guard objects ----------------------------------------------------- */

@@ -14,7 +14,7 @@
 
 #include "sysward/cleanup.h"
 #include "sysward/pathargs.h"
-#include "record.h"
+#include "record/record.h"
 
 static int str_cmp(const void *a, const void *b)
 {

@@ -16,7 +16,7 @@
 #include "sysward/cleanup.h"
 #include "sysward/decode.h"
 #include "sysward/pathargs.h"
-#include "record.h"
+#include "record/record.h"
 
 struct sorted_call {
 	const struct rec_call *c;

@@ -24,8 +24,8 @@
 
 #include "sysward/cleanup.h"
 #include "sysward/clock.h"
-#include "filtercache.h"
-#include "prepare.h"
+#include "decide/filtercache.h"
+#include "launch/prepare.h"
 
 /*
  * The capabilities the program may keep: asked for and held by us.  A

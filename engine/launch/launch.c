@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
-#include "prepare.h"
+#include "launch/prepare.h"
 
 /* Step 1: the running kernel, probed once per supervisor. */
 static int check_kernel(struct sw_supervisor *sup, struct sw_error *err)

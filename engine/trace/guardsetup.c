@@ -33,7 +33,7 @@
 #include "sysward/ptrace_abi.h"
 #include "sysward/proc.h"
 #include "sysward/syscall_nr.h"
-#include "pathguard.h"
+#include "trace/pathguard.h"
 #include "sys.h"
 
 /* ---- mapping the guard into a fresh image --------------------------------- */

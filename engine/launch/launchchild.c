@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "sysward/seccomp_abi.h"
-#include "prepare.h"
+#include "launch/prepare.h"
 
 /*
  * A session keyring of the program's own (docs/security.md, route 20):
