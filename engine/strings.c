@@ -73,6 +73,7 @@
 
 #include "internal.h"
 #include "sys.h"
+#include "tracemem.h"
 
 #define SW_PAGE 4096u
 

@@ -53,6 +53,8 @@
 #include "sysward/cleanup.h"
 #include "sysward/clock.h"
 #include "internal.h"
+#include "contain/contain.h"
+#include "contain/nsbox.h"
 
 /* Before Linux 6.x uapi headers (glibc 2.36's sys/mount.h has them). */
 #ifndef MOUNT_ATTR_NOSUID

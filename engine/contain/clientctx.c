@@ -55,6 +55,7 @@
 #include "sysward/cleanup.h"
 #include "sysward/proc.h"
 #include "internal.h"
+#include "contain/clientctx.h"
 
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080

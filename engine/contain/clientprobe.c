@@ -75,6 +75,7 @@
 #include "internal.h"
 #include "arch.h"
 #include "sys.h"
+#include "contain/clientctx.h"
 
 #ifndef PTRACE_EVENT_STOP
 #define PTRACE_EVENT_STOP 128

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "contain/contain.h"
 
 extern char **environ;
 

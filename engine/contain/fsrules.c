@@ -60,6 +60,7 @@
 
 #include "sysward/cleanup.h"
 #include "internal.h"
+#include "contain/fsrules.h"
 
 /* A node: a hierarchy's file, or a directory on the way between two. */
 struct fs_node {

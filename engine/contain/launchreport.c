@@ -15,6 +15,10 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "contain/clientctx.h"
+#include "contain/contain.h"
+#include "contain/fsrules.h"
+#include "contain/nsbox.h"
 
 static const char *const stage_what[] = {
 	[SW_STAGE_NONE] = "start",

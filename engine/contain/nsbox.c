@@ -74,6 +74,8 @@
 
 #include "sysward/cleanup.h"
 #include "internal.h"
+#include "contain/clientctx.h"
+#include "contain/nsbox.h"
 
 #ifndef DEVPTS_SUPER_MAGIC
 #define DEVPTS_SUPER_MAGIC 0x1cd1

@@ -54,6 +54,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "contain/fsrules.h"
 
 #define OPEN_RIGHTS	(SW_FS_READ_FILE | SW_FS_WRITE_FILE | SW_FS_READ_DIR | \
 			 SW_FS_TRUNCATE | SW_FS_MAKE_REG)

@@ -55,6 +55,7 @@
 
 #include "sysward/cleanup.h"
 #include "internal.h"
+#include "contain/nsbox.h"
 
 #ifndef STATX_MNT_ID
 #define STATX_MNT_ID 0x00001000U

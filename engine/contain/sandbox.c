@@ -47,6 +47,7 @@
 #include "sysward/cleanup.h"
 #include "sysward/limits.h"
 #include "internal.h"
+#include "contain/fsrules.h"
 
 #define SB_READ		(SW_FS_READ_FILE | SW_FS_READ_DIR | SW_FS_EXECUTE)
 #define SB_DEVICE	(SW_FS_READ_FILE | SW_FS_WRITE_FILE | SW_FS_IOCTL_DEV | SW_FS_EXECUTE)

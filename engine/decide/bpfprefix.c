@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "decide/decide.h"
 
 int sw_filter_prepend(void **insns, size_t *n, const void *pre, size_t n_pre,
 		      const char *what, struct sw_error *err)

@@ -26,6 +26,8 @@
 
 #include "sysward/pathargs.h"
 #include "internal.h"
+#include "decide/decide.h"
+#include "decide/program.h"
 
 
 bool sw_when_selects(uint32_t first, uint32_t last, uint32_t step, uint32_t n)

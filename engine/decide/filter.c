@@ -67,6 +67,8 @@
 
 #include "sysward/cleanup.h"
 #include "internal.h"
+#include "decide/decide.h"
+#include "decide/program.h"
 
 
 /* One candidate rule for one syscall. */

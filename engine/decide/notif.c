@@ -61,6 +61,9 @@
 #include "sysward/seccomp_abi.h"
 #include "internal.h"
 #include "sys.h"
+#include "contain/contain.h"
+#include "decide/decide.h"
+#include "decide/program.h"
 
 
 struct sw_notif {

@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <linux/seccomp.h>
 #include <linux/userfaultfd.h>
+#include <linux/ioprio.h>
+#include <sys/resource.h>
 #include <sys/ioctl.h>
 #include <seccomp.h>
 #include <stdio.h>
@@ -16,6 +18,8 @@
 #include <string.h>
 
 #include "internal.h"
+#include "contain/fsrules.h"
+#include "decide/program.h"
 
 static const char *const def_sys_names[SW_SYS_COUNT] = {
 	[SW_SYS_CLONE] = "clone",
@@ -159,6 +163,18 @@ const struct sw_denial sw_denials[SW_DENIAL_COUNT] = {
 	{ SW_DEFENCE_PIDFD_GETFD, "pidfd_getfd", 0, { { 0 } }, EPERM,
 	  "pidfd_getfd denied: a pidfd may name a process outside the session", "11",
 	  "a rule that allows pidfd_getfd" },
+};
+
+const struct sw_pid_call sw_pid_calls[SW_PID_CALL_COUNT] = {
+	{ SW_SYS_PRLIMIT64, "prlimit64", 0, -1, { 0 } },
+	{ SW_SYS_SCHED_SETSCHEDULER, "sched_setscheduler", 0, -1, { 0 } },
+	{ SW_SYS_SCHED_SETPARAM, "sched_setparam", 0, -1, { 0 } },
+	{ SW_SYS_SCHED_SETATTR, "sched_setattr", 0, -1, { 0 } },
+	{ SW_SYS_SCHED_SETAFFINITY, "sched_setaffinity", 0, -1, { 0 } },
+	{ SW_SYS_SETPRIORITY, "setpriority", 1, 0,
+	  { PRIO_PROCESS, PRIO_PGRP, PRIO_USER } },
+	{ SW_SYS_IOPRIO_SET, "ioprio_set", 1, 0,
+	  { IOPRIO_WHO_PROCESS, IOPRIO_WHO_PGRP, IOPRIO_WHO_USER } },
 };
 
 void sw_arg_masks(enum sw_abi abi, const char *name, uint64_t ret[6])

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "launch/launch.h"
 
 #ifndef CLOSE_RANGE_CLOEXEC
 #define CLOSE_RANGE_CLOEXEC (1U << 2)

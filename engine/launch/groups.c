@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "launch/launch.h"
 
 /*
  * setgroups(2) to target, where the process may keep no group outside

@@ -30,6 +30,17 @@
 
 #include "sysward/cleanup.h"
 #include "launch/prepare.h"
+#include "internal.h"
+#include "contain/clientctx.h"
+#include "contain/contain.h"
+#include "contain/fsrules.h"
+#include "contain/nsbox.h"
+#include "decide/decide.h"
+#include "launch/launch.h"
+#include "record/audit.h"
+#include "trace/pathguard.h"
+#include "trace/reach.h"
+#include "trace/trace.h"
 
 /* Step 1: the running kernel, probed once per supervisor. */
 static int check_kernel(struct sw_supervisor *sup, struct sw_error *err)

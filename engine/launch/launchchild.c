@@ -31,6 +31,13 @@
 
 #include "sysward/seccomp_abi.h"
 #include "launch/prepare.h"
+#include "internal.h"
+#include "contain/clientctx.h"
+#include "contain/contain.h"
+#include "contain/fsrules.h"
+#include "contain/nsbox.h"
+#include "launch/launch.h"
+#include "trace/reach.h"
 
 /*
  * A session keyring of the program's own (docs/security.md, route 20):

@@ -26,6 +26,14 @@
 #include "sysward/clock.h"
 #include "decide/filtercache.h"
 #include "launch/prepare.h"
+#include "contain/fsrules.h"
+#include "contain/nsbox.h"
+#include "decide/decide.h"
+#include "decide/program.h"
+#include "launch/launch.h"
+#include "trace/pathguard.h"
+#include "trace/reach.h"
+#include "trace/trace.h"
 
 /*
  * The capabilities the program may keep: asked for and held by us.  A

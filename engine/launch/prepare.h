@@ -11,6 +11,8 @@
 #include <sys/capability.h>
 
 #include "internal.h"
+#include "contain/fsrules.h"
+#include "contain/nsbox.h"
 
 struct sw_prepared {
 	struct sw_program *prog;

@@ -22,6 +22,8 @@
 #include "sysward/ptrace_abi.h"
 #include "sysward/syscall_nr.h"
 #include "internal.h"
+#include "contain/fsrules.h"
+#include "launch/launch.h"
 
 static _Noreturn void probe_child(void)
 {

@@ -51,6 +51,7 @@
 #include "sysward/cleanup.h"
 #include "sysward/syscall_nr.h"
 #include "internal.h"
+#include "trace/reach.h"
 
 static volatile sig_atomic_t forward_sig;
 

@@ -20,6 +20,9 @@
 #include "sysward/decode.h"
 #include "sysward/pathargs.h"
 #include "internal.h"
+#include "tracemem.h"
+#include "decide/program.h"
+#include "record/audit.h"
 
 /*
  * Strings in the log: one rule per format, here, for every writer (the

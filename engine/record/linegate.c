@@ -41,6 +41,8 @@
 #include "arch.h"
 #include "internal.h"
 #include "sys.h"
+#include "decide/program.h"
+#include "record/audit.h"
 
 #define SW_LINE_GATE_MAX	(256u << 10)
 

@@ -38,6 +38,7 @@
 
 #include "record/record.h"
 #include "sys.h"
+#include "tracemem.h"
 
 /*
  * The calls Landlock decides on a path, by name (the same arguments on

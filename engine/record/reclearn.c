@@ -15,6 +15,7 @@
 #include "sysward/cleanup.h"
 #include "sysward/pathargs.h"
 #include "record/record.h"
+#include "record/audit.h"
 
 static int str_cmp(const void *a, const void *b)
 {

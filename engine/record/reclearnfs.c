@@ -35,6 +35,7 @@
 
 #include "sysward/cleanup.h"
 #include "record/record.h"
+#include "record/audit.h"
 
 /* The trees a program reads its code and configuration from: "ro". */
 static const char *const sys_trees[] = {

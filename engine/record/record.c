@@ -37,6 +37,10 @@
 #include "sysward/cleanup.h"
 #include "sysward/pathargs.h"
 #include "record/record.h"
+#include "internal.h"
+#include "tracemem.h"
+#include "decide/program.h"
+#include "record/audit.h"
 
 static const char *const outcome_names[SW_OUT_COUNT] = {
 	[SW_OUT_ALLOWED] = "allowed",

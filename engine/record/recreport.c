@@ -17,6 +17,7 @@
 #include "sysward/decode.h"
 #include "sysward/pathargs.h"
 #include "record/record.h"
+#include "decide/program.h"
 
 struct sorted_call {
 	const struct rec_call *c;

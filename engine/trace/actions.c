@@ -30,6 +30,14 @@
 #include "sysward/ptrace_abi.h"
 #include "internal.h"
 #include "sys.h"
+#include "tracemem.h"
+#include "decide/decide.h"
+#include "record/audit.h"
+#include "trace/pathguard.h"
+#include "trace/peers.h"
+#include "trace/reach.h"
+#include "trace/resultcheck.h"
+#include "trace/trace.h"
 
 /* si_code of a seccomp trap's SIGSYS (<asm-generic/siginfo.h>, which
  * clashes with glibc's <signal.h>). */

@@ -33,6 +33,7 @@
 
 #include "sysward/syscall_nr.h"
 #include "internal.h"
+#include "trace/trace.h"
 
 #define BELL_SIGNAL SIGUSR1
 /* The alarm: delivered to the bell, whose handler sleeps SW_BELL_ALARM_MS

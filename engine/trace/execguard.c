@@ -62,6 +62,10 @@
 #include "sysward/cleanup.h"
 #include "internal.h"
 #include "sys.h"
+#include "decide/decide.h"
+#include "decide/program.h"
+#include "record/audit.h"
+#include "trace/execguard.h"
 
 /* How long the supervisor waits for the patterns to resolve, once per
  * session, and how many resolvers may be left behind past it. */

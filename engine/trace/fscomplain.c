@@ -34,6 +34,11 @@
 #include "sysward/cleanup.h"
 #include "internal.h"
 #include "sys.h"
+#include "contain/fsrules.h"
+#include "decide/program.h"
+#include "record/audit.h"
+#include "trace/reach.h"
+#include "trace/resultcheck.h"
 
 bool sw_fscomplain_on(const struct sw_session *s)
 {

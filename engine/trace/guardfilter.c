@@ -34,6 +34,8 @@
 #include "sysward/proc.h"
 #include "sysward/syscall_nr.h"
 #include "trace/pathguard.h"
+#include "decide/decide.h"
+#include "decide/program.h"
 
 /* ---- pure helpers ---------------------------------------------------- */
 

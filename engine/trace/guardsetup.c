@@ -35,6 +35,9 @@
 #include "sysward/syscall_nr.h"
 #include "trace/pathguard.h"
 #include "sys.h"
+#include "internal.h"
+#include "tracemem.h"
+#include "trace/trace.h"
 
 /* ---- mapping the guard into a fresh image --------------------------------- */
 

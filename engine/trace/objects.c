@@ -66,6 +66,11 @@
 #include "sysward/proc.h"
 #include "internal.h"
 #include "sys.h"
+#include "tracemem.h"
+#include "decide/program.h"
+#include "trace/reach.h"
+#include "trace/resultcheck.h"
+#include "trace/trace.h"
 
 /* Magic numbers <linux/magic.h> of this libc's kernel headers may lack. */
 #ifndef CGROUP2_SUPER_MAGIC

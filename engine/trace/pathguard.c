@@ -102,6 +102,9 @@
 #include "sysward/proc.h"
 #include "trace/pathguard.h"
 #include "sys.h"
+#include "internal.h"
+#include "tracemem.h"
+#include "trace/trace.h"
 
 /* ---- guard objects ----------------------------------------------------- */
 

@@ -71,6 +71,13 @@
 #include "sysward/ptrace_abi.h"
 #include "internal.h"
 #include "sys.h"
+#include "tracemem.h"
+#include "decide/decide.h"
+#include "decide/program.h"
+#include "record/audit.h"
+#include "trace/peers.h"
+#include "trace/reach.h"
+#include "trace/trace.h"
 
 #ifndef SO_PEERPIDFD
 #define SO_PEERPIDFD 77

@@ -70,24 +70,14 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <linux/ioprio.h>
 #include <linux/nsfs.h>
 
 #include "sysward/proc.h"
 #include "internal.h"
 #include "sys.h"
-
-const struct sw_pid_call sw_pid_calls[SW_PID_CALL_COUNT] = {
-	{ SW_SYS_PRLIMIT64, "prlimit64", 0, -1, { 0 } },
-	{ SW_SYS_SCHED_SETSCHEDULER, "sched_setscheduler", 0, -1, { 0 } },
-	{ SW_SYS_SCHED_SETPARAM, "sched_setparam", 0, -1, { 0 } },
-	{ SW_SYS_SCHED_SETATTR, "sched_setattr", 0, -1, { 0 } },
-	{ SW_SYS_SCHED_SETAFFINITY, "sched_setaffinity", 0, -1, { 0 } },
-	{ SW_SYS_SETPRIORITY, "setpriority", 1, 0,
-	  { PRIO_PROCESS, PRIO_PGRP, PRIO_USER } },
-	{ SW_SYS_IOPRIO_SET, "ioprio_set", 1, 0,
-	  { IOPRIO_WHO_PROCESS, IOPRIO_WHO_PGRP, IOPRIO_WHO_USER } },
-};
+#include "decide/program.h"
+#include "trace/reach.h"
+#include "trace/trace.h"
 
 bool sw_reach_proc_field(const char *path, const char *key, int base,
 			 unsigned int index, long *ret)

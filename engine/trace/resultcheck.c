@@ -55,6 +55,12 @@
 #include "sysward/ptrace_abi.h"
 #include "internal.h"
 #include "sys.h"
+#include "tracemem.h"
+#include "decide/program.h"
+#include "record/audit.h"
+#include "trace/reach.h"
+#include "trace/resultcheck.h"
+#include "trace/trace.h"
 
 #ifndef PTRACE_GETSIGMASK
 #define PTRACE_GETSIGMASK	0x420a

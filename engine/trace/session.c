@@ -18,6 +18,15 @@
 #include "sysward/cleanup.h"
 #include "internal.h"
 #include "sys.h"
+#include "contain/fsrules.h"
+#include "contain/nsbox.h"
+#include "decide/decide.h"
+#include "decide/program.h"
+#include "record/audit.h"
+#include "trace/execguard.h"
+#include "trace/peers.h"
+#include "trace/reach.h"
+#include "trace/trace.h"
 
 #define TAB_EMPTY 0
 #define TAB_TOMB (-1)

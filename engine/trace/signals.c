@@ -53,6 +53,9 @@
 #include "sysward/proc.h"
 #include "internal.h"
 #include "sys.h"
+#include "tracemem.h"
+#include "decide/program.h"
+#include "trace/reach.h"
 
 #ifndef F_SETOWN_EX
 #define F_SETOWN_EX 15

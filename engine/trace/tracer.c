@@ -65,6 +65,17 @@
 #include "sysward/proc.h"
 #include "internal.h"
 #include "sys.h"
+#include "tracemem.h"
+#include "contain/contain.h"
+#include "contain/nsbox.h"
+#include "decide/decide.h"
+#include "record/audit.h"
+#include "trace/execguard.h"
+#include "trace/pathguard.h"
+#include "trace/peers.h"
+#include "trace/reach.h"
+#include "trace/resultcheck.h"
+#include "trace/trace.h"
 
 /* A tracee has gone (exited, or replaced by its exec): its guard state
  * with it (a setup under way too: our memfd, if not yet sent), then its

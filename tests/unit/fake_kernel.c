@@ -25,6 +25,9 @@
 #include "fake_kernel.h"
 #include "trace/pathguard.h"
 #include "sys.h"
+#include "internal.h"
+#include "decide/program.h"
+#include "trace/trace.h"
 
 #define FK_RSP		0x7ffc00100000ull
 #define FK_RIP		0x401000ull

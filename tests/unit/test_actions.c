@@ -26,6 +26,11 @@
 #include "check_run.h"
 #include "fake_kernel.h"
 #include "record/record.h"
+#include "internal.h"
+#include "contain/contain.h"
+#include "decide/decide.h"
+#include "record/audit.h"
+#include "trace/trace.h"
 
 #define PID	10000100
 #define VSYSCALL_GETTIMEOFDAY 0xffffffffff600000ull

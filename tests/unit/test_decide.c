@@ -14,6 +14,10 @@
 
 #include "internal.h"
 #include "check_run.h"
+#include "decide/decide.h"
+#include "decide/program.h"
+#include "record/audit.h"
+#include "trace/execguard.h"
 
 #define N(...) ((char *[]){ __VA_ARGS__, NULL })
 #define NN(...) (sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *))

@@ -18,6 +18,7 @@
 
 #include "internal.h"
 #include "check_run.h"
+#include "launch/launch.h"
 
 /* A file named "memfd:NAME" in /proc/self/fd, at number at. */
 static void file_at(const char *name, int at)

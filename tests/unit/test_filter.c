@@ -19,6 +19,8 @@
 #include "internal.h"
 #include "test_filter_bpf.h"
 #include "check_run.h"
+#include "decide/decide.h"
+#include "decide/program.h"
 
 #define N(...) ((char *[]){ __VA_ARGS__, NULL })
 #define NN(...) (sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *))

@@ -23,6 +23,7 @@
 
 #include "internal.h"
 #include "check_run.h"
+#include "contain/fsrules.h"
 
 #define RO	(SW_FS_EXECUTE | SW_FS_READ_FILE | SW_FS_READ_DIR)
 #define RW	SW_FS_ALL

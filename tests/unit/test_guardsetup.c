@@ -29,6 +29,8 @@
 #include "fake_kernel.h"
 #include "trace/pathguard.h"
 #include "sysward/syscall_nr.h"
+#include "internal.h"
+#include "trace/trace.h"
 
 #define PA	10000100	/* the program whose image gets a guard */
 #define PB	10000200	/* another session's */

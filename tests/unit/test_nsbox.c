@@ -23,6 +23,7 @@
 
 #include "internal.h"
 #include "check_run.h"
+#include "contain/nsbox.h"
 
 #define ROOT	"480 1 0:50 / / rw,relatime - ext4 /dev/vda rw\n"
 #define PROC	"500 480 0:60 / /proc rw,nosuid,nodev,noexec,relatime - proc proc rw\n"

@@ -25,6 +25,10 @@
 
 #include "check_run.h"
 #include "fake_kernel.h"
+#include "internal.h"
+#include "trace/reach.h"
+#include "trace/resultcheck.h"
+#include "trace/trace.h"
 
 #define PID	10000200
 #define TID2	10000201	/* a thread of PID */

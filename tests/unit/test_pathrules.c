@@ -17,6 +17,7 @@
 
 #include "internal.h"
 #include "check_run.h"
+#include "contain/fsrules.h"
 
 #ifndef SW_SOURCE_DIR
 #error "SW_SOURCE_DIR: the source tree, for policy/README.md"

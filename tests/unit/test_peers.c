@@ -24,6 +24,8 @@
 
 #include "check_run.h"
 #include "fake_kernel.h"
+#include "internal.h"
+#include "trace/trace.h"
 
 #define PA	10000100
 #define PB	10000101

@@ -14,6 +14,7 @@
 
 #include "internal.h"
 #include "check_run.h"
+#include "contain/nsbox.h"
 
 /* systemd-nspawn's /proc (Debian 12): boot_id over its file, then /proc/sys
  * bound read-only over the directory above it (recursively: its own copy

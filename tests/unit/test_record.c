@@ -20,6 +20,8 @@
 #include "internal.h"
 #include "record/record.h"
 #include "check_run.h"
+#include "decide/program.h"
+#include "record/audit.h"
 
 static struct sw_policy pol = {
 	.source = "r.json", .default_action = SW_ACT_ERRNO, .default_errno = EPERM,

@@ -38,6 +38,8 @@
 
 #include "check_run.h"
 #include "fake_kernel.h"
+#include "internal.h"
+#include "trace/trace.h"
 
 enum {
 	FD_KID = 5,		/* pidfd of KID */

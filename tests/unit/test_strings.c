@@ -17,6 +17,7 @@
 
 #include "check_run.h"
 #include "fake_kernel.h"
+#include "tracemem.h"
 
 #define P	10000500
 

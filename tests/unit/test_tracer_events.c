@@ -30,6 +30,7 @@
 #include "internal.h"
 #include "check_run.h"
 #include "fake_kernel.h"
+#include "trace/trace.h"
 
 static int n_warnings;
 
