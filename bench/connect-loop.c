@@ -5,7 +5,7 @@
  * followed by a one-byte exchange and a close, with THREADS idle
  * threads beside the connecting one (default 0); exit 0 if all N
  * exchanges went through.  Under sysward the per-connect cost of route
- * 19's check (engine/peers.c): a unix connect stops twice (entry, exit)
+ * 19's check (engine/trace/peers.c): a unix connect stops twice (entry, exit)
  * and, when the descriptor table is shared with another task of the
  * session (THREADS > 0), every other task is held across the call; a
  * TCP connect stops once, at its entry (the address family is in

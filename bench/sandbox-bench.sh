@@ -22,7 +22,7 @@
 # round of interleaved runs (below), so that a loaded machine's swings
 # bias no side.  Then the same workloads under a "paths" policy
 # (open, openat, openat2, creat refused beneath a directory of
-# /var/lib with EACCES): compiled to Landlock (engine/pathrules.c; only
+# /var/lib with EACCES): compiled to Landlock (engine/contain/pathrules.c; only
 # where the program's uid cannot write the way to it: give -u 65534),
 # kept at the supervisor (SYSWARD_PATHS_SUPERVISOR=1), and bubblewrap
 # hiding that directory (--bind / / --tmpfs DIR).  The workspace is the parent of the repository

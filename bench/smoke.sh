@@ -22,7 +22,7 @@ fi
 # Stops per call are a behaviour, not a time: on x86_64 a rewrite and a
 # "when" rule finish at their seccomp stop (one stop), LOG needs the exit
 # stop too; plain skip and emulate rules are answered by the session's
-# seccomp listener on kernels from 6.6 (engine/notif.c: no stop at all),
+# seccomp listener on kernels from 6.6 (engine/decide/notif.c: no stop at all),
 # at their seccomp stop before.  (The loop's 100 warm-up calls are
 # counted; start-up events add a little, so with N=200 "1" shows as 1.0x
 # and "0" as 0.0x.)  The stops column is the third figure of a row (the

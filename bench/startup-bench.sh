@@ -3,7 +3,7 @@
 #
 # startup-bench: what a launch costs with Docker's profile against a
 # one-rule policy, without the compiled-filter cache, on a cold cache and
-# on a warm one (engine/filtercache.c).  It prints figures; it never
+# on a warm one (engine/decide/filtercache.c).  It prints figures; it never
 # passes or fails on time.
 #
 #   startup-bench.sh SYSWARD [ROUNDS]

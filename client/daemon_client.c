@@ -467,7 +467,7 @@ int sw_run_daemon(const struct run_options *o)
 	if (fd < 0)
 		goto out;
 	/* The daemon checks whether we are in a Landlock domain by tracing
-	 * us for a moment (engine/clientprobe.c); under Yama's
+	 * us for a moment (engine/contain/clientprobe.c); under Yama's
 	 * ptrace_scope 1 only a tracer we name may (elsewhere: EINVAL). */
 	{
 		struct ucred uc;

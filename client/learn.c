@@ -9,7 +9,7 @@
  * runs.  So the learning run is confined as any complaining run is --
  * the built-in defences hold, and what they refuse is not learned (the
  * program never ran it) -- and the record, with its fixed size, is the
- * one the report comes from (engine/record.c writes the policy).
+ * one the report comes from (engine/record/record.c writes the policy).
  */
 #include <errno.h>
 #include <getopt.h>

@@ -373,7 +373,7 @@ static int choose_job_control(struct sw_launch *l)
 		return -1;
 	}
 	/* In a pipeline in the foreground the terminal is our job's: the
-	 * engine gives it to the program when it needs it (engine/run.c,
+	 * engine gives it to the program when it needs it (engine/launch/run.c,
 	 * hand_terminal()). */
 	l->foreground = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	l->tty_fd = fd;
@@ -454,7 +454,7 @@ int sw_run_embedded(const struct run_options *o, const struct sw_policy *policy,
 	if (o->log_path) {
 		if (strcmp(o->log_path, "-") == 0) {
 			/* The program's standard error too: records go
-			 * between its lines (engine/linegate.c). */
+			 * between its lines (engine/record/linegate.c). */
 			r = sw_line_gate_open(STDERR_FILENO, &log_file, &l.audit_gate);
 			if (r < 0) {
 				sw_cli_error("--log -: share standard error with the program: %s",

@@ -31,7 +31,7 @@ void audit_session_start(FILE *f, const struct audit_start *a)
 	fprintf(m, ",\"pid\":%d,\"uid\":%u,\"gid\":%u,\"client_pid\":%d",
 		a->pid, a->peer->uid, a->peer->gid, a->peer->pid);
 	/* All three are the client's: argv_hex, cwd_hex, policy_hex carry
-	 * their exact bytes when they are not UTF-8 (engine/audit.c). */
+	 * their exact bytes when they are not UTF-8 (engine/record/audit.c). */
 	sw_jsonl_strv(m, "argv", a->argv);
 	sw_jsonl_str(m, "cwd", a->cwd);
 	sw_jsonl_str(m, "policy", a->policy);

@@ -75,7 +75,7 @@ void launch_fill(const struct launch_req *q, uint64_t id, struct sw_launch *l)
 		.record = q->recording,
 		.sandbox = q->sandboxing ? &q->sandbox : NULL,
 		/* A thread per session answers its emulate and skip
-		 * rules (engine/notif.c): one session's calls never wait
+		 * rules (engine/decide/notif.c): one session's calls never wait
 		 * for another's, nor for the shard's waitpid. */
 		.listener = true,
 	};

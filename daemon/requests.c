@@ -451,7 +451,7 @@ static int run_hand_off(struct server *srv, struct conn *c,
 	lr->record = c->record;
 	if (c->sandboxing) {
 		/* The workspace in the client's view: its child looks it
-		 * up there, as its uid (engine/launchchild.c). */
+		 * up there, as its uid (engine/launch/launchchild.c). */
 		lr->sandboxing = true;
 		lr->sandbox_q = c->sandbox;
 		c->sandbox = (struct sw_sandbox_request){ 0 };

@@ -144,7 +144,7 @@ static void shard_session_free(struct shard_session *ss)
 
 /*
  * A session with a RECORD: its report and summary, as `sysward run`
- * makes them embedded (engine/record.c), with the gate the client asked
+ * makes them embedded (engine/record/record.c), with the gate the client asked
  * for, for the REPORT that goes before its EXIT.  Out of memory, the
  * client gets no REPORT (and says so).
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * sysward learn --filesystem: the policy's "filesystem" and "network"
- * sections (policy/src/fsaccess.c reads them, engine/fsrules.c has the
+ * sections (policy/src/fsaccess.c reads them, engine/contain/fsrules.c has the
  * kernel enforce them) from what the run reached (recfiles.c).
  *
  * Written after the run, in the learn command, so that symbolic links

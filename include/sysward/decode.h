@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * System call arguments and results as strace(1) writes them
- * (engine/decode.c): the one decoder, read by the text audit log, the
+ * (engine/record/decode.c): the one decoder, read by the text audit log, the
  * report's samples and the --gate/--complain summary.  Pure: it reads
  * the raw values and the strings the supervisor already read, never the
  * tracee.  The JSON log and report keep the raw values beside it.

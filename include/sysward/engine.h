@@ -78,7 +78,7 @@ int sw_exec_search(const char *name, char *const *envp,
 int sw_exec_check(const char *path);
 
 /*
- * Strings in the audit log, by the one rule of each format (engine/audit.c
+ * Strings in the audit log, by the one rule of each format (engine/record/audit.c
  * says why; sysward.1, AUDIT LOG, how to read them back):
  * sw_json_str() writes s as a JSON string literal, quotes included: valid
  * UTF-8 as it is but for the escaped '"', '\\', controls, U+2028/2029;
@@ -122,7 +122,7 @@ struct sw_fd_place {
 };
 
 /*
- * `sysward run --sandbox` (engine/sandbox.c, docs/security.md route 21):
+ * `sysward run --sandbox` (engine/contain/sandbox.c, docs/security.md route 21):
  * a Landlock layer of its own beneath the policy's, so that the policy's
  * "filesystem" and "network" sections only narrow it.  The system read
  * only, the workspace dir writable but its VCS metadata at launch
@@ -188,7 +188,7 @@ struct sw_launch {
 	 * only with --audit-allows).  Without, the log has what an
 	 * operator needs: refusals (also would-be ones), kills, traps,
 	 * emulations, skips, rewrites, LOG/audit rules, judged connects,
-	 * failed tamperings (engine/actions.c, audit_wanted()). */
+	 * failed tamperings (engine/trace/actions.c, audit_wanted()). */
 	bool audit_allows;
 	/* audit is a line gate's stream on the program's own standard
 	 * error (sw_line_gate_open(), "sysward run --log -"): the
@@ -272,7 +272,7 @@ struct sw_launch {
 	bool record_paths;
 	/* With record: also what the calls reached on the file system
 	 * and the TCP ports bound and connected to, for sysward learn
-	 * --filesystem (engine/recfiles.c). */
+	 * --filesystem (engine/record/recfiles.c). */
 	bool record_files;
 	/* sw_run() only: we are the init of a pid namespace (a container's
 	 * process 1, as sysward-runtime starts us).  The kernel then
@@ -284,14 +284,14 @@ struct sw_launch {
 	bool init_signals;
 	/* sysward run --sandbox: NULL = none (struct sw_sandbox). */
 	const struct sw_sandbox *sandbox;
-	/* The compiled-filter cache (engine/filtercache.c): the directory
+	/* The compiled-filter cache (engine/decide/filtercache.c): the directory
 	 * of this uid's entries (sw_filter_cache_dir()), NULL for none.  A
 	 * prepared launch then takes its BPF from an entry made for exactly
 	 * its inputs and verified with this uid's secret, or compiles and
 	 * writes one; the cache failing is never the launch failing. */
 	const char *filter_cache;
 	/* Answer the rules that need no tracee access (skip and emulate
-	 * with no path, counter or log: engine/notif.c) through a seccomp
+	 * with no path, counter or log: engine/decide/notif.c) through a seccomp
 	 * listener served by a thread of this process (one per session),
 	 * not a ptrace stop.  sw_run() and syswardd set it; a launch that
 	 * logs, records, gates or complains does not use it (those calls
@@ -449,7 +449,7 @@ const char *sw_kernel_refusals_unseen(const struct sw_policy *p, bool complain);
 
 /*
  * How a prepared launch's file-system and network rules will be enforced
- * on this kernel (engine/fsrules.c): fn(JSON path, words) once per
+ * on this kernel (engine/contain/fsrules.c): fn(JSON path, words) once per
  * hierarchy and port list, and once for what the kernel's Landlock ABI
  * cannot refuse.  The hierarchies are looked up in the caller's view (its
  * working directory and environment), as a dry run: pr can be used for
@@ -520,7 +520,7 @@ pid_t sw_session_pid(const struct sw_session *s);
  * once; -1 without one or after. */
 int sw_session_take_tty(struct sw_session *s);
 /* The session's supervisor decisions: at stops and by its seccomp
- * listener (engine/notif.c); sw_session_stop_decisions() those at stops
+ * listener (engine/decide/notif.c); sw_session_stop_decisions() those at stops
  * alone (the tracer thread's, which the listener's thread may outpace:
  * sw_launch.listener_answers counts the rest as it goes). */
 uint64_t sw_session_decisions(const struct sw_session *s);
@@ -575,7 +575,7 @@ int sw_session_group_open(const struct sw_session *s);
 int sw_session_group_signal(struct sw_session *s, int group_fd, int sig);
 
 /*
- * The record of a session (engine/record.c): a fixed-size table, so a
+ * The record of a session (engine/record/record.c): a fixed-size table, so a
  * program cannot make it grow without bound.  Every call the supervisor
  * decided is counted by outcome; the first SW_RECORD_CALLS distinct
  * (ABI, syscall, rule, outcome) are itemised, each with up to
@@ -755,7 +755,7 @@ const char *sw_sandbox_unseen_words(bool complain);
 /*
  * An audit stream that shares the program's standard error (fd, dup'd:
  * the same open file description): each record one write(2), held while
- * the program is in the middle of a line (engine/linegate.c).  Give
+ * the program is in the middle of a line (engine/record/linegate.c).  Give
  * *ret_stream as sw_launch.audit and *ret_gate as sw_launch.audit_gate;
  * fclose(*ret_stream) after the run writes what still waits and frees
  * both.  0 or -errno.
@@ -763,7 +763,7 @@ const char *sw_sandbox_unseen_words(bool complain);
 struct sw_line_gate;
 int sw_line_gate_open(int fd, FILE **ret_stream, struct sw_line_gate **ret_gate);
 /* The program is about to write to its standard error; the stream ends
- * a line after it if ends_line (engine/actions.c calls this). */
+ * a line after it if ends_line (engine/trace/actions.c calls this). */
 void sw_line_gate_wrote(struct sw_line_gate *g, bool ends_line);
 
 #endif

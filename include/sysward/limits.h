@@ -30,7 +30,7 @@
 /* TCP ports of one list (bind or connect), ranges expanded: the kernel
  * takes a Landlock rule per port.  A policy's "network" section
  * (policy/src/fsaccess.c) and `sysward run --sandbox-net` and
- * `--sandbox-bind` (engine/sandbox.c, also through syswardd) alike. */
+ * `--sandbox-bind` (engine/contain/sandbox.c, also through syswardd) alike. */
 #define SW_LIMIT_PORTS		4096u
 
 #endif

@@ -326,7 +326,7 @@ struct sw_policy {
 	bool net_strict;
 	/* SHA-256 of the text it was parsed from (after a byte-order mark),
 	 * set by sw_policy_load_string() and _file(): what the engine's
-	 * compiled-filter cache keys an entry by (engine/filtercache.c).
+	 * compiled-filter cache keys an entry by (engine/decide/filtercache.c).
 	 * has_text_digest is false for a policy built another way, which is
 	 * then never cached; a caller that changes a loaded policy must
 	 * clear it. */

@@ -2,7 +2,7 @@
 /*
  * The seccomp listener's ABI newer than Debian 12's <linux/seccomp.h>
  * (6.1): the values of include/uapi/linux/seccomp.h, for the engine's
- * listener (engine/notif.c, launchchild.c) and the benchmark's.
+ * listener (engine/decide/notif.c, launchchild.c) and the benchmark's.
  * Include after <linux/seccomp.h>.
  */
 #ifndef SYSWARD_SECCOMP_ABI_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * SHA-256 (FIPS 180-4) and HMAC-SHA-256 (RFC 2104): the digests of the
- * compiled-filter cache (engine/filtercache.c) and of a policy's bytes
+ * compiled-filter cache (engine/decide/filtercache.c) and of a policy's bytes
  * (policy/src/document.c).  No allocation, no failure.
  */
 #ifndef SYSWARD_SHA256_H

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The one table of syscall argument widths, read by the filter compiler
- * (engine/filter.c) and by the supervisor's decision (decide.c via
+ * (engine/decide/filter.c) and by the supervisor's decision (decide.c via
  * program.c), so that a condition means the same in BPF and in userspace
  * and the same as in the kernel.  The table itself (argtypes.h) is
  * generated from the kernel's SYSCALL_DEFINEn prototypes by

@@ -4,7 +4,7 @@
  * runtime ignores them as it ignores every key it does not know): which
  * hierarchies the program gets with which rights, and the TCP ports it
  * may bind and connect to.  The engine has the kernel enforce them
- * (Landlock: engine/fsrules.c) on the file found and the port asked for.
+ * (Landlock: engine/contain/fsrules.c) on the file found and the port asked for.
  *
  * The one table of the words a policy names rights with (rights[]): each
  * of the kernel's rights by its own name, groups of them in words an

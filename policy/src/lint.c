@@ -552,7 +552,7 @@ static long fs_outer(const struct sw_policy *p, size_t i)
 /*
  * A hierarchy inside another with fewer rights.  The kernel's rules only
  * grant (a file gets what the rules on the way from it to the root
- * grant, together), so the engine (engine/fsrules.c) gives the outer
+ * grant, together), so the engine (engine/contain/fsrules.c) gives the outer
  * rights to each entry beside the inner hierarchy instead of to the
  * outer directory, as it finds them when the program starts: what the
  * author should know is what that leaves the directories on the way.

@@ -1133,7 +1133,7 @@ while True: os.getppid()' >/dev/null 2>&1 </dev/null &
 }
 
 # A policy with a path condition: each new image gets the path guard,
-# mapped at its first syscall (engine/pathguard.c).
+# mapped at its first syscall (engine/trace/pathguard.c).
 path_policy() {
 	policy paths <<-EOF
 	{"defaultAction": "SCMP_ACT_ALLOW",

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# The record of a session (engine/record.c): what --report, --gate and
+# The record of a session (engine/record/record.c): what --report, --gate and
 # sysward learn make of a run.  Same conventions as run.sh (one CTest test
 # per scenario, integration.NAME; exit 0 pass, 1 fail, 77 skipped), kept
 # apart so that these scenarios do not wait on that runner's rework.

@@ -377,7 +377,7 @@ t_audit_log_stderr_text() {
 	expect_err "xml"
 }
 
-# The text log's arguments are strace's (engine/decode.c): the same
+# The text log's arguments are strace's (engine/record/decode.c): the same
 # programs run under strace(1) and under a policy that logs every call
 # the decoder knows, and tests/lib/strace-diff.py compares the argument
 # lists call by call (normalising only what sysward does not read:

@@ -230,7 +230,7 @@ want_err() { [[ $err == *"$1"* ]] || { fail "${last_cmd[*]}: stderr lacks '$1'";
 #   needs-kcmp      kcmp(KCMP_FILES) (CONFIG_KCMP; the guest's kernel has
 #                   none): without it the result check holds every
 #                   process of the session while an open that can write
-#                   runs (engine/resultcheck.c), a FUSE server of the
+#                   runs (engine/trace/resultcheck.c), a FUSE server of the
 #                   program's among them, and the open waits on that
 #                   server for good: a known limit (docs/security.md,
 #                   route 13, "A FUSE server the program runs")

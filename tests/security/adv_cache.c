@@ -20,7 +20,7 @@
  *       the cache is off and the tests skip).
  *   adv_cache cut FILE LEN     FILE truncated to LEN bytes (-1: its
  *       header alone; -2: one byte short).
- * The entry format is engine/filtercache.h's, its one home.
+ * The entry format is engine/decide/filtercache.h's, its one home.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Route 21: the policy's "filesystem" and "network" sections, enforced by
- * the kernel (Landlock, engine/fsrules.c) on the file found and the port
+ * the kernel (Landlock, engine/contain/fsrules.c) on the file found and the port
  * asked for.  The program names a file the rules refuse by every other
  * string it can make, writes where it may only read, executes what it
  * may only read, and binds and connects TCP ports it was not given; each
@@ -23,7 +23,7 @@
  * The names and the mount only, with the controls, and a count: the
  * stops 2,000 opens of ro/pub cost (voluntary context switches, which a
  * ptrace stop is one of): under "paths" rules on ro/secret/ compiled to
- * Landlock (engine/pathrules.c) the opens do not stop.
+ * Landlock (engine/contain/pathrules.c) the opens do not stop.
  */
 
 #include <arpa/inet.h>
@@ -292,7 +292,7 @@ static void controls(int ok)
 	ADV_OK("mkdir rwf/d (directly in rw, the way to a ro file)", mkdir(at("rwf/d"), 0755));
 	ADV_OK("read rwf/conf", (fd = open(at("rwf/conf"), O_RDONLY)) < 0 ? -1 : read_fd(fd));
 	/* The way to a narrower hierarchy keeps only what both grant
-	 * (engine/fsrules.c): rw itself, the way to rw/.git, is ro. */
+	 * (engine/contain/fsrules.c): rw itself, the way to rw/.git, is ro. */
 	{
 		long r = make_file(at("rw/top"));
 

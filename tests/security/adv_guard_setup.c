@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Attacks on the path guard while it is being set up in a fresh image
- * (engine/pathguard.c: the supervisor injects its calls at the image's
+ * (engine/trace/pathguard.c: the supervisor injects its calls at the image's
  * first system call).  Run under a policy that denies DIR/file-D by path.
  *
  * Each stops after ROUNDS children or SECONDS (default 60), whichever

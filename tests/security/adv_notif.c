@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Route 24 (docs/security.md): the seccomp listener that answers the
- * policy's emulate and skip rules (engine/notif.c).  Run under
+ * policy's emulate and skip rules (engine/decide/notif.c).  Run under
  * policies/emulate-uid.json (getuid emulated as 4242).
  *
  *   adv_notif fds       look for a seccomp listener among the program's
@@ -36,7 +36,7 @@
 #include "adv.h"
 
 #define EMULATED_UID 4242
-#define HANDOFF_MAGIC 0x73776e6f74696679ull	/* engine/internal.h */
+#define HANDOFF_MAGIC 0x73776e6f74696679ull	/* engine/contain/contain.h */
 
 /* How many of the program's descriptors are seccomp listeners. */
 static int count_listeners(void)

@@ -2574,7 +2574,7 @@ fsrules_names_nobody)
 fsrules_paths_compiled_nobody)
 	# Route 21: the same "paths" rules (strings.json: openat, openat2
 	# and open refused beneath ro/secret/ with EACCES), compiled to
-	# Landlock where exact (engine/pathrules.c), as uid 65534 from a
+	# Landlock where exact (engine/contain/pathrules.c), as uid 65534 from a
 	# tree whose way from / it cannot write: every other name of the
 	# secret refused, and the opens do not stop.  Control: the same run
 	# with the rules at the supervisor (SYSWARD_PATHS_SUPERVISOR=1),

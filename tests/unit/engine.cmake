@@ -39,8 +39,8 @@ if(TARGET PkgConfig::CHECK AND TARGET sysward-engine-fake)
   endforeach()
 endif()
 
-# The audit log's strings (engine/audit.c): the JSON and text rules; the
-# decoder of arguments (engine/decode.c) against strace's text.
+# The audit log's strings (engine/record/audit.c): the JSON and text rules; the
+# decoder of arguments (engine/record/decode.c) against strace's text.
 if(TARGET PkgConfig::CHECK AND TARGET sysward-engine)
   foreach(name audit decode)
     add_executable(test_${name} ${CMAKE_CURRENT_LIST_DIR}/test_${name}.c)

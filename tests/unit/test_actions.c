@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * engine/actions.c against a scripted fake kernel: for each decision, the
+ * engine/trace/actions.c against a scripted fake kernel: for each decision, the
  * PTRACE_SET_SYSCALL_INFO requests it makes (what it writes), how it
  * resumes the tracee (PTRACE_CONT, or PTRACE_SYSCALL for work at the exit
  * stop), what it does at that exit stop, and that every refusal of the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The audit log's strings (engine/audit.c): the JSON and the text rule,
+ * The audit log's strings (engine/record/audit.c): the JSON and the text rule,
  * from tables.  Each row is an input string, what each writer must
  * make of it, and whether the JSON member needs its "_hex" sibling.
  */

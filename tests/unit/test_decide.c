@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Decision logic (engine/decide.c): what the supervisor does at a
+ * Decision logic (engine/decide/decide.c): what the supervisor does at a
  * SECCOMP stop, from tables.  Strings "read from the tracee" come from a
  * fake reader keyed by address.
  */

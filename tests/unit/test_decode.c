@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The decoder (engine/decode.c) from a table: a call, its raw arguments
+ * The decoder (engine/record/decode.c) from a table: a call, its raw arguments
  * (and strings, and what is hidden), the text strace 6.1 writes for it
  * (measured: tests/integration/run.sh, t_decode_strace, runs both).
  */

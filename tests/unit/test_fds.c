@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The descriptors a program starts with (sw_fds_place, engine/fds.c), on
+ * The descriptors a program starts with (sw_fds_place, engine/launch/fds.c), on
  * this process's own table (check runs each test in a child of its own):
  * sources that sit on one another's targets, the launch child's own
  * descriptors in the way, sources above the limit.  After the call each

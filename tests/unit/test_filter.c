@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Filter compiler (engine/filter.c): policies built by hand are
+ * Filter compiler (engine/decide/filter.c): policies built by hand are
  * compiled and exported as BPF, then run by a small interpreter over
  * struct seccomp_data.  Each table row says: on this ABI, this syscall
  * with these arguments gets this SECCOMP_RET_* action (and data).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The plan of the file rules (engine/fsrules.c) on a tree made here: for
+ * The plan of the file rules (engine/contain/fsrules.c) on a tree made here: for
  * each policy, the rule the apply adds on each file (a dry run: no
  * ruleset), as the kernel will have it.  What the table checks is the
  * compilation of "the nearest hierarchy decides" into rules that only
@@ -177,7 +177,7 @@ START_TEST(test_explain)
 END_TEST
 
 /*
- * --sandbox's plan (engine/sandbox.c) on the tree, a/ the workspace and
+ * --sandbox's plan (engine/contain/sandbox.c) on the tree, a/ the workspace and
  * a/b its .git stand-in (named .git below): the workspace's entries get
  * its rights, .git read-only; with mounts (a mount namespace of its own)
  * .git is the mounts' and the workspace's own directory keeps every right.

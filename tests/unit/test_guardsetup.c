@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The path guard's setup (engine/guardsetup.c) against a scripted fake
+ * The path guard's setup (engine/trace/guardsetup.c) against a scripted fake
  * kernel, through the tracer's dispatch: from the exec event, one stop at
  * a time, the program's first syscall becomes socketpair, the sealed
  * memfd goes over it, recvmsg, close, close, mmap, mseal and close are

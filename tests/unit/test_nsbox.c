@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The session's own namespaces (engine/nsbox.c, route 16c): what the
+ * The session's own namespaces (engine/contain/nsbox.c, route 16c): what the
  * plan mounts anew, makes read-only and unshares, from mount tables as a
  * hybrid host (this one), a pure cgroup2 systemd host and a container lay
  * them out, for root and other uids, with and without a terminal among
@@ -8,7 +8,7 @@
  * and IPC namespaces; and the views of its own that gives the session
  * (SW_CONTAINED_*, objects.c's switch).  Pure: the table is a file,
  * nothing is mounted.
- * Also the mount table's own questions (engine/mountinfo.c).
+ * Also the mount table's own questions (engine/contain/mountinfo.c).
  */
 #include <check.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * engine/objects.c and engine/resultcheck.c against the scripted fake
+ * engine/trace/objects.c and engine/trace/resultcheck.c against the scripted fake
  * kernel: a call checked on what it returns (an open that can write, a
  * System V get), every request made at its SECCOMP stop, its exit stop
  * and the calls injected after it, in order; the descriptor table's other

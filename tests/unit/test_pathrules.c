@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * When a "paths" rule is the kernel's (engine/pathrules.c,
+ * When a "paths" rule is the kernel's (engine/contain/pathrules.c,
  * sw_pathrule_landlock()): one row per reason, a policy and the reason
  * its rule 0 gets, on a tree made here (the prefix a directory whose way
  * from / uid 65534 cannot write, or one it can); and the docs

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Route 19 (docs/security.md): a unix connection's peer, judged at the
- * connect's exit stop (engine/peers.c), against the fake kernel.  The
+ * connect's exit stop (engine/trace/peers.c), against the fake kernel.  The
  * engine is the real one (sysward-engine-fake), through
  * sw_supervisor_dispatch, under the compiled program of a supervisor's
  * allow-everything policy (the defence on), or a policy that grants one

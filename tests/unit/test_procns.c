@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The session's own /proc (engine/procns.c): what the planner puts back
+ * The session's own /proc (engine/contain/procns.c): what the planner puts back
  * over the new proc instance, from mount tables as systemd-nspawn, a
  * runtime's masks and the tests' own mounts lay them out.  Pure: the
  * table is a file, nothing is mounted.

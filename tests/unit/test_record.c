@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The session record (engine/record.c), without a kernel: decisions are
+ * The session record (engine/record/record.c), without a kernel: decisions are
  * made by hand and counted.  A record keeps at most its fixed number of
  * items and samples whatever it is fed, counts the rest exactly, and its
  * report and learned policy are the same text for the same calls, in
@@ -93,7 +93,7 @@ START_TEST(test_record_bounded)
 	for (uint64_t a = 0; a < 100; a++)
 		call(r, &t, "unshare", a, NULL);
 	text = report(r);
-	/* The raw values, and the call decoded (engine/decode.c). */
+	/* The raw values, and the call decoded (engine/record/decode.c). */
 	ck_assert_msg(strstr(text, "\"count\": 100, \"samples\": ["
 				   "{\"args\": [\"0x0\"], \"call\": \"unshare(0)\"}, "
 				   "{\"args\": [\"0x1\"], \"call\": \"unshare(0x1)\"}, "

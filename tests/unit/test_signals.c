@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Route 11 (docs/security.md): signals and pid calls stay inside the
- * session's tree.  engine/signals.c and engine/reach.c against the fake
+ * session's tree.  engine/trace/signals.c and engine/trace/reach.c against the fake
  * kernel and its fake /proc: for each call that aims a signal, names a
  * signal's later target, or takes a pid (reach.c's table), a target of
  * the session runs unchanged, one outside is refused with the documented

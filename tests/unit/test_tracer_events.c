@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The supervisor's bookkeeping (engine/tracer.c) under every order of
+ * The supervisor's bookkeeping (engine/trace/tracer.c) under every order of
  * ptrace events, from scripts.  The whole engine is the real one, built
  * with SW_SYS_FAKE (sysward-engine-fake): its waitpid, ptrace, kill and
  * /proc reads are the fake kernel of fake_kernel.c, which hands out

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The calls the decoder (engine/decode.c) knows, each with arguments
+ * The calls the decoder (engine/record/decode.c) knows, each with arguments
  * that reach its flags, constants and special cases: run once under
  * strace(1) and once under "sysward run --log" by run.sh's
  * t_decode_strace, which compares the argument lists call by call.
