@@ -27,6 +27,7 @@
 #include "sysward/pathargs.h"
 #include "internal.h"
 #include "decide/decide.h"
+#include "decide/defences.h"
 #include "decide/program.h"
 
 

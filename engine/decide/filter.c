@@ -68,6 +68,7 @@
 #include "sysward/cleanup.h"
 #include "internal.h"
 #include "decide/decide.h"
+#include "decide/defences.h"
 #include "decide/program.h"
 
 

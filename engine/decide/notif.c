@@ -63,6 +63,7 @@
 #include "sys.h"
 #include "contain/contain.h"
 #include "decide/decide.h"
+#include "decide/defences.h"
 #include "decide/program.h"
 
 

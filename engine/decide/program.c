@@ -19,6 +19,7 @@
 
 #include "internal.h"
 #include "contain/fsrules.h"
+#include "decide/defences.h"
 #include "decide/program.h"
 
 static const char *const def_sys_names[SW_SYS_COUNT] = {

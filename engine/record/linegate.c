@@ -41,6 +41,7 @@
 #include "arch.h"
 #include "internal.h"
 #include "sys.h"
+#include "decide/defences.h"
 #include "decide/program.h"
 #include "record/audit.h"
 

@@ -73,6 +73,7 @@
 #include "sys.h"
 #include "tracemem.h"
 #include "decide/decide.h"
+#include "decide/defences.h"
 #include "decide/program.h"
 #include "record/audit.h"
 #include "trace/peers.h"

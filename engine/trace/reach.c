@@ -75,6 +75,7 @@
 #include "sysward/proc.h"
 #include "internal.h"
 #include "sys.h"
+#include "decide/defences.h"
 #include "decide/program.h"
 #include "trace/reach.h"
 #include "trace/trace.h"

@@ -56,6 +56,7 @@
 #include "internal.h"
 #include "sys.h"
 #include "tracemem.h"
+#include "decide/defences.h"
 #include "decide/program.h"
 #include "record/audit.h"
 #include "trace/reach.h"

@@ -54,6 +54,7 @@
 #include "internal.h"
 #include "sys.h"
 #include "tracemem.h"
+#include "decide/defences.h"
 #include "decide/program.h"
 #include "trace/reach.h"
 
