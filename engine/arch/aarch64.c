@@ -24,7 +24,7 @@
 #include <sys/uio.h>
 #include <sys/user.h>
 
-#include "../internal.h"
+#include "../arch.h"
 #include "../sys.h"
 #include "witness.h"
 
