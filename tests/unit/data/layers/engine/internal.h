@@ -1,0 +1,2 @@
+/* Shared by both folders. */
+int shared_fn(void);
