@@ -305,6 +305,7 @@ struct sw_program {
 	/* The launch can answer sw_notif_rule()'s rules through a seccomp
 	 * listener (notif.c): filter.c compiles them to USER_NOTIF. */
 	bool listener;
+	const char *no_listener_why;	/* why not (prepare.c), or NULL */
 };
 
 /*
@@ -360,6 +361,11 @@ void sw_arg_masks(enum sw_abi abi, const char *name, uint64_t ret[6]);
 /* ---- filter.c ------------------------------------------------------- */
 
 /* Opaque libseccomp context (scmp_filter_ctx).  The policy's filter: */
+/* The action the policy's filter gives rule i's calls where no other
+ * rule of the syscall mixes in: a plain action, USER_NOTIF for a rule
+ * the listener answers (notif.c), or TRACE(hint). */
+uint32_t sw_filter_rule_act(const struct sw_program *prog, size_t i,
+			    unsigned int hint);
 int sw_filter_build(const struct sw_program *prog, void **ret_ctx,
 		    struct sw_error *err);
 /* The built-in defences, a filter of their own loaded before the
@@ -1948,6 +1954,9 @@ int sw_exec_program(char *const *argv, char *const *envp, int listener);
 #define SW_NOTIF_MAGIC 0x73776e6f74696679ull	/* "swnotify" */
 struct sw_notif;
 const char *sw_notif_rule_why(const struct sw_program *prog, size_t i);
+/* prepare.c: why a launch that logs, records or complains has no
+ * listener (what `sysward check`, which prepares no such launch, says). */
+extern const char sw_listener_modes_why[];
 bool sw_notif_rule(const struct sw_program *prog, size_t i);
 int sw_notif_patch_filter(const struct sw_program *prog, void **insns,
 			  size_t *n, struct sw_error *err);

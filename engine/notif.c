@@ -81,19 +81,25 @@ const char *sw_notif_rule_why(const struct sw_program *prog, size_t i)
 {
 	const struct sw_rule *r = prog->rules[i].rule;
 
-	if (!prog->listener)
-		return "the launch has no listener (a log, record, gate or complain mode, a kernel before 6.6, or an architecture that cannot restart a call a signal interrupts: arm64)";
-	if (r->action != SW_ACT_SKIP && r->action != SW_ACT_EMULATE)
-		return "its action needs a stop (a rewrite or a log runs the call)";
+	/* The rule's own reasons first: they hold on every machine; what
+	 * makes a rule need the supervisor at all (sw_rule_needs_supervisor)
+	 * before its action. */
 	if (r->n_paths)
 		return "a path condition reads tracee memory (the path guard)";
 	if (r->when_first || r->when_last || r->when_step)
 		return "a when counter is the session's, kept by the tracer";
-	if (r->audit)
+	if (r->audit || r->action == SW_ACT_AUDIT)
 		return "it is logged";
+	if (r->action == SW_ACT_REWRITE)
+		return "a rewrite changes the call's registers, which only ptrace can";
+	if (r->action != SW_ACT_SKIP && r->action != SW_ACT_EMULATE)
+		return "its action is decided at a stop";
 	for (size_t k = 0; k < r->n_names; k++)
 		if (!strcmp(r->names[k], "execve") || !strcmp(r->names[k], "execveat"))
 			return "exec hands the listener over and is checked at its stop";
+	if (!prog->listener)
+		return prog->no_listener_why ? prog->no_listener_why
+					     : "the launch has no seccomp listener";
 	return NULL;
 }
 

@@ -1148,7 +1148,7 @@ t_bash_completion() {
 	expect_rc 0
 	expect_output "sysward |check help info kill learn ps run 
 sysward ch|check 
-sysward check --|--help --json --policy-max-bytes --quiet --strict 
+sysward check --|--help --json --policy-max-bytes --quiet --routes --strict 
 sysward check |a.json b.json sub 
 sysward run --policy |a.json b.json sub 
 sysward run -p a|a.json 
