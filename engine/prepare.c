@@ -427,9 +427,10 @@ static int refusals_for(const struct sw_launch *l,
  * Whether the launch answers sw_notif_rule()'s calls through a seccomp
  * listener (notif.c): NULL if it does, else why not (one home: `sysward
  * check` and sw_notif_rule_why() say these words).  Asked for
- * (sw_launch.listener), nothing that counts or logs a call (the
- * listener's thread keeps no record and writes no line: those stay at a
- * stop), and a kernel that wakes the listener on the caller's CPU
+ * (sw_launch.listener), nothing that counts calls or orders log lines
+ * among the program's writes (the listener's thread keeps no record;
+ * it writes the log's lines of the calls it answers, notif.c), and a
+ * kernel that wakes the listener on the caller's CPU
  * (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, 6.6) and can still skip the calls
  * ptrace decides, and a supervisor allowed to take the listener from the
  * launch child (pidfd_getfd: inside a container run with Docker's
@@ -442,8 +443,12 @@ static const char *listener_why(const struct sw_launch *l,
 {
 	if (!l->listener)
 		return "the launch does not ask for one";
-	if (l->audit || l->audit_gate || l->record || l->complain ||
-	    prog->refusals != SW_REFUSALS_KERNEL)
+	/* A log is written by the listener's thread as at a stop (notif.c,
+	 * log_write()); the refusals a log asks to see stop, as before.  A
+	 * line gate orders the log's lines among the program's own writes
+	 * at stops (linegate.c), a record and complain mode count calls. */
+	if (l->audit_gate || l->record || l->complain ||
+	    prog->refusals >= SW_REFUSALS_RECORDED)
 		return sw_listener_modes_why;
 	if (!ks->set_syscall_info)
 		return "the kernel lacks PTRACE_SET_SYSCALL_INFO (Linux 6.16)";
@@ -460,8 +465,9 @@ static const char *listener_why(const struct sw_launch *l,
 }
 
 const char sw_listener_modes_why[] =
-	"the launch logs, records or complains (--log, --record, --complain): "
-	"the listener's thread writes no line and counts no call";
+	"the launch records, complains or logs to its own standard error "
+	"(--report, --gate, --complain, --log -): the listener's thread counts no call "
+	"and does not order its lines among the program's";
 
 /* Complain mode over file rules (the policy's or --sandbox's): the
  * supervisor judges them instead of the kernel (fscomplain.c). */
