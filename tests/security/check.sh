@@ -1532,6 +1532,26 @@ notif_storm)
 	[ -n "$calls" ] && [ "$lines" -eq "$calls" ] || fail "$lines lines for $calls calls"
 	run "$POL/emulate-uid.json" --report /dev/null -- "$ADV/adv_notif" storm 4
 	expect_contained "an emulated call under signals (ptrace only)" ;;
+notif_log_race)
+	# A logged skip the listener answers (policies/notif-log.json:
+	# mkdir skipped EROFS, "log") while another thread rewrites its path
+	# and the callers are signalled: the listener reads the path for
+	# the line alone, so every call is still refused and nothing made
+	# (the string decides nothing), and each answered call has one whole
+	# line (the read may catch the string torn, as a stop's may).
+	mkdir -p "$scratch/d"
+	run "$POL/notif-log.json" --log "$scratch/audit.log" -- "$ADV/adv_notif" race "$scratch/d" 4
+	expect_contained "a logged skip under a rewritten path"
+	calls=$(sed -n 's/^result: \([0-9]*\) mkdir calls.*/\1/p' "$out")
+	lines=$(grep -c '"syscall":"mkdir"' "$scratch/audit.log")
+	echo "+ $calls mkdir calls, $lines lines"
+	[ -n "$calls" ] && [ "$lines" -eq "$calls" ] || fail "$lines lines for $calls calls"
+	! grep '"syscall":"mkdir"' "$scratch/audit.log" |
+		grep -v '^{"time":.*"rule_path":"syscalls\[0\]".*,"verdict":"return","return":-30}$' ||
+		fail "a mkdir line cut short, or another's"
+	# Control: the same at ptrace stops (--report), beside it.
+	run "$POL/notif-log.json" --log "$scratch/audit2.log" --report /dev/null -- "$ADV/adv_notif" race "$scratch/d" 4
+	expect_contained "a logged skip under a rewritten path (ptrace only)" ;;
 notif_spoof_handoff)
 	# The launch child's handoff forged by the program after its exec:
 	# the supervisor takes no descriptor of the program's.
