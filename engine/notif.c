@@ -264,14 +264,19 @@ uint64_t sw_notif_answered(const struct sw_notif *n)
 /*
  * The audit line of an answered call, as actions.c writes it at a stop
  * (audit.c, one writer: the same bytes).  Its strings are read from the
- * caller's memory first, then the notification is checked to be still
- * pending (SECCOMP_IOCTL_NOTIF_ID_VALID): while it is, its caller waits
- * in the seccomp hook, alive, so req->pid named it throughout the read
- * and not a process that got its number since (kernel/seccomp.c,
- * seccomp_notify_id_valid(): the request's state is still SENT).  A
- * notification no longer pending gets no line (its caller was killed,
- * or interrupted and notifies again), nor does one whose read passed its
- * deadline (strings.c: its caller is killed; false).
+ * caller's memory first, then the answer is sent, and the line written
+ * only if that succeeded: SECCOMP_IOCTL_NOTIF_SEND finds the
+ * notification only while its caller still waits for it
+ * (kernel/seccomp.c, seccomp_notify_send(): find_notification() and
+ * state SENT, else ENOENT; a caller that leaves its wait, killed or
+ * interrupted, takes its notification off the list itself,
+ * seccomp_do_user_notification()).  So req->pid named the caller,
+ * alive and waiting, throughout the read, never a process that got its
+ * number since; SECCOMP_IOCTL_NOTIF_ID_VALID would ask the same
+ * question, and the answer asks it anyway (security.notif_log_exits:
+ * with the line written whatever SEND says, lines with an unreadable
+ * path for callers gone).  And a caller interrupted before its answer
+ * restarts and is logged once, at its next notification, as at a stop.
  *
  * The strings are for people, never for a decision: the rules answered
  * here read no memory (sw_notif_rule_why(): a path condition stops),
@@ -280,10 +285,8 @@ uint64_t sw_notif_answered(const struct sw_notif *n)
  * caller's other threads may rewrite what a pointer argument points to
  * while it waits, so a listener "cannot be used to implement a security
  * policy") is why no call that runs is answered here, logged or not:
- * this thread never sends FLAG_CONTINUE.  The line is written after the
- * answer is sent, so that a caller interrupted before it (SEND fails,
- * ENOENT, the call restarts) is logged once, at its next notification,
- * as at a stop.
+ * this thread never sends FLAG_CONTINUE.  A read past its deadline
+ * (strings.c) kills the caller: no answer, no line (false).
  */
 static bool log_keep(struct sw_notif *n, const struct seccomp_notif *req,
 		     struct sw_audit_strings *kept)
@@ -350,13 +353,7 @@ static void answer(struct sw_notif *n)
 		 * neither an answer nor a line. */
 		if (!log_keep(n, &req, &kept))
 			return;
-		/* After the read: the caller still waits, so req.pid was
-		 * its (see log_keep). */
-		if (n->log.f) {
-			if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req.id) < 0)
-				return;
-			logged = true;
-		}
+		logged = n->log.f != NULL;
 	} else {
 		/* Only the rules sw_notif_rule() sends here notify, and
 		 * decide.c answers them with a value; anything else would
@@ -367,6 +364,7 @@ static void answer(struct sw_notif *n)
 	/* ENOENT: the caller was interrupted meanwhile; its call restarts
 	 * (-ERESTARTSYS) and comes back as a new notification. */
 	if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_SEND, &resp) == 0) {
+		/* Sent: its caller waited throughout the read (log_keep). */
 		if (logged)
 			log_write(n, &req, &d, &kept);
 		__atomic_add_fetch(&n->answered, 1, __ATOMIC_RELAXED);

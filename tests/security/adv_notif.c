@@ -27,6 +27,12 @@
  *                       no directory made (the string decides nothing);
  *                       check.sh counts the log's lines against the
  *                       calls reported here
+ *   adv_notif exits DIR (the same policy) 200 fork children, each with
+ *                       two threads calling that mkdir, end by
+ *                       exit_group after 0-2 ms: calls whose caller is
+ *                       gone before the listener reads its path (or
+ *                       answers it); the program must see every child
+ *                       end normally and nothing made
  *   adv_notif spoof     an execve carrying the launch child's handoff
  *                       arguments and a descriptor of the program's own
  *                       (a pipe): the supervisor must not take it, and
@@ -299,6 +305,51 @@ static int try_race(const char *dir, int n)
 	return ADV_CONTAINED;
 }
 
+static void *exit_caller(void *arg)
+{
+	(void)arg;
+	for (;;)
+		syscall(SYS_mkdir, race_path, 0755);
+	return NULL;
+}
+
+static int try_exits(const char *dir)
+{
+	int bad = 0, made = 0;
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(race_path, sizeof(race_path), "%s/a", dir);
+	TRIED("200 fork children, each with 2 threads calling mkdir(%s) (skipped, logged), exit_group after 0-2 ms", race_path);
+	for (int i = 0; i < 200; i++) {
+		pid_t c = fork();
+		int st;
+
+		if (c == 0) {
+			pthread_t th;
+
+			for (int k = 0; k < 2; k++)
+				pthread_create(&th, NULL, exit_caller, NULL);
+			usleep((useconds_t)(i % 3) * 1000);
+			_exit(0);
+		}
+		if (c < 0 || waitpid(c, &st, 0) != c || !WIFEXITED(st) || WEXITSTATUS(st))
+			bad++;
+	}
+	d = opendir(dir);
+	while (d && (e = readdir(d)))
+		made += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	RESULT("%d of 200 children did not end normally; %d entries made", bad, made);
+	if (bad || made) {
+		adv_line("verdict", "ESCAPED (a child's end or a skipped call went wrong)");
+		return ADV_ESCAPED;
+	}
+	adv_line("verdict", "contained");
+	return ADV_CONTAINED;
+}
+
 static int try_spoof(void)
 {
 	char *const argv[] = { (char *)"/nonexistent/adv_notif", NULL };
@@ -332,8 +383,10 @@ int main(int argc, char **argv)
 		return try_storm(argc >= 3 ? atoi(argv[2]) : 4);
 	if (argc >= 2 && !strcmp(argv[1], "spoof"))
 		return try_spoof();
+	if (argc >= 3 && !strcmp(argv[1], "exits"))
+		return try_exits(argv[2]);
 	if (argc >= 3 && !strcmp(argv[1], "race"))
 		return try_race(argv[2], argc >= 4 ? atoi(argv[3]) : 4);
-	fprintf(stderr, "usage: adv_notif fds|own|storm [N]|spoof|race DIR [N]\n");
+	fprintf(stderr, "usage: adv_notif fds|own|storm [N]|spoof|race DIR [N]|exits DIR\n");
 	return ADV_CANNOT;
 }

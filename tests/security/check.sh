@@ -1552,6 +1552,19 @@ notif_log_race)
 	# Control: the same at ptrace stops (--report), beside it.
 	run "$POL/notif-log.json" --log "$scratch/audit2.log" --report /dev/null -- "$ADV/adv_notif" race "$scratch/d" 4
 	expect_contained "a logged skip under a rewritten path (ptrace only)" ;;
+notif_log_exits)
+	# Callers gone before the listener reads their path for the log
+	# (or answers them): 200 fork children whose two threads call a
+	# logged skip end by exit_group after 0-2 ms.  The read fails or
+	# SECCOMP_IOCTL_NOTIF_ID_VALID says the call is gone: no line is
+	# written from another process's memory, the listener goes on, and
+	# every child ends normally; its mkdir lines are whole.
+	mkdir -p "$scratch/d"
+	run "$POL/notif-log.json" --log "$scratch/audit.log" -- "$ADV/adv_notif" exits "$scratch/d"
+	expect_contained "a logged call whose caller ends"
+	! grep '"syscall":"mkdir"' "$scratch/audit.log" |
+		grep -v '^{"time":.*"strings":{"arg0":"'"$scratch"'/d/a"}.*,"verdict":"return","return":-30}$' ||
+		fail "a mkdir line cut short, or with another path" ;;
 notif_spoof_handoff)
 	# The launch child's handoff forged by the program after its exec:
 	# the supervisor takes no descriptor of the program's.
