@@ -1555,10 +1555,11 @@ notif_log_race)
 notif_log_exits)
 	# Callers gone before the listener reads their path for the log
 	# (or answers them): 200 fork children whose two threads call a
-	# logged skip end by exit_group after 0-2 ms.  The read fails or
-	# SECCOMP_IOCTL_NOTIF_ID_VALID says the call is gone: no line is
-	# written from another process's memory, the listener goes on, and
-	# every child ends normally; its mkdir lines are whole.
+	# logged skip end by exit_group after 0-2 ms.  The read fails, or
+	# the answer finds the call gone (SEND: ENOENT): no line is written
+	# for it, none from another process's memory, the listener goes on,
+	# and every child ends normally; its mkdir lines are whole, each
+	# with its caller's path.
 	mkdir -p "$scratch/d"
 	run "$POL/notif-log.json" --log "$scratch/audit.log" -- "$ADV/adv_notif" exits "$scratch/d"
 	expect_contained "a logged call whose caller ends"
