@@ -1957,6 +1957,7 @@ struct sw_notif;
 const char *sw_notif_rule_why(const struct sw_program *prog, size_t i);
 /* prepare.c: why a launch that logs, records or complains has no
  * listener (what `sysward check`, which prepares no such launch, says). */
+extern const char sw_listener_unasked_why[];
 extern const char sw_listener_modes_why[];
 bool sw_notif_rule(const struct sw_program *prog, size_t i);
 int sw_notif_patch_filter(const struct sw_program *prog, void **insns,

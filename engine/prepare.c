@@ -442,7 +442,7 @@ static const char *listener_why(const struct sw_launch *l,
 				const struct sw_program *prog)
 {
 	if (!l->listener)
-		return "the launch does not ask for one";
+		return sw_listener_unasked_why;
 	/* A log is written by the listener's thread as at a stop (notif.c,
 	 * log_write()); the refusals a log asks to see stop, as before.  A
 	 * line gate orders the log's lines among the program's own writes
@@ -463,6 +463,8 @@ static const char *listener_why(const struct sw_launch *l,
 		return "on this architecture (arm64) a call interrupted by a signal is rolled back before the tracer sees it: a listener's caller would see EINTR";
 	return NULL;
 }
+
+const char sw_listener_unasked_why[] = "the launch does not ask for one";
 
 const char sw_listener_modes_why[] =
 	"the launch records, complains or logs to its own standard error "

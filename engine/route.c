@@ -207,8 +207,9 @@ static const char *plain_name(unsigned int bit)
 	}
 }
 
-/* Where rule i's calls of syscall nr are answered, in words, into buf. */
-static void route_of(const struct sw_prepared *pr, size_t i, int nr,
+/* Where rule i's calls of syscall nr are answered, in words, into buf;
+ * true if by the seccomp listener. */
+static bool route_of(const struct sw_prepared *pr, size_t i, int nr,
 		     char *buf, size_t size)
 {
 	const struct sw_program *prog = pr->prog;
@@ -227,22 +228,23 @@ static void route_of(const struct sw_prepared *pr, size_t i, int nr,
 		if (want != R_TRACE || !why)
 			why = "the syscall's rules mix actions or compare an argument at a width BPF cannot, so each call stops and the first rule that matches decides";
 		snprintf(buf, size, "a ptrace stop: %s", why);
-		return;
+		return false;
 	} else {
 		snprintf(buf, size, "none: an earlier rule decides every one of its calls");
-		return;
+		return false;
 	}
 	if (want == R_NOTIF) {
 		snprintf(buf, size, "the seccomp listener, no ptrace stop");
-		return;
+		return true;
 	}
 	/* The kernel's precedence: a defence's TRACE outranks an allow. */
 	if ((want == R_ALLOW || want == R_LOG) && (def & R_TRACE)) {
 		snprintf(buf, size, "the kernel's filter (%s), but a ptrace stop for a built-in defence's check%s (docs/security.md)",
 			 plain_name(want), def & (R_ALLOW | R_LOG) ? " of some of its calls" : "");
-		return;
+		return false;
 	}
 	snprintf(buf, size, "the kernel's filter alone (%s), no stop", plain_name(want));
+	return false;
 }
 
 int sw_prepared_routes(const struct sw_prepared *pr,
@@ -272,13 +274,16 @@ int sw_prepared_routes(const struct sw_prepared *pr,
 		m = open_memstream(&msg, &len);
 		if (!m)
 			return -ENOMEM;
-		/* The first name's route, then each name whose route differs. */
+		/* The first name's route, then each name whose route differs.
+		 * A name libseccomp knows but this architecture lacks
+		 * (getuid32 on x86_64) resolves to a negative pseudo number:
+		 * it has no calls to route. */
 		for (size_t k = 0; k < rule->n_names; k++) {
 			int nr = seccomp_syscall_resolve_name(rule->names[k]);
 
-			if (nr == __NR_SCMP_ERROR)
+			if (nr < 0)
 				continue;
-			route_of(pr, i, nr, route, sizeof(route));
+			listened |= route_of(pr, i, nr, route, sizeof(route));
 			if (!main_route[0]) {
 				memcpy(main_route, route, sizeof(route));
 				fputs(route, m);
@@ -287,7 +292,7 @@ int sw_prepared_routes(const struct sw_prepared *pr,
 		for (size_t k = 0; k < rule->n_names; k++) {
 			int nr = seccomp_syscall_resolve_name(rule->names[k]);
 
-			if (nr == __NR_SCMP_ERROR)
+			if (nr < 0)
 				continue;
 			route_of(pr, i, nr, route, sizeof(route));
 			if (strcmp(route, main_route))
@@ -295,16 +300,14 @@ int sw_prepared_routes(const struct sw_prepared *pr,
 		}
 		if (fclose(m) != 0)
 			return -ENOMEM;
-		if (main_route[0]) {
-			listened |= strstr(msg, "the seccomp listener") != NULL;
-			r = fn(rule->json_path, msg, ud);
-		}
+		r = fn(rule->json_path, main_route[0] ? msg
+		       : "none: none of its names is a system call of this architecture", ud);
 	}
 	if (r < 0)
 		return r;
 	/* The launch as a whole: no listener on this machine, or the modes
 	 * that go without one. */
-	if (prog->no_listener_why && !strstr(prog->no_listener_why, "does not ask")) {
+	if (prog->no_listener_why && prog->no_listener_why != sw_listener_unasked_why) {
 		cleanup_free char *msg = NULL;
 
 		if (asprintf(&msg, "no seccomp listener here: %s; every skip and emulate rule is answered at a ptrace stop",
