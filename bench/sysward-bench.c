@@ -11,7 +11,7 @@
  *   b2 sysward, allowed by the BPF fast path (tracer attached, no stop)
  *   c  sysward, SYSWARD_ACT_REWRITE getppid -> getpid
  *   c2 sysward, SYSWARD_ACT_EMULATE return 0 (answered by the session's
- *      seccomp listener since engine/decide/notif.c; a stop in older builds)
+ *      seccomp listener since engine/trace/listener.c; a stop in older builds)
  *   c3 sysward, SYSWARD_ACT_SKIP errno EIO (fault injection)
  *   c4 sysward, SKIP errno EIO on every 2nd call ("when": a counter)
  *   c5 sysward, SYSWARD_ACT_LOG (the call runs; an audit line)
@@ -723,7 +723,7 @@ static int supervise(const char *policy_text, char *const *argv, bool audit,
 		.uid = (uid_t)-1,
 		.gid = (gid_t)-1,
 		/* As sw_run() launches: emulate rules answered by the
-		 * session's seccomp listener (engine/decide/notif.c). */
+		 * session's seccomp listener (engine/trace/listener.c). */
 		.listener = true,
 	};
 	int p[2], r;

@@ -70,7 +70,8 @@ struct sw_tracee {
 	bool exit_set;		/* set rval at the exit stop */
 	bool exit_audit;	/* log the decision with its result */
 	bool observed;		/* this stop is (also) a write to descriptor
-				 * 2 seen for the line gate (linegate.c) */
+				 * 2 seen for the line gate (linegate.c), or
+				 * the listener's handoff (notif.c) */
 	bool is_error;
 	int inject_sig;
 	int64_t rval;

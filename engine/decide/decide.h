@@ -12,6 +12,11 @@
 /* ---- filter.c ------------------------------------------------------- */
 
 /* Opaque libseccomp context (scmp_filter_ctx).  The policy's filter: */
+/* The action the policy's filter gives rule i's calls where no other
+ * rule of the syscall mixes in: a plain action, USER_NOTIF for a rule
+ * the listener answers (notif.c), or TRACE(hint). */
+uint32_t sw_filter_rule_act(const struct sw_program *prog, size_t i,
+			    unsigned int hint);
 int sw_filter_build(const struct sw_program *prog, void **ret_ctx,
 		    struct sw_error *err);
 /* The built-in defences, a filter of their own loaded before the
@@ -76,26 +81,14 @@ bool sw_when_selects(uint32_t first, uint32_t last, uint32_t step,
  * (sw_notif_rule_why: NULL, or why not; one home for filter.c, `sysward
  * check` and the docs); the policy filter's prefix for the launch
  * child's handoff (execve with SW_NOTIF_MAGIC and the listener's number
- * as its 4th and 5th arguments) and for the SECCOMP_LISTENER refusal;
- * a session's listener, taken at that stop (sw_notif_take) and served
- * by a thread of its own until sw_notif_free.  The handoff's magic is
- * exec.c's (contain/contain.h).
+ * as its 4th and 5th arguments) and for the SECCOMP_LISTENER refusal.
+ * The handoff's magic is exec.c's (contain/contain.h); the session's
+ * listener, taken at that stop, trace/listener.h's.
  */
-struct sw_notif;
 const char *sw_notif_rule_why(const struct sw_program *prog, size_t i);
 bool sw_notif_rule(const struct sw_program *prog, size_t i);
 int sw_notif_patch_filter(const struct sw_program *prog, void **insns,
 			  size_t *n, struct sw_error *err);
 bool sw_notif_filter_has(const void *insns, size_t n);
-struct sw_notif *sw_notif_new(const struct sw_program *prog, uint64_t *also);
-bool sw_notif_pending(const struct sw_notif *n);
-uint64_t sw_notif_answered(const struct sw_notif *n);
-int sw_notif_take(struct sw_notif *n, pid_t pid, const uint64_t args[6],
-		  struct sw_error *err);
-void sw_notif_free(struct sw_notif *n);
-void sw_notif_handoff(struct sw_session *s, struct sw_tracee *t,
-		      uint32_t audit_arch, uint64_t nr, const uint64_t args[6]);
-bool sw_notif_exec_check(struct sw_session *s, struct sw_tracee *t);
-void sw_notif_signal_stop(struct sw_session *s, struct sw_tracee *t);
 
 #endif

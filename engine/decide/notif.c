@@ -28,56 +28,23 @@
  * closes the child's copy.  Until then no call of the child can need the
  * listener: execve is never answered there.
  *
- * The answers: a thread of the supervisor's process per session
- * (sw_notif_start), asleep in poll on the listener.  It reads nothing
- * but the session's compiled program, which does not change once
- * launched, and the notification (nr, arch, argument registers, which
- * the caller cannot change while it waits: only ptrace writes another
- * task's registers, and the caller is in no ptrace stop), and decides
- * with decide.c as a stop would (no strings, no counters: those rules
- * stay with ptrace).  It never blocks on one caller: RECV only after
- * poll says a notification waits (one reader; a caller interrupted by a
- * signal meanwhile leaves RECV returning ENOENT, kernel/seccomp.c
- * seccomp_notify_recv()), SEND never waits (ENOENT: the caller was
- * interrupted, its call restarts and notifies again).
+ * The session's listener itself, taken at that stop and answered by a
+ * thread of its own, is trace/listener.c.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
-#include <poll.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
-#include <sys/ioctl.h>
 #include <sys/syscall.h>
-#include <unistd.h>
 
-#include "sysward/cleanup.h"
-#include "sysward/ptrace_abi.h"
 #include "sysward/seccomp_abi.h"
 #include "internal.h"
-#include "sys.h"
 #include "contain/contain.h"
 #include "decide/decide.h"
 #include "decide/defences.h"
 #include "decide/program.h"
-
-
-struct sw_notif {
-	int fd;			/* the listener, -1 until taken */
-	int stop_fd;		/* eventfd: the thread ends */
-	const struct sw_program *prog;
-	pthread_t thread;
-	bool running;
-	uint64_t answered;	/* atomic: calls answered */
-	uint64_t *also;		/* sw_launch.listener_answers, or NULL */
-	uint64_t refused;	/* atomic: answered EPERM, not the rule's */
-	struct sw_decide_scratch scratch;	/* the thread's */
-};
 
 /* ---- which rules: one home ------------------------------------------- */
 
@@ -85,19 +52,26 @@ const char *sw_notif_rule_why(const struct sw_program *prog, size_t i)
 {
 	const struct sw_rule *r = prog->rules[i].rule;
 
-	if (!prog->listener)
-		return "the launch has no listener (a log, record, gate or complain mode, a kernel before 6.6, or an architecture that cannot restart a call a signal interrupts: arm64)";
-	if (r->action != SW_ACT_SKIP && r->action != SW_ACT_EMULATE)
-		return "its action needs a stop (a rewrite or a log runs the call)";
+	/* The rule's own reasons first: they hold on every machine; what
+	 * makes a rule need the supervisor at all (sw_rule_needs_supervisor)
+	 * before its action. */
 	if (r->n_paths)
 		return "a path condition reads tracee memory (the path guard)";
 	if (r->when_first || r->when_last || r->when_step)
 		return "a when counter is the session's, kept by the tracer";
-	if (r->audit)
-		return "it is logged";
+	if (r->action == SW_ACT_AUDIT ||
+	    (r->audit && (r->action == SW_ACT_ALLOW || r->action == SW_ACT_KLOG)))
+		return "its log line has the call's result, which only its exit stop sees";
+	if (r->action == SW_ACT_REWRITE)
+		return "a rewrite changes the call's registers, which only ptrace can";
+	if (r->action != SW_ACT_SKIP && r->action != SW_ACT_EMULATE)
+		return "its action is decided at a stop";
 	for (size_t k = 0; k < r->n_names; k++)
 		if (!strcmp(r->names[k], "execve") || !strcmp(r->names[k], "execveat"))
 			return "exec hands the listener over and is checked at its stop";
+	if (!prog->listener)
+		return prog->no_listener_why ? prog->no_listener_why
+					     : "the launch has no seccomp listener";
 	return NULL;
 }
 
@@ -219,220 +193,4 @@ bool sw_notif_filter_has(const void *insns, size_t n)
 		    (f[i].k & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_USER_NOTIF)
 			return true;
 	return false;
-}
-
-/* ---- the session's listener --------------------------------------------- */
-
-struct sw_notif *sw_notif_new(const struct sw_program *prog, uint64_t *also)
-{
-	struct sw_notif *n = calloc(1, sizeof(*n));
-
-	if (!n)
-		return NULL;
-	n->fd = -1;
-	n->stop_fd = -1;
-	n->prog = prog;
-	n->also = also;
-	return n;
-}
-
-bool sw_notif_pending(const struct sw_notif *n)
-{
-	return n && n->fd < 0;
-}
-
-uint64_t sw_notif_answered(const struct sw_notif *n)
-{
-	return n ? __atomic_load_n(&n->answered, __ATOMIC_RELAXED) : 0;
-}
-
-static void answer(struct sw_notif *n)
-{
-	struct seccomp_notif req;
-	struct seccomp_notif_resp resp;
-	struct sw_decision d;
-	uint64_t args[6];
-
-	/* SECCOMP_IOCTL_NOTIF_RECV wants a zeroed request. */
-	memset(&req, 0, sizeof(req));
-	if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0)
-		return;		/* ENOENT: its caller was interrupted */
-	memcpy(args, req.data.args, sizeof(args));
-	sw_decide(n->prog, req.data.arch, req.data.nr, args,
-		  NULL, NULL, NULL, &n->scratch, &d);
-	memset(&resp, 0, sizeof(resp));
-	resp.id = req.id;
-	if (d.verdict == SW_V_RETURN && !d.signal) {
-		if (d.is_error)
-			resp.error = (int32_t)d.retval;
-		else
-			resp.val = d.retval;
-	} else {
-		/* Only the rules sw_notif_rule() sends here notify, and
-		 * decide.c answers them with a value; anything else would
-		 * need a stop: fail closed, never run it. */
-		resp.error = -EPERM;
-		__atomic_add_fetch(&n->refused, 1, __ATOMIC_RELAXED);
-	}
-	/* ENOENT: the caller was interrupted meanwhile; its call restarts
-	 * (-ERESTARTSYS) and comes back as a new notification. */
-	if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_SEND, &resp) == 0) {
-		__atomic_add_fetch(&n->answered, 1, __ATOMIC_RELAXED);
-		if (n->also)
-			__atomic_add_fetch(n->also, 1, __ATOMIC_RELAXED);
-	}
-}
-
-static void *serve(void *arg)
-{
-	struct sw_notif *n = arg;
-	struct pollfd p[2] = { { n->fd, POLLIN, 0 }, { n->stop_fd, POLLIN, 0 } };
-
-	for (;;) {
-		if (poll(p, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if (p[1].revents)
-			break;
-		if (p[0].revents & POLLIN)
-			answer(n);
-		else if (p[0].revents & (POLLHUP | POLLERR | POLLNVAL))
-			break;	/* no task uses the filter any more */
-	}
-	return NULL;
-}
-
-/*
- * At a SECCOMP stop of the session's first process before its first
- * exec: the launch child's handoff (see the top).  Takes the listener
- * (pidfd_getfd, then checks that it is one), asks for synchronous
- * wake-ups and starts the thread.  0, or -errno with err set: the
- * caller kills the session (its calls that notify would fail ENOSYS
- * once the exec closes the child's copy: not what the policy says).
- */
-int sw_notif_take(struct sw_notif *n, pid_t pid, const uint64_t args[6],
-		  struct sw_error *err)
-{
-	cleanup_close int pidfd = -1, fd = -1;
-	char path[64], link[64];
-	sigset_t all, old;
-	ssize_t len;
-	int r;
-
-	if (args[3] != SW_NOTIF_MAGIC || args[4] > INT32_MAX)
-		return sw_error_set(err, EPROTO, "the launch child's exec carries no seccomp listener");
-	pidfd = sw_sys_pidfd_open(pid, 0);
-	if (pidfd < 0)
-		return sw_error_set_errno(err, errno, "open a pidfd of the new process %d", pid);
-	fd = sw_sys_pidfd_getfd(pidfd, (int)args[4], 0);
-	if (fd < 0)
-		return sw_error_set_errno(err, errno, "take the seccomp listener of process %d (pidfd_getfd)", pid);
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	len = sw_sys_readlink(path, link, sizeof(link) - 1);
-	if (len < 0 || (link[len] = '\0', strcmp(link, "anon_inode:seccomp notify")))
-		return sw_error_set(err, EPROTO, "descriptor %d of process %d is no seccomp listener", (int)args[4], pid);
-	/* 6.6+; without it the answers are right, only slower. */
-	(void)ioctl(fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
-		    SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
-	n->stop_fd = eventfd(0, EFD_CLOEXEC);
-	if (n->stop_fd < 0)
-		return sw_error_set_errno(err, errno, "make the seccomp listener's stop eventfd");
-	n->fd = TAKE_FD(fd);
-	/* Signals are the tracer's: the thread takes none. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	r = pthread_create(&n->thread, NULL, serve, n);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (r)
-		return sw_error_set_errno(err, r, "start the seccomp listener's thread");
-	n->running = true;
-	return 0;
-}
-
-void sw_notif_free(struct sw_notif *n)
-{
-	if (!n)
-		return;
-	if (n->running) {
-		/* The thread never waits on a caller: it ends at once. */
-		(void)!write(n->stop_fd, &(uint64_t){ 1 }, sizeof(uint64_t));
-		pthread_join(n->thread, NULL);
-	}
-	if (n->fd >= 0)
-		close(n->fd);
-	if (n->stop_fd >= 0)
-		close(n->stop_fd);
-	free(n);
-}
-
-/* At a SECCOMP stop of the session's first process before its first
- * exec (actions.c): the handoff, if this is it.  A listener that cannot
- * be taken ends the session: the calls it answers would fail ENOSYS
- * once the exec closes the child's copy, which is not what the policy
- * says. */
-void sw_notif_handoff(struct sw_session *s, struct sw_tracee *t,
-		      uint32_t audit_arch, uint64_t nr, const uint64_t args[6])
-{
-	struct sw_error e = { 0 };
-
-	if (args[3] != SW_NOTIF_MAGIC || nr != __NR_execve ||
-	    sw_abi_of(audit_arch, nr) != SW_ABI_GUARD)
-		return;
-	if (sw_notif_take(s->notif, t->pid, args, &e) < 0) {
-		sw_warn(s, "%s; killing the session", e.msg);
-		sw_sys_kill(t->pid, SIGKILL);
-	}
-}
-
-/* At the session's first exec event (tracer.c): the listener must be
- * ours by now. */
-bool sw_notif_exec_check(struct sw_session *s, struct sw_tracee *t)
-{
-	if (!sw_notif_pending(s->notif))
-		return true;
-	sw_warn(s, "the new process %d exec'd without handing its seccomp listener over; killing the session", t->pid);
-	sw_sys_kill(t->pid, SIGKILL);
-	return false;
-}
-
-/*
- * At a signal-delivery stop of a session with a listener (tracer.c).
- * A call waiting for the listener that a signal interrupts before the
- * listener has read it returns -ERESTARTSYS (kernel/seccomp.c,
- * seccomp_do_user_notification(): its wait is interruptible until then,
- * killable only once read, SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV), and
- * a handler without SA_RESTART turns that into EINTR: what no program
- * sees from getuid unconfined, nor from the same rule at a ptrace stop
- * (a stopped tracee takes the signal after the call).  Such a call has
- * not run (an answered one returns its answer), so it restarts, as with
- * no handler.  Only a call the listener answers (decided on its
- * registers as its notification was: the filter's BPF compares the same
- * registers), never one of the program's own waits, which keep their
- * EINTR.  Failures change nothing: the program sees EINTR.
- */
-void sw_notif_signal_stop(struct sw_session *s, struct sw_tracee *t)
-{
-	struct sw_ptrace_syscall_info info;
-	static __thread struct sw_decide_scratch scratch;
-	struct sw_decision d;
-	uint64_t nr, args[6];
-	enum sw_abi abi;
-
-	if (sw_sys_ptrace(SW_PTRACE_GET_SYSCALL_INFO, t->pid,
-			  (void *)sizeof(info), &info) < 0)
-		return;
-	abi = sw_abi_of(info.arch, 0);
-	if (abi == SW_ABI_NONE ||
-	    sw_arch_interrupted_call(t->pid, abi, &nr, args) != 1)
-		return;
-	abi = sw_abi_of(info.arch, nr);
-	if (abi == SW_ABI_NONE)
-		return;
-	sw_decide(s->prog, info.arch, nr, args, NULL, NULL, NULL, &scratch, &d);
-	if (d.verdict != SW_V_RETURN || d.rule < 0 ||
-	    !sw_notif_rule(s->prog, (size_t)d.rule))
-		return;
-	(void)sw_arch_restart_always(t->pid);
 }

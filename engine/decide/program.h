@@ -128,6 +128,7 @@ struct sw_program {
 	/* The launch can answer sw_notif_rule()'s rules through a seccomp
 	 * listener (notif.c): filter.c compiles them to USER_NOTIF. */
 	bool listener;
+	const char *no_listener_why;	/* why not (prepare.c), or NULL */
 };
 
 /*

@@ -35,4 +35,10 @@ struct sw_prepared {
 				 * a seccomp listener (notif.c) */
 };
 
+/* prepare.c: why a launch that logs, records or complains has no
+ * listener (what `sysward check`, which prepares no such launch, says;
+ * route.c). */
+extern const char sw_listener_unasked_why[];
+extern const char sw_listener_modes_why[];
+
 #endif

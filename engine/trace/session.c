@@ -27,6 +27,7 @@
 #include "trace/peers.h"
 #include "trace/reach.h"
 #include "trace/trace.h"
+#include "trace/listener.h"
 
 #define TAB_EMPTY 0
 #define TAB_TOMB (-1)

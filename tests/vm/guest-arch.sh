@@ -116,7 +116,7 @@ t_skip() {
 	$PROBE sys:sched_yield >"$W/o"; expect "$W/o" "sched_yield=0"
 }
 
-# The listener (engine/decide/notif.c) answers these; --log keeps them at a
+# The listener (engine/trace/listener.c) answers these; --log keeps them at a
 # ptrace stop: both give the same.
 t_emulate() {
 	pol='{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
@@ -209,7 +209,7 @@ t_guard_restart() {
 	adv "$W/race.json" $ADV/adv_guard_restart $W/race
 }
 
-# The session's seccomp listener (engine/decide/notif.c, route 24): the program
+# The session's seccomp listener (engine/trace/listener.c, route 24): the program
 # holds no copy, cannot forge the handoff; an emulated call under a storm
 # of signals whose handler has no SA_RESTART gives the emulated value,
 # never EINTR, as at a ptrace stop (--log).
