@@ -26,6 +26,7 @@
 
 #include "../internal.h"
 #include "../sys.h"
+#include "generic_unistd.h"
 #include "witness.h"
 
 /* The svc #0 instruction: 4 bytes; the kernel's own restart rewinds the
@@ -312,41 +313,13 @@ int sw_arch_finish(pid_t pid, const struct sw_arch_regs *r0, int64_t rval)
 	return rewind_to(pid, r0, 0, NULL, (uint64_t)rval, true);
 }
 
-/*
- * Calls that wait and can send nothing on a socket (peers.c): a task
- * blocked in one stops next.  arm64 has one ABI, so /proc/<tid>/syscall's
- * number means one call.  <asm/unistd.h>'s numbers (the generic table).
- */
-static const uint16_t quiet_calls[] = {
-	__NR_read, __NR_close, __NR_mmap, __NR_mprotect, __NR_munmap,
-	__NR_pread64, __NR_readv, __NR_madvise, __NR_nanosleep, __NR_connect,
-	__NR_accept, __NR_recvfrom, __NR_recvmsg, __NR_clone, __NR_execve,
-	__NR_exit, __NR_wait4, __NR_semop, __NR_msgrcv, __NR_fcntl,
-	__NR_flock, __NR_fsync, __NR_fdatasync, __NR_rt_sigtimedwait,
-	__NR_rt_sigsuspend, __NR_futex, __NR_io_getevents, __NR_getdents64,
-	__NR_semtimedop, __NR_clock_nanosleep, __NR_exit_group,
-	__NR_mq_timedreceive, __NR_waitid, __NR_openat, __NR_newfstatat,
-	__NR_pselect6, __NR_ppoll, __NR_epoll_pwait, __NR_accept4,
-	__NR_preadv, __NR_recvmmsg, __NR_execveat, __NR_preadv2, __NR_statx,
-	__NR_io_pgetevents, __NR_clone3, __NR_openat2, __NR_epoll_pwait2,
-	__NR_futex_waitv,
-};
-
-bool sw_arch_quiet_call(uint64_t nr)
-{
-	for (size_t i = 0; i < sizeof(quiet_calls) / sizeof(quiet_calls[0]); i++)
-		if (quiet_calls[i] == nr)
-			return true;
-	return false;
-}
-
 /* ---- the Landlock probe's witness ---------------------------------------- */
 
 /* The witness: "b ." (0x14000000, little-endian). */
 SW_ARCH_WITNESS(EM_AARCH64, 0x00, 0x00, 0x00, 0x14)
 
 const struct sw_arch_vetted sw_arch_vetted_nr[SW_ABI_COUNT] = {
-	[SW_ABI_AARCH64] = { __NR_madvise, __NR_process_madvise, __NR_prctl },
+	[SW_ABI_AARCH64] = SW_GENERIC_VETTED_NR,
 };
 
 const struct sw_arch_filter_group sw_arch_filter_groups[] = {
