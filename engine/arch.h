@@ -6,8 +6,8 @@
  * layout, syscall numbers, the kernel's quirks) lives in one file,
  * engine/arch/<arch>.c, with its types in engine/arch/<arch>.h; the rest
  * of the engine is generic and calls the hooks declared here.  Only
- * x86_64 and aarch64 have them today: CMake and the #if below refuse
- * other machines.
+ * x86_64, aarch64 and riscv64 have them today: CMake and the #if below
+ * refuse other machines.
  *
  * A file for another architecture (arm64, riscv64, ...) must provide, in
  * arch/<arch>.h:
@@ -39,15 +39,17 @@
 #include "arch/x86_64.h"
 #elif defined(__aarch64__)
 #include "arch/aarch64.h"
+#elif defined(__riscv) && __riscv_xlen == 64
+#include "arch/riscv64.h"
 #else
-#error "sysward-engine has per-architecture hooks for x86_64 and aarch64 only (engine/arch/)"
+#error "sysward-engine has per-architecture hooks for x86_64, aarch64 and riscv64 only (engine/arch/)"
 #endif
 
 /* ---- ABI table ------------------------------------------------------- */
 
 /* libseccomp token (== AUDIT_ARCH_* value) of an ABI. */
 uint32_t sw_abi_token(enum sw_abi abi);
-/* "x86_64", "i386", "x32"; "aarch64". */
+/* "x86_64", "i386", "x32"; "aarch64"; "riscv64". */
 const char *sw_abi_name(enum sw_abi abi);
 /* The OCI profile's spelling: "SCMP_ARCH_X86_64", "SCMP_ARCH_X86", ... */
 const char *sw_abi_oci_name(enum sw_abi abi);

@@ -173,6 +173,8 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 	sigsys_ret_reg = (long)uc->uc_mcontext.gregs[REG_EAX];
 #elif defined(__aarch64__)
 	sigsys_ret_reg = (long)uc->uc_mcontext.regs[0];
+#elif defined(__riscv)
+	sigsys_ret_reg = (long)uc->uc_mcontext.__gregs[REG_A0];
 #endif
 	sigsys_seen = 1;
 }
@@ -612,6 +614,10 @@ static void op_seccomp_deny_mkdir(void)
 	/* no mkdir on arm64: mkdirat alone */
 	const unsigned int arch = AUDIT_ARCH_AARCH64;
 	const unsigned int nr_a = SYS_mkdirat, nr_b = SYS_mkdirat;
+#elif defined(__riscv)
+	/* nor on riscv64 */
+	const unsigned int arch = AUDIT_ARCH_RISCV64;
+	const unsigned int nr_a = SYS_mkdirat, nr_b = SYS_mkdirat;
 #else
 	const unsigned int arch = AUDIT_ARCH_I386;
 	const unsigned int nr_a = SYS_mkdir, nr_b = SYS_mkdirat;
@@ -762,6 +768,8 @@ int main(int argc, char **argv)
 			say("arch=i386");
 #elif defined(__aarch64__)
 			say("arch=aarch64");
+#elif defined(__riscv) && __riscv_xlen == 64
+			say("arch=riscv64");
 #else
 			say("arch=other");
 #endif
