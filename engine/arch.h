@@ -95,6 +95,16 @@ bool sw_arch_in_vsyscall(enum sw_abi abi, uint64_t ip);
  * this one stop (no exit stop needed).  0 or -errno; -EOPNOTSUPP on an
  * architecture without the hook (the caller takes the exit stop). */
 int sw_arch_return_at_entry(pid_t pid, int64_t rval);
+/* Is the number the kernel runs a register of the program's, which a
+ * tracer's skip (-1) or new number also changes for the program after
+ * the call (riscv64's a7: syscall_set_nr())?  Then a call whose number
+ * the supervisor changes goes on to its exit stop, where
+ * sw_arch_restore_nr() gives the register back: never one stop. */
+extern const bool sw_arch_nr_in_user_reg;
+/* At that exit stop: the number register as the program set it (nr).
+ * 0 or -errno; 0, nothing done, where the kernel keeps its number apart
+ * (x86's orig_rax, arm64's syscallno). */
+int sw_arch_restore_nr(pid_t pid, uint64_t nr);
 /* At the delivery stop of a SIGSYS standing in for a seccomp trap of
  * call nr(args...): the registers the handler's context shows, as the
  * kernel's trap leaves them (syscall_rollback(): x86's return register

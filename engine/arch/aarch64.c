@@ -169,6 +169,14 @@ int sw_arch_return_at_entry(pid_t pid, int64_t rval)
 	return set_regs(pid, &r);
 }
 
+/* The kernel runs syscallno, not the program's register. */
+const bool sw_arch_nr_in_user_reg = false;
+
+int sw_arch_restore_nr(pid_t pid, uint64_t nr)
+{
+	return 0;
+}
+
 int sw_arch_trap_regs(pid_t pid, uint64_t nr, const uint64_t args[6])
 {
 	struct user_regs_struct r;

@@ -185,7 +185,8 @@ int sw_arch_return_at_entry(pid_t pid, int64_t rval)
 	struct sw_rv_gregs r;
 	int e;
 
-	/* a7 = -1: __seccomp_filter() rereads the number after the stop,
+	/* Used by no call here (sw_arch_nr_in_user_reg: a skip takes its
+	 * exit stop, which gives a7 back), but correct: a7 = -1: __seccomp_filter() rereads the number after the stop,
 	 * and a negative one skips the call, leaving a0 as it is
 	 * (do_trap_ecall_u() runs no call for syscall < 0). */
 	e = get_regs(pid, &r);
@@ -193,6 +194,25 @@ int sw_arch_return_at_entry(pid_t pid, int64_t rval)
 		return e;
 	r.a[SW_A_NR] = (uint64_t)-1;
 	r.a[0] = (uint64_t)rval;
+	return set_regs(pid, &r);
+}
+
+/* a7 is the number the kernel runs (syscall_set_nr() writes it) and the
+ * program's register, which the kernel otherwise leaves as it was and
+ * code may keep a value in across the ecall (glibc's inline syscalls
+ * name it an input only). */
+const bool sw_arch_nr_in_user_reg = true;
+
+int sw_arch_restore_nr(pid_t pid, uint64_t nr)
+{
+	struct sw_rv_gregs r;
+	int e = get_regs(pid, &r);
+
+	if (e < 0)
+		return e;
+	if (r.a[SW_A_NR] == nr)
+		return 0;
+	r.a[SW_A_NR] = nr;
 	return set_regs(pid, &r);
 }
 

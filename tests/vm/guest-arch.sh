@@ -23,7 +23,7 @@ NOBODY=65534
 # reads this line), from /extra/adv.
 ADV_PROGRAMS="adv_pathguard adv_guard_restart adv_restart_arg0 adv_widths adv_notif"
 # Every scenario, in the order run (arch-suite.sh list reads this line).
-SCENARIOS="info abi_refusal allow errno kill skip emulate rewrite_nr rewrite_args paths guard_sealed guard_restart guard_restart_arg0 widths notif signals trap daemon"
+SCENARIOS="info abi_refusal allow errno kill skip emulate rewrite_nr nr_register rewrite_args paths guard_sealed guard_restart guard_restart_arg0 widths notif signals trap daemon"
 
 # The machine's facts the scenarios check: uname -m, sysward's name of the
 # machine (engine/arch: sw_arch_machine), its ABI's OCI spelling and
@@ -147,6 +147,24 @@ t_rewrite_nr() {
 	  {"names": ["getpid"], "action": "SYSWARD_ACT_REWRITE", "rewrite": {"syscall": "getppid"}}]}' -- $PROBE pid-is-ppid
 	expect "$W/o" "getpid==getppid: yes"
 	$PROBE pid-is-ppid >"$W/o"; expect "$W/o" "getpid==getppid: no"
+}
+
+# A skipped, emulated or renumbered call leaves the program's number
+# register (arm64's x8, riscv64's a7) as the kernel leaves it unconfined:
+# kept, which code may rely on.  riscv64's kernel reads the number from a7
+# itself, where a tracer's skip (-1) or new number would stay.
+t_nr_register() {
+	$PROBE nrreg:sched_yield nrreg:getuid nrreg:getpid >"$W/o"; cat "$W/o"
+	expect "$W/o" "sched_yield=0 number-register=kept" "getuid=0 number-register=kept"
+	grep -q '^getpid=[0-9]* number-register=kept$' "$W/o" || fail "unconfined: getpid's number register"
+	run "$W/o" '{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+	  {"names": ["sched_yield"], "action": "SYSWARD_ACT_SKIP", "return": 7},
+	  {"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242},
+	  {"names": ["getpid"], "action": "SYSWARD_ACT_REWRITE", "rewrite": {"syscall": "getppid"}}]}' -- \
+		$PROBE nrreg:sched_yield nrreg:getuid nrreg:getpid
+	[ $_rc -eq 0 ] || fail "rc $_rc"
+	expect "$W/o" "sched_yield=7 number-register=kept" "getuid=4242 number-register=kept"
+	grep -q '^getpid=[0-9]* number-register=kept$' "$W/o" || fail "getpid rewritten: its number register"
 }
 
 # Arguments rewritten: O_CREAT taken from openat's flags (arm64 and
