@@ -26,7 +26,7 @@
 
 #include "../internal.h"
 #include "../sys.h"
-#include "generic_unistd.h"
+#include "generic.h"
 #include "witness.h"
 
 /* The svc #0 instruction: 4 bytes; the kernel's own restart rewinds the
@@ -48,28 +48,6 @@ const char *sw_abi_name(enum sw_abi abi)
 const char *sw_abi_oci_name(enum sw_abi abi)
 {
 	return abi == SW_ABI_AARCH64 ? "SCMP_ARCH_AARCH64" : NULL;
-}
-
-unsigned int sw_abi_arg_bytes(enum sw_abi abi)
-{
-	return 8;
-}
-
-/* kernel/fork.c: arm64 is built without CONFIG_CLONE_BACKWARDS*: clone's
- * order is x86-64's (flags, stack, parent_tid, child_tid, tls). */
-bool sw_abi_clone_backwards(enum sw_abi abi)
-{
-	return false;
-}
-
-bool sw_abi_old_mmap(enum sw_abi abi)
-{
-	return false;
-}
-
-bool sw_abi_socketcall_words(enum sw_abi abi)
-{
-	return false;
 }
 
 enum sw_abi sw_abi_of(uint32_t audit_arch, uint64_t nr)
@@ -107,38 +85,18 @@ enum sw_abi sw_abi_native(void)
 	return seccomp_arch_native() == SCMP_ARCH_AARCH64 ? SW_ABI_AARCH64 : SW_ABI_NONE;
 }
 
-int sw_arch_resolve_fallback(enum sw_abi abi, const char *name)
-{
-	return -1;	/* no multiplexer: libseccomp's numbers are the stops' */
-}
-
-bool sw_arch_in_vsyscall(enum sw_abi abi, uint64_t ip)
-{
-	return false;	/* arm64 has no vsyscall page */
-}
-
 /* ---- registers ---------------------------------------------------------- */
 
+/* An AArch32 tracee's view is 18 32-bit words; the filter kills such a
+ * program, but never read it as AArch64's. */
 static int get_regs(pid_t pid, struct user_regs_struct *r)
 {
-	struct iovec iov = { r, sizeof(*r) };
-
-	if (sw_sys_ptrace(PTRACE_GETREGSET, pid, (void *)(uintptr_t)NT_PRSTATUS, &iov) < 0)
-		return -errno;
-	/* An AArch32 tracee's view is 18 32-bit words (task_user_regset_
-	 * view()); the filter kills such a program, but never read it as
-	 * AArch64's. */
-	if (iov.iov_len != sizeof(*r))
-		return -ENOEXEC;
-	return 0;
+	return prstatus_get(pid, r, sizeof(*r));
 }
 
 static int set_regs(pid_t pid, const struct user_regs_struct *r)
 {
-	struct iovec iov = { (void *)r, sizeof(*r) };
-
-	return sw_sys_ptrace(PTRACE_SETREGSET, pid, (void *)(uintptr_t)NT_PRSTATUS, &iov) < 0 ?
-	       -errno : 0;
+	return prstatus_set(pid, r, sizeof(*r));
 }
 
 /* pt_regs->syscallno: at an entry stop the call the kernel runs (-1: none,
@@ -191,30 +149,6 @@ int sw_arch_trap_regs(pid_t pid, uint64_t nr, const uint64_t args[6])
 	return set_regs(pid, &r);
 }
 
-int sw_arch_interrupted_call(pid_t pid, enum sw_abi abi, uint64_t *nr,
-			     uint64_t args[6])
-{
-	/*
-	 * arm64's do_signal() rolls an interrupted call back (x0 = orig_x0,
-	 * pc over the svc, syscallno forgotten) before get_signal(), so at
-	 * the delivery stop neither the -ERESTARTSYS nor the call is left
-	 * in any register, and the choice between a restart and EINTR is
-	 * made on a local variable after the stop.  No tracer can change
-	 * it: a listener's call interrupted there keeps its EINTR.
-	 */
-	return -EOPNOTSUPP;
-}
-
-int sw_arch_restart_always(pid_t pid)
-{
-	return -EOPNOTSUPP;	/* see sw_arch_interrupted_call() */
-}
-
-bool sw_arch_restarts_interrupted(void)
-{
-	return false;	/* so no session has a listener (prepare.c) */
-}
-
 /* ---- the path guard's injection ---------------------------------------- */
 
 /* x0: the first argument and the return value; orig_x0 its restart copy
@@ -244,20 +178,6 @@ int sw_arch_guard_entry_check(const struct sw_arch_regs *r0)
 {
 	/* get_regs() refuses an AArch32 view; pstate says it too. */
 	return (r0->r.pstate & SW_PSR_MODE32_BIT) ? 1 : 0;
-}
-
-/*
- * A page below sp, 16-byte aligned: AAPCS64 has no red zone (nothing
- * live below sp during a call), and a fresh image's stack is set up 128
- * KiB deep (fs/exec.c, setup_arg_pages(): stack_expand), so the page is
- * mapped.
- */
-#define SW_SCRATCH_BELOW_SP	4096u
-_Static_assert(SW_ARCH_SCRATCH_MAX <= SW_SCRATCH_BELOW_SP - 16, "below sp");
-
-uint64_t sw_arch_scratch(const struct sw_arch_regs *r0)
-{
-	return (r0->r.sp - SW_SCRATCH_BELOW_SP) & ~(uint64_t)15;
 }
 
 /* r0 (of an entry stop: x0 is the first argument) running nr(a...) from

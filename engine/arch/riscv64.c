@@ -5,9 +5,9 @@
  * One ABI is supervised, RV64 (arch/riscv64.h says why not RV32).
  * Registers: PTRACE_GETREGSET/SETREGSET NT_PRSTATUS (pc, x1..x31; no
  * PTRACE_GETREGS).  A call takes its number in a7 and its arguments in
- * a0..a5 and returns in a0.  Unlike arm64's, the kernel's own copies
- * are where it reads them (Linux 6.12, arch/riscv/kernel/traps.c,
- * do_trap_ecall_u(); include/asm/syscall.h and syscall_wrapper.h):
+ * a0..a5 and returns in a0.  What the kernel reads is not arm64's
+ * (Linux 6.12, arch/riscv/kernel/traps.c, do_trap_ecall_u();
+ * include/asm/syscall.h and syscall_wrapper.h):
  *   - the number is a7 itself (syscall_get_nr(), syscall_set_nr(): no
  *     field like arm64's syscallno), so a tracer's skip (a7 = -1) or
  *     rewrite of the number is left in the program's a7;
@@ -24,13 +24,11 @@
 #include <stddef.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/ptrace.h>
-#include <sys/uio.h>
 
 #include "sysward/ptrace_abi.h"
 #include "../internal.h"
 #include "../sys.h"
-#include "generic_unistd.h"
+#include "generic.h"
 #include "witness.h"
 
 /* ecall: 4 bytes, there is no compressed form; the kernel's own restart
@@ -52,28 +50,6 @@ const char *sw_abi_name(enum sw_abi abi)
 const char *sw_abi_oci_name(enum sw_abi abi)
 {
 	return abi == SW_ABI_RISCV64 ? "SCMP_ARCH_RISCV64" : NULL;
-}
-
-unsigned int sw_abi_arg_bytes(enum sw_abi abi)
-{
-	return 8;
-}
-
-/* kernel/fork.c: riscv is built without CONFIG_CLONE_BACKWARDS*: clone's
- * order is x86-64's (flags, stack, parent_tid, child_tid, tls). */
-bool sw_abi_clone_backwards(enum sw_abi abi)
-{
-	return false;
-}
-
-bool sw_abi_old_mmap(enum sw_abi abi)
-{
-	return false;
-}
-
-bool sw_abi_socketcall_words(enum sw_abi abi)
-{
-	return false;
 }
 
 enum sw_abi sw_abi_of(uint32_t audit_arch, uint64_t nr)
@@ -108,38 +84,18 @@ enum sw_abi sw_abi_native(void)
 	return seccomp_arch_native() == SCMP_ARCH_RISCV64 ? SW_ABI_RISCV64 : SW_ABI_NONE;
 }
 
-int sw_arch_resolve_fallback(enum sw_abi abi, const char *name)
-{
-	return -1;	/* no multiplexer: libseccomp's numbers are the stops' */
-}
-
-bool sw_arch_in_vsyscall(enum sw_abi abi, uint64_t ip)
-{
-	return false;	/* riscv has no vsyscall page */
-}
-
 /* ---- registers ---------------------------------------------------------- */
 
+/* An RV32 tracee's view is 32 32-bit words (arch/riscv/kernel/ptrace.c,
+ * riscv_compat_user_view); never read it as RV64's. */
 static int get_regs(pid_t pid, struct sw_rv_gregs *r)
 {
-	struct iovec iov = { r, sizeof(*r) };
-
-	if (sw_sys_ptrace(PTRACE_GETREGSET, pid, (void *)(uintptr_t)NT_PRSTATUS, &iov) < 0)
-		return -errno;
-	/* An RV32 tracee's view is 32 32-bit words
-	 * (arch/riscv/kernel/ptrace.c, riscv_compat_user_view); never read
-	 * it as RV64's. */
-	if (iov.iov_len != sizeof(*r))
-		return -ENOEXEC;
-	return 0;
+	return prstatus_get(pid, r, sizeof(*r));
 }
 
 static int set_regs(pid_t pid, const struct sw_rv_gregs *r)
 {
-	struct iovec iov = { (void *)r, sizeof(*r) };
-
-	return sw_sys_ptrace(PTRACE_SETREGSET, pid, (void *)(uintptr_t)NT_PRSTATUS, &iov) < 0 ?
-	       -errno : 0;
+	return prstatus_set(pid, r, sizeof(*r));
 }
 
 /* The stop's call as PTRACE_GET_SYSCALL_INFO reports it: 1 at an entry
@@ -186,9 +142,9 @@ int sw_arch_return_at_entry(pid_t pid, int64_t rval)
 	int e;
 
 	/* Used by no call here (sw_arch_nr_in_user_reg: a skip takes its
-	 * exit stop, which gives a7 back), but correct: a7 = -1: __seccomp_filter() rereads the number after the stop,
-	 * and a negative one skips the call, leaving a0 as it is
-	 * (do_trap_ecall_u() runs no call for syscall < 0). */
+	 * exit stop, which gives a7 back), but correct: a7 = -1, which
+	 * __seccomp_filter() rereads after the stop, skips the call and
+	 * leaves a0 as it is (do_trap_ecall_u() runs none for < 0). */
 	e = get_regs(pid, &r);
 	if (e < 0)
 		return e;
@@ -230,30 +186,6 @@ int sw_arch_trap_regs(pid_t pid, uint64_t nr, const uint64_t args[6])
 	r.a[0] = args[0];
 	r.a[SW_A_NR] = nr;
 	return set_regs(pid, &r);
-}
-
-int sw_arch_interrupted_call(pid_t pid, enum sw_abi abi, uint64_t *nr,
-			     uint64_t args[6])
-{
-	/*
-	 * arch_do_signal_or_restart() (arch/riscv/kernel/signal.c) rolls an
-	 * interrupted call back (a0 = orig_a0, epc on the ecall, regs->cause
-	 * forgotten) before get_signal(), so at the delivery stop no
-	 * register shows -ERESTARTSYS, and the choice between a restart and
-	 * EINTR is made after the stop on a local variable (retval) and the
-	 * handler's SA_RESTART.  A tracer cannot turn it into a restart.
-	 */
-	return -EOPNOTSUPP;
-}
-
-int sw_arch_restart_always(pid_t pid)
-{
-	return -EOPNOTSUPP;	/* see sw_arch_interrupted_call() */
-}
-
-bool sw_arch_restarts_interrupted(void)
-{
-	return false;	/* so no session has a listener (prepare.c) */
 }
 
 /* ---- the path guard's injection ---------------------------------------- */
@@ -303,20 +235,6 @@ int sw_arch_get_regs(pid_t pid, struct sw_arch_regs *r)
 int sw_arch_guard_entry_check(const struct sw_arch_regs *r0)
 {
 	return 0;	/* get_regs() refuses an RV32 view */
-}
-
-/*
- * A page below sp, 16-byte aligned: the RISC-V psABI has no red zone
- * (nothing live below sp during a call), and a fresh image's stack is
- * set up 128 KiB deep (fs/exec.c, setup_arg_pages(): stack_expand), so
- * the page is mapped.
- */
-#define SW_SCRATCH_BELOW_SP	4096u
-_Static_assert(SW_ARCH_SCRATCH_MAX <= SW_SCRATCH_BELOW_SP - 16, "below sp");
-
-uint64_t sw_arch_scratch(const struct sw_arch_regs *r0)
-{
-	return (r0->r.sp - SW_SCRATCH_BELOW_SP) & ~(uint64_t)15;
 }
 
 /* At an exit stop: r0 running nr(a...) from the ecall again (pc back
