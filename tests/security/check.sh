@@ -2015,6 +2015,15 @@ peers_own_socket)
 	run_nobody --policy "$allow" -- "$ap" own "$sd"
 	[ "$rc" -eq 0 ] && grep -qx 'control: reached' "$out" ||
 		fail "the session's own server was not reachable (exit $rc)" ;;
+peers_backlog)
+	# Control: a blocking connect to the session's own server, whose
+	# backlog is full, waits for room as unconfined: held, the check
+	# makes it non-blocking and, on EAGAIN, makes it again from its
+	# instruction (sw_peers_exit), with the program's descriptor.
+	peers_serve nobody serve	# stages $ap, $allow and $sd (nobody's)
+	run_nobody --policy "$allow" -- "$ap" backlog "$sd"
+	[ "$rc" -eq 0 ] && grep -qx 'control: connect waited' "$out" ||
+		fail "the connect did not wait for room (exit $rc)" ;;
 peers_dgram)
 	# Datagrams: where one goes is looked up again at every send, and no
 	# check can pin it on these kernels (route 19, "Limits"): by default

@@ -21,9 +21,9 @@ NOBODY=65534
 
 # The adversarial programs the scenarios run (scripts/build-static --arch
 # reads this line), from /extra/adv.
-ADV_PROGRAMS="adv_pathguard adv_guard_restart adv_restart_arg0 adv_widths adv_notif"
+ADV_PROGRAMS="adv_pathguard adv_guard_restart adv_restart_arg0 adv_widths adv_notif adv_peers"
 # Every scenario, in the order run (arch-suite.sh list reads this line).
-SCENARIOS="info abi_refusal allow errno kill skip emulate rewrite_nr nr_register rewrite_args paths guard_sealed guard_restart guard_restart_arg0 widths notif signals trap daemon"
+SCENARIOS="info abi_refusal allow errno kill skip emulate rewrite_nr nr_register rewrite_args paths guard_sealed guard_restart guard_restart_arg0 widths notif peers_backlog signals trap daemon"
 
 # The machine's facts the scenarios check: uname -m, sysward's name of the
 # machine (engine/arch: sw_arch_machine), its ABI's OCI spelling and
@@ -264,6 +264,20 @@ t_notif() {
 	adv $pol $ADV/adv_notif spoof
 	adv $pol $ADV/adv_notif storm 4
 	adv_log=1 adv $pol $ADV/adv_notif storm 4
+}
+
+# A blocking connect to the session's own server with a full backlog
+# waits for room, as unconfined: the peer check (route 19) holds the
+# session, makes the connect non-blocking and, on EAGAIN, makes it again
+# from its instruction at the exit stop, where the first argument's
+# register (x0, a0) holds the result, not the descriptor.
+t_peers_backlog() {
+	echo "+ adv_peers backlog (unconfined)"
+	$ADV/adv_peers backlog $W >"$W/o" 2>&1; _rc=$?
+	sed 's/^/  | /' "$W/o"
+	[ $_rc -eq 0 ] || fail "unconfined: rc $_rc"
+	run "$W/o" "$ALLOW" -- $ADV/adv_peers backlog $W
+	[ $_rc -eq 0 ] && grep -qx 'control: connect waited' "$W/o" || fail "the connect did not wait (rc $_rc)"
 }
 
 t_signals() {
