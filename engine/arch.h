@@ -21,7 +21,8 @@
  *   - struct sw_arch_regs: a register snapshot (PTRACE_GETREGS or
  *     GETREGSET NT_PRSTATUS) taken at a syscall-entry stop, where the
  *     argument registers still hold the arguments (arm64's x0 is also
- *     the return register);
+ *     the return register; riscv64's first argument, orig_a0, is in no
+ *     regset and is kept beside it);
  *   - sw_arch_nr_index(nr): a stop's nr without ABI flag bits (x32's);
  * and in arch/<arch>.c every function below, plus the tables
  * sw_arch_vetted_nr[] and sw_arch_filter_groups[].  A hook that the
@@ -108,14 +109,15 @@ int sw_arch_restore_nr(pid_t pid, uint64_t nr);
 /* At the delivery stop of a SIGSYS standing in for a seccomp trap of
  * call nr(args...): the registers the handler's context shows, as the
  * kernel's trap leaves them (syscall_rollback(): x86's return register
- * holds nr, arm64's x0 the first argument).  0 or -errno. */
+ * holds nr, arm64's x0 and riscv64's a0 the first argument).  0 or
+ * -errno. */
 int sw_arch_trap_regs(pid_t pid, uint64_t nr, const uint64_t args[6]);
 
 /* At a signal-delivery stop: was the tracee in a call that returns
  * -ERESTARTSYS (a wait the signal interrupted), and which (nr as a stop
  * of abi reports it, its argument registers)?  1 yes, 0 no, -errno;
  * -EOPNOTSUPP where the kernel has rolled the call back before the stop
- * (arm64). */
+ * (arm64, riscv64). */
 int sw_arch_interrupted_call(pid_t pid, enum sw_abi abi, uint64_t *nr,
 			     uint64_t args[6]);
 /* At that stop: make the call restart after the handler whatever its
@@ -139,7 +141,8 @@ int sw_arch_set_arg(pid_t pid, enum sw_abi abi, unsigned int i, uint64_t val);
  * every write of the register at an entry or seccomp stop
  * (PTRACE_SET_SYSCALL_INFO: syscall_set_arguments(); NT_PRSTATUS:
  * gpr_set(), update_syscall_orig_x0_after_ptrace(), Linux 6.12.118) and
- * that nothing writes at the exit stop.  So a pinned argument of such a
+ * that nothing writes at the exit stop (riscv64's a0 and orig_a0, which
+ * only PTRACE_SET_SYSCALL_INFO reaches).  So a pinned argument of such a
  * register cannot be put back: the exit stop leaves the result there,
  * and a call returning a restart code keeps its guard slot for the
  * restart, which runs on the slot (pathguard.c).  0 where every argument

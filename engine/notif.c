@@ -82,7 +82,7 @@ const char *sw_notif_rule_why(const struct sw_program *prog, size_t i)
 	const struct sw_rule *r = prog->rules[i].rule;
 
 	if (!prog->listener)
-		return "the launch has no listener (a log, record, gate or complain mode, a kernel before 6.6, or an architecture that cannot restart a call a signal interrupts: arm64)";
+		return "the launch has no listener (a log, record, gate or complain mode, a kernel before 6.6, or an architecture that cannot restart a call a signal interrupts: arm64, riscv64)";
 	if (r->action != SW_ACT_SKIP && r->action != SW_ACT_EMULATE)
 		return "its action needs a stop (a rewrite or a log runs the call)";
 	if (r->n_paths)

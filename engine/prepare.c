@@ -439,8 +439,8 @@ static bool listener_for(const struct sw_launch *l,
 			 const struct sw_program *prog)
 {
 	/* An architecture whose kernel rolls an interrupted call back before
-	 * the tracer sees it (arm64) keeps every call at a ptrace stop: a
-	 * listener's caller would see EINTR (engine/arch.h). */
+	 * the tracer sees it (arm64, riscv64) keeps every call at a ptrace
+	 * stop: a listener's caller would see EINTR (engine/arch.h). */
 	return l->listener && ks->pidfd_getfd && prog->refusals == SW_REFUSALS_KERNEL &&
 	       !l->audit && !l->audit_gate && !l->record && !l->complain &&
 	       ks->set_syscall_info && prog->ctx.kernel >= KERNEL_VERSION(6, 6, 0) &&
