@@ -1463,6 +1463,21 @@ own_filter_forged_path)
 	mkdir -p "$GEN/own" && echo secret >"$GEN/own/secret"
 	run "$GEN/own-filters.json" -- "$ADV/adv_own_filter" forged-path 3 "$GEN/own/secret"
 	expect_contained "forged TRACE data skipped a path rule" ;;
+own_filter_forged_close)
+	# Route 8: an ERRNO of the program's own outranks every TRACE, for
+	# the calls the supervisor injects too: every close answered 0, never
+	# run.  As uid 65534 under an allow-all policy, the witness's
+	# oom_score_adj opened for writing (route 20 refuses it after it ran
+	# and closes the descriptor in the program), then written through
+	# the descriptor's number.  The descriptor cannot be closed against
+	# the program's will: the session is killed before it runs again.
+	objects_stage adv_own_filter
+	run_nobody --policy "$nb/allow.json" -- "$nb/adv_own_filter" forged-close "$witness"
+	objects_witness_intact
+	! grep -q '^verdict: ESCAPED' "$out" ||
+		fail "a descriptor the supervisor closed stayed open under the program's own filter"
+	[ "$rc" -eq 137 ] && grep -q "^sysward: pid [0-9]* keeps descriptor [0-9]*, which it must not (our close returned 0, the descriptor still there: a seccomp filter of the program's own answered it); killing the session$" "$out" ||
+		fail "the program that kept the descriptor was not killed with its reason (exit $rc)" ;;
 notif_listener_fds)
 	# Route 24 (docs/security.md): emulate-uid.json's getuid is answered
 	# by sysward's seccomp listener; the program must hold no copy of it

@@ -560,6 +560,9 @@ static int64_t emulate(struct fk_task *t)
 	int *sv;
 
 	switch ((long)r->orig_rax) {
+	case __NR_close:
+		fk_file_gone(t->pid, (int)r->rdi);
+		return 0;
 	case __NR_socketpair:
 		if (!(sv = mem_at(t, r->r10, 2 * sizeof(int))))
 			return -EFAULT;

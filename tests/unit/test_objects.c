@@ -381,6 +381,29 @@ START_TEST(close_refused_fails_closed)
 }
 END_TEST
 
+static struct sw_tracee *add_tracee(pid_t pid, pid_t tgid);
+
+START_TEST(close_forged_fails_closed)
+{
+	/* A filter of the program's own answers our close with
+	 * SECCOMP_RET_ERRNO | 0: it returns 0 and never ran, the
+	 * descriptor still in the table, which a process of the session
+	 * may share: the whole session killed. */
+	cgroup_file_opened("/sys/fs/cgroup/x/cgroup.kill", 82);
+	add_tracee(P3, P3);
+	fk_next_entry(PID);
+	dispatch();
+	ft->rval_forced = true;		/* skipped, not emulated */
+	ft->rval = 0;
+	fk_exit(PID);
+	dispatch();
+	ck_assert(fk_called(FK_KILL, PID, SIGKILL));
+	ck_assert(fk_called(FK_KILL, P3, SIGKILL));
+	ck_assert_int_eq(warnings, 1);
+	ck_assert_uint_eq(ft->n_setregs, 1);	/* no EACCES returned */
+}
+END_TEST
+
 START_TEST(getsigmask_refused_fails_closed)
 {
 	stage();
@@ -775,6 +798,7 @@ int main(void)
 	tcase_add_test(tc, dies_during_injected_close);
 	tcase_add_test(tc, stop_signal_during_injected_close);
 	tcase_add_test(tc, close_refused_fails_closed);
+	tcase_add_test(tc, close_forged_fails_closed);
 	tcase_add_test(tc, getsigmask_refused_fails_closed);
 	tcase_add_test(tc, other_thread_held);
 	tcase_add_test(tc, vfork_parent_not_waited_for);
