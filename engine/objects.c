@@ -932,12 +932,11 @@ static bool ctl_changes(int cmd)
 }
 
 /*
- * Is id one of the namespace's objects of this kind?  /proc/sysvipc lists
- * every one, to anyone: an id the session did not make is refused only if
- * it names an object; a removed or invented one gets the kernel's EINVAL
- * (EIDRM), as unconfined.
+ * The namespace's objects of this kind: /proc/sysvipc lists every one,
+ * to anyone, as "key id ...".  Looked up by id (by_key false: *other its
+ * key) or by key (*other its id).  Unreadable: found (fail closed).
  */
-static bool ipc_listed(int kind, int32_t id)
+static bool ipc_find(int kind, bool by_key, int32_t value, int32_t *other)
 {
 	static const char *const file[SW_IPC_KINDS] = {
 		[SW_IPC_SHM] = "/proc/sysvipc/shm", [SW_IPC_SEM] = "/proc/sysvipc/sem",
@@ -948,12 +947,51 @@ static bool ipc_listed(int kind, int32_t id)
 	FILE *f = sw_sys_fopen(file[kind], "re");
 	long key, n;
 
+	if (other)
+		*other = by_key ? -1 : IPC_PRIVATE;
 	if (!f)
-		return true;	/* fail closed */
-	while (!found && fgets(line, sizeof(line), f))
-		found = sscanf(line, "%ld %ld", &key, &n) == 2 && n == id;
+		return true;
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%ld %ld", &key, &n) != 2)
+			continue;
+		found = (by_key ? key : n) == value;
+		if (found && other)
+			*other = (int32_t)(by_key ? n : key);
+	}
 	fclose(f);
 	return found;
+}
+
+/* Is id one of the namespace's objects of this kind?  An id the session
+ * did not make is refused only if it names an object; a removed or
+ * invented one gets the kernel's EINVAL (EIDRM), as unconfined. */
+static bool ipc_listed(int kind, int32_t id)
+{
+	return ipc_find(kind, false, id, NULL);
+}
+
+/*
+ * A get we made exclusive (IPC_EXCL added at its SECCOMP stop) claims
+ * success: did the kernel make the object?  The claim alone is no proof:
+ * after a TRACE stop the kernel runs every filter of the task again on
+ * the arguments we left (kernel/seccomp.c, __seccomp_filter(),
+ * recheck_after_trace), and a filter of the program's own may answer
+ * exactly our rewritten call with SECCOMP_RET_ERRNO | 0 (it returns 0,
+ * never run) or SECCOMP_RET_TRAP (skipped, its return register rolled
+ * back: syscall_rollback()).  A filter is a pure function of the call,
+ * so a call we did not rewrite gets the answer that let it stop here.
+ * An exclusive create the kernel ran made an object with the key that
+ * no object had at the stop (rc->existed, looked up then), and it is
+ * listed now under the id returned.
+ */
+static bool ipc_made_now(const struct sw_rc *rc, int64_t rval)
+{
+	int32_t key;
+
+	if (!rc->forced)
+		return true;	/* the program's own call, unchanged */
+	return !rc->existed && rval <= INT32_MAX &&
+	       ipc_find(rc->ipc, false, (int32_t)rval, &key) && key == (int32_t)rc->id;
 }
 
 static void ipc_contain(struct sw_tracee *t, enum sw_abi abi,
@@ -1008,6 +1046,8 @@ static void ipc_contain(struct sw_tracee *t, enum sw_abi abi,
 		t->rc->created = id == IPC_PRIVATE || (flags & IPC_CREAT && flags & IPC_EXCL) || forced;
 		t->rc->forced = forced;
 		t->rc->orig_flags = flags;
+		t->rc->id = (uint32_t)id;	/* the key */
+		t->rc->existed = forced && ipc_find(c->kind, true, id, NULL);
 	}
 }
 
@@ -1278,6 +1318,11 @@ enum sw_rc_next sw_objects_result(struct sw_supervisor *sup, struct sw_tracee *t
 		return get_again(rc, rval, O_CREAT, O_EXCL, out);
 	case SW_RC_IPC_GET:
 		if (rval >= 0) {
+			if (rc->created && !ipc_made_now(rc, rval)) {
+				out->value = -EACCES;
+				out->why = "a System V IPC get we made exclusive did not create what it returned (a seccomp filter of the program's own answered it)";
+				return SW_RC_RETURN;
+			}
 			if (rc->created && idset_add(&o->ipc[rc->ipc], (uint64_t)rval) == 0)
 				return SW_RC_KEEP;
 			if (idset_has(&o->ipc[rc->ipc], (uint64_t)rval))
@@ -1286,7 +1331,11 @@ enum sw_rc_next sw_objects_result(struct sw_supervisor *sup, struct sw_tracee *t
 			out->why = "a System V IPC object the session did not make refused";
 			return SW_RC_RETURN;
 		}
-		return get_again(rc, rval, IPC_CREAT, IPC_EXCL, out);
+		if (get_again(rc, rval, IPC_CREAT, IPC_EXCL, out) == SW_RC_KEEP)
+			return SW_RC_KEEP;
+		/* made exclusive again: does the key name an object now? */
+		rc->existed = rc->forced && ipc_find(rc->ipc, true, (int32_t)rc->id, NULL);
+		return SW_RC_INJECT;
 	case SW_RC_IPC_RMID:
 		if (rval == 0)
 			idset_del(&o->ipc[rc->ipc], rc->id);

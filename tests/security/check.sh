@@ -1478,6 +1478,32 @@ own_filter_forged_close)
 		fail "a descriptor the supervisor closed stayed open under the program's own filter"
 	[ "$rc" -eq 137 ] && grep -q "^sysward: pid [0-9]* keeps descriptor [0-9]*, which it must not (our close returned 0, the descriptor still there: a seccomp filter of the program's own answered it); killing the session$" "$out" ||
 		fail "the program that kept the descriptor was not killed with its reason (exit $rc)" ;;
+own_filter_forged_created)
+	# Route 8: the kernel runs the filters again after a TRACE stop, with
+	# the arguments the supervisor set: an ERRNO(0) of the program's own
+	# for shmget with IPC_EXCL (which route 20 adds, so that a get only
+	# creates) makes the call return 0 unrun, and the session would own
+	# id 0.  In an IPC namespace of its own, whose first segment (id 0)
+	# is the witness's: uid 65534's, outside the sandbox.
+	[ -e /proc/sysvipc/shm ] || skip "this kernel has no System V IPC"
+	if [ -z "${SW_CHECK_IPCNS:-}" ]; then
+		[ "$(id -u)" = 0 ] || skip "needs root for an IPC namespace of its own"
+		SW_CHECK_IPCNS=1 exec unshare --ipc "$0" "$test"
+	fi
+	stage_nobody adv_own_filter
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$nb/allow.json"
+	chmod 644 "$nb/allow.json"
+	mkdir -m 777 "$nb/w"
+	setpriv --reuid 65534 --regid 65534 --clear-groups "$nb/adv_own_filter" shm-witness "$nb/w/shm" </dev/null &
+	witness=$!
+	trap 'kill "$witness" 2>/dev/null; rm -rf "$nb"' EXIT
+	for _ in $(seq 100); do [ -e "$nb/w/shm" ] && break; sleep 0.05; done
+	[ "$(cat "$nb/w/shm" 2>/dev/null)" = 0 ] || skip "the witness's segment is not id 0"
+	run_nobody --policy "$nb/allow.json" -- "$nb/adv_own_filter" forged-created
+	kill -TERM "$witness"; wait "$witness"
+	echo "+ witness: $(cat "$nb/w/shm.check" 2>/dev/null)"
+	[ "$(cat "$nb/w/shm.check" 2>/dev/null)" = intact ] || fail "the witness's segment was changed"
+	expect_contained "a forged result made another process's segment the session's" ;;
 notif_listener_fds)
 	# Route 24 (docs/security.md): emulate-uid.json's getuid is answered
 	# by sysward's seccomp listener; the program must hold no copy of it

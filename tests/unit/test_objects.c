@@ -720,6 +720,39 @@ START_TEST(ipc_get_made_exclusive)
 }
 END_TEST
 
+START_TEST(ipc_forced_create_checked)
+{
+	/* shmget(key, IPC_CREAT) made exclusive: a success is the
+	 * session's only if the kernel made it (the key named nothing at
+	 * the stop, and names the id returned now).  A filter of the
+	 * program's own answers the rewritten call with ERRNO 0 (returns
+	 * 0, never run: id 0 is another process's), or the key was there
+	 * already (a real exclusive create would have failed): EACCES, and
+	 * the id stays out of reach. */
+	int before[] = { 0 }, after[] = { 0, 200 };
+
+	stage();
+	fk_sysvipc("shm", before, 1);			/* key 0x5000: id 0 */
+	seccomp(__NR_shmget, 0x5000 + 200, 4096, IPC_CREAT | 0600, 0);
+	ck_assert_uint_eq(ft->sets[0].seccomp.args[2], IPC_CREAT | IPC_EXCL | 0600);
+	exits(0);					/* forged */
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EACCES);
+	seccomp(__NR_shmat, 0, 0, 0, 0);
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EACCES);
+	/* the key 0x5000 is id 0's: a "success" for it is forged */
+	seccomp(__NR_shmget, 0x5000, 4096, IPC_CREAT | 0600, 0);
+	exits(0);
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EACCES);
+	/* made by the kernel: listed under its key, the session's */
+	seccomp(__NR_shmget, 0x5000 + 200, 4096, IPC_CREAT | 0600, 0);
+	fk_sysvipc("shm", after, 2);
+	exits(200);
+	ck_assert_int_eq((int64_t)ft->regs.rax, 200);
+	seccomp(__NR_shmat, 200, 0, 0, 0);
+	ck_assert_int_eq(ft->regs.orig_rax, __NR_shmat);
+}
+END_TEST
+
 START_TEST(ipc_own_ids)
 {
 	/* IPC_PRIVATE: the id returned is the session's; semctl IPC_RMID of
@@ -810,6 +843,7 @@ int main(void)
 	tcase_add_test(tc, fifo_partner_lets_go_without_wchan);
 	tcase_add_test(tc, ipc_get_made_exclusive);
 	tcase_add_test(tc, ipc_own_ids);
+	tcase_add_test(tc, ipc_forced_create_checked);
 	tcase_add_test(tc, keyrings_refused);
 	tcase_add_checked_fixture(tc, NULL, unstage);
 	suite_add_tcase(s, tc);
