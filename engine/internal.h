@@ -1136,11 +1136,13 @@ struct sw_rc {
 				 * -2 in memory) */
 	bool created;		/* success means the object was made now */
 	bool forced;		/* an exclusive create we asked for */
-	bool existed;		/* ... whose key named an object at the stop */
+	bool existed;		/* ... whose key or name named an object at
+				 * the stop */
 	bool read_only;		/* an open that cannot write, stopped for
 				 * complain mode's file rules alone */
 	uint64_t orig_flags;	/* the program's own */
 	uint32_t id;		/* IPC_RMID's id; a System V get's key */
+	char mq_name[256];	/* an mq_open made exclusive: its name */
 	/* the call as it runs */
 	enum sw_abi abi;
 	uint64_t nr;

@@ -1113,6 +1113,46 @@ static void mq_unlink_emulate(struct sw_tracee *t, struct sw_decision *d)
 	d->why = "mq_unlink made by the supervisor, of a queue the session made";
 }
 
+/* Does name name a queue (in the launch's IPC namespace, ours: see
+ * mq_unlink_emulate)?  Its inode in *ino.  Any answer but ENOENT (or a
+ * name the kernel refuses) counts as yes, ino 0: fail closed. */
+static bool mq_named(const char *name, uint64_t *ino)
+{
+	struct stat st;
+	int fd, r;
+
+	*ino = 0;
+	fd = sw_sys_mq_open(name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && errno != ENOENT)
+		fd = sw_sys_mq_open(name, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno != ENOENT && errno != EINVAL && errno != ENAMETOOLONG;
+	r = sw_sys_fstat(fd, &st);
+	close(fd);
+	if (r == 0)
+		*ino = (uint64_t)st.st_ino;
+	return true;
+}
+
+/*
+ * An mq_open we made exclusive (O_EXCL added at its SECCOMP stop) claims
+ * success with descriptor fd: did the kernel make the queue?  As for
+ * ipc_made_now(): the kernel runs the program's own filters again on our
+ * rewritten call, and one may answer it with a value (0: descriptor 0,
+ * which may hold another process's queue opened for reading through an
+ * mqueue mount).  A queue the kernel made has the name that named no
+ * queue at the stop (the bytes read then), and it is the one fd holds.
+ */
+static bool mq_made_now(const struct sw_tracee *t, const struct sw_rc *rc, int fd)
+{
+	uint64_t ino, have;
+
+	if (!rc->forced)
+		return true;	/* the program's own call, unchanged */
+	have = mq_ino(t->pid, fd);
+	return !rc->existed && have && mq_named(rc->mq_name, &ino) && ino == have;
+}
+
 static void mq_contain(struct sw_tracee *t, const struct sw_program *prog,
 		       enum sw_abi abi, struct sw_decision *d)
 {
@@ -1122,6 +1162,8 @@ static void mq_contain(struct sw_tracee *t, const struct sw_program *prog,
 	if (is(prog, abi, SW_SYS_MQ_OPEN, nr)) {
 		uint64_t flags = d->args[1];
 		bool forced = (flags & O_CREAT) && !(flags & O_EXCL);
+		bool existed = false;
+		char name[sizeof(((struct sw_rc *)0)->mq_name)] = "";
 		int r;
 
 		if ((flags & O_CREAT) && (r = idset_reserve(&o->mq)) < 0) {
@@ -1129,6 +1171,21 @@ static void mq_contain(struct sw_tracee *t, const struct sw_program *prog,
 			return;
 		}
 		if (forced) {
+			/* The name as the kernel will read it (a thread that
+			 * rewrites it meanwhile only fails its own create:
+			 * mq_made_now()). */
+			uint64_t ino;
+			int n = sw_read_tracee_string(&t->pid, d->args[0], name, sizeof(name));
+
+			if (n < 0) {
+				sw_refuse(d, -n, "cannot read mq_open's name");
+				return;
+			}
+			if ((size_t)n >= sizeof(name) - 1) {
+				sw_refuse(d, ENAMETOOLONG, "mq_open's name is too long");
+				return;
+			}
+			existed = mq_named(name, &ino);
 			d->verdict = SW_V_REWRITE;
 			d->args[1] |= O_EXCL;
 		}
@@ -1140,6 +1197,10 @@ static void mq_contain(struct sw_tracee *t, const struct sw_program *prog,
 		t->rc->forced = forced;
 		t->rc->orig_flags = flags;
 		t->rc->flags_arg = 1;
+		if (forced) {
+			memcpy(t->rc->mq_name, name, sizeof(name));
+			t->rc->existed = existed;
+		}
 		return;
 	}
 	if (is(prog, abi, SW_SYS_MQ_UNLINK, nr)) {
@@ -1302,10 +1363,21 @@ enum sw_rc_next sw_objects_result(struct sw_supervisor *sup, struct sw_tracee *t
 		out->value = -e;
 		out->why = why;
 		return SW_RC_CLOSE;
-	case SW_RC_MQ_OPEN:
+	case SW_RC_MQ_OPEN: {
+		uint64_t ino_unused;
+
 		if (rval >= 0) {
 			uint64_t ino = mq_ino(t->pid, (int)rval);
 
+			/* Not closed: a descriptor the call did not make is
+			 * the program's own, one it made an unshared queue
+			 * of its own, not the session's (by name or by
+			 * descriptor). */
+			if (rc->created && !mq_made_now(t, rc, (int)rval)) {
+				out->value = -EACCES;
+				out->why = "an mq_open we made exclusive did not create what it returned (a seccomp filter of the program's own answered it)";
+				return SW_RC_RETURN;
+			}
 			if (rc->created && ino && idset_add(&o->mq, ino) == 0)
 				return SW_RC_KEEP;
 			if (ino && idset_has(&o->mq, ino))
@@ -1315,7 +1387,12 @@ enum sw_rc_next sw_objects_result(struct sw_supervisor *sup, struct sw_tracee *t
 			out->why = "a message queue the session did not make refused";
 			return SW_RC_CLOSE;
 		}
-		return get_again(rc, rval, O_CREAT, O_EXCL, out);
+		if (get_again(rc, rval, O_CREAT, O_EXCL, out) == SW_RC_KEEP)
+			return SW_RC_KEEP;
+		/* made exclusive again: does the name name a queue now? */
+		rc->existed = rc->forced && mq_named(rc->mq_name, &ino_unused);
+		return SW_RC_INJECT;
+	}
 	case SW_RC_IPC_GET:
 		if (rval >= 0) {
 			if (rc->created && !ipc_made_now(rc, rval)) {

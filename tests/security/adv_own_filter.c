@@ -38,6 +38,14 @@
  *       (the witness: the first segment of a fresh IPC namespace)
  *   adv_own_filter shm-witness FILE   the witness: a segment holding
  *       "secret", its id written to FILE; checks it on SIGTERM
+ *   adv_own_filter forged-mq MQDIR    the same for mq_open(name, O_CREAT),
+ *       made O_EXCL by the supervisor: the witness's queue /sw-witness,
+ *       opened for reading through an mqueue mount MQDIR (route 20's
+ *       limit), at descriptor 0, mq_open with O_EXCL -> ERRNO(0), so the
+ *       session would own that queue: then opened by name for writing,
+ *       sent to and removed
+ *   adv_own_filter mq-witness FILE    the witness: /sw-witness, written
+ *       to FILE once made; on SIGTERM "intact" or what changed
  */
 #include <fcntl.h>
 #include <linux/audit.h>
@@ -46,10 +54,12 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <mqueue.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include "adv.h"
@@ -304,6 +314,98 @@ static int shm_witness(const char *file)
 	return 0;
 }
 
+static int forged_mq(const char *dir)
+{
+	struct sock_filter insns[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mq_open, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1])),
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, O_EXCL, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(insns) / sizeof(insns[0]), insns };
+	char path[4200];
+	long r, fd;
+	int e, v = ADV_CONTAINED;
+
+	snprintf(path, sizeof(path), "%s/sw-witness", dir);
+	TRIED("open(%s, O_RDONLY), dup2 to 0 (reads are not checked: route 20's limit)", path);
+	fd = open(path, O_RDONLY);
+	e = errno;
+	RESULT("open = %s", RET(fd, e));
+	if (fd < 0 || dup2((int)fd, 0) < 0)
+		return adv_verdict(ADV_CANNOT, "the witness's queue cannot be opened for reading");
+	TRIED("seccomp filter of its own: mq_open with O_EXCL -> SECCOMP_RET_ERRNO | 0");
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0) {
+		RESULT("seccomp = %s", RET(-1, errno));
+		return adv_verdict(ADV_CANNOT, "could not install a filter");
+	}
+	TRIED("mq_open(\"/sw-witness\", O_CREAT | O_WRONLY): made exclusive by the supervisor");
+	r = syscall(SYS_mq_open, "sw-witness", O_CREAT | O_WRONLY, 0600, NULL);
+	e = errno;
+	RESULT("mq_open = %s", RET(r, e));
+	TRIED("mq_open(\"/sw-witness\", O_WRONLY), mq_send, mq_unlink");
+	r = syscall(SYS_mq_open, "sw-witness", O_WRONLY, 0, NULL);
+	e = errno;
+	RESULT("mq_open = %s", RET(r, e));
+	if (r >= 0) {
+		long s = mq_send((mqd_t)r, "injected", 8, 0);
+
+		e = errno;
+		RESULT("mq_send = %s", RET(s, e));
+		if (s == 0)
+			v = ADV_ESCAPED;
+	}
+	r = mq_unlink("/sw-witness");
+	e = errno;
+	RESULT("mq_unlink = %s", RET(r, e));
+	if (r == 0)
+		v = ADV_ESCAPED;
+	return adv_verdict(v, v == ADV_CONTAINED ? "the queue of another process stayed out of reach" :
+			   "another process's queue was written or removed");
+}
+
+static int mq_witness(const char *file)
+{
+	struct mq_attr a = { .mq_maxmsg = 4, .mq_msgsize = 16 };
+	char path[4200], buf[16];
+	struct stat st0, st1;
+	ssize_t n;
+	FILE *f;
+	mqd_t q = mq_open("/sw-witness", O_CREAT | O_EXCL | O_RDWR | O_NONBLOCK, 0600, &a);
+
+	if (q == (mqd_t)-1 || fstat(q, &st0) < 0 || mq_send(q, "secret", 6, 0) < 0)
+		return ADV_CANNOT;
+	signal(SIGTERM, on_term);
+	snprintf(path, sizeof(path), "%s.tmp", file);
+	if (!(f = fopen(path, "w")))
+		return ADV_CANNOT;
+	fprintf(f, "made\n");
+	fclose(f);
+	rename(path, file);
+	while (!term)
+		pause();
+	snprintf(path, sizeof(path), "%s.check", file);
+	if (!(f = fopen(path, "w")))
+		return ADV_CANNOT;
+	n = mq_receive(q, buf, sizeof(buf), NULL);
+	if (mq_close(q), (q = mq_open("/sw-witness", O_RDONLY | O_NONBLOCK)) == (mqd_t)-1 ||
+	    fstat(q, &st1) < 0 || st1.st_ino != st0.st_ino)
+		fprintf(f, "removed\n");
+	else if (n != 6 || memcmp(buf, "secret", 6) ||
+		 mq_receive(q, buf, sizeof(buf), NULL) >= 0)
+		fprintf(f, "changed\n");
+	else
+		fprintf(f, "intact\n");
+	fclose(f);
+	mq_unlink("/sw-witness");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const int uid[] = { SYS_getuid };
@@ -343,8 +445,12 @@ int main(int argc, char **argv)
 		return forged_created();
 	if (!strcmp(mode, "shm-witness") && argc == 3)
 		return shm_witness(argv[2]);
+	if (!strcmp(mode, "forged-mq") && argc == 3)
+		return forged_mq(argv[2]);
+	if (!strcmp(mode, "mq-witness") && argc == 3)
+		return mq_witness(argv[2]);
 	fprintf(stderr, "usage: %s notify-uid | notify-path FILE | forged-uid DATA | "
 		"forged-path DATA FILE | forged-close PID | forged-created | "
-		"shm-witness FILE\n", argv[0]);
+		"shm-witness FILE | forged-mq MQDIR | mq-witness FILE\n", argv[0]);
 	return ADV_CANNOT;
 }

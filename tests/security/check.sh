@@ -1504,6 +1504,34 @@ own_filter_forged_created)
 	echo "+ witness: $(cat "$nb/w/shm.check" 2>/dev/null)"
 	[ "$(cat "$nb/w/shm.check" 2>/dev/null)" = intact ] || fail "the witness's segment was changed"
 	expect_contained "a forged result made another process's segment the session's" ;;
+own_filter_forged_mq)
+	# The same for mq_open(name, O_CREAT), which route 20 makes O_EXCL:
+	# the witness's queue opened for reading through an mqueue mount
+	# (route 20's limit: reads are not checked), at descriptor 0, and
+	# mq_open with O_EXCL answered 0 by the program's own filter, so
+	# the session would own the queue the descriptor holds; then opened
+	# by name for writing, sent to, removed.  In IPC and mount
+	# namespaces of its own (a fresh mqueue instance, mounted there).
+	[ -d /proc/sys/fs/mqueue ] || skip "this kernel has no POSIX message queues"
+	if [ -z "${SW_CHECK_IPCNS:-}" ]; then
+		[ "$(id -u)" = 0 ] || skip "needs root for IPC and mount namespaces of its own"
+		SW_CHECK_IPCNS=1 exec unshare --ipc --mount --propagation private "$0" "$test"
+	fi
+	stage_nobody adv_own_filter
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$nb/allow.json"
+	chmod 644 "$nb/allow.json"
+	mkdir -m 777 "$nb/w"
+	mkdir -m 755 "$nb/mq" && mount -t mqueue mqueue "$nb/mq" || skip "cannot mount an mqueue file system"
+	setpriv --reuid 65534 --regid 65534 --clear-groups "$nb/adv_own_filter" mq-witness "$nb/w/mq" </dev/null &
+	witness=$!
+	trap 'kill "$witness" 2>/dev/null; umount "$nb/mq"; rm -rf "$nb"' EXIT
+	for _ in $(seq 100); do [ -e "$nb/w/mq" ] && break; sleep 0.05; done
+	[ -e "$nb/w/mq" ] || fail "the witness did not make its queue"
+	run_nobody --policy "$nb/allow.json" -- "$nb/adv_own_filter" forged-mq "$nb/mq"
+	kill -TERM "$witness"; wait "$witness"
+	echo "+ witness: $(cat "$nb/w/mq.check" 2>/dev/null)"
+	[ "$(cat "$nb/w/mq.check" 2>/dev/null)" = intact ] || fail "the witness's queue was changed or removed"
+	expect_contained "a forged result made another process's queue the session's" ;;
 notif_listener_fds)
 	# Route 24 (docs/security.md): emulate-uid.json's getuid is answered
 	# by sysward's seccomp listener; the program must hold no copy of it

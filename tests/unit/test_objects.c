@@ -753,6 +753,39 @@ START_TEST(ipc_forced_create_checked)
 }
 END_TEST
 
+START_TEST(mq_forced_create_checked)
+{
+	/* mq_open(name, O_CREAT) made exclusive: as for a System V get, a
+	 * success counts only if the name named no queue at the stop and
+	 * names the one the descriptor holds now.  Forged (0: descriptor 0,
+	 * another process's queue opened for reading), or the name a queue
+	 * already: EACCES, descriptor 0 left as it was, the queue not the
+	 * session's. */
+	stage();
+	fk_mq("outsider", 900);
+	fk_file(PID, 0, FK_MQUEUE_MAGIC, "/outsider", 900);
+	strcpy((char *)ft->mem + 64, "mine");
+	seccomp(__NR_mq_open, ft->mem_base + 64, O_CREAT | O_WRONLY, 0600, 0);
+	ck_assert_uint_eq(ft->sets[0].seccomp.args[1], O_CREAT | O_EXCL | O_WRONLY);
+	exits(0);					/* forged */
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EACCES);
+	ck_assert_uint_eq(ft->n_setregs, 0);		/* nothing closed */
+	strcpy((char *)ft->mem + 64, "outsider");
+	seccomp(__NR_mq_open, ft->mem_base + 64, O_CREAT | O_WRONLY, 0600, 0);
+	exits(0);
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EACCES);
+	/* made by the kernel: the session's */
+	strcpy((char *)ft->mem + 64, "mine");
+	seccomp(__NR_mq_open, ft->mem_base + 64, O_CREAT | O_WRONLY, 0600, 0);
+	fk_mq("mine", 901);
+	fk_file(PID, FD, FK_MQUEUE_MAGIC, "/mine", 901);
+	exits(FD);
+	ck_assert_int_eq((int64_t)ft->regs.rax, FD);
+	ck_assert_uint_eq(ft->n_setregs, 0);
+	ck_assert_int_eq(warnings, 0);
+}
+END_TEST
+
 START_TEST(ipc_own_ids)
 {
 	/* IPC_PRIVATE: the id returned is the session's; semctl IPC_RMID of
@@ -844,6 +877,7 @@ int main(void)
 	tcase_add_test(tc, ipc_get_made_exclusive);
 	tcase_add_test(tc, ipc_own_ids);
 	tcase_add_test(tc, ipc_forced_create_checked);
+	tcase_add_test(tc, mq_forced_create_checked);
 	tcase_add_test(tc, keyrings_refused);
 	tcase_add_checked_fixture(tc, NULL, unstage);
 	suite_add_tcase(s, tc);
