@@ -2314,6 +2314,45 @@ t_descriptors_exactly_clients() {
 	daemon_serves
 }
 
+t_pipelines_as_unconfined() {
+	# Fidelity through syswardd: shell pipelines with confined programs
+	# at either end or in the middle, a program killed by SIGPIPE, by
+	# SIGSEGV and by SIGTERM, and a program whose SIGPIPE is ignored
+	# (EPIPE, its own message): the same output and the same statuses
+	# ($?, PIPESTATUS) as the same command line unconfined, side by
+	# side, as uid 65534 and root.  "@" marks where the command line
+	# puts "sysward run --daemon" in front of a program.
+	local who p c plain conf
+	local -a as lines=(
+		'seq 100000 | @ head -2 | wc -l; echo "${PIPESTATUS[*]}"'
+		'@ yes | head -1; echo "${PIPESTATUS[*]}"'
+		'trap "" PIPE; @ yes | head -1 >/dev/null; echo "${PIPESTATUS[*]}"'
+		'@ sh -c "exit 7" | @ cat; echo "${PIPESTATUS[*]}"'
+		'printf "b\na\n" | @ sort | @ tr a-z A-Z; echo "${PIPESTATUS[*]}"'
+		'@ sh -c "kill -SEGV \$\$"; echo $?'
+		'@ sh -c "kill -TERM \$\$" & wait $!; echo $?'
+		'@ sh -c "echo out; echo err >&2; exit 3" 2>&1 | cat; echo "${PIPESTATUS[*]}"'
+	)
+	chmod 0755 "$W"
+	start_daemon || return
+	p=$(allow_policy)
+	chmod 0644 "$p"
+	for who in nobody root; do
+		as=()
+		[ "$who" = nobody ] && as=("${NOBODY[@]}")
+		for c in "${lines[@]}"; do
+			plain=$(cd / && "${as[@]}" timeout 60 bash -c "ulimit -c 0; ${c//@ /}" 2>&1 </dev/null; echo "exit $?")
+			conf=$(cd / && "${as[@]}" timeout 60 bash -c "ulimit -c 0; ${c//@ /$SYSWARD run --daemon=$S --policy $p -- }" 2>&1 </dev/null; echo "exit $?")
+			# bash names the dead job by pid and command line
+			plain=$(sed -E 's/^bash: line [0-9]+: +[0-9]+ (.*[^ ])  +.*$/\1/' <<<"$plain")
+			conf=$(sed -E 's/^bash: line [0-9]+: +[0-9]+ (.*[^ ])  +.*$/\1/' <<<"$conf")
+			[ "$plain" = "$conf" ] ||
+				fail "as $who, $c: unconfined printed '${plain//$'\n'/|}', through syswardd '${conf//$'\n'/|}'"
+		done
+	done
+	daemon_serves
+}
+
 t_descriptors_bounded() {
 	# A RUN carries at most 253 descriptors (one SCM_RIGHTS message):
 	# a client with more to hand over is refused with the reason, never
