@@ -1123,6 +1123,9 @@ enum sw_rc_kind {
 
 /* A checked call of a tracee (t->rc), from its SECCOMP stop to the end
  * of what resultcheck.c injects after it. */
+/* A message queue's name as objects.c reads it: NAME_MAX and its NUL. */
+#define SW_MQ_NAME_MAX	256
+
 struct sw_rc {
 	uint8_t kind;		/* enum sw_rc_kind */
 	uint8_t step;		/* resultcheck.c's */
@@ -1142,7 +1145,7 @@ struct sw_rc {
 				 * complain mode's file rules alone */
 	uint64_t orig_flags;	/* the program's own */
 	uint32_t id;		/* IPC_RMID's id; a System V get's key */
-	char mq_name[256];	/* an mq_open made exclusive: its name */
+	char mq_name[SW_MQ_NAME_MAX];	/* an mq_open made exclusive: its name */
 	/* the call as it runs */
 	enum sw_abi abi;
 	uint64_t nr;

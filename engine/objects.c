@@ -1062,6 +1062,25 @@ static uint64_t mq_ino(pid_t tid, int fd)
 	return (uint64_t)st.st_ino;
 }
 
+/* A queue's name (mq_open's, mq_unlink's first argument), read once
+ * into name: true, or false with the call refused in d. */
+static bool mq_name_read(struct sw_tracee *t, struct sw_decision *d,
+			 char name[SW_MQ_NAME_MAX], const char *unreadable,
+			 const char *too_long)
+{
+	int n = sw_read_tracee_string(&t->pid, d->args[0], name, SW_MQ_NAME_MAX);
+
+	if (n < 0) {
+		sw_refuse(d, -n, unreadable);
+		return false;
+	}
+	if ((size_t)n >= SW_MQ_NAME_MAX - 1) {
+		sw_refuse(d, ENAMETOOLONG, too_long);
+		return false;
+	}
+	return true;
+}
+
 /*
  * mq_unlink(name) removes a queue by name, and a check of the name
  * before the call could be made on other bytes than the kernel reads
@@ -1075,19 +1094,13 @@ static uint64_t mq_ino(pid_t tid, int fd)
 static void mq_unlink_emulate(struct sw_tracee *t, struct sw_decision *d)
 {
 	struct sw_objects *o = t->s->objects;
-	char name[256];
+	char name[SW_MQ_NAME_MAX];
 	struct stat st;
-	int fd, n, r;
+	int fd, r;
 
-	n = sw_read_tracee_string(&t->pid, d->args[0], name, sizeof(name));
-	if (n < 0) {
-		sw_refuse(d, -n, "cannot read mq_unlink's name");
+	if (!mq_name_read(t, d, name, "cannot read mq_unlink's name",
+			  "mq_unlink's name is too long"))
 		return;
-	}
-	if ((size_t)n >= sizeof(name) - 1) {
-		sw_refuse(d, ENAMETOOLONG, "mq_unlink's name is too long");
-		return;
-	}
 	fd = sw_sys_mq_open(name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		fd = sw_sys_mq_open(name, O_WRONLY | O_CLOEXEC);
@@ -1163,7 +1176,7 @@ static void mq_contain(struct sw_tracee *t, const struct sw_program *prog,
 		uint64_t flags = d->args[1];
 		bool forced = (flags & O_CREAT) && !(flags & O_EXCL);
 		bool existed = false;
-		char name[sizeof(((struct sw_rc *)0)->mq_name)] = "";
+		char name[SW_MQ_NAME_MAX] = "";
 		int r;
 
 		if ((flags & O_CREAT) && (r = idset_reserve(&o->mq)) < 0) {
@@ -1175,16 +1188,10 @@ static void mq_contain(struct sw_tracee *t, const struct sw_program *prog,
 			 * rewrites it meanwhile only fails its own create:
 			 * mq_made_now()). */
 			uint64_t ino;
-			int n = sw_read_tracee_string(&t->pid, d->args[0], name, sizeof(name));
 
-			if (n < 0) {
-				sw_refuse(d, -n, "cannot read mq_open's name");
+			if (!mq_name_read(t, d, name, "cannot read mq_open's name",
+					  "mq_open's name is too long"))
 				return;
-			}
-			if ((size_t)n >= sizeof(name) - 1) {
-				sw_refuse(d, ENAMETOOLONG, "mq_open's name is too long");
-				return;
-			}
 			existed = mq_named(name, &ino);
 			d->verdict = SW_V_REWRITE;
 			d->args[1] |= O_EXCL;

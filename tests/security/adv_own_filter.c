@@ -239,21 +239,28 @@ static int forged_close(const char *pid)
 			   "the outsider's oom_score_adj was written through a descriptor the supervisor believed closed");
 }
 
-static int forged_created(void)
+/* A filter of its own: nr with bit set in argument arg -> ERRNO(0), the
+ * call skipped and returning 0; everything else allowed. */
+static long errno0_when(int nr, int arg, uint32_t bit)
 {
-	static const int nrs[] = { SYS_shmget };
 	struct sock_filter insns[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nrs[0], 0, 3),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[2])),
-		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, IPC_EXCL, 0, 1),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (uint32_t)offsetof(struct seccomp_data, args[arg])),
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, bit, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = { sizeof(insns) / sizeof(insns[0]), insns };
+
+	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+}
+
+static int forged_created(void)
+{
 	char *m;
 	long id;
 	int e;
@@ -261,7 +268,7 @@ static int forged_created(void)
 	m = shmat(0, NULL, SHM_RDONLY);
 	RESULT("before: shmat(0) = %s", m == (void *)-1 ? strerror(errno) : "attached");
 	TRIED("seccomp filter of its own: shmget with IPC_EXCL -> SECCOMP_RET_ERRNO | 0");
-	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0) {
+	if (errno0_when(SYS_shmget, 2, IPC_EXCL) < 0) {
 		RESULT("seccomp = %s", RET(-1, errno));
 		return adv_verdict(ADV_CANNOT, "could not install a filter");
 	}
@@ -286,48 +293,51 @@ static int forged_created(void)
 static volatile sig_atomic_t term;
 static void on_term(int sig) { (void)sig; term = 1; }
 
+/* FILE.suffix holds line, whole when it appears (written aside, then
+ * renamed): 0, or -1. */
+static int put_line(const char *file, const char *suffix, const char *line)
+{
+	char tmp[4200], path[4200];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s%s.tmp", file, suffix);
+	snprintf(path, sizeof(path), "%s%s", file, suffix);
+	if (!(f = fopen(tmp, "w")))
+		return -1;
+	fprintf(f, "%s\n", line);
+	return fclose(f) == 0 && rename(tmp, path) == 0 ? 0 : -1;
+}
+
+/* A witness's life: made (FILE says what), then SIGTERM. */
+static int witness_wait(const char *file, const char *made)
+{
+	signal(SIGTERM, on_term);
+	if (put_line(file, "", made) < 0)
+		return -1;
+	while (!term)
+		pause();
+	return 0;
+}
+
 static int shm_witness(const char *file)
 {
-	char path[4200];
-	FILE *f;
+	char made[16];
 	int id = shmget(0x1234, 4096, IPC_CREAT | 0600);
 	char *m = id < 0 ? (void *)-1 : shmat(id, NULL, 0);
 
 	if (m == (void *)-1)
 		return ADV_CANNOT;
 	strcpy(m, "secret");
-	signal(SIGTERM, on_term);
-	snprintf(path, sizeof(path), "%s.tmp", file);
-	if (!(f = fopen(path, "w")))
+	snprintf(made, sizeof(made), "%d", id);
+	if (witness_wait(file, made) < 0 ||
+	    put_line(file, ".check", strcmp(m, "secret") ? "changed" : "intact") < 0)
 		return ADV_CANNOT;
-	fprintf(f, "%d\n", id);
-	fclose(f);
-	rename(path, file);
-	while (!term)
-		pause();
-	snprintf(path, sizeof(path), "%s.check", file);
-	if (!(f = fopen(path, "w")))
-		return ADV_CANNOT;
-	fprintf(f, "%s\n", strcmp(m, "secret") ? "changed" : "intact");
-	fclose(f);
 	shmctl(id, IPC_RMID, NULL);
 	return 0;
 }
 
 static int forged_mq(const char *dir)
 {
-	struct sock_filter insns[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mq_open, 0, 3),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1])),
-		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, O_EXCL, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { sizeof(insns) / sizeof(insns[0]), insns };
 	char path[4200];
 	long r, fd;
 	int e, v = ADV_CONTAINED;
@@ -340,7 +350,7 @@ static int forged_mq(const char *dir)
 	if (fd < 0 || dup2((int)fd, 0) < 0)
 		return adv_verdict(ADV_CANNOT, "the witness's queue cannot be opened for reading");
 	TRIED("seccomp filter of its own: mq_open with O_EXCL -> SECCOMP_RET_ERRNO | 0");
-	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0) {
+	if (errno0_when(SYS_mq_open, 1, O_EXCL) < 0) {
 		RESULT("seccomp = %s", RET(-1, errno));
 		return adv_verdict(ADV_CANNOT, "could not install a filter");
 	}
@@ -372,38 +382,24 @@ static int forged_mq(const char *dir)
 static int mq_witness(const char *file)
 {
 	struct mq_attr a = { .mq_maxmsg = 4, .mq_msgsize = 16 };
-	char path[4200], buf[16];
+	const char *state = "intact";
 	struct stat st0, st1;
+	char buf[16];
 	ssize_t n;
-	FILE *f;
 	mqd_t q = mq_open("/sw-witness", O_CREAT | O_EXCL | O_RDWR | O_NONBLOCK, 0600, &a);
 
-	if (q == (mqd_t)-1 || fstat(q, &st0) < 0 || mq_send(q, "secret", 6, 0) < 0)
-		return ADV_CANNOT;
-	signal(SIGTERM, on_term);
-	snprintf(path, sizeof(path), "%s.tmp", file);
-	if (!(f = fopen(path, "w")))
-		return ADV_CANNOT;
-	fprintf(f, "made\n");
-	fclose(f);
-	rename(path, file);
-	while (!term)
-		pause();
-	snprintf(path, sizeof(path), "%s.check", file);
-	if (!(f = fopen(path, "w")))
+	if (q == (mqd_t)-1 || fstat(q, &st0) < 0 || mq_send(q, "secret", 6, 0) < 0 ||
+	    witness_wait(file, "made") < 0)
 		return ADV_CANNOT;
 	n = mq_receive(q, buf, sizeof(buf), NULL);
-	if (mq_close(q), (q = mq_open("/sw-witness", O_RDONLY | O_NONBLOCK)) == (mqd_t)-1 ||
-	    fstat(q, &st1) < 0 || st1.st_ino != st0.st_ino)
-		fprintf(f, "removed\n");
-	else if (n != 6 || memcmp(buf, "secret", 6) ||
-		 mq_receive(q, buf, sizeof(buf), NULL) >= 0)
-		fprintf(f, "changed\n");
-	else
-		fprintf(f, "intact\n");
-	fclose(f);
+	mq_close(q);
+	q = mq_open("/sw-witness", O_RDONLY | O_NONBLOCK);
+	if (q == (mqd_t)-1 || fstat(q, &st1) < 0 || st1.st_ino != st0.st_ino)
+		state = "removed";
+	else if (n != 6 || memcmp(buf, "secret", 6) || mq_receive(q, buf, sizeof(buf), NULL) >= 0)
+		state = "changed";
 	mq_unlink("/sw-witness");
-	return 0;
+	return put_line(file, ".check", state) < 0 ? ADV_CANNOT : 0;
 }
 
 int main(int argc, char **argv)
