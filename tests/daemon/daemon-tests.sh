@@ -2657,6 +2657,34 @@ t_client_restricted() {
 	daemon_serves
 }
 
+t_client_forges_probe() {
+	# Route 14: a client in a Landlock domain (no directory may be
+	# made) answers the daemon's check for one itself: a thread of its
+	# watches for the daemon's PTRACE_SEIZE and then installs, on every
+	# thread (TSYNC), a seccomp filter that answers get_robust_list
+	# EFAULT unrun (the answer of a task in no domain); the main thread
+	# makes no call meanwhile (swd-raw landlock-forge).  Before: the
+	# daemon ran mkdir outside the domain.  As uid 65534 and root.
+	start_daemon || return
+	local who as n=0
+	chmod 0755 "$W"
+	mkdir -m 1777 "$W/pub"
+	for who in nobody root; do
+		as=()
+		[ "$who" = nobody ] && as=("${NOBODY[@]}")
+		n=$((n + 1))
+		last_cmd=("${as[@]}" "$SWD_RAW" "$S" "landlock-forge:$W/pub/d$n")
+		timeout 60 "${last_cmd[@]}" </dev/null >"$W/out" 2>"$W/err"
+		rc=$?
+		grep -qx 'FORGER installed' "$W/out" ||
+			{ fail "$who: the forging filter was not installed (the scenario tests nothing)"; dump_last; }
+		[ -e "$W/pub/d$n" ] && { fail "$who: the daemon's program made the directory the client's domain refuses"; dump_last; }
+		grep -q '^ERROR errno=EPERM exit=125 msg=syswardd refuses RUN: pid [0-9]* installed a seccomp filter while syswardd checked whether it is in a Landlock domain (1 filter, 0 when it asked)' "$W/out" ||
+			{ fail "$who: not refused with the reason"; dump_last; }
+	done
+	daemon_serves
+}
+
 t_daemon_keyring() {
 	# Nothing of the daemon's: started with a key in its session keyring
 	# (a root login's, say), syswardd gave every program that keyring,
