@@ -1554,6 +1554,16 @@ notif_storm)
 	expect_contained "an emulated call under signals"
 	run "$POL/emulate-uid.json" --log /dev/null -- "$ADV/adv_notif" storm 4
 	expect_contained "an emulated call under signals (ptrace only)" ;;
+notif_churn)
+	# Route 24: the callers come and go while their calls wait for the
+	# listener: threads mid-call when a thread of theirs execs (ten
+	# images), callers whose thread-group leader is a zombie, vfork
+	# children, processes SIGKILLed mid-call.  Every answer 4242 and
+	# getuid answered afterwards; the same at ptrace stops (--log).
+	run "$POL/emulate-uid.json" -- "$ADV/adv_notif" churn
+	expect_contained "an emulated call while its callers came and went"
+	run "$POL/emulate-uid.json" --log /dev/null -- "$ADV/adv_notif" churn
+	expect_contained "an emulated call while its callers came and went (ptrace only)" ;;
 notif_spoof_handoff)
 	# The launch child's handoff forged by the program after its exec:
 	# the supervisor takes no descriptor of the program's.
