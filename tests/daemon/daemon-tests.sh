@@ -2964,11 +2964,41 @@ t_sandbox_in_session() {
 	daemon_serves
 }
 
+t_sandbox_paths_as_client() {
+	# Route 14: --sandbox's workspace as the client names it, sent as
+	# is (swd-raw: the sysward client looks first, as its uid): the
+	# mounter looked it up as root, and its error told a uid 65534
+	# client what a root-only directory holds (before: ENOENT for an
+	# absent name, ENOTDIR for a file, the child's EACCES for a
+	# directory).  Now every one is the client's own EACCES; a root
+	# client's workspace there still works.
+	local name errs=""
+	chmod 0755 "$W"
+	mkdir -m 0700 "$W/private" "$W/private/dir"
+	: >"$W/private/file"
+	start_daemon || return
+	for name in absent dir file; do
+		last_cmd=("${NOBODY[@]}" "$SWD_RAW" "$S" "sandbox:$W/private/$name")
+		timeout 60 "${last_cmd[@]}" </dev/null >"$W/out" 2>"$W/err"
+		rc=$?
+		errs="$errs $(sed -n 's/^ERROR errno=\([A-Z]*\) .*/\1/p' "$W/out")"
+		grep -q '^EXIT' "$W/out" && { fail "uid 65534 ran with a workspace it cannot reach ($name)"; dump_last; }
+	done
+	[ "$errs" = " EACCES EACCES EACCES" ] ||
+		fail "the daemon told uid 65534 what $W/private (0700, root's) holds:$errs (absent, a directory, a file)"
+	last_cmd=("$SWD_RAW" "$S" "sandbox:$W/private/dir")
+	timeout 60 "${last_cmd[@]}" </dev/null >"$W/out" 2>"$W/err"
+	rc=$?
+	grep -qx 'EXIT 0' "$W/out" || { fail "root's sandbox in its own directory did not run"; dump_last; }
+	daemon_serves
+}
+
 t_sandbox_mounts_never_block() {
 	# Route 13 and 21: --sandbox's read-only mounts look the client's
-	# workspace up as root.  A workspace on a FUSE file system whose
-	# server never answers root's look-ups (tests/security/adv_fuse
-	# workspace) holds that session only: they are made after the seize,
+	# workspace up (as the client, its VCS metadata too).  A workspace
+	# on a FUSE file system whose server never answers the look-up of
+	# its .git (tests/security/adv_fuse workspace: only the mounts look
+	# it up) holds that session only: they are made after the seize,
 	# and another session on the same tracer thread runs meanwhile.  The
 	# held session ends when its client goes.
 	[ -c /dev/fuse ] || { echo "SKIP: no /dev/fuse"; return 77; }
@@ -2984,9 +3014,10 @@ t_sandbox_mounts_never_block() {
 	"${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --sandbox="$d/mnt/ws" -- true \
 		>"$W/hostile.out" 2>&1 </dev/null &
 	bg=$!
-	for _ in $(seq 200); do grep -q 'LOOKUP of ws by uid 0' "$W/fuse.out" && break; sleep 0.05; done
+	for _ in $(seq 200); do grep -q 'LOOKUP of ws/.git by uid 65534' "$W/fuse.out" && break; sleep 0.05; done
 	cat "$W/fuse.out"
-	grep -q 'LOOKUP of ws by uid 0' "$W/fuse.out" || fail "the sandbox's mounts never looked the workspace up"
+	grep -q 'LOOKUP of ws/.git by uid 65534' "$W/fuse.out" ||
+		fail "the sandbox's mounts never looked the workspace's .git up as the client"
 	t0=$(date +%s%N)
 	timeout -k 2 10 "$SYSWARD" run --daemon="$S" --policy "$(uid_policy 4242)" -- "$PROBE" getuid \
 		>"$W/out" 2>"$W/err" </dev/null

@@ -51,6 +51,11 @@
  * check replaces its next one).  Then a RUN of /bin/mkdir DIR (the two
  * replies); "FORGER installed|failed|idle" after them.
  *
+ *   swd-raw SOCKET sandbox:DIR
+ *
+ * SANDBOX with DIR as the workspace, sent as is (the sysward client looks
+ * at it first, as its uid), then a RUN of /bin/true (the replies).
+ *
  *   swd-raw SOCKET random:N
  *
  * sends N connections' worth of random bytes (half of them behind a
@@ -626,6 +631,19 @@ int main(int argc, char **argv)
 		return 0;
 	} else if (strncmp(mode, "landlock-forge:", 15) == 0) {
 		return landlock_forge(fd, mode + 15);
+	} else if (strncmp(mode, "sandbox:", 8) == 0) {
+		struct sw_sandbox_request sq = { .dir = (char *)mode + 8, .tmpdir = "" };
+		struct sw_buf sb = { 0 };
+
+		if (sw_msg_encode_sandbox(&sb, &sq, NULL) < 0)
+			abort();
+		send_all(fd, &sb, NULL, 0);
+		good_run(&b, allow);
+		send_all(fd, &b, std, 3);
+		print_reply(fd);
+		fflush(stdout);
+		print_reply(fd);
+		return 0;
 	} else if (strncmp(mode, "run-cwd:", 8) == 0) {
 		/* /bin/true in the working directory DIR, whatever that is. */
 		run_in(&b, allow, mode + 8);
