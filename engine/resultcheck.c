@@ -475,6 +475,23 @@ void sw_rc_forget(struct sw_supervisor *sup, struct sw_tracee *t)
 {
 	struct sw_session *s = t->s;
 
+	/*
+	 * Gone (killed: SIGKILL cannot be held back, nor blocked while we
+	 * inject) while its call may have put a descriptor in its table,
+	 * not yet judged or judged and not yet closed.  A table outlives a
+	 * task that used it as long as another uses it too
+	 * (fs/file.c, put_files_struct()): its threads die with it, but a
+	 * process of the session made with CLONE_FILES keeps it, and would
+	 * run on with that descriptor once the hold ends.  Nothing but a
+	 * task of that table can close it, and they are all held now:
+	 * killed with the session, before any runs again.
+	 */
+	if (s && t->rc && s->holder == t->pid && returns_fd(t->rc) &&
+	    t->rc->step != RC_HOLDING && s->files_shared) {
+		sw_warn(s, "pid %d died while its descriptor was being checked, in a table another process of the session shares; killing the session",
+			t->pid);
+		sw_session_kill(s);
+	}
 	t->rc_held = false;
 	if (s && t->rc_wait)
 		hold_counted(sup, s, t);

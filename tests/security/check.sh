@@ -1771,6 +1771,23 @@ objects_proc_writes_root)
 	start_witness
 	run "$scratch/allow.json" -- "$ADV/adv_objwrite" attack "$witness" "" "$scratch/w"
 	expect_contained "a root program wrote a kernel object outside its session" ;;
+objects_holder_killed)
+	# Route 20: the refused open's caller killed (SIGKILL, by its
+	# parent's PR_SET_PDEATHSIG: no stop of the session's) between the
+	# kernel installing the descriptor and the supervisor closing it,
+	# while another process of the session shares its table
+	# (CLONE_FILES) and is held; then that process writes "1000"
+	# through the descriptor.  Up to 100 attempts as uid 65534.
+	objects_stage adv_objwrite
+	run_nobody --policy "$nb/allow.json" -- "$nb/adv_objwrite" holder-killed "$witness" 100
+	objects_witness_intact
+	! grep -q '^verdict: ESCAPED' "$out" ||
+		fail "a descriptor outlived its check in a table another process shares"
+	if grep -q '^verdict: contained' "$out"; then
+		skip "no attempt killed the caller while its descriptor was checked (the race was not won)"
+	fi
+	[ "$rc" -eq 137 ] && grep -q '^sysward: pid [0-9]* died while its descriptor was being checked, in a table another process of the session shares; killing the session$' "$out" ||
+		fail "the session was not killed with the reason (exit $rc)" ;;
 objects_write_race)
 	# Route 20: the descriptor of a refused open is in the program's
 	# table from the kernel's fd_install() until the supervisor closes

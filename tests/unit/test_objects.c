@@ -566,6 +566,33 @@ START_TEST(other_thread_exits_while_held)
 }
 END_TEST
 
+START_TEST(holder_killed_table_shared)
+{
+	/* A process of the session shares PID's table (CLONE_FILES) and is
+	 * held while PID's open is checked; PID is SIGKILLed after the
+	 * kernel installed the descriptor, before our close: the table
+	 * lives on in P3 with it.  The session is killed, P3 before its
+	 * stop is let go. */
+	stage();
+	sess->files_shared = true;
+	add_tracee(P3, P3);
+	fk_files_shared(PID, P3);
+	write_open();
+	ck_assert_int_ge(last(PTRACE_INTERRUPT, P3), 0);
+	fk_queue(P3, FK_STOPPED(SIGTRAP, PTRACE_EVENT_STOP));
+	dispatch();
+	ck_assert(sw_tracee_find(sup, P3)->rc_held);
+	fk_queue(PID, SIGKILL);		/* WIFSIGNALED, in its call */
+	dispatch();
+	ck_assert(fk_called(FK_KILL, P3, SIGKILL));
+	ck_assert_int_eq(warnings, 1);
+	/* killed before its stop is let go (a SIGKILLed tracee resumed
+	 * dies before it returns to user space) */
+	ck_assert_int_ge(last(FK_KILL, P3), 0);
+	ck_assert(last(PTRACE_CONT, P3) < 0 || last(PTRACE_CONT, P3) > last(FK_KILL, P3));
+}
+END_TEST
+
 START_TEST(new_thread_held_until_done)
 {
 	/* A thread created meanwhile (its first stop, not yet announced)
@@ -865,6 +892,7 @@ int main(void)
 	tcase_add_test(tc, stop_signal_during_injected_close);
 	tcase_add_test(tc, close_refused_fails_closed);
 	tcase_add_test(tc, close_forged_fails_closed);
+	tcase_add_test(tc, holder_killed_table_shared);
 	tcase_add_test(tc, getsigmask_refused_fails_closed);
 	tcase_add_test(tc, other_thread_held);
 	tcase_add_test(tc, vfork_parent_not_waited_for);
