@@ -57,6 +57,7 @@ struct sw_client {
 	bool loginuid_set;
 	unsigned long personality;
 	bool thp_disable;
+	long seccomp_filters;		/* its filters when it was accepted */
 	/* "/proc/<pid>/mountinfo" when its mounts or root are not ours:
 	 * what the session's own /proc is planned from (procns.c). */
 	char mountinfo[48];
@@ -90,7 +91,8 @@ struct sw_client_where {
  * domain but ours, -EPERM with a message if it is in one, another -errno
  * if that could not be checked.  On a thread that may wait (about 1 s at
  * most): the client is traced meanwhile. */
-int sw_client_probe_domain(pid_t pid, uid_t uid, gid_t gid, struct sw_error *err);
+int sw_client_probe_domain(pid_t pid, uid_t uid, gid_t gid, long filters,
+			   struct sw_error *err);
 /* The mountinfo to plan the session's /proc from, or NULL for ours. */
 const char *sw_client_mountinfo(const struct sw_client *c);
 /* It is in a user namespace not ours: the launch keeps CAP_SYS_ADMIN

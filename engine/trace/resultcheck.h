@@ -32,6 +32,9 @@ enum sw_rc_kind {
 	SW_RC_IPC_RMID,		/* a removal: the id is gone */
 };
 
+/* A message queue's name as objects.c reads it: NAME_MAX and its NUL. */
+#define SW_MQ_NAME_MAX	256
+
 /* A checked call of a tracee (t->rc), from its SECCOMP stop to the end
  * of what resultcheck.c injects after it. */
 struct sw_rc {
@@ -47,10 +50,13 @@ struct sw_rc {
 				 * -2 in memory) */
 	bool created;		/* success means the object was made now */
 	bool forced;		/* an exclusive create we asked for */
+	bool existed;		/* ... whose key or name named an object at
+				 * the stop */
 	bool read_only;		/* an open that cannot write, stopped for
 				 * complain mode's file rules alone */
 	uint64_t orig_flags;	/* the program's own */
-	uint32_t id;		/* IPC_RMID's */
+	uint32_t id;		/* IPC_RMID's id; a System V get's key */
+	char mq_name[SW_MQ_NAME_MAX];	/* an mq_open made exclusive: its name */
 	/* the call as it runs */
 	enum sw_abi abi;
 	uint64_t nr;

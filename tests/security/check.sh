@@ -1501,6 +1501,75 @@ own_filter_forged_path)
 	mkdir -p "$GEN/own" && echo secret >"$GEN/own/secret"
 	run "$GEN/own-filters.json" -- "$ADV/adv_own_filter" forged-path 3 "$GEN/own/secret"
 	expect_contained "forged TRACE data skipped a path rule" ;;
+own_filter_forged_close)
+	# Route 8: an ERRNO of the program's own outranks every TRACE, for
+	# the calls the supervisor injects too: every close answered 0, never
+	# run.  As uid 65534 under an allow-all policy, the witness's
+	# oom_score_adj opened for writing (route 20 refuses it after it ran
+	# and closes the descriptor in the program), then written through
+	# the descriptor's number.  The descriptor cannot be closed against
+	# the program's will: the session is killed before it runs again.
+	objects_stage adv_own_filter
+	run_nobody --policy "$nb/allow.json" -- "$nb/adv_own_filter" forged-close "$witness"
+	objects_witness_intact
+	! grep -q '^verdict: ESCAPED' "$out" ||
+		fail "a descriptor the supervisor closed stayed open under the program's own filter"
+	[ "$rc" -eq 137 ] && grep -q "^sysward: pid [0-9]* keeps descriptor [0-9]*, which it must not (our close returned 0, the descriptor still there: a seccomp filter of the program's own answered it); killing the session$" "$out" ||
+		fail "the program that kept the descriptor was not killed with its reason (exit $rc)" ;;
+own_filter_forged_created)
+	# Route 8: the kernel runs the filters again after a TRACE stop, with
+	# the arguments the supervisor set: an ERRNO(0) of the program's own
+	# for shmget with IPC_EXCL (which route 20 adds, so that a get only
+	# creates) makes the call return 0 unrun, and the session would own
+	# id 0.  In an IPC namespace of its own, whose first segment (id 0)
+	# is the witness's: uid 65534's, outside the sandbox.
+	[ -e /proc/sysvipc/shm ] || skip "this kernel has no System V IPC"
+	if [ -z "${SW_CHECK_IPCNS:-}" ]; then
+		[ "$(id -u)" = 0 ] || skip "needs root for an IPC namespace of its own"
+		SW_CHECK_IPCNS=1 exec unshare --ipc "$0" "$test"
+	fi
+	stage_nobody adv_own_filter
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$nb/allow.json"
+	chmod 644 "$nb/allow.json"
+	mkdir -m 777 "$nb/w"
+	setpriv --reuid 65534 --regid 65534 --clear-groups "$nb/adv_own_filter" shm-witness "$nb/w/shm" </dev/null &
+	witness=$!
+	trap 'kill "$witness" 2>/dev/null; rm -rf "$nb"' EXIT
+	for _ in $(seq 100); do [ -e "$nb/w/shm" ] && break; sleep 0.05; done
+	[ "$(cat "$nb/w/shm" 2>/dev/null)" = 0 ] || skip "the witness's segment is not id 0"
+	run_nobody --policy "$nb/allow.json" -- "$nb/adv_own_filter" forged-created
+	kill -TERM "$witness"; wait "$witness"
+	echo "+ witness: $(cat "$nb/w/shm.check" 2>/dev/null)"
+	[ "$(cat "$nb/w/shm.check" 2>/dev/null)" = intact ] || fail "the witness's segment was changed"
+	expect_contained "a forged result made another process's segment the session's" ;;
+own_filter_forged_mq)
+	# The same for mq_open(name, O_CREAT), which route 20 makes O_EXCL:
+	# the witness's queue opened for reading through an mqueue mount
+	# (route 20's limit: reads are not checked), at descriptor 0, and
+	# mq_open with O_EXCL answered 0 by the program's own filter, so
+	# the session would own the queue the descriptor holds; then opened
+	# by name for writing, sent to, removed.  In IPC and mount
+	# namespaces of its own (a fresh mqueue instance, mounted there).
+	[ -d /proc/sys/fs/mqueue ] || skip "this kernel has no POSIX message queues"
+	if [ -z "${SW_CHECK_IPCNS:-}" ]; then
+		[ "$(id -u)" = 0 ] || skip "needs root for IPC and mount namespaces of its own"
+		SW_CHECK_IPCNS=1 exec unshare --ipc --mount --propagation private "$0" "$test"
+	fi
+	stage_nobody adv_own_filter
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$nb/allow.json"
+	chmod 644 "$nb/allow.json"
+	mkdir -m 777 "$nb/w"
+	mkdir -m 755 "$nb/mq" && mount -t mqueue mqueue "$nb/mq" || skip "cannot mount an mqueue file system"
+	setpriv --reuid 65534 --regid 65534 --clear-groups "$nb/adv_own_filter" mq-witness "$nb/w/mq" </dev/null &
+	witness=$!
+	trap 'kill "$witness" 2>/dev/null; umount "$nb/mq"; rm -rf "$nb"' EXIT
+	for _ in $(seq 100); do [ -e "$nb/w/mq" ] && break; sleep 0.05; done
+	[ -e "$nb/w/mq" ] || fail "the witness did not make its queue"
+	run_nobody --policy "$nb/allow.json" -- "$nb/adv_own_filter" forged-mq "$nb/mq"
+	kill -TERM "$witness"; wait "$witness"
+	echo "+ witness: $(cat "$nb/w/mq.check" 2>/dev/null)"
+	[ "$(cat "$nb/w/mq.check" 2>/dev/null)" = intact ] || fail "the witness's queue was changed or removed"
+	expect_contained "a forged result made another process's queue the session's" ;;
 notif_listener_fds)
 	# Route 24 (docs/security.md): emulate-uid.json's getuid is answered
 	# by sysward's seccomp listener; the program must hold no copy of it
@@ -1566,6 +1635,16 @@ notif_log_exits)
 	! grep '"syscall":"mkdir"' "$scratch/audit.log" |
 		grep -v '^{"time":.*"strings":{"arg0":"'"$scratch"'/d/a"}.*,"verdict":"return","return":-30}$' ||
 		fail "a mkdir line cut short, or with another path" ;;
+notif_churn)
+	# Route 24: the callers come and go while their calls wait for the
+	# listener: threads mid-call when a thread of theirs execs (ten
+	# images), callers whose thread-group leader is a zombie, vfork
+	# children, processes SIGKILLed mid-call.  Every answer 4242 and
+	# getuid answered afterwards; the same at ptrace stops (--report).
+	run "$POL/emulate-uid.json" -- "$ADV/adv_notif" churn
+	expect_contained "an emulated call while its callers came and went"
+	run "$POL/emulate-uid.json" --report /dev/null -- "$ADV/adv_notif" churn
+	expect_contained "an emulated call while its callers came and went (ptrace only)" ;;
 notif_spoof_handoff)
 	# The launch child's handoff forged by the program after its exec:
 	# the supervisor takes no descriptor of the program's.
@@ -1773,6 +1852,23 @@ objects_proc_writes_root)
 	start_witness
 	run "$scratch/allow.json" -- "$ADV/adv_objwrite" attack "$witness" "" "$scratch/w"
 	expect_contained "a root program wrote a kernel object outside its session" ;;
+objects_holder_killed)
+	# Route 20: the refused open's caller killed (SIGKILL, by its
+	# parent's PR_SET_PDEATHSIG: no stop of the session's) between the
+	# kernel installing the descriptor and the supervisor closing it,
+	# while another process of the session shares its table
+	# (CLONE_FILES) and is held; then that process writes "1000"
+	# through the descriptor.  Up to 100 attempts as uid 65534.
+	objects_stage adv_objwrite
+	run_nobody --policy "$nb/allow.json" -- "$nb/adv_objwrite" holder-killed "$witness" 100
+	objects_witness_intact
+	! grep -q '^verdict: ESCAPED' "$out" ||
+		fail "a descriptor outlived its check in a table another process shares"
+	if grep -q '^verdict: contained' "$out"; then
+		skip "no attempt killed the caller while its descriptor was checked (the race was not won)"
+	fi
+	[ "$rc" -eq 137 ] && grep -q '^sysward: pid [0-9]* died while its descriptor was being checked, in a table another process of the session shares; killing the session$' "$out" ||
+		fail "the session was not killed with the reason (exit $rc)" ;;
 objects_write_race)
 	# Route 20: the descriptor of a refused open is in the program's
 	# table from the kernel's fd_install() until the supervisor closes
@@ -2096,6 +2192,15 @@ peers_own_socket)
 	run_nobody --policy "$allow" -- "$ap" own "$sd"
 	[ "$rc" -eq 0 ] && grep -qx 'control: reached' "$out" ||
 		fail "the session's own server was not reachable (exit $rc)" ;;
+peers_backlog)
+	# Control: a blocking connect to the session's own server, whose
+	# backlog is full, waits for room as unconfined: held, the check
+	# makes it non-blocking and, on EAGAIN, makes it again from its
+	# instruction (sw_peers_exit), with the program's descriptor.
+	peers_serve nobody serve	# stages $ap, $allow and $sd (nobody's)
+	run_nobody --policy "$allow" -- "$ap" backlog "$sd"
+	[ "$rc" -eq 0 ] && grep -qx 'control: connect waited' "$out" ||
+		fail "the connect did not wait for room (exit $rc)" ;;
 peers_dgram)
 	# Datagrams: where one goes is looked up again at every send, and no
 	# check can pin it on these kernels (route 19, "Limits"): by default
