@@ -195,7 +195,8 @@ want_err() { [[ $err == *"$1"* ]] || { fail "${last_cmd[*]}: stderr lacks '$1'";
 # A runner's scenarios are its functions t_NAME (in
 # tests/security/check.sh, the labels "NAME)" of its case statement), and
 # the blocks "[NAME]" of its table of rows, RUNNER.rows beside RUNNER.sh
-# (tests/lib/rows.sh).  What a scenario needs beyond a plain run is
+# (tests/lib/rows.sh; tests/security/check.rows has a row a line, "NAME
+# ROUTE ...").  What a scenario needs beyond a plain run is
 # declared on the line just above it:
 #
 #   # tags: needs-log needs-tmux
@@ -266,6 +267,7 @@ sw_tags() {
 		if ($0 ~ /^t_[A-Za-z0-9_]+\(\) \{$/) { name = $0; sub(/^t_/, "", name); sub(/\(\) \{$/, "", name) }
 		else if ($0 ~ /^[a-z0-9_]+\)$/) { name = $0; sub(/\)$/, "", name) }
 		else if ($0 ~ /^\[[a-z0-9_]+\]$/) { name = substr($0, 2, length($0) - 2) }
+		else if ($0 ~ /^[a-z0-9_]+ [0-9]+[a-z]? /) { name = $1 }
 		if (name == "") bad("a tags line must stand just above its scenario")
 		else print name " " tags
 		tags = ""
