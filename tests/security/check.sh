@@ -1021,25 +1021,6 @@ pidfd_getfd_opt_in)
 		fail "sysward run did not warn about the rule allowing pidfd_getfd"
 	[ "$rc" -eq 1 ] && grep -q '^result: \[SO_PEERPIDFD\] pidfd_getfd = [0-9]*, and it reads "denied"' "$out" ||
 		fail "pidfd_getfd did not work although a rule allows it (exit $rc)" ;;
-io_uring_opt_in)
-	# "allowIoUring": true under a policy that restricts (emulates getuid,
-	# denies mkdir): io_uring is the policy's to decide, so it must work;
-	# sysward check and sysward run must warn; the other defences stay.
-	p=$POL/io-uring-opt-in.json
-	warning="$p:4:19: allowIoUring: io_uring operations bypass seccomp and sysward: io_uring_setup, io_uring_enter and io_uring_register are left to this policy, and what the program submits through a ring (open, read, write, connect, ...) is checked by no rule"
-	echo "+ sysward check $p"
-	"$SYSWARD" check "$p" >"$out" 2>&1; rc=$?
-	cat "$out"
-	[ "$rc" -eq 0 ] || fail "sysward check rejected the opt-in policy (exit $rc)"
-	grep -qxF "warning: $warning" "$out" || fail "sysward check did not print the io_uring warning"
-	run "$p" -- "$ADV/adv_io_uring" allow
-	grep -qxF "sysward: warning: $warning" "$out" || fail "sysward run did not print the io_uring warning"
-	grep -qx 'result: io_uring_setup = [0-9][0-9]*' "$out" || fail "io_uring_setup did not succeed despite the opt-in"
-	expect_contained "io_uring unusable although the policy opts in"
-	run "$p" -- "$ADV/adv_untraced" clone3
-	expect_contained "the opt-in turned off another defence (clone3 not ENOSYS)"
-	run "$p" -- "$ADV/adv_supervisor" memory
-	expect_contained "the opt-in turned off another defence (the tracee reached its supervisor)" ;;
 supervisor_signal)
 	run_bg "$POL/emulate-uid.json" -- "$ADV/adv_supervisor" signal
 	stopped=0
@@ -1381,19 +1362,6 @@ cap_warning)
 	run "$POL/emulate-uid.json" -- "$ADV/adv_privs"
 	grep -q '^sysward: warning' "$out" && fail "a warning without --cap"
 	true ;;
-path_guard_setup_stop_storm)
-	# SIGSTOP/SIGCONT at a child during its guard setup, then SIGCONT:
-	# the child must end up running, as unconfined (before the fix: it
-	# stayed stopped for good, the session never ended).
-	d=$GEN/race
-	mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
-	echo "+ timeout 100 sysward run --policy $GEN/path-race.json -- adv_guard_setup stop $d 100 60"
-	timeout -k 5 100 "$SYSWARD" run --policy "$GEN/path-race.json" -- \
-		"$ADV/adv_guard_setup" stop "$d" 100 60 >"$out" 2>&1 </dev/null
-	rc=$?
-	cat "$out"
-	echo "+ exit status $rc"
-	expect_contained "a stop/continue storm during the guard setup left a child stopped or the session hung" ;;
 null_path_fd_calls)
 	d=$GEN/nullpath
 	mkdir -p "$d" && echo allowed >"$d/file-A"
