@@ -247,7 +247,7 @@ as_example() {
 	echo "+ the policy: $(basename "$SW_CHECK_EXAMPLE")"
 }
 
-# Route 21, the compiled-filter cache: stage_cache stages adv_cache for
+# Route 22, the compiled-filter cache: stage_cache stages adv_cache for
 # uid 65534 with a home of its own ($nb/home, its cache $cache) and two
 # policies: $nb/allow.json allows everything, $nb/deny.json refuses
 # getppid with EPERM in the kernel's filter alone.
