@@ -27,7 +27,7 @@ ROWS=${0%.sh}.rows
 rows_table() {
 	awk '
 	function bad(why) { printf "%s:%d: %s\n", FILENAME, at, why > "/dev/stderr"; err = 1 }
-	function flush(  name, route, rest, i) {
+	function flush(  name, route, rest, i, last) {
 		if (row == "") return
 		name = row; sub(/ .*/, "", name)
 		rest = substr(row, length(name) + 2)
@@ -38,7 +38,12 @@ rows_table() {
 		else if (rest == "") bad(name " runs nothing")
 		else {
 			i = index(rest, " => ")
-			if (i) print name "\t" route "\t" substr(rest, 1, i - 1) "\t" substr(rest, i + 4)
+			last = i ? substr(rest, 1, i - 1) : rest
+			sub(/.*; /, "", last)
+			# A run that nothing checks could not fail.
+			if (!i && last ~ /^(run|nobody|bare|terminal|cli) /)
+				bad(name " runs a program and checks nothing: => what it must observe")
+			else if (i) print name "\t" route "\t" substr(rest, 1, i - 1) "\t" substr(rest, i + 4)
 			else print name "\t" route "\t" rest "\t"
 		}
 		row = ""
