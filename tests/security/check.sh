@@ -844,6 +844,7 @@ row_policy() {
 		echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$scratch/allow.json"
 		echo "$scratch/allow.json" ;;
 	docker) echo "$POL/../../../policy/examples/docker-default.json" ;;
+	race) echo "$scratch/path-race.json" ;;
 	gen/*) echo "$GEN/${1#gen/}.json" ;;
 	*/*) echo "$1" ;;
 	*) echo "$POL/$1.json" ;;
@@ -901,8 +902,12 @@ row_step() {
 			skip "this kernel maps no vsyscall page (vsyscall=none or CONFIG_X86_VSYSCALL_EMULATION off)" ;;
 	needs) command -v "$arg" >/dev/null || skip "no $arg" ;;
 	race)
-		d=$GEN/race
-		mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D" ;;
+		# The test's own: the path cases run side by side (ctest -j)
+		# and each rewrites file-A.
+		d=$scratch/race
+		mkdir -p "$d" && echo allowed >"$d/file-A" && echo denied >"$d/file-D" &&
+			sed "s|@SW_RACE_DIR@|$d|g" "$POL/path-race.json.in" >"$scratch/path-race.json" ||
+			fail "staging $d" ;;
 	allow) row_policy allow >/dev/null ;;
 	stage) stage_nobody "$arg" ;;
 	pretend) row_words "$arg"; KERNEL=("$PRETEND" "${row_w[@]}" --) ;;
