@@ -44,9 +44,13 @@ void cmd_check_help(FILE *f)
 "\n"
 "Options:\n"
 "  -q, --quiet   print only errors (no 'FILE: OK', no warnings)\n"
-"  -s, --strict  a policy with a warning fails too (for CI jobs); 'grant:'\n"
-"                lines, calls the installed libseccomp does not know yet and\n"
-"                what only this machine cannot run do not count\n"
+"  -s, --strict  a policy with a warning fails too (for CI jobs); 'grant:',\n"
+"                'enforce:' and 'route:' lines, calls the installed\n"
+"                libseccomp does not know yet and what only this machine\n"
+"                cannot run do not count\n"
+"  -r, --routes  also print, for each rule, what answers its calls on this\n"
+"                machine ('route:' lines): the kernel's filter alone, the\n"
+"                seccomp listener, or a ptrace stop and why\n"
 "  -j, --json    print one JSON document on stdout instead: an array with,\n"
 "                per FILE, {file, ok, errors, more_errors, warnings}; each\n"
 "                error has message, errno, line, column, path (null when\n"
@@ -55,7 +59,8 @@ void cmd_check_help(FILE *f)
 "                them, even with -q; \"grant\": what a rule on connect's\n"
 "                unix address grants, printed as 'grant:' lines;\n"
 "                \"enforce\": how a file-system or network rule is\n"
-"                enforced on this kernel, printed as 'enforce:' lines); ok\n"
+"                enforced on this kernel, printed as 'enforce:' lines;\n"
+"                with --routes, \"route\": 'route:' lines); ok\n"
 "                is false for a policy that fails (with --strict, warnings)\n"
 "      --policy-max-bytes BYTES\n"
 "                read policies up to BYTES (a K or M suffix: KiB, MiB; at\n"
@@ -90,7 +95,7 @@ struct report {
 };
 
 struct check_options {
-	bool quiet, json, strict;
+	bool quiet, json, strict, routes;
 	size_t max_bytes;	/* 0: the library's */
 };
 
@@ -215,6 +220,18 @@ static int on_enforce(const char *path, const char *msg, void *ud)
 	return add_warning_at(ud, SW_POLICY_WARN_ENFORCE, path, msg);
 }
 
+/* Which part of the machine answers a rule's calls (path: the rule's
+ * JSON path), or the launch as a whole (path NULL). */
+static int on_route(const char *path, const char *msg, void *ud)
+{
+	struct report *rep = ud;
+
+	if (!path)
+		return add_warning(rep, &(struct finding){ .kind = SW_POLICY_WARN_ROUTE },
+				   "%s: %s", rep->file, msg);
+	return add_warning_at(rep, SW_POLICY_WARN_ROUTE, path, msg);
+}
+
 /* The kernel, probed once, as `sysward run` probes it. */
 struct kernel {
 	bool probed;
@@ -233,13 +250,14 @@ struct kernel {
  * Any other refusal is the policy's: an error.
  */
 static int compile_as_run(struct report *rep, struct kernel *k,
-			  const struct sw_policy *p)
+			  const struct sw_policy *p, bool routes)
 {
 	struct sw_launch l = {
 		.stdio = { -1, -1, -1 },
 		.uid = (uid_t)-1,
 		.gid = (gid_t)-1,
 		.tty_fd = -1,
+		.listener = true,	/* as run and syswardd ask */
 	};
 	struct overridden_ctx oc = { rep, p, 0 };
 	struct sw_prepared *pr = NULL;
@@ -268,6 +286,8 @@ static int compile_as_run(struct report *rep, struct kernel *k,
 	sw_prepared_overridden(pr, on_overridden, &oc);
 	if (oc.r >= 0)
 		oc.r = sw_prepared_enforcement(pr, on_enforce, rep);
+	if (oc.r >= 0 && routes)
+		oc.r = sw_prepared_routes(pr, on_route, rep);
 	sw_prepared_free(pr);
 	return oc.r;
 }
@@ -330,7 +350,7 @@ static int check_file(struct report *rep, const struct check_options *co,
 	}
 	r = sw_policy_lint(p, on_lint, rep);
 	if (r >= 0)
-		r = compile_as_run(rep, k, p);
+		r = compile_as_run(rep, k, p, co->routes);
 out:
 	sw_policy_text_free(TAKE_PTR(rep->where));
 	sw_policy_free(p);
@@ -340,8 +360,8 @@ out:
 /* The warnings that --strict counts: not a grant (no problem), not a
  * call this libseccomp does not know yet (nothing in the policy to fix:
  * Docker's current profile names a dozen; run does not print them), not
- * how this kernel enforces a file-system or network rule, nor what only
- * this machine cannot do. */
+ * how this kernel enforces a file-system or network rule or what answers
+ * a rule's calls, nor what only this machine cannot do. */
 static size_t strict_warnings(const struct report *rep)
 {
 	size_t n = 0;
@@ -350,6 +370,7 @@ static size_t strict_warnings(const struct report *rep)
 		n += rep->warnings[i].kind != SW_POLICY_WARN_GRANT &&
 		     rep->warnings[i].kind != SW_POLICY_WARN_SYSCALL_NEWER &&
 		     rep->warnings[i].kind != SW_POLICY_WARN_ENFORCE &&
+		     rep->warnings[i].kind != SW_POLICY_WARN_ROUTE &&
 		     !rep->warnings[i].machine;
 	return n;
 }
@@ -375,7 +396,8 @@ static void print_text(const struct report *rep, const struct check_options *co,
 	for (size_t i = 0; !co->quiet && i < rep->n_warnings; i++)
 		printf("%s: %s\n", rep->warnings[i].kind == SW_POLICY_WARN_GRANT
 		       ? "grant" : rep->warnings[i].kind == SW_POLICY_WARN_ENFORCE
-		       ? "enforce" : "warning", rep->warnings[i].text);
+		       ? "enforce" : rep->warnings[i].kind == SW_POLICY_WARN_ROUTE
+		       ? "route" : "warning", rep->warnings[i].text);
 	for (size_t i = 0; i < rep->n_errors; i++)
 		fprintf(stderr, "%s\n", rep->errors[i].text);
 	if (rep->more_errors)
@@ -443,6 +465,7 @@ int cmd_check(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "strict", no_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "routes", no_argument, NULL, 'r' },
 		{ "policy-max-bytes", required_argument, NULL, OPT_POLICY_MAX_BYTES },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -453,7 +476,7 @@ int cmd_check(int argc, char **argv)
 	json_object *all = NULL;
 	int opt, rc = SW_EXIT_OK;
 
-	while ((opt = getopt_long(argc, argv, "qsjh", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "qsjrh", options, NULL)) != -1) {
 		switch (opt) {
 		case 'q':
 			co.quiet = true;
@@ -463,6 +486,9 @@ int cmd_check(int argc, char **argv)
 			break;
 		case 'j':
 			co.json = true;
+			break;
+		case 'r':
+			co.routes = true;
 			break;
 		case OPT_POLICY_MAX_BYTES:
 			max_bytes = optarg;

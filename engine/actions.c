@@ -154,6 +154,7 @@ static bool capture(struct sw_tracee *t, struct sw_ptrace_syscall_info *info,
 		    bool *direct, struct sw_resume *plan)
 {
 	struct sw_session *s = t->s;
+	bool handoff = false;
 	enum sw_abi abi;
 
 	if (sw_sys_ptrace(SW_PTRACE_GET_SYSCALL_INFO, t->pid,
@@ -173,8 +174,8 @@ static bool capture(struct sw_tracee *t, struct sw_ptrace_syscall_info *info,
 	/* The launch child's exec, handing its seccomp listener over
 	 * (notif.c): the exec itself is decided below as any other. */
 	if (sw_notif_pending(s->notif) && t->pid == s->pid && !s->exec_done)
-		sw_notif_handoff(s, t, info->arch, info->seccomp.nr,
-				 info->seccomp.args);
+		handoff = sw_notif_handoff(s, t, info->arch, info->seccomp.nr,
+					   info->seccomp.args);
 	/* A call injected after a checked one, stopped by a filter that
 	 * traces it: ours, it runs (resultcheck.c).  It is no call of the
 	 * program's: t->call stays the checked one. */
@@ -186,6 +187,10 @@ static bool capture(struct sw_tracee *t, struct sw_ptrace_syscall_info *info,
 	t->observed = s->gate && sw_line_gate_observe(s, t->pid, abi,
 						      info->seccomp.nr,
 						      info->seccomp.args);
+	/* The handoff stops for sysward's sake only: a launch without a
+	 * listener makes the same exec without a stop, and logs nothing
+	 * of it where the policy lets it run. */
+	t->observed |= handoff;
 	*direct = sw_peers_socketcall(s, t, abi, info);
 	/* From here on info's nr and arguments may change (skip,
 	 * rewrite); t->call is the call as made. */

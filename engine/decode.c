@@ -899,6 +899,15 @@ void sw_decode_args(FILE *f, uint32_t arch, const char *name,
 	}
 }
 
+void sw_decode_call_write(FILE *f, uint32_t arch, const char *name,
+			  const uint64_t args[6], const char *const strs[6],
+			  uint8_t hidden)
+{
+	fprintf(f, "%s(", name ? name : "?");
+	sw_decode_args(f, arch, name, args, strs, hidden);
+	fputc(')', f);
+}
+
 char *sw_decode_call(uint32_t arch, const char *name, const uint64_t args[6],
 		     const char *const strs[6], uint8_t hidden)
 {
@@ -908,9 +917,7 @@ char *sw_decode_call(uint32_t arch, const char *name, const uint64_t args[6],
 
 	if (!m)
 		return NULL;
-	fprintf(m, "%s(", name ? name : "?");
-	sw_decode_args(m, arch, name, args, strs, hidden);
-	fputc(')', m);
+	sw_decode_call_write(m, arch, name, args, strs, hidden);
 	if (fclose(m) != 0) {
 		free(buf);
 		return NULL;

@@ -117,6 +117,23 @@ static bool is_trace(uint32_t act)
 	return (act & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_TRACE;
 }
 
+/* Every stop carries the same hint (the syscall's first applicable
+ * rule), so that rules which all stop stay conditional BPF rules of one
+ * action. */
+uint32_t sw_filter_rule_act(const struct sw_program *prog, size_t i,
+			    unsigned int hint)
+{
+	const struct sw_prog_rule *pr = &prog->rules[i];
+	uint32_t act;
+
+	if (pr->traced && sw_notif_rule(prog, i))
+		return SCMP_ACT_NOTIFY;
+	act = plain_act(prog, pr->rule->action, pr->rule->errno_ret);
+	if (pr->traced || is_trace(act))
+		return SCMP_ACT_TRACE(hint);
+	return act;
+}
+
 static uint32_t default_act(const struct sw_program *prog)
 {
 	const struct sw_policy *p = prog->policy;
@@ -289,13 +306,8 @@ static int compile_syscall(const struct sw_program *prog, scmp_filter_ctx ctx,
 		n--;
 	if (!n)
 		return 0;
-	/* Every stop carries the same hint, so that rules which all stop
-	 * stay conditional BPF rules of one action. */
 	for (size_t i = 0; i < n; i++)
-		if (c[i].traced && sw_notif_rule(prog, (size_t)c[i].rule))
-			c[i].act = SCMP_ACT_NOTIFY;
-		else if (c[i].traced || is_trace(c[i].act))
-			c[i].act = SCMP_ACT_TRACE(hint);
+		c[i].act = sw_filter_rule_act(prog, (size_t)c[i].rule, hint);
 	/* A condition BPF cannot compare at the kernel's width: decide.c
 	 * does, so the syscall stops unconditionally. */
 	for (unsigned int k = 0; k < 6; k++)

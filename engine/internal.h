@@ -305,6 +305,7 @@ struct sw_program {
 	/* The launch can answer sw_notif_rule()'s rules through a seccomp
 	 * listener (notif.c): filter.c compiles them to USER_NOTIF. */
 	bool listener;
+	const char *no_listener_why;	/* why not (prepare.c), or NULL */
 };
 
 /*
@@ -360,6 +361,11 @@ void sw_arg_masks(enum sw_abi abi, const char *name, uint64_t ret[6]);
 /* ---- filter.c ------------------------------------------------------- */
 
 /* Opaque libseccomp context (scmp_filter_ctx).  The policy's filter: */
+/* The action the policy's filter gives rule i's calls where no other
+ * rule of the syscall mixes in: a plain action, USER_NOTIF for a rule
+ * the listener answers (notif.c), or TRACE(hint). */
+uint32_t sw_filter_rule_act(const struct sw_program *prog, size_t i,
+			    unsigned int hint);
 int sw_filter_build(const struct sw_program *prog, void **ret_ctx,
 		    struct sw_error *err);
 /* The built-in defences, a filter of their own loaded before the
@@ -617,7 +623,8 @@ struct sw_tracee {
 	bool exit_set;		/* set rval at the exit stop */
 	bool exit_audit;	/* log the decision with its result */
 	bool observed;		/* this stop is (also) a write to descriptor
-				 * 2 seen for the line gate (linegate.c) */
+				 * 2 seen for the line gate (linegate.c), or
+				 * the listener's handoff (notif.c) */
 	bool is_error;
 	int inject_sig;
 	int64_t rval;
@@ -1948,17 +1955,33 @@ int sw_exec_program(char *const *argv, char *const *envp, int listener);
 #define SW_NOTIF_MAGIC 0x73776e6f74696679ull	/* "swnotify" */
 struct sw_notif;
 const char *sw_notif_rule_why(const struct sw_program *prog, size_t i);
+/* prepare.c: why a launch that logs, records or complains has no
+ * listener (what `sysward check`, which prepares no such launch, says). */
+extern const char sw_listener_unasked_why[];
+extern const char sw_listener_modes_why[];
 bool sw_notif_rule(const struct sw_program *prog, size_t i);
 int sw_notif_patch_filter(const struct sw_program *prog, void **insns,
 			  size_t *n, struct sw_error *err);
 bool sw_notif_filter_has(const void *insns, size_t n);
-struct sw_notif *sw_notif_new(const struct sw_program *prog, uint64_t *also);
+/* Where the listener writes the audit lines of the calls it answers, as
+ * a stop would (f NULL: no log). */
+struct sw_notif_log {
+	FILE *f;
+	enum sw_log_format fmt;
+	uint64_t session;
+	uid_t uid;		/* the program's: its reads are charged to it */
+};
+struct sw_notif *sw_notif_new(const struct sw_program *prog, uint64_t *also,
+			      const struct sw_notif_log *log);
 bool sw_notif_pending(const struct sw_notif *n);
+/* A caller whose memory the listener's thread could not read within the
+ * deadline (killed already), once; 0: none. */
+pid_t sw_notif_stalled(struct sw_notif *n);
 uint64_t sw_notif_answered(const struct sw_notif *n);
 int sw_notif_take(struct sw_notif *n, pid_t pid, const uint64_t args[6],
 		  struct sw_error *err);
 void sw_notif_free(struct sw_notif *n);
-void sw_notif_handoff(struct sw_session *s, struct sw_tracee *t,
+bool sw_notif_handoff(struct sw_session *s, struct sw_tracee *t,
 		      uint32_t audit_arch, uint64_t nr, const uint64_t args[6]);
 bool sw_notif_exec_check(struct sw_session *s, struct sw_tracee *t);
 void sw_notif_signal_stop(struct sw_session *s, struct sw_tracee *t);

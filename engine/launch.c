@@ -80,7 +80,8 @@ static struct sw_session *session_new(struct sw_supervisor *sup,
 	if ((l->cwd && !(s->launch_cwd = strdup(l->cwd))) ||
 	    (l->record && !(s->record = sw_record_new(l->complain, l->record_paths))) ||
 	    (pr->listener &&
-	     !(s->notif = sw_notif_new(s->prog, l->listener_answers))) ||
+	     !(s->notif = sw_notif_new(s->prog, l->listener_answers,
+				       &(struct sw_notif_log){ s->audit, s->audit_format, s->id, s->uid }))) ||
 	    !(s->objects = sw_objects_new())) {
 		sw_notif_free(s->notif);
 		sw_objects_free(s->objects);

@@ -29,13 +29,14 @@
  * listener: execve is never answered there.
  *
  * The answers: a thread of the supervisor's process per session
- * (sw_notif_start), asleep in poll on the listener.  It reads nothing
- * but the session's compiled program, which does not change once
- * launched, and the notification (nr, arch, argument registers, which
- * the caller cannot change while it waits: only ptrace writes another
- * task's registers, and the caller is in no ptrace stop), and decides
- * with decide.c as a stop would (no strings, no counters: those rules
- * stay with ptrace).  It never blocks on one caller: RECV only after
+ * (sw_notif_start), asleep in poll on the listener.  It decides on
+ * nothing but the session's compiled program, which does not change
+ * once launched, and the notification (nr, arch, argument registers,
+ * which the caller cannot change while it waits: only ptrace writes
+ * another task's registers, and the caller is in no ptrace stop), with
+ * decide.c as a stop would (no strings, no counters: those rules stay
+ * with ptrace); where the session has a log, it reads the strings the
+ * line shows, for the line alone (log_keep()).  It never blocks on one caller: RECV only after
  * poll says a notification waits (one reader; a caller interrupted by a
  * signal meanwhile leaves RECV returning ENOENT, kernel/seccomp.c
  * seccomp_notify_recv()), SEND never waits (ENOENT: the caller was
@@ -67,11 +68,14 @@ struct sw_notif {
 	int fd;			/* the listener, -1 until taken */
 	int stop_fd;		/* eventfd: the thread ends */
 	const struct sw_program *prog;
+	struct sw_notif_log log;	/* the session's audit log, f NULL: none */
 	pthread_t thread;
 	bool running;
 	uint64_t answered;	/* atomic: calls answered */
 	uint64_t *also;		/* sw_launch.listener_answers, or NULL */
 	uint64_t refused;	/* atomic: answered EPERM, not the rule's */
+	pid_t stalled;		/* atomic: a caller whose read passed its
+				 * deadline (strings.c), for the tracer */
 	struct sw_decide_scratch scratch;	/* the thread's */
 };
 
@@ -81,19 +85,26 @@ const char *sw_notif_rule_why(const struct sw_program *prog, size_t i)
 {
 	const struct sw_rule *r = prog->rules[i].rule;
 
-	if (!prog->listener)
-		return "the launch has no listener (a log, record, gate or complain mode, a kernel before 6.6, or an architecture that cannot restart a call a signal interrupts: arm64)";
-	if (r->action != SW_ACT_SKIP && r->action != SW_ACT_EMULATE)
-		return "its action needs a stop (a rewrite or a log runs the call)";
+	/* The rule's own reasons first: they hold on every machine; what
+	 * makes a rule need the supervisor at all (sw_rule_needs_supervisor)
+	 * before its action. */
 	if (r->n_paths)
 		return "a path condition reads tracee memory (the path guard)";
 	if (r->when_first || r->when_last || r->when_step)
 		return "a when counter is the session's, kept by the tracer";
-	if (r->audit)
-		return "it is logged";
+	if (r->action == SW_ACT_AUDIT ||
+	    (r->audit && (r->action == SW_ACT_ALLOW || r->action == SW_ACT_KLOG)))
+		return "its log line has the call's result, which only its exit stop sees";
+	if (r->action == SW_ACT_REWRITE)
+		return "a rewrite changes the call's registers, which only ptrace can";
+	if (r->action != SW_ACT_SKIP && r->action != SW_ACT_EMULATE)
+		return "its action is decided at a stop";
 	for (size_t k = 0; k < r->n_names; k++)
 		if (!strcmp(r->names[k], "execve") || !strcmp(r->names[k], "execveat"))
 			return "exec hands the listener over and is checked at its stop";
+	if (!prog->listener)
+		return prog->no_listener_why ? prog->no_listener_why
+					     : "the launch has no seccomp listener";
 	return NULL;
 }
 
@@ -219,7 +230,8 @@ bool sw_notif_filter_has(const void *insns, size_t n)
 
 /* ---- the session's listener --------------------------------------------- */
 
-struct sw_notif *sw_notif_new(const struct sw_program *prog, uint64_t *also)
+struct sw_notif *sw_notif_new(const struct sw_program *prog, uint64_t *also,
+			      const struct sw_notif_log *log)
 {
 	struct sw_notif *n = calloc(1, sizeof(*n));
 
@@ -229,6 +241,8 @@ struct sw_notif *sw_notif_new(const struct sw_program *prog, uint64_t *also)
 	n->stop_fd = -1;
 	n->prog = prog;
 	n->also = also;
+	if (log)
+		n->log = *log;
 	return n;
 }
 
@@ -237,9 +251,78 @@ bool sw_notif_pending(const struct sw_notif *n)
 	return n && n->fd < 0;
 }
 
+pid_t sw_notif_stalled(struct sw_notif *n)
+{
+	return n ? __atomic_exchange_n(&n->stalled, 0, __ATOMIC_RELAXED) : 0;
+}
+
 uint64_t sw_notif_answered(const struct sw_notif *n)
 {
 	return n ? __atomic_load_n(&n->answered, __ATOMIC_RELAXED) : 0;
+}
+
+/*
+ * The audit line of an answered call, as actions.c writes it at a stop
+ * (audit.c, one writer: the same bytes).  Its strings are read from the
+ * caller's memory first, then the answer is sent, and the line written
+ * only if that succeeded: SECCOMP_IOCTL_NOTIF_SEND finds the
+ * notification only while its caller still waits for it
+ * (kernel/seccomp.c, seccomp_notify_send(): find_notification() and
+ * state SENT, else ENOENT; a caller that leaves its wait, killed or
+ * interrupted, takes its notification off the list itself,
+ * seccomp_do_user_notification()).  So req->pid named the caller,
+ * alive and waiting, throughout the read, never a process that got its
+ * number since; SECCOMP_IOCTL_NOTIF_ID_VALID would ask the same
+ * question, and the answer asks it anyway (security.notif_log_exits:
+ * with the line written whatever SEND says, lines with an unreadable
+ * path for callers gone).  And a caller interrupted before its answer
+ * restarts and is logged once, at its next notification, as at a stop.
+ *
+ * The strings are for people, never for a decision: the rules answered
+ * here read no memory (sw_notif_rule_why(): a path condition stops),
+ * and their calls do not run.  The kernel's own warning about
+ * SECCOMP_USER_NOTIF_FLAG_CONTINUE (include/uapi/linux/seccomp.h: the
+ * caller's other threads may rewrite what a pointer argument points to
+ * while it waits, so a listener "cannot be used to implement a security
+ * policy") is why no call that runs is answered here, logged or not:
+ * this thread never sends FLAG_CONTINUE.  A read past its deadline
+ * (strings.c) kills the caller: no answer, no line (false).
+ */
+static bool log_keep(struct sw_notif *n, const struct seccomp_notif *req,
+		     struct sw_audit_strings *kept)
+{
+	enum sw_abi abi = sw_abi_of(req->data.arch, req->data.nr);
+	uint64_t args[6];
+
+	if (!n->log.f || abi == SW_ABI_NONE)
+		return true;
+	memcpy(args, req->data.args, sizeof(args));	/* __u64 is no uint64_t */
+	sw_audit_strings_keep(kept, (pid_t)req->pid, abi, req->data.nr, args);
+	/* Past the deadline the caller is killed already; the tracer
+	 * kills its session, which holds the fault (sw_notif_stalled). */
+	pid_t stuck = sw_tracee_mem_stalled();
+
+	if (stuck <= 0)
+		return true;
+	__atomic_store_n(&n->stalled, stuck, __ATOMIC_RELAXED);
+	return false;
+}
+
+static void log_write(struct sw_notif *n, const struct seccomp_notif *req,
+		      const struct sw_decision *d,
+		      const struct sw_audit_strings *kept)
+{
+	struct sw_audit_rec rec = {
+		.session_id = n->log.session, .pid = (pid_t)req->pid,
+		.abi = sw_abi_of(req->data.arch, req->data.nr),
+		.nr = req->data.nr, .d = d, .prog = n->prog,
+		.has_result = true, .result = d->retval, .kept = kept,
+	};
+
+	if (!n->log.f || rec.abi == SW_ABI_NONE)
+		return;
+	memcpy(rec.args, req->data.args, sizeof(rec.args));
+	(void)sw_audit_write(n->log.f, n->log.fmt, &rec);
 }
 
 static void answer(struct sw_notif *n)
@@ -247,7 +330,10 @@ static void answer(struct sw_notif *n)
 	struct seccomp_notif req;
 	struct seccomp_notif_resp resp;
 	struct sw_decision d;
+	struct sw_audit_strings kept
+		__attribute__((cleanup(sw_audit_strings_clear))) = { 0 };
 	uint64_t args[6];
+	bool logged = false;
 
 	/* SECCOMP_IOCTL_NOTIF_RECV wants a zeroed request. */
 	memset(&req, 0, sizeof(req));
@@ -263,6 +349,11 @@ static void answer(struct sw_notif *n)
 			resp.error = (int32_t)d.retval;
 		else
 			resp.val = d.retval;
+		/* A caller killed for a read past its deadline gets
+		 * neither an answer nor a line. */
+		if (!log_keep(n, &req, &kept))
+			return;
+		logged = n->log.f != NULL;
 	} else {
 		/* Only the rules sw_notif_rule() sends here notify, and
 		 * decide.c answers them with a value; anything else would
@@ -273,6 +364,9 @@ static void answer(struct sw_notif *n)
 	/* ENOENT: the caller was interrupted meanwhile; its call restarts
 	 * (-ERESTARTSYS) and comes back as a new notification. */
 	if (ioctl(n->fd, SECCOMP_IOCTL_NOTIF_SEND, &resp) == 0) {
+		/* Sent: its caller waited throughout the read (log_keep). */
+		if (logged)
+			log_write(n, &req, &d, &kept);
 		__atomic_add_fetch(&n->answered, 1, __ATOMIC_RELAXED);
 		if (n->also)
 			__atomic_add_fetch(n->also, 1, __ATOMIC_RELAXED);
@@ -283,6 +377,10 @@ static void *serve(void *arg)
 {
 	struct sw_notif *n = arg;
 	struct pollfd p[2] = { { n->fd, POLLIN, 0 }, { n->stop_fd, POLLIN, 0 } };
+
+	/* Its reads of the program's memory are on the program's uid's
+	 * account, as the tracer's (strings.c). */
+	sw_tracee_mem_owner(n->log.uid);
 
 	for (;;) {
 		if (poll(p, 2, -1) < 0) {
@@ -364,22 +462,23 @@ void sw_notif_free(struct sw_notif *n)
 }
 
 /* At a SECCOMP stop of the session's first process before its first
- * exec (actions.c): the handoff, if this is it.  A listener that cannot
- * be taken ends the session: the calls it answers would fail ENOSYS
- * once the exec closes the child's copy, which is not what the policy
- * says. */
-void sw_notif_handoff(struct sw_session *s, struct sw_tracee *t,
+ * exec (actions.c): the handoff, if this is it (true).  A listener that
+ * cannot be taken ends the session: the calls it answers would fail
+ * ENOSYS once the exec closes the child's copy, which is not what the
+ * policy says. */
+bool sw_notif_handoff(struct sw_session *s, struct sw_tracee *t,
 		      uint32_t audit_arch, uint64_t nr, const uint64_t args[6])
 {
 	struct sw_error e = { 0 };
 
 	if (args[3] != SW_NOTIF_MAGIC || nr != __NR_execve ||
 	    sw_abi_of(audit_arch, nr) != SW_ABI_GUARD)
-		return;
+		return false;
 	if (sw_notif_take(s->notif, t->pid, args, &e) < 0) {
 		sw_warn(s, "%s; killing the session", e.msg);
 		sw_sys_kill(t->pid, SIGKILL);
 	}
+	return true;
 }
 
 /* At the session's first exec event (tracer.c): the listener must be

@@ -425,27 +425,51 @@ static int refusals_for(const struct sw_launch *l,
 
 /*
  * Whether the launch answers sw_notif_rule()'s calls through a seccomp
- * listener (notif.c): asked for (sw_launch.listener), nothing that
- * counts or logs a call (the listener's thread keeps no record and
- * writes no line: those stay at a stop), and a kernel that wakes the
- * listener on the caller's CPU (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP,
- * 6.6) and can still skip the calls ptrace decides, and a supervisor
- * allowed to take the listener from the launch child (pidfd_getfd:
- * inside a container run with Docker's profile it is not, and a filter
- * whose listener is never taken would answer its calls ENOSYS).
+ * listener (notif.c): NULL if it does, else why not (one home: `sysward
+ * check` and sw_notif_rule_why() say these words).  Asked for
+ * (sw_launch.listener), nothing that counts calls or orders log lines
+ * among the program's writes (the listener's thread keeps no record;
+ * it writes the log's lines of the calls it answers, notif.c), and a
+ * kernel that wakes the listener on the caller's CPU
+ * (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, 6.6) and can still skip the calls
+ * ptrace decides, and a supervisor allowed to take the listener from the
+ * launch child (pidfd_getfd: inside a container run with Docker's
+ * profile it is not, and a filter whose listener is never taken would
+ * answer its calls ENOSYS).
  */
-static bool listener_for(const struct sw_launch *l,
-			 const struct sw_kernel_support *ks,
-			 const struct sw_program *prog)
+static const char *listener_why(const struct sw_launch *l,
+				const struct sw_kernel_support *ks,
+				const struct sw_program *prog)
 {
+	if (!l->listener)
+		return sw_listener_unasked_why;
+	/* A log is written by the listener's thread as at a stop (notif.c,
+	 * log_write()); the refusals a log asks to see stop, as before.  A
+	 * line gate orders the log's lines among the program's own writes
+	 * at stops (linegate.c), a record and complain mode count calls. */
+	if (l->audit_gate || l->record || l->complain ||
+	    prog->refusals >= SW_REFUSALS_RECORDED)
+		return sw_listener_modes_why;
+	if (!ks->set_syscall_info)
+		return "the kernel lacks PTRACE_SET_SYSCALL_INFO (Linux 6.16)";
+	if (prog->ctx.kernel < KERNEL_VERSION(6, 6, 0))
+		return "the kernel is older than 6.6, which wakes a listener on its caller's CPU (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP)";
+	if (!ks->pidfd_getfd)
+		return "this machine refuses pidfd_getfd of a traced child (a container's seccomp profile, an LSM): the listener could not be handed to the supervisor";
 	/* An architecture whose kernel rolls an interrupted call back before
 	 * the tracer sees it (arm64) keeps every call at a ptrace stop: a
 	 * listener's caller would see EINTR (engine/arch.h). */
-	return l->listener && ks->pidfd_getfd && prog->refusals == SW_REFUSALS_KERNEL &&
-	       !l->audit && !l->audit_gate && !l->record && !l->complain &&
-	       ks->set_syscall_info && prog->ctx.kernel >= KERNEL_VERSION(6, 6, 0) &&
-	       sw_arch_restarts_interrupted();
+	if (!sw_arch_restarts_interrupted())
+		return "on this architecture (arm64) a call interrupted by a signal is rolled back before the tracer sees it: a listener's caller would see EINTR";
+	return NULL;
 }
+
+const char sw_listener_unasked_why[] = "the launch does not ask for one";
+
+const char sw_listener_modes_why[] =
+	"the launch records, complains or logs to its own standard error "
+	"(--report, --gate, --complain, --log -): the listener's thread counts no call "
+	"and does not order its lines among the program's";
 
 /* Complain mode over file rules (the policy's or --sandbox's): the
  * supervisor judges them instead of the kernel (fscomplain.c). */
@@ -522,7 +546,8 @@ int sw_launch_prepare(const struct sw_kernel_support *ks,
 		sw_prepared_free(pr);
 		return r;
 	}
-	pr->prog->listener = listener_for(l, ks, pr->prog);
+	pr->prog->no_listener_why = listener_why(l, ks, pr->prog);
+	pr->prog->listener = !pr->prog->no_listener_why;
 	r = build_filters_cached(ks, l, pr, timeout_ms, err);
 	pr->listener = r >= 0 && pr->prog->listener &&
 		       sw_notif_filter_has(pr->insns, pr->n_insns);

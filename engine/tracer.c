@@ -686,6 +686,16 @@ void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status)
  * its SECCOMP stop's handler, where a hold begins, until the hold is over.
  * resultcheck.c's keeps first.
  */
+/* A read of pid's memory passed its deadline (strings.c): pid is killed
+ * already; kill its session too, whose FUSE server (or whatever holds
+ * the fault) is one of its processes, so that the abandoned read ends. */
+static void stalled_kill(struct sw_session *s, pid_t stuck)
+{
+	sw_warn(s, "reading the memory of pid %d took longer than the deadline (a page of a file system the program serves itself?); killing the session",
+		stuck);
+	session_kill_all(s);
+}
+
 static void handle_one(struct sw_supervisor *sup, pid_t pid, int status)
 {
 	struct sw_tracee *t;
@@ -696,23 +706,22 @@ static void handle_one(struct sw_supervisor *sup, pid_t pid, int status)
 	if (sup->n_holds && sw_rc_hold_status(sup, pid, status))
 		return;
 	t = sw_tracee_find(sup, pid);
+	/* The same for a read of the session's listener (notif.c), seen at
+	 * the next event of the session, which its kill makes: before this
+	 * one is handled, which may end the session. */
+	if (t && t->s && (stuck = sw_notif_stalled(t->s->notif)) > 0)
+		stalled_kill(t->s, stuck);
 	/* Whatever this stop reads of a program's memory is on that
 	 * program's uid's account (strings.c).  A tid not known yet (its
 	 * first stop before its creation event) gets its owner where
 	 * handle_status() places it. */
 	sw_tracee_mem_owner(t && t->s ? t->s->uid : (uid_t)-1);
 	restart(sup, pid, handle_status(sup, pid, status));
-	/* A read of a tracee's memory passed its deadline (strings.c): the
-	 * tracee is killed already; kill its session too, whose FUSE server
-	 * (or whatever holds the fault) is one of its processes, so that the
-	 * abandoned read ends. */
+	/* A read of a tracee's memory passed its deadline. */
 	while ((stuck = sw_tracee_mem_stalled()) > 0) {
 		t = sw_tracee_find(sup, stuck);
-		if (!t || !t->s)
-			continue;
-		sw_warn(t->s, "reading the memory of pid %d took longer than the deadline (a page of a file system the program serves itself?); killing the session",
-			stuck);
-		session_kill_all(t->s);
+		if (t && t->s)
+			stalled_kill(t->s, stuck);
 	}
 }
 

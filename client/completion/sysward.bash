@@ -129,7 +129,7 @@ _sysward()
 		;;
 	check)
 		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "--quiet --strict --json --policy-max-bytes --help" -- "$cur"))
+			COMPREPLY=($(compgen -W "--quiet --strict --routes --json --policy-max-bytes --help" -- "$cur"))
 			return
 		fi
 		_sysward_policy_files

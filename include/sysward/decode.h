@@ -33,7 +33,12 @@ void sw_decode_args(FILE *f, uint32_t arch, const char *name,
 		    uint8_t hidden);
 
 /* "name(args)", as sw_decode_args() writes the arguments (name NULL:
- * "?"), in a string to free(); NULL without memory. */
+ * "?"), to f. */
+void sw_decode_call_write(FILE *f, uint32_t arch, const char *name,
+			  const uint64_t args[6], const char *const strs[6],
+			  uint8_t hidden);
+
+/* The same in a string to free(); NULL without memory. */
 char *sw_decode_call(uint32_t arch, const char *name, const uint64_t args[6],
 		     const char *const strs[6], uint8_t hidden);
 

@@ -461,6 +461,18 @@ int sw_prepared_enforcement(struct sw_prepared *pr,
 			    void *ud);
 
 /*
+ * How a prepared launch answers each rule's calls (engine/route.c): fn(the
+ * rule's JSON path, words) once per rule: the kernel's filter alone, the
+ * seccomp listener, or a ptrace stop and why (the first name's route,
+ * then each name whose route differs); then, if the launch has no
+ * listener on this machine, or would lose it to a mode, fn(NULL, why).
+ * 0, or fn's first negative value, or -ENOMEM.
+ */
+int sw_prepared_routes(const struct sw_prepared *pr,
+		       int (*fn)(const char *path, const char *msg, void *ud),
+		       void *ud);
+
+/*
  * Handle ptrace events.  With block=false only what is pending is handled
  * (call it when SIGCHLD arrives).  Returns the number of events handled,
  * or -errno.

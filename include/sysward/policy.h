@@ -263,9 +263,13 @@ enum sw_policy_warning_kind {
 	 * enforced on this kernel (which Landlock rights, which dropped,
 	 * how a narrower hierarchy is compiled); `sysward check` shows it. */
 	SW_POLICY_WARN_ENFORCE,
+	/* Not a problem: which part of the machine answers a rule's calls
+	 * (the kernel's filter, the seccomp listener, a ptrace stop and
+	 * why); `sysward check --routes` shows it. */
+	SW_POLICY_WARN_ROUTE,
 };
 
-/* "other", "syscall-newer", "not-a-path", "grant", "enforce": the kind as `sysward
+/* "other", "syscall-newer", "not-a-path", "grant", "enforce", "route": the kind as `sysward
  * check --json` names it; NULL for a value the enum does not have. */
 const char *sw_policy_warning_kind_name(enum sw_policy_warning_kind kind);
 

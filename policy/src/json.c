@@ -715,6 +715,8 @@ const char *sw_policy_warning_kind_name(enum sw_policy_warning_kind kind)
 		return "grant";
 	case SW_POLICY_WARN_ENFORCE:
 		return "enforce";
+	case SW_POLICY_WARN_ROUTE:
+		return "route";
 	}
 	return NULL;
 }

@@ -18,6 +18,21 @@
  *                       listener) nor EINTR (a wait for the listener that
  *                       the signal interrupted: getuid never fails so
  *                       unconfined, nor at a ptrace stop)
+ *   adv_notif race DIR  (under policies/notif-log.json and --log) N
+ *                       threads call mkdir(DIR/...) for 1 s, skipped
+ *                       (EROFS) and logged by the listener, which reads
+ *                       the path for the line, while another thread
+ *                       rewrites that path between two strings and
+ *                       the threads are signalled: every answer EROFS,
+ *                       no directory made (the string decides nothing);
+ *                       check.sh counts the log's lines against the
+ *                       calls reported here
+ *   adv_notif exits DIR (the same policy) 200 fork children, each with
+ *                       two threads calling that mkdir, end by
+ *                       exit_group after 0-2 ms: calls whose caller is
+ *                       gone before the listener reads its path (or
+ *                       answers it); the program must see every child
+ *                       end normally and nothing made
  *   adv_notif spoof     an execve carrying the launch child's handoff
  *                       arguments and a descriptor of the program's own
  *                       (a pipe): the supervisor must not take it, and
@@ -157,9 +172,9 @@ static void *caller(void *arg)
 	return NULL;
 }
 
-/* The fork child's part: callers and a signaller of its own for 1 s;
- * exit status 0 when every answer was right. */
-static int storm(int n, bool report)
+/* n threads running fn (n <= 64) for 1 s, each signalled (SIGUSR1, a
+ * handler without SA_RESTART) every 200 us; then stop, and joined. */
+static void signalled_for_1s(int n, void *(*fn)(void *))
 {
 	struct sigaction sa = { .sa_handler = on_usr1 };	/* no SA_RESTART */
 	pthread_t th[64];
@@ -167,7 +182,7 @@ static int storm(int n, bool report)
 
 	sigaction(SIGUSR1, &sa, NULL);
 	for (int i = 0; i < n; i++)
-		pthread_create(&th[i], NULL, caller, NULL);
+		pthread_create(&th[i], NULL, fn, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
 		for (int i = 0; i < n; i++)
@@ -178,6 +193,13 @@ static int storm(int n, bool report)
 	stop = 1;
 	for (int i = 0; i < n; i++)
 		pthread_join(th[i], NULL);
+}
+
+/* The fork child's part: callers and a signaller of its own for 1 s;
+ * exit status 0 when every answer was right. */
+static int storm(int n, bool report)
+{
+	signalled_for_1s(n, caller);
 	if (report)
 		RESULT("%lu getuid calls: %lu wrong, %lu ENOSYS, %lu EINTR",
 		       n_calls, n_wrong, n_enosys, n_eintr);
@@ -194,7 +216,7 @@ static int try_storm(int n)
 	TRIED("%d threads and a fork child's %d call getuid for 1 s, signalled (SIGUSR1, no SA_RESTART) every 200 us", n, n);
 	c = fork();
 	if (c == 0)
-		_exit(storm(n, false));
+		_exit(storm(n, true));	/* its count too: the log's lines */
 	bad = storm(n, true);
 	if (c > 0)
 		waitpid(c, &st, 0);
@@ -202,6 +224,126 @@ static int try_storm(int n)
 	       ? "every answer 4242" : "a wrong answer, ENOSYS, EINTR or no call");
 	if (bad || !(c > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
 		adv_line("verdict", "ESCAPED (an emulated call was not answered as the policy says)");
+		return ADV_ESCAPED;
+	}
+	adv_line("verdict", "contained");
+	return ADV_CONTAINED;
+}
+
+/* ---- race: a logged call's path rewritten while it waits ---------- */
+
+static char race_path[256];
+static const char *race_dir;
+static volatile int race_stop;
+
+static void *race_flipper(void *arg)
+{
+	char a[256], b[256];
+	unsigned long n = 0;
+
+	(void)arg;
+	snprintf(a, sizeof(a), "%s/a", race_dir);
+	snprintf(b, sizeof(b), "%s/a-much-longer-name-%0100d", race_dir, 0);
+	while (!race_stop) {
+		const char *s = n++ & 1 ? a : b;
+
+		/* Byte by byte, the terminator last: the string is torn
+		 * at any moment, never unterminated. */
+		for (size_t i = 0; s[i]; i++)
+			__atomic_store_n(&race_path[i], s[i], __ATOMIC_RELAXED);
+		__atomic_store_n(&race_path[strlen(s)], '\0', __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+static void *race_caller(void *arg)
+{
+	unsigned long calls = 0, wrong = 0;
+
+	(void)arg;
+	while (!stop) {
+		long r = syscall(SYS_mkdir, race_path, 0755);
+
+		calls++;
+		if (!(r == -1 && errno == EROFS))
+			wrong++;
+	}
+	pthread_mutex_lock(&mu);
+	n_calls += calls;
+	n_wrong += wrong;
+	pthread_mutex_unlock(&mu);
+	return NULL;
+}
+
+static int try_race(const char *dir, int n)
+{
+	pthread_t fl;
+	DIR *d;
+	struct dirent *e;
+	int made = 0;
+
+	if (n < 1 || n > 16)
+		n = 4;
+	race_dir = dir;
+	snprintf(race_path, sizeof(race_path), "%s/a", dir);
+	TRIED("%d threads mkdir(%s/...) for 1 s (skipped EROFS, logged), the path rewritten by another thread, SIGUSR1 every 200 us", n, dir);
+	pthread_create(&fl, NULL, race_flipper, NULL);
+	signalled_for_1s(n, race_caller);
+	race_stop = 1;
+	pthread_join(fl, NULL);
+	d = opendir(dir);
+	while (d && (e = readdir(d)))
+		made += strncmp(e->d_name, "a", 1) == 0;
+	if (d)
+		closedir(d);
+	RESULT("%lu mkdir calls: %lu not EROFS; %d directories made", n_calls, n_wrong, made);
+	if (n_wrong || made || !n_calls) {
+		adv_line("verdict", "ESCAPED (a logged skip ran, or answered otherwise)");
+		return ADV_ESCAPED;
+	}
+	adv_line("verdict", "contained");
+	return ADV_CONTAINED;
+}
+
+static void *exit_caller(void *arg)
+{
+	(void)arg;
+	for (;;)
+		syscall(SYS_mkdir, race_path, 0755);
+	return NULL;
+}
+
+static int try_exits(const char *dir)
+{
+	int bad = 0, made = 0;
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(race_path, sizeof(race_path), "%s/a", dir);
+	TRIED("200 fork children, each with 2 threads calling mkdir(%s) (skipped, logged), exit_group after 0-2 ms", race_path);
+	for (int i = 0; i < 200; i++) {
+		pid_t c = fork();
+		int st;
+
+		if (c == 0) {
+			pthread_t th;
+
+			for (int k = 0; k < 2; k++)
+				pthread_create(&th, NULL, exit_caller, NULL);
+			usleep((useconds_t)(i % 3) * 1000);
+			_exit(0);
+		}
+		if (c < 0 || waitpid(c, &st, 0) != c || !WIFEXITED(st) || WEXITSTATUS(st))
+			bad++;
+	}
+	d = opendir(dir);
+	while (d && (e = readdir(d)))
+		made += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	RESULT("%d of 200 children did not end normally; %d entries made", bad, made);
+	if (bad || made) {
+		adv_line("verdict", "ESCAPED (a child's end or a skipped call went wrong)");
 		return ADV_ESCAPED;
 	}
 	adv_line("verdict", "contained");
@@ -241,6 +383,10 @@ int main(int argc, char **argv)
 		return try_storm(argc >= 3 ? atoi(argv[2]) : 4);
 	if (argc >= 2 && !strcmp(argv[1], "spoof"))
 		return try_spoof();
-	fprintf(stderr, "usage: adv_notif fds|own|storm [N]|spoof\n");
+	if (argc >= 3 && !strcmp(argv[1], "exits"))
+		return try_exits(argv[2]);
+	if (argc >= 3 && !strcmp(argv[1], "race"))
+		return try_race(argv[2], argc >= 4 ? atoi(argv[3]) : 4);
+	fprintf(stderr, "usage: adv_notif fds|own|storm [N]|spoof|race DIR [N]|exits DIR\n");
 	return ADV_CANNOT;
 }

@@ -157,6 +157,33 @@ uid_path_policy() {
 	EOF
 }
 
+# fuse_freeze_setup: skips where adv_fuse cannot mount; $d its directory.
+fuse_freeze_setup() {
+	[ "$(id -u)" = 0 ] || skip "needs uid 0 (/dev/fuse is often mode 0600)"
+	[ -c /dev/fuse ] || skip "no /dev/fuse"
+	d=$scratch/d
+	mkdir -p "$d/mnt" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
+}
+
+# fuse_freeze_run: adv_fuse $d under $scratch/policy.json (and RUN_OPTS);
+# fails unless the program was ended before its server's 4 s; $ms.
+fuse_freeze_run() {
+	local t0
+	t0=$(date +%s%N)
+	echo "+ timeout -s KILL 30 sysward run --policy $scratch/policy.json ${RUN_OPTS[*]} --cap setfcap -- adv_fuse $d"
+	timeout -s KILL 30 "$SYSWARD" run --policy "$scratch/policy.json" \
+		${RUN_OPTS[@]+"${RUN_OPTS[@]}"} --cap setfcap -- \
+		"$ADV/adv_fuse" "$d" >"$out" 2>&1 </dev/null
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	cat "$out"
+	echo "+ exit status $rc after $ms ms"
+	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
+	grep -q '^verdict: ESCAPED' "$out" && fail "a FUSE page stalled the supervisor"
+	grep -q 'server: READ' "$out" || fail "the FUSE READ never came (exit $rc)"
+	[ "$ms" -lt 4000 ] || fail "took $ms ms: the program outlived the held READ"
+}
+
 # After stage_nobody adv_pidfd_getfd: a witness of uid 65534 outside the
 # sandbox holds $nb/d/file-D open; adv_pidfd_getfd, confined by
 # $nb/policy.json as uid 65534, tries to take that descriptor.
@@ -984,25 +1011,36 @@ fuse_supervisor_freeze)
 	# lets uid 0 map itself into its user namespace (since 5.12 mapping
 	# outside root needs it), as any other uid may map itself: where
 	# /dev/fuse is 0666 (common) no capability is needed at all.
-	[ "$(id -u)" = 0 ] || skip "needs uid 0 (/dev/fuse is often mode 0600)"
-	[ -c /dev/fuse ] || skip "no /dev/fuse"
-	d=$scratch/d
-	mkdir -p "$d/mnt" && echo allowed >"$d/file-A" && echo denied >"$d/file-D"
+	fuse_freeze_setup
 	uid_path_policy "$d"
-	t0=$(date +%s%N)
-	echo "+ timeout -s KILL 30 sysward run --policy $scratch/policy.json --cap setfcap -- adv_fuse $d"
-	timeout -s KILL 30 "$SYSWARD" run --policy "$scratch/policy.json" --cap setfcap -- \
-		"$ADV/adv_fuse" "$d" >"$out" 2>&1 </dev/null
-	rc=$?
-	ms=$((($(date +%s%N) - t0) / 1000000))
-	cat "$out"
-	echo "+ exit status $rc after $ms ms"
-	[ "$rc" -eq 2 ] && skip "$(grep '^verdict' "$out")"
-	grep -q '^verdict: ESCAPED' "$out" && fail "a FUSE page stalled the supervisor"
+	fuse_freeze_run
 	grep -q 'reading the memory of pid [0-9]* took longer than the deadline' "$out" ||
 		fail "no warning naming the stuck read (exit $rc)"
-	grep -q 'server: READ' "$out" || fail "the FUSE READ never came (exit $rc)"
-	[ "$ms" -lt 4000 ] || fail "took $ms ms: the program outlived the held READ"
+	echo "verdict: contained: killed after $ms ms (exit $rc)" ;;
+fuse_listener_freeze)
+	# The same page read by the session's seccomp listener (engine/notif.c),
+	# for the audit line of a logged call it answers: openat with flags
+	# O_RDONLY exactly is skipped (EACCES) and logged, the witness's
+	# getuid emulated, both answered by the listener.  Its thread reads
+	# through the readers with a deadline (engine/strings.c) too, or it
+	# would wait for the server, and with it every call the listener
+	# answers and the session's end (its thread is joined).  Contained:
+	# the program killed within about the 1 s deadline, with the same
+	# warning as at a stop, and no line for the call never answered.
+	fuse_freeze_setup
+	cat >"$scratch/policy.json" <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+	  {"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242},
+	  {"names": ["openat"], "action": "SYSWARD_ACT_SKIP", "errno": "EACCES",
+	   "args": [{"index": 2, "value": 0, "op": "SCMP_CMP_EQ"}]}]}
+	EOF
+	RUN_OPTS=(--log "$scratch/audit.log")
+	fuse_freeze_run
+	grep -q 'reading the memory of pid [0-9]* took longer than the deadline' "$out" ||
+		fail "no warning naming the stuck read (exit $rc)"
+	# The openat was never answered: no line for it (the witness's
+	# getuid may be answered while the kill lands, and logged).
+	! grep '"syscall":"openat"' "$scratch/audit.log" || fail "a line for a call never answered"
 	echo "verdict: contained: killed after $ms ms (exit $rc)" ;;
 pidfd_getfd_opt_in)
 	# Control: a rule allowing pidfd_getfd hands it back to the policy,
@@ -1389,6 +1427,57 @@ null_path_fd_calls)
 		run "$scratch/policy.json" -- touch "$d/file-A"
 		[ "$rc" -eq 0 ] || fail "touch FILE failed under a utimensat path rule"
 	fi ;;
+notif_storm)
+	# Threads of two processes call the emulated getuid while signalled
+	# with a handler without SA_RESTART: never the real uid, ENOSYS or
+	# EINTR; the same with the listener writing the log, and at ptrace
+	# stops (--report) beside it.  Logged, each answered call has one
+	# line: a caller interrupted before its answer restarts and is
+	# logged once, at its next notification.
+	run "$POL/emulate-uid.json" -- "$ADV/adv_notif" storm 4
+	expect_contained "an emulated call under signals"
+	run "$POL/emulate-uid.json" --log "$scratch/audit.log" -- "$ADV/adv_notif" storm 4
+	expect_contained "an emulated call under signals (logged by the listener)"
+	calls=$(sed -n 's/^result: \([0-9]*\) getuid calls.*/\1/p' "$out" | awk '{ n += $1; k++ } END { if (k == 2) print n }')
+	lines=$(grep -c '"syscall":"getuid"' "$scratch/audit.log")
+	echo "+ $calls getuid calls (both processes), $lines lines"
+	[ -n "$calls" ] && [ "$lines" -eq "$calls" ] || fail "$lines lines for $calls calls"
+	run "$POL/emulate-uid.json" --report /dev/null -- "$ADV/adv_notif" storm 4
+	expect_contained "an emulated call under signals (ptrace only)" ;;
+notif_log_race)
+	# A logged skip the listener answers (policies/notif-log.json:
+	# mkdir skipped EROFS, "log") while another thread rewrites its path
+	# and the callers are signalled: the listener reads the path for
+	# the line alone, so every call is still refused and nothing made
+	# (the string decides nothing), and each answered call has one whole
+	# line (the read may catch the string torn, as a stop's may).
+	mkdir -p "$scratch/d"
+	run "$POL/notif-log.json" --log "$scratch/audit.log" -- "$ADV/adv_notif" race "$scratch/d" 4
+	expect_contained "a logged skip under a rewritten path"
+	calls=$(sed -n 's/^result: \([0-9]*\) mkdir calls.*/\1/p' "$out")
+	lines=$(grep -c '"syscall":"mkdir"' "$scratch/audit.log")
+	echo "+ $calls mkdir calls, $lines lines"
+	[ -n "$calls" ] && [ "$lines" -eq "$calls" ] || fail "$lines lines for $calls calls"
+	! grep '"syscall":"mkdir"' "$scratch/audit.log" |
+		grep -v '^{"time":.*"rule_path":"syscalls\[0\]".*,"verdict":"return","return":-30}$' ||
+		fail "a mkdir line cut short, or another's"
+	# Control: the same at ptrace stops (--report), beside it.
+	run "$POL/notif-log.json" --log "$scratch/audit2.log" --report /dev/null -- "$ADV/adv_notif" race "$scratch/d" 4
+	expect_contained "a logged skip under a rewritten path (ptrace only)" ;;
+notif_log_exits)
+	# Callers gone before the listener reads their path for the log
+	# (or answers them): 200 fork children whose two threads call a
+	# logged skip end by exit_group after 0-2 ms.  The read fails, or
+	# the answer finds the call gone (SEND: ENOENT): no line is written
+	# for it, none from another process's memory, the listener goes on,
+	# and every child ends normally; its mkdir lines are whole, each
+	# with its caller's path.
+	mkdir -p "$scratch/d"
+	run "$POL/notif-log.json" --log "$scratch/audit.log" -- "$ADV/adv_notif" exits "$scratch/d"
+	expect_contained "a logged call whose caller ends"
+	! grep '"syscall":"mkdir"' "$scratch/audit.log" |
+		grep -v '^{"time":.*"strings":{"arg0":"'"$scratch"'/d/a"}.*,"verdict":"return","return":-30}$' ||
+		fail "a mkdir line cut short, or with another path" ;;
 complain_report_bounded)
 	# Route 18: the record is made of the program's calls.  5,000
 	# distinct refused numbers, 50 processes of 100 more each, 200

@@ -807,18 +807,41 @@ static size_t getfd_calls(uint64_t fd)
 }
 
 /* The session's main process stops at execve(..., magic, 7), with a
- * listener still to take and (or not) its first exec done. */
-static void stage_handoff(uint64_t magic, bool exec_done)
+ * listener still to take and (or not) its first exec done, and (or
+ * not) a log of every decision (sysward run --log). */
+static void stage_handoff_log(uint64_t magic, bool exec_done, bool audit_on)
 {
 	uint64_t a[6] = { 100, 101, 102, magic, 7, 0 };
 
-	stage(__NR_getppid, false);
-	sess->notif = sw_notif_new(sess->prog, NULL);
+	stage(__NR_getppid, audit_on);
+	sess->notif = sw_notif_new(sess->prog, NULL, NULL);
 	ck_assert_ptr_nonnull(sess->notif);
 	sess->exec_done = exec_done;
 	fk_seccomp(PID, 0xc000003e, __NR_execve, a, 0x401000);
 	seccomp_stop();
 }
+
+static void stage_handoff(uint64_t magic, bool exec_done)
+{
+	stage_handoff_log(magic, exec_done, false);
+}
+
+START_TEST(notif_handoff_not_logged)
+{
+	/* The handoff stops for sysward's sake: a launch without a listener
+	 * makes the same exec with no stop, so --log shows nothing of it
+	 * (the listener's lines must equal the stops').  Control: an execve
+	 * without the handoff's arguments at a stop is logged. */
+	stage_handoff_log(SW_NOTIF_MAGIC, false, true);
+	ck_assert_uint_eq(getfd_calls(7), 1);
+	fflush(log_f);
+	ck_assert_uint_eq(log_len, 0);
+	stage_handoff_log(SW_NOTIF_MAGIC ^ 1, false, true);
+	ck_assert_uint_eq(getfd_calls(~0ull), 0);
+	fflush(log_f);
+	ck_assert_ptr_nonnull(strstr(log_buf, "\"syscall\":\"execve\""));
+}
+END_TEST
 
 START_TEST(notif_handoff_not_a_listener)
 {
@@ -860,7 +883,7 @@ START_TEST(notif_handoff_refused_fails_closed)
 	{
 		uint64_t a[6] = { 100, 101, 102, SW_NOTIF_MAGIC, 7, 0 };
 
-		sess->notif = sw_notif_new(sess->prog, NULL);
+		sess->notif = sw_notif_new(sess->prog, NULL, NULL);
 		sess->exec_done = false;
 		fk_seccomp(PID, 0xc000003e, __NR_execve, a, 0x401000);
 		seccomp_stop();
@@ -963,6 +986,7 @@ int main(void)
 	tcase_add_test(tc, vsyscall_rewrite_arguments);
 	tcase_add_test(tc, complain_lifts_and_records);
 	tcase_add_test(tc, notif_handoff_not_a_listener);
+	tcase_add_test(tc, notif_handoff_not_logged);
 	tcase_add_test(tc, notif_handoff_only_from_the_launch);
 	tcase_add_test(tc, notif_handoff_refused_fails_closed);
 	tcase_add_test(tc, complain_records_objects);
