@@ -322,11 +322,12 @@ static SW_PLAN apply_return(struct sw_tracee *t,
 	 * One stop where the architecture has the hook: skipped here with
 	 * the return register set, the call returns that value and makes
 	 * no exit stop.  Two stops when something must happen at the exit:
-	 * a signal to raise (TRAP), or pinned path arguments whose
-	 * registers point into the guard until the exit stop restores them
-	 * (route 6c).
+	 * a signal to raise (TRAP), pinned path arguments whose registers
+	 * point into the guard until the exit stop restores them (route
+	 * 6c), or the program's number register to give back
+	 * (sw_arch_nr_in_user_reg: riscv64's a7).
 	 */
-	if (!d->signal && !t->n_pins) {
+	if (!d->signal && !t->n_pins && !sw_arch_nr_in_user_reg) {
 		r = sw_arch_return_at_entry(t->pid, d->retval);
 		if (r == 0)
 			return SW_CONT(0);
@@ -365,8 +366,10 @@ static SW_PLAN apply_rewrite(struct sw_supervisor *sup,
 	if (set_info(t->pid, info) < 0)
 		return tamper_failed(t, errno, "rewrite the syscall");
 	/* Pinned strings stay until the exit stop; a checked connect is
-	 * logged there, as judged; a checked call is decided there. */
-	if (t->n_pins || (d->audit && s->audit) || t->pc || t->rc)
+	 * logged there, as judged; a checked call is decided there; a new
+	 * number left in the program's register is taken back there. */
+	if (t->n_pins || (d->audit && s->audit) || t->pc || t->rc ||
+	    (sw_arch_nr_in_user_reg && d->nr != t->call.nr))
 		return to_exit(sup, t, true);
 	audit(t, false, 0, NULL);
 	return SW_CONT(0);
@@ -418,9 +421,16 @@ struct sw_resume sw_exit_stop(struct sw_supervisor *sup, struct sw_tracee *t)
 {
 	struct sw_ptrace_syscall_info info;
 	struct sw_resume plan;
-	int sig;
+	int sig, e;
 
 	sw_pathguard_release(t);
+	/* The number register as the program left it, where the number the
+	 * supervisor set there (a skip's -1, a rewrite's) would stay. */
+	if (sw_arch_nr_in_user_reg && t->exit_pending &&
+	    (t->d.verdict == SW_V_RETURN ||
+	     (t->d.verdict == SW_V_REWRITE && t->d.nr != t->call.nr)) &&
+	    (e = sw_arch_restore_nr(t->pid, t->call.nr)) < 0)
+		return tamper_failed(t, -e, "give the syscall number register back");
 	/* A checked connect's peer: it may refuse the connection made. */
 	if (t->pc && sw_peers_exit(sup, t, &plan))
 		return plan;

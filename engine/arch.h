@@ -6,8 +6,8 @@
  * layout, syscall numbers, the kernel's quirks) lives in one file,
  * engine/arch/<arch>.c, with its types in engine/arch/<arch>.h; the rest
  * of the engine is generic and calls the hooks declared here.  Only
- * x86_64 and aarch64 have them today: CMake and the #if below refuse
- * other machines.
+ * x86_64, aarch64 and riscv64 have them today: CMake and the #if below
+ * refuse other machines.
  *
  * A file for another architecture (arm64, riscv64, ...) must provide, in
  * arch/<arch>.h:
@@ -21,7 +21,8 @@
  *   - struct sw_arch_regs: a register snapshot (PTRACE_GETREGS or
  *     GETREGSET NT_PRSTATUS) taken at a syscall-entry stop, where the
  *     argument registers still hold the arguments (arm64's x0 is also
- *     the return register);
+ *     the return register; riscv64's first argument, orig_a0, is in no
+ *     regset and is kept beside it);
  *   - sw_arch_nr_index(nr): a stop's nr without ABI flag bits (x32's);
  * and in arch/<arch>.c every function below, plus the tables
  * sw_arch_vetted_nr[] and sw_arch_filter_groups[].  A hook that the
@@ -39,15 +40,17 @@
 #include "arch/x86_64.h"
 #elif defined(__aarch64__)
 #include "arch/aarch64.h"
+#elif defined(__riscv) && __riscv_xlen == 64
+#include "arch/riscv64.h"
 #else
-#error "sysward-engine has per-architecture hooks for x86_64 and aarch64 only (engine/arch/)"
+#error "sysward-engine has per-architecture hooks for x86_64, aarch64 and riscv64 only (engine/arch/)"
 #endif
 
 /* ---- ABI table ------------------------------------------------------- */
 
 /* libseccomp token (== AUDIT_ARCH_* value) of an ABI. */
 uint32_t sw_abi_token(enum sw_abi abi);
-/* "x86_64", "i386", "x32"; "aarch64". */
+/* "x86_64", "i386", "x32"; "aarch64"; "riscv64". */
 const char *sw_abi_name(enum sw_abi abi);
 /* The OCI profile's spelling: "SCMP_ARCH_X86_64", "SCMP_ARCH_X86", ... */
 const char *sw_abi_oci_name(enum sw_abi abi);
@@ -93,17 +96,28 @@ bool sw_arch_in_vsyscall(enum sw_abi abi, uint64_t ip);
  * this one stop (no exit stop needed).  0 or -errno; -EOPNOTSUPP on an
  * architecture without the hook (the caller takes the exit stop). */
 int sw_arch_return_at_entry(pid_t pid, int64_t rval);
+/* Is the number the kernel runs a register of the program's, which a
+ * tracer's skip (-1) or new number also changes for the program after
+ * the call (riscv64's a7: syscall_set_nr())?  Then a call whose number
+ * the supervisor changes goes on to its exit stop, where
+ * sw_arch_restore_nr() gives the register back: never one stop. */
+extern const bool sw_arch_nr_in_user_reg;
+/* At that exit stop: the number register as the program set it (nr).
+ * 0 or -errno; 0, nothing done, where the kernel keeps its number apart
+ * (x86's orig_rax, arm64's syscallno). */
+int sw_arch_restore_nr(pid_t pid, uint64_t nr);
 /* At the delivery stop of a SIGSYS standing in for a seccomp trap of
  * call nr(args...): the registers the handler's context shows, as the
  * kernel's trap leaves them (syscall_rollback(): x86's return register
- * holds nr, arm64's x0 the first argument).  0 or -errno. */
+ * holds nr, arm64's x0 and riscv64's a0 the first argument).  0 or
+ * -errno. */
 int sw_arch_trap_regs(pid_t pid, uint64_t nr, const uint64_t args[6]);
 
 /* At a signal-delivery stop: was the tracee in a call that returns
  * -ERESTARTSYS (a wait the signal interrupted), and which (nr as a stop
  * of abi reports it, its argument registers)?  1 yes, 0 no, -errno;
  * -EOPNOTSUPP where the kernel has rolled the call back before the stop
- * (arm64). */
+ * (arm64, riscv64). */
 int sw_arch_interrupted_call(pid_t pid, enum sw_abi abi, uint64_t *nr,
 			     uint64_t args[6]);
 /* At that stop: make the call restart after the handler whatever its
@@ -127,7 +141,8 @@ int sw_arch_set_arg(pid_t pid, enum sw_abi abi, unsigned int i, uint64_t val);
  * every write of the register at an entry or seccomp stop
  * (PTRACE_SET_SYSCALL_INFO: syscall_set_arguments(); NT_PRSTATUS:
  * gpr_set(), update_syscall_orig_x0_after_ptrace(), Linux 6.12.118) and
- * that nothing writes at the exit stop.  So a pinned argument of such a
+ * that nothing writes at the exit stop (riscv64's a0 and orig_a0, which
+ * only PTRACE_SET_SYSCALL_INFO reaches).  So a pinned argument of such a
  * register cannot be put back: the exit stop leaves the result there,
  * and a call returning a restart code keeps its guard slot for the
  * restart, which runs on the slot (pathguard.c).  0 where every argument

@@ -723,8 +723,12 @@ bool sw_peers_exit(struct sw_supervisor *sup, struct sw_tracee *t,
 		rval = info.exit.rval;
 	if (pc->flags >= 0) {
 		(void)sw_sys_fcntl(pc->file, F_SETFL, pc->flags);
+		/* Made again from the call as the program made it: at the
+		 * exit stop a register may hold the result, not the
+		 * argument (arm64's x0, riscv64's a0: sw_arch_args_returned;
+		 * the descriptor was -EAGAIN there). */
 		if (rval == -EAGAIN && sw_arch_get_regs(t->pid, &r) == 0 &&
-		    sw_arch_replay(t->pid, &r) == 0) {
+		    sw_arch_inject_abi(t->pid, &r, t->call.abi, t->call.nr, t->call.args) == 0) {
 			/* Its backlog was full: made again once the others
 			 * ran (the program asked to wait); recorded then. */
 			pc->flags = -1;

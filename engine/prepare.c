@@ -457,10 +457,10 @@ static const char *listener_why(const struct sw_launch *l,
 	if (!ks->pidfd_getfd)
 		return "this machine refuses pidfd_getfd of a traced child (a container's seccomp profile, an LSM): the listener could not be handed to the supervisor";
 	/* An architecture whose kernel rolls an interrupted call back before
-	 * the tracer sees it (arm64) keeps every call at a ptrace stop: a
-	 * listener's caller would see EINTR (engine/arch.h). */
+	 * the tracer sees it (arm64, riscv64) keeps every call at a ptrace
+	 * stop: a listener's caller would see EINTR (engine/arch.h). */
 	if (!sw_arch_restarts_interrupted())
-		return "on this architecture (arm64) a call interrupted by a signal is rolled back before the tracer sees it: a listener's caller would see EINTR";
+		return "on this architecture (arm64, riscv64) a call interrupted by a signal is rolled back before the tracer sees it: a listener's caller would see EINTR";
 	return NULL;
 }
 

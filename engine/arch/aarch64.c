@@ -26,6 +26,7 @@
 
 #include "../internal.h"
 #include "../sys.h"
+#include "generic.h"
 #include "witness.h"
 
 /* The svc #0 instruction: 4 bytes; the kernel's own restart rewinds the
@@ -47,28 +48,6 @@ const char *sw_abi_name(enum sw_abi abi)
 const char *sw_abi_oci_name(enum sw_abi abi)
 {
 	return abi == SW_ABI_AARCH64 ? "SCMP_ARCH_AARCH64" : NULL;
-}
-
-unsigned int sw_abi_arg_bytes(enum sw_abi abi)
-{
-	return 8;
-}
-
-/* kernel/fork.c: arm64 is built without CONFIG_CLONE_BACKWARDS*: clone's
- * order is x86-64's (flags, stack, parent_tid, child_tid, tls). */
-bool sw_abi_clone_backwards(enum sw_abi abi)
-{
-	return false;
-}
-
-bool sw_abi_old_mmap(enum sw_abi abi)
-{
-	return false;
-}
-
-bool sw_abi_socketcall_words(enum sw_abi abi)
-{
-	return false;
 }
 
 enum sw_abi sw_abi_of(uint32_t audit_arch, uint64_t nr)
@@ -106,38 +85,18 @@ enum sw_abi sw_abi_native(void)
 	return seccomp_arch_native() == SCMP_ARCH_AARCH64 ? SW_ABI_AARCH64 : SW_ABI_NONE;
 }
 
-int sw_arch_resolve_fallback(enum sw_abi abi, const char *name)
-{
-	return -1;	/* no multiplexer: libseccomp's numbers are the stops' */
-}
-
-bool sw_arch_in_vsyscall(enum sw_abi abi, uint64_t ip)
-{
-	return false;	/* arm64 has no vsyscall page */
-}
-
 /* ---- registers ---------------------------------------------------------- */
 
+/* An AArch32 tracee's view is 18 32-bit words; the filter kills such a
+ * program, but never read it as AArch64's. */
 static int get_regs(pid_t pid, struct user_regs_struct *r)
 {
-	struct iovec iov = { r, sizeof(*r) };
-
-	if (sw_sys_ptrace(PTRACE_GETREGSET, pid, (void *)(uintptr_t)NT_PRSTATUS, &iov) < 0)
-		return -errno;
-	/* An AArch32 tracee's view is 18 32-bit words (task_user_regset_
-	 * view()); the filter kills such a program, but never read it as
-	 * AArch64's. */
-	if (iov.iov_len != sizeof(*r))
-		return -ENOEXEC;
-	return 0;
+	return prstatus_get(pid, r, sizeof(*r));
 }
 
 static int set_regs(pid_t pid, const struct user_regs_struct *r)
 {
-	struct iovec iov = { (void *)r, sizeof(*r) };
-
-	return sw_sys_ptrace(PTRACE_SETREGSET, pid, (void *)(uintptr_t)NT_PRSTATUS, &iov) < 0 ?
-	       -errno : 0;
+	return prstatus_set(pid, r, sizeof(*r));
 }
 
 /* pt_regs->syscallno: at an entry stop the call the kernel runs (-1: none,
@@ -168,6 +127,14 @@ int sw_arch_return_at_entry(pid_t pid, int64_t rval)
 	return set_regs(pid, &r);
 }
 
+/* The kernel runs syscallno, not the program's register. */
+const bool sw_arch_nr_in_user_reg = false;
+
+int sw_arch_restore_nr(pid_t pid, uint64_t nr)
+{
+	return 0;
+}
+
 int sw_arch_trap_regs(pid_t pid, uint64_t nr, const uint64_t args[6])
 {
 	struct user_regs_struct r;
@@ -180,30 +147,6 @@ int sw_arch_trap_regs(pid_t pid, uint64_t nr, const uint64_t args[6])
 		return e;
 	r.regs[0] = args[0];
 	return set_regs(pid, &r);
-}
-
-int sw_arch_interrupted_call(pid_t pid, enum sw_abi abi, uint64_t *nr,
-			     uint64_t args[6])
-{
-	/*
-	 * arm64's do_signal() rolls an interrupted call back (x0 = orig_x0,
-	 * pc over the svc, syscallno forgotten) before get_signal(), so at
-	 * the delivery stop neither the -ERESTARTSYS nor the call is left
-	 * in any register, and the choice between a restart and EINTR is
-	 * made on a local variable after the stop.  No tracer can change
-	 * it: a listener's call interrupted there keeps its EINTR.
-	 */
-	return -EOPNOTSUPP;
-}
-
-int sw_arch_restart_always(pid_t pid)
-{
-	return -EOPNOTSUPP;	/* see sw_arch_interrupted_call() */
-}
-
-bool sw_arch_restarts_interrupted(void)
-{
-	return false;	/* so no session has a listener (prepare.c) */
 }
 
 /* ---- the path guard's injection ---------------------------------------- */
@@ -235,20 +178,6 @@ int sw_arch_guard_entry_check(const struct sw_arch_regs *r0)
 {
 	/* get_regs() refuses an AArch32 view; pstate says it too. */
 	return (r0->r.pstate & SW_PSR_MODE32_BIT) ? 1 : 0;
-}
-
-/*
- * A page below sp, 16-byte aligned: AAPCS64 has no red zone (nothing
- * live below sp during a call), and a fresh image's stack is set up 128
- * KiB deep (fs/exec.c, setup_arg_pages(): stack_expand), so the page is
- * mapped.
- */
-#define SW_SCRATCH_BELOW_SP	4096u
-_Static_assert(SW_ARCH_SCRATCH_MAX <= SW_SCRATCH_BELOW_SP - 16, "below sp");
-
-uint64_t sw_arch_scratch(const struct sw_arch_regs *r0)
-{
-	return (r0->r.sp - SW_SCRATCH_BELOW_SP) & ~(uint64_t)15;
 }
 
 /* r0 (of an entry stop: x0 is the first argument) running nr(a...) from
@@ -312,41 +241,13 @@ int sw_arch_finish(pid_t pid, const struct sw_arch_regs *r0, int64_t rval)
 	return rewind_to(pid, r0, 0, NULL, (uint64_t)rval, true);
 }
 
-/*
- * Calls that wait and can send nothing on a socket (peers.c): a task
- * blocked in one stops next.  arm64 has one ABI, so /proc/<tid>/syscall's
- * number means one call.  <asm/unistd.h>'s numbers (the generic table).
- */
-static const uint16_t quiet_calls[] = {
-	__NR_read, __NR_close, __NR_mmap, __NR_mprotect, __NR_munmap,
-	__NR_pread64, __NR_readv, __NR_madvise, __NR_nanosleep, __NR_connect,
-	__NR_accept, __NR_recvfrom, __NR_recvmsg, __NR_clone, __NR_execve,
-	__NR_exit, __NR_wait4, __NR_semop, __NR_msgrcv, __NR_fcntl,
-	__NR_flock, __NR_fsync, __NR_fdatasync, __NR_rt_sigtimedwait,
-	__NR_rt_sigsuspend, __NR_futex, __NR_io_getevents, __NR_getdents64,
-	__NR_semtimedop, __NR_clock_nanosleep, __NR_exit_group,
-	__NR_mq_timedreceive, __NR_waitid, __NR_openat, __NR_newfstatat,
-	__NR_pselect6, __NR_ppoll, __NR_epoll_pwait, __NR_accept4,
-	__NR_preadv, __NR_recvmmsg, __NR_execveat, __NR_preadv2, __NR_statx,
-	__NR_io_pgetevents, __NR_clone3, __NR_openat2, __NR_epoll_pwait2,
-	__NR_futex_waitv,
-};
-
-bool sw_arch_quiet_call(uint64_t nr)
-{
-	for (size_t i = 0; i < sizeof(quiet_calls) / sizeof(quiet_calls[0]); i++)
-		if (quiet_calls[i] == nr)
-			return true;
-	return false;
-}
-
 /* ---- the Landlock probe's witness ---------------------------------------- */
 
 /* The witness: "b ." (0x14000000, little-endian). */
 SW_ARCH_WITNESS(EM_AARCH64, 0x00, 0x00, 0x00, 0x14)
 
 const struct sw_arch_vetted sw_arch_vetted_nr[SW_ABI_COUNT] = {
-	[SW_ABI_AARCH64] = { __NR_madvise, __NR_process_madvise, __NR_prctl },
+	[SW_ABI_AARCH64] = SW_GENERIC_VETTED_NR,
 };
 
 const struct sw_arch_filter_group sw_arch_filter_groups[] = {

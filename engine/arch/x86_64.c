@@ -192,6 +192,14 @@ int sw_arch_return_at_entry(pid_t pid, int64_t rval)
 	return 0;
 }
 
+/* The kernel runs orig_rax, not the program's register. */
+const bool sw_arch_nr_in_user_reg = false;
+
+int sw_arch_restore_nr(pid_t pid, uint64_t nr)
+{
+	return 0;
+}
+
 int sw_arch_trap_regs(pid_t pid, uint64_t nr, const uint64_t args[6])
 {
 	/* syscall_rollback(): ax = orig_ax, the call's number.  orig_rax

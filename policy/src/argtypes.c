@@ -33,14 +33,17 @@ const char *sw_syscall_arg_types(uint32_t arch, const char *name)
 	const struct sw_argtypes_row *row;
 
 	/*
-	 * arm64's calls are the same SYSCALL_DEFINEn functions as x86_64's
-	 * under the same names (include/uapi/asm-generic/unistd.h; arm64
-	 * has no call of its own that x86_64 lacks), so x86_64's column is
-	 * arm64's: an int argument is an int there too, and a filter must
-	 * compare only its low 32 bits, which is all the kernel reads.
+	 * arm64's and riscv64's calls are the same SYSCALL_DEFINEn
+	 * functions as x86_64's under the same names (include/uapi/
+	 * asm-generic/unistd.h; arm64 has no call of its own that x86_64
+	 * lacks, riscv64's riscv_flush_icache and riscv_hwprobe have no
+	 * row, so no width), so x86_64's column is theirs: an int argument
+	 * is an int there too, and a filter must compare only its low 32
+	 * bits, which is all the kernel reads.
 	 */
 	if (arch != SCMP_ARCH_X86_64 && arch != SCMP_ARCH_X32 &&
-	    arch != SCMP_ARCH_X86 && arch != SCMP_ARCH_AARCH64)
+	    arch != SCMP_ARCH_X86 && arch != SCMP_ARCH_AARCH64 &&
+	    arch != SCMP_ARCH_RISCV64)
 		return NULL;
 	if (!name)
 		return NULL;

@@ -197,6 +197,7 @@ static void build_names(void)
 		{ SCMP_ARCH_AARCH64, 0, 1024 },
 		{ SCMP_ARCH_ARM, 0, 1024 },
 		{ SCMP_ARCH_ARM, 0x0f0000, 16 },	/* __ARM_NR_BASE */
+		{ SCMP_ARCH_RISCV64, 0, 1024 },
 	};
 	size_t cap = 0, n = 0;
 	char **tab = NULL;

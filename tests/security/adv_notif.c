@@ -256,13 +256,24 @@ static void *race_flipper(void *arg)
 	return NULL;
 }
 
+/* mkdir(path, 0755), the program's own call: the generic syscall table
+ * (arm64, riscv64, whose guests build this program) has mkdirat only. */
+static long raw_mkdir(const char *path)
+{
+#ifdef SYS_mkdir
+	return syscall(SYS_mkdir, path, 0755);
+#else
+	return syscall(SYS_mkdirat, AT_FDCWD, path, 0755);
+#endif
+}
+
 static void *race_caller(void *arg)
 {
 	unsigned long calls = 0, wrong = 0;
 
 	(void)arg;
 	while (!stop) {
-		long r = syscall(SYS_mkdir, race_path, 0755);
+		long r = raw_mkdir(race_path);
 
 		calls++;
 		if (!(r == -1 && errno == EROFS))
@@ -309,7 +320,7 @@ static void *exit_caller(void *arg)
 {
 	(void)arg;
 	for (;;)
-		syscall(SYS_mkdir, race_path, 0755);
+		raw_mkdir(race_path);
 	return NULL;
 }
 

@@ -41,11 +41,18 @@
  *       the peer a connect finds dies or executes while it is checked.
  *   adv_peers loop DIR N     under sysward: N connects to stream.sock,
  *       each sending ping; contained when none reached the service.
+ *   adv_peers backlog DIR    under sysward (or not), control: a server of
+ *       the session's own whose backlog is full, and a child's blocking
+ *       connect to it, which must wait for room (made while the session
+ *       is held, the check returns EAGAIN and makes it again) and
+ *       succeed once the server accepts: exit 0 "control: connect
+ *       waited", as unconfined.
  *
  * Output: tried/result/verdict lines (adv.h).  The service's markers
  * are the ground truth, and check.sh reads them too.
  */
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -650,6 +657,66 @@ static int loop(const char *dir, int n)
 			     : adv_verdict(ADV_CONTAINED, NULL);
 }
 
+static int backlog(const char *dir)
+{
+	struct sockaddr_un a;
+	socklen_t len;
+	char path[PATH_MAX];
+	int ls, n = 0, st = 0;
+	pid_t child;
+
+	snprintf(path, sizeof(path), "%s/backlog.sock", dir);
+	len = addr_of(&a, path);
+	unlink(path);
+	ls = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (ls < 0 || bind(ls, (const void *)&a, len) < 0 || listen(ls, 0) < 0)
+		return adv_verdict(ADV_CANNOT, "cannot listen");
+	/* Full: non-blocking connects until one would wait. */
+	for (;;) {
+		int c = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+
+		if (c < 0)
+			return adv_verdict(ADV_CANNOT, "socket");
+		if (connect(c, (const void *)&a, len) < 0) {
+			close(c);
+			if (errno != EAGAIN)
+				return adv_verdict(ADV_CANNOT, "filling the backlog failed");
+			break;
+		}
+		if (++n > 64)
+			return adv_verdict(ADV_CANNOT, "the backlog never filled");
+	}
+	TRIED("a blocking connect to %s, whose backlog %d connects fill, "
+	      "accepted 300 ms later", path, n);
+	child = fork();
+	if (child == 0) {
+		int c = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		int r = connect(c, (const void *)&a, len);
+
+		RESULT("child: connect = %d%s%s", r, r < 0 ? " " : "",
+		       r < 0 ? strerror(errno) : "");
+		_exit(r == 0 ? 0 : 1);
+	}
+	adv_pause_ms(300);
+	/* Room for the child's: the queued ones taken, without waiting for
+	 * one the child may never make. */
+	fcntl(ls, F_SETFL, O_NONBLOCK);
+	for (int i = 0; i <= n; i++) {
+		int c = accept4(ls, NULL, NULL, SOCK_CLOEXEC);
+
+		if (c < 0)
+			break;
+	}
+	if (child < 0 || waitpid(child, &st, 0) < 0)
+		return adv_verdict(ADV_CANNOT, "fork");
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+		printf("control: connect waited\n");
+		return 0;
+	}
+	printf("control: the connect did not wait for room (unconfined it does)\n");
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IONBF, 0);
@@ -671,6 +738,8 @@ int main(int argc, char **argv)
 		return flap(argv[0], argv[2], atoi(argv[3]), atoi(argv[4]));
 	if (argc == 4 && !strcmp(argv[1], "loop"))
 		return loop(argv[2], atoi(argv[3]));
-	fprintf(stderr, "usage: adv_peers serve DIR [forked] | connect DIR KIND... | race DIR N | tricks DIR | own DIR | flap DIR | loop DIR N\n");
+	if (argc == 3 && !strcmp(argv[1], "backlog"))
+		return backlog(argv[2]);
+	fprintf(stderr, "usage: adv_peers serve DIR [forked] | connect DIR KIND... | race DIR N | tricks DIR | own DIR | flap DIR | loop DIR N | backlog DIR\n");
 	return ADV_CANNOT;
 }

@@ -11,7 +11,7 @@
 #   arch-suite.sh boot ARCH BUILDDIR         boot once, run every scenario
 #   arch-suite.sh result ARCH BUILDDIR ID    one scenario's verdict
 #
-# ARCH: arm64.  prepare builds BUILDDIR/vm-static-ARCH (scripts/build-static
+# ARCH: arm64 or riscv64.  prepare builds BUILDDIR/vm-static-ARCH (scripts/build-static
 # --arch ARCH); boot runs guest-arch.sh in qemu-images/run-vm --arch ARCH
 # with those binaries and writes BUILDDIR/vm-results/ARCH.log; result
 # prints one scenario's part of it and exits with its status (0 pass).
@@ -20,7 +20,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SRC=$(cd "$HERE/../.." && pwd)
 
 die() { echo "arch-suite: error: $*" >&2; exit 1; }
-arch_ok() { case $1 in arm64) ;; *) die "unknown ARCH '$1' (arm64)" ;; esac; }
+arch_ok() { case $1 in arm64|riscv64) ;; *) die "unknown ARCH '$1' (arm64, riscv64)" ;; esac; }
 
 boot() {
 	local arch=$1 b=$2 st=$2/vm-static-$1 log=$2/vm-results/$1.log stage t0 rc want got n

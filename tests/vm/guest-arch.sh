@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# Runs inside an arm64 (or another non-x86) QEMU guest, started by
+# Runs inside the arm64 or riscv64 QEMU guest, started by
 # tests/vm/arch-suite.sh boot: the scenarios whose outcome depends on the
 # architecture (engine/arch/<arch>.c: registers, return register, the
 # path guard's injection, ABI tables, signals), each beside its control
@@ -21,9 +21,18 @@ NOBODY=65534
 
 # The adversarial programs the scenarios run (scripts/build-static --arch
 # reads this line), from /extra/adv.
-ADV_PROGRAMS="adv_pathguard adv_guard_restart adv_restart_arg0 adv_widths adv_notif"
+ADV_PROGRAMS="adv_pathguard adv_guard_restart adv_restart_arg0 adv_widths adv_notif adv_peers"
 # Every scenario, in the order run (arch-suite.sh list reads this line).
-SCENARIOS="info abi_refusal allow errno kill skip emulate rewrite_nr rewrite_args paths guard_sealed guard_restart guard_restart_arg0 widths notif signals trap daemon"
+SCENARIOS="info abi_refusal allow errno kill skip emulate rewrite_nr nr_register rewrite_args paths guard_sealed guard_restart guard_restart_arg0 widths notif peers_backlog signals trap daemon"
+
+# The machine's facts the scenarios check: uname -m, sysward's name of the
+# machine (engine/arch: sw_arch_machine), its ABI's OCI spelling and
+# AUDIT_ARCH value (<linux/audit.h>).
+case $(uname -m) in
+aarch64) MACHINE=aarch64 SW_MACHINE=arm64 OCI_ABI=SCMP_ARCH_AARCH64 AUDIT_ARCH=0xc00000b7 ;;
+riscv64) MACHINE=riscv64 SW_MACHINE=riscv64 OCI_ABI=SCMP_ARCH_RISCV64 AUDIT_ARCH=0xc00000f3 ;;
+*) MACHINE=$(uname -m) SW_MACHINE=unknown OCI_ABI=unknown AUDIT_ARCH=unknown ;;
+esac
 
 if [ "${1:-}" = --list ]; then
 	for s in $SCENARIOS; do echo "arch:$s"; done
@@ -58,23 +67,24 @@ nobody() { su -s /bin/sh -c "exec $*" nobody; }
 
 t_info() {
 	"$S" info >"$W/o" 2>&1; echo "rc=$?"; cat "$W/o"
-	grep -q '^architecture: *aarch64$' "$W/o" || fail "sysward info does not say aarch64"
+	grep -q "^architecture: *$MACHINE\$" "$W/o" || fail "sysward info does not say $MACHINE"
 	grep -q '^PTRACE_SET_SYSCALL_INFO: *yes' "$W/o" || fail "no PTRACE_SET_SYSCALL_INFO"
-	$PROBE arch >"$W/o"; expect "$W/o" "arch=aarch64"
+	$PROBE arch >"$W/o"; expect "$W/o" "arch=$MACHINE"
 }
 
 # A policy naming an ABI this machine does not run is refused, with what
 # it runs; the native spelling is taken.
 t_abi_refusal() {
 	run "$W/o" '{"defaultAction": "SCMP_ACT_ALLOW", "architectures": ["SCMP_ARCH_X86_64"]}' -- $PROBE getuid
-	[ $_rc -ne 0 ] || fail "a policy for x86-64 ran on arm64"
-	grep -q 'not an ABI this arm64 machine runs' "$W/o" || fail "no message naming the machine"
-	run "$W/o" '{"defaultAction": "SCMP_ACT_ALLOW", "architectures": ["SCMP_ARCH_AARCH64"]}' -- $PROBE getuid
-	[ $_rc -eq 0 ] || fail "SCMP_ARCH_AARCH64 refused"
+	[ $_rc -ne 0 ] || fail "a policy for x86-64 ran on $SW_MACHINE"
+	grep -q "not an ABI this $SW_MACHINE machine runs" "$W/o" || fail "no message naming the machine"
+	run "$W/o" '{"defaultAction": "SCMP_ACT_ALLOW", "architectures": ["'$OCI_ABI'"]}' -- $PROBE getuid
+	[ $_rc -eq 0 ] || fail "$OCI_ABI refused"
 	expect "$W/o" "getuid=0"
 	# Docker's default profile: its archMap names SCMP_ARCH_ARM beside
 	# SCMP_ARCH_AARCH64 on arm64 (taken; AArch32 programs are not
-	# supervised: killed at their first call).
+	# supervised: killed at their first call), SCMP_ARCH_RISCV64 alone on
+	# riscv64.
 	"$S" run --policy /extra/src/policy/examples/docker-default.json -- $PROBE getuid net-unix >"$W/o" 2>&1
 	echo "+ sysward run --policy docker-default.json -- sw-probe getuid net-unix: rc=$?"; cat "$W/o"
 	expect "$W/o" "getuid=0" "connect(unix)=ok"
@@ -139,8 +149,26 @@ t_rewrite_nr() {
 	$PROBE pid-is-ppid >"$W/o"; expect "$W/o" "getpid==getppid: no"
 }
 
-# Arguments rewritten: O_CREAT taken from openat's flags (arm64 has no
-# open), mkdirat's mode set.
+# A skipped, emulated or renumbered call leaves the program's number
+# register (arm64's x8, riscv64's a7) as the kernel leaves it unconfined:
+# kept, which code may rely on.  riscv64's kernel reads the number from a7
+# itself, where a tracer's skip (-1) or new number would stay.
+t_nr_register() {
+	$PROBE nrreg:sched_yield nrreg:getuid nrreg:getpid >"$W/o"; cat "$W/o"
+	expect "$W/o" "sched_yield=0 number-register=kept" "getuid=0 number-register=kept"
+	grep -q '^getpid=[0-9]* number-register=kept$' "$W/o" || fail "unconfined: getpid's number register"
+	run "$W/o" '{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+	  {"names": ["sched_yield"], "action": "SYSWARD_ACT_SKIP", "return": 7},
+	  {"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242},
+	  {"names": ["getpid"], "action": "SYSWARD_ACT_REWRITE", "rewrite": {"syscall": "getppid"}}]}' -- \
+		$PROBE nrreg:sched_yield nrreg:getuid nrreg:getpid
+	[ $_rc -eq 0 ] || fail "rc $_rc"
+	expect "$W/o" "sched_yield=7 number-register=kept" "getuid=4242 number-register=kept"
+	grep -q '^getpid=[0-9]* number-register=kept$' "$W/o" || fail "getpid rewritten: its number register"
+}
+
+# Arguments rewritten: O_CREAT taken from openat's flags (arm64 and
+# riscv64 have no open), mkdirat's mode set.
 t_rewrite_args() {
 	echo old >"$W/existing"
 	run "$W/o" '{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
@@ -213,8 +241,9 @@ t_guard_restart() {
 # holds no copy, cannot forge the handoff; an emulated call under a storm
 # of signals whose handler has no SA_RESTART gives the emulated value,
 # never EINTR, as at a ptrace stop (--log).
-# The same with the path in the first argument: arm64's x0, also the
-# return register, whose copy orig_x0 the kernel restarts the call from.
+# The same with the path in the first argument: arm64's x0 (riscv64's a0),
+# also the return register, whose copy orig_x0 (orig_a0) the kernel
+# restarts the call from.
 t_guard_restart_arg0() {
 	race_policy
 	adv "$W/race.json" $ADV/adv_restart_arg0 $W/race
@@ -237,6 +266,20 @@ t_notif() {
 	adv_log=1 adv $pol $ADV/adv_notif storm 4
 }
 
+# A blocking connect to the session's own server with a full backlog
+# waits for room, as unconfined: the peer check (route 19) holds the
+# session, makes the connect non-blocking and, on EAGAIN, makes it again
+# from its instruction at the exit stop, where the first argument's
+# register (x0, a0) holds the result, not the descriptor.
+t_peers_backlog() {
+	echo "+ adv_peers backlog (unconfined)"
+	$ADV/adv_peers backlog $W >"$W/o" 2>&1; _rc=$?
+	sed 's/^/  | /' "$W/o"
+	[ $_rc -eq 0 ] || fail "unconfined: rc $_rc"
+	run "$W/o" "$ALLOW" -- $ADV/adv_peers backlog $W
+	[ $_rc -eq 0 ] && grep -qx 'control: connect waited' "$W/o" || fail "the connect did not wait (rc $_rc)"
+}
+
 t_signals() {
 	run "$W/o" '{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
 	  {"names": ["getuid"], "action": "SYSWARD_ACT_EMULATE", "return": 4242}]}' -- \
@@ -251,14 +294,14 @@ t_signals() {
 	[ $_rc -eq 0 ] || fail "stopcont: rc $_rc"
 }
 
-# A trap: the SIGSYS handler is told the call and AUDIT_ARCH_AARCH64.
+# A trap: the SIGSYS handler is told the call and the machine's AUDIT_ARCH.
 t_trap() {
 	run "$W/o" '{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
 	  {"names": ["getppid"], "action": "SCMP_ACT_TRAP"}]}' -- $PROBE sigsys:getppid
-	grep -q "^sigsys(getppid)=.* code=1 errno=0 syscall=$(syscall_nr getppid) arch=0xc00000b7 " "$W/o" ||
-		fail "the handler was not told getppid on AArch64"
+	grep -q "^sigsys(getppid)=.* code=1 errno=0 syscall=$(syscall_nr getppid) arch=$AUDIT_ARCH " "$W/o" ||
+		fail "the handler was not told getppid on $MACHINE"
 }
-syscall_nr() { echo 173; }	# getppid, include/uapi/asm-generic/unistd.h
+syscall_nr() { echo 173; }	# getppid, include/uapi/asm-generic/unistd.h (both)
 
 # syswardd launches the program for a client (sysward run --daemon): the
 # same answers as embedded, and for an unprivileged client.

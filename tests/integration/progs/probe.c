@@ -126,7 +126,8 @@ static int parse_flags(const char *s)
 	return flags;
 }
 
-static long raw_noarg(const char *name, bool *known)
+/* The number of a call without arguments, or -1. */
+static long noarg_nr(const char *name)
 {
 	static const struct { const char *n; long nr; } tab[] = {
 		{ "getuid", SYS_getuid }, { "geteuid", SYS_geteuid },
@@ -138,18 +139,59 @@ static long raw_noarg(const char *name, bool *known)
 #endif
 	};
 
-	char *end;
-	long nr;
-
 	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
-		if (strcmp(tab[i].n, name) == 0) {
-			*known = true;
-			return syscall(tab[i].nr);
-		}
+		if (strcmp(tab[i].n, name) == 0)
+			return tab[i].nr;
+	return -1;
+}
+
+static long raw_noarg(const char *name, bool *known)
+{
+	long nr = noarg_nr(name);
+	char *end;
+
+	if (nr >= 0) {
+		*known = true;
+		return syscall(nr);
+	}
 	/* A number: any call, even one no kernel has ("sys:1000"). */
 	nr = strtol(name, &end, 0);
 	*known = *name >= '0' && *name <= '9' && !*end;
 	return *known ? syscall(nr, 0, 0, 0, 0, 0, 0) : -1;
+}
+
+/*
+ * Call nr with the machine's syscall instruction, its number in the
+ * register the kernel reads it from, and return what that register holds
+ * after the call: the kernel leaves it as it was (arm64's x8, riscv64's
+ * a7), and a compiler may keep a value there across the instruction
+ * (glibc's inline syscalls name it an input only).  x86's is the return
+ * register: *kept is -1 there.
+ */
+static __attribute__((noinline)) long raw_nr_kept(long nr, long *kept)
+{
+#if defined(__aarch64__)
+	register long x8 __asm__("x8") = nr;
+	register long x0 __asm__("x0") = 0;
+
+	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8) : "memory");
+	__asm__ volatile("" : "+r"(x8));
+	*kept = x8;
+	return x0;
+#elif defined(__riscv)
+	register long a7 __asm__("a7") = nr;
+	register long a0 __asm__("a0") = 0;
+
+	__asm__ volatile("ecall" : "+r"(a0) : "r"(a7) : "memory");
+	__asm__ volatile("" : "+r"(a7));
+	*kept = a7;
+	return a0;
+#else
+	long r = syscall(nr);
+
+	*kept = -1;
+	return r < 0 ? -errno : r;
+#endif
 }
 
 /* --- a trap's SIGSYS -------------------------------------------------- */
@@ -173,6 +215,8 @@ static void on_sigsys(int sig, siginfo_t *si, void *ctx)
 	sigsys_ret_reg = (long)uc->uc_mcontext.gregs[REG_EAX];
 #elif defined(__aarch64__)
 	sigsys_ret_reg = (long)uc->uc_mcontext.regs[0];
+#elif defined(__riscv)
+	sigsys_ret_reg = (long)uc->uc_mcontext.__gregs[REG_A0];
 #endif
 	sigsys_seen = 1;
 }
@@ -612,6 +656,10 @@ static void op_seccomp_deny_mkdir(void)
 	/* no mkdir on arm64: mkdirat alone */
 	const unsigned int arch = AUDIT_ARCH_AARCH64;
 	const unsigned int nr_a = SYS_mkdirat, nr_b = SYS_mkdirat;
+#elif defined(__riscv)
+	/* nor on riscv64 */
+	const unsigned int arch = AUDIT_ARCH_RISCV64;
+	const unsigned int nr_a = SYS_mkdirat, nr_b = SYS_mkdirat;
 #else
 	const unsigned int arch = AUDIT_ARCH_I386;
 	const unsigned int nr_a = SYS_mkdir, nr_b = SYS_mkdirat;
@@ -685,6 +733,7 @@ static void usage(void)
 	fprintf(stderr,
 "usage: sw-probe OP...\n"
 "  getuid geteuid getgid arch pid-is-ppid sys:NAME sys:NUMBER sigsys:NAME\n"
+"  nrreg:NAME (the call, and its number register after it)\n"
 "  open PATH FLAGS   openwrite PATH FLAGS   open-badptr   fstat-null\n"
 "  exists PATH   mkdir PATH\n"
 "  chown PATH UID GID   owner PATH   writes N   net-inet net-unix\n"
@@ -762,6 +811,8 @@ int main(int argc, char **argv)
 			say("arch=i386");
 #elif defined(__aarch64__)
 			say("arch=aarch64");
+#elif defined(__riscv) && __riscv_xlen == 64
+			say("arch=riscv64");
 #else
 			say("arch=other");
 #endif
@@ -780,6 +831,17 @@ int main(int argc, char **argv)
 				_exit(97);
 			}
 			say("%s=%s", op + 4, val(r, errno));
+		} else if (strncmp(op, "nrreg:", 6) == 0) {
+			long nr = noarg_nr(op + 6), kept;
+
+			if (nr < 0) {
+				say("probe: unknown syscall %s", op + 6);
+				_exit(97);
+			}
+			r = raw_nr_kept(nr, &kept);
+			say("%s=%s number-register=%s", op + 6,
+			    val(r, r < 0 && r >= -4095 ? (int)-r : 0),
+			    kept == nr ? "kept" : kept == -1 ? "-1" : "changed");
 		} else if (strncmp(op, "sigsys:", 7) == 0) {
 			/* sys:NAME with a SIGSYS handler: what it is told */
 			struct sigaction sa = { .sa_sigaction = on_sigsys,
