@@ -191,6 +191,7 @@ static int read_restrictions(struct sw_client *c, struct sw_error *err)
 		long n = 0;
 
 		sw_proc_number(status, "Seccomp_filters", 10, 0, &n);
+		c->seccomp_filters = n;
 		if (v == 2 && n <= own_filters_shared_with(c->pid))
 			goto label;
 		return sw_error_set(err, EPERM,
@@ -616,7 +617,7 @@ int sw_client_read(int pidfd, pid_t pid, uid_t uid, gid_t gid,
 	if (r >= 0)
 		r = read_root(c, privileged, err);
 	if (r >= 0)
-		r = sw_client_probe_domain(pid, uid, gid, err);
+		r = sw_client_probe_domain(pid, uid, gid, c->seccomp_filters, err);
 	if (r >= 0)
 		r = read_cgroups(c, err);
 	if (r >= 0)

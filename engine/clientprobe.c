@@ -43,8 +43,12 @@
  *     check, takes the result at the exit stop, rewinds the registers
  *     so that the client's own call runs again (as the path guard's
  *     setup does, arch.h), and detaches.  The client does not
- *     cooperate, so cannot lie; one that makes no system call within a
- *     second cannot be checked and is refused.
+ *     cooperate; what it could still do is answer the check itself,
+ *     with a seccomp filter added (by another thread, TSYNC) after the
+ *     daemon counted its filters: so they are counted again at the
+ *     check's exit (filters_now()), and one more is a refusal.  One that
+ *     makes no system call within a second cannot be checked and is
+ *     refused.
  *
  * Runs on a thread that may wait (syswardd's compile stage): the waits
  * for the client are bounded (PROBE_MS each), and its stops are this
@@ -374,11 +378,32 @@ static void release(pid_t pid)
 	(void)wait_for(pid, sw_mono_ms() + PROBE_MS, &st);
 }
 
-int sw_client_probe_domain(pid_t pid, uid_t uid, gid_t gid, struct sw_error *err)
+/*
+ * How many seccomp filters pid has now (/proc/<pid>/status), or -1.  A
+ * task's filters are only ever added (kernel/seccomp.c: no call removes
+ * one, TSYNC gives a thread its caller's chain, which holds its own), so
+ * a count read after a call is at least what the call ran under.
+ */
+static long filters_now(pid_t pid)
+{
+	char path[64], status[SW_PROC_TEXT_MAX];
+	long mode = 0, n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (sw_proc_read(path, status, sizeof(status)) < 0 ||
+	    !sw_proc_number(status, "Seccomp", 10, 0, &mode))
+		return -1;
+	if (mode == 0)
+		return 0;
+	return sw_proc_number(status, "Seccomp_filters", 10, 0, &n) ? n : -1;
+}
+
+int sw_client_probe_domain(pid_t pid, uid_t uid, gid_t gid, long filters,
+			   struct sw_error *err)
 {
 	struct witness w;
 	bool detach = true;
-	long rval = 0;
+	long rval = 0, after = -1;
 	int r;
 
 	/* No Landlock, no domain. */
@@ -398,6 +423,16 @@ int sw_client_probe_domain(pid_t pid, uid_t uid, gid_t gid, struct sw_error *err
 		r = -errno;
 	else
 		r = inject_check(pid, w.vpid, &rval, &detach);
+	/*
+	 * The answer is the kernel's only if no filter but those the client
+	 * was accepted with (clientctx.c) saw the check: one it added since
+	 * (another thread of its, TSYNC) outranks everything and answers
+	 * get_robust_list as it likes, EFAULT included, without running it
+	 * (kernel/seccomp.c, __seccomp_filter()).  Read while the client
+	 * still stops at the check's exit.
+	 */
+	if (r >= 0)
+		after = filters_now(pid);
 	if (detach)
 		release(pid);
 	witness_end(&w);
@@ -406,6 +441,13 @@ int sw_client_probe_domain(pid_t pid, uid_t uid, gid_t gid, struct sw_error *err
 			"check whether pid %d is in a Landlock domain (it must make a system "
 			"call within %d ms, in 64-bit code, and not be stopped)", (int)pid,
 			PROBE_MS);
+	if (after < 0 || after > filters)
+		return sw_error_set(err, EPERM,
+			"pid %d installed a seccomp filter while syswardd checked whether it "
+			"is in a Landlock domain (%ld filter%s, %ld when it asked): its "
+			"filter, not the kernel, may have answered the check; a program the "
+			"daemon starts would have neither",
+			(int)pid, after, after == 1 ? "" : "s", filters);
 	if (rval == -EPERM)
 		return sw_error_set(err, EPERM,
 			"pid %d is in a Landlock domain (it may not read a process of its own "

@@ -1130,6 +1130,9 @@ enum sw_rc_kind {
 
 /* A checked call of a tracee (t->rc), from its SECCOMP stop to the end
  * of what resultcheck.c injects after it. */
+/* A message queue's name as objects.c reads it: NAME_MAX and its NUL. */
+#define SW_MQ_NAME_MAX	256
+
 struct sw_rc {
 	uint8_t kind;		/* enum sw_rc_kind */
 	uint8_t step;		/* resultcheck.c's */
@@ -1143,10 +1146,13 @@ struct sw_rc {
 				 * -2 in memory) */
 	bool created;		/* success means the object was made now */
 	bool forced;		/* an exclusive create we asked for */
+	bool existed;		/* ... whose key or name named an object at
+				 * the stop */
 	bool read_only;		/* an open that cannot write, stopped for
 				 * complain mode's file rules alone */
 	uint64_t orig_flags;	/* the program's own */
-	uint32_t id;		/* IPC_RMID's */
+	uint32_t id;		/* IPC_RMID's id; a System V get's key */
+	char mq_name[SW_MQ_NAME_MAX];	/* an mq_open made exclusive: its name */
 	/* the call as it runs */
 	enum sw_abi abi;
 	uint64_t nr;
@@ -1806,6 +1812,7 @@ struct sw_client {
 	bool loginuid_set;
 	unsigned long personality;
 	bool thp_disable;
+	long seccomp_filters;		/* its filters when it was accepted */
 	/* "/proc/<pid>/mountinfo" when its mounts or root are not ours:
 	 * what the session's own /proc is planned from (procns.c). */
 	char mountinfo[48];
@@ -1839,7 +1846,8 @@ struct sw_client_where {
  * domain but ours, -EPERM with a message if it is in one, another -errno
  * if that could not be checked.  On a thread that may wait (about 1 s at
  * most): the client is traced meanwhile. */
-int sw_client_probe_domain(pid_t pid, uid_t uid, gid_t gid, struct sw_error *err);
+int sw_client_probe_domain(pid_t pid, uid_t uid, gid_t gid, long filters,
+			   struct sw_error *err);
 /* The mountinfo to plan the session's /proc from, or NULL for ours. */
 const char *sw_client_mountinfo(const struct sw_client *c);
 /* It is in a user namespace not ours: the launch keeps CAP_SYS_ADMIN

@@ -119,8 +119,9 @@ struct pty_fds {
 
 /*
  * --sandbox's mounts for a daemon's client (route 13): they look the
- * client's paths up as root, which may block for ever on a file system
- * that never answers (a FUSE server of the client's), and nothing before
+ * client's paths up (as the client: lookups_as()), which may block for
+ * ever on a file system that never answers (a FUSE server of the
+ * client's), and nothing before
  * "ready" may: the daemon's tracer thread waits for it.  So a mounter,
  * forked while the child still holds CAP_SYS_ADMIN in the session's
  * mount namespace and closing every descriptor but its two pipes, waits
@@ -135,7 +136,37 @@ struct mounter {
 	int go, result;		/* the child's ends */
 };
 
-static struct mounter start_mounter(const struct sw_sandbox_mounts *m, int rep_fd)
+/*
+ * The mounter looks the client's paths up as the client would: with its
+ * groups, and its uid and gid as the file system's (setfsuid(2)), which
+ * takes CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH and the other file
+ * capabilities out of the effective set (security/commoncap.c,
+ * cap_task_fix_setuid(), LSM_SETID_FS) and leaves CAP_SYS_ADMIN, which
+ * the mounts need.  As root it looked up what the client cannot reach,
+ * and the error it sent back told whether that exists (ENOENT, ENOTDIR
+ * or, once its mounts were made, the child's EACCES).  Raw calls: the
+ * kernel's, per task; the mounter has no other thread.
+ */
+static int lookups_as(const struct sw_launch *l)
+{
+	if (l->set_groups &&
+	    sw_set_groups_within(l->groups, l->n_groups, l->groups, l->n_groups) < 0)
+		return -errno;
+	if (l->gid != (gid_t)-1) {
+		(void)syscall(SYS_setfsgid, l->gid);
+		if ((gid_t)syscall(SYS_setfsgid, (gid_t)-1) != l->gid)
+			return -EPERM;
+	}
+	if (l->uid != (uid_t)-1) {
+		(void)syscall(SYS_setfsuid, l->uid);
+		if ((uid_t)syscall(SYS_setfsuid, (uid_t)-1) != l->uid)
+			return -EPERM;
+	}
+	return 0;
+}
+
+static struct mounter start_mounter(const struct sw_launch *l,
+				    const struct sw_sandbox_mounts *m, int rep_fd)
 {
 	int go[2], res[2];
 	pid_t pid;
@@ -166,7 +197,9 @@ static struct mounter start_mounter(const struct sw_sandbox_mounts *m, int rep_f
 		}
 		if (read(go[0], &c, 1) != 1)
 			_exit(1);
-		e = -sw_sandbox_mount(m);
+		e = -lookups_as(l);
+		if (!e)
+			e = -sw_sandbox_mount(m);
 		if (write(res[1], &e, sizeof(e)) != sizeof(e))
 			_exit(1);
 		_exit(0);
@@ -322,7 +355,7 @@ static _Noreturn void child(const struct sw_launch *l, cap_t caps,
 		if (errno)
 			sw_launch_fail(rep_fd, SW_STAGE_SANDBOX_MOUNTS);
 	} else if (sandbox_mounts) {
-		mounter = start_mounter(sandbox_mounts, rep_fd);
+		mounter = start_mounter(l, sandbox_mounts, rep_fd);
 	}
 	if (l->set_groups &&
 	    sw_set_groups_within(l->groups, l->n_groups, l->groups, l->n_groups) < 0)

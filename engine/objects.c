@@ -932,12 +932,11 @@ static bool ctl_changes(int cmd)
 }
 
 /*
- * Is id one of the namespace's objects of this kind?  /proc/sysvipc lists
- * every one, to anyone: an id the session did not make is refused only if
- * it names an object; a removed or invented one gets the kernel's EINVAL
- * (EIDRM), as unconfined.
+ * The namespace's objects of this kind: /proc/sysvipc lists every one,
+ * to anyone, as "key id ...".  Looked up by id (by_key false: *other its
+ * key) or by key (*other its id).  Unreadable: found (fail closed).
  */
-static bool ipc_listed(int kind, int32_t id)
+static bool ipc_find(int kind, bool by_key, int32_t value, int32_t *other)
 {
 	static const char *const file[SW_IPC_KINDS] = {
 		[SW_IPC_SHM] = "/proc/sysvipc/shm", [SW_IPC_SEM] = "/proc/sysvipc/sem",
@@ -948,12 +947,51 @@ static bool ipc_listed(int kind, int32_t id)
 	FILE *f = sw_sys_fopen(file[kind], "re");
 	long key, n;
 
+	if (other)
+		*other = by_key ? -1 : IPC_PRIVATE;
 	if (!f)
-		return true;	/* fail closed */
-	while (!found && fgets(line, sizeof(line), f))
-		found = sscanf(line, "%ld %ld", &key, &n) == 2 && n == id;
+		return true;
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%ld %ld", &key, &n) != 2)
+			continue;
+		found = (by_key ? key : n) == value;
+		if (found && other)
+			*other = (int32_t)(by_key ? n : key);
+	}
 	fclose(f);
 	return found;
+}
+
+/* Is id one of the namespace's objects of this kind?  An id the session
+ * did not make is refused only if it names an object; a removed or
+ * invented one gets the kernel's EINVAL (EIDRM), as unconfined. */
+static bool ipc_listed(int kind, int32_t id)
+{
+	return ipc_find(kind, false, id, NULL);
+}
+
+/*
+ * A get we made exclusive (IPC_EXCL added at its SECCOMP stop) claims
+ * success: did the kernel make the object?  The claim alone is no proof:
+ * after a TRACE stop the kernel runs every filter of the task again on
+ * the arguments we left (kernel/seccomp.c, __seccomp_filter(),
+ * recheck_after_trace), and a filter of the program's own may answer
+ * exactly our rewritten call with SECCOMP_RET_ERRNO | 0 (it returns 0,
+ * never run) or SECCOMP_RET_TRAP (skipped, its return register rolled
+ * back: syscall_rollback()).  A filter is a pure function of the call,
+ * so a call we did not rewrite gets the answer that let it stop here.
+ * An exclusive create the kernel ran made an object with the key that
+ * no object had at the stop (rc->existed, looked up then), and it is
+ * listed now under the id returned.
+ */
+static bool ipc_made_now(const struct sw_rc *rc, int64_t rval)
+{
+	int32_t key;
+
+	if (!rc->forced)
+		return true;	/* the program's own call, unchanged */
+	return !rc->existed && rval <= INT32_MAX &&
+	       ipc_find(rc->ipc, false, (int32_t)rval, &key) && key == (int32_t)rc->id;
 }
 
 static void ipc_contain(struct sw_tracee *t, enum sw_abi abi,
@@ -1008,6 +1046,8 @@ static void ipc_contain(struct sw_tracee *t, enum sw_abi abi,
 		t->rc->created = id == IPC_PRIVATE || (flags & IPC_CREAT && flags & IPC_EXCL) || forced;
 		t->rc->forced = forced;
 		t->rc->orig_flags = flags;
+		t->rc->id = (uint32_t)id;	/* the key */
+		t->rc->existed = forced && ipc_find(c->kind, true, id, NULL);
 	}
 }
 
@@ -1020,6 +1060,25 @@ static uint64_t mq_ino(pid_t tid, int fd)
 	if (sw_fd_fs(tid, fd, &magic, &st) < 0 || magic != SW_MQUEUE_MAGIC)
 		return 0;
 	return (uint64_t)st.st_ino;
+}
+
+/* A queue's name (mq_open's, mq_unlink's first argument), read once
+ * into name: true, or false with the call refused in d. */
+static bool mq_name_read(struct sw_tracee *t, struct sw_decision *d,
+			 char name[SW_MQ_NAME_MAX], const char *unreadable,
+			 const char *too_long)
+{
+	int n = sw_read_tracee_string(&t->pid, d->args[0], name, SW_MQ_NAME_MAX);
+
+	if (n < 0) {
+		sw_refuse(d, -n, unreadable);
+		return false;
+	}
+	if ((size_t)n >= SW_MQ_NAME_MAX - 1) {
+		sw_refuse(d, ENAMETOOLONG, too_long);
+		return false;
+	}
+	return true;
 }
 
 /*
@@ -1035,19 +1094,13 @@ static uint64_t mq_ino(pid_t tid, int fd)
 static void mq_unlink_emulate(struct sw_tracee *t, struct sw_decision *d)
 {
 	struct sw_objects *o = t->s->objects;
-	char name[256];
+	char name[SW_MQ_NAME_MAX];
 	struct stat st;
-	int fd, n, r;
+	int fd, r;
 
-	n = sw_read_tracee_string(&t->pid, d->args[0], name, sizeof(name));
-	if (n < 0) {
-		sw_refuse(d, -n, "cannot read mq_unlink's name");
+	if (!mq_name_read(t, d, name, "cannot read mq_unlink's name",
+			  "mq_unlink's name is too long"))
 		return;
-	}
-	if ((size_t)n >= sizeof(name) - 1) {
-		sw_refuse(d, ENAMETOOLONG, "mq_unlink's name is too long");
-		return;
-	}
 	fd = sw_sys_mq_open(name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		fd = sw_sys_mq_open(name, O_WRONLY | O_CLOEXEC);
@@ -1073,6 +1126,46 @@ static void mq_unlink_emulate(struct sw_tracee *t, struct sw_decision *d)
 	d->why = "mq_unlink made by the supervisor, of a queue the session made";
 }
 
+/* Does name name a queue (in the launch's IPC namespace, ours: see
+ * mq_unlink_emulate)?  Its inode in *ino.  Any answer but ENOENT (or a
+ * name the kernel refuses) counts as yes, ino 0: fail closed. */
+static bool mq_named(const char *name, uint64_t *ino)
+{
+	struct stat st;
+	int fd, r;
+
+	*ino = 0;
+	fd = sw_sys_mq_open(name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && errno != ENOENT)
+		fd = sw_sys_mq_open(name, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno != ENOENT && errno != EINVAL && errno != ENAMETOOLONG;
+	r = sw_sys_fstat(fd, &st);
+	close(fd);
+	if (r == 0)
+		*ino = (uint64_t)st.st_ino;
+	return true;
+}
+
+/*
+ * An mq_open we made exclusive (O_EXCL added at its SECCOMP stop) claims
+ * success with descriptor fd: did the kernel make the queue?  As for
+ * ipc_made_now(): the kernel runs the program's own filters again on our
+ * rewritten call, and one may answer it with a value (0: descriptor 0,
+ * which may hold another process's queue opened for reading through an
+ * mqueue mount).  A queue the kernel made has the name that named no
+ * queue at the stop (the bytes read then), and it is the one fd holds.
+ */
+static bool mq_made_now(const struct sw_tracee *t, const struct sw_rc *rc, int fd)
+{
+	uint64_t ino, have;
+
+	if (!rc->forced)
+		return true;	/* the program's own call, unchanged */
+	have = mq_ino(t->pid, fd);
+	return !rc->existed && have && mq_named(rc->mq_name, &ino) && ino == have;
+}
+
 static void mq_contain(struct sw_tracee *t, const struct sw_program *prog,
 		       enum sw_abi abi, struct sw_decision *d)
 {
@@ -1082,6 +1175,8 @@ static void mq_contain(struct sw_tracee *t, const struct sw_program *prog,
 	if (is(prog, abi, SW_SYS_MQ_OPEN, nr)) {
 		uint64_t flags = d->args[1];
 		bool forced = (flags & O_CREAT) && !(flags & O_EXCL);
+		bool existed = false;
+		char name[SW_MQ_NAME_MAX] = "";
 		int r;
 
 		if ((flags & O_CREAT) && (r = idset_reserve(&o->mq)) < 0) {
@@ -1089,6 +1184,15 @@ static void mq_contain(struct sw_tracee *t, const struct sw_program *prog,
 			return;
 		}
 		if (forced) {
+			/* The name as the kernel will read it (a thread that
+			 * rewrites it meanwhile only fails its own create:
+			 * mq_made_now()). */
+			uint64_t ino;
+
+			if (!mq_name_read(t, d, name, "cannot read mq_open's name",
+					  "mq_open's name is too long"))
+				return;
+			existed = mq_named(name, &ino);
 			d->verdict = SW_V_REWRITE;
 			d->args[1] |= O_EXCL;
 		}
@@ -1100,6 +1204,10 @@ static void mq_contain(struct sw_tracee *t, const struct sw_program *prog,
 		t->rc->forced = forced;
 		t->rc->orig_flags = flags;
 		t->rc->flags_arg = 1;
+		if (forced) {
+			memcpy(t->rc->mq_name, name, sizeof(name));
+			t->rc->existed = existed;
+		}
 		return;
 	}
 	if (is(prog, abi, SW_SYS_MQ_UNLINK, nr)) {
@@ -1262,10 +1370,21 @@ enum sw_rc_next sw_objects_result(struct sw_supervisor *sup, struct sw_tracee *t
 		out->value = -e;
 		out->why = why;
 		return SW_RC_CLOSE;
-	case SW_RC_MQ_OPEN:
+	case SW_RC_MQ_OPEN: {
+		uint64_t ino_unused;
+
 		if (rval >= 0) {
 			uint64_t ino = mq_ino(t->pid, (int)rval);
 
+			/* Not closed: a descriptor the call did not make is
+			 * the program's own, one it made an unshared queue
+			 * of its own, not the session's (by name or by
+			 * descriptor). */
+			if (rc->created && !mq_made_now(t, rc, (int)rval)) {
+				out->value = -EACCES;
+				out->why = "an mq_open we made exclusive did not create what it returned (a seccomp filter of the program's own answered it)";
+				return SW_RC_RETURN;
+			}
 			if (rc->created && ino && idset_add(&o->mq, ino) == 0)
 				return SW_RC_KEEP;
 			if (ino && idset_has(&o->mq, ino))
@@ -1275,9 +1394,19 @@ enum sw_rc_next sw_objects_result(struct sw_supervisor *sup, struct sw_tracee *t
 			out->why = "a message queue the session did not make refused";
 			return SW_RC_CLOSE;
 		}
-		return get_again(rc, rval, O_CREAT, O_EXCL, out);
+		if (get_again(rc, rval, O_CREAT, O_EXCL, out) == SW_RC_KEEP)
+			return SW_RC_KEEP;
+		/* made exclusive again: does the name name a queue now? */
+		rc->existed = rc->forced && mq_named(rc->mq_name, &ino_unused);
+		return SW_RC_INJECT;
+	}
 	case SW_RC_IPC_GET:
 		if (rval >= 0) {
+			if (rc->created && !ipc_made_now(rc, rval)) {
+				out->value = -EACCES;
+				out->why = "a System V IPC get we made exclusive did not create what it returned (a seccomp filter of the program's own answered it)";
+				return SW_RC_RETURN;
+			}
 			if (rc->created && idset_add(&o->ipc[rc->ipc], (uint64_t)rval) == 0)
 				return SW_RC_KEEP;
 			if (idset_has(&o->ipc[rc->ipc], (uint64_t)rval))
@@ -1286,7 +1415,11 @@ enum sw_rc_next sw_objects_result(struct sw_supervisor *sup, struct sw_tracee *t
 			out->why = "a System V IPC object the session did not make refused";
 			return SW_RC_RETURN;
 		}
-		return get_again(rc, rval, IPC_CREAT, IPC_EXCL, out);
+		if (get_again(rc, rval, IPC_CREAT, IPC_EXCL, out) == SW_RC_KEEP)
+			return SW_RC_KEEP;
+		/* made exclusive again: does the key name an object now? */
+		rc->existed = rc->forced && ipc_find(rc->ipc, true, (int32_t)rc->id, NULL);
+		return SW_RC_INJECT;
 	case SW_RC_IPC_RMID:
 		if (rval == 0)
 			idset_del(&o->ipc[rc->ipc], rc->id);

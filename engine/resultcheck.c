@@ -475,6 +475,23 @@ void sw_rc_forget(struct sw_supervisor *sup, struct sw_tracee *t)
 {
 	struct sw_session *s = t->s;
 
+	/*
+	 * Gone (killed: SIGKILL cannot be held back, nor blocked while we
+	 * inject) while its call may have put a descriptor in its table,
+	 * not yet judged or judged and not yet closed.  A table outlives a
+	 * task that used it as long as another uses it too
+	 * (fs/file.c, put_files_struct()): its threads die with it, but a
+	 * process of the session made with CLONE_FILES keeps it, and would
+	 * run on with that descriptor once the hold ends.  Nothing but a
+	 * task of that table can close it, and they are all held now:
+	 * killed with the session, before any runs again.
+	 */
+	if (s && t->rc && s->holder == t->pid && returns_fd(t->rc) &&
+	    t->rc->step != RC_HOLDING && s->files_shared) {
+		sw_warn(s, "pid %d died while its descriptor was being checked, in a table another process of the session shares; killing the session",
+			t->pid);
+		sw_session_kill(s);
+	}
 	t->rc_held = false;
 	if (s && t->rc_wait)
 		hold_counted(sup, s, t);
@@ -489,6 +506,25 @@ static void fail(struct sw_tracee *t, const char *what, int e)
 	sw_warn(t->s, "cannot undo what pid %d's call returned (%s: %s); killing it",
 		t->pid, what, strerror(e));
 	sw_sys_kill(t->pid, SIGKILL);
+}
+
+/*
+ * Is fd still in t's descriptor table after the close we injected?  Its
+ * return value is no proof: every filter of the task runs for the calls
+ * we inject too, and one the program installed after ours outranks our
+ * TRACE with SECCOMP_RET_ERRNO, which skips the call and makes it return
+ * -data: 0 for data 0 (kernel/seccomp.c, seccomp_run_filters() and
+ * __seccomp_filter()).  The table itself is: /proc/<tid>/fd/<fd> exists
+ * while the descriptor does (fs/proc/fd.c, proc_fd_link()), and nothing
+ * can put another there meanwhile (t is in its exit stop, every other
+ * user of the table held).  Anything but ENOENT counts as open.
+ */
+static bool still_open(struct sw_tracee *t, int fd)
+{
+	char path[64], link[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", t->pid, fd);
+	return sw_sys_readlink(path, link, sizeof(link)) >= 0 || errno != ENOENT;
 }
 
 /* The program's own mask back, pending signals still pending. */
@@ -664,10 +700,14 @@ bool sw_rc_syscall_stop(struct sw_supervisor *sup, struct sw_tracee *t,
 	if (rc->injected == RC_INJ_CALL)
 		return act(sup, t, info.exit.rval, true, plan);
 	*plan = SW_DEAD;
-	/* close(fd) of a descriptor the program must not keep */
-	if (info.exit.rval != 0) {
-		fail(t, "close a descriptor it must not keep",
-		     info.exit.rval < 0 ? (int)-info.exit.rval : EPROTO);
+	/* close(fd) of a descriptor the program must not keep: gone from
+	 * the table only if the table says so (still_open()). */
+	if (info.exit.rval != 0 || still_open(t, rc->fd)) {
+		int e = info.exit.rval < 0 ? (int)-info.exit.rval : 0;
+
+		sw_warn(t->s, "pid %d keeps descriptor %d, which it must not (our close returned %s%s); killing the session",
+			t->pid, rc->fd, e ? "" : "0", e ? strerror(e) : ", the descriptor still there: a seccomp filter of the program's own answered it");
+		sw_session_kill(t->s);
 		return true;
 	}
 	if ((e = finish(t, rc->value)) < 0) {

@@ -2314,6 +2314,45 @@ t_descriptors_exactly_clients() {
 	daemon_serves
 }
 
+t_pipelines_as_unconfined() {
+	# Fidelity through syswardd: shell pipelines with confined programs
+	# at either end or in the middle, a program killed by SIGPIPE, by
+	# SIGSEGV and by SIGTERM, and a program whose SIGPIPE is ignored
+	# (EPIPE, its own message): the same output and the same statuses
+	# ($?, PIPESTATUS) as the same command line unconfined, side by
+	# side, as uid 65534 and root.  "@" marks where the command line
+	# puts "sysward run --daemon" in front of a program.
+	local who p c plain conf
+	local -a as lines=(
+		'seq 100000 | @ head -2 | wc -l; echo "${PIPESTATUS[*]}"'
+		'@ yes | head -1; echo "${PIPESTATUS[*]}"'
+		'trap "" PIPE; @ yes | head -1 >/dev/null; echo "${PIPESTATUS[*]}"'
+		'@ sh -c "exit 7" | @ cat; echo "${PIPESTATUS[*]}"'
+		'printf "b\na\n" | @ sort | @ tr a-z A-Z; echo "${PIPESTATUS[*]}"'
+		'@ sh -c "kill -SEGV \$\$"; echo $?'
+		'@ sh -c "kill -TERM \$\$" & wait $!; echo $?'
+		'@ sh -c "echo out; echo err >&2; exit 3" 2>&1 | cat; echo "${PIPESTATUS[*]}"'
+	)
+	chmod 0755 "$W"
+	start_daemon || return
+	p=$(allow_policy)
+	chmod 0644 "$p"
+	for who in nobody root; do
+		as=()
+		[ "$who" = nobody ] && as=("${NOBODY[@]}")
+		for c in "${lines[@]}"; do
+			plain=$(cd / && "${as[@]}" timeout 60 bash -c "ulimit -c 0; ${c//@ /}" 2>&1 </dev/null; echo "exit $?")
+			conf=$(cd / && "${as[@]}" timeout 60 bash -c "ulimit -c 0; ${c//@ /$SYSWARD run --daemon=$S --policy $p -- }" 2>&1 </dev/null; echo "exit $?")
+			# bash names the dead job by pid and command line
+			plain=$(sed -E 's/^bash: line [0-9]+: +[0-9]+ (.*[^ ])  +.*$/\1/' <<<"$plain")
+			conf=$(sed -E 's/^bash: line [0-9]+: +[0-9]+ (.*[^ ])  +.*$/\1/' <<<"$conf")
+			[ "$plain" = "$conf" ] ||
+				fail "as $who, $c: unconfined printed '${plain//$'\n'/|}', through syswardd '${conf//$'\n'/|}'"
+		done
+	done
+	daemon_serves
+}
+
 t_descriptors_bounded() {
 	# A RUN carries at most 253 descriptors (one SCM_RIGHTS message):
 	# a client with more to hand over is refused with the reason, never
@@ -2618,6 +2657,34 @@ t_client_restricted() {
 	daemon_serves
 }
 
+t_client_forges_probe() {
+	# Route 14: a client in a Landlock domain (no directory may be
+	# made) answers the daemon's check for one itself: a thread of its
+	# watches for the daemon's PTRACE_SEIZE and then installs, on every
+	# thread (TSYNC), a seccomp filter that answers get_robust_list
+	# EFAULT unrun (the answer of a task in no domain); the main thread
+	# makes no call meanwhile (swd-raw landlock-forge).  Before: the
+	# daemon ran mkdir outside the domain.  As uid 65534 and root.
+	start_daemon || return
+	local who as n=0
+	chmod 0755 "$W"
+	mkdir -m 1777 "$W/pub"
+	for who in nobody root; do
+		as=()
+		[ "$who" = nobody ] && as=("${NOBODY[@]}")
+		n=$((n + 1))
+		last_cmd=("${as[@]}" "$SWD_RAW" "$S" "landlock-forge:$W/pub/d$n")
+		timeout 60 "${last_cmd[@]}" </dev/null >"$W/out" 2>"$W/err"
+		rc=$?
+		grep -qx 'FORGER installed' "$W/out" ||
+			{ fail "$who: the forging filter was not installed (the scenario tests nothing)"; dump_last; }
+		[ -e "$W/pub/d$n" ] && { fail "$who: the daemon's program made the directory the client's domain refuses"; dump_last; }
+		grep -q '^ERROR errno=EPERM exit=125 msg=syswardd refuses RUN: pid [0-9]* installed a seccomp filter while syswardd checked whether it is in a Landlock domain (1 filter, 0 when it asked)' "$W/out" ||
+			{ fail "$who: not refused with the reason"; dump_last; }
+	done
+	daemon_serves
+}
+
 t_daemon_keyring() {
 	# Nothing of the daemon's: started with a key in its session keyring
 	# (a root login's, say), syswardd gave every program that keyring,
@@ -2897,11 +2964,41 @@ t_sandbox_in_session() {
 	daemon_serves
 }
 
+t_sandbox_paths_as_client() {
+	# Route 14: --sandbox's workspace as the client names it, sent as
+	# is (swd-raw: the sysward client looks first, as its uid): the
+	# mounter looked it up as root, and its error told a uid 65534
+	# client what a root-only directory holds (before: ENOENT for an
+	# absent name, ENOTDIR for a file, the child's EACCES for a
+	# directory).  Now every one is the client's own EACCES; a root
+	# client's workspace there still works.
+	local name errs=""
+	chmod 0755 "$W"
+	mkdir -m 0700 "$W/private" "$W/private/dir"
+	: >"$W/private/file"
+	start_daemon || return
+	for name in absent dir file; do
+		last_cmd=("${NOBODY[@]}" "$SWD_RAW" "$S" "sandbox:$W/private/$name")
+		timeout 60 "${last_cmd[@]}" </dev/null >"$W/out" 2>"$W/err"
+		rc=$?
+		errs="$errs $(sed -n 's/^ERROR errno=\([A-Z]*\) .*/\1/p' "$W/out")"
+		grep -q '^EXIT' "$W/out" && { fail "uid 65534 ran with a workspace it cannot reach ($name)"; dump_last; }
+	done
+	[ "$errs" = " EACCES EACCES EACCES" ] ||
+		fail "the daemon told uid 65534 what $W/private (0700, root's) holds:$errs (absent, a directory, a file)"
+	last_cmd=("$SWD_RAW" "$S" "sandbox:$W/private/dir")
+	timeout 60 "${last_cmd[@]}" </dev/null >"$W/out" 2>"$W/err"
+	rc=$?
+	grep -qx 'EXIT 0' "$W/out" || { fail "root's sandbox in its own directory did not run"; dump_last; }
+	daemon_serves
+}
+
 t_sandbox_mounts_never_block() {
 	# Route 13 and 21: --sandbox's read-only mounts look the client's
-	# workspace up as root.  A workspace on a FUSE file system whose
-	# server never answers root's look-ups (tests/security/adv_fuse
-	# workspace) holds that session only: they are made after the seize,
+	# workspace up (as the client, its VCS metadata too).  A workspace
+	# on a FUSE file system whose server never answers the look-up of
+	# its .git (tests/security/adv_fuse workspace: only the mounts look
+	# it up) holds that session only: they are made after the seize,
 	# and another session on the same tracer thread runs meanwhile.  The
 	# held session ends when its client goes.
 	[ -c /dev/fuse ] || { echo "SKIP: no /dev/fuse"; return 77; }
@@ -2917,9 +3014,10 @@ t_sandbox_mounts_never_block() {
 	"${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --sandbox="$d/mnt/ws" -- true \
 		>"$W/hostile.out" 2>&1 </dev/null &
 	bg=$!
-	for _ in $(seq 200); do grep -q 'LOOKUP of ws by uid 0' "$W/fuse.out" && break; sleep 0.05; done
+	for _ in $(seq 200); do grep -q 'LOOKUP of ws/.git by uid 65534' "$W/fuse.out" && break; sleep 0.05; done
 	cat "$W/fuse.out"
-	grep -q 'LOOKUP of ws by uid 0' "$W/fuse.out" || fail "the sandbox's mounts never looked the workspace up"
+	grep -q 'LOOKUP of ws/.git by uid 65534' "$W/fuse.out" ||
+		fail "the sandbox's mounts never looked the workspace's .git up as the client"
 	t0=$(date +%s%N)
 	timeout -k 2 10 "$SYSWARD" run --daemon="$S" --policy "$(uid_policy 4242)" -- "$PROBE" getuid \
 		>"$W/out" 2>"$W/err" </dev/null

@@ -40,6 +40,22 @@
  * under a policy refusing everything: prints the REPORT ("REPORT
  * refusals=N summary=BYTES json=BYTES") and EXIT.
  *
+ *   swd-raw SOCKET landlock-forge:DIR
+ *
+ * a client in a Landlock domain in which no directory can be made, which
+ * lies to the daemon's check for one (clientprobe.c): a thread of its
+ * watches for the daemon's PTRACE_SEIZE of the main thread (TracerPid)
+ * and then installs, on every thread (TSYNC), a seccomp filter that
+ * answers get_robust_list with EFAULT, the answer of a task in no domain,
+ * without running it; the main thread makes no system call meanwhile (the
+ * check replaces its next one).  Then a RUN of /bin/mkdir DIR (the two
+ * replies); "FORGER installed|failed|idle" after them.
+ *
+ *   swd-raw SOCKET sandbox:DIR
+ *
+ * SANDBOX with DIR as the workspace, sent as is (the sysward client looks
+ * at it first, as its uid), then a RUN of /bin/true (the replies).
+ *
  *   swd-raw SOCKET random:N
  *
  * sends N connections' worth of random bytes (half of them behind a
@@ -57,11 +73,16 @@
  * waits gets its EXIT or an ERROR within 10 s (else it counts as hung).
  */
 #include <errno.h>
+#include <linux/filter.h>
+#include <linux/landlock.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -271,6 +292,76 @@ static void *leader_exits_thread(void *arg)
 	print_reply(le->fd);
 	fflush(stdout);
 	exit(0);
+}
+
+/* landlock-forge: the main thread's TracerPid, once it is not 0, then a
+ * filter on every thread that answers get_robust_list -EFAULT unrun. */
+static pid_t forge_main;
+static volatile int forge_state;	/* 0 watching, 1 installed, -1 failed */
+
+static void *forger(void *arg)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_get_robust_list, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EFAULT),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+	char path[64], text[4096];
+
+	(void)arg;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", (int)forge_main);
+	for (int i = 0; i < 2000000; i++) {
+		FILE *st = fopen(path, "re");
+		size_t n = st ? fread(text, 1, sizeof(text) - 1, st) : 0;
+		char *tp;
+
+		if (st)
+			fclose(st);
+		text[n] = '\0';
+		tp = strstr(text, "TracerPid:");
+		if (tp && strtol(tp + 10, NULL, 10) != 0) {
+			forge_state = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+					      SECCOMP_FILTER_FLAG_TSYNC, &prog) == 0 ? 1 : -1;
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+static int landlock_forge(int fd, const char *dir)
+{
+	static const char allow[] = "{\"defaultAction\":\"SCMP_ACT_ALLOW\"}";
+	struct landlock_ruleset_attr a = {
+		.handled_access_fs = LANDLOCK_ACCESS_FS_MAKE_DIR,
+	};
+	int std[3] = { 0, 1, 2 };
+	struct sw_buf b = { 0 };
+	pthread_t t;
+	int rs = (int)syscall(SYS_landlock_create_ruleset, &a, sizeof(a), 0);
+
+	if (rs < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    syscall(SYS_landlock_restrict_self, rs, 0) < 0) {
+		printf("LANDLOCK-FAILED %s\n", strerror(errno));
+		return 1;
+	}
+	close(rs);
+	forge_main = (pid_t)syscall(SYS_gettid);
+	if (pthread_create(&t, NULL, forger, NULL) != 0)
+		return 1;
+	run_argv(&b, allow, "/", (char *[]){ "/bin/mkdir", (char *)dir, NULL });
+	send_all(fd, &b, std, 3);
+	/* No system call until the filter is in (the daemon's check takes
+	 * our next one, and waits a second for it): not a race. */
+	for (long i = 0; i < 4000000000L && !forge_state; i++)
+		__asm__ volatile("" ::: "memory");
+	print_reply(fd);
+	fflush(stdout);
+	print_reply(fd);
+	printf("FORGER %s\n", forge_state > 0 ? "installed" : forge_state < 0 ? "failed" : "idle");
+	fflush(stdout);
+	_exit(0);
 }
 
 static void timed_run(struct sw_buf *b, const char *policy, int i)
@@ -537,6 +628,21 @@ int main(int argc, char **argv)
 		send_all(fd, &b, std, 3);
 		print_reply(fd);	/* STARTED */
 		print_reply(fd);	/* EXIT 0 */
+		return 0;
+	} else if (strncmp(mode, "landlock-forge:", 15) == 0) {
+		return landlock_forge(fd, mode + 15);
+	} else if (strncmp(mode, "sandbox:", 8) == 0) {
+		struct sw_sandbox_request sq = { .dir = (char *)mode + 8, .tmpdir = "" };
+		struct sw_buf sb = { 0 };
+
+		if (sw_msg_encode_sandbox(&sb, &sq, NULL) < 0)
+			abort();
+		send_all(fd, &sb, NULL, 0);
+		good_run(&b, allow);
+		send_all(fd, &b, std, 3);
+		print_reply(fd);
+		fflush(stdout);
+		print_reply(fd);
 		return 0;
 	} else if (strncmp(mode, "run-cwd:", 8) == 0) {
 		/* /bin/true in the working directory DIR, whatever that is. */

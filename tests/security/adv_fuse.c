@@ -41,8 +41,10 @@
  * t_sandbox_mounts_never_block.  It mounts DIR/mnt in its own (the
  * caller's) mount namespace, for every uid, and serves a directory "ws"
  * there: a LOOKUP of it by any uid but 0 is answered (uncached, so that
- * a client of uid 65534 can check its workspace), one by uid 0 (syswardd's
- * launch child, making the sandbox's mounts) is read and never answered.
+ * a client of uid 65534 can check its workspace), one by uid 0 is read
+ * and never answered, and so is one of "ws/.git", which only the
+ * sandbox's mounts look up (syswardd's mounter, as the client: the VCS
+ * metadata's read-only mount; a daemon's Landlock plan leaves it out).
  * Until killed; killing it aborts the connection.
  *
  *   adv_fuse DIR write-open [FUSE-DEVICE [detached]]
@@ -165,6 +167,11 @@ static void *server(void *arg)
 			struct fuse_entry_out o = { .nodeid = 2, .generation = 1,
 						    .entry_valid = 3600, .attr_valid = 3600 };
 
+			if (workspace && in->nodeid == 3 && !strcmp(body, ".git")) {
+				FACT("server: LOOKUP of ws/.git by uid %u (pid %u), never answered",
+				     in->uid, in->pid);
+				break;
+			}
 			if (workspace && !strcmp(body, "ws")) {
 				if (in->uid == 0) {
 					FACT("server: LOOKUP of ws by uid 0 (pid %u), never answered",

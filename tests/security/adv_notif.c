@@ -37,10 +37,20 @@
  *                       arguments and a descriptor of the program's own
  *                       (a pipe): the supervisor must not take it, and
  *                       getuid is still answered
+ *   adv_notif churn     the callers come and go while their calls wait:
+ *                       threads calling getuid while a thread of theirs
+ *                       execs (de_thread() kills the callers mid-wait),
+ *                       ten times over; callers whose thread-group leader
+ *                       has exited (a zombie leader); vfork children
+ *                       calling it while their parent waits; a process
+ *                       SIGKILLed while it calls (its notification left
+ *                       behind).  Every answer 4242, never the real uid,
+ *                       ENOSYS or EINTR, and getuid answered afterwards
  */
 #include <dirent.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -384,6 +394,139 @@ static int try_spoof(void)
 	return ADV_CONTAINED;
 }
 
+/* One getuid: 0 when answered 4242. */
+static int one_uid(void)
+{
+	return syscall(SYS_getuid) == EMULATED_UID ? 0 : 1;
+}
+
+/* Callers for a while, then this thread execs ourselves for round
+ * left - 1 while they are mid-call; the last image reports. */
+static int churn_exec(const char *self, int left)
+{
+	pthread_t th[4];
+	char arg[16];
+
+	stop = 0;
+	for (int i = 0; i < 4; i++)
+		pthread_create(&th[i], NULL, caller, NULL);
+	usleep(20000);
+	if (n_wrong || n_enosys || n_eintr)
+		return 1;
+	if (left <= 0) {
+		stop = 1;
+		for (int i = 0; i < 4; i++)
+			pthread_join(th[i], NULL);
+		return n_wrong || n_enosys || n_eintr || !n_calls || one_uid();
+	}
+	snprintf(arg, sizeof(arg), "%d", left - 1);
+	execl(self, self, "churn-exec", arg, (char *)NULL);
+	return 1;
+}
+
+static void *zombie_caller(void *arg)
+{
+	(void)arg;
+	usleep(20000);			/* the leader gone by then */
+	stop = 0;
+	for (int i = 0; i < 2000; i++)
+		if (one_uid())
+			_exit(1);
+	_exit(0);
+}
+
+/* Exit status of a child running part(); -1 if it did not exit. */
+static int child_status(int (*part)(void))
+{
+	int st;
+	pid_t c = fork();
+
+	if (c == 0)
+		_exit(part());
+	if (c < 0 || waitpid(c, &st, 0) != c)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int zombie_leader(void)
+{
+	pthread_t th;
+
+	pthread_create(&th, NULL, zombie_caller, NULL);
+	pthread_exit(NULL);
+}
+
+static int vforks(void)
+{
+	for (int i = 0; i < 200; i++) {
+		int st, bad = 0;
+		pid_t c = vfork();
+
+		if (c == 0)
+			_exit(one_uid());
+		if (c < 0 || waitpid(c, &st, 0) != c || !WIFEXITED(st) || WEXITSTATUS(st))
+			bad = 1;
+		if (bad || one_uid())
+			return 1;
+	}
+	return 0;
+}
+
+static int killed_callers(void)
+{
+	for (int i = 0; i < 50; i++) {
+		int st;
+		pid_t c = fork();
+
+		if (c == 0) {
+			for (;;)
+				syscall(SYS_getuid);
+		}
+		usleep(1000);
+		kill(c, SIGKILL);
+		waitpid(c, &st, 0);
+		if (one_uid())
+			return 1;
+	}
+	return 0;
+}
+
+static int try_churn(void)
+{
+	static const struct { const char *what; int (*part)(void); } parts[] = {
+		{ "callers whose thread-group leader exited (a zombie)", zombie_leader },
+		{ "200 vfork children calling it while their parent waits", vforks },
+		{ "50 processes SIGKILLed while they call it", killed_callers },
+	};
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int st, bad = 0;
+	pid_t c;
+
+	if (n < 0)
+		return adv_verdict(ADV_CANNOT, "readlink /proc/self/exe");
+	self[n] = '\0';
+	TRIED("4 threads call getuid while a thread of theirs execs, 10 images in a row");
+	c = fork();
+	if (c == 0)
+		_exit(churn_exec(self, 10));
+	st = c > 0 && waitpid(c, &st, 0) == c && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	RESULT("exec churn: %s", st == 0 ? "every answer 4242" : "a wrong answer, ENOSYS or EINTR");
+	bad |= st != 0;
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		TRIED("getuid from %s", parts[i].what);
+		st = child_status(parts[i].part);
+		RESULT("%s", st == 0 ? "every answer 4242" : "a wrong answer, ENOSYS or EINTR");
+		bad |= st != 0;
+	}
+	TRIED("getuid afterwards");
+	RESULT("getuid = %ld", (long)syscall(SYS_getuid));
+	bad |= one_uid();
+	return adv_verdict(bad ? ADV_ESCAPED : ADV_CONTAINED,
+			   bad ? "an emulated call was not answered as the policy says" :
+			   "every call answered by the policy");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && !strcmp(argv[1], "fds"))
@@ -398,6 +541,10 @@ int main(int argc, char **argv)
 		return try_exits(argv[2]);
 	if (argc >= 3 && !strcmp(argv[1], "race"))
 		return try_race(argv[2], argc >= 4 ? atoi(argv[3]) : 4);
-	fprintf(stderr, "usage: adv_notif fds|own|storm [N]|spoof|race DIR [N]|exits DIR\n");
+	if (argc >= 2 && !strcmp(argv[1], "churn"))
+		return try_churn();
+	if (argc >= 3 && !strcmp(argv[1], "churn-exec"))
+		return churn_exec("/proc/self/exe", atoi(argv[2]));
+	fprintf(stderr, "usage: adv_notif fds|own|storm [N]|spoof|race DIR [N]|exits DIR|churn\n");
 	return ADV_CANNOT;
 }

@@ -17,6 +17,15 @@
  *   adv_objwrite race-vfork PID SECONDS  the same, the writer a child of
  *       clone(CLONE_VM | CLONE_VFORK | CLONE_FILES): another process
  *       sharing the table, its parent waiting for it in the kernel.
+ *   adv_objwrite holder-killed PID ATTEMPTS  the refused open's caller
+ *       killed while the supervisor checks it: process B makes A with
+ *       clone(CLONE_FILES | CLONE_PARENT), so that A shares B's table and
+ *       its parent is Q, which shares neither; A (PR_SET_PDEATHSIG
+ *       SIGKILL) opens PID's oom_score_adj for writing, Q watches A's
+ *       table (/proc/A/fd) and exits as soon as the descriptor is there:
+ *       A dies before the supervisor closes it, and B, held meanwhile,
+ *       looks for it in the table it shares and writes "1000" through it.
+ *       Up to ATTEMPTS times.
  *   adv_objwrite control  what the program may write of its own: its
  *       oom_score_adj, a child's, a thread's comm, the uid_map of a user
  *       namespace it made, /proc/self files of a procfs it mounted in pid
@@ -35,6 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -399,6 +409,100 @@ static int control(const char *dir)
 	return adv_control_end();
 }
 
+/* holder-killed: what the processes share (MAP_SHARED). */
+struct hk {
+	volatile pid_t a;	/* A, once it runs */
+	volatile int go;	/* Q watches: A may open */
+	volatile int hit;	/* B wrote through the descriptor */
+	char target[64];
+	char link[256];
+};
+
+static struct hk *hk;
+
+static int hk_a(void *arg)
+{
+	(void)arg;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	hk->a = getpid();
+	while (!hk->go)
+		;
+	_exit(open(hk->target, O_WRONLY) < 0 ? 0 : 1);
+}
+
+/* B: A made sharing our table, its parent ours (Q); then, once A is
+ * gone and the hold with it, the descriptor looked for in our table. */
+static void hk_b(void)
+{
+	static char stack[65536] __attribute__((aligned(16)));
+	char path[64], link[256];
+	int n = dup(0);
+	ssize_t l;
+
+	if (n < 0 || close(n) < 0)
+		_exit(2);
+	if (clone(hk_a, stack + sizeof(stack), CLONE_FILES | CLONE_PARENT | SIGCHLD, NULL) < 0)
+		_exit(2);
+	usleep(100000);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", n);
+	l = readlink(path, link, sizeof(link) - 1);
+	if (l > 0 && (link[l] = '\0', !strcmp(link, hk->target))) {
+		snprintf(hk->link, sizeof(hk->link), "descriptor %d -> %.200s", n, link);
+		hk->hit = write(n, "1000", 4) > 0 ? 1 : -1;
+	}
+	_exit(0);
+}
+
+/* Q: A's parent; exits the moment A's table holds the descriptor. */
+static void hk_q(void)
+{
+	char path[64], link[256];
+
+	if (fork() == 0)
+		hk_b();
+	while (!hk->a)
+		;
+	hk->go = 1;
+	/* until A has gone its own way (its open refused and closed) */
+	while (waitpid(hk->a, NULL, WNOHANG) == 0)
+		for (int fd = 3; fd < 8; fd++) {
+			ssize_t l;
+
+			snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)hk->a, fd);
+			l = readlink(path, link, sizeof(link) - 1);
+			if (l > 0 && (link[l] = '\0', !strcmp(link, hk->target)))
+				_exit(0);
+		}
+	_exit(1);
+}
+
+static int holder_killed(long pid, int attempts)
+{
+	int i;
+
+	hk = mmap(NULL, sizeof(*hk), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (hk == MAP_FAILED || prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		return adv_verdict(ADV_CANNOT, "mmap or PR_SET_CHILD_SUBREAPER");
+	snprintf(hk->target, sizeof(hk->target), "/proc/%ld/oom_score_adj", pid);
+	TRIED("open(%s, O_WRONLY) by A, killed (its parent's PR_SET_PDEATHSIG) while the supervisor checks it; B, sharing A's table (CLONE_FILES), then writes through the descriptor; up to %d times",
+	      hk->target, attempts);
+	for (i = 0; i < attempts && !hk->hit; i++) {
+		hk->a = 0;
+		hk->go = 0;
+		if (fork() == 0)
+			hk_q();
+		while (waitpid(-1, NULL, 0) > 0)
+			;
+	}
+	if (hk->hit) {
+		RESULT("attempt %d: B's %s, write %s", i, hk->link, hk->hit > 0 ? "made" : "refused");
+		if (hk->hit > 0)
+			return adv_verdict(ADV_ESCAPED, "an outsider's oom_score_adj written through a descriptor whose check died with its caller");
+	}
+	RESULT("%d attempts: no descriptor left to B", i);
+	return adv_verdict(ADV_CONTAINED, "no descriptor outlived its check");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[1], "attack"))
@@ -410,6 +514,8 @@ int main(int argc, char **argv)
 		return race_vfork(atol(argv[2]), atoi(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "control"))
 		return control(argv[2]);
-	fprintf(stderr, "usage: adv_objwrite attack PID [CGROUP [DIR]] | race PID SECONDS | race-vfork PID SECONDS | control DIR\n");
+	if (argc == 4 && !strcmp(argv[1], "holder-killed"))
+		return holder_killed(atol(argv[2]), atoi(argv[3]));
+	fprintf(stderr, "usage: adv_objwrite attack PID [CGROUP [DIR]] | race PID SECONDS | race-vfork PID SECONDS | holder-killed PID ATTEMPTS | control DIR\n");
 	return ADV_CANNOT;
 }

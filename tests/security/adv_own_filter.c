@@ -20,6 +20,32 @@
  * Run under tests/security/policies/own-filters.json.in: getuid emulated
  * as 4242 (rule 0), FILE denied by path (rules 1, 2), and a rule 3 that
  * would allow both if it were ever reached.
+ *
+ * An ERRNO outranks TRACE too, for calls the supervisor makes in the
+ * program (injected) and for calls it rewrote at a TRACE stop (the kernel
+ * runs the filters again after that stop): SECCOMP_RET_ERRNO | 0 skips
+ * the call and makes it return 0, a result the kernel never produced.
+ * Under an allow-all policy, as a uid whose objects the supervisor guards
+ * (route 20):
+ *   adv_own_filter forged-close PID   every close -> ERRNO(0), then open
+ *       PID's oom_score_adj for writing: the supervisor refuses it and
+ *       closes the descriptor in the program with an injected close;
+ *       the descriptor is looked for at its number after, and written
+ *   adv_own_filter forged-created     shmget with IPC_EXCL -> ERRNO(0),
+ *       then shmget(key, IPC_CREAT): the supervisor makes it exclusive
+ *       (so that it only creates) and would credit the session with the
+ *       id 0 it "created"; then shmat(0), id 0 being another process's
+ *       (the witness: the first segment of a fresh IPC namespace)
+ *   adv_own_filter shm-witness FILE   the witness: a segment holding
+ *       "secret", its id written to FILE; checks it on SIGTERM
+ *   adv_own_filter forged-mq MQDIR    the same for mq_open(name, O_CREAT),
+ *       made O_EXCL by the supervisor: the witness's queue /sw-witness,
+ *       opened for reading through an mqueue mount MQDIR (route 20's
+ *       limit), at descriptor 0, mq_open with O_EXCL -> ERRNO(0), so the
+ *       session would own that queue: then opened by name for writing,
+ *       sent to and removed
+ *   adv_own_filter mq-witness FILE    the witness: /sw-witness, written
+ *       to FILE once made; on SIGTERM "intact" or what changed
  */
 #include <fcntl.h>
 #include <linux/audit.h>
@@ -28,7 +54,12 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <mqueue.h>
+#include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include "adv.h"
@@ -165,6 +196,212 @@ static int forged(const int *nrs, int n, const char *data)
 	return r < 0 ? -1 : 0;
 }
 
+/* Every close answered 0 by the program's own filter, then an open the
+ * supervisor refuses after it ran: is its descriptor still there? */
+static int forged_close(const char *pid)
+{
+	static const int nrs[] = { SYS_close };
+	char path[64], fdpath[64], link[256];
+	int n, fd, e, v = ADV_CONTAINED;
+	ssize_t l, w;
+
+	n = dup(0);		/* the number the open will get */
+	if (n < 0 || close(n) < 0)
+		return adv_verdict(ADV_CANNOT, "dup");
+	TRIED("seccomp filter of its own: every close -> SECCOMP_RET_ERRNO | 0");
+	if (install(nrs, 1, SECCOMP_RET_ERRNO | 0, 0) < 0) {
+		RESULT("seccomp = %s", RET(-1, errno));
+		return adv_verdict(ADV_CANNOT, "could not install a filter");
+	}
+	snprintf(path, sizeof(path), "/proc/%s/oom_score_adj", pid);
+	TRIED("open(%s, O_WRONLY), refused after it ran; then descriptor %d", path, n);
+	fd = open(path, O_WRONLY);
+	e = errno;
+	RESULT("open = %s", RET(fd, e));
+	if (fd >= 0)
+		v = ADV_ESCAPED;
+	else
+		fd = n;
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+	l = readlink(fdpath, link, sizeof(link) - 1);
+	if (l >= 0) {
+		link[l] = '\0';
+		RESULT("descriptor %d is open: %s", fd, link);
+	} else {
+		RESULT("descriptor %d: %s", fd, strerror(errno));
+	}
+	w = write(fd, "1000", 4);
+	e = errno;
+	RESULT("write(%d, \"1000\") = %s", fd, RET(w, e));
+	if (w > 0)
+		v = ADV_ESCAPED;
+	return adv_verdict(v, v == ADV_CONTAINED ? "the descriptor was closed" :
+			   "the outsider's oom_score_adj was written through a descriptor the supervisor believed closed");
+}
+
+/* A filter of its own: nr with bit set in argument arg -> ERRNO(0), the
+ * call skipped and returning 0; everything else allowed. */
+static long errno0_when(int nr, int arg, uint32_t bit)
+{
+	struct sock_filter insns[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (uint32_t)offsetof(struct seccomp_data, args[arg])),
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, bit, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(insns) / sizeof(insns[0]), insns };
+
+	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+}
+
+static int forged_created(void)
+{
+	char *m;
+	long id;
+	int e;
+
+	m = shmat(0, NULL, SHM_RDONLY);
+	RESULT("before: shmat(0) = %s", m == (void *)-1 ? strerror(errno) : "attached");
+	TRIED("seccomp filter of its own: shmget with IPC_EXCL -> SECCOMP_RET_ERRNO | 0");
+	if (errno0_when(SYS_shmget, 2, IPC_EXCL) < 0) {
+		RESULT("seccomp = %s", RET(-1, errno));
+		return adv_verdict(ADV_CANNOT, "could not install a filter");
+	}
+	TRIED("shmget(0x5157, 4096, IPC_CREAT | 0600): made exclusive by the supervisor");
+	id = shmget(0x5157, 4096, IPC_CREAT | 0600);
+	e = errno;
+	RESULT("shmget = %s", RET(id, e));
+	TRIED("shmat(0): the witness's segment");
+	m = shmat(0, NULL, 0);
+	e = errno;
+	if (m == (void *)-1) {
+		RESULT("shmat(0) = %s", RET(-1, e));
+		return adv_verdict(ADV_CONTAINED, "the segment of another process stayed out of reach");
+	}
+	RESULT("shmat(0) attached; it holds \"%.16s\"; overwritten", m);
+	strcpy(m, "overwritten");
+	return adv_verdict(ADV_ESCAPED, "another process's segment was attached and written");
+}
+
+/* A segment of the uid's outside the sandbox; on SIGTERM, "intact" or
+ * what it holds now, to FILE.check. */
+static volatile sig_atomic_t term;
+static void on_term(int sig) { (void)sig; term = 1; }
+
+/* FILE.suffix holds line, whole when it appears (written aside, then
+ * renamed): 0, or -1. */
+static int put_line(const char *file, const char *suffix, const char *line)
+{
+	char tmp[4200], path[4200];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s%s.tmp", file, suffix);
+	snprintf(path, sizeof(path), "%s%s", file, suffix);
+	if (!(f = fopen(tmp, "w")))
+		return -1;
+	fprintf(f, "%s\n", line);
+	return fclose(f) == 0 && rename(tmp, path) == 0 ? 0 : -1;
+}
+
+/* A witness's life: made (FILE says what), then SIGTERM. */
+static int witness_wait(const char *file, const char *made)
+{
+	signal(SIGTERM, on_term);
+	if (put_line(file, "", made) < 0)
+		return -1;
+	while (!term)
+		pause();
+	return 0;
+}
+
+static int shm_witness(const char *file)
+{
+	char made[16];
+	int id = shmget(0x1234, 4096, IPC_CREAT | 0600);
+	char *m = id < 0 ? (void *)-1 : shmat(id, NULL, 0);
+
+	if (m == (void *)-1)
+		return ADV_CANNOT;
+	strcpy(m, "secret");
+	snprintf(made, sizeof(made), "%d", id);
+	if (witness_wait(file, made) < 0 ||
+	    put_line(file, ".check", strcmp(m, "secret") ? "changed" : "intact") < 0)
+		return ADV_CANNOT;
+	shmctl(id, IPC_RMID, NULL);
+	return 0;
+}
+
+static int forged_mq(const char *dir)
+{
+	char path[4200];
+	long r, fd;
+	int e, v = ADV_CONTAINED;
+
+	snprintf(path, sizeof(path), "%s/sw-witness", dir);
+	TRIED("open(%s, O_RDONLY), dup2 to 0 (reads are not checked: route 20's limit)", path);
+	fd = open(path, O_RDONLY);
+	e = errno;
+	RESULT("open = %s", RET(fd, e));
+	if (fd < 0 || dup2((int)fd, 0) < 0)
+		return adv_verdict(ADV_CANNOT, "the witness's queue cannot be opened for reading");
+	TRIED("seccomp filter of its own: mq_open with O_EXCL -> SECCOMP_RET_ERRNO | 0");
+	if (errno0_when(SYS_mq_open, 1, O_EXCL) < 0) {
+		RESULT("seccomp = %s", RET(-1, errno));
+		return adv_verdict(ADV_CANNOT, "could not install a filter");
+	}
+	TRIED("mq_open(\"/sw-witness\", O_CREAT | O_WRONLY): made exclusive by the supervisor");
+	r = syscall(SYS_mq_open, "sw-witness", O_CREAT | O_WRONLY, 0600, NULL);
+	e = errno;
+	RESULT("mq_open = %s", RET(r, e));
+	TRIED("mq_open(\"/sw-witness\", O_WRONLY), mq_send, mq_unlink");
+	r = syscall(SYS_mq_open, "sw-witness", O_WRONLY, 0, NULL);
+	e = errno;
+	RESULT("mq_open = %s", RET(r, e));
+	if (r >= 0) {
+		long s = mq_send((mqd_t)r, "injected", 8, 0);
+
+		e = errno;
+		RESULT("mq_send = %s", RET(s, e));
+		if (s == 0)
+			v = ADV_ESCAPED;
+	}
+	r = mq_unlink("/sw-witness");
+	e = errno;
+	RESULT("mq_unlink = %s", RET(r, e));
+	if (r == 0)
+		v = ADV_ESCAPED;
+	return adv_verdict(v, v == ADV_CONTAINED ? "the queue of another process stayed out of reach" :
+			   "another process's queue was written or removed");
+}
+
+static int mq_witness(const char *file)
+{
+	struct mq_attr a = { .mq_maxmsg = 4, .mq_msgsize = 16 };
+	const char *state = "intact";
+	struct stat st0, st1;
+	char buf[16];
+	ssize_t n;
+	mqd_t q = mq_open("/sw-witness", O_CREAT | O_EXCL | O_RDWR | O_NONBLOCK, 0600, &a);
+
+	if (q == (mqd_t)-1 || fstat(q, &st0) < 0 || mq_send(q, "secret", 6, 0) < 0 ||
+	    witness_wait(file, "made") < 0)
+		return ADV_CANNOT;
+	n = mq_receive(q, buf, sizeof(buf), NULL);
+	mq_close(q);
+	q = mq_open("/sw-witness", O_RDONLY | O_NONBLOCK);
+	if (q == (mqd_t)-1 || fstat(q, &st1) < 0 || st1.st_ino != st0.st_ino)
+		state = "removed";
+	else if (n != 6 || memcmp(buf, "secret", 6) || mq_receive(q, buf, sizeof(buf), NULL) >= 0)
+		state = "changed";
+	mq_unlink("/sw-witness");
+	return put_line(file, ".check", state) < 0 ? ADV_CANNOT : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const int uid[] = { SYS_getuid };
@@ -198,7 +435,18 @@ int main(int argc, char **argv)
 			return adv_verdict(ADV_CANNOT, "could not install a filter");
 		return try_path(argv[3]);
 	}
+	if (!strcmp(mode, "forged-close") && argc == 3)
+		return forged_close(argv[2]);
+	if (!strcmp(mode, "forged-created") && argc == 2)
+		return forged_created();
+	if (!strcmp(mode, "shm-witness") && argc == 3)
+		return shm_witness(argv[2]);
+	if (!strcmp(mode, "forged-mq") && argc == 3)
+		return forged_mq(argv[2]);
+	if (!strcmp(mode, "mq-witness") && argc == 3)
+		return mq_witness(argv[2]);
 	fprintf(stderr, "usage: %s notify-uid | notify-path FILE | forged-uid DATA | "
-		"forged-path DATA FILE\n", argv[0]);
+		"forged-path DATA FILE | forged-close PID | forged-created | "
+		"shm-witness FILE | forged-mq MQDIR | mq-witness FILE\n", argv[0]);
 	return ADV_CANNOT;
 }

@@ -1427,6 +1427,60 @@ null_path_fd_calls)
 		run "$scratch/policy.json" -- touch "$d/file-A"
 		[ "$rc" -eq 0 ] || fail "touch FILE failed under a utimensat path rule"
 	fi ;;
+own_filter_forged_created)
+	# Route 8: the kernel runs the filters again after a TRACE stop, with
+	# the arguments the supervisor set: an ERRNO(0) of the program's own
+	# for shmget with IPC_EXCL (which route 20 adds, so that a get only
+	# creates) makes the call return 0 unrun, and the session would own
+	# id 0.  In an IPC namespace of its own, whose first segment (id 0)
+	# is the witness's: uid 65534's, outside the sandbox.
+	[ -e /proc/sysvipc/shm ] || skip "this kernel has no System V IPC"
+	if [ -z "${SW_CHECK_IPCNS:-}" ]; then
+		[ "$(id -u)" = 0 ] || skip "needs root for an IPC namespace of its own"
+		SW_CHECK_IPCNS=1 exec unshare --ipc "$0" "$test"
+	fi
+	stage_nobody adv_own_filter
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$nb/allow.json"
+	chmod 644 "$nb/allow.json"
+	mkdir -m 777 "$nb/w"
+	setpriv --reuid 65534 --regid 65534 --clear-groups "$nb/adv_own_filter" shm-witness "$nb/w/shm" </dev/null &
+	witness=$!
+	trap 'kill "$witness" 2>/dev/null; rm -rf "$nb"' EXIT
+	for _ in $(seq 100); do [ -e "$nb/w/shm" ] && break; sleep 0.05; done
+	[ "$(cat "$nb/w/shm" 2>/dev/null)" = 0 ] || skip "the witness's segment is not id 0"
+	run_nobody --policy "$nb/allow.json" -- "$nb/adv_own_filter" forged-created
+	kill -TERM "$witness"; wait "$witness"
+	echo "+ witness: $(cat "$nb/w/shm.check" 2>/dev/null)"
+	[ "$(cat "$nb/w/shm.check" 2>/dev/null)" = intact ] || fail "the witness's segment was changed"
+	expect_contained "a forged result made another process's segment the session's" ;;
+own_filter_forged_mq)
+	# The same for mq_open(name, O_CREAT), which route 20 makes O_EXCL:
+	# the witness's queue opened for reading through an mqueue mount
+	# (route 20's limit: reads are not checked), at descriptor 0, and
+	# mq_open with O_EXCL answered 0 by the program's own filter, so
+	# the session would own the queue the descriptor holds; then opened
+	# by name for writing, sent to, removed.  In IPC and mount
+	# namespaces of its own (a fresh mqueue instance, mounted there).
+	[ -d /proc/sys/fs/mqueue ] || skip "this kernel has no POSIX message queues"
+	if [ -z "${SW_CHECK_IPCNS:-}" ]; then
+		[ "$(id -u)" = 0 ] || skip "needs root for IPC and mount namespaces of its own"
+		SW_CHECK_IPCNS=1 exec unshare --ipc --mount --propagation private "$0" "$test"
+	fi
+	stage_nobody adv_own_filter
+	echo '{"defaultAction": "SCMP_ACT_ALLOW"}' >"$nb/allow.json"
+	chmod 644 "$nb/allow.json"
+	mkdir -m 777 "$nb/w"
+	mkdir -m 755 "$nb/mq" && mount -t mqueue mqueue "$nb/mq" || skip "cannot mount an mqueue file system"
+	setpriv --reuid 65534 --regid 65534 --clear-groups "$nb/adv_own_filter" mq-witness "$nb/w/mq" </dev/null &
+	witness=$!
+	trap 'kill "$witness" 2>/dev/null; umount "$nb/mq"; rm -rf "$nb"' EXIT
+	for _ in $(seq 100); do [ -e "$nb/w/mq" ] && break; sleep 0.05; done
+	[ -e "$nb/w/mq" ] || fail "the witness did not make its queue"
+	run_nobody --policy "$nb/allow.json" -- "$nb/adv_own_filter" forged-mq "$nb/mq"
+	kill -TERM "$witness"; wait "$witness"
+	echo "+ witness: $(cat "$nb/w/mq.check" 2>/dev/null)"
+	[ "$(cat "$nb/w/mq.check" 2>/dev/null)" = intact ] || fail "the witness's queue was changed or removed"
+	expect_contained "a forged result made another process's queue the session's" ;;
 notif_storm)
 	# Threads of two processes call the emulated getuid while signalled
 	# with a handler without SA_RESTART: never the real uid, ENOSYS or
@@ -1522,6 +1576,23 @@ complain_report_bounded)
 	    (len(c["programs"]), c["execs_not_itemised"])
 	EOF
 	;;
+objects_holder_killed)
+	# Route 20: the refused open's caller killed (SIGKILL, by its
+	# parent's PR_SET_PDEATHSIG: no stop of the session's) between the
+	# kernel installing the descriptor and the supervisor closing it,
+	# while another process of the session shares its table
+	# (CLONE_FILES) and is held; then that process writes "1000"
+	# through the descriptor.  Up to 100 attempts as uid 65534.
+	objects_stage adv_objwrite
+	run_nobody --policy "$nb/allow.json" -- "$nb/adv_objwrite" holder-killed "$witness" 100
+	objects_witness_intact
+	! grep -q '^verdict: ESCAPED' "$out" ||
+		fail "a descriptor outlived its check in a table another process shares"
+	if grep -q '^verdict: contained' "$out"; then
+		skip "no attempt killed the caller while its descriptor was checked (the race was not won)"
+	fi
+	[ "$rc" -eq 137 ] && grep -q '^sysward: pid [0-9]* died while its descriptor was being checked, in a table another process of the session shares; killing the session$' "$out" ||
+		fail "the session was not killed with the reason (exit $rc)" ;;
 objects_own_writes)
 	# Control: what the program writes of its own works as unconfined:
 	# its oom_score_adj, a child's, a thread's comm, the uid_map of a

@@ -242,17 +242,21 @@ void fk_proc_wchan(pid_t tid, const char *wchan)
 
 void fk_sysvipc(const char *kind, const int *ids, size_t n)
 {
-	size_t len;
+	size_t len, k = 0;
 
-	ck_assert_uint_lt(n_sysvipc, sizeof(sysvipc) / sizeof(sysvipc[0]));
-	snprintf(sysvipc[n_sysvipc].kind, sizeof(sysvipc[0].kind), "%s", kind);
-	len = (size_t)snprintf(sysvipc[n_sysvipc].text, sizeof(sysvipc[0].text),
+	/* A kind listed again: its list now. */
+	while (k < n_sysvipc && strcmp(sysvipc[k].kind, kind))
+		k++;
+	ck_assert_uint_lt(k, sizeof(sysvipc) / sizeof(sysvipc[0]));
+	snprintf(sysvipc[k].kind, sizeof(sysvipc[0].kind), "%s", kind);
+	len = (size_t)snprintf(sysvipc[k].text, sizeof(sysvipc[0].text),
 			       "       key      id  perms\n");
 	for (size_t i = 0; i < n; i++)
-		len += (size_t)snprintf(sysvipc[n_sysvipc].text + len,
+		len += (size_t)snprintf(sysvipc[k].text + len,
 					sizeof(sysvipc[0].text) - len,
 					"%10d %7d    600\n", 0x5000 + ids[i], ids[i]);
-	n_sysvipc++;
+	if (k == n_sysvipc)
+		n_sysvipc++;
 }
 
 void fk_proc_nested(pid_t tid, pid_t inner, unsigned long ns)
@@ -560,6 +564,9 @@ static int64_t emulate(struct fk_task *t)
 	int *sv;
 
 	switch ((long)r->orig_rax) {
+	case __NR_close:
+		fk_file_gone(t->pid, (int)r->rdi);
+		return 0;
 	case __NR_socketpair:
 		if (!(sv = mem_at(t, r->r10, 2 * sizeof(int))))
 			return -EFAULT;

@@ -138,8 +138,9 @@ void fk_path(const char *path, unsigned long fs, unsigned long ino);
 void fk_old_statx(bool old);
 /* A message queue the supervisor's mq_open finds by name. */
 void fk_mq(const char *name, unsigned long ino);
-/* /proc/sysvipc/<kind> ("shm", "sem", "msg") lists these ids (none:
- * absent, as without CONFIG_SYSVIPC). */
+/* /proc/sysvipc/<kind> ("shm", "sem", "msg") lists these ids, each with
+ * the key 0x5000 + id (none: absent, as without CONFIG_SYSVIPC); a kind
+ * given again: its list from then on. */
 void fk_sysvipc(const char *kind, const int *ids, size_t n);
 /* /proc/<tid>/wchan says what it sleeps in ("" by default: absent). */
 void fk_proc_wchan(pid_t tid, const char *wchan);

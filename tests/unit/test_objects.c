@@ -381,6 +381,29 @@ START_TEST(close_refused_fails_closed)
 }
 END_TEST
 
+static struct sw_tracee *add_tracee(pid_t pid, pid_t tgid);
+
+START_TEST(close_forged_fails_closed)
+{
+	/* A filter of the program's own answers our close with
+	 * SECCOMP_RET_ERRNO | 0: it returns 0 and never ran, the
+	 * descriptor still in the table, which a process of the session
+	 * may share: the whole session killed. */
+	cgroup_file_opened("/sys/fs/cgroup/x/cgroup.kill", 82);
+	add_tracee(P3, P3);
+	fk_next_entry(PID);
+	dispatch();
+	ft->rval_forced = true;		/* skipped, not emulated */
+	ft->rval = 0;
+	fk_exit(PID);
+	dispatch();
+	ck_assert(fk_called(FK_KILL, PID, SIGKILL));
+	ck_assert(fk_called(FK_KILL, P3, SIGKILL));
+	ck_assert_int_eq(warnings, 1);
+	ck_assert_uint_eq(ft->n_setregs, 1);	/* no EACCES returned */
+}
+END_TEST
+
 START_TEST(getsigmask_refused_fails_closed)
 {
 	stage();
@@ -543,6 +566,33 @@ START_TEST(other_thread_exits_while_held)
 }
 END_TEST
 
+START_TEST(holder_killed_table_shared)
+{
+	/* A process of the session shares PID's table (CLONE_FILES) and is
+	 * held while PID's open is checked; PID is SIGKILLed after the
+	 * kernel installed the descriptor, before our close: the table
+	 * lives on in P3 with it.  The session is killed, P3 before its
+	 * stop is let go. */
+	stage();
+	sess->files_shared = true;
+	add_tracee(P3, P3);
+	fk_files_shared(PID, P3);
+	write_open();
+	ck_assert_int_ge(last(PTRACE_INTERRUPT, P3), 0);
+	fk_queue(P3, FK_STOPPED(SIGTRAP, PTRACE_EVENT_STOP));
+	dispatch();
+	ck_assert(sw_tracee_find(sup, P3)->rc_held);
+	fk_queue(PID, SIGKILL);		/* WIFSIGNALED, in its call */
+	dispatch();
+	ck_assert(fk_called(FK_KILL, P3, SIGKILL));
+	ck_assert_int_eq(warnings, 1);
+	/* killed before its stop is let go (a SIGKILLed tracee resumed
+	 * dies before it returns to user space) */
+	ck_assert_int_ge(last(FK_KILL, P3), 0);
+	ck_assert(last(PTRACE_CONT, P3) < 0 || last(PTRACE_CONT, P3) > last(FK_KILL, P3));
+}
+END_TEST
+
 START_TEST(new_thread_held_until_done)
 {
 	/* A thread created meanwhile (its first stop, not yet announced)
@@ -697,6 +747,72 @@ START_TEST(ipc_get_made_exclusive)
 }
 END_TEST
 
+START_TEST(ipc_forced_create_checked)
+{
+	/* shmget(key, IPC_CREAT) made exclusive: a success is the
+	 * session's only if the kernel made it (the key named nothing at
+	 * the stop, and names the id returned now).  A filter of the
+	 * program's own answers the rewritten call with ERRNO 0 (returns
+	 * 0, never run: id 0 is another process's), or the key was there
+	 * already (a real exclusive create would have failed): EACCES, and
+	 * the id stays out of reach. */
+	int before[] = { 0 }, after[] = { 0, 200 };
+
+	stage();
+	fk_sysvipc("shm", before, 1);			/* key 0x5000: id 0 */
+	seccomp(__NR_shmget, 0x5000 + 200, 4096, IPC_CREAT | 0600, 0);
+	ck_assert_uint_eq(ft->sets[0].seccomp.args[2], IPC_CREAT | IPC_EXCL | 0600);
+	exits(0);					/* forged */
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EACCES);
+	seccomp(__NR_shmat, 0, 0, 0, 0);
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EACCES);
+	/* the key 0x5000 is id 0's: a "success" for it is forged */
+	seccomp(__NR_shmget, 0x5000, 4096, IPC_CREAT | 0600, 0);
+	exits(0);
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EACCES);
+	/* made by the kernel: listed under its key, the session's */
+	seccomp(__NR_shmget, 0x5000 + 200, 4096, IPC_CREAT | 0600, 0);
+	fk_sysvipc("shm", after, 2);
+	exits(200);
+	ck_assert_int_eq((int64_t)ft->regs.rax, 200);
+	seccomp(__NR_shmat, 200, 0, 0, 0);
+	ck_assert_int_eq(ft->regs.orig_rax, __NR_shmat);
+}
+END_TEST
+
+START_TEST(mq_forced_create_checked)
+{
+	/* mq_open(name, O_CREAT) made exclusive: as for a System V get, a
+	 * success counts only if the name named no queue at the stop and
+	 * names the one the descriptor holds now.  Forged (0: descriptor 0,
+	 * another process's queue opened for reading), or the name a queue
+	 * already: EACCES, descriptor 0 left as it was, the queue not the
+	 * session's. */
+	stage();
+	fk_mq("outsider", 900);
+	fk_file(PID, 0, FK_MQUEUE_MAGIC, "/outsider", 900);
+	strcpy((char *)ft->mem + 64, "mine");
+	seccomp(__NR_mq_open, ft->mem_base + 64, O_CREAT | O_WRONLY, 0600, 0);
+	ck_assert_uint_eq(ft->sets[0].seccomp.args[1], O_CREAT | O_EXCL | O_WRONLY);
+	exits(0);					/* forged */
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EACCES);
+	ck_assert_uint_eq(ft->n_setregs, 0);		/* nothing closed */
+	strcpy((char *)ft->mem + 64, "outsider");
+	seccomp(__NR_mq_open, ft->mem_base + 64, O_CREAT | O_WRONLY, 0600, 0);
+	exits(0);
+	ck_assert_int_eq((int64_t)ft->regs.rax, -EACCES);
+	/* made by the kernel: the session's */
+	strcpy((char *)ft->mem + 64, "mine");
+	seccomp(__NR_mq_open, ft->mem_base + 64, O_CREAT | O_WRONLY, 0600, 0);
+	fk_mq("mine", 901);
+	fk_file(PID, FD, FK_MQUEUE_MAGIC, "/mine", 901);
+	exits(FD);
+	ck_assert_int_eq((int64_t)ft->regs.rax, FD);
+	ck_assert_uint_eq(ft->n_setregs, 0);
+	ck_assert_int_eq(warnings, 0);
+}
+END_TEST
+
 START_TEST(ipc_own_ids)
 {
 	/* IPC_PRIVATE: the id returned is the session's; semctl IPC_RMID of
@@ -775,6 +891,8 @@ int main(void)
 	tcase_add_test(tc, dies_during_injected_close);
 	tcase_add_test(tc, stop_signal_during_injected_close);
 	tcase_add_test(tc, close_refused_fails_closed);
+	tcase_add_test(tc, close_forged_fails_closed);
+	tcase_add_test(tc, holder_killed_table_shared);
 	tcase_add_test(tc, getsigmask_refused_fails_closed);
 	tcase_add_test(tc, other_thread_held);
 	tcase_add_test(tc, vfork_parent_not_waited_for);
@@ -786,6 +904,8 @@ int main(void)
 	tcase_add_test(tc, fifo_partner_lets_go_without_wchan);
 	tcase_add_test(tc, ipc_get_made_exclusive);
 	tcase_add_test(tc, ipc_own_ids);
+	tcase_add_test(tc, ipc_forced_create_checked);
+	tcase_add_test(tc, mq_forced_create_checked);
 	tcase_add_test(tc, keyrings_refused);
 	tcase_add_checked_fixture(tc, NULL, unstage);
 	suite_add_tcase(s, tc);
