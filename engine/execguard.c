@@ -38,7 +38,8 @@
  * directory (where the program may write) does escape a prefix rule: path
  * rules name files by their names.
  *
- * The patterns are resolved once per session, on a thread of their own
+ * The patterns are resolved once per session, with the program's
+ * credentials (syswardd: the client's, never root's), on a thread of their own
  * with a deadline (a pattern on a file system that never answers must not
  * stop the supervisor, route 13); past it they count by their strings
  * only, with a warning.  Not covered: the ELF interpreter (PT_INTERP,
@@ -56,6 +57,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -84,6 +86,13 @@ struct resolve_job {
 	atomic_int refs;		/* supervisor + resolver */
 	size_t n;
 	struct pattern *p;
+	/* The program's credentials to look up with, if its launch set
+	 * them (syswardd: the client's). */
+	bool creds_set;
+	uid_t uid;
+	gid_t gid;
+	size_t n_groups;
+	gid_t *groups;
 };
 
 struct sw_execguard {
@@ -114,21 +123,60 @@ static void patterns_free(struct pattern *p, size_t n)
 	free(p);
 }
 
-static void job_put(struct resolve_job *j)
+static void job_free(struct resolve_job *j)
 {
-	if (atomic_fetch_sub(&j->refs, 1) == 1) {
-		patterns_free(j->p, j->n);
-		free(j);
-	}
+	patterns_free(j->p, j->n);
+	free(j->groups);
+	free(j);
 }
 
-/* On the resolver thread: what each pattern names, as the supervisor
- * sees the file system.  May wait on a lookup that never ends. */
+static void job_put(struct resolve_job *j)
+{
+	if (atomic_fetch_sub(&j->refs, 1) == 1)
+		job_free(j);
+}
+
+/* On the resolver thread: look up as the program would, with its fsuid,
+ * fsgid and groups, so that a pattern the program could not resolve (a
+ * root-only directory under a client of uid 65534) is not resolved for
+ * it either: what its exec is matched against never tells it more than
+ * it can see.  Credentials are per thread in the kernel (struct cred of
+ * the task, kernel/cred.c): the raw system calls change this thread's
+ * only, while glibc's setgroups() broadcasts to every thread of the
+ * process (nptl's setxid signal), the supervisor's other threads
+ * included: never use it here.  A non-zero
+ * fsuid drops the file capabilities from the thread's effective set
+ * (cap_task_fix_setuid(), security/commoncap.c: CAP_DAC_OVERRIDE,
+ * CAP_DAC_READ_SEARCH, ...), so the kernel checks the directories'
+ * modes as for the program.  The thread ends after its lookups, and its
+ * credentials with it.  0 or -errno. */
+static int take_creds(const struct resolve_job *j)
+{
+	if (!j->creds_set)
+		return 0;
+	if (syscall(SYS_setgroups, j->n_groups, j->groups) < 0)
+		return -errno;
+	/* setfs[ug]id() answer the previous id, never an error: read the
+	 * id back. */
+	(void)syscall(SYS_setfsgid, j->gid);
+	if ((gid_t)syscall(SYS_setfsgid, (gid_t)-1) != j->gid)
+		return -EPERM;
+	(void)syscall(SYS_setfsuid, j->uid);
+	if ((uid_t)syscall(SYS_setfsuid, (uid_t)-1) != j->uid)
+		return -EPERM;
+	return 0;
+}
+
+/* On the resolver thread: what each pattern names, as the program's
+ * credentials see the supervisor's file system.  May wait on a lookup
+ * that never ends.  Without those credentials nothing is resolved (the
+ * patterns count by their strings): never as the supervisor. */
 static void *resolve_main(void *arg)
 {
 	struct resolve_job *j = arg;
+	size_t n = take_creds(j) == 0 ? j->n : 0;
 
-	for (size_t i = 0; i < j->n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct pattern *p = &j->p[i];
 		struct stat st;
 
@@ -174,7 +222,7 @@ static void take_results(struct sw_execguard *eg, struct resolve_job *j)
 }
 
 /* Resolve the patterns within the deadline; false if they were not. */
-static bool resolve(struct sw_execguard *eg)
+static bool resolve(const struct sw_session *s, struct sw_execguard *eg)
 {
 	struct resolve_job *j;
 	struct timespec until;
@@ -189,6 +237,19 @@ static bool resolve(struct sw_execguard *eg)
 	j->p = calloc(eg->n, sizeof(*j->p));
 	j->n = eg->n;
 	atomic_init(&j->refs, 2);
+	if (s->creds_set) {
+		j->creds_set = true;
+		j->uid = s->uid;
+		j->gid = s->gid;
+		j->n_groups = s->n_groups;
+		if (s->n_groups &&
+		    !(j->groups = malloc(s->n_groups * sizeof(gid_t)))) {
+			job_free(j);
+			return false;
+		}
+		if (s->n_groups)
+			memcpy(j->groups, s->groups, s->n_groups * sizeof(gid_t));
+	}
 	for (size_t i = 0; j->p && i < eg->n; i++) {
 		j->p[i].c = eg->p[i].c;
 		if (!(j->p[i].text = strdup(eg->p[i].c->pattern))) {
@@ -198,8 +259,7 @@ static bool resolve(struct sw_execguard *eg)
 	}
 	if (!j->p || j->n != eg->n ||
 	    pthread_create(&th, NULL, resolve_main, j) != 0) {
-		patterns_free(j->p, j->n);
-		free(j);
+		job_free(j);
 		return false;
 	}
 	/* pthread_timedjoin_np() takes CLOCK_REALTIME. */
@@ -253,7 +313,7 @@ static struct sw_execguard *eg_of(struct sw_session *s)
 	}
 	eg->wanted = n > 0;
 	s->execguard = eg;
-	if (eg->n && !resolve(eg))
+	if (eg->n && !resolve(s, eg))
 		sw_warn(s, "the policy's execve/execveat path patterns could not be resolved within %d s (a file system that does not answer?): the file each exec runs is matched against them as written only",
 			SW_EXEC_RESOLVE_S);
 	return eg;

@@ -3039,6 +3039,63 @@ t_sandbox_mounts_never_block() {
 	daemon_serves
 }
 
+t_exec_rules_resolve_as_client() {
+	# Route 17: the exec-time check resolves an exec rule's path pattern
+	# to the file it names.  It does so as the client, with the client's
+	# uid, gid and groups: resolved as the root daemon, a policy naming
+	# a path under a directory only root can search would tell a client
+	# of uid 65534 whether that name is a file it runs (killed) or not
+	# (runs): an oracle on a directory it cannot list.  One directory,
+	# 0700 root, holds "yes", a symlink to the probe; "no" is not there.
+	# The client must see the same either way; a group it is in opens
+	# a 0710 directory to it, and there the rule holds; root's embedded
+	# run still resolves the 0700 one.
+	SHARDS=1 start_daemon || return
+	chmod 0755 "$W"
+	local sec=$W/sec grp=$W/grp name rc_yes rc_no
+	mkdir -m 0700 "$sec" && ln -s "$PROBE" "$sec/yes" || return
+	mkdir -m 0710 "$grp" && chgrp 4711 "$grp" && ln -s "$PROBE" "$grp/yes" || return
+	for name in yes no; do
+		policy "deny-$name" >/dev/null <<-EOF
+		{"defaultAction": "SCMP_ACT_ALLOW",
+		 "syscalls": [{"names": ["execve"], "action": "SCMP_ACT_ERRNO",
+		               "paths": [{"index": 0, "exact": "$sec/$name"}]}]}
+		EOF
+		chmod 0644 "$W/deny-$name.json"
+	done
+	policy deny-grp >/dev/null <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["execve"], "action": "SCMP_ACT_ERRNO",
+	               "paths": [{"index": 0, "exact": "$grp/yes"}]}]}
+	EOF
+	chmod 0644 "$W/deny-grp.json"
+	"${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$W/deny-yes.json" -- "$PROBE" exit 0 \
+		>"$W/out" 2>"$W/err" </dev/null
+	rc_yes=$?
+	cat "$W/err"
+	"${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$W/deny-no.json" -- "$PROBE" exit 0 \
+		>"$W/out" 2>"$W/err" </dev/null
+	rc_no=$?
+	cat "$W/err"
+	echo "uid 65534, a rule naming $sec/yes (the probe, in root's 0700 directory): exit $rc_yes; naming $sec/no (not there): exit $rc_no"
+	[ "$rc_yes" -eq "$rc_no" ] ||
+		fail "the client told a name in a directory it cannot search from one that is not there (exit $rc_yes vs $rc_no)"
+	[ "$rc_yes" -eq 0 ] || fail "the probe, run by a name the rule does not name for the client, did not run (exit $rc_yes)"
+	setpriv --reuid=65534 --regid=65534 --groups=4711 \
+		"$SYSWARD" run --daemon="$S" --policy "$W/deny-grp.json" -- "$PROBE" exit 0 \
+		>"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	cat "$W/err"
+	echo "uid 65534 in group 4711, a rule naming $grp/yes (0710, group 4711): exit $rc"
+	expect_rc 137
+	"$SYSWARD" run --policy "$W/deny-yes.json" -- "$PROBE" exit 0 >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	cat "$W/err"
+	echo "root, embedded, a rule naming $sec/yes: exit $rc"
+	expect_rc 137
+	daemon_serves
+}
+
 # tags: needs-kcmp
 t_fuse_complain_never_blocks() {
 	# Route 13: the daemon's look at what an open opened, in a root
