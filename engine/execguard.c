@@ -41,8 +41,11 @@
  * The patterns are resolved once per session, with the program's
  * credentials (syswardd: the client's, never root's), on a thread of their own
  * with a deadline (a pattern on a file system that never answers must not
- * stop the supervisor, route 13); past it they count by their strings
- * only, with a warning.  Not covered: the ELF interpreter (PT_INTERP,
+ * stop the supervisor, route 13: it waits at most that long, once per
+ * session).  Unresolved in time, or not tried because too many resolvers
+ * of the uid still wait, the check fails closed: each exec an exec rule
+ * stopped is killed, never matched by the patterns' strings only (the
+ * #! line, descriptor and link above would go through).  Not covered: the ELF interpreter (PT_INTERP,
  * the dynamic loader) the kernel maps beside a binary, which /proc/<pid>/exe
  * does not name; an interpreter the program runs itself, with the file
  * as its argument (sh script, ld.so prog: reading is not executing).
@@ -66,9 +69,12 @@
 #include "sys.h"
 
 /* How long the supervisor waits for the patterns to resolve, once per
- * session, and how many resolvers may be left behind past it. */
+ * session, and how many resolvers may be left behind past it: per uid
+ * (the program's, whose credentials they look up with) and for the
+ * process. */
 #define SW_EXEC_RESOLVE_S	1
-#define SW_EXEC_MAX_ABANDONED	16
+#define SW_EXEC_MAX_ABANDONED_UID 16
+#define SW_EXEC_MAX_ABANDONED	64
 /* Names one executed file can have: its real path and the patterns. */
 #define SW_EXEC_MAX_NAMES	16
 
@@ -82,8 +88,12 @@ struct pattern {
 	size_t dir_len;
 };
 
+enum job_state { JOB_RUNNING, JOB_DONE, JOB_ABANDONED };
+
 struct resolve_job {
 	atomic_int refs;		/* supervisor + resolver */
+	atomic_int state;		/* enum job_state */
+	bool charged;			/* to uid, once abandoned */
 	size_t n;
 	struct pattern *p;
 	/* The program's credentials to look up with, if its launch set
@@ -97,11 +107,71 @@ struct resolve_job {
 
 struct sw_execguard {
 	bool wanted;
+	int unresolved;			/* why the patterns were not: -errno */
 	size_t n;
 	struct pattern *p;
 };
 
-static atomic_uint abandoned;
+/* Resolvers left behind, by the uid they were charged to.  Each ends
+ * when its lookup does (an NFS server back, a FUSE connection aborted)
+ * and is released then: the bound is on those still waiting. */
+static pthread_mutex_t abandoned_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	uid_t uid;
+	unsigned int n;
+} abandoned[SW_EXEC_MAX_ABANDONED];
+static unsigned int n_abandoned;	/* under abandoned_mu */
+
+/* uid's entry (with add, a new one if it has none); NULL if none or the
+ * table is full.  Under abandoned_mu. */
+static unsigned int *abandoned_of(uid_t uid, bool add)
+{
+	size_t free_i = SW_EXEC_MAX_ABANDONED;
+
+	for (size_t i = 0; i < SW_EXEC_MAX_ABANDONED; i++) {
+		if (abandoned[i].n && abandoned[i].uid == uid)
+			return &abandoned[i].n;
+		if (!abandoned[i].n && free_i == SW_EXEC_MAX_ABANDONED)
+			free_i = i;
+	}
+	if (!add || free_i == SW_EXEC_MAX_ABANDONED)
+		return NULL;
+	abandoned[free_i].uid = uid;
+	return &abandoned[free_i].n;
+}
+
+/* Whether uid may leave one more resolver behind (charge: and charge it
+ * with it).  0, or -EAGAIN past its bound or the process's. */
+static int abandon(uid_t uid, bool charge)
+{
+	unsigned int *n;
+	int r = 0;
+
+	pthread_mutex_lock(&abandoned_mu);
+	n = abandoned_of(uid, charge);
+	if (n_abandoned >= SW_EXEC_MAX_ABANDONED ||
+	    (n && *n >= SW_EXEC_MAX_ABANDONED_UID) || (charge && !n))
+		r = -EAGAIN;
+	else if (charge) {
+		(*n)++;
+		n_abandoned++;
+	}
+	pthread_mutex_unlock(&abandoned_mu);
+	return r;
+}
+
+static void abandon_release(uid_t uid)
+{
+	unsigned int *n;
+
+	pthread_mutex_lock(&abandoned_mu);
+	n = abandoned_of(uid, false);
+	if (n) {
+		(*n)--;
+		n_abandoned--;
+	}
+	pthread_mutex_unlock(&abandoned_mu);
+}
 
 static bool is_exec_name(const char *name)
 {
@@ -204,6 +274,11 @@ static void *resolve_main(void *arg)
 			}
 		}
 	}
+	/* Left behind: the supervisor charged this thread to the uid
+	 * before it marked it so; release it now that it ends. */
+	if (!atomic_compare_exchange_strong(&j->state, &(int){ JOB_RUNNING },
+					    JOB_DONE) && j->charged)
+		abandon_release(j->uid);
 	job_put(j);
 	return NULL;
 }
@@ -221,31 +296,34 @@ static void take_results(struct sw_execguard *eg, struct resolve_job *j)
 	}
 }
 
-/* Resolve the patterns within the deadline; false if they were not. */
-static bool resolve(const struct sw_session *s, struct sw_execguard *eg)
+/* Resolve the patterns within the deadline: 0, -ETIMEDOUT (the resolver
+ * is left behind), -EAGAIN (too many are already: none started), or
+ * -ENOMEM.  Waits at most SW_EXEC_RESOLVE_S. */
+static int resolve(const struct sw_session *s, struct sw_execguard *eg)
 {
 	struct resolve_job *j;
 	struct timespec until;
 	pthread_t th;
-	bool done;
+	int r;
 
-	if (atomic_load(&abandoned) >= SW_EXEC_MAX_ABANDONED)
-		return false;
+	if ((r = abandon(s->uid, false)) < 0)
+		return r;
 	j = calloc(1, sizeof(*j));
 	if (!j)
-		return false;
+		return -ENOMEM;
 	j->p = calloc(eg->n, sizeof(*j->p));
 	j->n = eg->n;
 	atomic_init(&j->refs, 2);
+	atomic_init(&j->state, JOB_RUNNING);
+	j->uid = s->uid;
 	if (s->creds_set) {
 		j->creds_set = true;
-		j->uid = s->uid;
 		j->gid = s->gid;
 		j->n_groups = s->n_groups;
 		if (s->n_groups &&
 		    !(j->groups = malloc(s->n_groups * sizeof(gid_t)))) {
 			job_free(j);
-			return false;
+			return -ENOMEM;
 		}
 		if (s->n_groups)
 			memcpy(j->groups, s->groups, s->n_groups * sizeof(gid_t));
@@ -260,21 +338,31 @@ static bool resolve(const struct sw_session *s, struct sw_execguard *eg)
 	if (!j->p || j->n != eg->n ||
 	    pthread_create(&th, NULL, resolve_main, j) != 0) {
 		job_free(j);
-		return false;
+		return -ENOMEM;
 	}
 	/* pthread_timedjoin_np() takes CLOCK_REALTIME. */
 	clock_gettime(CLOCK_REALTIME, &until);
 	until.tv_sec += SW_EXEC_RESOLVE_S;
-	done = pthread_timedjoin_np(th, NULL, &until) == 0;
-	if (done) {
-		take_results(eg, j);
-	} else {
-		/* It ends when its lookup does, and frees the job. */
-		atomic_fetch_add(&abandoned, 1);
-		pthread_detach(th);
+	if (pthread_timedjoin_np(th, NULL, &until) != 0) {
+		/* Charge it first: once marked, it releases the charge
+		 * when it ends (the compare-exchange orders the two). */
+		j->charged = abandon(s->uid, true) == 0;
+		if (atomic_compare_exchange_strong(&j->state,
+						   &(int){ JOB_RUNNING },
+						   JOB_ABANDONED)) {
+			/* It ends when its lookup does, and frees the job. */
+			pthread_detach(th);
+			job_put(j);
+			return -ETIMEDOUT;
+		}
+		/* Done meanwhile: it saw no mark and released nothing. */
+		if (j->charged)
+			abandon_release(s->uid);
+		pthread_join(th, NULL);
 	}
+	take_results(eg, j);
 	job_put(j);
-	return done;
+	return 0;
 }
 
 /* The session's exec rules' path patterns, resolved; built at its first
@@ -313,9 +401,8 @@ static struct sw_execguard *eg_of(struct sw_session *s)
 	}
 	eg->wanted = n > 0;
 	s->execguard = eg;
-	if (eg->n && !resolve(s, eg))
-		sw_warn(s, "the policy's execve/execveat path patterns could not be resolved within %d s (a file system that does not answer?): the file each exec runs is matched against them as written only",
-			SW_EXEC_RESOLVE_S);
+	if (eg->n)
+		eg->unresolved = resolve(s, eg);
 	return eg;
 }
 
@@ -473,6 +560,31 @@ bool sw_execguard_exec(struct sw_supervisor *sup, struct sw_tracee *t)
 	}
 	if (!call)
 		return false;	/* not stopped, so no path rule for it */
+	if (eg->unresolved < 0) {
+		/* Fail closed: matching the file by the rules' strings only
+		 * would let a #! line, a descriptor or a link through. */
+		char why[160];
+
+		if (eg->unresolved == -ETIMEDOUT)
+			snprintf(why, sizeof(why), "did not resolve within %d s",
+				 SW_EXEC_RESOLVE_S);
+		else if (eg->unresolved == -EAGAIN)
+			snprintf(why, sizeof(why), "were not looked up: %d look-ups of uid %u's (or %d in all) still wait for a file system",
+				 SW_EXEC_MAX_ABANDONED_UID, (unsigned int)s->uid,
+				 SW_EXEC_MAX_ABANDONED);
+		else
+			snprintf(why, sizeof(why), "could not be looked up (%s)",
+				 strerror(-eg->unresolved));
+		snprintf(msg, sizeof(msg), "pid %d killed: the policy's %s path rules cannot be checked for the file it executes: their paths %s; a file system that does not answer?  Move them off it, or retry once it answers",
+			 t->pid, call, why);
+		if (s->complain) {
+			sw_warn(s, "complain mode, not enforced: %s", msg);
+			return false;
+		}
+		sw_warn(s, "%s", msg);
+		sw_sys_kill(t->pid, SIGKILL);
+		return true;
+	}
 	/* On the heap: too large for a stack or for thread-local storage
 	 * (which glibc carves out of every thread's stack). */
 	nm = malloc(sizeof(*nm));

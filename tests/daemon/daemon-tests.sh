@@ -1415,14 +1415,17 @@ t_fuse_never_freezes() {
 		fail "no warning naming the stuck read in the daemon log (client exit $rc)"
 }
 
-# fuse_abort_of PID: abort the FUSE connection that the adv_fuse process
-# PID mounted (in its own mount namespace), which fails every request it
-# holds.  Read through any live thread: a killed leader is a zombie.
+# fuse_abort_of PID [MOUNT-POINT]: abort the FUSE connection that the
+# adv_fuse process PID mounted (in its own mount namespace, or at
+# MOUNT-POINT: one mounted in the host's namespace is beside every other
+# test's, and the first adv_fuse there may be another test's), which
+# fails every request it holds.  Read through any live thread: a killed
+# leader is a zombie.
 fuse_abort_of() {
 	local dev t
 	for t in /proc/"$1"/task/*; do
-		dev=$(awk '{for (i = 1; i < NF; i++) if ($i == "-") break}
-			$(i + 1) == "fuse" && $(i + 2) == "adv_fuse" {print $3; exit}' \
+		dev=$(awk -v mp="${2:-}" '{for (i = 1; i < NF; i++) if ($i == "-") break}
+			$(i + 1) == "fuse" && $(i + 2) == "adv_fuse" && (mp == "" || $5 == mp) {print $3; exit}' \
 			"$t/mountinfo" 2>/dev/null)
 		[ -n "$dev" ] && break
 	done
@@ -3033,7 +3036,7 @@ t_sandbox_mounts_never_block() {
 	# look-up (fs/fuse/dev.c request_wait_answer()), and the server's
 	# stuck thread keeps /dev/fuse open: without the abort both stay,
 	# unkillable, after the test (35 of each were left on this machine).
-	fuse_abort_of "$srv" || echo "note: no FUSE connection of $srv to abort"
+	fuse_abort_of "$srv" "$d/mnt" || echo "note: no FUSE connection of $srv to abort"
 	kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null
 	umount -l "$d/mnt" 2>/dev/null
 	daemon_serves
@@ -3093,6 +3096,96 @@ t_exec_rules_resolve_as_client() {
 	cat "$W/err"
 	echo "root, embedded, a rule naming $sec/yes: exit $rc"
 	expect_rc 137
+	daemon_serves
+}
+
+# tags: shards-pinned
+t_exec_resolvers_stuck() {
+	# Route 17 and 13: an exec rule's path on a file system that never
+	# answers (tests/security/adv_fuse workspace: the look-up of ws/.git
+	# is read and never answered) leaves its resolver thread behind.
+	# Such a session's exec-time check cannot be made: it fails closed
+	# (its program is killed at its exec, with a message), never by the
+	# rule's string only.  17 such sessions of uid 65534 exhaust that
+	# uid's resolvers, not another uid's: a root session beside them,
+	# whose rule names the probe through a symlink, is still resolved
+	# (the probe killed, another program runs), and not delayed past
+	# one resolver's deadline.  Aborting the connection lets the
+	# resolvers end, and the uid resolves again.
+	[ -c /dev/fuse ] || { echo "SKIP: no /dev/fuse"; return 77; }
+	SHARDS=1 start_daemon || return
+	chmod 0755 "$W"
+	local d=$W/fz srv bg i rcs="" t0 ms
+	mkdir -p "$d/mnt" && chmod -R 0755 "$d"
+	"$ADV/adv_fuse" "$d" workspace >"$W/fuse.out" 2>&1 </dev/null &
+	srv=$!
+	for _ in $(seq 100); do grep -q 'server: mounted' "$W/fuse.out" && break; sleep 0.05; done
+	grep -q 'server: mounted' "$W/fuse.out" ||
+		{ cat "$W/fuse.out"; kill "$srv"; echo "SKIP: cannot mount FUSE here"; return 77; }
+	policy stuck >/dev/null <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["execve"], "action": "SCMP_ACT_ERRNO",
+	               "paths": [{"index": 0, "exact": "$d/mnt/ws/.git/hooks/x"}]}]}
+	EOF
+	ln -s "$PROBE" "$W/alias"
+	policy alias >/dev/null <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["execve"], "action": "SCMP_ACT_ERRNO",
+	               "paths": [{"index": 0, "exact": "$W/alias"}]}]}
+	EOF
+	chmod 0644 "$W/stuck.json" "$W/alias.json"
+	# Beside the first of them (on the one tracer thread, held up to
+	# one deadline: the bound on the stall), root's session.
+	"${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$W/stuck.json" -- "$PROBE" exit 0 \
+		>/dev/null 2>&1 </dev/null &
+	bg=$!
+	sleep 0.1
+	t0=$(date +%s%N)
+	timeout -k 2 20 "$SYSWARD" run --daemon="$S" --policy "$W/alias.json" -- "$PROBE" exit 0 \
+		>"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	echo "root, a rule naming the probe by a symlink: exit $rc in $ms ms"
+	expect_rc 137
+	timeout -k 2 20 "$SYSWARD" run --daemon="$S" --policy "$W/alias.json" -- /bin/true \
+		>"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	echo "root, the same rule, /bin/true: exit $rc"
+	expect_rc 0
+	[ "$ms" -lt 2500 ] || fail "root's session waited $ms ms beside uid 65534's"
+	for i in $(seq 2 17); do
+		timeout -k 2 20 "${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$W/stuck.json" -- "$PROBE" exit 0 \
+			>"$W/out" 2>"$W/err.$i" </dev/null
+		rcs="$rcs $?"
+	done
+	wait "$bg"
+	rcs="$? $rcs"
+	echo "uid 65534, 17 sessions whose exec rule's path never resolves: exits $rcs"
+	grep -c 'cannot be checked' "$W/daemon.log" || true
+	case " $rcs " in
+	*" 0 "*) fail "a session whose exec rule's path never resolved ran its program (matched by the rule's string only)" ;;
+	esac
+	# uid 65534's resolvers are exhausted, not root's.
+	timeout -k 2 20 "$SYSWARD" run --daemon="$S" --policy "$W/alias.json" -- "$PROBE" exit 0 \
+		>"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	echo "root, after them, a rule naming the probe by a symlink: exit $rc"
+	expect_rc 137
+	timeout -k 2 20 "$SYSWARD" run --daemon="$S" --policy "$W/alias.json" -- /bin/true \
+		>"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	echo "root, after them, the same rule, /bin/true: exit $rc"
+	expect_rc 0
+	fuse_abort_of "$srv" "$d/mnt" || fail "no FUSE connection of $srv to abort"
+	sleep 0.5
+	timeout -k 2 20 "${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$W/stuck.json" -- "$PROBE" exit 0 \
+		>"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	cat "$W/err"
+	echo "uid 65534 after the connection's abort: exit $rc"
+	expect_rc 0
+	kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null
+	umount -l "$d/mnt" 2>/dev/null
 	daemon_serves
 }
 
