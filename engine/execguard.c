@@ -65,6 +65,7 @@
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
+#include "abandon.h"
 #include "internal.h"
 #include "sys.h"
 
@@ -115,63 +116,10 @@ struct sw_execguard {
 /* Resolvers left behind, by the uid they were charged to.  Each ends
  * when its lookup does (an NFS server back, a FUSE connection aborted)
  * and is released then: the bound is on those still waiting. */
-static pthread_mutex_t abandoned_mu = PTHREAD_MUTEX_INITIALIZER;
-static struct {
-	uid_t uid;
-	unsigned int n;
-} abandoned[SW_EXEC_MAX_ABANDONED];
-static unsigned int n_abandoned;	/* under abandoned_mu */
-
-/* uid's entry (with add, a new one if it has none); NULL if none or the
- * table is full.  Under abandoned_mu. */
-static unsigned int *abandoned_of(uid_t uid, bool add)
-{
-	size_t free_i = SW_EXEC_MAX_ABANDONED;
-
-	for (size_t i = 0; i < SW_EXEC_MAX_ABANDONED; i++) {
-		if (abandoned[i].n && abandoned[i].uid == uid)
-			return &abandoned[i].n;
-		if (!abandoned[i].n && free_i == SW_EXEC_MAX_ABANDONED)
-			free_i = i;
-	}
-	if (!add || free_i == SW_EXEC_MAX_ABANDONED)
-		return NULL;
-	abandoned[free_i].uid = uid;
-	return &abandoned[free_i].n;
-}
-
-/* Whether uid may leave one more resolver behind (charge: and charge it
- * with it).  0, or -EAGAIN past its bound or the process's. */
-static int abandon(uid_t uid, bool charge)
-{
-	unsigned int *n;
-	int r = 0;
-
-	pthread_mutex_lock(&abandoned_mu);
-	n = abandoned_of(uid, charge);
-	if (n_abandoned >= SW_EXEC_MAX_ABANDONED ||
-	    (n && *n >= SW_EXEC_MAX_ABANDONED_UID) || (charge && !n))
-		r = -EAGAIN;
-	else if (charge) {
-		(*n)++;
-		n_abandoned++;
-	}
-	pthread_mutex_unlock(&abandoned_mu);
-	return r;
-}
-
-static void abandon_release(uid_t uid)
-{
-	unsigned int *n;
-
-	pthread_mutex_lock(&abandoned_mu);
-	n = abandoned_of(uid, false);
-	if (n) {
-		(*n)--;
-		n_abandoned--;
-	}
-	pthread_mutex_unlock(&abandoned_mu);
-}
+static struct sw_abandoned_uid abandoned_by_uid[SW_EXEC_MAX_ABANDONED];
+static struct sw_abandoned abandoned =
+	SW_ABANDONED_INIT(abandoned_by_uid, SW_EXEC_MAX_ABANDONED,
+			  SW_EXEC_MAX_ABANDONED_UID);
 
 static bool is_exec_name(const char *name)
 {
@@ -278,7 +226,7 @@ static void *resolve_main(void *arg)
 	 * before it marked it so; release it now that it ends. */
 	if (!atomic_compare_exchange_strong(&j->state, &(int){ JOB_RUNNING },
 					    JOB_DONE) && j->charged)
-		abandon_release(j->uid);
+		sw_abandoned_release(&abandoned, j->uid);
 	job_put(j);
 	return NULL;
 }
@@ -304,10 +252,9 @@ static int resolve(const struct sw_session *s, struct sw_execguard *eg)
 	struct resolve_job *j;
 	struct timespec until;
 	pthread_t th;
-	int r;
 
-	if ((r = abandon(s->uid, false)) < 0)
-		return r;
+	if (!sw_abandoned_allowed(&abandoned, s->uid))
+		return -EAGAIN;
 	j = calloc(1, sizeof(*j));
 	if (!j)
 		return -ENOMEM;
@@ -346,7 +293,7 @@ static int resolve(const struct sw_session *s, struct sw_execguard *eg)
 	if (pthread_timedjoin_np(th, NULL, &until) != 0) {
 		/* Charge it first: once marked, it releases the charge
 		 * when it ends (the compare-exchange orders the two). */
-		j->charged = abandon(s->uid, true) == 0;
+		j->charged = sw_abandoned_charge(&abandoned, s->uid);
 		if (atomic_compare_exchange_strong(&j->state,
 						   &(int){ JOB_RUNNING },
 						   JOB_ABANDONED)) {
@@ -357,7 +304,7 @@ static int resolve(const struct sw_session *s, struct sw_execguard *eg)
 		}
 		/* Done meanwhile: it saw no mark and released nothing. */
 		if (j->charged)
-			abandon_release(s->uid);
+			sw_abandoned_release(&abandoned, s->uid);
 		pthread_join(th, NULL);
 	}
 	take_results(eg, j);

@@ -2996,6 +2996,18 @@ t_sandbox_paths_as_client() {
 	daemon_serves
 }
 
+# fuse_workspace_start DIR: adv_fuse's workspace server on DIR/mnt (in
+# the host's mount namespace), its pid in srv, once mounted; 77 (skip)
+# where it cannot mount.
+fuse_workspace_start() {
+	mkdir -p "$1/mnt" && chmod -R 0755 "$1"
+	"$ADV/adv_fuse" "$1" workspace >"$W/fuse.out" 2>&1 </dev/null &
+	srv=$!
+	for _ in $(seq 100); do grep -q 'server: mounted' "$W/fuse.out" && break; sleep 0.05; done
+	grep -q 'server: mounted' "$W/fuse.out" ||
+		{ cat "$W/fuse.out"; kill "$srv"; echo "SKIP: cannot mount FUSE here"; return 77; }
+}
+
 t_sandbox_mounts_never_block() {
 	# Route 13 and 21: --sandbox's read-only mounts look the client's
 	# workspace up (as the client, its VCS metadata too).  A workspace
@@ -3008,12 +3020,7 @@ t_sandbox_mounts_never_block() {
 	SHARDS=1 start_daemon || return
 	chmod 0755 "$W"
 	local d=$W/fz srv bg t0 ms
-	mkdir -p "$d/mnt" && chmod -R 0755 "$d"
-	"$ADV/adv_fuse" "$d" workspace >"$W/fuse.out" 2>&1 </dev/null &
-	srv=$!
-	for _ in $(seq 100); do grep -q 'server: mounted' "$W/fuse.out" && break; sleep 0.05; done
-	grep -q 'server: mounted' "$W/fuse.out" ||
-		{ cat "$W/fuse.out"; kill "$srv"; echo "SKIP: cannot mount FUSE here"; return 77; }
+	fuse_workspace_start "$d" || return
 	"${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --sandbox="$d/mnt/ws" -- true \
 		>"$W/hostile.out" 2>&1 </dev/null &
 	bg=$!
@@ -3099,6 +3106,20 @@ t_exec_rules_resolve_as_client() {
 	daemon_serves
 }
 
+# exec_root_resolved WHEN: root's exec rule naming the probe by the
+# symlink $W/alias is resolved (t_exec_resolvers_stuck): the probe is
+# killed at its exec, another program runs.
+exec_root_resolved() {
+	local prog
+	for prog in "$PROBE" /bin/true; do
+		timeout -k 2 20 "$SYSWARD" run --daemon="$S" --policy "$W/alias.json" -- "$prog" exit 0 \
+			>"$W/out" 2>"$W/err" </dev/null
+		rc=$?
+		echo "root, $1, a rule naming the probe by a symlink, running $prog: exit $rc"
+		if [ "$prog" = /bin/true ]; then expect_rc 0; else expect_rc 137; fi
+	done
+}
+
 # tags: shards-pinned
 t_exec_resolvers_stuck() {
 	# Route 17 and 13: an exec rule's path on a file system that never
@@ -3116,12 +3137,7 @@ t_exec_resolvers_stuck() {
 	SHARDS=1 start_daemon || return
 	chmod 0755 "$W"
 	local d=$W/fz srv bg i rcs="" t0 ms
-	mkdir -p "$d/mnt" && chmod -R 0755 "$d"
-	"$ADV/adv_fuse" "$d" workspace >"$W/fuse.out" 2>&1 </dev/null &
-	srv=$!
-	for _ in $(seq 100); do grep -q 'server: mounted' "$W/fuse.out" && break; sleep 0.05; done
-	grep -q 'server: mounted' "$W/fuse.out" ||
-		{ cat "$W/fuse.out"; kill "$srv"; echo "SKIP: cannot mount FUSE here"; return 77; }
+	fuse_workspace_start "$d" || return
 	policy stuck >/dev/null <<-EOF
 	{"defaultAction": "SCMP_ACT_ALLOW",
 	 "syscalls": [{"names": ["execve"], "action": "SCMP_ACT_ERRNO",
@@ -3141,17 +3157,9 @@ t_exec_resolvers_stuck() {
 	bg=$!
 	sleep 0.1
 	t0=$(date +%s%N)
-	timeout -k 2 20 "$SYSWARD" run --daemon="$S" --policy "$W/alias.json" -- "$PROBE" exit 0 \
-		>"$W/out" 2>"$W/err" </dev/null
-	rc=$?
+	exec_root_resolved beside
 	ms=$((($(date +%s%N) - t0) / 1000000))
-	echo "root, a rule naming the probe by a symlink: exit $rc in $ms ms"
-	expect_rc 137
-	timeout -k 2 20 "$SYSWARD" run --daemon="$S" --policy "$W/alias.json" -- /bin/true \
-		>"$W/out" 2>"$W/err" </dev/null
-	rc=$?
-	echo "root, the same rule, /bin/true: exit $rc"
-	expect_rc 0
+	echo "root's two sessions beside it: $ms ms"
 	[ "$ms" -lt 2500 ] || fail "root's session waited $ms ms beside uid 65534's"
 	for i in $(seq 2 17); do
 		timeout -k 2 20 "${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$W/stuck.json" -- "$PROBE" exit 0 \
@@ -3166,16 +3174,7 @@ t_exec_resolvers_stuck() {
 	*" 0 "*) fail "a session whose exec rule's path never resolved ran its program (matched by the rule's string only)" ;;
 	esac
 	# uid 65534's resolvers are exhausted, not root's.
-	timeout -k 2 20 "$SYSWARD" run --daemon="$S" --policy "$W/alias.json" -- "$PROBE" exit 0 \
-		>"$W/out" 2>"$W/err" </dev/null
-	rc=$?
-	echo "root, after them, a rule naming the probe by a symlink: exit $rc"
-	expect_rc 137
-	timeout -k 2 20 "$SYSWARD" run --daemon="$S" --policy "$W/alias.json" -- /bin/true \
-		>"$W/out" 2>"$W/err" </dev/null
-	rc=$?
-	echo "root, after them, the same rule, /bin/true: exit $rc"
-	expect_rc 0
+	exec_root_resolved after
 	fuse_abort_of "$srv" "$d/mnt" || fail "no FUSE connection of $srv to abort"
 	sleep 0.5
 	timeout -k 2 20 "${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$W/stuck.json" -- "$PROBE" exit 0 \
