@@ -1313,7 +1313,7 @@ stopflood_session() {
 	printf -v "$1" %s "$!"
 }
 
-# tags: shards-pinned
+# tags: shards-pinned needs-smp
 t_signal_flood_idle() {
 	# Route 13 (docs/security.md): a session whose program floods its
 	# tracer thread with signal stops (a child that stops and continues

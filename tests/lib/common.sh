@@ -219,7 +219,11 @@ want_err() { [[ $err == *"$1"* ]] || { fail "${last_cmd[*]}: stderr lacks '$1'";
 #   needs-systemd   systemd-socket-activate (no systemd in the QEMU guest)
 #   needs-smp       two CPUs, so that a thread flips a path while another
 #                   thread's openat is checked; the guest has one (run-vm
-#                   -smp 1), where the race never alternates
+#                   -smp 1), where the race never alternates; or so that
+#                   a SCHED_IDLE tracer thread is not starved by every
+#                   other runnable task (signal_flood_idle: on one CPU
+#                   it serves a flood at what the CPU leaves it, and the
+#                   rate it sees can fall below the flood's end)
 #   needs-tmux      an interactive shell in tmux pressing Ctrl-C/Ctrl-Z:
 #                   job control of the client, the same on any kernel; the
 #                   guest has no tmux
