@@ -442,7 +442,14 @@ static void switch_locked(struct shard *sh, pid_t tid, bool idle)
  * made the thread normal to be taken; taken, the verdict holds again).
  * A session is a flood from a window at FLOOD_RATE or more until one
  * below a tenth of it: an idle thread on a busy machine serves its
- * floods slower than they come, and must not turn normal for that. */
+ * floods slower than they come, and must not turn normal for that.
+ * A limit: a flood is clocked by its tracer (each stop waits for it),
+ * so on one CPU, where an idle thread gets next to nothing while any
+ * other task runs, the rate served can fall below the end's and the
+ * thread turns normal until the next window (measured in the one-CPU
+ * QEMU guest on a loaded host: 0 idle threads within a second of two
+ * launches beside the flood).  Telling starved from out of work needs
+ * the thread's run delay (/proc/thread-self/schedstat, CONFIG_SCHED_INFO). */
 static void pace(struct shard *sh)
 {
 	long long now = sw_mono_ms(), span = now - sh->window_start;

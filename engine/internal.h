@@ -148,6 +148,13 @@ struct sw_session {
 	enum sw_log_format audit_format;
 	uint64_t id;
 	uid_t uid;		/* the program's, at launch */
+	/* The program's credentials when its launch set them (syswardd: the
+	 * client's, SO_PEERCRED and SO_PEERGROUPS): execguard.c looks its exec
+	 * rules' paths up with them, never with the supervisor's. */
+	bool creds_set;
+	gid_t gid;
+	gid_t *groups;
+	size_t n_groups;
 	uint64_t decisions;
 	uint64_t signal_stops;	/* signal-delivery and group stops */
 	size_t n_tracees;

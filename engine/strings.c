@@ -71,6 +71,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "abandon.h"
 #include "internal.h"
 #include "sys.h"
 #include "tracemem.h"
@@ -129,77 +130,10 @@ static _Thread_local struct reader *cur;	/* the live reader, or NULL */
 static _Thread_local pid_t stalled;
 static _Thread_local uid_t owner = (uid_t)-1;	/* of the next accesses */
 
-static pthread_mutex_t abandoned_mu = PTHREAD_MUTEX_INITIALIZER;
-/* Uids with abandoned readers: at most one entry per reader. */
-static struct {
-	uid_t uid;
-	unsigned int n;
-} abandoned[SW_MEM_MAX_ABANDONED];
-static unsigned int n_abandoned;	/* written under abandoned_mu */
-
-static unsigned int *abandoned_of(uid_t uid, bool add)
-{
-	size_t free_i = SW_MEM_MAX_ABANDONED;
-
-	for (size_t i = 0; i < SW_MEM_MAX_ABANDONED; i++) {
-		if (abandoned[i].n && abandoned[i].uid == uid)
-			return &abandoned[i].n;
-		if (!abandoned[i].n && free_i == SW_MEM_MAX_ABANDONED)
-			free_i = i;
-	}
-	if (!add || free_i == SW_MEM_MAX_ABANDONED)
-		return NULL;
-	abandoned[free_i].uid = uid;
-	return &abandoned[free_i].n;
-}
-
-/* Whether uid may leave one more reader behind. */
-static bool abandon_allowed(uid_t uid)
-{
-	unsigned int *n;
-	bool ok;
-
-	/* Every access asks: none abandoned is the common case, and needs
-	 * no lock (a reader abandoned meanwhile is one over, at most). */
-	if (__atomic_load_n(&n_abandoned, __ATOMIC_RELAXED) == 0)
-		return true;
-	pthread_mutex_lock(&abandoned_mu);
-	n = abandoned_of(uid, false);
-	ok = n_abandoned < SW_MEM_MAX_ABANDONED &&
-	     (!n || *n < SW_MEM_MAX_ABANDONED_UID);
-	pthread_mutex_unlock(&abandoned_mu);
-	return ok;
-}
-
-/* Charge uid with one abandoned reader; false if the table is full (tracer
- * threads that passed abandon_allowed() together overshoot the bound by
- * one each at most): that reader is then not counted. */
-static bool abandon_charge(uid_t uid)
-{
-	unsigned int *n;
-
-	pthread_mutex_lock(&abandoned_mu);
-	n = abandoned_of(uid, true);
-	if (n) {
-		(*n)++;
-		__atomic_store_n(&n_abandoned, n_abandoned + 1, __ATOMIC_RELAXED);
-	}
-	pthread_mutex_unlock(&abandoned_mu);
-	return n != NULL;
-}
-
-static void abandon_release(uid_t uid)
-{
-	unsigned int *n;
-
-	pthread_mutex_lock(&abandoned_mu);
-	n = abandoned_of(uid, false);
-	if (n) {
-		(*n)--;
-		__atomic_store_n(&n_abandoned, n_abandoned - 1, __ATOMIC_RELAXED);
-	}
-	pthread_mutex_unlock(&abandoned_mu);
-}
+static struct sw_abandoned_uid abandoned_by_uid[SW_MEM_MAX_ABANDONED];
+static struct sw_abandoned abandoned =
+	SW_ABANDONED_INIT(abandoned_by_uid, SW_MEM_MAX_ABANDONED,
+			  SW_MEM_MAX_ABANDONED_UID);
 
 void sw_tracee_mem_owner(uid_t uid)
 {
@@ -273,7 +207,7 @@ static void *reader_main(void *arg)
 	pthread_cond_destroy(&r->cv);
 	pthread_mutex_destroy(&r->mu);
 	if (r->charged)
-		abandon_release(r->owner);
+		sw_abandoned_release(&abandoned, r->owner);
 	free(r);
 	return NULL;
 }
@@ -391,7 +325,7 @@ static int mem_do(enum mem_op op, pid_t pid, uint64_t addr, void *buf,
 
 	if (len == 0 || len > SW_MEM_MAX)
 		return -EINVAL;
-	if (!abandon_allowed(owner))
+	if (!sw_abandoned_allowed(&abandoned, owner))
 		return stall(pid);
 	if (!cur && !(cur = reader_new()))
 		return -errno;
@@ -423,7 +357,7 @@ static int mem_do(enum mem_op op, pid_t pid, uint64_t addr, void *buf,
 		 * before it can (under r->mu, which it takes to see this). */
 		r->state = MEM_ABANDONED;
 		r->owner = owner;
-		r->charged = abandon_charge(owner);
+		r->charged = sw_abandoned_charge(&abandoned, owner);
 		pthread_mutex_unlock(&r->mu);
 		cur = NULL;
 		return stall(pid);

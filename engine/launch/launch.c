@@ -59,6 +59,38 @@ static int check_kernel(struct sw_supervisor *sup, struct sw_error *err)
 
 /* Step 2 is prepare.c's: sw_launch_prepare(). */
 
+/* The credentials the launch gives the program, kept for execguard.c:
+ * uid (s->uid), gid and groups; nothing when it keeps the supervisor's
+ * (embedded sysward run).  0 or -ENOMEM. */
+static int session_creds(struct sw_session *s, const struct sw_launch *l)
+{
+	if (l->uid == (uid_t)-1)
+		return 0;
+	s->creds_set = true;
+	s->gid = l->gid != (gid_t)-1 ? l->gid : getegid();
+	if (l->set_groups) {
+		s->n_groups = l->n_groups;
+		if (s->n_groups &&
+		    !(s->groups = malloc(s->n_groups * sizeof(gid_t))))
+			return -ENOMEM;
+		if (s->n_groups)
+			memcpy(s->groups, l->groups, s->n_groups * sizeof(gid_t));
+		return 0;
+	}
+	/* The program keeps the supervisor's groups (launchchild.c). */
+	int n = getgroups(0, NULL);
+
+	if (n < 0)
+		return -errno;
+	if (n && !(s->groups = calloc((size_t)n, sizeof(gid_t))))
+		return -ENOMEM;
+	n = getgroups(n, s->groups);
+	if (n < 0)
+		return -errno;
+	s->n_groups = (size_t)n;
+	return 0;
+}
+
 /* Step 3: the session, owning the program from here on. */
 static struct sw_session *session_new(struct sw_supervisor *sup,
 				      const struct sw_launch *l,
@@ -90,6 +122,7 @@ static struct sw_session *session_new(struct sw_supervisor *sup,
 	s->cgroup.dir_fd = -1;
 	s->complain = l->complain;
 	if ((l->cwd && !(s->launch_cwd = strdup(l->cwd))) ||
+	    session_creds(s, l) < 0 ||
 	    (l->record && !(s->record = sw_record_new(l->complain, l->record_paths))) ||
 	    (pr->listener &&
 	     !(s->notif = sw_notif_new(s->prog, l->listener_answers,
@@ -99,6 +132,7 @@ static struct sw_session *session_new(struct sw_supervisor *sup,
 		sw_objects_free(s->objects);
 		sw_record_free(s->record);
 		free(s->launch_cwd);
+		free(s->groups);
 		free(s->counters);
 		free(s);
 		return NULL;

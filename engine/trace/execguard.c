@@ -38,10 +38,14 @@
  * directory (where the program may write) does escape a prefix rule: path
  * rules name files by their names.
  *
- * The patterns are resolved once per session, on a thread of their own
+ * The patterns are resolved once per session, with the program's
+ * credentials (syswardd: the client's, never root's), on a thread of their own
  * with a deadline (a pattern on a file system that never answers must not
- * stop the supervisor, route 13); past it they count by their strings
- * only, with a warning.  Not covered: the ELF interpreter (PT_INTERP,
+ * stop the supervisor, route 13: it waits at most that long, once per
+ * session).  Unresolved in time, or not tried because too many resolvers
+ * of the uid still wait, the check fails closed: each exec an exec rule
+ * stopped is killed, never matched by the patterns' strings only (the
+ * #! line, descriptor and link above would go through).  Not covered: the ELF interpreter (PT_INTERP,
  * the dynamic loader) the kernel maps beside a binary, which /proc/<pid>/exe
  * does not name; an interpreter the program runs itself, with the file
  * as its argument (sh script, ld.so prog: reading is not executing).
@@ -56,10 +60,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
+#include "abandon.h"
 #include "internal.h"
 #include "sys.h"
 #include "decide/decide.h"
@@ -68,9 +74,12 @@
 #include "trace/execguard.h"
 
 /* How long the supervisor waits for the patterns to resolve, once per
- * session, and how many resolvers may be left behind past it. */
+ * session, and how many resolvers may be left behind past it: per uid
+ * (the program's, whose credentials they look up with) and for the
+ * process. */
 #define SW_EXEC_RESOLVE_S	1
-#define SW_EXEC_MAX_ABANDONED	16
+#define SW_EXEC_MAX_ABANDONED_UID 16
+#define SW_EXEC_MAX_ABANDONED	64
 /* Names one executed file can have: its real path and the patterns. */
 #define SW_EXEC_MAX_NAMES	16
 
@@ -84,19 +93,37 @@ struct pattern {
 	size_t dir_len;
 };
 
+enum job_state { JOB_RUNNING, JOB_DONE, JOB_ABANDONED };
+
 struct resolve_job {
 	atomic_int refs;		/* supervisor + resolver */
+	atomic_int state;		/* enum job_state */
+	bool charged;			/* to uid, once abandoned */
 	size_t n;
 	struct pattern *p;
+	/* The program's credentials to look up with, if its launch set
+	 * them (syswardd: the client's). */
+	bool creds_set;
+	uid_t uid;
+	gid_t gid;
+	size_t n_groups;
+	gid_t *groups;
 };
 
 struct sw_execguard {
 	bool wanted;
+	int unresolved;			/* why the patterns were not: -errno */
 	size_t n;
 	struct pattern *p;
 };
 
-static atomic_uint abandoned;
+/* Resolvers left behind, by the uid they were charged to.  Each ends
+ * when its lookup does (an NFS server back, a FUSE connection aborted)
+ * and is released then: the bound is on those still waiting. */
+static struct sw_abandoned_uid abandoned_by_uid[SW_EXEC_MAX_ABANDONED];
+static struct sw_abandoned abandoned =
+	SW_ABANDONED_INIT(abandoned_by_uid, SW_EXEC_MAX_ABANDONED,
+			  SW_EXEC_MAX_ABANDONED_UID);
 
 static bool is_exec_name(const char *name)
 {
@@ -118,21 +145,60 @@ static void patterns_free(struct pattern *p, size_t n)
 	free(p);
 }
 
-static void job_put(struct resolve_job *j)
+static void job_free(struct resolve_job *j)
 {
-	if (atomic_fetch_sub(&j->refs, 1) == 1) {
-		patterns_free(j->p, j->n);
-		free(j);
-	}
+	patterns_free(j->p, j->n);
+	free(j->groups);
+	free(j);
 }
 
-/* On the resolver thread: what each pattern names, as the supervisor
- * sees the file system.  May wait on a lookup that never ends. */
+static void job_put(struct resolve_job *j)
+{
+	if (atomic_fetch_sub(&j->refs, 1) == 1)
+		job_free(j);
+}
+
+/* On the resolver thread: look up as the program would, with its fsuid,
+ * fsgid and groups, so that a pattern the program could not resolve (a
+ * root-only directory under a client of uid 65534) is not resolved for
+ * it either: what its exec is matched against never tells it more than
+ * it can see.  Credentials are per thread in the kernel (struct cred of
+ * the task, kernel/cred.c): the raw system calls change this thread's
+ * only, while glibc's setgroups() broadcasts to every thread of the
+ * process (nptl's setxid signal), the supervisor's other threads
+ * included: never use it here.  A non-zero
+ * fsuid drops the file capabilities from the thread's effective set
+ * (cap_task_fix_setuid(), security/commoncap.c: CAP_DAC_OVERRIDE,
+ * CAP_DAC_READ_SEARCH, ...), so the kernel checks the directories'
+ * modes as for the program.  The thread ends after its lookups, and its
+ * credentials with it.  0 or -errno. */
+static int take_creds(const struct resolve_job *j)
+{
+	if (!j->creds_set)
+		return 0;
+	if (syscall(SYS_setgroups, j->n_groups, j->groups) < 0)
+		return -errno;
+	/* setfs[ug]id() answer the previous id, never an error: read the
+	 * id back. */
+	(void)syscall(SYS_setfsgid, j->gid);
+	if ((gid_t)syscall(SYS_setfsgid, (gid_t)-1) != j->gid)
+		return -EPERM;
+	(void)syscall(SYS_setfsuid, j->uid);
+	if ((uid_t)syscall(SYS_setfsuid, (uid_t)-1) != j->uid)
+		return -EPERM;
+	return 0;
+}
+
+/* On the resolver thread: what each pattern names, as the program's
+ * credentials see the supervisor's file system.  May wait on a lookup
+ * that never ends.  Without those credentials nothing is resolved (the
+ * patterns count by their strings): never as the supervisor. */
 static void *resolve_main(void *arg)
 {
 	struct resolve_job *j = arg;
+	size_t n = take_creds(j) == 0 ? j->n : 0;
 
-	for (size_t i = 0; i < j->n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		struct pattern *p = &j->p[i];
 		struct stat st;
 
@@ -160,6 +226,11 @@ static void *resolve_main(void *arg)
 			}
 		}
 	}
+	/* Left behind: the supervisor charged this thread to the uid
+	 * before it marked it so; release it now that it ends. */
+	if (!atomic_compare_exchange_strong(&j->state, &(int){ JOB_RUNNING },
+					    JOB_DONE) && j->charged)
+		sw_abandoned_release(&abandoned, j->uid);
 	job_put(j);
 	return NULL;
 }
@@ -177,22 +248,37 @@ static void take_results(struct sw_execguard *eg, struct resolve_job *j)
 	}
 }
 
-/* Resolve the patterns within the deadline; false if they were not. */
-static bool resolve(struct sw_execguard *eg)
+/* Resolve the patterns within the deadline: 0, -ETIMEDOUT (the resolver
+ * is left behind), -EAGAIN (too many are already: none started), or
+ * -ENOMEM.  Waits at most SW_EXEC_RESOLVE_S. */
+static int resolve(const struct sw_session *s, struct sw_execguard *eg)
 {
 	struct resolve_job *j;
 	struct timespec until;
 	pthread_t th;
-	bool done;
 
-	if (atomic_load(&abandoned) >= SW_EXEC_MAX_ABANDONED)
-		return false;
+	if (!sw_abandoned_allowed(&abandoned, s->uid))
+		return -EAGAIN;
 	j = calloc(1, sizeof(*j));
 	if (!j)
-		return false;
+		return -ENOMEM;
 	j->p = calloc(eg->n, sizeof(*j->p));
 	j->n = eg->n;
 	atomic_init(&j->refs, 2);
+	atomic_init(&j->state, JOB_RUNNING);
+	j->uid = s->uid;
+	if (s->creds_set) {
+		j->creds_set = true;
+		j->gid = s->gid;
+		j->n_groups = s->n_groups;
+		if (s->n_groups &&
+		    !(j->groups = malloc(s->n_groups * sizeof(gid_t)))) {
+			job_free(j);
+			return -ENOMEM;
+		}
+		if (s->n_groups)
+			memcpy(j->groups, s->groups, s->n_groups * sizeof(gid_t));
+	}
 	for (size_t i = 0; j->p && i < eg->n; i++) {
 		j->p[i].c = eg->p[i].c;
 		if (!(j->p[i].text = strdup(eg->p[i].c->pattern))) {
@@ -202,23 +288,32 @@ static bool resolve(struct sw_execguard *eg)
 	}
 	if (!j->p || j->n != eg->n ||
 	    pthread_create(&th, NULL, resolve_main, j) != 0) {
-		patterns_free(j->p, j->n);
-		free(j);
-		return false;
+		job_free(j);
+		return -ENOMEM;
 	}
 	/* pthread_timedjoin_np() takes CLOCK_REALTIME. */
 	clock_gettime(CLOCK_REALTIME, &until);
 	until.tv_sec += SW_EXEC_RESOLVE_S;
-	done = pthread_timedjoin_np(th, NULL, &until) == 0;
-	if (done) {
-		take_results(eg, j);
-	} else {
-		/* It ends when its lookup does, and frees the job. */
-		atomic_fetch_add(&abandoned, 1);
-		pthread_detach(th);
+	if (pthread_timedjoin_np(th, NULL, &until) != 0) {
+		/* Charge it first: once marked, it releases the charge
+		 * when it ends (the compare-exchange orders the two). */
+		j->charged = sw_abandoned_charge(&abandoned, s->uid);
+		if (atomic_compare_exchange_strong(&j->state,
+						   &(int){ JOB_RUNNING },
+						   JOB_ABANDONED)) {
+			/* It ends when its lookup does, and frees the job. */
+			pthread_detach(th);
+			job_put(j);
+			return -ETIMEDOUT;
+		}
+		/* Done meanwhile: it saw no mark and released nothing. */
+		if (j->charged)
+			sw_abandoned_release(&abandoned, s->uid);
+		pthread_join(th, NULL);
 	}
+	take_results(eg, j);
 	job_put(j);
-	return done;
+	return 0;
 }
 
 /* The session's exec rules' path patterns, resolved; built at its first
@@ -257,9 +352,8 @@ static struct sw_execguard *eg_of(struct sw_session *s)
 	}
 	eg->wanted = n > 0;
 	s->execguard = eg;
-	if (eg->n && !resolve(eg))
-		sw_warn(s, "the policy's execve/execveat path patterns could not be resolved within %d s (a file system that does not answer?): the file each exec runs is matched against them as written only",
-			SW_EXEC_RESOLVE_S);
+	if (eg->n)
+		eg->unresolved = resolve(s, eg);
 	return eg;
 }
 
@@ -417,6 +511,31 @@ bool sw_execguard_exec(struct sw_supervisor *sup, struct sw_tracee *t)
 	}
 	if (!call)
 		return false;	/* not stopped, so no path rule for it */
+	if (eg->unresolved < 0) {
+		/* Fail closed: matching the file by the rules' strings only
+		 * would let a #! line, a descriptor or a link through. */
+		char why[160];
+
+		if (eg->unresolved == -ETIMEDOUT)
+			snprintf(why, sizeof(why), "did not resolve within %d s",
+				 SW_EXEC_RESOLVE_S);
+		else if (eg->unresolved == -EAGAIN)
+			snprintf(why, sizeof(why), "were not looked up: %d look-ups of uid %u's (or %d in all) still wait for a file system",
+				 SW_EXEC_MAX_ABANDONED_UID, (unsigned int)s->uid,
+				 SW_EXEC_MAX_ABANDONED);
+		else
+			snprintf(why, sizeof(why), "could not be looked up (%s)",
+				 strerror(-eg->unresolved));
+		snprintf(msg, sizeof(msg), "pid %d killed: the policy's %s path rules cannot be checked for the file it executes: their paths %s; a file system that does not answer?  Move them off it, or retry once it answers",
+			 t->pid, call, why);
+		if (s->complain) {
+			sw_warn(s, "complain mode, not enforced: %s", msg);
+			return false;
+		}
+		sw_warn(s, "%s", msg);
+		sw_sys_kill(t->pid, SIGKILL);
+		return true;
+	}
 	/* On the heap: too large for a stack or for thread-local storage
 	 * (which glibc carves out of every thread's stack). */
 	nm = malloc(sizeof(*nm));

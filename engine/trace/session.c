@@ -155,6 +155,7 @@ void sw_session_free(struct sw_session *s)
 	sw_peers_free(s->peers);
 	free(s->counters);
 	free(s->launch_cwd);
+	free(s->groups);
 	sw_fsrules_free(s->fsrules);
 	sw_fsrules_free(s->sandbox);
 	free(s);

@@ -1313,7 +1313,7 @@ stopflood_session() {
 	printf -v "$1" %s "$!"
 }
 
-# tags: shards-pinned
+# tags: shards-pinned needs-smp
 t_signal_flood_idle() {
 	# Route 13 (docs/security.md): a session whose program floods its
 	# tracer thread with signal stops (a child that stops and continues
@@ -1415,14 +1415,17 @@ t_fuse_never_freezes() {
 		fail "no warning naming the stuck read in the daemon log (client exit $rc)"
 }
 
-# fuse_abort_of PID: abort the FUSE connection that the adv_fuse process
-# PID mounted (in its own mount namespace), which fails every request it
-# holds.  Read through any live thread: a killed leader is a zombie.
+# fuse_abort_of PID [MOUNT-POINT]: abort the FUSE connection that the
+# adv_fuse process PID mounted (in its own mount namespace, or at
+# MOUNT-POINT: one mounted in the host's namespace is beside every other
+# test's, and the first adv_fuse there may be another test's), which
+# fails every request it holds.  Read through any live thread: a killed
+# leader is a zombie.
 fuse_abort_of() {
 	local dev t
 	for t in /proc/"$1"/task/*; do
-		dev=$(awk '{for (i = 1; i < NF; i++) if ($i == "-") break}
-			$(i + 1) == "fuse" && $(i + 2) == "adv_fuse" {print $3; exit}' \
+		dev=$(awk -v mp="${2:-}" '{for (i = 1; i < NF; i++) if ($i == "-") break}
+			$(i + 1) == "fuse" && $(i + 2) == "adv_fuse" && (mp == "" || $5 == mp) {print $3; exit}' \
 			"$t/mountinfo" 2>/dev/null)
 		[ -n "$dev" ] && break
 	done
@@ -2993,6 +2996,18 @@ t_sandbox_paths_as_client() {
 	daemon_serves
 }
 
+# fuse_workspace_start DIR: adv_fuse's workspace server on DIR/mnt (in
+# the host's mount namespace), its pid in srv, once mounted; 77 (skip)
+# where it cannot mount.
+fuse_workspace_start() {
+	mkdir -p "$1/mnt" && chmod -R 0755 "$1"
+	"$ADV/adv_fuse" "$1" workspace >"$W/fuse.out" 2>&1 </dev/null &
+	srv=$!
+	for _ in $(seq 100); do grep -q 'server: mounted' "$W/fuse.out" && break; sleep 0.05; done
+	grep -q 'server: mounted' "$W/fuse.out" ||
+		{ cat "$W/fuse.out"; kill "$srv"; echo "SKIP: cannot mount FUSE here"; return 77; }
+}
+
 t_sandbox_mounts_never_block() {
 	# Route 13 and 21: --sandbox's read-only mounts look the client's
 	# workspace up (as the client, its VCS metadata too).  A workspace
@@ -3005,12 +3020,7 @@ t_sandbox_mounts_never_block() {
 	SHARDS=1 start_daemon || return
 	chmod 0755 "$W"
 	local d=$W/fz srv bg t0 ms
-	mkdir -p "$d/mnt" && chmod -R 0755 "$d"
-	"$ADV/adv_fuse" "$d" workspace >"$W/fuse.out" 2>&1 </dev/null &
-	srv=$!
-	for _ in $(seq 100); do grep -q 'server: mounted' "$W/fuse.out" && break; sleep 0.05; done
-	grep -q 'server: mounted' "$W/fuse.out" ||
-		{ cat "$W/fuse.out"; kill "$srv"; echo "SKIP: cannot mount FUSE here"; return 77; }
+	fuse_workspace_start "$d" || return
 	"${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --sandbox="$d/mnt/ws" -- true \
 		>"$W/hostile.out" 2>&1 </dev/null &
 	bg=$!
@@ -3033,7 +3043,146 @@ t_sandbox_mounts_never_block() {
 	# look-up (fs/fuse/dev.c request_wait_answer()), and the server's
 	# stuck thread keeps /dev/fuse open: without the abort both stay,
 	# unkillable, after the test (35 of each were left on this machine).
-	fuse_abort_of "$srv" || echo "note: no FUSE connection of $srv to abort"
+	fuse_abort_of "$srv" "$d/mnt" || echo "note: no FUSE connection of $srv to abort"
+	kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null
+	umount -l "$d/mnt" 2>/dev/null
+	daemon_serves
+}
+
+t_exec_rules_resolve_as_client() {
+	# Route 17: the exec-time check resolves an exec rule's path pattern
+	# to the file it names.  It does so as the client, with the client's
+	# uid, gid and groups: resolved as the root daemon, a policy naming
+	# a path under a directory only root can search would tell a client
+	# of uid 65534 whether that name is a file it runs (killed) or not
+	# (runs): an oracle on a directory it cannot list.  One directory,
+	# 0700 root, holds "yes", a symlink to the probe; "no" is not there.
+	# The client must see the same either way; a group it is in opens
+	# a 0710 directory to it, and there the rule holds; root's embedded
+	# run still resolves the 0700 one.
+	SHARDS=1 start_daemon || return
+	chmod 0755 "$W"
+	local sec=$W/sec grp=$W/grp name rc_yes rc_no
+	mkdir -m 0700 "$sec" && ln -s "$PROBE" "$sec/yes" || return
+	mkdir -m 0710 "$grp" && chgrp 4711 "$grp" && ln -s "$PROBE" "$grp/yes" || return
+	for name in yes no; do
+		policy "deny-$name" >/dev/null <<-EOF
+		{"defaultAction": "SCMP_ACT_ALLOW",
+		 "syscalls": [{"names": ["execve"], "action": "SCMP_ACT_ERRNO",
+		               "paths": [{"index": 0, "exact": "$sec/$name"}]}]}
+		EOF
+		chmod 0644 "$W/deny-$name.json"
+	done
+	policy deny-grp >/dev/null <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["execve"], "action": "SCMP_ACT_ERRNO",
+	               "paths": [{"index": 0, "exact": "$grp/yes"}]}]}
+	EOF
+	chmod 0644 "$W/deny-grp.json"
+	"${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$W/deny-yes.json" -- "$PROBE" exit 0 \
+		>"$W/out" 2>"$W/err" </dev/null
+	rc_yes=$?
+	cat "$W/err"
+	"${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$W/deny-no.json" -- "$PROBE" exit 0 \
+		>"$W/out" 2>"$W/err" </dev/null
+	rc_no=$?
+	cat "$W/err"
+	echo "uid 65534, a rule naming $sec/yes (the probe, in root's 0700 directory): exit $rc_yes; naming $sec/no (not there): exit $rc_no"
+	[ "$rc_yes" -eq "$rc_no" ] ||
+		fail "the client told a name in a directory it cannot search from one that is not there (exit $rc_yes vs $rc_no)"
+	[ "$rc_yes" -eq 0 ] || fail "the probe, run by a name the rule does not name for the client, did not run (exit $rc_yes)"
+	setpriv --reuid=65534 --regid=65534 --groups=4711 \
+		"$SYSWARD" run --daemon="$S" --policy "$W/deny-grp.json" -- "$PROBE" exit 0 \
+		>"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	cat "$W/err"
+	echo "uid 65534 in group 4711, a rule naming $grp/yes (0710, group 4711): exit $rc"
+	expect_rc 137
+	"$SYSWARD" run --policy "$W/deny-yes.json" -- "$PROBE" exit 0 >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	cat "$W/err"
+	echo "root, embedded, a rule naming $sec/yes: exit $rc"
+	expect_rc 137
+	daemon_serves
+}
+
+# exec_root_resolved WHEN: root's exec rule naming the probe by the
+# symlink $W/alias is resolved (t_exec_resolvers_stuck): the probe is
+# killed at its exec, another program runs.
+exec_root_resolved() {
+	local prog
+	for prog in "$PROBE" /bin/true; do
+		timeout -k 2 20 "$SYSWARD" run --daemon="$S" --policy "$W/alias.json" -- "$prog" exit 0 \
+			>"$W/out" 2>"$W/err" </dev/null
+		rc=$?
+		echo "root, $1, a rule naming the probe by a symlink, running $prog: exit $rc"
+		if [ "$prog" = /bin/true ]; then expect_rc 0; else expect_rc 137; fi
+	done
+}
+
+# tags: shards-pinned
+t_exec_resolvers_stuck() {
+	# Route 17 and 13: an exec rule's path on a file system that never
+	# answers (tests/security/adv_fuse workspace: the look-up of ws/.git
+	# is read and never answered) leaves its resolver thread behind.
+	# Such a session's exec-time check cannot be made: it fails closed
+	# (its program is killed at its exec, with a message), never by the
+	# rule's string only.  17 such sessions of uid 65534 exhaust that
+	# uid's resolvers, not another uid's: a root session beside them,
+	# whose rule names the probe through a symlink, is still resolved
+	# (the probe killed, another program runs), and not delayed past
+	# one resolver's deadline.  Aborting the connection lets the
+	# resolvers end, and the uid resolves again.
+	[ -c /dev/fuse ] || { echo "SKIP: no /dev/fuse"; return 77; }
+	SHARDS=1 start_daemon || return
+	chmod 0755 "$W"
+	local d=$W/fz srv bg i rcs="" t0 ms
+	fuse_workspace_start "$d" || return
+	policy stuck >/dev/null <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["execve"], "action": "SCMP_ACT_ERRNO",
+	               "paths": [{"index": 0, "exact": "$d/mnt/ws/.git/hooks/x"}]}]}
+	EOF
+	ln -s "$PROBE" "$W/alias"
+	policy alias >/dev/null <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW",
+	 "syscalls": [{"names": ["execve"], "action": "SCMP_ACT_ERRNO",
+	               "paths": [{"index": 0, "exact": "$W/alias"}]}]}
+	EOF
+	chmod 0644 "$W/stuck.json" "$W/alias.json"
+	# Beside the first of them (on the one tracer thread, held up to
+	# one deadline: the bound on the stall), root's session.
+	"${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$W/stuck.json" -- "$PROBE" exit 0 \
+		>/dev/null 2>&1 </dev/null &
+	bg=$!
+	sleep 0.1
+	t0=$(date +%s%N)
+	exec_root_resolved beside
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	echo "root's two sessions beside it: $ms ms"
+	[ "$ms" -lt 2500 ] || fail "root's session waited $ms ms beside uid 65534's"
+	for i in $(seq 2 17); do
+		timeout -k 2 20 "${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$W/stuck.json" -- "$PROBE" exit 0 \
+			>"$W/out" 2>"$W/err.$i" </dev/null
+		rcs="$rcs $?"
+	done
+	wait "$bg"
+	rcs="$? $rcs"
+	echo "uid 65534, 17 sessions whose exec rule's path never resolves: exits $rcs"
+	grep -c 'cannot be checked' "$W/daemon.log" || true
+	case " $rcs " in
+	*" 0 "*) fail "a session whose exec rule's path never resolved ran its program (matched by the rule's string only)" ;;
+	esac
+	# uid 65534's resolvers are exhausted, not root's.
+	exec_root_resolved after
+	fuse_abort_of "$srv" "$d/mnt" || fail "no FUSE connection of $srv to abort"
+	sleep 0.5
+	timeout -k 2 20 "${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$W/stuck.json" -- "$PROBE" exit 0 \
+		>"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	cat "$W/err"
+	echo "uid 65534 after the connection's abort: exit $rc"
+	expect_rc 0
 	kill "$srv" 2>/dev/null; wait "$srv" 2>/dev/null
 	umount -l "$d/mnt" 2>/dev/null
 	daemon_serves

@@ -195,7 +195,8 @@ want_err() { [[ $err == *"$1"* ]] || { fail "${last_cmd[*]}: stderr lacks '$1'";
 # A runner's scenarios are its functions t_NAME (in
 # tests/security/check.sh, the labels "NAME)" of its case statement), and
 # the blocks "[NAME]" of its table of rows, RUNNER.rows beside RUNNER.sh
-# (tests/lib/rows.sh).  What a scenario needs beyond a plain run is
+# (tests/lib/rows.sh; tests/security/check.rows has a row a line, "NAME
+# ROUTE ...").  What a scenario needs beyond a plain run is
 # declared on the line just above it:
 #
 #   # tags: needs-log needs-tmux
@@ -218,7 +219,11 @@ want_err() { [[ $err == *"$1"* ]] || { fail "${last_cmd[*]}: stderr lacks '$1'";
 #   needs-systemd   systemd-socket-activate (no systemd in the QEMU guest)
 #   needs-smp       two CPUs, so that a thread flips a path while another
 #                   thread's openat is checked; the guest has one (run-vm
-#                   -smp 1), where the race never alternates
+#                   -smp 1), where the race never alternates; or so that
+#                   a SCHED_IDLE tracer thread is not starved by every
+#                   other runnable task (signal_flood_idle: on one CPU
+#                   it serves a flood at what the CPU leaves it, and the
+#                   rate it sees can fall below the flood's end)
 #   needs-tmux      an interactive shell in tmux pressing Ctrl-C/Ctrl-Z:
 #                   job control of the client, the same on any kernel; the
 #                   guest has no tmux
@@ -266,6 +271,7 @@ sw_tags() {
 		if ($0 ~ /^t_[A-Za-z0-9_]+\(\) \{$/) { name = $0; sub(/^t_/, "", name); sub(/\(\) \{$/, "", name) }
 		else if ($0 ~ /^[a-z0-9_]+\)$/) { name = $0; sub(/\)$/, "", name) }
 		else if ($0 ~ /^\[[a-z0-9_]+\]$/) { name = substr($0, 2, length($0) - 2) }
+		else if ($0 ~ /^[a-z0-9_]+ [0-9]+[a-z]? /) { name = $1 }
 		if (name == "") bad("a tags line must stand just above its scenario")
 		else print name " " tags
 		tags = ""

@@ -43,7 +43,6 @@ export ADV=$SRCDIR/tests/security/adv POL=$SRCDIR/tests/security/policies GEN=/t
 # with two CPUs, races it for real); 15 s of it is plenty.
 export SW_GUARD_SETUP_SECONDS=15
 mkdir -p "$GEN"
-sed "s|@SW_RACE_DIR@|$GEN/race|g" "$POL/path-race.json.in" >"$GEN/path-race.json"
 sed "s|@SW_OWN_DIR@|$GEN/own|g" "$POL/own-filters.json.in" >"$GEN/own-filters.json"
 # What every process is doing (state, where it sleeps, its syscall):
 # printed into a scenario's output when it is about to time out, so that

@@ -103,7 +103,7 @@ boot() {
 	   "$SRC/tests/lib/nsbox.sh" "$SRC/tests/lib/fsrules.sh" "$SRC/tests/lib/sandbox.sh" "$SRC/tests/lib/audit-check.py" "$stage/src/tests/lib/"
 	cp "$HERE/guest-examples.sh" "$HERE/guest-unpatched.sh" "$stage/src/tests/vm/"
 	cp -r "$SRC/policy/examples" "$stage/src/policy/"
-	cp "$SRC/tests/security/check.sh" "$stage/src/tests/security/"
+	cp "$SRC/tests/security/check.sh" "$SRC/tests/security/check.rows" "$stage/src/tests/security/"
 	cp -r "$SRC/tests/security/policies" "$stage/src/tests/security/"
 	cp -p "$st"/tests/security/adv_* "$stage/src/tests/security/adv/"
 	# SYSWARD_VM_ONLY=REGEX (extended, on SUITE:NAME) boots with the
