@@ -1415,17 +1415,20 @@ t_fuse_never_freezes() {
 		fail "no warning naming the stuck read in the daemon log (client exit $rc)"
 }
 
-# fuse_abort_of PID [MOUNT-POINT]: abort the FUSE connection that the
-# adv_fuse process PID mounted (in its own mount namespace, or at
-# MOUNT-POINT: one mounted in the host's namespace is beside every other
-# test's, and the first adv_fuse there may be another test's), which
-# fails every request it holds.  Read through any live thread: a killed
+# fuse_abort_of PID MOUNT-POINT: abort the FUSE connection that the
+# adv_fuse process PID mounted at MOUNT-POINT (DIR/mnt of the DIR it was
+# given), which fails every request it holds.  By its mount point, as
+# the process sees it: a mount namespace of its own starts as a copy of
+# the host's, where other tests' adv_fuse mounts are (workspace mode,
+# CTest running tests side by side), so the first adv_fuse in its
+# mountinfo may be another test's (aborting that one left this one's
+# readers stuck for good).  Read through any live thread: a killed
 # leader is a zombie.
 fuse_abort_of() {
 	local dev t
 	for t in /proc/"$1"/task/*; do
-		dev=$(awk -v mp="${2:-}" '{for (i = 1; i < NF; i++) if ($i == "-") break}
-			$(i + 1) == "fuse" && $(i + 2) == "adv_fuse" && (mp == "" || $5 == mp) {print $3; exit}' \
+		dev=$(awk -v mp="${2:?fuse_abort_of: which mount point}" '{for (i = 1; i < NF; i++) if ($i == "-") break}
+			$(i + 1) == "fuse" && $(i + 2) == "adv_fuse" && $5 == mp {print $3; exit}' \
 			"$t/mountinfo" 2>/dev/null)
 		[ -n "$dev" ] && break
 	done
@@ -1489,7 +1492,7 @@ t_unkillable_tracee() {
 	wait "$bg2"
 	grep -q "shutting down" "$W/err2" || fail "the sleeping session's client was not told of the shutdown: $(cat "$W/err2")"
 	# Free the stuck process: it ends at once (its SIGKILL is pending).
-	fuse_abort_of "$pid" || echo "note: no FUSE connection of $pid to abort"
+	fuse_abort_of "$pid" "$d/mnt" || echo "note: no FUSE connection of $pid to abort"
 	t0=$((SECONDS + 10))
 	while threads_live "$pid" && ((SECONDS < t0)); do
 		sleep 0.1
@@ -1545,12 +1548,13 @@ t_stuck_reads_stay_home() {
 }
 
 # stuck_free CLIENT...: abort the FUSE connection of every adv_fuse that
-# printed its pid to $W/hostile.*.out, then wait for the CLIENTs.
+# printed its pid to $W/hostile.*.out (each mounted on $W/fuse/mnt in a
+# namespace of its own), then wait for the CLIENTs.
 stuck_free() {
 	local p
 	for p in $(sed -n 's/^fact: pid //p' "$W"/hostile.*.out 2>/dev/null); do
 		threads_live "$p" || continue
-		fuse_abort_of "$p" || { fail "no FUSE connection of stuck pid $p to abort"; kill -9 "$p"; }
+		fuse_abort_of "$p" "$W/fuse/mnt" || { fail "no FUSE connection of stuck pid $p to abort"; kill -9 "$p"; }
 	done
 	for p in "$@"; do
 		timeout 10 tail --pid="$p" -f /dev/null || { fail "a stuck client still runs 10 s after its connection was aborted"; kill -9 "$p"; }
@@ -3224,7 +3228,7 @@ t_fuse_complain_never_blocks() {
 	if [ "$rc" -ne 0 ]; then
 		# undefended: the tracer waits in a request its server has
 		# read, which no signal ends; abort the connection
-		for p in $(pgrep -f "$ADV/adv_fuse $d write-open"); do fuse_abort_of "$p"; done
+		for p in $(pgrep -f "$ADV/adv_fuse $d write-open"); do fuse_abort_of "$p" "$d/mnt"; done
 	fi
 	expect_rc 0
 	expect_output "getuid=4242"
