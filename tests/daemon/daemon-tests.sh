@@ -3138,6 +3138,7 @@ t_exec_resolvers_stuck() {
 	# one resolver's deadline.  Aborting the connection lets the
 	# resolvers end, and the uid resolves again.
 	[ -c /dev/fuse ] || { echo "SKIP: no /dev/fuse"; return 77; }
+	have_fusectl || { echo "SKIP: no fusectl to abort a FUSE connection"; return 77; }
 	SHARDS=1 start_daemon || return
 	chmod 0755 "$W"
 	local d=$W/fz srv bg i rcs="" t0 ms
