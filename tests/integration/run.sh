@@ -207,6 +207,7 @@ t_tracer_killed() {
 	fi
 }
 
+# tags: needs-ia32
 t_i386_program() {
 	if [ -z "${PROBE32:-}" ] || [ ! -x "$PROBE32" ]; then
 		echo "SKIP: no i386 probe was built (gcc -m32 unavailable)"

@@ -241,6 +241,10 @@ want_err() { [[ $err == *"$1"* ]] || { fail "${last_cmd[*]}: stderr lacks '$1'";
 #                   route 13, "A FUSE server the program runs")
 #   (tests/vm/vm-suite.sh runs in the guest every scenario but those with
 #   any of these six)
+#   needs-ia32      runs i386 code, which this machine's kernel may not
+#                   (ia32_emulation=off) and the guest's always does: the
+#                   guest replays it through syswardd too, where it
+#                   replays no other integration scenario (vm-suite.sh)
 #   shards-pinned   every daemon the scenario starts has its number of
 #                   tracer threads set by the scenario (SHARDS=N
 #                   start_daemon): CTest's runs with 1 and 4 would run
@@ -255,7 +259,7 @@ sw_scenarios() {
 
 SW_KNOWN_TAGS="needs-log needs-pretend other-command client-group needs-kill-descendants"
 SW_KNOWN_TAGS+=" needs-systemd needs-smp needs-tmux needs-python sweep needs-kcmp"
-SW_KNOWN_TAGS+=" shards-pinned"
+SW_KNOWN_TAGS+=" needs-ia32 shards-pinned"
 
 # sw_tags FILE: "NAME TAG..." for every tagged scenario of FILE and of its
 # table FILE.rows (FILE without .sh), if any.  A tag not listed above, or
@@ -295,6 +299,15 @@ sw_untagged() {
 	for s in $(bash "$file" --list); do
 		[[ $'\n'$drop$'\n' == *$'\n'$s$'\n'* ]] || echo "$s"
 	done
+}
+
+# sw_tagged FILE TAG...: FILE's scenarios that have one of the TAGs.
+sw_tagged() {
+	local file=$1 tagged
+	shift
+	tagged=$(sw_tags "$file") || return 1
+	awk -v want=" $* " '{
+		for (i = 2; i <= NF; i++) if (index(want, " " $i " ")) { print $1; next } }' <<<"$tagged"
 }
 
 # sw_command_line [--list-also CMD] "$@": a runner's command line, read
