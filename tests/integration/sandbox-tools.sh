@@ -24,7 +24,13 @@ as=() uidn=0
 if [ "$mode" != root ]; then
 	as=(setpriv --reuid 65534 --regid 65534 --clear-groups) uidn=65534
 fi
-cleanup() { [ -n "${dpid:-}" ] && kill "$dpid" 2>/dev/null; kill "${sb_listener:-0}" 2>/dev/null; rm -rf "$top"; }
+# Only the processes this test started: "kill 0" (an unset pid defaulted
+# to 0) would signal the whole process group, CTest's with it.
+cleanup() {
+	[ -n "${dpid:-}" ] && kill "$dpid" 2>/dev/null
+	[ -n "${sb_listener:-}" ] && kill "$sb_listener" 2>/dev/null
+	rm -rf "$top"
+}
 trap cleanup EXIT
 sb_opts=(--sandbox)
 if [ "$mode" = daemon ]; then
