@@ -204,6 +204,12 @@ static struct mounter start_mounter(const struct sw_launch *l,
 		}
 		if (read(go[0], &c, 1) != 1)
 			_exit(1);
+		/* Its working directory is the daemon's, which the client
+		 * may not enter (a root shell's 0700 home), and
+		 * sw_sandbox_mount() enters it again by name, as the client,
+		 * once the mounts are made: "/", which every client can. */
+		if (chdir("/") < 0)
+			_exit(1);
 		e = -lookups_as(l);
 		if (!e)
 			e = -sw_sandbox_mount(m);

@@ -2971,6 +2971,29 @@ t_sandbox_in_session() {
 	daemon_serves
 }
 
+t_sandbox_daemon_cwd_private() {
+	# Route 13: syswardd started from a directory its clients cannot
+	# enter (root's home, 0700, as in a root shell's "cd; syswardd"):
+	# a uid 65534 client's --sandbox works as from "/". The mounts are
+	# made by a mounter forked from the daemon, as the client's fsuid;
+	# it re-entered the daemon's working directory by name after them,
+	# and every such session failed at the mounts with EACCES.
+	local priv=$W/private ws=$W/ws
+	chmod 0755 "$W"
+	mkdir -m 0700 "$priv" && mkdir -m 0755 "$ws" && chown 65534:65534 "$ws" || { fail staging; return; }
+	pushd "$priv" >/dev/null || return
+	start_daemon
+	popd >/dev/null || return
+	[ -n "$D_PID" ] || return
+	(cd "$ws" && "${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --sandbox -- sh -c 'echo in >f && cat f') \
+		>"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	cat "$W/out" "$W/err"
+	expect_rc 0
+	grep -qx in "$W/out" || fail "the program did not run in its workspace"
+	daemon_serves
+}
+
 t_sandbox_paths_as_client() {
 	# Route 14: --sandbox's workspace as the client names it, sent as
 	# is (swd-raw: the sysward client looks first, as its uid): the
