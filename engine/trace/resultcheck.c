@@ -185,7 +185,7 @@ static SW_PLAN run_call(struct sw_supervisor *sup, struct sw_tracee *t)
 }
 
 /* The hold ends; what it kept is handled once the status that ended it
- * is done (sw_rc_replay, from the dispatch). */
+ * is done (sw_rc_replay_next(), from the dispatch). */
 static void hold_end(struct sw_supervisor *sup, struct sw_session *s)
 {
 	if (!s->holder)
@@ -428,42 +428,33 @@ bool sw_rc_hold_status(struct sw_supervisor *sup, pid_t pid, int status)
 	return true;
 }
 
-/* Every status kept for a session that is no longer held, handled now
- * as it came; a handler that holds the session again keeps the rest. */
-void sw_rc_replay(struct sw_supervisor *sup)
+/* The next status kept for a session that is no longer held, in the
+ * order they came: its tracee's stop, else a new tid's first stop; false
+ * if none is left.  The dispatcher (tracer.c) handles each, and asks
+ * again: a handler may hold the session again, or move the table. */
+bool sw_rc_replay_next(struct sw_supervisor *sup, pid_t *ret_pid, int *ret_status)
 {
-	static __thread bool replaying;
-	bool again = true;
+	for (size_t i = 0; i < sup->tab_size; i++) {
+		struct sw_tracee *x = &sup->tab[i];
 
-	if (replaying)
-		return;
-	replaying = true;
-	sup->rc_replay = false;
-	while (again) {
-		again = false;
-		for (size_t i = 0; i < sup->tab_size; i++) {
-			struct sw_tracee *x = &sup->tab[i];
-			pid_t pid = x->pid;
-			int status = x->rc_status;
-
-			if (pid <= 0 || !x->rc_held || (x->s && x->s->holder))
-				continue;
-			x->rc_held = false;
-			sw_handle_status(sup, pid, status);
-			again = true;	/* the table may have moved */
-			break;
-		}
-		for (size_t i = 0; !again && i < sup->n_deferred; i++) {
-			struct sw_deferred_status d = sup->deferred[i];
-
-			if (d.s->holder)
-				continue;
-			deferred_drop(sup, i);
-			sw_handle_status(sup, d.pid, d.status);
-			again = true;
-		}
+		if (x->pid <= 0 || !x->rc_held || (x->s && x->s->holder))
+			continue;
+		x->rc_held = false;
+		*ret_pid = x->pid;
+		*ret_status = x->rc_status;
+		return true;
 	}
-	replaying = false;
+	for (size_t i = 0; i < sup->n_deferred; i++) {
+		struct sw_deferred_status d = sup->deferred[i];
+
+		if (d.s->holder)
+			continue;
+		deferred_drop(sup, i);
+		*ret_pid = d.pid;
+		*ret_status = d.status;
+		return true;
+	}
+	return false;
 }
 
 /* ---- the call's end ------------------------------------------------------- */
@@ -766,6 +757,4 @@ void sw_rc_tick(struct sw_supervisor *sup)
 	}
 	if (again)
 		sw_bell_alarm(sup);
-	if (sup->rc_replay)
-		sw_rc_replay(sup);
 }

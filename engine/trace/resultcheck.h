@@ -120,9 +120,10 @@ void sw_rc_forget(struct sw_supervisor *sup, struct sw_tracee *t);
  * as another process (clone(CLONE_FILES) without CLONE_THREAD)? */
 void sw_rc_new_child(struct sw_supervisor *sup, struct sw_session *s,
 		     pid_t parent, pid_t child, int ev);
-/* After a status that ended a hold (sup->rc_replay): the stops it kept,
- * handled now. */
-void sw_rc_replay(struct sw_supervisor *sup);
+/* After a status that ended a hold (sup->rc_replay): the next stop it
+ * kept, for the dispatcher to handle now, in the order they came; false
+ * once none is left. */
+bool sw_rc_replay_next(struct sw_supervisor *sup, pid_t *ret_pid, int *ret_status);
 /* The dispatch loop, every millisecond while a session is held: a hold
  * whose call waits for a partner on a FIFO (which no write to a kernel
  * object does) is let go. */
