@@ -69,8 +69,8 @@
 #include "tracemem.h"
 #include "decide/defences.h"
 #include "decide/program.h"
+#include "trace/checked.h"
 #include "trace/reach.h"
-#include "trace/resultcheck.h"
 #include "trace/trace.h"
 
 /* Magic numbers <linux/magic.h> of this libc's kernel headers may lack. */

@@ -9,6 +9,7 @@
 
 #include "internal.h"
 #include "decide/program.h"
+#include "trace/checked.h"
 
 /* ---- signals.c: signals stay inside the program's tree ---------------- */
 
@@ -102,5 +103,11 @@ void sw_objects_launched(struct sw_objects *o, pid_t pid);
  */
 void sw_objects_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 			enum sw_abi abi, struct sw_decision *d);
+
+/* At the exit stop of t's checked call (resultcheck.c): what becomes
+ * of its result rval. */
+enum sw_rc_next sw_objects_result(struct sw_supervisor *sup, struct sw_tracee *t,
+				  struct sw_rc *rc, int64_t rval,
+				  struct sw_rc_out *out);
 
 #endif
