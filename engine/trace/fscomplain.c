@@ -37,6 +37,7 @@
 #include "contain/fsrules.h"
 #include "decide/program.h"
 #include "record/audit.h"
+#include "trace/fdfs.h"
 #include "trace/fscomplain.h"
 #include "trace/reach.h"
 

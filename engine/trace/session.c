@@ -11,6 +11,7 @@
  * here: nothing here handles a stop or waits, nor calls a stop handler.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,17 @@ struct sw_tracee *sw_tracee_find(struct sw_supervisor *sup, pid_t pid)
 			return NULL;
 	}
 	return NULL;
+}
+
+/* Is pid a tracee of s? */
+bool sw_session_has(struct sw_supervisor *sup, const struct sw_session *s, long pid)
+{
+	struct sw_tracee *x;
+
+	if (pid <= 0 || pid > INT_MAX)
+		return false;
+	x = sw_tracee_find(sup, (pid_t)pid);
+	return x && x->s == s;
 }
 
 static int tab_grow(struct sw_supervisor *sup, size_t size)

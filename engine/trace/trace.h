@@ -28,6 +28,8 @@ struct sw_tomb {
 
 struct sw_tracee *sw_tracee_find(struct sw_supervisor *sup, pid_t pid);
 struct sw_tracee *sw_tracee_add(struct sw_supervisor *sup, pid_t pid);
+/* Is pid (as the supervisor numbers it) a tracee of s? */
+bool sw_session_has(struct sw_supervisor *sup, const struct sw_session *s, long pid);
 /* A seized main process and its session join the supervisor: the one
  * place a session enters the tables (launch.c's seize(); the event-order
  * unit test builds its sessions with it).  -ENOMEM, or 0. */
