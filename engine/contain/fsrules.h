@@ -2,8 +2,9 @@
 /*
  * The session's Landlock domain and its file and network rules:
  * landlock.c, fsrules.c (the one home of hierarchies with rights -> a
- * ruleset), sandbox.c (--sandbox), pathrules.c ("paths" rules made the
- * kernel's).
+ * ruleset: the plan, complain mode's judge; the apply in fsapply.c,
+ * `sysward check`'s words in fscheck.c), sandbox.c (--sandbox),
+ * pathrules.c ("paths" rules made the kernel's).
  */
 #ifndef SW_ENGINE_FSRULES_H
 #define SW_ENGINE_FSRULES_H
@@ -58,7 +59,7 @@ void sw_sandbox_mounts_free(struct sw_sandbox_mounts *m);
  * CAP_SYS_ADMIN.  Async-signal-safe.  0 or -errno. */
 int sw_sandbox_mount(const struct sw_sandbox_mounts *m);
 
-/* ---- fsrules.c: the file-system and network rules, the kernel's ------- */
+/* ---- fsrules.c, fsapply.c, fscheck.c: the file and network rules ------ */
 
 /*
  * One hierarchy with rights: the one input of "hierarchies with rights
@@ -147,11 +148,14 @@ int sw_fsrules_ruleset(const struct sw_fsrules *fr, int abi, int *ret_fd,
  * working directory and uid), async-signal-safe: open each hierarchy,
  * find on disk which is beneath which, and add its rules to ruleset_fd
  * (for a narrower hierarchy with fewer rights, the entries beside it get
- * the wider one's instead, fsrules.c says why).  ruleset_fd < 0: a dry
+ * the wider one's instead, fsapply.c says why).  ruleset_fd < 0: a dry
  * run, nothing added (sysward check).  0 or -errno with *where set.
  */
 int sw_fsrules_apply(struct sw_fsrules *fr, int ruleset_fd,
 		     struct sw_fsrules_where *where);
+/* Rights as words, each with the Landlock ABI and Linux that enforce it
+ * first: "truncate (Landlock ABI 3, Linux 6.2), ...". */
+void sw_fsrules_rights_words(uint64_t rights, char *buf, size_t len);
 /* For `sysward check`: each hierarchy and port list as this kernel
  * enforces it, from a dry run of the apply in the caller's view (fr is
  * used up): fn(json path, words).  0, or fn's first negative value. */
