@@ -53,8 +53,8 @@
 #include "sysward/cleanup.h"
 #include "sysward/clock.h"
 #include "internal.h"
-#include "contain/contain.h"
-#include "contain/nsbox.h"
+#include "contain/cgroup.h"
+#include "contain/hand.h"
 
 int sw_cgroup_plan(uid_t uid, gid_t gid, struct sw_cgroup_plan *ret,
 		   struct sw_error *err)

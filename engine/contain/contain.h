@@ -10,6 +10,7 @@
 #include "internal.h"
 #include "contain/clientctx.h"
 #include "contain/fsrules.h"
+#include "contain/hand.h"
 #include "contain/nsbox.h"
 
 /*
@@ -59,13 +60,6 @@ int sw_launch_report_early(int fd, const char *prog,
 			   const struct sw_nsbox *nsbox,
 			   const struct sw_client *client,
 			   struct sw_error *err);
-
-/* hand.c: in the launch child, a descriptor handed to the
- * launcher on the ready socket, in a one-byte message that says what it
- * is (SW_HAND_*): 0 or -errno.  Async-signal-safe. */
-#define SW_HAND_CGROUP	'c'	/* the session's cgroup (cgroup.c) */
-#define SW_HAND_TTY	't'	/* the master of its terminal (sw_launch.tty) */
-int sw_launch_hand(int sock, char what, int fd);
 
 /* exec.c: in the launch child, execute argv[0] as looked up in envp's
  * PATH (sw_exec_search; envp NULL: this process's environment), with

@@ -10,7 +10,7 @@
 #include <sys/socket.h>
 
 #include "internal.h"
-#include "contain/contain.h"
+#include "contain/hand.h"
 
 int sw_launch_hand(int sock, char what, int fd)
 {
