@@ -232,7 +232,7 @@ struct sw_supervisor {
 	/* resultcheck.c: sessions held for a checked call, and the first
 	 * stops of new tids of those sessions, kept until it is done */
 	unsigned int n_holds;
-	bool rc_replay;		/* a hold ended: sw_rc_replay() is due */
+	bool rc_replay;		/* a hold ended: its kept stops are due */
 	struct sw_deferred_status *deferred;
 	size_t n_deferred, cap_deferred;
 	/* bell.c: how other threads wake this tracer thread. */

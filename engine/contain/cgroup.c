@@ -53,15 +53,8 @@
 #include "sysward/cleanup.h"
 #include "sysward/clock.h"
 #include "internal.h"
-#include "contain/contain.h"
-#include "contain/nsbox.h"
-
-/* Before Linux 6.x uapi headers (glibc 2.36's sys/mount.h has them). */
-#ifndef MOUNT_ATTR_NOSUID
-#define MOUNT_ATTR_NOSUID 0x00000002
-#define MOUNT_ATTR_NODEV 0x00000004
-#define MOUNT_ATTR_NOEXEC 0x00000008
-#endif
+#include "contain/cgroup.h"
+#include "contain/hand.h"
 
 int sw_cgroup_plan(uid_t uid, gid_t gid, struct sw_cgroup_plan *ret,
 		   struct sw_error *err)

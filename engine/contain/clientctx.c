@@ -56,6 +56,7 @@
 #include "sysward/proc.h"
 #include "internal.h"
 #include "contain/clientctx.h"
+#include "contain/clientprobe.h"
 
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080

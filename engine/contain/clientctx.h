@@ -87,12 +87,6 @@ struct sw_client_where {
 	int index;
 };
 
-/* clientprobe.c: 0 if the client pid (with these ids) is in no Landlock
- * domain but ours, -EPERM with a message if it is in one, another -errno
- * if that could not be checked.  On a thread that may wait (about 1 s at
- * most): the client is traced meanwhile. */
-int sw_client_probe_domain(pid_t pid, uid_t uid, gid_t gid, long filters,
-			   struct sw_error *err);
 /* The mountinfo to plan the session's /proc from, or NULL for ours. */
 const char *sw_client_mountinfo(const struct sw_client *c);
 /* It is in a user namespace not ours: the launch keeps CAP_SYS_ADMIN

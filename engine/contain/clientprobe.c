@@ -79,7 +79,7 @@
 #include "internal.h"
 #include "arch.h"
 #include "sys.h"
-#include "contain/clientctx.h"
+#include "contain/clientprobe.h"
 
 #ifndef PTRACE_EVENT_STOP
 #define PTRACE_EVENT_STOP 128

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The launch child's steps, its exec (exec.c) and its report of the step
- * that failed (launchreport.c).
+ * The launch child's steps, its exec (exec.c), what it hands its
+ * launcher (hand.c) and its report of the step that failed
+ * (launchreport.c).
  */
 #ifndef SW_ENGINE_CONTAIN_H
 #define SW_ENGINE_CONTAIN_H
@@ -9,6 +10,7 @@
 #include "internal.h"
 #include "contain/clientctx.h"
 #include "contain/fsrules.h"
+#include "contain/hand.h"
 #include "contain/nsbox.h"
 
 /*
@@ -58,13 +60,6 @@ int sw_launch_report_early(int fd, const char *prog,
 			   const struct sw_nsbox *nsbox,
 			   const struct sw_client *client,
 			   struct sw_error *err);
-
-/* launchreport.c: in the launch child, a descriptor handed to the
- * launcher on the ready socket, in a one-byte message that says what it
- * is (SW_HAND_*): 0 or -errno.  Async-signal-safe. */
-#define SW_HAND_CGROUP	'c'	/* the session's cgroup (cgroup.c) */
-#define SW_HAND_TTY	't'	/* the master of its terminal (sw_launch.tty) */
-int sw_launch_hand(int sock, char what, int fd);
 
 /* exec.c: in the launch child, execute argv[0] as looked up in envp's
  * PATH (sw_exec_search; envp NULL: this process's environment), with

@@ -2,35 +2,15 @@
 /*
  * The session's Landlock domain and its file and network rules:
  * landlock.c, fsrules.c (the one home of hierarchies with rights -> a
- * ruleset), sandbox.c (--sandbox), pathrules.c ("paths" rules made the
- * kernel's).
+ * ruleset: the plan, complain mode's judge; the apply in fsapply.c,
+ * `sysward check`'s words in fscheck.c), sandbox.c (--sandbox),
+ * pathrules.c ("paths" rules made the kernel's).
  */
 #ifndef SW_ENGINE_FSRULES_H
 #define SW_ENGINE_FSRULES_H
 
 #include "internal.h"
-
-/* ---- landlock.c: every session a Landlock domain of its own ------------ */
-
-/* The running kernel's Landlock ABI (>= 1), or -ENOSYS (not built),
- * -EOPNOTSUPP (not enabled at boot).  As the kernel says: nothing of
- * the process's (its environment) changes it. */
-int sw_landlock_abi(void);
-/* The session's ruleset (CLOEXEC fd in *ret_fd): handling the file
- * rights fs and network rights net (SW_FS_*, SW_NET_*; what abi does not
- * know is left out: fsrules.c says so first), scoping signals and
- * abstract sockets on ABI >= 6.  With fs and net 0 its domain changes
- * nothing the program can see but who it can reach: scopes on ABI >= 6,
- * else a right handled and granted beneath "/" (landlock.c says why). */
-int sw_landlock_ruleset(int abi, uint64_t fs, uint64_t net, int *ret_fd,
-			struct sw_error *err);
-/* Add a rule: the hierarchy beneath parent_fd (O_PATH is enough), or a
- * TCP port, with access.  Async-signal-safe.  0 or -errno. */
-int sw_landlock_allow_path(int ruleset_fd, int parent_fd, uint64_t access);
-int sw_landlock_allow_port(int ruleset_fd, uint16_t port, uint64_t access);
-/* In the launch child, after no_new_privs: enter a new domain from the
- * ruleset.  Async-signal-safe.  0 or -errno. */
-int sw_landlock_enter(int ruleset_fd);
+#include "contain/landlock.h"
 
 /* ---- sandbox.c: `sysward run --sandbox`, a layer of its own ------------ */
 
@@ -58,7 +38,7 @@ void sw_sandbox_mounts_free(struct sw_sandbox_mounts *m);
  * CAP_SYS_ADMIN.  Async-signal-safe.  0 or -errno. */
 int sw_sandbox_mount(const struct sw_sandbox_mounts *m);
 
-/* ---- fsrules.c: the file-system and network rules, the kernel's ------- */
+/* ---- fsrules.c, fsapply.c, fscheck.c: the file and network rules ------ */
 
 /*
  * One hierarchy with rights: the one input of "hierarchies with rights
@@ -147,11 +127,14 @@ int sw_fsrules_ruleset(const struct sw_fsrules *fr, int abi, int *ret_fd,
  * working directory and uid), async-signal-safe: open each hierarchy,
  * find on disk which is beneath which, and add its rules to ruleset_fd
  * (for a narrower hierarchy with fewer rights, the entries beside it get
- * the wider one's instead, fsrules.c says why).  ruleset_fd < 0: a dry
+ * the wider one's instead, fsapply.c says why).  ruleset_fd < 0: a dry
  * run, nothing added (sysward check).  0 or -errno with *where set.
  */
 int sw_fsrules_apply(struct sw_fsrules *fr, int ruleset_fd,
 		     struct sw_fsrules_where *where);
+/* Rights as words, each with the Landlock ABI and Linux that enforce it
+ * first: "truncate (Landlock ABI 3, Linux 6.2), ...". */
+void sw_fsrules_rights_words(uint64_t rights, char *buf, size_t len);
 /* For `sysward check`: each hierarchy and port list as this kernel
  * enforces it, from a dry run of the apply in the caller's view (fr is
  * used up): fn(json path, words).  0, or fn's first negative value. */

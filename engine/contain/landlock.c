@@ -51,7 +51,7 @@
 #include "sysward/cleanup.h"
 #include "sysward/syscall_nr.h"
 #include "internal.h"
-#include "contain/fsrules.h"
+#include "contain/landlock.h"
 
 /* include/uapi/linux/landlock.h (Debian 12's copy predates ABI 4's
  * handled_access_net and ABI 6's scoped). */

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -55,7 +54,7 @@ struct report {
 						 * hierarchy, which step */
 };
 
-static _Noreturn void fail(int fd, struct report *r)
+static _Noreturn void report_exit(int fd, struct report *r)
 {
 	(void)!write(fd, r, sizeof(*r));
 	_exit(SW_EXIT_SYSWARD_ERROR);
@@ -69,7 +68,7 @@ _Noreturn void sw_launch_fail_at(int fd, enum sw_stage stage,
 
 	if (where)
 		r.nsbox = *where;
-	fail(fd, &r);
+	report_exit(fd, &r);
 }
 
 _Noreturn void sw_launch_fail_client(int fd, const struct sw_client_where *where)
@@ -77,7 +76,7 @@ _Noreturn void sw_launch_fail_client(int fd, const struct sw_client_where *where
 	struct report r = { SW_STAGE_CLIENT, errno, { SW_NSBOX_NONE, -1 }, *where,
 			    { SW_FSR_NONE, -1, 0, false } };
 
-	fail(fd, &r);
+	report_exit(fd, &r);
 }
 
 _Noreturn void sw_launch_fail_fsrules(int fd, const struct sw_fsrules_where *where)
@@ -85,7 +84,7 @@ _Noreturn void sw_launch_fail_fsrules(int fd, const struct sw_fsrules_where *whe
 	struct report r = { SW_STAGE_FSRULES, errno, { SW_NSBOX_NONE, -1 }, { -1, -1 },
 			    *where };
 
-	fail(fd, &r);
+	report_exit(fd, &r);
 }
 
 _Noreturn void sw_launch_fail(int fd, enum sw_stage stage)
@@ -185,19 +184,4 @@ int sw_launch_failed(struct sw_session *s)
 			     s->launch_prog);
 	}
 	return code;
-}
-
-int sw_launch_hand(int sock, char what, int fd)
-{
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct iovec iov = { &what, 1 };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	return sendmsg(sock, &msg, MSG_NOSIGNAL) == 1 ? 0 : -errno;
 }

@@ -14,7 +14,7 @@
 
 #include "sysward/cleanup.h"
 #include "internal.h"
-#include "contain/nsbox.h"
+#include "contain/mountinfo.h"
 
 /* "\040" (space), "\011", "\012", "\134" in place. */
 static void unescape(char *s)

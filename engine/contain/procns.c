@@ -55,11 +55,7 @@
 
 #include "sysward/cleanup.h"
 #include "internal.h"
-#include "contain/nsbox.h"
-
-#ifndef STATX_MNT_ID
-#define STATX_MNT_ID 0x00001000U
-#endif
+#include "contain/procns.h"
 
 /* A procfs mount that shows processes: its root is "/" or a pid's. */
 static bool shows_pids(const struct sw_mnt *m)

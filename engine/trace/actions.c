@@ -33,6 +33,7 @@
 #include "tracemem.h"
 #include "decide/decide.h"
 #include "record/audit.h"
+#include "trace/fscomplain.h"
 #include "trace/pathguard.h"
 #include "trace/peers.h"
 #include "trace/reach.h"

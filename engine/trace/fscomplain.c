@@ -37,8 +37,9 @@
 #include "contain/fsrules.h"
 #include "decide/program.h"
 #include "record/audit.h"
+#include "trace/fdfs.h"
+#include "trace/fscomplain.h"
 #include "trace/reach.h"
-#include "trace/resultcheck.h"
 
 bool sw_fscomplain_on(const struct sw_session *s)
 {

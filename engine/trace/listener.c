@@ -94,6 +94,13 @@ uint64_t sw_notif_answered(const struct sw_notif *n)
 	return n ? __atomic_load_n(&n->answered, __ATOMIC_RELAXED) : 0;
 }
 
+/* What a session decided: at its stops, and through its listener (read
+ * here, so that the session tables need nothing of the listener). */
+uint64_t sw_session_decisions(const struct sw_session *s)
+{
+	return s->decisions + sw_notif_answered(s->notif);
+}
+
 /*
  * The audit line of an answered call, as actions.c writes it at a stop
  * (audit.c, one writer: the same bytes).  Its strings are read from the

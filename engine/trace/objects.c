@@ -16,9 +16,9 @@
  *     kernel file systems (kernfs and friends check the mode bits).  An
  *     open that can write is sent here by the defence filter and checked
  *     on what it opened, the descriptor it returns (resultcheck.c), not on
- *     the string: fs_rules[] says which file systems hold such objects, and
- *     a procfs file is the session's only if it is a file of a pid
- *     directory of one of its tracees.
+ *     the string: fs_rules[] (fdfs.c) says which file systems hold such
+ *     objects, and a procfs file is the session's only if it is a file of
+ *     a pid directory of one of its tracees (procfiles.c).
  *   - System V IPC objects (keys and ids) and POSIX message queues (names):
  *     one namespace for the uid, permissions by mode bits.  The session
  *     keeps the ids and queue inodes it made (struct sw_objects); an
@@ -37,7 +37,7 @@
  *     serial.  The launch child joins a session keyring of its own (so
  *     the program no longer possesses @us, and through it @u) and learns
  *     the three serials as the program's uid; every keyctl, add_key and
- *     request_key naming one of them is refused here (EACCES), and
+ *     request_key naming one of them is refused (EACCES, keyrings.c), and
  *     request_key's upcall is cut (its callout: /sbin/request-key would
  *     run as root, outside the sandbox, for the program).
  *
@@ -49,17 +49,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/keyctl.h>
-#include <linux/magic.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/ipc.h>
-#include <sys/sysmacros.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "sysward/cleanup.h"
@@ -69,46 +64,12 @@
 #include "tracemem.h"
 #include "decide/defences.h"
 #include "decide/program.h"
+#include "trace/checked.h"
+#include "trace/fdfs.h"
+#include "trace/keyrings.h"
+#include "trace/procfiles.h"
 #include "trace/reach.h"
-#include "trace/resultcheck.h"
 #include "trace/trace.h"
-
-/* Magic numbers <linux/magic.h> of this libc's kernel headers may lack. */
-#ifndef CGROUP2_SUPER_MAGIC
-#define CGROUP2_SUPER_MAGIC	0x63677270
-#endif
-#ifndef TRACEFS_MAGIC
-#define TRACEFS_MAGIC		0x74726163
-#endif
-#ifndef BPF_FS_MAGIC
-#define BPF_FS_MAGIC		0xcafe4a11
-#endif
-#ifndef EFIVARFS_MAGIC
-#define EFIVARFS_MAGIC		0xde5e81e4
-#endif
-#ifndef PSTOREFS_MAGIC
-#define PSTOREFS_MAGIC		0x6165676C
-#endif
-#define SW_CONFIGFS_MAGIC	0x62656570	/* fs/configfs/mount.c */
-#define SW_FUSECTL_MAGIC	0x65735543	/* fs/fuse/control.c */
-#define SW_MQUEUE_MAGIC		0x19800202	/* ipc/mqueue.c */
-#define SW_PROC_ROOT_INO	1		/* fs/proc/root.c */
-#define SW_FUSE_MAGIC		0x65735546	/* fs/fuse/inode.c */
-
-/* What this libc's kernel headers lack (<linux/stat.h>, <linux/mount.h>
- * of 6.8, <linux/nsfs.h> of 6.11). */
-#define SW_STATX_MNT_ID_UNIQUE	0x4000U
-#define SW_STATMOUNT_SB_BASIC	0x1ULL
-#define SW_NS_GET_MNTNS_ID	_IOR(0xb7, 0x5, uint64_t)
-
-/* The head of struct statmount (<linux/mount.h>, 6.8): the rest is
- * strings and fields not read here. */
-struct sw_statmount_head {
-	uint32_t size, mnt_opts;
-	uint64_t mask;
-	uint32_t sb_dev_major, sb_dev_minor;
-	uint64_t sb_magic;
-};
 
 /* SysV IPC commands the ctl calls take an index or nothing with (no
  * object by id): information anyone may read (/proc/sysvipc shows it). */
@@ -335,322 +296,7 @@ static bool in_launch_ipcns(struct sw_objects *o, pid_t tid)
 	return st.st_dev == o->ipcns_dev && st.st_ino == o->ipcns_ino;
 }
 
-/* ---- what file system a descriptor is on --------------------------------- */
-
-/* Kernels before 6.8 (no unique mount id, no statmount), and a mount in
- * no namespace that fusectl does not name: statfs(2) and stat(2) of the
- * descriptor, which call into its file system (fs/fuse/inode.c
- * fuse_statfs() asks the FUSE server, and waits for it, when the caller
- * passes fuse_allow_current_process()): the documented limit of route
- * 13. */
-static int fd_fs_asking(const char *path, unsigned long *ret_magic,
-			struct stat *ret_st)
-{
-	struct statfs sfs;
-
-	if (sw_sys_statfs(path, &sfs) < 0 || sw_sys_stat(path, ret_st) < 0)
-		return -errno;
-	*ret_magic = (unsigned long)sfs.f_type;
-	return 0;
-}
-
-int sw_fd_fs(pid_t tid, int fd, unsigned long *ret_magic, struct stat *ret_st)
-{
-	char path[64];
-	struct statx stx;
-	union {
-		struct sw_statmount_head h;
-		uint64_t room[128];	/* struct statmount is 512 bytes */
-	} sm;
-	uint64_t ns_id;
-	int r;
-
-	snprintf(path, sizeof(path), "/proc/%d/fd/%d", tid, fd);
-	/* AT_STATX_DONT_SYNC: what the inode caches, no request to the
-	 * file system (fs/fuse/dir.c fuse_update_get_attr(): sync false);
-	 * the unique mount id is the VFS's (fs/stat.c vfs_statx_path()),
-	 * and the walk through the magic link asks nothing either
-	 * (fs/proc/fd.c proc_fd_link(), nd_jump_link()). */
-	if (sw_sys_statx(path, AT_STATX_DONT_SYNC,
-			 STATX_TYPE | STATX_MODE | STATX_INO | SW_STATX_MNT_ID_UNIQUE, &stx) < 0)
-		return -errno;
-	if (!(stx.stx_mask & SW_STATX_MNT_ID_UNIQUE))
-		return fd_fs_asking(path, ret_magic, ret_st);
-	/* statmount(2) reads the superblock's s_magic (fs/namespace.c
-	 * statmount_sb_basic()): no call into the file system.  The mount
-	 * is looked up in our mount namespace, then in the tracee's: a
-	 * unique id is never reused, so a hit is that mount.  Another
-	 * namespace's takes CAP_SYS_ADMIN over its user namespace, which
-	 * its creator's uid has (a same-uid supervisor) and root has. */
-	r = sw_sys_statmount(stx.stx_mnt_id, 0, SW_STATMOUNT_SB_BASIC, &sm, sizeof(sm));
-	if (r < 0 && errno == ENOENT) {
-		cleanup_close int nfd = -1;
-
-		snprintf(path, sizeof(path), "/proc/%d/ns/mnt", tid);
-		nfd = sw_sys_open(path, O_RDONLY | O_CLOEXEC);
-		errno = ENOENT;
-		if (nfd >= 0 && sw_sys_ioctl_u64(nfd, SW_NS_GET_MNTNS_ID, &ns_id) == 0)
-			r = sw_sys_statmount(stx.stx_mnt_id, ns_id, SW_STATMOUNT_SB_BASIC, &sm,
-					     sizeof(sm));
-	}
-	memset(ret_st, 0, sizeof(*ret_st));
-	ret_st->st_dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
-	ret_st->st_ino = (ino_t)stx.stx_ino;
-	ret_st->st_mode = stx.stx_mode;
-	if (r < 0 && errno == ENOENT) {
-		/* A mount in no namespace: the kernel's own (mq_open's queue,
-		 * a memfd, a pipe: kern_mount()) or a detached one (open_tree,
-		 * fsmount, a lazy umount), which may be FUSE.  fusectl names
-		 * every FUSE connection by its superblock's device
-		 * (fs/fuse/control.c fuse_ctl_add_conn()): a FUSE file is
-		 * told without a call; anything else is asked. */
-		char conn[64];
-		struct stat cst;
-
-		snprintf(conn, sizeof(conn), "/sys/fs/fuse/connections/%u", stx.stx_dev_minor);
-		if (stx.stx_dev_major == 0 && sw_sys_stat(conn, &cst) == 0) {
-			*ret_magic = SW_FUSE_MAGIC;
-			return 0;
-		}
-		r = -1;
-		errno = ENOSYS;
-	}
-	if (r < 0 && errno == ENOSYS) {
-		snprintf(path, sizeof(path), "/proc/%d/fd/%d", tid, fd);
-		return fd_fs_asking(path, ret_magic, ret_st);
-	}
-	if (r < 0)
-		return -errno;
-	if (!(sm.h.mask & SW_STATMOUNT_SB_BASIC))
-		return -EIO;
-	*ret_magic = (unsigned long)sm.h.sb_magic;
-	return 0;
-}
-
-bool sw_fs_served_by_user(unsigned long magic)
-{
-	/* FUSE (fuse and fuseblk): its every request waits for a process,
-	 * which a session may be (fuse is FS_USERNS_MOUNT). */
-	return magic == SW_FUSE_MAGIC;
-}
-
 /* ---- opens that can write: the object opened ------------------------------ */
-
-enum fs_what {
-	FS_PROC,	/* a pid directory's file of the session, or refused */
-	FS_MQUEUE,	/* a message queue of the session's, or refused */
-	FS_KERNEL,	/* the kernel's objects: refused */
-};
-
-/*
- * The file systems whose files are kernel objects rather than the uid's
- * data, and which of the session's own views (SW_CONTAINED_*) makes them
- * its own.  Everything else (ext4, tmpfs, ...) is the uid's files: the
- * policy's path rules and the file system's permissions decide (route 16
- * says why the file system is not this defence's).
- */
-static const struct fs_rule {
-	unsigned long magic;
-	const char *name;
-	enum fs_what what;
-	unsigned int contained;
-	const char *why;
-} fs_rules[] = {
-	{ PROC_SUPER_MAGIC, "procfs", FS_PROC, 0,
-	  "a write to a /proc file of no process of the session (another process's, a sysctl) refused" },
-	{ CGROUP_SUPER_MAGIC, "cgroup", FS_KERNEL, SW_CONTAINED_CGROUP,
-	  "a write to cgroupfs refused: its cgroups are shared with processes outside the session" },
-	{ CGROUP2_SUPER_MAGIC, "cgroup2", FS_KERNEL, SW_CONTAINED_CGROUP,
-	  "a write to cgroupfs refused: its cgroups are shared with processes outside the session" },
-	{ SYSFS_MAGIC, "sysfs", FS_KERNEL, SW_CONTAINED_SYSFS,
-	  "a write to sysfs refused" },
-	{ DEBUGFS_MAGIC, "debugfs", FS_KERNEL, SW_CONTAINED_SYSFS,
-	  "a write to debugfs refused" },
-	{ TRACEFS_MAGIC, "tracefs", FS_KERNEL, SW_CONTAINED_SYSFS,
-	  "a write to tracefs refused" },
-	{ SECURITYFS_MAGIC, "securityfs", FS_KERNEL, SW_CONTAINED_SYSFS,
-	  "a write to securityfs refused" },
-	{ SW_CONFIGFS_MAGIC, "configfs", FS_KERNEL, SW_CONTAINED_SYSFS,
-	  "a write to configfs refused" },
-	{ BPF_FS_MAGIC, "bpf", FS_KERNEL, SW_CONTAINED_SYSFS,
-	  "a write to the bpf file system refused" },
-	{ EFIVARFS_MAGIC, "efivarfs", FS_KERNEL, SW_CONTAINED_SYSFS,
-	  "a write to efivarfs refused" },
-	{ PSTOREFS_MAGIC, "pstore", FS_KERNEL, SW_CONTAINED_SYSFS,
-	  "a write to pstore refused" },
-	{ BINFMTFS_MAGIC, "binfmt_misc", FS_KERNEL, SW_CONTAINED_SYSCTL,
-	  "a write to binfmt_misc refused" },
-	{ SW_FUSECTL_MAGIC, "fusectl", FS_KERNEL, SW_CONTAINED_SYSFS,
-	  "a write to fusectl refused: it aborts the uid's FUSE connections" },
-	{ SW_MQUEUE_MAGIC, "mqueue", FS_MQUEUE, SW_CONTAINED_IPC,
-	  "a message queue the session did not make refused" },
-};
-
-static const struct fs_rule *fs_rule_of(unsigned long magic)
-{
-	for (size_t i = 0; i < sizeof(fs_rules) / sizeof(fs_rules[0]); i++)
-		if (fs_rules[i].magic == magic)
-			return &fs_rules[i];
-	return NULL;
-}
-
-static bool same_file(const struct stat *a, const struct stat *b)
-{
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
-}
-
-static bool tracee_of(struct sw_supervisor *sup, struct sw_session *s, long pid)
-{
-	struct sw_tracee *x;
-
-	if (pid <= 0 || pid > INT_MAX)
-		return false;
-	x = sw_tracee_find(sup, (pid_t)pid);
-	return x && x->s == s;
-}
-
-/* "/proc/<n>/<rest>": n, and rest in *rest. */
-static long proc_pid_of(const char *path, const char **rest)
-{
-	const char *p = path;
-	long n = 0;
-
-	if (strncmp(p, "/proc/", 6))
-		return -1;
-	p += 6;
-	if (*p < '1' || *p > '9')
-		return -1;
-	while (*p >= '0' && *p <= '9' && n < INT_MAX)
-		n = n * 10 + (*p++ - '0');
-	if (*p != '/')
-		return -1;
-	*rest = p + 1;
-	return n;
-}
-
-/* A file of /proc/<pid>/net is the network namespace's, not the
- * process's (the host's /proc/net, for a process in it). */
-static bool of_netns(const char *rest)
-{
-	return !strncmp(rest, "net/", 4) ||
-	       (!strncmp(rest, "task/", 5) && strstr(rest, "/net/"));
-}
-
-/* Whose pid directory is rest's under /proc/<n>: n, or the thread of
- * "task/<m>/...". */
-static long owner_in(long n, const char *rest)
-{
-	long m = 0;
-
-	if (strncmp(rest, "task/", 5))
-		return n;
-	for (rest += 5; *rest >= '0' && *rest <= '9' && m < INT_MAX; rest++)
-		m = m * 10 + (*rest - '0');
-	return *rest == '/' && m > 0 ? m : n;
-}
-
-/* Is candidate the very file st is, as a file of a tracee of s? */
-static bool is_file(const char *candidate, const struct stat *st)
-{
-	struct stat c;
-
-	return sw_sys_stat(candidate, &c) == 0 && same_file(&c, st);
-}
-
-/*
- * A procfs file (st, opened from the supervisor's instance of procfs, as
- * link names it from here): the session's if it is a file of a pid
- * directory of one of its tracees.  The name is only a hint: a bind mount
- * of /proc/<pid> names none, and a number may have been taken by another
- * process since.  What counts is that /proc/<pid>/<rest> of a tracee is
- * this very file (procfs keeps one inode per pid directory entry while it
- * is open).
- */
-static bool proc_file_of_session(struct sw_supervisor *sup, struct sw_session *s,
-				 const struct stat *st, const char *link)
-{
-	char cand[PATH_MAX + 64];
-	const char *rest, *suffix[3];
-	size_t n_suffix = 0;
-	long n = proc_pid_of(link, &rest);
-
-	if (n > 0) {
-		snprintf(cand, sizeof(cand), "/proc/%ld/%s", n, rest);
-		if (is_file(cand, st))
-			return !of_netns(rest) &&
-			       (tracee_of(sup, s, n) || tracee_of(sup, s, owner_in(n, rest)));
-	}
-	/* Another name: try the last components under each tracee's
-	 * directories. */
-	for (const char *p = link + strlen(link); p > link && n_suffix < 3; p--)
-		if (p[-1] == '/' && *p)
-			suffix[n_suffix++] = p;
-	for (size_t i = 0; i < sup->tab_size; i++) {
-		struct sw_tracee *x = &sup->tab[i];
-		pid_t tgid = 0, ppid;
-
-		if (x->pid <= 0 || x->s != s)
-			continue;
-		(void)sw_sys_proc_ids(x->pid, &tgid, &ppid);
-		for (size_t k = 0; k < n_suffix; k++) {
-			if (of_netns(suffix[k]))
-				continue;
-			snprintf(cand, sizeof(cand), "/proc/%d/%s", x->pid, suffix[k]);
-			if (is_file(cand, st))
-				return true;
-			snprintf(cand, sizeof(cand), "/proc/%d/task/%d/%s", tgid, x->pid,
-				 suffix[k]);
-			if (tgid > 0 && is_file(cand, st))
-				return true;
-		}
-	}
-	return false;
-}
-
-/*
- * A file of another instance of procfs: one the program mounted itself
- * (unshare -Urpf --mount-proc).  Mounting procfs takes CAP_SYS_ADMIN over
- * the user namespace of the caller's pid namespace, which a program has
- * only for a pid namespace it made: such an instance shows only
- * processes of the session (a process outside joins that namespace only
- * if it is given it).  Its pid directories are the session's; anything
- * else in it (its sys/ is the same sysctls) is not.  Found through the
- * tracee's root: link (as d_path() gives it from here, for a mount not in
- * our tree: the path in the tracee's mount namespace) must lead there to
- * this file, below the instance's root and a pid directory.
- */
-static bool foreign_proc_pid_file(pid_t tid, const struct stat *st,
-				  const char *link)
-{
-	char root[PATH_MAX + 64];
-	struct stat r;
-
-	if (link[0] != '/')
-		return false;
-	snprintf(root, sizeof(root), "/proc/%d/root%s", tid, link);
-	if (!is_file(root, st))
-		return false;
-	/* Each "<prefix>/<digits>/<rest>" split of link: is prefix the
-	 * instance's root? */
-	for (const char *p = link; (p = strchr(p, '/')); p++) {
-		const char *d = p + 1, *e = d;
-
-		while (*e >= '0' && *e <= '9')
-			e++;
-		if (e == d || *e != '/' || *d == '0')
-			continue;
-		snprintf(root, sizeof(root), "/proc/%d/root%.*s", tid,
-			 (int)(p - link), link);
-		if (sw_sys_stat(p == link ? "/" : root, &r) < 0)
-			continue;
-		if (p == link)
-			snprintf(root, sizeof(root), "/proc/%d/root", tid);
-		if (sw_sys_stat(root, &r) == 0 && r.st_dev == st->st_dev &&
-		    r.st_ino == SW_PROC_ROOT_INO)
-			return !of_netns(e + 1);
-	}
-	return false;
-}
 
 static dev_t proc_dev(struct sw_objects *o)
 {
@@ -675,7 +321,7 @@ static int fd_verdict(struct sw_supervisor *sup, struct sw_tracee *t, int fd,
 	struct sw_session *s = t->s;
 	const struct sw_program *prog = s->prog;
 	char path[64], link[PATH_MAX];
-	const struct fs_rule *rule;
+	const struct sw_kobjfs *rule;
 	unsigned long magic;
 	struct stat st;
 	ssize_t n;
@@ -687,14 +333,14 @@ static int fd_verdict(struct sw_supervisor *sup, struct sw_tracee *t, int fd,
 		*why = "cannot tell what an open that can write opened (its mount is in no namespace the supervisor can see, or its descriptor is gone)";
 		return EACCES;
 	}
-	rule = fs_rule_of(magic);
+	rule = sw_kobjfs_of(magic);
 	if (!rule || (rule->contained && (prog->contained & rule->contained)))
 		return 0;
 	*why = rule->why;
-	if (rule->what == FS_KERNEL)
+	if (rule->what == SW_FS_KERNEL)
 		return EACCES;
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d", t->pid, fd);
-	if (rule->what == FS_MQUEUE)
+	if (rule->what == SW_FS_MQUEUE)
 		return in_launch_ipcns(s->objects, t->pid) &&
 		       !idset_has(&s->objects->mq, (uint64_t)st.st_ino) ? EACCES : 0;
 	/* procfs */
@@ -706,128 +352,9 @@ static int fd_verdict(struct sw_supervisor *sup, struct sw_tracee *t, int fd,
 		if ((prog->contained & SW_CONTAINED_PIDS) &&
 		    (prog->contained & SW_CONTAINED_SYSCTL))
 			return 0;
-		return proc_file_of_session(sup, s, &st, link) ? 0 : EACCES;
+		return sw_proc_file_of_session(sup, s, &st, link) ? 0 : EACCES;
 	}
-	return foreign_proc_pid_file(t->pid, &st, link) ? 0 : EACCES;
-}
-
-/* ---- keyrings ------------------------------------------------------------- */
-
-/* Where a keyctl command takes key ids: bit i for argument i (1-4;
- * argument 0 is the command). */
-static const uint8_t keyctl_ids[] = {
-	[KEYCTL_GET_KEYRING_ID] = 1u << 1,
-	[KEYCTL_UPDATE] = 1u << 1,
-	[KEYCTL_REVOKE] = 1u << 1,
-	[KEYCTL_CHOWN] = 1u << 1,
-	[KEYCTL_SETPERM] = 1u << 1,
-	[KEYCTL_DESCRIBE] = 1u << 1,
-	[KEYCTL_CLEAR] = 1u << 1,
-	[KEYCTL_LINK] = 1u << 1 | 1u << 2,
-	[KEYCTL_UNLINK] = 1u << 1 | 1u << 2,
-	[KEYCTL_SEARCH] = 1u << 1 | 1u << 4,
-	[KEYCTL_READ] = 1u << 1,
-	[KEYCTL_INSTANTIATE] = 1u << 1 | 1u << 4,
-	[KEYCTL_NEGATE] = 1u << 1 | 1u << 3,
-	[KEYCTL_SET_TIMEOUT] = 1u << 1,
-	[KEYCTL_ASSUME_AUTHORITY] = 1u << 1,
-	[KEYCTL_GET_SECURITY] = 1u << 1,
-	[KEYCTL_REJECT] = 1u << 1 | 1u << 4,
-	[KEYCTL_INSTANTIATE_IOV] = 1u << 1 | 1u << 4,
-	[KEYCTL_INVALIDATE] = 1u << 1,
-	[24 /* KEYCTL_PKEY_QUERY */] = 1u << 1,
-	[25 /* KEYCTL_PKEY_ENCRYPT: params in memory */] = 0,
-	[29 /* KEYCTL_RESTRICT_KEYRING */] = 1u << 1,
-	[30 /* KEYCTL_MOVE */] = 1u << 1 | 1u << 2 | 1u << 3,
-	[32 /* KEYCTL_WATCH_KEY */] = 1u << 1,
-};
-
-static bool keyring_refused(const struct sw_objects *o, uint64_t arg)
-{
-	int32_t id = sw_as_int(arg);	/* key_serial_t */
-
-	if (id == KEY_SPEC_USER_KEYRING || id == KEY_SPEC_USER_SESSION_KEYRING)
-		return true;
-	for (int i = 0; id > 0 && i < SW_OBJECTS_KEYRINGS; i++)
-		if (o->keyring[i] == id)
-			return true;
-	return false;
-}
-
-static void keys_contain(struct sw_supervisor *sup, struct sw_tracee *t,
-			 const struct sw_program *prog, enum sw_abi abi,
-			 struct sw_decision *d)
-{
-	const struct sw_objects *o = t->s->objects;
-	const char *why = "the uid's user, user session and persistent keyrings are outside the session";
-	uint64_t nr = d->nr;
-
-	if ((uint64_t)prog->sys[abi][SW_SYS_ADD_KEY] == nr) {
-		if (keyring_refused(o, d->args[4]))
-			sw_refuse(d, EACCES, why);
-		return;
-	}
-	if ((uint64_t)prog->sys[abi][SW_SYS_REQUEST_KEY] == nr) {
-		if (keyring_refused(o, d->args[3])) {
-			sw_refuse(d, EACCES, why);
-			return;
-		}
-		/* No upcall: /sbin/request-key runs as root, outside the
-		 * sandbox.  Without callout information the kernel only
-		 * searches the caller's keyrings (ENOKEY if not found), as on
-		 * a system without request-key. */
-		if (d->args[2]) {
-			d->verdict = SW_V_REWRITE;
-			d->args[2] = 0;
-			d->why = "request_key's upcall cut (it would run /sbin/request-key outside the sandbox)";
-		}
-		return;
-	}
-	if ((uint64_t)prog->sys[abi][SW_SYS_KEYCTL] != nr)
-		return;
-	switch ((int)sw_as_int(d->args[0])) {
-	case KEYCTL_JOIN_SESSION_KEYRING:
-		/* A name finds any keyring of that name the uid may search:
-		 * "_uid.<uid>" is the user keyring itself.  The anonymous
-		 * form (NULL) makes a new one. */
-		if (d->args[1])
-			sw_refuse(d, EPERM, "joining a session keyring by name refused: the name may be the uid's user keyring's");
-		return;
-	case KEYCTL_SET_REQKEY_KEYRING: {
-		int32_t to = sw_as_int(d->args[1]);
-
-		if (to == KEY_REQKEY_DEFL_USER_KEYRING ||
-		    to == KEY_REQKEY_DEFL_USER_SESSION_KEYRING)
-			sw_refuse(d, EACCES, why);
-		return;
-	}
-	case KEYCTL_GET_PERSISTENT:
-		/* As a kernel without CONFIG_PERSISTENT_KEYRINGS. */
-		sw_refuse(d, EOPNOTSUPP, "the uid's persistent keyring is outside the session");
-		return;
-	case KEYCTL_SESSION_TO_PARENT: {
-		pid_t tgid, ppid;
-
-		/* The caller's parent outside the tree (sysward itself, a
-		 * daemon session's holder) would get its session keyring. */
-		if (sw_sys_proc_ids(t->pid, &tgid, &ppid) < 0 ||
-		    !tracee_of(sup, t->s, ppid))
-			sw_refuse(d, EPERM, "changing the session keyring of a process outside the session refused");
-		return;
-	}
-	default:
-		break;
-	}
-	{
-		uint64_t cmd = (uint64_t)sw_as_int(d->args[0]);
-		uint8_t ids = cmd < sizeof(keyctl_ids) ? keyctl_ids[cmd] : 0;
-
-		for (int i = 1; i <= 4; i++)
-			if ((ids & (1u << i)) && keyring_refused(o, d->args[i])) {
-				sw_refuse(d, EACCES, why);
-				return;
-			}
-	}
+	return sw_proc_foreign_pid_file(t->pid, &st, link) ? 0 : EACCES;
 }
 
 /* ---- System V IPC and message queues: the session's own ----------------------- */
@@ -1290,7 +817,7 @@ void sw_objects_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 	    (d->verdict != SW_V_ALLOW && d->verdict != SW_V_REWRITE))
 		return;
 	if (on & SW_DEFENCE_KEYRINGS)
-		keys_contain(sup, t, prog, abi, d);
+		sw_keys_contain(sup, t, t->s->objects->keyring, prog, abi, d);
 	if (d->verdict != SW_V_ALLOW && d->verdict != SW_V_REWRITE)
 		return;
 	if (on & SW_DEFENCE_IPC) {

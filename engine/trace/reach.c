@@ -318,3 +318,23 @@ void sw_reach_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 		return;
 	}
 }
+
+bool sw_stop_from_outside(struct sw_supervisor *sup, struct sw_tracee *t)
+{
+	siginfo_t si;
+
+	/* Unreadable: the job's, as before (the caller stops with it). */
+	if (sw_sys_ptrace(PTRACE_GETSIGINFO, t->pid, NULL, &si) < 0)
+		return false;
+	/* The terminal's (Ctrl-Z; SIGTTIN/SIGTTOU for a background
+	 * access): kill_pgrp() sends with SEND_SIG_PRIV, SI_KERNEL. */
+	if (si.si_code != SI_USER && si.si_code != SI_TKILL &&
+	    si.si_code != SI_QUEUE)
+		return false;
+	/* si_pid 0: a sender the program's pid namespace does not see,
+	 * its supervisor (syswardd forwarding its client's) among them;
+	 * ours (sysward forwarding its job's); the session's own. */
+	if (si.si_pid == 0 || si.si_pid == getpid())
+		return false;
+	return !sw_reach_pid(sup, t->s, t->pid, si.si_pid);
+}

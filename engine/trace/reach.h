@@ -9,6 +9,7 @@
 
 #include "internal.h"
 #include "decide/program.h"
+#include "trace/checked.h"
 
 /* ---- signals.c: signals stay inside the program's tree ---------------- */
 
@@ -69,15 +70,6 @@ void sw_reach_contain(struct sw_supervisor *sup, struct sw_tracee *t,
  * views it contains by namespaces of its own (SW_CONTAINED_*): the one
  * switch.  prepare.c adds them to the launch's defences_off. */
 unsigned int sw_objects_defences_off(unsigned int contained);
-/* The file system tid's descriptor fd is on (its statfs magic) and the
- * file's device, inode and mode, found without a call into that file
- * system where the kernel allows (6.8+; see objects.c).  -ENOENT: its
- * mount is in no namespace the supervisor can name. */
-int sw_fd_fs(pid_t tid, int fd, unsigned long *ret_magic, struct stat *ret_st);
-/* Is a file system of this magic served by a process (FUSE), which may
- * be the program, so that no supervisor may call into it? */
-bool sw_fs_served_by_user(unsigned long magic);
-
 /* The keyrings a session's program must not reach besides @u and @us by
  * their special ids: user, user session and persistent, by serial (0:
  * none), as its launch child learned them. */
@@ -102,5 +94,11 @@ void sw_objects_launched(struct sw_objects *o, pid_t pid);
  */
 void sw_objects_contain(struct sw_supervisor *sup, struct sw_tracee *t,
 			enum sw_abi abi, struct sw_decision *d);
+
+/* At the exit stop of t's checked call (resultcheck.c): what becomes
+ * of its result rval. */
+enum sw_rc_next sw_objects_result(struct sw_supervisor *sup, struct sw_tracee *t,
+				  struct sw_rc *rc, int64_t rval,
+				  struct sw_rc_out *out);
 
 #endif

@@ -59,6 +59,7 @@
 #include "decide/defences.h"
 #include "decide/program.h"
 #include "record/audit.h"
+#include "trace/fscomplain.h"
 #include "trace/reach.h"
 #include "trace/resultcheck.h"
 #include "trace/trace.h"
@@ -78,32 +79,7 @@ struct sw_deferred_status {
 	struct sw_session *s;
 };
 
-enum rc_step {
-	RC_HOLDING,	/* in its SECCOMP stop, sharers not stopped yet */
-	RC_CALL,	/* the call runs, to its exit stop */
-	RC_FREE,	/* the call runs, the hold given up (a FIFO) */
-	RC_INJECTED,	/* a call injected after it runs */
-};
-
 enum rc_injected { RC_INJ_CLOSE = 1, RC_INJ_CALL };
-
-int sw_rc_want(struct sw_tracee *t, uint8_t kind, enum sw_abi abi,
-	       const struct sw_decision *d)
-{
-	struct sw_rc *rc = t->rc ? t->rc : malloc(sizeof(*rc));
-
-	if (!rc)
-		return -ENOMEM;
-	memset(rc, 0, sizeof(*rc));
-	rc->kind = kind;
-	rc->step = RC_CALL;
-	rc->abi = abi;
-	rc->nr = d->nr;
-	memcpy(rc->args, d->args, sizeof(rc->args));
-	rc->fd = -1;
-	t->rc = rc;
-	return 0;
-}
 
 static bool returns_fd(const struct sw_rc *rc)
 {
@@ -176,7 +152,7 @@ void sw_rc_new_child(struct sw_supervisor *sup, struct sw_session *s,
 /* t's checked call runs now, to its exit stop. */
 static SW_PLAN run_call(struct sw_supervisor *sup, struct sw_tracee *t)
 {
-	t->rc->step = RC_CALL;
+	t->rc->step = SW_RC_CALL;
 	t->rc->since_ms = sw_mono_ms();
 	/* Under a hold: a look in a while (sw_rc_tick). */
 	if (t->s->holder == t->pid)
@@ -185,7 +161,7 @@ static SW_PLAN run_call(struct sw_supervisor *sup, struct sw_tracee *t)
 }
 
 /* The hold ends; what it kept is handled once the status that ended it
- * is done (sw_rc_replay, from the dispatch). */
+ * is done (sw_rc_replay_next(), from the dispatch). */
 static void hold_end(struct sw_supervisor *sup, struct sw_session *s)
 {
 	if (!s->holder)
@@ -321,7 +297,7 @@ struct sw_resume sw_rc_go(struct sw_supervisor *sup, struct sw_tracee *t)
 	s->holder = t->pid;
 	s->hold_waiting = 0;
 	sup->n_holds++;
-	t->rc->step = RC_HOLDING;
+	t->rc->step = SW_RC_HOLDING;
 	for (size_t i = 0; i < sup->tab_size; i++) {
 		struct sw_tracee *x = &sup->tab[i];
 
@@ -363,7 +339,7 @@ static void hold_counted(struct sw_supervisor *sup, struct sw_session *s,
 	h = sw_tracee_find(sup, s->holder);
 	/* The holder goes: a tracee other than the one whose stop this
 	 * is, resumed through the one resume. */
-	if (h && h->rc && h->rc->step == RC_HOLDING)
+	if (h && h->rc && h->rc->step == SW_RC_HOLDING)
 		(void)sw_restart(h, run_call(sup, h));
 }
 
@@ -428,42 +404,33 @@ bool sw_rc_hold_status(struct sw_supervisor *sup, pid_t pid, int status)
 	return true;
 }
 
-/* Every status kept for a session that is no longer held, handled now
- * as it came; a handler that holds the session again keeps the rest. */
-void sw_rc_replay(struct sw_supervisor *sup)
+/* The next status kept for a session that is no longer held, in the
+ * order they came: its tracee's stop, else a new tid's first stop; false
+ * if none is left.  The dispatcher (tracer.c) handles each, and asks
+ * again: a handler may hold the session again, or move the table. */
+bool sw_rc_replay_next(struct sw_supervisor *sup, pid_t *ret_pid, int *ret_status)
 {
-	static __thread bool replaying;
-	bool again = true;
+	for (size_t i = 0; i < sup->tab_size; i++) {
+		struct sw_tracee *x = &sup->tab[i];
 
-	if (replaying)
-		return;
-	replaying = true;
-	sup->rc_replay = false;
-	while (again) {
-		again = false;
-		for (size_t i = 0; i < sup->tab_size; i++) {
-			struct sw_tracee *x = &sup->tab[i];
-			pid_t pid = x->pid;
-			int status = x->rc_status;
-
-			if (pid <= 0 || !x->rc_held || (x->s && x->s->holder))
-				continue;
-			x->rc_held = false;
-			sw_handle_status(sup, pid, status);
-			again = true;	/* the table may have moved */
-			break;
-		}
-		for (size_t i = 0; !again && i < sup->n_deferred; i++) {
-			struct sw_deferred_status d = sup->deferred[i];
-
-			if (d.s->holder)
-				continue;
-			deferred_drop(sup, i);
-			sw_handle_status(sup, d.pid, d.status);
-			again = true;
-		}
+		if (x->pid <= 0 || !x->rc_held || (x->s && x->s->holder))
+			continue;
+		x->rc_held = false;
+		*ret_pid = x->pid;
+		*ret_status = x->rc_status;
+		return true;
 	}
-	replaying = false;
+	for (size_t i = 0; i < sup->n_deferred; i++) {
+		struct sw_deferred_status d = sup->deferred[i];
+
+		if (d.s->holder)
+			continue;
+		deferred_drop(sup, i);
+		*ret_pid = d.pid;
+		*ret_status = d.status;
+		return true;
+	}
+	return false;
 }
 
 /* ---- the call's end ------------------------------------------------------- */
@@ -494,7 +461,7 @@ void sw_rc_forget(struct sw_supervisor *sup, struct sw_tracee *t)
 	 * killed with the session, before any runs again.
 	 */
 	if (s && t->rc && s->holder == t->pid && returns_fd(t->rc) &&
-	    t->rc->step != RC_HOLDING && s->files_shared) {
+	    t->rc->step != SW_RC_HOLDING && s->files_shared) {
 		sw_warn(s, "pid %d died while its descriptor was being checked, in a table another process of the session shares; killing the session",
 			t->pid);
 		sw_session_kill(s);
@@ -578,7 +545,7 @@ static int inject(struct sw_tracee *t, uint8_t what, uint64_t nr,
 	e = sw_arch_inject_abi(t->pid, &rc->r0, rc->abi, nr, a);
 	if (e < 0)
 		return e;
-	rc->step = RC_INJECTED;
+	rc->step = SW_RC_INJECTED;
 	rc->injected = what;
 	rc->entered = false;
 	return 0;		/* the caller's plan: SW_SYSCALL */
@@ -688,12 +655,12 @@ bool sw_rc_syscall_stop(struct sw_supervisor *sup, struct sw_tracee *t,
 		*plan = SW_DEAD;
 		return true;
 	}
-	if (rc->step == RC_CALL || rc->step == RC_FREE) {
+	if (rc->step == SW_RC_CALL || rc->step == SW_RC_FREE) {
 		if (info.op != SW_PTRACE_SYSCALL_INFO_EXIT)
 			return false;
 		return act(sup, t, info.exit.rval, false, plan);
 	}
-	if (rc->step != RC_INJECTED)
+	if (rc->step != SW_RC_INJECTED)
 		return false;
 	if (info.op == SW_PTRACE_SYSCALL_INFO_ENTRY || !rc->entered) {
 		rc->entered = info.op == SW_PTRACE_SYSCALL_INFO_ENTRY;
@@ -731,7 +698,7 @@ bool sw_rc_seccomp_stop(struct sw_tracee *t, struct sw_resume *plan)
 	/* A call we injected, stopped by a filter that traces it (our
 	 * defence's rules for the call made again, a policy's for close):
 	 * it is ours, it runs. */
-	if (!t->rc || t->rc->step != RC_INJECTED)
+	if (!t->rc || t->rc->step != SW_RC_INJECTED)
 		return false;
 	*plan = SW_SYSCALL(0);
 	return true;
@@ -749,7 +716,7 @@ void sw_rc_tick(struct sw_supervisor *sup)
 		if (!s->holder)
 			continue;
 		h = sw_tracee_find(sup, s->holder);
-		if (!h || !h->rc || h->rc->step != RC_CALL)
+		if (!h || !h->rc || h->rc->step != SW_RC_CALL)
 			continue;
 		if (now - h->rc->since_ms < SW_RC_FIFO_MS) {
 			again = true;
@@ -761,11 +728,9 @@ void sw_rc_tick(struct sw_supervisor *sup)
 			again = true;
 			continue;
 		}
-		h->rc->step = RC_FREE;
+		h->rc->step = SW_RC_FREE;
 		hold_end(sup, s);
 	}
 	if (again)
 		sw_bell_alarm(sup);
-	if (sup->rc_replay)
-		sw_rc_replay(sup);
 }

@@ -2,13 +2,16 @@
 /*
  * A supervisor's tables: every tracee (thread or process) by tid, in an
  * open-addressing table, pointing at its session; the sessions' life
- * (attach, free) and what callers read of them; the main process's
- * group-stop (job control: PTRACE_LISTEN, the caller told).  Below every
- * stop handler (actions.c, pathguard.c, signals.c, reach.c) and the
- * tracer loop (tracer.c), which all find tracees here: nothing here
- * handles a stop or waits.
+ * (attach, kill; the teardown, which frees what every stop handler keeps,
+ * is the dispatcher's: tracer.c) and what callers read of them; the main
+ * process's group-stop (job control: PTRACE_LISTEN, the caller told);
+ * sw_restart(), the one function that resumes a tracee.  Below every
+ * stop handler (actions.c, pathguard.c, signals.c, reach.c, peers.c,
+ * resultcheck.c) and the tracer loop (tracer.c), which all find tracees
+ * here: nothing here handles a stop or waits, nor calls a stop handler.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,16 +21,8 @@
 #include "sysward/cleanup.h"
 #include "internal.h"
 #include "sys.h"
-#include "contain/fsrules.h"
-#include "contain/nsbox.h"
-#include "decide/decide.h"
-#include "decide/program.h"
 #include "record/audit.h"
-#include "trace/execguard.h"
-#include "trace/peers.h"
-#include "trace/reach.h"
 #include "trace/trace.h"
-#include "trace/listener.h"
 
 #define TAB_EMPTY 0
 #define TAB_TOMB (-1)
@@ -49,6 +44,17 @@ struct sw_tracee *sw_tracee_find(struct sw_supervisor *sup, pid_t pid)
 			return NULL;
 	}
 	return NULL;
+}
+
+/* Is pid a tracee of s? */
+bool sw_session_has(struct sw_supervisor *sup, const struct sw_session *s, long pid)
+{
+	struct sw_tracee *x;
+
+	if (pid <= 0 || pid > INT_MAX)
+		return false;
+	x = sw_tracee_find(sup, (pid_t)pid);
+	return x && x->s == s;
 }
 
 static int tab_grow(struct sw_supervisor *sup, size_t size)
@@ -136,29 +142,41 @@ int sw_session_attach(struct sw_supervisor *sup, struct sw_session *s, pid_t pid
 	return 0;
 }
 
-void sw_session_free(struct sw_session *s)
+void sw_session_kill(struct sw_session *s)
 {
-	if (!s)
-		return;
-	if (s->launch_fd >= 0)
-		close(s->launch_fd);
-	if (s->tty_master >= 0)
-		close(s->tty_master);
-	/* Its processes are gone (or it never started): its cgroup goes. */
-	sw_cgroup_release(s->sup, &s->cgroup);
-	/* Its thread reads s->prog: ended first. */
-	sw_notif_free(s->notif);
-	sw_program_free(s->prog);
-	sw_execguard_free(s->execguard);
-	sw_record_free(s->record);
-	sw_objects_free(s->objects);
-	sw_peers_free(s->peers);
-	free(s->counters);
-	free(s->launch_cwd);
-	free(s->groups);
-	sw_fsrules_free(s->fsrules);
-	sw_fsrules_free(s->sandbox);
-	free(s);
+	struct sw_supervisor *sup = s->sup;
+
+	s->signalled = true;
+	/* The main process's end is ours only if it had not ended already
+	 * (--kill-descendants after it died of a signal keeps that death). */
+	if (!s->main_exited)
+		s->killed = true;
+	for (size_t i = 0; i < sup->tab_size; i++)
+		if (sup->tab[i].pid > 0 && sup->tab[i].s == s)
+			sw_sys_kill(sup->tab[i].pid, SIGKILL);
+}
+
+/* The session of a tid whose creation event we have not seen, from /proc
+ * (thread group, else parent), so that a creator that dies before its
+ * event reaches us cannot leave the child stopped.  Also answers for a
+ * zombie (an exit of a tid killed before its first stop).  *ret_prog:
+ * the program that one runs (the record's), which the tid runs too. */
+struct sw_session *sw_session_from_proc(struct sw_supervisor *sup, pid_t pid,
+					uint16_t *ret_prog)
+{
+	pid_t tgid, ppid;
+	struct sw_tracee *p;
+
+	*ret_prog = 0;
+	if (sw_sys_proc_ids(pid, &tgid, &ppid) < 0)
+		return NULL;
+	p = tgid != pid ? sw_tracee_find(sup, tgid) : NULL;
+	if ((!p || !p->s) && ppid)
+		p = sw_tracee_find(sup, ppid);
+	if (!p || !p->s)
+		return NULL;
+	*ret_prog = p->rec_prog;
+	return p->s;
 }
 
 bool sw_job_stop_signal(int sig)
@@ -177,11 +195,6 @@ int sw_session_take_tty(struct sw_session *s)
 
 	s->tty_master = -1;
 	return fd;
-}
-
-uint64_t sw_session_decisions(const struct sw_session *s)
-{
-	return s->decisions + sw_notif_answered(s->notif);
 }
 
 uint64_t sw_session_stop_decisions(const struct sw_session *s)
@@ -225,26 +238,6 @@ int sw_session_term_signal(const struct sw_session *s, bool *ret_core)
 	if (ret_core)
 		*ret_core = by_signal && s->core_dumped;
 	return by_signal ? s->term_sig : 0;
-}
-
-bool sw_stop_from_outside(struct sw_supervisor *sup, struct sw_tracee *t)
-{
-	siginfo_t si;
-
-	/* Unreadable: the job's, as before (the caller stops with it). */
-	if (sw_sys_ptrace(PTRACE_GETSIGINFO, t->pid, NULL, &si) < 0)
-		return false;
-	/* The terminal's (Ctrl-Z; SIGTTIN/SIGTTOU for a background
-	 * access): kill_pgrp() sends with SEND_SIG_PRIV, SI_KERNEL. */
-	if (si.si_code != SI_USER && si.si_code != SI_TKILL &&
-	    si.si_code != SI_QUEUE)
-		return false;
-	/* si_pid 0: a sender the program's pid namespace does not see,
-	 * its supervisor (syswardd forwarding its client's) among them;
-	 * ours (sysward forwarding its job's); the session's own. */
-	if (si.si_pid == 0 || si.si_pid == getpid())
-		return false;
-	return !sw_reach_pid(sup, t->s, t->pid, si.si_pid);
 }
 
 struct sw_resume sw_group_stop(struct sw_tracee *t, int sig,

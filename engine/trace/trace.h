@@ -28,12 +28,14 @@ struct sw_tomb {
 
 struct sw_tracee *sw_tracee_find(struct sw_supervisor *sup, pid_t pid);
 struct sw_tracee *sw_tracee_add(struct sw_supervisor *sup, pid_t pid);
+/* Is pid (as the supervisor numbers it) a tracee of s? */
+bool sw_session_has(struct sw_supervisor *sup, const struct sw_session *s, long pid);
 /* A seized main process and its session join the supervisor: the one
  * place a session enters the tables (launch.c's seize(); the event-order
  * unit test builds its sessions with it).  -ENOMEM, or 0. */
 int sw_session_attach(struct sw_supervisor *sup, struct sw_session *s, pid_t pid);
 void sw_tracee_del(struct sw_supervisor *sup, struct sw_tracee *t);
-/* tracer.c: the session of a tid whose creation event has not been seen,
+/* The session of a tid whose creation event has not been seen,
  * from /proc (its thread group, else its parent): NULL if none; what the
  * record says that one runs in *ret_prog. */
 struct sw_session *sw_session_from_proc(struct sw_supervisor *sup, pid_t pid,
@@ -46,7 +48,7 @@ bool sw_bell_status(struct sw_supervisor *sup, pid_t pid, int status);
 #define SW_BELL_ALARM_MS	20
 void sw_bell_alarm(struct sw_supervisor *sup);
 void sw_bell_stop(struct sw_supervisor *sup);
-/* The one teardown of a session the supervisor no longer lists. */
+/* tracer.c: the one teardown of a session the supervisor no longer lists. */
 void sw_session_free(struct sw_session *s);
 /* Handle one waitpid status. */
 void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status);

@@ -67,8 +67,10 @@
 #include "sys.h"
 #include "tracemem.h"
 #include "contain/contain.h"
+#include "contain/fsrules.h"
 #include "contain/nsbox.h"
 #include "decide/decide.h"
+#include "decide/program.h"
 #include "record/audit.h"
 #include "trace/execguard.h"
 #include "trace/pathguard.h"
@@ -116,8 +118,6 @@ static ssize_t tomb_find(struct sw_supervisor *sup, pid_t pid,
 	return -1;
 }
 
-static void session_kill_all(struct sw_session *s);
-
 static void tomb_add(struct sw_supervisor *sup, pid_t pid, struct sw_session *s)
 {
 	size_t n_unknown = 0;
@@ -127,7 +127,7 @@ static void tomb_add(struct sw_supervisor *sup, pid_t pid, struct sw_session *s)
 		 * leave that many: fail closed rather than guess. */
 		sw_warn(s, "lost track of %zu processes whose creator died while creating them; killing the session",
 			s->n_tombs);
-		session_kill_all(s);
+		sw_session_kill(s);
 		return;
 	}
 	if (!s) {
@@ -149,7 +149,7 @@ static void tomb_add(struct sw_supervisor *sup, pid_t pid, struct sw_session *s)
 			/* Without the tombstone a late creation event would
 			 * re-add a dead tid: fail closed. */
 			if (s)
-				session_kill_all(s);
+				sw_session_kill(s);
 			return;
 		}
 		sup->tombs = n;
@@ -335,25 +335,6 @@ void sw_supervisor_on_job_stop(struct sw_supervisor *sup, sw_job_stop_fn fn,
 	sup->job_stop_ud = userdata;
 }
 
-static void session_kill_all(struct sw_session *s)
-{
-	struct sw_supervisor *sup = s->sup;
-
-	s->signalled = true;
-	/* The main process's end is ours only if it had not ended already
-	 * (--kill-descendants after it died of a signal keeps that death). */
-	if (!s->main_exited)
-		s->killed = true;
-	for (size_t i = 0; i < sup->tab_size; i++)
-		if (sup->tab[i].pid > 0 && sup->tab[i].s == s)
-			sw_sys_kill(sup->tab[i].pid, SIGKILL);
-}
-
-void sw_session_kill(struct sw_session *s)
-{
-	session_kill_all(s);
-}
-
 /* Send sig to every process (and thread) of the session. */
 static void session_signal_all(struct sw_session *s, int sig)
 {
@@ -413,6 +394,31 @@ static void orphans_sweep(struct sw_supervisor *sup)
 	}
 }
 
+void sw_session_free(struct sw_session *s)
+{
+	if (!s)
+		return;
+	if (s->launch_fd >= 0)
+		close(s->launch_fd);
+	if (s->tty_master >= 0)
+		close(s->tty_master);
+	/* Its processes are gone (or it never started): its cgroup goes. */
+	sw_cgroup_release(s->sup, &s->cgroup);
+	/* Its thread reads s->prog: ended first. */
+	sw_notif_free(s->notif);
+	sw_program_free(s->prog);
+	sw_execguard_free(s->execguard);
+	sw_record_free(s->record);
+	sw_objects_free(s->objects);
+	sw_peers_free(s->peers);
+	free(s->counters);
+	free(s->launch_cwd);
+	free(s->groups);
+	sw_fsrules_free(s->fsrules);
+	sw_fsrules_free(s->sandbox);
+	free(s);
+}
+
 static void session_check_done(struct sw_supervisor *sup, struct sw_session *s)
 {
 	int code = s->main_exited ? s->exit_code : SW_EXIT_SYSWARD_ERROR;
@@ -435,29 +441,6 @@ static void join(struct sw_tracee *t, struct sw_session *s)
 	s->n_tracees++;
 	if (s->record)
 		sw_record_task(s->record);
-}
-
-/* The session of a tid whose creation event we have not seen, from /proc
- * (thread group, else parent), so that a creator that dies before its
- * event reaches us cannot leave the child stopped.  Also answers for a
- * zombie (an exit of a tid killed before its first stop).  *ret_prog:
- * the program that one runs (the record's), which the tid runs too. */
-struct sw_session *sw_session_from_proc(struct sw_supervisor *sup, pid_t pid,
-					uint16_t *ret_prog)
-{
-	pid_t tgid, ppid;
-	struct sw_tracee *p;
-
-	*ret_prog = 0;
-	if (sw_sys_proc_ids(pid, &tgid, &ppid) < 0)
-		return NULL;
-	p = tgid != pid ? sw_tracee_find(sup, tgid) : NULL;
-	if ((!p || !p->s) && ppid)
-		p = sw_tracee_find(sup, ppid);
-	if (!p || !p->s)
-		return NULL;
-	*ret_prog = p->rec_prog;
-	return p->s;
 }
 
 /* PTRACE_EVENT_FORK/VFORK/CLONE (ev) of parent: see "Event order" above. */
@@ -631,7 +614,7 @@ static void on_exit_status(struct sw_supervisor *sup, struct sw_tracee *t,
 		if (!s->exec_done && !s->launch_failed)
 			s->exit_code = sw_launch_failed(s);
 		else if (s->kill_descendants)
-			session_kill_all(s);
+			sw_session_kill(s);
 	}
 	s->n_tracees--;
 	session_check_done(sup, s);
@@ -678,6 +661,24 @@ static void restart(struct sw_supervisor *sup, pid_t pid, struct sw_resume r);
 
 static void handle_one(struct sw_supervisor *sup, pid_t pid, int status);
 
+/* Every status kept for a session that is no longer held, handled now
+ * as it came (resultcheck.c keeps them, and gives them back one at a
+ * time); a handler that holds the session again keeps the rest. */
+static void rc_replay(struct sw_supervisor *sup)
+{
+	static __thread bool replaying;
+	pid_t pid;
+	int status;
+
+	if (replaying)
+		return;
+	replaying = true;
+	sup->rc_replay = false;
+	while (sw_rc_replay_next(sup, &pid, &status))
+		sw_handle_status(sup, pid, status);
+	replaying = false;
+}
+
 void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 {
 	handle_one(sup, pid, status);
@@ -688,7 +689,7 @@ void sw_handle_status(struct sw_supervisor *sup, pid_t pid, int status)
 		handle_one(sup, pid, status);
 	/* A checked call ended its hold: the stops it kept (resultcheck.c). */
 	if (sup->rc_replay)
-		sw_rc_replay(sup);
+		rc_replay(sup);
 }
 
 /*
@@ -705,7 +706,7 @@ static void stalled_kill(struct sw_session *s, pid_t stuck)
 {
 	sw_warn(s, "reading the memory of pid %d took longer than the deadline (a page of a file system the program serves itself?); killing the session",
 		stuck);
-	session_kill_all(s);
+	sw_session_kill(s);
 }
 
 static void handle_one(struct sw_supervisor *sup, pid_t pid, int status)
@@ -884,6 +885,9 @@ int sw_supervisor_dispatch(struct sw_supervisor *sup, bool block,
 		if (sw_bell_status(sup, pid, status)) {
 			if (sup->n_holds)
 				sw_rc_tick(sup);
+			/* A hold let go there: the stops it kept. */
+			if (sup->rc_replay)
+				rc_replay(sup);
 			return handled;
 		}
 		sw_handle_status(sup, pid, status);
