@@ -318,6 +318,8 @@ struct sw_resume sw_rc_go(struct sw_supervisor *sup, struct sw_tracee *t)
 	if (!returns_fd(t->rc) || s->holder ||
 	    (!s->files_shared && (!s->threads || threads_of(t->pid) == 1)))
 		return run_call(sup, t);
+	/* Known before it may die (sw_rc_forget: its threads). */
+	(void)tgid_of(t);
 	s->holder = t->pid;
 	s->hold_waiting = 0;
 	sup->n_holds++;
@@ -478,9 +480,46 @@ static void rc_free(struct sw_supervisor *sup, struct sw_tracee *t)
 		hold_end(sup, s);
 }
 
+/*
+ * Is pid being killed with its whole thread group?  A group exit
+ * (SIGKILL, exit_group, a fatal signal: complete_signal() and
+ * zap_other_threads(), kernel/signal.c) puts SIGKILL in every thread's
+ * own pending set, and such a thread runs no code of the program again.
+ * Gone counts as dying.
+ */
+static bool dying(pid_t pid)
+{
+	char path[64], text[SW_PROC_TEXT_MAX];
+	const char *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (sw_sys_proc_read(path, text, sizeof(text)) < 0)
+		return true;
+	p = sw_proc_field(text, "SigPnd");
+	return p && (strtoull(p, NULL, 16) & (1ULL << (SIGKILL - 1)));
+}
+
+/* A thread of t's group, in the session and not dying, that keeps the
+ * table t leaves (NULL: none). */
+static struct sw_tracee *group_lives_on(struct sw_supervisor *sup,
+					struct sw_tracee *t)
+{
+	if (!t->tgid)
+		return NULL;
+	for (size_t i = 0; i < sup->tab_size; i++) {
+		struct sw_tracee *x = &sup->tab[i];
+
+		if (x->pid > 0 && x != t && x->s == t->s &&
+		    tgid_of(x) == t->tgid && !dying(x->pid))
+			return x;
+	}
+	return NULL;
+}
+
 void sw_rc_forget(struct sw_supervisor *sup, struct sw_tracee *t)
 {
 	struct sw_session *s = t->s;
+	struct sw_tracee *x;
 
 	/*
 	 * Gone (killed: SIGKILL cannot be held back, nor blocked while we
@@ -498,6 +537,23 @@ void sw_rc_forget(struct sw_supervisor *sup, struct sw_tracee *t)
 		sw_warn(s, "pid %d died while its descriptor was being checked, in a table another process of the session shares; killing the session",
 			t->pid);
 		sw_session_kill(s);
+	} else if (s && t->rc && s->holder == t->pid && returns_fd(t->rc) &&
+		   t->rc->step != RC_HOLDING && (x = group_lives_on(sup, t))) {
+		/*
+		 * One thread gone alone, its process alive: a filter of the
+		 * program's own killed it in the close we injected
+		 * (SECCOMP_RET_KILL_THREAD outranks our TRACE, and the
+		 * kernel then calls do_exit() for that thread only,
+		 * __seccomp_filter()).  Its threads share its table (fs/file.c:
+		 * CLONE_THREAD implies CLONE_FILES) and are held: the process
+		 * is killed before any of them runs again, as the kernel
+		 * would have for KILL_PROCESS.  kill(2) of a tid signals its
+		 * whole group; x, a tracee, is not reaped yet, so its tid
+		 * and its group's are not reused.
+		 */
+		sw_warn(s, "pid %d died while its descriptor was being checked, in a table its process's other threads share; killing process %d",
+			t->pid, t->tgid);
+		sw_sys_kill(x->pid, SIGKILL);
 	}
 	t->rc_held = false;
 	if (s && t->rc_wait)

@@ -31,6 +31,11 @@
  *       PID's oom_score_adj for writing: the supervisor refuses it and
  *       closes the descriptor in the program with an injected close;
  *       the descriptor is looked for at its number after, and written
+ *   adv_own_filter killed-close PID   the same open made by a second
+ *       thread whose own filter kills it (SECCOMP_RET_KILL_THREAD) at
+ *       close of the descriptor's number: the injected close never runs,
+ *       the thread dies, and its process lives on with the table it
+ *       shared; the first thread then writes through that number
  *   adv_own_filter forged-created     shmget with IPC_EXCL -> ERRNO(0),
  *       then shmget(key, IPC_CREAT): the supervisor makes it exclusive
  *       (so that it only creates) and would credit the session with the
@@ -239,6 +244,86 @@ static int forged_close(const char *pid)
 			   "the outsider's oom_score_adj was written through a descriptor the supervisor believed closed");
 }
 
+/* The thread that opens: a filter of its own kills it at close(n). */
+struct killed_close {
+	const char *path;
+	int n;
+	int fd, e, installed;
+};
+
+static void *killed_close_opener(void *arg)
+{
+	struct killed_close *k = arg;
+	struct sock_filter insns[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_close, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)k->n, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_THREAD),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(insns) / sizeof(insns[0]), insns };
+
+	/* This thread's filter only (no TSYNC): the first thread keeps
+	 * closing what it likes. */
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0) {
+		k->e = errno;
+		return NULL;
+	}
+	k->installed = 1;
+	k->fd = open(k->path, O_WRONLY);
+	k->e = errno;
+	return NULL;
+}
+
+static int killed_close(const char *pid)
+{
+	char path[64], fdpath[64], link[256];
+	struct killed_close k = { .path = path, .fd = -1 };
+	pthread_t th;
+	int v = ADV_CONTAINED, e;
+	ssize_t l, w;
+
+	k.n = dup(0);		/* the number the open will get */
+	if (k.n < 0 || close(k.n) < 0)
+		return adv_verdict(ADV_CANNOT, "dup");
+	snprintf(path, sizeof(path), "/proc/%s/oom_score_adj", pid);
+	TRIED("a second thread, its own filter: close(%d) -> SECCOMP_RET_KILL_THREAD; "
+	      "it opens %s O_WRONLY (refused after it ran)", k.n, path);
+	if (pthread_create(&th, NULL, killed_close_opener, &k) != 0)
+		return adv_verdict(ADV_CANNOT, "pthread_create");
+	pthread_join(th, NULL);
+	if (!k.installed) {
+		RESULT("seccomp = %s", RET(-1, k.e));
+		return adv_verdict(ADV_CANNOT, "could not install a filter");
+	}
+	/* Killed in its injected close, the thread never returns from
+	 * open: k.fd stays -1. */
+	RESULT("the opening thread %s", k.fd == -1 && k.e == 0 ? "died in the call" : "returned");
+	if (k.fd >= 0) {
+		RESULT("open = %d", k.fd);
+		v = ADV_ESCAPED;
+	}
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", k.n);
+	l = readlink(fdpath, link, sizeof(link) - 1);
+	if (l >= 0) {
+		link[l] = '\0';
+		RESULT("descriptor %d is open in the first thread: %s", k.n, link);
+	} else {
+		RESULT("descriptor %d: %s", k.n, strerror(errno));
+	}
+	w = write(k.n, "1000", 4);
+	e = errno;
+	RESULT("write(%d, \"1000\") = %s", k.n, RET(w, e));
+	if (w > 0)
+		v = ADV_ESCAPED;
+	return adv_verdict(v, v == ADV_CONTAINED ? "the descriptor was not left to the thread's process" :
+			   "the outsider's oom_score_adj was written through a descriptor its killed opener left in the table");
+}
+
 /* A filter of its own: nr with bit set in argument arg -> ERRNO(0), the
  * call skipped and returning 0; everything else allowed. */
 static long errno0_when(int nr, int arg, uint32_t bit)
@@ -437,6 +522,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "forged-close") && argc == 3)
 		return forged_close(argv[2]);
+	if (!strcmp(mode, "killed-close") && argc == 3)
+		return killed_close(argv[2]);
 	if (!strcmp(mode, "forged-created") && argc == 2)
 		return forged_created();
 	if (!strcmp(mode, "shm-witness") && argc == 3)
@@ -446,7 +533,7 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "mq-witness") && argc == 3)
 		return mq_witness(argv[2]);
 	fprintf(stderr, "usage: %s notify-uid | notify-path FILE | forged-uid DATA | "
-		"forged-path DATA FILE | forged-close PID | forged-created | "
+		"forged-path DATA FILE | forged-close PID | killed-close PID | forged-created | "
 		"shm-witness FILE | forged-mq MQDIR | mq-witness FILE\n", argv[0]);
 	return ADV_CANNOT;
 }

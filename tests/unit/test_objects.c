@@ -597,6 +597,47 @@ START_TEST(holder_killed_table_shared)
 }
 END_TEST
 
+START_TEST(holder_thread_killed_alone)
+{
+	/* PID's own filter kills it (SECCOMP_RET_KILL_THREAD) in the close
+	 * injected for its refused open: it dies alone (WIFSIGNALED
+	 * SIGSYS), and TID2, held, shares its table with the descriptor
+	 * in it.  Its process is killed before TID2's stop is let go. */
+	stage();
+	add_thread();
+	write_open();
+	fk_queue(TID2, FK_STOPPED(SIGTRAP, PTRACE_EVENT_STOP));
+	dispatch();
+	fk_file(PID, FD, FK_CGROUP2_MAGIC, "/sys/fs/cgroup/x/cgroup.kill", 82);
+	exits(FD);
+	fk_queue(PID, SIGSYS);		/* in the injected close */
+	dispatch();
+	ck_assert(fk_called(FK_KILL, TID2, SIGKILL));
+	ck_assert_int_eq(warnings, 1);
+	ck_assert(last(PTRACE_CONT, TID2) < 0 || last(PTRACE_CONT, TID2) > last(FK_KILL, TID2));
+}
+END_TEST
+
+START_TEST(holder_thread_killed_with_group)
+{
+	/* The whole process is killed while its open is checked: TID2 has
+	 * SIGKILL pending too (zap_other_threads()).  Nothing to add, and
+	 * nothing said. */
+	stage();
+	add_thread();
+	write_open();
+	fk_queue(TID2, FK_STOPPED(SIGTRAP, PTRACE_EVENT_STOP));
+	dispatch();
+	fk_file(PID, FD, FK_CGROUP2_MAGIC, "/sys/fs/cgroup/x/cgroup.kill", 82);
+	exits(FD);
+	fk_proc_sigpnd(TID2, 1ULL << (SIGKILL - 1));
+	fk_queue(PID, SIGKILL);
+	dispatch();
+	ck_assert(!fk_called(FK_KILL, TID2, SIGKILL));
+	ck_assert_int_eq(warnings, 0);
+}
+END_TEST
+
 START_TEST(new_thread_held_until_done)
 {
 	/* A thread created meanwhile (its first stop, not yet announced)
@@ -897,6 +938,8 @@ int main(void)
 	tcase_add_test(tc, close_refused_fails_closed);
 	tcase_add_test(tc, close_forged_fails_closed);
 	tcase_add_test(tc, holder_killed_table_shared);
+	tcase_add_test(tc, holder_thread_killed_alone);
+	tcase_add_test(tc, holder_thread_killed_with_group);
 	tcase_add_test(tc, getsigmask_refused_fails_closed);
 	tcase_add_test(tc, other_thread_held);
 	tcase_add_test(tc, vfork_parent_not_waited_for);
