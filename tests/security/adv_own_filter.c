@@ -36,6 +36,18 @@
  *       close of the descriptor's number: the injected close never runs,
  *       the thread dies, and its process lives on with the table it
  *       shared; the first thread then writes through that number
+ *   adv_own_filter forged-pair SOCK PROG ARGS  a datagram socket connected
+ *       to SOCK at descriptor 0, and a filter of its own answering the
+ *       path guard's socketpair (AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC)
+ *       with ERRNO(0): unrun, it returns 0 and leaves the pair's numbers
+ *       as the fresh image's stack has them below the stack pointer
+ *       (zeros), so the supervisor would take descriptor 0 as its end of
+ *       the pair and send the guard through it, to SOCK, with its own
+ *       credentials; then execs PROG (under a policy with a path rule)
+ *   adv_own_filter pair-witness SOCK FILE  binds SOCK (a datagram socket,
+ *       SO_PASSCRED), and writes to FILE a line for each datagram it
+ *       gets ("from pid P uid U: N bytes, K descriptors"); on SIGTERM
+ *       writes FILE.check: "nothing" or "got"
  *   adv_own_filter forged-created     shmget with IPC_EXCL -> ERRNO(0),
  *       then shmget(key, IPC_CREAT): the supervisor makes it exclusive
  *       (so that it only creates) and would credit the session with the
@@ -66,6 +78,7 @@
 #include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 
 #include "adv.h"
 
@@ -324,6 +337,108 @@ static int killed_close(const char *pid)
 			   "the outsider's oom_score_adj was written through a descriptor its killed opener left in the table");
 }
 
+static int forged_pair(const char *sockpath, char **argv)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	struct sock_filter insns[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socketpair, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SOCK_DGRAM | SOCK_CLOEXEC, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(insns) / sizeof(insns[0]), insns };
+	int s;
+
+	snprintf(a.sun_path, sizeof(a.sun_path), "%s", sockpath);
+	TRIED("a datagram socket connected to %s at descriptor 0", sockpath);
+	s = socket(AF_UNIX, SOCK_DGRAM, 0);
+	if (s < 0 || connect(s, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+	    (s != 0 && dup2(s, 0) != 0))
+		return adv_verdict(ADV_CANNOT, "could not connect to the witness");
+	TRIED("seccomp filter of its own: socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC) -> SECCOMP_RET_ERRNO | 0; exec %s", argv[0]);
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
+		return adv_verdict(ADV_CANNOT, "could not install a filter");
+	execv(argv[0], argv);
+	RESULT("execv = %s", RET(-1, errno));
+	return adv_verdict(ADV_CANNOT, "exec");
+}
+
+static int put_line(const char *file, const char *suffix, const char *line);
+
+static volatile sig_atomic_t pair_witness_done;
+
+static void pair_witness_term(int sig)
+{
+	(void)sig;
+	pair_witness_done = 1;
+}
+
+static int pair_witness(const char *sockpath, const char *file)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	struct sigaction sa = { .sa_handler = pair_witness_term };
+	char line[160], log[512];
+	bool got = false;
+	int s, on = 1;
+	FILE *f;
+
+	snprintf(a.sun_path, sizeof(a.sun_path), "%s", sockpath);
+	snprintf(log, sizeof(log), "%s", file);
+	unlink(sockpath);
+	s = socket(AF_UNIX, SOCK_DGRAM, 0);
+	if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+	    chmod(sockpath, 0777) < 0 ||
+	    setsockopt(s, SOL_SOCKET, SO_PASSCRED, &on, sizeof(on)) < 0)
+		return ADV_CANNOT;
+	f = fopen(log, "w");
+	if (!f)
+		return ADV_CANNOT;
+	setvbuf(f, NULL, _IOLBF, 0);
+	sigaction(SIGTERM, &sa, NULL);	/* no SA_RESTART: recvmsg ends */
+	while (!pair_witness_done) {
+		union {
+			struct cmsghdr h;
+			char buf[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(4 * sizeof(int))];
+		} ctl;
+		char byte[64];
+		struct iovec iov = { byte, sizeof(byte) };
+		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+				    .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
+		struct ucred uc = { 0, (uid_t)-1, (gid_t)-1 };
+		int fds = 0;
+		ssize_t n = recvmsg(s, &m, MSG_CMSG_CLOEXEC);
+
+		if (n < 0)
+			continue;
+		for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+			if (c->cmsg_level != SOL_SOCKET)
+				continue;
+			if (c->cmsg_type == SCM_CREDENTIALS)
+				memcpy(&uc, CMSG_DATA(c), sizeof(uc));
+			if (c->cmsg_type == SCM_RIGHTS) {
+				int fd[4];
+				size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+
+				memcpy(fd, CMSG_DATA(c), k * sizeof(int));
+				for (size_t i = 0; i < k; i++)
+					close(fd[i]);
+				fds += (int)k;
+			}
+		}
+		snprintf(line, sizeof(line), "from pid %d uid %d: %zd bytes, %d descriptors",
+			 (int)uc.pid, (int)uc.uid, n, fds);
+		fprintf(f, "%s\n", line);
+		got = true;
+	}
+	fclose(f);
+	return put_line(file, ".check", got ? "got" : "nothing") < 0 ? ADV_CANNOT : 0;
+}
+
 /* A filter of its own: nr with bit set in argument arg -> ERRNO(0), the
  * call skipped and returning 0; everything else allowed. */
 static long errno0_when(int nr, int arg, uint32_t bit)
@@ -524,6 +639,10 @@ int main(int argc, char **argv)
 		return forged_close(argv[2]);
 	if (!strcmp(mode, "killed-close") && argc == 3)
 		return killed_close(argv[2]);
+	if (!strcmp(mode, "forged-pair") && argc >= 4)
+		return forged_pair(argv[2], argv + 3);
+	if (!strcmp(mode, "pair-witness") && argc == 4)
+		return pair_witness(argv[2], argv[3]);
 	if (!strcmp(mode, "forged-created") && argc == 2)
 		return forged_created();
 	if (!strcmp(mode, "shm-witness") && argc == 3)
@@ -533,7 +652,8 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "mq-witness") && argc == 3)
 		return mq_witness(argv[2]);
 	fprintf(stderr, "usage: %s notify-uid | notify-path FILE | forged-uid DATA | "
-		"forged-path DATA FILE | forged-close PID | killed-close PID | forged-created | "
+		"forged-path DATA FILE | forged-close PID | killed-close PID | "
+		"forged-pair SOCK PROG ARGS | pair-witness SOCK FILE | forged-created | "
 		"shm-witness FILE | forged-mq MQDIR | mq-witness FILE\n", argv[0]);
 	return ADV_CANNOT;
 }

@@ -577,10 +577,16 @@ static int64_t emulate(struct fk_task *t)
 		fk_file_gone(t->pid, (int)r->rdi);
 		return 0;
 	case __NR_socketpair:
+		if (t->pair_forged)
+			return 0;
 		if (!(sv = mem_at(t, r->r10, 2 * sizeof(int))))
 			return -EFAULT;
 		sv[0] = t->next_fd++;
 		sv[1] = t->next_fd++;
+		/* each end's peer credentials its maker's (unix_socketpair()) */
+		for (int i = 0; i < 2; i++)
+			fk_sock(t->pid, sv[i], &(struct fk_sock){
+				.domain = AF_UNIX, .type = SOCK_DGRAM, .cred_pid = t->pid });
 		return 0;
 	case __NR_recvmsg:
 		return emulate_recvmsg(t);

@@ -77,6 +77,9 @@ struct fk_task {
 	bool rval_forced;			/* the next call returns rval */
 	int64_t rval;
 	enum fk_recv recv;
+	/* a filter of its own answers the setup's socketpair unrun: it
+	 * returns 0, the pair's numbers left as its memory has them */
+	bool pair_forged;
 	/* the guard as the fake mm holds it */
 	bool guard_sent, guard_mapped, guard_sealed;
 	int guard_tfd;
