@@ -257,6 +257,34 @@ static int forged_close(const char *pid)
 			   "the outsider's oom_score_adj was written through a descriptor the supervisor believed closed");
 }
 
+/* A filter of its own, for this thread and the threads it makes: nr
+ * with argument arg (at 32 bits) matching val by test (BPF_JEQ: equal;
+ * BPF_JSET: any bit of val set) -> ret; everything else allowed. */
+static long when_arg(int nr, int arg, uint16_t test, uint32_t val, uint32_t ret)
+{
+	struct sock_filter insns[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (uint32_t)offsetof(struct seccomp_data, args[arg])),
+		BPF_JUMP(BPF_JMP | test | BPF_K, val, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, ret),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(insns) / sizeof(insns[0]), insns };
+
+	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+}
+
+/* nr with bit set in argument arg -> ERRNO(0), the call skipped and
+ * returning 0. */
+static long errno0_when(int nr, int arg, uint32_t bit)
+{
+	return when_arg(nr, arg, BPF_JSET, bit, SECCOMP_RET_ERRNO | 0);
+}
+
 /* The thread that opens: a filter of its own kills it at close(n). */
 struct killed_close {
 	const char *path;
@@ -267,22 +295,10 @@ struct killed_close {
 static void *killed_close_opener(void *arg)
 {
 	struct killed_close *k = arg;
-	struct sock_filter insns[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_close, 0, 3),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)k->n, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_THREAD),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { sizeof(insns) / sizeof(insns[0]), insns };
 
 	/* This thread's filter only (no TSYNC): the first thread keeps
 	 * closing what it likes. */
-	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0) {
+	if (when_arg(SYS_close, 0, BPF_JEQ, (uint32_t)k->n, SECCOMP_RET_KILL_THREAD) < 0) {
 		k->e = errno;
 		return NULL;
 	}
@@ -340,18 +356,6 @@ static int killed_close(const char *pid)
 static int forged_pair(const char *sockpath, char **argv)
 {
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
-	struct sock_filter insns[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socketpair, 0, 3),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1])),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SOCK_DGRAM | SOCK_CLOEXEC, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { sizeof(insns) / sizeof(insns[0]), insns };
 	int s;
 
 	snprintf(a.sun_path, sizeof(a.sun_path), "%s", sockpath);
@@ -361,7 +365,7 @@ static int forged_pair(const char *sockpath, char **argv)
 	    (s != 0 && dup2(s, 0) != 0))
 		return adv_verdict(ADV_CANNOT, "could not connect to the witness");
 	TRIED("seccomp filter of its own: socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC) -> SECCOMP_RET_ERRNO | 0; exec %s", argv[0]);
-	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
+	if (when_arg(SYS_socketpair, 1, BPF_JEQ, SOCK_DGRAM | SOCK_CLOEXEC, SECCOMP_RET_ERRNO | 0) < 0)
 		return adv_verdict(ADV_CANNOT, "could not install a filter");
 	execv(argv[0], argv);
 	RESULT("execv = %s", RET(-1, errno));
@@ -437,26 +441,6 @@ static int pair_witness(const char *sockpath, const char *file)
 	}
 	fclose(f);
 	return put_line(file, ".check", got ? "got" : "nothing") < 0 ? ADV_CANNOT : 0;
-}
-
-/* A filter of its own: nr with bit set in argument arg -> ERRNO(0), the
- * call skipped and returning 0; everything else allowed. */
-static long errno0_when(int nr, int arg, uint32_t bit)
-{
-	struct sock_filter insns[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, 3),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (uint32_t)offsetof(struct seccomp_data, args[arg])),
-		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, bit, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { sizeof(insns) / sizeof(insns[0]), insns };
-
-	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
 }
 
 static int forged_created(void)

@@ -597,12 +597,10 @@ START_TEST(holder_killed_table_shared)
 }
 END_TEST
 
-START_TEST(holder_thread_killed_alone)
+/* PID's write-open of a cgroup file refused at its exit stop, the close
+ * injected, while TID2, a thread of its process, is held. */
+static void thread_held_close_injected(void)
 {
-	/* PID's own filter kills it (SECCOMP_RET_KILL_THREAD) in the close
-	 * injected for its refused open: it dies alone (WIFSIGNALED
-	 * SIGSYS), and TID2, held, shares its table with the descriptor
-	 * in it.  Its process is killed before TID2's stop is let go. */
 	stage();
 	add_thread();
 	write_open();
@@ -610,6 +608,15 @@ START_TEST(holder_thread_killed_alone)
 	dispatch();
 	fk_file(PID, FD, FK_CGROUP2_MAGIC, "/sys/fs/cgroup/x/cgroup.kill", 82);
 	exits(FD);
+}
+
+START_TEST(holder_thread_killed_alone)
+{
+	/* PID's own filter kills it (SECCOMP_RET_KILL_THREAD) in the close
+	 * injected for its refused open: it dies alone (WIFSIGNALED
+	 * SIGSYS), and TID2, held, shares its table with the descriptor
+	 * in it.  Its process is killed before TID2's stop is let go. */
+	thread_held_close_injected();
 	fk_queue(PID, SIGSYS);		/* in the injected close */
 	dispatch();
 	ck_assert(fk_called(FK_KILL, TID2, SIGKILL));
@@ -623,13 +630,7 @@ START_TEST(holder_thread_killed_with_group)
 	/* The whole process is killed while its open is checked: TID2 has
 	 * SIGKILL pending too (zap_other_threads()).  Nothing to add, and
 	 * nothing said. */
-	stage();
-	add_thread();
-	write_open();
-	fk_queue(TID2, FK_STOPPED(SIGTRAP, PTRACE_EVENT_STOP));
-	dispatch();
-	fk_file(PID, FD, FK_CGROUP2_MAGIC, "/sys/fs/cgroup/x/cgroup.kill", 82);
-	exits(FD);
+	thread_held_close_injected();
 	fk_proc_sigpnd(TID2, 1ULL << (SIGKILL - 1));
 	fk_queue(PID, SIGKILL);
 	dispatch();
