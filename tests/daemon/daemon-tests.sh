@@ -2957,6 +2957,34 @@ t_guard_pair_as_client() {
 	daemon_serves
 }
 
+t_sandbox_inherited_dir() {
+	# Route 21, --sandbox through syswardd: a directory outside the
+	# workspace, writable by the client, passed by the client as
+	# descriptor 3.  The descriptor is the client's (route 14: exactly
+	# the client's descriptors), and it names a directory of the
+	# client's mount namespace, where the session's read-only mounts do
+	# not reach: Landlock, which judges a file by its place in the
+	# tree wherever its name came from, refuses a file made through it
+	# (by /proc/self/fd/3/NAME, and from a working directory entered
+	# through it).  Embedded, the same.
+	start_daemon || return
+	chmod 0755 "$W"
+	mkdir -m 0755 "$W/sbd" && mkdir -m 0777 "$W/sbd/ws" "$W/sbd/out"
+	local mode via prog='echo x >/proc/self/fd/3/by-fd; cd /proc/self/fd/3 && echo x >by-cwd; ls /proc/self/fd/3 >/dev/null && echo listed'
+	for mode in daemon embedded; do
+		via=()
+		[ "$mode" = daemon ] && via=(--daemon="$S")
+		last_cmd=("${NOBODY[@]}" "$SYSWARD" run ${via[@]+"${via[@]}"} --sandbox="$W/sbd/ws" -- /bin/sh -c "$prog")
+		(cd "$W/sbd/ws" && timeout -k 5 60 "${last_cmd[@]}" 3<"$W/sbd/out" </dev/null >"$W/out" 2>"$W/err")
+		rc=$?
+		cat "$W/out" "$W/err"
+		grep -qx listed "$W/out" || fail "$mode: the inherited directory could not be read (fidelity)"
+		[ -z "$(ls -A "$W/sbd/out")" ] ||
+			fail "$mode: a file was made outside the workspace through an inherited descriptor: $(ls -A "$W/sbd/out")"
+	done
+	daemon_serves
+}
+
 t_sandbox_in_session() {
 	# Route 21, sysward run --daemon --sandbox: adv_sandbox in a root
 	# client's session and in uid 65534's: every other name for a file
