@@ -516,10 +516,46 @@ static struct sw_tracee *group_lives_on(struct sw_supervisor *sup,
 	return NULL;
 }
 
+/*
+ * t, whose checked call may have put a descriptor in its table, has died
+ * alone, its process alive: a filter of the program's own killed it in
+ * the call we injected (SECCOMP_RET_KILL_THREAD outranks our TRACE, and
+ * the kernel then calls do_exit() for that thread only,
+ * __seccomp_filter()).  Its threads share its table (CLONE_THREAD
+ * implies CLONE_FILES; put_files_struct(), fs/file.c, keeps it while one
+ * uses it) and are held: the process is killed before any of them runs
+ * again, as the kernel would have for KILL_PROCESS.  kill(2) of a tid
+ * signals its whole group; x, a tracee, is not reaped yet, so its tid
+ * and its group's are not reused.  true: killed.
+ */
+static bool group_left_killed(struct sw_supervisor *sup, struct sw_tracee *t)
+{
+	struct sw_tracee *x = t->rc->group_killed ? NULL : group_lives_on(sup, t);
+
+	if (!x)
+		return false;
+	t->rc->group_killed = true;
+	sw_warn(t->s, "pid %d died while its descriptor was being checked, in a table its process's other threads share; killing process %d",
+		t->pid, t->tgid);
+	sw_sys_kill(x->pid, SIGKILL);
+	return true;
+}
+
+/* Is pid dead, reaped or not (/proc/<pid>/stat: Z, X, or gone)? */
+static bool dead(pid_t pid)
+{
+	char path[64], text[256];
+	const char *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (sw_sys_proc_read(path, text, sizeof(text)) <= 0 || !(p = strrchr(text, ')')))
+		return true;
+	return !strncmp(p, ") Z", 3) || !strncmp(p, ") X", 3);
+}
+
 void sw_rc_forget(struct sw_supervisor *sup, struct sw_tracee *t)
 {
 	struct sw_session *s = t->s;
-	struct sw_tracee *x;
 
 	/*
 	 * Gone (killed: SIGKILL cannot be held back, nor blocked while we
@@ -538,22 +574,8 @@ void sw_rc_forget(struct sw_supervisor *sup, struct sw_tracee *t)
 			t->pid);
 		sw_session_kill(s);
 	} else if (s && t->rc && s->holder == t->pid && returns_fd(t->rc) &&
-		   t->rc->step != RC_HOLDING && (x = group_lives_on(sup, t))) {
-		/*
-		 * One thread gone alone, its process alive: a filter of the
-		 * program's own killed it in the close we injected
-		 * (SECCOMP_RET_KILL_THREAD outranks our TRACE, and the
-		 * kernel then calls do_exit() for that thread only,
-		 * __seccomp_filter()).  Its threads share its table (fs/file.c:
-		 * CLONE_THREAD implies CLONE_FILES) and are held: the process
-		 * is killed before any of them runs again, as the kernel
-		 * would have for KILL_PROCESS.  kill(2) of a tid signals its
-		 * whole group; x, a tracee, is not reaped yet, so its tid
-		 * and its group's are not reused.
-		 */
-		sw_warn(s, "pid %d died while its descriptor was being checked, in a table its process's other threads share; killing process %d",
-			t->pid, t->tgid);
-		sw_sys_kill(x->pid, SIGKILL);
+		   t->rc->step != RC_HOLDING) {
+		(void)group_left_killed(sup, t);
 	}
 	t->rc_held = false;
 	if (s && t->rc_wait)
@@ -640,6 +662,16 @@ static int inject(struct sw_tracee *t, uint8_t what, uint64_t nr,
 	return 0;		/* the caller's plan: SW_SYSCALL */
 }
 
+/* An injected call runs; under a hold, a look in a while (sw_rc_tick):
+ * killed alone in it, a group's leader is not reaped while its threads
+ * live (delay_group_leader(), kernel/exit.c), so no exit says so. */
+static struct sw_resume injected_held(struct sw_supervisor *sup, struct sw_tracee *t)
+{
+	if (t->s->holder == t->pid)
+		sw_bell_alarm(sup);
+	return SW_SYSCALL(0);
+}
+
 /* Audit line and warning-free refusal at the exit: the decision the
  * entry made becomes a defence's refusal. */
 static void refused(struct sw_tracee *t, int64_t value, const char *why)
@@ -715,7 +747,7 @@ static bool act(struct sw_supervisor *sup, struct sw_tracee *t, int64_t rval,
 				a)) < 0)
 			fail(t, "inject close", -e);
 		else
-			*plan = SW_SYSCALL(0);
+			*plan = injected_held(sup, t);
 		return true;
 	case SW_RC_INJECT:
 		if (!injected && (e = sw_arch_get_regs(t->pid, &rc->r0)) < 0) {
@@ -725,7 +757,7 @@ static bool act(struct sw_supervisor *sup, struct sw_tracee *t, int64_t rval,
 		if ((e = inject(t, RC_INJ_CALL, out.nr, out.args)) < 0)
 			fail(t, "inject the call again", -e);
 		else
-			*plan = SW_SYSCALL(0);
+			*plan = injected_held(sup, t);
 		return true;
 	}
 	return false;
@@ -805,6 +837,17 @@ void sw_rc_tick(struct sw_supervisor *sup)
 		if (!s->holder)
 			continue;
 		h = sw_tracee_find(sup, s->holder);
+		if (h && h->rc && h->rc->step == RC_INJECTED) {
+			/* Dead in our call with no exit seen (a leader whose
+			 * threads live): its group killed, and their exits,
+			 * then its own, end the hold.  Alive: a look again
+			 * until the call is over. */
+			if (!dead(h->pid))
+				again = true;
+			else
+				(void)group_left_killed(sup, h);
+			continue;
+		}
 		if (!h || !h->rc || h->rc->step != RC_CALL)
 			continue;
 		if (now - h->rc->since_ms < SW_RC_FIFO_MS) {

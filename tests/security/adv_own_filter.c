@@ -36,6 +36,10 @@
  *       close of the descriptor's number: the injected close never runs,
  *       the thread dies, and its process lives on with the table it
  *       shared; the first thread then writes through that number
+ *   adv_own_filter killed-close-leader PID   the same made by the first
+ *       thread, the group's leader: dead, it is a zombie no one can reap
+ *       while its second thread lives (no exit to see), and the second
+ *       thread, once it sees it dead, writes through the number
  *   adv_own_filter forged-pair SOCK PROG ARGS  a datagram socket connected
  *       to SOCK at descriptor 0, and a filter of its own answering the
  *       path guard's socketpair (AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC)
@@ -308,49 +312,89 @@ static void *killed_close_opener(void *arg)
 	return NULL;
 }
 
-static int killed_close(const char *pid)
+/* What the thread that lives on finds once the opener died: the
+ * descriptor at k->n, written through. */
+static int killed_close_after(const struct killed_close *k)
 {
-	char path[64], fdpath[64], link[256];
-	struct killed_close k = { .path = path, .fd = -1 };
-	pthread_t th;
+	char fdpath[64], link[256];
 	int v = ADV_CONTAINED, e;
 	ssize_t l, w;
+
+	if (!k->installed) {
+		RESULT("seccomp = %s", RET(-1, k->e));
+		return adv_verdict(ADV_CANNOT, "could not install a filter");
+	}
+	/* Killed in its injected close, the opener never returns from
+	 * open: k->fd stays -1. */
+	RESULT("the opening thread %s", k->fd == -1 && k->e == 0 ? "died in the call" : "returned");
+	if (k->fd >= 0) {
+		RESULT("open = %d", k->fd);
+		v = ADV_ESCAPED;
+	}
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", k->n);
+	l = readlink(fdpath, link, sizeof(link) - 1);
+	if (l >= 0) {
+		link[l] = '\0';
+		RESULT("descriptor %d is open in the thread that lives: %s", k->n, link);
+	} else {
+		RESULT("descriptor %d: %s", k->n, strerror(errno));
+	}
+	w = write(k->n, "1000", 4);
+	e = errno;
+	RESULT("write(%d, \"1000\") = %s", k->n, RET(w, e));
+	if (w > 0)
+		v = ADV_ESCAPED;
+	return adv_verdict(v, v == ADV_CONTAINED ? "the descriptor was not left to the thread's process" :
+			   "the outsider's oom_score_adj was written through a descriptor its killed opener left in the table");
+}
+
+/* The second thread, when the first opens: waits (10 s at most) until
+ * the first is dead (the group's leader, a zombie while its threads
+ * live), then looks. */
+static void *killed_close_survivor(void *arg)
+{
+	const struct killed_close *k = arg;
+	char text[512], *p;
+
+	for (int i = 0; i < 1000; i++) {
+		FILE *f = fopen("/proc/self/stat", "r");
+		size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+
+		if (f)
+			fclose(f);
+		text[n] = '\0';
+		if ((p = strrchr(text, ')')) && !strncmp(p, ") Z", 3))
+			break;
+		usleep(10000);
+	}
+	exit(killed_close_after(k));
+}
+
+static int killed_close(const char *pid, bool leader)
+{
+	char path[64];
+	struct killed_close k = { .path = path, .fd = -1 };
+	pthread_t th;
 
 	k.n = dup(0);		/* the number the open will get */
 	if (k.n < 0 || close(k.n) < 0)
 		return adv_verdict(ADV_CANNOT, "dup");
 	snprintf(path, sizeof(path), "/proc/%s/oom_score_adj", pid);
-	TRIED("a second thread, its own filter: close(%d) -> SECCOMP_RET_KILL_THREAD; "
-	      "it opens %s O_WRONLY (refused after it ran)", k.n, path);
-	if (pthread_create(&th, NULL, killed_close_opener, &k) != 0)
+	TRIED("%s, its own filter: close(%d) -> SECCOMP_RET_KILL_THREAD; "
+	      "it opens %s O_WRONLY (refused after it ran)",
+	      leader ? "the first thread (the group's leader)" : "a second thread", k.n, path);
+	if (!leader) {
+		if (pthread_create(&th, NULL, killed_close_opener, &k) != 0)
+			return adv_verdict(ADV_CANNOT, "pthread_create");
+		pthread_join(th, NULL);
+		return killed_close_after(&k);
+	}
+	if (pthread_create(&th, NULL, killed_close_survivor, &k) != 0)
 		return adv_verdict(ADV_CANNOT, "pthread_create");
+	killed_close_opener(&k);
+	/* alive: the second thread says what it found, and exits */
 	pthread_join(th, NULL);
-	if (!k.installed) {
-		RESULT("seccomp = %s", RET(-1, k.e));
-		return adv_verdict(ADV_CANNOT, "could not install a filter");
-	}
-	/* Killed in its injected close, the thread never returns from
-	 * open: k.fd stays -1. */
-	RESULT("the opening thread %s", k.fd == -1 && k.e == 0 ? "died in the call" : "returned");
-	if (k.fd >= 0) {
-		RESULT("open = %d", k.fd);
-		v = ADV_ESCAPED;
-	}
-	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", k.n);
-	l = readlink(fdpath, link, sizeof(link) - 1);
-	if (l >= 0) {
-		link[l] = '\0';
-		RESULT("descriptor %d is open in the first thread: %s", k.n, link);
-	} else {
-		RESULT("descriptor %d: %s", k.n, strerror(errno));
-	}
-	w = write(k.n, "1000", 4);
-	e = errno;
-	RESULT("write(%d, \"1000\") = %s", k.n, RET(w, e));
-	if (w > 0)
-		v = ADV_ESCAPED;
-	return adv_verdict(v, v == ADV_CONTAINED ? "the descriptor was not left to the thread's process" :
-			   "the outsider's oom_score_adj was written through a descriptor its killed opener left in the table");
+	return ADV_CANNOT;
 }
 
 static int forged_pair(const char *sockpath, char **argv)
@@ -622,7 +666,9 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "forged-close") && argc == 3)
 		return forged_close(argv[2]);
 	if (!strcmp(mode, "killed-close") && argc == 3)
-		return killed_close(argv[2]);
+		return killed_close(argv[2], false);
+	if (!strcmp(mode, "killed-close-leader") && argc == 3)
+		return killed_close(argv[2], true);
 	if (!strcmp(mode, "forged-pair") && argc >= 4)
 		return forged_pair(argv[2], argv + 3);
 	if (!strcmp(mode, "pair-witness") && argc == 4)
@@ -636,7 +682,7 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "mq-witness") && argc == 3)
 		return mq_witness(argv[2]);
 	fprintf(stderr, "usage: %s notify-uid | notify-path FILE | forged-uid DATA | "
-		"forged-path DATA FILE | forged-close PID | killed-close PID | "
+		"forged-path DATA FILE | forged-close PID | killed-close[-leader] PID | "
 		"forged-pair SOCK PROG ARGS | pair-witness SOCK FILE | forged-created | "
 		"shm-witness FILE | forged-mq MQDIR | mq-witness FILE\n", argv[0]);
 	return ADV_CANNOT;

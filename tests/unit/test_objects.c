@@ -625,6 +625,25 @@ START_TEST(holder_thread_killed_alone)
 }
 END_TEST
 
+START_TEST(holder_leader_killed_unseen)
+{
+	/* PID, the group's leader, is killed alone in our close: a zombie
+	 * that waitpid will not give while TID2 lives, so no exit comes.
+	 * The bell's tick finds it dead and kills its process, once. */
+	thread_held_close_injected();
+	ck_assert(!fk_called(FK_KILL, TID2, SIGKILL));
+	sw_rc_tick(sup);			/* alive: nothing */
+	ck_assert(!fk_called(FK_KILL, TID2, SIGKILL));
+	fk_proc_zombie(PID);
+	sw_rc_tick(sup);
+	ck_assert(fk_called(FK_KILL, TID2, SIGKILL));
+	ck_assert_int_eq(warnings, 1);
+	ck_assert(last(PTRACE_CONT, TID2) < 0);
+	sw_rc_tick(sup);
+	ck_assert_int_eq(warnings, 1);
+}
+END_TEST
+
 START_TEST(holder_thread_killed_with_group)
 {
 	/* The whole process is killed while its open is checked: TID2 has
@@ -941,6 +960,7 @@ int main(void)
 	tcase_add_test(tc, holder_killed_table_shared);
 	tcase_add_test(tc, holder_thread_killed_alone);
 	tcase_add_test(tc, holder_thread_killed_with_group);
+	tcase_add_test(tc, holder_leader_killed_unseen);
 	tcase_add_test(tc, getsigmask_refused_fails_closed);
 	tcase_add_test(tc, other_thread_held);
 	tcase_add_test(tc, vfork_parent_not_waited_for);
