@@ -480,21 +480,38 @@ static void rc_free(struct sw_supervisor *sup, struct sw_tracee *t)
 		hold_end(sup, s);
 }
 
+/* PF_EXITING (include/linux/sched.h): in do_exit(), /proc/<pid>/stat's
+ * ninth field. */
+#define SW_PF_EXITING	0x00000004u
+
 /*
- * Is pid being killed with its whole thread group?  A group exit
- * (SIGKILL, exit_group, a fatal signal: complete_signal() and
+ * Is pid being killed with its whole thread group, or exiting?  A group
+ * exit (SIGKILL, exit_group, a fatal signal: complete_signal() and
  * zap_other_threads(), kernel/signal.c) puts SIGKILL in every thread's
- * own pending set, and such a thread runs no code of the program again.
- * Gone counts as dying.
+ * own pending set, which get_signal() takes out again on its way to
+ * do_exit(), where the task is PF_EXITING; then it is a zombie.  Such a
+ * thread runs no code of the program again.  Gone counts as dying;
+ * another failure to tell (no memory, no descriptor) as not, so that the
+ * process is killed rather than let run.
  */
 static bool dying(pid_t pid)
 {
 	char path[64], text[SW_PROC_TEXT_MAX];
+	unsigned int flags = 0;
 	const char *p;
+	char state = 0;
+	ssize_t n;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	if (sw_sys_proc_read(path, text, sizeof(text)) < 0)
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if ((n = sw_sys_proc_read(path, text, sizeof(text))) < 0)
+		return n == -ENOENT || n == -ESRCH;
+	if ((p = strrchr(text, ')')) &&
+	    sscanf(p + 1, " %c %*d %*d %*d %*d %*d %u", &state, &flags) >= 1 &&
+	    (state == 'Z' || state == 'X' || (flags & SW_PF_EXITING)))
 		return true;
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if ((n = sw_sys_proc_read(path, text, sizeof(text))) < 0)
+		return n == -ENOENT || n == -ESRCH;
 	p = sw_proc_field(text, "SigPnd");
 	return p && (strtoull(p, NULL, 16) & (1ULL << (SIGKILL - 1)));
 }
@@ -541,15 +558,19 @@ static bool group_left_killed(struct sw_supervisor *sup, struct sw_tracee *t)
 	return true;
 }
 
-/* Is pid dead, reaped or not (/proc/<pid>/stat: Z, X, or gone)? */
+/* Is pid dead, reaped or not (/proc/<pid>/stat: Z, X, or gone)?  A
+ * failure to tell says no: it is looked at again. */
 static bool dead(pid_t pid)
 {
 	char path[64], text[256];
 	const char *p;
+	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	if (sw_sys_proc_read(path, text, sizeof(text)) <= 0 || !(p = strrchr(text, ')')))
-		return true;
+	if ((n = sw_sys_proc_read(path, text, sizeof(text))) < 0)
+		return n == -ENOENT || n == -ESRCH;
+	if (!(p = strrchr(text, ')')))
+		return false;
 	return !strncmp(p, ") Z", 3) || !strncmp(p, ") X", 3);
 }
 
