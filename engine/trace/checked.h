@@ -40,6 +40,8 @@ struct sw_rc {
 				 * the stop */
 	bool read_only;		/* an open that cannot write, stopped for
 				 * complain mode's file rules alone */
+	bool group_killed;	/* its caller died alone, its process killed
+				 * (said once) */
 	uint64_t orig_flags;	/* the program's own */
 	uint32_t id;		/* IPC_RMID's id; a System V get's key */
 	char mq_name[SW_MQ_NAME_MAX];	/* an mq_open made exclusive: its name */

@@ -223,8 +223,41 @@ static int guard_new(struct sw_guard **ret, int *ret_fd)
 	return 0;
 }
 
+/*
+ * Is sock an end of a socket pair that pid made?  The injected
+ * socketpair's result is no proof: a filter of the program's own may
+ * answer it unrun (SECCOMP_RET_ERRNO | 0 outranks our TRACE, and the
+ * call returns 0), leaving in the scratch memory the numbers the image
+ * had there, and we would send, with our credentials (syswardd's: root's;
+ * SCM_CREDENTIALS for a receiver with SO_PASSCRED), through any socket
+ * the program holds: a datagram socket connected to a service.  The
+ * kernel records who made a pair: socketpair(2) gives each end its
+ * maker's credentials as its peer's (unix_socketpair(), init_peercred(),
+ * net/unix/af_unix.c), while a connected datagram socket has none (pid
+ * 0) and a stream socket its listener's or its client's (measured on
+ * 6.18).  The setup runs at the fresh image's first syscall, in the
+ * thread execve made its group's leader (de_thread()): pid is its tgid,
+ * the pid a pair it made records.
+ */
+static int own_pair(int sock, pid_t pid)
+{
+	struct ucred cr = { 0 };
+	socklen_t len = sizeof(int);
+	int domain = 0, type = 0;
+
+	if (sw_sys_getsockopt(sock, SOL_SOCKET, SO_DOMAIN, &domain, &len) < 0 ||
+	    (len = sizeof(int),
+	     sw_sys_getsockopt(sock, SOL_SOCKET, SO_TYPE, &type, &len) < 0) ||
+	    (len = sizeof(cr),
+	     sw_sys_getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &cr, &len) < 0))
+		return errno == ENOTSOCK ? -EPROTO : -errno;
+	return domain == AF_UNIX && type == (SW_GUARD_SOCK & ~SOCK_CLOEXEC) &&
+	       cr.pid == pid ? 0 : -EPROTO;
+}
+
 /* Send our sealed memfd to the tracee's end sv[0], through its other end
- * sv[1], which we take with pidfd_getfd(2) (as its tracer we may). */
+ * sv[1], which we take with pidfd_getfd(2) (as its tracer we may), once
+ * it is seen to be an end of a pair the tracee made. */
 static int send_guard(pid_t pid, int tsock, int mfd)
 {
 	cleanup_close int pidfd = -1, sock = -1;
@@ -239,6 +272,7 @@ static int send_guard(pid_t pid, int tsock, int mfd)
 		.msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf),
 	};
 	struct cmsghdr *c;
+	int e;
 
 	pidfd = sw_sys_pidfd_open(pid, 0);
 	if (pidfd < 0)
@@ -246,6 +280,8 @@ static int send_guard(pid_t pid, int tsock, int mfd)
 	sock = sw_sys_pidfd_getfd(pidfd, tsock, 0);
 	if (sock < 0)
 		return -errno;
+	if ((e = own_pair(sock, pid)) < 0)
+		return e;
 	memset(&ctl, 0, sizeof(ctl));
 	c = CMSG_FIRSTHDR(&msg);
 	c->cmsg_level = SOL_SOCKET;

@@ -294,6 +294,8 @@ struct sw_resume sw_rc_go(struct sw_supervisor *sup, struct sw_tracee *t)
 	if (!returns_fd(t->rc) || s->holder ||
 	    (!s->files_shared && (!s->threads || threads_of(t->pid) == 1)))
 		return run_call(sup, t);
+	/* Known before it may die (sw_rc_forget: its threads). */
+	(void)tgid_of(t);
 	s->holder = t->pid;
 	s->hold_waiting = 0;
 	sup->n_holds++;
@@ -445,6 +447,100 @@ static void rc_free(struct sw_supervisor *sup, struct sw_tracee *t)
 		hold_end(sup, s);
 }
 
+/* PF_EXITING (include/linux/sched.h): in do_exit(), /proc/<pid>/stat's
+ * ninth field. */
+#define SW_PF_EXITING	0x00000004u
+
+/*
+ * Is pid being killed with its whole thread group, or exiting?  A group
+ * exit (SIGKILL, exit_group, a fatal signal: complete_signal() and
+ * zap_other_threads(), kernel/signal.c) puts SIGKILL in every thread's
+ * own pending set, which get_signal() takes out again on its way to
+ * do_exit(), where the task is PF_EXITING; then it is a zombie.  Such a
+ * thread runs no code of the program again.  Gone counts as dying;
+ * another failure to tell (no memory, no descriptor) as not, so that the
+ * process is killed rather than let run.
+ */
+static bool dying(pid_t pid)
+{
+	char path[64], text[SW_PROC_TEXT_MAX];
+	unsigned int flags = 0;
+	const char *p;
+	char state = 0;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if ((n = sw_sys_proc_read(path, text, sizeof(text))) < 0)
+		return n == -ENOENT || n == -ESRCH;
+	if ((p = strrchr(text, ')')) &&
+	    sscanf(p + 1, " %c %*d %*d %*d %*d %*d %u", &state, &flags) >= 1 &&
+	    (state == 'Z' || state == 'X' || (flags & SW_PF_EXITING)))
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if ((n = sw_sys_proc_read(path, text, sizeof(text))) < 0)
+		return n == -ENOENT || n == -ESRCH;
+	p = sw_proc_field(text, "SigPnd");
+	return p && (strtoull(p, NULL, 16) & (1ULL << (SIGKILL - 1)));
+}
+
+/* A thread of t's group, in the session and not dying, that keeps the
+ * table t leaves (NULL: none). */
+static struct sw_tracee *group_lives_on(struct sw_supervisor *sup,
+					struct sw_tracee *t)
+{
+	if (!t->tgid)
+		return NULL;
+	for (size_t i = 0; i < sup->tab_size; i++) {
+		struct sw_tracee *x = &sup->tab[i];
+
+		if (x->pid > 0 && x != t && x->s == t->s &&
+		    tgid_of(x) == t->tgid && !dying(x->pid))
+			return x;
+	}
+	return NULL;
+}
+
+/*
+ * t, whose checked call may have put a descriptor in its table, has died
+ * alone, its process alive: a filter of the program's own killed it in
+ * the call we injected (SECCOMP_RET_KILL_THREAD outranks our TRACE, and
+ * the kernel then calls do_exit() for that thread only,
+ * __seccomp_filter()).  Its threads share its table (CLONE_THREAD
+ * implies CLONE_FILES; put_files_struct(), fs/file.c, keeps it while one
+ * uses it) and are held: the process is killed before any of them runs
+ * again, as the kernel would have for KILL_PROCESS.  kill(2) of a tid
+ * signals its whole group; x, a tracee, is not reaped yet, so its tid
+ * and its group's are not reused.  true: killed.
+ */
+static bool group_left_killed(struct sw_supervisor *sup, struct sw_tracee *t)
+{
+	struct sw_tracee *x = t->rc->group_killed ? NULL : group_lives_on(sup, t);
+
+	if (!x)
+		return false;
+	t->rc->group_killed = true;
+	sw_warn(t->s, "pid %d died while its descriptor was being checked, in a table its process's other threads share; killing process %d",
+		t->pid, t->tgid);
+	sw_sys_kill(x->pid, SIGKILL);
+	return true;
+}
+
+/* Is pid dead, reaped or not (/proc/<pid>/stat: Z, X, or gone)?  A
+ * failure to tell says no: it is looked at again. */
+static bool dead(pid_t pid)
+{
+	char path[64], text[256];
+	const char *p;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if ((n = sw_sys_proc_read(path, text, sizeof(text))) < 0)
+		return n == -ENOENT || n == -ESRCH;
+	if (!(p = strrchr(text, ')')))
+		return false;
+	return !strncmp(p, ") Z", 3) || !strncmp(p, ") X", 3);
+}
+
 void sw_rc_forget(struct sw_supervisor *sup, struct sw_tracee *t)
 {
 	struct sw_session *s = t->s;
@@ -465,6 +561,9 @@ void sw_rc_forget(struct sw_supervisor *sup, struct sw_tracee *t)
 		sw_warn(s, "pid %d died while its descriptor was being checked, in a table another process of the session shares; killing the session",
 			t->pid);
 		sw_session_kill(s);
+	} else if (s && t->rc && s->holder == t->pid && returns_fd(t->rc) &&
+		   t->rc->step != SW_RC_HOLDING) {
+		(void)group_left_killed(sup, t);
 	}
 	t->rc_held = false;
 	if (s && t->rc_wait)
@@ -551,6 +650,16 @@ static int inject(struct sw_tracee *t, uint8_t what, uint64_t nr,
 	return 0;		/* the caller's plan: SW_SYSCALL */
 }
 
+/* An injected call runs; under a hold, a look in a while (sw_rc_tick):
+ * killed alone in it, a group's leader is not reaped while its threads
+ * live (delay_group_leader(), kernel/exit.c), so no exit says so. */
+static struct sw_resume injected_held(struct sw_supervisor *sup, struct sw_tracee *t)
+{
+	if (t->s->holder == t->pid)
+		sw_bell_alarm(sup);
+	return SW_SYSCALL(0);
+}
+
 /* Audit line and warning-free refusal at the exit: the decision the
  * entry made becomes a defence's refusal. */
 static void refused(struct sw_tracee *t, int64_t value, const char *why)
@@ -626,7 +735,7 @@ static bool act(struct sw_supervisor *sup, struct sw_tracee *t, int64_t rval,
 				a)) < 0)
 			fail(t, "inject close", -e);
 		else
-			*plan = SW_SYSCALL(0);
+			*plan = injected_held(sup, t);
 		return true;
 	case SW_RC_INJECT:
 		if (!injected && (e = sw_arch_get_regs(t->pid, &rc->r0)) < 0) {
@@ -636,7 +745,7 @@ static bool act(struct sw_supervisor *sup, struct sw_tracee *t, int64_t rval,
 		if ((e = inject(t, RC_INJ_CALL, out.nr, out.args)) < 0)
 			fail(t, "inject the call again", -e);
 		else
-			*plan = SW_SYSCALL(0);
+			*plan = injected_held(sup, t);
 		return true;
 	}
 	return false;
@@ -716,6 +825,17 @@ void sw_rc_tick(struct sw_supervisor *sup)
 		if (!s->holder)
 			continue;
 		h = sw_tracee_find(sup, s->holder);
+		if (h && h->rc && h->rc->step == SW_RC_INJECTED) {
+			/* Dead in our call with no exit seen (a leader whose
+			 * threads live): its group killed, and their exits,
+			 * then its own, end the hold.  Alive: a look again
+			 * until the call is over. */
+			if (!dead(h->pid))
+				again = true;
+			else
+				(void)group_left_killed(sup, h);
+			continue;
+		}
 		if (!h || !h->rc || h->rc->step != SW_RC_CALL)
 			continue;
 		if (now - h->rc->since_ms < SW_RC_FIFO_MS) {

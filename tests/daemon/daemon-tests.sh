@@ -2921,6 +2921,70 @@ t_keyrings_stay_outside() {
 	daemon_serves
 }
 
+t_guard_pair_as_client() {
+	# Routes 8 and 14: a uid 65534 client's program whose own filter
+	# answers the path guard's injected socketpair unrun (ERRNO | 0:
+	# it returns 0, and the pair's numbers stay as the fresh image's
+	# stack has them: 0), descriptor 0 a datagram socket connected to
+	# a witness that reads its senders' credentials (SO_PASSCRED).  The
+	# daemon must not take that socket as the pair's end: it would send
+	# the guard through it as root (before: "from pid <the daemon's>
+	# uid 0: 1 bytes, 1 descriptors").  The program is killed, the
+	# witness gets nothing, the daemon serves on.
+	start_daemon || return
+	chmod 0755 "$W"
+	mkdir -m 0777 "$W/pair"
+	cat >"$W/pair/policy.json" <<-EOF
+	{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+	  {"names": ["openat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 13,
+	   "paths": [{"index": 1, "exact": "$W/pair/denied"}]}]}
+	EOF
+	chmod 0644 "$W/pair/policy.json"
+	"$ADV/adv_own_filter" pair-witness "$W/pair/wit.sock" "$W/pair/wit.log" </dev/null >/dev/null 2>&1 &
+	local wit=$!
+	sw_wait_until -S "$W/pair/wit.sock" 50 || { fail "the witness did not start"; kill "$wit"; return; }
+	last_cmd=("${NOBODY[@]}" "$SYSWARD" run --daemon="$S" --policy "$W/pair/policy.json" --
+		  "$ADV/adv_own_filter" forged-pair "$W/pair/wit.sock" "$ADV/adv_own_filter" forged-pair)
+	timeout -k 5 60 "${last_cmd[@]}" >"$W/out" 2>"$W/err" </dev/null
+	rc=$?
+	cat "$W/out" "$W/err"
+	expect_rc 137
+	kill "$wit"
+	wait "$wit"
+	echo "the witness got: $(cat "$W/pair/wit.log" 2>/dev/null)"
+	grep -qx nothing "$W/pair/wit.log.check" 2>/dev/null ||
+		fail "the daemon sent a datagram through the program's socket: $(cat "$W/pair/wit.log" 2>/dev/null)"
+	daemon_serves
+}
+
+t_sandbox_inherited_dir() {
+	# Route 21, --sandbox through syswardd: a directory outside the
+	# workspace, writable by the client, passed by the client as
+	# descriptor 3.  The descriptor is the client's (route 14: exactly
+	# the client's descriptors), and it names a directory of the
+	# client's mount namespace, where the session's read-only mounts do
+	# not reach: Landlock, which judges a file by its place in the
+	# tree wherever its name came from, refuses a file made through it
+	# (by /proc/self/fd/3/NAME, and from a working directory entered
+	# through it).  Embedded, the same.
+	start_daemon || return
+	chmod 0755 "$W"
+	mkdir -m 0755 "$W/sbd" && mkdir -m 0777 "$W/sbd/ws" "$W/sbd/out"
+	local mode via prog='echo x >/proc/self/fd/3/by-fd; cd /proc/self/fd/3 && echo x >by-cwd; ls /proc/self/fd/3 >/dev/null && echo listed'
+	for mode in daemon embedded; do
+		via=()
+		[ "$mode" = daemon ] && via=(--daemon="$S")
+		last_cmd=("${NOBODY[@]}" "$SYSWARD" run ${via[@]+"${via[@]}"} --sandbox="$W/sbd/ws" -- /bin/sh -c "$prog")
+		(cd "$W/sbd/ws" && timeout -k 5 60 "${last_cmd[@]}" 3<"$W/sbd/out" </dev/null >"$W/out" 2>"$W/err")
+		rc=$?
+		cat "$W/out" "$W/err"
+		grep -qx listed "$W/out" || fail "$mode: the inherited directory could not be read (fidelity)"
+		[ -z "$(ls -A "$W/sbd/out")" ] ||
+			fail "$mode: a file was made outside the workspace through an inherited descriptor: $(ls -A "$W/sbd/out")"
+	done
+	daemon_serves
+}
+
 t_sandbox_in_session() {
 	# Route 21, sysward run --daemon --sandbox: adv_sandbox in a root
 	# client's session and in uid 65534's: every other name for a file

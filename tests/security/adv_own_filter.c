@@ -31,6 +31,27 @@
  *       PID's oom_score_adj for writing: the supervisor refuses it and
  *       closes the descriptor in the program with an injected close;
  *       the descriptor is looked for at its number after, and written
+ *   adv_own_filter killed-close PID   the same open made by a second
+ *       thread whose own filter kills it (SECCOMP_RET_KILL_THREAD) at
+ *       close of the descriptor's number: the injected close never runs,
+ *       the thread dies, and its process lives on with the table it
+ *       shared; the first thread then writes through that number
+ *   adv_own_filter killed-close-leader PID   the same made by the first
+ *       thread, the group's leader: dead, it is a zombie no one can reap
+ *       while its second thread lives (no exit to see), and the second
+ *       thread, once it sees it dead, writes through the number
+ *   adv_own_filter forged-pair SOCK PROG ARGS  a datagram socket connected
+ *       to SOCK at descriptor 0, and a filter of its own answering the
+ *       path guard's socketpair (AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC)
+ *       with ERRNO(0): unrun, it returns 0 and leaves the pair's numbers
+ *       as the fresh image's stack has them below the stack pointer
+ *       (zeros), so the supervisor would take descriptor 0 as its end of
+ *       the pair and send the guard through it, to SOCK, with its own
+ *       credentials; then execs PROG (under a policy with a path rule)
+ *   adv_own_filter pair-witness SOCK FILE  binds SOCK (a datagram socket,
+ *       SO_PASSCRED), and writes to FILE a line for each datagram it
+ *       gets ("from pid P uid U: N bytes, K descriptors"); on SIGTERM
+ *       writes FILE.check: "nothing" or "got"
  *   adv_own_filter forged-created     shmget with IPC_EXCL -> ERRNO(0),
  *       then shmget(key, IPC_CREAT): the supervisor makes it exclusive
  *       (so that it only creates) and would credit the session with the
@@ -61,6 +82,7 @@
 #include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 
 #include "adv.h"
 
@@ -239,9 +261,10 @@ static int forged_close(const char *pid)
 			   "the outsider's oom_score_adj was written through a descriptor the supervisor believed closed");
 }
 
-/* A filter of its own: nr with bit set in argument arg -> ERRNO(0), the
- * call skipped and returning 0; everything else allowed. */
-static long errno0_when(int nr, int arg, uint32_t bit)
+/* A filter of its own, for this thread and the threads it makes: nr
+ * with argument arg (at 32 bits) matching val by test (BPF_JEQ: equal;
+ * BPF_JSET: any bit of val set) -> ret; everything else allowed. */
+static long when_arg(int nr, int arg, uint16_t test, uint32_t val, uint32_t ret)
 {
 	struct sock_filter insns[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
@@ -250,13 +273,218 @@ static long errno0_when(int nr, int arg, uint32_t bit)
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 0, 3),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (uint32_t)offsetof(struct seccomp_data, args[arg])),
-		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, bit, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
+		BPF_JUMP(BPF_JMP | test | BPF_K, val, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, ret),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = { sizeof(insns) / sizeof(insns[0]), insns };
 
 	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+}
+
+/* nr with bit set in argument arg -> ERRNO(0), the call skipped and
+ * returning 0. */
+static long errno0_when(int nr, int arg, uint32_t bit)
+{
+	return when_arg(nr, arg, BPF_JSET, bit, SECCOMP_RET_ERRNO | 0);
+}
+
+/* The thread that opens: a filter of its own kills it at close(n). */
+struct killed_close {
+	const char *path;
+	int n;
+	int fd, e, installed;
+};
+
+static void *killed_close_opener(void *arg)
+{
+	struct killed_close *k = arg;
+
+	/* This thread's filter only (no TSYNC): the first thread keeps
+	 * closing what it likes. */
+	if (when_arg(SYS_close, 0, BPF_JEQ, (uint32_t)k->n, SECCOMP_RET_KILL_THREAD) < 0) {
+		k->e = errno;
+		return NULL;
+	}
+	k->installed = 1;
+	k->fd = open(k->path, O_WRONLY);
+	k->e = errno;
+	return NULL;
+}
+
+/* What the thread that lives on finds once the opener died: the
+ * descriptor at k->n, written through. */
+static int killed_close_after(const struct killed_close *k)
+{
+	char fdpath[64], link[256];
+	int v = ADV_CONTAINED, e;
+	ssize_t l, w;
+
+	if (!k->installed) {
+		RESULT("seccomp = %s", RET(-1, k->e));
+		return adv_verdict(ADV_CANNOT, "could not install a filter");
+	}
+	/* Killed in its injected close, the opener never returns from
+	 * open: k->fd stays -1. */
+	RESULT("the opening thread %s", k->fd == -1 && k->e == 0 ? "died in the call" : "returned");
+	if (k->fd >= 0) {
+		RESULT("open = %d", k->fd);
+		v = ADV_ESCAPED;
+	}
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", k->n);
+	l = readlink(fdpath, link, sizeof(link) - 1);
+	if (l >= 0) {
+		link[l] = '\0';
+		RESULT("descriptor %d is open in the thread that lives: %s", k->n, link);
+	} else {
+		RESULT("descriptor %d: %s", k->n, strerror(errno));
+	}
+	w = write(k->n, "1000", 4);
+	e = errno;
+	RESULT("write(%d, \"1000\") = %s", k->n, RET(w, e));
+	if (w > 0)
+		v = ADV_ESCAPED;
+	return adv_verdict(v, v == ADV_CONTAINED ? "the descriptor was not left to the thread's process" :
+			   "the outsider's oom_score_adj was written through a descriptor its killed opener left in the table");
+}
+
+/* The second thread, when the first opens: waits (10 s at most) until
+ * the first is dead (the group's leader, a zombie while its threads
+ * live), then looks. */
+static void *killed_close_survivor(void *arg)
+{
+	const struct killed_close *k = arg;
+	char text[512], *p;
+
+	for (int i = 0; i < 1000; i++) {
+		FILE *f = fopen("/proc/self/stat", "r");
+		size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+
+		if (f)
+			fclose(f);
+		text[n] = '\0';
+		if ((p = strrchr(text, ')')) && !strncmp(p, ") Z", 3))
+			break;
+		usleep(10000);
+	}
+	exit(killed_close_after(k));
+}
+
+static int killed_close(const char *pid, bool leader)
+{
+	char path[64];
+	struct killed_close k = { .path = path, .fd = -1 };
+	pthread_t th;
+
+	k.n = dup(0);		/* the number the open will get */
+	if (k.n < 0 || close(k.n) < 0)
+		return adv_verdict(ADV_CANNOT, "dup");
+	snprintf(path, sizeof(path), "/proc/%s/oom_score_adj", pid);
+	TRIED("%s, its own filter: close(%d) -> SECCOMP_RET_KILL_THREAD; "
+	      "it opens %s O_WRONLY (refused after it ran)",
+	      leader ? "the first thread (the group's leader)" : "a second thread", k.n, path);
+	if (!leader) {
+		if (pthread_create(&th, NULL, killed_close_opener, &k) != 0)
+			return adv_verdict(ADV_CANNOT, "pthread_create");
+		pthread_join(th, NULL);
+		return killed_close_after(&k);
+	}
+	if (pthread_create(&th, NULL, killed_close_survivor, &k) != 0)
+		return adv_verdict(ADV_CANNOT, "pthread_create");
+	killed_close_opener(&k);
+	/* alive: the second thread says what it found, and exits */
+	pthread_join(th, NULL);
+	return ADV_CANNOT;
+}
+
+static int forged_pair(const char *sockpath, char **argv)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	int s;
+
+	snprintf(a.sun_path, sizeof(a.sun_path), "%s", sockpath);
+	TRIED("a datagram socket connected to %s at descriptor 0", sockpath);
+	s = socket(AF_UNIX, SOCK_DGRAM, 0);
+	if (s < 0 || connect(s, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+	    (s != 0 && dup2(s, 0) != 0))
+		return adv_verdict(ADV_CANNOT, "could not connect to the witness");
+	TRIED("seccomp filter of its own: socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC) -> SECCOMP_RET_ERRNO | 0; exec %s", argv[0]);
+	if (when_arg(SYS_socketpair, 1, BPF_JEQ, SOCK_DGRAM | SOCK_CLOEXEC, SECCOMP_RET_ERRNO | 0) < 0)
+		return adv_verdict(ADV_CANNOT, "could not install a filter");
+	execv(argv[0], argv);
+	RESULT("execv = %s", RET(-1, errno));
+	return adv_verdict(ADV_CANNOT, "exec");
+}
+
+static int put_line(const char *file, const char *suffix, const char *line);
+
+static volatile sig_atomic_t pair_witness_done;
+
+static void pair_witness_term(int sig)
+{
+	(void)sig;
+	pair_witness_done = 1;
+}
+
+static int pair_witness(const char *sockpath, const char *file)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	struct sigaction sa = { .sa_handler = pair_witness_term };
+	char line[160], log[512];
+	bool got = false;
+	int s, on = 1;
+	FILE *f;
+
+	snprintf(a.sun_path, sizeof(a.sun_path), "%s", sockpath);
+	snprintf(log, sizeof(log), "%s", file);
+	unlink(sockpath);
+	s = socket(AF_UNIX, SOCK_DGRAM, 0);
+	if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+	    chmod(sockpath, 0777) < 0 ||
+	    setsockopt(s, SOL_SOCKET, SO_PASSCRED, &on, sizeof(on)) < 0)
+		return ADV_CANNOT;
+	f = fopen(log, "w");
+	if (!f)
+		return ADV_CANNOT;
+	setvbuf(f, NULL, _IOLBF, 0);
+	sigaction(SIGTERM, &sa, NULL);	/* no SA_RESTART: recvmsg ends */
+	while (!pair_witness_done) {
+		union {
+			struct cmsghdr h;
+			char buf[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(4 * sizeof(int))];
+		} ctl;
+		char byte[64];
+		struct iovec iov = { byte, sizeof(byte) };
+		struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+				    .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
+		struct ucred uc = { 0, (uid_t)-1, (gid_t)-1 };
+		int fds = 0;
+		ssize_t n = recvmsg(s, &m, MSG_CMSG_CLOEXEC);
+
+		if (n < 0)
+			continue;
+		for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+			if (c->cmsg_level != SOL_SOCKET)
+				continue;
+			if (c->cmsg_type == SCM_CREDENTIALS)
+				memcpy(&uc, CMSG_DATA(c), sizeof(uc));
+			if (c->cmsg_type == SCM_RIGHTS) {
+				int fd[4];
+				size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+
+				memcpy(fd, CMSG_DATA(c), k * sizeof(int));
+				for (size_t i = 0; i < k; i++)
+					close(fd[i]);
+				fds += (int)k;
+			}
+		}
+		snprintf(line, sizeof(line), "from pid %d uid %d: %zd bytes, %d descriptors",
+			 (int)uc.pid, (int)uc.uid, n, fds);
+		fprintf(f, "%s\n", line);
+		got = true;
+	}
+	fclose(f);
+	return put_line(file, ".check", got ? "got" : "nothing") < 0 ? ADV_CANNOT : 0;
 }
 
 static int forged_created(void)
@@ -437,6 +665,14 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "forged-close") && argc == 3)
 		return forged_close(argv[2]);
+	if (!strcmp(mode, "killed-close") && argc == 3)
+		return killed_close(argv[2], false);
+	if (!strcmp(mode, "killed-close-leader") && argc == 3)
+		return killed_close(argv[2], true);
+	if (!strcmp(mode, "forged-pair") && argc >= 4)
+		return forged_pair(argv[2], argv + 3);
+	if (!strcmp(mode, "pair-witness") && argc == 4)
+		return pair_witness(argv[2], argv[3]);
 	if (!strcmp(mode, "forged-created") && argc == 2)
 		return forged_created();
 	if (!strcmp(mode, "shm-witness") && argc == 3)
@@ -446,7 +682,8 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "mq-witness") && argc == 3)
 		return mq_witness(argv[2]);
 	fprintf(stderr, "usage: %s notify-uid | notify-path FILE | forged-uid DATA | "
-		"forged-path DATA FILE | forged-close PID | forged-created | "
+		"forged-path DATA FILE | forged-close PID | killed-close[-leader] PID | "
+		"forged-pair SOCK PROG ARGS | pair-witness SOCK FILE | forged-created | "
 		"shm-witness FILE | forged-mq MQDIR | mq-witness FILE\n", argv[0]);
 	return ADV_CANNOT;
 }

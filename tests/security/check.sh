@@ -596,6 +596,34 @@ objects_stage() {
 	echo "+ witness $witness (uid 65534, outside), cgroup ${cg:-none}"
 }
 
+# Route 8 and 14: own_pair_stage: stage_nobody adv_own_filter (with its
+# policy's path rule: the path guard is set up in each image), and a
+# witness outside the session ($pw, as root): a datagram socket
+# $nb/w/wit.sock, mode 0777, SO_PASSCRED, that logs each datagram it gets
+# with its sender's credentials to $nb/w/wit.log.
+own_pair_stage() {
+	stage_nobody adv_own_filter
+	mkdir -m 777 "$nb/w"
+	"$nb/adv_own_filter" pair-witness "$nb/w/wit.sock" "$nb/w/wit.log" </dev/null >/dev/null 2>&1 &
+	pw=$!
+	trap 'kill "$pw" 2>/dev/null; rm -rf "$nb"' EXIT
+	local i
+	for ((i = 0; i < 50; i++)); do
+		[ -S "$nb/w/wit.sock" ] && return 0
+		sleep 0.1
+	done
+	fail "the witness did not bind $nb/w/wit.sock"
+}
+
+# own_pair_nothing_sent: the witness got no datagram.
+own_pair_nothing_sent() {
+	kill "$pw"
+	wait "$pw"
+	echo "+ witness got: $(cat "$nb/w/wit.log" 2>/dev/null)"
+	[ "$(cat "$nb/w/wit.log.check" 2>/dev/null)" = nothing ] ||
+		fail "the witness outside got a datagram from the supervisor: $(cat "$nb/w/wit.log" 2>/dev/null)"
+}
+
 # objects_witness_intact: the witness lives, runs, and its oom_score_adj
 # and cgroup are as they were.
 objects_witness_intact() {

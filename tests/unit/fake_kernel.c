@@ -52,6 +52,7 @@ struct fk_proc {
 	int threads;
 	uid_t uid;
 	char syscall[64];
+	unsigned long long sigpnd;	/* its own pending signals */
 };
 /* The tracees' sockets (fk_sock). */
 static struct { pid_t tid; int fd; struct fk_sock s; } socks[8];
@@ -194,6 +195,11 @@ void fk_proc_state(pid_t tid, char state, const char *syscall)
 void fk_proc_threads(pid_t tid, int threads)
 {
 	proc_of(tid)->threads = threads;
+}
+
+void fk_proc_sigpnd(pid_t tid, unsigned long long mask)
+{
+	proc_of(tid)->sigpnd = mask;
 }
 
 void fk_proc_uid(pid_t tid, uid_t uid)
@@ -571,10 +577,16 @@ static int64_t emulate(struct fk_task *t)
 		fk_file_gone(t->pid, (int)r->rdi);
 		return 0;
 	case __NR_socketpair:
+		if (t->pair_forged)
+			return 0;
 		if (!(sv = mem_at(t, r->r10, 2 * sizeof(int))))
 			return -EFAULT;
 		sv[0] = t->next_fd++;
 		sv[1] = t->next_fd++;
+		/* each end's peer credentials its maker's (unix_socketpair()) */
+		for (int i = 0; i < 2; i++)
+			fk_sock(t->pid, sv[i], &(struct fk_sock){
+				.domain = AF_UNIX, .type = SOCK_DGRAM, .cred_pid = t->pid });
 		return 0;
 	case __NR_recvmsg:
 		return emulate_recvmsg(t);
@@ -1111,9 +1123,9 @@ static int ns_line(char *buf, size_t size, const char *key, const struct fk_proc
 static ssize_t status_text(const struct fk_proc *p, char *buf, size_t size)
 {
 	size_t n = (size_t)snprintf(buf, size, "State:\t%c\nTgid:\t%d\nPPid:\t%d\n"
-				    "Uid:\t%u\t%u\t%u\t%u\nThreads:\t%d\n",
+				    "Uid:\t%u\t%u\t%u\t%u\nThreads:\t%d\nSigPnd:\t%016llx\n",
 				    p->state, p->tgid, p->ppid, p->uid, p->uid,
-				    p->uid, p->uid, p->threads);
+				    p->uid, p->uid, p->threads, p->sigpnd);
 
 	n += (size_t)ns_line(buf + n, size - n, "NStgid", p, p->tgid);
 	n += (size_t)ns_line(buf + n, size - n, "NSpid", p, p->tid);

@@ -77,6 +77,9 @@ struct fk_task {
 	bool rval_forced;			/* the next call returns rval */
 	int64_t rval;
 	enum fk_recv recv;
+	/* a filter of its own answers the setup's socketpair unrun: it
+	 * returns 0, the pair's numbers left as its memory has them */
+	bool pair_forged;
 	/* the guard as the fake mm holds it */
 	bool guard_sent, guard_mapped, guard_sealed;
 	int guard_tfd;
@@ -165,6 +168,8 @@ void fk_sock(pid_t tid, int fd, const struct fk_sock *s);
  * text ("running", "0 0x3 ..."); status Threads and Uid (all four). */
 void fk_proc_state(pid_t tid, char state, const char *syscall);
 void fk_proc_threads(pid_t tid, int threads);
+/* tid's own pending signals (SigPnd:), a mask of bits 1 << (sig - 1). */
+void fk_proc_sigpnd(pid_t tid, unsigned long long mask);
 void fk_proc_uid(pid_t tid, uid_t uid);
 /* kcmp(KCMP_FILES) of a and b: one descriptor table (CLONE_FILES). */
 void fk_files_shared(pid_t a, pid_t b);

@@ -558,6 +558,29 @@ START_TEST(bad_fd_received)
 }
 END_TEST
 
+START_TEST(forged_pair_not_used)
+{
+	/* A filter of the program's own answers the injected socketpair
+	 * unrun (SECCOMP_RET_ERRNO | 0: it returns 0), and the numbers the
+	 * scratch memory holds (0) name a socket of the program's: a
+	 * datagram socket connected to a service (no peer credentials), an
+	 * end of a pair another process made, a stream socket.  The guard
+	 * (and our credentials) never go through it: failed closed. */
+	static const struct fk_sock sk[] = {
+		{ .domain = AF_UNIX, .type = SOCK_DGRAM, .cred_pid = 0 },
+		{ .domain = AF_UNIX, .type = SOCK_DGRAM, .cred_pid = PB },
+		{ .domain = AF_UNIX, .type = SOCK_STREAM, .cred_pid = PA },
+	};
+
+	ft->pair_forged = true;
+	fk_sock(PA, 0, &sk[_i]);
+	run(0, EV_SOCKETPAIR_EXIT + 1);
+	ck_assert(!ft->guard_sent);
+	ck_assert_int_lt(fk_last(FK_SENDMSG, PA), 0);
+	check_failed_closed();
+}
+END_TEST
+
 START_TEST(guard_not_sealed)
 {
 	/* mseal said 0 but the mapping is not sealed (or not ours): what is
@@ -700,6 +723,7 @@ int main(void)
 	tcase_add_loop_test(tc, injected_close_fails, 0, 3);
 	tcase_add_loop_test(tc, bad_fd_received, 0, 3);
 	tcase_add_test(tc, guard_not_sealed);
+	tcase_add_loop_test(tc, forged_pair_not_used, 0, 3);
 	tcase_add_loop_test(tc, dies_esrch, 0, N_EV);
 	tcase_add_loop_test(tc, killed_mid_step, 0, 4);
 	tcase_add_loop_test(tc, dies_exit_event, 1, N_EV);

@@ -597,6 +597,70 @@ START_TEST(holder_killed_table_shared)
 }
 END_TEST
 
+/* PID's write-open of a cgroup file refused at its exit stop, the close
+ * injected, while TID2, a thread of its process, is held. */
+static void thread_held_close_injected(void)
+{
+	stage();
+	add_thread();
+	write_open();
+	fk_queue(TID2, FK_STOPPED(SIGTRAP, PTRACE_EVENT_STOP));
+	dispatch();
+	fk_file(PID, FD, FK_CGROUP2_MAGIC, "/sys/fs/cgroup/x/cgroup.kill", 82);
+	exits(FD);
+}
+
+START_TEST(holder_thread_killed_alone)
+{
+	/* PID's own filter kills it (SECCOMP_RET_KILL_THREAD) in the close
+	 * injected for its refused open: it dies alone (WIFSIGNALED
+	 * SIGSYS), and TID2, held, shares its table with the descriptor
+	 * in it.  Its process is killed before TID2's stop is let go. */
+	thread_held_close_injected();
+	fk_queue(PID, SIGSYS);		/* in the injected close */
+	dispatch();
+	ck_assert(fk_called(FK_KILL, TID2, SIGKILL));
+	ck_assert_int_eq(warnings, 1);
+	ck_assert(last(PTRACE_CONT, TID2) < 0 || last(PTRACE_CONT, TID2) > last(FK_KILL, TID2));
+}
+END_TEST
+
+START_TEST(holder_leader_killed_unseen)
+{
+	/* PID, the group's leader, is killed alone in our close: a zombie
+	 * that waitpid will not give while TID2 lives, so no exit comes.
+	 * The bell's tick finds it dead and kills its process, once. */
+	thread_held_close_injected();
+	ck_assert(!fk_called(FK_KILL, TID2, SIGKILL));
+	sw_rc_tick(sup);			/* alive: nothing */
+	ck_assert(!fk_called(FK_KILL, TID2, SIGKILL));
+	fk_proc_zombie(PID);
+	sw_rc_tick(sup);
+	ck_assert(fk_called(FK_KILL, TID2, SIGKILL));
+	ck_assert_int_eq(warnings, 1);
+	ck_assert(last(PTRACE_CONT, TID2) < 0);
+	sw_rc_tick(sup);
+	ck_assert_int_eq(warnings, 1);
+}
+END_TEST
+
+START_TEST(holder_thread_killed_with_group)
+{
+	/* The whole process is killed while its open is checked: TID2 has
+	 * SIGKILL pending too (zap_other_threads()), or has died already.
+	 * Nothing to add, and nothing said. */
+	thread_held_close_injected();
+	if (_i)
+		fk_proc_zombie(TID2);
+	else
+		fk_proc_sigpnd(TID2, 1ULL << (SIGKILL - 1));
+	fk_queue(PID, SIGKILL);
+	dispatch();
+	ck_assert(!fk_called(FK_KILL, TID2, SIGKILL));
+	ck_assert_int_eq(warnings, 0);
+}
+END_TEST
+
 START_TEST(new_thread_held_until_done)
 {
 	/* A thread created meanwhile (its first stop, not yet announced)
@@ -897,6 +961,9 @@ int main(void)
 	tcase_add_test(tc, close_refused_fails_closed);
 	tcase_add_test(tc, close_forged_fails_closed);
 	tcase_add_test(tc, holder_killed_table_shared);
+	tcase_add_test(tc, holder_thread_killed_alone);
+	tcase_add_loop_test(tc, holder_thread_killed_with_group, 0, 2);
+	tcase_add_test(tc, holder_leader_killed_unseen);
 	tcase_add_test(tc, getsigmask_refused_fails_closed);
 	tcase_add_test(tc, other_thread_held);
 	tcase_add_test(tc, vfork_parent_not_waited_for);
