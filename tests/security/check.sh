@@ -399,10 +399,19 @@ in_terminal() {
 
 # An interactive shell in a private tmux server: tmux_type LINE types a
 # line into it.
+# tmux_start: 1 only where there is no tmux (the caller skips); a tmux
+# that cannot start a session (seen under CTest -j2) is tried again, then
+# a failure: a skip there would hide what the test covers.
 tmux_start() {
+	local i err
 	command -v tmux >/dev/null || return 1
 	tmux_t=sysward-$test-$$
-	tmux -L "$tmux_t" new-session -d -s "$tmux_t" -x 120 -y 30 "env -i PATH=\"$PATH\" HOME=\"$scratch\" TERM=xterm bash --norc --noprofile -i" || return 1
+	for i in 1 2 3; do
+		err=$(tmux -L "$tmux_t" new-session -d -s "$tmux_t" -x 120 -y 30 "env -i PATH=\"$PATH\" HOME=\"$scratch\" TERM=xterm bash --norc --noprofile -i" 2>&1) &&
+			break
+		[ "$i" = 3 ] && fail "tmux cannot start a session (3 tries): $err"
+		sleep 0.5
+	done
 	tmux() { command tmux -L "$tmux_t" "$@"; }
 	sleep 0.3
 }
