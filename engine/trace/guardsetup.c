@@ -99,6 +99,8 @@ struct sw_guard_setup {
 	int mfd;			/* our memfd, until it is sent */
 	int sv[2];			/* the socket pair in the tracee */
 	int64_t tfd;			/* the memfd, received in the tracee */
+	const char *why;		/* what failed, where errno says too
+					 * little (give_up()) */
 };
 
 void sw_pathguard_setup_end(struct sw_tracee *t)
@@ -131,6 +133,8 @@ static bool killed_meanwhile(pid_t pid, int e)
 static void give_up(struct sw_session *s, struct sw_tracee *t,
 		    const char *step, int e)
 {
+	const char *why = t->gs && t->gs->why ? t->gs->why : strerror(-e);
+
 	sw_pathguard_setup_end(t);
 	sw_pathguard_forget(t);
 	if (killed_meanwhile(t->pid, e))
@@ -140,7 +144,7 @@ static void give_up(struct sw_session *s, struct sw_tracee *t,
 		return;
 	}
 	sw_warn(s, "path guard: cannot set up race-free path checks in pid %d (%s: %s); killing it",
-		t->pid, step, strerror(-e));
+		t->pid, step, why);
 	sw_sys_kill(t->pid, SIGKILL);
 }
 
@@ -346,8 +350,12 @@ static int gs_receive(struct sw_tracee *t)
 		return e;
 	gs->sv[0] = sc.sv[0];
 	gs->sv[1] = sc.sv[1];
-	if ((e = send_guard(t->pid, gs->sv[1], gs->mfd)) < 0)
+	if ((e = send_guard(t->pid, gs->sv[1], gs->mfd)) < 0) {
+		if (e == -EPROTO)	/* own_pair() */
+			gs->why = "the descriptors it returned are not a socket pair the program made "
+				  "(a seccomp filter of the program's own answered it unrun?)";
 		return e;
+	}
 	close(gs->mfd);
 	gs->mfd = -1;
 	memset(&sc, 0, sizeof(sc));
