@@ -262,7 +262,7 @@ static int own_pair(int sock, pid_t pid)
 /* Send our sealed memfd to the tracee's end sv[0], through its other end
  * sv[1], which we take with pidfd_getfd(2) (as its tracer we may), once
  * it is seen to be an end of a pair the tracee made. */
-static int send_guard(pid_t pid, int tsock, int mfd)
+static int send_guard(pid_t pid, int tsock, int mfd, const char **why)
 {
 	cleanup_close int pidfd = -1, sock = -1;
 	union {
@@ -284,8 +284,12 @@ static int send_guard(pid_t pid, int tsock, int mfd)
 	sock = sw_sys_pidfd_getfd(pidfd, tsock, 0);
 	if (sock < 0)
 		return -errno;
-	if ((e = own_pair(sock, pid)) < 0)
+	if ((e = own_pair(sock, pid)) < 0) {
+		if (e == -EPROTO)
+			*why = "the descriptors it returned are not a socket pair the program made "
+			       "(a seccomp filter of the program's own answered it unrun?)";
 		return e;
+	}
 	memset(&ctl, 0, sizeof(ctl));
 	c = CMSG_FIRSTHDR(&msg);
 	c->cmsg_level = SOL_SOCKET;
@@ -350,12 +354,8 @@ static int gs_receive(struct sw_tracee *t)
 		return e;
 	gs->sv[0] = sc.sv[0];
 	gs->sv[1] = sc.sv[1];
-	if ((e = send_guard(t->pid, gs->sv[1], gs->mfd)) < 0) {
-		if (e == -EPROTO)	/* own_pair() */
-			gs->why = "the descriptors it returned are not a socket pair the program made "
-				  "(a seccomp filter of the program's own answered it unrun?)";
+	if ((e = send_guard(t->pid, gs->sv[1], gs->mfd, &gs->why)) < 0)
 		return e;
-	}
 	close(gs->mfd);
 	gs->mfd = -1;
 	memset(&sc, 0, sizeof(sc));

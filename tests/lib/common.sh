@@ -291,11 +291,9 @@ sw_tags() {
 # sw_untagged FILE TAG...: FILE's scenarios (its --list) that have none of
 # the TAGs; fails if FILE's tags are wrong.
 sw_untagged() {
-	local file=$1 s tagged drop
+	local file=$1 s drop
 	shift
-	tagged=$(sw_tags "$file") || return 1
-	drop=$(awk -v want=" $* " '{
-		for (i = 2; i <= NF; i++) if (index(want, " " $i " ")) { print $1; next } }' <<<"$tagged")
+	drop=$(sw_tagged "$file" "$@") || return 1
 	for s in $(bash "$file" --list); do
 		[[ $'\n'$drop$'\n' == *$'\n'$s$'\n'* ]] || echo "$s"
 	done
